@@ -1,0 +1,154 @@
+"""Turn a table of categorical features and a label into integer codes, checking as we go.
+
+Values are compared as the strings they print as; the data layer (`plx_core.data`) is where
+numeric columns are discretised. Here a float column is an error, not a silent conversion.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import DataError
+
+
+def value_str(v: Any) -> str:
+    """The canonical string of a categorical value (`True` → "True", 3 → "3")."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (np.integer,)):
+        return str(int(v))
+    return str(v)
+
+
+def natural_key(v: str) -> tuple:
+    """Sort numbers numerically, then everything else as text."""
+    try:
+        f = float(v)
+        if math.isfinite(f):
+            return (0, f, v)
+    except ValueError:
+        pass
+    return (1, 0.0, v)
+
+
+def is_missing(v: Any) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v))
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Features, their value domains (sorted), and the row codes (-1 = missing)."""
+
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    codes: np.ndarray  # (n_rows, n_features), smallest int dtype that fits
+
+
+def as_frame(X: Any, features: Sequence[str] | None = None) -> pd.DataFrame:
+    """Accept a DataFrame, a 2-D array or a list of rows; name columns a1, a2, … if unnamed."""
+    if isinstance(X, pd.DataFrame):
+        frame = X
+    else:
+        arr = np.asarray(X, dtype=object)
+        if arr.ndim != 2:
+            raise DataError(f"X must be a table (2-D), got an array of shape {arr.shape}")
+        names = list(features) if features is not None else [f"a{i + 1}" for i in range(arr.shape[1])]
+        frame = pd.DataFrame(arr, columns=names)
+    if frame.shape[0] == 0:
+        raise DataError("the data has no rows")
+    if frame.shape[1] == 0:
+        raise DataError("the data has no feature columns")
+    cols = [str(c) for c in frame.columns]
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise DataError(f"duplicate column name(s) {dup}; rename them before building a KB")
+    return frame
+
+
+def check_categorical(frame: pd.DataFrame) -> None:
+    """Refuse float columns (they need discretising) with a message naming the column."""
+    for col in frame.columns:
+        s = frame[col]
+        if pd.api.types.is_float_dtype(s.dtype):
+            vals = s.dropna()
+            example = vals.iloc[0] if len(vals) else float("nan")
+            raise DataError(
+                f"column {str(col)!r} holds non-categorical floats (e.g. {example!r}); discretise it "
+                "first (plx_core.data.discretise) or cast whole numbers to integers"
+            )
+        if s.dtype == object:
+            for i, v in enumerate(s.to_numpy()):
+                if isinstance(v, float) and not math.isnan(v) and not float(v).is_integer():
+                    raise DataError(
+                        f"column {str(col)!r}, row {i}: float value {v!r} is not categorical; "
+                        "discretise the column first"
+                    )
+
+
+def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = None) -> Encoded:
+    """Codes for a checked frame. With `domains`, unseen values become -2 (known but unseen)."""
+    check_categorical(frame)
+    features = tuple(str(c) for c in frame.columns)
+    out_domains: dict[str, tuple[str, ...]] = {}
+    codes = np.empty(frame.shape, dtype=np.int32)
+    for j, col in enumerate(frame.columns):
+        raw = frame[col].to_numpy(dtype=object)
+        missing = np.fromiter((is_missing(v) for v in raw), dtype=bool, count=len(raw))
+        strs = np.array([value_str(v) for v in raw], dtype=object)
+        if domains is None:
+            dom = tuple(sorted(set(strs[~missing].tolist()), key=natural_key))
+        else:
+            dom = tuple(domains.get(features[j], ()))
+        out_domains[features[j]] = dom
+        lookup = {v: k for k, v in enumerate(dom)}
+        col_codes = np.array([lookup.get(s, -2) for s in strs], dtype=np.int32)
+        col_codes[missing] = -1
+        codes[:, j] = col_codes
+    return Encoded(features, out_domains, codes)
+
+
+def smallest_int(codes: np.ndarray) -> np.ndarray:
+    top = int(codes.max(initial=0))
+    dtype = np.int8 if top < 127 else np.int16 if top < 32767 else np.int32
+    return codes.astype(dtype)
+
+
+def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
+    """0/1 labels and the string of the positive class; errors name rows and values."""
+    arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=object)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise DataError(f"the label must be one column, got shape {arr.shape}")
+    if len(arr) == 0:
+        raise DataError("the label has no rows")
+    missing = [i for i, v in enumerate(arr) if is_missing(v)]
+    if missing:
+        raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    strs = np.array([value_str(v) for v in arr], dtype=object)
+    classes = sorted(set(strs.tolist()), key=natural_key)
+    if positive is None:
+        if len(classes) == 1:
+            raise DataError(f"the label has only one class ({classes[0]!r}); plx needs both outcomes")
+        if len(classes) > 2:
+            raise DataError(
+                f"the label has {len(classes)} classes {classes[:8]}; pass positive= to pick the "
+                "positive one (or use PLXClassifier, which handles several classes one-vs-rest)"
+            )
+        if set(classes) <= {"0", "1"} or set(classes) <= {"False", "True"}:
+            positive = classes[-1]
+        else:
+            raise DataError(f"the label has values {classes}; pass positive= to say which one is POS")
+    pos = value_str(positive)
+    if pos not in classes:
+        raise DataError(f"positive={positive!r} is not a value of the label (values: {classes[:8]})")
+    yb = (strs == pos).astype(np.int8)
+    if yb.min() == yb.max():
+        raise DataError(f"every row has label {pos!r}; plx needs both positive and negative rows")
+    return yb, pos
