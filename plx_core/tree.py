@@ -1,0 +1,452 @@
+"""Tree KBs (Algorithms 1-2 of the paper): ID3 trees and forests turned into clauses.
+
+ID3 here means multiway splits on categorical features chosen by information gain; scikit-learn
+only has binary CART trees, so the learner is ours. Each root-to-leaf path (or, with
+`nodes="all"`, each root-to-node path) becomes the clause `POS ∨ ¬a1=v1 ∨ … ∨ ¬ak=vk` whose
+probability is the fraction of positive training rows at the path's end node.
+
+Split rule (it reproduces Fig. 1 / Table 1 of the paper exactly):
+
+- a node is split while it is impure and a candidate feature remains, also when the best gain is
+  zero; a candidate is a feature not used on the path that takes at least two distinct values
+  among the node's rows (a split with a single child would only lengthen the clause);
+- a split branches only on the values present at the node, children ordered by value code;
+- ties in information gain (within `GAIN_TOL`) go to the column that comes first.
+
+Missing values (code -1): the gain of a feature is computed on the rows where it is known and
+scaled by their fraction (as C4.5 does); a row whose split feature is missing goes to no child, so
+it counts at the node but in no clause below it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from . import encoding
+from .errors import DataError
+from .kb import KB, POS, SOURCES
+from .kb import Literal as ClauseLiteral
+
+GAIN_TOL = 1e-12
+"""Gains closer than this (in bits) are ties; float noise must not decide a tie."""
+
+TREE_SOURCE = SOURCES.index("tree")
+
+NodesMode = Literal["leaves", "all"]
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """One node: the edge `feature=value` into it, its training counts and its children.
+
+    `path` holds the (feature, value) conditions from the root down to this node (the body of
+    its clause); the root has feature, value None and an empty path.
+    """
+
+    feature: str | None
+    value: str | None
+    count: int
+    positives: int
+    depth: int
+    children: tuple[TreeNode, ...] = ()
+    path: tuple[tuple[str, str], ...] = ()
+    p: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "p", self.positives / self.count if self.count else 0.0)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    @property
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        """The path conditions (feature, value) from the root to this node."""
+        return self.path
+
+    @property
+    def split(self) -> str | None:
+        """The feature this node's children split on (None for a leaf)."""
+        return self.children[0].feature if self.children else None
+
+    @property
+    def label(self) -> str:
+        return "root" if self.feature is None else f"{self.feature}={self.value}"
+
+    def clause_text(self) -> str:
+        """The body of this node's clause, `POS | ~a4=0 | ~a1=0`, literals in path order."""
+        lits = [POS] + [str(ClauseLiteral(f, v, True)) for f, v in self.path]
+        return " | ".join(lits)
+
+
+@dataclass(frozen=True)
+class Tree:
+    """An ID3 tree with the feature names and value domains of the data it was grown on."""
+
+    root: TreeNode
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    positive: str | None = None
+
+    def nodes(self) -> Iterator[TreeNode]:
+        """All nodes in pre-order (children in value-code order)."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def leaves(self) -> list[TreeNode]:
+        """Leaves in pre-order (left to right)."""
+        return [n for n in self.nodes() if n.is_leaf]
+
+    @property
+    def n_nodes(self) -> int:
+        return sum(1 for _ in self.nodes())
+
+    @property
+    def depth(self) -> int:
+        return max(n.depth for n in self.nodes())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node in pre-order, for a tree view: `node` is the pre-order id and
+        `parent` the parent's id (-1 for the root)."""
+        rows: list[dict[str, Any]] = []
+        stack: list[tuple[TreeNode, int]] = [(self.root, -1)]
+        while stack:
+            node, parent = stack.pop()
+            nid = len(rows)
+            rows.append(
+                {
+                    "node": nid,
+                    "parent": parent,
+                    "feature": node.feature,
+                    "value": node.value,
+                    "label": node.label,
+                    "count": node.count,
+                    "positives": node.positives,
+                    "p": node.p,
+                    "depth": node.depth,
+                    "is_leaf": node.is_leaf,
+                    "clause": node.clause_text(),
+                }
+            )
+            stack.extend((c, nid) for c in reversed(node.children))
+        return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- ID3
+
+
+def _xlogx(c: np.ndarray) -> np.ndarray:
+    c = np.asarray(c, dtype=np.float64)
+    return c * np.log2(np.where(c > 0, c, 1.0))
+
+
+def _split_stats(
+    codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Information gain and number of distinct present values of each column at a node.
+
+    One `np.bincount` over all columns at once: column j owns bins base[j] (missing) and
+    base[j]+1 … base[j]+sizes[j] (its values).
+    """
+    n = len(y)
+    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
+    total = int(base[-1] + sizes[-1] + 1)
+    bins = codes.astype(np.int64) + 1 + base  # missing (-1) lands on base[j]
+    bins = np.where(codes < 0, base, bins)
+    cnt = np.bincount(bins.ravel(), minlength=total)
+    pos = np.bincount(bins[y == 1].ravel(), minlength=total)
+    is_value = np.ones(total, dtype=bool)
+    is_value[base] = False
+    term = np.where(is_value, _xlogx(cnt) - _xlogx(pos) - _xlogx(cnt - pos), 0.0)
+    n_known = n - cnt[base]
+    p_known = int(y.sum()) - pos[base]
+    # n_known * (H(known) - H(known | column)), then scaled by 1/n (C4.5's fraction known).
+    scaled = _xlogx(n_known) - _xlogx(p_known) - _xlogx(n_known - p_known)
+    gain = (scaled - np.add.reduceat(term, base)) / n
+    distinct = np.add.reduceat((cnt > 0) & is_value, base)
+    return gain, distinct
+
+
+def _check_int(name: str, value: Any, low: int, allow_none: bool = True) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        want = f"an integer >= {low}" + (" or None" if allow_none else "")
+        raise DataError(f"{name} must be {want}, got {value!r}")
+
+
+def id3(
+    codes: np.ndarray,
+    y: Any,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    feature_subset: int | None = None,
+    rng: np.random.Generator | None = None,
+    *,
+    features: tuple[str, ...] | None = None,
+    domains: dict[str, tuple[str, ...]] | None = None,
+    positive: str | None = None,
+) -> Tree:
+    """Grow an ID3 tree on integer codes (rows × features, -1 = missing) and 0/1 labels.
+
+    `feature_subset` samples that many candidate features per split from `rng` (random-forest
+    style); None considers all. `features`/`domains` name the columns and values (default
+    a1, a2, … and the codes as strings). See the module docstring for the exact split rule.
+    """
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
+        raise DataError(
+            f"codes must be a 2-D integer array, got {codes.dtype} of shape {codes.shape}"
+        )
+    n, n_feat = codes.shape
+    if n == 0 or n_feat == 0:
+        raise DataError(f"codes must have rows and feature columns, got shape {codes.shape}")
+    yv = np.asarray(y)
+    if yv.shape != (n,):
+        raise DataError(f"y must be 1-D with {n} entries (one per row of codes), got {yv.shape}")
+    if not np.isin(yv, (0, 1)).all():
+        raise DataError("y must hold 0/1 labels (use encoding.binary_target first)")
+    yv = yv.astype(np.int8)
+    _check_int("max_depth", max_depth, 1)
+    _check_int("min_samples_split", min_samples_split, 2, allow_none=False)
+    _check_int("feature_subset", feature_subset, 1)
+    if feature_subset is not None and rng is None:
+        rng = np.random.default_rng(0)
+    if features is None:
+        features = tuple(f"a{j + 1}" for j in range(n_feat))
+    features = tuple(str(f) for f in features)
+    if len(features) != n_feat:
+        raise DataError(f"features names {len(features)} columns, codes have {n_feat}")
+    if domains is None:
+        top = codes.max(axis=0)
+        domains = {f: tuple(str(k) for k in range(int(top[j]) + 1)) for j, f in enumerate(features)}
+    absent = [f for f in features if f not in domains]
+    if absent:
+        raise DataError(f"domains has no entry for feature(s) {absent}")
+    sizes_all = np.array([len(domains[f]) for f in features], dtype=np.int64)
+    top = codes.max(axis=0)
+    if np.any(top >= sizes_all):
+        j = int(np.flatnonzero(top >= sizes_all)[0])
+        raise DataError(f"column {features[j]!r} has code {int(top[j])} beyond its domain")
+
+    # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
+    records: list[dict[str, Any]] = []
+    stack: list[tuple[np.ndarray, int, int, tuple[tuple[int, int], ...]]] = [
+        (np.arange(n), -1, 0, ())
+    ]
+    while stack:
+        rows, parent, depth, path = stack.pop()
+        yn = yv[rows]
+        npos = int(yn.sum())
+        rid = len(records)
+        records.append({"count": len(rows), "pos": npos, "depth": depth, "path": path, "kids": []})
+        if parent >= 0:
+            records[parent]["kids"].append(rid)
+        if npos in (0, len(rows)) or len(rows) < min_samples_split:
+            continue
+        if max_depth is not None and depth >= max_depth:
+            continue
+        used = np.zeros(n_feat, dtype=bool)
+        used[[j for j, _ in path]] = True
+        cols = np.flatnonzero(~used)
+        if len(cols) == 0:
+            continue
+        sub = codes[np.ix_(rows, cols)]
+        gain, distinct = _split_stats(sub, yn, sizes_all[cols])
+        eligible = np.flatnonzero(distinct >= 2)
+        if len(eligible) == 0:
+            continue
+        if feature_subset is not None and feature_subset < len(eligible):
+            eligible = np.sort(rng.choice(eligible, size=feature_subset, replace=False))
+        g = gain[eligible]
+        best = eligible[np.flatnonzero(g >= g.max() - GAIN_TOL)[0]]  # first column wins ties
+        j = int(cols[best])
+        col = sub[:, best]
+        order = np.argsort(col, kind="stable")
+        sorted_col = col[order]
+        values, starts = np.unique(sorted_col, return_index=True)
+        ends = np.append(starts[1:], len(sorted_col))
+        children = [
+            (rows[order[a:b]], int(v))
+            for v, a, b in zip(values, starts, ends, strict=True)
+            if v >= 0  # rows missing the split feature go to no child
+        ]
+        for child_rows, v in reversed(children):  # reversed: first child popped first
+            stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
+
+    built: list[TreeNode | None] = [None] * len(records)
+    for rid in range(len(records) - 1, -1, -1):
+        rec = records[rid]
+        named = tuple((features[j], domains[features[j]][v]) for j, v in rec["path"])
+        built[rid] = TreeNode(
+            feature=named[-1][0] if named else None,
+            value=named[-1][1] if named else None,
+            count=rec["count"],
+            positives=rec["pos"],
+            depth=rec["depth"],
+            children=tuple(built[k] for k in rec["kids"]),
+            path=named,
+        )
+    root = built[0]
+    assert root is not None
+    return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
+
+
+# --------------------------------------------------------------------------- KBs
+
+
+def _tree_rngs(random_state: Any, n_trees: int) -> list[np.random.Generator]:
+    """One independent generator per tree, so tree t does not depend on n_trees."""
+    if isinstance(random_state, np.random.Generator):
+        return list(random_state.spawn(n_trees))
+    if random_state is not None and (
+        isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer))
+    ):
+        raise DataError(
+            f"random_state must be an int, None or a numpy Generator, got {random_state!r}"
+        )
+    seeds = np.random.SeedSequence(random_state).spawn(n_trees)
+    return [np.random.default_rng(s) for s in seeds]
+
+
+def build_trees(
+    X: Any,
+    y: Any,
+    positive: Any = None,
+    n_trees: int = 1,
+    bootstrap: bool | None = None,
+    max_features: int | None = None,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    random_state: Any = 0,
+) -> list[Tree]:
+    """Grow one ID3 tree (or a forest of `n_trees`) on a table of categorical features.
+
+    For a forest, `bootstrap` defaults to True and `max_features` (features sampled per split)
+    to round(sqrt(F)); each tree gets its own generator spawned from `random_state`.
+    """
+    _check_int("n_trees", n_trees, 1, allow_none=False)
+    if bootstrap is not None and not isinstance(bootstrap, (bool, np.bool_)):
+        raise DataError(f"bootstrap must be True, False or None, got {bootstrap!r}")
+    _check_int("max_features", max_features, 1)
+    frame = encoding.as_frame(X)
+    yb, pos = encoding.binary_target(y, positive)
+    if len(yb) != len(frame):
+        raise DataError(f"X has {len(frame)} rows but y has {len(yb)} labels")
+    enc = encoding.encode(frame)
+    codes = encoding.smallest_int(enc.codes)
+    n, n_feat = codes.shape
+    if max_features is not None and max_features > n_feat:
+        raise DataError(f"max_features={max_features} exceeds the number of features ({n_feat})")
+    forest = n_trees > 1
+    if bootstrap is None:
+        bootstrap = forest
+    if max_features is None and forest:
+        max_features = max(1, round(float(np.sqrt(n_feat))))
+    trees = []
+    for rng in _tree_rngs(random_state, n_trees):
+        rows = rng.integers(0, n, size=n) if bootstrap else np.arange(n)
+        trees.append(
+            id3(
+                codes[rows], yb[rows], max_depth=max_depth, min_samples_split=min_samples_split,
+                feature_subset=max_features, rng=rng,
+                features=enc.features, domains=enc.domains, positive=pos,
+            )
+        )
+    return trees
+
+
+def _clause_nodes(tree: Tree, nodes: str) -> list[TreeNode]:
+    """Nodes that give clauses: the leaves, or every non-root node (plus a root that is a leaf,
+    whose clause is the bare `[base rate] POS`)."""
+    if nodes == "leaves":
+        return tree.leaves()
+    return [n for n in tree.nodes() if n.feature is not None or n.is_leaf]
+
+
+def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None = None) -> KB:
+    """The KB of clauses drawn from `trees` (concatenated in order, nodes in pre-order)."""
+    if nodes not in ("leaves", "all"):
+        raise DataError(f'nodes must be "leaves" or "all", got {nodes!r}')
+    if not trees:
+        raise DataError("trees_to_kb needs at least one tree")
+    features, domains, positive = trees[0].features, trees[0].domains, trees[0].positive
+    col = {f: j for j, f in enumerate(features)}
+    lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
+    picked = [n for t in trees for n in _clause_nodes(t, nodes)]
+    m = len(picked)
+    codes = np.full((m, len(features)), -1, dtype=np.int32)
+    for i, node in enumerate(picked):
+        for f, v in node.path:
+            codes[i, col[f]] = lookup[f][v]
+    if kind is None:
+        kind = "forest" if len(trees) > 1 else ("tree" if nodes == "leaves" else "tree-all")
+    return KB(
+        features,
+        dict(domains),
+        codes=encoding.smallest_int(codes),
+        head=np.ones(m, dtype=np.int8),
+        p=np.array([n.p for n in picked], dtype=np.float64),
+        w=np.ones(m),
+        support=np.array([n.count for n in picked], dtype=np.int64),
+        positives=np.array([n.positives for n in picked], dtype=np.int64),
+        source=np.full(m, TREE_SOURCE, dtype=np.int8),
+        positive=positive,
+        kind=kind,
+    )
+
+
+def tree_kb_with_trees(
+    X: Any,
+    y: Any,
+    positive: Any = None,
+    nodes: NodesMode = "leaves",
+    n_trees: int = 1,
+    bootstrap: bool | None = None,
+    max_features: int | None = None,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    random_state: Any = 0,
+) -> tuple[KB, list[Tree]]:
+    """`tree_kb` plus the trees it was drawn from (for showing them)."""
+    if nodes not in ("leaves", "all"):
+        raise DataError(f'nodes must be "leaves" or "all", got {nodes!r}')
+    trees = build_trees(
+        X, y, positive=positive, n_trees=n_trees, bootstrap=bootstrap, max_features=max_features,
+        max_depth=max_depth, min_samples_split=min_samples_split, random_state=random_state,
+    )
+    return trees_to_kb(trees, nodes), trees
+
+
+def tree_kb(
+    X: Any,
+    y: Any,
+    positive: Any = None,
+    nodes: NodesMode = "leaves",
+    n_trees: int = 1,
+    bootstrap: bool | None = None,
+    max_features: int | None = None,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    random_state: Any = 0,
+) -> KB:
+    """Tree KB (Algorithm 2): one clause per root-to-leaf path (`nodes="leaves"`) or per
+    root-to-node path (`nodes="all"`) of an ID3 tree, or of every tree of a forest
+    (`n_trees` > 1; kind "forest"). Clause p = positives / count at the path's end node."""
+    kb, _ = tree_kb_with_trees(
+        X, y, positive=positive, nodes=nodes, n_trees=n_trees, bootstrap=bootstrap,
+        max_features=max_features, max_depth=max_depth, min_samples_split=min_samples_split,
+        random_state=random_state,
+    )
+    return kb
