@@ -1,5 +1,6 @@
 """plx: explainable classification by probabilistic logic inference."""
 
+from .direct import direct_kb
 from .errors import (
     ClauseSyntaxError,
     DataError,
@@ -9,10 +10,12 @@ from .errors import (
     SolverTimeoutError,
 )
 from .kb import KB, POS, Literal, WeightedClause, parse_clause
+from .query import Bounds, query
 
 __all__ = [
     "KB",
     "POS",
+    "Bounds",
     "ClauseSyntaxError",
     "DataError",
     "KBTooLargeError",
@@ -21,5 +24,7 @@ __all__ = [
     "SolverError",
     "SolverTimeoutError",
     "WeightedClause",
+    "direct_kb",
     "parse_clause",
+    "query",
 ]

@@ -130,7 +130,7 @@ def _check_pw(p: Any, w: Any, where: str = "") -> None:
 
 
 def _fmt_num(x: float) -> str:
-    return format(float(x), ".12g")
+    return repr(float(x))
 
 
 def _format_meta(p, w, source, support, positives, cid, enabled) -> str:

@@ -1,0 +1,543 @@
+"""Answer a query: the lower and upper bound of ω(POS), the decision, and the evidence.
+
+The query fixes literals (Algorithm 4); clauses are then substituted:
+* a clause with a literal the query makes true is forced to ω(c) = 1 (a constant cost);
+* a clause whose remaining literals are only POS (¬POS) becomes a *median term*
+  `w |ω(POS) − p|` (`w |ω(POS) − (1 − p)|`);
+* a clause with a literal on something the query leaves open needs the LP.
+When no clause needs the LP, the optimal set of ω(POS) is the interval of weighted medians of
+the targets (design.md §1) and no solver runs (`method="median"`). Otherwise the reduced
+problem goes to the cvxpy LP (`method="lp"`). `method="lp"` forces the LP for every query.
+
+Semantics: "relevant" (Algorithm 5) keeps only clauses whose feature literals the query
+settles; "full" keeps the whole KB. "auto" is relevant for Direct KBs, full otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .encoding import is_missing, value_str
+from .errors import DataError
+from .kb import KB, POS, WeightedClause
+from .lp import ReducedProblem, solve_bounds
+
+TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
+UNSEEN = -2  # code of a query value never seen in training
+OPEN = -1
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The clauses that bear on ω(POS), with their value at the reported optimum.
+
+    `clause` indexes the KB (learned rows first, then `kb.extra`); `target` is the ω(POS) a
+    median term pulls towards (NaN for LP clauses that are not median terms).
+    """
+
+    clause: np.ndarray
+    p: np.ndarray
+    w: np.ndarray
+    omega: np.ndarray
+    target: np.ndarray
+
+    @property
+    def overridden(self) -> np.ndarray:
+        return np.abs(self.omega - self.p) > 1e-7
+
+    def frame(self, kb: KB) -> pd.DataFrame:
+        texts = [kb.clause(int(i)).to_text() for i in self.clause]
+        return pd.DataFrame(
+            {
+                "clause_id": self.clause,
+                "clause": texts,
+                "p": self.p,
+                "w": self.w,
+                "omega": self.omega,
+                "target": self.target,
+                "overridden": self.overridden,
+                "support": [kb.clause(int(i)).support for i in self.clause],
+            }
+        )
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The answer to a query: ω(POS) ∈ [lower, upper] and how it was found."""
+
+    lower: float
+    upper: float
+    method: str  # "median" | "lp"
+    semantics: str  # "relevant" | "full"
+    inconsistency: float
+    n_relevant: int
+    evidence: Evidence
+    omega: float  # ω(POS) at the optimum the evidence is reported for
+    unseen: dict[str, str] = field(default_factory=dict)
+    unknown: tuple[str, ...] = ()
+    forced: int = 0  # clauses the query forces to a constant (full semantics)
+
+    @property
+    def mean(self) -> float:
+        return (self.lower + self.upper) / 2.0
+
+    @property
+    def tie(self) -> bool:
+        return abs(self.mean - 0.5) <= TIE_EPS
+
+    @property
+    def positive(self) -> bool:
+        return self.mean > 0.5 + TIE_EPS
+
+    @property
+    def no_evidence(self) -> bool:
+        return self.n_relevant == 0
+
+    @property
+    def overridden(self) -> np.ndarray:
+        """KB indices of the clauses whose ω(c) ≠ p at the reported optimum."""
+        return self.evidence.clause[self.evidence.overridden]
+
+    def summary(self) -> str:
+        verdict = "tie (reported negative)" if self.tie else ("positive" if self.positive else "negative")
+        note = " — no evidence" if self.no_evidence else ""
+        return (f"ω(POS) ∈ [{self.lower:.4g}, {self.upper:.4g}] → {verdict} "
+                f"({self.method}, {self.n_relevant} relevant clauses){note}")
+
+
+# --------------------------------------------------------------------------- query input
+
+
+@dataclass(frozen=True)
+class PreparedQuery:
+    codes: np.ndarray  # per KB feature: value code, OPEN, or UNSEEN
+    atoms: dict[str, bool]  # plain atoms fixed by the query
+    unseen: dict[str, str]
+    values: dict[str, str]  # known feature values as strings
+
+
+def prepare_query(kb: KB, q: Any) -> PreparedQuery:
+    """Normalise a dict / Series / sequence into codes; unknown names are errors."""
+    if isinstance(q, pd.Series):
+        q = q.to_dict()
+    elif isinstance(q, pd.DataFrame):
+        if len(q) != 1:
+            raise DataError(f"a query is one row; got {len(q)} rows (use predict for many)")
+        q = q.iloc[0].to_dict()
+    elif not isinstance(q, Mapping):
+        seq = list(q)
+        if len(seq) != len(kb.features):
+            raise DataError(
+                f"a query given as a sequence needs {len(kb.features)} values (features "
+                f"{list(kb.features)}), got {len(seq)}"
+            )
+        q = dict(zip(kb.features, seq))
+    codes = np.full(len(kb.features), OPEN, dtype=np.int64)
+    atoms: dict[str, bool] = {}
+    unseen: dict[str, str] = {}
+    values: dict[str, str] = {}
+    plain = _plain_atoms(kb)
+    for name, value in q.items():
+        name = str(name)
+        if is_missing(value):
+            if name not in kb.domains and name not in plain:
+                raise _unknown(kb, name)
+            continue
+        if name in kb.domains:
+            s = value_str(value)
+            values[name] = s
+            dom = kb.domains[name]
+            j = kb.features.index(name)
+            try:
+                codes[j] = dom.index(s)
+            except ValueError:
+                codes[j] = UNSEEN
+                unseen[name] = s
+        elif name in plain or name == POS:
+            if name == POS:
+                raise DataError("a query cannot fix POS itself; it is what the query asks for")
+            atoms[name] = _truth(name, value)
+        else:
+            raise _unknown(kb, name)
+    return PreparedQuery(codes, atoms, unseen, values)
+
+
+def _unknown(kb: KB, name: str) -> DataError:
+    feats = list(kb.features)
+    shown = feats[:20] + (["…"] if len(feats) > 20 else [])
+    return DataError(f"unknown feature {name!r} in the query; the KB has features {shown}")
+
+
+def _truth(name: str, value: Any) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    s = str(value).strip().lower()
+    if s in ("1", "true", "t", "yes"):
+        return True
+    if s in ("0", "false", "f", "no"):
+        return False
+    raise DataError(f"atom {name!r} takes true/false in a query, got {value!r}")
+
+
+def _plain_atoms(kb: KB) -> set[str]:
+    return {lit.atom for c in kb.extra for lit in c.literals if not lit.is_feature and not lit.is_class}
+
+
+# --------------------------------------------------------------------------- main entry
+
+
+def query(
+    kb: KB,
+    q: Any,
+    semantics: str = "auto",
+    method: str = "auto",
+    domain_constraint: bool = False,
+    time_limit: float | None = 60.0,
+) -> Bounds:
+    """Bounds of ω(POS) for query `q` (dict feature → value; None/NaN = unknown).
+
+    `semantics`: "relevant" | "full" | "auto"; `method`: "auto" (exact median when possible,
+    LP otherwise) | "lp" (always the cvxpy LP); `domain_constraint` adds Σ_v ω(a=v) = 1 for
+    features the query leaves open (a variant of the full semantics, not in the paper).
+    """
+    sem = resolve_semantics(kb, semantics)
+    if method not in ("auto", "lp"):
+        raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
+    pq = prepare_query(kb, q)
+    red = reduce_kb(kb, pq, sem)
+    unknown = tuple(f for f, c in zip(kb.features, pq.codes) if c == OPEN)
+    if method == "auto" and len(red.lp_rows) == 0 and not red.lp_extra:
+        lower, upper = weighted_median_intervals(
+            np.zeros(len(red.med_target), np.int64), red.med_target, red.med_w, 1
+        )
+        lower, upper = float(lower[0]), float(upper[0])
+        omega = (lower + upper) / 2.0
+        cost = float(red.med_w @ np.abs(omega - red.med_target)) + red.constant
+        ev = Evidence(red.med_clause, red.med_p, red.med_w,
+                      np.where(red.med_head > 0, omega, 1.0 - omega), red.med_target)
+        return Bounds(lower, upper, "median", sem, _clean(cost), len(red.med_clause), ev, omega,
+                      pq.unseen, unknown, red.forced)
+    rp, ids, heads = build_problem(kb, pq, red, all_clauses=(method == "lp"),
+                                   domain_constraint=domain_constraint)
+    sol = solve_bounds(rp, time_limit=time_limit)
+    x0 = float(sol.x[0]) if len(sol.x) else 0.0
+    if method == "lp":
+        omega_c = sol.c
+        target = np.where(heads["kind"] == 1, np.where(heads["head"] > 0, rp.p, 1 - rp.p), np.nan)
+        ev = Evidence(ids, rp.p, rp.w, omega_c, target)
+    else:
+        med_omega = np.where(red.med_head > 0, x0, 1.0 - x0)
+        ev = Evidence(
+            np.concatenate([red.med_clause, ids]),
+            np.concatenate([red.med_p, rp.p]),
+            np.concatenate([red.med_w, rp.w]),
+            np.concatenate([med_omega, sol.c]),
+            np.concatenate([red.med_target, np.full(len(ids), np.nan)]),
+        )
+    n_rel = len(red.med_clause) + len(ids) if method != "lp" else len(ids)
+    return Bounds(sol.lower, sol.upper, "lp", sem, _clean(sol.optimum), n_rel, ev, x0,
+                  pq.unseen, unknown, red.forced)
+
+
+def _clean(v: float) -> float:
+    return float(round(v, 9)) + 0.0
+
+
+def resolve_semantics(kb: KB, semantics: str) -> str:
+    if semantics == "auto":
+        return "relevant" if kb.kind == "direct" else "full"
+    if semantics not in ("relevant", "full"):
+        raise DataError(f"semantics must be 'relevant', 'full' or 'auto', got {semantics!r}")
+    return semantics
+
+
+# --------------------------------------------------------------------------- reduction
+
+
+@dataclass
+class Reduction:
+    """The KB after substituting the query (see module docstring)."""
+
+    med_clause: np.ndarray
+    med_p: np.ndarray
+    med_w: np.ndarray
+    med_head: np.ndarray
+    med_target: np.ndarray
+    lp_rows: list[int] | np.ndarray  # learned rows with open literals (full semantics)
+    lp_extra: list[tuple[int, WeightedClause, list]]  # (extra index, clause, open literals)
+    constant: float
+    forced: int
+
+
+@functools.lru_cache(maxsize=64)
+def subset_matrix(k: int, max_len: int | None) -> np.ndarray:
+    """Membership (S × k, int64) of the non-empty subsets of k items with size ≤ max_len."""
+    masks = np.arange(1, 2**k, dtype=np.int64)
+    member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
+    if max_len is not None and max_len < k:
+        member = member[member.sum(axis=1) <= max_len]
+    member.setflags(write=False)
+    return member
+
+
+def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
+    """Learned rows whose body ⊆ the query, by index lookup of the query's subsets."""
+    known = np.flatnonzero(qcodes >= 0)
+    k = len(known)
+    if k == 0 or kb.n_learned == 0:
+        return np.zeros(0, np.int64)
+    member = subset_matrix(k, kb.max_len)
+    idx = kb.index()
+    if idx.keys is not None:
+        qval = (qcodes[known] + 1) << idx.shifts[known]
+        keys = member @ qval
+        lo = np.searchsorted(idx.keys, keys, "left")
+        hi = np.searchsorted(idx.keys, keys, "right")
+        cnt = hi - lo
+        if cnt.sum() == 0:
+            return np.zeros(0, np.int64)
+        pos = np.repeat(lo - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(cnt.sum())
+        return np.sort(idx.order[pos])
+    codes = np.full((len(member), len(kb.features)), -1, dtype=np.int64)
+    codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
+    _, rows = idx.lookup(codes)
+    return np.sort(rows)
+
+
+def scan_rows(kb: KB, qcodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Classify learned rows: (true-literal mask, open-literal mask, body ⊆ query mask)."""
+    codes = kb.codes
+    present = codes >= 0
+    q = qcodes[None, :]
+    known = q != OPEN
+    has_true = np.any(present & known & (codes != q), axis=1)
+    has_open = np.any(present & ~known, axis=1)
+    return has_true, has_open, ~has_true & ~has_open
+
+
+def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
+    qcodes = pq.codes
+    lp_rows: np.ndarray = np.zeros(0, np.int64)
+    constant, forced = 0.0, 0
+    n_known = int((qcodes >= 0).sum())
+    top = n_known if kb.max_len is None else min(kb.max_len, n_known)
+    lookup_cost = sum(math.comb(n_known, j) for j in range(1, top + 1))
+    if sem == "relevant" and lookup_cost <= 4 * max(kb.n_learned, 1):
+        rows = relevant_rows_lookup(kb, qcodes)
+    else:
+        has_true, has_open, inside = scan_rows(kb, qcodes)
+        rows = np.flatnonzero(inside)
+        if sem == "full":
+            lp_rows = np.flatnonzero(~has_true & has_open)
+            forced = int(has_true.sum())
+            constant += float(kb.w[has_true] @ (1.0 - kb.p[has_true]))
+    med_clause = [rows]
+    med_p = [kb.p[rows]]
+    med_w = [kb.w[rows]]
+    med_head = [kb.head[rows].astype(np.int64)]
+    lp_extra: list[tuple[int, WeightedClause, list]] = []
+    extra_med: list[tuple[int, float, float, int]] = []
+    for j, c in enumerate(kb.extra):
+        if not c.enabled:
+            continue
+        state, rest = substitute(kb, c, pq)
+        if state == "true":
+            if sem == "full":
+                constant += c.w * (1.0 - c.p)
+                forced += 1
+        elif state == "false":
+            constant += c.w * c.p
+            forced += 1
+        elif state == "median":
+            extra_med.append((kb.n_learned + j, c.p, c.w, rest[0]))
+        elif state == "open" and sem == "full":
+            lp_extra.append((kb.n_learned + j, c, rest))
+        elif state == "class-both":
+            lp_extra.append((kb.n_learned + j, c, rest))
+    if extra_med:
+        arr = np.array(extra_med, dtype=float)
+        med_clause.append(arr[:, 0].astype(np.int64))
+        med_p.append(arr[:, 1])
+        med_w.append(arr[:, 2])
+        med_head.append(arr[:, 3].astype(np.int64))
+    mc = np.concatenate(med_clause)
+    mp = np.concatenate(med_p)
+    mw = np.concatenate(med_w)
+    mh = np.concatenate(med_head)
+    target = np.where(mh > 0, mp, 1.0 - mp)
+    return Reduction(mc, mp, mw, mh, target, lp_rows, lp_extra, constant, forced)
+
+
+def substitute(kb: KB, c: WeightedClause, pq: PreparedQuery) -> tuple[str, list]:
+    """State of a general clause under the query: 'true' (forced 1), 'false' (forced 0),
+    'median' (only ±POS left; rest = [head]), 'class-both' (POS and ¬POS left), or 'open'
+    (rest = remaining literals as (kind, key, negated))."""
+    rest: list = []
+    for lit in c.literals:
+        if lit.is_class:
+            rest.append(("class", POS, lit.negated))
+            continue
+        if lit.is_feature:
+            j = kb.features.index(lit.atom)
+            qc = pq.codes[j]
+            if qc == OPEN:
+                rest.append(("feature", (lit.atom, lit.value), lit.negated))
+                continue
+            holds = qc >= 0 and kb.domains[lit.atom][qc] == lit.value
+        else:
+            if lit.atom not in pq.atoms:
+                rest.append(("atom", lit.atom, lit.negated))
+                continue
+            holds = pq.atoms[lit.atom]
+        if holds != lit.negated:
+            return "true", []
+    if not rest:
+        return "false", []
+    if all(r[0] == "class" for r in rest):
+        signs = {r[2] for r in rest}
+        if len(signs) == 2:
+            return "class-both", rest
+        return "median", [(-1 if rest[0][2] else 1)]
+    return "open", rest
+
+
+# --------------------------------------------------------------------------- LP building
+
+
+def build_problem(
+    kb: KB, pq: PreparedQuery, red: Reduction, all_clauses: bool, domain_constraint: bool
+) -> tuple[ReducedProblem, np.ndarray, dict[str, np.ndarray]]:
+    """The reduced LP: open learned rows and open extra clauses as clauses; median terms as
+    cost terms on ω(POS), or (all_clauses=True) as one-literal clauses too."""
+    atom_ids: dict[Any, int] = {POS: 0}
+
+    def aid(key: Any) -> int:
+        if key not in atom_ids:
+            atom_ids[key] = len(atom_ids)
+        return atom_ids[key]
+
+    indptr, atoms, negs, ps, ws, ids, kinds, heads = [0], [], [], [], [], [], [], []
+    # learned rows with open literals, vectorised
+    rows = np.asarray(red.lp_rows, dtype=np.int64)
+    if len(rows):
+        codes = kb.codes[rows].astype(np.int64)
+        open_f = np.flatnonzero(pq.codes == OPEN)
+        sub = codes[:, open_f]
+        offsets = np.concatenate([[0], np.cumsum([len(kb.domains[f]) for f in kb.features])])
+        lit_mask = sub >= 0
+        r_idx, c_idx = np.nonzero(lit_mask)
+        gkey = offsets[open_f][c_idx] + sub[r_idx, c_idx]
+        uniq, inv = np.unique(gkey, return_inverse=True)
+        base = len(atom_ids)
+        for g in uniq.tolist():  # one dict entry per distinct open atom (not per row)
+            f = int(np.searchsorted(offsets, g, "right") - 1)
+            atom_ids[(kb.features[f], kb.domains[kb.features[f]][g - offsets[f]])] = len(atom_ids)
+        n_lit = lit_mask.sum(axis=1) + 1
+        L = int(n_lit.sum())
+        ptr = np.concatenate([[0], np.cumsum(n_lit)])
+        at = np.empty(L, np.int64)
+        ng = np.empty(L, bool)
+        at[ptr[:-1]] = 0
+        ng[ptr[:-1]] = kb.head[rows] < 0
+        body_pos = ptr[:-1][r_idx] + 1 + (np.cumsum(lit_mask, axis=1)[r_idx, c_idx] - 1)
+        at[body_pos] = base + inv
+        ng[body_pos] = True
+        indptr_l = ptr
+        atoms.append(at)
+        negs.append(ng)
+        ps.append(kb.p[rows])
+        ws.append(kb.w[rows])
+        ids.append(rows)
+        kinds.append(np.zeros(len(rows), np.int64))
+        heads.append(kb.head[rows].astype(np.int64))
+        indptr = list(indptr_l)
+    for gid, c, rest in red.lp_extra:
+        for kind, key, neg in rest:
+            atoms.append(np.array([0 if kind == "class" else aid(key)]))
+            negs.append(np.array([neg]))
+        indptr.append(indptr[-1] + len(rest))
+        ps.append(np.array([c.p]))
+        ws.append(np.array([c.w]))
+        ids.append(np.array([gid]))
+        kinds.append(np.zeros(1, np.int64))
+        heads.append(np.array([c.head]))
+    med_t, med_w = red.med_target, red.med_w
+    if all_clauses and len(red.med_clause):
+        n = len(red.med_clause)
+        atoms.append(np.zeros(n, np.int64))
+        negs.append(red.med_head < 0)
+        indptr.extend((indptr[-1] + np.arange(1, n + 1)).tolist())
+        ps.append(red.med_p)
+        ws.append(red.med_w)
+        ids.append(red.med_clause)
+        kinds.append(np.ones(n, np.int64))
+        heads.append(red.med_head)
+        med_t, med_w = np.zeros(0), np.zeros(0)
+    groups: list[np.ndarray] = []
+    if domain_constraint:
+        for f, qc in zip(kb.features, pq.codes):
+            if qc == OPEN and any(isinstance(k, tuple) and k[0] == f for k in atom_ids):
+                groups.append(np.array([aid((f, v)) for v in kb.domains[f]]))
+    cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
+    rp = ReducedProblem(
+        n_atoms=len(atom_ids),
+        indptr=np.asarray(indptr, np.int64),
+        atom=cat(atoms, np.int64),
+        negated=cat(negs, bool),
+        p=cat(ps, float),
+        w=cat(ws, float),
+        med_target=med_t,
+        med_w=med_w,
+        constant=red.constant,
+        groups=tuple(groups),
+    )
+    return rp, cat(ids, np.int64), {"kind": cat(kinds, np.int64), "head": cat(heads, np.int64)}
+
+
+# --------------------------------------------------------------------------- medians
+
+
+def weighted_median_intervals(
+    qid: np.ndarray, target: np.ndarray, weight: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per query (segment `qid`), the interval of minimisers of Σ w |x − t| over [0, 1].
+
+    Queries without terms get [0, 1] (no evidence). Exact: no solver, only sorting.
+    """
+    lower = np.zeros(n)
+    upper = np.ones(n)
+    if len(target) == 0:
+        return lower, upper
+    order = np.lexsort((target, qid))
+    q, t, w = qid[order], target[order], weight[order]
+    seg_start = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
+    seg_q = q[seg_start]
+    seg_len = np.diff(np.append(seg_start, len(q)))
+    cum = np.cumsum(w)
+    before = np.concatenate([[0.0], cum])[seg_start]
+    cum_local = cum - np.repeat(before, seg_len)
+    total = np.repeat(cum_local[seg_start + seg_len - 1], seg_len)
+    half = total / 2.0
+    eps = 1e-12 * np.maximum(total, 1.0)
+    reached = cum_local >= half - eps
+    pos = np.arange(len(q))
+    first = np.minimum.reduceat(np.where(reached, pos, len(q)), seg_start)
+    # last index of the run of equal targets that `first` falls in
+    run_end = np.concatenate([(t[1:] != t[:-1]) | (q[1:] != q[:-1]), [True]])
+    ends = np.flatnonzero(run_end)
+    last = ends[np.searchsorted(ends, first)]
+    seg_last = seg_start + seg_len - 1
+    exact = np.abs(cum_local[last] - half[last]) <= eps[last]
+    has_next = last < seg_last
+    lo = t[first]
+    hi = np.where(exact & has_next, t[np.minimum(last + 1, len(t) - 1)], lo)
+    lower[seg_q] = lo
+    upper[seg_q] = hi
+    return lower, upper

@@ -1,0 +1,146 @@
+"""Queries: the paper's worked examples, semantics, partial and unseen values, bad input."""
+
+import numpy as np
+import pytest
+from paper import as_query, example2
+
+from plx_core import KB, DataError, direct_kb, query
+from plx_core.tree import tree_kb
+
+
+@pytest.fixture(scope="module")
+def direct():
+    X, y = example2()
+    return direct_kb(X, y)
+
+
+def test_example6_7_query_0101_is_a_negative_tie_on_the_direct_kb(direct):
+    b = query(direct, as_query("0101"))
+    assert (b.lower, b.upper) == (0.5, 0.5)
+    assert not b.positive and b.tie
+    assert b.method == "median" and b.semantics == "relevant"
+    assert b.n_relevant == 9  # Example 7's relevant KB
+    texts = sorted(direct.clause(int(i)).to_text().split("] ")[1] for i in b.evidence.clause)
+    assert texts == sorted([
+        "POS | ~a1=0", "POS | ~a2=1", "POS | ~a3=0", "POS | ~a4=1",
+        "POS | ~a1=0 | ~a2=1", "POS | ~a1=0 | ~a3=0", "POS | ~a2=1 | ~a3=0",
+        "POS | ~a2=1 | ~a4=1", "POS | ~a1=0 | ~a2=1 | ~a3=0",
+    ])
+    ps = sorted(np.round(b.evidence.p, 2))
+    assert ps == sorted([0.33, 0.5, 0.5, 1.0, 0.0, 0.5, 0.5, 1.0, 0.0])
+
+
+def test_query_0101_through_the_lp_agrees(direct):
+    b = query(direct, as_query("0101"), method="lp")
+    assert (b.lower, b.upper, b.method) == (0.5, 0.5, "lp")
+    full = query(direct, as_query("0101"), semantics="full", method="lp")
+    assert (full.lower, full.upper) == (0.5, 0.5)
+
+
+def test_query_0101_on_the_tree_kb_is_positive():
+    X, y = example2()
+    kb = tree_kb(X, y)
+    b = query(kb, as_query("0101"))
+    assert (b.lower, b.upper) == (1.0, 1.0) and b.positive
+    assert b.method == "median" and b.semantics == "full"
+    assert query(kb, as_query("0101"), method="lp").lower == 1.0
+
+
+@pytest.mark.parametrize("bits, value", [("0---", 1 / 3), ("-1--", 0.5), ("--0-", 0.5), ("---1", 1.0)])
+def test_example8_single_feature_sub_queries(direct, bits, value):
+    b = query(direct, as_query(bits))
+    assert b.lower == pytest.approx(value, abs=1e-12) and b.upper == pytest.approx(value, abs=1e-12)
+    assert query(direct, as_query(bits), method="lp").mean == pytest.approx(value, abs=1e-7)
+
+
+def test_full_semantics_differs_on_partial_queries_as_design_says(direct):
+    b = query(direct, as_query("0---"), semantics="full")
+    assert b.method == "lp" and b.mean == pytest.approx(0.25, abs=1e-9)
+
+
+def test_example5_bounds_and_inconsistency():
+    kb = KB.from_text("[0.6] ~alpha | POS\n[0.8] alpha\n")
+    free = query(kb, {})
+    assert (free.lower, free.upper) == pytest.approx((0.4, 0.6), abs=1e-9)
+    assert free.inconsistency == 0.0 and free.method == "lp"
+    fixed = query(kb, {"alpha": True})
+    assert (fixed.lower, fixed.upper) == pytest.approx((0.6, 0.6), abs=1e-12)
+    assert fixed.inconsistency == pytest.approx(0.2, abs=1e-12)
+    assert list(fixed.overridden) == []  # the forced clause is a constant, not evidence
+    lp = query(kb, {"alpha": True}, method="lp")
+    assert lp.mean == pytest.approx(0.6, abs=1e-9) and lp.inconsistency == pytest.approx(0.2, abs=1e-9)
+
+
+def test_minimal_case_relevant_vs_full():
+    kb = direct_kb(np.array([["0", "1"], ["1", "0"]]), [1, 0])
+    assert query(kb, {"a1": "0"}).mean == 1.0
+    full = query(kb, {"a1": "0"}, semantics="full")
+    assert (full.lower, full.upper) == (0.0, 1.0)
+
+
+def test_domain_constraint_variant_recovers_example8_on_0___(direct):
+    # Σ_v ω(a=v) = 1 for open features stops the LP from making every value false at once
+    b = query(direct, as_query("0---"), semantics="full", domain_constraint=True)
+    assert (b.lower, b.upper) == pytest.approx((1 / 3, 1 / 3), abs=1e-7)
+
+
+def test_no_evidence_gives_unit_interval(direct):
+    b = query(direct, {})
+    assert (b.lower, b.upper) == (0.0, 1.0) and b.no_evidence and not b.positive
+
+
+def test_unseen_values_are_reported_not_crashed_on(direct):
+    b = query(direct, {"a1": "7", "a2": "1", "a3": None, "a4": float("nan")})
+    assert b.unseen == {"a1": "7"}
+    assert b.unknown == ("a3", "a4")
+    assert b.mean == pytest.approx(0.5)  # only the clause on a2=1 remains
+
+
+def test_values_are_compared_as_strings(direct):
+    assert query(direct, {"a1": 0, "a2": 1, "a3": 0, "a4": 1}).mean == 0.5
+
+
+def test_sequence_and_series_queries(direct):
+    import pandas as pd
+
+    assert query(direct, ["0", "1", "0", "1"]).mean == 0.5
+    assert query(direct, pd.Series(as_query("0101"))).mean == 0.5
+    with pytest.raises(DataError, match="needs 4 values"):
+        query(direct, ["0", "1"])
+
+
+def test_unknown_feature_names_are_errors(direct):
+    with pytest.raises(DataError, match="unknown feature 'a9'"):
+        query(direct, {"a9": "1"})
+    with pytest.raises(DataError, match="semantics"):
+        query(direct, {}, semantics="partial")
+    with pytest.raises(DataError, match="method"):
+        query(direct, {}, method="simplex")
+
+
+def test_rules_enter_the_query_like_learned_clauses(direct):
+    from plx_core.kb import parse_clause
+
+    kb = direct.copy()
+    kb.add(parse_clause("[0.9, w=5, src=rule] POS | ~a3=0"))
+    b = query(kb, as_query("0101"))
+    assert b.method == "median" and b.positive and b.n_relevant == 10
+    # 9 learned clauses of weight 1 (targets 0, 0, 1/3, 0.5 ×4, 1, 1) and the rule (0.9, w=5):
+    # the weight below 0.5 inclusive is exactly half of 14, so the optimal set is [0.5, 0.9]
+    assert (b.lower, b.upper) == (0.5, 0.9)
+    lp = query(kb, as_query("0101"), method="lp")
+    assert (lp.lower, lp.upper) == pytest.approx((0.5, 0.9), abs=1e-7)
+    kb.set_rule("r1", w=6)  # now more than half the weight pulls to 0.9
+    assert query(kb, as_query("0101")).mean == 0.9
+    kb.set_rule("r1", enabled=False)
+    assert query(kb, as_query("0101")).mean == 0.5
+
+
+def test_inconsistent_rules_still_answer(direct):
+    from plx_core.kb import parse_clause
+
+    kb = direct.copy()
+    kb.add([parse_clause("[1, w=3, src=rule] POS | ~a1=0"), parse_clause("[1, w=3, src=rule] ~POS | ~a1=0")])
+    b = query(kb, as_query("0101"))
+    assert 0.0 <= b.lower <= b.upper <= 1.0
+    assert b.inconsistency > 3.0  # the two rules cannot both hold
