@@ -142,7 +142,7 @@ def _count_per_subset(codes: np.ndarray, y: np.ndarray, dom: np.ndarray, max_len
             ukeys = body[start]
             row = np.full((len(ukeys), F), -1, dtype=np.int64)
             rem = ukeys.copy()
-            for j, f in enumerate(mem):
+            for f in mem:
                 row[:, f] = rem % max(int(dom[f]), 1)
                 rem //= max(int(dom[f]), 1)
             out_codes.append(row)

@@ -508,6 +508,7 @@ class ClauseIndex:
     keys: np.ndarray | None
     order: np.ndarray
     table: dict[bytes, np.ndarray] | None
+    unique: bool = False  # every key once (Direct KBs): one searchsorted per lookup
 
     @staticmethod
     def bits_for(kb: KB) -> np.ndarray:
@@ -521,7 +522,9 @@ class ClauseIndex:
             shifts = np.concatenate([[0], np.cumsum(bits)[:-1]]).astype(np.int64)
             keys = pack_keys(kb.codes, shifts)
             order = np.argsort(keys, kind="stable")
-            return cls(kb.n_learned, shifts, keys[order], order, None)
+            skeys = keys[order]
+            unique = bool(len(skeys) < 2 or np.all(skeys[1:] != skeys[:-1]))
+            return cls(kb.n_learned, shifts, skeys, order, None, unique)
         # Too many features/values to bit-pack: a dict from row bytes to clause rows.
         table: dict[bytes, list[int]] = {}
         for i, row in enumerate(kb.codes):
@@ -532,20 +535,28 @@ class ClauseIndex:
     def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For body code rows (q × F), return (query row, clause row) pairs of exact matches."""
         if self.keys is not None:
-            q = pack_keys(codes, self.shifts)
-            lo = np.searchsorted(self.keys, q, "left")
-            hi = np.searchsorted(self.keys, q, "right")
-            counts = hi - lo
-            rows = np.repeat(np.arange(len(q)), counts)
-            starts = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-            pos = starts + np.arange(counts.sum())
-            return rows, self.order[pos]
+            return self.find(pack_keys(codes, self.shifts))
         codes = np.ascontiguousarray(codes, dtype=np.int32)
         empty = np.zeros(0, dtype=np.int64)
         hits = [self.table.get(row.tobytes(), empty) for row in codes]
         counts = np.array([len(h) for h in hits], dtype=np.int64)
         rows = np.repeat(np.arange(len(codes)), counts)
         return rows, (np.concatenate(hits) if len(hits) else empty)
+
+    def find(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in q, clause row) pairs for packed keys q (needs `keys`)."""
+        if self.unique:
+            pos = np.searchsorted(self.keys, q)
+            np.minimum(pos, len(self.keys) - 1, out=pos)
+            hit = np.flatnonzero(self.keys[pos] == q) if len(self.keys) else np.zeros(0, np.int64)
+            return hit, self.order[pos[hit]]
+        lo = np.searchsorted(self.keys, q, "left")
+        hi = np.searchsorted(self.keys, q, "right")
+        counts = hi - lo
+        rows = np.repeat(np.arange(len(q)), counts)
+        starts = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+        pos = starts + np.arange(counts.sum())
+        return rows, self.order[pos]
 
 
 def pack_keys(codes: np.ndarray, shifts: np.ndarray) -> np.ndarray:

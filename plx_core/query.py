@@ -214,10 +214,7 @@ def query(
     red = reduce_kb(kb, pq, sem)
     unknown = tuple(f for f, c in zip(kb.features, pq.codes) if c == OPEN)
     if method == "auto" and len(red.lp_rows) == 0 and not red.lp_extra:
-        lower, upper = weighted_median_intervals(
-            np.zeros(len(red.med_target), np.int64), red.med_target, red.med_w, 1
-        )
-        lower, upper = float(lower[0]), float(upper[0])
+        lower, upper = weighted_median(red.med_target, red.med_w)
         omega = (lower + upper) / 2.0
         cost = float(red.med_w @ np.abs(omega - red.med_target)) + red.constant
         ev = Evidence(red.med_clause, red.med_p, red.med_w,
@@ -296,15 +293,8 @@ def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
     member = subset_matrix(k, kb.max_len)
     idx = kb.index()
     if idx.keys is not None:
-        qval = (qcodes[known] + 1) << idx.shifts[known]
-        keys = member @ qval
-        lo = np.searchsorted(idx.keys, keys, "left")
-        hi = np.searchsorted(idx.keys, keys, "right")
-        cnt = hi - lo
-        if cnt.sum() == 0:
-            return np.zeros(0, np.int64)
-        pos = np.repeat(lo - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(cnt.sum())
-        return np.sort(idx.order[pos])
+        keys = np.sort(member @ ((qcodes[known] + 1) << idx.shifts[known]))
+        return np.sort(idx.find(keys)[1])
     codes = np.full((len(member), len(kb.features)), -1, dtype=np.int64)
     codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
     _, rows = idx.lookup(codes)
@@ -485,7 +475,9 @@ def build_problem(
         for f, qc in zip(kb.features, pq.codes):
             if qc == OPEN and any(isinstance(k, tuple) and k[0] == f for k in atom_ids):
                 groups.append(np.array([aid((f, v)) for v in kb.domains[f]]))
-    cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
+    def cat(xs: list, dt: Any) -> np.ndarray:
+        return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
+
     rp = ReducedProblem(
         n_atoms=len(atom_ids),
         indptr=np.asarray(indptr, np.int64),
@@ -502,6 +494,23 @@ def build_problem(
 
 
 # --------------------------------------------------------------------------- medians
+
+
+def weighted_median(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
+    """The interval of minimisers of Σ w |x − t| over [0, 1] for one query ([0, 1] if empty)."""
+    if len(target) == 0:
+        return 0.0, 1.0
+    order = np.argsort(target)
+    t = target[order]
+    cum = np.cumsum(weight[order])
+    half = cum[-1] / 2.0
+    eps = 1e-12 * max(cum[-1], 1.0)
+    i = int(np.searchsorted(cum, half - eps))
+    lo = float(t[i])
+    j = int(np.searchsorted(t, lo, "right")) - 1  # last target equal to lo
+    if abs(cum[j] - half) <= eps and j + 1 < len(t):
+        return lo, float(t[j + 1])
+    return lo, lo
 
 
 def weighted_median_intervals(
@@ -541,3 +550,146 @@ def weighted_median_intervals(
     lower[seg_q] = lo
     upper[seg_q] = hi
     return lower, upper
+
+
+# --------------------------------------------------------------------------- many queries
+
+
+@dataclass(frozen=True)
+class BoundsArray:
+    """Bounds for many queries: arrays aligned with the rows asked about."""
+
+    lower: np.ndarray
+    upper: np.ndarray
+    method: np.ndarray  # "median" | "lp" per row
+
+    @property
+    def mean(self) -> np.ndarray:
+        return (self.lower + self.upper) / 2.0
+
+    @property
+    def positive(self) -> np.ndarray:
+        return self.mean > 0.5 + TIE_EPS
+
+    @property
+    def tie(self) -> np.ndarray:
+        return np.abs(self.mean - 0.5) <= TIE_EPS
+
+
+def encode_rows(kb: KB, X: Any) -> np.ndarray:
+    """Query codes for many rows (columns matched by name; absent columns are unknown)."""
+    from .encoding import as_frame, check_categorical
+
+    frame = as_frame(X, features=kb.features)
+    unknown = [str(c) for c in frame.columns if str(c) not in kb.domains]
+    if unknown:
+        raise _unknown(kb, unknown[0])
+    check_categorical(frame)
+    codes = np.full((len(frame), len(kb.features)), OPEN, dtype=np.int64)
+    for col in frame.columns:
+        j = kb.features.index(str(col))
+        lookup = {v: k for k, v in enumerate(kb.domains[str(col)])}
+        raw = frame[col].to_numpy(dtype=object)
+        codes[:, j] = [OPEN if is_missing(v) else lookup.get(value_str(v), UNSEEN) for v in raw]
+    return codes
+
+
+def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") -> BoundsArray:
+    """Bounds for every row of X. Rows the exact median answers are batched (grouped by which
+    features they know, one `searchsorted` per group); the others go through `query`."""
+    sem = resolve_semantics(kb, semantics)
+    codes = encode_rows(kb, X)
+    n = len(codes)
+    lower, upper = np.zeros(n), np.ones(n)
+    meth = np.full(n, "median", dtype=object)
+    slow = np.zeros(n, dtype=bool)
+    batchable = method == "auto" and not any(c.enabled for c in kb.extra)
+    if batchable:
+        known = codes >= 0
+        open_rows = (codes == OPEN).any(axis=1)
+        # under full semantics an open feature may need the LP: ask those rows one by one
+        slow |= open_rows if sem == "full" else False
+        groups, inv = np.unique(known, axis=0, return_inverse=True)
+        for g, pattern in enumerate(groups):
+            rows = np.flatnonzero((inv.ravel() == g) & ~slow)
+            if not len(rows):
+                continue
+            k = int(pattern.sum())
+            if k and len(subset_matrix(k, kb.max_len)) > 4096:
+                slow[rows] = True
+                continue
+            lo, hi = _batch_relevant(kb, codes[rows], np.flatnonzero(pattern))
+            lower[rows], upper[rows] = lo, hi
+    else:
+        slow[:] = True
+    for i in np.flatnonzero(slow):
+        q = {f: (kb.domains[f][c] if c >= 0 else None) for f, c in zip(kb.features, codes[i])}
+        b = query(kb, {f: v for f, v in q.items() if v is not None} | _unseen_of(kb, codes[i]),
+                  semantics=sem, method=method)
+        lower[i], upper[i], meth[i] = b.lower, b.upper, b.method
+    return BoundsArray(lower, upper, meth)
+
+
+def _unseen_of(kb: KB, row: np.ndarray) -> dict[str, str]:
+    # an unseen value only has to differ from every known value; a reserved marker does
+    return {f: "\x00unseen" for f, c in zip(kb.features, row) if c == UNSEEN}
+
+
+def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted-median bounds for rows that know the same features (relevant clauses)."""
+    G = len(codes)
+    if len(known) == 0 or kb.n_learned == 0:
+        return np.zeros(G), np.ones(G)
+    member = subset_matrix(len(known), kb.max_len)
+    idx = kb.index()
+    qc = codes[:, known]
+    if idx.keys is not None:
+        keys = (((qc + 1) << idx.shifts[known][None, :]) @ member.T).ravel()  # (row, subset)
+        order = np.argsort(keys, kind="stable")  # sorted needles keep searchsorted in cache
+        hit, rows = idx.find(keys[order])
+        qid = order[hit] // len(member)
+    else:
+        full = np.full((G * len(member), len(kb.features)), -1, dtype=np.int64)
+        rep = np.repeat(qc, len(member), axis=0)
+        mem = np.tile(member, (G, 1))
+        full[:, known] = np.where(mem > 0, rep, -1)
+        qsub, rows = idx.lookup(full)
+        qid = qsub // len(member)
+    # subsets containing an unseen value match nothing: their keys are never in the index
+    target = np.where(kb.head[rows] > 0, kb.p[rows], 1.0 - kb.p[rows])
+    return weighted_median_intervals(qid, target, kb.w[rows], G)
+
+
+def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") -> BoundsArray:
+    """Bounds of many sub-queries of one query: row s of `masks` (S × F bools) keeps the
+    features of q it marks. Under the relevant semantics with no clause needing the LP, all
+    sub-queries share q's relevant clauses (a clause is active when its features are kept),
+    so they are answered together; otherwise each goes through `query`."""
+    sem = resolve_semantics(kb, semantics)
+    pq = prepare_query(kb, q)
+    masks = np.asarray(masks, dtype=bool)
+    S = len(masks)
+    if sem == "relevant":
+        red = reduce_kb(kb, pq, sem)
+        if not red.lp_extra and len(red.lp_rows) == 0:
+            tmask = np.zeros((len(red.med_clause), len(kb.features)), dtype=bool)
+            learned = red.med_clause < kb.n_learned
+            tmask[learned] = kb.codes[red.med_clause[learned]] >= 0
+            for r in np.flatnonzero(~learned):
+                c = kb.extra[int(red.med_clause[r]) - kb.n_learned]
+                for lit in c.literals:
+                    if lit.is_feature:
+                        tmask[r, kb.features.index(lit.atom)] = True
+            # active[s, j]: clause j's features are all kept by sub-query s
+            active = ~(tmask[None, :, :] & ~masks[:, None, :]).any(axis=2)
+            s_idx, j_idx = np.nonzero(active)
+            lo, hi = weighted_median_intervals(s_idx, red.med_target[j_idx], red.med_w[j_idx], S)
+            return BoundsArray(lo, hi, np.full(S, "median", dtype=object))
+    lower, upper, meth = np.zeros(S), np.ones(S), np.full(S, "median", dtype=object)
+    values = {f: pq.values.get(f) for f in kb.features}
+    atoms = dict(pq.atoms)
+    for s in range(S):
+        sub = {f: v for (f, v), keep in zip(values.items(), masks[s]) if keep and v is not None}
+        b = query(kb, sub | {f: v for f, v in pq.unseen.items() if f in sub} | atoms, semantics=sem)
+        lower[s], upper[s], meth[s] = b.lower, b.upper, b.method
+    return BoundsArray(lower, upper, meth)
