@@ -1,0 +1,790 @@
+"""The data layer: read a CSV safely, decide a schema, discretise, balance and split.
+
+Every value leaves this module as a string or NaN, because the engine compares values as the
+strings they print as (`plx_core.encoding`). Numbers become strings once, here: numeric columns
+become labelled bins (`age∈[18, 30)`), whole floats print as integers ("1", not "1.0"), and text
+read from a file is kept verbatim. The choices are recorded in a `Schema` so new rows (queries,
+a test file) get exactly the same transform.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from .encoding import natural_key
+from .errors import DataError
+
+MAX_BYTES = 50_000_000
+MAX_ROWS = 1_000_000
+MAX_COLS = 500
+DELIMITERS = ",;\t|"
+_DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "space"}
+
+Method = Literal["quantile", "uniform", "cuts"]
+BalanceMode = Literal["train", "before", "none"]
+
+
+# --------------------------------------------------------------------------------------------
+# CSV
+
+
+def load_csv(
+    source: str | Path | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+    max_cols: int = MAX_COLS,
+    missing: Sequence[str] = ("?", ""),
+    delimiter: str | None = None,
+    encoding: str = "utf-8",
+    header: bool = True,
+    names: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Read a CSV (a file path, or the file's bytes) into a frame of strings and NaN.
+
+    Nothing is converted: a field equal to one of `missing` becomes NaN, every other field
+    stays the exact text of the file. Caps are checked before parsing (bytes from the file
+    size, rows from the line count, columns from the first record), and every problem is a
+    `DataError` that names the line, row or column. Blank lines are skipped. With
+    `header=False` the columns are `names` (or a1, a2, …). Pickle is never used.
+    """
+    raw, where = _read_bytes(source, max_bytes)
+    if len(raw) == 0:
+        raise DataError(f"{where} is empty (0 bytes)")
+    text = _decode(raw, encoding, where)
+    if not text.strip():
+        raise DataError(f"{where} is empty (only blank lines)")
+    n_lines = text.rstrip("\r\n").count("\n") + 1
+    if n_lines - int(header) > max_rows:
+        raise DataError(
+            f"{where} has {n_lines:,} lines, more than the cap of max_rows={max_rows:,} data rows"
+        )
+    delim = delimiter if delimiter is not None else detect_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    return _parse(reader, where, delim, max_rows, max_cols, missing, header, names)
+
+
+def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
+    """The delimiter among `candidates` (comma, semicolon, tab, pipe) that splits the file.
+
+    csv.Sniffer decides first; its answer is kept when it splits the first lines into a
+    constant number (> 1) of fields, otherwise the candidate that does so with the most fields
+    wins. A one-column file gives ",".
+    """
+    head = text[:65536]
+    if len(text) > len(head) and "\n" in head:
+        head = head[: head.rindex("\n") + 1]
+    lines = [ln.rstrip("\r") for ln in head.split("\n", 51)[:50] if ln.strip()]
+    sample = "\n".join(lines)
+
+    def score(d: str) -> int:
+        counts = {len(r) for r in csv.reader(io.StringIO(sample), delimiter=d) if r}
+        return counts.pop() if len(counts) == 1 else 0
+
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters=candidates).delimiter
+    except csv.Error:
+        sniffed = None
+    if sniffed is not None and sniffed in candidates and score(sniffed) > 1:
+        return sniffed
+    best = max(candidates, key=lambda d: (score(d), -candidates.index(d)))
+    return best if score(best) > 1 else ","
+
+
+def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if len(data) > max_bytes:
+            raise DataError(
+                f"the upload is {len(data):,} bytes, more than the cap of max_bytes={max_bytes:,}"
+            )
+        return data, "the CSV"
+    if not isinstance(source, (str, Path)):
+        raise DataError(f"pass a file path or the file's bytes, not {type(source).__name__}")
+    path = Path(source)
+    if not path.is_file():
+        raise DataError(f"no such file: {str(path)!r}")
+    size = os.path.getsize(path)
+    where = f"file {str(path)!r}"
+    if size > max_bytes:
+        raise DataError(f"{where} is {size:,} bytes, more than the cap of max_bytes={max_bytes:,}")
+    with open(path, "rb") as fh:
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:  # the file grew after the size check
+        raise DataError(f"{where} is more than the cap of max_bytes={max_bytes:,}")
+    return data, where
+
+
+def _decode(raw: bytes, encoding: str, where: str) -> str:
+    bom = b"\xef\xbb\xbf"
+    skip = 3 if encoding.lower().replace("_", "-") in ("utf-8", "utf8") and raw.startswith(bom) else 0
+    try:
+        return raw[skip:].decode(encoding)
+    except UnicodeDecodeError as exc:
+        at = exc.start + skip  # offset in the file as given
+        line = raw.count(b"\n", 0, at) + 1
+        col = at - (raw.rfind(b"\n", 0, at) + 1) + 1
+        bad = raw[at : exc.end + skip].hex(" ")
+        raise DataError(
+            f"{where} is not valid {encoding}: byte offset {at} (line {line}, byte {col} "
+            f"of the line) holds 0x{bad}; save the file as {encoding} or pass encoding="
+        ) from exc
+    except LookupError as exc:
+        raise DataError(f"unknown encoding {encoding!r}") from exc
+
+
+def _parse(reader, where, delim, max_rows, max_cols, missing, header, names) -> pd.DataFrame:
+    """Check every record's field count while reading (the only per-row loop)."""
+    rows: list[list[str]] = []
+    n_cols = 0
+    columns: list[str] = []
+    start = 1  # the line the next record starts on
+    expected = "as in the header" if header else "as in the first row"
+    while True:
+        try:
+            rec = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            row = f" (data row {len(rows) + 1})" if columns else ""
+            raise DataError(
+                f"{where}, line {start}{row}: cannot parse the CSV ({exc}); is a quote left open?"
+            ) from exc
+        line, start = start, reader.line_num + 1
+        if not rec:
+            continue
+        if not columns:
+            columns = _columns(rec, where, max_cols, header, names, line)
+            n_cols = len(columns)
+            header_line = line
+            if header:
+                continue
+        elif len(rec) != n_cols:
+            raise DataError(
+                f"{where}, line {line} (data row {len(rows) + 1}): expected {n_cols} fields "
+                f"({expected}), found {len(rec)}; is the delimiter "
+                f"{_DELIM_NAMES.get(delim, repr(delim))}, or is a quote missing?"
+            )
+        rows.append(rec)
+        if len(rows) > max_rows:
+            raise DataError(f"{where} has more than the cap of max_rows={max_rows:,} data rows")
+    if not columns:
+        raise DataError(f"{where} is empty (only blank lines)")
+    if not rows:
+        raise DataError(f"{where} has a header (line {header_line}) but no data rows")
+    arr = np.empty((len(rows), n_cols), dtype=object)
+    arr[:] = rows
+    frame = pd.DataFrame(arr, columns=columns, dtype=object)
+    if missing:
+        frame = frame.mask(frame.isin(list(missing)), np.nan)
+    return frame
+
+
+def _columns(first, where, max_cols, header, names, line) -> list[str]:
+    """Column names from the first record (or `names`), checking the cap and duplicates."""
+    n_cols = len(first)
+    if n_cols > max_cols:
+        raise DataError(
+            f"{where} has {n_cols:,} columns, more than the cap of max_cols={max_cols:,}"
+        )
+    if header:
+        columns = [c if c != "" else f"Unnamed: {j}" for j, c in enumerate(first)]
+    else:
+        columns = list(names) if names is not None else [f"a{j + 1}" for j in range(n_cols)]
+        if len(columns) != n_cols:
+            raise DataError(
+                f"{where}: {len(columns)} names given but line {line} has {n_cols} fields"
+            )
+    seen: dict[str, int] = {}
+    dups: dict[str, list[int]] = {}
+    for j, c in enumerate(columns):
+        if c in seen:
+            dups.setdefault(c, [seen[c] + 1]).append(j + 1)
+        else:
+            seen[c] = j
+    if dups:
+        what = "; ".join(f"{c!r} (columns {', '.join(map(str, js))})" for c, js in dups.items())
+        raise DataError(f"{where}: duplicate column names {what}; rename them")
+    return columns
+
+
+# --------------------------------------------------------------------------------------------
+# Values as strings
+
+
+def as_strings(s: pd.Series) -> pd.Series:
+    """The column as Python strings and NaN: text kept verbatim, 3 → "3", 1.0 → "1",
+    0.5 → "0.5", True → "True", None / pd.NA → NaN."""
+    n = len(s)
+    out = np.full(n, np.nan, dtype=object)
+    if pd.api.types.is_bool_dtype(s.dtype):
+        miss = s.isna().to_numpy()
+        out[~miss] = np.where(s[~miss].to_numpy(dtype=bool), "True", "False")
+    elif pd.api.types.is_numeric_dtype(s.dtype):
+        v = s.to_numpy(dtype=float, na_value=np.nan)
+        ok = ~np.isnan(v)
+        whole = ok & np.isfinite(v) & (np.floor(v) == v) & (np.abs(v) < 2.0**53)
+        out[whole] = v[whole].astype(np.int64).astype(str)
+        rest = ok & ~whole
+        out[rest] = v[rest].astype(str)
+    else:
+        obj = s.to_numpy(dtype=object)
+        miss = pd.isna(obj)
+        if pd.api.types.infer_dtype(obj, skipna=True) in ("string", "empty"):
+            out[~miss] = obj[~miss]  # the common case (text from a file): no per-value work
+            return pd.Series(out, index=s.index, name=s.name, dtype=object)
+        is_str = np.fromiter((type(v) is str for v in obj), dtype=bool, count=n)
+        out[is_str] = obj[is_str]
+        if not is_str.all():
+            other = pd.Series(obj[~is_str], dtype=object)
+            out[~is_str] = other.map(_scalar_str, na_action="ignore").to_numpy(dtype=object)
+    return pd.Series(out, index=s.index, name=s.name, dtype=object)
+
+
+def _scalar_str(v: Any) -> Any:
+    if v is None or v is pd.NA or v is pd.NaT:
+        return np.nan
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isnan(f):
+            return np.nan
+        return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
+    return str(v)
+
+
+def _numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Float values (NaN where missing) and a mask of present values that are not numbers."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        v = s.to_numpy(dtype=float, na_value=np.nan)
+        return v, np.zeros(len(v), dtype=bool)
+    num = pd.to_numeric(s.astype(object), errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    bad = np.isnan(num) & s.notna().to_numpy()  # text "nan" counts as not a number
+    return num, bad
+
+
+# --------------------------------------------------------------------------------------------
+# Discretisation
+
+
+@dataclass(frozen=True)
+class Binning:
+    """How one numeric column becomes bins: `cuts` c1 < … < ck give k + 1 bins
+    (-∞, c1), [c1, c2), …, [ck, ∞) — left-closed, with open end bins so any number fits."""
+
+    method: str
+    cuts: tuple[float, ...]
+    labels: tuple[str, ...]
+
+    def apply(self, values: pd.Series) -> pd.Series:
+        """The bin label of each value (NaN stays NaN); text that is not a number is an error
+        naming the row and the value."""
+        x, bad = _numbers(values)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise DataError(
+                f"column {str(values.name)!r}, row {values.index[i]!r}: value "
+                f"{values.iloc[i]!r} is not a number, but the column is numeric "
+                f"({int(bad.sum())} such value(s))"
+            )
+        idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
+        out = np.asarray(self.labels, dtype=object)[np.minimum(idx, len(self.labels) - 1)]
+        out[np.isnan(x)] = np.nan
+        return pd.Series(out, index=values.index, name=values.name, dtype=object)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "cuts": list(self.cuts), "labels": list(self.labels)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Binning:
+        return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]))
+
+
+def fmt_number(x: float) -> str:
+    """Shortest text that reads back as the same float: 18.0 → "18", 8.6625 → "8.6625"."""
+    return np.format_float_positional(float(x), trim="-")
+
+
+def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
+    return np.array(
+        [float(np.format_float_positional(v, precision=digits, unique=False, fractional=False))
+         for v in x],
+        dtype=float,
+    )
+
+
+def bin_labels(cuts: Sequence[float], name: str | None = None) -> tuple[str, ...]:
+    """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
+    (without the name when `name` is None or empty)."""
+    p = name or ""
+    c = [fmt_number(v) for v in cuts]
+    if not c:
+        return (f"{p}∈(-∞, ∞)",)
+    mid = [f"{p}∈[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
+    return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
+
+
+def fit_bins(
+    values: pd.Series,
+    method: Method = "quantile",
+    bins: int = 4,
+    cuts: Sequence[float] | None = None,
+    *,
+    named: bool = True,
+) -> Binning:
+    """Choose the cut points of a numeric column (missing values ignored).
+
+    - "quantile": equal-frequency cuts; cut i is the smallest data value with at least
+      ⌊n·i/bins⌋ values below it (so a group of tied values is never split, and 1..12 in
+      4 bins gives cuts 4, 7, 10), rounded to 6 significant digits;
+    - "uniform": equal-width cuts over [min, max], rounded to 3 significant digits of the width;
+    - "cuts": the given `cuts` as they are.
+    Duplicate edges (ties) are merged and a cut at or below the minimum is dropped, so a
+    column may get fewer bins than asked — never an empty lowest bin or two equal labels.
+    """
+    x, bad = _numbers(values)
+    name = str(values.name) if named and values.name is not None else None
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(
+            f"column {str(values.name)!r}, row {values.index[i]!r}: value {values.iloc[i]!r} "
+            "is not a number; it cannot be discretised"
+        )
+    x = x[~np.isnan(x)]
+    if method == "cuts":
+        if cuts is None or len(cuts) == 0:
+            raise DataError(f"column {str(values.name)!r}: method='cuts' needs cut points")
+        c = np.asarray(cuts, dtype=float)
+        if not np.isfinite(c).all():
+            raise DataError(f"column {str(values.name)!r}: cut points must be finite, got {cuts}")
+        c = np.unique(c)
+        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name))
+    if method not in ("quantile", "uniform"):
+        raise DataError(f"unknown method {method!r}; use 'quantile', 'uniform' or 'cuts'")
+    if int(bins) != bins or bins < 1:
+        raise DataError(f"bins must be a positive integer, got {bins!r}")
+    if len(x) == 0:
+        raise DataError(f"column {str(values.name)!r} has no values to discretise")
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        raise DataError(f"column {str(values.name)!r} has only infinite values")
+    lo, hi = float(x.min()), float(x.max())
+    if method == "quantile":
+        # cut i is the smallest value with at least floor(n·i/bins) values below it
+        values, counts = np.unique(x, return_counts=True)
+        below = np.cumsum(counts) - counts
+        targets = np.maximum(len(x) * np.arange(1, bins) // bins, 1)
+        at = np.searchsorted(below, targets, side="left")
+        c = _round_sig(values[at[at < len(values)]], 6)
+    elif hi > lo and bins > 1:
+        step = (hi - lo) / bins
+        q = np.arange(1, bins) / bins
+        c = np.round(lo + (hi - lo) * q, int(2 - math.floor(math.log10(step))))
+    else:
+        c = np.empty(0)
+    c = np.unique(c)
+    c = c[c > lo]
+    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name))
+
+
+def discretise(
+    series: pd.Series,
+    method: Method = "quantile",
+    bins: int = 4,
+    cuts: Sequence[float] | None = None,
+    *,
+    named: bool = True,
+) -> pd.Series:
+    """Bin a numeric column into labelled intervals like `age∈[18, 30)` (see `fit_bins`)."""
+    return fit_bins(series, method, bins, cuts, named=named).apply(series)
+
+
+# --------------------------------------------------------------------------------------------
+# Schema
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The recorded choices that turn a raw table into features (strings) and a label.
+
+    `kinds[f]` is "categorical" or "numeric"; numeric features have a `Binning` in `bins`.
+    `excluded` maps each dropped column to the reason. `positive` is the class POS stands for
+    (None: multi-class, or not chosen). `label_map` (optional) renames raw label values before
+    use, e.g. to binarise a multi-class label; values it does not name are kept.
+    """
+
+    label: str
+    positive: str | None
+    features: tuple[str, ...]
+    kinds: dict[str, str]
+    bins: dict[str, Binning] = field(default_factory=dict)
+    excluded: dict[str, str] = field(default_factory=dict)
+    classes: tuple[str, ...] = ()
+    categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    label_map: dict[str, str] | None = None
+
+    def apply(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None]:
+        """Transform rows (the training table or new ones): features as strings/NaN in schema
+        order, and the label as strings (None when `frame` has no label column).
+
+        Numbers outside the fitted range fall into the open end bins; unseen categories are kept
+        as they are (the engine reports them)."""
+        absent = [f for f in self.features if f not in frame.columns]
+        if absent:
+            raise DataError(f"the rows lack the feature column(s) {absent}")
+        cols = {}
+        for f in self.features:
+            s = frame[f]
+            if isinstance(s, pd.DataFrame):
+                raise DataError(f"the rows have more than one column named {f!r}")
+            cols[f] = self.bins[f].apply(s) if f in self.bins else as_strings(s)
+        X = pd.DataFrame(cols, index=frame.index, columns=list(self.features), dtype=object)
+        if self.label not in frame.columns:
+            return X, None
+        return X, _label_strings(frame[self.label], self.label_map)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per column: its role, kind and what was done with it (for display)."""
+        rows = [
+            {"column": self.label, "role": "label", "kind": "categorical",
+             "detail": f"positive = {self.positive!r}" if self.positive is not None
+             else f"classes {list(self.classes)}"},
+        ]
+        for f in self.features:
+            detail = (
+                f"{self.bins[f].method}: {', '.join(self.bins[f].labels)}" if f in self.bins
+                else f"{len(self.categories.get(f, ()))} values"
+            )
+            rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
+        for c, why in self.excluded.items():
+            rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
+        return pd.DataFrame(rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data (no pickle)."""
+        return {
+            "label": self.label, "positive": self.positive, "features": list(self.features),
+            "kinds": dict(self.kinds), "bins": {k: b.to_dict() for k, b in self.bins.items()},
+            "excluded": dict(self.excluded), "classes": list(self.classes),
+            "categories": {k: list(v) for k, v in self.categories.items()},
+            "label_map": None if self.label_map is None else dict(self.label_map),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Schema:
+        return cls(
+            label=d["label"], positive=d.get("positive"), features=tuple(d["features"]),
+            kinds=dict(d["kinds"]),
+            bins={k: Binning.from_dict(b) for k, b in d.get("bins", {}).items()},
+            excluded=dict(d.get("excluded", {})), classes=tuple(d.get("classes", ())),
+            categories={k: tuple(v) for k, v in d.get("categories", {}).items()},
+            label_map=None if d.get("label_map") is None else dict(d["label_map"]),
+        )
+
+
+def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Series:
+    y = as_strings(s)
+    miss = y.isna().to_numpy()
+    if miss.any():
+        rows = [repr(r) for r in y.index[miss][:10]]
+        more = " …" if miss.sum() > 10 else ""
+        raise DataError(
+            f"the label {str(s.name)!r} is missing in {int(miss.sum())} row(s): "
+            f"{', '.join(rows)}{more}"
+        )
+    if label_map:
+        y = y.map(lambda v: label_map.get(v, v)).astype(object)
+    return y
+
+
+def _per_column(option: Any, col: str, default: Any) -> Any:
+    if isinstance(option, Mapping):
+        return option.get(col, default)
+    return default if option is None else option
+
+
+def infer_schema(
+    frame: pd.DataFrame,
+    label: str,
+    positive: Any = None,
+    id_threshold: float = 0.95,
+    *,
+    features: Sequence[str] | None = None,
+    exclude: Sequence[str] = (),
+    numeric: Sequence[str] = (),
+    categorical: Sequence[str] = (),
+    method: Method | Mapping[str, Method] = "quantile",
+    bins: int | Mapping[str, int] = 4,
+    cuts: Mapping[str, Sequence[float]] | None = None,
+    max_categories: int = 10,
+    max_levels: int | None = 100,
+    label_map: Mapping[str, str] | None = None,
+    named: bool = True,
+) -> Schema:
+    """Decide, once, how `frame` becomes features and a label.
+
+    A column is numeric when every present value is a number and it has more than
+    `max_categories` distinct values (or it is listed in `numeric` / `cuts`); numeric columns
+    are discretised by `method` with `bins` (both may be per-column dicts) or by `cuts`.
+    Columns are excluded, with the reason recorded, when they are ID-like (distinct values /
+    present values ≥ `id_threshold`, more than `max_categories` distinct, and text or
+    integers), categorical with more than `max_levels` distinct values (free text such as a
+    ticket number would blow up a KB), constant, entirely missing, listed in `exclude`, or not
+    in `features` when that list is given (listed features are kept even if ID-like or
+    constant).
+    `positive=None` keeps the label multi-class, except that a 0/1 or False/True label gets
+    "1" / "True".
+    """
+    cols = [str(c) for c in frame.columns]
+    if label not in frame.columns:
+        raise DataError(f"no label column {label!r}; the columns are {cols}")
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise DataError(f"duplicate column name(s) {dup}; rename them")
+    cuts = dict(cuts or {})
+    y = _label_strings(frame[label], label_map)
+    classes = tuple(sorted(pd.unique(y).tolist(), key=natural_key))
+    if positive is not None:
+        pos = _scalar_str(positive)
+        if pos not in classes:
+            raise DataError(
+                f"positive={positive!r} is not a value of the label {label!r} "
+                f"(values: {list(classes[:10])})"
+            )
+    elif len(classes) == 2 and (set(classes) <= {"0", "1"} or set(classes) <= {"False", "True"}):
+        pos = classes[1]
+    else:
+        pos = None
+
+    unknown = [c for c in [*(features or ()), *exclude, *numeric, *categorical, *cuts]
+               if c not in frame.columns]
+    if unknown:
+        raise DataError(f"column(s) {unknown} are not in the table (columns: {cols})")
+    clash = sorted(set(numeric) & set(categorical)) + sorted(set(cuts) & set(categorical))
+    if clash:
+        raise DataError(f"column(s) {clash} are listed as both numeric and categorical")
+    if features is not None and label in features:
+        raise DataError(f"the label {label!r} cannot also be a feature")
+
+    explicit = features is not None
+    chosen = list(features) if explicit else [c for c in frame.columns if c != label]
+    excluded: dict[str, str] = {}
+    if explicit:
+        for c in frame.columns:
+            if c != label and c not in chosen:
+                excluded[c] = "not among the requested features"
+    kept: list[str] = []
+    kinds: dict[str, str] = {}
+    binnings: dict[str, Binning] = {}
+    categories: dict[str, tuple[str, ...]] = {}
+    for c in chosen:
+        if c in exclude:
+            excluded[c] = "excluded by request"
+            continue
+        s = frame[c]
+        present = int(s.notna().sum())
+        if present == 0:
+            if explicit:
+                raise DataError(f"feature column {c!r} has no values")
+            excluded[c] = "all values missing"
+            continue
+        if pd.api.types.is_bool_dtype(s.dtype):
+            x, is_num = None, False
+        else:
+            x, bad = _numbers(s)
+            is_num = not bad.any()
+        n_distinct = int(s.nunique(dropna=True))
+        if c in numeric or c in cuts:
+            if x is None:
+                raise DataError(f"column {c!r} is listed as numeric but it is boolean")
+            if not is_num:
+                r = int(np.flatnonzero(bad)[0])
+                raise DataError(
+                    f"column {c!r} is listed as numeric but row {s.index[r]!r} holds "
+                    f"{s.iloc[r]!r}, not a number"
+                )
+            kind = "numeric"
+        elif c in categorical:
+            kind = "categorical"
+        else:
+            kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
+        if not explicit and c not in numeric and c not in categorical and c not in cuts:
+            present_x = x[~np.isnan(x)] if is_num else None
+            integral = present_x is not None and bool(np.all(np.floor(present_x) == present_x))
+            if (
+                n_distinct > max_categories
+                and n_distinct / present >= id_threshold
+                and (not is_num or integral)
+            ):
+                excluded[c] = (
+                    f"ID-like: {n_distinct} distinct values in {present} rows "
+                    f"({n_distinct / present:.0%} ≥ id_threshold {id_threshold:.0%})"
+                )
+                continue
+            if kind == "categorical" and max_levels is not None and n_distinct > max_levels:
+                excluded[c] = (
+                    f"too many distinct values for a categorical feature ({n_distinct} > "
+                    f"max_levels {max_levels})"
+                )
+                continue
+            if n_distinct == 1:
+                excluded[c] = f"constant (every value is {as_strings(s.dropna()).iloc[0]!r})"
+                continue
+        kinds[c] = kind
+        kept.append(c)
+        if kind == "numeric":
+            col_cuts = cuts.get(c)
+            m = "cuts" if col_cuts is not None else _per_column(method, c, "quantile")
+            b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named)
+            binnings[c] = b
+            categories[c] = b.labels
+        else:
+            vals = as_strings(s).dropna().unique().tolist()
+            categories[c] = tuple(sorted(vals, key=natural_key))
+    if not kept:
+        raise DataError(f"no feature columns left; excluded: {excluded}")
+    return Schema(
+        label=label, positive=pos, features=tuple(kept), kinds=kinds, bins=binnings,
+        excluded=excluded, classes=classes, categories=categories,
+        label_map=None if label_map is None else dict(label_map),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Balancing and splitting
+
+
+def _rng(rng: np.random.Generator | int | None) -> np.random.Generator:
+    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+
+
+def balance(
+    X: pd.DataFrame, y: pd.Series, rng: np.random.Generator | int | None = 0
+) -> tuple[pd.DataFrame, pd.Series]:
+    """Replicate rows of the smaller class(es) until every class has as many rows as the largest.
+
+    A class short by d rows with n rows gets d // n full copies plus d % n distinct rows drawn
+    at random — so copies are spread evenly. Replicas keep their source row's index label and
+    are appended after the original rows.
+    """
+    _check_xy(X, y)
+    gen = _rng(rng)
+    yv = y.to_numpy(dtype=object)
+    classes, codes, counts = np.unique(yv.astype(str), return_inverse=True, return_counts=True)
+    target = int(counts.max())
+    extra = []
+    for k in range(len(classes)):
+        d = target - int(counts[k])
+        if d == 0:
+            continue
+        idx = np.flatnonzero(codes == k)
+        extra.append(np.tile(idx, d // len(idx)))
+        extra.append(np.sort(gen.choice(idx, d % len(idx), replace=False)))
+    pos = np.concatenate([np.arange(len(yv)), *extra]) if extra else np.arange(len(yv))
+    return X.iloc[pos], y.iloc[pos]
+
+
+_balance = balance  # the split's `balance=` argument shadows the function's name
+
+
+def train_test_split_stratified(
+    X: pd.DataFrame,
+    y: pd.Series,
+    test_size: float = 0.3,
+    seed: int | None = 0,
+    balance: BalanceMode = "train",
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+    """(X_train, X_test, y_train, y_test), each class split `1 - test_size` / `test_size`.
+
+    `balance`:
+    - "train" (default): replicate minority rows in the training part only — the test part
+      keeps the true class mix and shares no row with training;
+    - "before": the paper's protocol — balance the whole table, then split. Replicas of one
+      row can land on both sides, so test rows leak into training (scores come out optimistic);
+    - "none": no balancing.
+    Deterministic for a given `seed`; index labels are kept (so leaks can be traced).
+    """
+    if balance not in ("train", "before", "none"):
+        raise DataError(f"balance must be 'train', 'before' or 'none', not {balance!r}")
+    if not 0 < test_size < 1:
+        raise DataError(f"test_size must be between 0 and 1, got {test_size!r}")
+    _check_xy(X, y)
+    gen = np.random.default_rng(seed)
+    if balance == "before":
+        X, y = _balance(X, y, gen)
+    codes = np.unique(y.to_numpy(dtype=object).astype(str), return_inverse=True)[1]
+    test_mask = np.zeros(len(codes), dtype=bool)
+    for k in range(int(codes.max()) + 1):
+        idx = gen.permutation(np.flatnonzero(codes == k))
+        test_mask[idx[: int(math.floor(len(idx) * test_size + 0.5))]] = True
+    train_pos = gen.permutation(np.flatnonzero(~test_mask))
+    test_pos = gen.permutation(np.flatnonzero(test_mask))
+    X_tr, y_tr = X.iloc[train_pos], y.iloc[train_pos]
+    if balance == "train":
+        X_tr, y_tr = _balance(X_tr, y_tr, gen)
+        order = gen.permutation(len(y_tr))
+        X_tr, y_tr = X_tr.iloc[order], y_tr.iloc[order]
+    return X_tr, X.iloc[test_pos], y_tr, y.iloc[test_pos]
+
+
+def _check_xy(X: pd.DataFrame, y: pd.Series) -> None:
+    if len(X) != len(y):
+        raise DataError(f"X has {len(X)} rows but y has {len(y)}")
+    if len(y) == 0:
+        raise DataError("the data has no rows")
+
+
+# --------------------------------------------------------------------------------------------
+# Dataset
+
+
+@dataclass
+class Dataset:
+    """A ready table: features X (strings/NaN), label y (strings), the positive class, a short
+    description (how it was prepared), the schema for new rows, and for synthetic data the
+    ground truth (the seed string)."""
+
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+    positive: str | None
+    description: str = ""
+    schema: Schema | None = None
+    truth: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_xy(self.X, self.y)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.X.shape
+
+    def counts(self) -> dict[str, int]:
+        """Rows per class, largest first (ties by class name)."""
+        vc = self.y.value_counts()
+        return {str(k): int(v) for k, v in sorted(vc.items(), key=lambda kv: (-kv[1], kv[0]))}
+
+    def frame(self) -> pd.DataFrame:
+        """X with the label as the last column (named after the schema's label, or 'label')."""
+        label = self.schema.label if self.schema is not None else "label"
+        return self.X.assign(**{label: self.y})
+
+    def split(
+        self, test_size: float = 0.3, seed: int | None = 0, balance: BalanceMode = "train"
+    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
+        return train_test_split_stratified(self.X, self.y, test_size, seed, balance)

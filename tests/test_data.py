@@ -1,0 +1,394 @@
+"""The data layer: CSV loading and its errors, discretisation, schema, balancing, splitting."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core.data import (
+    Binning,
+    Dataset,
+    Schema,
+    as_strings,
+    balance,
+    bin_labels,
+    detect_delimiter,
+    discretise,
+    fit_bins,
+    infer_schema,
+    load_csv,
+    train_test_split_stratified,
+)
+from plx_core.errors import DataError
+
+
+def err(text: str) -> str:
+    return re.escape(text)
+
+
+# ---------------------------------------------------------------------------- load_csv
+
+
+def test_values_stay_strings_and_markers_become_nan():
+    f = load_csv(b"id,x,y\n01,1.0,?\n2,,b\n")
+    assert list(f.columns) == ["id", "x", "y"]
+    assert all(f[c].dtype == object for c in f)
+    assert f["id"].tolist() == ["01", "2"]  # no int conversion, leading zero kept
+    assert f["x"].iloc[0] == "1.0"
+    assert math.isnan(f["x"].iloc[1]) and math.isnan(f["y"].iloc[0])
+    assert f["y"].iloc[1] == "b"
+
+
+def test_missing_markers_are_configurable():
+    f = load_csv(b"a,b\n?,NA\n,x\n", missing=("NA",))
+    assert f["a"].tolist() == ["?", ""]
+    assert math.isnan(f["b"].iloc[0])
+    g = load_csv(b"a,b\n?,\n1,2\n", missing=())
+    assert g.iloc[0].tolist() == ["?", ""]
+
+
+@pytest.mark.parametrize("delim", [",", ";", "\t", "|"])
+def test_delimiter_detected(delim):
+    text = delim.join(["name", "age", "city"]) + "\n"
+    text += "\n".join(delim.join([f"p{i}", str(20 + i), "Oslo"]) for i in range(5)) + "\n"
+    f = load_csv(text.encode())
+    assert list(f.columns) == ["name", "age", "city"]
+    assert f.shape == (5, 3)
+    assert detect_delimiter(text) == delim
+
+
+def test_quoted_commas_newlines_and_crlf():
+    raw = b'id,name,fare\r\n1,"Braund, Mr. Owen",7.25\r\n2,"two\r\nlines",8\r\n'
+    f = load_csv(raw)
+    assert f.shape == (2, 3)
+    assert f["name"].tolist() == ["Braund, Mr. Owen", "two\r\nlines"]
+    assert f["fare"].tolist() == ["7.25", "8"]
+
+
+def test_semicolon_file_with_commas_in_values():
+    raw = b"a;b\n1,5;x\n2,5;y\n3,0;z\n"
+    f = load_csv(raw)
+    assert list(f.columns) == ["a", "b"] and f["a"].tolist() == ["1,5", "2,5", "3,0"]
+
+
+def test_explicit_delimiter_and_no_header():
+    f = load_csv(b"1 2 3\n4 5 6\n", delimiter=" ", header=False)
+    assert list(f.columns) == ["a1", "a2", "a3"] and f.iloc[1].tolist() == ["4", "5", "6"]
+    g = load_csv(b"1,2\n", header=False, names=["x", "y"])
+    assert g.to_dict("list") == {"x": ["1"], "y": ["2"]}
+    with pytest.raises(DataError, match=err("2 names given but line 1 has 3 fields")):
+        load_csv(b"1,2,3\n", header=False, names=["x", "y"])
+
+
+def test_bom_blank_lines_and_unnamed_header():
+    f = load_csv(b"\xef\xbb\xbf,a,b\n0,1,2\n\n1,3,4\n\n\n")
+    assert list(f.columns) == ["Unnamed: 0", "a", "b"]
+    assert f.shape == (2, 3)
+
+
+def test_ragged_row_names_line_row_and_counts():
+    with pytest.raises(DataError) as e:
+        load_csv(b"a,b,c\n1,2,3\n4,5\n")
+    assert "line 3 (data row 2): expected 3 fields (as in the header), found 2" in str(e.value)
+    with pytest.raises(DataError, match=err("line 4 (data row 3): expected 2 fields")):
+        load_csv(b"a,b\n1,2\n3,4\n5,6,7\n")
+    with pytest.raises(DataError, match=err("found 3")):
+        load_csv(b"a,b\n1,2\n3,4\n5,6,7\n")
+
+
+def test_duplicate_column_names_are_named():
+    with pytest.raises(DataError, match=err("duplicate column names 'a' (columns 1, 3)")):
+        load_csv(b"a,b,a\n1,2,3\n")
+
+
+def test_empty_inputs():
+    with pytest.raises(DataError, match=err("the CSV is empty (0 bytes)")):
+        load_csv(b"")
+    with pytest.raises(DataError, match=err("empty (only blank lines)")):
+        load_csv(b"\n\r\n\n")
+    with pytest.raises(DataError, match=err("has a header (line 1) but no data rows")):
+        load_csv(b"a,b\n")
+
+
+def test_empty_file_on_disk(tmp_path):
+    p = tmp_path / "e.csv"
+    p.write_bytes(b"")
+    with pytest.raises(DataError, match=err(f"file {str(p)!r} is empty (0 bytes)")):
+        load_csv(p)
+    with pytest.raises(DataError, match="no such file"):
+        load_csv(tmp_path / "missing.csv")
+
+
+def test_undecodable_bytes_name_offset_and_line():
+    with pytest.raises(DataError) as e:
+        load_csv(b"a,b\n1,\xff\n")
+    msg = str(e.value)
+    assert "not valid utf-8: byte offset 6 (line 2, byte 3 of the line) holds 0xff" in msg
+    with pytest.raises(DataError, match=err("byte offset 9 (line 2, byte 3 of the line)")):
+        load_csv(b"\xef\xbb\xbfa,b\n1,\xff\n")  # offsets count the BOM too
+    f = load_csv(b"a,b\n1,\xff\n", encoding="latin-1")
+    assert f["b"].iloc[0] == "\xff"
+
+
+def test_byte_cap_is_checked_before_reading_the_content(tmp_path):
+    # The content is undecodable and ragged: only the size check can produce this message.
+    raw = b"a,b\n" + b"\xff,1,2\n" * 10
+    p = tmp_path / "big.csv"
+    p.write_bytes(raw)
+    with pytest.raises(DataError, match=err(f"is {len(raw)} bytes, more than the cap of "
+                                            "max_bytes=20")):
+        load_csv(p, max_bytes=20)
+    with pytest.raises(DataError, match=err(f"the upload is {len(raw)} bytes, more than the")):
+        load_csv(raw, max_bytes=20)
+
+
+def test_row_and_column_caps_before_parsing():
+    ragged = b"a,b\n1\n2\n3\n4\n"  # ragged from row 1: parsing would fail first
+    with pytest.raises(DataError, match=err("has 5 lines, more than the cap of max_rows=3")):
+        load_csv(ragged, max_rows=3)
+    wide = b"a,b,c,d\n1\n"
+    with pytest.raises(DataError, match=err("has 4 columns, more than the cap of max_cols=3")):
+        load_csv(wide, max_cols=3)
+    assert load_csv(b"a\n1\n2\n3\n", max_rows=3).shape == (3, 1)
+
+
+def test_unclosed_quote_is_an_error_not_a_swallowed_file():
+    with pytest.raises(DataError, match=err("line 3 (data row 2): cannot parse the CSV")):
+        load_csv(b'a,b\n1,2\n3,"x\n4,5\n6,7\n', delimiter=",")
+    with pytest.raises(DataError, match=err("line 2 (data row 1): cannot parse")):
+        load_csv(b'a,b\n1,"x"y\n', delimiter=",")
+
+
+# ---------------------------------------------------------------------------- discretise
+
+
+def test_user_cuts_give_readable_left_closed_bins():
+    s = pd.Series([5, 18, 29.9, 30, 49, 50, 80, np.nan], name="age")
+    out = discretise(s, "cuts", cuts=[30, 18, 50, 18])  # unsorted, duplicated: both fine
+    assert out.iloc[:7].tolist() == [
+        "age<18", "age∈[18, 30)", "age∈[18, 30)", "age∈[30, 50)", "age∈[30, 50)", "age≥50",
+        "age≥50",
+    ]
+    assert math.isnan(out.iloc[7])
+    assert out.dtype == object
+
+
+def test_quantile_bins_are_equal_frequency_and_keep_ties_together():
+    s = pd.Series(range(1, 13), name="x")
+    b = fit_bins(s, "quantile", 4)
+    assert b.cuts == (4.0, 7.0, 10.0)
+    assert b.labels == ("x<4", "x∈[4, 7)", "x∈[7, 10)", "x≥10")
+    assert discretise(s, bins=4).value_counts().tolist() == [3, 3, 3, 3]
+    ties = pd.Series([0] * 10 + [1, 2], name="x")
+    assert fit_bins(ties, "quantile", 4).cuts == (1.0,)  # duplicate edges merged
+    assert discretise(ties, bins=4).value_counts().to_dict() == {"x<1": 10, "x≥1": 2}
+    const = pd.Series([3.0] * 5, name="c")
+    assert fit_bins(const, "quantile", 3).labels == ("c∈(-∞, ∞)",)
+
+
+def test_uniform_bins_round_cuts_and_labels_match():
+    s = pd.Series(np.linspace(0, 1, 101), name="u")
+    b = fit_bins(s, "uniform", 3)
+    assert b.cuts == (0.333, 0.667)
+    assert b.labels == ("u<0.333", "u∈[0.333, 0.667)", "u≥0.667")
+    assert fit_bins(pd.Series([0, 100], name="v"), "uniform", 4).cuts == (25.0, 50.0, 75.0)
+
+
+def test_discretise_is_deterministic_and_unnamed_labels():
+    rng = np.random.default_rng(3)
+    s = pd.Series(rng.normal(size=500), name="z")
+    assert discretise(s).equals(discretise(s.copy()))
+    assert fit_bins(s, bins=2, named=False).labels[0].startswith("<")
+    assert bin_labels([1, 2]) == ("<1", "∈[1, 2)", "≥2")
+
+
+def test_binning_applies_to_new_values_and_text():
+    b = fit_bins(pd.Series([20, 40, 60], name="age"), "cuts", cuts=[18, 30, 50])
+    new = pd.Series(["-5", "1000", None, "30"], name="age")
+    assert b.apply(new).tolist()[:2] == ["age<18", "age≥50"]
+    assert b.apply(new).iloc[3] == "age∈[30, 50)"
+    with pytest.raises(DataError, match=err("column 'age', row 1: value 'old' is not a number")):
+        b.apply(pd.Series(["3", "old"], name="age"))
+    assert Binning.from_dict(json.loads(json.dumps(b.to_dict()))) == b
+
+
+def test_bad_discretise_arguments():
+    s = pd.Series([1, 2, 3], name="x")
+    with pytest.raises(DataError, match="needs cut points"):
+        discretise(s, "cuts")
+    with pytest.raises(DataError, match="unknown method"):
+        discretise(s, "kmeans")  # type: ignore[arg-type]
+    with pytest.raises(DataError, match="bins must be a positive integer"):
+        discretise(s, bins=0)
+    with pytest.raises(DataError, match=err("row 1: value 'b' is not a number")):
+        discretise(pd.Series(["1", "b"], name="x"))
+
+
+# ---------------------------------------------------------------------------- schema
+
+
+def people(n: int = 60) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    return pd.DataFrame({
+        "id": [str(1000 + i) for i in range(n)],
+        "name": [f"person {i}" for i in range(n)],
+        "age": [str(a) for a in rng.integers(1, 90, n)],
+        "city": rng.choice(["Oslo", "Rome", "Lima"], n).astype(object),
+        "const": ["x"] * n,
+        "kids": [str(k) for k in rng.integers(0, 4, n)],
+        "sick": rng.choice(["yes", "no"], n).astype(object),
+    })
+
+
+def test_infer_schema_kinds_and_exclusions():
+    frame = people()
+    s = infer_schema(frame, "sick", positive="yes", bins=3)
+    assert s.features == ("age", "city", "kids")
+    assert s.kinds == {"age": "numeric", "city": "categorical", "kids": "categorical"}
+    assert s.excluded["id"].startswith("ID-like: 60 distinct values in 60 rows")
+    assert s.excluded["name"].startswith("ID-like")
+    assert s.excluded["const"] == "constant (every value is 'x')"
+    assert s.positive == "yes" and s.classes == ("no", "yes")
+    assert len(s.bins["age"].labels) == 3 and s.bins["age"].method == "quantile"
+    assert s.categories["kids"] == ("0", "1", "2", "3")
+    assert set(s.summary()["role"]) == {"label", "feature", "excluded"}
+
+
+def test_explicit_features_cuts_and_lists():
+    frame = people()
+    s = infer_schema(frame, "sick", "yes", features=["id", "age", "city"],
+                     cuts={"age": [18, 65]})
+    assert s.features == ("id", "age", "city")  # listed: kept although ID-like
+    assert s.bins["age"].labels == ("age<18", "age∈[18, 65)", "age≥65")
+    assert s.excluded["name"] == "not among the requested features"
+    s2 = infer_schema(frame, "sick", "yes", categorical=["age"], exclude=["city"])
+    assert s2.kinds["age"] == "categorical" and s2.excluded["city"] == "excluded by request"
+    with pytest.raises(DataError, match=err("column 'city' is listed as numeric but row 0")):
+        infer_schema(frame, "sick", "yes", numeric=["city"])
+    with pytest.raises(DataError, match=err("column(s) ['nope'] are not in the table")):
+        infer_schema(frame, "sick", "yes", features=["nope"])
+
+
+def test_schema_round_trip_on_new_rows():
+    frame = people()
+    s = infer_schema(frame, "sick", "yes", bins=3)
+    X, y = s.apply(frame)
+    assert list(X.columns) == ["age", "city", "kids"] and y is not None
+    assert y.tolist() == frame["sick"].tolist()
+    new = pd.DataFrame({"age": ["150", "-3", None], "city": ["Paris", "Oslo", "Rome"],
+                        "kids": [2, 0, 1], "extra": [1, 2, 3]})
+    Xn, yn = s.apply(new)
+    assert yn is None  # no label column: query rows
+    assert Xn["age"].iloc[0] == s.bins["age"].labels[-1]  # beyond the top: open end bin
+    assert Xn["age"].iloc[1] == s.bins["age"].labels[0]
+    assert math.isnan(Xn["age"].iloc[2])
+    assert Xn["city"].tolist() == ["Paris", "Oslo", "Rome"]  # unseen category kept as is
+    assert Xn["kids"].tolist() == ["2", "0", "1"]  # ints as the strings they print as
+    s2 = Schema.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert s2 == s
+    assert s2.apply(new)[0].equals(Xn)
+    with pytest.raises(DataError, match=err("the rows lack the feature column(s) ['kids']")):
+        s.apply(new.drop(columns="kids"))
+
+
+def test_label_checks_and_default_positive():
+    frame = pd.DataFrame({"a": ["x", "y", "x", "y"], "t": [0, 1, 1, 0]})
+    assert infer_schema(frame, "t").positive == "1"
+    multi = pd.DataFrame({"a": list("xyzx"), "t": ["p", "q", "r", "p"]})
+    assert infer_schema(multi, "t").positive is None
+    with pytest.raises(DataError, match=err("positive='s' is not a value of the label 't'")):
+        infer_schema(multi, "t", positive="s")
+    gaps = pd.DataFrame({"a": list("xyz"), "t": ["1", None, "0"]})
+    with pytest.raises(DataError, match=err("the label 't' is missing in 1 row(s): 1")):
+        infer_schema(gaps, "t")
+    with pytest.raises(DataError, match=err("no label column 'c'")):
+        infer_schema(gaps, "c")
+    mapped = infer_schema(multi, "t", "P", label_map={"p": "P", "q": "N", "r": "N"})
+    assert mapped.classes == ("N", "P") and mapped.apply(multi)[1].tolist() == list("PNNP")
+
+
+def test_values_normalised_once():
+    s = pd.Series([1.0, 2.0, np.nan, 2.5], name="f")
+    assert as_strings(s).tolist()[:2] == ["1", "2"] and as_strings(s).iloc[3] == "2.5"
+    assert as_strings(pd.Series([True, False])).tolist() == ["True", "False"]
+    assert as_strings(pd.Series(["01", 3, None, 4.0], dtype=object)).tolist()[:2] == ["01", "3"]
+    assert as_strings(pd.Series(["01", 3, None, 4.0], dtype=object)).iloc[3] == "4"
+
+
+# ---------------------------------------------------------------------------- balancing/split
+
+
+def table(n_neg: int, n_pos: int) -> tuple[pd.DataFrame, pd.Series]:
+    n = n_neg + n_pos
+    X = pd.DataFrame({"a": [str(i % 7) for i in range(n)], "b": [str(i % 3) for i in range(n)]},
+                     index=pd.RangeIndex(100, 100 + n))
+    y = pd.Series(["0"] * n_neg + ["1"] * n_pos, index=X.index, dtype=object)
+    return X, y
+
+
+def test_balance_replicates_minority_evenly():
+    X, y = table(8, 3)
+    Xb, yb = balance(X, y, 0)
+    assert yb.value_counts().to_dict() == {"0": 8, "1": 8}
+    assert Xb.index[:11].tolist() == X.index.tolist()  # originals first, replicas after
+    copies = Xb.index[yb.to_numpy() == "1"].value_counts()
+    assert set(copies.index) == set(X.index[8:]) and copies.max() - copies.min() <= 1
+    assert Xb.index.equals(balance(X, y, 0)[0].index)  # deterministic
+    X2, y2 = table(9, 3)
+    copies2 = balance(X2, y2, 1)[0].index[9:].value_counts()
+    assert (copies2 == 3).all()  # 6 missing rows: each of the 3 rows twice more
+
+
+def test_stratified_split_proportions_and_determinism():
+    X, y = table(700, 300)
+    Xtr, Xte, ytr, yte = train_test_split_stratified(X, y, 0.3, seed=7, balance="none")
+    assert yte.value_counts().to_dict() == {"0": 210, "1": 90}
+    assert ytr.value_counts().to_dict() == {"0": 490, "1": 210}
+    assert not set(Xtr.index) & set(Xte.index)
+    assert (Xtr.index == ytr.index).all() and (Xte.index == yte.index).all()
+    again = train_test_split_stratified(X, y, 0.3, seed=7, balance="none")
+    assert again[1].index.equals(Xte.index) and again[0].index.equals(Xtr.index)
+    other = train_test_split_stratified(X, y, 0.3, seed=8, balance="none")
+    assert not other[1].index.equals(Xte.index)
+
+
+def test_balance_train_only_keeps_test_clean():
+    X, y = table(700, 300)
+    Xtr, Xte, ytr, yte = train_test_split_stratified(X, y, seed=0, balance="train")
+    assert ytr.value_counts().to_dict() == {"0": 490, "1": 490}
+    assert yte.value_counts().to_dict() == {"0": 210, "1": 90}  # true class mix
+    assert not set(Xtr.index) & set(Xte.index)  # no row on both sides
+
+
+def test_balance_before_split_leaks_duplicates():
+    X, y = table(700, 300)
+    Xtr, Xte, ytr, yte = train_test_split_stratified(X, y, seed=0, balance="before")
+    assert len(ytr) + len(yte) == 1400
+    assert yte.value_counts().to_dict() == {"0": 210, "1": 210}
+    leaked = set(Xtr.index) & set(Xte.index)
+    assert len(leaked) > 50  # replicas of one positive row land on both sides
+    assert set(y.loc[sorted(leaked)]) == {"1"}  # only replicated (minority) rows leak
+
+
+def test_split_argument_errors():
+    X, y = table(10, 5)
+    with pytest.raises(DataError, match="balance must be 'train', 'before' or 'none'"):
+        train_test_split_stratified(X, y, balance="after")  # type: ignore[arg-type]
+    with pytest.raises(DataError, match="test_size must be between 0 and 1"):
+        train_test_split_stratified(X, y, test_size=1.5)
+    with pytest.raises(DataError, match="X has 15 rows but y has 3"):
+        balance(X, y.iloc[:3])
+
+
+def test_dataset_helpers():
+    X, y = table(6, 2)
+    ds = Dataset("t", X, y, "1")
+    assert ds.counts() == {"0": 6, "1": 2} and ds.shape == (8, 2)
+    assert list(ds.frame().columns) == ["a", "b", "label"]
+    Xtr, Xte, ytr, yte = ds.split(seed=1)
+    assert len(yte) == 3 and ytr.value_counts().to_dict() == {"0": 4, "1": 4}
