@@ -9,8 +9,10 @@ from .errors import (
     SolverError,
     SolverTimeoutError,
 )
+from .estimator import PLXClassifier
 from .kb import KB, POS, Literal, WeightedClause, parse_clause
-from .query import Bounds, query
+from .query import Bounds, query, query_many
+from .tree import Tree, TreeNode, tree_kb
 
 __all__ = [
     "KB",
@@ -20,11 +22,16 @@ __all__ = [
     "DataError",
     "KBTooLargeError",
     "Literal",
+    "PLXClassifier",
     "PLXError",
     "SolverError",
     "SolverTimeoutError",
+    "Tree",
+    "TreeNode",
     "WeightedClause",
     "direct_kb",
     "parse_clause",
     "query",
+    "query_many",
+    "tree_kb",
 ]
