@@ -330,12 +330,13 @@ def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
 
 def bin_labels(cuts: Sequence[float], name: str | None = None) -> tuple[str, ...]:
     """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
-    (without the name when `name` is None or empty)."""
+    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty)."""
     p = name or ""
+    inside = f"{p}∈" if p else ""
     c = [fmt_number(v) for v in cuts]
     if not c:
-        return (f"{p}∈(-∞, ∞)",)
-    mid = [f"{p}∈[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
+        return (f"{inside}(-∞, ∞)",)
+    mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
     return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
 
 
@@ -534,7 +535,7 @@ def infer_schema(
     max_categories: int = 10,
     max_levels: int | None = 100,
     label_map: Mapping[str, str] | None = None,
-    named: bool = True,
+    named: bool = False,
 ) -> Schema:
     """Decide, once, how `frame` becomes features and a label.
 
@@ -548,7 +549,8 @@ def infer_schema(
     in `features` when that list is given (listed features are kept even if ID-like or
     constant).
     `positive=None` keeps the label multi-class, except that a 0/1 or False/True label gets
-    "1" / "True".
+    "1" / "True". Bin labels leave out the column name by default (`named=False`): a literal
+    already names its feature, so `age=[18, 30)` reads better than `age="age∈[18, 30)"`.
     """
     cols = [str(c) for c in frame.columns]
     if label not in frame.columns:

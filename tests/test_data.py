@@ -204,7 +204,7 @@ def test_discretise_is_deterministic_and_unnamed_labels():
     s = pd.Series(rng.normal(size=500), name="z")
     assert discretise(s).equals(discretise(s.copy()))
     assert fit_bins(s, bins=2, named=False).labels[0].startswith("<")
-    assert bin_labels([1, 2]) == ("<1", "∈[1, 2)", "≥2")
+    assert bin_labels([1, 2]) == ("<1", "[1, 2)", "≥2")
 
 
 def test_binning_applies_to_new_values_and_text():
@@ -264,7 +264,7 @@ def test_explicit_features_cuts_and_lists():
     s = infer_schema(frame, "sick", "yes", features=["id", "age", "city"],
                      cuts={"age": [18, 65]})
     assert s.features == ("id", "age", "city")  # listed: kept although ID-like
-    assert s.bins["age"].labels == ("age<18", "age∈[18, 65)", "age≥65")
+    assert s.bins["age"].labels == ("<18", "[18, 65)", "≥65")
     assert s.excluded["name"] == "not among the requested features"
     s2 = infer_schema(frame, "sick", "yes", categorical=["age"], exclude=["city"])
     assert s2.kinds["age"] == "categorical" and s2.excluded["city"] == "excluded by request"

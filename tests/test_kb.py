@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 from paper import example2
 
-from plx_core import KB, ClauseSyntaxError, DataError, Literal, WeightedClause, direct_kb, parse_clause
+from plx_core import (
+    KB,
+    ClauseSyntaxError,
+    DataError,
+    Literal,
+    WeightedClause,
+    direct_kb,
+    parse_clause,
+)
 
 
 def test_clause_text_parses_all_syntaxes():
