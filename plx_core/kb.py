@@ -527,7 +527,7 @@ class ClauseIndex:
             return cls(kb.n_learned, shifts, skeys, order, None, unique)
         # Too many features/values to bit-pack: a dict from row bytes to clause rows.
         table: dict[bytes, list[int]] = {}
-        for i, row in enumerate(kb.codes):
+        for i, row in enumerate(kb.codes.astype(np.int32)):  # same dtype as lookups
             table.setdefault(row.tobytes(), []).append(i)
         arrays = {k: np.asarray(v, dtype=np.int64) for k, v in table.items()}
         return cls(kb.n_learned, None, None, np.arange(kb.n_learned), arrays)

@@ -276,10 +276,15 @@ class Reduction:
 @functools.lru_cache(maxsize=64)
 def subset_matrix(k: int, max_len: int | None) -> np.ndarray:
     """Membership (S × k, int64) of the non-empty subsets of k items with size ≤ max_len."""
-    masks = np.arange(1, 2**k, dtype=np.int64)
-    member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
-    if max_len is not None and max_len < k:
-        member = member[member.sum(axis=1) <= max_len]
+    if max_len is None or max_len >= k:
+        masks = np.arange(1, 2**k, dtype=np.int64)
+        member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
+    else:  # few short subsets of many items: enumerate them by size
+        from .direct import level_subsets
+
+        sets = [m for _, _, level in level_subsets(k, max_len) for m in level]
+        member = np.zeros((len(sets), k), dtype=np.int64)
+        member[np.repeat(np.arange(len(sets)), [len(s) for s in sets]), np.concatenate(sets)] = 1
     member.setflags(write=False)
     return member
 
