@@ -387,7 +387,9 @@ class KB:
         domains: dict[str, tuple[str, ...]] = {}
         kind, positive, max_len = "general", None, None
         clauses: list[WeightedClause] = []
-        for lineno, raw in enumerate(text.splitlines(), start=1):
+        # only "\n" ends a line: str.splitlines would also split inside quoted names at
+        # characters such as U+0085 or U+2028
+        for lineno, raw in enumerate(text.split("\n"), start=1):
             line = raw.strip()
             if not line:
                 continue
