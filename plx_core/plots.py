@@ -1,0 +1,385 @@
+"""Figures for the dashboard: pure functions from plx values to plotly figures.
+
+Nothing here touches Streamlit, so every figure can be checked in a test by reading its data
+(bar heights, colours, customdata) without a browser.
+
+Plotly renders a small subset of HTML inside text, tick labels and hover labels (`<b>`,
+`<a href>`, `<br>`, …). Feature names and values come from user files, so every user string
+goes through `esc` (`html.escape`) before it reaches a figure; plotly decodes the entities, so
+the text still reads as typed.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
+NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
+TIE_COLOUR = "#7f7f7f"
+MUTED = "#b8c4ce"
+HIGHLIGHT = "#e67e22"
+FONT = dict(family="sans-serif", size=13)
+
+
+def esc(text: Any) -> str:
+    """A user string made safe for plotly's HTML-like text (and for nothing else)."""
+    return html.escape(str(text), quote=True)
+
+
+def shorten(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _layout(fig: go.Figure, title: str | None = None, height: int | None = None) -> go.Figure:
+    fig.update_layout(
+        title=None if title is None else dict(text=title, x=0, xanchor="left"),
+        font=FONT, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        plot_bgcolor="white", height=height, showlegend=False,
+    )
+    return fig
+
+
+def _labels_above(fig: go.Figure, labels: Sequence[str], n: int) -> None:
+    """Put each bar's label just above it (left-aligned) instead of as a tick label, so long
+    sub-query texts keep the full width of narrow side-by-side columns."""
+    fig.update_yaxes(showticklabels=False, range=[-0.6, n - 0.2])
+    for i, lab in enumerate(labels):
+        fig.add_annotation(x=0, xref="paper", y=i + 0.36, yref="y", text=lab, showarrow=False,
+                           xanchor="left", yanchor="bottom", font=dict(size=11, color="#222"),
+                           bgcolor="rgba(255,255,255,0.85)", borderpad=0)
+
+
+# --------------------------------------------------------------------------- query answers
+
+
+def decision_word(lower: float, upper: float, tie_eps: float = 1e-9) -> str:
+    mean = (lower + upper) / 2.0
+    if abs(mean - 0.5) <= tie_eps:
+        return "tie"
+    return "POS" if mean > 0.5 else "NOT POS"
+
+
+def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)") -> go.Figure:
+    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean.
+
+    Trace 0 is the interval (x = [lower, upper]); trace 1 the mean marker. A point interval is
+    drawn as a short bar so it stays visible.
+    """
+    lo, hi = float(bounds.lower), float(bounds.upper)
+    mean = (lo + hi) / 2.0
+    word = decision_word(lo, hi)
+    colour = {"POS": POS_COLOUR, "NOT POS": NEG_COLOUR, "tie": TIE_COLOUR}[word]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[lo, hi], y=[label, label], mode="lines+markers", name="interval",
+        line=dict(color=colour, width=14), marker=dict(size=16, color=colour, symbol="line-ns-open"),
+        hovertemplate="bound %{x:.4f}<extra></extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=[mean], y=[label], mode="markers", name="mean",
+        marker=dict(size=14, color="white", line=dict(color="black", width=2), symbol="diamond"),
+        hovertemplate="mean %{x:.4f}<extra></extra>",
+    ))
+    fig.add_vline(x=0.5, line=dict(color="black", dash="dash", width=1))
+    fig.update_xaxes(range=[-0.02, 1.02], title="ω(POS)", gridcolor="#eee", zeroline=False)
+    fig.update_yaxes(showticklabels=True)
+    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {word}"
+    return _layout(fig, text, height=160)
+
+
+def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None) -> go.Figure:
+    """Several intervals one above the other (label, bounds): e.g. before/after a rule."""
+    fig = go.Figure()
+    for label, b in rows:
+        lo, hi = float(b.lower), float(b.upper)
+        word = decision_word(lo, hi)
+        colour = {"POS": POS_COLOUR, "NOT POS": NEG_COLOUR, "tie": TIE_COLOUR}[word]
+        name = esc(label)
+        fig.add_trace(go.Scatter(
+            x=[lo, hi], y=[name, name], mode="lines+markers", name=name,
+            line=dict(color=colour, width=12), marker=dict(size=14, color=colour),
+            hovertemplate=f"{name}: %{{x:.4f}}<extra></extra>",
+        ))
+    fig.add_vline(x=0.5, line=dict(color="black", dash="dash", width=1))
+    fig.update_xaxes(range=[-0.02, 1.02], title="ω(POS)", gridcolor="#eee")
+    return _layout(fig, title, height=110 + 40 * len(rows))
+
+
+def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int = 15,
+                  title: str | None = "Evidence: where each relevant clause pulls ω(POS)") -> go.Figure:
+    """The strongest relevant clauses (weight × distance of their target from 0.5), each a bar
+    from 0.5 to the ω(POS) it pulls towards (`target`, or `p` where there is none):
+    `base + x = target`. Red pulls towards POS, blue away; the orange line is ω(POS)."""
+    ev = evidence.copy()
+    if "target" not in ev:
+        ev["target"] = np.nan
+    ev["target"] = ev["target"].astype(float).fillna(ev["p"].astype(float))
+    ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
+    ev = ev.sort_values(["strength", "w"], ascending=False, kind="stable").head(top)
+    ev = ev.iloc[::-1]  # plotly draws the first row at the bottom
+    n = len(ev)
+    target = ev["target"].to_numpy(dtype=float)
+    text = ev["rule"] if "rule" in ev else ev["clause"]
+    labels = [f"#{c} {esc(shorten(str(t), 90))} (w={w:.3g})"
+              for c, t, w in zip(ev["clause_id"], text, ev["w"])]
+    colours = [POS_COLOUR if t > 0.5 else NEG_COLOUR if t < 0.5 else TIE_COLOUR for t in target]
+    fig = go.Figure(go.Bar(
+        x=target - 0.5, base=np.full(n, 0.5), y=list(range(n)), orientation="h", width=0.42,
+        marker=dict(color=colours), hovertext=labels,
+        customdata=np.stack([target, ev["w"].to_numpy(dtype=float), ev["p"].to_numpy(dtype=float)],
+                            axis=1) if n else None,
+        hovertemplate="%{hovertext}<br>pulls to %{customdata[0]:.3f} · w %{customdata[1]:.3g} · "
+                      "p %{customdata[2]:.3f}<extra></extra>",
+    ))
+    fig.add_vline(x=0.5, line=dict(color="black", dash="dash", width=1))
+    if omega is not None:
+        fig.add_vline(x=float(omega), line=dict(color=HIGHLIGHT, width=2))
+    fig.update_xaxes(range=[0, 1], title="ω(POS) the clause pulls towards", gridcolor="#eee",
+                     zeroline=False)
+    _labels_above(fig, labels, n)
+    return _layout(fig, title, height=90 + 46 * max(n, 1))
+
+
+# --------------------------------------------------------------------------- explanations
+
+
+def subquery_label(values: Mapping[str, Any] | Sequence[tuple[str, Any]]) -> str:
+    """`a=v ∧ b=w` for a sub-query (escaped for plotly)."""
+    items = values.items() if isinstance(values, Mapping) else values
+    parts = [f"{esc(f)}={esc(v)}" for f, v in items]
+    return " ∧ ".join(parts) if parts else "(nothing known)"
+
+
+def _candidates_frame(explanation: Any) -> tuple[pd.DataFrame, int | None]:
+    """(candidates with columns label, lower, upper, mean; position of the chosen one)."""
+    cands = explanation.candidates if hasattr(explanation, "candidates") else explanation
+    frame = pd.DataFrame(cands).copy() if not isinstance(cands, pd.DataFrame) else cands.copy()
+    if "mean" not in frame:
+        frame["mean"] = (frame["lower"] + frame["upper"]) / 2.0
+    if "label" not in frame:
+        if "values" in frame:
+            frame["label"] = [subquery_label(v) for v in frame["values"]]
+        else:
+            frame["label"] = [" ∧ ".join(esc(x) for x in f) for f in frame["features"]]
+    chosen = None
+    if "chosen" in frame:
+        hits = np.flatnonzero(frame["chosen"].to_numpy(dtype=bool))
+        chosen = int(hits[0]) if len(hits) else None
+    elif hasattr(explanation, "features"):
+        want = tuple(explanation.features)
+        for i, f in enumerate(frame.get("features", [])):
+            if tuple(f) == want:
+                chosen = i
+                break
+    return frame.reset_index(drop=True), chosen
+
+
+def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) -> go.Figure:
+    """The top sub-queries' ω(POS) in the order of the explanation's ranking, the chosen
+    explanation in the highlight colour.
+
+    Each bar runs from the 0.5 threshold to the sub-query's mean ω(POS) (`base` + `x` = mean),
+    so a sub-query that argues for POS points right and one against points left; the whiskers
+    span [lower, upper]. `explanation` has `.candidates` (a frame with label/values/features,
+    lower, upper and optionally chosen) and `.features`; a bare candidates frame works too.
+    """
+    frame, chosen = _candidates_frame(explanation)
+    keep = list(range(min(top, len(frame))))
+    if chosen is not None and keep and chosen not in keep:
+        keep[-1] = chosen  # the chosen explanation is always on the chart
+    sub = frame.iloc[keep]
+    colours = [HIGHLIGHT if i == chosen else MUTED for i in keep]
+    sub, colours = sub.iloc[::-1], colours[::-1]  # plotly draws the first row at the bottom
+    mean = sub["mean"].to_numpy(dtype=float)
+    lo, hi = sub["lower"].to_numpy(dtype=float), sub["upper"].to_numpy(dtype=float)
+    n = len(sub)
+    fig = go.Figure(go.Bar(
+        x=mean - 0.5, base=np.full(n, 0.5), y=list(range(n)), orientation="h", width=0.42,
+        marker=dict(color=colours, line=dict(color="#555", width=0.5)),
+        error_x=dict(type="data", symmetric=False, array=hi - mean, arrayminus=mean - lo,
+                     color="#555", thickness=1.2, width=4),
+        customdata=np.stack([lo, hi, mean], axis=1) if n else None,
+        hovertext=list(sub["label"]),
+        hovertemplate="%{hovertext}<br>ω(POS) ∈ [%{customdata[0]:.3f}, %{customdata[1]:.3f}]"
+                      "<extra></extra>",
+    ))
+    fig.add_vline(x=0.5, line=dict(color="black", dash="dash", width=1))
+    fig.update_xaxes(range=[0, 1], title="ω(POS) of the sub-query", gridcolor="#eee",
+                     zeroline=False)
+    _labels_above(fig, [f"{lab}: {m:.3f}" for lab, m in zip(sub["label"], mean)], n)
+    return _layout(fig, title, height=90 + 46 * max(n, 1))
+
+
+def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = None,
+                 xlabel: str = "Shapley value of ω(POS)", instance: Mapping[str, Any] | None = None,
+                 order: Sequence[str] | None = None) -> go.Figure:
+    """One bar per feature (x = its value), largest |value| on top; red raises ω(POS), blue
+    lowers it. With `instance`, a bar is labelled `feature=value`. `order` fixes the feature
+    order (for side-by-side charts)."""
+    s = pd.Series(values, dtype=float)
+    if order is None:
+        s = s.reindex(s.abs().sort_values(ascending=False, kind="stable").index)
+    else:
+        s = s.reindex([f for f in order if f in s.index])
+    s = s.iloc[::-1]
+    labels = [
+        f"{esc(f)}={esc(instance[f])}" if instance is not None and instance.get(f) is not None else esc(f)
+        for f in s.index
+    ]
+    colours = [POS_COLOUR if v > 0 else NEG_COLOUR if v < 0 else TIE_COLOUR for v in s.to_numpy()]
+    n = len(s)
+    fig = go.Figure(go.Bar(
+        x=s.to_numpy(dtype=float), y=list(range(n)), orientation="h", width=0.42,
+        marker=dict(color=colours), hovertext=labels,
+        hovertemplate="%{hovertext}: %{x:.4f}<extra></extra>",
+    ))
+    fig.add_vline(x=0, line=dict(color="black", width=1))
+    span = float(s.abs().max()) if n else 1.0
+    span = span if span > 0 else 1.0
+    fig.update_xaxes(title=xlabel, gridcolor="#eee", zeroline=False,
+                     range=[-1.08 * span, 1.08 * span])
+    _labels_above(fig, [f"{lab}: {v:+.3f}" for lab, v in zip(labels, s.to_numpy())], n)
+    return _layout(fig, title, height=90 + 46 * max(n, 1))
+
+
+# --------------------------------------------------------------------------- the ID3 tree
+
+
+def tree_layout(nodes: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """x, y positions for `Tree.to_frame()` rows: leaves spread left to right in pre-order,
+    an inner node centred over its children, y = -depth."""
+    n = len(nodes)
+    parent = nodes["parent"].to_numpy()
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        if parent[i] >= 0:
+            children[parent[i]].append(i)
+    x = np.zeros(n)
+    nxt = 0.0
+    # pre-order ids: leaves get consecutive x in id order; a parent has a smaller id than its
+    # children, so a reverse sweep centres each parent after its children are placed
+    for i in range(n):
+        if not children[i]:
+            x[i] = nxt
+            nxt += 1.0
+    for i in reversed(range(n)):
+        if children[i]:
+            x[i] = float(np.mean(x[children[i]]))
+    y = -nodes["depth"].to_numpy(dtype=float)
+    return x, y
+
+
+def tree_figure(tree: Any, selected: int | None = None, title: str | None = None) -> go.Figure:
+    """An ID3 tree (a `Tree`, or its `to_frame()`): edges, and one marker per node coloured by
+    p with its `feature=value` label; hover shows count, positives and p. `customdata[i][0]` is
+    the node id of `Tree.to_frame()`, so a plotly selection maps back to a node."""
+    nodes = tree.to_frame() if hasattr(tree, "to_frame") else pd.DataFrame(tree)
+    x, y = tree_layout(nodes)
+    ex: list[float | None] = []
+    ey: list[float | None] = []
+    for i, par in enumerate(nodes["parent"].to_numpy()):
+        if par >= 0:
+            ex += [x[par], x[i], None]
+            ey += [y[par], y[i], None]
+    labels = [esc(lab) for lab in nodes["label"]]
+    p = nodes["p"].to_numpy(dtype=float)
+    count = nodes["count"].to_numpy()
+    hover = [
+        f"{lab}<br>count {c}, positives {pos}<br>p = {pv:.3f}" + ("<br>leaf" if leaf else "")
+        for lab, c, pos, pv, leaf in zip(labels, count, nodes["positives"], p, nodes["is_leaf"])
+    ]
+    size = 10 + 20 * np.sqrt(count / max(int(count.max()), 1))
+    line_w = [4 if selected is not None and i == selected else 1 for i in range(len(nodes))]
+    line_c = [HIGHLIGHT if selected is not None and i == selected else "#333" for i in range(len(nodes))]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#999", width=1),
+                             hoverinfo="skip", name="edges"))
+    fig.add_trace(go.Scatter(
+        x=x, y=y, mode="markers+text", name="nodes",
+        text=[f"{lab}<br>n={c} p={pv:.2f}" for lab, c, pv in zip(labels, count, p)],
+        textposition="bottom center", textfont=dict(size=10),
+        marker=dict(size=size, color=p, cmin=0, cmax=1, colorscale=[[0, NEG_COLOUR], [0.5, "#f7f7f7"], [1, POS_COLOUR]],
+                    line=dict(width=line_w, color=line_c), showscale=True,
+                    colorbar=dict(title="p", thickness=10)),
+        customdata=np.stack([nodes["node"].to_numpy(), count, p], axis=1),
+        hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
+    ))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    depth = int(nodes["depth"].max()) if len(nodes) else 0
+    leaves = int(nodes["is_leaf"].sum()) if len(nodes) else 1
+    fig.update_layout(clickmode="event+select", dragmode="select")
+    return _layout(fig, title, height=max(320, 110 * (depth + 1)) + (0 if leaves < 40 else 100))
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def confusion_matrix_figure(cm: Any, labels: Sequence[str] = ("NOT POS", "POS"),
+                            title: str | None = "Confusion matrix (test split)") -> go.Figure:
+    """Rows = true class, columns = predicted; cell text = the count."""
+    m = np.asarray(cm, dtype=int)
+    names = [esc(lab) for lab in labels]
+    fig = go.Figure(go.Heatmap(
+        z=m, x=[f"predicted {n}" for n in names], y=[f"true {n}" for n in names],
+        text=m.astype(str), texttemplate="%{text}", colorscale="Blues", showscale=False,
+        hovertemplate="%{y}, %{x}: %{z}<extra></extra>",
+    ))
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, title, height=300)
+
+
+def agreement_figure(agreement: Mapping[str, float] | pd.Series | pd.DataFrame,
+                     title: str | None = "Agreement of plx explanations with SHAP") -> go.Figure:
+    """Bars of agreement measures in [−1, 1] or [0, 1] (e.g. top-1 match rate, top-k overlap,
+    rank correlation). A frame with columns `measure`, `value` (and optional `group`) gives
+    grouped bars."""
+    if isinstance(agreement, pd.DataFrame):
+        frame = agreement
+    else:
+        s = pd.Series(agreement, dtype=float)
+        frame = pd.DataFrame({"measure": s.index, "value": s.to_numpy()})
+    fig = go.Figure()
+    groups = frame["group"].unique() if "group" in frame else [None]
+    palette = [POS_COLOUR, NEG_COLOUR, HIGHLIGHT, TIE_COLOUR]
+    for g, grp in enumerate(groups):
+        sub = frame if grp is None else frame[frame["group"] == grp]
+        fig.add_trace(go.Bar(
+            x=[esc(m) for m in sub["measure"]], y=sub["value"].to_numpy(dtype=float),
+            name=None if grp is None else esc(grp), marker=dict(color=palette[g % len(palette)]),
+            text=[f"{v:.2f}" for v in sub["value"]], textposition="outside",
+            hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+        ))
+    lo = min(0.0, float(frame["value"].min()) if len(frame) else 0.0)
+    fig.update_yaxes(range=[lo - 0.05 if lo < 0 else 0, 1.1], gridcolor="#eee")
+    fig = _layout(fig, title, height=320)
+    if "group" in frame:
+        fig.update_layout(showlegend=True, barmode="group")
+    return fig
+
+
+def metrics_bars(scores: pd.DataFrame, metric: str = "F1",
+                 title: str | None = "Test-split scores") -> go.Figure:
+    """One bar per model (column `model`) for `metric`; plx models highlighted."""
+    names = [str(m) for m in scores["model"]]
+    colours = [HIGHLIGHT if n.startswith("plx") else MUTED for n in names]
+    fig = go.Figure(go.Bar(
+        x=[esc(n) for n in names], y=scores[metric].to_numpy(dtype=float),
+        marker=dict(color=colours), text=[f"{v:.3f}" for v in scores[metric]],
+        textposition="outside", hovertemplate="%{x}: %{y:.4f}<extra></extra>",
+    ))
+    fig.update_yaxes(range=[0, 1.1], title=metric, gridcolor="#eee")
+    return _layout(fig, title, height=320)
+
+
+__all__ = [
+    "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
+    "decision_word", "esc", "evidence_bars", "explanation_bars", "metrics_bars", "shapley_bars",
+    "subquery_label", "tree_figure", "tree_layout",
+]

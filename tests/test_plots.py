@@ -1,0 +1,199 @@
+"""The dashboard's figures are pure functions: check their data, not their pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from paper import as_query, example2
+
+from plx_core import direct_kb, query
+from plx_core.plots import (
+    HIGHLIGHT,
+    MUTED,
+    NEG_COLOUR,
+    POS_COLOUR,
+    agreement_figure,
+    bounds_compare,
+    bounds_interval,
+    confusion_matrix_figure,
+    esc,
+    evidence_bars,
+    explanation_bars,
+    metrics_bars,
+    shapley_bars,
+    tree_figure,
+    tree_layout,
+)
+from plx_core.tree import tree_kb_with_trees
+
+
+@pytest.fixture(scope="module")
+def kb():
+    X, y = example2()
+    return direct_kb(X, y, positive=1)
+
+
+def _arr(v) -> np.ndarray:
+    return np.asarray(v, dtype=float)
+
+
+def _annotations(fig: go.Figure) -> list[str]:
+    return [a.text for a in fig.layout.annotations]
+
+
+def test_bounds_interval_draws_the_bounds_and_the_mean(kb):
+    b = query(kb, as_query("0---"))
+    fig = bounds_interval(b)
+    assert list(fig.data[0].x) == pytest.approx([b.lower, b.upper])
+    assert list(fig.data[1].x) == pytest.approx([b.mean])
+    assert "→" in fig.layout.title.text
+    # the 0.5 threshold is on the chart
+    assert any(s.x0 == 0.5 for s in fig.layout.shapes)
+
+
+def test_bounds_interval_colour_follows_the_decision():
+    class B:
+        def __init__(self, lo, hi):
+            self.lower, self.upper = lo, hi
+
+    assert bounds_interval(B(0.7, 0.9)).data[0].line.color == POS_COLOUR
+    assert bounds_interval(B(0.1, 0.2)).data[0].line.color == NEG_COLOUR
+    assert "tie" in bounds_interval(B(0.25, 0.75)).layout.title.text
+
+
+def test_bounds_compare_one_trace_per_row(kb):
+    b0, b1 = query(kb, as_query("0000")), query(kb, as_query("1111"))
+    fig = bounds_compare([("before", b0), ("after", b1)])
+    assert len(fig.data) == 2
+    assert list(fig.data[1].x) == pytest.approx([b1.lower, b1.upper])
+
+
+def _explanation():
+    cands = pd.DataFrame({
+        "features": [("a1",), ("a2",), ("a3",), ("a4",)],
+        "label": ["a1=0", "a2=1", "a3=<b>x</b>", "a4=1"],
+        "lower": [0.9, 0.6, 0.2, 0.1],
+        "upper": [1.0, 0.8, 0.2, 0.3],
+    })
+    cands["chosen"] = [False, True, False, False]
+
+    class E:
+        candidates = cands
+        features = ("a2",)
+
+    return E()
+
+
+def test_explanation_bars_heights_are_the_means_and_the_choice_is_highlighted():
+    e = _explanation()
+    fig = explanation_bars(e, top=10)
+    bar = fig.data[0]
+    # bars run from 0.5 to the mean: base + x = mean; rows are drawn bottom-up (reversed)
+    means = (e.candidates["lower"] + e.candidates["upper"]) / 2
+    got = _arr(bar.base) + _arr(bar.x)
+    assert got == pytest.approx(means.to_numpy()[::-1])
+    colours = list(bar.marker.color)[::-1]
+    assert colours == [MUTED, HIGHLIGHT, MUTED, MUTED]
+    # whiskers span [lower, upper]
+    assert _arr(bar.error_x.array)[::-1] == pytest.approx((e.candidates["upper"] - means).to_numpy())
+    assert _arr(bar.error_x.arrayminus)[::-1] == pytest.approx((means - e.candidates["lower"]).to_numpy())
+
+
+def test_explanation_bars_keep_the_chosen_one_beyond_top():
+    e = _explanation()
+    e.candidates["chosen"] = [False, False, False, True]
+    fig = explanation_bars(e, top=2)
+    assert len(fig.data[0].x) == 2
+    assert HIGHLIGHT in list(fig.data[0].marker.color)
+    assert any("a4=1" in t for t in _annotations(fig))
+
+
+def test_explanation_bars_from_features_when_no_chosen_column():
+    e = _explanation()
+    e.candidates = e.candidates.drop(columns=["chosen"])
+    fig = explanation_bars(e)
+    assert list(fig.data[0].marker.color)[::-1][1] == HIGHLIGHT
+
+
+def test_shapley_bars_sorted_by_magnitude_with_signs_coloured():
+    fig = shapley_bars({"a": 0.1, "b": -0.3, "c": 0.0})
+    bar = fig.data[0]
+    assert list(bar.x)[::-1] == pytest.approx([-0.3, 0.1, 0.0])
+    assert list(bar.marker.color)[::-1][:2] == [NEG_COLOUR, POS_COLOUR]
+
+
+def test_shapley_bars_fixed_order_for_side_by_side():
+    fig = shapley_bars({"a": 0.1, "b": -0.3}, order=["a", "b"], instance={"a": "x", "b": "y"})
+    assert list(fig.data[0].x)[::-1] == pytest.approx([0.1, -0.3])
+    texts = _annotations(fig)
+    assert any(t.startswith("a=x") for t in texts)
+
+
+def test_evidence_bars_from_an_evidence_frame(kb):
+    b = query(kb, as_query("0000"))
+    ev = b.evidence.frame(kb)
+    fig = evidence_bars(ev, omega=b.omega, top=5)
+    bar = fig.data[0]
+    assert len(bar.x) == min(5, len(ev))
+    tops = _arr(bar.base) + _arr(bar.x)
+    assert set(np.round(tops, 9)) <= set(np.round(ev["target"].to_numpy(), 9))
+    assert any(s.x0 == pytest.approx(b.omega) for s in fig.layout.shapes)
+
+
+def test_tree_figure_nodes_carry_their_ids():
+    X, y = example2()
+    kb, trees = tree_kb_with_trees(X, y, positive=1)
+    nodes = trees[0].to_frame()
+    fig = tree_figure(trees[0], selected=2)
+    scatter = fig.data[1]
+    assert [int(c[0]) for c in scatter.customdata] == list(nodes["node"])
+    assert list(np.asarray(scatter.marker.color)) == pytest.approx(nodes["p"].to_list())
+    assert scatter.marker.line.width[2] == 4  # the selected node is outlined
+    assert "count" in scatter.hovertext[0]
+    # edges: one segment (3 points incl. the gap) per non-root node
+    assert len(fig.data[0].x) == 3 * (len(nodes) - 1)
+
+
+def test_tree_layout_centres_parents_over_children():
+    X, y = example2()
+    _, trees = tree_kb_with_trees(X, y, positive=1)
+    nodes = trees[0].to_frame()
+    x, yy = tree_layout(nodes)
+    for i, par in enumerate(nodes["parent"]):
+        if par >= 0:
+            assert yy[i] == yy[par] - 1
+    kids = nodes.index[nodes["parent"] == 0]
+    assert x[0] == pytest.approx(np.mean(x[kids]))
+    leaves = nodes.index[nodes["is_leaf"]]
+    assert sorted(x[leaves]) == list(range(len(leaves)))
+
+
+def test_confusion_matrix_figure_shows_the_counts():
+    cm = np.array([[50, 3], [4, 20]])
+    fig = confusion_matrix_figure(cm)
+    assert np.asarray(fig.data[0].z).tolist() == cm.tolist()
+    assert np.asarray(fig.data[0].text).tolist() == [["50", "3"], ["4", "20"]]
+
+
+def test_agreement_and_metrics_figures():
+    fig = agreement_figure({"top-1": 0.5, "overlap": 0.75})
+    assert list(fig.data[0].y) == [0.5, 0.75]
+    frame = pd.DataFrame({"model": ["plx (Direct)", "logistic regression"], "F1": [0.9, 0.8]})
+    fig = metrics_bars(frame)
+    assert list(fig.data[0].y) == [0.9, 0.8]
+    assert list(fig.data[0].marker.color) == [HIGHLIGHT, MUTED]
+
+
+def test_user_text_is_escaped_in_figures():
+    nasty = '<a href="javascript:alert(1)">x</a>'
+    assert "<" not in esc(nasty) and "&lt;a" in esc(nasty)
+    fig = shapley_bars({nasty: 0.2}, instance={nasty: "<b>v</b>"})
+    text = " ".join(_annotations(fig)) + " ".join(fig.data[0].hovertext)
+    assert "<a" not in text and "<b>" not in text
+    X = pd.DataFrame({"<i>f</i>": ["<b>1</b>", "0", "<b>1</b>", "0"], "g": ["1", "1", "0", "0"]})
+    _, trees = tree_kb_with_trees(X, [1, 0, 1, 0], positive=1)
+    fig = tree_figure(trees[0])
+    assert all("<b>1" not in t and "<i>" not in t for t in fig.data[1].text)
+    assert all("<b>1" not in t for t in fig.data[1].hovertext)
