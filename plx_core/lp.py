@@ -5,16 +5,49 @@ fixes are substituted away, clauses forced to a constant are gone. What is left:
 
 * `clauses`: each with literals over the remaining atoms (atom 0 is POS), probability p, weight w;
 * `median terms`: clauses that became `ω(c) = ω(POS)` (target p) or `ω(c) = 1 − ω(POS)`
-  (target 1 − p): each costs `w |ω(POS) − t|`, with no variable of its own;
+  (target 1 − p): each costs `w |ω(POS) − t|`;
 * a constant (the cost of the clauses forced to 0 or 1).
 
-Variables: x (one per atom, ω(¬z) = 1 − x_z) and c (one per clause), both in [0, 1];
-t ≥ |c − p| and s ≥ |x_POS − t_med| linearise the objective. Three solves of one canonicalised
-DPP problem (HiGHS, simplex): the optimum, then min and max x_POS s.t. cost ≤ optimum + tol.
+Formulation. Every step below is an exact reformulation: it keeps the optimum (the
+inconsistency) and the set of values ω(POS) takes over the optimal set. The proofs are one
+sentence each; `tests/test_lp.py` checks the result against Definition 3 written out in scipy.
+
+* No clause variables. For fixed literal values l_1 … l_k, Boole and monotonicity allow exactly
+  ω(c) ∈ [max_j l_j, min(1, Σ_j l_j)], so a clause's least cost is the distance from p to that
+  interval, max(0, max_j l_j − p, p − Σ_j l_j) (p ≤ 1 makes the `min(1, ·)` irrelevant). One
+  variable t ≥ 0 per clause with the rows `t ≥ l_j − p` (one per literal; void when p = 1) and
+  `t ≥ p − Σ_j l_j` (the Boole row; void when p = 0) expresses it, and ω(c) is recovered as
+  the projection of p onto the interval. A median term is the clause `POS` with p = its target.
+  Atoms are x ∈ [0, 1] with ω(¬z) = 1 − x_z.
+* Presolve (`_peel`), repeated until nothing changes; POS and atoms of a domain constraint are
+  never touched:
+  (R1) an atom whose every remaining occurrence pushes it the same way (each of its literals is
+       only in rows `t ≥ l − p`, which want l low, or only in Boole rows, which want l high) is
+       fixed at that bound: moving it there in any feasible point keeps every row satisfied with
+       the same t, so the optimum and the optimal values of all other variables are unchanged.
+       A literal fixed to 0 leaves its clause; one fixed to 1 makes the clause cost exactly
+       w(1 − p), a constant.
+  (R2) an atom that occurs once, in a clause with a Boole row: its literal set to p meets both
+       that Boole row and its own row `t ≥ l − p` whatever the other literals are, and no other
+       row involves it, so minimising over it leaves `t ≥ max(0, max_other l − p)`: the Boole
+       row and the atom are dropped (a partial minimisation over a private variable keeps the
+       optimal set of the others). The atom is reconstructed as l = p.
+* Stage 1: minimise Σ w t with HiGHS (interior point with crossover for large problems — the
+  fastest here, and the crossover gives a vertex with basis duals — simplex otherwise).
+* Stage 2 on the optimal face: for any optimal dual y, a feasible point is optimal iff it is
+  complementary to y (rows with y_r > 0 tight, variables with a nonzero reduced cost at the
+  bound its sign says). So the min and max of ω(POS) over the optimal set are the min and max
+  over {feasible, complementary to y}: an LP without the dense `cost ≤ optimum` row, most of
+  whose variables are fixed. Used only when the duals are cleanly zero or nonzero (no |y| or
+  reduced cost between 1e-11 and 1e-8 of the largest weight), dual feasible and without duality
+  gap, and when both stage-2 points are checked to be feasible at the optimum's cost; otherwise
+  the classic stage 2 (min/max ω(POS) s.t. cost ≤ optimum + tol) runs. If ω(POS) itself has a
+  nonzero reduced cost it takes one value on the whole optimal set: no stage 2 at all.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import cvxpy as cp
@@ -24,8 +57,11 @@ import scipy.sparse as sp
 from .errors import SolverError, SolverTimeoutError
 
 STAGE2_TOL = 1e-9  # absolute: a relative tolerance would widen bounds on large KBs
-SOLVER_TOL = 1e-9  # HiGHS primal/dual feasibility tolerance for all three solves
+SOLVER_TOL = 1e-9  # HiGHS primal/dual feasibility tolerance for all solves
 ROUND = 7  # LP bounds are reported to 1e-7 so that solver noise never decides a 0.5 tie
+DUAL_ZERO = 1e-11  # a dual / reduced cost at most this (× largest weight) is zero
+DUAL_NONZERO = 1e-8  # … at least this is nonzero; in between, the face is not trusted
+IPM_MIN_NNZ = 20_000  # stage 1 by interior point + crossover from this many matrix entries on
 
 
 @dataclass(frozen=True)
@@ -56,6 +92,157 @@ class LPSolution:
     x: np.ndarray  # atom values at the stage-1 optimum
     c: np.ndarray  # clause values at the stage-1 optimum
     status: str
+    stage2: str = "face"  # "face" | "fixed" (ω(POS) unique by its reduced cost) | "cost-row"
+
+
+# --------------------------------------------------------------------------- presolve
+
+
+@dataclass(frozen=True)
+class _Peeled:
+    lit_alive: np.ndarray  # per literal
+    clause_alive: np.ndarray  # per clause
+    boole: np.ndarray  # per clause: its Boole row is kept
+    fixed: np.ndarray  # per atom: reconstructed value, NaN if the atom stays in the LP
+    constant: float
+
+
+def _peel(indptr: np.ndarray, atom: np.ndarray, neg: np.ndarray, p: np.ndarray, w: np.ndarray,
+          n_atoms: int, blocked: np.ndarray) -> _Peeled:
+    """Rules R1 and R2 of the module docstring, applied in vectorised rounds.
+
+    R1 fixes many atoms at once (each fixing only drops rows, so the others' directions stay
+    valid); R2 then takes one private atom per clause (private atoms of different clauses share
+    no row). Rounds alternate until neither applies.
+    """
+    m = len(p)
+    row = np.repeat(np.arange(m), np.diff(indptr))
+    mono = p < 1.0  # rows t ≥ l − p carry information
+    boole = p > 0.0  # the Boole row carries information
+    lit_alive = np.ones(len(atom), bool)
+    clause_alive = np.ones(m, bool)
+    fixed = np.full(n_atoms, np.nan)
+    movable = ~blocked
+    constant = 0.0
+
+    def drop_empty(boole_cost: bool) -> None:
+        nonlocal constant
+        count = np.bincount(row[lit_alive], minlength=m)
+        empty = clause_alive & (count == 0)
+        if boole_cost:  # no literal left: the Boole row says t ≥ p
+            constant += float(w[empty & boole] @ p[empty & boole])
+        clause_alive[empty] = False
+
+    while True:
+        clause_alive &= mono | boole  # a clause with neither row costs 0 whatever happens
+        lit_alive &= clause_alive[row]
+        k = np.flatnonzero(lit_alive)
+        a, ng, r = atom[k], neg[k], row[k]
+        mo, bo = mono[r], boole[r]
+        want_low = np.bincount(a, weights=(mo & ~ng) | (bo & ng), minlength=n_atoms)
+        want_high = np.bincount(a, weights=(mo & ng) | (bo & ~ng), minlength=n_atoms)
+        occ = np.bincount(a, minlength=n_atoms)
+        open_ = movable & np.isnan(fixed) & (occ > 0)
+        r1 = open_ & ((want_low == 0) | (want_high == 0))
+        if r1.any():  # R1
+            v = np.where(want_low == 0, 1.0, 0.0)
+            fixed[r1] = v[r1]
+            sel = r1[a]
+            lit = np.where(ng[sel], 1.0 - v[a[sel]], v[a[sel]])
+            made_true = np.unique(r[sel][lit == 1.0])
+            constant += float(w[made_true] @ (1.0 - p[made_true]))
+            clause_alive[made_true] = False
+            lit_alive[k[sel]] = False
+            lit_alive &= clause_alive[row]
+            drop_empty(boole_cost=True)
+            continue
+        cand = (open_ & (occ == 1))[a] & bo
+        if cand.any():  # R2
+            clauses, first = np.unique(r[cand], return_index=True)
+            kk = k[cand][first]
+            fixed[atom[kk]] = np.where(neg[kk], 1.0 - p[clauses], p[clauses])  # literal = p
+            boole[clauses] = False
+            lit_alive[kk] = False
+            drop_empty(boole_cost=False)
+            continue
+        break
+    return _Peeled(lit_alive, clause_alive, boole & clause_alive, fixed, constant)
+
+
+@dataclass(frozen=True)
+class _Core:
+    """min c·z s.t. G z ≥ h, E z = 1, lb ≤ z ≤ ub over z = [x of kept atoms, t of kept clauses]."""
+
+    G: sp.csr_matrix
+    h: np.ndarray
+    E: sp.csr_matrix | None
+    c: np.ndarray
+    lb: np.ndarray
+    ub: np.ndarray
+    atoms: np.ndarray  # atom id of each x column; atoms[0] == 0 (POS)
+    fixed: np.ndarray  # per atom of the problem: presolved value (NaN: in the LP)
+    constant: float
+
+
+def _core(rp: ReducedProblem, presolve: bool) -> _Core:
+    n = rp.n_atoms
+    K = len(rp.med_target)
+    end = int(rp.indptr[-1]) if len(rp.indptr) else 0
+    indptr = np.concatenate([np.asarray(rp.indptr[: rp.n_clauses + 1], np.int64) if rp.n_clauses
+                             else np.zeros(1, np.int64), end + np.arange(1, K + 1)])
+    atom = np.concatenate([rp.atom, np.zeros(K, np.int64)]).astype(np.int64)
+    neg = np.concatenate([rp.negated, np.zeros(K, bool)]).astype(bool)
+    p = np.concatenate([rp.p, rp.med_target]).astype(float)
+    w = np.concatenate([rp.w, rp.med_w]).astype(float)
+    M = len(p)
+    blocked = np.zeros(max(n, 1), bool)
+    blocked[0] = True
+    for g in rp.groups:
+        blocked[g] = True
+    if presolve:
+        pl = _peel(indptr, atom, neg, p, w, max(n, 1), blocked)
+    else:
+        alive = np.ones(M, bool)
+        pl = _Peeled(np.ones(len(atom), bool), alive, p > 0.0, np.full(max(n, 1), np.nan), 0.0)
+    row = np.repeat(np.arange(M), np.diff(indptr))
+    la, ca, boole = pl.lit_alive, pl.clause_alive, pl.boole
+    atoms = np.unique(np.concatenate([[0], atom[la], *[np.asarray(g, np.int64) for g in rp.groups]]))
+    amap = np.full(max(n, 1), -1)
+    amap[atoms] = np.arange(len(atoms))
+    kept = np.flatnonzero(ca)
+    cmap = np.full(M, -1)
+    cmap[kept] = np.arange(len(kept))
+    nx, nt = len(atoms), len(kept)
+    sign = np.where(neg, -1.0, 1.0)
+    mk = np.flatnonzero(la & (p < 1.0)[row])  # rows t − s·x ≥ −p + [neg]
+    bc = np.flatnonzero(boole)  # Boole rows t + Σ s·x ≥ p − #neg
+    bk = np.flatnonzero(la & boole[row])
+    bmap = np.full(M, -1)
+    bmap[bc] = np.arange(len(bc))
+    nm = len(mk)
+    G = sp.csr_matrix(
+        (np.concatenate([-sign[mk], sign[bk], np.ones(nm), np.ones(len(bc))]),
+         (np.concatenate([np.arange(nm), nm + bmap[row[bk]], np.arange(nm), nm + np.arange(len(bc))]),
+          np.concatenate([amap[atom[mk]], amap[atom[bk]], nx + cmap[row[mk]], nx + cmap[bc]]))),
+        shape=(nm + len(bc), nx + nt),
+    )
+    n_neg = np.bincount(row[bk], weights=neg[bk].astype(float), minlength=M)[bc]
+    h = np.concatenate([neg[mk] - p[row[mk]], p[bc] - n_neg])
+    E = None
+    if rp.groups:
+        E = sp.csr_matrix(
+            (np.concatenate([np.ones(len(g)) for g in rp.groups]),
+             (np.concatenate([np.full(len(g), i) for i, g in enumerate(rp.groups)]),
+              np.concatenate([amap[np.asarray(g, np.int64)] for g in rp.groups]))),
+            shape=(len(rp.groups), nx + nt),
+        )
+    c = np.concatenate([np.zeros(nx), w[kept]])
+    lb = np.zeros(nx + nt)
+    ub = np.concatenate([np.ones(nx), np.full(nt, np.inf)])
+    return _Core(G, h, E, c, lb, ub, atoms, pl.fixed[:n], pl.constant)
+
+
+# --------------------------------------------------------------------------- solving
 
 
 def _check(problem: cp.Problem, stage: str, time_limit: float | None) -> None:
@@ -72,77 +259,206 @@ def _check(problem: cp.Problem, stage: str, time_limit: float | None) -> None:
     raise SolverError(f"the LP solver failed ({stage}): status {status!r}")
 
 
-def solve_bounds(
-    rp: ReducedProblem, time_limit: float | None = 60.0, solver: str = cp.HIGHS
-) -> LPSolution:
-    """Minimise the inconsistency, then min and max ω(POS) over the optimal set."""
-    m, n = rp.n_clauses, rp.n_atoms
-    x = cp.Variable(n, bounds=[np.zeros(n), np.ones(n)], name="x")
-    cons = []
-    cost_terms = []
-    c = None
-    if m:
-        c = cp.Variable(m, bounds=[np.zeros(m), np.ones(m)], name="c")
-        t = cp.Variable(m, name="t")
-        lens = np.diff(rp.indptr)
-        rows = np.repeat(np.arange(m), lens)
-        sign = np.where(rp.negated, -1.0, 1.0)
-        # Boole: c_i ≤ Σ_pos x + Σ_neg (1 − x)  ⇔  c_i − Σ sign·x ≤ #neg
-        S = sp.csr_matrix((sign, (rows, rp.atom)), shape=(m, n))
-        n_neg = np.bincount(rows, weights=rp.negated.astype(float), minlength=m)
-        cons.append(c - S @ x <= n_neg)
-        # Monotonicity per literal: c_i ≥ x_a (positive) or c_i ≥ 1 − x_a (negative)
-        L = len(rp.atom)
-        E = sp.csr_matrix((np.ones(L), (np.arange(L), rows)), shape=(L, m))
-        D = sp.csr_matrix((sign, (np.arange(L), rp.atom)), shape=(L, n))
-        cons.append(E @ c - D @ x >= rp.negated.astype(float))
-        cons += [t >= c - rp.p, t >= rp.p - c]
-        cost_terms.append(rp.w @ t)
-    if len(rp.med_target):
-        s = cp.Variable(len(rp.med_target), name="s")
-        cons += [s >= x[0] - rp.med_target, s >= rp.med_target - x[0]]
-        cost_terms.append(rp.med_w @ s)
-    for g in rp.groups:
-        cons.append(cp.sum(x[g]) == 1)
-    cost = cp.sum(cp.hstack(cost_terms)) if cost_terms else cp.Constant(0.0)
-    alpha = cp.Parameter(nonneg=True, value=1.0)
-    direction = cp.Parameter(value=0.0)
-    bound = cp.Parameter(value=1e12)
-    if cost_terms:
-        cons.append(cost <= bound)
-    problem = cp.Problem(cp.Minimize(alpha * cost + direction * x[0]), cons)
-    opts = {
-        "output_flag": False,
-        "primal_feasibility_tolerance": SOLVER_TOL,
-        "dual_feasibility_tolerance": SOLVER_TOL,
-    }
-    if time_limit is not None:
-        opts["time_limit"] = float(time_limit)
+class _Runner:
+    """Solves cvxpy problems under one overall time limit, with HiGHS options per algorithm."""
 
-    def run(stage: str) -> None:
+    def __init__(self, solver: str, time_limit: float | None):
+        self.solver = solver
+        self.time_limit = time_limit
+        self.deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+
+    def options(self, algorithm: str) -> dict:
+        if self.solver != cp.HIGHS:
+            return {}
+        opts: dict = {
+            "output_flag": False,
+            "primal_feasibility_tolerance": SOLVER_TOL,
+            "dual_feasibility_tolerance": SOLVER_TOL,
+        }
+        if algorithm == "ipm":
+            # HiGHS's option is called "solver", which clashes with cvxpy's own argument; cvxpy
+            # unpacks `highs_options` into Highs.setOptionValue calls
+            opts["highs_options"] = {"solver": "ipm", "run_crossover": "on"}
+        elif algorithm == "primal":
+            opts["simplex_strategy"] = 4
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise SolverTimeoutError(
+                    f"the LP hit the time limit of {self.time_limit} s; raise time_limit or query "
+                    "fewer unknown features"
+                )
+            opts["time_limit"] = left
+        return opts
+
+    def run(self, problem: cp.Problem, stage: str, algorithm: str = "simplex") -> None:
         try:
-            problem.solve(solver=solver, warm_start=False, **opts)
+            problem.solve(solver=self.solver, warm_start=False, **self.options(algorithm))
         except cp.error.SolverError as exc:
             raise SolverError(f"the LP solver failed ({stage}): {exc}") from exc
-        _check(problem, stage, time_limit)
+        _check(problem, stage, self.time_limit)
 
-    run("stage 1: minimise inconsistency")
-    optimum = float(problem.value)
-    x1 = np.asarray(x.value, dtype=float).copy()
-    c1 = np.asarray(c.value, dtype=float).copy() if c is not None else np.zeros(0)
-    # the optimal face, widened by a tolerance small against the flattest cost slope
+
+def _rows(core: _Core, z: cp.Variable) -> list:
+    cons = []
+    if core.G.shape[0]:
+        cons.append(core.G @ z >= core.h)
+    if core.E is not None:
+        cons.append(core.E @ z == 1.0)
+    return cons
+
+
+def _face(core: _Core, y: np.ndarray, mu: np.ndarray, optimum: float):
+    """(tight rows, lower, upper bounds on z) of the optimal face from stage-1 duals, or None
+    when the duals do not prove it (not cleanly zero / nonzero, infeasible, or a gap)."""
+    scale = max(1.0, float(np.max(core.c, initial=0.0)))
+    zero, nonzero = DUAL_ZERO * scale, DUAL_NONZERO * scale
+    d = core.c - core.G.T @ y
+    if core.E is not None:
+        d = d - core.E.T @ mu
+    ay, ad = np.abs(y), np.abs(d)
+    if np.any((ay > zero) & (ay < nonzero)) or np.any((ad > zero) & (ad < nonzero)):
+        return None
+    if np.any(y < -zero) or np.any(d[~np.isfinite(core.ub)] < -zero):
+        return None  # not dual feasible
+    at_lb, at_ub = d >= nonzero, d <= -nonzero
+    dual = float(core.h @ np.where(ay >= nonzero, y, 0.0)) + float(mu.sum())
+    dual += float(d[at_lb] @ core.lb[at_lb]) + float(d[at_ub] @ core.ub[at_ub])
+    if abs(optimum - dual) > 1e-9 * max(1.0, abs(optimum)):
+        return None
+    lo, hi = core.lb.copy(), core.ub.copy()
+    hi[at_lb] = core.lb[at_lb]
+    lo[at_ub] = core.ub[at_ub]
+    return ay >= nonzero, lo, hi
+
+
+def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Runner):
+    """min and max of x_POS over the face; None if the points found fail the check."""
+    tight, lo, hi = face
+    free = lo < hi
+    if not free[0]:
+        return float(lo[0]), float(lo[0])
+    fixed_val = np.where(free, 0.0, lo)
+    G = core.G
+    hf = core.h - G @ fixed_val
+    Gf = G[:, free].tocsr()
+    used = np.diff(Gf.indptr) > 0  # rows on fixed variables only hold at the stage-1 vertex
+    zf = cp.Variable(int(free.sum()), bounds=[lo[free], hi[free]])
+    cons = []
+    if used.any():
+        eq, ineq = used & tight, used & ~tight
+        if eq.any():
+            cons.append(Gf[eq] @ zf == hf[eq])
+        if ineq.any():
+            cons.append(Gf[ineq] @ zf >= hf[ineq])
+    if core.E is not None:
+        Ef = core.E[:, free].tocsr()
+        cons.append(Ef @ zf == 1.0 - core.E @ fixed_val)
+    direction = cp.Parameter(value=1.0)
+    problem = cp.Problem(cp.Minimize(direction * zf[0]), cons)
+    out = []
+    for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
+        direction.value = sgn
+        runner.run(problem, f"stage 2 on the optimal face: {what} bound of ω(POS)", "primal")
+        z = fixed_val.copy()
+        z[free] = zf.value
+        cost_ok = core.c @ z <= optimum + 1e-7 * max(1.0, abs(optimum))
+        feas_ok = not len(core.h) or float(np.min(G @ z - core.h)) >= -1e-7
+        if not (cost_ok and feas_ok):
+            return None
+        out.append(float(z[0]))
+    return out[0], out[1]
+
+
+def _stage2_cost_row(core: _Core, rp: ReducedProblem, optimum: float, runner: _Runner):
+    """min and max x_POS s.t. feasible and cost ≤ optimum + tol (the reference formulation)."""
+    N = len(core.c)
+    z = cp.Variable(N, bounds=[core.lb, core.ub])
     tol = STAGE2_TOL * min(1.0, float(np.min(rp.w, initial=1.0)), float(np.min(rp.med_w, initial=1.0)))
-    alpha.value, bound.value = 0.0, optimum + tol
-    direction.value = 1.0
-    run("stage 2: lower bound of ω(POS)")
-    lower = float(x.value[0])
-    direction.value = -1.0
-    run("stage 2: upper bound of ω(POS)")
-    upper = float(x.value[0])
+    cons = _rows(core, z) + [core.c @ z <= optimum + tol]
+    direction = cp.Parameter(value=1.0)
+    problem = cp.Problem(cp.Minimize(direction * z[0]), cons)
+    out = []
+    for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
+        direction.value = sgn
+        runner.run(problem, f"stage 2: {what} bound of ω(POS)", "primal")
+        out.append(float(z.value[0]))
+    return out[0], out[1]
+
+
+def solve_bounds(
+    rp: ReducedProblem,
+    time_limit: float | None = 60.0,
+    solver: str = cp.HIGHS,
+    *,
+    presolve: bool = True,
+    face: bool = True,
+) -> LPSolution:
+    """Minimise the inconsistency, then min and max ω(POS) over the optimal set.
+
+    `presolve` (rules R1/R2) and `face` (stage 2 on the optimal face) can be switched off to
+    measure them; the answer does not depend on them.
+    """
+    runner = _Runner(solver, time_limit)
+    core = _core(rp, presolve)
+    N = len(core.c)
+    z = cp.Variable(N, bounds=[core.lb, core.ub], name="z")
+    cons = _rows(core, z)
+    problem = cp.Problem(cp.Minimize(core.c @ z), cons)
+    stage1 = "stage 1: minimise inconsistency"
+    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
+        try:
+            runner.run(problem, stage1, "ipm")
+        except SolverTimeoutError:
+            raise
+        except SolverError:  # a crossover failure: the simplex is slower but sure
+            runner.run(problem, stage1)
+    else:
+        runner.run(problem, stage1)
+    optimum = float(core.c @ z.value) if N else 0.0
+    z1 = np.asarray(z.value, dtype=float).copy()
+    lower = upper = None
+    how = "cost-row"
+    if face and core.G.shape[0] + (0 if core.E is None else core.E.shape[0]):
+        y = np.zeros(core.G.shape[0]) if not core.G.shape[0] else np.asarray(cons[0].dual_value, float)
+        mu = np.zeros(0) if core.E is None else np.asarray(cons[-1].dual_value, float)
+        f = _face(core, y, mu, optimum)
+        if f is not None:
+            if f[1][0] == f[2][0]:  # ω(POS) has a nonzero reduced cost: one value on the face
+                lower = upper = float(f[1][0])
+                how = "fixed"
+            else:
+                res = _stage2_face(core, f, z1, optimum, runner)
+                if res is not None:
+                    (lower, upper), how = res, "face"
+    elif face:  # no rows: ω(POS) is free in [0, 1]
+        lower, upper, how = 0.0, 1.0, "face"
+    if lower is None:
+        lower, upper = _stage2_cost_row(core, rp, optimum, runner)
     lower, upper = _snap(lower), _snap(upper)
     if lower > upper:  # solver noise below the rounding grid
         lower = upper = round((lower + upper) / 2, ROUND)
-    return LPSolution(lower, upper, optimum + rp.constant, x1, c1, problem.status)
+    x, c = _reconstruct(rp, core, z1)
+    return LPSolution(lower, upper, optimum + core.constant + rp.constant, x, c, problem.status, how)
+
+
+def _reconstruct(rp: ReducedProblem, core: _Core, z1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Atom and clause values of an optimal point of the unreduced problem (module docstring)."""
+    x = np.where(np.isnan(core.fixed), 0.0, core.fixed)
+    if rp.n_atoms:
+        x[core.atoms] = z1[: len(core.atoms)]
+    m = rp.n_clauses
+    if not m:
+        return x, np.zeros(0)
+    lit = np.where(rp.negated, 1.0 - x[rp.atom], x[rp.atom])
+    lens = np.diff(rp.indptr)
+    starts = np.minimum(rp.indptr[:-1], max(len(lit) - 1, 0))
+    hi = np.maximum.reduceat(lit, starts) if len(lit) else np.zeros(m)
+    total = np.add.reduceat(lit, starts) if len(lit) else np.zeros(m)
+    hi = np.where(lens > 0, hi, 0.0)
+    total = np.where(lens > 0, total, 0.0)
+    c = np.clip(rp.p, hi, np.minimum(1.0, total))
+    return x, np.clip(c, 0.0, 1.0)
 
 
 def _snap(v: float) -> float:

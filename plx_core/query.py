@@ -306,14 +306,35 @@ def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
     return np.sort(rows)
 
 
+def present_literals(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row, feature) of every entry ≥ 0 of a code matrix, row-major (features ascending within
+    a row). Sparse matrices are scanned 8 bytes at a time: -1 is all ones in two's complement,
+    so only words that are not all ones can hold a literal."""
+    codes = np.ascontiguousarray(codes)
+    F = codes.shape[1] if codes.ndim == 2 else 0
+    flat = codes.reshape(-1)
+    per = 8 // flat.itemsize if flat.itemsize in (1, 2, 4, 8) else 0
+    if per and flat.size >= 64:
+        cut = flat.size - flat.size % per
+        hit = np.flatnonzero(flat[:cut].view(np.uint64) != np.uint64(0xFFFFFFFFFFFFFFFF))
+        if len(hit) * 4 < cut // per:  # sparse enough for the word scan to pay
+            cand = np.concatenate([(hit[:, None] * per + np.arange(per)).ravel(),
+                                   np.arange(cut, flat.size)])
+            pos = cand[flat[cand] >= 0]
+            return pos // F, pos % F
+    r, f = np.nonzero(codes >= 0)
+    return r, f
+
+
 def scan_rows(kb: KB, qcodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classify learned rows: (true-literal mask, open-literal mask, body ⊆ query mask)."""
-    codes = kb.codes
-    present = codes >= 0
-    q = qcodes[None, :]
-    known = q != OPEN
-    has_true = np.any(present & known & (codes != q), axis=1)
-    has_open = np.any(present & ~known, axis=1)
+    m = kb.n_learned
+    r, f = present_literals(kb.codes)
+    qc = qcodes[f]
+    known = qc != OPEN
+    true_lit = known & (kb.codes[r, f] != qc)
+    has_true = np.bincount(r[true_lit], minlength=m) > 0
+    has_open = np.bincount(r[~known], minlength=m) > 0
     return has_true, has_open, ~has_true & ~has_open
 
 
@@ -410,7 +431,10 @@ def build_problem(
     kb: KB, pq: PreparedQuery, red: Reduction, all_clauses: bool, domain_constraint: bool
 ) -> tuple[ReducedProblem, np.ndarray, dict[str, np.ndarray]]:
     """The reduced LP: open learned rows and open extra clauses as clauses; median terms as
-    cost terms on ω(POS), or (all_clauses=True) as one-literal clauses too."""
+    cost terms on ω(POS), or (all_clauses=True) as one-literal clauses too.
+
+    Learned rows are converted without a dense copy: only their literals on open features are
+    read (`present_literals`), each becoming `¬a=v` after the row's ±POS head."""
     atom_ids: dict[Any, int] = {POS: 0}
 
     def aid(key: Any) -> int:
@@ -418,33 +442,31 @@ def build_problem(
             atom_ids[key] = len(atom_ids)
         return atom_ids[key]
 
-    indptr, atoms, negs, ps, ws, ids, kinds, heads = [0], [], [], [], [], [], [], []
-    # learned rows with open literals, vectorised
+    lens, atoms, negs, ps, ws, ids, kinds, heads = [], [], [], [], [], [], [], []
     rows = np.asarray(red.lp_rows, dtype=np.int64)
     if len(rows):
-        codes = kb.codes[rows].astype(np.int64)
-        open_f = np.flatnonzero(pq.codes == OPEN)
-        sub = codes[:, open_f]
+        r_idx, f_idx = present_literals(kb.codes[rows])
+        keep = pq.codes[f_idx] == OPEN
+        r_idx, f_idx = r_idx[keep], f_idx[keep]
         offsets = np.concatenate([[0], np.cumsum([len(kb.domains[f]) for f in kb.features])])
-        lit_mask = sub >= 0
-        r_idx, c_idx = np.nonzero(lit_mask)
-        gkey = offsets[open_f][c_idx] + sub[r_idx, c_idx]
+        gkey = offsets[f_idx] + kb.codes[rows[r_idx], f_idx].astype(np.int64)
         uniq, inv = np.unique(gkey, return_inverse=True)
         base = len(atom_ids)
-        for g in uniq.tolist():  # one dict entry per distinct open atom (not per row)
-            f = int(np.searchsorted(offsets, g, "right") - 1)
-            atom_ids[(kb.features[f], kb.domains[kb.features[f]][g - offsets[f]])] = len(atom_ids)
-        n_lit = lit_mask.sum(axis=1) + 1
-        L = int(n_lit.sum())
+        feat_of = np.searchsorted(offsets, uniq, "right") - 1
+        for g, f in zip(uniq.tolist(), feat_of.tolist()):  # one entry per distinct open atom
+            name = kb.features[f]
+            atom_ids[(name, kb.domains[name][g - offsets[f]])] = len(atom_ids)
+        n_lit = np.bincount(r_idx, minlength=len(rows)) + 1
         ptr = np.concatenate([[0], np.cumsum(n_lit)])
-        at = np.empty(L, np.int64)
-        ng = np.empty(L, bool)
+        at = np.empty(int(ptr[-1]), np.int64)
+        ng = np.empty(int(ptr[-1]), bool)
         at[ptr[:-1]] = 0
         ng[ptr[:-1]] = kb.head[rows] < 0
-        body_pos = ptr[:-1][r_idx] + 1 + (np.cumsum(lit_mask, axis=1)[r_idx, c_idx] - 1)
-        at[body_pos] = base + inv
+        rank = np.arange(len(r_idx)) - np.searchsorted(r_idx, r_idx)  # place within its row
+        body_pos = ptr[r_idx] + 1 + rank
+        at[body_pos] = base + inv.ravel()
         ng[body_pos] = True
-        indptr_l = ptr
+        lens.append(n_lit)
         atoms.append(at)
         negs.append(ng)
         ps.append(kb.p[rows])
@@ -452,12 +474,10 @@ def build_problem(
         ids.append(rows)
         kinds.append(np.zeros(len(rows), np.int64))
         heads.append(kb.head[rows].astype(np.int64))
-        indptr = list(indptr_l)
     for gid, c, rest in red.lp_extra:
-        for kind, key, neg in rest:
-            atoms.append(np.array([0 if kind == "class" else aid(key)]))
-            negs.append(np.array([neg]))
-        indptr.append(indptr[-1] + len(rest))
+        atoms.append(np.array([0 if kind == "class" else aid(key) for kind, key, _ in rest], np.int64))
+        negs.append(np.array([neg for _, _, neg in rest], bool))
+        lens.append(np.array([len(rest)]))
         ps.append(np.array([c.p]))
         ws.append(np.array([c.w]))
         ids.append(np.array([gid]))
@@ -468,7 +488,7 @@ def build_problem(
         n = len(red.med_clause)
         atoms.append(np.zeros(n, np.int64))
         negs.append(red.med_head < 0)
-        indptr.extend((indptr[-1] + np.arange(1, n + 1)).tolist())
+        lens.append(np.ones(n, np.int64))
         ps.append(red.med_p)
         ws.append(red.med_w)
         ids.append(red.med_clause)
@@ -480,12 +500,13 @@ def build_problem(
         for f, qc in zip(kb.features, pq.codes):
             if qc == OPEN and any(isinstance(k, tuple) and k[0] == f for k in atom_ids):
                 groups.append(np.array([aid((f, v)) for v in kb.domains[f]]))
+
     def cat(xs: list, dt: Any) -> np.ndarray:
         return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
 
     rp = ReducedProblem(
         n_atoms=len(atom_ids),
-        indptr=np.asarray(indptr, np.int64),
+        indptr=np.concatenate([[0], np.cumsum(cat(lens, np.int64))]).astype(np.int64),
         atom=cat(atoms, np.int64),
         negated=cat(negs, bool),
         p=cat(ps, float),
