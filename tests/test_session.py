@@ -1,0 +1,468 @@
+"""The dashboard's state and page logic without Streamlit: plx_core.session and ui.engine."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import require_shared_data
+
+from plx_core import query
+from plx_core.datasets import breast_cancer_default
+from plx_core.errors import DataError
+from plx_core.session import (
+    BrowseQuery,
+    DataSettings,
+    Instance,
+    KBSettings,
+    browse_kb,
+    confusion,
+    default_max_len,
+    edit_instance,
+    instance_from_row,
+    kb_csv,
+    new_workspace,
+    parse_conditions,
+    prepare,
+    raw_builtin,
+    raw_default,
+    read_upload,
+    rule_clause,
+    rule_text,
+    safe_cell,
+    safe_csv,
+    scores,
+    split_characters,
+    use_data,
+    validate,
+    validate_conditions,
+    with_rules,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ui import engine  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ws0():
+    return new_workspace()
+
+
+@pytest.fixture()
+def ws():
+    return new_workspace()
+
+
+# --------------------------------------------------------------------------- data
+
+
+def test_raw_default_reproduces_the_builtin_default():
+    ds = prepare(raw_default(), raw_default().defaults)
+    ref = breast_cancer_default()
+    assert ds.X.reset_index(drop=True).equals(ref.X.reset_index(drop=True))
+    assert list(ds.y) == list(ref.y)
+    assert ds.positive == ref.positive == "malignant"
+
+
+def test_new_workspace_is_the_default_split_with_a_direct_kb(ws0):
+    assert ws0.dataset.name == "breast-cancer-wisconsin"
+    assert len(ws0.X_test) == 171  # 30 % of 569, stratified
+    assert set(ws0.X_train.index).isdisjoint(ws0.X_test.index)
+    assert ws0.kb is not None and ws0.kb.kind == "direct" and ws0.kb_settings.max_len is None
+    assert ws0.build_seconds < 1.0
+
+
+def test_prepare_errors_are_plain_words():
+    raw = raw_default()
+    with pytest.raises(DataError, match="choose the positive class"):
+        prepare(raw, DataSettings("diagnosis", None))
+    with pytest.raises(DataError, match="choose a label column"):
+        prepare(raw, DataSettings("nope", "x"))
+    with pytest.raises(DataError, match="at least one feature"):
+        prepare(raw, DataSettings("diagnosis", "malignant", features=()))
+
+
+def test_prepare_multiclass_label_is_one_vs_rest():
+    frame = pd.DataFrame({"a": list("xyzxyzxyzxyz"), "b": list("010101010101"),
+                          "c": ["r", "g", "b"] * 4})
+    raw = read_upload(frame.to_csv(index=False).encode(), "t.csv")
+    ds = prepare(raw, DataSettings("c", "g", ("a", "b"), categorical=("a", "b")))
+    assert set(ds.y) == {"g", "not g"}
+    assert ds.positive == "g"
+
+
+def test_validate_warns_about_wide_direct_kbs():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 3, (3000, 30)).astype(str),
+                         columns=[f"f{i}" for i in range(30)])
+    frame["y"] = rng.integers(0, 2, 3000).astype(str)
+    raw = read_upload(frame.to_csv(index=False).encode(), "wide.csv")
+    ds = prepare(raw, DataSettings("y", "1", tuple(frame.columns[:-1]),
+                                   categorical=tuple(frame.columns[:-1])))
+    notes = validate(ds, "direct", None)
+    assert any(level == "warning" and "max_len" in text for level, text in notes)
+    assert default_max_len(3000, 30) == 2 and default_max_len(400, 6) is None
+    assert default_max_len(5000, 21) == 2 and default_max_len(5000, 8) is None
+
+
+def test_read_upload_checks_size_and_rows():
+    with pytest.raises(DataError, match="MB"):
+        read_upload(b"a,b\n" + b"1,2\n" * 14_000_000, "big.csv")
+    with pytest.raises(DataError, match="only 1 data row"):
+        read_upload(b"a,b\n1,2\n", "tiny.csv")
+
+
+def test_split_characters():
+    frame = pd.DataFrame({"s": ["ABC", "ABD", "CCC"], "y": ["1", "0", "1"]})
+    out = split_characters(frame, "s")
+    assert list(out.columns) == ["s_1", "s_2", "s_3", "y"]
+    assert out.iloc[1].tolist() == ["A", "B", "D", "0"]
+    with pytest.raises(DataError, match="different lengths"):
+        split_characters(pd.DataFrame({"s": ["AB", "ABC"]}), "s")
+
+
+def test_builtin_paper_example_workspace():
+    raw = raw_builtin("paper-example")
+    w = new_workspace(raw, replace_split(raw.defaults, test_size=0.25))
+    assert w.features == ("a1", "a2", "a3", "a4")
+    assert w.positive == "1"
+
+
+def replace_split(s: DataSettings, **kw) -> DataSettings:
+    from dataclasses import replace
+
+    return replace(s, **kw)
+
+
+# --------------------------------------------------------------------------- KBs and caching
+
+
+def test_kb_is_cached_per_session_by_data_and_settings(ws):
+    kb1 = ws.kb
+    ws.set_kb(KBSettings("tree"))
+    assert ws.kb.kind == "tree" and ws.trees and not ws.kb_cached
+    ws.set_kb(KBSettings())
+    assert ws.kb is kb1 and ws.kb_cached  # the same object: nothing rebuilt
+    ws.set_kb(KBSettings("tree"))
+    assert ws.kb_cached
+
+
+def test_workspaces_share_nothing():
+    a, b = new_workspace(), new_workspace()
+    a.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    assert b.rules == []
+    assert a.kbs is not b.kbs and a.results is not b.results
+
+
+def test_with_rules_shares_the_learned_arrays_and_changes_answers(ws):
+    kb = ws.kb
+    inst = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    vals = inst.known()
+    before = query(kb, vals)
+    cond = [(f, v) for f, v in list(vals.items())[:2]]
+    head = "NOT POS" if before.positive else "POS"
+    kr = with_rules(kb, [rule_clause(cond, head, 1.0, 1e4, "r1")])
+    assert kr.codes is kb.codes and kr._index_cache is kb._index_cache
+    assert len(kr) == len(kb) + 1 and len(kb.extra) == 0
+    after = query(kr, vals)
+    assert after.positive != before.positive
+
+
+def test_current_kb_applies_only_enabled_rules(ws):
+    inst = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    b0 = ws.query(inst)
+    cond = list(inst.known().items())[:2]
+    ws.rules.append(rule_clause(cond, "NOT POS" if b0.positive else "POS", 1.0, 1e4, "r1"))
+    assert ws.query(inst).positive != b0.positive
+    from dataclasses import replace
+
+    ws.rules[0] = replace(ws.rules[0], enabled=False)
+    assert ws.query(inst).positive == b0.positive
+    assert ws.current_kb() is ws.kb
+
+
+def test_decisions_cached_and_consistent_with_query(ws):
+    d = ws.decisions("test")
+    assert ws.decisions("test") is d
+    for idx in ws.X_test.index[:5]:
+        b = query(ws.kb, ws.X_test.loc[idx].to_dict())
+        assert d.loc[idx, "lower"] == pytest.approx(b.lower)
+        assert (d.loc[idx, "decision"] == "POS") == b.positive
+
+
+def test_use_data_drops_rules_that_no_longer_fit(ws):
+    ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    raw = raw_builtin("paper-example")
+    notes = use_data(ws, raw, replace_split(raw.defaults, test_size=0.25))
+    assert ws.rules == [] and any("removed" in n for n in notes)
+    assert ws.kb is None and ws.selected is None
+    assert ws.ensure_kb().features == ("a1", "a2", "a3", "a4")
+
+
+def test_import_kb_round_trip(ws):
+    ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    text = ws.current_kb().to_json()
+    w2 = new_workspace()
+    base = w2.import_kb(text)
+    assert len(base) == len(ws.kb) and [r.id for r in w2.rules] == ["r1"]
+    with pytest.raises(DataError, match="does not fit the data"):
+        new_workspace(raw_builtin("paper-example"),
+                      replace_split(raw_builtin("paper-example").defaults, test_size=0.25)).import_kb(text)
+    with pytest.raises(Exception, match="JSON"):
+        w2.import_kb(b"{not json")
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_rule_clause_and_text():
+    r = rule_clause([("a", "1"), ("b", "x y")], "NOT POS", 0.8, 5, "r3")
+    assert r.source == "rule" and r.id == "r3" and r.head == -1
+    assert rule_text(r) == "IF a=1 AND b=x y THEN NOT POS"
+
+
+def test_validate_conditions_in_plain_words():
+    doms = {"colour": ("red", "green"), "size": ("S", "L")}
+    assert validate_conditions([("colour", "red")], doms) == []
+    assert "at least one condition" in validate_conditions([], doms)[0]
+    msg = validate_conditions([("colur", "red")], doms)[0]
+    assert "no feature 'colur'" in msg and "colour" in msg
+    assert "no value 'blue'" in validate_conditions([("colour", "blue")], doms)[0]
+    assert any("appears twice" in m for m in validate_conditions([("size", "S"), ("size", "L")], doms))
+
+
+def test_parse_conditions():
+    assert parse_conditions("a=1 AND b=x") == [("a", "1"), ("b", "x")]
+    assert parse_conditions("IF a=1 ∧ 'b c'=2 THEN POS") == [("a", "1"), ("b c", "2")]
+    assert parse_conditions("worst radius=<13.5") == [("worst radius", "<13.5")]
+    assert parse_conditions("") == []
+    with pytest.raises(DataError, match="feature=value"):
+        parse_conditions("justaword")
+
+
+# --------------------------------------------------------------------------- browsing and export
+
+
+def test_browse_filters_sort_and_paginate(ws0):
+    kb = ws0.kb
+    full = kb.to_frame()
+    frame, total = browse_kb(kb, BrowseQuery(length=(2, 2), p_range=(0.5, 1.0), min_support=20,
+                                             sort_by="p", descending=True, page_size=10))
+    want = full[(full["length"] == 2) & (full["p"] >= 0.5) & (full["support"] >= 20)]
+    assert total == len(want)
+    assert list(frame["p"]) == sorted(frame["p"], reverse=True)
+    assert len(frame) == 10
+    page2, _ = browse_kb(kb, BrowseQuery(length=(2, 2), p_range=(0.5, 1.0), min_support=20,
+                                         sort_by="p", page=2, page_size=10))
+    assert set(page2["#"]).isdisjoint(frame["#"])
+    f, n = browse_kb(kb, BrowseQuery(features=("worst radius",), length=(1, 1)))
+    assert n == len(kb.domains["worst radius"])
+    s, n2 = browse_kb(kb, BrowseQuery(search="worst radius=<13.5", length=(1, 1)))
+    assert n2 == 1 and s.iloc[0]["IF"] == "worst radius=<13.5"
+    s, n3 = browse_kb(kb, BrowseQuery(search="radius AND texture", length=(2, 2)))
+    assert n3 == len(kb.domains["worst radius"]) * len(kb.domains["worst texture"])
+
+
+def test_browse_includes_rules(ws):
+    ws.rules.append(rule_clause([("worst radius", "<13.5")], "NOT POS", 0.9, 10, "r1"))
+    frame, n = browse_kb(ws.current_kb(), BrowseQuery(source=("rule",)))
+    assert n == 1 and frame.iloc[0]["THEN"] == "NOT POS"
+
+
+def test_safe_csv_defuses_formulas():
+    assert safe_cell("=1+1") == "'=1+1" and safe_cell("@x") == "'@x" and safe_cell("-2") == "'-2"
+    assert safe_cell("+x") == "'+x" and safe_cell("\tx") == "'\tx" and safe_cell("ok") == "ok"
+    assert safe_cell(3) == 3
+    out = safe_csv(pd.DataFrame({"=h": ["=HYPERLINK(\"x\")", "fine"], "n": [1, -2]}))
+    rows = out.decode().splitlines()
+    assert rows[0] == "'=h,n"
+    assert rows[1].startswith("\"'=HYPERLINK") and rows[2] == "fine,-2"
+
+
+def test_kb_csv_has_one_row_per_clause_and_is_safe():
+    frame = pd.DataFrame({"=x": ["=1", "+2", "=1", "+2"], "b": ["@a", "@a", "b", "b"]})
+    raw = read_upload(frame.to_csv(index=False).encode() + b"=1,b\n+2,@a\n", "f.csv")
+    w = new_workspace(raw, DataSettings("b", "@a", ("=x",), categorical=("=x",), test_size=0.34))
+    text = kb_csv(w.kb).decode()
+    lines = text.splitlines()
+    assert len(lines) == len(w.kb) + 1
+    body = "\n".join(lines[1:])
+    for line in lines[1:]:
+        for cell in line.split(","):
+            assert not cell.startswith(("=", "+", "-", "@"))
+    assert "'=" in body or '"' in body
+
+
+# --------------------------------------------------------------------------- instances and scores
+
+
+def test_instance_edit_keeps_the_label_only_while_unchanged(ws0):
+    src = instance_from_row(ws0.X_test, ws0.y_test, ws0.X_test.index[0], "test")
+    f, v = src.values[0]
+    other = [x for x in ws0.kb.domains[f] if x != v][0]
+    e = edit_instance(src, f, other, src)
+    assert e.origin == "edited" and e.label is None
+    back = edit_instance(e, f, v, src)
+    assert back == src and back.label is not None
+    blank = edit_instance(src, f, None, src)
+    assert f not in blank.known()
+
+
+def test_scores_and_confusion():
+    t = [True, True, False, False, True]
+    p = [True, False, False, True, True]
+    s = scores(t, p)
+    assert s["tp"] == 2 and s["fp"] == 1 and s["fn"] == 1 and s["tn"] == 1
+    assert s["F1"] == pytest.approx(2 / 3)
+    assert confusion(t, p).tolist() == [[1, 1], [1, 2]]
+
+
+def test_baseline_scores_cover_the_named_models(ws0):
+    from plx_core.session import baseline_scores
+
+    frame = baseline_scores(ws0.X_train, ws0.y_train, ws0.X_test, ws0.y_test, ws0.positive,
+                            ("majority class", "logistic regression"))
+    assert list(frame["model"]) == ["majority class", "logistic regression"]
+    assert frame.loc[1, "F1"] > 0.8 and frame.loc[0, "F1"] == 0.0
+
+
+# --------------------------------------------------------------------------- explanations
+
+
+def _brute_best(kb, vals, k, positive):
+    best = None
+    for combo in itertools.combinations(list(vals), k):
+        b = query(kb, {f: vals[f] for f in combo})
+        key = b.mean if positive else -b.mean
+        if best is None or key > best[0] + 1e-12:
+            best = (key, combo, b)
+    return best
+
+
+def test_explain_matches_brute_force(ws0):
+    kb = ws0.kb
+    for idx in ws0.X_test.index[:6]:
+        vals = ws0.X_test.loc[idx].to_dict()
+        full = query(kb, vals)
+        for k in (1, 2, 3):
+            e = engine.explain(kb, vals, k)
+            key, combo, b = _brute_best(kb, vals, k, full.positive)
+            assert e.mean == pytest.approx(b.mean)
+            assert e.decision_positive == full.positive
+            assert e.candidates["chosen"].sum() == 1 and len(e.candidates) == len(
+                list(itertools.combinations(vals, k)))
+            means = e.candidates["mean"].to_numpy()
+            assert np.all(np.diff(means) <= 1e-12) if full.positive else np.all(np.diff(means) >= -1e-12)
+
+
+def test_explain_beam_beyond_the_exhaustive_cap(ws0, monkeypatch):
+    monkeypatch.setattr(engine, "EXHAUSTIVE_MAX", 3)
+    vals = ws0.X_test.iloc[0].to_dict()
+    e = engine.explain(ws0.kb, vals, 2)
+    assert e.search == "beam" and len(e.features) == 2
+
+
+def test_shapley_is_efficient_and_exact(ws0):
+    kb = ws0.kb
+    vals = ws0.X_test.iloc[1].to_dict()
+    phi = engine.shapley(kb, vals)
+    v_full = query(kb, vals).mean
+    v_empty = 0.5  # no clause of a Direct KB has an empty body: ω(POS) ∈ [0, 1]
+    assert phi.sum() == pytest.approx(v_full - v_empty)
+    # permutation sampling approximates the exact values
+    old = engine.SHAPLEY_EXACT_MAX
+    try:
+        engine.SHAPLEY_EXACT_MAX = 2
+        sampled = engine.shapley(kb, vals, n_permutations=600)
+    finally:
+        engine.SHAPLEY_EXACT_MAX = old
+    assert sampled.sum() == pytest.approx(v_full - v_empty)
+    assert np.abs(sampled - phi).max() < 0.05
+
+
+def test_counterfactual_flips_the_decision(ws0):
+    kb = ws0.kb
+    for idx in ws0.X_test.index[:8]:
+        vals = ws0.X_test.loc[idx].to_dict()
+        b = query(kb, vals)
+        cf = engine.counterfactual(kb, vals, max_changes=2)
+        if cf.changes:
+            new = dict(vals)
+            new.update({f: to for f, _, to in cf.changes})
+            assert query(kb, new).positive != b.positive
+            assert 1 <= len(cf.changes) <= 2
+
+
+def test_shap_model_matches_exact_linear_shap(ws0):
+    sm = engine.shap_model(ws0.X_train, ws0.y_train, ws0.positive)
+    X = ws0.X_test.iloc[:5]
+    got = sm.values(X)
+    closed = engine.ShapModel(sm.encoder, sm.model, None, sm.features, sm.groups,
+                              sm.background_mean, False).values(X)
+    assert np.abs(got.to_numpy() - closed.to_numpy()).max() < 1e-6
+    # efficiency: SHAP values add up to the model's log-odds minus the base value
+    assert list(got.columns) == list(ws0.features)
+
+
+def test_agreement_measures():
+    a = pd.DataFrame([[0.3, -0.1, 0.0], [0.1, 0.2, -0.3]], columns=list("xyz"))
+    same = engine.agreement(a, a, k=2, chosen=[("x", "y"), ("z", "y")])
+    assert same["top-1 feature match"] == 1.0 and same["top-2 overlap"] == 1.0
+    assert same["sign agreement"] == 1.0 and same["explanation ∩ SHAP top-k"] == 1.0
+    flipped = engine.agreement(a, -a, k=2)
+    assert flipped["sign agreement"] == 0.0
+
+
+def test_ws_agreement_on_the_default(ws0):
+    summary, rows = engine.ws_agreement(ws0, n_rows=10, k=2)
+    assert len(rows) == 10
+    assert 0.0 <= summary["top-2 overlap"] <= 1.0
+    assert engine.ws_agreement(ws0, n_rows=10, k=2)[0] is summary  # cached
+
+
+# --------------------------------------------------------------------------- the shared data sets
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("name", ["titanic", "mushroom", "hiv1"])
+def test_shared_files_work_as_uploads(name):
+    root = require_shared_data()
+    if name == "titanic":
+        raw = read_upload((root / "titanic/train.csv").read_bytes(), "train.csv")
+        assert raw.defaults.label == "Survived"
+        settings = DataSettings("Survived", "1")
+        ds = prepare(raw, settings)
+        assert "Name" not in ds.X.columns and "PassengerId" not in ds.X.columns
+        settings = DataSettings("Survived", "1", tuple(ds.X.columns),
+                                numeric=tuple(f for f in ds.X.columns if f in ds.schema.bins))
+    elif name == "mushroom":
+        raw = read_upload((root / "mushroom/agaricus-lepiota.data").read_bytes(), "m.data",
+                          header=False)
+        settings = DataSettings("a1", "p")
+    else:
+        raw = read_upload((root / "hiv1-protease/746Data.txt").read_bytes(), "746Data.txt",
+                          header=False, split_column="a1")
+        assert [f"a1_{i}" for i in range(1, 9)] == list(raw.frame.columns[:8])
+        settings = DataSettings("a2", "1")
+    w = new_workspace(raw, settings)
+    assert w.kb is not None and len(w.kb) > 0
+    d = w.decisions("test")
+    s = scores((w.y_test.astype(str) == w.positive).to_numpy(), d["decision"] == "POS")
+    assert s["F1"] > 0.5, s
+    inst = instance_from_row(w.X_test, w.y_test, w.X_test.index[0], "test")
+    e = engine.ws_explain(w, inst.as_dict(), 2)
+    assert len(e.features) == 2
+
+
+def test_instance_title():
+    assert Instance((("a", "1"),), "test", 5).title() == "test row 5"
+    assert Instance((("a", "1"),)).title() == "edited instance"
+    assert json.dumps(Instance((("a", None),)).as_dict()) == '{"a": null}'

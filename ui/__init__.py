@@ -1,0 +1,1 @@
+"""Streamlit glue for the dashboard (the engine, `plx_core`, never imports Streamlit)."""
