@@ -297,8 +297,8 @@ def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
         return np.zeros(0, np.int64)
     member = subset_matrix(k, kb.max_len)
     idx = kb.index()
-    if idx.keys is not None:
-        keys = np.sort(member @ ((qcodes[known] + 1) << idx.shifts[known]))
+    if idx.keys is not None:  # (sorting the needles first costs more than it saves)
+        keys = member @ ((qcodes[known] + 1) << idx.shifts[known])
         return np.sort(idx.find(keys)[1])
     codes = np.full((len(member), len(kb.features)), -1, dtype=np.int64)
     codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
@@ -338,14 +338,17 @@ def scan_rows(kb: KB, qcodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return has_true, has_open, ~has_true & ~has_open
 
 
+@functools.lru_cache(maxsize=256)
+def _n_subsets(k: int, max_len: int | None) -> int:
+    top = k if max_len is None else min(max_len, k)
+    return sum(math.comb(k, j) for j in range(1, top + 1))
+
+
 def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
     qcodes = pq.codes
     lp_rows: np.ndarray = np.zeros(0, np.int64)
     constant, forced = 0.0, 0
-    n_known = int((qcodes >= 0).sum())
-    top = n_known if kb.max_len is None else min(kb.max_len, n_known)
-    lookup_cost = sum(math.comb(n_known, j) for j in range(1, top + 1))
-    if sem == "relevant" and lookup_cost <= 4 * max(kb.n_learned, 1):
+    if sem == "relevant" and _n_subsets(int((qcodes >= 0).sum()), kb.max_len) <= 4 * max(kb.n_learned, 1):
         rows = relevant_rows_lookup(kb, qcodes)
     else:
         has_true, has_open, inside = scan_rows(kb, qcodes)
@@ -354,10 +357,14 @@ def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
             lp_rows = np.flatnonzero(~has_true & has_open)
             forced = int(has_true.sum())
             constant += float(kb.w[has_true] @ (1.0 - kb.p[has_true]))
+    mp, mh = kb.p[rows], kb.head[rows].astype(np.int64)
+    if not kb.extra:  # the common case, without copies
+        target = np.where(mh > 0, mp, 1.0 - mp)
+        return Reduction(rows, mp, kb.w[rows], mh, target, lp_rows, [], constant, forced)
     med_clause = [rows]
-    med_p = [kb.p[rows]]
+    med_p = [mp]
     med_w = [kb.w[rows]]
-    med_head = [kb.head[rows].astype(np.int64)]
+    med_head = [mh]
     lp_extra: list[tuple[int, WeightedClause, list]] = []
     extra_med: list[tuple[int, float, float, int]] = []
     for j, c in enumerate(kb.extra):
