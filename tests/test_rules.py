@@ -1,0 +1,297 @@
+"""Expert rules: parsing, error positions, management, persistence and their effect."""
+
+import json
+
+import numpy as np
+import pytest
+from paper import as_query, example2
+
+from plx_core import KB, ClauseSyntaxError, DataError, direct_kb, query
+from plx_core.explain import explain
+from plx_core.kb import Literal
+from plx_core.query import query_many
+from plx_core.rules import (
+    add_rules,
+    disable_rule,
+    edit_rule,
+    enable_rule,
+    list_rules,
+    parse_rules,
+    remove_rule,
+    replace_rule,
+    rule_effect,
+    rule_text,
+)
+
+Q0101 = as_query("0101")
+
+
+@pytest.fixture
+def direct():
+    X, y = example2()
+    return direct_kb(X, y)
+
+
+def lits(clause) -> list[str]:
+    return [str(lit) for lit in clause.literals]
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def test_or_splits_and_and_builds_one_clause(direct):
+    rules = parse_rules("IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]\n"
+                        "IF a1=1 AND a2=0 THEN NOT POS [p=0.8]", direct)
+    assert [lits(c) for c in rules] == [["POS", "~a3=0"], ["POS", "~a4=0"],
+                                        ["~POS", "~a1=1", "~a2=0"]]
+    assert [(c.p, c.w, c.source) for c in rules] == [(0.9, 5.0, "rule")] * 2 + [(0.8, 1.0, "rule")]
+    assert [c.id for c in rules] == ["r1.1", "r1.2", "r2"]
+
+
+def test_the_papers_rule_as_raw_clauses_and_as_if_then():
+    a = parse_rules("[0.9] POS | ~a3=0\n[0.9] POS ∨ ¬a4=0")
+    b = parse_rules("IF a3=0 OR a4=0 THEN POS [0.9]")
+    assert [c.literals for c in a] == [c.literals for c in b]
+    assert all(c.source == "rule" and c.id is None for c in a + b)  # no KB: kb.add numbers them
+
+
+def test_not_in_a_condition_gives_a_positive_literal(direct):
+    (c,) = parse_rules("IF NOT a1=1 AND a2!=0 THEN POS [p=0.7]", direct)
+    assert lits(c) == ["POS", "a1=1", "a2=0"]
+    (d,) = parse_rules("IF NOT (a1=1 OR a2=0) THEN ~POS [p=0.7]", direct)  # De Morgan
+    assert lits(d) == ["~POS", "a1=1", "a2=0"]
+
+
+def test_parenthesised_or_of_ands(direct):
+    rules = parse_rules("IF (a1=1 AND a2=0) OR a3=1 THEN POS [p=0.6, w=2, id=mine]", direct)
+    assert [lits(c) for c in rules] == [["POS", "~a1=1", "~a2=0"], ["POS", "~a3=1"]]
+    assert [c.id for c in rules] == ["mine.1", "mine.2"]
+    rules = parse_rules("IF (a1=1 OR a2=0) AND a3=1 THEN POS [p=0.6]", direct)
+    assert [lits(c) for c in rules] == [["POS", "~a1=1", "~a3=1"], ["POS", "~a2=0", "~a3=1"]]
+
+
+def test_comments_blank_lines_keywords_and_options(direct):
+    text = """
+    # domain knowledge
+    if a1=1 then pos [p=0.55]   # lower case is fine
+    IF a2="1" THEN POS [p=0.5, w=2, off]
+    """
+    rules = parse_rules(text, direct)
+    assert [lits(c) for c in rules] == [["POS", "~a1=1"], ["POS", "~a2=1"]]
+    assert [c.enabled for c in rules] == [True, False]
+
+
+def test_quoted_names_and_values():
+    kb = KB(("age group", "x"), {"age group": ("[18, 30)", "≥30"), "x": ("a#b",)}, kind="direct")
+    (c,) = parse_rules('IF "age group"="[18, 30)" AND x="a#b" THEN POS [p=0.8]  # note', kb)
+    assert c.literals[1] == Literal("age group", "[18, 30)", True)
+    assert c.literals[2] == Literal("x", "a#b", True)
+    assert parse_rules(rule_text(c), kb)[0].literals == c.literals
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    ("IF a9=0 THEN POS [p=0.9]", 2, 4, "unknown feature 'a9'"),
+    ("IF a1=7 THEN POS [p=0.9]", 2, 7, "feature 'a1' has no value '7'; its values are 0, 1"),
+    ("IF a1=0 AND a2=1 OR a3=0 THEN POS [p=0.9]", 2, 18, "OR after AND (column 9) without parentheses"),
+    ("IF a1=0 THEN POS", 2, 17, "needs a probability"),
+    ("IF a1=0 THEN POS [p=1.5]", 2, 21, "p=1.5 is outside [0, 1]"),
+    ("IF a1=0 THEN POS [p=0.5, w=0]", 2, 28, "w=0 must be a finite number > 0"),
+    ("IF a1=0 THEN POS [p=0.5, q=1]", 2, 26, "unknown field"),
+    ("a1=0 THEN POS [p=0.5]", 2, 1, "a rule starts with IF"),
+    ("[0.9] POS | ~a3=5", 2, 17, "feature 'a3' has no value '5'"),
+    ("[0.9] POS | ~a3", 2, 14, "'a3' is a feature"),
+    ("IF a1 THEN POS [p=1]", 2, 7, "needs '=' and a value"),
+    ("IF a1=0 AND a1=1 THEN POS [p=1]", 2, 13, "a1 cannot be both 0 and 1"),
+    ("IF (a1=0 THEN POS [p=1]", 2, 10, "missing ')'"),
+    ("IF a1=0 THEN POSS [p=1]", 2, 14, "must be POS or NOT POS"),
+    ("IF a1=0 THEN POS NOW [p=1]", 2, 18, "unexpected 'NOW'"),
+    ("IF a1=0 POS [p=1]", 2, 9, "expected THEN"),
+    ("IF a1=0 THEN POS [p=1", 2, 22, "missing ']'"),
+])
+def test_errors_point_at_the_token(direct, text, line, column, message):
+    with pytest.raises(ClauseSyntaxError) as exc:
+        parse_rules("# first line\n" + text, direct)
+    assert (exc.value.line, exc.value.column) == (line, column)
+    assert message in str(exc.value)
+    assert str(exc.value).startswith(f"line {line}, column {column}: ")
+
+
+def test_suggestions_for_typos(direct):
+    with pytest.raises(ClauseSyntaxError, match="did you mean 'a1'"):
+        parse_rules("IF a11=0 THEN POS [p=1]", direct)
+
+
+def test_without_a_kb_nothing_is_validated_but_syntax():
+    (c,) = parse_rules("IF colour=red THEN POS [p=0.9]")
+    assert lits(c) == ["POS", "~colour=red"]
+
+
+def test_duplicate_ids_are_refused(direct):
+    add_rules(direct, "IF a1=0 THEN POS [p=0.9, id=x]")
+    with pytest.raises(ClauseSyntaxError, match="rule id 'x' is already used") as exc:
+        parse_rules("IF a2=0 THEN POS [p=0.9, id=x]", direct)
+    assert exc.value.column == 29
+
+
+def test_rule_text_round_trip(direct):
+    text = "IF (a1=1 AND a2=0) OR NOT a3=1 THEN NOT POS [p=0.7, w=2]"
+    rules = parse_rules(text, direct)
+    assert rule_text(rules) == text
+    again = parse_rules(rule_text(rules), direct)
+    assert [c.literals for c in again] == [c.literals for c in rules]
+
+
+# --------------------------------------------------------------------------- management
+
+
+def test_list_edit_disable_remove(direct):
+    ids = add_rules(direct, "IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]\nIF a1=1 THEN NOT POS [p=0.8]")
+    assert ids == ["r1.1", "r1.2", "r2"]
+    table = list_rules(direct)
+    assert list(table["id"]) == ["r1", "r2"] and list(table["n_clauses"]) == [2, 1]
+    assert table["rule"].iloc[0] == "IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]"
+    edit_rule(direct, "r1", w=6)
+    assert [c.w for c in direct.rules] == [6.0, 6.0, 1.0]
+    disable_rule(direct, "r1")
+    assert list(list_rules(direct)["enabled"]) == [False, True]
+    assert query(direct, Q0101).mean == 0.5  # disabled rules do not count
+    enable_rule(direct, "r1")
+    assert query(direct, Q0101).mean == pytest.approx(0.9)
+    edit_rule(direct, "r1.2", p=0.1)  # one clause of the OR rule
+    assert [c.p for c in direct.rules] == [0.9, 0.1, 0.8]
+    new = replace_rule(direct, "r2", "IF a1=1 AND a2=1 THEN NOT POS [p=0.7]")
+    assert new == ["r2"] and lits(direct.rules[-1]) == ["~POS", "~a1=1", "~a2=1"]
+    with pytest.raises(ClauseSyntaxError):
+        replace_rule(direct, "r2", "IF a1=9 THEN POS [p=1]")
+    assert [c.id for c in direct.rules] == ["r1.1", "r1.2", "r2"]  # unchanged on error
+    remove_rule(direct, "r1")
+    assert [c.id for c in direct.rules] == ["r2"]
+    with pytest.raises(DataError, match="no rule with id 'r1'"):
+        remove_rule(direct, "r1")
+    with pytest.raises(DataError, match="replace_rule"):
+        edit_rule(direct, "r2", literals=())
+
+
+def test_rules_are_saved_and_loaded_with_the_kb(direct):
+    add_rules(direct, "IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]\n"
+                      "IF NOT a1=1 THEN NOT POS [p=0.8, off]\n"
+                      "[0.6, w=2] POS | a2=0 | ~a3=1")
+    for back in (KB.from_json(direct.to_json()), KB.from_text(direct.to_text())):
+        assert [c.to_text() for c in back.rules] == [c.to_text() for c in direct.rules]
+        assert list_rules(back).equals(list_rules(direct))
+        for bits in ("0101", "1111", "0000"):
+            assert query(back, as_query(bits)).mean == query(direct, as_query(bits)).mean
+    doc = json.loads(direct.to_json())
+    rules = [c for c in doc["clauses"] if c.get("source") == "rule"]
+    assert [c["id"] for c in rules] == ["r1.1", "r1.2", "r2", "r3"]
+    assert rules[2]["enabled"] is False
+
+
+# --------------------------------------------------------------------------- in queries
+
+
+def test_a_rule_moves_0101_to_positive_by_the_amount_the_lp_says(direct):
+    before = query(direct, Q0101)
+    assert (before.lower, before.upper) == (0.5, 0.5) and not before.positive
+    add_rules(direct, "IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]")
+    fast = query(direct, Q0101)
+    lp = query(direct, Q0101, method="lp")
+    # a3=0 holds, so the rule's first clause is a median term (0.9, w=5); the second is
+    # satisfied by a4=1 and drops out. Weight ≤ 0.5 is exactly half of 14: [0.5, 0.9].
+    assert (fast.lower, fast.upper) == (0.5, 0.9) and fast.positive and fast.method == "median"
+    assert (lp.lower, lp.upper) == pytest.approx((fast.lower, fast.upper), abs=1e-7)
+    assert lp.method == "lp" and lp.positive
+    edit_rule(direct, "r1", w=6)
+    assert query(direct, Q0101).mean == 0.9 == pytest.approx(query(direct, Q0101, method="lp").mean)
+
+
+def test_a_not_pos_rule_moves_1111_down_as_the_lp_says(direct):
+    add_rules(direct, "IF a1=1 AND a2=1 THEN NOT POS [p=0.95, w=20]")
+    q = as_query("1111")
+    fast, lp = query(direct, q), query(direct, q, method="lp")
+    assert fast.mean == pytest.approx(0.05) and not fast.positive
+    assert (lp.lower, lp.upper) == pytest.approx((fast.lower, fast.upper), abs=1e-7)
+
+
+def test_a_rule_is_relevant_only_when_the_query_settles_its_literals(direct):
+    base = query(direct, as_query("01--"))
+    add_rules(direct, "IF a3=0 THEN POS [p=0.9, w=50]")
+    assert query(direct, as_query("01--")).n_relevant == base.n_relevant  # a3 open: not relevant
+    assert query(direct, as_query("010-")).mean == pytest.approx(0.9)  # a3=0: relevant, heavy
+    settled_true = query(direct, as_query("011-"))
+    assert settled_true.mean == query(direct.without_rules(), as_query("011-")).mean
+    # in explanations the rule counts for exactly the sub-queries that keep a3
+    plain = {c.features: c.mean for c in explain(direct.without_rules(), Q0101, k=1).candidates}
+    ruled = {c.features: c.mean for c in explain(direct, Q0101, k=1).candidates}
+    assert ruled[("a3",)] == pytest.approx(0.9)
+    assert {f: m for f, m in ruled.items() if f != ("a3",)} == {
+        f: m for f, m in plain.items() if f != ("a3",)}
+
+
+def test_positive_literal_rules_need_the_full_lp_only_when_open(direct):
+    add_rules(direct, "IF NOT a3=1 THEN POS [p=0.9, w=5]")  # POS ∨ a3=1
+    b = query(direct, Q0101)  # a3=0: a3=1 is false, the clause reduces to POS
+    assert b.method == "median" and b.upper == pytest.approx(0.9)
+    full = query(direct, as_query("01-1"), semantics="full")
+    assert full.method == "lp"
+
+
+def test_inconsistent_rules_still_answer(direct):
+    add_rules(direct, "IF a1=0 THEN POS [p=1, w=3]\nIF a1=0 THEN NOT POS [p=1, w=3]")
+    b = query(direct, Q0101)
+    assert 0.0 <= b.lower <= b.upper <= 1.0
+    assert b.inconsistency > query(direct.without_rules(), Q0101).inconsistency + 2.9
+    lp = query(direct, Q0101, method="lp")
+    assert (lp.lower, lp.upper) == pytest.approx((b.lower, b.upper), abs=1e-7)
+    X, y = example2()
+    eff = rule_effect(direct, None, X, y)  # the KB's rules vs none
+    assert eff.inconsistency_added > 1.0 and eff.n == 8 and eff.n_flipped == 0
+
+
+# --------------------------------------------------------------------------- rule effect
+
+
+def test_rule_effect_on_the_paper_rows(direct):
+    X, y = example2()
+    rules = "IF a3=0 OR a4=0 THEN POS [p=0.9, w=5]"
+    eff = rule_effect(direct, rules, X, y)
+    after = direct.copy()
+    add_rules(after, rules)
+    p0, p1 = query_many(direct, X).positive, query_many(after, X).positive
+    yb = np.array(y) == 1
+    assert eff.accuracy_before == pytest.approx((p0 == yb).mean())
+    assert eff.accuracy_after == pytest.approx((p1 == yb).mean())
+    assert (eff.accuracy_before, eff.accuracy_after) == (0.625, 0.75)
+    assert (eff.f1_before, eff.f1_after) == pytest.approx((0.4, 2 / 3))
+    assert eff.n_flipped == 1 and eff.n_fixed == 1 and eff.n_broken == 0
+    flip = eff.flips.iloc[0]
+    assert flip["row"] == 3 and flip["label"] == 1  # 1100, positive
+    assert (flip["mean_before"], flip["mean_after"]) == pytest.approx((0.5, 2 / 3))
+    per_row = [query(after, X.iloc[i].to_dict()).inconsistency
+               - query(direct, X.iloc[i].to_dict()).inconsistency for i in range(8)]
+    assert eff.inconsistency_added == pytest.approx(np.mean(per_row))
+    assert direct.rules == []  # the KB itself is left alone
+    d = json.loads(json.dumps(eff.to_dict()))
+    assert d["n_flipped"] == 1 and d["flips"][0]["row"] == "3"
+    assert "1 of 8 decisions flip" in eff.summary()
+
+
+def test_rule_effect_on_a_small_synthetic_split():
+    from plx_core.datasets import synthetic
+
+    ds = synthetic(8, 3, 400, seed=1)
+    X_tr, X_te, y_tr, y_te = ds.split(0.3, seed=1)
+    kb = direct_kb(X_tr, y_tr, positive="1")
+    seed = ds.truth
+    # a heavy rule: matching the seed at the first two places makes a row positive
+    rule = f"IF a1={seed[0]} AND a2={seed[1]} THEN POS [p=0.9, w=300]"
+    eff = rule_effect(kb, rule, X_te, y_te, inconsistency=False)
+    assert eff.inconsistency_added is None
+    assert eff.n == len(X_te) and eff.n_flipped == eff.n_fixed + eff.n_broken >= 5
+    moved = (X_te["a1"] == seed[0]) & (X_te["a2"] == seed[1])
+    assert set(eff.flips["row"]) <= set(X_te.index[moved])
+    assert (eff.flips["positive_after"]).all()  # the rule only pushes up
+    y = (y_te.to_numpy() == "1")
+    pred = query_many(kb, X_te).positive
+    pred[np.isin(X_te.index, eff.flips["row"])] = True
+    assert eff.accuracy_after == pytest.approx((pred == y).mean())
