@@ -1,0 +1,211 @@
+"""Data: pick or upload a table, choose the label and positive class, column types,
+discretisation and missing markers, preview, and the split."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from plx_core.errors import PLXError
+from plx_core.session import (
+    BUILTIN,
+    DEFAULT_NAME,
+    DataSettings,
+    column_overview,
+    label_values,
+    prepare,
+    shared_available,
+    use_data,
+    validate,
+)
+from ui.state import load_builtin, load_shared, load_upload, page_setup
+from ui.widgets import Progress, error, guard, md
+
+ws = page_setup()
+st.title("Data")
+
+n_rows, n_feat = ws.dataset.X.shape
+st.markdown(f"**In use:** {md(ws.dataset.name)}")
+st.caption(md(ws.dataset.description))
+c2, c3, c4 = st.columns(3)
+c2.metric("Rows × features", f"{n_rows} × {n_feat}")
+c3.metric("POS is", ws.positive)
+c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
+
+st.subheader("1. Choose a table")
+SOURCES = ["Built-in", "Shared data set", "Upload a CSV"]
+source = st.radio("Source", SOURCES, horizontal=True, key="data_source",
+                  index=SOURCES.index({"builtin": "Built-in", "shared": "Shared data set",
+                                       "upload": "Upload a CSV"}[ws.raw.source]))
+
+raw = None
+if source == "Built-in":
+    names = list(BUILTIN)
+    current = ws.raw.name if ws.raw.source == "builtin" and ws.raw.name in BUILTIN else DEFAULT_NAME
+    name = st.selectbox("Built-in data set", names, index=names.index(current),
+                        format_func=lambda n: BUILTIN[n], key="data_builtin")
+    with guard("Loading the data set"):
+        raw = ws.raw if ws.raw.source == "builtin" and ws.raw.name == name else load_builtin(name)
+elif source == "Shared data set":
+    avail = shared_available()
+    if not avail:
+        st.info("The shared data sets folder (../shared/datasets, or $PLX_DATA_DIR) is not "
+                "present on this machine. Upload the file instead.")
+    else:
+        current = ws.raw.name if ws.raw.source == "shared" else avail[0]
+        name = st.selectbox("Shared data set", avail, key="data_shared",
+                            index=avail.index(current) if current in avail else 0)
+        with guard("Loading the shared data set"):
+            raw = ws.raw if ws.raw.source == "shared" and ws.raw.name == name else load_shared(name)
+else:
+    up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated)",
+                          type=["csv", "txt", "data", "tsv"], key="data_upload")
+    u1, u2, u3 = st.columns(3)
+    header = u1.checkbox("First row holds the column names", value=True, key="data_header")
+    missing_txt = u2.text_input("Missing-value markers (comma separated; empty cells are "
+                                "always missing)", value="?", key="data_missing")
+    missing = tuple(sorted({m.strip() for m in missing_txt.split(",") if m.strip()} | {""}))
+    if up is None:
+        if ws.raw.source == "upload":
+            raw = ws.raw
+            st.caption(f"In use: {md(ws.raw.name)}. Upload another file to replace it.")
+        else:
+            st.info("Upload a file to continue. Titanic (train.csv), Mushroom "
+                    "(agaricus-lepiota.data: untick the header box) and the HIV-1 protease files "
+                    "(untick the header box, then split the octamer column into characters) work.")
+    else:
+        data = up.getvalue()
+        with guard("Reading the file"):
+            first = load_upload(data, up.name, header, missing, None)
+            text_cols = ["(none)"] + [c for c in first.frame.columns
+                                      if first.frame[c].notna().all()
+                                      and first.frame[c].astype(str).str.len().nunique() == 1
+                                      and 2 <= first.frame[c].astype(str).str.len().iloc[0] <= 64]
+            split = u3.selectbox("Split a text column into one feature per character",
+                                 text_cols, key="data_split")
+            raw = first if split == "(none)" else load_upload(data, up.name, header, missing, split)
+
+if raw is None:
+    st.stop()
+
+same = raw.fingerprint == ws.raw.fingerprint
+base = ws.settings if same else raw.defaults
+fp = raw.fingerprint  # widget keys carry the table's fingerprint: a new table resets them
+
+st.subheader("2. Label and positive class")
+cols = list(raw.frame.columns)
+l1, l2 = st.columns(2)
+label = l1.selectbox("Label column", cols, key=f"data_label_{fp}",
+                     index=cols.index(base.label) if base.label in cols else len(cols) - 1)
+values = label_values(raw, label)
+if base.positive in values and label == base.label:
+    pos_default = values.index(base.positive)
+elif "1" in values:
+    pos_default = values.index("1")
+elif "True" in values:
+    pos_default = values.index("True")
+else:
+    pos_default = max(len(values) - 1, 0)
+if len(values) > 30:
+    error(f"The label {label!r} has {len(values)} different values; choose a column with a few "
+          "classes (a yes/no outcome).")
+    st.stop()
+positive = l2.selectbox("Positive class (POS)", values, index=pos_default, key=f"data_pos_{fp}_{label}")
+if len(values) > 2:
+    st.caption(md(f"The label has {len(values)} classes: {positive!r} is POS, every other class "
+                  "counts as NOT POS."))
+
+st.subheader("3. Columns")
+overview = column_overview(raw, DataSettings(label, positive, base.features))
+st.dataframe(overview, hide_index=True, width="stretch", height=min(38 + 35 * len(overview), 300))
+
+# the automatic choice: what infer_schema keeps and which columns it reads as numbers
+auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
+try:
+    from plx_core.data import infer_schema
+
+    auto = infer_schema(raw.frame, label, positive)
+    auto_feats = list(auto.features)
+    auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
+    auto_excluded = dict(auto.excluded)
+except (PLXError, ValueError):
+    pass
+if same and label == base.label and base.features is not None:
+    feat_default = [c for c in base.features if c in cols and c != label]
+    num_default = [c for c in base.numeric if c in feat_default]
+else:
+    feat_default = auto_feats
+    num_default = auto_num
+feature_opts = [c for c in cols if c != label]
+features = st.multiselect("Features to use", feature_opts, default=feat_default,
+                          key=f"data_features_{fp}_{label}")
+if auto_excluded:
+    st.caption(md("Left out by default: " + "; ".join(f"{c} ({why})" for c, why in auto_excluded.items())
+                  + ". Add a column back above to use it anyway."))
+numeric_opts = [c for c in features if bool(overview.set_index("column").loc[c, "numbers"])]
+numeric = st.multiselect("Numeric columns to cut into bins (others are categorical)",
+                         numeric_opts, default=[c for c in num_default if c in numeric_opts],
+                         key=f"data_numeric_{fp}_{label}")
+b1, b2 = st.columns(2)
+method = b1.selectbox("Discretisation", ["quantile", "uniform"],
+                      index=["quantile", "uniform"].index(base.method) if base.method in ("quantile", "uniform") else 0,
+                      format_func=lambda m: {"quantile": "equal-frequency bins",
+                                             "uniform": "equal-width bins"}[m],
+                      key=f"data_method_{fp}")
+bins = b2.slider("Bins per numeric column", 2, 10, int(base.bins), key=f"data_bins_{fp}")
+per_column: dict[str, int] = dict(base.bins_per_column) if same else {}
+if numeric:
+    with st.expander("Bins for single columns"):
+        for c in numeric:
+            v = st.number_input(f"Bins for {c} (0 = as above)", 0, 20, int(per_column.get(c, 0)),
+                                key=f"data_bins_{fp}_{c}")
+            if v >= 2:
+                per_column[c] = int(v)
+            else:
+                per_column.pop(c, None)
+
+st.subheader("4. Split")
+s1, s2, s3 = st.columns(3)
+test_size = s1.slider("Test share", 0.1, 0.5, float(base.test_size), 0.05, key="data_test_size")
+seed = s2.number_input("Random seed", 0, 10_000, int(base.seed), key="data_seed")
+BAL = {"train": "balance the training part (test keeps the true mix)",
+       "before": "balance everything, then split (the paper's protocol; optimistic)",
+       "none": "no balancing"}
+balance = s3.selectbox("Class balance", list(BAL), index=list(BAL).index(base.balance),
+                       format_func=BAL.get, key="data_balance")
+
+settings = DataSettings(
+    label=label, positive=positive, features=tuple(features),
+    numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
+    method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
+    test_size=float(test_size), seed=int(seed), balance=balance,
+)
+
+st.subheader("5. Preview")
+prepared = None
+with guard("The settings do not give a usable table"):
+    prepared = prepare(raw, settings)
+if prepared is not None:
+    notes = validate(prepared, "direct", None)
+    for level, text in notes:
+        if level == "warning":
+            st.warning(md(text))
+    st.info("  \n".join(md(t) for level, t in notes if level != "warning"))
+    st.dataframe(prepared.frame().head(20), width="stretch", height=300)
+
+unchanged = same and settings == ws.settings
+if st.button("Use this data", type="primary", disabled=prepared is None or unchanged,
+             key="data_apply", help="Prepares the table, splits it and builds the KB."):
+    with guard("Switching to the new data"):
+        notes = use_data(ws, raw, settings)
+        bar = Progress("Building the knowledge base…")
+        try:
+            ws.ensure_kb(bar)
+        finally:
+            bar.done()
+        st.success(md(f"Now using {ws.dataset.name}: {len(ws.X_train)} training and "
+                      f"{len(ws.X_test)} test rows; {ws.kb_settings.label()} KB with "
+                      f"{len(ws.kb):,} clauses built in {ws.build_seconds:.2f} s."))
+        for n in notes:
+            st.info(md(n))
+if unchanged:
+    st.caption("These settings are the ones in use.")

@@ -1,0 +1,156 @@
+"""Knowledge base: build it (Direct / Tree / Forest), view the ID3 tree, browse, export and
+import clauses."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from plx_core.plots import tree_figure
+from plx_core.session import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
+from ui.state import page_setup
+from ui.widgets import Progress, error, figure, guard, md
+
+ws = page_setup()
+st.title("Knowledge base")
+
+st.subheader("Build")
+kinds = list(KB_KINDS)
+k1, k2 = st.columns([2, 1])
+kind = k1.radio("Kind", kinds, index=kinds.index(ws.kb_settings.kind), format_func=KB_KINDS.get,
+                key="kb_kind")
+cur = ws.kb_settings
+max_len, n_trees, max_depth = cur.max_len, cur.n_trees, cur.max_depth
+F = len(ws.features)
+if kind == "direct":
+    ml = k2.number_input("max_len: most feature literals per clause (0 = no cap)", 0, F,
+                         int(cur.max_len or 0), key="kb_max_len")
+    max_len = None if ml == 0 else int(ml)
+else:
+    md_ = k2.number_input("Maximum tree depth (0 = grow until pure)", 0, F, int(cur.max_depth or 0),
+                          key="kb_max_depth")
+    max_depth = None if md_ == 0 else int(md_)
+    if kind == "forest":
+        n_trees = k2.slider("Trees in the forest", 2, 50, int(cur.n_trees), key="kb_n_trees")
+settings = KBSettings(kind, max_len if kind == "direct" else None, n_trees, max_depth, cur.random_state)
+
+if st.button("Build", type="primary", key="kb_build"):
+    bar = Progress("Building…")
+    with guard("Building the KB"):
+        ws.set_kb(settings, bar)
+    bar.done()
+
+if ws.kb is None:
+    with guard("Building the KB"):
+        bar = Progress("Building…")
+        try:
+            ws.ensure_kb(bar)
+        finally:
+            bar.done()
+if ws.kb is None:
+    st.stop()
+
+kb = ws.kb
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("KB", ws.kb_note or ws.kb_settings.label())
+m2.metric("Clauses", f"{len(kb):,}")
+m3.metric("Rules", f"{len(ws.rules)}")
+m4.metric("Build time", f"{ws.build_seconds:.3f} s")
+if ws.kb_cached:
+    st.caption("Taken from this session's cache (same data and settings): nothing was rebuilt.")
+if settings != ws.kb_settings and not ws.kb_note:
+    st.caption(md(f"The settings above ({settings.label()}) differ from the KB in use: press Build."))
+
+tabs = st.tabs(["Browse clauses", "ID3 tree", "Export / import"])
+
+with tabs[0]:
+    b1, b2 = st.columns(2)
+    search = b1.text_input("Search literals (e.g. radius or worst texture=<22.47; join terms "
+                           "with AND)", key="kb_search")
+    feats = b2.multiselect("Clauses that mention every one of these features", list(kb.features),
+                           key="kb_feats")
+    lengths = kb.lengths
+    top = int(lengths.max()) if len(lengths) else 1
+    top = max(top, max((sum(lit.is_feature for lit in c.literals) for c in kb.extra), default=1), 1)
+    c1, c2, c3 = st.columns(3)
+    length = c1.slider("Length (feature literals)", 1, max(top, 2), (1, max(top, 2)), key="kb_len") \
+        if top >= 1 else (1, 1)
+    p_range = c2.slider("p range", 0.0, 1.0, (0.0, 1.0), 0.01, key="kb_p")
+    min_sup = c3.number_input("Minimum support (training rows)", 0, 10**9, 0, key="kb_sup")
+    d1, d2, d3, d4 = st.columns(4)
+    sort_by = d1.selectbox("Sort by", list(SORT_KEYS), key="kb_sort")
+    desc = d2.toggle("Descending", value=True, key="kb_desc")
+    size = d3.selectbox("Rows per page", [25, 50, 100], key="kb_size")
+    page = d4.number_input("Page", 1, 10**9, 1, key="kb_page")
+    with guard("Filtering the clauses"):
+        q = BrowseQuery(search, tuple(feats), tuple(length), tuple(p_range), int(min_sup), (),
+                        sort_by, desc, int(page), int(size))
+        frame, total = browse_kb(kb, q)
+        pages = max(1, -(-total // int(size)))
+        st.caption(f"{total:,} of {len(kb):,} clauses match · page {min(int(page), pages)} of {pages}")
+        st.dataframe(frame.drop(columns=["clause"]), hide_index=True, width="stretch",
+                     column_config={"p": st.column_config.NumberColumn(format="%.3f"),
+                                    "w": st.column_config.NumberColumn(format="%.3g")})
+
+with tabs[1]:
+    if not ws.trees:
+        st.info("The tree view shows the ID3 tree behind a Tree or Forest KB. Choose Tree or "
+                "Forest above and press Build (the Direct KB has no tree).")
+    else:
+        t = 0
+        if len(ws.trees) > 1:
+            t = st.selectbox("Tree of the forest", list(range(len(ws.trees))),
+                             format_func=lambda i: f"tree {i + 1}", key="kb_tree_pick")
+        tree = ws.trees[t]
+        nodes = tree.to_frame()
+        st.caption(f"{len(nodes)} nodes, depth {tree.depth}. Click a node to see its clause.")
+        node_key, pick_key, plot_key = f"kb_node_{t}", f"kb_node_pick_{t}", f"kb_tree_{t}"
+        chosen = int(st.session_state.get(node_key, 0))
+        # a click on the chart: its selection stays until cleared, so only a new one counts
+        state = st.session_state.get(plot_key)
+        pts = list(state["selection"]["points"]) if state and "selection" in state else []
+        sig = repr(pts)
+        if pts and sig != st.session_state.get(f"kb_tree_seen_{t}"):
+            st.session_state[f"kb_tree_seen_{t}"] = sig
+            cd = pts[0].get("customdata")
+            if cd is not None:
+                chosen = int(cd[0])
+        options = [int(i) for i in nodes["node"]]
+        chosen = chosen if chosen in options else 0
+        st.session_state[node_key] = chosen
+        st.session_state[pick_key] = chosen
+        figure(tree_figure(tree, selected=chosen), key=plot_key, on_select="rerun",
+               selection_mode=("points",))
+
+        def _picked(node_key=node_key, pick_key=pick_key):
+            st.session_state[node_key] = st.session_state[pick_key]
+
+        st.selectbox("Node", options, key=pick_key, on_change=_picked,
+                     format_func=lambda i: f"#{i} {nodes.loc[i, 'label']} "
+                     f"(n={nodes.loc[i, 'count']}, p={nodes.loc[i, 'p']:.2f})")
+        row = nodes.loc[chosen]
+        st.markdown(f"**Node #{chosen}**: {md(row['label'])} · {row['count']} training rows · "
+                    f"{row['positives']} positive · p = {row['p']:.3f}"
+                    + (" · leaf" if row["is_leaf"] else ""))
+        st.code(f"[{row['p']:.4g}] {row['clause']}", language=None)
+
+with tabs[2]:
+    st.markdown("**Export** the KB in use (with its rules).")
+    full = ws.current_kb()
+    e1, e2, e3 = st.columns(3)
+    e1.download_button("JSON", data=lambda: full.to_json().encode("utf-8"), file_name="plx-kb.json",
+                       mime="application/json", key="kb_dl_json", on_click="ignore")
+    e2.download_button("Clause text", data=lambda: full.to_text().encode("utf-8"),
+                       file_name="plx-kb.txt", mime="text/plain", key="kb_dl_text", on_click="ignore")
+    e3.download_button("CSV (safe to open in a spreadsheet)", data=lambda: kb_csv(full),
+                       file_name="plx-kb.csv", mime="text/csv", key="kb_dl_csv", on_click="ignore")
+    st.caption("In the CSV, text cells starting with = + - @ (or a tab) get a leading ' so a "
+               "spreadsheet shows them instead of running them.")
+    st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
+    up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
+    if up is not None and st.button("Use the imported KB", key="kb_import_go"):
+        try:
+            base = ws.import_kb(up.getvalue())
+            st.success(md(f"Imported a {base.kind} KB with {len(base):,} clauses and "
+                          f"{len(ws.rules)} rule(s)."))
+        except Exception as exc:  # plain words; the KB in use stays
+            error(f"The file could not be used as a KB: {exc}")

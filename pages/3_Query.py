@@ -1,0 +1,231 @@
+"""Query: pick an instance (test or training row, or edit values, leaving any unknown) and read
+the ω(POS) bounds, the decision, the method, the evidence and a counterfactual."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import streamlit as st
+
+from plx_core.plots import bounds_interval, evidence_bars
+from plx_core.session import UNKNOWN, Instance, instance_from_row, rule_parts
+from ui.engine import ws_counterfactual
+from ui.state import page_setup
+from ui.widgets import Progress, figure, guard, md
+
+ws = page_setup()
+st.title("Query")
+
+if ws.kb is None:
+    bar = Progress("Building the knowledge base…")
+    with guard("Building the KB"):
+        ws.ensure_kb(bar)
+    bar.done()
+    if ws.kb is None:
+        st.stop()
+
+features = list(ws.features)
+domains = ws.domains()
+
+with st.expander("Query settings"):
+    q1, q2 = st.columns(2)
+    SEM = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
+           "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
+    ws.semantics = q1.radio("Semantics", list(SEM), index=list(SEM).index(ws.semantics),
+                            format_func=SEM.get, key="q_semantics")
+    METH = {"auto": "auto (exact weighted median when possible, else the LP)",
+            "lp": "always the LP (cvxpy + HiGHS)"}
+    ws.method = q2.radio("Method", list(METH), index=list(METH).index(ws.method),
+                         format_func=METH.get, key="q_method")
+
+
+# ------------------------------------------------------------------ picking an instance
+
+
+def _sync_editor(inst: Instance) -> None:
+    for j, (_, v) in enumerate(inst.values):
+        st.session_state[f"q_val_{j}"] = UNKNOWN if v is None else v
+
+
+def _select(inst: Instance) -> None:
+    ws.set_selected(inst)
+    _sync_editor(inst)
+
+
+def _picked(part: str) -> None:
+    row = st.session_state.get("q_pick")
+    if row is not None:
+        X, y = ws.part(part)
+        _select(instance_from_row(X, y, row, part))
+
+
+def _table_selected(part: str, shown: list) -> None:
+    state = st.session_state.get("q_table")
+    rows = list(state["selection"]["rows"]) if state and "selection" in state else []
+    if rows and rows[0] < len(shown):
+        X, y = ws.part(part)
+        st.session_state["q_pick"] = shown[rows[0]]
+        _select(instance_from_row(X, y, shown[rows[0]], part))
+
+
+def _plain(i):
+    """Index labels as plain Python values (widgets compare and serialise them)."""
+    return int(i) if isinstance(i, (int, np.integer)) else i
+
+
+if ws.selected is None:
+    _select(instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test"))
+
+st.subheader("Instance")
+p1, p2, p3, p4 = st.columns(4)
+PARTS = ["test", "train"]
+part = p1.radio("Rows from", PARTS, horizontal=True, key="q_part",
+                index=PARTS.index(ws.selected.origin) if ws.selected.origin in PARTS else 0,
+                format_func=lambda p: {"test": "test split", "train": "training split"}[p])
+X, y = ws.part(part)
+with guard("Answering the rows"):
+    dec = ws.decisions(part)
+    table = X.copy()
+    table.insert(0, "label", y.astype(str))
+    table.insert(1, "plx decision", dec["decision"].reindex(table.index).to_numpy())
+    table.insert(2, "ω(POS) mean", dec["mean"].reindex(table.index).round(3).to_numpy())
+    classes = ["(any)"] + sorted(y.astype(str).unique())
+    lab = p2.selectbox("Label", classes, key="q_f_label")
+    decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
+    wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
+    text = st.text_input("Rows containing (any value, e.g. ≥16.82)", key="q_f_text")
+    shown = table
+    if lab != "(any)":
+        shown = shown[shown["label"] == lab]
+    if decf != "(any)":
+        shown = shown[shown["plx decision"] == decf]
+    if wrong:
+        shown = shown[~dec["correct"].reindex(shown.index).to_numpy(dtype=bool)]
+    if text.strip():
+        hit = shown[features].astype(str).apply(lambda c: c.str.contains(text.strip(), regex=False))
+        shown = shown[hit.any(axis=1).to_numpy()]
+    labels = [_plain(i) for i in shown.index]
+    st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below.")
+    st.dataframe(shown, width="stretch", height=260, key="q_table",
+                 on_select=functools.partial(_table_selected, part, labels),
+                 selection_mode="single-row")
+    opts = list(labels)
+    if ws.selected.origin == part and ws.selected.row is not None:
+        cur = _plain(ws.selected.row)
+        if cur not in opts:
+            opts = [cur] + opts
+        st.session_state["q_pick"] = cur
+    elif "q_pick" in st.session_state and st.session_state["q_pick"] not in opts:
+        st.session_state["q_pick"] = None
+    if opts:
+        st.selectbox("Instance", opts, key="q_pick", on_change=_picked, args=(part,),
+                     placeholder="choose a row",
+                     format_func=lambda r: f"{part} row {r} · label {table.loc[r, 'label']} · plx "
+                     f"{table.loc[r, 'plx decision']}")
+
+inst = ws.selected
+source = None
+if inst.origin in ("test", "train") and inst.row is not None:
+    Xs, ys = ws.part(inst.origin)
+    if inst.row in Xs.index:
+        source = instance_from_row(Xs, ys, inst.row, inst.origin)
+elif inst.row is not None:
+    for name in ("test", "train"):
+        Xs, ys = ws.part(name)
+        if inst.row in Xs.index:
+            source = instance_from_row(Xs, ys, inst.row, name)
+            break
+
+
+def _edited() -> None:
+    cur = ws.selected
+    vals = tuple((f, None if st.session_state[f"q_val_{j}"] == UNKNOWN else st.session_state[f"q_val_{j}"])
+                 for j, f in enumerate(features))
+    new = Instance(vals, "edited", cur.row, None)
+    if source is not None and vals == source.values:
+        new = source
+    ws.set_selected(new)
+
+
+with st.expander("Edit values (choose (unknown) to leave a feature out of the query)",
+                 expanded=inst.origin == "edited"):
+    cols = st.columns(3)
+    for j, (f, v) in enumerate(inst.values):
+        key = f"q_val_{j}"
+        opts = [UNKNOWN] + list(domains.get(f, ()))
+        if v is not None and v not in opts:
+            opts.append(v)  # a value never seen in training stays choosable (and is reported)
+        if key not in st.session_state or st.session_state[key] not in opts:
+            st.session_state[key] = UNKNOWN if v is None else v
+        cols[j % 3].selectbox(f, opts, key=key, on_change=_edited)
+    st.button("Set every feature unknown", key="q_clear", on_click=_select,
+              args=(Instance(tuple((f, None) for f in features), "edited", inst.row, None),))
+
+# ------------------------------------------------------------------ the answer
+
+inst = ws.selected
+st.subheader("Answer")
+with guard("Answering the query"):
+    b = ws.query(inst)
+    known = inst.known()
+    word = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+    a = st.columns(6)
+    a[0].metric("Decision", word)
+    a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
+    a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
+    a[3].metric("Method", {"median": "median", "lp": "LP"}[b.method],
+                help="median: the exact weighted-median answer (no solver needed); LP: the "
+                     "linear program of Definition 3 solved with HiGHS")
+    a[4].metric("Relevant clauses", f"{b.n_relevant:,}")
+    if inst.label is not None:
+        correct = (inst.label == ws.positive) == b.positive
+        a[5].metric("True label", inst.label)
+        a[5].caption("plx agrees" if correct else "plx disagrees")
+    else:
+        a[5].metric("True label", "unknown")
+    figure(bounds_interval(b), key="q_bounds")
+    notes = [f"POS means {ws.positive!r}.",
+             f"{len(known)} of {len(features)} features known.",
+             f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
+    if b.unseen:
+        notes.append("Never seen in training (they match no clause): "
+                     + ", ".join(f"{f}={v}" for f, v in b.unseen.items()) + ".")
+    if b.no_evidence:
+        notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
+    st.caption(md(" ".join(notes)))
+
+    kb = ws.current_kb()
+    ev = b.evidence.frame(kb)
+    if len(ev):
+        ev["target"] = ev["target"].fillna(ev["p"])
+        ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in rule_parts(kb.clause(int(i)))[0]) or "(always)")
+                      + " THEN " + rule_parts(kb.clause(int(i)))[1] for i in ev["clause_id"]]
+        ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
+        cols_show = ["target", "w", "p", "support", "rule", "omega", "overridden"]
+        for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
+        against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
+        e1, e2 = st.columns(2)
+        e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
+        e1.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=240,
+                     column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                                    "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
+                                    "p": st.column_config.NumberColumn(format="%.3f")})
+        e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
+        e2.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=240,
+                     column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                                    "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
+                                    "p": st.column_config.NumberColumn(format="%.3f")})
+        with st.expander("Evidence chart"):
+            figure(evidence_bars(ev, omega=b.omega), key="q_evidence")
+
+st.subheader("Counterfactual")
+with guard("Searching a counterfactual"):
+    cf = ws_counterfactual(ws, inst.as_dict())
+    if cf.changes:
+        other = "NOT POS" if b.positive else "POS"
+        st.markdown(md(f"Changing {len(cf.changes)} value(s) makes the decision {other} "
+                       f"(ω(POS) ∈ [{cf.lower:.3f}, {cf.upper:.3f}]): {cf.text()}"))
+    else:
+        st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
+                       "alternatives tried)."))

@@ -1,0 +1,171 @@
+"""Explain: the k features that decide the selected instance, Shapley values of ω(POS), and
+explanations side by side (two instances, across k, across KB kinds, SHAP on a baseline)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from plx_core.plots import bounds_interval, explanation_bars, shapley_bars
+from plx_core.session import KBSettings, instance_from_row, with_rules
+from ui.engine import ws_explain, ws_shap_model, ws_shapley
+from ui.state import page_setup
+from ui.widgets import Progress, figure, guard, md
+
+ws = page_setup()
+st.title("Explain")
+
+if ws.kb is None:
+    bar = Progress("Building the knowledge base…")
+    with guard("Building the KB"):
+        ws.ensure_kb(bar)
+    bar.done()
+    if ws.kb is None:
+        st.stop()
+if ws.selected is None:
+    ws.set_selected(instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test"))
+
+inst = ws.selected
+known = inst.known()
+st.caption(md(f"Instance: {inst.title()} — "
+              + ", ".join(f"{f}={v}" for f, v in known.items())
+              + (f" — true label {inst.label}" if inst.label is not None else "")))
+st.page_link("pages/3_Query.py", label="Pick another instance on the Query page", icon=":material/help:")
+if not known:
+    st.info("Every feature of this instance is unknown: there is nothing to explain it by. "
+            "Fill in some values on the Query page.")
+    st.stop()
+
+n = len(known)
+k = st.slider("k: number of features in the explanation", 1, n, min(2, n), key="x_k") if n > 1 else 1
+
+
+def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_shapley=True,
+                      top=10, order=None):
+    """Bounds, the top sub-queries with the chosen one highlighted, and Shapley bars."""
+    b = ws.query(values, kb=kb, kb_key=kb_key) if kb is not None else ws.query(values)
+    e = ws_explain(ws, values, k, kb=kb, kb_key=kb_key)
+    if title:
+        st.markdown(f"**{md(title)}**")
+    figure(bounds_interval(b), key=f"{key}_bounds")
+    verdict = "POS" if b.positive else "NOT POS"
+    st.markdown(md(f"Explanation (k={e.k}, {e.search}): "
+                   + " AND ".join(f"{f}={e.values[f]}" for f in e.features)
+                   + f" gives ω(POS) ∈ [{e.lower:.3f}, {e.upper:.3f}]; the decision is {verdict}."))
+    figure(explanation_bars(e, top=top, title=f"Top sub-queries of size {e.k}"), key=f"{key}_bars")
+    if show_shapley:
+        phi = ws_shapley(ws, values, kb=kb, kb_key=kb_key)
+        figure(shapley_bars(phi, title="Shapley values of ω(POS)", instance=values, order=order),
+               key=f"{key}_shap")
+    return b, e
+
+
+with guard("Explaining the instance"):
+    values = inst.as_dict()
+    left, right = st.columns([3, 2])
+    with left:
+        b, e = explanation_block(values, k, key="x_main", show_shapley=False)
+        with st.expander("Every scored sub-query"):
+            st.dataframe(e.candidates.assign(features=[", ".join(f) for f in e.candidates["features"]])
+                         [["features", "lower", "upper", "mean", "chosen"]],
+                         hide_index=True, width="stretch", height=240)
+    with right:
+        phi = ws_shapley(ws, values)
+        figure(shapley_bars(phi, title="Shapley values of ω(POS)", instance=values), key="x_shap")
+        st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
+                      f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
+
+st.divider()
+st.subheader("Side by side")
+MODES = ["Two instances", "One instance across k", "Across KB kinds", "SHAP on a baseline model"]
+mode = st.radio("Compare", MODES, horizontal=True, key="x_mode")
+
+if mode == "Two instances":
+    with guard("Comparing two instances"):
+        X, y = ws.X_test, ws.y_test
+        opts = [int(i) if isinstance(i, (int, np.integer)) else i for i in X.index]
+        mine = inst.row if inst.origin == "test" else None
+        default = next((i for i in opts if i != mine), opts[0])
+        other = st.selectbox("Second instance (test row)", opts, index=opts.index(default),
+                             key="x_other",
+                             format_func=lambda r: f"test row {r} · label {y.loc[r]}")
+        inst2 = instance_from_row(X, y, other, "test")
+        c1, c2 = st.columns(2)
+        order = list(ws.features)
+        with c1:
+            explanation_block(inst.as_dict(), k, key="x_a", title=f"A: {inst.title()}", order=order)
+        with c2:
+            explanation_block(inst2.as_dict(), k, key="x_b",
+                              title=f"B: {inst2.title()} (label {inst2.label})", order=order)
+
+elif mode == "One instance across k":
+    with guard("Comparing across k"):
+        ks = st.multiselect("Values of k", list(range(1, n + 1)),
+                            default=sorted({1, min(2, n), min(3, n)}), key="x_ks")
+        ks = sorted(ks)[:4]
+        if ks:
+            cols = st.columns(len(ks))
+            for c, kk in zip(cols, ks):
+                with c:
+                    e = ws_explain(ws, values, kk)
+                    st.markdown(f"**k = {kk}**")
+                    st.markdown(md(" AND ".join(f"{f}={e.values[f]}" for f in e.features)
+                                   + f" → [{e.lower:.3f}, {e.upper:.3f}]"))
+                    figure(explanation_bars(e, top=6), key=f"x_k_{kk}")
+
+elif mode == "Across KB kinds":
+    with guard("Comparing KB kinds"):
+        kinds = [("Direct", KBSettings("direct", ws.kb_settings.max_len if ws.kb_settings.kind == "direct" else None)),
+                 ("Tree (leaves)", KBSettings("tree"))]
+        blocks = []
+        bar = Progress("Preparing the KBs to compare…")
+        for i, (name, s) in enumerate(kinds):
+            kbx, key = ws.kb_for(s, lambda f, t, i=i: bar((i + f) / (len(kinds) + 1), t))
+            blocks.append((name, kbx, (key, ())))
+        if ws.rules:
+            base, key = blocks[0][1], blocks[0][2][0]
+            sig = tuple(r.to_text() for r in ws.rules if r.enabled)
+            kbr = ws.results.get(("kb+rules", key, sig),
+                                 lambda: with_rules(base, [r for r in ws.rules if r.enabled]))
+            blocks.append(("Direct with rules", kbr, (key, sig)))
+        else:
+            blocks.append(("Direct with rules", None, None))
+        bar.done()
+        cols = st.columns(len(blocks))
+        order = list(ws.features)
+        for c, (name, kbx, key) in zip(cols, blocks):
+            with c:
+                if kbx is None:
+                    st.markdown(f"**{name}**")
+                    st.info("No rules yet: add one on the Rules page to see its effect here.")
+                    continue
+                explanation_block(values, k, kb=kbx, kb_key=key, key=f"x_kind_{name}",
+                                  title=f"{name} ({len(kbx):,} clauses)", top=6, order=order)
+
+else:
+    with guard("Comparing with SHAP"):
+        with st.spinner("Fitting the baseline model (logistic regression on one-hot features)…"):
+            sm = ws_shap_model(ws)
+        import pandas as pd
+
+        row = pd.DataFrame([{f: v for f, v in inst.values}], columns=list(ws.features), dtype=object)
+        sv = sm.values(row).iloc[0]
+        prob = float(sm.proba(row)[0])
+        phi = ws_shapley(ws, values)
+        order = list(phi.abs().sort_values(ascending=False).index) + [f for f in sv.index if f not in phi.index]
+        c1, c2 = st.columns(2)
+        with c1:
+            st.markdown("**plx: Shapley values of ω(POS)**")
+            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}]"))
+            figure(shapley_bars(phi, instance=values, order=order), key="x_cmp_plx")
+        with c2:
+            st.markdown("**SHAP on logistic regression** (log-odds)")
+            st.caption(md(f"P(POS) = {prob:.3f} · "
+                          + ("shap.LinearExplainer" if sm.uses_shap else "exact linear SHAP")))
+            figure(shapley_bars(sv, instance=values, order=order, xlabel="SHAP value (log-odds)"),
+                   key="x_cmp_shap")
+        top_plx = list(phi.abs().sort_values(ascending=False).index[:k])
+        top_shap = list(sv.abs().sort_values(ascending=False).index[:k])
+        both = set(top_plx) & set(top_shap)
+        st.caption(md(f"Top {k}: plx {', '.join(top_plx)}; SHAP {', '.join(top_shap)}; "
+                      f"{len(both)} in common."))

@@ -1,0 +1,69 @@
+"""Evaluate: F1, the confusion matrix and baselines on the current split; agreement of plx
+explanations with SHAP."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from plx_core.plots import agreement_figure, confusion_matrix_figure, metrics_bars
+from plx_core.session import BASELINES, baseline_scores, confusion, scores
+from ui.engine import ws_agreement
+from ui.state import page_setup
+from ui.widgets import Progress, figure, guard, md
+
+ws = page_setup()
+st.title("Evaluate")
+
+if ws.kb is None:
+    bar = Progress("Building the knowledge base…")
+    with guard("Building the KB"):
+        ws.ensure_kb(bar)
+    bar.done()
+    if ws.kb is None:
+        st.stop()
+
+label = ws.kb_note or ws.kb_settings.label()
+st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; POS = {ws.positive!r}; "
+              f"KB {label}" + (f" with {sum(r.enabled for r in ws.rules)} rule(s)" if ws.rules else "")))
+
+with guard("Scoring the KB"):
+    dec = ws.decisions("test")
+    truth = (ws.y_test.astype(str) == ws.positive).to_numpy()
+    pred = dec["decision"].to_numpy() == "POS"
+    s = scores(truth, pred)
+    m = st.columns(5)
+    m[0].metric("F1", f"{s['F1']:.3f}")
+    m[1].metric("Precision", f"{s['precision']:.3f}")
+    m[2].metric("Recall", f"{s['recall']:.3f}")
+    m[3].metric("Accuracy", f"{s['accuracy']:.3f}")
+    m[4].metric("Ties at 0.5", f"{int(dec['tie'].sum())}", help="Rows whose ω(POS) bounds have mean exactly 0.5; reported NOT POS (the paper's rule: positive iff mean > 0.5)")
+    c1, c2 = st.columns(2)
+    with c1:
+        figure(confusion_matrix_figure(confusion(truth, pred), ("NOT POS", "POS")), key="ev_cm")
+    with c2:
+        with st.spinner("Fitting the baselines on the same split…"):
+            key = ("baselines", ws.data_key)
+            base = ws.results.get(key, lambda: baseline_scores(
+                ws.X_train, ws.y_train, ws.X_test, ws.y_test, ws.positive, BASELINES,
+                ws.settings.seed))
+        table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]), base], ignore_index=True)
+        figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
+    st.dataframe(table[["model", "F1", "precision", "recall", "accuracy", "tp", "fp", "fn", "tn"]],
+                 hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in ("F1", "precision", "recall", "accuracy")})
+    st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
+
+st.subheader("Explanation agreement with SHAP")
+st.caption("For test rows, plx's Shapley values of ω(POS) (and its k-feature explanations) are "
+           "compared with SHAP values of a logistic regression on the same features.")
+a1, a2 = st.columns(2)
+n_rows = a1.slider("Test rows", 10, min(200, len(ws.X_test)), min(40, len(ws.X_test)), 10, key="ev_n")
+k = a2.slider("k", 1, max(1, len(ws.features)), min(2, len(ws.features)), key="ev_k")
+with guard("Comparing explanations with SHAP"):
+    with st.spinner("Explaining the rows with plx and with SHAP…"):
+        summary, rows = ws_agreement(ws, n_rows, k)
+    figure(agreement_figure(summary), key="ev_agree")
+    with st.expander("Per row"):
+        st.dataframe(rows, hide_index=True, width="stretch")

@@ -1,0 +1,475 @@
+"""Every dashboard page and its main interactions through Streamlit's AppTest (no browser).
+
+A page that needs earlier steps gets a seeded workspace in `session_state["ws"]`. Plotly
+selection events cannot be sent through AppTest; the browser tests cover those."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from plx_core.session import (
+    DataSettings,
+    KBSettings,
+    instance_from_row,
+    new_workspace,
+    raw_builtin,
+    rule_clause,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+APP = str(ROOT / "app.py")
+TIMEOUT = 60
+
+
+def run(page: str | None = None, ws=None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if ws is not None:
+        at.session_state["ws"] = ws
+    at.run()
+    if page is not None:
+        at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.info] + [e.value for e in at.warning] + [e.value for e in at.success]
+    return "\n".join(str(p) for p in parts).replace("\\", "")
+
+
+def errors(at: AppTest) -> list[str]:
+    return [str(e.value).replace("\\", "") for e in at.error]
+
+
+def metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise KeyError(label)
+
+
+@pytest.fixture(scope="module")
+def base_ws():
+    return new_workspace()
+
+
+def fresh(base_ws):
+    """A cheap copy of the default workspace (shares the built KB, own rules and caches)."""
+    from plx_core.session import LRU
+
+    ws = replace(base_ws, rules=[], selected=None, kbs=LRU(6), results=LRU(512))
+    ws.kbs.data[base_ws.kb_key] = (base_ws.kb, base_ws.trees, base_ws.build_seconds)
+    return ws
+
+
+# --------------------------------------------------------------------------- app and Data page
+
+
+def test_app_opens_on_the_default_diagnosis_set():
+    at = run()
+    assert [t.value for t in at.title] == ["Data"]
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "breast-cancer-wisconsin" and ws.kb is not None
+    assert metric(at, "Rows × features") == "569 × 6"
+    assert metric(at, "POS is") == "malignant"
+    side = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert "2,014 clauses" in side and "Rules: 0" in side
+    assert at.button(key="data_apply").disabled  # nothing to apply yet
+
+
+def test_data_page_switches_to_a_builtin_set(base_ws):
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.selectbox(key="data_builtin").set_value("paper-example").run()
+    assert not at.exception
+    at.slider(key="data_test_size").set_value(0.25).run()
+    at.button(key="data_apply").click().run()
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "paper-example" and ws.features == ("a1", "a2", "a3", "a4")
+    assert ws.kb is not None and ws.kb.features == ws.features
+    assert any("Now using paper-example" in s.value.replace("\\", "") for s in at.success)
+
+
+CSV = (
+    "id,colour,size,weight,outcome\n"
+    + "\n".join(f"{i},{c},{s},{w},{o}" for i, (c, s, w, o) in enumerate(
+        [("red", "S", 1.5, "yes"), ("blue", "L", 3.2, "no"), ("red", "L", 2.2, "yes"),
+         ("green", "S", 0.7, "no"), ("blue", "S", 1.1, "no"), ("red", "M", 2.9, "yes"),
+         ("green", "L", 3.9, "no"), ("red", "S", 1.0, "yes"), ("blue", "M", 2.5, "yes"),
+         ("green", "M", 1.7, "no"), ("red", "L", 3.3, "no"), ("blue", "L", 0.9, "yes")] * 3))
+    + "\n"
+).encode()
+
+
+def test_data_page_upload_label_types_bins_and_split(base_ws):
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("shop.csv", CSV, "text/csv")).run()
+    assert not at.exception and not errors(at)
+    raw_fp = [s for s in at.session_state if str(s).startswith("data_label_")]
+    label_box = at.selectbox(key=raw_fp[0])
+    assert label_box.value == "outcome"  # guessed from the name
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    at.selectbox(key=pos_key).set_value("yes").run()
+    feat_key = [s for s in at.session_state if str(s).startswith("data_features_")][0]
+    # the ID column is left out automatically (and the preview says why)
+    assert "id" not in at.multiselect(key=feat_key).value
+    assert "ID-like" in texts(at)
+    num_key = [s for s in at.session_state if str(s).startswith("data_numeric_")][0]
+    assert at.multiselect(key=num_key).value == ["weight"]  # 12 distinct numbers
+    at.multiselect(key=num_key).set_value([]).run()
+    assert "'weight' is numeric" not in texts(at)
+    at.multiselect(key=num_key).set_value(["weight"]).run()
+    bins_key = [s for s in at.session_state if str(s).startswith("data_bins_") and s.count("_") == 2][0]
+    at.slider(key=bins_key).set_value(2).run()
+    assert "'weight' is numeric and was cut into 2 bins" in texts(at)
+    at.slider(key="data_test_size").set_value(0.3).run()
+    at.button(key="data_apply").click().run()
+    assert not at.exception
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "shop.csv" and ws.positive == "yes"
+    assert set(ws.features) == {"colour", "size", "weight"}
+    assert ws.dataset.X["weight"].str.contains("<|≥").all()
+    assert len(ws.X_test) == 2 * round(0.3 * 18)  # stratified: 30 % of each class of 18
+
+
+def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("bad.csv", b"a,b\n1,2\n", "text/csv")).run()
+    assert not at.exception
+    assert any("only 1 data row" in e for e in errors(at))
+    at.file_uploader(key="data_upload").set_value(("bin.csv", b"\xff\xfe\x00\x01", "text/csv")).run()
+    assert not at.exception and any("not valid utf-8" in e.lower() for e in errors(at))
+    # a label with one class: the preview refuses it, the apply button stays off
+    one = b"x,y\n" + b"".join(f"{i % 3},same\n".encode() for i in range(12))
+    at.file_uploader(key="data_upload").set_value(("one.csv", one, "text/csv")).run()
+    assert not at.exception
+    assert any("every row has the label" in e or "one class" in e for e in errors(at)), errors(at)
+    assert at.button(key="data_apply").disabled
+    # the app still works: another page renders
+    at.switch_page("pages/3_Query.py").run()
+    assert not at.exception and metric(at, "Decision")
+
+
+def test_user_text_is_not_rendered_as_markup(base_ws):
+    nasty = "<img src=x onerror=alert(1)>"
+    csv = ("[click](http://evil.example),**bold**,label\n"
+           + "".join(f"{nasty},v{i % 2},{'a' if i % 3 else 'b'}\n" for i in range(12))).encode()
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("x.csv", csv, "text/csv")).run()
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    at.selectbox(key=pos_key).set_value("a").run()
+    at.button(key="data_apply").click().run()
+    assert not at.exception
+    for el in list(at.markdown) + list(at.caption) + list(at.info) + list(at.warning) + list(at.success):
+        v = str(el.value)
+        assert "<img" not in v.replace("\\<", "")
+        assert "](http" not in v.replace("\\]\\(", "")
+        assert not getattr(el.proto, "allow_html", False) or "<img" not in v
+
+
+# --------------------------------------------------------------------------- Knowledge base page
+
+
+def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
+    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    assert metric(at, "Clauses") == "2,014"
+    at.radio(key="kb_kind").set_value("tree").run()
+    at.button(key="kb_build").click().run()
+    ws = at.session_state["ws"]
+    assert ws.kb.kind == "tree" and ws.trees
+    assert metric(at, "KB") == "Tree (leaves)"
+    nodes = ws.trees[0].to_frame()
+    leaf = int(nodes.index[nodes["is_leaf"]][0])
+    at.selectbox(key="kb_node_pick_0").set_value(leaf).run()
+    code = [c.value for c in at.code]
+    assert any(nodes.loc[leaf, "clause"] in c for c in code)
+    # building the same KB again takes it from the session cache
+    at.button(key="kb_build").click().run()
+    assert "Taken from this session's cache" in texts(at)
+
+
+def test_kb_page_forest_and_max_len(base_ws):
+    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    at.number_input(key="kb_max_len").set_value(2).run()
+    at.button(key="kb_build").click().run()
+    ws = at.session_state["ws"]
+    assert ws.kb.max_len == 2 and int(ws.kb.lengths.max()) == 2
+    at.radio(key="kb_kind").set_value("forest").run()
+    at.slider(key="kb_n_trees").set_value(3).run()
+    at.button(key="kb_build").click().run()
+    ws = at.session_state["ws"]
+    assert ws.kb.kind == "forest" and len(ws.trees) == 3
+    assert at.selectbox(key="kb_tree_pick") is not None
+
+
+def test_kb_browser_search_filter_sort_paginate(base_ws):
+    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    at.text_input(key="kb_search").set_value("worst radius").run()
+    at.slider(key="kb_len").set_value((1, 1)).run()
+    cap = texts(at)
+    assert "3 of 2,014 clauses match" in cap
+    at.text_input(key="kb_search").set_value("").run()
+    at.slider(key="kb_len").set_value((2, 2)).run()
+    at.slider(key="kb_p").set_value((0.9, 1.0)).run()
+    at.number_input(key="kb_sup").set_value(50).run()
+    at.selectbox(key="kb_sort").set_value("p").run()
+    at.selectbox(key="kb_size").set_value(25).run()
+    at.number_input(key="kb_page").set_value(2).run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert (table["length"] == 2).all() and (table["p"] >= 0.9).all() and (table["support"] >= 50).all()
+    assert list(table["p"]) == sorted(table["p"], reverse=True)
+
+
+def test_kb_export_and_import(base_ws):
+    ws = fresh(base_ws)
+    ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    at = run("pages/2_Knowledge_base.py", ws)
+    labels = [b.label for b in at.get("download_button")]
+    assert {"JSON", "Clause text", "CSV (safe to open in a spreadsheet)"} <= set(labels)
+    data = ws.current_kb().to_json().encode()
+    ws2 = fresh(base_ws)
+    at2 = run("pages/2_Knowledge_base.py", ws2)
+    at2.file_uploader(key="kb_import").set_value(("kb.json", data, "application/json")).run()
+    at2.button(key="kb_import_go").click().run()
+    assert not at2.exception
+    assert "Imported a direct KB with 2,014 clauses and 1 rule" in texts(at2)
+    assert [r.id for r in at2.session_state["ws"].rules] == ["r1"]
+    at2.file_uploader(key="kb_import").set_value(("kb.json", b"[1, 2]", "application/json")).run()
+    at2.button(key="kb_import_go").click().run()
+    assert any("could not be used as a KB" in e for e in errors(at2))
+
+
+# --------------------------------------------------------------------------- Query page
+
+
+def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/3_Query.py", ws)
+    inst = at.session_state["ws"].selected
+    b = ws.query(inst)
+    assert metric(at, "ω(POS) lower") == f"{b.lower:.3f}"
+    assert metric(at, "ω(POS) upper") == f"{b.upper:.3f}"
+    assert metric(at, "Method") == "median"
+    assert metric(at, "Relevant clauses") == f"{b.n_relevant:,}"
+    assert metric(at, "True label") == inst.label
+    assert any("Evidence for POS" in m.value for m in at.markdown)
+    assert "Counterfactual" in [h.value for h in at.subheader]
+
+
+def test_query_page_pick_a_row_and_filter(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/3_Query.py", ws)
+    row = int(ws.X_test.index[5])
+    at.selectbox(key="q_pick").set_value(row).run()
+    assert at.session_state["ws"].selected.row == row
+    assert at.session_state["ws"].selected.label == str(ws.y_test.loc[row])
+    at.radio(key="q_part").set_value("train").run()
+    at.checkbox(key="q_f_wrong").check().run()
+    assert not at.exception
+    dec = ws.decisions("train")
+    assert f"{int((~dec['correct']).sum())} of" in texts(at)
+
+
+def test_query_page_edit_values_leaving_features_unknown(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/3_Query.py", ws)
+    for j in range(3):
+        at.selectbox(key=f"q_val_{j}").set_value("(unknown)").run()
+    sel = at.session_state["ws"].selected
+    assert sel.origin == "edited" and len(sel.known()) == 3 and sel.label is None
+    assert metric(at, "True label") == "unknown"
+    b = ws.query(sel)
+    assert metric(at, "ω(POS) lower") == f"{b.lower:.3f}"
+    at.button(key="q_clear").click().run()
+    assert not at.exception
+    assert at.session_state["ws"].selected.known() == {}
+    assert "No clause bears on this query" in texts(at)
+
+
+def test_query_page_lp_method_gives_the_same_bounds(base_ws):
+    ws = fresh(base_ws)
+    ws.set_kb(KBSettings("tree"))
+    inst = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    ws.selected = replace(inst, values=tuple((f, v if i < 3 else None) for i, (f, v) in enumerate(inst.values)),
+                          origin="edited", label=None)
+    at = run("pages/3_Query.py", ws)
+    lower, upper = metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")
+    at.radio(key="q_method").set_value("lp").run()
+    assert not at.exception and not errors(at)
+    assert metric(at, "Method") == "LP"
+    assert (metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")) == (lower, upper)
+
+
+# --------------------------------------------------------------------------- Explain page
+
+
+def test_explain_page_k_slider_changes_the_explanation(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/4_Explain.py", ws)
+    assert "Explanation (k=2, exhaustive)" in texts(at)
+    at.slider(key="x_k").set_value(3).run()
+    assert not at.exception
+    assert "Explanation (k=3, exhaustive)" in texts(at)
+    assert "Coalition value = mean ω(POS)" in texts(at)
+
+
+@pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",
+                                  "SHAP on a baseline model"])
+def test_explain_page_side_by_side(base_ws, mode):
+    ws = fresh(base_ws)
+    if mode == "Across KB kinds":
+        ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    at = run("pages/4_Explain.py", ws)
+    at.radio(key="x_mode").set_value(mode).run()
+    assert not at.exception and not errors(at), errors(at)
+    body = texts(at)
+    if mode == "Two instances":
+        other = int(ws.X_test.index[3])
+        at.selectbox(key="x_other").set_value(other).run()
+        assert f"B: test row {other}" in texts(at)
+    elif mode == "One instance across k":
+        assert "k = 1" in body and "k = 3" in body
+    elif mode == "Across KB kinds":
+        assert "Direct (2,014 clauses)" in body and "Tree (leaves)" in body
+        assert "Direct with rules (2,015 clauses)" in body
+    else:
+        assert "SHAP on logistic regression" in body and "plx: Shapley values" in body
+
+
+# --------------------------------------------------------------------------- Rules page
+
+
+def _cond(ws, n=2):
+    return [f"{f} = {v}" for f, v in list(ws.selected.known().items())[:n]]
+
+
+def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
+    ws = fresh(base_ws)
+    ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    before = ws.query(ws.selected)
+    at = run("pages/5_Rules.py", ws)
+    at.multiselect(key="r_conds").set_value(_cond(ws))
+    at.radio(key="r_head").set_value("NOT POS" if before.positive else "POS")
+    at.number_input(key="r_p").set_value(1.0)
+    at.number_input(key="r_w").set_value(10000.0)
+    at.form_submit_button[0].click().run()
+    assert not at.exception and not errors(at), errors(at)
+    ws = at.session_state["ws"]
+    assert len(ws.rules) == 1 and ws.rules[0].w == 10000.0
+    assert ws.query(ws.selected).positive != before.positive
+    assert int(metric(at, "Decisions that flip")) >= 1
+    word = lambda p: "POS" if p else "NOT POS"  # noqa: E731
+    assert f"{word(before.positive)} → {word(not before.positive)}" in texts(at)
+    assert "F1 with rules" in [m.label for m in at.metric]
+
+
+def test_rules_page_validates_typed_conditions(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/5_Rules.py", ws)
+    at.text_input(key="r_text").set_value("worst radius=huge AND colour=red")
+    at.form_submit_button[0].click().run()
+    errs = errors(at)
+    assert any("no value 'huge'" in e for e in errs) and any("no feature 'colour'" in e for e in errs)
+    assert at.session_state["ws"].rules == []
+    at.text_input(key="r_text").set_value("")
+    at.form_submit_button[0].click().run()
+    assert any("at least one condition" in e for e in errors(at))
+    at.text_input(key="r_text").set_value("worst radius=<13.5")
+    at.form_submit_button[0].click().run()
+    assert len(at.session_state["ws"].rules) == 1
+    at.form_submit_button[0].click().run()
+    assert any("already there" in e for e in errors(at))
+
+
+def test_rules_page_edit_disable_delete(base_ws):
+    ws = fresh(base_ws)
+    ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    before = ws.query(ws.selected)
+    cond = list(ws.selected.known().items())[:2]
+    ws.rules.append(rule_clause(cond, "NOT POS" if before.positive else "POS", 1.0, 1e4, "r1"))
+    at = run("pages/5_Rules.py", ws)
+    assert at.session_state["ws"].query(ws.selected).positive != before.positive
+    at.number_input(key="r_edit_w_r1").set_value(2.0)
+    at.checkbox(key="r_edit_on_r1").uncheck()
+    at.button(key="r_save").click().run()
+    ws = at.session_state["ws"]
+    assert ws.rules[0].w == 2.0 and not ws.rules[0].enabled
+    assert ws.query(ws.selected).positive == before.positive
+    assert metric(at, "Decisions that flip") == "0"
+    at.button(key="r_delete").click().run()
+    assert at.session_state["ws"].rules == [] and "No rules yet." in texts(at)
+
+
+# --------------------------------------------------------------------------- Evaluate page
+
+
+def test_evaluate_page_scores_baselines_and_agreement(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/6_Evaluate.py", ws)
+    from plx_core.session import scores
+
+    d = ws.decisions("test")
+    s = scores((ws.y_test == ws.positive).to_numpy(), (d["decision"] == "POS").to_numpy())
+    assert metric(at, "F1") == f"{s['F1']:.3f}"
+    table = at.dataframe[0].value
+    assert list(table["model"])[0].startswith("plx") and "logistic regression" in list(table["model"])
+    assert len(table) == 6
+    at.slider(key="ev_n").set_value(20).run()
+    assert not at.exception and not errors(at)
+    summary, rows = ws.results.get(("agreement", ws.data_key, ws.kb_key, ws.rules_key(), 20, 2,
+                                    ws.semantics), lambda: None)
+    assert len(rows) == 20
+
+
+# --------------------------------------------------------------------------- errors keep the app usable
+
+
+def test_kb_too_large_is_reported_in_plain_words():
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.integers(0, 4, (400, 40)).astype(str), columns=[f"f{i}" for i in range(40)])
+    frame["y"] = rng.integers(0, 2, 400).astype(str)
+    from plx_core.session import read_upload
+
+    raw = read_upload(frame.to_csv(index=False).encode(), "wide.csv")
+    ws = new_workspace(raw, DataSettings("y", "1", tuple(frame.columns[:-1]),
+                                         categorical=tuple(frame.columns[:-1])))
+    assert ws.kb_settings.max_len is not None  # the default cap keeps it buildable
+    at = run("pages/2_Knowledge_base.py", ws)
+    at.number_input(key="kb_max_len").set_value(0).run()
+    at.button(key="kb_build").click().run()
+    assert not at.exception
+    assert any("GiB" in e and "max_len" in e for e in errors(at)), errors(at)
+    at.switch_page("pages/3_Query.py").run()
+    assert not at.exception and metric(at, "Decision")
+
+
+def test_each_session_has_its_own_workspace():
+    a = run()
+    b = run()
+    wa, wb = a.session_state["ws"], b.session_state["ws"]
+    assert wa is not wb
+    wa.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
+    assert wb.rules == []
+
+
+def test_paper_example_seeded_workspace_runs_every_page():
+    raw = raw_builtin("paper-example")
+    ws = new_workspace(raw, replace(raw.defaults, test_size=0.25))
+    for page in ["pages/1_Data.py", "pages/2_Knowledge_base.py", "pages/3_Query.py",
+                 "pages/4_Explain.py", "pages/5_Rules.py", "pages/6_Evaluate.py"]:
+        at = run(page, ws)
+        assert not errors(at), (page, errors(at))

@@ -1,0 +1,69 @@
+"""Small Streamlit helpers shared by the pages: plain-words errors, safe text, progress."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+
+from plx_core.errors import PLXError
+
+log = logging.getLogger("plx.ui")
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
+
+
+def md(text: Any) -> str:
+    """User text made inert for Streamlit markdown (links, images, emphasis, HTML): every
+    markdown character is backslash-escaped, so it shows exactly as typed."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+
+
+def error(message: Any) -> None:
+    st.error(md(message), icon=":material/error:")
+
+
+def warning(message: Any) -> None:
+    st.warning(md(message))
+
+
+def info(message: Any) -> None:
+    st.info(md(message))
+
+
+@contextmanager
+def guard(what: str) -> Iterator[None]:
+    """Show an error in plain words instead of a traceback, and keep the page usable.
+
+    Streamlit's own control flow (st.stop, reruns) derives from BaseException and passes."""
+    try:
+        yield
+    except (PLXError, ValueError, KeyError, MemoryError) as exc:
+        error(f"{what}: {exc}")
+    except Exception as exc:  # anything unexpected: say what failed, log the details
+        log.exception("%s failed", what)
+        error(f"{what} failed unexpectedly ({type(exc).__name__}: {exc}). The rest of the "
+              "dashboard still works; try other settings.")
+
+
+class Progress:
+    """A progress bar usable as the `progress(fraction, text)` callback of plx_core."""
+
+    def __init__(self, text: str = "Working…") -> None:
+        self.bar = st.progress(0.0, text=text)
+
+    def __call__(self, fraction: float, text: str) -> None:
+        self.bar.progress(min(max(float(fraction), 0.0), 1.0), text=text)
+
+    def done(self) -> None:
+        self.bar.empty()
+
+
+def figure(fig: Any, key: str | None = None, **kwargs: Any) -> Any:
+    """A plotly figure, full width, without the mode bar."""
+    return st.plotly_chart(fig, width="stretch", key=key,
+                           config={"displayModeBar": False, "displaylogo": False}, **kwargs)
