@@ -75,6 +75,26 @@ if submitted:
     except Exception as exc:  # e.g. a condition without '='
         error(f"The rule could not be read: {exc}")
 
+with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)"):
+    with st.form("rule_text_form"):
+        st.caption('IF a=v AND b=w THEN POS [p=0.9, w=50] — names or values with spaces or '
+                   'symbols in double quotes, e.g. IF "worst radius"="<13.5" THEN NOT POS '
+                   '[p=0.95, w=100]. OR gives one clause per alternative.')
+        text = st.text_area("Rules", key="r_rules_text", height=110)
+        typed_submit = st.form_submit_button("Add these rules")
+    if typed_submit:
+        from plx_core.rules import parse_rules
+
+        try:
+            new = parse_rules(text, kb=ws.current_kb())
+            if not new:
+                error("Type at least one rule.")
+            else:
+                ws.rules.extend(new)
+                st.success(md(f"Added {len(new)} clause(s): " + ", ".join(str(r.id) for r in new)))
+        except Exception as exc:  # ClauseSyntaxError names the line and column
+            error(f"The rules could not be read: {exc}")
+
 st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")

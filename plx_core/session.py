@@ -416,16 +416,23 @@ def rule_clause(conditions: Sequence[tuple[str, str]], head: str, p: float, w: f
 
 
 def rule_parts(rule: WeightedClause) -> tuple[list[tuple[str, str]], str]:
-    """(conditions, head) of a rule made by `rule_clause`."""
+    """(conditions, head) of a rule or learned clause: the (feature, value) of every feature
+    literal (a positive literal `a=v`, from a condition `NOT a=v`, is listed too; `rule_text`
+    shows the NOT)."""
     conds = [(lit.atom, lit.value) for lit in rule.literals if lit.is_feature]
     head = "NOT POS" if any(lit.is_class and lit.negated for lit in rule.literals) else "POS"
     return conds, head
 
 
 def rule_text(rule: WeightedClause) -> str:
-    conds, head = rule_parts(rule)
-    body = " AND ".join(f"{f}={v}" for f, v in conds) or "(always)"
-    return f"IF {body} THEN {head}"
+    """`IF a=v AND NOT b=w THEN POS` for display (names and values as typed, unquoted)."""
+    parts = [("" if lit.negated else "NOT ") + f"{lit.atom}={lit.value}"
+             for lit in rule.literals if lit.is_feature]
+    if any(not lit.is_feature and not lit.is_class for lit in rule.literals) or not any(
+            lit.is_class for lit in rule.literals):
+        return rule.to_text()  # not of the IF … THEN shape: show the raw clause
+    _, head = rule_parts(rule)
+    return f"IF {' AND '.join(parts) or '(always)'} THEN {head}"
 
 
 def next_rule_id(rules: Sequence[WeightedClause]) -> str:

@@ -393,6 +393,23 @@ def test_rules_page_validates_typed_conditions(base_ws):
     assert any("already there" in e for e in errors(at))
 
 
+def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
+    ws = fresh(base_ws)
+    at = run("pages/5_Rules.py", ws)
+    at.text_area(key="r_rules_text").set_value(
+        'IF "worst radius"="<13.5" OR "worst texture"="<22.47" THEN NOT POS [p=0.95, w=100]')
+    at.form_submit_button[1].click().run()
+    assert not at.exception and not errors(at), errors(at)
+    ids = [r.id for r in at.session_state["ws"].rules]
+    assert ids == ["r1.1", "r1.2"]
+    assert "IF worst radius=<13.5 THEN NOT POS" in list(at.dataframe[0].value["rule"])
+    at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
+    at.form_submit_button[1].click().run()
+    errs = errors(at)
+    assert any("line 1, column" in e and "no value 'big'" in e for e in errs), errs
+    assert len(at.session_state["ws"].rules) == 2
+
+
 def test_rules_page_edit_disable_delete(base_ws):
     ws = fresh(base_ws)
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")

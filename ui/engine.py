@@ -1,18 +1,14 @@
-"""Explanations for the dashboard: k-feature explanations, Shapley values of ω(POS),
-counterfactuals, and SHAP on a baseline model — with the per-session cache of a Workspace.
+"""Explanations for the dashboard: the pages' view of `plx_core.explain` (k-feature
+explanations, Shapley values of ω(POS), counterfactuals), SHAP on a baseline model, agreement
+between the two — all cached in the session's Workspace.
 
-These are written against the engine's stable surface (`query`, `query_many`,
-`subquery_bounds`), so the dashboard does not depend on the exact return types of
-`plx_core.explain` / `plx_core.shap_compare`. The numbers follow design.md §1: the explanation
-of a positive decision is the size-k sub-query with the largest ω(POS) (smallest for a negative
-one), exhaustive over C(n, k) when that is at most `EXHAUSTIVE_MAX`, beam search beyond; the
-value of a coalition for Shapley is the mean of ω(POS) of that sub-query.
+`plx_core.explain` computes; this module turns its results into the small shapes the pages
+and `plx_core.plots` draw (a ranked candidates table with the chosen row marked, a Series of
+Shapley values), and picks budgets that keep a click interactive.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,20 +16,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from plx_core import explain as _x
+from plx_core.direct import n_subsets
 from plx_core.kb import KB
 from plx_core.plots import subquery_label
-from plx_core.query import Bounds, query, query_many, subquery_bounds
 from plx_core.session import Workspace, _encode, one_hot
 
-EXHAUSTIVE_MAX = 3000
-BEAM_WIDTH = 24
-SHAPLEY_EXACT_MAX = 12
-TIE = 1e-9
+EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
+CF_WORK = 300_000  # counterfactual rows × feature subsets per row, per click
+CF_MAX_CHANGES = 2
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """The chosen size-k sub-query and every candidate that was scored (ranked best first)."""
+    """The chosen size-k sub-query and the candidates that were scored (ranked best first)."""
 
     k: int
     features: tuple[str, ...]
@@ -43,6 +39,9 @@ class Explanation:
     decision_positive: bool
     candidates: pd.DataFrame  # features, label, lower, upper, mean, chosen
     search: str  # "exhaustive" | "beam"
+    evaluated: int = 0
+    n_total: int = 0
+    summary: str = ""
 
     @property
     def mean(self) -> float:
@@ -54,174 +53,71 @@ class Explanation:
         return f"{body} → ω(POS) ∈ [{self.lower:.3f}, {self.upper:.3f}] (decision {verb})"
 
 
-def _known(kb: KB, values: Mapping[str, Any]) -> list[int]:
-    return [j for j, f in enumerate(kb.features) if values.get(f) is not None]
+def _known(values: Mapping[str, Any]) -> dict[str, str]:
+    return {f: v for f, v in values.items() if v is not None}
 
 
-def _score(masks: np.ndarray, kb: KB, values: Mapping[str, str], semantics: str) -> tuple[np.ndarray, np.ndarray]:
-    if len(masks) == 0:
-        return np.zeros(0), np.zeros(0)
-    ba = subquery_bounds(kb, dict(values), masks, semantics=semantics)
-    return np.asarray(ba.lower, dtype=float), np.asarray(ba.upper, dtype=float)
-
-
-def explain(kb: KB, values: Mapping[str, str], k: int, semantics: str = "auto",
-            full: Bounds | None = None) -> Explanation:
-    """The k features of `values` that decide its answer (design.md §1, Algorithm 6)."""
-    values = {f: v for f, v in values.items() if v is not None}
-    known = _known(kb, values)
-    if not known:
+def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "auto",
+            budget: int = EXPLAIN_BUDGET) -> Explanation:
+    """The k features of `values` that decide its answer (`plx_core.explain.explain`)."""
+    vals = _known(values)
+    if not vals:
         raise ValueError("the instance has no known feature to explain it by")
-    k = max(1, min(int(k), len(known)))
-    full = full if full is not None else query(kb, values, semantics=semantics)
-    positive = full.positive
-    F = len(kb.features)
-    if math.comb(len(known), k) <= EXHAUSTIVE_MAX:
-        combos = list(itertools.combinations(known, k))
-        masks = np.zeros((len(combos), F), dtype=bool)
-        for r, c in enumerate(combos):
-            masks[r, list(c)] = True
-        lo, hi = _score(masks, kb, values, semantics)
-        search = "exhaustive"
-    else:
-        masks, lo, hi = _beam(kb, values, known, k, positive, semantics)
-        search = "beam"
-    mean = (lo + hi) / 2.0
-    order = np.lexsort((np.arange(len(mean)), -mean if positive else mean))
-    feats = [tuple(kb.features[j] for j in np.flatnonzero(m)) for m in masks]
+    k = max(1, min(int(k), len(vals)))
+    e = _x.explain(kb, vals, k, budget=budget, semantics=semantics)
+    cands = e.candidates
     frame = pd.DataFrame({
-        "features": [feats[i] for i in order],
-        "label": [subquery_label([(f, values[f]) for f in feats[i]]) for i in order],
-        "lower": lo[order], "upper": hi[order], "mean": mean[order],
+        "features": [tuple(c.features) for c in cands],
+        "label": [subquery_label(list(zip(c.features, c.values))) for c in cands],
+        "lower": [c.lower for c in cands], "upper": [c.upper for c in cands],
+        "mean": [c.mean for c in cands],
     })
     frame["chosen"] = np.arange(len(frame)) == 0
-    best = frame.iloc[0]
-    return Explanation(k, tuple(best["features"]), {f: values[f] for f in best["features"]},
-                       float(best["lower"]), float(best["upper"]), bool(positive), frame, search)
+    return Explanation(k, tuple(e.features), dict(e.features), float(e.bounds[0]),
+                       float(e.bounds[1]), bool(e.positive), frame, e.search, e.evaluated,
+                       e.n_total, e.summary())
 
 
-def _beam(kb, values, known, k, positive, semantics):
-    F = len(kb.features)
-    beam = [()]
-    for _ in range(k):
-        cands = sorted({tuple(sorted(b + (j,))) for b in beam for j in known if j not in b})
-        masks = np.zeros((len(cands), F), dtype=bool)
-        for r, c in enumerate(cands):
-            masks[r, list(c)] = True
-        lo, hi = _score(masks, kb, values, semantics)
-        mean = (lo + hi) / 2.0
-        order = np.lexsort((np.arange(len(mean)), -mean if positive else mean))
-        beam = [cands[i] for i in order[:BEAM_WIDTH]]
-        last = (masks, lo, hi)
-    return last
-
-
-def shapley(kb: KB, values: Mapping[str, str], semantics: str = "auto",
-            n_permutations: int = 256, seed: int = 0) -> pd.Series:
-    """Shapley value of each known feature for v(S) = mean ω(POS) of the sub-query S: exact
-    over all 2^n coalitions for n ≤ SHAPLEY_EXACT_MAX, permutation sampling beyond."""
-    values = {f: v for f, v in values.items() if v is not None}
-    known = _known(kb, values)
-    n = len(known)
-    F = len(kb.features)
-    names = [kb.features[j] for j in known]
-    if n == 0:
-        return pd.Series(dtype=float)
-    if n <= SHAPLEY_EXACT_MAX:
-        bits = np.arange(2**n)
-        member = ((bits[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)  # (2^n, n)
-        masks = np.zeros((2**n, F), dtype=bool)
-        masks[:, known] = member
-        lo, hi = _score(masks, kb, values, semantics)
-        v = (lo + hi) / 2.0
-        size = member.sum(axis=1)
-        weight = np.array([math.factorial(s) * math.factorial(n - s - 1) / math.factorial(n)
-                           if s < n else 0.0 for s in range(n + 1)])
-        phi = np.zeros(n)
-        for i in range(n):
-            without = ~member[:, i]
-            s_idx = bits[without]
-            phi[i] = float(np.sum(weight[size[without]] * (v[s_idx | (1 << i)] - v[s_idx])))
-        return pd.Series(phi, index=names)
-    rng = np.random.default_rng(seed)
-    perms = [rng.permutation(n) for _ in range(n_permutations)]
-    rows = []
-    for perm in perms:
-        cur = np.zeros(n, dtype=bool)
-        rows.append(cur.copy())
-        for i in perm:
-            cur[i] = True
-            rows.append(cur.copy())
-    member = np.array(rows)
-    uniq, inv = np.unique(member, axis=0, return_inverse=True)
-    masks = np.zeros((len(uniq), F), dtype=bool)
-    masks[:, known] = uniq
-    lo, hi = _score(masks, kb, values, semantics)
-    v = ((lo + hi) / 2.0)[inv.ravel()]
-    phi = np.zeros(n)
-    pos = 0
-    for perm in perms:
-        for t, i in enumerate(perm):
-            phi[i] += v[pos + t + 1] - v[pos + t]
-        pos += n + 1
-    return pd.Series(phi / len(perms), index=names)
+def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto") -> pd.Series:
+    """Shapley values of ω(POS) per known feature (`plx_core.explain.shapley`)."""
+    sv = _x.shapley(kb, _known(values), semantics=semantics)
+    return pd.Series(sv.as_dict(), dtype=float)
 
 
 @dataclass(frozen=True)
 class Counterfactual:
-    """The fewest value changes that flip the decision (None when none within `max_changes`)."""
+    """The fewest value changes that flip the decision (None when none was found)."""
 
     changes: tuple[tuple[str, str | None, str], ...] | None
     lower: float
     upper: float
     tried: int
+    message: str = ""
 
     def text(self) -> str:
         if not self.changes:
-            return "No change of up to the searched number of features flips the decision."
-        parts = [f"{f}: {'unknown' if a is None else a} → {b}" for f, a, b in self.changes]
-        return "; ".join(parts)
+            return self.message or "No change of the searched size flips the decision."
+        return "; ".join(f"{f}: {'unknown' if a is None else a} → {b}" for f, a, b in self.changes)
 
 
-def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = 2,
-                   semantics: str = "auto", method: str = "auto",
-                   budget: int = 3000) -> Counterfactual:
-    """Search changes of 1, then 2, … features (to any other value of the feature's domain)
-    for the one that flips the decision with the largest margin past 0.5."""
-    base = {f: values.get(f) for f in kb.features}
-    full = query(kb, {f: v for f, v in base.items() if v is not None}, semantics=semantics, method=method)
-    target_pos = not full.positive
-    tried = 0
-    for size in range(1, max_changes + 1):
-        cands = []
-        for feats in itertools.combinations(kb.features, size):
-            options = [[v for v in kb.domains[f] if v != base[f]] for f in feats]
-            for combo in itertools.product(*options):
-                cands.append(tuple(zip(feats, combo)))
-                if len(cands) + tried > budget:
-                    break
-        if not cands:
-            continue
-        rows = []
-        for change in cands:
-            row = dict(base)
-            row.update(dict(change))
-            rows.append(row)
-        X = pd.DataFrame(rows, columns=list(kb.features), dtype=object)
-        ba = query_many(kb, X, semantics=semantics, method=method)
-        tried += len(cands)
-        mean = np.asarray(ba.mean)
-        flips = (mean > 0.5 + TIE) if target_pos else (mean < 0.5 - TIE)
-        if full.tie and not target_pos:
-            flips = mean < 0.5 - TIE
-        if flips.any():
-            margin = np.where(flips, np.abs(mean - 0.5), -1.0)
-            i = int(np.argmax(margin))
-            ch = tuple((f, base[f], v) for f, v in cands[i])
-            return Counterfactual(ch, float(ba.lower[i]), float(ba.upper[i]), tried)
-        if tried >= budget:
-            break
-    return Counterfactual(None, full.lower, full.upper, tried)
+def cf_rows(kb: KB, n_known: int) -> int:
+    """How many candidate rows a counterfactual search may answer in one click."""
+    per_row = n_subsets(n_known, kb.max_len) if kb.kind == "direct" else 64
+    return int(max(200, CF_WORK // max(per_row, 1)))
+
+
+def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = CF_MAX_CHANGES,
+                   semantics: str = "auto", max_rows: int | None = None) -> Counterfactual:
+    """Fewest changes of known values that flip the decision (`plx_core.explain`)."""
+    vals = _known(values)
+    if not vals:
+        return Counterfactual(None, 0.0, 1.0, 0, "No known value to change.")
+    rows = cf_rows(kb, len(vals)) if max_rows is None else max_rows
+    cf = _x.counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
+    if not cf.found:
+        return Counterfactual(None, cf.bounds[0], cf.bounds[1], cf.evaluated, cf.message)
+    ch = tuple((f, a, b) for f, (a, b) in cf.changes.items())
+    return Counterfactual(ch, cf.new_bounds[0], cf.new_bounds[1], cf.evaluated, cf.message)
 
 
 # --------------------------------------------------------------------------- SHAP baseline
@@ -337,7 +233,7 @@ def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counte
     kb, kb_key = _kb_and_key(ws, None, None)
     key = ("counterfactual", kb_key, tuple(sorted((f, v) for f, v in values.items() if v is not None)),
            ws.semantics, ws.method)
-    return ws.results.get(key, lambda: counterfactual(kb, values, 2, ws.semantics, ws.method))
+    return ws.results.get(key, lambda: counterfactual(kb, values, CF_MAX_CHANGES, ws.semantics))
 
 
 def _kb_and_key(ws: Workspace, kb: KB | None, kb_key: Any) -> tuple[KB, Any]:
@@ -372,6 +268,6 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2) -> tuple[dict[str,
     return ws.results.get(key, make)
 
 
-__all__ = ["Counterfactual", "Explanation", "ShapModel", "agreement", "counterfactual",
+__all__ = ["Counterfactual", "Explanation", "ShapModel", "agreement", "cf_rows", "counterfactual",
            "explain", "shap_model", "shapley", "ws_agreement", "ws_counterfactual", "ws_explain",
            "ws_shap_model", "ws_shapley"]
