@@ -8,7 +8,7 @@ import streamlit as st
 
 from plx_core.plots import bounds_interval, explanation_bars, shapley_bars
 from plx_core.session import KBSettings, instance_from_row, with_rules
-from ui.engine import ws_explain, ws_shap_model, ws_shapley
+from ui.engine import SHAP_MODELS, ws_explain, ws_shap_row, ws_shapley
 from ui.state import page_setup
 from ui.widgets import Progress, figure, guard, md
 
@@ -144,28 +144,31 @@ elif mode == "Across KB kinds":
 
 else:
     with guard("Comparing with SHAP"):
-        with st.spinner("Fitting the baseline model (logistic regression on one-hot features)…"):
-            sm = ws_shap_model(ws)
-        import pandas as pd
-
-        row = pd.DataFrame([{f: v for f, v in inst.values}], columns=list(ws.features), dtype=object)
-        sv = sm.values(row).iloc[0]
-        prob = float(sm.proba(row)[0])
+        model = st.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get,
+                             key="x_shap_model")
+        with st.spinner("Fitting the baseline and computing SHAP values…"):
+            sr = ws_shap_row(ws, values, model)
+        sv = sr.values
         phi = ws_shapley(ws, values)
-        order = list(phi.abs().sort_values(ascending=False).index) + [f for f in sv.index if f not in phi.index]
+        order = list(phi.abs().sort_values(ascending=False, kind="stable").index)
+        order += [f for f in sv.index if f not in order]
         c1, c2 = st.columns(2)
         with c1:
             st.markdown("**plx: Shapley values of ω(POS)**")
-            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}]"))
+            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → "
+                          + ("POS" if b.positive else "NOT POS")))
             figure(shapley_bars(phi, instance=values, order=order), key="x_cmp_plx")
         with c2:
-            st.markdown("**SHAP on logistic regression** (log-odds)")
-            st.caption(md(f"P(POS) = {prob:.3f} · "
-                          + ("shap.LinearExplainer" if sm.uses_shap else "exact linear SHAP")))
-            figure(shapley_bars(sv, instance=values, order=order, xlabel="SHAP value (log-odds)"),
+            unit = "log-odds" if model == "logistic" else "probability"
+            st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
+            st.caption(md(f"P(POS) = {sr.proba:.3f} → " + ("POS" if sr.proba > 0.5 else "NOT POS")
+                          + f" · base value {sr.base_value:.3f}"))
+            figure(shapley_bars(sv, instance=values, order=order, xlabel=f"SHAP value ({unit})"),
                    key="x_cmp_shap")
-        top_plx = list(phi.abs().sort_values(ascending=False).index[:k])
-        top_shap = list(sv.abs().sort_values(ascending=False).index[:k])
+        pos_side = b.positive
+        top_plx = [f for f in phi.sort_values(ascending=not pos_side, kind="stable").index[:k]]
+        top_shap = [f for f in sv.sort_values(ascending=not (sr.proba > 0.5), kind="stable").index[:k]]
         both = set(top_plx) & set(top_shap)
-        st.caption(md(f"Top {k}: plx {', '.join(top_plx)}; SHAP {', '.join(top_shap)}; "
-                      f"{len(both)} in common."))
+        st.caption(md(f"Top {k} towards each side's decision: plx {', '.join(top_plx)}; SHAP "
+                      f"{', '.join(top_shap)}; {len(both)} in common. The plx explanation "
+                      f"(k={k}) is {', '.join(e.features)}."))

@@ -8,7 +8,7 @@ import streamlit as st
 
 from plx_core.plots import agreement_figure, confusion_matrix_figure, metrics_bars
 from plx_core.session import BASELINES, baseline_scores, confusion, scores
-from ui.engine import ws_agreement
+from ui.engine import SHAP_MODELS, ws_agreement
 from ui.state import page_setup
 from ui.widgets import Progress, figure, guard, md
 
@@ -56,14 +56,25 @@ with guard("Scoring the KB"):
     st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
 
 st.subheader("Explanation agreement with SHAP")
-st.caption("For test rows, plx's Shapley values of ω(POS) (and its k-feature explanations) are "
-           "compared with SHAP values of a logistic regression on the same features.")
-a1, a2 = st.columns(2)
-n_rows = a1.slider("Test rows", 10, min(200, len(ws.X_test)), min(40, len(ws.X_test)), 10, key="ev_n")
-k = a2.slider("k", 1, max(1, len(ws.features)), min(2, len(ws.features)), key="ev_k")
+st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "
+           "ranks highest towards the baseline's decision (the paper's Fig. 2), and plx's Shapley "
+           "values of ω(POS) with the SHAP values.")
+a1, a2, a3 = st.columns(3)
+n_rows = a1.slider("Test rows", 10, max(10, min(200, len(ws.X_test))), min(40, len(ws.X_test)), 10,
+                   key="ev_n")
+k = a2.slider("k", 1, max(2, len(ws.features)), min(2, len(ws.features)), key="ev_k")
+model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get, key="ev_model")
 with guard("Comparing explanations with SHAP"):
     with st.spinner("Explaining the rows with plx and with SHAP…"):
-        summary, rows = ws_agreement(ws, n_rows, k)
-    figure(agreement_figure(summary), key="ev_agree")
+        rep = ws_agreement(ws, n_rows, min(k, len(ws.features)), model)
+    c1, c2 = st.columns(2)
+    with c1:
+        figure(agreement_figure(rep.summary, title=f"Agreement over {rep.n} test rows (k={rep.k})"),
+               key="ev_agree")
+    with c2:
+        chosen = rep.chosen.melt(id_vars="feature", var_name="group", value_name="value")
+        chosen = chosen.rename(columns={"feature": "measure"})
+        figure(agreement_figure(chosen, title="How often each feature is in the top-k"),
+               key="ev_chosen")
     with st.expander("Per row"):
-        st.dataframe(rows, hide_index=True, width="stretch")
+        st.dataframe(rep.rows, hide_index=True, width="stretch")

@@ -345,7 +345,9 @@ def test_explain_page_side_by_side(base_ws, mode):
         assert "Direct (2,014 clauses)" in body and "Tree (leaves)" in body
         assert "Direct with rules (2,015 clauses)" in body
     else:
-        assert "SHAP on logistic regression" in body and "plx: Shapley values" in body
+        assert "SHAP on the random forest" in body and "plx: Shapley values" in body
+        at.selectbox(key="x_shap_model").set_value("logistic").run()
+        assert not at.exception and "SHAP on the logistic regression" in texts(at)
 
 
 # --------------------------------------------------------------------------- Rules page
@@ -444,10 +446,11 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     assert list(table["model"])[0].startswith("plx") and "logistic regression" in list(table["model"])
     assert len(table) == 6
     at.slider(key="ev_n").set_value(20).run()
+    at.selectbox(key="ev_model").set_value("tree").run()
     assert not at.exception and not errors(at)
-    summary, rows = ws.results.get(("agreement", ws.data_key, ws.kb_key, ws.rules_key(), 20, 2,
-                                    ws.semantics), lambda: None)
-    assert len(rows) == 20
+    rep = ws.results.get(("agreement", ws.data_key, ws.kb_key, ws.rules_key(), 20, 2, "tree",
+                          ws.semantics), lambda: None)
+    assert rep is not None and len(rep.rows) == 20
 
 
 # --------------------------------------------------------------------------- errors keep the app usable

@@ -401,31 +401,35 @@ def test_counterfactual_budget_shrinks_with_wide_queries(ws0):
     assert engine.cf_rows(capped, 40) == engine.CF_WORK // (40 + 40 * 39 // 2)
 
 
-def test_shap_model_matches_exact_linear_shap(ws0):
-    sm = engine.shap_model(ws0.X_train, ws0.y_train, ws0.positive)
-    X = ws0.X_test.iloc[:5]
-    got = sm.values(X)
-    closed = engine.ShapModel(sm.encoder, sm.model, None, sm.features, sm.groups,
-                              sm.background_mean, False).values(X)
-    assert np.abs(got.to_numpy() - closed.to_numpy()).max() < 1e-6
-    # efficiency: SHAP values add up to the model's log-odds minus the base value
-    assert list(got.columns) == list(ws0.features)
+def test_shap_rows_come_from_the_test_split_cache_or_one_fit(ws):
+    ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[2], "test")
+    sb = engine.ws_shap_test(ws, "tree")
+    r = engine.ws_shap_row(ws, ws.selected.as_dict(), "tree")
+    assert r.values.to_dict() == sb.values.loc[ws.X_test.index[2]].to_dict()
+    edited = dict(ws.selected.as_dict())
+    f0 = ws.features[0]
+    edited[f0] = [v for v in ws.kb.domains[f0] if v != edited[f0]][0]
+    r2 = engine.ws_shap_row(ws, edited, "tree")
+    assert list(r2.values.index) == list(ws.features)
+    # SHAP's efficiency: base value + sum = the model's probability
+    assert r2.base_value + r2.values.sum() == pytest.approx(r2.proba, abs=1e-6)
 
 
 def test_agreement_measures():
     a = pd.DataFrame([[0.3, -0.1, 0.0], [0.1, 0.2, -0.3]], columns=list("xyz"))
-    same = engine.agreement(a, a, k=2, chosen=[("x", "y"), ("z", "y")])
-    assert same["top-1 feature match"] == 1.0 and same["top-2 overlap"] == 1.0
-    assert same["sign agreement"] == 1.0 and same["explanation ∩ SHAP top-k"] == 1.0
-    flipped = engine.agreement(a, -a, k=2)
-    assert flipped["sign agreement"] == 0.0
+    same = engine.agreement(a, a, k=2)
+    assert same["top-1 feature (Shapley vs SHAP)"] == 1.0 and same["sign agreement"] == 1.0
+    assert same["rank correlation (Spearman)"] == pytest.approx(1.0)
+    assert engine.agreement(a, -a, k=2)["sign agreement"] == 0.0
 
 
 def test_ws_agreement_on_the_default(ws0):
-    summary, rows = engine.ws_agreement(ws0, n_rows=10, k=2)
-    assert len(rows) == 10
-    assert 0.0 <= summary["top-2 overlap"] <= 1.0
-    assert engine.ws_agreement(ws0, n_rows=10, k=2)[0] is summary  # cached
+    rep = engine.ws_agreement(ws0, n_rows=10, k=2, model="tree")
+    assert rep.n == 10 and len(rep.rows) == 10 and rep.k == 2
+    assert 0.0 <= rep.summary["identical top-2 sets"] <= rep.summary["≥1 in common"] <= 1.0
+    assert set(rep.chosen.columns) == {"feature", "plx", "SHAP"}
+    assert rep.chosen["plx"].sum() == pytest.approx(2.0)  # k features per row
+    assert engine.ws_agreement(ws0, n_rows=10, k=2, model="tree") is rep  # cached
 
 
 # --------------------------------------------------------------------------- the shared data sets

@@ -9,7 +9,7 @@ Shapley values), and picks budgets that keep a click interactive.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from plx_core import explain as _x
 from plx_core.direct import n_subsets
 from plx_core.kb import KB
 from plx_core.plots import subquery_label
-from plx_core.session import Workspace, _encode, one_hot
+from plx_core.session import Workspace
 
 EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
 CF_WORK = 300_000  # counterfactual rows × feature subsets per row, per click
@@ -122,92 +122,90 @@ def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = 
 
 # --------------------------------------------------------------------------- SHAP baseline
 
-
-@dataclass
-class ShapModel:
-    """A logistic regression on one-hot features and its SHAP explainer."""
-
-    encoder: Any
-    model: Any
-    explainer: Any
-    features: tuple[str, ...]
-    groups: list[np.ndarray]  # one-hot columns of each feature
-    background_mean: np.ndarray
-    uses_shap: bool
-
-    def values(self, X: pd.DataFrame) -> pd.DataFrame:
-        """SHAP values per original feature (sums over its one-hot columns), log-odds units."""
-        A = _encode(self.encoder, X[list(self.features)])
-        if self.explainer is not None:
-            sv = np.asarray(self.explainer.shap_values(A))
-        else:  # exact linear SHAP with independent features: w · (x − E[x])
-            sv = (A - self.background_mean) * self.model.coef_[0]
-        per = np.stack([sv[:, g].sum(axis=1) for g in self.groups], axis=1)
-        return pd.DataFrame(per, columns=list(self.features), index=X.index)
-
-    def proba(self, X: pd.DataFrame) -> np.ndarray:
-        return self.model.predict_proba(_encode(self.encoder, X[list(self.features)]))[:, 1]
+SHAP_MODELS = {
+    "forest": "random forest (TreeExplainer; probability)",
+    "tree": "decision tree (TreeExplainer; probability)",
+    "logistic": "logistic regression (LinearExplainer; log-odds)",
+}
 
 
-def shap_model(X_train: pd.DataFrame, y_train: pd.Series, positive: str) -> ShapModel:
-    from sklearn.linear_model import LogisticRegression
+@dataclass(frozen=True)
+class ShapRow:
+    """SHAP values of one instance under a baseline model."""
 
-    enc = one_hot(X_train)
-    A = _encode(enc, X_train)
-    y = (y_train.astype(str) == str(positive)).to_numpy()
-    model = LogisticRegression(max_iter=2000).fit(A, y)
-    feats = tuple(str(c) for c in X_train.columns)
-    ends = np.cumsum([len(c) for c in enc.categories_])
-    groups = [np.arange(e - len(c), e) for c, e in zip(enc.categories_, ends)]
-    explainer, uses = None, False
-    try:
-        import shap
-
-        explainer = shap.LinearExplainer(model, shap.maskers.Independent(A, max_samples=len(A)))
-        uses = True
-    except Exception:  # shap missing or incompatible: the closed form below is the same number
-        explainer = None
-    return ShapModel(enc, model, explainer, feats, groups, A.mean(axis=0), uses)
+    values: pd.Series
+    proba: float
+    base_value: float
+    model: str
 
 
-def ws_shap_model(ws: Workspace) -> ShapModel:
-    return ws.results.get(("shap-model", ws.data_key),
-                          lambda: shap_model(ws.X_train, ws.y_train, ws.positive))
+def _shap(X_train, y_train, X, model, positive):
+    from plx_core.shap_compare import shap_values_baseline
+
+    return shap_values_baseline(X_train, y_train, X, model, positive=positive)
+
+
+def ws_shap_test(ws: Workspace, model: str = "forest"):
+    """SHAP values of the baseline `model` for every test row (one fit, cached per session)."""
+    return ws.results.get(("shap-test", ws.data_key, model),
+                          lambda: _shap(ws.X_train, ws.y_train, ws.X_test, model, ws.positive))
+
+
+def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "forest") -> ShapRow:
+    """SHAP values of one instance: looked up when it is a test row, else computed (cached)."""
+    feats = list(ws.features)
+    row = pd.DataFrame([{f: values.get(f) for f in feats}], columns=feats, dtype=object)
+    key = tuple((f, values.get(f)) for f in feats)
+    sel = ws.selected
+    if sel is not None and sel.origin == "test" and sel.as_dict() == dict(key):
+        sb = ws_shap_test(ws, model)
+        if sel.row in sb.values.index:
+            i = list(sb.values.index).index(sel.row)
+            return ShapRow(sb.values.iloc[i], float(sb.proba[i]), sb.base_value, model)
+
+    def make() -> ShapRow:
+        sb = _shap(ws.X_train, ws.y_train, row, model, ws.positive)
+        return ShapRow(sb.values.iloc[0], float(sb.proba[0]), sb.base_value, model)
+
+    return ws.results.get(("shap-row", ws.data_key, model, key), make)
 
 
 # --------------------------------------------------------------------------- agreement
 
 
-def agreement(plx: pd.DataFrame, shap_vals: pd.DataFrame, k: int = 2,
-              chosen: Sequence[Sequence[str]] | None = None) -> dict[str, float]:
-    """How far plx Shapley values (rows = instances) agree with SHAP: top-1 feature match,
-    top-k overlap (|A∩B| / k), Spearman rank correlation of |values|, sign agreement on
-    features both call non-zero; with `chosen` (the plx explanations' features), their overlap
-    with SHAP's top-k."""
-    top1, topk, rho, sign, expl = [], [], [], [], []
+def agreement(plx: pd.DataFrame, shap_vals: pd.DataFrame, k: int = 2) -> dict[str, float]:
+    """How far plx Shapley values (rows = instances) agree with SHAP values beyond the top-k
+    sets: top-1 feature (by |value|), Spearman rank correlation of |values|, and sign
+    agreement on the features both call non-zero."""
+    top1, rho, sign = [], [], []
     for r in range(len(plx)):
         a = plx.iloc[r].astype(float)
         b = shap_vals.iloc[r].reindex(a.index).astype(float)
         ra = a.abs().sort_values(ascending=False, kind="stable").index
         rb = b.abs().sort_values(ascending=False, kind="stable").index
-        kk = min(k, len(a))
         top1.append(float(ra[0] == rb[0]))
-        topk.append(len(set(ra[:kk]) & set(rb[:kk])) / kk)
         if len(a) > 1 and a.abs().nunique() > 1 and b.abs().nunique() > 1:
             rho.append(float(a.abs().rank().corr(b.abs().rank())))
         nz = (a.abs() > 1e-9) & (b.abs() > 1e-9)
         if nz.any():
             sign.append(float((np.sign(a[nz]) == np.sign(b[nz])).mean()))
-        if chosen is not None:
-            ch = list(chosen[r])
-            expl.append(len(set(ch) & set(rb[:len(ch)])) / max(len(ch), 1))
-    out = {"top-1 feature match": float(np.mean(top1)) if top1 else float("nan"),
-           f"top-{k} overlap": float(np.mean(topk)) if topk else float("nan"),
-           "rank correlation (Spearman)": float(np.mean(rho)) if rho else float("nan"),
-           "sign agreement": float(np.mean(sign)) if sign else float("nan")}
-    if chosen is not None:
-        out["explanation ∩ SHAP top-k"] = float(np.mean(expl)) if expl else float("nan")
-    return out
+    nan = float("nan")
+    return {"top-1 feature (Shapley vs SHAP)": float(np.mean(top1)) if top1 else nan,
+            "rank correlation (Spearman)": float(np.mean(rho)) if rho else nan,
+            "sign agreement": float(np.mean(sign)) if sign else nan}
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    """plx vs SHAP on test rows: the paper's top-k set agreement (Fig. 2) plus Shapley-value
+    measures; `chosen` has how often each feature is in each side's top-k; `rows` per row."""
+
+    summary: dict[str, float]
+    chosen: pd.DataFrame
+    rows: pd.DataFrame
+    n: int
+    k: int
+    model: str
 
 
 # --------------------------------------------------------------------------- cached, per session
@@ -242,32 +240,40 @@ def _kb_and_key(ws: Workspace, kb: KB | None, kb_key: Any) -> tuple[KB, Any]:
     return kb, kb_key
 
 
-def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2) -> tuple[dict[str, float], pd.DataFrame]:
-    """Agreement of plx (Shapley of ω(POS), and the k-explanations) with SHAP on a logistic
-    regression, over the first `n_rows` test rows. Returns (summary, per-row table)."""
-    key = ("agreement", ws.data_key, ws.kb_key, ws.rules_key(), n_rows, k, ws.semantics)
+def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest") -> AgreementReport:
+    """plx explanations (k features, Algorithm 6) against the top-k SHAP features of a baseline
+    (`plx_core.shap_compare`, paper Fig. 2) over the first `n_rows` test rows that know at
+    least k features; plus plx Shapley values against SHAP values. Cached per session."""
+    from plx_core.shap_compare import top_k_agreement, top_k_features
 
-    def make():
+    key = ("agreement", ws.data_key, ws.kb_key, ws.rules_key(), n_rows, k, model, ws.semantics)
+
+    def make() -> AgreementReport:
+        sb = ws_shap_test(ws, model)
         X = ws.X_test.iloc[:n_rows]
-        sm = ws_shap_model(ws)
-        sv = sm.values(X)
-        plx_rows, chosen, rows = [], [], []
-        for idx, r in X.iterrows():
+        X = X[X.notna().sum(axis=1).to_numpy() >= k]
+        if X.empty:
+            raise ValueError(f"no test row knows {k} features")
+        sv = sb.values.loc[X.index]
+        pred = pd.Series(sb.predicted, index=sb.values.index).loc[X.index].to_numpy()
+        theirs = top_k_features(sv, k, pred)
+        ours, phis, rows = [], [], []
+        for (idx, r), th in zip(X.iterrows(), theirs):
             vals = {f: (None if pd.isna(v) else str(v)) for f, v in r.items()}
-            phi = ws_shapley(ws, vals).reindex(list(X.columns)).fillna(0.0)
-            plx_rows.append(phi)
             e = ws_explain(ws, vals, k)
-            chosen.append(e.features)
-            top_shap = sv.loc[idx].abs().sort_values(ascending=False, kind="stable").index[:k]
+            ours.append(tuple(e.features))
+            phis.append(ws_shapley(ws, vals).reindex(list(X.columns)).fillna(0.0))
             rows.append({"row": idx, "plx explanation": ", ".join(e.features),
-                         "SHAP top features": ", ".join(top_shap),
-                         "plx top feature": phi.abs().idxmax(), "SHAP top feature": sv.loc[idx].abs().idxmax()})
-        plx_frame = pd.DataFrame(plx_rows, index=X.index)
-        return agreement(plx_frame, sv, k, chosen), pd.DataFrame(rows)
+                         "SHAP top-k": ", ".join(th), "in common": len(set(e.features) & set(th))})
+        ag = top_k_agreement(ours, theirs, k, features=list(ws.features), labels=("plx", "SHAP"))
+        summary = {f"identical top-{k} sets": ag.same}
+        summary.update({f"≥{j} in common": v for j, v in ag.at_least.items() if j < k})
+        summary.update(agreement(pd.DataFrame(phis, index=X.index), sv, k))
+        return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), ag.n, k, model)
 
     return ws.results.get(key, make)
 
 
-__all__ = ["Counterfactual", "Explanation", "ShapModel", "agreement", "cf_rows", "counterfactual",
-           "explain", "shap_model", "shapley", "ws_agreement", "ws_counterfactual", "ws_explain",
-           "ws_shap_model", "ws_shapley"]
+__all__ = ["AgreementReport", "Counterfactual", "Explanation", "SHAP_MODELS", "ShapRow", "agreement",
+           "cf_rows", "counterfactual", "explain", "shapley", "ws_agreement", "ws_counterfactual",
+           "ws_explain", "ws_shap_row", "ws_shap_test", "ws_shapley"]
