@@ -60,6 +60,8 @@ from .query import (
     query_many,
     resolve_semantics,
     subquery_bounds,
+    subset_matrix,
+    weighted_median_intervals,
 )
 
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
@@ -100,10 +102,14 @@ def _jsonable(x: Any) -> Any:
 class _SubQueries:
     """Evaluates sub-queries of one query: bounds plus the tie-break statistics.
 
-    Relevant semantics: bounds from `subquery_bounds` (batched, exact median path), statistics
-    from the full query's relevant clauses (a clause is settled by a sub-query when all its
-    feature literals are kept). Full semantics: one `query` per sub-query (LP where needed),
-    statistics from its median terms.
+    Relevant semantics: a clause counts for a sub-query when the sub-query keeps all its
+    feature literals. On the exact median path (the full query needs no LP) the bounds are the
+    weighted-median intervals of those clauses — the same computation as `subquery_bounds`,
+    but the clauses of each sub-query are found by enumerating its feature subsets and looking
+    their bitmasks up (work ∝ pairs), where `subquery_bounds` tests every sub-query against
+    every clause (a boolean S × R × F cube); tests check the two agree. Otherwise
+    `subquery_bounds`. Full
+    semantics: one `query` per sub-query (LP where needed), statistics from its median terms.
     """
 
     def __init__(self, kb: KB, q: Any, semantics: str = "auto"):
@@ -133,6 +139,13 @@ class _SubQueries:
             self._cm = cm[finite]
             self._t = ev.target[finite]
             self._w = ev.w[finite]
+            # On the exact median path every relevant clause is a median term, and a sub-query's
+            # terms are those whose features it keeps: the same computation as
+            # `subquery_bounds`, with integer bitmasks instead of a boolean S × R × F cube.
+            self._direct = self.full.method == "median" and self.n <= 62
+            if self.n <= 62:
+                self._bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
+                self._cmb = self._cm.astype(np.int64) @ self._bits
 
     def full_masks(self, sub: np.ndarray) -> np.ndarray:
         """S × n masks over the known features → S × F masks over the KB's features."""
@@ -150,6 +163,9 @@ class _SubQueries:
         evm, ncl = np.full(S, np.nan), np.zeros(S, dtype=np.int64)
         out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl}
         if S == 0:
+            return out
+        if self.sem == "relevant" and self._direct:
+            self._evaluate_direct(sub, out, stats)
             return out
         if self.sem == "relevant":
             R = max(self.full.n_relevant, 1)
@@ -172,23 +188,67 @@ class _SubQueries:
                 evm[s] = float(ev.w[fin] @ ev.target[fin] / ev.w[fin].sum())
         return out
 
+    def _pairs(self, sub: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(sub-query, clause) index pairs of every relevant clause each sub-query settles.
+
+        A sub-query keeping k features settles the clauses whose feature set is one of its
+        2^k subsets: enumerate those subsets (grouped by k) and look their bitmasks up in the
+        sorted clause masks. Work is proportional to the pairs, not to sub-queries × clauses.
+        """
+        order = np.argsort(self._cmb, kind="stable")
+        keys = self._cmb[order]
+        size = sub.sum(axis=1)
+        out_s, out_j = [], []
+        for k in np.unique(size).tolist():
+            rows = np.flatnonzero(size == k)
+            if k:
+                pos = np.nonzero(sub[rows])[1].reshape(len(rows), k)
+                member = np.vstack([np.zeros((1, k), np.int64), subset_matrix(k, None)])
+                masks = self._bits[pos] @ member.T  # (rows, 2^k): every subset, empty included
+            else:
+                masks = np.zeros((len(rows), 1), np.int64)
+            flat = masks.ravel()
+            lo = np.searchsorted(keys, flat, "left")
+            hi = np.searchsorted(keys, flat, "right")
+            cnt = hi - lo
+            if not cnt.any():
+                continue
+            owner = np.repeat(np.repeat(rows, masks.shape[1]), cnt)
+            first = np.repeat(lo - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt)
+            out_s.append(owner)
+            out_j.append(order[first + np.arange(int(cnt.sum()))])
+        if not out_s:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(out_s), np.concatenate(out_j)
+
+    def _evaluate_direct(self, sub: np.ndarray, out: dict[str, np.ndarray], stats: bool) -> None:
+        if len(self._t) == 0:
+            return
+        s_idx, j_idx = self._pairs(sub)
+        S = len(sub)
+        out["lower"][:], out["upper"][:] = weighted_median_intervals(
+            s_idx, self._t[j_idx], self._w[j_idx], S)
+        if stats:
+            self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"], out["n_clauses"])
+
+    def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
+        w = np.bincount(s_idx, weights=self._w[j_idx], minlength=S)
+        wt = np.bincount(s_idx, weights=(self._w * self._t)[j_idx], minlength=S)
+        ncl[:] = np.bincount(s_idx, minlength=S)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            evm[:] = np.where(w > 0, wt / w, np.nan)
+
     def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray) -> None:
         """Evidence mean and count of the clauses each sub-query settles (all features of the
-        clause kept): integer bitmasks when the query knows ≤ 62 features."""
-        S, R = len(sub), len(self._t)
-        cols = np.column_stack([self._w, self._w * self._t, np.ones(R)])
+        clause kept)."""
         if self.n <= 62:
-            bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
-            cm = self._cm.astype(np.int64) @ bits
-            sm = sub.astype(np.int64) @ bits
-            chunk = max(16, _CHUNK_CELLS // max(R, 1))
-        else:
-            chunk = max(16, _CHUNK_CELLS // (R * self.n))
-        for a in range(0, S, chunk):
-            if self.n <= 62:
-                act = (cm[None, :] & ~sm[a:a + chunk, None]) == 0
-            else:
-                act = ~(self._cm[None, :, :] & ~sub[a:a + chunk, None, :]).any(axis=2)
+            self._stats_from_pairs(*self._pairs(sub), len(sub), evm, ncl)
+            return
+        R = len(self._t)
+        cols = np.column_stack([self._w, self._w * self._t, np.ones(R)])
+        chunk = max(16, _CHUNK_CELLS // (R * self.n))
+        for a in range(0, len(sub), chunk):
+            act = ~(self._cm[None, :, :] & ~sub[a:a + chunk, None, :]).any(axis=2)
             sums = act.astype(np.float64) @ cols  # Σw, Σw·t, count per sub-query
             ncl[a:a + chunk] = np.rint(sums[:, 2]).astype(np.int64)
             with np.errstate(invalid="ignore", divide="ignore"):
