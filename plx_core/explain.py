@@ -470,9 +470,9 @@ def explain_all(
     lp_budget: int = 256,
     direction: str = "auto",
 ) -> dict[int, Explanation]:
-    """`explain` for several k at once, sharing the query and one batched evaluation of
-    every exhaustively searched size (k larger than the number of known features is skipped
-    with an error only if it is the only k asked for)."""
+    """`explain` for several k at once ({k: Explanation}), sharing the full query and one
+    batched evaluation of every exhaustively searched size. Every k must lie between 1 and
+    the number of features the query knows."""
     ks = [int(k) for k in ks]
     if direction not in ("auto", "positive", "negative"):
         raise DataError(f"direction must be 'auto', 'positive' or 'negative', got {direction!r}")

@@ -156,6 +156,19 @@ def test_tie_decided_by_feature_order_on_the_tree_kb():
         assert (c.lower, c.upper) == pytest.approx((b.lower, b.upper), abs=1e-9)
 
 
+def test_forest_kb_explanations_and_shapley_go_through_the_lp():
+    X, y = example2()
+    kb = tree_kb(X, y, n_trees=3, random_state=0)
+    assert kb.kind == "forest"
+    e = explain(kb, Q0101, k=1)
+    assert e.semantics == "full" and e.evaluated == 4
+    for c in e.candidates:
+        assert c.mean == pytest.approx(query(kb, c.as_query()).mean, abs=1e-9)
+    s = shapley(kb, Q0101)
+    assert s.base_value == pytest.approx(query(kb, {}).mean, abs=1e-9)
+    assert sum(s.values) == pytest.approx(s.full_value - s.base_value, abs=1e-7)
+
+
 # --------------------------------------------------------------------------- beam search
 
 

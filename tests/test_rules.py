@@ -213,6 +213,21 @@ def test_a_not_pos_rule_moves_1111_down_as_the_lp_says(direct):
     assert (lp.lower, lp.upper) == pytest.approx((fast.lower, fast.upper), abs=1e-7)
 
 
+def test_a_rule_counts_exactly_as_the_same_learned_clause(direct):
+    from dataclasses import replace
+
+    (rule,) = parse_rules("IF a2=1 AND a4=1 THEN NOT POS [p=0.7, w=4]", direct)
+    as_rule, as_data = direct.copy(), direct.copy()
+    as_rule.add(rule)
+    as_data.add(replace(rule, source="data", id=None))
+    assert as_rule.n_learned == direct.n_learned and as_data.n_learned == direct.n_learned + 1
+    for bits in ("0101", "1111", "01-1", "-1-1", "0---"):
+        for sem in ("relevant", "full"):
+            a = query(as_rule, as_query(bits), semantics=sem)
+            b = query(as_data, as_query(bits), semantics=sem)
+            assert (a.lower, a.upper) == pytest.approx((b.lower, b.upper), abs=1e-9)
+
+
 def test_a_rule_is_relevant_only_when_the_query_settles_its_literals(direct):
     base = query(direct, as_query("01--"))
     add_rules(direct, "IF a3=0 THEN POS [p=0.9, w=50]")
