@@ -19,6 +19,14 @@ sentence each; `tests/test_lp.py` checks the result against Definition 3 written
   `t ≥ p − Σ_j l_j` (the Boole row; void when p = 0) expresses it, and ω(c) is recovered as
   the projection of p onto the interval. A median term is the clause `POS` with p = its target.
   Atoms are x ∈ [0, 1] with ω(¬z) = 1 − x_z.
+* After the presolve, clauses with the same literals S (common after a query: a Direct KB's `POS ∨ ¬K` with the
+  same open part) are grouped. As max l ≤ min(1, Σ l), the distance splits into
+  (max l − p)+ + (p − Σ l)+, so the group costs g(max l) + h(Σ l) with
+  g(a) = Σ_k w_k (a − p_k)+ and h(b) = Σ_k w_k (p_k − b)+ (Boole-kept clauses only), both
+  convex and piecewise linear: an epigraph variable per group with one row per distinct p
+  (u ≥ W_r a − C_r over the cumulative weights and weighted p's) is exact, with a ≥ l_j
+  and b ≤ Σ l as auxiliary variables (|S| = 1: the literal itself). Rows per distinct p replace
+  rows per clause × literal.
 * Presolve (`_peel`), repeated until nothing changes; POS and atoms of a domain constraint are
   never touched:
   (R1) an atom whose every remaining occurrence pushes it the same way (each of its literals is
@@ -61,7 +69,9 @@ SOLVER_TOL = 1e-9  # HiGHS primal/dual feasibility tolerance for all solves
 ROUND = 7  # LP bounds are reported to 1e-7 so that solver noise never decides a 0.5 tie
 DUAL_ZERO = 1e-11  # a dual / reduced cost at most this (× largest weight) is zero
 DUAL_NONZERO = 1e-8  # … at least this is nonzero; in between, the face is not trusted
-IPM_MIN_NNZ = 20_000  # stage 1 by interior point + crossover from this many matrix entries on
+GROUP_MAX_LEN = 16  # clauses with more literals are never grouped (bounds the signature table)
+FACE_ALGORITHM = "primal"  # HiGHS algorithm for the stage-2 solves on the optimal face
+IPM_MIN_NNZ = 8_000  # stage 1 by interior point + crossover from this many matrix entries on (measured)
 
 
 @dataclass(frozen=True)
@@ -184,6 +194,52 @@ class _Core:
     constant: float
 
 
+class _Rows:
+    """Accumulates rows `Σ val·z ≥ rhs` and columns (bounds, cost) of the core LP."""
+
+    def __init__(self, nx: int):
+        self.r: list[np.ndarray] = []
+        self.col: list[np.ndarray] = []
+        self.val: list[np.ndarray] = []
+        self.h: list[np.ndarray] = []
+        self.n_rows = 0
+        self.lb, self.ub, self.c = [np.zeros(nx)], [np.ones(nx)], [np.zeros(nx)]
+        self.n_cols = nx
+
+    def columns(self, n: int, lb: float, ub: float, cost: np.ndarray | float) -> np.ndarray:
+        self.lb.append(np.full(n, lb))
+        self.ub.append(np.full(n, ub))
+        self.c.append(np.broadcast_to(np.asarray(cost, float), (n,)).copy())
+        self.n_cols += n
+        return np.arange(self.n_cols - n, self.n_cols)
+
+    def rows(self, rhs: np.ndarray, *entries: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Add len(rhs) rows; each entry is (local row, column, value) arrays."""
+        for r, col, val in entries:
+            self.r.append(self.n_rows + np.asarray(r, np.int64))
+            self.col.append(np.asarray(col, np.int64))
+            self.val.append(np.broadcast_to(np.asarray(val, float), np.shape(r)).copy())
+        self.h.append(np.asarray(rhs, float))
+        self.n_rows += len(rhs)
+
+    def matrix(self) -> tuple[sp.csr_matrix, np.ndarray]:
+        G = sp.csr_matrix((_cat(self.val, float), (_cat(self.r, np.int64), _cat(self.col, np.int64))),
+                          shape=(self.n_rows, self.n_cols))
+        return G, _cat(self.h, float)
+
+
+def _cat(xs: list, dtype) -> np.ndarray:
+    return np.concatenate(xs).astype(dtype) if xs else np.zeros(0, dtype)
+
+
+def _segment_cumsum(values: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Cumulative sums restarting at every True of `start` (values already in segment order)."""
+    total = np.cumsum(values)
+    first = np.flatnonzero(start)
+    seg = np.cumsum(start) - 1
+    return total - (total[first] - values[first])[seg]
+
+
 def _core(rp: ReducedProblem, presolve: bool) -> _Core:
     n = rp.n_atoms
     K = len(rp.med_target)
@@ -202,44 +258,133 @@ def _core(rp: ReducedProblem, presolve: bool) -> _Core:
     if presolve:
         pl = _peel(indptr, atom, neg, p, w, max(n, 1), blocked)
     else:
-        alive = np.ones(M, bool)
-        pl = _Peeled(np.ones(len(atom), bool), alive, p > 0.0, np.full(max(n, 1), np.nan), 0.0)
+        pl = _Peeled(np.ones(len(atom), bool), np.ones(M, bool), p > 0.0,
+                     np.full(max(n, 1), np.nan), 0.0)
     row = np.repeat(np.arange(M), np.diff(indptr))
-    la, ca, boole = pl.lit_alive, pl.clause_alive, pl.boole
+    la, ca, boole = pl.lit_alive, pl.clause_alive.copy(), pl.boole.copy()
+    constant = pl.constant
     atoms = np.unique(np.concatenate([[0], atom[la], *[np.asarray(g, np.int64) for g in rp.groups]]))
     amap = np.full(max(n, 1), -1)
     amap[atoms] = np.arange(len(atoms))
-    kept = np.flatnonzero(ca)
-    cmap = np.full(M, -1)
-    cmap[kept] = np.arange(len(kept))
-    nx, nt = len(atoms), len(kept)
-    sign = np.where(neg, -1.0, 1.0)
-    mk = np.flatnonzero(la & (p < 1.0)[row])  # rows t − s·x ≥ −p + [neg]
-    bc = np.flatnonzero(boole)  # Boole rows t + Σ s·x ≥ p − #neg
-    bk = np.flatnonzero(la & boole[row])
-    bmap = np.full(M, -1)
-    bmap[bc] = np.arange(len(bc))
-    nm = len(mk)
-    G = sp.csr_matrix(
-        (np.concatenate([-sign[mk], sign[bk], np.ones(nm), np.ones(len(bc))]),
-         (np.concatenate([np.arange(nm), nm + bmap[row[bk]], np.arange(nm), nm + np.arange(len(bc))]),
-          np.concatenate([amap[atom[mk]], amap[atom[bk]], nx + cmap[row[mk]], nx + cmap[bc]]))),
-        shape=(nm + len(bc), nx + nt),
-    )
-    n_neg = np.bincount(row[bk], weights=neg[bk].astype(float), minlength=M)[bc]
-    h = np.concatenate([neg[mk] - p[row[mk]], p[bc] - n_neg])
+    nx = len(atoms)
+    B = _Rows(nx)
+    # literal signature of every kept clause: its sorted (column, negated) codes, padded
+    k = np.flatnonzero(la)
+    code = amap[atom[k]] * 2 + neg[k]
+    order = np.lexsort((code, row[k]))
+    k, code = k[order], code[order]
+    r = row[k]
+    count = np.bincount(r, minlength=M)
+    empty = ca & (count == 0)  # only without the presolve: no literal left, cost p if Boole
+    constant += float(w[empty & boole] @ p[empty & boole])
+    ca &= ~empty
+    kept = np.flatnonzero(ca & (count <= GROUP_MAX_LEN))  # longer clauses stay single
+    width = int(count[kept].max(initial=1))
+    pad = np.full((M, width), -1, np.int64)
+    short = count[r] <= GROUP_MAX_LEN
+    pad[r[short], (np.arange(len(r)) - np.searchsorted(r, r))[short]] = code[short]
+    if len(kept):
+        sig, gid, gsize = np.unique(pad[kept], axis=0, return_inverse=True, return_counts=True)
+        gid = gid.ravel()
+    else:
+        sig, gid, gsize = pad[:0], np.zeros(0, np.int64), np.zeros(0, np.int64)
+    single = ca.copy()
+    single[kept[gsize[gid] > 1]] = False
+    kept = kept[gsize[gid] > 1]
+    gid = gid[gsize[gid] > 1]
+    # (1) clauses alone with their literals: t ≥ l_j − p (p < 1) and t ≥ p − Σ l (Boole)
+    sk = np.flatnonzero(single)
+    if len(sk):
+        t = B.columns(len(sk), 0.0, np.inf, w[sk])
+        tmap = np.full(M, -1)
+        tmap[sk] = t
+        sign = np.where(neg, -1.0, 1.0)
+        mk = k[single[r] & (p[r] < 1.0)]
+        i = np.arange(len(mk))
+        B.rows(neg[mk] - p[row[mk]], (i, tmap[row[mk]], 1.0), (i, amap[atom[mk]], -sign[mk]))
+        bc = sk[boole[sk]]
+        bk = k[single[r] & boole[r]]
+        bmap = np.full(M, -1)
+        bmap[bc] = np.arange(len(bc))
+        n_neg = np.bincount(row[bk], weights=neg[bk].astype(float), minlength=M)[bc]
+        B.rows(p[bc] - n_neg, (np.arange(len(bc)), tmap[bc], 1.0),
+               (bmap[row[bk]], amap[atom[bk]], sign[bk]))
+    # (2) clauses sharing their literals S: Σ_k w_k dist(p_k, [max l, Σ l]) splits into
+    #     g(max l) + h(Σ l) with g(a) = Σ w_k (a − p_k)+ and h(b) = Σ w_k (p_k − b)+ (as a ≤ b);
+    #     both convex piecewise linear, so epigraph rows per distinct p replace rows per clause
+    multi = np.flatnonzero(gsize > 1)
+    if len(multi):
+        gmap = np.full(len(gsize), -1)
+        gmap[multi] = np.arange(len(multi))
+        members, mg = kept, gmap[gid]
+        S = sig[multi]
+        s_len = (S >= 0).sum(axis=1)
+        s_r, s_j = np.nonzero(S >= 0)
+        s_col, s_neg = S[s_r, s_j] // 2, (S[s_r, s_j] % 2).astype(bool)
+        s_sign = np.where(s_neg, -1.0, 1.0)
+        n_neg_g = np.bincount(s_r, weights=s_neg.astype(float), minlength=len(multi))
+        for part in ("max", "sum"):
+            sel = p[members] < 1.0 if part == "max" else boole[members] & (p[members] > 0.0)
+            if not sel.any():
+                continue
+            g_of, pk, wk = mg[sel], p[members[sel]], w[members[sel]]
+            key = pk if part == "max" else -pk  # pieces in order of activation
+            o = np.lexsort((key, g_of))
+            g_of, pk, wk = g_of[o], pk[o], wk[o]
+            new = np.concatenate([[True], (g_of[1:] != g_of[:-1]) | (pk[1:] != pk[:-1])])
+            at = np.flatnonzero(new)
+            g_of, pk = g_of[at], pk[at]
+            wk = np.add.reduceat(wk, at)
+            start = np.concatenate([[True], g_of[1:] != g_of[:-1]])
+            W = _segment_cumsum(wk, start)
+            C = _segment_cumsum(wk * pk, start)
+            groups = g_of[start]
+            e = B.columns(len(groups), 0.0, np.inf, 1.0)  # epigraph variable per group
+            emap = np.full(len(multi), -1)
+            emap[groups] = e
+            i = np.arange(len(g_of))
+            one = s_len[g_of] == 1  # S is one literal: use it directly
+            lit_of = np.full(len(multi), -1)
+            lit_of[s_r[s_len[s_r] == 1]] = np.flatnonzero(s_len[s_r] == 1)
+            ix = lit_of[g_of[one]]
+            # aux variable A = max l (≥ every l) or B = Σ l (≤ their sum) for |S| ≥ 2
+            wide = np.unique(g_of[~one])
+            aux = np.full(len(multi), -1)
+            if part == "max":
+                aux[wide] = B.columns(len(wide), 0.0, 1.0, 0.0)
+                rows_of = np.isin(s_r, wide)
+                jj = np.flatnonzero(rows_of)
+                B.rows(s_neg[jj].astype(float), (np.arange(len(jj)), aux[s_r[jj]], 1.0),
+                       (np.arange(len(jj)), s_col[jj], -s_sign[jj]))
+                # e ≥ W·A − C
+                B.rows(-C[~one], (i[: (~one).sum()], emap[g_of[~one]], 1.0),
+                       (i[: (~one).sum()], aux[g_of[~one]], -W[~one]))
+                B.rows(W[one] * s_neg[ix] - C[one], (i[: one.sum()], emap[g_of[one]], 1.0),
+                       (i[: one.sum()], s_col[ix], -W[one] * s_sign[ix]))
+            else:
+                aux[wide] = B.columns(len(wide), 0.0, np.inf, 0.0)
+                wi = np.arange(len(wide))
+                wpos = np.full(len(multi), -1)
+                wpos[wide] = wi
+                rows_of = np.isin(s_r, wide)
+                jj = np.flatnonzero(rows_of)
+                B.rows(-n_neg_g[wide], (wi, aux[wide], -1.0), (wpos[s_r[jj]], s_col[jj], s_sign[jj]))
+                # e ≥ C − W·B
+                B.rows(C[~one], (i[: (~one).sum()], emap[g_of[~one]], 1.0),
+                       (i[: (~one).sum()], aux[g_of[~one]], W[~one]))
+                B.rows(C[one] - W[one] * s_neg[ix], (i[: one.sum()], emap[g_of[one]], 1.0),
+                       (i[: one.sum()], s_col[ix], W[one] * s_sign[ix]))
+    G, h = B.matrix()
     E = None
     if rp.groups:
         E = sp.csr_matrix(
             (np.concatenate([np.ones(len(g)) for g in rp.groups]),
              (np.concatenate([np.full(len(g), i) for i, g in enumerate(rp.groups)]),
               np.concatenate([amap[np.asarray(g, np.int64)] for g in rp.groups]))),
-            shape=(len(rp.groups), nx + nt),
+            shape=(len(rp.groups), B.n_cols),
         )
-    c = np.concatenate([np.zeros(nx), w[kept]])
-    lb = np.zeros(nx + nt)
-    ub = np.concatenate([np.ones(nx), np.full(nt, np.inf)])
-    return _Core(G, h, E, c, lb, ub, atoms, pl.fixed[:n], pl.constant)
+    return _Core(G, h, E, np.concatenate(B.c), np.concatenate(B.lb), np.concatenate(B.ub),
+                 atoms, pl.fixed[:n], constant)
 
 
 # --------------------------------------------------------------------------- solving
@@ -359,7 +504,7 @@ def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Run
     out = []
     for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
         direction.value = sgn
-        runner.run(problem, f"stage 2 on the optimal face: {what} bound of ω(POS)", "primal")
+        runner.run(problem, f"stage 2 on the optimal face: {what} bound of ω(POS)", FACE_ALGORITHM)
         z = fixed_val.copy()
         z[free] = zf.value
         cost_ok = core.c @ z <= optimum + 1e-7 * max(1.0, abs(optimum))
