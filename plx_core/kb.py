@@ -271,12 +271,14 @@ class KB:
             self.features = self.features + (feature,)
             self.domains[feature] = ()
             self.codes = np.hstack([self.codes, np.full((self.n_learned, 1), -1, np.int32)])
+            self._index_cache = None
         dom = self.domains[feature]
         if value not in dom:
             if not grow:
                 raise DataError(f"feature {feature!r} has no value {value!r}")
             self.domains[feature] = dom + (value,)
             dom = self.domains[feature]
+            self._index_cache = None  # key widths depend on the domain sizes
         return self.features.index(feature), dom.index(value)
 
     def add(self, clauses: WeightedClause | Iterable[WeightedClause]) -> KB:
@@ -318,11 +320,12 @@ class KB:
             self.source = np.concatenate(
                 [self.source, [SOURCES.index(c.source) for c in meta]]
             ).astype(np.int8)
-        self._index_cache = None
+            self._index_cache = None  # only the learned block is indexed
         return self
 
     def _next_rule_id(self) -> str:
-        used = {c.id for c in self.extra}
+        """r1, r2, … skipping numbers taken by a rule or by the parts r{n}.1 of an OR rule."""
+        used = {str(c.id).split(".")[0] for c in self.extra if c.id}
         n = 1
         while f"r{n}" in used:
             n += 1

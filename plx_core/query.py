@@ -629,30 +629,40 @@ def encode_rows(kb: KB, X: Any) -> np.ndarray:
 
 def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") -> BoundsArray:
     """Bounds for every row of X. Rows the exact median answers are batched (grouped by which
-    features they know, one `searchsorted` per group); the others go through `query`."""
+    features they know, one `searchsorted` per group, rules evaluated column-wise); the others
+    (a clause needing the LP) go through `query` one by one."""
     sem = resolve_semantics(kb, semantics)
     codes = encode_rows(kb, X)
     n = len(codes)
     lower, upper = np.zeros(n), np.ones(n)
     meth = np.full(n, "median", dtype=object)
     slow = np.zeros(n, dtype=bool)
-    batchable = method == "auto" and not any(c.enabled for c in kb.extra)
-    if batchable:
+    if method == "auto":
+        if sem == "full":  # an open feature may leave a clause for the LP
+            slow |= (codes == OPEN).any(axis=1)
+        rq, rt, rw, rule_slow = _rule_terms(kb, codes, sem)
+        slow |= rule_slow
+        qids, targets, weights = [rq], [rt], [rw]
         known = codes >= 0
-        open_rows = (codes == OPEN).any(axis=1)
-        # under full semantics an open feature may need the LP: ask those rows one by one
-        slow |= open_rows if sem == "full" else False
         groups, inv = np.unique(known, axis=0, return_inverse=True)
+        inv = inv.ravel()
         for g, pattern in enumerate(groups):
-            rows = np.flatnonzero((inv.ravel() == g) & ~slow)
-            if not len(rows):
-                continue
+            rows = np.flatnonzero((inv == g) & ~slow)
             k = int(pattern.sum())
-            if k and len(subset_matrix(k, kb.max_len)) > 4096:
+            if not len(rows) or k == 0:
+                continue
+            if len(subset_matrix(k, kb.max_len)) > 4096:
                 slow[rows] = True
                 continue
-            lo, hi = _batch_relevant(kb, codes[rows], np.flatnonzero(pattern))
-            lower[rows], upper[rows] = lo, hi
+            qid, t, w = _batch_relevant(kb, codes[rows], np.flatnonzero(pattern))
+            qids.append(rows[qid])
+            targets.append(t)
+            weights.append(w)
+        qid = np.concatenate(qids)
+        keep = ~slow[qid]
+        lower, upper = weighted_median_intervals(
+            qid[keep], np.concatenate(targets)[keep], np.concatenate(weights)[keep], n
+        )
     else:
         slow[:] = True
     for i in np.flatnonzero(slow):
@@ -663,16 +673,54 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") ->
     return BoundsArray(lower, upper, meth)
 
 
+def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
+    """Median terms the enabled `extra` clauses give each row, evaluated column-wise, and the
+    rows where one of them needs the LP (see `substitute` for the cases)."""
+    n = len(codes)
+    qids, targets, weights = [np.zeros(0, np.int64)], [np.zeros(0)], [np.zeros(0)]
+    slow = np.zeros(n, dtype=bool)
+    for c in kb.extra:
+        if not c.enabled:
+            continue
+        true = np.zeros(n, dtype=bool)
+        open_ = np.zeros(n, dtype=bool)
+        signs = set()
+        for lit in c.literals:
+            if lit.is_class:
+                signs.add(lit.negated)
+            elif lit.is_feature:
+                j = kb.features.index(lit.atom)
+                col = codes[:, j]
+                holds = col == kb.domains[lit.atom].index(lit.value)
+                true |= (col != OPEN) & (holds != lit.negated)
+                open_ |= col == OPEN
+            else:  # a plain atom: rows of a table never fix it
+                open_[:] = True
+        live = ~true
+        if sem == "full":
+            slow |= live & open_
+        live &= ~open_
+        if len(signs) == 2:
+            slow |= live
+        elif len(signs) == 1:
+            rows = np.flatnonzero(live)
+            qids.append(rows)
+            targets.append(np.full(len(rows), 1.0 - c.p if True in signs else c.p))
+            weights.append(np.full(len(rows), c.w))
+    return np.concatenate(qids), np.concatenate(targets), np.concatenate(weights), slow
+
+
 def _unseen_of(kb: KB, row: np.ndarray) -> dict[str, str]:
     # an unseen value only has to differ from every known value; a reserved marker does
     return {f: "\x00unseen" for f, c in zip(kb.features, row) if c == UNSEEN}
 
 
-def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted-median bounds for rows that know the same features (relevant clauses)."""
-    G = len(codes)
+def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray):
+    """(row, target, weight) of the learned clauses relevant to rows that know the same
+    features: one sorted `searchsorted` of every row's subset keys."""
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
     if len(known) == 0 or kb.n_learned == 0:
-        return np.zeros(G), np.ones(G)
+        return empty
     member = subset_matrix(len(known), kb.max_len)
     idx = kb.index()
     qc = codes[:, known]
@@ -682,6 +730,7 @@ def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray) -> tuple[np.nd
         hit, rows = idx.find(keys[order])
         qid = order[hit] // len(member)
     else:
+        G = len(codes)
         full = np.full((G * len(member), len(kb.features)), -1, dtype=np.int64)
         rep = np.repeat(qc, len(member), axis=0)
         mem = np.tile(member, (G, 1))
@@ -690,7 +739,7 @@ def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray) -> tuple[np.nd
         qid = qsub // len(member)
     # subsets containing an unseen value match nothing: their keys are never in the index
     target = np.where(kb.head[rows] > 0, kb.p[rows], 1.0 - kb.p[rows])
-    return weighted_median_intervals(qid, target, kb.w[rows], G)
+    return qid, target, kb.w[rows]
 
 
 def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") -> BoundsArray:
@@ -714,7 +763,12 @@ def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") 
                     if lit.is_feature:
                         tmask[r, kb.features.index(lit.atom)] = True
             # active[s, j]: clause j's features are all kept by sub-query s
-            active = ~(tmask[None, :, :] & ~masks[:, None, :]).any(axis=2)
+            if len(kb.features) <= 62:
+                bits = np.int64(1) << np.arange(len(kb.features), dtype=np.int64)
+                tb, sb = tmask.astype(np.int64) @ bits, masks.astype(np.int64) @ bits
+                active = (tb[None, :] & ~sb[:, None]) == 0
+            else:
+                active = ~(tmask[None, :, :] & ~masks[:, None, :]).any(axis=2)
             s_idx, j_idx = np.nonzero(active)
             lo, hi = weighted_median_intervals(s_idx, red.med_target[j_idx], red.med_w[j_idx], S)
             return BoundsArray(lo, hi, np.full(S, "median", dtype=object))
