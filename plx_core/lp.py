@@ -19,8 +19,8 @@ sentence each; `tests/test_lp.py` checks the result against Definition 3 written
   `t ≥ p − Σ_j l_j` (the Boole row; void when p = 0) expresses it, and ω(c) is recovered as
   the projection of p onto the interval. A median term is the clause `POS` with p = its target.
   Atoms are x ∈ [0, 1] with ω(¬z) = 1 − x_z.
-* After the presolve, clauses with the same literals S (common after a query: a Direct KB's `POS ∨ ¬K` with the
-  same open part) are grouped. As max l ≤ min(1, Σ l), the distance splits into
+* After the presolve, clauses with the same literals S (common after a query: a Direct KB's
+  `POS ∨ ¬K` with the same open part) are grouped. As max l ≤ min(1, Σ l), the distance splits into
   (max l − p)+ + (p − Σ l)+, so the group costs g(max l) + h(Σ l) with
   g(a) = Σ_k w_k (a − p_k)+ and h(b) = Σ_k w_k (p_k − b)+ (Boole-kept clauses only), both
   convex and piecewise linear: an epigraph variable per group with one row per distinct p
@@ -507,7 +507,7 @@ def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Run
         runner.run(problem, f"stage 2 on the optimal face: {what} bound of ω(POS)", FACE_ALGORITHM)
         z = fixed_val.copy()
         z[free] = zf.value
-        cost_ok = core.c @ z <= optimum + 1e-7 * max(1.0, abs(optimum))
+        cost_ok = core.c @ z <= optimum + 1e-9 * max(1.0, abs(optimum))  # on the face: the optimum
         feas_ok = not len(core.h) or float(np.min(G @ z - core.h)) >= -1e-7
         if not (cost_ok and feas_ok):
             return None
