@@ -34,18 +34,25 @@ nav = st.navigation(PAGES)
 mark_app_ran()
 ws = workspace()
 
-with st.sidebar:
-    st.markdown("**plx** — probabilistic logic explanations")
-    n, f = ws.dataset.X.shape
-    st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · POS = {md(ws.positive)}")
-    if ws.kb is not None:
-        st.caption(f"KB: {md(ws.kb_settings.label() if not ws.kb_note else ws.kb_note)} · "
-                   f"{len(ws.kb):,} clauses")
-    else:
-        st.caption("KB: not built yet")
-    n_on = sum(r.enabled for r in ws.rules)
-    st.caption(f"Rules: {len(ws.rules)} ({n_on} enabled)")
-    if ws.selected is not None:
-        st.caption(f"Instance: {md(ws.selected.title())}")
+summary = st.sidebar.container()  # filled after the page ran, so it shows the page's changes
 
-nav.run()
+
+def show_summary() -> None:
+    with summary:
+        st.markdown("**plx** — probabilistic logic explanations")
+        n, f = ws.dataset.X.shape
+        st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · POS = {md(ws.positive)}")
+        if ws.kb is not None:
+            st.caption(f"KB: {md(ws.kb_note or ws.kb_settings.label())} · {len(ws.kb):,} clauses")
+        else:
+            st.caption("KB: not built yet")
+        n_on = sum(r.enabled for r in ws.rules)
+        st.caption(f"Rules: {len(ws.rules)} ({n_on} enabled)")
+        if ws.selected is not None:
+            st.caption(f"Instance: {md(ws.selected.title())}")
+
+
+try:
+    nav.run()
+finally:  # also after st.stop() in a page
+    show_summary()

@@ -116,7 +116,7 @@ if len(values) > 2:
 
 st.subheader("3. Columns")
 overview = column_overview(raw, DataSettings(label, positive, base.features))
-st.dataframe(overview, hide_index=True, width="stretch", height=min(38 + 35 * len(overview), 300))
+overview_box = st.empty()  # drawn below, once the features are chosen
 
 # the automatic choice: what infer_schema keeps and which columns it reads as numbers
 auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
@@ -138,6 +138,9 @@ else:
 feature_opts = [c for c in cols if c != label]
 features = st.multiselect("Features to use", feature_opts, default=feat_default,
                           key=f"data_features_{fp}_{label}")
+overview = column_overview(raw, DataSettings(label, positive, tuple(features)))
+overview_box.dataframe(overview, hide_index=True, width="stretch",
+                       height=min(38 + 35 * len(overview), 300))
 if auto_excluded:
     st.caption(md("Left out by default: " + "; ".join(f"{c} ({why})" for c, why in auto_excluded.items())
                   + ". Add a column back above to use it anyway."))

@@ -11,6 +11,19 @@ from ui.state import page_setup
 from ui.widgets import Progress, error, figure, guard, md
 
 ws = page_setup()
+
+
+def node_of_point(pt, default: int) -> int:
+    """The tree node a plotly selection point stands for: its customdata[0] (the node id),
+    else its index in the node trace (trace 1, in node order)."""
+    cd = pt.get("customdata") if hasattr(pt, "get") else None
+    if isinstance(cd, dict):
+        cd = [cd[k] for k in sorted(cd, key=str)]
+    if isinstance(cd, (list, tuple)) and cd:
+        return int(cd[0])
+    if pt.get("curve_number", 1) == 1 and pt.get("point_index") is not None:
+        return int(pt["point_index"])
+    return default
 st.title("Knowledge base")
 
 st.subheader("Build")
@@ -60,9 +73,13 @@ if ws.kb_cached:
 if settings != ws.kb_settings and not ws.kb_note:
     st.caption(md(f"The settings above ({settings.label()}) differ from the KB in use: press Build."))
 
-tabs = st.tabs(["Browse clauses", "ID3 tree", "Export / import"])
+TABS = ["Browse clauses", "ID3 tree", "Export / import"]
+# the tabs keep their state across reruns (a click on the tree must not jump back to the
+# first tab) and only the open one runs
+tabs = st.tabs(TABS, key="kb_tab", on_change="rerun")
 
-with tabs[0]:
+
+def browse_tab() -> None:
     b1, b2 = st.columns(2)
     search = b1.text_input("Search literals (e.g. radius or worst texture=<22.47; join terms "
                            "with AND)", key="kb_search")
@@ -91,7 +108,8 @@ with tabs[0]:
                      column_config={"p": st.column_config.NumberColumn(format="%.3f"),
                                     "w": st.column_config.NumberColumn(format="%.3g")})
 
-with tabs[1]:
+
+def tree_tab() -> None:
     if not ws.trees:
         st.info("The tree view shows the ID3 tree behind a Tree or Forest KB. Choose Tree or "
                 "Forest above and press Build (the Direct KB has no tree).")
@@ -103,6 +121,10 @@ with tabs[1]:
         tree = ws.trees[t]
         nodes = tree.to_frame()
         st.caption(f"{len(nodes)} nodes, depth {tree.depth}. Click a node to see its clause.")
+        shown = tree.depth
+        if tree.depth > 4:
+            shown = st.slider("Levels shown (deeper nodes are folded: …)", 1, tree.depth,
+                              min(4, tree.depth), key=f"kb_tree_depth_{t}")
         node_key, pick_key, plot_key = f"kb_node_{t}", f"kb_node_pick_{t}", f"kb_tree_{t}"
         chosen = int(st.session_state.get(node_key, 0))
         # a click on the chart: its selection stays until cleared, so only a new one counts
@@ -111,14 +133,12 @@ with tabs[1]:
         sig = repr(pts)
         if pts and sig != st.session_state.get(f"kb_tree_seen_{t}"):
             st.session_state[f"kb_tree_seen_{t}"] = sig
-            cd = pts[0].get("customdata")
-            if cd is not None:
-                chosen = int(cd[0])
+            chosen = node_of_point(pts[0], chosen)
         options = [int(i) for i in nodes["node"]]
         chosen = chosen if chosen in options else 0
         st.session_state[node_key] = chosen
         st.session_state[pick_key] = chosen
-        figure(tree_figure(tree, selected=chosen), key=plot_key, on_select="rerun",
+        figure(tree_figure(tree, selected=chosen, max_depth=shown), key=plot_key, on_select="rerun",
                selection_mode=("points",))
 
         def _picked(node_key=node_key, pick_key=pick_key):
@@ -133,7 +153,8 @@ with tabs[1]:
                     + (" · leaf" if row["is_leaf"] else ""))
         st.code(f"[{row['p']:.4g}] {row['clause']}", language=None)
 
-with tabs[2]:
+
+def io_tab() -> None:
     st.markdown("**Export** the KB in use (with its rules).")
     full = ws.current_kb()
     e1, e2, e3 = st.columns(3)
@@ -154,3 +175,9 @@ with tabs[2]:
                           f"{len(ws.rules)} rule(s)."))
         except Exception as exc:  # plain words; the KB in use stays
             error(f"The file could not be used as a KB: {exc}")
+
+
+for tab, body in zip(tabs, (browse_tab, tree_tab, io_tab)):
+    if tab.open is not False:  # None when the tabs do not track state: run them all
+        with tab:
+            body()

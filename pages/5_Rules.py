@@ -40,6 +40,19 @@ st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probab
                "clauses with weight 1, so a rule needs a weight of that order to outvote them "
                "where they agree with each other."))
 
+def _fill_from_instance() -> None:
+    if ws.selected is not None:
+        st.session_state["r_conds"] = [f"{f}{SEP}{v}" for f, v in ws.selected.known().items()
+                                       if f"{f}{SEP}{v}" in pairs]
+
+
+if ws.selected is not None:
+    sel = ws.selected
+    st.caption(md(f"Selected instance ({sel.title()}): "
+                  + ", ".join(f"{f}={v}" for f, v in sel.known().items())))
+    st.button("Take the conditions from the selected instance", key="r_fill",
+              on_click=_fill_from_instance)
+
 with st.form("rule_form", clear_on_submit=False):
     st.markdown("**Add a rule**")
     conds = st.multiselect("IF (all of these hold)", pairs, key="r_conds",

@@ -29,7 +29,7 @@ FONT = dict(family="sans-serif", size=13)
 
 def esc(text: Any) -> str:
     """A user string made safe for plotly's HTML-like text (and for nothing else)."""
-    return html.escape(str(text), quote=True)
+    return html.escape(str(text), quote=False)  # plotly decodes &lt; &gt; &amp;, not &quot;
 
 
 def shorten(text: str, n: int = 60) -> str:
@@ -252,70 +252,85 @@ def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = No
 
 
 def tree_layout(nodes: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """x, y positions for `Tree.to_frame()` rows: leaves spread left to right in pre-order,
-    an inner node centred over its children, y = -depth."""
+    """(position, depth) for `Tree.to_frame()` rows: leaves get consecutive positions in
+    pre-order, an inner node sits at the mean of its children's positions."""
     n = len(nodes)
     parent = nodes["parent"].to_numpy()
     children: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
         if parent[i] >= 0:
             children[parent[i]].append(i)
-    x = np.zeros(n)
+    pos = np.zeros(n)
     nxt = 0.0
-    # pre-order ids: leaves get consecutive x in id order; a parent has a smaller id than its
-    # children, so a reverse sweep centres each parent after its children are placed
+    # pre-order ids: leaves get consecutive positions in id order; a parent has a smaller id
+    # than its children, so a reverse sweep centres each parent after its children are placed
     for i in range(n):
         if not children[i]:
-            x[i] = nxt
+            pos[i] = nxt
             nxt += 1.0
     for i in reversed(range(n)):
         if children[i]:
-            x[i] = float(np.mean(x[children[i]]))
-    y = -nodes["depth"].to_numpy(dtype=float)
-    return x, y
+            pos[i] = float(np.mean(pos[children[i]]))
+    return pos, nodes["depth"].to_numpy(dtype=float)
 
 
-def tree_figure(tree: Any, selected: int | None = None, title: str | None = None) -> go.Figure:
-    """An ID3 tree (a `Tree`, or its `to_frame()`): edges, and one marker per node coloured by
-    p with its `feature=value` label; hover shows count, positives and p. `customdata[i][0]` is
-    the node id of `Tree.to_frame()`, so a plotly selection maps back to a node."""
+def tree_figure(tree: Any, selected: int | None = None, title: str | None = None,
+                max_depth: int | None = None) -> go.Figure:
+    """An ID3 tree (a `Tree`, or its `to_frame()`) drawn left to right: the root on the left,
+    one row per leaf, each node a marker coloured by p with its `feature=value`, count and p
+    beside it; hover repeats them. `customdata[i][0]` is the node id of `Tree.to_frame()`, so a
+    plotly selection maps back to a node. With `max_depth`, deeper nodes are left out and a
+    node whose children are hidden is marked "…"."""
     nodes = tree.to_frame() if hasattr(tree, "to_frame") else pd.DataFrame(tree)
-    x, y = tree_layout(nodes)
+    nodes = nodes.reset_index(drop=True)
+    folded = np.zeros(len(nodes), dtype=bool)
+    if max_depth is not None and len(nodes) and int(nodes["depth"].max()) > max_depth:
+        keep = (nodes["depth"] <= max_depth).to_numpy()
+        folded = (~nodes["is_leaf"].to_numpy() & (nodes["depth"] == max_depth).to_numpy())[keep]
+        remap = {int(old): new for new, old in enumerate(np.flatnonzero(keep))}
+        nodes = nodes[keep].reset_index(drop=True)
+        nodes["parent"] = [remap.get(int(p_), -1) for p_ in nodes["parent"]]
+        nodes["is_leaf"] = nodes["is_leaf"].to_numpy() | folded
+    pos, depth = tree_layout(nodes)
+    x, y = depth, -pos
     ex: list[float | None] = []
     ey: list[float | None] = []
     for i, par in enumerate(nodes["parent"].to_numpy()):
-        if par >= 0:
-            ex += [x[par], x[i], None]
-            ey += [y[par], y[i], None]
-    labels = [esc(lab) for lab in nodes["label"]]
+        if par >= 0:  # elbow edges: across from the parent, then down/up to the child
+            ex += [x[par], (x[par] + x[i]) / 2, (x[par] + x[i]) / 2, x[i], None]
+            ey += [y[par], y[par], y[i], y[i], None]
+    labels = [esc(lab) + (" …" if f else "") for lab, f in zip(nodes["label"], folded)]
     p = nodes["p"].to_numpy(dtype=float)
     count = nodes["count"].to_numpy()
     hover = [
-        f"{lab}<br>count {c}, positives {pos}<br>p = {pv:.3f}" + ("<br>leaf" if leaf else "")
-        for lab, c, pos, pv, leaf in zip(labels, count, nodes["positives"], p, nodes["is_leaf"])
+        f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}" + ("<br>leaf" if leaf else "")
+        for lab, c, pos_, pv, leaf in zip(labels, count, nodes["positives"], p, nodes["is_leaf"])
     ]
-    size = 10 + 20 * np.sqrt(count / max(int(count.max()), 1))
-    line_w = [4 if selected is not None and i == selected else 1 for i in range(len(nodes))]
-    line_c = [HIGHLIGHT if selected is not None and i == selected else "#333" for i in range(len(nodes))]
+    size = 10 + 16 * np.sqrt(count / max(int(count.max()), 1))
+    ids = nodes["node"].to_numpy()
+    line_w = [4 if selected is not None and i == selected else 1 for i in ids]
+    line_c = [HIGHLIGHT if selected is not None and i == selected else "#333" for i in ids]
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#999", width=1),
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#aaa", width=1),
                              hoverinfo="skip", name="edges"))
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", name="nodes",
-        text=[f"{lab}<br>n={c} p={pv:.2f}" for lab, c, pv in zip(labels, count, p)],
-        textposition="bottom center", textfont=dict(size=10),
-        marker=dict(size=size, color=p, cmin=0, cmax=1, colorscale=[[0, NEG_COLOUR], [0.5, "#f7f7f7"], [1, POS_COLOUR]],
+        text=[f"{lab} · n={c} · p={pv:.2f}" for lab, c, pv in zip(labels, count, p)],
+        textposition=["middle right" if leaf else "top right" for leaf in nodes["is_leaf"]],
+        textfont=dict(size=10, color="#333"),
+        marker=dict(size=size, color=p, cmin=0, cmax=1,
+                    colorscale=[[0, NEG_COLOUR], [0.5, "#f7f7f7"], [1, POS_COLOUR]],
                     line=dict(width=line_w, color=line_c), showscale=True,
-                    colorbar=dict(title="p", thickness=10)),
+                    colorbar=dict(title="p", thickness=10, len=0.5)),
         customdata=np.stack([nodes["node"].to_numpy(), count, p], axis=1),
         hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
     ))
-    fig.update_xaxes(visible=False)
+    top = float(x.max()) if len(x) else 0.0
+    fig.update_xaxes(visible=False, range=[-0.3, top + 1.6])
     fig.update_yaxes(visible=False)
-    depth = int(nodes["depth"].max()) if len(nodes) else 0
     leaves = int(nodes["is_leaf"].sum()) if len(nodes) else 1
-    fig.update_layout(clickmode="event+select", dragmode="select")
-    return _layout(fig, title, height=max(320, 110 * (depth + 1)) + (0 if leaves < 40 else 100))
+    fig.update_layout(clickmode="event+select", dragmode=False, hovermode="closest")
+    return _layout(fig, title, height=max(260, 70 + 26 * leaves))
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -301,7 +301,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
                   + ", ".join(f"{k}: {v}" for k, v in counts.items()) + f"; POS is {pos!r}."))
     if ds.schema is not None:
         for c, why in ds.schema.excluded.items():
-            notes.append(("warning", f"Column {c!r} is not used: {why}."))
+            if why != "not among the requested features":  # the user's own choice
+                notes.append(("warning", f"Column {c!r} is not used: {why}."))
         for f, b in ds.schema.bins.items():
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins ({b.method})."))
     miss = ds.X.isna().sum()

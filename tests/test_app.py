@@ -178,6 +178,42 @@ def test_user_text_is_not_rendered_as_markup(base_ws):
         assert not getattr(el.proto, "allow_html", False) or "<img" not in v
 
 
+@pytest.mark.realdata
+@pytest.mark.parametrize("name", ["titanic", "mushroom", "hiv1"])
+def test_shared_files_uploaded_through_the_data_page(base_ws, name):
+    """Titanic, Mushroom and HIV-1 from ../shared/datasets, uploaded as a user would."""
+    from conftest import require_shared_data
+
+    root = require_shared_data()
+    files = {"titanic": "titanic/train.csv", "mushroom": "mushroom/agaricus-lepiota.data",
+             "hiv1": "hiv1-protease/746Data.txt"}
+    path = root / files[name]
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    if name != "titanic":
+        at.checkbox(key="data_header").uncheck().run()
+    at.file_uploader(key="data_upload").set_value((path.name, path.read_bytes(), "text/csv")).run()
+    assert not at.exception and not errors(at), errors(at)
+    if name == "hiv1":
+        at.selectbox(key="data_split").set_value("a1").run()  # the octamer, one feature per residue
+    label_key = [k for k in at.session_state if str(k).startswith("data_label_")][-1]
+    label = {"titanic": "Survived", "mushroom": "a1", "hiv1": "a2"}[name]
+    at.selectbox(key=label_key).set_value(label).run()
+    pos_key = [k for k in at.session_state if str(k).startswith("data_pos_") and str(k).endswith(label)][0]
+    at.selectbox(key=pos_key).set_value({"titanic": "1", "mushroom": "p", "hiv1": "1"}[name]).run()
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at), errors(at)
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == path.name and ws.kb is not None
+    if name == "hiv1":
+        assert ws.features == tuple(f"a1_{i}" for i in range(1, 9))
+    if name == "mushroom":
+        assert ws.kb_settings.max_len == 2  # 21 usable features: capped to stay interactive
+    for page in ("pages/3_Query.py", "pages/4_Explain.py"):
+        at.switch_page(page).run()
+        assert not at.exception and not errors(at), (page, errors(at))
+
+
 # --------------------------------------------------------------------------- Knowledge base page
 
 
@@ -191,6 +227,8 @@ def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
     assert metric(at, "KB") == "Tree (leaves)"
     nodes = ws.trees[0].to_frame()
     leaf = int(nodes.index[nodes["is_leaf"]][0])
+    at.session_state["kb_tab"] = "ID3 tree"  # the tabs run lazily: open the tree tab
+    at.run()
     at.selectbox(key="kb_node_pick_0").set_value(leaf).run()
     code = [c.value for c in at.code]
     assert any(nodes.loc[leaf, "clause"] in c for c in code)
@@ -210,7 +248,10 @@ def test_kb_page_forest_and_max_len(base_ws):
     at.button(key="kb_build").click().run()
     ws = at.session_state["ws"]
     assert ws.kb.kind == "forest" and len(ws.trees) == 3
-    assert at.selectbox(key="kb_tree_pick") is not None
+    at.session_state["kb_tab"] = "ID3 tree"
+    at.run()
+    at.selectbox(key="kb_tree_pick").set_value(2).run()
+    assert not at.exception and "nodes, depth" in texts(at)
 
 
 def test_kb_browser_search_filter_sort_paginate(base_ws):
@@ -236,11 +277,15 @@ def test_kb_export_and_import(base_ws):
     ws = fresh(base_ws)
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
     at = run("pages/2_Knowledge_base.py", ws)
+    at.session_state["kb_tab"] = "Export / import"
+    at.run()
     labels = [b.label for b in at.get("download_button")]
     assert {"JSON", "Clause text", "CSV (safe to open in a spreadsheet)"} <= set(labels)
     data = ws.current_kb().to_json().encode()
     ws2 = fresh(base_ws)
     at2 = run("pages/2_Knowledge_base.py", ws2)
+    at2.session_state["kb_tab"] = "Export / import"
+    at2.run()
     at2.file_uploader(key="kb_import").set_value(("kb.json", data, "application/json")).run()
     at2.button(key="kb_import_go").click().run()
     assert not at2.exception

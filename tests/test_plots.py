@@ -152,18 +152,31 @@ def test_tree_figure_nodes_carry_their_ids():
     assert list(np.asarray(scatter.marker.color)) == pytest.approx(nodes["p"].to_list())
     assert scatter.marker.line.width[2] == 4  # the selected node is outlined
     assert "count" in scatter.hovertext[0]
-    # edges: one segment (3 points incl. the gap) per non-root node
-    assert len(fig.data[0].x) == 3 * (len(nodes) - 1)
+    # edges: one elbow (4 points and a gap) per non-root node
+    assert len(fig.data[0].x) == 5 * (len(nodes) - 1)
+    # drawn left to right: x is the depth
+    assert list(scatter.x) == pytest.approx(nodes["depth"].to_list())
+
+
+def test_tree_figure_folds_deep_levels():
+    X, y = example2()
+    _, trees = tree_kb_with_trees(X, y, positive=1)
+    nodes = trees[0].to_frame()
+    fig = tree_figure(trees[0], max_depth=1)
+    shown = [int(c[0]) for c in fig.data[1].customdata]
+    assert shown == list(nodes.index[nodes["depth"] <= 1])
+    folded = [t for t in fig.data[1].text if "…" in t]
+    assert len(folded) == int(((nodes["depth"] == 1) & ~nodes["is_leaf"]).sum())
 
 
 def test_tree_layout_centres_parents_over_children():
     X, y = example2()
     _, trees = tree_kb_with_trees(X, y, positive=1)
     nodes = trees[0].to_frame()
-    x, yy = tree_layout(nodes)
+    x, depth = tree_layout(nodes)
     for i, par in enumerate(nodes["parent"]):
         if par >= 0:
-            assert yy[i] == yy[par] - 1
+            assert depth[i] == depth[par] + 1
     kids = nodes.index[nodes["parent"] == 0]
     assert x[0] == pytest.approx(np.mean(x[kids]))
     leaves = nodes.index[nodes["is_leaf"]]

@@ -380,6 +380,15 @@ def test_shapley_is_efficient(ws0):
     assert phi.sum() == pytest.approx(v_full - v_empty)
 
 
+def test_shapley_sampling_beyond_the_exact_limit(ws0, monkeypatch):
+    vals = ws0.X_test.iloc[1].to_dict()
+    exact = engine.shapley(ws0.kb, vals)
+    monkeypatch.setattr(engine, "SHAPLEY_EXACT_MAX", 2)
+    sampled = engine.shapley(ws0.kb, vals, n_permutations=600)
+    assert sampled.sum() == pytest.approx(exact.sum())  # every permutation adds up exactly
+    assert np.abs(sampled - exact).max() < 0.05
+
+
 def test_counterfactual_flips_the_decision(ws0):
     kb = ws0.kb
     for idx in ws0.X_test.index[:8]:

@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from plx_core import explain as _x
 from plx_core.direct import n_subsets
+from plx_core.explain import counterfactual as _counterfactual
+from plx_core.explain import explain as _explain
+from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
 from plx_core.plots import subquery_label
 from plx_core.session import Workspace
@@ -64,7 +66,7 @@ def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
     k = max(1, min(int(k), len(vals)))
-    e = _x.explain(kb, vals, k, budget=budget, semantics=semantics)
+    e = _explain(kb, vals, k, budget=budget, semantics=semantics)
     cands = e.candidates
     frame = pd.DataFrame({
         "features": [tuple(c.features) for c in cands],
@@ -78,10 +80,41 @@ def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "
                        e.n_total, e.summary())
 
 
-def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto") -> pd.Series:
-    """Shapley values of ω(POS) per known feature (`plx_core.explain.shapley`)."""
-    sv = _x.shapley(kb, _known(values), semantics=semantics)
-    return pd.Series(sv.as_dict(), dtype=float)
+SHAPLEY_EXACT_MAX = 14
+
+
+def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",
+            n_permutations: int = 256, seed: int = 0) -> pd.Series:
+    """Shapley values of ω(POS) per known feature: `plx_core.explain.shapley` (exact over all
+    coalitions) up to `SHAPLEY_EXACT_MAX` known features; beyond, permutation sampling here,
+    with every coalition answered in one batched `subquery_bounds` call (measured on Mushroom,
+    21 features: 0.2 s, where the engine's sampler took 8-50 s)."""
+    vals = _known(values)
+    if len(vals) <= SHAPLEY_EXACT_MAX:
+        sv = _shapley(kb, vals, semantics=semantics)
+        return pd.Series(sv.as_dict(), dtype=float)
+    from plx_core.query import subquery_bounds
+
+    known = [j for j, f in enumerate(kb.features) if f in vals]
+    n, F = len(known), len(kb.features)
+    if kb.kind != "direct":  # each coalition may need its own LP: sample fewer
+        n_permutations = min(n_permutations, 32)
+    rng = np.random.default_rng(seed)
+    perms = np.argsort(rng.random((n_permutations, n)), axis=1)
+    prefix = np.zeros((n_permutations, n + 1, n), dtype=bool)
+    for j in range(n):
+        prefix[:, j + 1] = prefix[:, j]
+        prefix[np.arange(n_permutations), j + 1, perms[:, j]] = True
+    uniq, inv = np.unique(prefix.reshape(-1, n), axis=0, return_inverse=True)
+    masks = np.zeros((len(uniq), F), dtype=bool)
+    masks[:, known] = uniq
+    ba = subquery_bounds(kb, vals, masks, semantics=semantics)
+    v = ((np.asarray(ba.lower) + np.asarray(ba.upper)) / 2.0)[inv.ravel()].reshape(n_permutations, n + 1)
+    contrib = np.zeros((n_permutations, n))
+    rows = np.arange(n_permutations)
+    for j in range(n):
+        contrib[rows, perms[:, j]] = v[:, j + 1] - v[:, j]
+    return pd.Series(contrib.mean(axis=0), index=[kb.features[j] for j in known], dtype=float)
 
 
 @dataclass(frozen=True)
@@ -113,7 +146,7 @@ def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = 
     if not vals:
         return Counterfactual(None, 0.0, 1.0, 0, "No known value to change.")
     rows = cf_rows(kb, len(vals)) if max_rows is None else max_rows
-    cf = _x.counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
+    cf = _counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
     if not cf.found:
         return Counterfactual(None, cf.bounds[0], cf.bounds[1], cf.evaluated, cf.message)
     ch = tuple((f, a, b) for f, (a, b) in cf.changes.items())

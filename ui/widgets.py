@@ -15,12 +15,17 @@ from plx_core.errors import PLXError
 log = logging.getLogger("plx.ui")
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&])")
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|www|mailto)(?=[:.])|(?<=\w)(?=@\w)")
+WORD_JOINER = "\u2060"
 
 
 def md(text: Any) -> str:
     """User text made inert for Streamlit markdown (links, images, emphasis, HTML): every
-    markdown character is backslash-escaped, so it shows exactly as typed."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", "  \n")
+    markdown character is backslash-escaped, and an invisible word joiner breaks the bare
+    URLs and e-mail addresses GitHub-flavoured markdown would turn into links, so the text
+    shows as typed."""
+    s = _AUTOLINK.sub(lambda m: (m.group(1) or "") + WORD_JOINER, str(text))
+    return _MD_SPECIAL.sub(r"\\\1", s).replace("\n", "  \n")
 
 
 def error(message: Any) -> None:
