@@ -177,6 +177,7 @@ class KB:
     kind: str = "general"
     max_len: int | None = None
     _index_cache: Any = field(default=None, repr=False, compare=False)
+    _fpos_cache: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.features = tuple(str(f) for f in self.features)
@@ -221,10 +222,18 @@ class KB:
         """Number of feature literals of each learned clause."""
         return (self.codes >= 0).sum(axis=1)
 
+    def feature_positions(self) -> dict[str, int]:
+        """Feature name → column (cached while `features` stays the same tuple)."""
+        cache = self._fpos_cache
+        if cache is None or cache[0] is not self.features:
+            cache = (self.features, {f: i for i, f in enumerate(self.features)})
+            self._fpos_cache = cache
+        return cache[1]
+
     def feature_index(self, name: str) -> int:
         try:
-            return self.features.index(name)
-        except ValueError:
+            return self.feature_positions()[name]
+        except KeyError:
             raise DataError(
                 f"unknown feature {name!r}; the KB has features {list(self.features)}"
             ) from None

@@ -143,29 +143,35 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
     atoms: dict[str, bool] = {}
     unseen: dict[str, str] = {}
     values: dict[str, str] = {}
-    plain = _plain_atoms(kb)
+    positions = kb.feature_positions()
+    domains = kb.domains
+    plain: set[str] | None = None
     for name, value in q.items():
-        name = str(name)
-        if is_missing(value):
-            if name not in kb.domains and name not in plain:
-                raise _unknown(kb, name)
+        if type(name) is not str:
+            name = str(name)
+        if type(value) is not str and is_missing(value):
+            if name not in domains:
+                plain = _plain_atoms(kb) if plain is None else plain
+                if name not in plain:
+                    raise _unknown(kb, name)
             continue
-        if name in kb.domains:
-            s = value_str(value)
+        if name in domains:
+            s = value if type(value) is str else value_str(value)
             values[name] = s
-            dom = kb.domains[name]
-            j = kb.features.index(name)
+            dom = domains[name]
+            j = positions[name]
             try:
                 codes[j] = dom.index(s)
             except ValueError:
                 codes[j] = UNSEEN
                 unseen[name] = s
-        elif name in plain or name == POS:
-            if name == POS:
-                raise DataError("a query cannot fix POS itself; it is what the query asks for")
-            atoms[name] = _truth(name, value)
-        else:
+            continue
+        plain = _plain_atoms(kb) if plain is None else plain
+        if name == POS:
+            raise DataError("a query cannot fix POS itself; it is what the query asks for")
+        if name not in plain:
             raise _unknown(kb, name)
+        atoms[name] = _truth(name, value)
     return PreparedQuery(codes, atoms, unseen, values)
 
 
@@ -212,7 +218,7 @@ def query(
         raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
     pq = prepare_query(kb, q)
     red = reduce_kb(kb, pq, sem)
-    unknown = tuple(f for f, c in zip(kb.features, pq.codes) if c == OPEN)
+    unknown = tuple(kb.features[j] for j in np.flatnonzero(pq.codes == OPEN))
     if method == "auto" and len(red.lp_rows) == 0 and not red.lp_extra:
         lower, upper = weighted_median(red.med_target, red.med_w)
         omega = (lower + upper) / 2.0
@@ -295,11 +301,17 @@ def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
     k = len(known)
     if k == 0 or kb.n_learned == 0:
         return np.zeros(0, np.int64)
-    member = subset_matrix(k, kb.max_len)
     idx = kb.index()
-    if idx.keys is not None:  # (sorting the needles first costs more than it saves)
+    if idx.keys is not None and (kb.max_len is None or kb.max_len >= k):
+        # every subset's key by doubling: entry m is the sum over the bits of m
+        keys = np.zeros(1, np.int64)
+        for v in ((qcodes[known] + 1) << idx.shifts[known]).tolist():
+            keys = np.concatenate([keys, keys + v])
+        return idx.find(keys[1:])[1]  # in subset order: deterministic, no sort needed
+    member = subset_matrix(k, kb.max_len)
+    if idx.keys is not None:
         keys = member @ ((qcodes[known] + 1) << idx.shifts[known])
-        return np.sort(idx.find(keys)[1])
+        return idx.find(keys)[1]
     codes = np.full((len(member), len(kb.features)), -1, dtype=np.int64)
     codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
     _, rows = idx.lookup(codes)
@@ -408,7 +420,7 @@ def substitute(kb: KB, c: WeightedClause, pq: PreparedQuery) -> tuple[str, list]
             rest.append(("class", POS, lit.negated))
             continue
         if lit.is_feature:
-            j = kb.features.index(lit.atom)
+            j = kb.feature_positions()[lit.atom]
             qc = pq.codes[j]
             if qc == OPEN:
                 rest.append(("feature", (lit.atom, lit.value), lit.negated))
@@ -531,8 +543,17 @@ def build_problem(
 
 def weighted_median(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
     """The interval of minimisers of Σ w |x − t| over [0, 1] for one query ([0, 1] if empty)."""
-    if len(target) == 0:
+    n = len(target)
+    if n == 0:
         return 0.0, 1.0
+    if weight[0] == weight.min() == weight.max():
+        # equal weights (every learned clause): the middle order statistic(s), by partition;
+        # with n even the cost is flat between the n/2-th and the (n/2 + 1)-th smallest target
+        if n % 2:
+            mid = float(np.partition(target, n // 2)[n // 2])
+            return mid, mid
+        part = np.partition(target, (n // 2 - 1, n // 2))
+        return float(part[n // 2 - 1]), float(part[n // 2])
     order = np.argsort(target)
     t = target[order]
     cum = np.cumsum(weight[order])
@@ -557,7 +578,8 @@ def weighted_median_intervals(
     upper = np.ones(n)
     if len(target) == 0:
         return lower, upper
-    order = np.lexsort((target, qid))
+    order = np.argsort(target, kind="stable")  # then by query, keeping target order:
+    order = order[np.argsort(qid[order], kind="stable")]  # same as lexsort, faster
     q, t, w = qid[order], target[order], weight[order]
     seg_start = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
     seg_q = q[seg_start]
@@ -620,7 +642,7 @@ def encode_rows(kb: KB, X: Any) -> np.ndarray:
     check_categorical(frame)
     codes = np.full((len(frame), len(kb.features)), OPEN, dtype=np.int64)
     for col in frame.columns:
-        j = kb.features.index(str(col))
+        j = kb.feature_positions()[str(col)]
         lookup = {v: k for k, v in enumerate(kb.domains[str(col)])}
         raw = frame[col].to_numpy(dtype=object)
         codes[:, j] = [OPEN if is_missing(v) else lookup.get(value_str(v), UNSEEN) for v in raw]
@@ -689,7 +711,7 @@ def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
             if lit.is_class:
                 signs.add(lit.negated)
             elif lit.is_feature:
-                j = kb.features.index(lit.atom)
+                j = kb.feature_positions()[lit.atom]
                 col = codes[:, j]
                 holds = col == kb.domains[lit.atom].index(lit.value)
                 true |= (col != OPEN) & (holds != lit.negated)
@@ -761,7 +783,7 @@ def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") 
                 c = kb.extra[int(red.med_clause[r]) - kb.n_learned]
                 for lit in c.literals:
                     if lit.is_feature:
-                        tmask[r, kb.features.index(lit.atom)] = True
+                        tmask[r, kb.feature_positions()[lit.atom]] = True
             # active[s, j]: clause j's features are all kept by sub-query s
             if len(kb.features) <= 62:
                 bits = np.int64(1) << np.arange(len(kb.features), dtype=np.int64)

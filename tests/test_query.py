@@ -144,3 +144,16 @@ def test_inconsistent_rules_still_answer(direct):
     b = query(kb, as_query("0101"))
     assert 0.0 <= b.lower <= b.upper <= 1.0
     assert b.inconsistency > 3.0  # the two rules cannot both hold
+
+
+def test_weighted_median_equal_weight_shortcut_matches_the_general_rule():
+    from plx_core.query import weighted_median, weighted_median_intervals
+
+    rng = np.random.default_rng(3)
+    for n in range(1, 40):
+        t = rng.choice([0.0, 0.25, 1 / 3, 0.5, 0.75, 1.0], n)
+        lo, hi = weighted_median_intervals(np.zeros(n, np.int64), t, np.ones(n), 1)
+        assert weighted_median(t, np.ones(n)) == (lo[0], hi[0])
+        w = rng.choice([0.5, 1.0, 2.0], n)
+        lo, hi = weighted_median_intervals(np.zeros(n, np.int64), t, w, 1)
+        assert weighted_median(t, w) == (lo[0], hi[0])
