@@ -2,6 +2,22 @@
 
 Binary labels get one KB (POS = the positive class); more classes are one-vs-rest, a KB per
 class, and the prediction is the class whose ω(POS) bounds have the largest mean.
+
+`variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
+(issue 4)"; `plx_core.variants` has the details):
+
+* "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
+  positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
+* "tuned" (default) — the same KB semantics, with the clause-length window and a prior clause
+  `[1] POS` / `[0] POS` of integer weight chosen by exact leave-one-out on the training rows;
+  the paper's configuration is kept unless another wins by a paired sign test;
+* "bagged" / "subspace" — the mean ω(POS) of `n_estimators` Direct KBs built on bootstrap
+  samples / on random halves of the features;
+* "weighted" — clause weight = its support; "confidence" — clause weight = |2p − 1| (+1e-3);
+* "direct+forest" — the average of the Direct KB's and an ID3 forest KB's ω(POS) means.
+
+Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
+used as built whatever the variant, and `variant_` records "paper" then.
 """
 
 from __future__ import annotations
@@ -14,43 +30,57 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from . import variants as V
 from .direct import direct_kb
 from .encoding import natural_key, value_str
 from .errors import DataError
-from .kb import KB
-from .query import TIE_EPS, BoundsArray, query_many
+from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
 KB_KINDS = ("direct", "tree", "tree-all", "forest")
+VARIANTS = ("tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
+DEFAULT_VARIANT = "tuned"
 
 
 class PLXClassifier(ClassifierMixin, BaseEstimator):
     """Classify by probabilistic logic inference over a learned KB.
 
     kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes) or "forest".
-    max_len: cap on clause length for the Direct KB. semantics: "auto" | "relevant" | "full".
-    n_trees, max_features, bootstrap: forest settings. positive: the positive class for binary
-    labels (default: the last class in natural order, e.g. 1 of {0, 1}).
+    variant: see the module docstring ("paper" is the paper's exact method; "tuned", the
+    default, won on the measured sets). max_len: cap on clause length for the Direct KB.
+    semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
+    and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
+    positive class for binary labels (default: the last class in natural order, e.g. 1 of
+    {0, 1}). random_state: seeds forests, ensembles and the leave-one-out sample.
+
+    Fitted: `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the KB that answers
+    — for "tuned" the Direct KB cut to the chosen clause lengths plus the prior clause (id
+    "prior"); `paper_kbs_` are the full Direct KBs (what `explain` searches, Algorithm 6);
+    `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used.
     """
 
     def __init__(
         self,
         kb: str = "direct",
+        variant: str = DEFAULT_VARIANT,
         max_len: int | None = None,
         semantics: str = "auto",
         n_trees: int = 10,
         max_features: int | None = None,
         bootstrap: bool | None = None,
         max_depth: int | None = None,
+        n_estimators: int = 10,
         positive: Any = None,
         random_state: int | None = 0,
     ):
         self.kb = kb
+        self.variant = variant
         self.max_len = max_len
         self.semantics = semantics
         self.n_trees = n_trees
         self.max_features = max_features
         self.bootstrap = bootstrap
         self.max_depth = max_depth
+        self.n_estimators = n_estimators
         self.positive = positive
         self.random_state = random_state
 
@@ -71,12 +101,29 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
 
-    def fit(self, X: Any, y: Any) -> PLXClassifier:
+    def fit(self, X: Any, y: Any, groups: Any = None) -> PLXClassifier:
+        """Build the KB(s). `groups` (one label per row) marks replicated rows for the
+        "tuned" variant's leave-one-out; by default, when X is a DataFrame whose index
+        repeats labels (as `plx_core.data.balance` leaves replicas), the index is used."""
         if self.kb not in KB_KINDS:
             raise DataError(f"kb must be one of {KB_KINDS}, got {self.kb!r}")
+        if self.variant not in VARIANTS:
+            raise DataError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
+        if self.variant in ("bagged", "subspace") and (
+            isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer))
+            or self.n_estimators < 1
+        ):
+            raise DataError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        if groups is None and isinstance(X, pd.DataFrame) and not X.index.is_unique:
+            groups = X.index.to_numpy()
+        if groups is not None:
+            groups = np.asarray(groups, dtype=object).astype(str)
         frame = self._frame(X, reset=True)
+        if groups is not None and len(groups) != len(frame):
+            raise DataError(f"groups has {len(groups)} entries for {len(frame)} rows")
+        self._groups = groups
         y_arr = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y), warn=True)
         check_classification_targets(y_arr)
         y_arr = y_arr.astype(object)
@@ -88,25 +135,32 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"y has only one class ({classes[0]!r}); plx needs at least two")
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
+        self.variant_ = self.variant if self.kb == "direct" else "paper"
         if len(classes) == 2:
             pos = value_str(self.positive) if self.positive is not None else classes[-1]
             if pos not in classes:
                 raise DataError(f"positive={self.positive!r} is not a class of y ({classes})")
             self.positive_ = pos
-            self.kbs_ = [self._build(frame, labels, pos)]
-            self.kb_ = self.kbs_[0]
+            targets = [pos]
         else:
             self.positive_ = None
-            self.kbs_ = [self._build(frame, labels, c) for c in classes]
-            self.kb_ = None
+            targets = classes
+        self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
+        for c in targets:
+            kb, paper, tuned, ens = self._build(frame, labels, c)
+            self.kbs_.append(kb)
+            self.paper_kbs_.append(paper)
+            self.tuned_.append(tuned)
+            self.ensembles_.append(ens)
+        self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
+        del self._groups
         return self
 
-    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str) -> KB:
+    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
+        """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members)."""
         y = (labels == positive).astype(int)
-        if self.kb == "direct":
-            kb = direct_kb(frame, y, positive=1, max_len=self.max_len)
-        else:
+        if self.kb != "direct":
             from .tree import tree_kb
 
             n_trees = self.n_trees if self.kb == "forest" else 1
@@ -115,28 +169,92 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 n_trees=n_trees, bootstrap=self.bootstrap, max_features=self.max_features,
                 max_depth=self.max_depth, random_state=self.random_state,
             )
-        kb.positive = positive
-        return kb
+            kb.positive = positive
+            return kb, None, None, []
+        full = direct_kb(frame, y, positive=1, max_len=self.max_len)
+        full.positive = positive
+        v = self.variant_
+        if v == "tuned":
+            cfg = V.tune(full, encode_rows(full, frame), y, random_state=self.random_state,
+                         groups=self._groups)
+            if cfg.is_paper:
+                return full, full, cfg, []
+            kb = V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight)
+            return kb, full, cfg, []
+        if v in ("weighted", "confidence"):
+            kb = full.copy()
+            kb.w = kb.support.astype(float) if v == "weighted" else np.abs(2 * kb.p - 1) + 1e-3
+            return kb, full, None, []
+        if v in ("bagged", "subspace"):
+            return full, full, None, self._ensemble(frame, y, positive)
+        if v == "direct+forest":
+            from .tree import tree_kb
+
+            forest = tree_kb(frame, y, positive=1, n_trees=self.n_trees, bootstrap=self.bootstrap,
+                             max_features=self.max_features, max_depth=self.max_depth,
+                             random_state=self.random_state)
+            forest.positive = positive
+            return full, full, None, [(None, forest)]
+        return full, full, None, []
+
+    def _ensemble(self, frame: pd.DataFrame, y: np.ndarray, positive: str) -> list:
+        """(columns or None, KB) members: bootstrap rows ("bagged") or random feature halves
+        ("subspace"); every member keeps both classes (re-drawn otherwise)."""
+        rng = np.random.default_rng(self.random_state)
+        n, F = frame.shape
+        members = []
+        for _ in range(self.n_estimators):
+            if self.variant_ == "bagged":
+                for _ in range(100):
+                    rows = rng.integers(0, n, n)
+                    if 0 < y[rows].sum() < n:
+                        break
+                sub, cols, yy = frame.iloc[rows].reset_index(drop=True), None, y[rows]
+            else:
+                k = max(1, int(round(F / 2)))
+                cols = sorted(rng.choice(F, k, replace=False).tolist())
+                sub, yy = frame.iloc[:, cols], y
+            kb = direct_kb(sub, yy, positive=1,
+                           max_len=None if self.max_len is None else min(self.max_len, sub.shape[1]))
+            kb.positive = positive
+            members.append((None if cols is None else [frame.columns[c] for c in cols], kb))
+        return members
 
     # ------------------------------------------------------------------ predict
 
-    def bounds(self, X: Any) -> pd.DataFrame:
-        """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level."""
-        check_is_fitted(self, "kbs_")
-        frame = self._frame(X, reset=False)
-        results = [query_many(kb, frame, semantics=self.semantics) for kb in self.kbs_]
-        if len(results) == 1:
-            r = results[0]
-            return pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
-                                 "method": r.method}, index=frame.index)
-        parts = {c: pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean})
-                 for c, r in zip(self._class_str, results)}
-        return pd.concat(parts, axis=1)
+    def _answer(self, i: int, frame: pd.DataFrame) -> BoundsArray:
+        """Bounds of KB i for the rows of `frame` (batched; no per-row loop for the variants)."""
+        kb = self.kbs_[i]
+        ens = self.ensembles_[i]
+        if ens:
+            parts = []
+            if self.variant_ == "direct+forest":
+                parts.append(query_many(kb, frame, semantics=self.semantics))
+            for cols, member in ens:
+                parts.append(query_many(member, frame if cols is None else frame[cols],
+                                        semantics=self.semantics if cols is None or
+                                        self.variant_ == "direct+forest" else "relevant"))
+            lower = np.mean([p.lower for p in parts], axis=0)
+            upper = np.mean([p.upper for p in parts], axis=0)
+            return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object))
+        return query_many(kb, frame, semantics=self.semantics)
 
     def _means(self, X: Any) -> list[BoundsArray]:
         check_is_fitted(self, "kbs_")
         frame = self._frame(X, reset=False)
-        return [query_many(kb, frame, semantics=self.semantics) for kb in self.kbs_]
+        return [self._answer(i, frame) for i in range(len(self.kbs_))]
+
+    def bounds(self, X: Any) -> pd.DataFrame:
+        """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
+        For the ensemble variants lower/upper are the members' averages."""
+        results = self._means(X)
+        if len(results) == 1:
+            r = results[0]
+            return pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
+                                 "method": r.method})
+        parts = {c: pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean})
+                 for c, r in zip(self._class_str, results)}
+        return pd.concat(parts, axis=1)
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Binary: [1 − mean, mean] of the ω(POS) bounds. Several classes: the one-vs-rest
@@ -166,12 +284,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(means, axis=1)]
 
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
-        """The k features that decide `x` (Algorithm 6) on the binary KB."""
+        """The k features that decide `x` (Algorithm 6) on the binary KB.
+
+        For the Direct variants the search runs on the full Direct KB (`paper_kbs_`): the tuned
+        window and prior are chosen for full queries, and sub-queries of k < min_len features
+        would have no clause at all under the window.
+        """
         check_is_fitted(self, "kbs_")
         if self.kb_ is None:
             raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
         from .explain import explain
 
+        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
         if not isinstance(x, (dict, pd.Series)):
-            x = dict(zip(self.kb_.features, list(np.asarray(x, dtype=object).ravel())))
-        return explain(self.kb_, x, k=k, semantics=self.semantics, **kwargs)
+            x = dict(zip(kb.features, list(np.asarray(x, dtype=object).ravel())))
+        return explain(kb, x, k=k, semantics=self.semantics, **kwargs)
