@@ -94,7 +94,7 @@ def _syn(L: int, m: int) -> Callable[[bool], Dataset]:
         from .datasets import PAPER_SYN_10_4_SEED, synthetic
 
         seed_string = PAPER_SYN_10_4_SEED if (L, m) == (10, 4) else None
-        return synthetic(L, m, 400 if quick else 3000, seed=0, seed_string=seed_string)
+        return synthetic(L, m, 300 if quick else 3000, seed=0, seed_string=seed_string)
 
     return load
 
@@ -124,7 +124,7 @@ def _shared(name: str, n_cols: int | None = None) -> Callable[[bool], Dataset]:
         if n_cols is not None:
             ds = Dataset(f"{ds.name}-{n_cols}", ds.X.iloc[:, :n_cols], ds.y, ds.positive,
                          ds.description + f" First {n_cols} features only.", None, ds.truth)
-        return _subsample(ds, 300) if quick else ds
+        return _subsample(ds, 200) if quick else ds
 
     return load
 
@@ -418,11 +418,23 @@ def f1_figure(summary: pd.DataFrame, title: str, methods: Sequence[str]) -> Any:
     return fig
 
 
+def _chosen_methods(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
+    if not getattr(args, "methods", ""):
+        return list(default)
+    names = [m.strip() for m in args.methods.split(",") if m.strip()]
+    bad = [m for m in names if m not in default]
+    if bad:
+        raise DataError(f"unknown method(s) {bad} for {args.experiment}; choose from "
+                        f"{list(default)}")
+    return names
+
+
 def _f1_experiment(args: argparse.Namespace, name: str, default_sets: Sequence[str],
                    methods: Sequence[str], ours: dict[str, dict[str, Any]],
                    paper: dict[str, dict[str, float]], title: str,
                    extra_paper_sets: dict[str, str] | None = None) -> Outputs:
     sets = _chosen_sets(args, default_sets)
+    methods = _chosen_methods(args, methods)
     protocols = _protocols(args.balance)
     df = f1_runs(sets, methods, ours, protocols, args.runs, args.quick, not args.no_progress)
     summary = summarise(df)
@@ -501,7 +513,7 @@ def variants_markdown(summary: pd.DataFrame, methods: Sequence[str], protocol: s
 
 
 def run_variants(args: argparse.Namespace) -> Outputs:
-    methods = [*VARIANT_METHODS, *BASELINES]
+    methods = _chosen_methods(args, [*VARIANT_METHODS, *BASELINES])
     sets = _chosen_sets(args, VARIANT_SETS)
     protocols = _protocols(args.balance)
     df = f1_runs(sets, methods, VARIANT_METHODS, protocols, args.runs, args.quick,
@@ -527,9 +539,11 @@ def run_variants(args: argparse.Namespace) -> Outputs:
 
 
 def _needs_explain() -> tuple[Any, Any]:
-    try:
-        from . import explain as ex
-        from . import shap_compare as sc
+    import importlib
+
+    try:  # by module path: plx_core exports a function named `explain`
+        ex = importlib.import_module("plx_core.explain")
+        sc = importlib.import_module("plx_core.shap_compare")
     except ImportError as exc:  # pragma: no cover - both modules exist now
         raise DataError(f"this experiment needs plx_core.explain and plx_core.shap_compare "
                         f"({exc})") from exc
@@ -1011,6 +1025,8 @@ def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.Argum
     p.add_argument("--balance", choices=("before", "train", "both"), default="both",
                    help="balancing protocol(s) for the F1 experiments")
     p.add_argument("--sets", default="", help=f"comma-separated subset of {list(SETS)}")
+    p.add_argument("--methods", default="",
+                   help="comma-separated subset of the methods of table2/table3/variants")
     p.add_argument("--rows", type=int, default=0,
                    help="explained rows per run for table4/fig2 (default 200, quick 15)")
     p.add_argument("--no-png", action="store_true", help="skip PNG export (HTML only)")

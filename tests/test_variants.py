@@ -1,0 +1,107 @@
+"""plx_core.variants: the exact leave-one-out behind variant="tuned", the windowed KB with its
+prior clause against the LP reference, and every variant through PLXClassifier."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from paper import example2
+
+from plx_core import DataError, query
+from plx_core import variants as V
+from plx_core.data import balance
+from plx_core.datasets import synthetic
+from plx_core.direct import direct_kb
+from plx_core.estimator import VARIANTS, PLXClassifier
+from plx_core.query import encode_rows, query_many
+
+
+def small_data(seed=0, n=80, F=4):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (n, F)).astype(str), columns=[f"f{j}" for j in range(F)])
+    y = ((X["f0"] == "0") ^ (rng.random(n) < 0.2)).astype(int).to_numpy()
+    return X, y
+
+
+def test_leave_one_out_equals_rebuilding_without_the_row():
+    X, y = small_data()
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    st = V.loo_level_stats(kb, codes, y)
+    for i in (0, 7, 33):
+        rest = np.arange(len(y)) != i
+        kb_i = direct_kb(X[rest], y[rest], positive=1)
+        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
+        lev = kb_i.lengths[b]
+        d = 2 * kb_i.positives[b] - kb_i.support[b]
+        for k in range(1, 5):
+            assert st.above[i, k] == ((lev == k) & (d > 0)).sum()
+            assert st.below[i, k] == ((lev == k) & (d < 0)).sum()
+            assert st.equal[i, k] == ((lev == k) & (d == 0)).sum()
+
+
+def test_window_decisions_match_the_median_of_the_windowed_kb():
+    X, y = small_data(1)
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    # leave nothing out: the statistics are those of the KB itself
+    st = V.loo_level_stats(kb, codes, y, leave_out=np.zeros(len(y), np.int64))
+    for lo, hi, W in [(1, 4, 0), (1, 1, 2), (2, 3, -1), (3, 4, 3)]:
+        wkb = V.windowed_kb(kb, lo, hi, W)
+        got = V.window_decisions(st, lo, hi, np.array([W]))[0]
+        assert got.tolist() == query_many(wkb, X).positive.tolist(), (lo, hi, W)
+
+
+def test_tuned_kb_answers_like_the_lp():
+    ds = synthetic(10, 4, 300, seed=0)
+    clf = PLXClassifier().fit(ds.X, ds.y)
+    cfg = clf.tuned_[0]
+    assert not cfg.is_paper and cfg.loo_f1 > cfg.paper_loo_f1
+    assert [c.id for c in clf.kb_.extra] == (["prior"] if cfg.prior_weight else [])
+    assert clf.kb_.lengths.min() >= cfg.min_len and clf.kb_.lengths.max() <= cfg.max_len
+    b = clf.bounds(ds.X.iloc[:12])
+    for i in range(12):
+        ref = query(clf.kb_, ds.X.iloc[i].to_dict(), method="lp")
+        assert (b["lower"][i], b["upper"][i]) == pytest.approx((ref.lower, ref.upper), abs=1e-7)
+
+
+def test_replicas_are_left_out_together():
+    X, y = small_data(2, n=60)
+    yb = pd.Series(np.where(y == 1, "p", "n"))
+    Xb, ybb = balance(X, yb, rng=0)
+    assert not Xb.index.is_unique
+    codes = Xb.to_numpy().astype(int)
+    yy = (ybb.to_numpy() == "p").astype(int)
+    counts = V.duplicate_counts(codes, yy, Xb.index.to_numpy())
+    same = {i: (Xb.index == i).sum() for i in Xb.index}
+    assert counts.tolist() == [same[i] for i in Xb.index]  # identical rows here: same source
+    a = PLXClassifier().fit(Xb, ybb)
+    b = PLXClassifier().fit(Xb.reset_index(drop=True), ybb, groups=Xb.index.to_numpy())
+    assert a.tuned_[0] == b.tuned_[0]
+
+
+def test_tiny_data_keeps_the_papers_rule():
+    X, y = example2()
+    clf = PLXClassifier().fit(X, y)
+    assert clf.tuned_[0].is_paper and clf.kb_ is clf.paper_kbs_[0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_variant_fits_and_predicts(variant):
+    X, y = small_data(3)
+    clf = PLXClassifier(variant=variant, n_estimators=3, n_trees=3).fit(X, y)
+    b = clf.bounds(X)
+    assert ((b["lower"] <= b["upper"] + 1e-12) & (b["lower"] >= 0) & (b["upper"] <= 1)).all()
+    assert clf.predict(X).tolist() == (b["mean"] > 0.5 + 1e-9).astype(int).tolist()
+    assert (clf.predict(X) == y).mean() > 0.55  # "weighted" is the weakest (0.6)
+    e = clf.explain(X.iloc[0], k=1)
+    assert len(e.features) == 1
+
+
+def test_bad_variant_arguments():
+    X, y = small_data()
+    with pytest.raises(DataError, match="variant must be one of"):
+        PLXClassifier(variant="best").fit(X, y)
+    with pytest.raises(DataError, match="n_estimators must be a positive integer"):
+        PLXClassifier(variant="bagged", n_estimators=0).fit(X, y)
+    with pytest.raises(DataError, match="groups has 3 entries"):
+        PLXClassifier().fit(X, y, groups=[1, 2, 3])
