@@ -10,7 +10,7 @@ import streamlit as st
 
 from plx_core.plots import bounds_interval, evidence_bars
 from plx_core.session import UNKNOWN, Instance, instance_from_row, rule_parts
-from ui.engine import ws_counterfactual
+from ui.engine import values_key, ws_counterfactual, ws_figure
 from ui.state import page_setup
 from ui.widgets import Progress, figure, guard, md
 
@@ -148,8 +148,7 @@ def _edited() -> None:
     ws.set_selected(new)
 
 
-with st.expander("Edit values (choose (unknown) to leave a feature out of the query)",
-                 expanded=inst.origin == "edited"):
+with st.expander("Edit values (choose (unknown) to leave a feature out of the query)"):
     cols = st.columns(3)
     for j, (f, v) in enumerate(inst.values):
         key = f"q_val_{j}"
@@ -184,7 +183,8 @@ with guard("Answering the query"):
         a[5].caption("plx agrees" if correct else "plx disagrees")
     else:
         a[5].metric("True label", "unknown")
-    figure(bounds_interval(b), key="q_bounds")
+    fk = (ws.kb_key, ws.rules_key(), values_key(inst.as_dict()), ws.semantics, ws.method)
+    figure(ws_figure(ws, ("bounds",) + fk, lambda: bounds_interval(b)), key="q_bounds")
     notes = [f"POS means {ws.positive!r}.",
              f"{len(known)} of {len(features)} features known.",
              f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
@@ -196,12 +196,19 @@ with guard("Answering the query"):
     st.caption(md(" ".join(notes)))
 
     kb = ws.current_kb()
-    ev = b.evidence.frame(kb)
+
+    def _evidence():
+        ev = b.evidence.frame(kb)
+        if len(ev):
+            ev["target"] = ev["target"].fillna(ev["p"])
+            parts = [rule_parts(kb.clause(int(i))) for i in ev["clause_id"]]
+            ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in c) or "(always)") + " THEN " + h
+                          for c, h in parts]
+            ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
+        return ev
+
+    ev = ws.results.get(("evidence-frame",) + fk, _evidence)
     if len(ev):
-        ev["target"] = ev["target"].fillna(ev["p"])
-        ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in rule_parts(kb.clause(int(i)))[0]) or "(always)")
-                      + " THEN " + rule_parts(kb.clause(int(i)))[1] for i in ev["clause_id"]]
-        ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
         cols_show = ["target", "w", "p", "support", "rule", "omega", "overridden"]
         for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
         against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
@@ -216,8 +223,9 @@ with guard("Answering the query"):
                      column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
                                     "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
                                     "p": st.column_config.NumberColumn(format="%.3f")})
-        with st.expander("Evidence chart"):
-            figure(evidence_bars(ev, omega=b.omega), key="q_evidence")
+        if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
+            figure(ws_figure(ws, ("evidence",) + fk, lambda: evidence_bars(ev, omega=b.omega)),
+                   key="q_evidence")
 
 st.subheader("Counterfactual")
 with guard("Searching a counterfactual"):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from plx_core.plots import bounds_interval, explanation_bars, shapley_bars
+from plx_core.plots import explanation_bars, shapley_bars
 from plx_core.session import KBSettings, instance_from_row, with_rules
-from ui.engine import SHAP_MODELS, ws_explain, ws_shap_row, ws_shapley
+from ui.engine import SHAP_MODELS, values_key, ws_explain, ws_figure, ws_shap_row, ws_shapley
 from ui.state import page_setup
 from ui.widgets import Progress, figure, guard, md
 
@@ -42,21 +42,27 @@ k = st.slider("k: number of features in the explanation", 1, n, min(2, n), key="
 
 def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_shapley=True,
                       top=10, order=None):
-    """Bounds, the top sub-queries with the chosen one highlighted, and Shapley bars."""
+    """Bounds (as text: the Query page charts them), the top sub-queries with the chosen one
+    highlighted, and Shapley bars."""
     b = ws.query(values, kb=kb, kb_key=kb_key) if kb is not None else ws.query(values)
     e = ws_explain(ws, values, k, kb=kb, kb_key=kb_key)
+    fk = (kb_key if kb is not None else (ws.kb_key, ws.rules_key()), values_key(values),
+          ws.semantics, ws.method)
     if title:
         st.markdown(f"**{md(title)}**")
-    figure(bounds_interval(b), key=f"{key}_bounds")
-    verdict = "POS" if b.positive else "NOT POS"
+    verdict = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+    st.markdown(f"ω(POS) ∈ **[{b.lower:.3f}, {b.upper:.3f}]** → **{verdict}** "
+                f"({'median' if b.method == 'median' else 'LP'}, {b.n_relevant:,} relevant clauses)")
     st.markdown(md(f"Explanation (k={e.k}, {e.search}): "
                    + " AND ".join(f"{f}={e.values[f]}" for f in e.features)
                    + f" gives ω(POS) ∈ [{e.lower:.3f}, {e.upper:.3f}]; the decision is {verdict}."))
-    figure(explanation_bars(e, top=top, title=f"Top sub-queries of size {e.k}"), key=f"{key}_bars")
+    figure(ws_figure(ws, ("bars", e.k, top) + fk, lambda: explanation_bars(
+        e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
     if show_shapley:
         phi = ws_shapley(ws, values, kb=kb, kb_key=kb_key)
-        figure(shapley_bars(phi, title="Shapley values of ω(POS)", instance=values, order=order),
-               key=f"{key}_shap")
+        figure(ws_figure(ws, ("shapley", tuple(order or ())) + fk, lambda: shapley_bars(
+            phi, title="Shapley values of ω(POS)", instance=values, order=order)), key=f"{key}_shap",
+               static=True)
     return b, e
 
 
@@ -65,20 +71,24 @@ with guard("Explaining the instance"):
     left, right = st.columns([3, 2])
     with left:
         b, e = explanation_block(values, k, key="x_main", show_shapley=False)
-        with st.expander("Every scored sub-query"):
+        if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
             st.dataframe(e.candidates.assign(features=[", ".join(f) for f in e.candidates["features"]])
                          [["features", "lower", "upper", "mean", "chosen"]],
                          hide_index=True, width="stretch", height=240)
     with right:
         phi = ws_shapley(ws, values)
-        figure(shapley_bars(phi, title="Shapley values of ω(POS)", instance=values), key="x_shap")
+        figure(ws_figure(ws, ("shapley-main", ws.kb_key, ws.rules_key(), values_key(values),
+                              ws.semantics), lambda: shapley_bars(
+            phi, title="Shapley values of ω(POS)", instance=values)), key="x_shap", static=True)
         st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
                       f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
 
 st.divider()
 st.subheader("Side by side")
 MODES = ["Two instances", "One instance across k", "Across KB kinds", "SHAP on a baseline model"]
-mode = st.radio("Compare", MODES, horizontal=True, key="x_mode")
+mode = st.radio("Compare", MODES, horizontal=True, key="x_mode", index=None)
+if mode is None:
+    st.caption("Choose what to compare: each view draws its explanations next to each other.")
 
 if mode == "Two instances":
     with guard("Comparing two instances"):
@@ -111,7 +121,7 @@ elif mode == "One instance across k":
                     st.markdown(f"**k = {kk}**")
                     st.markdown(md(" AND ".join(f"{f}={e.values[f]}" for f in e.features)
                                    + f" → [{e.lower:.3f}, {e.upper:.3f}]"))
-                    figure(explanation_bars(e, top=6), key=f"x_k_{kk}")
+                    figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":
     with guard("Comparing KB kinds"):
@@ -131,6 +141,8 @@ elif mode == "Across KB kinds":
         else:
             blocks.append(("Direct with rules", None, None))
         bar.done()
+        with_shapley = st.toggle("Also compare Shapley values (on a Tree KB a partial instance "
+                                 "needs one LP per coalition)", key="x_kinds_shapley")
         cols = st.columns(len(blocks))
         order = list(ws.features)
         for c, (name, kbx, key) in zip(cols, blocks):
@@ -140,9 +152,10 @@ elif mode == "Across KB kinds":
                     st.info("No rules yet: add one on the Rules page to see its effect here.")
                     continue
                 explanation_block(values, k, kb=kbx, kb_key=key, key=f"x_kind_{name}",
-                                  title=f"{name} ({len(kbx):,} clauses)", top=6, order=order)
+                                  title=f"{name} ({len(kbx):,} clauses)", top=6, order=order,
+                                  show_shapley=with_shapley)
 
-else:
+elif mode == "SHAP on a baseline model":
     with guard("Comparing with SHAP"):
         model = st.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get,
                              key="x_shap_model")
@@ -157,14 +170,14 @@ else:
             st.markdown("**plx: Shapley values of ω(POS)**")
             st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → "
                           + ("POS" if b.positive else "NOT POS")))
-            figure(shapley_bars(phi, instance=values, order=order), key="x_cmp_plx")
+            figure(shapley_bars(phi, instance=values, order=order), key="x_cmp_plx", static=True)
         with c2:
             unit = "log-odds" if model == "logistic" else "probability"
             st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
             st.caption(md(f"P(POS) = {sr.proba:.3f} → " + ("POS" if sr.proba > 0.5 else "NOT POS")
                           + f" · base value {sr.base_value:.3f}"))
             figure(shapley_bars(sv, instance=values, order=order, xlabel=f"SHAP value ({unit})"),
-                   key="x_cmp_shap")
+                   key="x_cmp_shap", static=True)
         pos_side = b.positive
         top_plx = [f for f in phi.sort_values(ascending=not pos_side, kind="stable").index[:k]]
         top_shap = [f for f in sv.sort_values(ascending=not (sr.proba > 0.5), kind="stable").index[:k]]

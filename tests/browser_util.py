@@ -117,6 +117,7 @@ class App:
         page.on("websocket", self._websocket)
         self.dialogs: list[str] = []
         self.socket = None
+        self.last_server = 0.0
 
     def _websocket(self, ws) -> None:
         if "_stcore/stream" in ws.url:
@@ -149,6 +150,7 @@ class App:
         with self.socket.expect_event("framereceived", predicate=script_finished,
                                       timeout=self.timeout):
             action()
+        self.last_server = time.perf_counter() - t0  # until the run's last message arrived
         self.idle()
         if expect:
             self.expect(expect)
@@ -182,7 +184,8 @@ class App:
 
     def radio(self, label: str, option: str, expect: str | None = None) -> float:
         box = self.widget("stRadio", label)
-        return self.act(lambda: box.get_by_text(option, exact=True).first.click(), expect=expect)
+        return self.act(lambda: box.get_by_role("radio", name=option, exact=True).check(force=True),
+                        expect=expect)
 
     def select(self, label: str, option: str, expect: str | None = None) -> float:
         """Pick `option` (a substring of its shown text) in a selectbox."""
@@ -195,8 +198,20 @@ class App:
         return self.act(go, expect=expect)
 
     def _open(self, box) -> None:
-        box.locator('input[role="combobox"]').first.click()
-        self.page.locator('[role="option"]').first.wait_for(state="visible", timeout=self.timeout)
+        """Open a selectbox's list with its trigger button (clicking an input that already has
+        the focus does not reopen it)."""
+        first = self.page.locator('[role="option"]').first
+        for attempt in range(4):  # a click during a re-render or an animation can be lost
+            if attempt % 2 == 0:
+                box.locator('button[aria-haspopup="listbox"]').first.click()
+            else:
+                box.locator('input[role="combobox"]').first.press("ArrowDown")
+            try:
+                first.wait_for(state="visible", timeout=3000)
+                return
+            except Exception:  # noqa: BLE001 - playwright's TimeoutError; try again
+                continue
+        first.wait_for(state="visible", timeout=self.timeout)
 
     def select_index(self, label: str, index: int, expect: str | None = None) -> tuple[float, str]:
         """Pick the option at `index` of a selectbox; returns (seconds, the option's text)."""
@@ -205,6 +220,20 @@ class App:
         opt = self.page.locator('[role="option"]').nth(index)
         text = opt.inner_text()
         return self.act(opt.click, expect=expect), text
+
+    def select_other(self, label: str, start: int = 0, expect: str | None = None) -> tuple[float, str]:
+        """Pick the first option from `start` on that is not the current value (the list is
+        virtualised: only the first options exist in the page)."""
+        current = self.value(label)
+        box = self.widget("stSelectbox", label)
+        self._open(box)
+        opts = self.page.locator('[role="option"]')
+        n = opts.count()
+        for i in list(range(start, n)) + list(range(0, start)):
+            text = opts.nth(i).inner_text()
+            if text.strip() != current.strip():
+                return self.act(opts.nth(i).click, expect=expect), text
+        raise AssertionError(f"no other option in {label!r}")
 
     def value(self, label: str) -> str:
         """The shown value of a selectbox."""

@@ -389,6 +389,9 @@ def test_explain_page_side_by_side(base_ws, mode):
     elif mode == "Across KB kinds":
         assert "Direct (2,014 clauses)" in body and "Tree (leaves)" in body
         assert "Direct with rules (2,015 clauses)" in body
+        at.toggle(key="x_kinds_shapley").set_value(True).run()
+        assert not at.exception and not errors(at)
+        assert len(at.get("plotly_chart")) >= 2 + 3 * 2  # main view + bars and Shapley per KB
     else:
         assert "SHAP on the random forest" in body and "plx: Shapley values" in body
         at.selectbox(key="x_shap_model").set_value("logistic").run()

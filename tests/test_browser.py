@@ -149,7 +149,7 @@ def test_end_to_end(browser, server, tmp_path):
 
         # 7. compare two explanations side by side
         app.nav("Explain", expect="Side by side")
-        app.expect("A: test row")
+        app.radio("Compare", "Two instances", expect="A: test row")
         app.select_index("Second instance (test row)", 4, expect="B: test row")
         body = app.text()
         assert body.count("Explanation (k=") >= 3  # the main one, A and B

@@ -420,6 +420,15 @@ def test_shap_rows_come_from_the_test_split_cache_or_one_fit(ws):
     edited[f0] = [v for v in ws.kb.domains[f0] if v != edited[f0]][0]
     r2 = engine.ws_shap_row(ws, edited, "tree")
     assert list(r2.values.index) == list(ws.features)
+    # the session's fitted baseline gives shap_compare's numbers for the same row
+    from plx_core.shap_compare import shap_values_baseline
+
+    for model in ("tree", "logistic", "forest"):
+        ref = shap_values_baseline(ws.X_train, ws.y_train, pd.DataFrame([edited]), model,
+                                   positive=ws.positive)
+        got = engine.ws_shap_row(ws, edited, model)
+        assert got.values.to_numpy() == pytest.approx(ref.values.iloc[0].to_numpy(), abs=1e-9)
+        assert got.proba == pytest.approx(float(ref.proba[0]))
     # SHAP's efficiency: base value + sum = the model's probability
     assert r2.base_value + r2.values.sum() == pytest.approx(r2.proba, abs=1e-6)
 

@@ -184,10 +184,64 @@ def ws_shap_test(ws: Workspace, model: str = "forest"):
                           lambda: _shap(ws.X_train, ws.y_train, ws.X_test, model, ws.positive))
 
 
+@dataclass
+class _FittedBaseline:
+    """The baseline of `plx_core.shap_compare.shap_values_baseline`, fitted once per data set
+    and model, so SHAP values of a new (e.g. edited) instance cost a transform, not a fit."""
+
+    encoder: Any
+    model: Any
+    explainer: Any
+    col: int
+    base_value: float
+    features: list[str]
+
+    def row(self, values: Mapping[str, str | None], model: str) -> ShapRow:
+        from plx_core.encoding import is_missing, value_str
+
+        cells = [["\x00missing" if values.get(f) is None or is_missing(values.get(f))
+                  else value_str(values.get(f)) for f in self.features]]
+        B = self.encoder.transform(pd.DataFrame(cells, columns=self.features, dtype=object))
+        raw = self.explainer.shap_values(B)
+        sv = np.asarray(raw[self.col] if isinstance(raw, list) else raw, dtype=float)
+        if sv.ndim == 3:
+            sv = sv[:, :, self.col]
+        widths = [len(c) for c in self.encoder.categories_]
+        starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
+        agg = np.add.reduceat(sv, starts, axis=1)[0]
+        proba = float(self.model.predict_proba(B)[0, self.col])
+        return ShapRow(pd.Series(agg, index=self.features), proba, self.base_value, model)
+
+
+def _fit_baseline(ws: Workspace, model: str) -> _FittedBaseline:
+    """Fit as `shap_values_baseline` does (same encoder, model, seed and explainer)."""
+    import shap
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+
+    from plx_core.encoding import binary_target, is_missing, value_str
+
+    feats = [str(c) for c in ws.X_train.columns]
+    Xtr = ws.X_train.astype(object).map(lambda v: "\x00missing" if is_missing(v) else value_str(v))
+    yb, _ = binary_target(ws.y_train, ws.positive)
+    enc = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+    A = enc.fit_transform(Xtr)
+    clf = {"forest": lambda: RandomForestClassifier(n_estimators=100, random_state=0),
+           "tree": lambda: DecisionTreeClassifier(random_state=0),
+           "logistic": lambda: LogisticRegression(max_iter=1000)}[model]().fit(A, yb)
+    col = int(np.flatnonzero(clf.classes_ == 1)[0])
+    explainer = shap.LinearExplainer(clf, A) if model == "logistic" else shap.TreeExplainer(clf)
+    base = np.atleast_1d(np.asarray(explainer.expected_value, dtype=float))
+    return _FittedBaseline(enc, clf, explainer, col, float(base[col] if len(base) > 1 else base[0]),
+                           feats)
+
+
 def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "forest") -> ShapRow:
-    """SHAP values of one instance: looked up when it is a test row, else computed (cached)."""
+    """SHAP values of one instance: looked up when it is a test row, else from the session's
+    fitted baseline (cached)."""
     feats = list(ws.features)
-    row = pd.DataFrame([{f: values.get(f) for f in feats}], columns=feats, dtype=object)
     key = tuple((f, values.get(f)) for f in feats)
     sel = ws.selected
     if sel is not None and sel.origin == "test" and sel.as_dict() == dict(key):
@@ -195,12 +249,8 @@ def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "f
         if sel.row in sb.values.index:
             i = list(sb.values.index).index(sel.row)
             return ShapRow(sb.values.iloc[i], float(sb.proba[i]), sb.base_value, model)
-
-    def make() -> ShapRow:
-        sb = _shap(ws.X_train, ws.y_train, row, model, ws.positive)
-        return ShapRow(sb.values.iloc[0], float(sb.proba[0]), sb.base_value, model)
-
-    return ws.results.get(("shap-row", ws.data_key, model, key), make)
+    fitted = ws.results.get(("shap-fitted", ws.data_key, model), lambda: _fit_baseline(ws, model))
+    return ws.results.get(("shap-row", ws.data_key, model, key), lambda: fitted.row(dict(key), model))
 
 
 # --------------------------------------------------------------------------- agreement
@@ -267,6 +317,16 @@ def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counte
     return ws.results.get(key, lambda: counterfactual(kb, values, CF_MAX_CHANGES, ws.semantics))
 
 
+def ws_figure(ws: Workspace, parts: tuple, make):
+    """A figure built once per session for the same inputs (`parts` must name them all):
+    building a plotly figure costs 10-20 ms, and a page redraws several per click."""
+    return ws.results.get(("figure",) + tuple(parts), make)
+
+
+def values_key(values: Mapping[str, str | None]) -> tuple:
+    return tuple(sorted((f, v) for f, v in values.items() if v is not None))
+
+
 def _kb_and_key(ws: Workspace, kb: KB | None, kb_key: Any) -> tuple[KB, Any]:
     if kb is None:
         return ws.current_kb(), (ws.kb_key, ws.rules_key())
@@ -309,4 +369,5 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "fore
 
 __all__ = ["AgreementReport", "Counterfactual", "Explanation", "SHAP_MODELS", "ShapRow", "agreement",
            "cf_rows", "counterfactual", "explain", "shapley", "ws_agreement", "ws_counterfactual",
-           "ws_explain", "ws_shap_row", "ws_shap_test", "ws_shapley"]
+           "values_key", "ws_explain", "ws_figure", "ws_shap_row", "ws_shap_test",
+           "ws_shapley"]
