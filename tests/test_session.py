@@ -488,3 +488,17 @@ def test_instance_title():
     assert Instance((("a", "1"),), "test", 5).title() == "test row 5"
     assert Instance((("a", "1"),)).title() == "edited instance"
     assert json.dumps(Instance((("a", None),)).as_dict()) == '{"a": null}'
+
+
+def test_engine_never_imports_streamlit_and_nothing_user_is_shared():
+    import subprocess
+
+    code = ("import sys, plx_core.session, plx_core.plots; "
+            "assert 'streamlit' not in sys.modules, 'plx_core imported streamlit'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    for path in [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        assert "st.cache_resource" not in text, f"{path.name}: cache_resource is shared by all users"
+        assert "unsafe_allow_html" not in text, f"{path.name}: user text must never become HTML"
+    config = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert "maxUploadSize" in config
