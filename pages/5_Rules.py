@@ -120,18 +120,22 @@ else:
                        format_func=lambda i: f"{i}: {rule_text(next(r for r in ws.rules if r.id == i))}")
     rule = next(r for r in ws.rules if r.id == rid)
     g1, g2, g3 = st.columns(3)
-    new_p = g1.number_input("p", 0.0, 1.0, float(rule.p), 0.01, key=f"r_edit_p_{rid}")
-    new_w = g2.number_input("w", 0.001, 1e9, float(rule.w), 1.0, key=f"r_edit_w_{rid}")
-    new_on = g3.checkbox("enabled", value=rule.enabled, key=f"r_edit_on_{rid}")
+    g1.number_input("p", 0.0, 1.0, float(rule.p), 0.01, key=f"r_edit_p_{rid}")
+    g2.number_input("w", 0.001, 1e9, float(rule.w), 1.0, key=f"r_edit_w_{rid}")
+    g3.checkbox("enabled", value=rule.enabled, key=f"r_edit_on_{rid}")
     h1, h2 = st.columns(2)
-    if h1.button("Save changes", key="r_save"):
-        i = ids.index(rid)
-        with guard("Saving the rule"):
-            ws.rules[i] = replace(rule, p=float(new_p), w=float(new_w), enabled=bool(new_on))
-            st.rerun()
-    if h2.button("Delete rule", key="r_delete"):
+
+    def _save(rid: str = rid) -> None:  # callbacks run before the page: one run, fresh tables
+        i = [r.id for r in ws.rules].index(rid)
+        ws.rules[i] = replace(ws.rules[i], p=float(st.session_state[f"r_edit_p_{rid}"]),
+                              w=float(st.session_state[f"r_edit_w_{rid}"]),
+                              enabled=bool(st.session_state[f"r_edit_on_{rid}"]))
+
+    def _delete(rid: str = rid) -> None:
         ws.rules = [r for r in ws.rules if r.id != rid]
-        st.rerun()
+
+    h1.button("Save changes", key="r_save", on_click=_save)
+    h2.button("Delete rule", key="r_delete", on_click=_delete)
 
 st.subheader("Effect on the test split")
 with guard("Previewing the rules' effect"):
