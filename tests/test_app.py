@@ -214,6 +214,21 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
         assert not at.exception and not errors(at), (page, errors(at))
 
 
+@pytest.mark.realdata
+def test_data_page_picks_a_shared_data_set(base_ws):
+    from conftest import require_shared_data
+
+    require_shared_data()
+    at = run("pages/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Shared data set").run()
+    at.selectbox(key="data_shared").set_value("tic-tac-toe").run()
+    assert not at.exception and not errors(at), errors(at)
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at), errors(at)
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "tic-tac-toe" and ws.kb is not None and len(ws.features) == 9
+
+
 # --------------------------------------------------------------------------- Knowledge base page
 
 
