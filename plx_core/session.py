@@ -12,7 +12,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import io
-import itertools
 import math
 import re
 import time
@@ -1000,18 +999,6 @@ def baseline_scores(X_train: pd.DataFrame, y_train: pd.Series, X_test: pd.DataFr
             pred = model.predict(B).astype(bool)
         rows.append({"model": name, **scores(yte, pred)})
     return pd.DataFrame(rows)
-
-
-# =========================================================================== explanations
-
-
-def subsets_masks(known: Sequence[int], n_features: int, k: int) -> np.ndarray:
-    """(C(|known|, k) × F) masks of the size-k subsets of the known feature positions."""
-    combos = list(itertools.combinations(known, k))
-    masks = np.zeros((len(combos), n_features), dtype=bool)
-    for r, c in enumerate(combos):
-        masks[r, list(c)] = True
-    return masks
 
 
 __all__ = [
