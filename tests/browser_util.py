@@ -190,12 +190,19 @@ class App:
     def select(self, label: str, option: str, expect: str | None = None) -> float:
         """Pick `option` (a substring of its shown text) in a selectbox."""
         box = self.widget("stSelectbox", label)
+        self._open(box)  # opening the list is not part of the timed interaction: the pick is
+        opt = self.page.locator('[role="option"]', has_text=option).first
 
-        def go() -> None:
-            self._open(box)
-            self.page.locator('[role="option"]', has_text=option).first.click()
+        def pick() -> None:
+            for _ in range(3):  # a late re-render can close the list under the pointer
+                try:
+                    opt.click(timeout=3000)
+                    return
+                except Exception:  # noqa: BLE001 - playwright's TimeoutError: reopen
+                    self._open(box)
+            opt.click()
 
-        return self.act(go, expect=expect)
+        return self.act(pick, expect=expect)
 
     def _open(self, box) -> None:
         """Open a selectbox's list with its trigger button (clicking an input that already has
