@@ -12,18 +12,12 @@ from plx_core.plots import bounds_interval, evidence_bars
 from plx_core.session import UNKNOWN, Instance, instance_from_row, rule_parts
 from ui.engine import values_key, ws_counterfactual, ws_figure
 from ui.state import page_setup
-from ui.widgets import Progress, figure, guard, md
+from ui.widgets import figure, guard, md, require_kb
 
 ws = page_setup()
 st.title("Query")
 
-if ws.kb is None:
-    bar = Progress("Building the knowledge base…")
-    with guard("Building the KB"):
-        ws.ensure_kb(bar)
-    bar.done()
-    if ws.kb is None:
-        st.stop()
+require_kb(ws)
 
 features = list(ws.features)
 domains = ws.domains()

@@ -10,18 +10,12 @@ from plx_core.plots import explanation_bars, shapley_bars
 from plx_core.session import KBSettings, instance_from_row, with_rules
 from ui.engine import SHAP_MODELS, values_key, ws_explain, ws_figure, ws_shap_row, ws_shapley
 from ui.state import page_setup
-from ui.widgets import Progress, figure, guard, md
+from ui.widgets import Progress, figure, guard, md, require_kb
 
 ws = page_setup()
 st.title("Explain")
 
-if ws.kb is None:
-    bar = Progress("Building the knowledge base…")
-    with guard("Building the KB"):
-        ws.ensure_kb(bar)
-    bar.done()
-    if ws.kb is None:
-        st.stop()
+require_kb(ws)
 if ws.selected is None:
     ws.set_selected(instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test"))
 

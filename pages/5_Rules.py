@@ -18,18 +18,12 @@ from plx_core.session import (
     validate_conditions,
 )
 from ui.state import page_setup
-from ui.widgets import Progress, error, figure, guard, md
+from ui.widgets import error, figure, guard, md, require_kb
 
 ws = page_setup()
 st.title("Rules")
 
-if ws.kb is None:
-    bar = Progress("Building the knowledge base…")
-    with guard("Building the KB"):
-        ws.ensure_kb(bar)
-    bar.done()
-    if ws.kb is None:
-        st.stop()
+require_kb(ws)
 
 domains = ws.domains()
 SEP = " = "

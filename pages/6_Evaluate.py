@@ -10,18 +10,12 @@ from plx_core.plots import agreement_figure, confusion_matrix_figure, metrics_ba
 from plx_core.session import BASELINES, baseline_scores, confusion, scores
 from ui.engine import SHAP_MODELS, ws_agreement
 from ui.state import page_setup
-from ui.widgets import Progress, figure, guard, md
+from ui.widgets import figure, guard, md, require_kb
 
 ws = page_setup()
 st.title("Evaluate")
 
-if ws.kb is None:
-    bar = Progress("Building the knowledge base…")
-    with guard("Building the KB"):
-        ws.ensure_kb(bar)
-    bar.done()
-    if ws.kb is None:
-        st.stop()
+require_kb(ws)
 
 label = ws.kb_note or ws.kb_settings.label()
 st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; POS = {ws.positive!r}; "

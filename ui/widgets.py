@@ -75,3 +75,15 @@ def figure(fig: Any, key: str | None = None, static: bool = False, **kwargs: Any
     if static:
         config["staticPlot"] = True
     return st.plotly_chart(fig, width="stretch", key=key, config=config, **kwargs)
+
+
+def require_kb(ws) -> None:
+    """Build the session's KB if it has none yet (with a progress bar); stop the page with the
+    error shown when it cannot be built."""
+    if ws.kb is None:
+        bar = Progress("Building the knowledge base…")
+        with guard("Building the KB"):
+            ws.ensure_kb(bar)
+        bar.done()
+        if ws.kb is None:
+            st.stop()
