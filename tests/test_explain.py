@@ -376,3 +376,24 @@ def test_explanation_accuracy_helper():
     row = dict(zip([f"a{i}" for i in range(1, 11)], "3244341112"))
     assert explanation_accuracy({"a2": "2", "a6": "4", "a7": "1", "a8": "1", "a10": "2"},
                                 row, "3232411132") == 0.8
+
+
+def test_shapley_strategy_explains_with_the_top_shapley_features():
+    from paper import as_query, example2
+
+    from plx_core import direct_kb
+    from plx_core.explain import explain, shapley
+
+    X, y = example2()
+    kb = direct_kb(X, y)
+    q = as_query("0101")
+    e = explain(kb, q, k=1, strategy="shapley")
+    assert e.search == "shapley" and len(e.candidates) == 1
+    assert tuple(e.features) == shapley(kb, q).top(1)
+    b = e.bounds
+    from plx_core import query
+
+    sub = query(kb, e.features)
+    assert b == (sub.lower, sub.upper)
+    with pytest.raises(Exception, match="strategy"):
+        explain(kb, q, k=1, strategy="greedy")

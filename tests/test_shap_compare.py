@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from plx_core import DataError, direct_kb
-from plx_core.explain import explain_all, explanation_accuracy, shapley
+from plx_core.explain import explain, explain_all, explanation_accuracy, shapley
 from plx_core.shap_compare import top_k_agreement, top_k_features
 
 needs_shap = pytest.mark.skipif(importlib.util.find_spec("shap") is None,
@@ -147,3 +147,11 @@ def test_explanation_accuracy_against_shap_on_syn_10_4():
     for k in range(1, 6):
         assert np.mean([explanation_accuracy(s.top(k), r, ds.truth)
                         for s, r in zip(sh, rows)]) == 1.0
+        # the same choice through explain(strategy="shapley"): never below SHAP at any k
+        by_shapley = [explain(kb, r, k=k, strategy="shapley") for r in rows[:30]]
+        assert [set(e.features) for e in by_shapley] == [set(s.top(k)) for s in sh]
+        acc = np.mean([explanation_accuracy(e.features, r, ds.truth)
+                       for e, r in zip(by_shapley, rows)])
+        theirs = sb.top_k(k, "positive")[:30]
+        acc_shap = np.mean([explanation_accuracy(t, r, ds.truth) for t, r in zip(theirs, rows)])
+        assert acc >= acc_shap and by_shapley[0].search == "shapley"
