@@ -26,13 +26,12 @@ import functools
 import platform
 import statistics
 import sys
-import time
 import tracemalloc
-from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
+from timing import fmt, interleaved, timed  # noqa: E402
 
 from plx_core import direct_kb, query
 from plx_core.datasets import synthetic
@@ -40,29 +39,6 @@ from plx_core.kb import KB
 from plx_core.query import query_many
 
 # --------------------------------------------------------------------------- helpers
-
-
-def timed(fn: Callable[[], object]) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
-
-
-def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Median seconds per function, running them in turn `repeat` times."""
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for _ in range(repeat):
-        for k, fn in fns.items():
-            times[k].append(timed(fn))
-    return {k: statistics.median(v) for k, v in times.items()}
-
-
-def fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
 
 
 def report(title: str, lines: list[str]) -> None:

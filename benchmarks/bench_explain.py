@@ -22,9 +22,10 @@ import itertools
 import statistics
 import sys
 import time
-from collections.abc import Callable
 
 import numpy as np
+from timing import fmt as _fmt  # noqa: E402
+from timing import interleaved
 
 from plx_core import direct_kb, query
 from plx_core.datasets import PAPER_SYN_10_4_SEED, synthetic
@@ -34,27 +35,8 @@ from plx_core.query import query_many, subquery_bounds
 # --------------------------------------------------------------------------- helpers
 
 
-def timed(fn: Callable[[], object]) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
-
-
-def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Median seconds per function, running them in turn `repeat` times."""
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    for _ in range(repeat):
-        for k, fn in fns.items():
-            times[k].append(timed(fn))
-    return {k: statistics.median(v) for k, v in times.items()}
-
-
 def fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds:.2f} s"
+    return _fmt(seconds, ms_digits=1)
 
 
 def report(title: str, lines: list[str]) -> None:

@@ -1,0 +1,32 @@
+"""Timing helpers shared by the benchmark scripts (run as `python3 benchmarks/<script>.py`)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def timed(fn: Callable[[], object]) -> float:
+    """Seconds one call of `fn` takes."""
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Median seconds per function, running them in turn `repeat` times (so load on the
+    machine hits ours and the baseline alike)."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeat):
+        for k, fn in fns.items():
+            times[k].append(timed(fn))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def fmt(seconds: float, ms_digits: int = 2) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.{ms_digits}f} ms"
+    return f"{seconds:.2f} s"
