@@ -295,20 +295,49 @@ def subset_matrix(k: int, max_len: int | None) -> np.ndarray:
     return member
 
 
-def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
-    """Learned rows whose body ⊆ the query, by index lookup of the query's subsets."""
+@functools.lru_cache(maxsize=64)
+def _mask_bits(k: int) -> np.ndarray:
+    """Membership (2^k × k, int64) of every subset of k items, the empty one first (mask order)."""
+    masks = np.arange(2**k, dtype=np.int64)
+    member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
+    member.setflags(write=False)
+    return member
+
+
+def subset_sums(v: np.ndarray) -> np.ndarray:
+    """Σ of v over every subset, in mask order (entry m sums the v_i with bit i of m set).
+
+    The two halves' sums are combined by one outer addition, so a 10-item query costs two
+    32 × 5 products instead of a 1,023 × 10 one."""
+    k = len(v)
+    h = k // 2
+    lo = _mask_bits(h) @ v[:h]
+    hi = _mask_bits(k - h) @ v[h:]
+    return (hi[:, None] + lo[None, :]).ravel()
+
+
+def relevant_positions(kb: KB, qcodes: np.ndarray) -> np.ndarray | None:
+    """Key-order index positions of the learned rows whose body ⊆ the query, in subset order
+    (deterministic), or None when the index cannot answer it by one `searchsorted`."""
     known = np.flatnonzero(qcodes >= 0)
     k = len(known)
     if k == 0 or kb.n_learned == 0:
         return np.zeros(0, np.int64)
     idx = kb.index()
-    if idx.keys is not None and (kb.max_len is None or kb.max_len >= k):
-        # every subset's key by doubling: entry m is the sum over the bits of m
-        keys = np.zeros(1, np.int64)
-        for v in ((qcodes[known] + 1) << idx.shifts[known]).tolist():
-            keys = np.concatenate([keys, keys + v])
-        return idx.find(keys[1:])[1]  # in subset order: deterministic, no sort needed
-    member = subset_matrix(k, kb.max_len)
+    if idx.keys is None or not (kb.max_len is None or kb.max_len >= k):
+        return None
+    keys = subset_sums((qcodes[known] + 1) << idx.shifts[known])
+    return idx.find_sorted(keys[1:])[1]
+
+
+def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
+    """Learned rows whose body ⊆ the query, by index lookup of the query's subsets."""
+    pos = relevant_positions(kb, qcodes)
+    if pos is not None:
+        return kb.index().order[pos] if len(pos) else pos
+    known = np.flatnonzero(qcodes >= 0)
+    idx = kb.index()
+    member = subset_matrix(len(known), kb.max_len)
     if idx.keys is not None:
         keys = member @ ((qcodes[known] + 1) << idx.shifts[known])
         return idx.find(keys)[1]
@@ -316,6 +345,26 @@ def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
     codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
     _, rows = idx.lookup(codes)
     return np.sort(rows)
+
+
+def learned_terms(kb: KB, rows: np.ndarray | None = None, pos: np.ndarray | None = None):
+    """(rows, p, w, head, target) of learned clauses given by KB row or by key-order position;
+    by position the index's key-order targets and constant columns spare random gathers."""
+    if pos is None:
+        p, head = kb.p[rows], kb.head[rows].astype(np.int64)
+        return rows, p, kb.w[rows], head, np.where(head > 0, p, 1.0 - p)
+    idx = kb.index()
+    rows = idx.order[pos]
+    target = idx.target[pos]
+    n = len(pos)
+    w = np.full(n, idx.w_const) if idx.w_const is not None else kb.w[rows]
+    if idx.head_const is not None:
+        head = np.full(n, idx.head_const, np.int64)
+        p = target if idx.head_const > 0 else 1.0 - target
+    else:
+        head = kb.head[rows].astype(np.int64)
+        p = kb.p[rows]
+    return rows, p, w, head, target
 
 
 def present_literals(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -360,8 +409,10 @@ def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
     qcodes = pq.codes
     lp_rows: np.ndarray = np.zeros(0, np.int64)
     constant, forced = 0.0, 0
+    pos = None
     if sem == "relevant" and _n_subsets(int((qcodes >= 0).sum()), kb.max_len) <= 4 * max(kb.n_learned, 1):
-        rows = relevant_rows_lookup(kb, qcodes)
+        pos = relevant_positions(kb, qcodes)
+        rows = relevant_rows_lookup(kb, qcodes) if pos is None else None
     else:
         has_true, has_open, inside = scan_rows(kb, qcodes)
         rows = np.flatnonzero(inside)
@@ -369,13 +420,12 @@ def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
             lp_rows = np.flatnonzero(~has_true & has_open)
             forced = int(has_true.sum())
             constant += float(kb.w[has_true] @ (1.0 - kb.p[has_true]))
-    mp, mh = kb.p[rows], kb.head[rows].astype(np.int64)
+    rows, mp, mw, mh, target = learned_terms(kb, rows, pos)
     if not kb.extra:  # the common case, without copies
-        target = np.where(mh > 0, mp, 1.0 - mp)
-        return Reduction(rows, mp, kb.w[rows], mh, target, lp_rows, [], constant, forced)
+        return Reduction(rows, mp, mw, mh, target, lp_rows, [], constant, forced)
     med_clause = [rows]
     med_p = [mp]
-    med_w = [kb.w[rows]]
+    med_w = [mw]
     med_head = [mh]
     lp_extra: list[tuple[int, WeightedClause, list]] = []
     extra_med: list[tuple[int, float, float, int]] = []
@@ -749,8 +799,10 @@ def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray):
     if idx.keys is not None:
         keys = (((qc + 1) << idx.shifts[known][None, :]) @ member.T).ravel()  # (row, subset)
         order = np.argsort(keys, kind="stable")  # sorted needles keep searchsorted in cache
-        hit, rows = idx.find(keys[order])
+        hit, pos = idx.find_sorted(keys[order])
         qid = order[hit] // len(member)
+        _, _, w, _, target = learned_terms(kb, pos=pos)
+        return qid, target, w
     else:
         G = len(codes)
         full = np.full((G * len(member), len(kb.features)), -1, dtype=np.int64)

@@ -157,3 +157,44 @@ def test_weighted_median_equal_weight_shortcut_matches_the_general_rule():
         w = rng.choice([0.5, 1.0, 2.0], n)
         lo, hi = weighted_median_intervals(np.zeros(n, np.int64), t, w, 1)
         assert weighted_median(t, w) == (lo[0], hi[0])
+
+
+def test_subset_sums_are_in_mask_order():
+    from plx_core.query import subset_sums
+
+    rng = np.random.default_rng(0)
+    for k in range(1, 9):
+        v = rng.integers(1, 1000, k)
+        want = [sum(int(v[i]) for i in range(k) if m >> i & 1) for m in range(2**k)]
+        assert subset_sums(v).tolist() == want
+
+
+def test_index_gathers_agree_with_row_gathers_for_mixed_heads_and_weights(direct):
+    """The key-order targets and constant columns of the index give the same median terms as
+    gathering p, w and head by row, for uniform and for mixed heads and weights."""
+    from plx_core.query import OPEN, learned_terms, prepare_query, relevant_positions
+
+    mixed = direct.copy()
+    mixed.head = np.where(np.arange(mixed.n_learned) % 3 == 0, -1, 1).astype(np.int8)
+    mixed.w = 1.0 + np.arange(mixed.n_learned) % 4
+    for kb in (direct, mixed):
+        for q in ("0101", "1100", "0-1-"):
+            pq = prepare_query(kb, as_query(q))
+            pos = relevant_positions(kb, pq.codes)
+            rows = kb.index().order[pos]
+            assert (pq.codes == OPEN).sum() == q.count("-")
+            for a, b in zip(learned_terms(kb, pos=pos), learned_terms(kb, rows=rows)):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_replacing_a_column_rebuilds_the_index(direct):
+    """Bounds follow a KB whose p (or head) array was replaced after a query had cached the index."""
+    kb = direct.copy()
+    before = query(kb, as_query("1111"))
+    assert before.lower == before.upper == 1.0
+    kb.p = 1.0 - kb.p
+    after = query(kb, as_query("1111"))
+    assert after.lower == after.upper == 0.0
+    kb.head = -kb.head
+    back = query(kb, as_query("1111"))
+    assert back.lower == back.upper == 1.0
