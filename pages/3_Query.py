@@ -12,7 +12,7 @@ from plx_core.plots import bounds_interval, evidence_bars
 from plx_core.session import UNKNOWN, Instance, instance_from_row, rule_parts
 from ui.engine import values_key, ws_counterfactual, ws_figure
 from ui.state import page_setup
-from ui.widgets import figure, guard, md, require_kb
+from ui.widgets import figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Query")
@@ -78,12 +78,14 @@ part = p1.radio("Rows from", PARTS, horizontal=True, key="q_part",
                 index=PARTS.index(ws.selected.origin) if ws.selected.origin in PARTS else 0,
                 format_func=lambda p: {"test": "test split", "train": "training split"}[p])
 X, y = ws.part(part)
+dec = None  # without the decisions (e.g. the solver failed) the rows can still be picked
 with guard("Answering the rows"):
     dec = ws.decisions(part)
+with guard("Listing the rows"):
     table = X.copy()
     table.insert(0, "label", y.astype(str))
-    table.insert(1, "plx decision", dec["decision"].reindex(table.index).to_numpy())
-    table.insert(2, "ω(POS) mean", dec["mean"].reindex(table.index).round(3).to_numpy())
+    table.insert(1, "plx decision", "?" if dec is None else dec["decision"].reindex(table.index).to_numpy())
+    table.insert(2, "ω(POS) mean", None if dec is None else dec["mean"].reindex(table.index).round(3).to_numpy())
     classes = ["(any)"] + sorted(y.astype(str).unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
@@ -94,7 +96,7 @@ with guard("Answering the rows"):
         shown = shown[shown["label"] == lab]
     if decf != "(any)":
         shown = shown[shown["plx decision"] == decf]
-    if wrong:
+    if wrong and dec is not None:
         shown = shown[~dec["correct"].reindex(shown.index).to_numpy(dtype=bool)]
     if text.strip():
         hit = shown[features].astype(str).apply(lambda c: c.str.contains(text.strip(), regex=False))
@@ -159,75 +161,83 @@ with st.expander("Edit values (choose (unknown) to leave a feature out of the qu
 
 inst = ws.selected
 st.subheader("Answer")
+b = None
 with guard("Answering the query"):
-    b = ws.query(inst)
-    known = inst.known()
-    word = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
-    a = st.columns(6)
-    a[0].metric("Decision", word)
-    a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
-    a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
-    a[3].metric("Method", {"median": "median", "lp": "LP"}[b.method],
-                help="median: the exact weighted-median answer (no solver needed); LP: the "
-                     "linear program of Definition 3 solved with HiGHS")
-    a[4].metric("Relevant clauses", f"{b.n_relevant:,}")
-    if inst.label is not None:
-        correct = (inst.label == ws.positive) == b.positive
-        a[5].metric("True label", inst.label)
-        a[5].caption("plx agrees" if correct else "plx disagrees")
-    else:
-        a[5].metric("True label", "unknown")
-    fk = (ws.kb_key, ws.rules_key(), values_key(inst.as_dict()), ws.semantics, ws.method)
-    figure(ws_figure(ws, ("bounds",) + fk, lambda: bounds_interval(b)), key="q_bounds")
-    notes = [f"POS means {ws.positive!r}.",
-             f"{len(known)} of {len(features)} features known.",
-             f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
-    if b.unseen:
-        notes.append("Never seen in training (they match no clause): "
-                     + ", ".join(f"{f}={v}" for f, v in b.unseen.items()) + ".")
-    if b.no_evidence:
-        notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
-    st.caption(md(" ".join(notes)))
+    answer = keep_last("query", inst.title(), ws.data_key, lambda: (ws.query(inst), inst),
+                       "Answering the query")
+    if answer is not None:
+        b, shown = answer.value
+        known = shown.known()
+        word = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+        a = st.columns(6)
+        a[0].metric("Decision", word)
+        a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
+        a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
+        a[3].metric("Method", {"median": "median", "lp": "LP"}[b.method],
+                    help="median: the exact weighted-median answer (no solver needed); LP: the "
+                         "linear program of Definition 3 solved with HiGHS")
+        a[4].metric("Relevant clauses", f"{b.n_relevant:,}")
+        if shown.label is not None:
+            correct = (shown.label == ws.positive) == b.positive
+            a[5].metric("True label", shown.label)
+            a[5].caption("plx agrees" if correct else "plx disagrees")
+        else:
+            a[5].metric("True label", "unknown")
+    if answer is not None and answer.fresh:  # the details belong to the current instance only
+        fk = (ws.kb_key, ws.rules_key(), values_key(inst.as_dict()), ws.semantics, ws.method)
+        figure(ws_figure(ws, ("bounds",) + fk, lambda: bounds_interval(b)), key="q_bounds")
+        notes = [f"POS means {ws.positive!r}.",
+                 f"{len(known)} of {len(features)} features known.",
+                 f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
+        if b.unseen:
+            notes.append("Never seen in training (they match no clause): "
+                         + ", ".join(f"{f}={v}" for f, v in b.unseen.items()) + ".")
+        if b.no_evidence:
+            notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
+        st.caption(md(" ".join(notes)))
 
-    kb = ws.current_kb()
+        kb = ws.current_kb()
 
-    def _evidence():
-        ev = b.evidence.frame(kb)
+        def _evidence():
+            ev = b.evidence.frame(kb)
+            if len(ev):
+                ev["target"] = ev["target"].fillna(ev["p"])
+                parts = [rule_parts(kb.clause(int(i))) for i in ev["clause_id"]]
+                ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in c) or "(always)") + " THEN " + h
+                              for c, h in parts]
+                ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
+            return ev
+
+        ev = ws.results.get(("evidence-frame",) + fk, _evidence)
         if len(ev):
-            ev["target"] = ev["target"].fillna(ev["p"])
-            parts = [rule_parts(kb.clause(int(i))) for i in ev["clause_id"]]
-            ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in c) or "(always)") + " THEN " + h
-                          for c, h in parts]
-            ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
-        return ev
-
-    ev = ws.results.get(("evidence-frame",) + fk, _evidence)
-    if len(ev):
-        cols_show = ["target", "w", "p", "support", "rule", "omega", "overridden"]
-        for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
-        against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
-        e1, e2 = st.columns(2)
-        e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
-        e1.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=240,
-                     column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                                    "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
-                                    "p": st.column_config.NumberColumn(format="%.3f")})
-        e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
-        e2.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=240,
-                     column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                                    "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
-                                    "p": st.column_config.NumberColumn(format="%.3f")})
-        if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
-            figure(ws_figure(ws, ("evidence",) + fk, lambda: evidence_bars(ev, omega=b.omega)),
-                   key="q_evidence")
+            cols_show = ["target", "w", "p", "support", "rule", "omega", "overridden"]
+            for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
+            against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
+            e1, e2 = st.columns(2)
+            e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
+            e1.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=240,
+                         column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                                        "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
+                                        "p": st.column_config.NumberColumn(format="%.3f")})
+            e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
+            e2.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=240,
+                         column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                                        "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
+                                        "p": st.column_config.NumberColumn(format="%.3f")})
+            if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
+                figure(ws_figure(ws, ("evidence",) + fk, lambda: evidence_bars(ev, omega=b.omega)),
+                       key="q_evidence")
 
 st.subheader("Counterfactual")
-with guard("Searching a counterfactual"):
-    cf = ws_counterfactual(ws, inst.as_dict())
-    if cf.changes:
-        other = "NOT POS" if b.positive else "POS"
-        st.markdown(md(f"Changing {len(cf.changes)} value(s) makes the decision {other} "
-                       f"(ω(POS) ∈ [{cf.lower:.3f}, {cf.upper:.3f}]): {cf.text()}"))
-    else:
-        st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
-                       "alternatives tried)."))
+if b is None or not answer.fresh:
+    st.info("The counterfactual needs the answer for this instance; it shows once the query is answered.")
+else:
+    with guard("Searching a counterfactual"):
+        cf = ws_counterfactual(ws, inst.as_dict())
+        if cf.changes:
+            other = "NOT POS" if b.positive else "POS"
+            st.markdown(md(f"Changing {len(cf.changes)} value(s) makes the decision {other} "
+                           f"(ω(POS) ∈ [{cf.lower:.3f}, {cf.upper:.3f}]): {cf.text()}"))
+        else:
+            st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
+                           "alternatives tried)."))

@@ -10,7 +10,7 @@ from plx_core.plots import explanation_bars, shapley_bars
 from plx_core.session import KBSettings, instance_from_row, with_rules
 from ui.engine import SHAP_MODELS, values_key, ws_explain, ws_figure, ws_shap_row, ws_shapley
 from ui.state import page_setup
-from ui.widgets import Progress, figure, guard, md, require_kb
+from ui.widgets import Progress, figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Explain")
@@ -34,12 +34,23 @@ n = len(known)
 k = st.slider("k: number of features in the explanation", 1, n, min(2, n), key="x_k") if n > 1 else 1
 
 
-def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_shapley=True,
-                      top=10, order=None):
-    """Bounds (as text: the Query page charts them), the top sub-queries with the chosen one
-    highlighted, and Shapley bars."""
+def explain_answers(values, k, kb=None, kb_key=None):
+    """The bounds and the k-feature explanation of `values` (cached per session)."""
     b = ws.query(values, kb=kb, kb_key=kb_key) if kb is not None else ws.query(values)
-    e = ws_explain(ws, values, k, kb=kb, kb_key=kb_key)
+    return b, ws_explain(ws, values, k, kb=kb, kb_key=kb_key)
+
+
+def cached_figure(parts, make, fresh=True):
+    """A figure from the session cache; a stale result's figure is drawn but never cached
+    (its key would name the current KB and rules, which it was not computed with)."""
+    return ws_figure(ws, parts, make) if fresh else make()
+
+
+def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_shapley=True,
+                      top=10, order=None, answers=None, fresh=True):
+    """Bounds (as text: the Query page charts them), the top sub-queries with the chosen one
+    highlighted, and Shapley bars. `answers`: (bounds, explanation) computed already."""
+    b, e = answers if answers is not None else explain_answers(values, k, kb, kb_key)
     fk = (kb_key if kb is not None else (ws.kb_key, ws.rules_key()), values_key(values),
           ws.semantics, ws.method)
     if title:
@@ -50,8 +61,8 @@ def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_
     st.markdown(md(f"Explanation (k={e.k}, {e.search}): "
                    + " AND ".join(f"{f}={e.values[f]}" for f in e.features)
                    + f" gives ω(POS) ∈ [{e.lower:.3f}, {e.upper:.3f}]; the decision is {verdict}."))
-    figure(ws_figure(ws, ("bars", e.k, top) + fk, lambda: explanation_bars(
-        e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
+    figure(cached_figure(("bars", e.k, top) + fk, lambda: explanation_bars(
+        e, top=top, title=f"Top sub-queries of size {e.k}"), fresh), key=f"{key}_bars", static=True)
     if show_shapley:
         phi = ws_shapley(ws, values, kb=kb, kb_key=kb_key)
         figure(ws_figure(ws, ("shapley", tuple(order or ())) + fk, lambda: shapley_bars(
@@ -60,22 +71,30 @@ def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_
     return b, e
 
 
+values = inst.as_dict()
+main = None
 with guard("Explaining the instance"):
-    values = inst.as_dict()
-    left, right = st.columns([3, 2])
-    with left:
-        b, e = explanation_block(values, k, key="x_main", show_shapley=False)
-        if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
-            st.dataframe(e.candidates.assign(features=[", ".join(f) for f in e.candidates["features"]])
-                         [["features", "lower", "upper", "mean", "chosen"]],
-                         hide_index=True, width="stretch", height=240)
-    with right:
-        phi = ws_shapley(ws, values)
-        figure(ws_figure(ws, ("shapley-main", ws.kb_key, ws.rules_key(), values_key(values),
-                              ws.semantics), lambda: shapley_bars(
-            phi, title="Shapley values of ω(POS)", instance=values)), key="x_shap", static=True)
-        st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
-                      f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
+    main = keep_last("explain", f"{inst.title()} with k={k}", ws.data_key,
+                     lambda: (values, explain_answers(values, k), ws_shapley(ws, values)),
+                     "Explaining the instance")
+with guard("Showing the explanation"):
+    if main is not None:
+        shown, (b, e), phi = main.value
+        left, right = st.columns([3, 2])
+        with left:
+            explanation_block(shown, e.k, key="x_main", show_shapley=False, answers=(b, e),
+                              fresh=main.fresh)
+            if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
+                st.dataframe(e.candidates.assign(features=[", ".join(f) for f in e.candidates["features"]])
+                             [["features", "lower", "upper", "mean", "chosen"]],
+                             hide_index=True, width="stretch", height=240)
+        with right:
+            figure(cached_figure(("shapley-main", ws.kb_key, ws.rules_key(), values_key(shown),
+                                  ws.semantics), lambda: shapley_bars(
+                phi, title="Shapley values of ω(POS)", instance=shown), main.fresh), key="x_shap",
+                   static=True)
+            st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
+                          f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
 
 st.divider()
 st.subheader("Side by side")
@@ -154,7 +173,8 @@ elif mode == "SHAP on a baseline model":
         model = st.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get,
                              key="x_shap_model")
         with st.spinner("Fitting the baseline and computing SHAP values…"):
-            sr = ws_shap_row(ws, values, model)
+            b, e = explain_answers(values, k)
+        sr = ws_shap_row(ws, values, model)
         sv = sr.values
         phi = ws_shapley(ws, values)
         order = list(phi.abs().sort_values(ascending=False, kind="stable").index)

@@ -18,7 +18,7 @@ from plx_core.session import (
     validate_conditions,
 )
 from ui.state import page_setup
-from ui.widgets import error, figure, guard, md, require_kb
+from ui.widgets import error, figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Rules")
@@ -132,30 +132,47 @@ else:
     h2.button("Delete rule", key="r_delete", on_click=_delete)
 
 st.subheader("Effect on the test split")
-with guard("Previewing the rules' effect"):
+
+
+def rules_effect() -> dict:
+    """Decisions on the test split without and with the enabled rules, and for the selected
+    instance (all from the session cache when seen before)."""
     before = ws.decisions("test", rules=False)
     after = ws.decisions("test", rules=True)
-    truth = (ws.y_test.astype(str) == ws.positive).to_numpy()
-    s0 = scores(truth, before["decision"].to_numpy() == "POS")
-    s1 = scores(truth, after["decision"].to_numpy() == "POS")
-    flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric("F1 without rules", f"{s0['F1']:.3f}")
-    m2.metric("F1 with rules", f"{s1['F1']:.3f}", f"{s1['F1'] - s0['F1']:+.3f}")
-    m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}", f"{s1['accuracy'] - s0['accuracy']:+.3f}")
-    m4.metric("Decisions that flip", f"{len(flips)}")
-    if len(flips):
-        table = ws.X_test.loc[flips].copy()
-        table.insert(0, "label", ws.y_test.loc[flips].astype(str))
-        table.insert(1, "before", before.loc[flips, "decision"])
-        table.insert(2, "after", after.loc[flips, "decision"])
-        table.insert(3, "ω before", before.loc[flips, "mean"].round(3))
-        table.insert(4, "ω after", after.loc[flips, "mean"].round(3))
-        table.insert(5, "now right", after.loc[flips, "correct"])
-        st.dataframe(table, width="stretch", height=240)
-    if ws.selected is not None:
-        b0 = ws.query(ws.selected, rules=False)
-        b1 = ws.query(ws.selected, rules=True)
-        word = lambda b: "POS" if b.positive else "NOT POS"  # noqa: E731
-        st.markdown(md(f"Selected instance ({ws.selected.title()}): {word(b0)} → {word(b1)}"))
-        figure(bounds_compare([("without rules", b0), ("with rules", b1)]), key="r_effect")
+    sel = ws.selected
+    pair = (ws.query(sel, rules=False), ws.query(sel, rules=True)) if sel is not None else None
+    return {"before": before, "after": after, "selected": sel, "pair": pair}
+
+
+effect = None
+with guard("Previewing the rules' effect"):
+    n_on = sum(r.enabled for r in ws.rules)
+    effect = keep_last("rules-effect", f"{n_on} enabled rule(s)", ws.data_key, rules_effect,
+                       "Previewing the rules' effect")
+with guard("Showing the rules' effect"):
+    if effect is not None:
+        before, after = effect.value["before"], effect.value["after"]
+        truth = (ws.y_test.astype(str) == ws.positive).to_numpy()
+        s0 = scores(truth, before["decision"].to_numpy() == "POS")
+        s1 = scores(truth, after["decision"].to_numpy() == "POS")
+        flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric("F1 without rules", f"{s0['F1']:.3f}")
+        m2.metric("F1 with rules", f"{s1['F1']:.3f}", f"{s1['F1'] - s0['F1']:+.3f}")
+        m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}", f"{s1['accuracy'] - s0['accuracy']:+.3f}")
+        m4.metric("Decisions that flip", f"{len(flips)}")
+        if len(flips):
+            table = ws.X_test.loc[flips].copy()
+            table.insert(0, "label", ws.y_test.loc[flips].astype(str))
+            table.insert(1, "before", before.loc[flips, "decision"])
+            table.insert(2, "after", after.loc[flips, "decision"])
+            table.insert(3, "ω before", before.loc[flips, "mean"].round(3))
+            table.insert(4, "ω after", after.loc[flips, "mean"].round(3))
+            table.insert(5, "now right", after.loc[flips, "correct"])
+            st.dataframe(table, width="stretch", height=240)
+        sel, pair = effect.value["selected"], effect.value["pair"]
+        if pair is not None:
+            b0, b1 = pair
+            word = lambda b: "POS" if b.positive else "NOT POS"  # noqa: E731
+            st.markdown(md(f"Selected instance ({sel.title()}): {word(b0)} → {word(b1)}"))
+            figure(bounds_compare([("without rules", b0), ("with rules", b1)]), key="r_effect")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
-from plx_core.errors import PLXError
+from plx_core.errors import PLXError, SolverError, SolverTimeoutError
 
 log = logging.getLogger("plx.ui")
 
@@ -47,12 +48,55 @@ def guard(what: str) -> Iterator[None]:
     Streamlit's own control flow (st.stop, reruns) derives from BaseException and passes."""
     try:
         yield
+    except SolverError as exc:
+        error(solver_message(what, exc))
     except (PLXError, ValueError, KeyError, MemoryError) as exc:
         error(f"{what}: {exc}")
     except Exception as exc:  # anything unexpected: say what failed, log the details
         log.exception("%s failed", what)
         error(f"{what} failed unexpectedly ({type(exc).__name__}: {exc}). The rest of the "
               "dashboard still works; try other settings.")
+
+
+def solver_message(what: str, exc: SolverError) -> str:
+    """A solver failure in plain words: what failed, why, and that the last results stay."""
+    why = "the LP solver ran out of time" if isinstance(exc, SolverTimeoutError) else str(exc)
+    return (f"{what}: no answer, because {why}. The last results stay on the page; try again, "
+            "or leave fewer features unknown, or choose the auto method on the Query page.")
+
+
+LAST_KEY = "_plx_last"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A result remembered per session: `fresh` is False when it is the last good one, shown
+    because computing the new one failed in the solver."""
+
+    value: Any
+    about: str
+    scope: Hashable
+    fresh: bool = True
+
+
+def keep_last(name: str, about: str, scope: Hashable, compute: Callable[[], Any],
+              what: str) -> Kept | None:
+    """`compute()` remembered under `name`; when the LP solver fails, the error in plain words
+    and the last good result of the same `scope` (e.g. the data set), marked stale — or None.
+    A failed result is never stored, so nothing shown is replaced by garbage."""
+    store = st.session_state.setdefault(LAST_KEY, {})
+    try:
+        value = compute()
+    except SolverError as exc:
+        error(solver_message(what, exc))
+        last = store.get(name)
+        if last is None or last.scope != scope:
+            return None
+        st.caption(md(f"Shown below: the last result, for {last.about}, from before the solver failed."))
+        return replace(last, fresh=False)
+    kept = Kept(value, about, scope)
+    store[name] = kept
+    return kept
 
 
 class Progress:
