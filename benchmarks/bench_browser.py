@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_util import App, chromium_path, launch, streamlit_server  # noqa: E402
+from timing import write_section  # noqa: E402
 
 SECTION = "## Dashboard in the browser (bench_browser.py)"
 NOTES = [
@@ -143,18 +144,6 @@ def table(times: dict[str, list[float]], once: dict[str, float], reps: int) -> s
     return "\n".join(lines) + "\n"
 
 
-def write(section: str) -> None:
-    path = ROOT / "benchmarks" / "RESULTS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    if SECTION in text:
-        start = text.index(SECTION)
-        nxt = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + section + ("" if nxt < 0 else text[nxt + 1:])
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=9)
@@ -166,7 +155,7 @@ def main() -> None:
     print(section)
     print(f"(benchmark took {time.perf_counter() - t0:.0f} s)")
     if args.write:
-        write(section)
+        write_section(SECTION, section)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_util import CHROMIUM_ARGS, chromium_path, script_finished, streamlit_server  # noqa: E402
+from timing import write_section  # noqa: E402
 
 SECTION = "## Concurrent sessions (issue 6)"
 VIEWPORT = {"width": 1280, "height": 1600}
@@ -481,19 +482,6 @@ def _ms(ts: list[float]) -> str:
     return f"{statistics.median(ts) * 1000:.0f} ms" if ts else "—"
 
 
-def write(section: str) -> None:
-    """Replace (or append) this benchmark's section of benchmarks/RESULTS.md."""
-    path = ROOT / "benchmarks" / "RESULTS.md"
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    if SECTION in text:
-        start = text.index(SECTION)
-        nxt = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + section + ("" if nxt < 0 else text[nxt + 1:])
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
@@ -508,7 +496,7 @@ def main() -> None:
     print(section)
     print(f"(benchmark took {time.perf_counter() - t0:.0f} s)")
     if args.write:
-        write(section)
+        write_section(SECTION, section)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -30,3 +33,16 @@ def fmt(seconds: float, ms_digits: int = 2) -> str:
     if seconds < 1:
         return f"{seconds * 1e3:.{ms_digits}f} ms"
     return f"{seconds:.2f} s"
+
+
+def write_section(title: str, section: str, path: Path = RESULTS) -> None:
+    """Replace the section headed `title` of RESULTS.md with `section` (or append it), leaving
+    every other section as it is."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    if title in text:
+        start = text.index(title)
+        nxt = text.find("\n## ", start + len(title))
+        text = text[:start] + section + ("" if nxt < 0 else text[nxt + 1:])
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    path.write_text(text, encoding="utf-8")
