@@ -186,6 +186,21 @@ class Walk:
         return not (self.failures or self.crosstalk or self.errors)
 
 
+async def open_expander(app: AsyncApp, title: str, inside, tries: int = 3) -> None:
+    """Click an expander's title until `inside` shows: a click that lands while the page is
+    still rerunning can be lost (seen once in 91 walks, on a lone session)."""
+    from playwright.async_api import TimeoutError as PWTimeout
+
+    for attempt in range(tries):
+        await app.page.get_by_text(title, exact=False).first.click()
+        try:
+            await inside.wait_for(state="visible", timeout=app.timeout / tries)
+            return
+        except PWTimeout:
+            if attempt == tries - 1:
+                raise
+
+
 async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
     """Session i's walk through the pages; checks what it sees against what it did."""
     w = Walk(i)
@@ -214,8 +229,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         if not 0.0 <= lo <= hi <= 1.0:
             w.failures.append(f"{step}: bounds [{lo}, {hi}] are not an interval in [0, 1]")
         step = "Query: change a value"
-        await app.page.get_by_text("Edit values", exact=False).first.click()
-        await app.widget("stSelectbox", FEATURE).wait_for(state="visible")
+        await open_expander(app, "Edit values", app.widget("stSelectbox", FEATURE))
         w.times[step], value = await app.select_other(FEATURE, i, "Counterfactual")
         await check(step)
         step = "Explain page"
