@@ -169,7 +169,11 @@ class _SubQueries:
         out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl}
         if S == 0:
             return out
-        if self.sem == "relevant" and self._direct:
+        # pair enumeration costs 2^|coalition| lookups per sub-query, `subquery_bounds` one
+        # clause × sub-query test per relevant clause: wide coalitions (sampled Shapley over
+        # many features) go the second way
+        if (self.sem == "relevant" and self._direct
+                and np.ldexp(1.0, sub.sum(axis=1)).sum() <= S * max(len(self._t), 1)):
             self._evaluate_direct(sub, out, stats)
             return out
         if self.sem == "relevant":

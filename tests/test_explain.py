@@ -397,3 +397,22 @@ def test_shapley_strategy_explains_with_the_top_shapley_features():
     assert b == (sub.lower, sub.upper)
     with pytest.raises(Exception, match="strategy"):
         explain(kb, q, k=1, strategy="greedy")
+
+
+def test_wide_and_narrow_sub_queries_give_the_bounds_query_gives():
+    """Sub-query bounds on a Direct KB take two routes (pair enumeration for narrow coalitions,
+    `subquery_bounds` for wide ones, as sampled Shapley makes); both equal one `query` each."""
+    from plx_core.datasets import synthetic
+    from plx_core.explain import _SubQueries
+
+    ds = synthetic(16, 2, 400, seed=3)
+    kb = direct_kb(ds.X, ds.y, positive=ds.positive, max_len=2)
+    q = ds.X.iloc[7].to_dict()
+    ev = _SubQueries(kb, q, "auto")
+    rng = np.random.default_rng(0)
+    for p_keep in (0.15, 0.9):  # narrow: the pair route; wide: 2^k above the clause count
+        sub = rng.random((40, ev.n)) < p_keep
+        got = ev.evaluate(sub, stats=False)
+        for s in range(len(sub)):
+            b = query(kb, {f: v for f, v, keep in zip(ev.names, ev.values, sub[s]) if keep})
+            assert (got["lower"][s], got["upper"][s]) == pytest.approx((b.lower, b.upper))

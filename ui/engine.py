@@ -85,36 +85,14 @@ SHAPLEY_EXACT_MAX = 14
 
 def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",
             n_permutations: int = 256, seed: int = 0) -> pd.Series:
-    """Shapley values of ω(POS) per known feature: `plx_core.explain.shapley` (exact over all
-    coalitions) up to `SHAPLEY_EXACT_MAX` known features; beyond, permutation sampling here,
-    with every coalition answered in one batched `subquery_bounds` call (measured on Mushroom,
-    21 features: 0.2 s, where the engine's sampler took 8-50 s)."""
-    vals = _known(values)
-    if len(vals) <= SHAPLEY_EXACT_MAX:
-        sv = _shapley(kb, vals, semantics=semantics)
-        return pd.Series(sv.as_dict(), dtype=float)
-    from plx_core.query import subquery_bounds
-
-    known = [j for j, f in enumerate(kb.features) if f in vals]
-    n, F = len(known), len(kb.features)
-    if kb.kind != "direct":  # each coalition may need its own LP: sample fewer
+    """Shapley values of ω(POS) per known feature (`plx_core.explain.shapley`): exact up to
+    `SHAPLEY_EXACT_MAX` known features, sampled permutations beyond — fewer of them on KBs that
+    are not Direct, where each coalition may need its own LP."""
+    if kb.kind != "direct":
         n_permutations = min(n_permutations, 32)
-    rng = np.random.default_rng(seed)
-    perms = np.argsort(rng.random((n_permutations, n)), axis=1)
-    prefix = np.zeros((n_permutations, n + 1, n), dtype=bool)
-    for j in range(n):
-        prefix[:, j + 1] = prefix[:, j]
-        prefix[np.arange(n_permutations), j + 1, perms[:, j]] = True
-    uniq, inv = np.unique(prefix.reshape(-1, n), axis=0, return_inverse=True)
-    masks = np.zeros((len(uniq), F), dtype=bool)
-    masks[:, known] = uniq
-    ba = subquery_bounds(kb, vals, masks, semantics=semantics)
-    v = ((np.asarray(ba.lower) + np.asarray(ba.upper)) / 2.0)[inv.ravel()].reshape(n_permutations, n + 1)
-    contrib = np.zeros((n_permutations, n))
-    rows = np.arange(n_permutations)
-    for j in range(n):
-        contrib[rows, perms[:, j]] = v[:, j + 1] - v[:, j]
-    return pd.Series(contrib.mean(axis=0), index=[kb.features[j] for j in known], dtype=float)
+    sv = _shapley(kb, _known(values), exact_max=SHAPLEY_EXACT_MAX, n_samples=n_permutations,
+                  random_state=seed, semantics=semantics)
+    return pd.Series(sv.as_dict(), dtype=float)
 
 
 @dataclass(frozen=True)
