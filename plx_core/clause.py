@@ -1,0 +1,139 @@
+"""Clause values: literals and weighted clauses, and how one prints as clause text."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import DataError
+
+POS = "POS"
+SOURCES = ("data", "tree", "rule", "user")
+
+
+# --------------------------------------------------------------------------- literals
+
+
+@dataclass(frozen=True, order=True)
+class Literal:
+    """`a=v`, `¬a=v`, `POS`, `¬POS`, or a plain propositional atom (value None)."""
+
+    atom: str
+    value: str | None = None
+    negated: bool = False
+
+    @property
+    def is_class(self) -> bool:
+        return self.atom == POS and self.value is None
+
+    @property
+    def is_feature(self) -> bool:
+        return self.value is not None
+
+    def negate(self) -> Literal:
+        return replace(self, negated=not self.negated)
+
+    def __str__(self) -> str:
+        body = _quote(self.atom) if self.value is None else f"{_quote(self.atom)}={_quote(self.value)}"
+        return ("~" if self.negated else "") + body
+
+
+_SPECIAL = re.compile(r'[\s=|"~¬∨\[\],#:]')
+
+
+def _quote(token: str) -> str:
+    if token == "" or _SPECIAL.search(token) or token.upper() in ("POS", "OR", "AND"):
+        if token == POS:
+            return token
+        return json.dumps(token, ensure_ascii=False)
+    return token
+
+
+# --------------------------------------------------------------------------- clauses
+
+
+@dataclass(frozen=True)
+class WeightedClause:
+    """A clause with probability `p` in [0, 1] and weight `w` > 0 in the LP objective."""
+
+    literals: tuple[Literal, ...]
+    p: float
+    w: float = 1.0
+    source: str = "data"
+    support: int | None = None
+    positives: int | None = None
+    id: str | None = None
+    enabled: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "literals", tuple(self.literals))
+        _check_pw(self.p, self.w, where=f"clause {self.id or ''}".strip())
+        if not self.literals:
+            raise DataError("a clause needs at least one literal")
+        if self.source not in SOURCES:
+            raise DataError(f"clause source {self.source!r} is not one of {SOURCES}")
+
+    @property
+    def head(self) -> int:
+        """+1 if the clause contains POS, -1 if ¬POS, 0 if neither (or both)."""
+        has_pos = any(lit.is_class and not lit.negated for lit in self.literals)
+        has_neg = any(lit.is_class and lit.negated for lit in self.literals)
+        return int(has_pos) - int(has_neg) if has_pos != has_neg else 0
+
+    @property
+    def is_learned_form(self) -> bool:
+        """True for `±POS ∨ ¬a1=v1 ∨ …` with distinct features (the columnar shape)."""
+        if self.head == 0:
+            return False
+        body = [lit for lit in self.literals if not lit.is_class]
+        if sum(lit.is_class for lit in self.literals) != 1:
+            return False
+        if any(not lit.is_feature or not lit.negated for lit in body):
+            return False
+        return len({lit.atom for lit in body}) == len(body)
+
+    def to_text(self) -> str:
+        return f"{_format_meta(self.p, self.w, self.source, self.support, self.positives, self.id, self.enabled)} " + " | ".join(
+            str(lit) for lit in self.literals
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _check_pw(p: Any, w: Any, where: str = "") -> None:
+    prefix = f"{where}: " if where else ""
+    try:
+        pf, wf = float(p), float(w)
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}") from exc
+    if not (0.0 <= pf <= 1.0) or math.isnan(pf):
+        raise DataError(f"{prefix}probability p={p!r} is outside [0, 1]")
+    if not (wf > 0.0) or math.isinf(wf):
+        raise DataError(f"{prefix}weight w={w!r} must be a finite number > 0")
+
+
+def _fmt_num(x: float) -> str:
+    return repr(float(x))
+
+
+def _format_meta(p, w, source, support, positives, cid, enabled) -> str:
+    parts = [_fmt_num(p)]
+    if w != 1.0:
+        parts.append(f"w={_fmt_num(w)}")
+    if source != "data":
+        parts.append(f"src={source}")
+    if support is not None and support >= 0:
+        parts.append(f"n={int(support)}")
+    if positives is not None and positives >= 0:
+        parts.append(f"pos={int(positives)}")
+    if cid:
+        parts.append(f"id={_quote(cid)}")
+    if not enabled:
+        parts.append("off")
+    return "[" + ", ".join(parts) + "]"
+
+
