@@ -16,6 +16,7 @@ import io
 import lzma
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -244,19 +245,22 @@ def _unpack(raw: bytes, where: str, max_bytes: int, notes: list[str]) -> bytes:
     return raw
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = None) -> str:
     utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     if utf8 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text"
         try:
             text = raw.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise DataError(
-                f"{where} starts with a UTF-16 byte order mark but is not valid UTF-16 "
-                f"({exc.reason} at byte offset {exc.start + 2}); save the file as UTF-8"
-            ) from None
-        if notes is not None:
-            notes.append("decoded as UTF-16 (byte order mark)")
-        return text
+        except UnicodeDecodeError:
+            text = ""
+        # a table has a line break and no control characters; else the bytes are not UTF-16
+        # text and the UTF-8 error below names the first bad byte
+        if ("\n" in text or "\r" in text) and not _CONTROL.search(text):
+            if notes is not None:
+                notes.append("decoded as UTF-16 (byte order mark)")
+            return text
     bom = b"\xef\xbb\xbf"
     skip = 3 if utf8 and raw.startswith(bom) else 0
     try:
