@@ -424,3 +424,98 @@ def test_a_bug_is_exit_1_with_a_short_message(model, queries, tmp_path, capsys, 
     monkeypatch.setenv("PLX_DEBUG", "1")
     with pytest.raises(ZeroDivisionError):
         main(["predict", str(model), str(queries), "--out", str(tmp_path / "p.csv")])
+
+
+# --------------------------------------------------------------------------- fuzz: exit 0 or 2
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CLI_FUZZ = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+CELLS = st.sampled_from(["0", "1", "", "NA", "?", "NULL", "nan", "red ", "Red", "=cmd", "-0.5",
+                         "1e308", "inf", '"', '"a,b"', "x\ty", "\x00", "label", "a1", "ü"])
+SEPARATORS = st.sampled_from([",", ";", "\t", "|", ",,", '"'])
+LINE_ENDS = st.sampled_from(["\n", "\r", "\r\n", "\n\n"])
+PREFIXES = st.sampled_from([b"", b"", b"", b"\x1f\x8b", b"PK\x03\x04", b"\xef\xbb\xbf",
+                            b"\xff\xfe", b"\xff", b"BZh"])
+
+
+@st.composite
+def csv_files(draw) -> bytes:
+    """Small tables made of the cells, separators and line ends that break parsers."""
+    n_cols = draw(st.integers(1, 6))
+    header = draw(st.sampled_from([["a1", "a2", "a3", "a4", "label"], None]))
+    rows = [header] if header else []
+    for _ in range(draw(st.integers(0, 12))):
+        rows.append(draw(st.lists(CELLS, min_size=max(1, n_cols - 1), max_size=n_cols + 1)))
+    end = draw(LINE_ENDS)
+    text = end.join(draw(SEPARATORS).join(r) if draw(st.booleans()) else ",".join(r)
+                    for r in rows) + draw(st.sampled_from(["", end]))
+    return draw(PREFIXES) + text.encode("utf-8")
+
+
+def check_exit(code: int, err: str) -> None:
+    assert code in (0, 2), err
+    assert "Traceback" not in err
+    if code == 2:
+        assert_one_line_error(err)
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(raw=csv_files())
+def test_fuzz_predict_and_fit_on_malformed_csv(raw, model, tmp_path, capsys):
+    data = tmp_path / "f.csv"
+    data.write_bytes(raw)
+    out = tmp_path / "p.csv"
+    check_exit(*run(["predict", model, data, "--out", out], capsys)[::2])
+    code, _, err = run(["fit", data, "--label", "label", "--variant", "paper", "--positive", "1",
+                        "--out", tmp_path / "m.json"], capsys)
+    check_exit(code, err)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=True) | st.integers(-2**70, 2**70)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                               max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:3]):
+            yield from _paths(v, (*prefix, i))
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(value=json_values, data=st.data())
+def test_fuzz_predict_and_explain_on_malformed_models(value, data, model, queries, tmp_path,
+                                                      capsys):
+    doc = json.loads(model.read_text())
+    doc["answer"] = {"min_len": 1, "max_len": 2, "prior_weight": 1}  # so 'answer' is fuzzed too
+    paths = sorted(_paths(doc), key=repr)
+    path = data.draw(st.sampled_from(paths))
+    if not path:
+        doc = value
+    else:
+        cur = doc
+        for k in path[:-1]:
+            cur = cur[k]
+        if data.draw(st.booleans()) and isinstance(cur, dict):
+            del cur[path[-1]]
+        else:
+            cur[path[-1]] = value
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    cmd = data.draw(st.sampled_from(["predict", "explain"]))
+    check_exit(*run([cmd, bad, queries, "--out", tmp_path / "o.csv"], capsys)[::2])
