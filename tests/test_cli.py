@@ -572,3 +572,23 @@ def test_fuzz_predict_and_explain_on_malformed_models(value, data, model, querie
     bad.write_text(json.dumps(doc))
     cmd = data.draw(st.sampled_from(["predict", "explain"]))
     check_exit(*run([cmd, bad, queries, "--out", tmp_path / "o.csv"], capsys)[::2])
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(data=st.data())
+def test_fuzz_argument_lists(data, model, queries, tmp_path, capsys):
+    """Random argument lists (never `dashboard` or `experiments`, which start long jobs; only
+    files under tmp_path, since a drawn `--out` may name any of them)."""
+    train = tmp_path / "train.csv"
+    if not train.exists():
+        train.write_bytes(EXAMPLE.read_bytes())
+    tokens = ["fit", "predict", "explain", "--label", "label", "a1", "--positive", "1", "0",
+              "--k", "1.5", "2", "-1", "--max-len", "x", "--kb", "tree", "forest", "--variant",
+              "paper", "--missing", "NA,?", "--encoding", "latin-1", "nope", "--out",
+              "--drop-missing-label", "--random-state", "", "=", str(model), str(queries),
+              str(train), str(tmp_path), str(tmp_path / "o.csv"), str(tmp_path / "x" / "o")]
+    argv = data.draw(st.lists(st.sampled_from(tokens), max_size=9))
+    if argv and argv[0] in ("-h", "--help"):
+        return
+    check_exit(*run(argv, capsys)[::2])
