@@ -465,6 +465,7 @@ def test_classes_merged_into_the_negation_are_named(tmp_path, capsys):
     assert "3 classes; POS = '1', and 2 become its negation 'not 1': ['0', 'NaN']" in err
 
 
+@pytest.mark.slow  # a fresh interpreter imports plx_core: ~15 s on the shared machine
 def test_the_installed_command_exits_2_without_a_traceback(tmp_path):
     """A real process, as a shell user runs it: exit status and stderr."""
     import subprocess
