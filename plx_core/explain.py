@@ -264,6 +264,18 @@ class _SubQueries:
                 evm[a:a + chunk] = np.where(sums[:, 0] > 0, sums[:, 1] / sums[:, 0], np.nan)
 
 
+def _check_int(name: str, value: Any, least: int | None) -> int:
+    """`value` as an int (≥ `least` if given), or one clear error (1.5, "2", True and None
+    are refused; k's range is checked against the query later)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        at_least = "" if least is None else f" ≥ {least}"
+        raise DataError(f"{name} must be a whole number{at_least}, got {value!r} "
+                        f"({type(value).__name__})")
+    if least is not None and value < least:
+        raise DataError(f"{name} must be a whole number ≥ {least}, got {value!r}")
+    return int(value)
+
+
 def _masks_of(combos: Sequence[tuple[int, ...]], n: int) -> np.ndarray:
     m = np.zeros((len(combos), n), dtype=bool)
     by_size: dict[int, list[int]] = {}
@@ -470,10 +482,14 @@ def explain(
     sub-queries. `direction` "positive"/"negative"
     overrides the side explained ("auto": the query's decision).
     """
-    if strategy == "shapley":
-        return _explain_by_shapley(kb, q, k, semantics, direction)
-    if strategy != "subquery":
+    if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
+    k = _check_int("k", k, None)
+    if strategy == "shapley":
+        _check_int("budget", budget, 0)
+        _check_int("lp_budget", lp_budget, 0)
+        _check_int("beam_width", beam_width, 1)
+        return _explain_by_shapley(kb, q, k, semantics, direction)
     return explain_all(kb, q, [k], budget=budget, beam_width=beam_width, semantics=semantics,
                        lp_budget=lp_budget, direction=direction)[k]
 
@@ -520,11 +536,15 @@ def explain_all(
     """`explain` for several k at once ({k: Explanation}), sharing the full query and one
     batched evaluation of every exhaustively searched size. Every k must lie between 1 and
     the number of features the query knows."""
-    ks = [int(k) for k in ks]
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
+        raise DataError(f"ks must be a list of whole numbers, got {ks!r}")
+    ks = [_check_int("k", k, None) for k in ks]
     if direction not in ("auto", "positive", "negative"):
         raise DataError(f"direction must be 'auto', 'positive' or 'negative', got {direction!r}")
-    if budget < 0 or lp_budget < 0 or beam_width < 1:
-        raise DataError("budget and lp_budget must be ≥ 0 and beam_width ≥ 1")
+    budget = _check_int("budget", budget, 0)
+    lp_budget = _check_int("lp_budget", lp_budget, 0)
+    beam_width = _check_int("beam_width", beam_width, 1)
+    resolve_semantics(kb, semantics)
     ev = _SubQueries(kb, q, semantics)
     n = ev.n
     for k in ks:
@@ -674,8 +694,8 @@ def shapley(
     `n_samples` random permutations (seeded by `random_state`) with the standard error of
     each value. Under the relevant semantics v(∅) = 0.5 (no evidence: ω(POS) ∈ [0, 1]).
     """
-    if n_samples < 2:
-        raise DataError(f"n_samples must be at least 2, got {n_samples}")
+    n_samples = _check_int("n_samples", n_samples, 2)
+    exact_max = _check_int("exact_max", exact_max, 0)
     ev = _SubQueries(kb, q, semantics)
     n = ev.n
     fb = ev.full
@@ -826,8 +846,8 @@ def counterfactual(
     to another value of the feature's training domain, that flip the decision. Search by
     number of changes (1, 2, …, `max_changes`), every candidate row of a level answered in one
     `query_many` batch; stops early (`truncated`) if a level would exceed `max_rows` rows."""
-    if max_changes < 1:
-        raise DataError(f"max_changes must be at least 1, got {max_changes}")
+    max_changes = _check_int("max_changes", max_changes, 1)
+    max_rows = _check_int("max_rows", max_rows, 1)
     sem = resolve_semantics(kb, semantics)
     pq = prepare_query(kb, q)
     names = [f for f, c in zip(kb.features, pq.codes) if c != OPEN]

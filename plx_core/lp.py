@@ -55,14 +55,17 @@ sentence each; `tests/test_lp.py` checks the result against Definition 3 written
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import SolverError, SolverTimeoutError
+from .errors import DataError, SolverError, SolverTimeoutError
+from .median import WeightRangeError
 
 STAGE2_TOL = 1e-9  # absolute: a relative tolerance would widen bounds on large KBs
 SOLVER_TOL = 1e-9  # HiGHS primal/dual feasibility tolerance for all solves
@@ -71,7 +74,35 @@ DUAL_ZERO = 1e-11  # a dual / reduced cost at most this (× largest weight) is z
 DUAL_NONZERO = 1e-8  # … at least this is nonzero; in between, the face is not trusted
 GROUP_MAX_LEN = 16  # clauses with more literals are never grouped (bounds the signature table)
 FACE_ALGORITHM = "primal"  # HiGHS algorithm for the stage-2 solves on the optimal face
+MAX_WEIGHT_RATIO = 1e7  # largest / smallest weight the LP accepts (solver tolerance 1e-9)
 IPM_MIN_NNZ = 8_000  # stage 1 by interior point + crossover from this many matrix entries on (measured)
+
+
+def _silence_highs_banner() -> None:
+    """HiGHS prints a copyright banner on the process's stdout (fd 1, not `sys.stdout`) the
+    first time a solver object is created, whatever `output_flag` says; create that first one
+    here with fd 1 pointed at /dev/null so no user terminal or CLI output ever shows it."""
+    try:
+        import highspy
+    except ImportError:  # cvxpy without HiGHS: nothing prints
+        return
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):  # no usable fd 1 (e.g. a closed stdout): nothing can show
+        highspy.Highs()
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+_silence_highs_banner()
 
 
 @dataclass(frozen=True)
@@ -544,6 +575,7 @@ def solve_bounds(
     `presolve` (rules R1/R2) and `face` (stage 2 on the optimal face) can be switched off to
     measure them; the answer does not depend on them.
     """
+    rp, scale = _normalised(rp)
     runner = _Runner(solver, time_limit)
     core = _core(rp, presolve)
     N = len(core.c)
@@ -584,7 +616,31 @@ def solve_bounds(
     if lower > upper:  # solver noise below the rounding grid
         lower = upper = round((lower + upper) / 2, ROUND)
     x, c = _reconstruct(rp, core, z1)
-    return LPSolution(lower, upper, optimum + core.constant + rp.constant, x, c, problem.status, how)
+    total = (optimum + core.constant + rp.constant) / scale
+    return LPSolution(lower, upper, total, x, c, problem.status, how)
+
+
+def _normalised(rp: ReducedProblem) -> tuple[ReducedProblem, float]:
+    """The problem with every weight divided by one power of two (exact) so the largest is in
+    [0.5, 1): the optimal set does not depend on the scale of the weights, but the solver's
+    absolute tolerances do. Weights spanning more than `MAX_WEIGHT_RATIO` are refused: the
+    solver could not tell the small ones from its tolerance (issue 12)."""
+    w = np.concatenate([rp.w, rp.med_w])
+    if not len(w):
+        return rp, 1.0
+    if not np.all(np.isfinite(w) & (w > 0)):
+        raise DataError(f"a clause weight is {w[~(np.isfinite(w) & (w > 0))][0]!r}; "
+                        "weights must be finite numbers > 0")
+    top, low = float(w.max()), float(w.min())
+    if top > MAX_WEIGHT_RATIO * low:
+        raise WeightRangeError(
+            f"the clause weights of this query span from {low:.3g} to {top:.3g}; the LP solver "
+            f"cannot resolve weights more than {MAX_WEIGHT_RATIO:.0e} apart (its tolerance is "
+            f"{SOLVER_TOL:g}); bring them closer (e.g. lower the largest rule weight)")
+    scale = float(np.ldexp(1.0, -int(np.frexp(top)[1])))
+    if scale == 1.0:
+        return rp, 1.0
+    return replace(rp, w=rp.w * scale, med_w=rp.med_w * scale, constant=rp.constant * scale), scale
 
 
 def _reconstruct(rp: ReducedProblem, core: _Core, z1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -608,30 +664,3 @@ def _reconstruct(rp: ReducedProblem, core: _Core, z1: np.ndarray) -> tuple[np.nd
 
 def _snap(v: float) -> float:
     return float(min(1.0, max(0.0, round(v, ROUND))))
-
-
-def weighted_median_interval(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
-    """The interval of minimisers of Σ w |x − t| over x ∈ [0, 1] (exact, no solver).
-
-    With no terms every x is optimal: (0, 1).
-    """
-    if len(target) == 0:
-        return 0.0, 1.0
-    order = np.argsort(target, kind="stable")
-    t, w = target[order], weight[order]
-    first = np.concatenate([[True], t[1:] != t[:-1]])
-    starts = np.flatnonzero(first)
-    tu = t[starts]
-    cum = np.cumsum(np.add.reduceat(w, starts))
-    total = cum[-1]
-    half = total / 2.0
-    eps = 1e-12 * total
-    i = int(np.searchsorted(cum, half - eps, "left"))
-    lower = float(tu[i])
-    if abs(cum[i] - half) <= eps and i + 1 < len(tu):
-        return lower, float(tu[i + 1])
-    return lower, lower
-
-
-def weighted_cost(x: float, target: np.ndarray, weight: np.ndarray) -> float:
-    return float(weight @ np.abs(x - target)) if len(target) else 0.0

@@ -28,6 +28,7 @@ from .encoding import is_missing, value_str
 from .errors import DataError
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
+from .median import weighted_median, weighted_median_intervals
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
@@ -83,6 +84,7 @@ class Bounds:
     unseen: dict[str, str] = field(default_factory=dict)
     unknown: tuple[str, ...] = ()
     forced: int = 0  # clauses the query forces to a constant (full semantics)
+    ignored: dict[str, str] = field(default_factory=dict)  # query names the KB does not know
 
     @property
     def mean(self) -> float:
@@ -121,10 +123,13 @@ class PreparedQuery:
     atoms: dict[str, bool]  # plain atoms fixed by the query
     unseen: dict[str, str]
     values: dict[str, str]  # known feature values as strings
+    ignored: dict[str, str] = field(default_factory=dict)  # names no clause can mention
 
 
 def prepare_query(kb: KB, q: Any) -> PreparedQuery:
-    """Normalise a dict / Series / sequence into codes; unknown names are errors."""
+    """Normalise a dict / Series / sequence into codes. A name the KB does not know (not a
+    feature, not an atom of a clause) cannot move ω(POS): it is left out and reported in
+    `ignored` (a hand-written KB of a few rules is queried with a whole record)."""
     if isinstance(q, pd.Series):
         q = q.to_dict()
     elif isinstance(q, pd.DataFrame):
@@ -143,6 +148,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
     atoms: dict[str, bool] = {}
     unseen: dict[str, str] = {}
     values: dict[str, str] = {}
+    ignored: dict[str, str] = {}
     positions = kb.feature_positions()
     domains = kb.domains
     plain: set[str] | None = None
@@ -150,10 +156,6 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
         if type(name) is not str:
             name = str(name)
         if type(value) is not str and is_missing(value):
-            if name not in domains:
-                plain = _plain_atoms(kb) if plain is None else plain
-                if name not in plain:
-                    raise _unknown(kb, name)
             continue
         if name in domains:
             s = value if type(value) is str else value_str(value)
@@ -170,9 +172,10 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
         if name == POS:
             raise DataError("a query cannot fix POS itself; it is what the query asks for")
         if name not in plain:
-            raise _unknown(kb, name)
+            ignored[name] = value if type(value) is str else value_str(value)
+            continue
         atoms[name] = _truth(name, value)
-    return PreparedQuery(codes, atoms, unseen, values)
+    return PreparedQuery(codes, atoms, unseen, values, ignored)
 
 
 def _unknown(kb: KB, name: str) -> DataError:
@@ -226,7 +229,7 @@ def query(
         ev = Evidence(red.med_clause, red.med_p, red.med_w,
                       np.where(red.med_head > 0, omega, 1.0 - omega), red.med_target)
         return Bounds(lower, upper, "median", sem, _clean(cost), len(red.med_clause), ev, omega,
-                      pq.unseen, unknown, red.forced)
+                      pq.unseen, unknown, red.forced, pq.ignored)
     rp, ids, heads = build_problem(kb, pq, red, all_clauses=(method == "lp"),
                                    domain_constraint=domain_constraint)
     sol = solve_bounds(rp, time_limit=time_limit)
@@ -246,7 +249,7 @@ def query(
         )
     n_rel = len(red.med_clause) + len(ids) if method != "lp" else len(ids)
     return Bounds(sol.lower, sol.upper, "lp", sem, _clean(sol.optimum), n_rel, ev, x0,
-                  pq.unseen, unknown, red.forced)
+                  pq.unseen, unknown, red.forced, pq.ignored)
 
 
 def _clean(v: float) -> float:
@@ -589,72 +592,6 @@ def build_problem(
 
 
 # --------------------------------------------------------------------------- medians
-
-
-def weighted_median(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
-    """The interval of minimisers of Σ w |x − t| over [0, 1] for one query ([0, 1] if empty)."""
-    n = len(target)
-    if n == 0:
-        return 0.0, 1.0
-    if weight[0] == weight.min() == weight.max():
-        # equal weights (every learned clause): the middle order statistic(s), by partition;
-        # with n even the cost is flat between the n/2-th and the (n/2 + 1)-th smallest target
-        if n % 2:
-            mid = float(np.partition(target, n // 2)[n // 2])
-            return mid, mid
-        part = np.partition(target, (n // 2 - 1, n // 2))
-        return float(part[n // 2 - 1]), float(part[n // 2])
-    order = np.argsort(target)
-    t = target[order]
-    cum = np.cumsum(weight[order])
-    half = cum[-1] / 2.0
-    eps = 1e-12 * max(cum[-1], 1.0)
-    i = int(np.searchsorted(cum, half - eps))
-    lo = float(t[i])
-    j = int(np.searchsorted(t, lo, "right")) - 1  # last target equal to lo
-    if abs(cum[j] - half) <= eps and j + 1 < len(t):
-        return lo, float(t[j + 1])
-    return lo, lo
-
-
-def weighted_median_intervals(
-    qid: np.ndarray, target: np.ndarray, weight: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per query (segment `qid`), the interval of minimisers of Σ w |x − t| over [0, 1].
-
-    Queries without terms get [0, 1] (no evidence). Exact: no solver, only sorting.
-    """
-    lower = np.zeros(n)
-    upper = np.ones(n)
-    if len(target) == 0:
-        return lower, upper
-    order = np.argsort(target, kind="stable")  # then by query, keeping target order:
-    order = order[np.argsort(qid[order], kind="stable")]  # same as lexsort, faster
-    q, t, w = qid[order], target[order], weight[order]
-    seg_start = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
-    seg_q = q[seg_start]
-    seg_len = np.diff(np.append(seg_start, len(q)))
-    cum = np.cumsum(w)
-    before = np.concatenate([[0.0], cum])[seg_start]
-    cum_local = cum - np.repeat(before, seg_len)
-    total = np.repeat(cum_local[seg_start + seg_len - 1], seg_len)
-    half = total / 2.0
-    eps = 1e-12 * np.maximum(total, 1.0)
-    reached = cum_local >= half - eps
-    pos = np.arange(len(q))
-    first = np.minimum.reduceat(np.where(reached, pos, len(q)), seg_start)
-    # last index of the run of equal targets that `first` falls in
-    run_end = np.concatenate([(t[1:] != t[:-1]) | (q[1:] != q[:-1]), [True]])
-    ends = np.flatnonzero(run_end)
-    last = ends[np.searchsorted(ends, first)]
-    seg_last = seg_start + seg_len - 1
-    exact = np.abs(cum_local[last] - half[last]) <= eps[last]
-    has_next = last < seg_last
-    lo = t[first]
-    hi = np.where(exact & has_next, t[np.minimum(last + 1, len(t) - 1)], lo)
-    lower[seg_q] = lo
-    upper[seg_q] = hi
-    return lower, upper
 
 
 # --------------------------------------------------------------------------- many queries

@@ -416,3 +416,22 @@ def test_wide_and_narrow_sub_queries_give_the_bounds_query_gives():
         for s in range(len(sub)):
             b = query(kb, {f: v for f, v, keep in zip(ev.names, ev.values, sub[s]) if keep})
             assert (got["lower"][s], got["upper"][s]) == pytest.approx((b.lower, b.upper))
+
+
+@pytest.mark.parametrize("k", [1.5, "2", True, None, 2.0])
+def test_k_must_be_a_whole_number(direct, k):
+    with pytest.raises(DataError, match="k must be a whole number"):
+        explain(direct, Q0101, k=k)
+
+
+def test_other_arguments_are_checked_before_the_work(direct):
+    from plx_core.explain import counterfactual, explain_all, shapley
+
+    with pytest.raises(DataError, match="budget"):
+        explain(direct, Q0101, k=1, budget="many")
+    with pytest.raises(DataError, match="ks must be"):
+        explain_all(direct, Q0101, ks="12")
+    with pytest.raises(DataError, match="n_samples"):
+        shapley(direct, Q0101, n_samples=2.5)
+    with pytest.raises(DataError, match="max_changes"):
+        counterfactual(direct, Q0101, max_changes="1")

@@ -1,5 +1,7 @@
 """Queries: the paper's worked examples, semantics, partial and unseen values, bad input."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from paper import as_query, example2
@@ -109,9 +111,14 @@ def test_sequence_and_series_queries(direct):
         query(direct, ["0", "1"])
 
 
-def test_unknown_feature_names_are_errors(direct):
-    with pytest.raises(DataError, match="unknown feature 'a9'"):
-        query(direct, {"a9": "1"})
+def test_a_feature_no_clause_mentions_is_answered_and_reported(direct):
+    b = query(direct, as_query("0101") | {"a9": "1", "age": 71})
+    assert (b.lower, b.upper) == (0.5, 0.5)  # as without them: they cannot move ω(POS)
+    assert b.ignored == {"a9": "1", "age": "71"}
+    assert query(direct, as_query("0101")).ignored == {}
+
+
+def test_bad_semantics_and_method_are_errors(direct):
     with pytest.raises(DataError, match="semantics"):
         query(direct, {}, semantics="partial")
     with pytest.raises(DataError, match="method"):
@@ -198,3 +205,51 @@ def test_replacing_a_column_rebuilds_the_index(direct):
     kb.head = -kb.head
     back = query(kb, as_query("1111"))
     assert back.lower == back.upper == 1.0
+
+
+def _kb_with_rules(direct, w1, w2):
+    from plx_core.kb import parse_clause
+
+    kb = direct.copy()
+    kb.add([parse_clause(f"[1, w={w1!r}, src=rule] POS | ~a3=0"),
+            parse_clause(f"[0, w={w2!r}, src=rule] POS | ~a3=0")])
+    return kb
+
+
+@pytest.mark.parametrize("factor", [1e-13, 1e-12, 3e-7, 0.1, 7.0, 1e6, 1e12])
+def test_answers_do_not_depend_on_the_scale_of_the_weights(direct, factor):
+    """Issue 12: an absolute tie tolerance changed answers when every weight was scaled."""
+    from itertools import product
+
+    base = _kb_with_rules(direct, 2.0, 1.0)
+    scaled = base.copy()
+    scaled.w = scaled.w * factor
+    scaled.extra = [replace(c, w=c.w * factor) for c in scaled.extra]
+    for bits in product("01", repeat=4):
+        q = as_query("".join(bits))
+        a, b = query(base, q), query(scaled, q)
+        assert (a.lower, a.upper) == (b.lower, b.upper), "".join(bits)
+
+
+def test_cancelling_heavy_rules_leave_the_learned_answer(direct):
+    """Two rules of weight 1e12 pulling to 1 and 0 cancel: the learned clauses decide."""
+    q = as_query("0101")
+    plain = query(direct, q)
+    for w in (1e12, 1e15):
+        b = query(_kb_with_rules(direct, w, w), q)
+        assert (b.lower, b.upper) == (plain.lower, plain.upper)
+        assert b.method == "median"
+
+
+def test_huge_weights_answer_or_fail_clearly(direct):
+    from plx_core.median import WeightRangeError
+
+    q = as_query("0101")
+    b = query(_kb_with_rules(direct, 1e308, 1.0), q)  # one rule outweighs everything
+    assert (b.lower, b.upper) == (1.0, 1.0)
+    with pytest.raises(WeightRangeError, match="too wide a range"):
+        query(_kb_with_rules(direct, 1e308, 1e308), q)  # the learned clauses would vanish
+    with pytest.raises(WeightRangeError, match="span"):
+        query(_kb_with_rules(direct, 1e15, 1e15), q, method="lp")
+    b = query(_kb_with_rules(direct, 1e6, 1e6), q, method="lp")
+    assert (b.lower, b.upper) == (query(direct, q).lower, query(direct, q).upper)
