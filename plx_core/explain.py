@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError
+from .index import _mask_bits
 from .kb import KB
 from .query import (
     OPEN,
@@ -65,7 +66,6 @@ from .query import (
     query_many,
     resolve_semantics,
     subquery_bounds,
-    subset_matrix,
     weighted_median_intervals,
 )
 
@@ -212,7 +212,7 @@ class _SubQueries:
             rows = np.flatnonzero(size == k)
             if k:
                 pos = np.nonzero(sub[rows])[1].reshape(len(rows), k)
-                member = np.vstack([np.zeros((1, k), np.int64), subset_matrix(k, None)])
+                member = _mask_bits(k)
                 masks = self._bits[pos] @ member.T  # (rows, 2^k): every subset, empty included
             else:
                 masks = np.zeros((len(rows), 1), np.int64)
