@@ -54,18 +54,22 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError
-from .index import _mask_bits
+from .index import subset_plan
 from .kb import KB
+from .lp import solve_bounds_many
 from .query import (
     OPEN,
     TIE_EPS,
     Bounds,
     PreparedQuery,
+    build_problem,
     prepare_query,
     query,
     query_many,
+    reduce_kb,
     resolve_semantics,
     subquery_bounds,
+    weighted_median,
     weighted_median_intervals,
 )
 
@@ -76,6 +80,8 @@ TIE_BREAK = {
     "negative": "smaller upper bound, then smaller evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles), then feature order",
 }
+_LP_BATCH = 512  # full-semantics sub-queries solved as one block-diagonal LP
+_CHUNK_LOOKUPS = 1 << 21  # subset lookups per batched evaluation of sub-queries (memory bound)
 _CHUNK_CELLS = 24_000_000  # sub-queries × clauses × features per batched call (memory bound)
 
 
@@ -128,6 +134,15 @@ class _SubQueries:
         self.full = query(kb, self.query, semantics=self.sem)
         self.n = len(self.cols)
         self.evaluated = 0
+        mentioned = np.zeros(len(kb.features), bool)
+        if kb.n_learned:
+            mentioned |= (kb.codes >= 0).any(axis=0)
+        pos_of = kb.feature_positions()
+        for c in kb.extra:
+            for lit in c.literals:
+                if lit.is_feature:
+                    mentioned[pos_of[lit.atom]] = True
+        self._mentioned = mentioned[self.cols]  # per known feature of the query
         if self.sem == "relevant":
             ev = self.full.evidence
             cm = np.zeros((len(ev.clause), self.n), dtype=bool)
@@ -151,6 +166,8 @@ class _SubQueries:
             if self.n <= 62:
                 self._bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
                 self._cmb = self._cm.astype(np.int64) @ self._bits
+            # clause sizes present: a sub-query's lookups are its subsets of these sizes only
+            self._sizes = tuple(sorted(set(self._cm.sum(axis=1).tolist())))
 
     def full_masks(self, sub: np.ndarray) -> np.ndarray:
         """S × n masks over the known features → S × F masks over the KB's features."""
@@ -173,7 +190,7 @@ class _SubQueries:
         # clause × sub-query test per relevant clause: wide coalitions (sampled Shapley over
         # many features) go the second way
         if (self.sem == "relevant" and self._direct
-                and np.ldexp(1.0, sub.sum(axis=1)).sum() <= S * max(len(self._t), 1)):
+                and self._n_lookups(sub.sum(axis=1)) <= S * max(len(self._t), 1)):
             self._evaluate_direct(sub, out, stats)
             return out
         if self.sem == "relevant":
@@ -186,16 +203,40 @@ class _SubQueries:
             if stats and len(self._t):
                 self._stats(sub, evm, ncl)
             return out
-        for s in range(S):
-            sq = {f: v for f, v, keep in zip(self.names, self.values, sub[s]) if keep}
-            b = query(self.kb, sq | dict(self.pq.atoms), semantics=self.sem)
-            lower[s], upper[s] = b.lower, b.upper
-            ev = b.evidence
-            fin = np.isfinite(ev.target)
-            ncl[s] = int(fin.sum())
-            if fin.any() and ev.w[fin].sum() > 0:
-                evm[s] = float(ev.w[fin] @ ev.target[fin] / ev.w[fin].sum())
+        # full semantics: each sub-query reduced on its own; those needing the LP are solved
+        # together, _LP_BATCH at a time, as one block-diagonal LP (`solve_bounds_many`)
+        # A feature no clause mentions changes nothing when kept, so sub-queries that differ
+        # only in such features are one problem (a Tree KB uses few of 30 features)
+        live = sub & self._mentioned[None, :]
+        keys, first, inv = np.unique(live, axis=0, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        U = len(keys)
+        u_lo, u_hi, u_evm, u_ncl = np.zeros(U), np.ones(U), np.full(U, np.nan), np.zeros(U, np.int64)
+        pending: list[tuple[int, Any]] = []
+        for u in range(U):
+            sq = {f: v for f, v, keep in zip(self.names, self.values, keys[u]) if keep}
+            pq = prepare_query(self.kb, sq | dict(self.pq.atoms))
+            red = reduce_kb(self.kb, pq, self.sem)
+            u_ncl[u] = len(red.med_target)
+            if len(red.med_target) and red.med_w.sum() > 0:
+                u_evm[u] = float(red.med_w @ red.med_target / red.med_w.sum())
+            if len(red.lp_rows) == 0 and not red.lp_extra:
+                u_lo[u], u_hi[u] = weighted_median(red.med_target, red.med_w)
+            else:
+                pending.append((u, build_problem(self.kb, pq, red, all_clauses=False,
+                                                 domain_constraint=False)[0]))
+        for a in range(0, len(pending), _LP_BATCH):
+            part = pending[a:a + _LP_BATCH]
+            for (u, _), (lo, hi, _) in zip(part, solve_bounds_many([rp for _, rp in part])):
+                u_lo[u], u_hi[u] = lo, hi
+        lower[:], upper[:], evm[:], ncl[:] = u_lo[inv], u_hi[inv], u_evm[inv], u_ncl[inv]
         return out
+
+    def _n_lookups(self, sizes: np.ndarray) -> int:
+        """Subset lookups `_pairs` makes for sub-queries keeping `sizes` features each."""
+        ks, counts = np.unique(sizes, return_counts=True)
+        return sum(int(c) * sum(math.comb(int(k), s) for s in self._sizes if s <= k)
+                   for k, c in zip(ks, counts))
 
     def _pairs(self, sub: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(sub-query, clause) index pairs of every relevant clause each sub-query settles.
@@ -210,12 +251,14 @@ class _SubQueries:
         out_s, out_j = [], []
         for k in np.unique(size).tolist():
             rows = np.flatnonzero(size == k)
-            if k:
+            parts = [np.zeros((len(rows), 1), np.int64)] if 0 in self._sizes else []
+            sizes = tuple(s for s in self._sizes if 1 <= s <= k)
+            if sizes:
                 pos = np.nonzero(sub[rows])[1].reshape(len(rows), k)
-                member = _mask_bits(k)
-                masks = self._bits[pos] @ member.T  # (rows, 2^k): every subset, empty included
-            else:
-                masks = np.zeros((len(rows), 1), np.int64)
+                parts.append(subset_plan(k, sizes).keys(self._bits[pos]))  # (rows, subsets)
+            if not parts:
+                continue
+            masks = np.hstack(parts)
             flat = masks.ravel()
             lo = np.searchsorted(keys, flat, "left")
             hi = np.searchsorted(keys, flat, "right")
@@ -233,12 +276,21 @@ class _SubQueries:
     def _evaluate_direct(self, sub: np.ndarray, out: dict[str, np.ndarray], stats: bool) -> None:
         if len(self._t) == 0:
             return
-        s_idx, j_idx = self._pairs(sub)
-        S = len(sub)
-        out["lower"][:], out["upper"][:] = weighted_median_intervals(
-            s_idx, self._t[j_idx], self._w[j_idx], S)
-        if stats:
-            self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"], out["n_clauses"])
+        # chunks of ≤ _CHUNK_LOOKUPS subset lookups: memory bounded for many wide sub-queries
+        sizes = sub.sum(axis=1)
+        per = np.array([self._n_lookups(np.array([k])) for k in range(self.n + 1)])[sizes]
+        cut = np.searchsorted(np.cumsum(per), np.arange(1, int(per.sum()) // _CHUNK_LOOKUPS + 1)
+                              * _CHUNK_LOOKUPS)
+        for a, b in zip(np.concatenate([[0], cut]), np.concatenate([cut, [len(sub)]])):
+            if b <= a:
+                continue
+            s_idx, j_idx = self._pairs(sub[a:b])
+            S = b - a
+            lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
+            out["lower"][a:b], out["upper"][a:b] = lo, hi
+            if stats:
+                self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],
+                                       out["n_clauses"][a:b])
 
     def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
         w = np.bincount(s_idx, weights=self._w[j_idx], minlength=S)
@@ -462,7 +514,7 @@ def explain(
     budget: int = 20000,
     beam_width: int = 8,
     semantics: str = "auto",
-    lp_budget: int = 256,
+    lp_budget: int = 1024,
     direction: str = "auto",
     strategy: str = "subquery",
 ) -> Explanation:
@@ -530,7 +582,7 @@ def explain_all(
     budget: int = 20000,
     beam_width: int = 8,
     semantics: str = "auto",
-    lp_budget: int = 256,
+    lp_budget: int = 1024,
     direction: str = "auto",
 ) -> dict[int, Explanation]:
     """`explain` for several k at once ({k: Explanation}), sharing the full query and one

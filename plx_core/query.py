@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +28,9 @@ import scipy.sparse as sp
 
 from .encoding import is_missing, value_str
 from .errors import DataError
+from .index import pack_keys, subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
-from .index import pack_keys, subset_plan
 from .median import equal_weight_intervals, weighted_median, weighted_median_intervals
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)

@@ -435,3 +435,23 @@ def test_other_arguments_are_checked_before_the_work(direct):
         shapley(direct, Q0101, n_samples=2.5)
     with pytest.raises(DataError, match="max_changes"):
         counterfactual(direct, Q0101, max_changes="1")
+
+
+def test_tree_kb_explanations_over_30_features_match_single_queries():
+    """Full-semantics sub-queries are solved together (one LP per batch, one problem per set
+    of features the KB mentions); every candidate's bounds equal a plain `query`."""
+    import pandas as pd
+
+    from plx_core.tree import tree_kb
+
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, (400, 30))
+    y = ((codes[:, 0] == 1) ^ (codes[:, 3] > 1) | (codes[:, 7] == 0)).astype(int)
+    X = pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(30)])
+    kb = tree_kb(X, y)
+    q = X.iloc[5].to_dict()
+    e = explain(kb, q, k=2)
+    assert e.search == "exhaustive" and e.evaluated == math.comb(30, 2)
+    for c in e.candidates[:12] + e.candidates[-3:]:
+        b = query(kb, c.as_query())
+        assert (c.lower, c.upper) == pytest.approx((b.lower, b.upper), abs=2e-7)
