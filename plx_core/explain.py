@@ -813,11 +813,11 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
     b: Bounds = query(kb, q, semantics=semantics, method=method)
     ev = b.evidence
     ans = float(b.omega)
-    clauses = [kb.clause(int(i)) for i in ev.clause]
-    heads = np.array([c.head for c in clauses], dtype=np.int64)
+    info = _clause_columns(kb, ev.clause)
+    heads = info["head"]
     over = ev.overridden
     target = ev.target
-    side = np.full(len(clauses), "agrees", dtype=object)
+    side = np.full(len(heads), "agrees", dtype=object)
     med = np.isfinite(target)
     side[med & (target > ans + tol)] = "for"
     side[med & (target < ans - tol)] = "against"
@@ -833,12 +833,12 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
     frame = pd.DataFrame(
         {
             "clause_id": ev.clause,
-            "clause": [c.to_text() for c in clauses],
-            "source": [c.source for c in clauses],
-            "rule_id": [c.id for c in clauses],
+            "clause": info["clause"],
+            "source": info["source"],
+            "rule_id": info["rule_id"],
             "p": ev.p,
             "w": ev.w,
-            "support": pd.array([c.support for c in clauses], dtype="Int64"),
+            "support": pd.array(info["support"], dtype="Int64"),
             "target": target,
             "omega": ev.omega,
             "overridden": over,
@@ -854,6 +854,35 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
                        method=b.method, semantics=b.semantics, positive=bool(b.positive),
                        inconsistency=float(b.inconsistency))
     return frame
+
+
+def _clause_columns(kb: KB, ids: np.ndarray) -> dict[str, Any]:
+    """Text, head, source, rule id and support of clauses `ids` (learned ones column-wise:
+    thousands of relevant clauses at 30 features, no clause object each)."""
+    from .clause import SOURCES
+    from .textformat import _learned_text
+
+    ids = np.asarray(ids, dtype=np.int64)
+    n = len(ids)
+    learned = ids < kb.n_learned
+    rows = ids[learned]
+    text = np.empty(n, dtype=object)
+    head = np.zeros(n, np.int64)
+    source = np.empty(n, dtype=object)
+    rule_id = np.full(n, None, dtype=object)
+    support = np.full(n, None, dtype=object)
+    if len(rows):
+        text[learned] = _learned_text(kb, rows)
+        head[learned] = kb.head[rows]
+        source[learned] = np.asarray(SOURCES, dtype=object)[kb.source[rows]]
+        sup = kb.support[rows]
+        support[learned] = [int(x) if x >= 0 else None for x in sup.tolist()]
+    for i in np.flatnonzero(~learned):
+        c = kb.extra[int(ids[i]) - kb.n_learned]
+        text[i], head[i], source[i], rule_id[i], support[i] = (c.to_text(), c.head, c.source,
+                                                               c.id, c.support)
+    return {"clause": list(text), "head": head, "source": list(source),
+            "rule_id": list(rule_id), "support": list(support)}
 
 
 # --------------------------------------------------------------------------- counterfactuals
