@@ -10,7 +10,11 @@ come from a few additions (`SubsetPlan`), never from building code rows. Three m
   unique keys (Direct KBs) when the table has at most `DENSE_PER_CLAUSE` entries per clause.
 * **sorted**: the same exact mixed-radix keys, sorted, looked up by `searchsorted` (keys up
   to 2^62: about 26 features of 4 values).
-* **hashed**: wider KBs (30–200 features): `mult` are fixed random odd 64-bit numbers and the
+* **positional** (a variant of dense / sorted): wide KBs of short clauses (a Direct KB over
+  30–200 features with a length cap): the key is the clause's literal ids (feature offset +
+  code + 1) side by side in feature order, exact while clauses have ≤ 62 / bits literals;
+  a subset's key comes from one gather per literal position.
+* **hashed**: wide KBs with long clauses: `mult` are fixed random odd 64-bit numbers and the
   sums wrap modulo 2^64, a hash. Every hit is checked against the clause's codes
   (`relevant` verifies the clause has exactly the subset's features and values), so a
   collision can never add or double a clause.
@@ -63,6 +67,8 @@ class ClauseIndex:
     w_const: float | None = None
     head_const: int | None = None
     source: tuple = ()  # the (p, w, head) arrays indexed; a KB that replaces one rebuilds
+    lit_bits: int = 0  # > 0: positional keys (literal ids of lit_bits bits, in feature order)
+    offsets: np.ndarray | None = None  # per feature: id of its first value (positional keys)
 
     @property
     def exact(self) -> bool:
@@ -76,17 +82,27 @@ class ClauseIndex:
         sizes = [len(kb.domains[f]) + 1 for f in kb.features]
         span = math.prod(sizes)
         n = kb.n_learned
+        lit_bits = max(1, int(sum(sizes) - len(sizes) + 1).bit_length())
+        longest = int((kb.codes >= 0).sum(axis=1).max(initial=0))
+        offsets = np.concatenate([[0], np.cumsum(np.array(sizes, np.int64) - 1)[:-1]]).astype(np.int64)
+        positional = False
         if hash_mult is not None:
             mult = np.asarray(hash_mult, dtype=np.int64)
             mode = "hashed"
         elif span <= EXACT_MAX:
             mult = np.array([math.prod(sizes[:j]) for j in range(len(sizes))], dtype=np.int64)
             mode = "sorted"
+        elif longest * lit_bits <= 62:
+            # wide but short clauses: the literals' ids side by side (exact)
+            mult = np.zeros(len(sizes), np.int64)
+            mode, positional = "sorted", True
+            span = 1 << (longest * lit_bits)
         else:
             rng = np.random.default_rng(HASH_SEED)
             mult = rng.integers(-(2**63), 2**63 - 1, len(sizes), dtype=np.int64) | 1
             mode = "hashed"
-        keys = pack_keys(kb.codes, mult)
+        keys = (positional_keys(kb.codes, offsets, lit_bits) if positional
+                else pack_keys(kb.codes, mult))
         order = np.argsort(keys, kind="stable")
         skeys = keys[order]
         unique = bool(len(skeys) < 2 or np.all(skeys[1:] != skeys[:-1]))
@@ -109,7 +125,7 @@ class ClauseIndex:
         return cls(n, mult, mode, skeys, order, table, unique, target, lengths,
                    tuple(int(x) for x in np.unique(lengths)), values, rank.ravel().astype(np.int64),
                    kb.codes if mode == "hashed" else None, w_const, head_const,
-                   (kb.p, kb.w, kb.head))
+                   (kb.p, kb.w, kb.head), lit_bits if positional else 0, offsets)
 
     def current(self, kb: KB) -> bool:
         """Whether this index still describes `kb`'s learned block."""
@@ -121,8 +137,8 @@ class ClauseIndex:
     def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For body code rows (q × F), return (query row, clause row) pairs of exact matches."""
         codes = np.asarray(codes)
-        hit, pos = self.find_sorted(pack_keys(codes, self.mult))
-        if not self.exact and len(hit):
+        hit, pos = self.find_sorted(self.row_keys(codes))
+        if (not self.exact or self.lit_bits) and len(hit):  # long rows wrap in positional keys
             ok = np.all(self.codes[self.order[pos]] == codes[hit], axis=1)
             hit, pos = hit[ok], pos[ok]
         return hit, self.order[pos]
@@ -154,6 +170,26 @@ class ClauseIndex:
         starts = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
         return rows, starts + np.arange(counts.sum())
 
+    def subset_keys(self, qc: np.ndarray, known: np.ndarray, plan: SubsetPlan) -> np.ndarray:
+        """Keys (B × S) of the plan's subsets of rows whose codes on `known` are `qc`."""
+        if not self.lit_bits:
+            return plan.keys((qc + 1) * self.mult[known])
+        lits = np.zeros((len(qc), len(known) + 1), np.int64)  # last column: no literal (0)
+        lits[:, :-1] = self.offsets[known][None, :] + qc + 1  # literal ids, never 0
+        out = np.zeros((len(qc), plan.n), np.int64)
+        for i in range(plan.cols.shape[1]):  # the subset's i-th feature (ascending)
+            c = plan.cols[:, i]
+            part = lits[:, np.where(c >= 0, c, len(known))]
+            part <<= self.lit_bits * i
+            out += part
+        return out
+
+    def row_keys(self, codes: np.ndarray) -> np.ndarray:
+        """Keys of whole code rows (-1 absent), e.g. to order query rows."""
+        if self.lit_bits:
+            return positional_keys(codes, self.offsets, self.lit_bits)
+        return pack_keys(codes, self.mult)
+
     def plan(self, k: int) -> SubsetPlan:
         """The subsets of k known features a lookup must try: those whose size is the length
         of some learned clause (never more: a Tree KB with paths of ≤ 6 literals over 30
@@ -175,7 +211,7 @@ class ClauseIndex:
         if plan.n == 0:
             return empty
         qc = np.asarray(qcodes)[:, known].astype(np.int64)
-        needles = plan.keys((qc + 1) * self.mult[known])  # B × S
+        needles = self.subset_keys(qc, known, plan)  # B × S
         hit, pos = self.find_sorted(needles)
         # hits are in (row, subset) order: rows from the counts, no division per hit
         cut = np.searchsorted(hit, np.arange(1, len(qc) + 1) * plan.n)
@@ -260,6 +296,21 @@ def _mask_bits(k: int) -> np.ndarray:
     member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
     member.setflags(write=False)
     return member
+
+
+def positional_keys(codes: np.ndarray, offsets: np.ndarray, bits: int) -> np.ndarray:
+    """Keys of code rows as their literal ids (offset of the feature + code + 1) side by side,
+    `bits` each, in feature order: exact while rows have ≤ 62 // bits literals (longer rows,
+    e.g. whole query rows when ordering them, wrap: fine for ordering, never for lookups)."""
+    codes = np.asarray(codes)
+    out = np.zeros(len(codes), np.int64)
+    slot = np.zeros(len(codes), np.int64)
+    for j in range(codes.shape[1] if codes.ndim == 2 else 0):
+        c = codes[:, j].astype(np.int64)
+        there = c >= 0
+        out += np.where(there, (offsets[j] + c + 1) << ((bits * slot) % 63), 0)
+        slot += there
+    return out
 
 
 def pack_keys(codes: np.ndarray, mult: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from .encoding import is_missing, value_str
 from .errors import DataError
-from .index import pack_keys, subset_plan
+from .index import subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
 from .median import equal_weight_intervals, weighted_median, weighted_median_intervals
@@ -714,7 +714,7 @@ def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray
         rows = fast[order[bounds[g]:bounds[g + 1]]]
         # rows in key order: neighbours share their leading values, so their subsets' keys
         # repeat or lie close in the index (its gathers hit the cache)
-        rows = rows[np.argsort(pack_keys(codes[rows], idx.mult), kind="stable")]
+        rows = rows[np.argsort(idx.row_keys(codes[rows]), kind="stable")]
         cols = np.flatnonzero(pattern)
         subsets = use_subsets(kb, len(cols))
         per_row = kb.index().n_subsets(len(cols)) if subsets and kb.n_learned else R
@@ -806,7 +806,7 @@ def _dense_median_bounds(idx, codes: np.ndarray, known: np.ndarray
     qc = codes[:, known].astype(np.int64)
     P = np.empty((B, plan.n + (plan.n % 2 == 1)), dtype=idx.table.dtype)  # even width
     W = P.shape[1]
-    P[:, : plan.n] = idx.table[plan.keys((qc + 1) * idx.mult[known])]
+    P[:, : plan.n] = idx.table[idx.subset_keys(qc, known, plan)]
     P[:, plan.n:] = -1
     missing = P < 0
     c = W - missing.sum(axis=1)  # clauses found per row
