@@ -57,6 +57,7 @@ from .errors import DataError
 from .index import subset_plan
 from .kb import KB
 from .lp import solve_bounds_many
+from .median import equal_weight_medians
 from .query import (
     OPEN,
     TIE_EPS,
@@ -166,6 +167,10 @@ class _SubQueries:
             if self.n <= 62:
                 self._bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
                 self._cmb = self._cm.astype(np.int64) @ self._bits
+            self._rank = self._values = None
+            if len(self._w) and np.all(self._w == self._w[0]):
+                self._values, rank = np.unique(self._t, return_inverse=True)
+                self._rank = rank.ravel().astype(np.int64)
             # clause sizes present: a sub-query's lookups are its subsets of these sizes only
             self._sizes = tuple(sorted(set(self._cm.sum(axis=1).tolist())))
 
@@ -286,7 +291,10 @@ class _SubQueries:
                 continue
             s_idx, j_idx = self._pairs(sub[a:b])
             S = b - a
-            lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
+            if self._rank is not None:  # equal weights: one sort of (sub-query, target rank)
+                lo, hi = equal_weight_medians(s_idx, self._rank[j_idx], self._values, S)
+            else:
+                lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
                 self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],

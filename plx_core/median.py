@@ -151,3 +151,25 @@ def equal_weight_intervals(seg_start: np.ndarray, seg_len: np.ndarray, t: np.nda
     lo = t[seg_start + (seg_len - 1) // 2]
     hi = t[seg_start + seg_len // 2]
     return lo, hi
+
+
+def equal_weight_medians(qid: np.ndarray, rank: np.ndarray, values: np.ndarray, n: int
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Median intervals per query (segment `qid` in 0..n-1, any order) of equal-weight terms
+    given as ranks into the sorted distinct `values`: one int64 sort of (query, rank), then
+    the middle order statistics (no weights, no cumulative sums). Queries without terms get
+    [0, 1]."""
+    lower, upper = np.zeros(n), np.ones(n)
+    if not len(qid):
+        return lower, upper
+    R = len(values)
+    key = qid.astype(np.int64) * R + rank
+    key.sort()
+    q = key // R
+    t = values[key - q * R]
+    count = np.bincount(q, minlength=n)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    has = count > 0
+    lo, hi = equal_weight_intervals(start[has], count[has], t)
+    lower[has], upper[has] = lo, hi
+    return lower, upper

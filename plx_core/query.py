@@ -31,7 +31,7 @@ from .errors import DataError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
-from .median import equal_weight_intervals, weighted_median, weighted_median_intervals
+from .median import equal_weight_medians, weighted_median, weighted_median_intervals
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
@@ -826,23 +826,8 @@ def _dense_median_bounds(idx, codes: np.ndarray, known: np.ndarray
 
 def _equal_weight_bounds(idx, row: np.ndarray, pos: np.ndarray, B: int
                          ) -> tuple[np.ndarray, np.ndarray]:
-    """Median intervals when every term has the same weight: sort (row, target rank) as one
-    int64 and read the middle order statistics (no cumulative sums)."""
-    lower, upper = np.zeros(B), np.ones(B)
-    if not len(row):
-        return lower, upper
-    R = len(idx.values)
-    base = row * R
-    key = base + idx.rank[pos]
-    key.sort()  # rows stay where they were (row is the major key): no division to undo it
-    key -= base
-    t = idx.values[key]
-    count = np.bincount(row, minlength=B)
-    start = np.concatenate([[0], np.cumsum(count)[:-1]])
-    has = count > 0
-    lo, hi = equal_weight_intervals(start[has], count[has], t)
-    lower[has], upper[has] = lo, hi
-    return lower, upper
+    """Median intervals when every learned term has the same weight (ranks from the index)."""
+    return equal_weight_medians(row, idx.rank[pos], idx.values, B)
 
 
 def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
