@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from bench_engine import NumpyClosedForm  # noqa: E402
 from timing import fmt, interleaved, timed, write_section  # noqa: E402
 
 from plx_core import direct_kb, explain, query
@@ -49,21 +50,13 @@ def report(lines: list[str], line: str) -> None:
 # --------------------------------------------------------------------------- the old path
 
 
-class OldBatch:
-    """The batch path before issue 10 (bit-packed sorted keys; every row's 1,023 subset keys in
-    one matrix, one global argsort, `searchsorted`, then the two-argsort weighted medians)."""
+class OldBatch(NumpyClosedForm):
+    """The batch path before issue 10 (bench_engine's bit-packed sorted keys; every row's 1,023
+    subset keys in one matrix, one global argsort, `searchsorted`, then the two-argsort
+    weighted medians)."""
 
     def __init__(self, kb):
-        sizes = np.array([len(kb.domains[f]) + 1 for f in kb.features])
-        bits = np.ceil(np.log2(np.maximum(sizes, 2))).astype(np.int64)
-        self.shifts = np.concatenate([[0], np.cumsum(bits)[:-1]])
-        keys = ((kb.codes.astype(np.int64) + 1) << self.shifts).sum(axis=1)
-        order = np.argsort(keys)
-        self.keys = keys[order]
-        self.target = np.where(kb.head[order] > 0, kb.p[order], 1.0 - kb.p[order])
-        F = len(kb.features)
-        masks = np.arange(1, 2**F)
-        self.member = ((masks[:, None] >> np.arange(F)) & 1).astype(np.int64)
+        super().__init__(kb)
         self.kb = kb
 
     def bounds(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

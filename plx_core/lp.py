@@ -562,6 +562,20 @@ def _stage2_cost_row(core: _Core, rp: ReducedProblem, optimum: float, runner: _R
     return out[0], out[1]
 
 
+def _stage1(runner: _Runner, problem: cp.Problem, core: _Core, solver: str, stage: str) -> None:
+    """Solve stage 1: interior point with crossover for large problems (a vertex with basis
+    duals, fastest there), simplex otherwise or when the crossover fails."""
+    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
+        try:
+            runner.run(problem, stage, "ipm")
+        except SolverTimeoutError:
+            raise
+        except SolverError:  # a crossover failure: the simplex is slower but sure
+            runner.run(problem, stage)
+    else:
+        runner.run(problem, stage)
+
+
 def solve_bounds(
     rp: ReducedProblem,
     time_limit: float | None = 60.0,
@@ -582,16 +596,7 @@ def solve_bounds(
     z = cp.Variable(N, bounds=[core.lb, core.ub], name="z")
     cons = _rows(core, z)
     problem = cp.Problem(cp.Minimize(core.c @ z), cons)
-    stage1 = "stage 1: minimise inconsistency"
-    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
-        try:
-            runner.run(problem, stage1, "ipm")
-        except SolverTimeoutError:
-            raise
-        except SolverError:  # a crossover failure: the simplex is slower but sure
-            runner.run(problem, stage1)
-    else:
-        runner.run(problem, stage1)
+    _stage1(runner, problem, core, solver, "stage 1: minimise inconsistency")
     optimum = float(core.c @ z.value) if N else 0.0
     z1 = np.asarray(z.value, dtype=float).copy()
     lower = upper = None
@@ -698,16 +703,7 @@ def solve_bounds_many(rps: list[ReducedProblem], time_limit: float | None = 60.0
     z = cp.Variable(N, bounds=[core.lb, core.ub])
     cons = _rows(core, z)
     problem = cp.Problem(cp.Minimize(core.c @ z), cons)
-    stage1 = "stage 1 (many problems): minimise inconsistency"
-    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
-        try:
-            runner.run(problem, stage1, "ipm")
-        except SolverTimeoutError:
-            raise
-        except SolverError:  # a crossover failure: the simplex is slower but sure
-            runner.run(problem, stage1)
-    else:
-        runner.run(problem, stage1)
+    _stage1(runner, problem, core, solver, "stage 1 (many problems): minimise inconsistency")
     z1 = np.asarray(z.value, dtype=float).copy()
     optimum = float(core.c @ z1)
     face = None
