@@ -332,12 +332,13 @@ class Store:
     # ------------------------------------------------------------------ transactions
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
+    def _write(self, slow: bool = False) -> Iterator[Connection]:
         """One transaction that writes (SQLite: BEGIN IMMEDIATE, so the version checks in it
-        see the latest commit and no other writer slips in between)."""
+        see the latest commit and no other writer slips in between). `slow`: a rules save,
+        which the crash tests hold open for `$PLX_FAULT_SLOW_SAVE` seconds before it commits."""
         with self.engine.connect().execution_options(plx_write=True) as c, c.begin():
             yield c
-            delay = os.environ.get("PLX_FAULT_COMMIT_DELAY")  # fault tests: a slow commit
+            delay = os.environ.get("PLX_FAULT_SLOW_SAVE") if slow else None
             if delay:
                 time.sleep(float(delay))
 
@@ -372,6 +373,11 @@ class Store:
             rows = c.execute(sa.select(projects).order_by(projects.c.updated.desc(),
                                                           projects.c.id.desc())).all()
         return [self._info(r) for r in rows]
+
+    def info(self, pid: int) -> ProjectInfo:
+        """The project's list row (versions, who saved last), without its rules."""
+        with self._read() as c:
+            return self._info(self._row(c, pid))
 
     def find(self, name: str) -> ProjectInfo | None:
         with self._read() as c:
@@ -555,7 +561,7 @@ class Store:
         author = check_name(author, "author name") if author else ""
         if len(note) > MAX_NOTE:
             raise DataError(f"the note has {len(note)} characters; at most {MAX_NOTE}")
-        with self._write() as c:
+        with self._write(slow=True) as c:
             r = self._row(c, pid)
             if r.rules_version != base:
                 last = self._version_row(c, pid, r.rules_version)

@@ -367,12 +367,32 @@ CHILD = textwrap.dedent("""
     while True:
         text = "\\n".join(f"IF a=1 AND b=2 THEN POS [p=0.5, w={n + 1}.{i}, id=r{i}]" for i in range(1, 400))
         if mode == "slow" and n == 1:
-            os.environ["PLX_FAULT_COMMIT_DELAY"] = "30"
+            os.environ["PLX_FAULT_SLOW_SAVE"] = "60"
             print("saving", n + 1, flush=True)
         v = s.save_rules(p.id, parse_rules(text, kb=kb), n, author="child")
         n = v.n
         print("committed", n, flush=True)
 """)
+
+
+def wait_for_writer(db: Path, timeout: float = 60.0) -> None:
+    """Return once another process holds the database's write lock (inside a save)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        con = sqlite3.connect(db, timeout=0, isolation_level=None)
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc):
+                return
+            raise
+        finally:
+            con.close()
+        time.sleep(0.05)  # polling another process's lock (nothing to wait on)
+    raise TimeoutError("no save started")
 
 
 def _check_db(home: Path) -> tuple[int, Store]:
@@ -400,12 +420,7 @@ def test_sigkill_during_a_save_keeps_the_last_committed_version(tmp_path):
     try:
         assert proc.stdout.readline().split() == ["committed", "1"]
         assert proc.stdout.readline().split() == ["saving", "2"]
-        wal = tmp_path / "plx.db-wal"
-        size = wal.stat().st_size
-        for _ in range(200):  # the save's pages reach the WAL before the commit
-            if wal.stat().st_size > size:
-                break
-            threading.Event().wait(0.05)
+        wait_for_writer(tmp_path / "plx.db")  # the save's transaction is open
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
