@@ -30,6 +30,7 @@ from plx_core.encoding import is_missing
 from plx_core.errors import DataError, KBTooLargeError
 from plx_core.kb import KB, POS, Literal, WeightedClause
 from plx_core.query import Bounds, BoundsArray, query, query_many
+from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree, tree_kb_with_trees
 
 UNKNOWN = "(unknown)"
@@ -99,6 +100,8 @@ class RawTable:
     fingerprint: str
     defaults: DataSettings
     source: str = "builtin"  # "builtin" | "shared" | "upload"
+    file: bytes | None = field(default=None, repr=False, compare=False)  # an upload's bytes
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)  # how it was read
 
 
 def raw_default() -> RawTable:
@@ -142,7 +145,8 @@ def shared_available() -> list[str]:
 
 
 def raw_shared(name: str) -> RawTable:
-    return _from_dataset(load_shared(name), "shared")
+    """A shared data set by its key (`options["name"]`: the set's own name may differ)."""
+    return replace(_from_dataset(load_shared(name), "shared"), options={"name": name})
 
 
 def _from_dataset(ds: Dataset, source: str) -> RawTable:
@@ -179,7 +183,9 @@ def read_upload(
     label = _guess_label(frame)
     settings = DataSettings(label, None)
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
-                    fingerprint(data, header, tuple(missing), split_column), settings, "upload")
+                    fingerprint(data, header, tuple(missing), split_column), settings, "upload",
+                    bytes(data), {"header": bool(header), "missing": list(missing),
+                                  "split_column": split_column})
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -667,8 +673,12 @@ class Workspace:
             key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
         return kb, key
 
-    def import_kb(self, text: str | bytes) -> KB:
-        """Use a KB read from JSON (its features must be the data's features)."""
+    def import_kb(self, text: str | bytes, rules: str = "merge") -> KB:
+        """Use a KB read from JSON (its features must be the data's features). Its rules are
+        merged into the session's (`rules="merge"`: a KB without rules keeps them) or replace
+        them (`"replace"`)."""
+        if rules not in ("merge", "replace"):
+            raise DataError(f"rules must be 'merge' or 'replace', not {rules!r}")
         kb = KB.from_json(text)
         missing = [f for f in self.features if f not in kb.features]
         extra = [f for f in kb.features if f not in self.features]
@@ -679,7 +689,7 @@ class Workspace:
                 + ("; " if missing and extra else "")
                 + (f"it has feature(s) the data lacks {extra}" if extra else "")
             )
-        rules = [c for c in kb.extra if c.source == "rule"]
+        incoming = [c for c in kb.extra if c.source == "rule"]
         base = kb.without_rules()
         base.index()
         key = ("kb", "import", fingerprint(text))
@@ -687,7 +697,7 @@ class Workspace:
         self.kb, self.trees, self.build_seconds, self.kb_key = base, [], 0.0, key
         self.kb_cached = False
         self.kb_note = f"imported ({base.kind}, {len(base):,} clauses)"
-        self.rules = list(rules)
+        self.rules = list(incoming) if rules == "replace" else merge_rules(self.rules, incoming)
         return base
 
     def current_kb(self) -> KB:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from plx_app.project_ui import rules_history, why_input
 from plx_app.service import (
     next_rule_id,
     parse_conditions,
@@ -24,6 +25,7 @@ ws = page_setup()
 st.title("Rules")
 
 require_kb(ws)
+why_input()
 
 domains = ws.domains()
 SEP = " = "
@@ -130,6 +132,8 @@ else:
 
     h1.button("Save changes", key="r_save", on_click=_save)
     h2.button("Delete rule", key="r_delete", on_click=_delete)
+
+rules_history(ws)
 
 st.subheader("Effect on the test split")
 
