@@ -2,8 +2,8 @@
 section (project, conflicts, your name, a note on the selected case), the Rules page history.
 
 The logic is in `plx_app.service.projects`; this module only keeps the session's `Link` in
-`st.session_state` and draws widgets. The `Store` (a database engine, no user data) is shared
-through `st.cache_resource`, one per database URL.
+`st.session_state` and draws widgets. The `Store` (a database engine, no user data) is one per
+database URL in the process (`Store.shared`).
 """
 
 from __future__ import annotations
@@ -42,15 +42,10 @@ MSGS = "plx_project_msgs"
 STORE_ERRORS = (SQLAlchemyError, OSError, PLXError)
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _store(url: str) -> Store:
-    return Store(url)
-
-
 def store() -> Store:
     """The projects database of this session (`$PLX_DATABASE_URL`, else the data folder)."""
     home = st.session_state.get(HOME)
-    return _store(database_url(home) if home else database_url())
+    return Store.shared(database_url(home) if home else database_url())
 
 
 def link() -> Link | None:

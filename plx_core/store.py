@@ -21,6 +21,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 import zipfile
 import zlib
@@ -300,6 +301,10 @@ def _json_obj(value: Any, what: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the store
 
 
+_SHARED: dict[str, Store] = {}
+_SHARED_LOCK = threading.Lock()
+
+
 class Store:
     """The projects database. One per URL and process; safe to share between threads (every
     call takes its own connection)."""
@@ -321,6 +326,16 @@ class Store:
             elif got != str(SCHEMA_VERSION):
                 raise DataError(f"the database {self.where()} has plx schema {got}; this plx "
                                 f"reads schema {SCHEMA_VERSION}")
+
+    @classmethod
+    def shared(cls, url: str | None = None) -> Store:
+        """One Store per database URL in this process (SQLAlchemy's advice: one engine per
+        database and process); it holds connections, never a user's data."""
+        url = url or database_url()
+        with _SHARED_LOCK:
+            if url not in _SHARED:
+                _SHARED[url] = cls(url)
+            return _SHARED[url]
 
     def where(self) -> str:
         """The database location, without a password."""

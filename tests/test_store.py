@@ -485,3 +485,9 @@ def test_merge3_keeps_both_sides():
     # deleted by them, edited by me: the edit is kept
     m3 = merge3(base, [base[1]], [mk(base[0], p=0.2), base[1]])
     assert {r.id: r.p for r in m3.rules} == {"r3": 0.7, "r1": 0.2}
+
+
+def test_one_shared_store_per_url(tmp_path):
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    assert Store.shared(url) is Store.shared(url)
+    assert Store.shared(f"sqlite:///{tmp_path / 'b.db'}") is not Store.shared(url)
