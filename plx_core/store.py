@@ -826,6 +826,17 @@ def _str(v: Any, where: str, limit: int = MAX_NOTE) -> str:
     return v
 
 
+def _objects(doc: Mapping[str, Any], name: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(`name[i]`, object) for each element of the list field `name` (absent: none)."""
+    items = doc.get(name, [])
+    if not isinstance(items, list):
+        raise _bad(f"field {name!r} must be a list")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise _bad(f"{name}[{i}] must be an object")
+        yield f"{name}[{i}]", item
+
+
 def read_project_file(data: bytes) -> ProjectFile:
     """Validate a project file: sizes and counts first, then every field; raises `DataError`
     naming the first problem."""
@@ -892,14 +903,8 @@ def read_project_file(data: bytes) -> ProjectFile:
             rules = rules_from_text(_text(z, doc.get("rules"), "field 'rules'"), "rules.txt")
         except DataError as exc:
             raise _bad(str(exc)) from None
-        hist_doc = doc.get("history", [])
-        if not isinstance(hist_doc, list):
-            raise _bad("field 'history' must be a list")
         history = []
-        for i, h in enumerate(hist_doc):
-            where = f"history[{i}]"
-            if not isinstance(h, dict):
-                raise _bad(f"{where} must be an object")
+        for where, h in _objects(doc, "history"):
             try:
                 hr = rules_from_text(_text(z, h.get("file"), f"{where}.file"), str(h.get("file")))
             except DataError as exc:
@@ -907,14 +912,8 @@ def read_project_file(data: bytes) -> ProjectFile:
             history.append(({"author": _str(h.get("author", ""), f"{where}.author", MAX_NAME),
                              "created": _stamp(h.get("created"), f"{where}.created"),
                              "note": _str(h.get("note", ""), f"{where}.note")}, hr))
-        notes_doc = doc.get("notes", [])
-        if not isinstance(notes_doc, list):
-            raise _bad("field 'notes' must be a list")
         notes = []
-        for i, nt in enumerate(notes_doc):
-            where = f"notes[{i}]"
-            if not isinstance(nt, dict):
-                raise _bad(f"{where} must be an object")
+        for where, nt in _objects(doc, "notes"):
             notes.append({"case": _str(nt.get("case"), f"{where}.case", MAX_CASE_KEY),
                           "text": _str(nt.get("text"), f"{where}.text"),
                           "author": _str(nt.get("author", ""), f"{where}.author", MAX_NAME),

@@ -4,29 +4,13 @@ saving over a newer version is told in the sidebar and can keep both."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
+from test_app import run  # a fresh session (no seeded workspace): it opens a saved project
 
 from plx_core.store import Store
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-APP = str(ROOT / "app.py")
 RULES = "plx_app/views/5_Rules.py"
 PROJECTS = "plx_app/views/7_Projects.py"
-TIMEOUT = 90
-
-
-def run(page: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    if page is not None:
-        at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def sidebar(at: AppTest) -> str:
