@@ -117,3 +117,20 @@ def test_kb_import_merges_or_replaces_the_rules():
     assert at.session_state["ws"].rules == []
     hist = project_store().history(project_store().list_projects()[0].id)
     assert [h.summary for h in hist] == ["removed r1", "added r1"]  # and it can be restored
+
+
+def test_a_note_on_the_selected_case_is_kept():
+    from plx_app.service import instance_from_row
+
+    at = run(RULES)
+    ws = at.session_state["ws"]
+    row = ws.X_test.index[0]
+    ws.selected = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    at.run()
+    pid = project_store().list_projects()[0].id
+    at.text_area(key=f"plx_note_{pid}_test row {row}").set_value("Biopsy says benign.").run()
+    assert project_store().notes(pid)[f"test row {row}"].text == "Biopsy says benign."
+    again = run(RULES)  # a new session shows it when the case is selected again
+    again.session_state["ws"].selected = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    again.run()
+    assert again.text_area(key=f"plx_note_{pid}_test row {row}").value == "Biopsy says benign."
