@@ -26,19 +26,10 @@ from plx_core.store import (
     rules_to_text,
 )
 
-from .session import (
-    DEFAULT_NAME,
-    DataSettings,
-    Instance,
-    KBSettings,
-    RawTable,
-    Workspace,
-    default_max_len,
-    new_workspace,
-    raw_builtin,
-    raw_shared,
-    read_upload,
-)
+from .instances import Instance
+from .kbs import KBSettings, default_max_len
+from .tables import DEFAULT_NAME, DataSettings, RawTable, raw_builtin, raw_shared, read_upload
+from .workspace import Workspace, new_workspace
 
 LAST = "last_project"
 AUTHOR = "author"
