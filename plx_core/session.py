@@ -395,11 +395,7 @@ def with_rules(kb: KB, rules: Sequence[WeightedClause]) -> KB:
     if not rules:
         return kb
     kb.index()
-    out = KB(kb.features, dict(kb.domains), kb.codes, kb.head, kb.p, kb.w, kb.support,
-             kb.positives, kb.source, list(kb.extra), kb.positive, kb.kind, kb.max_len,
-             _index_cache=kb._index_cache)
-    out.extra.extend(rules)
-    return out
+    return kb.with_rules(rules)
 
 
 # =========================================================================== rules
@@ -425,14 +421,10 @@ def rule_parts(rule: WeightedClause) -> tuple[list[tuple[str, str]], str]:
 
 
 def rule_text(rule: WeightedClause) -> str:
-    """`IF a=v AND NOT b=w THEN POS` for display (names and values as typed, unquoted)."""
-    parts = [("" if lit.negated else "NOT ") + f"{lit.atom}={lit.value}"
-             for lit in rule.literals if lit.is_feature]
-    if any(not lit.is_feature and not lit.is_class for lit in rule.literals) or not any(
-            lit.is_class for lit in rule.literals):
-        return rule.to_text()  # not of the IF … THEN shape: show the raw clause
-    _, head = rule_parts(rule)
-    return f"IF {' AND '.join(parts) or '(always)'} THEN {head}"
+    """`IF a=v AND NOT b=w THEN POS` for display (quoted where needed: it reads back)."""
+    from .rules import rule_text as _rule_text
+
+    return _rule_text(rule, meta=False)
 
 
 def next_rule_id(rules: Sequence[WeightedClause]) -> str:
@@ -465,33 +457,11 @@ def validate_conditions(conditions: Sequence[tuple[str, str]], domains: Mapping[
     return errors
 
 
-_SPLIT_AND = re.compile(r"\s+(?:AND|and|&|∧)\s+|\s*,\s*(?=[^,=]+=)")
+def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = None) -> list[tuple[str, str]]:
+    """`a=v AND b=w` into pairs: the rule grammar's conditions field (`plx_core.rules`)."""
+    from .rules import parse_conditions as _parse_conditions
 
-
-def parse_conditions(text: str) -> list[tuple[str, str]]:
-    """`a=v AND b=w` (also `∧`, `&`, or commas) into pairs; names and values may be quoted."""
-    text = text.strip()
-    if not text:
-        return []
-    m = re.match(r"(?is)^\s*IF\s+(.*?)(?:\s+THEN\s+.*)?$", text)
-    if m:
-        text = m.group(1)
-    out = []
-    for part in _SPLIT_AND.split(text):
-        part = part.strip()
-        if not part:
-            continue
-        if "=" not in part:
-            raise DataError(f"condition {part!r} needs the form feature=value")
-        f, v = part.split("=", 1)
-        out.append((_unquote(f.strip()), _unquote(v.strip())))
-    return out
-
-
-def _unquote(s: str) -> str:
-    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
-        return s[1:-1]
-    return s
+    return _parse_conditions(text, domains)
 
 
 def rules_frame(rules: Sequence[WeightedClause]) -> pd.DataFrame:
