@@ -422,7 +422,7 @@ def rule_parts(rule: WeightedClause) -> tuple[list[tuple[str, str]], str]:
 
 def rule_text(rule: WeightedClause) -> str:
     """`IF a=v AND NOT b=w THEN POS` for display (quoted where needed: it reads back)."""
-    from .rules import rule_text as _rule_text
+    from plx_core.rules import rule_text as _rule_text
 
     return _rule_text(rule, meta=False)
 
@@ -459,7 +459,7 @@ def validate_conditions(conditions: Sequence[tuple[str, str]], domains: Mapping[
 
 def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = None) -> list[tuple[str, str]]:
     """`a=v AND b=w` into pairs: the rule grammar's conditions field (`plx_core.rules`)."""
-    from .rules import parse_conditions as _parse_conditions
+    from plx_core.rules import parse_conditions as _parse_conditions
 
     return _parse_conditions(text, domains)
 
