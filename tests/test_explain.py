@@ -416,3 +416,21 @@ def test_wide_and_narrow_sub_queries_give_the_bounds_query_gives():
         for s in range(len(sub)):
             b = query(kb, {f: v for f, v, keep in zip(ev.names, ev.values, sub[s]) if keep})
             assert (got["lower"][s], got["upper"][s]) == pytest.approx((b.lower, b.upper))
+
+
+def test_one_bounds_type_that_still_unpacks_like_the_old_tuples():
+    from plx_core import Bounds, counterfactual, direct_kb, explain, query
+
+    X, y = example2()
+    kb = direct_kb(X, y)
+    q = dict(zip(X.columns, "0101"))
+    e = explain(kb, q, k=2)
+    assert isinstance(e.bounds, Bounds) and isinstance(e.query_bounds, Bounds)
+    lo, hi = e.bounds
+    assert (lo, hi) == (e.bounds.lower, e.bounds.upper) == (e.bounds[0], e.bounds[1])
+    assert e.bounds == (lo, hi) and len(e.bounds) == 2 and list(e.bounds) == [lo, hi]
+    assert e.query_bounds == (query(kb, q).lower, query(kb, q).upper)
+    assert e.candidates[0].bounds == e.bounds and e.bounds.mean == e.mean
+    assert e.to_dict()["bounds"] == [lo, hi]  # serialised as before
+    cf = counterfactual(kb, q)
+    assert isinstance(cf.bounds, Bounds) and cf.to_dict()["bounds"] == list(cf.bounds)
