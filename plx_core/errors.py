@@ -23,6 +23,10 @@ class ClauseSyntaxError(PLXError, ValueError):
         self.column = column
 
 
+class ModelFileError(PLXError, ValueError):
+    """A model file is malformed or cannot be read; the message names the file and the field."""
+
+
 class KBTooLargeError(PLXError, MemoryError):
     """Building the requested KB would exceed the memory budget; the message says what to do."""
 

@@ -32,7 +32,7 @@ from .clause import (
 )
 from .errors import ClauseSyntaxError, DataError
 from .index import ClauseIndex
-from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json
+from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json, learned_json
 from .textformat import (
     _domain_tokens,
     _feature_lists,
@@ -122,7 +122,7 @@ class KB:
         self.source = np.asarray(self.source, dtype=np.int8)
         if m and (np.any((self.p < 0) | (self.p > 1)) or np.any(np.isnan(self.p))):
             bad = int(np.flatnonzero((self.p < 0) | (self.p > 1) | np.isnan(self.p))[0])
-            raise DataError(f"clause {bad}: probability {self.p[bad]!r} is outside [0, 1]")
+            raise DataError(f"clause {bad}: probability {float(self.p[bad])!r} is outside [0, 1]")
         bad_w = ~((self.w >= MIN_WEIGHT) & (self.w <= MAX_WEIGHT))
         if m and np.any(bad_w):
             bad = int(np.flatnonzero(bad_w)[0])
@@ -399,7 +399,8 @@ class KB:
             "domains": {f: list(self.domains[f]) for f in self.features},
         }
         lines = [json.dumps(header, ensure_ascii=False)[:-1] + ', "clauses": [']
-        items = [json.dumps(_clause_json(c), ensure_ascii=False) for c in self]
+        items = learned_json(self)
+        items.extend(json.dumps(_clause_json(c), ensure_ascii=False) for c in self.extra)
         lines.append(",\n".join(items))
         lines.append("]}")
         return "\n".join(lines) + "\n"
