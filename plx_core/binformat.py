@@ -40,8 +40,10 @@ def _smallest_code_dtype(kb: Any) -> np.dtype:
     return np.dtype(np.int64)
 
 
-def write_npz(kb: Any, target: str | Path | IO[bytes], meta: dict[str, Any] | None = None) -> None:
-    """Write `kb` (and the JSON-able `meta`, kept in the header under "meta") as an npz."""
+def write_npz(kb: Any, target: str | Path | IO[bytes], meta: dict[str, Any] | None = None,
+              compress: bool = False) -> None:
+    """Write `kb` (and the JSON-able `meta`, kept in the header under "meta") as an npz
+    (zip-deflated with `compress`: smaller, slower)."""
     header = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
@@ -54,7 +56,7 @@ def write_npz(kb: Any, target: str | Path | IO[bytes], meta: dict[str, Any] | No
         "meta": meta or {},
     }
     raw = json.dumps(header, ensure_ascii=False).encode("utf-8")
-    np.savez(
+    (np.savez_compressed if compress else np.savez)(
         target,
         header=np.frombuffer(raw, dtype=np.uint8),
         codes=kb.codes.astype(_smallest_code_dtype(kb), copy=False),
