@@ -11,9 +11,19 @@ from .errors import (
 )
 from .estimator import PLXClassifier
 from .explain import Explanation, counterfactual, evidence, explain, shapley
-from .kb import KB, POS, Literal, WeightedClause, parse_clause
+from .kb import KB, POS, Literal, WeightedClause, check_kb_matches, parse_clause
 from .query import Bounds, query, query_many
-from .rules import parse_rules, rule_effect
+from .rules import (
+    add_rules,
+    conditions_text,
+    list_rules,
+    parse_conditions,
+    parse_rules,
+    rule_clause,
+    rule_effect,
+    rule_text,
+    rules_text,
+)
 from .tree import Tree, TreeNode, tree_kb
 
 __all__ = [
@@ -32,15 +42,23 @@ __all__ = [
     "Tree",
     "TreeNode",
     "WeightedClause",
+    "add_rules",
+    "check_kb_matches",
+    "conditions_text",
     "counterfactual",
     "direct_kb",
     "evidence",
     "explain",
+    "list_rules",
     "parse_clause",
+    "parse_conditions",
     "parse_rules",
     "query",
     "query_many",
+    "rule_clause",
     "rule_effect",
+    "rule_text",
+    "rules_text",
     "shapley",
     "tree_kb",
 ]

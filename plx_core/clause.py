@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import DataError
+from .tokens import quote as _quote
 
 POS = "POS"
 SOURCES = ("data", "tree", "rule", "user")
@@ -37,19 +36,13 @@ class Literal:
         return replace(self, negated=not self.negated)
 
     def __str__(self) -> str:
-        body = _quote(self.atom) if self.value is None else f"{_quote(self.atom)}={_quote(self.value)}"
+        if self.is_class:
+            body = POS
+        elif self.value is None:
+            body = _quote(self.atom)
+        else:
+            body = f"{_quote(self.atom)}={_quote(self.value)}"
         return ("~" if self.negated else "") + body
-
-
-_SPECIAL = re.compile(r'[\s=|"~¬∨\[\],#:]')
-
-
-def _quote(token: str) -> str:
-    if token == "" or _SPECIAL.search(token) or token.upper() in ("POS", "OR", "AND"):
-        if token == POS:
-            return token
-        return json.dumps(token, ensure_ascii=False)
-    return token
 
 
 # --------------------------------------------------------------------------- clauses
@@ -104,16 +97,34 @@ class WeightedClause:
         return self.to_text()
 
 
+# Weights outside this range make the LP ill-conditioned (HiGHS works to absolute tolerances
+# near 1e-7 to 1e-9, so a cost ratio beyond ~1e12 between two clauses is noise) and overflow the
+# weighted-median sums; learned clauses have w = 1 (or their support).
+MIN_WEIGHT = 1e-6
+MAX_WEIGHT = 1e6
+WEIGHT_RANGE = f"between {MIN_WEIGHT:g} and {MAX_WEIGHT:g}"
+
+
+def weight_problem(w: float, shown: str | None = None) -> str | None:
+    """Why `w` is not a usable clause weight (None when it is); `shown` is how the user wrote it."""
+    if not (MIN_WEIGHT <= w <= MAX_WEIGHT):  # also catches nan and ±inf
+        return f"w={shown or repr(w)} must be a finite number > 0, {WEIGHT_RANGE}"
+    return None
+
+
 def _check_pw(p: Any, w: Any, where: str = "") -> None:
     prefix = f"{where}: " if where else ""
+    if isinstance(p, bool) or isinstance(w, bool):
+        raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}")
     try:
         pf, wf = float(p), float(w)
     except (TypeError, ValueError) as exc:
         raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}") from exc
     if not (0.0 <= pf <= 1.0) or math.isnan(pf):
         raise DataError(f"{prefix}probability p={p!r} is outside [0, 1]")
-    if not (wf > 0.0) or math.isinf(wf):
-        raise DataError(f"{prefix}weight w={w!r} must be a finite number > 0")
+    problem = weight_problem(wf)
+    if problem:
+        raise DataError(prefix + problem)
 
 
 def _fmt_num(x: float) -> str:

@@ -25,7 +25,6 @@ to see the traceback (`PLX_DEBUG=1`).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -37,20 +36,14 @@ import numpy as np
 import pandas as pd
 
 from .errors import PLXError
+from .modelfile import MAX_MODEL_BYTES, MODEL_FORMAT, MODEL_VERSION  # noqa: F401 (old names)
 
-MODEL_FORMAT = "plx-model"
-MODEL_VERSION = 1
-MAX_MODEL_BYTES = 1_000_000_000
 CLI_VARIANTS = ("tuned", "paper")
 KB_KINDS = ("direct", "tree", "tree-all", "forest")
 
 
 class CLIError(Exception):
     """A user error: printed as `error: …`, exit code 2."""
-
-
-def _note(message: str) -> None:
-    print(f"note: {message}", file=sys.stderr)
 
 
 @contextmanager
@@ -70,6 +63,10 @@ def _input(what: str) -> Iterator[None]:
         if isinstance(exc, KeyError):
             detail = f"field {exc.args[0]!r} is missing" if exc.args else "a field is missing"
         raise CLIError(f"{what}: {detail}") from None
+
+
+def _note(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- tables
@@ -136,10 +133,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               variant: str = "tuned", max_len: int | None = None,
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
-              say: Callable[[str], None] = _note) -> dict[str, Any]:
-    """Fit on a CSV file and return the model document (a JSON-able dict)."""
+              say: Callable[[str], None] = _note) -> Any:
+    """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`)."""
     from .data import infer_schema
     from .estimator import PLXClassifier
+    from .modelfile import ModelFile
 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
@@ -171,87 +169,33 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
                   "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
                   "paper_loo_f1": cfg.paper_loo_f1}
-    return {
-        "format": MODEL_FORMAT,
-        "version": MODEL_VERSION,
-        "kb_kind": kb,
-        "variant": clf.variant_,
-        "positive": schema.positive,
-        "negative": neg,
-        "answer": answer,
-        "schema": schema.to_dict(),
-        "kb": json.loads(full.to_json()),
-        "n_train": int(len(yb)),
-    }
-
-
-def _check_doc(doc: Any, where: str) -> None:
-    """The model document's own fields (the schema and the KB check theirs)."""
-    if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
-        raise CLIError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
-    if doc.get("version") != MODEL_VERSION:
-        raise CLIError(f"{where} has model version {doc.get('version')!r}; this plx reads "
-                       f"version {MODEL_VERSION}")
-    missing = [k for k in ("schema", "kb", "positive", "negative") if k not in doc]
-    if missing:
-        raise CLIError(f"{where} lacks the field(s) {missing}")
-    for k in ("schema", "kb"):
-        if not isinstance(doc[k], dict):
-            raise CLIError(f"{where}: field {k!r} must be an object, not "
-                           f"{type(doc[k]).__name__}")
-    for k in ("positive", "negative"):
-        if not isinstance(doc[k], str):
-            raise CLIError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
-    a = doc.get("answer")
-    if a is None:
-        return
-    if not isinstance(a, dict):
-        raise CLIError(f"{where}: field 'answer' must be an object or null")
-    for k in ("min_len", "max_len", "prior_weight"):
-        v = a.get(k)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise CLIError(f"{where}: field 'answer.{k}' must be an integer, not {v!r:.60}")
-    if not 1 <= a["min_len"] <= a["max_len"]:
-        raise CLIError(f"{where}: 'answer.min_len' {a['min_len']} and 'answer.max_len' "
-                       f"{a['max_len']} must satisfy 1 ≤ min_len ≤ max_len")
+    return ModelFile(schema, full, schema.positive, neg, answer,
+                     {"kb_kind": kb, "variant": clf.variant_, "n_train": int(len(yb))})
 
 
 class Model:
-    """A loaded model file: the schema, the KB that answers and the KB explanations search."""
+    """A loaded model file (`plx_core.modelfile`): the schema, the KB that answers and the KB
+    explanations search."""
 
-    def __init__(self, doc: dict[str, Any], where: str = "model"):
-        from .data import Schema
-        from .kb import KB
-        from .variants import windowed_kb
+    def __init__(self, doc: dict[str, Any] | Any, where: str = "model"):
+        from .modelfile import ModelFile, model_from_document
 
-        _check_doc(doc, where)
-        self.doc = doc
-        with _input(f"{where}, field 'schema'"):
-            self.schema = Schema.from_dict(doc["schema"])
-        with _input(f"{where}, field 'kb'"):
-            self.kb_full = KB.from_json(json.dumps(doc["kb"]))
-        a = doc.get("answer")
-        with _input(f"{where}, field 'answer'"):
-            self.kb = (windowed_kb(self.kb_full, a["min_len"], a["max_len"], a["prior_weight"])
-                       if a else self.kb_full)
-        self.positive, self.negative = doc["positive"], doc["negative"]
+        mf = doc if isinstance(doc, ModelFile) else model_from_document(doc, where)
+        self.file = mf
+        self.schema = mf.schema
+        self.kb_full = mf.kb
+        self.kb = mf.answering_kb()
+        self.positive, self.negative = mf.positive, mf.negative
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        return self.file.header()
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
-        p = _existing(path)
-        where = repr(str(p))
-        size = p.stat().st_size
-        if size > MAX_MODEL_BYTES:
-            raise CLIError(f"model file {where} is {size:,} bytes, more than the cap of "
-                           f"{MAX_MODEL_BYTES:,}")
-        raw = p.read_bytes()
-        try:
-            doc = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CLIError(f"{where} is not valid JSON ({exc})") from None
-        except RecursionError:
-            raise CLIError(f"{where} is JSON nested too deeply to be a model") from None
-        return cls(doc, where)
+        from .modelfile import load_model
+
+        return cls(load_model(_existing(path)))
 
     def rows(self, table: Any, say: Callable[[str], None] = _note) -> pd.DataFrame:
         """The table's rows as features, saying which of its columns the model ignores."""
@@ -334,17 +278,19 @@ def _outputs(a: argparse.Namespace, *inputs: str) -> Path:
 
 def cmd_fit(a: argparse.Namespace) -> None:
     from .export import write_atomic
+    from .modelfile import choose_format, model_bytes
 
     out = _outputs(a, a.data)
-    doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
-                    drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
-                    encoding=a.encoding)
-    write_atomic(out, json.dumps(doc, ensure_ascii=False).encode("utf-8"))
-    how = ("paper configuration" if not doc["answer"] else
+    model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
+                      drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
+                      encoding=a.encoding)
+    fmt = choose_format(out, len(model.kb))
+    write_atomic(out, model_bytes(model, fmt))
+    how = ("paper configuration" if not model.answer else
            "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
-               **doc["answer"]))
-    print(f"wrote {out}: {doc['kb_kind']} KB of {len(doc['kb'].get('clauses', ()))} "
-          f"clauses, variant {doc['variant']} ({how}), POS = {doc['positive']!r}")
+               **model.answer))
+    print(f"wrote {out} ({fmt}): {a.kb} KB of {len(model.kb)} clauses, variant "
+          f"{model.settings['variant']} ({how}), POS = {model.positive!r}")
 
 
 def cmd_predict(a: argparse.Namespace) -> None:
@@ -453,7 +399,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")
     _add_missing(f)
-    f.add_argument("--out", required=True, help="model file to write (JSON)")
+    f.add_argument("--out", required=True, help="model file to write: name.json (readable) or "
+                   "name.npz (compact binary); other names pick npz for large KBs")
     f.set_defaults(func=cmd_fit)
     pr = sub.add_parser("predict", help="ω(POS) bounds and decisions for the rows of a CSV")
     pr.add_argument("model")

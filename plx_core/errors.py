@@ -15,12 +15,16 @@ class ClauseSyntaxError(PLXError, ValueError):
     """Clause text, rule text or KB JSON is malformed; carries the line and position."""
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None):
-        where = ""
-        if line is not None:
-            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        parts = ([f"line {line}"] if line is not None else []) + (
+            [f"column {column}"] if column is not None else [])
+        where = ", ".join(parts) + ": " if parts else ""
         super().__init__(where + message)
         self.line = line
         self.column = column
+
+
+class ModelFileError(PLXError, ValueError):
+    """A model file is malformed or cannot be read; the message names the file and the field."""
 
 
 class KBTooLargeError(PLXError, MemoryError):

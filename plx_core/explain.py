@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -95,6 +95,8 @@ def _clean(x: float) -> float:
 
 def _jsonable(x: Any) -> Any:
     """Convert numpy scalars/arrays, tuples and NaN into JSON-friendly values."""
+    if isinstance(x, Bounds):
+        return [_jsonable(x.lower), _jsonable(x.upper)]
     if isinstance(x, Mapping):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -371,6 +373,10 @@ class Candidate:
     def as_query(self) -> dict[str, str]:
         return dict(zip(self.features, self.values))
 
+    @property
+    def bounds(self) -> Bounds:
+        return Bounds(self.lower, self.upper)
+
     def label(self) -> str:
         return ", ".join(f"{f}={v}" for f, v in zip(self.features, self.values))
 
@@ -393,9 +399,9 @@ class Explanation:
     query: dict[str, str]
     k: int
     features: dict[str, str]
-    bounds: tuple[float, float]
+    bounds: Bounds  # unpacks as (lower, upper), as the tuple it was
     positive: bool
-    query_bounds: tuple[float, float]
+    query_bounds: Bounds
     candidates: list[Candidate]
     search: str
     evaluated: int
@@ -575,8 +581,8 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
                      round((lo + hi) / 2, 12) + 0.0, float(r["evidence_mean"][0]),
                      int(r["n_clauses"][0]), 1)
     return Explanation(
-        query=dict(ev.query), k=k, features=cand.as_query(), bounds=(lo, hi),
-        positive=bool(fb.positive), query_bounds=(_clean(fb.lower), _clean(fb.upper)),
+        query=dict(ev.query), k=k, features=cand.as_query(), bounds=cand.bounds,
+        positive=bool(fb.positive), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
         tie_break="the k largest Shapley values of ω(POS) towards the decision, then feature order",
         resolved_by="none", semantics=ev.sem, direction=side,
@@ -653,9 +659,9 @@ def explain_all(
             query=dict(ev.query),
             k=k,
             features=best.as_query(),
-            bounds=(best.lower, best.upper),
+            bounds=best.bounds,
             positive=bool(fb.positive),
-            query_bounds=(_clean(fb.lower), _clean(fb.upper)),
+            query_bounds=_clean_bounds(fb),
             candidates=cands,
             search="exhaustive" if exhaustive[k] else "beam",
             evaluated=len(pool),
@@ -729,6 +735,11 @@ class ShapleyValues:
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))
+
+
+def _clean_bounds(b: Bounds) -> Bounds:
+    """The query's Bounds with solver noise rounded off its two ends."""
+    return replace(b, lower=_clean(b.lower), upper=_clean(b.upper))
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -907,12 +918,12 @@ class Counterfactual:
 
     query: dict[str, str]
     positive: bool
-    bounds: tuple[float, float]
+    bounds: Bounds  # unpacks as (lower, upper), as the tuple it was
     found: bool
     n_changes: int | None
     changes: dict[str, tuple[str, str]]
     new_query: dict[str, str]
-    new_bounds: tuple[float, float] | None
+    new_bounds: Bounds | None
     alternatives: list[dict[str, Any]]
     evaluated: int
     max_changes: int
@@ -920,7 +931,7 @@ class Counterfactual:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        return _jsonable(asdict(self))
+        return _jsonable({f: getattr(self, f) for f in self.__dataclass_fields__})
 
 
 def counterfactual(
@@ -992,9 +1003,10 @@ def counterfactual(
         best = alternatives[0]
         new_q = dict(base) | {f: nv for f, (_, nv) in best["changes"].items()}
         return Counterfactual(
-            query=base, positive=pos0, bounds=(_clean(b0.lower), _clean(b0.upper)), found=True,
+            query=base, positive=pos0, bounds=_clean_bounds(b0), found=True,
             n_changes=m, changes=best["changes"], new_query=new_q,
-            new_bounds=(best["lower"], best["upper"]), alternatives=alternatives,
+            new_bounds=Bounds(best["lower"], best["upper"], semantics=b0.semantics),
+            alternatives=alternatives,
             evaluated=evaluated, max_changes=max_changes, truncated=False,
             message=f"{m} change(s) flip the decision to "
                     f"{'negative' if pos0 else 'positive'}",
@@ -1003,7 +1015,7 @@ def counterfactual(
     if truncated:
         what += f" (search stopped after {evaluated} rows: the next level exceeds max_rows)"
     return Counterfactual(
-        query=base, positive=pos0, bounds=(_clean(b0.lower), _clean(b0.upper)), found=False,
+        query=base, positive=pos0, bounds=_clean_bounds(b0), found=False,
         n_changes=None, changes={}, new_query=dict(base), new_bounds=None, alternatives=[],
         evaluated=evaluated, max_changes=max_changes, truncated=truncated, message=what,
     )

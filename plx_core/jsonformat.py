@@ -7,9 +7,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .clause import Literal, WeightedClause
+from .clause import SOURCES, Literal, WeightedClause
 from .errors import ClauseSyntaxError, DataError
-from .textformat import _tokenize, parse_literals
+from .textformat import parse_literals
+from .tokens import tokenize
 
 if TYPE_CHECKING:
     from .kb import KB
@@ -36,69 +37,236 @@ def _clause_json(c: WeightedClause) -> dict[str, Any]:
     return out
 
 
+def learned_json(kb: KB) -> list[str]:
+    """The JSON object of every learned clause (as `json.dumps(_clause_json(clause))` would
+    write it), built column by column: linear and vectorised, no clause objects."""
+    import numpy as np
+    import pandas as pd
+
+    m = kb.n_learned
+    if m == 0:
+        return []
+    out = pd.Series(np.where(kb.head > 0, '{"literals": ["POS"', '{"literals": ["~POS"'),
+                    dtype=object)
+    for j, f in enumerate(kb.features):
+        col = kb.codes[:, j]
+        present = col >= 0
+        if not present.any():
+            continue
+        texts = [", " + json.dumps(str(Literal(f, v, True)), ensure_ascii=False)
+                 for v in kb.domains[f]]
+        out = out + np.asarray(texts + [""], dtype=object)[np.where(present, col, len(texts))]
+    out = out + '], "p": ' + pd.Series(kb.p).map(float.__repr__)
+    if np.any(kb.w != 1.0):
+        out = out + np.where(kb.w != 1.0, ', "w": ' + pd.Series(kb.w).map(float.__repr__), "")
+    if np.any(kb.source != 0):
+        names = np.asarray([f', "source": "{s}"' for s in SOURCES], dtype=object)
+        out = out + np.where(kb.source != 0, names[kb.source], "")
+    for name, arr in (("support", kb.support), ("positives", kb.positives)):
+        if np.any(arr >= 0):
+            out = out + np.where(arr >= 0, f', "{name}": ' + pd.Series(arr).astype(str), "")
+    return list(out + "}")
+
+
 def _kb_from_json(text: str | bytes) -> KB:
-    from .kb import KB  # the container imports this codec
 
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ClauseSyntaxError(f"KB JSON is not UTF-8 (byte {exc.start})") from None
-    dec = json.JSONDecoder()
+    doc = load_json(text, "KB JSON")
+    return kb_from_document(doc, text)
+
+
+def load_json(text: str, what: str) -> Any:
+    """json.loads with one clear error for malformed or too deeply nested documents."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ClauseSyntaxError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        raise ClauseSyntaxError(f"{what} is not valid JSON (invalid JSON: {exc.msg})", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise ClauseSyntaxError(f"{what} is nested too deeply to be a plx file") from None
+
+
+def kb_from_document(doc: Any, text: str | None = None, where: str = "") -> KB:
+    """A KB from a parsed "plx-kb" JSON document (`text`, when given, lets errors name the
+    line of a bad clause; it is only scanned when there is an error)."""
+    from .kb import KB, KIND_RE
+
+    def bad(msg: str) -> ClauseSyntaxError:
+        return ClauseSyntaxError(where + msg, 1 if text is not None else None)
+
     if not isinstance(doc, dict):
-        raise ClauseSyntaxError("KB JSON must be an object with 'format' and 'clauses'", 1)
+        raise bad("KB JSON must be an object with 'format' and 'clauses'")
     if doc.get("format") != JSON_FORMAT:
-        raise ClauseSyntaxError(f"field 'format' must be {JSON_FORMAT!r}, got {doc.get('format')!r}", 1)
-    if doc.get("version") != JSON_VERSION:
-        raise ClauseSyntaxError(f"field 'version' must be {JSON_VERSION}, got {doc.get('version')!r}", 1)
+        raise bad(f"field 'format' must be {JSON_FORMAT!r}, got {doc.get('format')!r}")
+    if doc.get("version") != JSON_VERSION or isinstance(doc.get("version"), bool):
+        raise bad(f"field 'version' must be {JSON_VERSION}, got {doc.get('version')!r}")
     features = doc.get("features", [])
     domains = doc.get("domains", {})
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
-        raise ClauseSyntaxError("field 'features' must be a list of strings", 1)
+        raise bad("field 'features' must be a list of strings")
+    seen: set[str] = set()
+    for f in features:
+        if f in seen:
+            raise bad(f"field 'features' lists {f!r} twice")
+        seen.add(f)
     if not isinstance(domains, dict) or not all(
         isinstance(v, list) and all(isinstance(x, str) for x in v) for v in domains.values()
     ):
-        raise ClauseSyntaxError("field 'domains' must map feature names to lists of strings", 1)
+        raise bad("field 'domains' must map feature names to lists of strings")
+    for f, vals in domains.items():
+        if len(set(vals)) != len(vals):
+            dup = next(v for i, v in enumerate(vals) if v in vals[:i])
+            raise bad(f"field 'domains': feature {f!r} lists the value {dup!r} twice")
+    unknown = sorted(set(domains) - seen)
+    if unknown:
+        raise bad(f"field 'domains' names {unknown[:5]} not listed in 'features'")
     clauses = doc.get("clauses")
     if not isinstance(clauses, list):
-        raise ClauseSyntaxError("field 'clauses' must be a list", 1)
-    lines = _element_lines(text, dec)
+        raise bad("field 'clauses' must be a list")
+    kind = doc.get("kind", "general")
+    if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
+        raise bad(f"field 'kind' must be a short name such as \"direct\", got {kind!r}")
+    positive = doc.get("positive")
+    if positive is not None and not isinstance(positive, str):
+        raise bad(f"field 'positive' must be a string or null, got {positive!r}")
+    max_len = doc.get("max_len")
+    if max_len is not None and (not isinstance(max_len, int) or isinstance(max_len, bool)
+                                or max_len < 1):
+        raise bad(f"field 'max_len' must be a positive integer or null, got {max_len!r}")
+    doms = {f: tuple(domains.get(f, ())) for f in features}
+    fast = _learned_columns(clauses, features, doms)
+    if fast is not None:  # every clause a plain learned one: straight into the columns
+        try:
+            return KB(tuple(features), doms, *fast, kind=kind, positive=positive, max_len=max_len)
+        except DataError as exc:
+            raise bad(str(exc)) from None
     out = []
     for i, item in enumerate(clauses):
-        line = lines[i] if i < len(lines) else None
-        out.append(_clause_from_json(item, i, line))
-    kind = doc.get("kind", "general")
-    if not isinstance(kind, str):
-        raise ClauseSyntaxError("field 'kind' must be a string", 1)
-    max_len = doc.get("max_len")
-    if max_len is not None and (not isinstance(max_len, int) or max_len < 1):
-        raise ClauseSyntaxError("field 'max_len' must be a positive integer or null", 1)
-    kb = KB(tuple(features), {f: tuple(domains.get(f, ())) for f in features},
-            kind=kind, positive=doc.get("positive"), max_len=max_len)
-    kb.add(out)
+        try:
+            out.append(_clause_from_json(item, i, None))
+        except ClauseSyntaxError as exc:
+            line = _element_line(text, i) if text is not None else None
+            raise ClauseSyntaxError(where + str(exc), line) from None
+    try:
+        kb = KB(tuple(features), doms, kind=kind, positive=positive, max_len=max_len)
+        kb.add(out)
+    except DataError as exc:
+        raise bad(str(exc)) from None
     return kb
 
 
-def _element_lines(text: str, dec: json.JSONDecoder) -> list[int]:
-    """Line number of each element of the top-level 'clauses' array (best effort)."""
+_LEARNED_KEYS = frozenset(("literals", "p", "w", "source", "support", "positives"))
+
+
+def _learned_columns(clauses: list, features: list[str], domains: dict) -> tuple | None:
+    """The KB columns when every clause is a plain learned one (`±POS ∨ ¬a=v …` over the
+    declared features and values, valid p, w, source and counts) — one pass, each distinct
+    literal string parsed once; None as soon as one is not (the general path then reads them
+    all and names any error)."""
+    import numpy as np
+
+    from .clause import weight_problem
+
+    fpos = {f: j for j, f in enumerate(features)}
+    vpos = {f: {v: i for i, v in enumerate(vals)} for f, vals in domains.items()}
+    cache: dict[str, tuple[int, int] | None] = {"POS": (-1, 1), "~POS": (-1, -1)}
+    m, n_f = len(clauses), len(features)
+    head, p, w, cells = [0] * m, [0.0] * m, [1.0] * m, []
+    support, positives, source = [-1] * m, [-1] * m, [0] * m
+    extras = {"support": support, "positives": positives}
+    src_code = {s: i for i, s in enumerate(SOURCES) if s != "rule"}
+    keys, get = _LEARNED_KEYS, cache.get
+    for i, item in enumerate(clauses):
+        if type(item) is not dict or not item.keys() <= keys:
+            return None
+        lits = item.get("literals")
+        if type(lits) is not list:
+            return None
+        h = 0
+        for s in lits:
+            got = get(s) if type(s) is str else None
+            if got is None:
+                if type(s) is not str or s in cache:
+                    return None
+                got = cache[s] = _learned_literal(s, fpos, vpos)
+                if got is None:
+                    return None
+            if got[0] < 0:
+                if h:
+                    return None
+                h = got[1]
+            else:
+                cells.append((i, got[0], got[1]))
+        if not h:
+            return None
+        head[i] = h
+        pv = item.get("p")
+        if type(pv) not in (int, float) or not 0 <= pv <= 1:
+            return None
+        p[i] = pv
+        if len(item) > 2:
+            if "w" in item:
+                wv = item["w"]
+                if type(wv) not in (int, float) or weight_problem(wv) is not None:
+                    return None
+                w[i] = wv
+            if "source" in item:
+                sc = src_code.get(item["source"]) if type(item["source"]) is str else None
+                if sc is None:
+                    return None
+                source[i] = sc
+            for key, arr in extras.items():
+                if key in item:
+                    v = item[key]
+                    if type(v) is not int or v < 0:
+                        return None
+                    arr[i] = v
+    codes = np.full((m, n_f), -1, dtype=np.int32)
+    if cells:
+        rows, cols, vals = np.array(cells, dtype=np.int64).T
+        codes[rows, cols] = vals
+        if int((codes >= 0).sum()) != len(cells):  # a feature twice in one clause
+            return None
+    return (codes, np.array(head, np.int8), np.array(p, float), np.array(w, float),
+            np.array(support, np.int64), np.array(positives, np.int64), np.array(source, np.int8))
+
+
+def _learned_literal(s: str, fpos: dict, vpos: dict) -> tuple[int, int] | None:
+    """(feature column, value code) of a negated feature literal `~a=v` the header declares."""
+    try:
+        lits = parse_literals(tokenize(s), None)
+    except ClauseSyntaxError:
+        return None
+    if len(lits) != 1 or not lits[0].is_feature or not lits[0].negated:
+        return None
+    lit = lits[0]
+    code = vpos.get(lit.atom, {}).get(lit.value)
+    return None if code is None else (fpos[lit.atom], code)
+
+
+def _element_line(text: str, index: int) -> int | None:
+    """Line number of element `index` of the top-level 'clauses' array (best effort; one
+    linear scan, done only to report an error)."""
     m = re.search(r'"clauses"\s*:\s*\[', text)
     if not m:
-        return []
-    pos, lines = m.end(), []
-    while True:
+        return None
+    dec = json.JSONDecoder()
+    pos = m.end()
+    for i in range(index + 1):
         while pos < len(text) and text[pos] in " \t\r\n,":
             pos += 1
         if pos >= len(text) or text[pos] == "]":
-            return lines
-        lines.append(text.count("\n", 0, pos) + 1)
+            return None
+        if i == index:
+            return text.count("\n", 0, pos) + 1
         try:
             _, pos = dec.raw_decode(text, pos)
-        except json.JSONDecodeError:
-            return lines
+        except (json.JSONDecodeError, RecursionError):
+            return None
+    return None
 
 
 def _clause_from_json(item: Any, i: int, line: int | None) -> WeightedClause:
@@ -118,7 +286,7 @@ def _clause_from_json(item: Any, i: int, line: int | None) -> WeightedClause:
     try:
         lits: list[Literal] = []
         for s in lits_raw:
-            lits.extend(parse_literals(_tokenize(s, line), line))
+            lits.extend(parse_literals(tokenize(s, line), line))
     except ClauseSyntaxError as exc:
         raise fail(f"field 'literals': {exc}") from None
     for key, typ in (("p", (int, float)), ("w", (int, float))):
@@ -134,6 +302,8 @@ def _clause_from_json(item: Any, i: int, line: int | None) -> WeightedClause:
         raise fail("field 'enabled' must be true or false")
     if "id" in item and item["id"] is not None and not isinstance(item["id"], str):
         raise fail("field 'id' must be a string")
+    if "source" in item and item["source"] not in SOURCES:
+        raise fail(f"field 'source' must be one of {list(SOURCES)}, got {item['source']!r}")
     try:
         return WeightedClause(
             tuple(lits), item["p"], item.get("w", 1.0), item.get("source", "data"),

@@ -10,19 +10,29 @@ KBs with millions of clauses stay compact and can be looked up with numpy. Any o
 
 from __future__ import annotations
 
+import copy
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .clause import POS, SOURCES, Literal, WeightedClause, _quote
+from .clause import (
+    MAX_WEIGHT,
+    MIN_WEIGHT,
+    POS,
+    SOURCES,
+    Literal,
+    WeightedClause,
+    _quote,
+    weight_problem,
+)
 from .errors import ClauseSyntaxError, DataError
 from .index import ClauseIndex
-from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json
+from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json, learned_json
 from .textformat import (
     _domain_tokens,
     _feature_lists,
@@ -33,6 +43,21 @@ from .textformat import (
 )
 
 # --------------------------------------------------------------------------- the KB
+
+KIND_RE = re.compile(r"[A-Za-z0-9_+\-]{1,40}")
+
+
+def next_rule_id(ids: Iterable[str | None]) -> str:
+    """The first of r1, r2, … not taken by these ids (nor by the parts r{n}.1 of an OR rule)."""
+    used = {str(i).split(".")[0] for i in ids if i}
+    n = 1
+    while f"r{n}" in used:
+        n += 1
+    return f"r{n}"
+
+
+def _as_rule(c: WeightedClause) -> WeightedClause:
+    return replace(c, source="rule")
 
 
 @dataclass
@@ -62,7 +87,19 @@ class KB:
     _fpos_cache: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.kind, str) or not KIND_RE.fullmatch(self.kind):
+            raise DataError(f"KB kind {self.kind!r} must be a short name such as 'direct' or "
+                            "'tree' (letters, digits, '+', '-', '_')")
+        if self.positive is not None and not isinstance(self.positive, str):
+            raise DataError(f"KB positive class {self.positive!r} must be a string")
+        if self.max_len is not None and (isinstance(self.max_len, bool)
+                                         or not isinstance(self.max_len, (int, np.integer))
+                                         or self.max_len < 1):
+            raise DataError(f"KB max_len {self.max_len!r} must be a positive integer or None")
         self.features = tuple(str(f) for f in self.features)
+        if len(set(self.features)) != len(self.features):
+            dup = next(f for i, f in enumerate(self.features) if f in self.features[:i])
+            raise DataError(f"feature {dup!r} is listed twice in the KB's features")
         self.domains = {str(f): tuple(str(v) for v in self.domains.get(f, ())) for f in self.features}
         m = len(self.p)
         if self.codes.shape != (m, len(self.features)):
@@ -85,10 +122,11 @@ class KB:
         self.source = np.asarray(self.source, dtype=np.int8)
         if m and (np.any((self.p < 0) | (self.p > 1)) or np.any(np.isnan(self.p))):
             bad = int(np.flatnonzero((self.p < 0) | (self.p > 1) | np.isnan(self.p))[0])
-            raise DataError(f"clause {bad}: probability {self.p[bad]!r} is outside [0, 1]")
-        if m and np.any(~(self.w > 0) | np.isinf(self.w)):
-            bad = int(np.flatnonzero(~(self.w > 0) | np.isinf(self.w))[0])
-            raise DataError(f"clause {bad}: weight {self.w[bad]!r} must be a finite number > 0")
+            raise DataError(f"clause {bad}: probability {float(self.p[bad])!r} is outside [0, 1]")
+        bad_w = ~((self.w >= MIN_WEIGHT) & (self.w <= MAX_WEIGHT))
+        if m and np.any(bad_w):
+            bad = int(np.flatnonzero(bad_w)[0])
+            raise DataError(f"clause {bad}: {weight_problem(float(self.w[bad]))}")
 
     # ------------------------------------------------------------------ sizes and access
 
@@ -155,35 +193,56 @@ class KB:
             list(self.extra), self.positive, self.kind, self.max_len,
         )
 
+    def _grow(self, literals: Iterable[Literal]) -> None:
+        """Add the features and values these literals name that the KB does not know yet
+        (one pass, one widening of `codes`: linear in the number of literals)."""
+        new_feats: dict[str, None] = {}
+        new_vals: dict[str, dict[str, None]] = {}
+        domains = self.domains
+        known: dict[str, set[str]] = {}
+        for lit in literals:
+            if not lit.is_feature:
+                continue
+            f, v = lit.atom, lit.value
+            if f not in domains and f not in new_feats:
+                new_feats[f] = None
+            vals = known.get(f)
+            if vals is None:
+                vals = known[f] = set(domains.get(f, ()))
+            if v not in vals:
+                vals.add(v)
+                new_vals.setdefault(f, {})[v] = None
+        if not new_feats and not new_vals:
+            return
+        if new_feats:
+            self.features = self.features + tuple(new_feats)
+            self.codes = np.hstack([self.codes, np.full((self.n_learned, len(new_feats)), -1, np.int32)])
+        for f, vals in new_vals.items():
+            self.domains[f] = tuple(domains.get(f, ())) + tuple(vals)
+        self._index_cache = None  # key widths depend on the features and domain sizes
+
     def _code_of(self, feature: str, value: str, grow: bool) -> tuple[int, int]:
+        if grow:
+            self._grow([Literal(feature, value)])
         if feature not in self.domains:
-            if not grow:
-                raise DataError(f"unknown feature {feature!r}")
-            self.features = self.features + (feature,)
-            self.domains[feature] = ()
-            self.codes = np.hstack([self.codes, np.full((self.n_learned, 1), -1, np.int32)])
-            self._index_cache = None
+            raise DataError(f"unknown feature {feature!r}")
         dom = self.domains[feature]
         if value not in dom:
-            if not grow:
-                raise DataError(f"feature {feature!r} has no value {value!r}")
-            self.domains[feature] = dom + (value,)
-            dom = self.domains[feature]
-            self._index_cache = None  # key widths depend on the domain sizes
-        return self.features.index(feature), dom.index(value)
+            raise DataError(f"feature {feature!r} has no value {value!r}")
+        return self.feature_positions()[feature], dom.index(value)
 
     def add(self, clauses: WeightedClause | Iterable[WeightedClause]) -> KB:
         """Add clauses in place (and return self). Rules stay objects in `extra` (they keep
         their id and can be disabled); other learned-shape clauses join the columnar block."""
         if isinstance(clauses, WeightedClause):
             clauses = [clauses]
-        rows, meta = [], []
+        clauses = list(clauses)
         for c in clauses:
             if not isinstance(c, WeightedClause):
                 raise DataError(f"kb.add expects WeightedClause objects, got {type(c).__name__}")
-            for lit in c.literals:
-                if lit.is_feature:
-                    self._code_of(lit.atom, lit.value, grow=True)
+        self._grow(lit for c in clauses for lit in c.literals)
+        rows = []
+        for c in clauses:
             if c.is_learned_form and c.source != "rule" and c.enabled and c.id is None:
                 rows.append(c)
             else:
@@ -191,13 +250,17 @@ class KB:
                     c = replace(c, id=self._next_rule_id())
                 self.extra.append(c)
         if rows:
+            fpos = self.feature_positions()
+            vpos: dict[str, dict[str, int]] = {}
             codes = np.full((len(rows), len(self.features)), -1, np.int32)
             for r, c in enumerate(rows):
                 for lit in c.literals:
                     if lit.is_feature:
-                        j, v = self._code_of(lit.atom, lit.value, grow=False)
-                        codes[r, j] = v
-                meta.append(c)
+                        vp = vpos.get(lit.atom)
+                        if vp is None:
+                            vp = vpos[lit.atom] = {v: i for i, v in enumerate(self.domains[lit.atom])}
+                        codes[r, fpos[lit.atom]] = vp[lit.value]
+            meta = rows
             self.codes = np.vstack([self.codes, codes])
             self.head = np.concatenate([self.head, [c.head for c in meta]]).astype(np.int8)
             self.p = np.concatenate([self.p, [c.p for c in meta]])
@@ -216,11 +279,7 @@ class KB:
 
     def _next_rule_id(self) -> str:
         """r1, r2, … skipping numbers taken by a rule or by the parts r{n}.1 of an OR rule."""
-        used = {str(c.id).split(".")[0] for c in self.extra if c.id}
-        n = 1
-        while f"r{n}" in used:
-            n += 1
-        return f"r{n}"
+        return next_rule_id(c.id for c in self.extra)
 
     # ------------------------------------------------------------------ rules (extra clauses)
 
@@ -242,15 +301,29 @@ class KB:
         """Edit a rule in place: `p`, `w`, `enabled` or `literals`."""
         i = self._rule_position(rule_id)
         self.extra[i] = replace(self.extra[i], **changes)
-        for lit in self.extra[i].literals:
-            if lit.is_feature:
-                self._code_of(lit.atom, lit.value, grow=True)
+        self._grow(self.extra[i].literals)
         return self
 
+    def _sharing(self, extra: list[WeightedClause]) -> KB:
+        """A KB with these other clauses and this KB's learned block: the arrays and the lookup
+        index are shared (never written in place), `domains` and `extra` are its own."""
+        out = copy.copy(self)
+        out.domains = dict(self.domains)
+        out.extra = extra
+        return out
+
     def without_rules(self) -> KB:
-        kb = self.copy()
-        kb.extra = [c for c in kb.extra if c.source != "rule"]
-        return kb
+        """This KB without its rules (the learned block and its index shared, not copied)."""
+        return self._sharing([c for c in self.extra if c.source != "rule"])
+
+    def with_rules(self, rules: Iterable[WeightedClause] = (), replace: bool = False) -> KB:
+        """A new KB with `rules` added (after this KB's rules, or instead of them with
+        `replace=True`), sharing the learned arrays and their lookup index: changing rules
+        never copies or re-indexes the learned clauses. Rules without an id get r1, r2, …"""
+        keep = [c for c in self.extra if not (replace and c.source == "rule")]
+        out = self._sharing(keep)
+        out.add([c if c.source == "rule" else _as_rule(c) for c in rules])
+        return out
 
     # ------------------------------------------------------------------ lookup index
 
@@ -326,7 +399,8 @@ class KB:
             "domains": {f: list(self.domains[f]) for f in self.features},
         }
         lines = [json.dumps(header, ensure_ascii=False)[:-1] + ', "clauses": [']
-        items = [json.dumps(_clause_json(c), ensure_ascii=False) for c in self]
+        items = learned_json(self)
+        items.extend(json.dumps(_clause_json(c), ensure_ascii=False) for c in self.extra)
         lines.append(",\n".join(items))
         lines.append("]}")
         return "\n".join(lines) + "\n"
@@ -387,3 +461,31 @@ class KB:
         return frame
 
 
+
+def check_kb_matches(kb: KB, features: Iterable[str] | None = None,
+                     domains: Mapping[str, Iterable[Any]] | None = None,
+                     positive: Any = None) -> None:
+    """Refuse (DataError naming the mismatch) a KB built for other data: another positive
+    class, features the data lacks, or values a feature of the data never takes. Features of
+    the data that the KB does not mention are fine (they cannot move ω(POS))."""
+    from .encoding import value_str
+
+    if positive is not None and kb.positive is not None and value_str(kb.positive) != value_str(positive):
+        raise DataError(f"the KB's POS stands for {kb.positive!r} but the data's positive class is "
+                        f"{value_str(positive)!r}: its answers would be flipped; build or import a "
+                        f"KB for {value_str(positive)!r}")
+    if features is not None:
+        have = {str(f) for f in features}
+        missing = [f for f in kb.features if f not in have]
+        if missing:
+            raise DataError(f"the KB has feature(s) {missing[:10]} that the data lacks "
+                            f"(the data has {sorted(have)[:20]})")
+    if domains is not None:
+        for f in kb.features:
+            if f not in domains:
+                continue
+            allowed = {value_str(v) for v in domains[f]}
+            extra = [v for v in kb.domains[f] if v not in allowed]
+            if extra:
+                raise DataError(f"the KB's feature {f!r} has value(s) {extra[:10]} that the data's "
+                                f"{f!r} never takes (its values are {sorted(allowed)[:20]})")

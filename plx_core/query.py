@@ -72,22 +72,55 @@ class Evidence:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Bounds:
-    """The answer to a query: ω(POS) ∈ [lower, upper] and how it was found."""
+    """ω(POS) ∈ [lower, upper], and how it was found when it answers a query.
+
+    The one bounds type: `query` fills every field; explanations, their candidates and
+    counterfactuals report sub-query bounds as `Bounds(lower, upper, …)` with the details they
+    know (the others keep their defaults: method "" = not reported, n_relevant -1 = not
+    counted). For this release a Bounds also behaves as the tuple (lower, upper): it unpacks,
+    indexes, has length 2 and equals that tuple.
+    """
 
     lower: float
     upper: float
-    method: str  # "median" | "lp"
-    semantics: str  # "relevant" | "full"
-    inconsistency: float
-    n_relevant: int
-    evidence: Evidence
-    omega: float  # ω(POS) at the optimum the evidence is reported for
+    method: str = ""  # "median" | "lp" ("" where not reported)
+    semantics: str = ""  # "relevant" | "full"
+    inconsistency: float = math.nan
+    n_relevant: int = -1
+    evidence: Evidence | None = None
+    omega: float = math.nan  # ω(POS) at the optimum the evidence is reported for
     unseen: dict[str, str] = field(default_factory=dict)
     unknown: tuple[str, ...] = ()
     forced: int = 0  # clauses the query forces to a constant (full semantics)
     ignored: dict[str, str] = field(default_factory=dict)  # query names the KB does not know
+
+    def __iter__(self):
+        yield self.lower
+        yield self.upper
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i):
+        return (self.lower, self.upper)[i]
+
+    def _key(self) -> tuple:
+        nan = lambda v: None if isinstance(v, float) and math.isnan(v) else v  # noqa: E731
+        return (self.lower, self.upper, self.method, self.semantics, nan(self.inconsistency),
+                self.n_relevant, nan(self.omega), tuple(sorted(self.unseen.items())),
+                self.unknown, self.forced)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, tuple):
+            return (self.lower, self.upper) == other
+        if isinstance(other, Bounds):
+            return self is other or self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.lower, self.upper))
 
     @property
     def mean(self) -> float:
@@ -108,6 +141,8 @@ class Bounds:
     @property
     def overridden(self) -> np.ndarray:
         """KB indices of the clauses whose ω(c) ≠ p at the reported optimum."""
+        if self.evidence is None:
+            return np.zeros(0, dtype=np.int64)
         return self.evidence.clause[self.evidence.overridden]
 
     def summary(self) -> str:

@@ -26,9 +26,8 @@ the query settles its feature literals).
 from __future__ import annotations
 
 import difflib
-import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -38,70 +37,18 @@ import pandas as pd
 from .encoding import binary_target, value_str
 from .errors import ClauseSyntaxError, DataError
 from .explain import _jsonable
-from .kb import KB, POS, Literal, WeightedClause, _tokenize, parse_clause
+from .kb import KB, POS, Literal, WeightedClause, next_rule_id
 from .query import query, query_many
+from .textformat import clause_from_tokens, parse_meta
+from .tokens import AND_WORDS, Token, format_number, quote, split_lines, tokenize
 
 MAX_CLAUSES_PER_RULE = 64
+MAX_RULES_CHARS = 1_000_000  # rule text longer than this is refused before it is read
+MAX_CONDITIONS = 10_000  # conditions in one rule (a table has far fewer features)
+MAX_NESTING = 100  # parentheses inside one another
+RULE_FIELDS = ("p", "w", "id", "enabled")
 
-# --------------------------------------------------------------------------- tokens
-
-_RULE_TOKEN = re.compile(
-    r'\s*(?:(?P<q>"(?:[^"\\]|\\.)*")|(?P<op>!=|[=()\[\],~¬])|(?P<w>[^\s=!()\[\],~¬"#]+))'
-)
-_KEYWORDS = ("IF", "THEN", "AND", "OR", "NOT", "POS")
-
-
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # "w" word, "q" quoted, or the operator text
-    text: str
-    col: int  # 1-based column in the line
-
-    def kw(self) -> str | None:
-        if self.kind == "w" and self.text.upper() in _KEYWORDS:
-            return self.text.upper()
-        return None
-
-
-def _strip_comment(line: str) -> str:
-    """The line up to a `#` that is not inside double quotes."""
-    inside, esc = False, False
-    for i, ch in enumerate(line):
-        if inside:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                inside = False
-        elif ch == '"':
-            inside = True
-        elif ch == "#":
-            return line[:i]
-    return line
-
-
-def _rule_tokens(line: str, lineno: int) -> list[_Tok]:
-    toks, pos = [], 0
-    while pos < len(line):
-        if line[pos:].strip() == "":
-            break
-        m = _RULE_TOKEN.match(line, pos)
-        if not m or m.end() == pos:
-            col = pos + len(line[pos:]) - len(line[pos:].lstrip()) + 1
-            raise ClauseSyntaxError(f"cannot read {line[col - 1:col + 19]!r}", lineno, col)
-        col = m.start(m.lastgroup) + 1
-        if m.lastgroup == "q":
-            try:
-                toks.append(_Tok("q", json.loads(m.group("q")), col))
-            except json.JSONDecodeError:
-                raise ClauseSyntaxError(f"bad quoted string {m.group('q')!r}", lineno, col) from None
-        elif m.lastgroup == "op":
-            toks.append(_Tok(m.group("op"), m.group("op"), col))
-        else:
-            toks.append(_Tok("w", m.group("w"), col))
-        pos = m.end()
-    return toks
+_Tok = Token  # old private name
 
 
 # --------------------------------------------------------------------------- conditions
@@ -111,17 +58,18 @@ def _rule_tokens(line: str, lineno: int) -> list[_Tok]:
 
 
 class _Parser:
-    def __init__(self, toks: list[_Tok], lineno: int, end_col: int):
+    def __init__(self, toks: list[Token], lineno: int, end_col: int):
         self.toks, self.i, self.lineno, self.end_col = toks, 0, lineno, end_col
+        self.depth = 0
 
-    def peek(self) -> _Tok | None:
+    def peek(self) -> Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
 
-    def fail(self, msg: str, tok: _Tok | None = None) -> ClauseSyntaxError:
+    def fail(self, msg: str, tok: Token | None = None) -> ClauseSyntaxError:
         col = tok.col if tok is not None else self.end_col
         return ClauseSyntaxError(msg, self.lineno, col)
 
-    def expect_kw(self, kw: str, what: str) -> _Tok:
+    def expect_kw(self, kw: str, what: str) -> Token:
         t = self.peek()
         if t is None or t.kw() != kw:
             found = "the end of the line" if t is None else repr(t.text)
@@ -149,15 +97,24 @@ class _Parser:
         return (op.lower(), kids)
 
     def unit(self) -> tuple:
+        negated, not_tok = False, None
+        while (t := self.peek()) is not None and t.kw() == "NOT":  # NOT NOT … in one loop
+            negated, not_tok = not negated, not_tok or t
+            self.i += 1
+        node = self._atom()
+        return ("not", node, not_tok) if negated else node
+
+    def _atom(self) -> tuple:
         t = self.peek()
         if t is None:
             raise self.fail("expected a condition such as a1=0, found the end of the line")
-        if t.kw() == "NOT":
-            self.i += 1
-            return ("not", self.unit(), t)
         if t.kind == "(":
+            if self.depth >= MAX_NESTING:
+                raise self.fail(f"parentheses nested more than {MAX_NESTING} deep", t)
             self.i += 1
+            self.depth += 1
             inner = self.condition()
+            self.depth -= 1
             close = self.peek()
             if close is None or close.kind != ")":
                 raise self.fail("missing ')' to close the '(' "
@@ -169,19 +126,21 @@ class _Parser:
         self.i += 1
         op = self.peek()
         if op is None or op.kind not in ("=", "!="):
-            raise self.fail(f"condition on {t.text!r} needs '=' and a value, e.g. {t.text}=1",
+            raise self.fail(f"condition on {t.text!r} needs '=' and a value, e.g. {quote(t.text)}=1 "
+                            "(quote names with spaces or symbols)",
                             op if op is not None else None)
         self.i += 1
         val = self.peek()
         if val is None or val.kind not in ("w", "q"):
-            raise self.fail(f"{t.text}{op.text} needs a value (quote values with spaces or "
+            raise self.fail(f"{quote(t.text)}{op.text} needs a value (quote values with spaces or "
                             "brackets: a=\"[1, 2)\")", val)
         self.i += 1
         return ("lit", t.text, val.text, op.kind == "!=", t, val)
 
 
 def _dnf(node: tuple, negate: bool = False) -> list[list[tuple]]:
-    """Disjunctive normal form: a list of conjunctions of ("lit", …) leaves."""
+    """Disjunctive normal form: a list of conjunctions of ("lit", …) leaves (linear for a
+    plain AND of n conditions; the recursion depth is bounded by MAX_NESTING)."""
     kind = node[0]
     if kind == "lit":
         _, f, v, neg, nt, vt = node
@@ -193,10 +152,13 @@ def _dnf(node: tuple, negate: bool = False) -> list[list[tuple]]:
         op = "or" if kind == "and" else "and"
     parts = [_dnf(k, negate) for k in node[1]]
     if op == "or":
-        out = [c for p in parts for c in p]
-    else:
-        out = [[]]
-        for p in parts:
+        return [c for p in parts for c in p]
+    out: list[list[tuple]] = [[]]
+    for p in parts:
+        if len(p) == 1:  # one conjunction: extend every partial one in place
+            for a in out:
+                a.extend(p[0])
+        else:
             out = [a + b for a in out for b in p]
             if len(out) > MAX_CLAUSES_PER_RULE:
                 break
@@ -212,8 +174,7 @@ def _suggest(word: str, options: Sequence[str]) -> str:
 
 
 def _shown(values: Sequence[str], limit: int = 12) -> str:
-    vs = [json.dumps(v, ensure_ascii=False) if re.search(r'[\s=!()\[\],~¬"#]', v) or v == ""
-          else v for v in values[:limit]]
+    vs = [quote(v) for v in values[:limit]]
     return ", ".join(vs) + (", …" if len(values) > limit else "")
 
 
@@ -235,54 +196,13 @@ def _check_literal(kb: KB | None, feature: str, value: str, lineno: int, name_co
 # --------------------------------------------------------------------------- parsing
 
 
-def _parse_meta(toks: list[_Tok], lineno: int, open_tok: _Tok) -> dict[str, Any]:
-    """`[p=0.9, w=5, id=x, off]` or `[0.9, w=5]` (tokens between the brackets)."""
-    groups: list[list[_Tok]] = [[]]
-    for t in toks:
-        if t.kind == ",":
-            groups.append([])
-        else:
-            groups[-1].append(t)
-    meta: dict[str, Any] = {}
-    for k, g in enumerate(groups):
-        if not g:
-            raise ClauseSyntaxError("empty field in brackets", lineno, open_tok.col)
-        if k == 0 and len(g) == 1 and g[0].kind == "w" and _is_number(g[0].text):
-            g = [_Tok("w", "p", g[0].col), _Tok("=", "=", g[0].col), g[0]]
-        if len(g) == 1 and g[0].text.lower() in ("off", "disabled"):
-            meta["enabled"] = (False, g[0])
-            continue
-        if len(g) != 3 or g[1].kind != "=" or g[0].text.lower() not in ("p", "w", "id"):
-            raise ClauseSyntaxError(
-                f"unknown field {' '.join(t.text for t in g)!r} in brackets (use p=…, w=…, "
-                "id=…, off)", lineno, g[0].col)
-        key, val = g[0].text.lower(), g[2]
-        if key in ("p", "w"):
-            if not _is_number(val.text):
-                raise ClauseSyntaxError(f"{key} {val.text!r} is not a number", lineno, val.col)
-            x = float(val.text)
-            if key == "p" and not 0.0 <= x <= 1.0:
-                raise ClauseSyntaxError(f"p={val.text} is outside [0, 1]", lineno, val.col)
-            if key == "w" and not (0.0 < x < float("inf")):
-                raise ClauseSyntaxError(f"w={val.text} must be a finite number > 0", lineno,
-                                        val.col)
-            meta[key] = (x, val)
-        else:
-            meta["id"] = (val.text, val)
-    return meta
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def _parse_if(line: str, lineno: int, kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
-    toks = _rule_tokens(line, lineno)
+def _parse_if(toks: list[Token], line: str, lineno: int,
+              kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
     end_col = len(line.rstrip()) + 1
+    n_cond = sum(1 for t in toks if t.kind in ("=", "!="))
+    if n_cond > MAX_CONDITIONS:
+        raise ClauseSyntaxError(f"the rule has {n_cond:,} conditions; at most {MAX_CONDITIONS:,} "
+                                "are allowed in one rule", lineno, toks[0].col)
     # metadata: a trailing [ … ]
     meta: dict[str, Any] = {}
     opens = [i for i, t in enumerate(toks) if t.kind == "["]
@@ -290,7 +210,7 @@ def _parse_if(line: str, lineno: int, kb: KB | None) -> tuple[list[tuple[Literal
         o = opens[-1]
         if toks[-1].kind != "]":
             raise ClauseSyntaxError("missing ']' at the end of the rule", lineno, end_col)
-        meta = _parse_meta(toks[o + 1:-1], lineno, toks[o])
+        meta = parse_meta(toks[o + 1:-1], lineno, toks[o], allowed=RULE_FIELDS)
         body, meta_tok = toks[:o], toks[o]
     else:
         body, meta_tok = toks, None
@@ -346,17 +266,17 @@ def _parse_if(line: str, lineno: int, kb: KB | None) -> tuple[list[tuple[Literal
     return clauses, meta
 
 
-def _parse_raw(line: str, lineno: int, kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
-    c = parse_clause(line, lineno)
+def _parse_raw(toks: list[Token], lineno: int,
+               kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
+    c = clause_from_tokens(toks, lineno)
     # positions of each literal's name and value tokens, for error messages
-    toks = _tokenize(line, lineno)
     close = next(i for i, t in enumerate(toks) if t[0] == "]")
     pos: list[tuple[int, int | None]] = []
     i = close + 1
     while i < len(toks):
         kind, _, col = toks[i]
         if kind in ("w", "q"):
-            if i + 2 < len(toks) and toks[i + 1][0] == "=":
+            if i + 2 < len(toks) and toks[i + 1][0] in ("=", "!="):
                 pos.append((col, toks[i + 2][2]))
                 i += 3
                 continue
@@ -369,7 +289,7 @@ def _parse_raw(line: str, lineno: int, kb: KB | None) -> tuple[list[tuple[Litera
             _check_literal(kb, lit.atom, lit.value, lineno, ncol, vcol)
         elif not lit.is_class and kb is not None and lit.atom not in plain:
             if lit.atom in kb.domains:
-                raise ClauseSyntaxError(f"{lit.atom!r} is a feature: write {lit.atom}=<value>",
+                raise ClauseSyntaxError(f"{lit.atom!r} is a feature: write {quote(lit.atom)}=<value>",
                                         lineno, ncol)
             raise ClauseSyntaxError(f"unknown name {lit.atom!r}{_suggest(lit.atom, kb.features)}",
                                     lineno, ncol)
@@ -389,6 +309,22 @@ def _groups(ids: Iterable[str]) -> set[str]:
     return {i.split(".")[0] if re.fullmatch(r".+\.\d+", i) else i for i in ids}
 
 
+def _check_size(text: str | Iterable[str]) -> list[str]:
+    if isinstance(text, str):
+        if len(text) > MAX_RULES_CHARS:
+            raise ClauseSyntaxError(f"the rule text has {len(text):,} characters; at most "
+                                    f"{MAX_RULES_CHARS:,} are read at once")
+        return split_lines(text)
+    lines, total = [], 0
+    for ln in text:
+        total += len(ln)
+        if total > MAX_RULES_CHARS:
+            raise ClauseSyntaxError(f"the rule text has more than {MAX_RULES_CHARS:,} characters; "
+                                    "that is the most read at once")
+        lines.extend(split_lines(ln))
+    return lines
+
+
 def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[WeightedClause]:
     """Parse rules (one per line) into weighted clauses with source "rule".
 
@@ -397,26 +333,25 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[Weighte
     an `id=` get fresh ids that do not clash with the KB's (`r1`, `r2`, …; the clauses of an
     OR rule `r3.1`, `r3.2`, …). Without `kb`, single-clause rules keep id None (`kb.add`
     numbers them) and the parts of an OR rule get none either — pass `kb` (or use
-    `add_rules`) to keep them under one id.
+    `add_rules`) to keep them under one id. Only \\n, \\r\\n and \\r end a line; text longer
+    than MAX_RULES_CHARS is refused before it is read.
     """
-    lines = text.splitlines() if isinstance(text, str) else list(text)
+    lines = _check_size(text)
     used = _used_ids(kb)
     groups = _groups(used)
     out: list[WeightedClause] = []
     pending: list[tuple[list[tuple[Literal, ...]], dict, int]] = []
-    for lineno, raw in enumerate(lines, start=1):
-        line = _strip_comment(raw)
-        if not line.strip():
+    for lineno, line in enumerate(lines, start=1):
+        toks = tokenize(line, lineno)
+        if not toks:
             continue
-        start = line.lstrip()
-        if start.startswith("["):
-            clauses, meta = _parse_raw(line, lineno, kb)
-        elif start[:2].upper() == "IF" and (len(start) == 2 or not start[2].isalnum()):
-            clauses, meta = _parse_if(line, lineno, kb)
+        if toks[0].kind == "[":
+            clauses, meta = _parse_raw(toks, lineno, kb)
+        elif toks[0].kw() == "IF":
+            clauses, meta = _parse_if(toks, line, lineno, kb)
         else:
-            col = len(line) - len(start) + 1
             raise ClauseSyntaxError("a rule starts with IF (IF … THEN POS [p=…]) or with its "
-                                    "probability in brackets ([0.9] POS | ~a=v)", lineno, col)
+                                    "probability in brackets ([0.9] POS | ~a=v)", lineno, toks[0].col)
         if "id" in meta:
             rid, tok = meta["id"]
             clash = {rid} & (used | groups) or (
@@ -448,6 +383,139 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[Weighte
             except DataError as exc:
                 raise ClauseSyntaxError(str(exc), lineno) from None
     return out
+
+
+# --------------------------------------------------------------------------- the conditions field
+
+
+def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = None
+                     ) -> list[tuple[str, str]]:
+    """`a=v AND b=w` (also `&`, `∧`, commas, an optional leading IF) → [(feature, value), …].
+
+    The same tokens, quoting and keywords as rule text, read leniently: an unquoted name or
+    value is the text between the separators, so `worst radius=[13.5, 16.82)` reads as one
+    condition. Where an unquoted `=` leaves the split open (`a = b=1`), `domains` picks the
+    reading that names a known feature and value; quote the name when two readings fit.
+    """
+    if len(text) > MAX_RULES_CHARS:
+        raise ClauseSyntaxError(f"the conditions have {len(text):,} characters; at most "
+                                f"{MAX_RULES_CHARS:,} are read")
+    toks = tokenize(text, 1, comments=False)
+    if toks and toks[0].kw() == "IF":
+        toks = toks[1:]
+    parts: list[list[Token]] = [[]]
+    for t in toks:
+        kw = t.kw()
+        if kw == "AND" or (t.kind == "w" and t.text in AND_WORDS):
+            parts.append([])
+            continue
+        if kw in ("OR", "NOT", "THEN", "IF"):
+            raise ClauseSyntaxError(
+                f"{t.text!r} cannot be used here: conditions are feature=value joined by AND "
+                "(write OR, NOT and parentheses as a whole rule: IF … THEN POS [p=…])", 1, t.col)
+        parts[-1].append(t)
+    out: list[tuple[str, str]] = []
+    for part in parts if toks else []:
+        if not part:
+            raise ClauseSyntaxError("an empty condition (AND at the start or end, or twice in a "
+                                    "row?)", 1, toks[-1].col)
+        for seg in _comma_segments(part):
+            if not seg:
+                raise ClauseSyntaxError("an empty condition (two separators in a row?)", 1,
+                                        part[0].col if part else 1)
+            out.append(_condition(seg, text, domains))
+    if out == [] and toks:
+        raise ClauseSyntaxError("conditions are feature=value joined by AND", 1, toks[0].col)
+    return out
+
+
+def _comma_segments(part: list[Token]) -> list[list[Token]]:
+    """Split at commas, then glue back each piece that holds no '=' (a comma inside a value)."""
+    out: list[list[Token]] = []
+    seg: list[Token] = []
+    comma: Token | None = None
+    for t in [*part, None]:
+        if t is not None and t.kind != ",":
+            seg.append(t)
+            continue
+        if out and comma is not None and not any(x.kind in ("=", "!=") for x in seg):
+            out[-1].extend([comma, *seg])
+        else:
+            out.append(seg)
+        seg, comma = [], t
+    return out if part else []
+
+
+def _span(toks: list[Token], text: str) -> str | None:
+    """What these tokens say as one name or value: a lone quoted string, or the unquoted text
+    they cover (None if quoted and unquoted pieces are mixed, or nothing is there)."""
+    if not toks:
+        return None
+    if len(toks) == 1 and toks[0].kind == "q":
+        return toks[0].text
+    if any(t.kind == "q" for t in toks):
+        return None
+    last = toks[-1]
+    out = text[toks[0].col - 1: last.col - 1 + len(last.text)]
+    if len(out) >= 2 and out[0] == out[-1] == "'":  # 'b c' as typed in a form: single quotes
+        out = out[1:-1]
+    return out
+
+
+def _condition(seg: list[Token], text: str,
+               domains: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
+    cuts = [i for i, t in enumerate(seg) if t.kind in ("=", "!=")]
+    if not cuts:
+        raise ClauseSyntaxError(f"condition {_span(seg, text) or seg[0].text!r} needs the form "
+                                "feature=value", 1, seg[0].col)
+    readings = []
+    for k in cuts:
+        f, v = _span(seg[:k], text), _span(seg[k + 1:], text)
+        if f is not None and v is not None:
+            readings.append((f, v, seg[k]))
+    if not readings:
+        raise ClauseSyntaxError("a condition reads feature=value (quote a name or value that "
+                                "holds '=' or quotes)", 1, seg[0].col)
+    if domains is not None and len(readings) > 1:
+        known = [r for r in readings if r[0] in domains and r[1] in domains[r[0]]]
+        if len(known) > 1:
+            raise ClauseSyntaxError(
+                f"{_span(seg, text)!r} can be read as " + " or as ".join(
+                    f"{quote(f)}={quote(v)}" for f, v, _ in known) + "; quote the name", 1, seg[0].col)
+        if known:
+            readings = known
+    f, v, op = readings[0]
+    if op.kind == "!=":
+        raise ClauseSyntaxError(f"{f}!={v}: the conditions field takes feature=value; write "
+                                "NOT in a whole rule (IF NOT a=v THEN POS [p=…])", 1, op.col)
+    return f, v
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def condition_text(feature: str, value: str, negated: bool = False) -> str:
+    """One condition as rule text: `a=v`, `"worst radius"="[13.5, 16.82)"`, `NOT a=v`."""
+    return ("NOT " if negated else "") + f"{quote(feature)}={quote(value)}"
+
+
+def conditions_text(conditions: Iterable[tuple[str, str]]) -> str:
+    """(feature, value) pairs as `a=v AND b=w`; `parse_conditions` reads it back exactly."""
+    return " AND ".join(condition_text(f, v) for f, v in conditions)
+
+
+def rule_clause(conditions: Sequence[tuple[str, str]], head: str = "POS", p: float = 0.9,
+                w: float = 1.0, rule_id: str | None = None, enabled: bool = True) -> WeightedClause:
+    """`IF a=v AND b=w THEN POS` (or NOT POS) with probability p and weight w, as the clause
+    `POS ∨ ¬a=v ∨ ¬b=w` (`¬POS ∨ …`) with source "rule"."""
+    h = head.strip().upper() if isinstance(head, str) else head
+    if h not in ("POS", "NOT POS"):
+        raise DataError(f"a rule concludes POS or NOT POS, not {head!r}")
+    if not conditions:
+        raise DataError("a rule needs at least one condition (feature = value)")
+    lits = [Literal(POS, None, h == "NOT POS")] + [Literal(f, v, True) for f, v in conditions]
+    return WeightedClause(tuple(lits), float(p), float(w), source="rule", id=rule_id,
+                          enabled=enabled)
 
 
 # --------------------------------------------------------------------------- managing rules
@@ -510,7 +578,7 @@ def replace_rule(kb: KB, rule_id: str, text: str) -> list[str]:
     saved = [kb.extra[i] for i in members]
     remove_rule(kb, rule_id)
     try:
-        lines = [ln for ln in text.splitlines() if _strip_comment(ln).strip()]
+        lines = [ln for ln in _check_size(text) if tokenize(ln)]
         if len(lines) != 1:
             raise ClauseSyntaxError(f"replace_rule takes one rule, got {len(lines)} lines", 1)
         new = parse_rules(lines[0], kb)
@@ -525,9 +593,12 @@ def replace_rule(kb: KB, rule_id: str, text: str) -> list[str]:
     return [c.id for c in new]
 
 
-def rule_text(clauses: WeightedClause | Sequence[WeightedClause]) -> str:
+def rule_text(clauses: WeightedClause | Sequence[WeightedClause], meta: bool = True,
+              with_id: bool = False) -> str:
     """`IF … THEN POS [p=…, w=…]` for a rule's clause(s) (an OR rule joins its clauses with
-    OR); clauses of another shape are shown in the raw clause syntax."""
+    OR; `meta=False` leaves out the brackets, `with_id=True` adds `id=`); clauses of another
+    shape are shown in the raw clause syntax. Names and values are quoted where needed, so
+    `parse_rules` reads the text back as the same clauses."""
     cs = [clauses] if isinstance(clauses, WeightedClause) else list(clauses)
     conds, heads = [], set()
     for c in cs:
@@ -536,33 +607,57 @@ def rule_text(clauses: WeightedClause | Sequence[WeightedClause]) -> str:
         if len(cls_lits) != 1 or not body or any(not lit.is_feature for lit in body):
             return "\n".join(x.to_text() for x in cs)
         heads.add(cls_lits[0].negated)
-        parts = [("" if lit.negated else "NOT ") + str(Literal(lit.atom, lit.value)) for lit in body]
-        conds.append(parts)
+        conds.append([condition_text(lit.atom, lit.value, not lit.negated) for lit in body])
     if len(heads) != 1 or len({(c.p, c.w, c.enabled) for c in cs}) != 1:
         return "\n".join(x.to_text() for x in cs)
     if len(conds) == 1:
         cond = " AND ".join(conds[0])
     else:
         cond = " OR ".join(p[0] if len(p) == 1 else "(" + " AND ".join(p) + ")" for p in conds)
+    text = f"IF {cond} THEN {'NOT POS' if heads.pop() else 'POS'}"
+    if not meta:
+        return text
     c0 = cs[0]
-    meta = f"p={c0.p:g}" + (f", w={c0.w:g}" if c0.w != 1.0 else "") + ("" if c0.enabled else ", off")
-    return f"IF {cond} THEN {'NOT POS' if heads.pop() else 'POS'} [{meta}]"
+    fields = [f"p={format_number(c0.p)}"]
+    if c0.w != 1.0:
+        fields.append(f"w={format_number(c0.w)}")
+    if with_id and c0.id is not None:
+        fields.append(f"id={quote(rule_group(c0.id) if len(cs) > 1 else c0.id)}")
+    if not c0.enabled:
+        fields.append("off")
+    return f"{text} [{', '.join(fields)}]"
 
 
-def list_rules(kb: KB) -> pd.DataFrame:
-    """One row per rule (an OR rule is one row): id, text, clauses, p, w, enabled."""
-    order: list[str] = []
+def rule_group(clause_id: str) -> str:
+    """The rule a clause id belongs to: `r3` for the parts `r3.1`, `r3.2` of an OR rule."""
+    return clause_id.split(".")[0] if re.fullmatch(r".+\.\d+", clause_id) else clause_id
+
+
+def rule_groups(rules: KB | Iterable[WeightedClause]) -> list[tuple[str, list[WeightedClause]]]:
+    """(rule id, its clauses) in order: the clauses of an OR rule under one id."""
     members: dict[str, list[WeightedClause]] = {}
-    for c in kb.rules:
-        cid = c.id or ""
-        g = cid.split(".")[0] if re.fullmatch(r".+\.\d+", cid) else cid
-        if g not in members:
-            order.append(g)
-            members[g] = []
-        members[g].append(c)
+    for c in (rules.rules if isinstance(rules, KB) else rules):
+        members.setdefault(rule_group(c.id or ""), []).append(c)
+    return list(members.items())
+
+
+def rules_text(rules: KB | Iterable[WeightedClause]) -> str:
+    """Every rule, one per line with its id; `parse_rules(text, kb.without_rules())` gives the
+    same clauses back (ids, p, w, enabled included) — the form to store or export rules in."""
+    lines = []
+    for _, cs in rule_groups(rules):
+        text = rule_text(cs, with_id=True)
+        if "\n" in text:  # clauses that share an id but not a shape: one raw line each
+            lines.extend(text.split("\n"))
+        else:
+            lines.append(text)
+    return "".join(line + "\n" for line in lines)
+
+
+def list_rules(kb: KB | Iterable[WeightedClause]) -> pd.DataFrame:
+    """One row per rule (an OR rule is one row): id, text, clauses, n_clauses, p, w, enabled."""
     rows = []
-    for g in order:
-        cs = members[g]
+    for g, cs in rule_groups(kb):
         rows.append({
             "id": g,
             "rule": rule_text(cs),
@@ -574,6 +669,17 @@ def list_rules(kb: KB) -> pd.DataFrame:
         })
     cols = ["id", "rule", "clauses", "n_clauses", "p", "w", "enabled"]
     return pd.DataFrame(rows, columns=cols)
+
+
+def with_rules(kb: KB, rules: str | WeightedClause | Iterable[WeightedClause] = (),
+               replace: bool = False) -> KB:
+    """`kb` plus rules (text is parsed against `kb`) as a new KB that shares the learned
+    clauses and their lookup index (see `KB.with_rules`); `kb` itself is unchanged."""
+    if isinstance(rules, str):
+        rules = parse_rules(rules, kb.without_rules() if replace else kb)
+    elif isinstance(rules, WeightedClause):
+        rules = [rules]
+    return kb.with_rules(rules, replace=replace)
 
 
 # --------------------------------------------------------------------------- rule effect
@@ -617,15 +723,6 @@ class RuleEffect:
                 f"{self.accuracy_after:.3f}, F1 {self.f1_before:.3f} → {self.f1_after:.3f}{inc}")
 
 
-def _with_rules(kb: KB, clauses: list[WeightedClause]) -> KB:
-    after = kb.copy()
-    after.add(clauses)
-    # rules live in `extra`: the learned block and its lookup index are unchanged
-    if after.n_learned == kb.n_learned and after.domains == kb.domains:
-        after._index_cache = kb._index_cache
-    return after
-
-
 def _scores(y: np.ndarray, pred: np.ndarray) -> tuple[float, float]:
     acc = float((y == pred).mean())
     tp = int((y & pred).sum())
@@ -658,15 +755,13 @@ def rule_effect(
     X = as_frame(X_test, features=kb.features)
     if rules is None:
         before, after = kb.without_rules(), kb
-        if before.n_learned == kb.n_learned:
-            before._index_cache = kb._index_cache
         added = kb.rules
     else:
         if isinstance(rules, str):
             added = parse_rules(rules, kb)
         else:
             added = [rules] if isinstance(rules, WeightedClause) else list(rules)
-        before, after = kb, _with_rules(kb, added)
+        before, after = kb, kb.with_rules(added)
         added = after.extra[len(kb.extra):]
     positive = kb.positive
     arr = np.asarray(y_test.to_numpy() if hasattr(y_test, "to_numpy") else y_test, dtype=object)
@@ -708,16 +803,28 @@ def rule_effect(
 
 
 __all__ = [
+    "MAX_CONDITIONS",
+    "MAX_NESTING",
+    "MAX_RULES_CHARS",
     "RuleEffect",
     "add_rules",
+    "condition_text",
+    "conditions_text",
     "disable_rule",
     "edit_rule",
     "enable_rule",
     "list_rules",
+    "next_rule_id",
+    "parse_conditions",
     "parse_rules",
     "remove_rule",
     "replace_rule",
+    "rule_clause",
     "rule_effect",
+    "rule_group",
+    "rule_groups",
     "rule_text",
+    "rules_text",
+    "with_rules",
 ]
 

@@ -478,7 +478,7 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert not at.exception and not errors(at), errors(at)
     ids = [r.id for r in at.session_state["ws"].rules]
     assert ids == ["r1.1", "r1.2"]
-    assert "IF worst radius=<13.5 THEN NOT POS" in list(at.dataframe[0].value["rule"])
+    assert 'IF "worst radius"=<13.5 THEN NOT POS' in list(at.dataframe[0].value["rule"])
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
     at.form_submit_button[1].click().run()
     errs = errors(at)

@@ -207,7 +207,7 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         mine = a.value("Edit rule")  # the rules table is a canvas; the editor names the rule
         assert mine.startswith("r1: IF a1=1 AND a2=1") and "worst radius" not in mine
         assert "Rules: 1" in a.sidebar_text() and "syn" in a.sidebar_text()
-        assert b.value("Edit rule").startswith("r1: IF worst radius=<13.5")
+        assert b.value("Edit rule").startswith('r1: IF "worst radius"=<13.5')
     finally:
         ctx_a.close()
         ctx_b.close()

@@ -455,3 +455,20 @@ def test_tree_kb_explanations_over_30_features_match_single_queries():
     for c in e.candidates[:12] + e.candidates[-3:]:
         b = query(kb, c.as_query())
         assert (c.lower, c.upper) == pytest.approx((b.lower, b.upper), abs=2e-7)
+
+def test_one_bounds_type_that_still_unpacks_like_the_old_tuples():
+    from plx_core import Bounds, counterfactual, direct_kb, explain, query
+
+    X, y = example2()
+    kb = direct_kb(X, y)
+    q = dict(zip(X.columns, "0101"))
+    e = explain(kb, q, k=2)
+    assert isinstance(e.bounds, Bounds) and isinstance(e.query_bounds, Bounds)
+    lo, hi = e.bounds
+    assert (lo, hi) == (e.bounds.lower, e.bounds.upper) == (e.bounds[0], e.bounds[1])
+    assert e.bounds == (lo, hi) and len(e.bounds) == 2 and list(e.bounds) == [lo, hi]
+    assert e.query_bounds == (query(kb, q).lower, query(kb, q).upper)
+    assert e.candidates[0].bounds == e.bounds and e.bounds.mean == e.mean
+    assert e.to_dict()["bounds"] == [lo, hi]  # serialised as before
+    cf = counterfactual(kb, q)
+    assert isinstance(cf.bounds, Bounds) and cf.to_dict()["bounds"] == list(cf.bounds)

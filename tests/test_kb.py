@@ -140,3 +140,91 @@ def test_rules_can_be_edited_disabled_and_removed():
     assert [r.id for r in kb.rules] == ["r1"]
     with pytest.raises(DataError, match="no rule with id 'r9'"):
         kb.remove_rule("r9")
+
+
+# --------------------------------------------------------------------------- the entry paths
+
+
+def _doc(**over):
+    X, y = example2()
+    doc = json.loads(direct_kb(X, y).to_json())
+    doc.update(over)
+    return doc
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"features": ["a1", "a1", "a2", "a3", "a4"]}, "lists 'a1' twice"),
+    ({"kind": "direct\n[1] POS"}, "field 'kind'"),
+    ({"max_len": True}, "field 'max_len'"),
+    ({"positive": 1}, "field 'positive'"),
+    ({"domains": {"a1": ["0", "0"]}}, "lists the value '0' twice"),
+])
+def test_malformed_kb_json_fields_are_named(over, message):
+    with pytest.raises(ClauseSyntaxError, match=re.escape(message)):
+        KB.from_json(json.dumps(_doc(**over)))
+
+
+def test_a_newline_in_kind_never_reaches_the_clause_text():
+    with pytest.raises(DataError, match="kind"):
+        KB(("a",), {"a": ("0",)}, kind="direct\n[1] POS")
+    kb = KB.from_json(json.dumps(_doc()))
+    assert KB.from_text(kb.to_text()) == kb and len(KB.from_text(kb.to_text())) == len(kb)
+
+
+def test_max_len_survives_text_and_json_round_trips():
+    X, y = example2()
+    kb = direct_kb(X, y, max_len=2)
+    assert KB.from_text(kb.to_text()).max_len == 2 and KB.from_json(kb.to_json()).max_len == 2
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000])
+def test_deeply_nested_json_is_one_clear_error(text):
+    with pytest.raises(ClauseSyntaxError, match="nested too deeply|not valid JSON|must be an object"):
+        KB.from_json(text)
+
+
+@pytest.mark.parametrize("w", [1e308, 1e15, 1e-300])
+def test_weights_outside_the_documented_range_are_refused_on_import(w):
+    doc = _doc()
+    doc["clauses"][0]["w"] = w
+    with pytest.raises(ClauseSyntaxError, match=r"clauses\[0\].*w="):
+        KB.from_json(json.dumps(doc))
+    with pytest.raises(DataError, match="w="):
+        WeightedClause((Literal("POS"),), 0.5, w)
+
+
+def test_a_clause_of_100000_literals_reads_in_one_pass():
+    n = 100_000
+    feats = [f"f{i}" for i in range(n)]
+    doc = {"format": "plx-kb", "version": 1, "features": feats, "domains": {f: ["1"] for f in feats},
+           "clauses": [{"literals": ["POS"] + [f"~{f}=1" for f in feats], "p": 0.9}]}
+    kb = KB.from_json(json.dumps(doc))
+    assert kb.n_learned == 1 and int(kb.lengths[0]) == n
+    rules = {"format": "plx-kb", "version": 1, "features": [], "domains": {},
+             "clauses": [{"literals": ["POS"] + [f"{f}=1" for f in feats], "p": 0.9}]}
+    kb2 = KB.from_json(json.dumps(rules))  # not learned-form: the general path, also linear
+    assert len(kb2.extra) == 1 and len(kb2.features) == n
+
+
+def test_json_line_numbers_are_found_only_for_an_error():
+    X, y = example2()
+    lines = direct_kb(X, y).to_json().splitlines()
+    lines[20] = lines[20].replace('"p": ', '"p": "x", "q": ')
+    with pytest.raises(ClauseSyntaxError, match="line 21: clauses"):
+        KB.from_json("\n".join(lines))
+
+
+def test_check_kb_matches_names_the_mismatch():
+    from plx_core import check_kb_matches
+
+    X, y = example2()
+    kb = direct_kb(X, y, positive="1")
+    assert kb.positive == "1"
+    check_kb_matches(kb, X.columns, {c: X[c].unique() for c in X}, "1")
+    check_kb_matches(kb, [*X.columns, "extra"], None, None)  # data may have more features
+    with pytest.raises(DataError, match="POS stands for '1' but the data's positive class is '0'"):
+        check_kb_matches(kb, X.columns, None, "0")
+    with pytest.raises(DataError, match=r"feature\(s\) \['a4'\] that the data lacks"):
+        check_kb_matches(kb, ["a1", "a2", "a3"])
+    with pytest.raises(DataError, match="value"):
+        check_kb_matches(kb, X.columns, {"a1": ["0"]})

@@ -4,23 +4,30 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from paper import as_query, example2
 
-from plx_core import KB, ClauseSyntaxError, DataError, direct_kb, query
+from plx_core import KB, ClauseSyntaxError, DataError, PLXError, direct_kb, query
 from plx_core.explain import explain
 from plx_core.kb import Literal
 from plx_core.query import query_many
 from plx_core.rules import (
     add_rules,
+    conditions_text,
     disable_rule,
     edit_rule,
     enable_rule,
     list_rules,
+    parse_conditions,
     parse_rules,
     remove_rule,
     replace_rule,
+    rule_clause,
     rule_effect,
     rule_text,
+    rules_text,
+    with_rules,
 )
 
 Q0101 = as_query("0101")
@@ -139,6 +146,140 @@ def test_rule_text_round_trip(direct):
     assert rule_text(rules) == text
     again = parse_rules(rule_text(rules), direct)
     assert [c.literals for c in again] == [c.literals for c in rules]
+
+
+# --------------------------------------------------------------------------- one grammar
+
+ALPHABET = st.characters(codec="utf-8", exclude_categories=("Cs",))
+NAMES = st.text(ALPHABET, max_size=10) | st.sampled_from(
+    ["x!", "a = b", "worst radius", "[13.5, 16.82)", "POS", "not", "and", "&", "'q'", "a\u2028b",
+     "a\x85b", "#1", "a|b", "~a", "¬", "x!=1", "p", "off", "", " ", '"', "\\", "∧", "a:b"])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(conds=st.lists(st.tuples(NAMES, NAMES, st.booleans()), min_size=1, max_size=4,
+                      unique_by=lambda c: c[0]),
+       head=st.booleans(), p=st.floats(0, 1), w=st.floats(1e-6, 1e6), on=st.booleans())
+def test_any_rule_reads_back_as_itself(conds, head, p, w, on):
+    """parse(render(rule)) == rule and render(parse(text)) == text for any names and values."""
+    lit = [Literal("POS", None, head)] + [Literal(f, v, not neg) for f, v, neg in conds]
+    rule = parse_rules("[0.5] POS")[0].__class__(tuple(lit), p, w, "rule", id="r7", enabled=on)
+    text = rule_text(rule, with_id=True)
+    back = parse_rules(text)
+    assert len(back) == 1 and back[0] == rule
+    assert rule_text(back[0], with_id=True) == text
+    assert "\u2028" not in text and "\x85" not in text  # line separators are escaped
+    assert parse_rules(rules_text([rule])) == [rule]
+
+
+@FUZZ
+@given(st.lists(st.tuples(NAMES, NAMES), min_size=1, max_size=4))
+def test_any_conditions_read_back(pairs):
+    text = conditions_text(pairs)
+    assert parse_conditions(text) == pairs
+    assert conditions_text(parse_conditions(text)) == text
+
+
+def test_a_rule_on_x_bang_does_not_read_as_not_equal():
+    rule = rule_clause([("x!", "1")], "POS", 0.9, 2, "r1")
+    kb = KB(("x!",), {"x!": ("0", "1")}).with_rules([rule])
+    shown = list_rules(kb)["rule"].iloc[0]
+    assert shown == 'IF "x!"=1 THEN POS [p=0.9, w=2]'
+    assert parse_rules(shown) == [rule.__class__(rule.literals, 0.9, 2.0, "rule")]
+    # and x!=1 still means "x is not 1"
+    assert [str(x) for x in parse_rules("IF x!=1 THEN POS [p=0.9]")[0].literals] == ["POS", "x=1"]
+
+
+def test_bin_labels_and_names_with_symbols_in_the_conditions_field():
+    assert parse_conditions("worst radius=[13.5, 16.82)") == [("worst radius", "[13.5, 16.82)")]
+    assert parse_conditions('"worst radius"="[13.5, 16.82)" AND b=1, c=(1, 2]') == [
+        ("worst radius", "[13.5, 16.82)"), ("b", "1"), ("c", "(1, 2]")]
+    assert parse_conditions("area=≥50 & x=1") == [("area", "≥50"), ("x", "1")]
+    doms = {"a = b": ("1",), "a": ("x",)}
+    assert parse_conditions("a = b=1", doms) == [("a = b", "1")]  # the reading the data knows
+    assert parse_conditions('"a = b"=1') == [("a = b", "1")]
+    assert parse_conditions("t=>=22.47", {"t": (">=22.47",)}) == [("t", ">=22.47")]
+    with pytest.raises(ClauseSyntaxError, match="quote the name"):
+        parse_conditions("a = b=1", {"a = b": ("1",), "a": ("b=1",)})
+    for bad, msg in [("a=1 OR b=2", "OR"), ("NOT a=1", "NOT"), ("a!=1", "NOT"),
+                     ("a=1 AND", "empty condition"), ('a="x', "closing")]:
+        with pytest.raises(ClauseSyntaxError, match=msg):
+            parse_conditions(bad)
+
+
+def test_line_separators_inside_quotes_stay_in_the_name():
+    text = 'IF "a\u2028b"=1 AND "c\x85d"="v\u2029" THEN POS [p=0.9]'
+    [rule] = parse_rules(text)
+    assert [(lit.atom, lit.value) for lit in rule.literals[1:]] == [("a\u2028b", "1"), ("c\x85d", "v\u2029")]
+    assert parse_rules(rule_text(rule)) == [rule]
+    assert parse_rules("IF a=1 THEN POS [p=0.9]\r\nIF b=1 THEN POS [p=0.8]\rIF c=1 THEN POS [p=0.7]")[2].p == 0.7
+
+
+def test_clause_text_and_rules_share_keywords_and_case_rules():
+    for off in ("off", "OFF", "disabled", "Disabled"):
+        assert parse_rules(f"IF a=1 THEN POS [P=0.9, W=2, {off}]")[0].enabled is False
+        assert parse_rules(f"[0.9, W=2, {off}] pos | ~a=1")[0].enabled is False
+        assert KB.from_text(f"[0.9, w=2, {off}] POS | ~a=1").extra[0].enabled is False
+    assert str(parse_rules("[0.9] POS | a!=1")[0].literals[1]) == "~a=1"  # != in clause text too
+    with pytest.raises(ClauseSyntaxError, match="given twice"):
+        parse_rules("IF a=1 THEN POS [p=0.9, p=0.8]")
+    with pytest.raises(ClauseSyntaxError, match="not allowed here"):
+        parse_rules("IF a=1 THEN POS [p=0.9, src=data]")
+
+
+def test_with_rules_shares_the_learned_block_and_its_index(direct):
+    idx = direct.index()
+    with_r = direct.with_rules(parse_rules("IF a1=1 THEN POS [p=0.9, w=5]", direct))
+    assert with_r.index() is idx and len(direct.rules) == 0 and [c.id for c in with_r.rules] == ["r1"]
+    assert with_r.without_rules().index() is idx
+    again = with_rules(with_r, "IF a2=1 THEN NOT POS [p=0.8, w=30]", replace=True)
+    assert [rule_text(c) for c in again.rules] == ["IF a2=1 THEN NOT POS [p=0.8, w=30]"]
+    assert query(again, Q0101).mean == pytest.approx(0.2) and query(direct, Q0101).mean == 0.5
+    # a rule naming a new value re-indexes the copy only
+    grown = direct.with_rules([rule_clause([("a1", "9")], "POS", 0.9, 1)])
+    assert grown.domains["a1"][-1] == "9" and "9" not in direct.domains["a1"]
+    assert query(grown, Q0101).mean == query(direct, Q0101).mean
+
+
+def test_rules_text_round_trips_a_kbs_rules(direct):
+    add_rules(direct, "IF a3=0 OR (a4=0 AND NOT a1=1) THEN POS [p=0.9, w=5]\n"
+                      "IF a1=1 THEN NOT POS [p=0.8, off]\n[0.6, w=3] POS | a2=0")
+    text = rules_text(direct)
+    back = parse_rules(text, direct.without_rules())
+    assert back == direct.rules
+
+
+# --------------------------------------------------------------------------- hostile rule text
+
+
+def test_deep_nesting_is_one_clear_error_not_a_recursion_error():
+    with pytest.raises(ClauseSyntaxError, match="nested more than"):
+        parse_rules("IF " + "(" * 3000 + "a=1" + ")" * 3000 + " THEN POS [p=0.9]")
+    [rule] = parse_rules("IF " + "NOT " * 3001 + "a=1 THEN POS [p=0.9]")  # odd: NOT a=1
+    assert str(rule.literals[1]) == "a=1"
+
+
+def test_long_and_chains_parse_in_one_pass_and_huge_ones_are_refused():
+    n = 5000
+    [rule] = parse_rules("IF " + " AND ".join(f"a{i}=1" for i in range(n)) + " THEN POS [p=0.9]")
+    assert len(rule.literals) == n + 1
+    with pytest.raises(ClauseSyntaxError, match="conditions; at most"):
+        parse_rules("IF " + " AND ".join(["a=1"] * 10**5) + " THEN POS [p=0.9]")
+    with pytest.raises(ClauseSyntaxError, match="characters; at most"):
+        parse_rules("IF " + " AND ".join(f"a{i}=1" for i in range(10**5)) + " THEN POS [p=0.9]")
+    with pytest.raises(ClauseSyntaxError, match="characters; at most"):
+        parse_rules("IF a=1 THEN POS [p=0.9]\n" * 50_000)
+
+
+@pytest.mark.parametrize("w", ["1e308", "inf", "nan", "1e7", "0", "1e-7", "-1"])
+def test_weights_outside_the_documented_range_are_refused_at_the_door(w):
+    with pytest.raises(ClauseSyntaxError, match="w="):
+        parse_rules(f"IF a=1 THEN POS [p=0.9, w={w}]")
+    with pytest.raises(PLXError):
+        KB.from_text(f"[0.9, w={w}] POS | ~a=1")
+    with pytest.raises(PLXError):
+        rule_clause([("a", "1")], "POS", 0.9, float(w))
 
 
 # --------------------------------------------------------------------------- management

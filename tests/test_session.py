@@ -225,7 +225,7 @@ def test_import_kb_round_trip(ws):
 def test_rule_clause_and_text():
     r = rule_clause([("a", "1"), ("b", "x y")], "NOT POS", 0.8, 5, "r3")
     assert r.source == "rule" and r.id == "r3" and r.head == -1
-    assert rule_text(r) == "IF a=1 AND b=x y THEN NOT POS"
+    assert rule_text(r) == 'IF a=1 AND b="x y" THEN NOT POS'  # quoted: it reads back
 
 
 def test_validate_conditions_in_plain_words():
@@ -240,11 +240,13 @@ def test_validate_conditions_in_plain_words():
 
 def test_parse_conditions():
     assert parse_conditions("a=1 AND b=x") == [("a", "1"), ("b", "x")]
-    assert parse_conditions("IF a=1 ∧ 'b c'=2 THEN POS") == [("a", "1"), ("b c", "2")]
+    assert parse_conditions("IF a=1 ∧ 'b c'=2") == [("a", "1"), ("b c", "2")]
     assert parse_conditions("worst radius=<13.5") == [("worst radius", "<13.5")]
     assert parse_conditions("") == []
-    with pytest.raises(DataError, match="feature=value"):
+    with pytest.raises(ValueError, match="feature=value"):
         parse_conditions("justaword")
+    with pytest.raises(ValueError, match="THEN"):  # the conclusion is chosen apart
+        parse_conditions("a=1 THEN POS")
 
 
 # --------------------------------------------------------------------------- browsing and export

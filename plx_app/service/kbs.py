@@ -89,8 +89,4 @@ def with_rules(kb: KB, rules: Sequence[WeightedClause]) -> KB:
     if not rules:
         return kb
     kb.index()
-    out = KB(kb.features, dict(kb.domains), kb.codes, kb.head, kb.p, kb.w, kb.support,
-             kb.positives, kb.source, list(kb.extra), kb.positive, kb.kind, kb.max_len,
-             _index_cache=kb._index_cache)
-    out.extra.extend(rules)
-    return out
+    return kb.with_rules(rules)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -32,14 +31,11 @@ def rule_parts(rule: WeightedClause) -> tuple[list[tuple[str, str]], str]:
 
 
 def rule_text(rule: WeightedClause) -> str:
-    """`IF a=v AND NOT b=w THEN POS` for display (names and values as typed, unquoted)."""
-    parts = [("" if lit.negated else "NOT ") + f"{lit.atom}={lit.value}"
-             for lit in rule.literals if lit.is_feature]
-    if any(not lit.is_feature and not lit.is_class for lit in rule.literals) or not any(
-            lit.is_class for lit in rule.literals):
-        return rule.to_text()  # not of the IF … THEN shape: show the raw clause
-    _, head = rule_parts(rule)
-    return f"IF {' AND '.join(parts) or '(always)'} THEN {head}"
+    """`IF a=v AND NOT b=w THEN POS` for display (the engine's renderer: quoted where needed,
+    so it reads back)."""
+    from plx_core.rules import rule_text as _rule_text
+
+    return _rule_text(rule, meta=False)
 
 
 def next_rule_id(rules: Sequence[WeightedClause]) -> str:
@@ -72,33 +68,11 @@ def validate_conditions(conditions: Sequence[tuple[str, str]], domains: Mapping[
     return errors
 
 
-_SPLIT_AND = re.compile(r"\s+(?:AND|and|&|∧)\s+|\s*,\s*(?=[^,=]+=)")
+def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = None) -> list[tuple[str, str]]:
+    """`a=v AND b=w` into pairs: the engine's conditions field (`plx_core.rules`)."""
+    from plx_core.rules import parse_conditions as _parse_conditions
 
-
-def parse_conditions(text: str) -> list[tuple[str, str]]:
-    """`a=v AND b=w` (also `∧`, `&`, or commas) into pairs; names and values may be quoted."""
-    text = text.strip()
-    if not text:
-        return []
-    m = re.match(r"(?is)^\s*IF\s+(.*?)(?:\s+THEN\s+.*)?$", text)
-    if m:
-        text = m.group(1)
-    out = []
-    for part in _SPLIT_AND.split(text):
-        part = part.strip()
-        if not part:
-            continue
-        if "=" not in part:
-            raise DataError(f"condition {part!r} needs the form feature=value")
-        f, v = part.split("=", 1)
-        out.append((_unquote(f.strip()), _unquote(v.strip())))
-    return out
-
-
-def _unquote(s: str) -> str:
-    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
-        return s[1:-1]
-    return s
+    return _parse_conditions(text, domains)
 
 
 def rules_frame(rules: Sequence[WeightedClause]) -> pd.DataFrame:

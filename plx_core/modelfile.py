@@ -1,0 +1,211 @@
+"""Model files: the schema that turns raw rows into features, the stored KB and the settings
+around them (class names, the tuned clause window), written as readable JSON or as a compact
+binary npz (`plx_core.binformat`) and read back through one validated path.
+
+The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
+`BINARY_FROM_CLAUSES` clauses go binary. Reading sniffs the bytes, whatever the name. Every
+field is checked before it is used; a malformed file ends in one `ModelFileError` naming the
+field (`answer.min_len`, `schema`, `kb: clauses[3]`, …). Never pickle.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .binformat import is_npz, read_npz, write_npz
+from .errors import ModelFileError, PLXError
+from .jsonformat import kb_from_document, load_json
+
+MODEL_FORMAT = "plx-model"
+MODEL_VERSION = 1
+MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
+BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
+FORMATS = ("json", "npz")
+ANSWER_INTS = ("min_len", "max_len", "prior_weight")
+
+
+@dataclass
+class ModelFile:
+    """What a model file holds: the schema, the stored KB and the settings around them.
+
+    `kb` is the stored KB (for the tuned Direct variant, the full KB that explanations search);
+    `answering_kb()` is the KB that answers (cut to the tuned window, plus the prior clause).
+    `settings` keeps any other top-level fields (kb_kind, variant, n_train, …) as they were.
+    """
+
+    schema: Any  # plx_core.data.Schema
+    kb: Any  # plx_core.kb.KB
+    positive: str
+    negative: str
+    answer: dict[str, Any] | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def answering_kb(self) -> Any:
+        from .variants import windowed_kb
+
+        a = self.answer
+        if not a:
+            return self.kb
+        return windowed_kb(self.kb, a["min_len"], a["max_len"], a["prior_weight"])
+
+    def header(self) -> dict[str, Any]:
+        """The model document without the KB (JSON-able)."""
+        return {"format": MODEL_FORMAT, "version": MODEL_VERSION, **self.settings,
+                "positive": self.positive, "negative": self.negative, "answer": self.answer,
+                "schema": self.schema.to_dict()}
+
+
+def choose_format(path: str | Path, n_clauses: int, fmt: str = "auto") -> str:
+    """"json" or "npz": as asked, else by extension, else by size."""
+    if fmt != "auto":
+        if fmt not in FORMATS:
+            raise ModelFileError(f"model format {fmt!r} is not one of {list(FORMATS)} or 'auto'")
+        return fmt
+    ext = Path(path).suffix.lower()
+    if ext in (".json", ".npz"):
+        return ext[1:]
+    return "npz" if n_clauses >= BINARY_FROM_CLAUSES else "json"
+
+
+def model_bytes(model: ModelFile, fmt: str = "json") -> bytes:
+    """The model file's bytes in one format (what `save_model` writes)."""
+    if fmt == "npz":
+        import io
+
+        buf = io.BytesIO()
+        write_npz(model.kb, buf, meta={"model": model.header()})
+        return buf.getvalue()
+    head = json.dumps(model.header(), ensure_ascii=False)
+    # the KB's JSON (one clause per line) spliced in, not re-encoded: linear in its size
+    return (head[:-1] + ', "kb": ' + model.kb.to_json().rstrip("\n") + "}\n").encode("utf-8")
+
+
+def save_model(model: ModelFile, path: str | Path, fmt: str = "auto") -> str:
+    """Write the model file atomically (`plx_core.export.write_atomic`); returns the format."""
+    from .export import write_atomic
+
+    fmt = choose_format(path, len(model.kb), fmt)
+    write_atomic(path, model_bytes(model, fmt))
+    return fmt
+
+
+def load_model(source: str | Path | bytes, where: str | None = None) -> ModelFile:
+    """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first."""
+    if isinstance(source, bytes):
+        raw, where = source, where or "model file"
+    else:
+        p = Path(source)
+        where = where or repr(str(p))
+        if p.is_dir():
+            raise ModelFileError(f"{where} is a folder, not a model file")
+        if not p.is_file():
+            raise ModelFileError(f"model file {where} not found")
+        size = p.stat().st_size
+        if size > MAX_MODEL_BYTES:
+            raise ModelFileError(f"model file {where} is {size:,} bytes, more than the cap of "
+                                 f"{MAX_MODEL_BYTES:,}")
+        raw = p.read_bytes()
+    if len(raw) > MAX_MODEL_BYTES:
+        raise ModelFileError(f"{where} is {len(raw):,} bytes, more than the cap of "
+                             f"{MAX_MODEL_BYTES:,}")
+    if is_npz(raw):
+        try:
+            kb, meta = read_npz(raw, where)
+        except PLXError as exc:
+            raise ModelFileError(str(exc)) from None
+        doc = meta.get("model")
+        if not isinstance(doc, dict):
+            raise ModelFileError(f"{where}: an npz KB without a model header (field 'meta.model')")
+        return model_from_document(doc, where, kb=kb)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModelFileError(f"{where} is neither a JSON model (not UTF-8 at byte {exc.start}) "
+                             "nor an npz model") from None
+    try:
+        doc = load_json(text, where)
+    except PLXError as exc:
+        raise ModelFileError(str(exc)) from None
+    return model_from_document(doc, where, text=text)
+
+
+def model_from_document(doc: Any, where: str = "model", kb: Any = None,
+                        text: str | None = None) -> ModelFile:
+    """A ModelFile from a parsed model document (its "kb" field, or `kb` already read)."""
+    from .data import Schema
+
+    check_document(doc, where, need_kb=kb is None)
+    try:
+        schema = Schema.from_dict(doc["schema"])
+    except PLXError as exc:
+        raise ModelFileError(f"{where}: field 'schema': {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        detail = (f"field {exc.args[0]!r} is missing" if isinstance(exc, KeyError) and exc.args
+                  else str(exc) or type(exc).__name__)
+        raise ModelFileError(f"{where}: field 'schema': {detail}") from None
+    if kb is None:
+        try:
+            kb = kb_from_document(doc["kb"], text)
+        except PLXError as exc:
+            raise ModelFileError(f"{where}: field 'kb': {exc}") from None
+    missing = [f for f in kb.features if f not in set(schema.features)]
+    if missing:
+        raise ModelFileError(f"{where}: the KB has feature(s) {missing[:5]} the schema does not "
+                             "produce")
+    if kb.positive is not None and kb.positive != doc["positive"]:
+        raise ModelFileError(f"{where}: field 'positive' is {doc['positive']!r} but the KB's POS "
+                             f"stands for {kb.positive!r}")
+    settings = {k: v for k, v in doc.items()
+                if k not in ("format", "version", "positive", "negative", "answer", "schema", "kb")}
+    model = ModelFile(schema, kb, doc["positive"], doc["negative"], doc.get("answer"), settings)
+    if model.answer:
+        try:
+            model.answering_kb()
+        except PLXError as exc:
+            raise ModelFileError(f"{where}: field 'answer': {exc}") from None
+    return model
+
+
+def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
+    """The model document's own fields (the schema and the KB check theirs)."""
+    if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
+        raise ModelFileError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
+    if doc.get("version") != MODEL_VERSION or isinstance(doc.get("version"), bool):
+        raise ModelFileError(f"{where} has model version {doc.get('version')!r}; this plx reads "
+                             f"version {MODEL_VERSION}")
+    required = ("schema", "kb", "positive", "negative") if need_kb else ("schema", "positive", "negative")
+    missing = [k for k in required if k not in doc]
+    if missing:
+        raise ModelFileError(f"{where} lacks the field(s) {missing}")
+    for k in ("schema", "kb")[: 2 if need_kb else 1]:
+        if not isinstance(doc[k], dict):
+            raise ModelFileError(f"{where}: field {k!r} must be an object, not "
+                                 f"{type(doc[k]).__name__}")
+    for k in ("positive", "negative"):
+        if not isinstance(doc[k], str):
+            raise ModelFileError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
+    for k in ("kb_kind", "variant"):
+        if k in doc and not isinstance(doc[k], str):
+            raise ModelFileError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
+    n = doc.get("n_train")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        raise ModelFileError(f"{where}: field 'n_train' must be a whole number ≥ 0, not {n!r:.60}")
+    a = doc.get("answer")
+    if a is None:
+        return
+    if not isinstance(a, dict):
+        raise ModelFileError(f"{where}: field 'answer' must be an object or null")
+    for k in ANSWER_INTS:
+        v = a.get(k)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ModelFileError(f"{where}: field 'answer.{k}' must be an integer, not {v!r:.60}")
+    if not 1 <= a["min_len"] <= a["max_len"]:
+        raise ModelFileError(f"{where}: 'answer.min_len' {a['min_len']} and 'answer.max_len' "
+                             f"{a['max_len']} must satisfy 1 ≤ min_len ≤ max_len")
+    for k in ("loo_f1", "paper_loo_f1"):
+        v = a.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ModelFileError(f"{where}: field 'answer.{k}' must be a number or null, not {v!r:.60}")

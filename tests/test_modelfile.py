@@ -1,0 +1,140 @@
+"""Model files: JSON and npz round trips, the format choice, and malformed files named by field."""
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core import direct_kb, query
+from plx_core.data import infer_schema
+from plx_core.errors import ModelFileError
+from plx_core.modelfile import (
+    BINARY_FROM_CLAUSES,
+    ModelFile,
+    choose_format,
+    load_model,
+    model_bytes,
+    save_model,
+)
+
+
+@pytest.fixture
+def model():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"colour": rng.choice(["red", "dark blue", "x!"], 60),
+                          "size": rng.choice(["S", "L"], 60),
+                          "label": rng.choice(["yes", "no"], 60)})
+    schema = infer_schema(frame, "label", "yes")
+    X, y = schema.apply(frame)
+    kb = direct_kb(X, y, positive="yes")
+    kb.add(__import__("plx_core").parse_rules('IF "colour"="x!" THEN NOT POS [p=0.8, w=3, off]', kb))
+    return ModelFile(schema, kb, "yes", "no", None, {"kb_kind": "direct", "variant": "paper",
+                                                    "n_train": 60})
+
+
+@pytest.mark.parametrize("name", ["m.json", "m.npz"])
+def test_both_formats_round_trip_the_whole_model(model, tmp_path, name):
+    path = tmp_path / name
+    assert save_model(model, path) == name.split(".")[1]
+    back = load_model(path)
+    assert back.kb == model.kb and back.kb.rules == model.kb.rules
+    assert back.schema.to_dict() == model.schema.to_dict() and back.settings == model.settings
+    assert (back.positive, back.negative, back.answer) == ("yes", "no", None)
+    q = {"colour": "dark blue", "size": "S"}
+    assert query(back.kb, q).lower == query(model.kb, q).lower
+
+
+def test_the_format_follows_the_name_then_the_size(tmp_path):
+    assert choose_format("a.json", 10**7) == "json" and choose_format("a.NPZ", 1) == "npz"
+    assert choose_format("model", BINARY_FROM_CLAUSES) == "npz" and choose_format("model", 5) == "json"
+    with pytest.raises(ModelFileError, match="format"):
+        choose_format("a", 1, "pickle")
+
+
+def test_the_file_is_sniffed_not_trusted_by_its_name(model, tmp_path):
+    p = tmp_path / "really-binary.json"
+    p.write_bytes(model_bytes(model, "npz"))
+    assert load_model(p).kb == model.kb
+
+
+def _json_doc(model):
+    return json.loads(model_bytes(model, "json"))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(schema={}), "field 'schema': schema field 'label' is missing"),
+    (lambda d: d.update(schema={"label": "x"}), "field 'schema'"),
+    (lambda d: d.update(answer={"min_len": "x", "max_len": 2, "prior_weight": 0}),
+     "field 'answer.min_len' must be an integer"),
+    (lambda d: d.update(answer={"min_len": 2, "max_len": 1, "prior_weight": 0}), "min_len"),
+    (lambda d: d.update(positive=["yes"]), "field 'positive' must be a string"),
+    (lambda d: d.update(positive="no"), "field 'positive' is 'no' but the KB's POS stands for 'yes'"),
+    (lambda d: d["kb"].update(features=["colour", "colour"]), "field 'kb'"),
+    (lambda d: d["kb"]["clauses"][0].update(w=1e308), "clauses[0]: clause: w=1e+308 must be"),
+    (lambda d: d.update(n_train=True), "field 'n_train'"),
+    (lambda d: d.pop("kb"), "lacks the field(s) ['kb']"),
+    (lambda d: d.update(version=2), "model version 2"),
+])
+def test_malformed_json_models_name_the_field(model, change, message):
+    doc = _json_doc(model)
+    change(doc)
+    with pytest.raises(ModelFileError, match=__import__("re").escape(message)):
+        load_model(json.dumps(doc).encode())
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"[" * 200_000, "nested too deeply"),
+    (b"\xff\xfe garbage", "neither a JSON model"),
+    (b"PK\x03\x04 not really a zip", "not a readable npz"),
+    (b'{"format": "plx-model"', "not valid JSON"),
+])
+def test_unreadable_files_are_one_clear_error(raw, message):
+    with pytest.raises(ModelFileError, match=message):
+        load_model(raw)
+
+
+def _npz_with(model, **arrays):
+    raw = np.load(io.BytesIO(model_bytes(model, "npz")))
+    data = {k: raw[k] for k in raw.files} | arrays
+    buf = io.BytesIO()
+    np.savez(buf, **data)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("arrays, message", [
+    (lambda kb: {"codes": np.full_like(kb.codes, 9)}, "codes outside"),
+    (lambda kb: {"p": np.full(len(kb.p), 2.0)}, r"probability 2\.0 is outside \[0, 1\]"),
+    (lambda kb: {"w": np.full(len(kb.w), 1e300)}, "w="),
+    (lambda kb: {"head": np.zeros_like(kb.head)}, "'head'"),
+    (lambda kb: {"source": np.full_like(kb.source, 7)}, "'source'"),
+    (lambda kb: {"p": kb.p[:-1]}, "shape"),
+    (lambda kb: {"p": np.array([{"x": 1}] * len(kb.p), dtype=object)}, "cannot be read|dtype"),
+    (lambda kb: {"header": np.frombuffer(b'{"format": "plx-kb", "version": 1}', np.uint8)},
+     "field 'clauses' must be a list"),
+    (lambda kb: {"evil": np.zeros(1)}, "unknown array"),
+])
+def test_tampered_npz_models_are_refused_before_use(model, arrays, message):
+    with pytest.raises(ModelFileError, match=message):
+        load_model(_npz_with(model, **arrays(model.kb)))
+
+
+def test_cli_writes_npz_by_name_and_reads_it(tmp_path, capsys):
+    from plx_core.cli import main
+
+    csv = tmp_path / "d.csv"
+    rng = np.random.default_rng(1)
+    pd.DataFrame({"a": rng.choice(list("xyz"), 80), "b": rng.choice(list("pq"), 80),
+                  "label": rng.choice(["1", "0"], 80)}).to_csv(csv, index=False)
+    for name in ("m.json", "m.npz"):
+        assert main(["fit", str(csv), "--label", "label", "--variant", "paper",
+                     "--out", str(tmp_path / name)]) == 0
+        assert main(["predict", str(tmp_path / name), str(csv), "--out",
+                     str(tmp_path / f"{name}.csv")]) == 0
+    assert (tmp_path / "m.npz").read_bytes()[:4] == b"PK\x03\x04"
+    a, b = (pd.read_csv(tmp_path / f"m.{e}.csv") for e in ("json", "npz"))
+    pd.testing.assert_frame_equal(a, b)
+    (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04junk")
+    assert main(["predict", str(tmp_path / "bad.npz"), str(csv), "--out", str(tmp_path / "o.csv")]) == 2
+    assert "not a readable npz" in capsys.readouterr().err
