@@ -616,8 +616,107 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     return kb_from_counts(counts, enc.features, enc.domains, pos, cap), reason
 
 
+# --------------------------------------------------------------------------- lazy answers
+
+
+@dataclass
+class DirectBitmaps:
+    """The Direct KB without the cube: per-value bitmaps of the training rows, from which the
+    clauses inside one query are counted on demand (level by level, AND + popcount).
+
+    `kb_for(q)` is exactly the part of `direct_kb(X, y, max_len=...)` whose bodies lie inside
+    q (same clauses, counts and order), so `query(bm.kb_for(q), q)` answers q — and explains it,
+    its sub-queries being inside it — as the full Direct KB does under the relevant semantics.
+    Memory: one bit per (row, feature value); per query, the bitmaps of one length.
+    """
+
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    bits: list[np.ndarray]  # per feature: (number of values, words) uint64
+    ybits: np.ndarray  # (words,) uint64: the positive rows
+    positive: str
+    max_len: int | None = None
+
+    @classmethod
+    def from_data(cls, X: Any, y: Any, positive: Any = None, max_len: int | None = None
+                  ) -> DirectBitmaps:
+        check_max_len(max_len)
+        frame = as_frame(X)
+        yb, pos = binary_target(y, positive)
+        if len(yb) != len(frame):
+            raise DataError(f"X has {len(frame)} rows but y has {len(yb)}")
+        enc = encode(frame)
+        bits = []
+        for j, f in enumerate(enc.features):
+            col = enc.codes[:, j]
+            eq = col[None, :] == np.arange(len(enc.domains[f]))[:, None]
+            bits.append(_pack(eq))
+        return cls(enc.features, enc.domains, bits, _pack(yb[None, :] > 0)[0], pos, max_len)
+
+    def kb_for(self, q: Any) -> KB:
+        """The Direct KB's clauses whose feature-value sets lie inside the query q."""
+        from .query import prepare_query
+
+        shell = KB(self.features, self.domains, positive=self.positive, kind="direct",
+                   max_len=self.max_len)
+        qc = prepare_query(shell, q).codes
+        known = np.flatnonzero(qc >= 0)
+        top = len(known) if self.max_len is None else min(self.max_len, len(known))
+        base = np.array([self.bits[f][qc[f]] for f in known]) if len(known) else None
+        sets: list[np.ndarray] = []
+        sups: list[np.ndarray] = []
+        poss: list[np.ndarray] = []
+        members = np.arange(len(known))[:, None]
+        cur = base
+        for k in range(1, top + 1):
+            if k > 1:  # extend each live set by a later feature of the query
+                last = members[:, -1]
+                n_ext = len(known) - 1 - last
+                parent = np.repeat(np.arange(len(members)), n_ext)
+                if not len(parent):
+                    break
+                added = (np.repeat(last + 1 - np.concatenate([[0], np.cumsum(n_ext)[:-1]]), n_ext)
+                         + np.arange(len(parent)))
+                members = np.hstack([members[parent], added[:, None]])
+                cur = cur[parent] & base[added]
+            sup = np.bitwise_count(cur).sum(axis=1, dtype=np.int64)
+            live = sup > 0  # a set no row has: neither it nor its supersets are clauses
+            members, cur, sup = members[live], cur[live], sup[live]
+            if not len(members):
+                break
+            sets.append(members)
+            sups.append(sup)
+            poss.append(np.bitwise_count(cur & self.ybits[None, :]).sum(axis=1, dtype=np.int64))
+        F = len(self.features)
+        codes_parts = []
+        for mem in sets:
+            c = np.full((len(mem), F), -1, np.int64)
+            cols = known[mem]
+            c[np.repeat(np.arange(len(mem)), mem.shape[1]), cols.ravel()] = qc[cols].ravel()
+            codes_parts.append(c)
+        counts = _concat(codes_parts, sups, poss, F)
+        if len(counts.support):  # the cube's canonical order: by length, then level key
+            lk = LevelKeys.for_domains([len(self.domains[f]) for f in self.features], top)
+            lengths, keys = lk.body_keys(counts.codes)
+            order = np.lexsort((keys, lengths))
+            top_code = max((len(d) for d in self.domains.values()), default=1)
+            dtype = np.int8 if top_code <= 127 else np.int16 if top_code <= 32767 else np.int32
+            counts = Counts(counts.codes[order].astype(dtype), counts.support[order],
+                            counts.positives[order])
+        return kb_from_counts(counts, self.features, self.domains, self.positive, self.max_len)
+
+
+def _pack(rows: np.ndarray) -> np.ndarray:
+    """Boolean rows (r × n) as bitmaps (r × ceil(n / 64)) of uint64."""
+    packed = np.packbits(rows, axis=1, bitorder="little")
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.hstack([packed, np.zeros((len(packed), pad), np.uint8)])
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
 __all__ = [
-    "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "LevelKeys", "choose_max_len",
+    "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "DirectBitmaps", "LevelKeys", "choose_max_len",
     "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "distinct_rows",
     "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "parse_size",
 ]

@@ -190,12 +190,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full.positive = positive
         v = self.variant_
         if v == "tuned":
-            cfg = V.tune(full, encode_rows(full, frame), y, random_state=self.random_state,
-                         groups=self._groups)
-            if cfg.is_paper:
-                return full, full, cfg, []
-            kb = V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight)
-            return kb, full, cfg, []
+            return self._tuned(full, encode_rows(full, frame), y, self._groups, sampled=False)
         if v in ("weighted", "confidence"):
             kb = full.copy()
             kb.w = kb.support.astype(float) if v == "weighted" else np.abs(2 * kb.p - 1) + 1e-3
@@ -211,6 +206,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, forest)]
         return full, full, None, []
+
+    def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
+               sampled: bool):
+        """The tuned variant's (answering KB, full KB, TunedConfig, []) from the full Direct KB
+        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows)."""
+        cfg = V.tune(full, codes, y, random_state=self.random_state, groups=groups,
+                     sampled=sampled)
+        if cfg.is_paper:
+            return full, full, cfg, []
+        return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []
 
     def _ensemble(self, frame: pd.DataFrame, y: np.ndarray, positive: str) -> list:
         """(columns or None, KB) members: bootstrap rows ("bagged") or random feature halves

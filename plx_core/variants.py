@@ -270,22 +270,30 @@ class TunedConfig:
         return self.min_len == 1 and self.prior_weight == 0 and self.max_len >= self.top
 
 
+def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0) -> np.ndarray | None:
+    """The training rows (sorted positions) `tune` leaves out one by one: None for all of them,
+    a seeded sample when rows × subsets exceeds `TUNE_PAIR_BUDGET`."""
+    n_sub = n_subsets(len(kb.features), int(kb.lengths.max(initial=0)))
+    if n_rows * n_sub <= TUNE_PAIR_BUDGET:
+        return None
+    keep = min(n_rows, max(50, TUNE_PAIR_BUDGET // n_sub))
+    return np.sort(np.random.default_rng(random_state).choice(n_rows, keep, replace=False))
+
+
 def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          max_prior: int | None = None, random_state: int | None = 0,
-         groups: np.ndarray | None = None) -> TunedConfig:
+         groups: np.ndarray | None = None, sampled: bool = False) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
     (one label per row) marks replicas: identical rows of one group are left out together
     (None: each row alone). When rows × subsets exceeds `TUNE_PAIR_BUDGET` a random sample
-    of the rows is left out."""
+    of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample)."""
     z = TUNE_Z if z is None else z
     y = np.asarray(y, dtype=np.int64)
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
-    n_sub = n_subsets(len(kb.features), int(kb.lengths.max(initial=0)))
-    if len(y) * n_sub > TUNE_PAIR_BUDGET:
-        keep = max(50, TUNE_PAIR_BUDGET // n_sub)
-        pick = np.sort(np.random.default_rng(random_state).choice(len(y), keep, replace=False))
+    pick = None if sampled else loo_sample(kb, len(y), random_state)
+    if pick is not None:
         codes, y, leave_out = codes[pick], y[pick], leave_out[pick]
     if len(y) < MIN_TUNE_ROWS or kb.n_learned == 0:
         top = int(kb.lengths.max(initial=0))
@@ -351,6 +359,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 
 __all__ = [
-    "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "prior_clause",
+    "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
+    "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",
 ]

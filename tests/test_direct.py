@@ -193,3 +193,26 @@ def test_tuned_fit_stays_within_the_memory_budget():
     tracemalloc.stop()
     assert clf.tuned_[0] is not None
     assert peak <= budget, peak / 2**20
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), max_len=st.sampled_from([None, 1, 2, 3]))
+def test_bitmaps_give_the_query_part_of_the_direct_kb(seed, max_len):
+    """Counting a query's sets on demand (bitmaps) gives exactly the full KB's clauses inside the
+    query, and the same answer, with or without a cap, with missing and unseen values."""
+    from plx_core import query
+    from plx_core.direct import DirectBitmaps
+
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (60, 5)).astype(str), columns=[f"f{i}" for i in range(5)])
+    X = X.mask(rng.random(X.shape) < 0.1)
+    y = rng.integers(0, 2, 60)
+    y[:2] = [0, 1]
+    full = direct_kb(X, y, max_len=max_len if max_len is not None else 5)
+    bm = DirectBitmaps.from_data(X, y, max_len=max_len)
+    q = {f: str(rng.integers(0, 4)) for f in X.columns if rng.random() < 0.8}  # "3" is unseen
+    part = bm.kb_for(q)
+    inside = {k: v for k, v in as_dict(full).items() if all(q.get(f) == val for f, val in k)}
+    assert as_dict(part) == inside
+    a, b = query(part, q), query(full, q)
+    assert (a.lower, a.upper, a.n_relevant) == (b.lower, b.upper, b.n_relevant)
