@@ -26,8 +26,9 @@ fit is refused with the cap that would.
 **Where even that is too big** — a query needs only the clauses inside it, so `DirectBitmaps`
 answers single queries and explanations without the cube: per-value bitmaps of the training rows,
 the query's subsets counted level by level with AND + popcount, giving the query's relevant
-Direct KB exactly. It is not used for batch prediction: one query costs 10–200 ms at 10^6 rows
-against microseconds for a lookup in a materialised cube (benchmarks/RESULTS.md, bench_scale).
+Direct KB exactly, also beyond the cap the cube could afford. It is not used for batch
+prediction: one query costs tens to hundreds of milliseconds at 10^6 rows, against microseconds
+for lookups in a materialised cube (benchmarks/RESULTS.md, "Scale (issue 10)").
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from .kb import KB, ClauseIndex
 DEFAULT_MEMORY_BUDGET = 4 * 2**30
 """Bytes a Direct KB build may use by default (the issue's target machine: 4 GB)."""
 WORK = 2**22
-"""(distinct row, subset) pairs counted at once: the fixed working set (~40 bytes a pair)."""
+"""(distinct row, subset) pairs counted at once: the fixed working set (`BYTES_PER_PAIR` each)."""
 DENSE_MAX = 2**22
 """A chunk of subsets whose key range is at most this (and at most 8 × its pairs) is counted by
 `bincount` into a dense table; others by sorting."""

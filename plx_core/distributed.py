@@ -229,11 +229,12 @@ def fit_dask(data: Any, label: str, **params: Any):
     pos = value_str(clf.positive) if clf.positive is not None else classes[-1]
     if pos not in classes:
         raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
-    budget = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
-    if clf.variant == "tuned":  # as PLXClassifier.fit: leave-one-out's share comes off
-        budget = max(budget - V.TUNE_BYTES, budget // 2)
+    total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
+    budget = V.kb_share(total) if clf.variant == "tuned" else total  # as PLXClassifier.fit
     full, why = direct_kb_dask(ddf, label, positive=pos, max_len=clf.max_len,
                                memory_budget=budget, stats=stats)
+    if budget < total:
+        why += V.kb_share_note(total)
     full.positive = pos
     if clf.variant == "tuned":
         pick = V.loo_sample(full, n, clf.random_state)
@@ -304,7 +305,44 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
     return ddf.map_partitions(_explain_part, model, features, k, meta=meta)
 
 
+# --------------------------------------------------------------------------- the CLI's model
+
+
+def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]) -> pd.DataFrame:
+    if markers:
+        part = part.mask(part.isin(list(markers)))
+    X, _ = model.schema.apply(part)
+    out = model.predict(X)
+    out.index = part.index
+    return out
+
+
+def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
+                       workers: int | None = None, missing: tuple[str, ...] | None = None
+                       ) -> pd.DataFrame:
+    """`plx predict --dask/--workers`: a CLI model (`plx_core.cli.Model`) answers a Parquet
+    data set (file or folder) or CSV partition by partition; rows come back in file order."""
+    from .data import MISSING_MARKERS
+
+    markers = tuple(m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
+    client = connect(scheduler, workers)
+    try:
+        ddf = as_dask_frame(path)
+        head = ddf.head(2, npartitions=-1)
+        meta = _model_part(head, model, markers).iloc[:0]
+        fut = client.scatter(model, broadcast=True)
+        res = ddf.map_partitions(_model_part, fut, markers, meta=meta).compute()
+    finally:
+        cluster = client.cluster if scheduler is None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    res = res.reset_index(drop=True)
+    res["row"] = np.arange(1, len(res) + 1)
+    return res
+
+
 __all__ = [
     "INSTALL_HINT", "as_dask_frame", "bounds_dask", "connect", "direct_kb_dask", "explain_dask",
-    "fit_dask", "predict_dask", "table_stats",
+    "fit_dask", "predict_dask", "predict_model_dask", "table_stats",
 ]

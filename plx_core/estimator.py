@@ -180,11 +180,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             )
             kb.positive = positive
             return kb, None, None, []
-        budget = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
-        if self.variant_ == "tuned":  # leave-one-out's working set comes out of the budget
-            budget = max(budget - V.TUNE_BYTES, budget // 2)
+        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        budget = V.kb_share(total) if self.variant_ == "tuned" else total
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
                                           memory_budget=budget)
+        if budget < total:
+            why += V.kb_share_note(total)
         if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
             self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive

@@ -68,6 +68,19 @@ TUNE_BYTES = 128 * TUNE_WORK
 tracemalloc); `PLXClassifier` keeps it out of the budget it gives the Direct KB."""
 
 
+def kb_share(budget: int) -> int:
+    """The part of a memory budget the tuned fit gives its Direct KB (the rest: `tune`)."""
+    return max(budget - TUNE_BYTES, budget // 2)
+
+
+def kb_share_note(budget: int) -> str:
+    """How `kb_share` split `budget`, in words (appended to the cap's reason)."""
+    from .direct import _size
+
+    return (f" — {_size(kb_share(budget))} of the {_size(budget)} memory budget; the rest is "
+            "the tuned variant's leave-one-out")
+
+
 # --------------------------------------------------------------------------- lookups
 
 

@@ -216,3 +216,17 @@ def test_bitmaps_give_the_query_part_of_the_direct_kb(seed, max_len):
     assert as_dict(part) == inside
     a, b = query(part, q), query(full, q)
     assert (a.lower, a.upper, a.n_relevant) == (b.lower, b.upper, b.n_relevant)
+
+
+def test_cli_budget_chooses_the_cap_and_says_so(tmp_path, capsys):
+    from plx_core.cli import main
+
+    X, y = wide_table(300, 24, dom=2)
+    csv = tmp_path / "wide.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    out = tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--budget", "48MB", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "max_len=" in err and "48 MiB" in err
+    assert main(["fit", str(csv), "--label", "label", "--budget", "lots", "--out", str(out)]) == 2
+    assert "not a size" in capsys.readouterr().err

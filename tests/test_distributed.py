@@ -83,3 +83,20 @@ def test_bad_input_is_named(client, parquet):
         D.direct_kb_dask(path, "nope")
     with pytest.raises(Exception, match="variant 'tuned' or 'paper'"):
         D.fit_dask(path, "label", variant="bagged")
+
+
+def test_cli_predict_on_the_cluster_equals_the_plain_predict(client, parquet, tmp_path, capsys):
+    from plx_core.cli import main
+
+    path, X, y = parquet
+    csv = tmp_path / "train.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(csv), "--label", "label", "--positive", "yes", "--out", str(model)]) == 0
+    plain, dist = tmp_path / "plain.csv", tmp_path / "dask.csv"
+    assert main(["predict", str(model), str(csv), "--out", str(plain)]) == 0
+    assert main(["predict", str(model), path, "--dask", client.scheduler.address,
+                 "--out", str(dist)]) == 0
+    a, b = pd.read_csv(plain), pd.read_csv(dist)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["decision"]) == {"yes", "no"}
