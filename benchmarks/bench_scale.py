@@ -7,7 +7,7 @@
 
 Each case runs in a fresh subprocess so its peak resident memory (ru_maxrss) is its own; the
 fit cases time `PLXClassifier()` (default settings) and the baseline — a 100-tree random forest
-on the one-hot table (`plx_core.experiments.runner`'s "Forest") — in that same subprocess, in
+on the one-hot table (`plx_core.baselines.OneHotModel("forest")`) — in that same subprocess, in
 turn, and report the median ratio. Each case writes its own section of RESULTS.md.
 """
 
@@ -45,7 +45,7 @@ def child_fit(n: int, F: int, repeat: int) -> dict:
     import time
 
     from plx_core import PLXClassifier
-    from plx_core.experiments.runner import _baseline
+    from plx_core.baselines import OneHotModel
 
     X, y = table(n, F)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -61,7 +61,7 @@ def child_fit(n: int, F: int, repeat: int) -> dict:
                     "base_mb": base / 1024}
         del clf
         t = time.perf_counter()
-        _baseline("Forest", 0).fit(X, y)
+        OneHotModel("forest", 0).fit(X, y)
         t_rf.append(time.perf_counter() - t)
     ratios = [a / b for a, b in zip(t_plx, t_rf)]
     return {**info, "plx_s": statistics.median(t_plx), "rf_s": statistics.median(t_rf),
