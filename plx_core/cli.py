@@ -133,7 +133,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               variant: str = "tuned", max_len: int | None = None,
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
-              say: Callable[[str], None] = _note) -> Any:
+              say: Callable[[str], None] = _note,
+              memory_budget: int | str | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`)."""
     from .data import infer_schema
     from .estimator import PLXClassifier
@@ -161,7 +162,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if len(set(yb.tolist())) < 2:
         raise CLIError(f"every row has label {schema.positive!r}; plx needs both classes")
     clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
-                        random_state=random_state).fit(X, yb)
+                        random_state=random_state, memory_budget=memory_budget).fit(X, yb)
+    if kb == "direct":
+        say(clf.max_len_reason_)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None
@@ -283,7 +286,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     out = _outputs(a, a.data)
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
-                      encoding=a.encoding)
+                      encoding=a.encoding, memory_budget=a.budget)
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
     how = ("paper configuration" if not model.answer else
@@ -296,8 +299,13 @@ def cmd_fit(a: argparse.Namespace) -> None:
 def cmd_predict(a: argparse.Namespace) -> None:
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
-    pred = model.predict(X)
+    if a.dask or a.workers:  # partition by partition on a Dask cluster, the model sent once
+        from .distributed import predict_model_dask
+
+        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing))
+    else:
+        X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
+        pred = model.predict(X)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _write_csv(pred, out)
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
@@ -354,6 +362,15 @@ def _positive_int(text: str) -> int:
     return v
 
 
+def _size(text: str) -> int:
+    from .direct import parse_size
+
+    try:
+        return parse_size(text)
+    except PLXError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _int(text: str) -> int:
     try:
         return int(text)
@@ -399,6 +416,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")
     _add_missing(f)
+    f.add_argument("--budget", type=_size, default=None, metavar="SIZE",
+                   help="memory for the Direct KB, e.g. 4GB (default 4GB); without --max-len "
+                        "the largest clause-length cap that fits is used, and said")
     f.add_argument("--out", required=True, help="model file to write: name.json (readable) or "
                    "name.npz (compact binary); other names pick npz for large KBs")
     f.set_defaults(func=cmd_fit)
@@ -407,6 +427,10 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("data")
     _add_missing(pr)
     pr.add_argument("--out", required=True, help="CSV to write")
+    pr.add_argument("--dask", metavar="SCHEDULER_ADDRESS", default=None,
+                    help="answer partition by partition on this Dask cluster (plx[dask])")
+    pr.add_argument("--workers", type=_positive_int, default=None, metavar="N",
+                    help="answer on a local Dask cluster of N worker processes (plx[dask])")
     pr.set_defaults(func=cmd_predict)
     ex = sub.add_parser("explain", help="the k features that decide each row (Algorithm 6)")
     ex.add_argument("model")

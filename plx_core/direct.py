@@ -1,24 +1,72 @@
 """The Direct KB (Algorithm 3): one clause `POS ∨ ¬K` for every feature-value set K that occurs
-in a training row, with p = positives / matches.
+in a training row, with p = positives / matches — the table's data cube.
 
-Counting is vectorised: every feature subset S of a row gets an integer key (the row's codes on
-S, bit-packed), keys are built level by level (|S| = 1, 2, …) from the previous level by one
-numpy addition, and each level is counted with one sort. No Python loop touches rows.
+How it is counted (issue 10, "cost follows the KB, not the rows"):
+
+* the rows are first reduced to the **distinct rows with their multiplicities** (support and
+  positives), so repeated rows cost nothing;
+* every feature subset S of length k gets a **level key**: the subsets of one length are
+  numbered in colex order, subset i owns the key range [offset_i, offset_i + Π_{f∈S}(|dom f|+1))
+  and a body's key is offset_i plus its codes (+1, 0 = missing) in mixed radix. Keys are plain
+  int64 whatever the number of features (no 62-bit packing of all features), and a body's key
+  is computed from its codes alone, so partial cubes (row chunks, Dask partitions) merge by key;
+* each length is counted in chunks of (distinct rows × subsets) of at most `WORK` pairs, with
+  one weighted `bincount` when the length's key range is small (`DENSE_MAX`), else by sorting;
+  memory is the output plus a fixed working set, never rows × subsets.
+
+The output is in canonical order: by length, then level key. Counts are sums, so the cube of a
+table split in parts is `merge_counts` of the parts' cubes (`plx_core.distributed`).
+
+**Choosing the clause-length cap.** `max_len=None` means "the largest cap that fits the memory
+budget" (`choose_max_len`; every length when the whole cube fits). The estimate
+(`estimate_bytes`) bounds the clauses by min(rows × subsets, Σ_k e_k(domain sizes)) and is
+checked against tracemalloc peaks in tests/test_direct.py. An explicit `max_len` that does not
+fit is refused with the cap that would.
+
+**Where even that is too big** — a query needs only the clauses inside it, so `DirectBitmaps`
+answers single queries and explanations without the cube: per-value bitmaps of the training rows,
+the query's subsets counted level by level with AND + popcount, giving the query's relevant
+Direct KB exactly, also beyond the cap the cube could afford. It is not used for batch
+prediction: one query costs tens to hundreds of milliseconds at 10^6 rows, against microseconds
+for lookups in a materialised cube (benchmarks/RESULTS.md, "Scale (issue 10)").
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .encoding import Encoded, as_frame, binary_target, encode, smallest_int
+from .encoding import Encoded, as_frame, binary_target, encode
 from .errors import DataError, KBTooLargeError
 from .kb import KB, ClauseIndex
 
-DEFAULT_MEMORY_BUDGET = 6 * 2**30  # bytes; the machines here have 24 GiB
+DEFAULT_MEMORY_BUDGET = 4 * 2**30
+"""Bytes a Direct KB build may use by default (the issue's target machine: 4 GB)."""
+WORK = 2**22
+"""(distinct row, subset) pairs counted at once: the fixed working set (`BYTES_PER_PAIR` each)."""
+DENSE_MAX = 2**22
+"""A chunk of subsets whose key range is at most this (and at most 8 × its pairs) is counted by
+`bincount` into a dense table; others by sorting."""
+PAIR_LIMIT = 200_000_000
+"""Default caps keep the (distinct row, subset) pairs counted under this (≈ 20–40 s)."""
+CLAUSE_LIMIT = 4_000_000
+"""Default caps keep the clause bound (`clause_bound`) under this: beyond it the KB is mostly
+clauses of support one or two, slow to tune, index and save. (Syn 10/4 at 10^4 rows bounds at
+2.9 M and stays uncapped.)"""
+SHIFT = 26
+"""Support and positives share one float64 bincount weight (support·2^26 + positives) while the
+rows number fewer than 2^26."""
+BYTES_PER_PAIR = 20
+"""Working-set bytes per (row, subset) pair of a chunk: the key, its weight, bincount's index."""
+CLAUSE_BYTES = 32
+"""Bytes per output clause besides two copies of its code row (the levels' parts and the
+joined block): support and positives twice, p, w, head, source. With `BYTES_PER_PAIR` and the
+rows' term, measured against tracemalloc peaks in tests/test_direct.py (estimate/peak 1.0–2.1)."""
 
 
 @dataclass(frozen=True)
@@ -35,17 +83,8 @@ def n_subsets(n_features: int, max_len: int | None) -> int:
     return sum(math.comb(n_features, k) for k in range(1, top + 1))
 
 
-def estimate_bytes(n_rows: int, n_features: int, max_len: int | None) -> int:
-    """Rough peak memory of `direct_kb`: the largest level's keys (×4 for sort temporaries)
-    plus the output, assuming every (row, subset) pair were a distinct clause."""
-    top = n_features if max_len is None else min(max_len, n_features)
-    widest = max((math.comb(n_features, k) for k in range(1, top + 1)), default=0)
-    total = n_subsets(n_features, max_len)
-    return n_rows * widest * 8 * 4 + n_rows * total * (n_features + 40)
-
-
 def level_subsets(n_features: int, max_len: int | None):
-    """Yield (parent_column, added_feature, members) arrays level by level.
+    """Yield (parent_column, added_feature, members) arrays level by level (lex order).
 
     Level k's subsets extend level k-1's with a feature larger than their largest one; the
     parent column indexes the previous level's key matrix (-1 for level 1).
@@ -66,91 +105,481 @@ def level_subsets(n_features: int, max_len: int | None):
         yield parent, added, members
 
 
+# --------------------------------------------------------------------------- memory
+
+
+def _elementary(sizes: Sequence[float], top: int) -> list[float]:
+    """e_0..e_top of the domain sizes: e_k = Σ over k-subsets of Π sizes (distinct k-bodies)."""
+    e = [1.0] + [0.0] * top
+    for s in sizes:
+        for k in range(top, 0, -1):
+            e[k] += e[k - 1] * float(s)
+    return e
+
+
+def clause_bound(n_rows: int, n_features: int, max_len: int | None,
+                 domains: Sequence[int] | None = None) -> int:
+    """At most this many clauses: per length, min(rows × subsets, distinct value combinations)."""
+    top = n_features if max_len is None else min(max_len, n_features)
+    e = _elementary(domains, top) if domains is not None else None
+    total = 0.0
+    for k in range(1, top + 1):
+        per = float(n_rows) * math.comb(n_features, k)
+        total += min(per, e[k]) if e is not None else per
+    return int(min(total, 2.0**62))
+
+
+def estimate_bytes(n_rows: int, n_features: int, max_len: int | None,
+                   domains: Sequence[int] | None = None, distinct: int | None = None) -> int:
+    """Peak memory of `direct_kb` (bytes): the encoded rows, the fixed working set of a chunk,
+    and the output clauses (`clause_bound`, each its code row plus `CLAUSE_BYTES`).
+    `domains` are the features' numbers of values (without them every (row, subset) pair is
+    assumed to be a distinct clause); `distinct` the number of distinct rows (default n_rows)."""
+    d = n_rows if distinct is None else distinct
+    m = clause_bound(d, n_features, max_len, domains)
+    top = n_features if max_len is None else min(max_len, n_features)
+    pairs = min(WORK, d * n_subsets(n_features, top)) if top else 0
+    dense = 16 * min(DENSE_MAX, 8 * pairs) if top else 0  # the table and bincount's result
+    if domains is not None and top:
+        dense = int(min(dense, 16 * max(_elementary([s + 1 for s in domains], top)[1:])))
+    rows = n_rows * (n_features * 4 + 120) + d * n_features * 9  # encoding, distinct rows
+    per_clause = 2 * n_features + CLAUSE_BYTES
+    return int(min(rows + pairs * BYTES_PER_PAIR + dense + float(m) * per_clause, 2.0**62)) + 2**20
+
+
+def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
+                   budget: int | None = None, distinct: int | None = None
+                   ) -> tuple[int | None, str]:
+    """The largest clause-length cap whose Direct KB fits `budget` bytes, counts at most
+    `PAIR_LIMIT` (distinct row, subset) pairs and has at most `CLAUSE_LIMIT` clauses, and why,
+    in words.
+
+    Returns (None, reason) when every length fits (no cap). Raises `KBTooLargeError` only when
+    not even one-literal clauses fit — the last resort."""
+    budget = DEFAULT_MEMORY_BUDGET if budget is None else int(budget)
+    d = n_rows if distinct is None else distinct
+
+    def need(k: int | None) -> int:
+        return estimate_bytes(n_rows, n_features, k, domains, distinct)
+
+    def pairs(k: int | None) -> int:
+        return d * n_subsets(n_features, k)
+
+    def fits(k: int | None) -> bool:
+        return (need(k) <= budget and pairs(k) <= PAIR_LIMIT
+                and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
+
+    if fits(None):
+        return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
+                      f"the memory budget ({_size(need(None))} of {_size(budget)})")
+    fit = 0
+    for k in range(1, n_features + 1):
+        if not fits(k):
+            break
+        fit = k
+    if fit == 0:
+        if need(1) <= budget:  # memory fits; only slow: still build it
+            return 1, (f"max_len=1: only one-literal clauses, {d} distinct rows are many")
+        raise KBTooLargeError(
+            f"even one-literal clauses over {n_features} features from {n_rows} rows need about "
+            f"{_size(need(1))} (memory budget {_size(budget)}): raise the budget, select fewer "
+            "features, or use the Tree KB")
+    nxt = fit + 1
+    if need(nxt) > budget:
+        why = f"{nxt} would need about {_size(need(nxt))}"
+    elif pairs(nxt) > PAIR_LIMIT:
+        why = f"{nxt} would count {pairs(nxt):,} (row, subset) pairs, over the {PAIR_LIMIT:,} limit"
+    else:
+        why = (f"{nxt} could give up to {clause_bound(d, n_features, nxt, domains):,} clauses, "
+               f"over the {CLAUSE_LIMIT:,} limit (mostly clauses of support one or two)")
+    return fit, (f"max_len={fit}: clauses of up to {fit} of the {n_features} features fit the "
+                 f"memory budget ({_size(need(fit))} of {_size(budget)}); {why}")
+
+
+def _size(b: float) -> str:
+    return f"{b / 2**30:.1f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+
+
+def parse_size(text: str | int | float) -> int:
+    """'4GB', '512 MiB', '2e9' → bytes (GB and GiB both mean 2^30 here)."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value, unit = float(text), ""
+    else:
+        s = str(text).strip().upper().replace(" ", "")
+        num = s.rstrip("KMGTIB")
+        unit = s[len(num):]
+        try:
+            value = float(num)
+        except ValueError:
+            raise DataError(f"memory budget {text!r} is not a size such as 4GB or 512MB") from None
+    mult = {"": 1, "B": 1, "K": 2**10, "KB": 2**10, "KIB": 2**10, "M": 2**20, "MB": 2**20,
+            "MIB": 2**20, "G": 2**30, "GB": 2**30, "GIB": 2**30, "T": 2**40, "TB": 2**40,
+            "TIB": 2**40}.get(unit)
+    if mult is None or not value > 0 or not math.isfinite(value):
+        raise DataError(f"memory budget {text!r} is not a positive size such as 4GB or 512MB")
+    return int(value * mult)
+
+
+# --------------------------------------------------------------------------- level keys
+
+
+@functools.lru_cache(maxsize=32)
+def colex_members(n_features: int, k: int) -> np.ndarray:
+    """The k-subsets of range(n_features) in colex order (C(F, k) × k, ascending members)."""
+    if k == 1:
+        out = np.arange(n_features, dtype=np.int64)[:, None]
+    else:
+        prev = colex_members(n_features, k - 1)
+        blocks = [np.hstack([prev[: math.comb(m, k - 1)], np.full((math.comb(m, k - 1), 1), m)])
+                  for m in range(k - 1, n_features)]
+        out = np.vstack(blocks) if blocks else np.zeros((0, k), np.int64)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class LevelKeys:
+    """Level keys of bodies of length k (see the module docstring) for features with
+    `radix[f]` = number of values + 1."""
+
+    radix: np.ndarray  # int64, per feature
+    top: int  # longest length keyed
+
+    @classmethod
+    def for_domains(cls, sizes: Sequence[int], max_len: int | None) -> LevelKeys:
+        F = len(sizes)
+        top = F if max_len is None else min(max_len, F)
+        return cls(np.asarray(sizes, np.int64) + 1, top)
+
+    @functools.cached_property
+    def _levels(self) -> dict:
+        return {}
+
+    def level(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(members C × k, multipliers C × k, offsets C + 1) of length k."""
+        cache = self._levels
+        if k not in cache:
+            mem = colex_members(len(self.radix), k)
+            r = self.radix[mem]
+            mult = np.ones_like(r)
+            if k > 1:
+                mult[:, 1:] = np.cumprod(r[:, :-1], axis=1)
+            span = r.prod(axis=1) if len(r) else np.zeros(0, np.int64)
+            if len(r) and float(np.prod(r.astype(float), axis=1).sum()) >= 2**62:
+                raise KBTooLargeError(
+                    f"clauses of {k} literals have too many value combinations to count "
+                    "(more than 2^62); pass a smaller max_len")
+            offsets = np.concatenate([[0], np.cumsum(span)]).astype(np.int64)
+            cache[k] = (mem, mult, offsets)
+        return cache[k]
+
+    def subset_keys(self, digits_t: np.ndarray, k: int, lo: int, hi: int, base: int = 0
+                    ) -> np.ndarray:
+        """Keys − base (subsets lo..hi × rows) of rows given as digits (F × rows, code + 1);
+        int32 when the range allows (half the memory traffic)."""
+        mem, mult, offsets = self.level(k)
+        dt = np.int32 if offsets[hi] - base < 2**31 else np.int64
+        keys = np.repeat((offsets[lo:hi, None] - base).astype(dt), digits_t.shape[1], axis=1)
+        for i in range(k):
+            keys += digits_t[mem[lo:hi, i]] * mult[lo:hi, i, None].astype(dt)
+        return keys
+
+    def valid(self, digits_t: np.ndarray, k: int, lo: int, hi: int) -> np.ndarray:
+        """Which (subset, row) pairs have every member present (digit > 0)."""
+        mem = self.level(k)[0]
+        ok = digits_t[mem[lo:hi, 0]] > 0
+        for i in range(1, k):
+            ok &= digits_t[mem[lo:hi, i]] > 0
+        return ok
+
+    def decode(self, k: int, keys: np.ndarray, n_features: int) -> np.ndarray:
+        """Code rows (len(keys) × F, -1 absent; int64) of length-k keys; rows with a missing
+        member get -1 on it (callers drop them)."""
+        mem, mult, offsets = self.level(k)
+        rank = np.searchsorted(offsets, keys, "right") - 1
+        local = keys - offsets[rank]
+        top = int(self.radix.max(initial=1))
+        dtype = np.int8 if top <= 127 else np.int16 if top <= 32767 else np.int32
+        out = np.full((len(keys), n_features), -1, dtype)
+        flat = out.reshape(-1)
+        base = np.arange(len(keys), dtype=np.int64) * n_features
+        for i in range(k):
+            f = mem[rank, i]
+            flat[base + f] = (local // mult[rank, i]) % self.radix[f] - 1
+        return out
+
+    def body_keys(self, codes: np.ndarray, step: int = 2**18) -> tuple[np.ndarray, np.ndarray]:
+        """(length, level key) of clause bodies given as code rows (-1 absent), `step` rows at
+        a time (the temporaries are a few int64 per literal)."""
+        codes = np.asarray(codes)
+        lengths = (codes >= 0).sum(axis=1)
+        keys = np.zeros(len(codes), np.int64)
+        for s in range(0, len(codes), step):
+            part = codes[s : s + step]
+            plen = lengths[s : s + step]
+            for k in np.unique(plen).tolist():
+                if k == 0:
+                    continue
+                rows = np.flatnonzero(plen == k)
+                sub = part[rows]
+                r, f = np.nonzero(sub >= 0)
+                mem = f.reshape(-1, k)
+                offsets = self.level(k)[2]
+                rank = np.zeros(len(rows), np.int64)
+                key = np.zeros(len(rows), np.int64)
+                mult = np.ones(len(rows), np.int64)
+                vals = sub[r, f].reshape(-1, k)
+                for i in range(k):
+                    rank += _comb_column(mem[:, i], i + 1)
+                    key += (vals[:, i].astype(np.int64) + 1) * mult
+                    mult *= self.radix[mem[:, i]]
+                keys[s + rows] = offsets[rank] + key
+        return lengths, keys
+
+
+def _comb_column(n: np.ndarray, k: int) -> np.ndarray:
+    """C(n, k) for an array n (int64; exact for the sizes levels are keyed at)."""
+    top = int(n.max(initial=0))
+    table = np.array([math.comb(i, k) for i in range(top + 1)], dtype=np.int64)
+    return table[n]
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def row_keys(codes: np.ndarray, radix: np.ndarray) -> list[np.ndarray]:
+    """Whole code rows as int64 words (mixed radix over groups of features, each < 2^62):
+    equal rows ⇔ equal words. One word unless the features' value combinations exceed 2^62."""
+    words, cur, span = [], None, 1
+    for f in range(codes.shape[1]):
+        r = int(radix[f])
+        if cur is None or span * r >= 2**62:
+            if cur is not None:
+                words.append(cur)
+            cur, span = np.zeros(len(codes), np.int64), 1
+        cur += (codes[:, f].astype(np.int64) + 1) * span
+        span *= r
+    if cur is not None:
+        words.append(cur)
+    return words
+
+
+def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
+                  radix: np.ndarray | None = None) -> Counts:
+    """The distinct code rows with how many rows (support) and positive rows each has."""
+    codes = np.asarray(codes)
+    w = np.ones(len(codes), np.int64) if weight is None else np.asarray(weight, np.int64)
+    if len(codes) == 0:
+        return Counts(codes.reshape(0, codes.shape[1] if codes.ndim == 2 else 0),
+                      np.zeros(0, np.int64), np.zeros(0, np.int64))
+    if radix is None:
+        radix = codes.max(axis=0).astype(np.int64) + 2
+    words = row_keys(codes, radix)
+    if len(words) == 1:
+        _, first, inv = np.unique(words[0], return_index=True, return_inverse=True)
+    else:
+        order = np.lexsort(words[::-1])
+        new = np.zeros(len(order), bool)
+        new[0] = True
+        for wd in words:
+            s = wd[order]
+            new[1:] |= s[1:] != s[:-1]
+        grp = np.cumsum(new) - 1
+        inv = np.empty(len(order), np.int64)
+        inv[order] = grp
+        first = order[new]
+    inv = inv.ravel()
+    uniq = codes[first]
+    sup = np.bincount(inv, weights=w, minlength=len(uniq)).astype(np.int64)
+    pos = np.bincount(inv, weights=w * np.asarray(y, np.int64), minlength=len(uniq)).astype(np.int64)
+    return Counts(uniq, sup, pos)
+
+
+def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int]]:
+    """Consecutive subset ranges [lo, hi) of at most `cstep` subsets whose key range is at most
+    `DENSE_MAX` (a single subset may exceed it)."""
+    C = len(offsets) - 1
+    lo = 0
+    while lo < C:
+        hi = int(np.searchsorted(offsets, offsets[lo] + DENSE_MAX, "right")) - 1
+        hi = max(lo + 1, min(hi, lo + cstep, C))
+        yield lo, hi
+        lo = hi
+
+
+def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted keys, support, positives) of the length-k bodies of the distinct rows."""
+    mem, _, offsets = lk.level(k)
+    C, d = len(mem), len(rows.support)
+    z = np.zeros(0, np.int64)
+    if C == 0 or d == 0:
+        return z, z, z
+    digits_t = np.ascontiguousarray((rows.codes.astype(np.int64) + 1).T)
+    if digits_t.max(initial=0) < 127:
+        digits_t = digits_t.astype(np.int8)
+    rstep = min(d, WORK)
+    cstep = max(1, WORK // rstep)
+    total = int(rows.support.sum())
+    # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
+    packed = total < 2**SHIFT
+    if packed:
+        weights = [rows.support.astype(np.float64) * 2.0**SHIFT + rows.positives]
+    else:
+        weights = [rows.support.astype(np.float64), rows.positives.astype(np.float64)]
+    out_k, out_s, out_p = [], [], []
+    for lo, hi in _subset_chunks(offsets, cstep):
+        a, b = int(offsets[lo]), int(offsets[hi])
+        dense = b - a <= min(DENSE_MAX, 8 * (hi - lo) * d)
+        tabs = [np.zeros(b - a) for _ in weights] if dense else None
+        parts: list[tuple[np.ndarray, ...]] = []
+        for r0 in range(0, d, rstep):
+            r1 = min(d, r0 + rstep)
+            dt = digits_t[:, r0:r1]
+            keys = lk.subset_keys(dt, k, lo, hi, base=a)
+            ws = [np.broadcast_to(w[None, r0:r1], keys.shape) for w in weights]
+            if has_missing:
+                ok = lk.valid(dt, k, lo, hi)
+                keys, ws = keys[ok], [w[ok] for w in ws]
+            else:
+                keys, ws = keys.ravel(), [w.ravel() for w in ws]
+            if dense:
+                for tab, w in zip(tabs, ws):
+                    tab += np.bincount(keys, weights=w, minlength=b - a)
+            else:
+                uk, inv = np.unique(keys, return_inverse=True)
+                parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
+            del keys, ws
+        if dense:
+            nz = np.flatnonzero(tabs[0])
+            vals = [t[nz] for t in tabs]
+            keys = nz.astype(np.int64) + a
+        else:
+            keys, *vals = _sum_by_key(parts)
+            keys = np.asarray(keys, np.int64) + a
+        if packed:
+            v = vals[0].astype(np.int64)
+            sup, pos = v >> SHIFT, v & (2**SHIFT - 1)
+        else:
+            sup, pos = vals[0].astype(np.int64), vals[1].astype(np.int64)
+        out_k.append(keys)
+        out_s.append(sup)
+        out_p.append(pos)
+    return np.concatenate(out_k), np.concatenate(out_s), np.concatenate(out_p)
+
+
+def _sum_by_key(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """Merge (keys, values…) parts: one entry per key with the values summed, keys ascending."""
+    if len(parts) == 1:
+        return parts[0]
+    keys = np.concatenate([p[0] for p in parts])
+    uk, inv = np.unique(keys, return_inverse=True)
+    sums = [np.bincount(inv, weights=np.concatenate([p[j] for p in parts]), minlength=len(uk))
+            for j in range(1, len(parts[0]))]
+    return (uk, *sums)
+
+
+def count_rows(codes: np.ndarray, y: np.ndarray, sizes: Sequence[int], max_len: int | None,
+               weight: np.ndarray | None = None, rows: Counts | None = None) -> Counts:
+    """Support and positives of every feature-value set (size ≤ max_len) seen in the rows
+    (`codes` n × F, -1 missing; `sizes` the features' numbers of values), canonical order.
+    `rows` may pass the rows' `distinct_rows` when already computed."""
+    lk = LevelKeys.for_domains(sizes, max_len)
+    if rows is None:
+        rows = distinct_rows(codes, y, weight, lk.radix)
+    F = len(sizes)
+    has_missing = bool((rows.codes < 0).any())
+    out_codes, out_sup, out_pos = [], [], []
+    for k in range(1, lk.top + 1):
+        keys, sup, pos = _count_level(lk, rows, k, has_missing)
+        if not len(keys):
+            continue
+        out_codes.append(lk.decode(k, keys, F))
+        out_sup.append(sup)
+        out_pos.append(pos)
+    return _concat(out_codes, out_sup, out_pos, F)
+
+
+def _concat(codes: list, sup: list, pos: list, F: int) -> Counts:
+    if not codes:
+        return Counts(np.zeros((0, F), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    dtype = np.result_type(*[c.dtype for c in codes])
+    return Counts(np.vstack(codes).astype(dtype, copy=False), np.concatenate(sup),
+                  np.concatenate(pos))
+
+
 def count_bodies(enc: Encoded, y: np.ndarray, max_len: int | None = None) -> Counts:
     """Support and positives of every feature-value set (size ≤ max_len) seen in the rows."""
-    codes = enc.codes
-    n, F = codes.shape
-    sizes = np.array([len(enc.domains[f]) + 1 for f in enc.features])
-    bits = np.maximum(1, np.ceil(np.log2(np.maximum(sizes, 2))).astype(np.int64))
-    if bits.sum() <= 61:
-        return _count_packed(codes, y, bits, max_len)
-    return _count_per_subset(codes, y, sizes - 1, max_len)
+    sizes = [len(enc.domains[f]) for f in enc.features]
+    return count_rows(enc.codes, y, sizes, max_len)
 
 
-def _count_packed(codes: np.ndarray, y: np.ndarray, bits: np.ndarray, max_len: int | None) -> Counts:
-    n, F = codes.shape
-    shifts = np.concatenate([[0], np.cumsum(bits)[:-1]]).astype(np.int64)
-    # Subset-major layout (subsets × rows): gathering a level's parents copies whole rows.
-    missing = np.ascontiguousarray((codes < 0).T)
-    val = np.ascontiguousarray(((codes.astype(np.int64) + 1) << shifts).T)
-    val[missing] = 0
-    has_missing = bool(missing.any())
-    ylab = y.astype(np.int64)
-    out_keys, out_sup, out_pos = [], [], []
-    prev_keys = prev_miss = None
-    for parent, added, _ in level_subsets(F, max_len):
-        if prev_keys is None:
-            keys, miss = val, missing
-        else:
-            keys = prev_keys[parent] + val[added]
-            miss = (prev_miss[parent] | missing[added]) if has_missing else None
-        combined = (keys << 1) | ylab[None, :]
-        flat = combined[~miss] if has_missing else combined.ravel()
-        flat.sort()
-        if len(flat):
-            body = flat >> 1
-            start = np.flatnonzero(np.concatenate([[True], body[1:] != body[:-1]]))
-            out_keys.append(body[start])
-            out_sup.append(np.diff(np.append(start, len(flat))))
-            out_pos.append(np.add.reduceat(flat & 1, start))
-        prev_keys, prev_miss = keys, miss
-    keys = np.concatenate(out_keys) if out_keys else np.zeros(0, np.int64)
-    masks = (np.int64(1) << bits) - 1
-    dtype = smallest_int(np.array([int(masks.max())])).dtype
-    body_codes = np.empty((len(keys), F), dtype=dtype)
-    for j in range(F):
-        body_codes[:, j] = ((keys >> shifts[j]) & masks[j]) - 1
-    return Counts(
-        body_codes,
-        np.concatenate(out_sup).astype(np.int64) if out_sup else np.zeros(0, np.int64),
-        np.concatenate(out_pos).astype(np.int64) if out_pos else np.zeros(0, np.int64),
+def merge_counts(parts: Iterable[Counts], sizes: Sequence[int], max_len: int | None) -> Counts:
+    """The cube of the union of the parts' rows: identical bodies summed, canonical order
+    (the same result as counting all the rows at once)."""
+    parts = [p for p in parts if len(p.support)]
+    F = len(sizes)
+    if not parts:
+        return _concat([], [], [], F)
+    lk = LevelKeys.for_domains(sizes, max_len)
+    codes = np.vstack([p.codes.astype(np.int64) for p in parts])
+    sup = np.concatenate([p.support for p in parts])
+    pos = np.concatenate([p.positives for p in parts])
+    lengths, keys = lk.body_keys(codes)
+    out_codes, out_sup, out_pos = [], [], []
+    for k in range(1, lk.top + 1):
+        sel = lengths == k
+        if not sel.any():
+            continue
+        uk, s, p = _sum_by_key([(keys[sel], sup[sel], pos[sel]), (np.zeros(0, np.int64),) * 3])
+        out_codes.append(lk.decode(k, uk, F))
+        out_sup.append(np.asarray(s, np.int64))
+        out_pos.append(np.asarray(p, np.int64))
+    return _concat(out_codes, out_sup, out_pos, F)
+
+
+# --------------------------------------------------------------------------- the KB
+
+
+def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, positive: str,
+                   max_len: int | None) -> KB:
+    """The Direct KB of counted bodies: p = positives / support, unit weights."""
+    m = len(counts.support)
+    return KB(
+        tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
+        counts.positives / np.maximum(counts.support, 1), np.ones(m), counts.support,
+        counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
+        max_len=max_len,
     )
 
 
-def _count_per_subset(codes: np.ndarray, y: np.ndarray, dom: np.ndarray, max_len: int | None) -> Counts:
-    """Fallback when packed keys would overflow: mixed-radix keys per subset (loop over subsets,
-    never over rows)."""
-    n, F = codes.shape
-    out_codes, out_sup, out_pos = [], [], []
-    for _, _, members in level_subsets(F, max_len):
-        for mem in members:
-            sub = codes[:, mem].astype(np.int64)
-            ok = (sub >= 0).all(axis=1)
-            radix = np.maximum(dom[mem], 1).astype(object)
-            if math.prod(int(r) for r in radix) * 2 >= 2**62:
-                raise KBTooLargeError(
-                    f"feature subset {mem.tolist()} has too many value combinations to count; "
-                    "pass a smaller max_len"
-                )
-            mult = np.cumprod(np.concatenate([[1], dom[mem][:-1].astype(np.int64)]))
-            key = (sub[ok] * mult).sum(axis=1)
-            combined = np.sort((key << 1) | y[ok].astype(np.int64))
-            if not len(combined):
-                continue
-            body = combined >> 1
-            start = np.flatnonzero(np.concatenate([[True], body[1:] != body[:-1]]))
-            ukeys = body[start]
-            row = np.full((len(ukeys), F), -1, dtype=np.int64)
-            rem = ukeys.copy()
-            for f in mem:
-                row[:, f] = rem % max(int(dom[f]), 1)
-                rem //= max(int(dom[f]), 1)
-            out_codes.append(row)
-            out_sup.append(np.diff(np.append(start, len(combined))))
-            out_pos.append(np.add.reduceat(combined & 1, start))
-    if not out_codes:
-        return Counts(np.zeros((0, F), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64))
-    return Counts(smallest_int(np.vstack(out_codes)), np.concatenate(out_sup), np.concatenate(out_pos))
+def check_max_len(max_len: Any) -> None:
+    if max_len is not None and (isinstance(max_len, bool) or
+                                not isinstance(max_len, (int, np.integer)) or max_len < 1):
+        raise DataError(f"max_len must be a positive integer or None, got {max_len!r}")
+
+
+def resolve_max_len(n_rows: int, n_features: int, sizes: Sequence[int], max_len: int | None,
+                    memory_budget: int | None, distinct: int | None = None
+                    ) -> tuple[int | None, str]:
+    """(cap, reason): `max_len` itself when given and it fits the budget, the largest cap that
+    fits when None; `KBTooLargeError` when a given cap does not fit."""
+    budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else int(memory_budget)
+    if max_len is None:
+        return choose_max_len(n_rows, n_features, sizes, budget, distinct)
+    need = estimate_bytes(n_rows, n_features, max_len, sizes, distinct)
+    if need > budget:
+        try:
+            fit, _ = choose_max_len(n_rows, n_features, sizes, budget, distinct)
+            hint = f"pass max_len={fit}" if fit is not None else "pass a smaller max_len"
+        except KBTooLargeError:
+            hint = "use fewer rows or features"
+        raise KBTooLargeError(
+            f"a Direct KB over {n_features} features from {n_rows} rows with max_len={max_len} "
+            f"needs about {_size(need)} (memory budget {_size(budget)}): {hint}, raise the "
+            "memory budget, select fewer features, or use the Tree KB")
+    return int(max_len), (f"max_len={max_len} as given ({_size(need)} of the {_size(budget)} "
+                 "memory budget)")
 
 
 def direct_kb(
@@ -158,47 +587,137 @@ def direct_kb(
     y: Any,
     positive: Any = None,
     max_len: int | None = None,
-    memory_budget: int = DEFAULT_MEMORY_BUDGET,
+    memory_budget: int | str | None = None,
 ) -> KB:
     """Build the Direct KB from a table of categorical features and a binary label.
 
-    `max_len` caps the number of feature literals per clause. If the estimated memory exceeds
-    `memory_budget` bytes, a `KBTooLargeError` says which `max_len` would fit.
+    `max_len` caps the number of feature literals per clause; None picks the largest cap whose
+    KB fits `memory_budget` bytes (default `DEFAULT_MEMORY_BUDGET`; "4GB" strings accepted) —
+    no cap when everything fits (`direct_kb_with_reason` also says why). A given `max_len`
+    that does not fit raises `KBTooLargeError` naming the cap that would.
     """
+    return direct_kb_with_reason(X, y, positive, max_len, memory_budget)[0]
+
+
+def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | None = None,
+                          memory_budget: int | str | None = None) -> tuple[KB, str]:
+    """`direct_kb` and the sentence saying which clause-length cap was used and why."""
     frame = as_frame(X)
-    if max_len is not None and (not isinstance(max_len, (int, np.integer)) or max_len < 1):
-        raise DataError(f"max_len must be a positive integer or None, got {max_len!r}")
+    check_max_len(max_len)
+    budget = None if memory_budget is None else parse_size(memory_budget)
     yb, pos = binary_target(y, positive)
     if len(yb) != len(frame):
         raise DataError(f"X has {len(frame)} rows but y has {len(yb)}")
     n, F = frame.shape
-    need = estimate_bytes(n, F, max_len)
-    if need > memory_budget:
-        fit = [k for k in range(1, F + 1) if estimate_bytes(n, F, k) <= memory_budget]
-        hint = f"pass max_len={fit[-1]}" if fit else "use fewer rows or features"
-        raise KBTooLargeError(
-            f"a Direct KB over {F} features from {n} rows needs about {need / 2**30:.1f} GiB "
-            f"(budget {memory_budget / 2**30:.1f} GiB): {hint}, select fewer features, or use "
-            "the Tree KB"
-        )
     enc = encode(frame)
-    counts = count_bodies(enc, yb, max_len)
-    m = len(counts.support)
-    kb = KB(
-        enc.features,
-        enc.domains,
-        counts.codes,
-        np.ones(m, np.int8),
-        counts.positives / counts.support,
-        np.ones(m),
-        counts.support,
-        counts.positives,
-        np.zeros(m, np.int8),
-        positive=pos,
-        kind="direct",
-        max_len=max_len,
-    )
-    return kb
+    sizes = [len(enc.domains[f]) for f in enc.features]
+    rows = distinct_rows(enc.codes, yb, radix=np.asarray(sizes, np.int64) + 1)
+    cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
+    counts = count_rows(enc.codes, yb, sizes, cap, rows=rows)
+    return kb_from_counts(counts, enc.features, enc.domains, pos, cap), reason
 
 
-__all__ = ["ClauseIndex", "Counts", "count_bodies", "direct_kb", "estimate_bytes", "n_subsets"]
+# --------------------------------------------------------------------------- lazy answers
+
+
+@dataclass
+class DirectBitmaps:
+    """The Direct KB without the cube: per-value bitmaps of the training rows, from which the
+    clauses inside one query are counted on demand (level by level, AND + popcount).
+
+    `kb_for(q)` is exactly the part of `direct_kb(X, y, max_len=...)` whose bodies lie inside
+    q (same clauses, counts and order), so `query(bm.kb_for(q), q)` answers q — and explains it,
+    its sub-queries being inside it — as the full Direct KB does under the relevant semantics.
+    Memory: one bit per (row, feature value); per query, the bitmaps of one length.
+    """
+
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    bits: list[np.ndarray]  # per feature: (number of values, words) uint64
+    ybits: np.ndarray  # (words,) uint64: the positive rows
+    positive: str
+    max_len: int | None = None
+
+    @classmethod
+    def from_data(cls, X: Any, y: Any, positive: Any = None, max_len: int | None = None
+                  ) -> DirectBitmaps:
+        check_max_len(max_len)
+        frame = as_frame(X)
+        yb, pos = binary_target(y, positive)
+        if len(yb) != len(frame):
+            raise DataError(f"X has {len(frame)} rows but y has {len(yb)}")
+        enc = encode(frame)
+        bits = []
+        for j, f in enumerate(enc.features):
+            col = enc.codes[:, j]
+            eq = col[None, :] == np.arange(len(enc.domains[f]))[:, None]
+            bits.append(_pack(eq))
+        return cls(enc.features, enc.domains, bits, _pack(yb[None, :] > 0)[0], pos, max_len)
+
+    def kb_for(self, q: Any) -> KB:
+        """The Direct KB's clauses whose feature-value sets lie inside the query q."""
+        from .query import prepare_query
+
+        shell = KB(self.features, self.domains, positive=self.positive, kind="direct",
+                   max_len=self.max_len)
+        qc = prepare_query(shell, q).codes
+        known = np.flatnonzero(qc >= 0)
+        top = len(known) if self.max_len is None else min(self.max_len, len(known))
+        base = np.array([self.bits[f][qc[f]] for f in known]) if len(known) else None
+        sets: list[np.ndarray] = []
+        sups: list[np.ndarray] = []
+        poss: list[np.ndarray] = []
+        members = np.arange(len(known))[:, None]
+        cur = base
+        for k in range(1, top + 1):
+            if k > 1:  # extend each live set by a later feature of the query
+                last = members[:, -1]
+                n_ext = len(known) - 1 - last
+                parent = np.repeat(np.arange(len(members)), n_ext)
+                if not len(parent):
+                    break
+                added = (np.repeat(last + 1 - np.concatenate([[0], np.cumsum(n_ext)[:-1]]), n_ext)
+                         + np.arange(len(parent)))
+                members = np.hstack([members[parent], added[:, None]])
+                cur = cur[parent] & base[added]
+            sup = np.bitwise_count(cur).sum(axis=1, dtype=np.int64)
+            live = sup > 0  # a set no row has: neither it nor its supersets are clauses
+            members, cur, sup = members[live], cur[live], sup[live]
+            if not len(members):
+                break
+            sets.append(members)
+            sups.append(sup)
+            poss.append(np.bitwise_count(cur & self.ybits[None, :]).sum(axis=1, dtype=np.int64))
+        F = len(self.features)
+        codes_parts = []
+        for mem in sets:
+            c = np.full((len(mem), F), -1, np.int64)
+            cols = known[mem]
+            c[np.repeat(np.arange(len(mem)), mem.shape[1]), cols.ravel()] = qc[cols].ravel()
+            codes_parts.append(c)
+        counts = _concat(codes_parts, sups, poss, F)
+        if len(counts.support):  # the cube's canonical order: by length, then level key
+            lk = LevelKeys.for_domains([len(self.domains[f]) for f in self.features], top)
+            lengths, keys = lk.body_keys(counts.codes)
+            order = np.lexsort((keys, lengths))
+            top_code = max((len(d) for d in self.domains.values()), default=1)
+            dtype = np.int8 if top_code <= 127 else np.int16 if top_code <= 32767 else np.int32
+            counts = Counts(counts.codes[order].astype(dtype), counts.support[order],
+                            counts.positives[order])
+        return kb_from_counts(counts, self.features, self.domains, self.positive, self.max_len)
+
+
+def _pack(rows: np.ndarray) -> np.ndarray:
+    """Boolean rows (r × n) as bitmaps (r × ceil(n / 64)) of uint64."""
+    packed = np.packbits(rows, axis=1, bitorder="little")
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.hstack([packed, np.zeros((len(packed), pad), np.uint8)])
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+__all__ = [
+    "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "DirectBitmaps", "LevelKeys", "choose_max_len",
+    "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "distinct_rows",
+    "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "parse_size",
+]

@@ -31,7 +31,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .direct import direct_kb
+from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .encoding import natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
@@ -52,13 +52,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes) or "forest".
     variant: see the module docstring ("paper" is the paper's exact method; "tuned", the
-    default, won on the measured sets). max_len: cap on clause length for the Direct KB.
+    default, won on the measured sets). max_len: cap on clause length for the Direct KB; None
+    picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
+    `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits.
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
     positive class for binary labels (default: the last class in natural order, e.g. 1 of
     {0, 1}). random_state: seeds forests, ensembles and the leave-one-out sample.
 
-    Fitted: `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the KB that answers
+    Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
+    says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
+    KB that answers
     — for "tuned" the Direct KB cut to the chosen clause lengths plus the prior clause (id
     "prior"); `paper_kbs_` are the full Direct KBs (what `explain` searches, Algorithm 6);
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used.
@@ -77,6 +81,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         n_estimators: int = 10,
         positive: Any = None,
         random_state: int | None = 0,
+        memory_budget: int | str | None = None,
     ):
         self.kb = kb
         self.variant = variant
@@ -89,6 +94,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.n_estimators = n_estimators
         self.positive = positive
         self.random_state = random_state
+        self.memory_budget = memory_budget
 
     # ------------------------------------------------------------------ sklearn plumbing
 
@@ -152,6 +158,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
+        self._budget = None if self.memory_budget is None else parse_size(self.memory_budget)
+        self.max_len_, self.max_len_reason_ = self.max_len, "max_len as given (Tree KB)"
+        self._cap_chosen = False
         for c in targets:
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -160,7 +169,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.ensembles_.append(ens)
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
-        del self._groups
+        del self._groups, self._budget, self._cap_chosen
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
@@ -177,16 +186,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             )
             kb.positive = positive
             return kb, None, None, []
-        full = direct_kb(frame, y, positive=1, max_len=self.max_len)
+        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        budget = V.kb_share(total) if self.variant_ == "tuned" else total
+        full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
+                                          memory_budget=budget)
+        if budget < total:
+            why += V.kb_share_note(total)
+        if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
+            self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
         v = self.variant_
         if v == "tuned":
-            cfg = V.tune(full, encode_rows(full, frame), y, random_state=self.random_state,
-                         groups=self._groups)
-            if cfg.is_paper:
-                return full, full, cfg, []
-            kb = V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight)
-            return kb, full, cfg, []
+            return self._tuned(full, encode_rows(full, frame), y, self._groups, sampled=False)
         if v in ("weighted", "confidence"):
             kb = full.copy()
             kb.w = kb.support.astype(float) if v == "weighted" else np.abs(2 * kb.p - 1) + 1e-3
@@ -202,6 +213,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, forest)]
         return full, full, None, []
+
+    def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
+               sampled: bool):
+        """The tuned variant's (answering KB, full KB, TunedConfig, []) from the full Direct KB
+        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows)."""
+        cfg = V.tune(full, codes, y, random_state=self.random_state, groups=groups,
+                     sampled=sampled)
+        if cfg.is_paper:
+            return full, full, cfg, []
+        return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []
 
     def _ensemble(self, frame: pd.DataFrame, y: np.ndarray, positive: str) -> list:
         """(columns or None, KB) members: bootstrap rows ("bagged") or random feature halves
@@ -220,8 +241,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 k = max(1, int(round(F / 2)))
                 cols = sorted(rng.choice(F, k, replace=False).tolist())
                 sub, yy = frame.iloc[:, cols], y
-            kb = direct_kb(sub, yy, positive=1,
-                           max_len=None if self.max_len is None else min(self.max_len, sub.shape[1]))
+            kb = direct_kb_with_reason(
+                sub, yy, positive=1, memory_budget=self._budget,
+                max_len=None if self.max_len_ is None else min(self.max_len_, sub.shape[1]))[0]
             kb.positive = positive
             members.append((None if cols is None else [frame.columns[c] for c in cols], kb))
         return members

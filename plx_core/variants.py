@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .direct import DENSE_MAX, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
 from .query import TIE_EPS, _batch_tasks, _ScanIncidence, n_workers
 
@@ -59,6 +60,24 @@ MIN_TUNE_ROWS = 30
 """Fewer training rows than this: no tuning, the paper's configuration."""
 TUNE_PAIR_BUDGET = 60_000_000
 """Above this many (training row × subset) lookups, leave-one-out uses a sample of the rows."""
+TUNE_WORK = 2**20
+"""(training row, subset) pairs looked up at once by `loo_level_stats`."""
+TUNE_BYTES = 128 * TUNE_WORK
+"""Working memory of `tune` besides the KB (≈ 110 bytes a pair of a chunk, measured with
+tracemalloc); `PLXClassifier` keeps it out of the budget it gives the Direct KB."""
+
+
+def kb_share(budget: int) -> int:
+    """The part of a memory budget the tuned fit gives its Direct KB (the rest: `tune`)."""
+    return max(budget - TUNE_BYTES, budget // 2)
+
+
+def kb_share_note(budget: int) -> str:
+    """How `kb_share` split `budget`, in words (appended to the cap's reason)."""
+    from .direct import _size
+
+    return (f" — {_size(kb_share(budget))} of the {_size(budget)} memory budget; the rest is "
+            "the tuned variant's leave-one-out")
 
 
 # --------------------------------------------------------------------------- lookups
@@ -134,32 +153,69 @@ def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
 
     `leave_out[i]` rows are removed for row i (default 1: the row itself); `tune` passes the
     number of identical rows with the same label, so a replicated row (class balancing) does
-    not vote for itself through its replicas."""
+    not vote for itself through its replicas.
+
+    Rows × subsets are visited in chunks of `TUNE_WORK` pairs, each length's clauses looked up
+    by their level keys (`plx_core.direct.LevelKeys`: plain int64 keys whatever the number of
+    features) in a dense table or by `searchsorted`; memory stays bounded whatever the rows."""
     n = len(codes)
     c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
+    y = np.asarray(y, np.int64)
     L = int(kb.lengths.max(initial=0))
     above = np.zeros((n, L + 1))
     below = np.zeros((n, L + 1))
     equal = np.zeros((n, L + 1))
-    max_below = np.full(n * (L + 1), -np.inf)
-    min_above = np.full(n * (L + 1), np.inf)
-    qid, rows = relevant_pairs(kb, codes)
-    sup = kb.support[rows] - c[qid]
-    pos = kb.positives[rows] - c[qid] * y[qid]
-    keep = sup > 0
-    qid, rows, sup, pos = qid[keep], rows[keep], sup[keep], pos[keep]
-    lev = kb.lengths[rows]
-    key = qid * (L + 1) + lev
-    d = 2 * pos - sup
-    size = n * (L + 1)
-    above[:] = np.bincount(key[d > 0], minlength=size).reshape(n, L + 1)
-    below[:] = np.bincount(key[d < 0], minlength=size).reshape(n, L + 1)
-    equal[:] = np.bincount(key[d == 0], minlength=size).reshape(n, L + 1)
-    p = pos / sup
-    np.maximum.at(max_below, key[d < 0], p[d < 0])
-    np.minimum.at(min_above, key[d > 0], p[d > 0])
-    return LevelStats(above, below, equal, max_below.reshape(n, L + 1),
-                      min_above.reshape(n, L + 1))
+    max_below = np.full((n, L + 1), -np.inf)
+    min_above = np.full((n, L + 1), np.inf)
+    if n == 0 or kb.n_learned == 0:
+        return LevelStats(above, below, equal, max_below, min_above)
+    lk = LevelKeys.for_domains([len(kb.domains[f]) for f in kb.features], L)
+    lengths, keys = lk.body_keys(kb.codes)
+    digits_t = np.ascontiguousarray(np.maximum(np.asarray(codes, np.int64), -1).T + 1)
+    if digits_t.max(initial=0) < 127:
+        digits_t = digits_t.astype(np.int8)
+    rstep = min(n, TUNE_WORK)
+    cstep = max(1, TUNE_WORK // rstep)
+    for k in range(1, L + 1):
+        sel = np.flatnonzero(lengths == k)
+        if not len(sel):
+            continue
+        mem, _, offsets = lk.level(k)
+        T = int(offsets[-1])
+        if T <= DENSE_MAX:  # a table indexed by key: one gather per pair
+            sup_tab = np.zeros(T, np.int64)
+            pos_tab = np.zeros(T, np.int64)
+            sup_tab[keys[sel]] = kb.support[sel]
+            pos_tab[keys[sel]] = kb.positives[sel]
+        else:
+            order = np.argsort(keys[sel])
+            kk, ks, kp = keys[sel][order], kb.support[sel][order], kb.positives[sel][order]
+        for lo in range(0, len(mem), cstep):
+            hi = min(len(mem), lo + cstep)
+            for r0 in range(0, n, rstep):
+                r1 = min(n, r0 + rstep)
+                q = lk.subset_keys(digits_t[:, r0:r1], k, lo, hi)  # (subsets × rows)
+                if T <= DENSE_MAX:
+                    sup, pos = sup_tab[q], pos_tab[q]
+                else:
+                    at = np.minimum(np.searchsorted(kk, q), len(kk) - 1)
+                    hit = kk[at] == q
+                    sup, pos = np.where(hit, ks[at], 0), np.where(hit, kp[at], 0)
+                present = sup > 0  # a subset with a missing value has no clause
+                sup = sup - c[None, r0:r1]
+                pos = pos - (c * y)[None, r0:r1]
+                keep = present & (sup > 0)
+                d = np.where(keep, 2 * pos - sup, 0)
+                above[r0:r1, k] += (keep & (d > 0)).sum(axis=0)
+                below[r0:r1, k] += (keep & (d < 0)).sum(axis=0)
+                equal[r0:r1, k] += (keep & (d == 0)).sum(axis=0)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    p = pos / sup
+                lo_p = np.where(keep & (d < 0), p, -np.inf).max(axis=0)
+                hi_p = np.where(keep & (d > 0), p, np.inf).min(axis=0)
+                np.maximum(max_below[r0:r1, k], lo_p, out=max_below[r0:r1, k])
+                np.minimum(min_above[r0:r1, k], hi_p, out=min_above[r0:r1, k])
+    return LevelStats(above, below, equal, max_below, min_above)
 
 
 def window_decisions(st: LevelStats, lo: int, hi: int, priors: np.ndarray) -> np.ndarray:
@@ -218,22 +274,30 @@ class TunedConfig:
         return self.min_len == 1 and self.prior_weight == 0 and self.max_len >= self.top
 
 
+def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0) -> np.ndarray | None:
+    """The training rows (sorted positions) `tune` leaves out one by one: None for all of them,
+    a seeded sample when rows × subsets exceeds `TUNE_PAIR_BUDGET`."""
+    n_sub = n_subsets(len(kb.features), int(kb.lengths.max(initial=0)))
+    if n_rows * n_sub <= TUNE_PAIR_BUDGET:
+        return None
+    keep = min(n_rows, max(50, TUNE_PAIR_BUDGET // n_sub))
+    return np.sort(np.random.default_rng(random_state).choice(n_rows, keep, replace=False))
+
+
 def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          max_prior: int | None = None, random_state: int | None = 0,
-         groups: np.ndarray | None = None) -> TunedConfig:
+         groups: np.ndarray | None = None, sampled: bool = False) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
     (one label per row) marks replicas: identical rows of one group are left out together
     (None: each row alone). When rows × subsets exceeds `TUNE_PAIR_BUDGET` a random sample
-    of the rows is left out."""
+    of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample)."""
     z = TUNE_Z if z is None else z
     y = np.asarray(y, dtype=np.int64)
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
-    n_sub = max(kb.index().n_subsets(len(kb.features)), 1)
-    if len(y) * n_sub > TUNE_PAIR_BUDGET:
-        keep = max(50, TUNE_PAIR_BUDGET // n_sub)
-        pick = np.sort(np.random.default_rng(random_state).choice(len(y), keep, replace=False))
+    pick = None if sampled else loo_sample(kb, len(y), random_state)
+    if pick is not None:
         codes, y, leave_out = codes[pick], y[pick], leave_out[pick]
     if len(y) < MIN_TUNE_ROWS or kb.n_learned == 0:
         top = int(kb.lengths.max(initial=0))
@@ -299,6 +363,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 
 __all__ = [
-    "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "prior_clause",
+    "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
+    "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",
 ]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from paper import example2
 
 from plx_core import DataError, KBTooLargeError, direct_kb
-from plx_core.direct import estimate_bytes
+from plx_core.direct import choose_max_len, direct_kb_with_reason, estimate_bytes, parse_size
 
 
 def brute_force(X: pd.DataFrame, y, max_len=None) -> dict:
@@ -78,14 +78,57 @@ def test_many_features_fall_back_to_per_subset_counting():
     assert b.method == "median" and b.n_relevant == 70 + 70 * 69 // 2
 
 
-def test_memory_guard_says_what_to_do():
-    X = pd.DataFrame(np.zeros((100_000, 24), dtype=int).astype(str))
-    X.columns = [f"f{i}" for i in range(24)]
-    y = np.arange(100_000) % 2
-    with pytest.raises(KBTooLargeError, match=r"pass max_len=\d") as err:
-        direct_kb(X, y)
-    assert "GiB" in str(err.value)
-    assert estimate_bytes(100_000, 24, 2) < estimate_bytes(100_000, 24, None)
+def test_default_cap_fits_the_budget_and_says_why():
+    # 24 features of 2 values over 3,000 distinct rows: the full cube would not fit 1 GiB
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, (3000, 24)).astype(str), columns=[f"f{i}" for i in range(24)])
+    y = np.arange(3000) % 2
+    kb, why = direct_kb_with_reason(X, y, memory_budget="64MB")
+    assert kb.max_len is not None and 1 <= kb.max_len < 24
+    assert f"max_len={kb.max_len}" in why and "64 MiB" in why
+    assert int(kb.lengths.max()) == kb.max_len
+    assert estimate_bytes(3000, 24, kb.max_len, [2] * 24) <= 64 * 2**20
+    # a cap the user asks for that does not fit is refused with the one that would
+    with pytest.raises(KBTooLargeError, match=rf"pass max_len={kb.max_len}\b") as err:
+        direct_kb(X, y, max_len=kb.max_len + 2, memory_budget=64 * 2**20)
+    assert "MiB" in str(err.value)
+    # small data: no cap, and the reason says so
+    Xs, ys = example2()
+    kb, why = direct_kb_with_reason(Xs, ys)
+    assert kb.max_len is None and why.startswith("no clause-length cap")
+
+
+def test_choose_max_len_for_the_dashboard():
+    cap, why = choose_max_len(10_000, 30, [4] * 30, 4 * 2**30)
+    assert cap is not None and 2 <= cap <= 4 and f"max_len={cap}" in why
+    assert choose_max_len(100, 4, [3] * 4, 2**30)[0] is None
+    small, big = choose_max_len(2000, 30, [4] * 30, 100 * 2**20)[0], choose_max_len(2000, 30, [4] * 30, 2**30)[0]
+    assert small is not None and (big is None or small < big)
+    with pytest.raises(KBTooLargeError, match="raise the budget"):
+        choose_max_len(10**6, 200, [50] * 200, 2**20)
+    assert parse_size("4GB") == 4 * 2**30 and parse_size("512 MiB") == 512 * 2**20
+    with pytest.raises(DataError, match="not a positive size"):
+        parse_size("-3GB")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, F, dom, max_len", [(20_000, 10, 4, 10), (5_000, 30, 4, 3),
+                                                (50_000, 12, 3, 2), (3_000, 60, 2, 2)])
+def test_estimate_is_above_the_measured_peak_and_close(n, F, dom, max_len):
+    """The estimate bounds tracemalloc's peak of building the KB (from the table) and is within
+    2.5x of it on data whose clauses come close to the bound (uniform random values)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, dom, (n, F)), columns=[f"f{i}" for i in range(F)])
+    y = rng.integers(0, 2, n)
+    tracemalloc.start()
+    kb = direct_kb(X, y, max_len=max_len, memory_budget="20GB")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    est = estimate_bytes(n, F, max_len, [dom] * F, distinct=n)
+    assert kb.n_learned > 0
+    assert peak <= est <= 2.5 * peak, (peak, est)
 
 
 def test_bad_input_is_named():
@@ -109,3 +152,81 @@ def test_bad_input_is_named():
         direct_kb(pd.concat([X, X[["a1"]]], axis=1), y)
     with pytest.raises(DataError, match="8 rows but y has 7"):
         direct_kb(X, y[:7])
+
+
+def wide_table(n, F, dom=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, dom, (n, F)).astype(str), columns=[f"f{i}" for i in range(F)])
+    y = ((X["f0"] == "0") ^ (X["f1"] == "1") ^ (rng.random(n) < 0.1)).astype(int).to_numpy()
+    return X, y
+
+
+def test_estimator_picks_a_cap_on_a_wide_table_and_says_why():
+    from plx_core import PLXClassifier
+
+    X, y = wide_table(600, 30)
+    clf = PLXClassifier().fit(X, y)
+    assert clf.max_len_ is not None and clf.max_len_ < 30
+    assert f"max_len={clf.max_len_}" in clf.max_len_reason_
+    assert int(clf.paper_kbs_[0].lengths.max()) == clf.max_len_
+    assert set(clf.predict(X.iloc[:3])) <= {0, 1}
+    # the user's cap wins when it fits, and is refused with a hint when it does not
+    assert PLXClassifier(max_len=1, variant="paper").fit(X, y).max_len_ == 1
+    with pytest.raises(KBTooLargeError, match=r"pass max_len=\d"):
+        PLXClassifier(max_len=6, memory_budget="100MB").fit(X, y)
+    small = PLXClassifier(memory_budget="40MB").fit(X, y)
+    assert small.max_len_ is not None and small.max_len_ <= clf.max_len_
+
+
+@pytest.mark.slow
+def test_tuned_fit_stays_within_the_memory_budget():
+    """The tuned fit (KB + leave-one-out) keeps tracemalloc's peak under the budget."""
+    import tracemalloc
+
+    from plx_core import PLXClassifier
+
+    X, y = wide_table(4000, 13, dom=3, seed=2)
+    budget = 300 * 2**20
+    tracemalloc.start()
+    clf = PLXClassifier(memory_budget=budget).fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert clf.tuned_[0] is not None
+    assert peak <= budget, peak / 2**20
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), max_len=st.sampled_from([None, 1, 2, 3]))
+def test_bitmaps_give_the_query_part_of_the_direct_kb(seed, max_len):
+    """Counting a query's sets on demand (bitmaps) gives exactly the full KB's clauses inside the
+    query, and the same answer, with or without a cap, with missing and unseen values."""
+    from plx_core import query
+    from plx_core.direct import DirectBitmaps
+
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (60, 5)).astype(str), columns=[f"f{i}" for i in range(5)])
+    X = X.mask(rng.random(X.shape) < 0.1)
+    y = rng.integers(0, 2, 60)
+    y[:2] = [0, 1]
+    full = direct_kb(X, y, max_len=max_len if max_len is not None else 5)
+    bm = DirectBitmaps.from_data(X, y, max_len=max_len)
+    q = {f: str(rng.integers(0, 4)) for f in X.columns if rng.random() < 0.8}  # "3" is unseen
+    part = bm.kb_for(q)
+    inside = {k: v for k, v in as_dict(full).items() if all(q.get(f) == val for f, val in k)}
+    assert as_dict(part) == inside
+    a, b = query(part, q), query(full, q)
+    assert (a.lower, a.upper, a.n_relevant) == (b.lower, b.upper, b.n_relevant)
+
+
+def test_cli_budget_chooses_the_cap_and_says_so(tmp_path, capsys):
+    from plx_core.cli import main
+
+    X, y = wide_table(300, 24, dom=2)
+    csv = tmp_path / "wide.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    out = tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--budget", "48MB", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "max_len=" in err and "48 MiB" in err
+    assert main(["fit", str(csv), "--label", "label", "--budget", "lots", "--out", str(out)]) == 2
+    assert "not a size" in capsys.readouterr().err

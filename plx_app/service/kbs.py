@@ -64,7 +64,8 @@ def build_kb(
     trees: list[Tree] = []
     if settings.kind == "direct":
         say(0.05, "Counting every feature-value set of the training rows…")
-        kb = direct_kb(X, y, positive=positive, max_len=settings.max_len)
+        # the page's "no cap" is every length (direct_kb's None would pick a cap itself)
+        kb = direct_kb(X, y, positive=positive, max_len=settings.max_len or X.shape[1])
     elif settings.kind in ("tree", "tree-all"):
         say(0.05, "Growing the ID3 tree…")
         kb, trees = tree_kb_with_trees(X, y, positive=positive,

@@ -1,0 +1,348 @@
+"""plx on a Dask cluster, for tables that do not fit one machine (`pip install 'plx[dask]'`).
+
+The same method, the same answers as in memory:
+
+* `direct_kb_dask` builds the Direct KB from a Dask DataFrame (or a partitioned Parquet
+  path): one pass finds the value domains, the label's classes and the distinct rows; a second
+  counts each partition's cube (`direct.count_rows`), and the partial cubes are summed
+  pairwise (`direct.merge_counts`) — the cube of a table is the sum of its parts' cubes;
+* `fit_dask` fits a `PLXClassifier` ("tuned" or "paper") on it; the leave-one-out of the
+  tuned variant uses the same rows (`variants.loo_sample`) as the in-memory fit;
+* `predict_dask` / `bounds_dask` / `explain_dask` answer a partitioned table with
+  `map_partitions`, the fitted model broadcast to every worker once.
+
+Dask is imported lazily; without it these functions say how to install it. The embedded
+default stays plain pandas in one process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .encoding import encode, is_missing, natural_key, value_str
+from .errors import DataError, PLXError
+
+INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
+
+
+def _dask():
+    """(dask, dask.dataframe, dask.distributed) or a PLXError saying how to install them."""
+    try:
+        import dask
+        import dask.dataframe as dd
+        import distributed
+    except ImportError as exc:  # pragma: no cover - the extra is installed in CI
+        raise PLXError(f"{INSTALL_HINT} ({exc})") from None
+    return dask, dd, distributed
+
+
+def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
+    """A `distributed.Client`: to the scheduler at `scheduler`, or to a new `LocalCluster` of
+    `workers` single-threaded worker processes."""
+    _, _, distributed = _dask()
+    if scheduler:
+        return distributed.Client(scheduler)
+    n = int(workers or 2)
+    if n < 1:
+        raise DataError(f"--workers must be at least 1, got {n}")
+    cluster = distributed.LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
+                                       dashboard_address=None)
+    return distributed.Client(cluster)
+
+
+def as_dask_frame(data: Any, npartitions: int = 4) -> Any:
+    """A Dask DataFrame from one, from a Parquet path (a file or a folder of parts), a CSV
+    path (or glob), or a pandas DataFrame (split into `npartitions`)."""
+    _, dd, _ = _dask()
+    if isinstance(data, dd.DataFrame):
+        return data
+    if isinstance(data, pd.DataFrame):
+        return dd.from_pandas(data, npartitions=npartitions, sort=False)
+    path = str(data)
+    if path.endswith(".csv") or "*" in path and ".csv" in path:
+        return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    return dd.read_parquet(path)
+
+
+# --------------------------------------------------------------------------- partition tasks
+
+
+def _part_stats(part: pd.DataFrame, features: list[str], label: str) -> dict:
+    """Value strings per feature, label strings and row count of one partition."""
+    values = {}
+    for f in features:
+        raw = part[f].to_numpy(dtype=object)
+        values[f] = {value_str(v) for v in raw if not is_missing(v)}
+    labels = part[label].to_numpy(dtype=object)
+    missing = [i for i, v in enumerate(labels) if is_missing(v)]
+    return {"values": values, "labels": {value_str(v) for v in labels if not is_missing(v)},
+            "n": len(part), "missing_label": len(missing)}
+
+
+def _merge_stats(a: dict, b: dict) -> dict:
+    return {"values": {f: a["values"][f] | b["values"][f] for f in a["values"]},
+            "labels": a["labels"] | b["labels"], "n": a["n"] + b["n"],
+            "missing_label": a["missing_label"] + b["missing_label"]}
+
+
+def _part_codes(part: pd.DataFrame, features: list[str], label: str, domains: dict,
+                positive: str) -> tuple[np.ndarray, np.ndarray]:
+    enc = encode(part[features], domains)
+    y = np.array([value_str(v) == positive for v in part[label].to_numpy(dtype=object)],
+                 dtype=np.int64)
+    return enc.codes, y
+
+
+def _part_distinct(part, features, label, domains, positive, radix) -> np.ndarray:
+    from .direct import row_keys
+
+    codes, _ = _part_codes(part, features, label, domains, positive)
+    words = np.column_stack(row_keys(codes, radix)) if len(codes) else np.zeros((0, 1), np.int64)
+    return np.unique(words, axis=0)
+
+
+def _merge_distinct(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.unique(np.vstack([a, b]), axis=0)
+
+
+def _part_counts(part, features, label, domains, positive, sizes, cap):
+    from .direct import count_rows
+
+    codes, y = _part_codes(part, features, label, domains, positive)
+    return count_rows(codes, y, sizes, cap)
+
+
+def _merge(sizes, cap, a, b):
+    from .direct import merge_counts
+
+    return merge_counts([a, b], sizes, cap)
+
+
+def _tree(dask: Any, items: list, fn: Any) -> Any:
+    """Pairwise (tree) reduction of delayed items with fn(a, b)."""
+    items = list(items)
+    while len(items) > 1:
+        nxt = [dask.delayed(fn)(items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        if len(items) % 2:
+            nxt.append(items[-1])
+        items = nxt
+    return items[0]
+
+
+# --------------------------------------------------------------------------- the Direct KB
+
+
+def table_stats(ddf: Any, label: str) -> tuple[list[str], dict[str, tuple[str, ...]], list[str], int]:
+    """(features, domains sorted as `encode` sorts them, label classes, rows) in one pass."""
+    dask, _, _ = _dask()
+    if label not in ddf.columns:
+        raise DataError(f"the label column {label!r} is not in the table (columns: "
+                        f"{list(ddf.columns)[:20]})")
+    features = [str(c) for c in ddf.columns if c != label]
+    parts = [dask.delayed(_part_stats)(p, features, label) for p in ddf.to_delayed()]
+    st = _tree(dask, parts, _merge_stats).compute()
+    if st["missing_label"]:
+        raise DataError(f"the label {label!r} is missing in {st['missing_label']} row(s)")
+    domains = {f: tuple(sorted(st["values"][f], key=natural_key)) for f in features}
+    classes = sorted(st["labels"], key=natural_key)
+    return features, domains, classes, int(st["n"])
+
+
+def direct_kb_dask(data: Any, label: str, positive: Any = None, max_len: int | None = None,
+                   memory_budget: int | str | None = None, stats: tuple | None = None):
+    """(Direct KB, reason for its clause-length cap) of a Dask table: counts per partition,
+    summed. Equal to `direct.direct_kb_with_reason` on the same rows in memory."""
+    from .direct import (
+        check_max_len,
+        kb_from_counts,
+        parse_size,
+        resolve_max_len,
+    )
+    from .encoding import binary_target
+
+    dask, _, _ = _dask()
+    ddf = as_dask_frame(data)
+    check_max_len(max_len)
+    features, domains, classes, n = stats or table_stats(ddf, label)
+    yb_check = classes if positive is None else classes + [value_str(positive)]
+    _, pos = binary_target(pd.Series(yb_check), positive) if len(classes) else (None, None)
+    if len(classes) < 2:
+        raise DataError(f"the label has only one class ({classes[0]!r}); plx needs both outcomes"
+                        if classes else "the label has no rows")
+    sizes = [len(domains[f]) for f in features]
+    radix = np.asarray(sizes, np.int64) + 1
+    parts = ddf.to_delayed()
+    distinct = _tree(dask, [dask.delayed(_part_distinct)(p, features, label, domains, pos, radix)
+                            for p in parts], _merge_distinct).compute()
+    budget = None if memory_budget is None else parse_size(memory_budget)
+    cap, reason = resolve_max_len(n, len(features), sizes, max_len, budget, len(distinct))
+    counts = [dask.delayed(_part_counts)(p, features, label, domains, pos, sizes, cap)
+              for p in parts]
+    total = _tree(dask, counts, lambda a, b: _merge(sizes, cap, a, b)).compute()
+    return kb_from_counts(total, features, domains, pos, cap), reason
+
+
+# --------------------------------------------------------------------------- the estimator
+
+
+def _part_rows(part: pd.DataFrame, take: np.ndarray | None) -> pd.DataFrame:
+    return part if take is None else part.iloc[take]
+
+
+def _rows(ddf: Any, positions: np.ndarray | None) -> pd.DataFrame:
+    """The rows at global `positions` (sorted; None: every row) as one pandas frame."""
+    dask, _, _ = _dask()
+    parts = ddf.to_delayed()
+    if positions is None:
+        return pd.concat(dask.compute(*parts), ignore_index=True)
+    lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    picked = []
+    for i, p in enumerate(parts):
+        lo, hi = np.searchsorted(positions, [starts[i], starts[i + 1]])
+        if hi > lo:
+            picked.append(dask.delayed(_part_rows)(p, positions[lo:hi] - starts[i]))
+    return pd.concat(dask.compute(*picked), ignore_index=True)
+
+
+def fit_dask(data: Any, label: str, **params: Any):
+    """A binary `PLXClassifier` (variant "tuned" or "paper", Direct KB) fitted on a Dask
+    table; `params` are the estimator's. Predicts and explains like the in-memory fit on the
+    same rows (in the same order)."""
+    from . import variants as V
+    from .direct import DEFAULT_MEMORY_BUDGET, parse_size
+    from .estimator import PLXClassifier
+    from .query import encode_rows
+
+    clf = PLXClassifier(**params)
+    if clf.kb != "direct" or clf.variant not in ("tuned", "paper"):
+        raise DataError("fit_dask builds the Direct KB with variant 'tuned' or 'paper'; "
+                        f"got kb={clf.kb!r}, variant={clf.variant!r}")
+    ddf = as_dask_frame(data)
+    stats = table_stats(ddf, label)
+    features, _, classes, n = stats
+    if len(classes) != 2:
+        raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}")
+    pos = value_str(clf.positive) if clf.positive is not None else classes[-1]
+    if pos not in classes:
+        raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
+    total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
+    budget = V.kb_share(total) if clf.variant == "tuned" else total  # as PLXClassifier.fit
+    full, why = direct_kb_dask(ddf, label, positive=pos, max_len=clf.max_len,
+                               memory_budget=budget, stats=stats)
+    if budget < total:
+        why += V.kb_share_note(total)
+    full.positive = pos
+    if clf.variant == "tuned":
+        pick = V.loo_sample(full, n, clf.random_state)
+        rows = _rows(ddf, pick)
+        y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
+        frame = rows[features].astype(object)
+        fitted = clf._tuned(full, encode_rows(full, frame), y, None, sampled=True)
+    else:
+        fitted = (full, full, None, [])
+    clf.classes_ = np.array(classes, dtype=object)
+    clf.variant_, clf.positive_, clf._class_str = clf.variant, pos, classes
+    clf.kbs_, clf.paper_kbs_, clf.tuned_, clf.ensembles_ = [fitted[0]], [fitted[1]], [fitted[2]], [[]]
+    clf.kb_ = fitted[0]
+    clf.max_len_, clf.max_len_reason_ = full.max_len, why
+    clf.n_features_in_ = len(features)
+    clf.feature_names_in_ = np.array(features, dtype=object)
+    return clf
+
+
+def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
+    b = clf.bounds(part[features].astype(object))
+    pred = clf.predict(part[features].astype(object))
+    return pd.DataFrame({"lower": b["lower"].to_numpy(), "upper": b["upper"].to_numpy(),
+                         "mean": b["mean"].to_numpy(),
+                         "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy()},
+                        index=part.index)
+
+
+def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
+    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
+    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given)."""
+    ddf = as_dask_frame(data)
+    features = [str(f) for f in clf.feature_names_in_]
+    missing = [f for f in features if f not in ddf.columns]
+    if missing:
+        raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
+    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    meta = pd.DataFrame({"lower": pd.Series(dtype=float), "upper": pd.Series(dtype=float),
+                         "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object)})
+    return ddf.map_partitions(_bounds_part, model, features, meta=meta)
+
+
+def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
+    """Predictions for every row of a Dask table (computed), in row order."""
+    return bounds_dask(clf, data, client)["prediction"].compute().to_numpy()
+
+
+def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> pd.DataFrame:
+    rows = []
+    for _, r in part[features].iterrows():
+        e = clf.explain(r.astype(object), k=k)
+        b = e.bounds
+        lower, upper = (b.lower, b.upper) if hasattr(b, "lower") else (b[0], b[1])
+        rows.append({"features": ", ".join(f"{f}={v}" for f, v in e.features.items()),
+                     "lower": float(lower), "upper": float(upper)})
+    out = pd.DataFrame(rows, columns=["features", "lower", "upper"])
+    out.index = part.index
+    return out
+
+
+def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
+    """A lazy Dask DataFrame: the k deciding features of each row and that sub-query's bounds."""
+    ddf = as_dask_frame(data)
+    features = [str(f) for f in clf.feature_names_in_]
+    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    meta = pd.DataFrame({"features": pd.Series(dtype=object), "lower": pd.Series(dtype=float),
+                         "upper": pd.Series(dtype=float)})
+    return ddf.map_partitions(_explain_part, model, features, k, meta=meta)
+
+
+# --------------------------------------------------------------------------- the CLI's model
+
+
+def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]) -> pd.DataFrame:
+    if markers:
+        part = part.mask(part.isin(list(markers)))
+    X, _ = model.schema.apply(part)
+    out = model.predict(X)
+    out.index = part.index
+    return out
+
+
+def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
+                       workers: int | None = None, missing: tuple[str, ...] | None = None
+                       ) -> pd.DataFrame:
+    """`plx predict --dask/--workers`: a CLI model (`plx_core.cli.Model`) answers a Parquet
+    data set (file or folder) or CSV partition by partition; rows come back in file order."""
+    from .data import MISSING_MARKERS
+
+    markers = tuple(m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
+    client = connect(scheduler, workers)
+    try:
+        ddf = as_dask_frame(path)
+        head = ddf.head(2, npartitions=-1)
+        meta = _model_part(head, model, markers).iloc[:0]
+        fut = client.scatter(model, broadcast=True)
+        res = ddf.map_partitions(_model_part, fut, markers, meta=meta).compute()
+    finally:
+        cluster = client.cluster if scheduler is None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    res = res.reset_index(drop=True)
+    res["row"] = np.arange(1, len(res) + 1)
+    return res
+
+
+__all__ = [
+    "INSTALL_HINT", "as_dask_frame", "bounds_dask", "connect", "direct_kb_dask", "explain_dask",
+    "fit_dask", "predict_dask", "predict_model_dask", "table_stats",
+]

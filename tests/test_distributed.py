@@ -1,0 +1,102 @@
+"""plx_core.distributed on a real LocalCluster (2 worker processes): the Direct KB, the fit,
+predictions and explanations of a partitioned Parquet table equal the in-memory answers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("distributed")
+
+from plx_core import PLXClassifier  # noqa: E402
+from plx_core import distributed as D  # noqa: E402
+from plx_core.direct import direct_kb_with_reason  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def table(n=3000, F=6, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (n, F)).astype(str), columns=[f"f{i}" for i in range(F)])
+    X.loc[rng.random(n) < 0.05, "f2"] = None  # missing values stay unknown
+    y = ((X["f0"] == "1") ^ (X["f1"] == "2") ^ (rng.random(n) < 0.15)).map({True: "yes", False: "no"})
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = D.connect(workers=2)
+    yield c
+    cluster = c.cluster
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def parquet(tmp_path_factory):
+    X, y = table()
+    path = tmp_path_factory.mktemp("pq") / "train"
+    path.mkdir()
+    frame = X.assign(label=y)
+    for i, part in enumerate(np.array_split(np.arange(len(frame)), 5)):  # a partitioned data set
+        frame.iloc[part].to_parquet(path / f"part.{i}.parquet")
+    return str(path), X, y
+
+
+def test_the_workers_run_this_checkout(client):
+    import plx_core
+
+    where = client.run(lambda: __import__("plx_core").__file__)
+    assert set(where.values()) == {plx_core.__file__}
+
+
+def test_direct_kb_of_partitions_equals_the_in_memory_kb(client, parquet):
+    path, X, y = parquet
+    kb, why = D.direct_kb_dask(path, "label", positive="yes", max_len=None)
+    ref, ref_why = direct_kb_with_reason(X, y, positive="yes", max_len=None)
+    assert kb.n_learned > 500 and kb.to_text() == ref.to_text()
+    assert why == ref_why
+
+
+def test_fit_predict_explain_equal_the_in_memory_answers(client, parquet):
+    path, X, y = parquet
+    clf = D.fit_dask(path, "label", positive="yes")
+    ref = PLXClassifier(positive="yes").fit(X, y)
+    assert clf.max_len_ == ref.max_len_ and clf.max_len_reason_ == ref.max_len_reason_
+    assert clf.tuned_[0] == ref.tuned_[0]
+    test, _ = table(n=700, seed=1)
+    part = D.as_dask_frame(test, npartitions=3)
+    got = D.bounds_dask(clf, part, client=client).compute()
+    want = ref.bounds(test)
+    np.testing.assert_array_equal(got["lower"].to_numpy(), want["lower"].to_numpy())
+    np.testing.assert_array_equal(got["upper"].to_numpy(), want["upper"].to_numpy())
+    assert got["prediction"].tolist() == [str(v) for v in ref.predict(test)]
+    assert set(got["prediction"]) == {"yes", "no"}
+    ex = D.explain_dask(clf, part.head(6, compute=False), k=2, client=client).compute()
+    for (_, row), (_, e) in zip(test.head(6).iterrows(), ex.iterrows()):
+        r = ref.explain(row.astype(object), k=2)
+        assert e["features"] == ", ".join(f"{f}={v}" for f, v in r.features.items())
+
+
+def test_bad_input_is_named(client, parquet):
+    path, _, _ = parquet
+    with pytest.raises(Exception, match="label column 'nope'"):
+        D.direct_kb_dask(path, "nope")
+    with pytest.raises(Exception, match="variant 'tuned' or 'paper'"):
+        D.fit_dask(path, "label", variant="bagged")
+
+
+def test_cli_predict_on_the_cluster_equals_the_plain_predict(client, parquet, tmp_path, capsys):
+    from plx_core.cli import main
+
+    path, X, y = parquet
+    csv = tmp_path / "train.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(csv), "--label", "label", "--positive", "yes", "--out", str(model)]) == 0
+    plain, dist = tmp_path / "plain.csv", tmp_path / "dask.csv"
+    assert main(["predict", str(model), str(csv), "--out", str(plain)]) == 0
+    assert main(["predict", str(model), path, "--dask", client.scheduler.address,
+                 "--out", str(dist)]) == 0
+    a, b = pd.read_csv(plain), pd.read_csv(dist)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["decision"]) == {"yes", "no"}
