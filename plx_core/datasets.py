@@ -178,6 +178,41 @@ def _draw(
     return np.concatenate(got) if got else np.empty((0, 0), dtype=np.int64)
 
 
+def rare_positives(rate: float, n: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
+    """A raw table with rare positives: 8 numeric columns x1..x8 (standard normal) and 8
+    categorical c1..c8 (3–4 levels), ~5% of x5..x8 and c5..c8 missing; label "yes" for the
+    `rate` share of rows with the largest score 1.5·x1 − x2 + 0.8·x3·[c1 = a] + [c2 = b]
+    + 0.5·x4² + noise N(0, 0.7), else "no". Returned raw (numbers stay numbers)."""
+    if not 0 < rate < 1:
+        raise DataError(f"rate must be between 0 and 1, got {rate}")
+    gen = np.random.default_rng(seed)
+    x = gen.standard_normal((n, 8))
+    levels = [list("abc"), list("abcd")] * 4
+    c = np.column_stack([gen.choice(lv, n) for lv in levels]).astype(object)
+    score = (1.5 * x[:, 0] - x[:, 1] + 0.8 * x[:, 2] * (c[:, 0] == "a") + (c[:, 1] == "b")
+             + 0.5 * x[:, 3] ** 2 + gen.normal(0, 0.7, n))
+    y = np.where(score > np.quantile(score, 1 - rate), "yes", "no").astype(object)
+    frame = pd.DataFrame(x, columns=[f"x{i + 1}" for i in range(8)])
+    for j in range(8):
+        frame[f"c{j + 1}"] = c[:, j]
+    for col in ["x5", "x6", "x7", "x8", "c5", "c6", "c7", "c8"]:
+        frame.loc[gen.random(n) < 0.05, col] = np.nan
+    return frame, pd.Series(y, name="label")
+
+
+def dnf_noise(n: int = 2000, noise: float = 0.1, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
+    """12 categorical columns f1..f12 with 3 values each (uniform); label "1" iff
+    (f1 = 0 ∧ f2 = 1) ∨ (f3 = 2 ∧ f4 = 0 ∧ f5 = 1) ∨ (f6 = 1 ∧ f7 = 1), then flipped with
+    probability `noise` (the best F1 possible stays below 1)."""
+    gen = np.random.default_rng(seed)
+    v = gen.integers(0, 3, (n, 12))
+    clean = (((v[:, 0] == 0) & (v[:, 1] == 1)) | ((v[:, 2] == 2) & (v[:, 3] == 0) & (v[:, 4] == 1))
+             | ((v[:, 5] == 1) & (v[:, 6] == 1)))
+    y = clean ^ (gen.random(n) < noise)
+    frame = pd.DataFrame(v.astype(str).astype(object), columns=[f"f{i + 1}" for i in range(12)])
+    return frame, pd.Series(np.where(y, "1", "0").astype(object), name="label")
+
+
 # --------------------------------------------------------------------------------------------
 # The dashboard default
 
@@ -562,6 +597,7 @@ _ALIASES = {
 
 __all__ = [
     "BREAST_CANCER_FEATURES", "ENV_VAR", "PAPER_SYN_10_4_SEED", "SHARED_NAMES",
-    "breast_cancer_default", "data_dir", "load_shared", "paper_example",
+    "breast_cancer_default", "data_dir", "dnf_noise", "load_shared", "paper_example",
+    "rare_positives",
     "select_features", "synthetic",
 ]
