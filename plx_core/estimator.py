@@ -37,6 +37,7 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -390,16 +391,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(x, dict):
             x = pd.Series(x)
         if isinstance(x, pd.Series):
-            row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index])
+            row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index],
+                               dtype=object)
             binned = self.discretizer_.transform(row).iloc[0]
             x = {c: binned[c] for c in binned.index}
         else:
             vals = list(np.asarray(x, dtype=object).ravel())
             x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
+        # the side the classifier answers (its KB, threshold and tie rule), not the side the
+        # searched KB's own 0.5 rule would give
+        row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
+                           dtype=object)
+        decided = bool(self._answer(0, row).mean[0] > float(self.threshold) + TIE_EPS)
         if kwargs.get("direction", "auto") == "auto":
-            # the side the classifier answers (its KB, threshold and tie rule), not the side the
-            # searched KB's own 0.5 rule would give
-            row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features))
-            mean = self._answer(0, row).mean[0]
-            kwargs["direction"] = "positive" if mean > float(self.threshold) + TIE_EPS else "negative"
-        return explain(kb, x, k=k, semantics=self.semantics, **kwargs)
+            kwargs["direction"] = "positive" if decided else "negative"
+        e = explain(kb, x, k=k, semantics=self.semantics, **kwargs)
+        return dataclasses.replace(e, positive=decided)
