@@ -46,7 +46,7 @@ def _negative_label(schema: Any) -> str:
 
 def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str = "direct",
               variant: str = "tuned", max_len: int | None = None,
-              random_state: int = 0) -> dict[str, Any]:
+              random_state: int = 0, threshold: float = 0.5) -> dict[str, Any]:
     """Fit on a CSV file and return the model document (a JSON-able dict)."""
     from .data import infer_schema, load_csv
     from .estimator import PLXClassifier
@@ -65,7 +65,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if len(set(yb.tolist())) < 2:
         raise CLIError(f"every row has label {schema.positive!r}; plx needs both classes")
     clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
-                        random_state=random_state).fit(X, yb)
+                        random_state=random_state, threshold=threshold).fit(X, yb)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None
@@ -81,6 +81,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         "positive": schema.positive,
         "negative": neg,
         "answer": answer,
+        "threshold": float(threshold),
+        "class_weight": clf.class_weight_,
         "schema": schema.to_dict(),
         "kb": json.loads(full.to_json()),
         "n_train": int(len(yb)),
@@ -110,6 +112,10 @@ class Model:
         self.kb = (windowed_kb(self.kb_full, int(a["min_len"]), int(a["max_len"]),
                                int(a["prior_weight"])) if a else self.kb_full)
         self.positive, self.negative = doc["positive"], doc["negative"]
+        t = doc.get("threshold", 0.5)
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1:
+            raise CLIError(f"{where}: threshold must be a number in [0, 1), got {t!r}")
+        self.threshold = float(t)
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
@@ -135,8 +141,8 @@ class Model:
         return pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
             "lower": b.lower, "upper": b.upper, "mean": mean,
-            "decision": np.where(mean > 0.5 + TIE_EPS, self.positive, self.negative),
-            "tie": np.abs(mean - 0.5) <= TIE_EPS,
+            "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
+            "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
         })
 
@@ -159,7 +165,8 @@ def _write_csv(frame: pd.DataFrame, out: str | Path) -> None:
 
 
 def cmd_fit(a: argparse.Namespace) -> None:
-    doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state)
+    doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
+                    a.threshold)
     out = Path(a.out)
     if out.parent and not out.parent.is_dir():
         raise CLIError(f"output folder {str(out.parent)!r} does not exist")
@@ -177,7 +184,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
     pred = model.predict(X)
     _write_csv(pred, a.out)
     print(f"wrote {a.out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
-          f"positive, {int(pred['tie'].sum())} ties at 0.5 (reported negative)")
+          f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
@@ -221,6 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tuned (default; clause window + prior by leave-one-out) or paper")
     f.add_argument("--max-len", type=int, default=None, help="cap on Direct clause length")
     f.add_argument("--random-state", type=int, default=0)
+    f.add_argument("--threshold", type=float, default=0.5,
+                   help="positive iff the mean of the ω(POS) bounds > this (default 0.5; "
+                   "lower finds more positives, higher fewer)")
     f.add_argument("--out", required=True, help="model file to write (JSON)")
     f.set_defaults(func=cmd_fit)
     pr = sub.add_parser("predict", help="ω(POS) bounds and decisions for the rows of a CSV")
@@ -248,6 +258,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "max_len", None) is not None and args.max_len < 1:
         print("error: --max-len must be a positive integer", file=sys.stderr)
+        return 2
+    t = getattr(args, "threshold", 0.5)
+    if not 0 <= t < 1:
+        print(f"error: --threshold must be a number in [0, 1), got {t}", file=sys.stderr)
         return 2
     try:
         args.func(args)

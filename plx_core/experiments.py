@@ -75,7 +75,7 @@ PAPER_TABLE4: dict[tuple[str, str], list[float]] = {
 #: feature, 25% both. (Mushroom has no numbers in the text.)
 PAPER_FIG2 = {("titanic", 1, 1): 0.75, ("titanic", 2, 1): 0.72, ("titanic", 2, 2): 0.25}
 
-EXPERIMENTS = ("table2", "table3", "table4", "fig2", "fig3", "fig4", "variants")
+EXPERIMENTS = ("table2", "table3", "table4", "fig2", "fig3", "fig4", "variants", "compare")
 
 
 # --------------------------------------------------------------------------- data sets
@@ -214,7 +214,8 @@ VARIANT_METHODS: dict[str, dict[str, Any]] = {
 }
 
 
-def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]]) -> Any:
+def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]],
+                positive: Any = None) -> Any:
     if name in BASELINES:
         return _baseline(name, seed)
     from .estimator import PLXClassifier
@@ -222,7 +223,7 @@ def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, A
     kw = dict(ours[name])
     if kw.get("kb", "direct") == "direct":
         kw.setdefault("max_len", spec.max_len)
-    return PLXClassifier(random_state=seed, **kw)
+    return PLXClassifier(random_state=seed, positive=positive, **kw)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -333,7 +334,7 @@ def f1_runs(
                 Xtr, Xte, ytr, yte = ds.split(seed=run, balance=protocol)
                 for name in methods:
                     bar.set_postfix_str(f"{spec.key} {protocol} run {run} {name}")
-                    model = make_method(name, run, spec, ours)
+                    model = make_method(name, run, spec, ours, ds.positive)
                     t0 = time.perf_counter()
                     model.fit(Xtr, ytr)
                     t1 = time.perf_counter()
@@ -569,7 +570,7 @@ def run_table4(args: argparse.Namespace) -> Outputs:
             raise DataError(f"{key} has no ground truth (Table 4 needs a synthetic set)")
         for run in range(args.runs):
             Xtr, Xte, ytr, yte = ds.split(seed=run, balance="before")
-            clf = PLXClassifier(variant="paper").fit(Xtr, ytr)
+            clf = PLXClassifier(variant="paper", positive=ds.positive).fit(Xtr, ytr)
             pred = clf.predict(Xte)
             idx = np.flatnonzero(np.asarray(pred, dtype=str) == str(ds.positive))
             gen = np.random.default_rng(run)
@@ -665,7 +666,7 @@ def run_fig2(args: argparse.Namespace) -> Outputs:
         ds = SETS[key].load(args.quick)
         for run in range(args.runs):
             Xtr, Xte, ytr, _ = ds.split(seed=run, balance="before")
-            clf = PLXClassifier(variant="paper").fit(Xtr, ytr)
+            clf = PLXClassifier(variant="paper", positive=ds.positive).fit(Xtr, ytr)
             gen = np.random.default_rng(run)
             idx = np.sort(gen.choice(len(Xte), min(per_run, len(Xte)), replace=False))
             sub = Xte.iloc[idx]
@@ -1040,6 +1041,8 @@ def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.Argum
                    help="comma-separated subset of the methods of table2/table3/variants")
     p.add_argument("--rows", type=int, default=0,
                    help="explained rows per run for table4/fig2 (default 200, quick 15)")
+    p.add_argument("--max-rows", type=int, default=1000,
+                   help="compare: subsample larger sets to this many rows (stratified)")
     p.add_argument("--no-png", action="store_true", help="skip PNG export (HTML only)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -1053,6 +1056,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m plx_core.expe
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     try:
+        if args.experiment == "compare":
+            from .compare import run as run_compare
+
+            for path in run_compare(args):
+                print(path)
+            return 0
         o = RUNNERS[args.experiment](args)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)

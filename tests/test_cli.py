@@ -109,3 +109,18 @@ def test_experiments_are_forwarded(tmp_path, capsys):
     assert (tmp_path / "fig4.csv").is_file()
     assert main(["experiments", "table3", "--sets", "syn-99", "--out", str(tmp_path)]) == 2
     assert "unknown data set" in capsys.readouterr().err
+
+
+def test_threshold_is_saved_and_decides(tmp_path, queries):
+    model = tmp_path / "m.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--threshold", "0.4",
+                 "--out", str(model)]) == 0
+    doc = json.loads(model.read_text())
+    assert doc["threshold"] == 0.4 and doc["class_weight"] == "balanced"
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(model), str(queries), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    assert pred["decision"].tolist() == (pred["mean"] > 0.4 + 1e-9).astype(int).tolist()
+    assert pred["decision"][0] == 1  # 0101 at 0.5 is positive above a 0.4 threshold
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--threshold", "1.5",
+                 "--out", str(model)]) == 2

@@ -348,3 +348,20 @@ def test_offline_gives_one_clear_message(monkeypatch, tmp_path):
     assert "offline" in msg and ENV_VAR in msg and str(tmp_path) in msg
     assert "\n" not in msg
     assert not any(tmp_path.rglob("*"))  # nothing half-written
+
+
+def test_generated_tables_for_the_comparison():
+    from plx_core.datasets import dnf_noise, rare_positives
+
+    for rate in (0.05, 0.3):
+        X, y = rare_positives(rate, n=1000, seed=1)
+        assert (y == "yes").mean() == pytest.approx(rate, abs=0.002)
+        assert X.shape == (1000, 16) and X["x1"].dtype == float
+        assert 0.02 < X["x5"].isna().mean() < 0.08 and X["x1"].notna().all()
+    X, y = dnf_noise(n=2000, noise=0.1, seed=1)
+    clean = (((X["f1"] == "0") & (X["f2"] == "1"))
+             | ((X["f3"] == "2") & (X["f4"] == "0") & (X["f5"] == "1"))
+             | ((X["f6"] == "1") & (X["f7"] == "1")))
+    assert ((y == "1") != clean).mean() == pytest.approx(0.1, abs=0.02)
+    with pytest.raises(DataError, match="rate must be between 0 and 1"):
+        rare_positives(1.5)
