@@ -375,7 +375,7 @@ def markdown(summ: pd.DataFrame, tgt: pd.DataFrame, methods: Sequence[str], comm
     lines = [command, "", "F1 of the positive class, mean ± sd over the splits; median fit "
              "time in seconds in brackets.", "",
              "| set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
-    for key, part in summ.groupby("dataset", sort=False):
+    for _key, part in summ.groupby("dataset", sort=False):
         cell = {r.method: f"{r.f1_mean:.3f} ± {r.f1_sd:.3f} ({r.fit_s:.2f})"
                 for r in part.itertuples()}
         lines.append(f"| {part['label'].iloc[0]} | "
