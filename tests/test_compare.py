@@ -1,11 +1,11 @@
-"""plx_core.compare: every method on the same splits, resumable runs, and the target table."""
+"""plx_core.experiments.compare: every method on the same splits, resumable runs, and the target table."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from plx_core.compare import METHODS, compare_runs, markdown, summary, targets
-from plx_core.experiments import main
+from plx_core.experiments.command import main
+from plx_core.experiments.compare import METHODS, compare_runs, markdown, summary, targets
 
 
 def test_methods_share_splits_and_runs_resume(tmp_path):
