@@ -8,6 +8,7 @@ from plx_core.experiments.command import main
 from plx_core.experiments.compare import METHODS, compare_runs, markdown, summary, targets
 
 
+@pytest.mark.slow
 def test_methods_share_splits_and_runs_resume(tmp_path):
     log = tmp_path / "runs.csv"
     methods = ["plx", "plx paper", "CART", "LogReg", "Forest"]
@@ -38,6 +39,7 @@ def test_targets_name_the_gaps():
     assert "within 0.01 of the best black box on 1/1" in md
 
 
+@pytest.mark.slow
 def test_command_line(tmp_path, capsys):
     assert main(["compare", "--runs", "2", "--sets", "zoo", "--methods", "plx,LogReg",
                  "--max-rows", "80", "--out", str(tmp_path), "--no-progress"]) == 0
@@ -45,3 +47,15 @@ def test_command_line(tmp_path, capsys):
     assert main(["compare", "--sets", "iris", "--out", str(tmp_path)]) == 2
     assert "unknown data set(s) ['iris']" in capsys.readouterr().err
     assert np.isfinite(pd.read_csv(tmp_path / "compare_summary.csv")["f1_mean"]).all()
+
+
+@pytest.mark.slow
+def test_summarise_only_measures_nothing(tmp_path, capsys):
+    assert main(["compare", "--sets", "zoo", "--summarise-only", "--out", str(tmp_path)]) == 2
+    assert "no runs measured or logged" in capsys.readouterr().err
+    assert main(["compare", "--runs", "1", "--sets", "zoo", "--methods", "plx",
+                 "--max-rows", "80", "--out", str(tmp_path), "--no-progress"]) == 0
+    assert main(["compare", "--runs", "3", "--sets", "zoo", "--methods", "plx,SVM",
+                 "--max-rows", "80", "--out", str(tmp_path), "--summarise-only"]) == 0
+    summ = pd.read_csv(tmp_path / "compare_summary.csv")
+    assert summ[["method", "runs"]].values.tolist() == [["plx", 1]]

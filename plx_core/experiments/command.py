@@ -34,6 +34,9 @@ def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.Argum
                    help="explained rows per run for table4/fig2 (default 200, quick 15)")
     p.add_argument("--max-rows", type=int, default=1000,
                    help="compare: subsample larger sets to this many rows (stratified)")
+    p.add_argument("--summarise-only", action="store_true",
+                   help="compare: tables from the runs logged in OUT/compare_runs.csv, "
+                   "measuring nothing")
     p.add_argument("--no-png", action="store_true", help="skip PNG export (HTML only)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

@@ -287,12 +287,13 @@ def make(name: str, seed: int, n_features: int) -> Any:
 
 def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                  max_rows: int = MAX_ROWS, progress: Callable[[str], None] | None = None,
-                 log: Path | None = None) -> pd.DataFrame:
+                 log: Path | None = None, measure: bool = True) -> pd.DataFrame:
     """One row per (set, run, method): F1 of the positive class, accuracy, fit/predict s.
 
     With `log` (a CSV), each row is appended as soon as it is measured and rows already in
     the file for the same (set, run, method, max_rows) are reused, not re-measured — the
-    splits are deterministic, so a long comparison can be resumed or extended."""
+    splits are deterministic, so a long comparison can be resumed, extended or measured in
+    parallel pieces whose logs are concatenated. `measure=False` only gathers logged rows."""
     from sklearn.metrics import f1_score
     from sklearn.model_selection import StratifiedShuffleSplit
 
@@ -313,6 +314,8 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
             for name in methods:
                 if (key, run, name) in done:
                     rows.append(done[(key, run, name)])
+                    continue
+                if not measure:
                     continue
                 model = make(name, run, X.shape[1])
                 with warnings.catch_warnings():
@@ -372,12 +375,14 @@ def targets(summ: pd.DataFrame) -> pd.DataFrame:
 def markdown(summ: pd.DataFrame, tgt: pd.DataFrame, methods: Sequence[str], command: str) -> str:
     """Two tables: F1 mean ± sd per set and method (fit seconds, median, below), and the
     targets."""
-    lines = [command, "", "F1 of the positive class, mean ± sd over the splits; median fit "
-             "time in seconds in brackets.", "",
+    lines = [command, "", "F1 of the positive class, mean ± sd over the splits (a method "
+             "measured on fewer splits says how many: n=…); median fit time in seconds in "
+             "brackets.", "",
              "| set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
     for _key, part in summ.groupby("dataset", sort=False):
+        most = int(part["runs"].max())
         cell = {r.method: f"{r.f1_mean:.3f} ± {r.f1_sd:.3f} ({r.fit_s:.2f})"
-                for r in part.itertuples()}
+                + (f" n={r.runs}" if r.runs < most else "") for r in part.itertuples()}
         lines.append(f"| {part['label'].iloc[0]} | "
                      + " | ".join(cell.get(m, "") for m in methods) + " |")
     lines += ["", "| set | plx | − best interpretable | − best black box | − paper | "
@@ -412,7 +417,10 @@ def run(args: argparse.Namespace) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     log = out / "compare_runs.csv"
     say = None if args.no_progress else (lambda s: print(s, file=sys.stderr, flush=True))
-    df = compare_runs(keys, methods, args.runs, args.max_rows, say, log)
+    df = compare_runs(keys, methods, args.runs, args.max_rows, say, log,
+                      measure=not getattr(args, "summarise_only", False))
+    if df.empty:
+        raise DataError(f"no runs measured or logged in {str(log)!r}")
     summ = summary(df)
     tgt = targets(summ)
     summ.to_csv(out / "compare_summary.csv", index=False)
