@@ -128,6 +128,7 @@ def test_raw_tables_with_numbers_categories_and_missing_values():
     assert all(not isinstance(v, float) for v in e.features.values())  # bins, not numbers
 
 
+@pytest.mark.slow
 def test_rare_positives_are_found_and_the_correction_is_recorded():
     from sklearn.metrics import f1_score
 
