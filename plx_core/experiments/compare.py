@@ -151,6 +151,17 @@ def column_kinds(X: pd.DataFrame) -> tuple[list[str], list[str]]:
     return num, [c for c in X.columns if c not in num]
 
 
+def typed(X: pd.DataFrame, num: Sequence[str], cat: Sequence[str], missing: str) -> pd.DataFrame:
+    """Numeric columns as floats (NaN where missing), the others as text with `missing` for a
+    missing value."""
+    out = X.copy()
+    for c in num:
+        out[c] = pd.to_numeric(out[c], errors="coerce").astype(float)
+    for c in cat:
+        out[c] = out[c].astype(object).where(out[c].notna(), missing).astype(str)
+    return out
+
+
 class MatrixModel:
     """A scikit-learn-style model on a numeric matrix: numeric columns median-imputed with a
     missing indicator and standardised, the others one-hot (missing as its own value)."""
@@ -171,12 +182,7 @@ class MatrixModel:
         ])
 
     def _frame(self, X: pd.DataFrame) -> pd.DataFrame:
-        out = X.copy()
-        for c in self.num_:
-            out[c] = pd.to_numeric(out[c], errors="coerce").astype(float)
-        for c in self.cat_:
-            out[c] = out[c].astype(object).where(out[c].notna(), "\x00missing").astype(str)
-        return out
+        return typed(X, self.num_, self.cat_, "\x00missing")
 
     def fit(self, X: pd.DataFrame, y: np.ndarray) -> MatrixModel:
         self.num_, self.cat_ = column_kinds(X)
@@ -198,12 +204,7 @@ class EBMModel:
         self.seed = seed
 
     def _frame(self, X: pd.DataFrame) -> pd.DataFrame:
-        out = X.copy()
-        for c in self.num_:
-            out[c] = pd.to_numeric(out[c], errors="coerce").astype(float)
-        for c in self.cat_:
-            out[c] = out[c].astype(object).where(out[c].notna(), "missing").astype(str)
-        return out
+        return typed(X, self.num_, self.cat_, "missing")
 
     def fit(self, X: pd.DataFrame, y: np.ndarray) -> EBMModel:
         from interpret.glassbox import ExplainableBoostingClassifier
