@@ -8,8 +8,9 @@ subsampled, stratified, with seed 0), the F1 of the positive class and the fit t
 * plx — `PLXClassifier()` with its defaults (balanced clause probabilities, mdlp bins);
   "plx paper" — `variant="paper"`;
 * interpretable: CART (depth 1–8 or unlimited, chosen by 3-fold CV on the training rows),
-  EBM (`interpret`; no interaction terms, one outer bag — see `EBM_SETTINGS`), FIGS and
-  RuleFit (`imodels`; rules from 30 trees, `RULEFIT_SETTINGS`), otherwise library defaults;
+  EBM (`interpret`; no interaction terms, one outer bag — `baselines.EBM_SETTINGS`), FIGS
+  and RuleFit (`imodels`; rules from 30 trees, `baselines.RULEFIT_SETTINGS`), otherwise
+  library defaults — all from `plx_core.baselines`;
 * black boxes: random forest (100 trees), gradient boosting, logistic regression, SVM (RBF)
   and an MLP (scikit-learn defaults).
 
@@ -40,15 +41,10 @@ INTERPRETABLE = ("CART", "EBM", "FIGS", "RuleFit")
 BLACK_BOX = ("Forest", "GBoost", "LogReg", "SVM", "MLP")
 OURS = ("plx", "plx paper")
 METHODS = (*OURS, *INTERPRETABLE, *BLACK_BOX)
+#: The `plx_core.baselines` model behind each method name here.
+BASELINE_KEYS = {"CART": "CART-cv", "FIGS": "FIGS", "RuleFit": "RuleFit", "Forest": "forest",
+                 "GBoost": "boosting", "LogReg": "logistic", "SVM": "SVM", "MLP": "MLP-default"}
 MAX_ROWS = 1000
-RULEFIT_SETTINGS: dict[str, Any] = {"n_estimators": 30}
-"""RuleFit grows its candidate rules from 30 boosted trees instead of 100: one fit took
-70–75 s on the shared machine with the default."""
-EBM_SETTINGS: dict[str, Any] = {"interactions": 0, "outer_bags": 1}
-"""EBM without pairwise interaction terms and with one outer bag: with its defaults (14 bags,
-interactions "3x") one fit of 700 rows × 16 columns took 66–326 s on the shared 2-core
-machine, 4 s like this — the comparison could not have run otherwise. A plain GAM, so EBM
-here is weaker than its defaults; RESULTS.md says so."""
 
 
 # --------------------------------------------------------------------------- data sets
@@ -207,12 +203,11 @@ class EBMModel:
         return typed(X, self.num_, self.cat_, "missing")
 
     def fit(self, X: pd.DataFrame, y: np.ndarray) -> EBMModel:
-        from interpret.glassbox import ExplainableBoostingClassifier
+        from plx_core.baselines import make_model
 
         self.num_, self.cat_ = column_kinds(X)
         types = ["continuous" if c in self.num_ else "nominal" for c in X.columns]
-        self.model_ = ExplainableBoostingClassifier(feature_types=types, n_jobs=1,
-                                                    random_state=self.seed, **EBM_SETTINGS)
+        self.model_ = make_model("EBM", self.seed).set_params(feature_types=types)
         self.model_.fit(self._frame(X), y)
         return self
 
@@ -251,36 +246,11 @@ def make(name: str, seed: int, n_features: int) -> Any:
         return PLXModel(**kw)
     if name == "EBM":
         return EBMModel(seed)
-    from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
-    from sklearn.neural_network import MLPClassifier
-    from sklearn.svm import SVC
-    from sklearn.tree import DecisionTreeClassifier
+    from plx_core.baselines import make_model
 
-    if name == "CART":
-        return MatrixModel(GridSearchCV(
-            DecisionTreeClassifier(random_state=seed),
-            {"max_depth": [1, 2, 3, 4, 6, 8, None]}, scoring="f1",
-            cv=StratifiedKFold(3, shuffle=True, random_state=seed), n_jobs=1))
-    if name == "FIGS":
-        from imodels import FIGSClassifier
-
-        return MatrixModel(FIGSClassifier(random_state=seed))
-    if name == "RuleFit":
-        from imodels import RuleFitClassifier
-
-        return MatrixModel(RuleFitClassifier(random_state=seed, **RULEFIT_SETTINGS))
-    models = {
-        "Forest": lambda: RandomForestClassifier(100, random_state=seed, n_jobs=1),
-        "GBoost": lambda: GradientBoostingClassifier(random_state=seed),
-        "LogReg": lambda: LogisticRegression(max_iter=2000),
-        "SVM": lambda: SVC(),
-        "MLP": lambda: MLPClassifier(random_state=seed),
-    }
-    if name not in models:
+    if name not in BASELINE_KEYS:
         raise DataError(f"unknown method {name!r}; choose from {list(METHODS)}")
-    return MatrixModel(models[name]())
+    return MatrixModel(make_model(BASELINE_KEYS[name], seed))
 
 
 # --------------------------------------------------------------------------- runs
