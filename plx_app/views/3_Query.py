@@ -6,10 +6,18 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from plx_app.service import UNKNOWN, Instance, instance_from_row, rule_parts
-from plx_app.service.explain import values_key, ws_counterfactual, ws_figure
+from plx_app.service import (
+    METHODS,
+    SEMANTICS,
+    UNKNOWN,
+    Instance,
+    decision_word,
+    instance_from_row,
+)
+from plx_app.service.explain import counterfactual_text, ws_counterfactual, ws_evidence, ws_figure
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
 from plx_core.plots import bounds_interval, evidence_bars
@@ -24,14 +32,11 @@ domains = ws.domains()
 
 with st.expander("Query settings"):
     q1, q2 = st.columns(2)
-    SEM = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
-           "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
-    ws.semantics = q1.radio("Semantics", list(SEM), index=list(SEM).index(ws.semantics),
-                            format_func=SEM.get, key="q_semantics")
-    METH = {"auto": "auto (exact weighted median when possible, else the LP)",
-            "lp": "always the LP (cvxpy + HiGHS)"}
-    ws.method = q2.radio("Method", list(METH), index=list(METH).index(ws.method),
-                         format_func=METH.get, key="q_method")
+    sem = q1.radio("Semantics", list(SEMANTICS), index=list(SEMANTICS).index(ws.semantics),
+                   format_func=SEMANTICS.get, key="q_semantics")
+    meth = q2.radio("Method", list(METHODS), index=list(METHODS).index(ws.method),
+                    format_func=METHODS.get, key="q_method")
+    ws.set_query_settings(sem, meth)
 
 
 # ------------------------------------------------------------------ picking an instance
@@ -153,7 +158,7 @@ with st.expander("Edit values (choose (unknown) to leave a feature out of the qu
             opts.append(v)  # a value never seen in training stays choosable (and is reported)
         if key not in st.session_state or st.session_state[key] not in opts:
             st.session_state[key] = UNKNOWN if v is None else v
-        cols[j % 3].selectbox(f, opts, key=key, on_change=_edited)
+        cols[j % 3].selectbox(md(f), opts, key=key, on_change=_edited)
     st.button("Set every feature unknown", key="q_clear", on_click=_select,
               args=(Instance(tuple((f, None) for f in features), "edited", inst.row, None),))
 
@@ -168,7 +173,7 @@ with guard("Answering the query"):
     if answer is not None:
         b, shown = answer.value
         known = shown.known()
-        word = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+        word = decision_word(b)
         a = st.columns(6)
         a[0].metric("Decision", word)
         a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
@@ -184,8 +189,8 @@ with guard("Answering the query"):
         else:
             a[5].metric("True label", "unknown")
     if answer is not None and answer.fresh:  # the details belong to the current instance only
-        fk = (ws.kb_key, ws.rules_key(), values_key(inst.as_dict()), ws.semantics, ws.method)
-        figure(ws_figure(ws, ("bounds",) + fk, lambda: bounds_interval(b)), key="q_bounds")
+        values = inst.as_dict()
+        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b)), key="q_bounds")
         notes = [f"POS means {ws.positive!r}.",
                  f"{len(known)} of {len(features)} features known.",
                  f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
@@ -196,37 +201,21 @@ with guard("Answering the query"):
             notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
         st.caption(md(" ".join(notes)))
 
-        kb = ws.current_kb()
-
-        def _evidence():
-            ev = b.evidence.frame(kb)
-            if len(ev):
-                ev["target"] = ev["target"].fillna(ev["p"])
-                parts = [rule_parts(kb.clause(int(i))) for i in ev["clause_id"]]
-                ev["rule"] = [(" AND ".join(f"{f}={v}" for f, v in c) or "(always)") + " THEN " + h
-                              for c, h in parts]
-                ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
-            return ev
-
-        ev = ws.results.get(("evidence-frame",) + fk, _evidence)
-        if len(ev):
-            cols_show = ["target", "w", "p", "support", "rule", "omega", "overridden"]
-            for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
-            against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
+        for_pos, against = ws_evidence(ws, values)
+        if len(for_pos) or len(against):
+            config = {"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                      "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
+                      "p": st.column_config.NumberColumn(format="%.3f")}
             e1, e2 = st.columns(2)
             e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
-            e1.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=240,
-                         column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                                        "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
-                                        "p": st.column_config.NumberColumn(format="%.3f")})
+            e1.dataframe(for_pos.head(50), hide_index=True, width="stretch", height=240,
+                         column_config=config)
             e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
-            e2.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=240,
-                         column_config={"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                                        "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
-                                        "p": st.column_config.NumberColumn(format="%.3f")})
+            e2.dataframe(against.head(50), hide_index=True, width="stretch", height=240,
+                         column_config=config)
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
-                figure(ws_figure(ws, ("evidence",) + fk, lambda: evidence_bars(ev, omega=b.omega)),
-                       key="q_evidence")
+                figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
+                    pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:
@@ -234,10 +223,4 @@ if b is None or not answer.fresh:
 else:
     with guard("Searching a counterfactual"):
         cf = ws_counterfactual(ws, inst.as_dict())
-        if cf.changes:
-            other = "NOT POS" if b.positive else "POS"
-            st.markdown(md(f"Changing {len(cf.changes)} value(s) makes the decision {other} "
-                           f"(ω(POS) ∈ [{cf.lower:.3f}, {cf.upper:.3f}]): {cf.text()}"))
-        else:
-            st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
-                           "alternatives tried)."))
+        st.markdown(md(counterfactual_text(cf)))
