@@ -1,6 +1,7 @@
 """plx: explainable classification by probabilistic logic inference."""
 
 from .direct import direct_kb
+from .discretize import Discretizer
 from .errors import (
     ClauseSyntaxError,
     DataError,
@@ -33,6 +34,7 @@ __all__ = [
     "Explanation",
     "ClauseSyntaxError",
     "DataError",
+    "Discretizer",
     "KBTooLargeError",
     "Literal",
     "PLXClassifier",

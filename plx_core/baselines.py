@@ -114,6 +114,49 @@ def _mlp(seed: int) -> Any:
     return MLPClassifier((12, 10), max_iter=1000, random_state=seed)
 
 
+def _mlp_default(seed: int) -> Any:
+    from sklearn.neural_network import MLPClassifier
+
+    return MLPClassifier(random_state=seed)
+
+
+def _cart_cv(seed: int) -> Any:
+    """CART whose depth (1–8 or unlimited) is chosen by 3-fold CV (F1) on the training rows."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.tree import DecisionTreeClassifier
+
+    return GridSearchCV(DecisionTreeClassifier(random_state=seed),
+                        {"max_depth": [1, 2, 3, 4, 6, 8, None]}, scoring="f1",
+                        cv=StratifiedKFold(3, shuffle=True, random_state=seed), n_jobs=1)
+
+
+EBM_SETTINGS: dict[str, Any] = {"interactions": 0, "outer_bags": 1}
+"""EBM without pairwise interaction terms and with one outer bag: with its defaults (14 bags,
+interactions "3x") one fit of 700 rows × 16 columns took 66–326 s on the shared 2-core
+machine, 4 s like this. A plain GAM, so weaker than EBM's defaults."""
+RULEFIT_SETTINGS: dict[str, Any] = {"n_estimators": 30}
+"""RuleFit grows its candidate rules from 30 boosted trees instead of 100 (one default fit
+took 70–125 s on the shared machine)."""
+
+
+def _ebm(seed: int) -> Any:
+    from interpret.glassbox import ExplainableBoostingClassifier
+
+    return ExplainableBoostingClassifier(n_jobs=1, random_state=seed, **EBM_SETTINGS)
+
+
+def _figs(seed: int) -> Any:
+    from imodels import FIGSClassifier
+
+    return FIGSClassifier(random_state=seed)
+
+
+def _rulefit(seed: int) -> Any:
+    from imodels import RuleFitClassifier
+
+    return RuleFitClassifier(random_state=seed, **RULEFIT_SETTINGS)
+
+
 def _naive_bayes(seed: int) -> Any:
     from sklearn.naive_bayes import BernoulliNB
 
@@ -130,7 +173,15 @@ BASELINES: dict[str, Baseline] = {b.key: b for b in (
     Baseline("SVM", "support vector machine (RBF)", _svm),
     Baseline("MLP", "neural network (MLP 12-10)", _mlp),
     Baseline("naive-bayes", "naive Bayes", _naive_bayes),
+    Baseline("MLP-default", "neural network (MLP, scikit-learn defaults)", _mlp_default),
+    Baseline("CART-cv", "decision tree (CART, depth by CV)", _cart_cv),
+    Baseline("EBM", "explainable boosting machine (interpret)", _ebm),
+    Baseline("FIGS", "fast interpretable greedy-tree sums (imodels)", _figs),
+    Baseline("RuleFit", "RuleFit (imodels)", _rulefit),
 )}
+#: Interpretable models the `compare` experiment measures plx against (the `experiments` extra
+#: installs interpret and imodels).
+INTERPRETABLE_BASELINES = ("CART-cv", "EBM", "FIGS", "RuleFit")
 DASHBOARD_BASELINES = ("majority", "logistic", "CART", "forest", "boosting", "naive-bayes")
 
 
@@ -205,5 +256,6 @@ def baseline_scores(X_train: Any, y_train: Any, X_test: Any, y_test: Any, positi
     return pd.DataFrame(rows)
 
 
-__all__ = ["BASELINES", "DASHBOARD_BASELINES", "MISSING", "Baseline", "OneHot", "OneHotModel",
+__all__ = ["BASELINES", "DASHBOARD_BASELINES", "EBM_SETTINGS", "INTERPRETABLE_BASELINES",
+           "RULEFIT_SETTINGS", "MISSING", "Baseline", "OneHot", "OneHotModel",
            "as_strings", "baseline_scores", "confusion", "f1_score", "make_model", "scores"]

@@ -134,7 +134,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
-              memory_budget: int | str | None = None) -> Any:
+              memory_budget: int | str | None = None, threshold: float = 0.5) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`)."""
     from .data import infer_schema
     from .estimator import PLXClassifier
@@ -162,7 +162,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if len(set(yb.tolist())) < 2:
         raise CLIError(f"every row has label {schema.positive!r}; plx needs both classes")
     clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
-                        random_state=random_state, memory_budget=memory_budget).fit(X, yb)
+                        random_state=random_state, memory_budget=memory_budget,
+                        threshold=threshold).fit(X, yb)
     if kb == "direct":
         say(clf.max_len_reason_)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
@@ -173,7 +174,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                   "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
                   "paper_loo_f1": cfg.paper_loo_f1}
     return ModelFile(schema, full, schema.positive, neg, answer,
-                     {"kb_kind": kb, "variant": clf.variant_, "n_train": int(len(yb))})
+                     {"kb_kind": kb, "variant": clf.variant_, "n_train": int(len(yb)),
+                      "threshold": float(threshold), "class_weight": clf.class_weight_})
 
 
 class Model:
@@ -189,6 +191,10 @@ class Model:
         self.kb_full = mf.kb
         self.kb = mf.answering_kb()
         self.positive, self.negative = mf.positive, mf.negative
+        t = mf.settings.get("threshold", 0.5)
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1:
+            raise CLIError(f"{where}: threshold must be a number in [0, 1), got {t!r:.60}")
+        self.threshold = float(t)
 
     @property
     def doc(self) -> dict[str, Any]:
@@ -220,8 +226,8 @@ class Model:
         return pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
             "lower": b.lower, "upper": b.upper, "mean": mean,
-            "decision": np.where(mean > 0.5 + TIE_EPS, self.positive, self.negative),
-            "tie": np.abs(mean - 0.5) <= TIE_EPS,
+            "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
+            "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
             "unseen": self.unseen(X),
         })
@@ -286,7 +292,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     out = _outputs(a, a.data)
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
-                      encoding=a.encoding, memory_budget=a.budget)
+                      encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold)
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
     how = ("paper configuration" if not model.answer else
@@ -309,7 +315,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _write_csv(pred, out)
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
-          f"positive, {int(pred['tie'].sum())} ties at 0.5 (reported negative)")
+          f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
@@ -378,6 +384,16 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
 
 
+def _threshold(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {text!r}") from None
+    if not 0 <= v < 1:
+        raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {text!r}")
+    return v
+
+
 def _add_missing(p: argparse.ArgumentParser) -> None:
     """The table-reading options every command that reads a CSV shares."""
     from .data import MISSING_MARKERS
@@ -412,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--max-len", type=_positive_int, default=None,
                    help="cap on Direct clause length")
     f.add_argument("--random-state", type=_int, default=0)
+    f.add_argument("--threshold", type=_threshold, default=0.5,
+                   help="positive iff the mean of the ω(POS) bounds > this (default 0.5; "
+                   "lower finds more positives, higher fewer)")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

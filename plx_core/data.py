@@ -25,7 +25,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import natural_key
+from .encoding import default_positive, natural_key
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -768,8 +768,8 @@ def infer_schema(
     ticket number would blow up a KB), constant, entirely missing, listed in `exclude`, or not
     in `features` when that list is given (listed features are kept even if ID-like or
     constant).
-    `positive=None` keeps the label multi-class, except that a 0/1 or False/True label gets
-    "1" / "True". Bin labels leave out the column name by default (`named=False`): a literal
+    `positive=None` keeps the label multi-class, except that a 0/1, −1/1, False/True or no/yes
+    label gets "1" / "True" / "yes" (`plx_core.encoding.default_positive`). Bin labels leave out the column name by default (`named=False`): a literal
     already names its feature, so `age=[18, 30)` reads better than `age="age∈[18, 30)"`.
     """
     cols = [str(c) for c in frame.columns]
@@ -788,10 +788,8 @@ def infer_schema(
                 f"positive={positive!r} is not a value of the label {label!r} "
                 f"(values: {list(classes[:10])})"
             )
-    elif len(classes) == 2 and (set(classes) <= {"0", "1"} or set(classes) <= {"False", "True"}):
-        pos = classes[1]
     else:
-        pos = None
+        pos = default_positive(classes)
 
     unknown = [c for c in [*(features or ()), *exclude, *numeric, *categorical, *cuts]
                if c not in frame.columns]

@@ -8,6 +8,7 @@ re-applies the same preparation to new rows.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -178,6 +179,41 @@ def _draw(
     return np.concatenate(got) if got else np.empty((0, 0), dtype=np.int64)
 
 
+def rare_positives(rate: float, n: int = 2000, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
+    """A raw table with rare positives: 8 numeric columns x1..x8 (standard normal) and 8
+    categorical c1..c8 (3–4 levels), ~5% of x5..x8 and c5..c8 missing; label "yes" for the
+    `rate` share of rows with the largest score 1.5·x1 − x2 + 0.8·x3·[c1 = a] + [c2 = b]
+    + 0.5·x4² + noise N(0, 0.7), else "no". Returned raw (numbers stay numbers)."""
+    if not 0 < rate < 1:
+        raise DataError(f"rate must be between 0 and 1, got {rate}")
+    gen = np.random.default_rng(seed)
+    x = gen.standard_normal((n, 8))
+    levels = [list("abc"), list("abcd")] * 4
+    c = np.column_stack([gen.choice(lv, n) for lv in levels]).astype(object)
+    score = (1.5 * x[:, 0] - x[:, 1] + 0.8 * x[:, 2] * (c[:, 0] == "a") + (c[:, 1] == "b")
+             + 0.5 * x[:, 3] ** 2 + gen.normal(0, 0.7, n))
+    y = np.where(score > np.quantile(score, 1 - rate), "yes", "no").astype(object)
+    frame = pd.DataFrame(x, columns=[f"x{i + 1}" for i in range(8)])
+    for j in range(8):
+        frame[f"c{j + 1}"] = c[:, j]
+    for col in ["x5", "x6", "x7", "x8", "c5", "c6", "c7", "c8"]:
+        frame.loc[gen.random(n) < 0.05, col] = np.nan
+    return frame, pd.Series(y, name="label")
+
+
+def dnf_noise(n: int = 2000, noise: float = 0.1, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
+    """12 categorical columns f1..f12 with 3 values each (uniform); label "1" iff
+    (f1 = 0 ∧ f2 = 1) ∨ (f3 = 2 ∧ f4 = 0 ∧ f5 = 1) ∨ (f6 = 1 ∧ f7 = 1), then flipped with
+    probability `noise` (the best F1 possible stays below 1)."""
+    gen = np.random.default_rng(seed)
+    v = gen.integers(0, 3, (n, 12))
+    clean = (((v[:, 0] == 0) & (v[:, 1] == 1)) | ((v[:, 2] == 2) & (v[:, 3] == 0) & (v[:, 4] == 1))
+             | ((v[:, 5] == 1) & (v[:, 6] == 1)))
+    y = clean ^ (gen.random(n) < noise)
+    frame = pd.DataFrame(v.astype(str).astype(object), columns=[f"f{i + 1}" for i in range(12)])
+    return frame, pd.Series(np.where(y, "1", "0").astype(object), name="label")
+
+
 # --------------------------------------------------------------------------------------------
 # The dashboard default
 
@@ -235,10 +271,37 @@ def _mutual_info(a: np.ndarray, b: np.ndarray) -> float:
 # The shared public data sets
 
 
-def data_dir() -> Path:
-    """Where the shared data sets live: $PLX_DATA_DIR, else `shared/datasets` next to the
-    repository, else `../shared/datasets` from the working directory (the first when none
-    exists, so error messages name it)."""
+UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+HIV1_ZIP = "https://archive.ics.uci.edu/static/public/330/hiv+1+protease+cleavage.zip"
+
+#: Where each file of the shared sets comes from: path under the data folder → URL, or
+#: (URL of a zip archive, member name). The same public sources the shared copies were
+#: checked against (shared/datasets/SOURCES.md).
+PUBLIC_SOURCES: dict[str, str | tuple[str, str]] = {
+    "titanic/train.csv":
+        "https://raw.githubusercontent.com/datasciencedojo/datasets/master/titanic.csv",
+    "mushroom/agaricus-lepiota.data": f"{UCI}/mushroom/agaricus-lepiota.data",
+    "nursery/nursery.data": f"{UCI}/nursery/nursery.data",
+    **{f"hiv1-protease/{f}": (HIV1_ZIP, f) for f in
+       ("746Data.txt", "1625Data.txt", "impensData.txt", "schillingData.txt")},
+    "breast-cancer/breast-cancer.data": f"{UCI}/breast-cancer/breast-cancer.data",
+    "spect/SPECT.train": f"{UCI}/spect/SPECT.train",
+    "spect/SPECT.test": f"{UCI}/spect/SPECT.test",
+    "congressional-voting/house-votes-84.data": f"{UCI}/voting-records/house-votes-84.data",
+    "car/car.data": f"{UCI}/car/car.data",
+    "tic-tac-toe/tic-tac-toe.data": f"{UCI}/tic-tac-toe/tic-tac-toe.data",
+    **{f"monks/monks-{k}.{p}": f"{UCI}/monks-problems/monks-{k}.{p}"
+       for k in (1, 2, 3) for p in ("train", "test")},
+    "zoo/zoo.data": f"{UCI}/zoo/zoo.data",
+}
+CACHE_ENV_VAR = "PLX_CACHE_DIR"
+FETCH_TIMEOUT = 30.0
+
+
+def local_data_dir() -> Path | None:
+    """A folder of the shared data sets on this machine: $PLX_DATA_DIR when set (even if it
+    does not exist, so errors name it), else `shared/datasets` next to the repository or
+    `../shared/datasets` from the working directory when one exists, else None."""
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
@@ -246,7 +309,71 @@ def data_dir() -> Path:
     if beside.is_dir():
         return beside
     cwd = Path("..", "shared", "datasets").resolve()
-    return cwd if cwd.is_dir() else beside
+    return cwd if cwd.is_dir() else None
+
+
+def cache_dir() -> Path:
+    """Where fetched data sets are kept: $PLX_CACHE_DIR, else $XDG_CACHE_HOME/plx/datasets,
+    else ~/.cache/plx/datasets."""
+    env = os.environ.get(CACHE_ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "plx" / "datasets"
+
+
+def data_dir() -> Path:
+    """Where the shared data sets are read from: `local_data_dir()`, else the download cache
+    (`cache_dir()`), filled from `PUBLIC_SOURCES` on first use."""
+    local = local_data_dir()
+    return local if local is not None else cache_dir()
+
+
+def download(url: str, timeout: float = FETCH_TIMEOUT) -> bytes:
+    """The bytes at `url` (the default fetcher; `load_shared(fetch=...)` replaces it)."""
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=timeout) as r:  # noqa: S310 (fixed https URLs)
+        return r.read()
+
+
+def fetch_file(root: Path, rel: str, fetch: Callable[[str], bytes] | None = None,
+               memo: dict[str, bytes] | None = None) -> Path:
+    """Download one file of `PUBLIC_SOURCES` into `root / rel` (unzipping a member when the
+    source is an archive), written whole or not at all. Offline or failing: one DataError
+    naming the file, the URL and the two ways out."""
+    import io
+    import zipfile
+
+    src = PUBLIC_SOURCES[rel]
+    url, member = (src, None) if isinstance(src, str) else src
+    get = fetch or download
+    memo = {} if memo is None else memo
+    try:
+        data = memo[url] if url in memo else get(url)
+        memo[url] = data
+    except Exception as exc:  # URLError, timeouts, refused connections, DNS failures
+        raise DataError(
+            f"could not download {rel!r} from {url} ({type(exc).__name__}: {exc}); this "
+            f"machine may be offline. Set {ENV_VAR} to a folder that holds the shared data "
+            f"sets, or connect once so it is cached in {str(root)!r}"
+        ) from None
+    if member is not None:
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                names = [n for n in z.namelist() if n.rsplit("/", 1)[-1] == member]
+                if not names:
+                    raise DataError(f"{url} has no file {member!r}")
+                data = z.read(names[0])
+        except zipfile.BadZipFile:
+            raise DataError(f"{url} is not a zip archive; cannot extract {member!r}") from None
+    target = root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(target)
+    return target
 
 
 _data_dir = data_dir  # load_shared's `data_dir=` argument shadows the function's name
@@ -258,8 +385,14 @@ def load_shared(
     *,
     part: str | None = None,
     classes: Sequence[str] | None = None,
+    fetch: Callable[[str], bytes] | None = None,
 ) -> Dataset:
     """Load one of `SHARED_NAMES` from the data directory, prepared as the paper did.
+
+    Files come from `data_dir` (or `data_dir()`: $PLX_DATA_DIR, a local shared folder, else the
+    download cache). In the download cache a missing file is fetched from its public source
+    (`PUBLIC_SOURCES`, through `fetch(url) -> bytes`, default `download`) and kept; a folder
+    given by $PLX_DATA_DIR or `data_dir=` is only read.
 
     `part`: for hiv1 one of "746", "1625", "impens", "schilling" (or the file name) or
     "union" (default); for spect "train", "test" or "all" (default); for monks-k "train"
@@ -274,11 +407,20 @@ def load_shared(
     if classes is not None and key != "nursery":
         raise DataError(f"classes= applies to nursery only, not {key}")
     root = Path(data_dir).expanduser() if data_dir is not None else _data_dir()
-    if not root.is_dir():
+    cached = data_dir is None and local_data_dir() is None
+    if not cached and not root.is_dir():
         raise DataError(
             f"the shared data directory {str(root)!r} does not exist; set the {ENV_VAR} "
             "environment variable to the folder that holds the shared data sets"
         )
+    token = _FETCH.set((root, fetch, {}) if cached else None)
+    try:
+        return _load(key, root, part, classes)
+    finally:
+        _FETCH.reset(token)
+
+
+def _load(key: str, root: Path, part: str | None, classes: Sequence[str] | None) -> Dataset:
     loader = _LOADERS[key]
     if key == "nursery":
         return loader(root, classes)
@@ -289,8 +431,18 @@ def load_shared(
     return loader(root)
 
 
+_FETCH: contextvars.ContextVar[tuple[Path, Callable[[str], bytes] | None, dict] | None] = (
+    contextvars.ContextVar("plx_fetch", default=None)
+)
+"""Set while `load_shared` reads from the download cache: (cache root, fetcher, downloads so
+far — an archive holding several files is fetched once)."""
+
+
 def _path(root: Path, rel: str) -> Path:
     p = root / rel
+    fetching = _FETCH.get()
+    if not p.is_file() and fetching is not None and rel in PUBLIC_SOURCES:
+        return fetch_file(fetching[0], rel, fetching[1], fetching[2])
     if not p.is_file():
         raise DataError(
             f"data file {str(p)!r} not found; set the {ENV_VAR} environment variable to the "
@@ -561,7 +713,9 @@ _ALIASES = {
 }
 
 __all__ = [
-    "BREAST_CANCER_FEATURES", "ENV_VAR", "PAPER_SYN_10_4_SEED", "SHARED_NAMES",
-    "breast_cancer_default", "data_dir", "load_shared", "paper_example",
+    "BREAST_CANCER_FEATURES", "CACHE_ENV_VAR", "ENV_VAR", "PUBLIC_SOURCES", "cache_dir",
+    "download", "fetch_file", "local_data_dir", "PAPER_SYN_10_4_SEED", "SHARED_NAMES",
+    "breast_cancer_default", "data_dir", "dnf_noise", "load_shared", "paper_example",
+    "rare_positives",
     "select_features", "synthetic",
 ]

@@ -214,6 +214,8 @@ def fit_dask(data: Any, label: str, **params: Any):
     same rows (in the same order)."""
     from . import variants as V
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
+    from .discretize import Discretizer
+    from .encoding import default_positive
     from .estimator import PLXClassifier
     from .query import encode_rows
 
@@ -226,7 +228,10 @@ def fit_dask(data: Any, label: str, **params: Any):
     features, _, classes, n = stats
     if len(classes) != 2:
         raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}")
-    pos = value_str(clf.positive) if clf.positive is not None else classes[-1]
+    pos = value_str(clf.positive) if clf.positive is not None else default_positive(classes)
+    if pos is None:
+        raise DataError(f"y has the classes {classes}: pass positive= to say which one POS stands "
+                        "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)")
     if pos not in classes:
         raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
     total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
@@ -236,12 +241,32 @@ def fit_dask(data: Any, label: str, **params: Any):
     if budget < total:
         why += V.kb_share_note(total)
     full.positive = pos
+    # the same class correction as PLXClassifier.fit (a table on a cluster holds categorical
+    # columns: numeric ones are binned before, so the discretiser is fitted on no column)
+    clf.class_weight_ = None if clf.variant == "paper" else clf.class_weight
+    cw = None
+    n_pos = int(ddf[label].map_partitions(
+        lambda s: s.map(value_str) == pos, meta=(label, bool)).sum().compute())
+    if clf.class_weight_ is not None:
+        if clf.class_weight_ == "balanced":
+            cw = V.balanced_weights(n_pos, n)
+        else:
+            given = {value_str(k): float(v) for k, v in clf.class_weight_.items()}
+            negs = {c: 0 for c in classes if c != pos}
+            cw = (given.get(pos, 1.0), float(np.mean([given.get(c, 1.0) for c in negs])))
+        full = V.weighted_class_kb(full, *cw)
+    clf.base_rates_ = [n_pos / n]
+    clf.discretizer_ = Discretizer(clf.discretize, clf.max_bins).fit(
+        pd.DataFrame({f: pd.Series([], dtype=object) for f in features}),
+        np.array([], dtype=object))
+    clf.cuts_ = {}
     if clf.variant == "tuned":
         pick = V.loo_sample(full, n, clf.random_state)
         rows = _rows(ddf, pick)
         y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
         frame = rows[features].astype(object)
-        fitted = clf._tuned(full, encode_rows(full, frame), y, None, sampled=True)
+        fitted = clf._tuned(full, encode_rows(full, frame), y, None, sampled=True,
+                             class_weights=cw)
     else:
         fitted = (full, full, None, [])
     clf.classes_ = np.array(classes, dtype=object)

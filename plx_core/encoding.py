@@ -26,6 +26,25 @@ def value_str(v: Any) -> str:
     return str(v)
 
 
+POSITIVE_PAIRS: tuple[tuple[str, str], ...] = (
+    ("0", "1"), ("-1", "1"), ("False", "True"), ("no", "yes"),
+)
+"""Binary labels whose positive class goes without saying: the second of each pair (case of
+no/yes ignored). Any other pair of classes needs the positive class named."""
+
+
+def default_positive(classes: Sequence[str]) -> str | None:
+    """The class POS stands for when nobody said: "1" of 0/1 and −1/1, "True" of False/True,
+    "yes" of no/yes; None for any other set of classes (never a guess)."""
+    if len(classes) != 2:
+        return None
+    for neg, pos in POSITIVE_PAIRS:
+        lower = {str(c).lower(): str(c) for c in classes}
+        if set(lower) == {neg.lower(), pos.lower()}:
+            return lower[pos.lower()]
+    return None
+
+
 def natural_key(v: str) -> tuple:
     """Sort numbers numerically, then everything else as text."""
     try:
@@ -141,10 +160,12 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
                 f"the label has {len(classes)} classes {classes[:8]}; pass positive= to pick the "
                 "positive one (or use PLXClassifier, which handles several classes one-vs-rest)"
             )
-        if set(classes) <= {"0", "1"} or set(classes) <= {"False", "True"}:
-            positive = classes[-1]
-        else:
-            raise DataError(f"the label has values {classes}; pass positive= to say which one is POS")
+        positive = default_positive(classes)
+        if positive is None:
+            raise DataError(
+                f"the label has values {classes}; pass positive= to say which one is POS "
+                "(assumed only for 0/1, −1/1, False/True and no/yes)"
+            )
     pos = value_str(positive)
     if pos not in classes:
         raise DataError(f"positive={positive!r} is not a value of the label (values: {classes[:8]})")

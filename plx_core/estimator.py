@@ -18,10 +18,26 @@ class, and the prediction is the class whose ω(POS) bounds have the largest mea
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
 used as built whatever the variant, and `variant_` records "paper" then.
+
+Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):
+
+* **Raw tables.** Numeric columns are cut into bins inside `fit`, on the training rows only
+  (`plx_core.discretize.Discretizer`, `discretize=` "mdlp" by default); the cut points are
+  part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain.
+  Missing values stay missing (the feature is left open in the query).
+* **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
+  probability corrected to a balanced prior (`plx_core.variants.balanced_p`: positives count
+  1/π, negatives 1/(1−π) for the training base rate π) — what replicating the minority class
+  does, without copies that could leak into a test split. The decision stays "mean of the
+  ω(POS) bounds > threshold", now on balanced probabilities; `class_weight_` records what was
+  used. `threshold=` moves the decision (sensitivity against specificity).
+* **The positive class** of a binary label is never guessed except for 0/1, −1/1,
+  False/True and no/yes (the second of each pair); other labels need `positive=` (the error names them).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -32,7 +48,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
-from .encoding import natural_key, value_str
+from .discretize import METHODS as DISCRETIZE_METHODS
+from .discretize import Discretizer
+from .encoding import default_positive, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
@@ -45,6 +63,7 @@ KB_KINDS = {
 }
 VARIANTS = ("tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
 DEFAULT_VARIANT = "tuned"
+CLASS_WEIGHTS = ("balanced", None)
 
 
 class PLXClassifier(ClassifierMixin, BaseEstimator):
@@ -57,15 +76,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits.
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
-    positive class for binary labels (default: the last class in natural order, e.g. 1 of
-    {0, 1}). random_state: seeds forests, ensembles and the leave-one-out sample.
+    positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
+    where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
+    `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
+    > threshold (default 0.5; binary only). discretize: "mdlp" | "tree" | "quantile", how
+    numeric columns are binned; max_bins: the most bins per numeric column. random_state:
+    seeds forests, ensembles and the leave-one-out sample.
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
     KB that answers
     — for "tuned" the Direct KB cut to the chosen clause lengths plus the prior clause (id
     "prior"); `paper_kbs_` are the full Direct KBs (what `explain` searches, Algorithm 6);
-    `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used.
+    `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
+    `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
+    `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
+    cut points).
     """
 
     def __init__(
@@ -82,6 +108,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         positive: Any = None,
         random_state: int | None = 0,
         memory_budget: int | str | None = None,
+        class_weight: str | None = "balanced",
+        threshold: float = 0.5,
+        discretize: str = "mdlp",
+        max_bins: int = 4,
     ):
         self.kb = kb
         self.variant = variant
@@ -95,6 +125,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.positive = positive
         self.random_state = random_state
         self.memory_budget = memory_budget
+        self.class_weight = class_weight
+        self.threshold = threshold
+        self.discretize = discretize
+        self.max_bins = max_bins
 
     # ------------------------------------------------------------------ sklearn plumbing
 
@@ -126,6 +160,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             or self.n_estimators < 1
         ):
             raise DataError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
+        if not (self.class_weight in CLASS_WEIGHTS or isinstance(self.class_weight, dict)):
+            raise DataError(f"class_weight must be 'balanced', None or a dict class → weight, "
+                            f"got {self.class_weight!r}")
+        if self.discretize not in DISCRETIZE_METHODS:
+            raise DataError(f"discretize must be one of {DISCRETIZE_METHODS}, got {self.discretize!r}")
+        self._check_threshold()
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if groups is None and isinstance(X, pd.DataFrame) and not X.index.is_unique:
@@ -148,8 +188,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
         self.variant_ = self.variant if self.kb == "direct" else "paper"
+        self.class_weight_ = None if self.variant == "paper" else self.class_weight
+        self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
+        self.cuts_ = dict(self.discretizer_.cuts_)
+        frame = self.discretizer_.transform(frame)
         if len(classes) == 2:
-            pos = value_str(self.positive) if self.positive is not None else classes[-1]
+            pos = value_str(self.positive) if self.positive is not None else default_positive(classes)
+            if pos is None:
+                raise DataError(
+                    f"y has the classes {classes}: pass positive= to say which one POS stands "
+                    "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)"
+                )
             if pos not in classes:
                 raise DataError(f"positive={self.positive!r} is not a class of y ({classes})")
             self.positive_ = pos
@@ -161,6 +210,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._budget = None if self.memory_budget is None else parse_size(self.memory_budget)
         self.max_len_, self.max_len_reason_ = self.max_len, "max_len as given (Tree KB)"
         self._cap_chosen = False
+        self.base_rates_ = [float(np.mean(labels == c)) for c in targets]
+        self._labels = labels
         for c in targets:
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -169,12 +220,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.ensembles_.append(ens)
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
-        del self._groups, self._budget, self._cap_chosen
+        del self._groups, self._budget, self._cap_chosen, self._labels
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
         """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members)."""
         y = (labels == positive).astype(int)
+        cw = self._class_weights(labels, positive)
+
+        def corrected(kb, yy=y):
+            if self.class_weight_ == "balanced":
+                return V.weighted_class_kb(kb, *V.balanced_weights(int(yy.sum()), len(yy)))
+            return V.weighted_class_kb(kb, *cw) if cw is not None else kb
+
         if self.kb != "direct":
             from .tree import tree_kb
 
@@ -185,7 +243,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 max_depth=self.max_depth, random_state=self.random_state,
             )
             kb.positive = positive
-            return kb, None, None, []
+            return corrected(kb), None, None, []
         total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
@@ -195,9 +253,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
             self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
+        full = corrected(full)
         v = self.variant_
         if v == "tuned":
-            return self._tuned(full, encode_rows(full, frame), y, self._groups, sampled=False)
+            return self._tuned(full, encode_rows(full, frame), y, self._groups, sampled=False,
+                               class_weights=cw)
         if v in ("weighted", "confidence"):
             kb = full.copy()
             kb.w = kb.support.astype(float) if v == "weighted" else np.abs(2 * kb.p - 1) + 1e-3
@@ -211,18 +271,36 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                              max_features=self.max_features, max_depth=self.max_depth,
                              random_state=self.random_state)
             forest.positive = positive
-            return full, full, None, [(None, forest)]
+            return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
-               sampled: bool):
+               sampled: bool, class_weights: tuple[float, float] | None = None):
         """The tuned variant's (answering KB, full KB, TunedConfig, []) from the full Direct KB
-        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows)."""
+        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows;
+        `class_weights`: the (w_pos, w_neg) correction `full` carries)."""
         cfg = V.tune(full, codes, y, random_state=self.random_state, groups=groups,
-                     sampled=sampled)
+                     sampled=sampled, class_weights=class_weights)
         if cfg.is_paper:
             return full, full, cfg, []
         return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []
+
+    def _class_weights(self, labels: np.ndarray, positive: str) -> tuple[float, float] | None:
+        """(w_pos, w_neg) of the one-vs-rest problem for `positive`, or None (no correction).
+        A dict gives the negatives the count-weighted mean weight of the other classes."""
+        cw = self.class_weight_
+        if cw is None:
+            return None
+        if cw == "balanced":
+            n_pos = int((labels == positive).sum())
+            return V.balanced_weights(n_pos, len(labels))
+        given = {value_str(k): float(v) for k, v in cw.items()}
+        bad = [k for k, v in given.items() if not (v > 0 and np.isfinite(v))]
+        if bad:
+            raise DataError(f"class_weight of class {bad[0]!r} must be a finite number > 0")
+        w = np.array([given.get(c, 1.0) for c in labels], dtype=float)
+        neg = labels != positive
+        return given.get(positive, 1.0), float(w[neg].mean()) if neg.any() else 1.0
 
     def _ensemble(self, frame: pd.DataFrame, y: np.ndarray, positive: str) -> list:
         """(columns or None, KB) members: bootstrap rows ("bagged") or random feature halves
@@ -245,6 +323,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 sub, yy, positive=1, memory_budget=self._budget,
                 max_len=None if self.max_len_ is None else min(self.max_len_, sub.shape[1]))[0]
             kb.positive = positive
+            if self.class_weight_ == "balanced":
+                kb = V.weighted_class_kb(kb, *V.balanced_weights(int(yy.sum()), len(yy)))
+            elif self.class_weight_ is not None:
+                kb = V.weighted_class_kb(kb, *self._class_weights(self._labels, positive))
             members.append((None if cols is None else [frame.columns[c] for c in cols], kb))
         return members
 
@@ -267,9 +349,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object))
         return query_many(kb, frame, semantics=self.semantics)
 
-    def _means(self, X: Any) -> list[BoundsArray]:
+    def _check_threshold(self) -> None:
+        t = self.threshold
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(t) < 1.0:
+            raise DataError(f"threshold must be a number in [0, 1), got {t!r}")
+
+    def transform_rows(self, X: Any) -> pd.DataFrame:
+        """Rows as the KB sees them: the fitted numeric columns replaced by their bins."""
         check_is_fitted(self, "kbs_")
-        frame = self._frame(X, reset=False)
+        return self.discretizer_.transform(self._frame(X, reset=False))
+
+    def _means(self, X: Any) -> list[BoundsArray]:
+        frame = self.transform_rows(X)
         return [self._answer(i, frame) for i in range(len(self.kbs_))]
 
     def bounds(self, X: Any) -> pd.DataFrame:
@@ -301,12 +393,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return np.where(total > 0, means / np.where(total > 0, total, 1.0), uniform)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Binary: positive iff the mean of the bounds > 0.5 (a tie at 0.5 is negative, as in
-        the paper). Several classes: the largest mean (first class in order on ties)."""
+        """Binary: positive iff the mean of the bounds > `threshold` (0.5 by default; a tie at
+        the threshold is negative, as in the paper). Several classes: the largest mean (first
+        class in order on ties)."""
+        self._check_threshold()
         res = self._means(X)
         if len(res) == 1:
             pos_col = self._class_str.index(self.positive_)
-            positive = res[0].mean > 0.5 + TIE_EPS
+            positive = res[0].mean > float(self.threshold) + TIE_EPS
             return np.where(positive, self.classes_[pos_col], self.classes_[1 - pos_col])
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
@@ -324,6 +418,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from .explain import explain
 
         kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
-        if not isinstance(x, (dict, pd.Series)):
-            x = dict(zip(kb.features, list(np.asarray(x, dtype=object).ravel())))
-        return explain(kb, x, k=k, semantics=self.semantics, **kwargs)
+        if isinstance(x, dict):
+            x = pd.Series(x)
+        if isinstance(x, pd.Series):
+            row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index],
+                               dtype=object)
+            binned = self.discretizer_.transform(row).iloc[0]
+            x = {c: binned[c] for c in binned.index}
+        else:
+            vals = list(np.asarray(x, dtype=object).ravel())
+            x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
+        # the side the classifier answers (its KB, threshold and tie rule), not the side the
+        # searched KB's own 0.5 rule would give
+        row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
+                           dtype=object)
+        decided = bool(self._answer(0, row).mean[0] > float(self.threshold) + TIE_EPS)
+        if kwargs.get("direction", "auto") == "auto":
+            kwargs["direction"] = "positive" if decided else "negative"
+        e = explain(kb, x, k=k, semantics=self.semantics, **kwargs)
+        return dataclasses.replace(e, positive=decided)

@@ -147,13 +147,17 @@ def duplicate_counts(codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None
 
 
 def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
-                    leave_out: np.ndarray | None = None) -> LevelStats:
+                    leave_out: np.ndarray | None = None,
+                    weights: tuple[float, float] | None = None) -> LevelStats:
     """Leave-one-out level statistics of training rows `codes` (labels y ∈ {0, 1}) against the
     Direct KB `kb` built from the training rows (each row supports every subset of itself).
 
     `leave_out[i]` rows are removed for row i (default 1: the row itself); `tune` passes the
     number of identical rows with the same label, so a replicated row (class balancing) does
-    not vote for itself through its replicas.
+    not vote for itself through its replicas. `weights` = (w_pos, w_neg): the clause
+    probabilities are then those of `weighted_class_kb` (a clause votes above 0.5 iff
+    w_pos·positives > w_neg·negatives; exact for integer weights, as `tune` passes for
+    "balanced").
 
     Rows × subsets are visited in chunks of `TUNE_WORK` pairs, each length's clauses looked up
     by their level keys (`plx_core.direct.LevelKeys`: plain int64 keys whatever the number of
@@ -205,12 +209,17 @@ def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
                 sup = sup - c[None, r0:r1]
                 pos = pos - (c * y)[None, r0:r1]
                 keep = present & (sup > 0)
-                d = np.where(keep, 2 * pos - sup, 0)
+                if weights is None:
+                    d = np.where(keep, 2 * pos - sup, 0)
+                else:
+                    d = np.where(keep, pos * weights[0] - (sup - pos) * weights[1], 0)
                 above[r0:r1, k] += (keep & (d > 0)).sum(axis=0)
                 below[r0:r1, k] += (keep & (d < 0)).sum(axis=0)
                 equal[r0:r1, k] += (keep & (d == 0)).sum(axis=0)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     p = pos / sup
+                    if weights is not None:
+                        p = reweighted_p(p, *weights)
                 lo_p = np.where(keep & (d < 0), p, -np.inf).max(axis=0)
                 hi_p = np.where(keep & (d > 0), p, np.inf).min(axis=0)
                 np.maximum(max_below[r0:r1, k], lo_p, out=max_below[r0:r1, k])
@@ -286,14 +295,19 @@ def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0) -> np.ndarray 
 
 def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          max_prior: int | None = None, random_state: int | None = 0,
-         groups: np.ndarray | None = None, sampled: bool = False) -> TunedConfig:
+         groups: np.ndarray | None = None, sampled: bool = False,
+         class_weights: tuple[float, float] | None = None) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
     (one label per row) marks replicas: identical rows of one group are left out together
     (None: each row alone). When rows × subsets exceeds `TUNE_PAIR_BUDGET` a random sample
-    of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample)."""
+    of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample).
+    `class_weights` (w_pos, w_neg): `kb` is the `weighted_class_kb` of these weights, and the
+    sign test that guards the paper's configuration weighs rows by them too — on rare positives
+    plain accuracy prefers answering "negative" everywhere."""
     z = TUNE_Z if z is None else z
     y = np.asarray(y, dtype=np.int64)
+    prior = class_weights
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
     pick = None if sampled else loo_sample(kb, len(y), random_state)
@@ -302,8 +316,9 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
     if len(y) < MIN_TUNE_ROWS or kb.n_learned == 0:
         top = int(kb.lengths.max(initial=0))
         return TunedConfig(1, top, 0, float("nan"), float("nan"), len(y), top)
-    st = loo_level_stats(kb, codes, y, leave_out)
+    st = loo_level_stats(kb, codes, y, leave_out, prior)
     rw = 1.0 / leave_out if LOO_WEIGHTS == "sources" else np.ones(len(y))
+    tw = rw * np.where(y == 1, prior[0], prior[1]) if prior is not None else rw
     L = st.above.shape[1] - 1
     F = len(kb.features)
     wmax = F if max_prior is None else max_prior
@@ -318,8 +333,8 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
             dec = window_decisions(st, lo, hi, priors)
             f1 = _f1(dec, y, rw)
             ok = dec == (y == 1)[None, :]
-            better = (ok & ~paper_ok) @ rw
-            worse = (~ok & paper_ok) @ rw
+            better = (ok & ~paper_ok) @ tw
+            worse = (~ok & paper_ok) @ tw
             significant = (better - worse) > z * np.sqrt(better + worse)
             for i, W in enumerate(priors.tolist()):
                 scores[(lo, hi, W)] = float(f1[i])
@@ -330,6 +345,37 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
                     best = cand
     f1, _, lo, hi, W = best
     return TunedConfig(lo, hi, int(W), f1, paper_f1, len(y), L, scores)
+
+
+def reweighted_p(p: np.ndarray | float, w_pos: float, w_neg: float) -> np.ndarray:
+    """P(POS | K) when each positive row counts w_pos and each negative w_neg. Balanced
+    (w_pos : w_neg = 1/π : 1/(1 − π) for the base rate π) is what replicating the minority
+    class until both classes are equal does, without copies (so no replica can leak into a
+    test split). Monotone in p; balanced, p > π iff the result > 0.5."""
+    p = np.asarray(p, dtype=float)
+    a = p * w_pos
+    b = (1.0 - p) * w_neg
+    den = a + b
+    return np.where(den > 0, a / np.where(den > 0, den, 1.0), p)
+
+
+def balanced_weights(n_pos: int, n: int) -> tuple[int, int]:
+    """(w_pos, w_neg) ∝ (1/π, 1/(1 − π)) as integers: (negatives, positives)."""
+    return int(n - n_pos), int(n_pos)
+
+
+def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
+    """A copy of `kb` whose learned clauses have the `reweighted_p` of their counts (support
+    and positives stay the raw counts); expert clauses (`extra`) are kept as written."""
+    out = kb.copy()
+    if out.n_learned == 0 or not (w_pos > 0 and w_neg > 0):
+        return out
+    sup = out.support
+    raw = np.where(out.head == 1, out.p, 1 - out.p)
+    q = np.where(sup > 0, out.positives / np.where(sup > 0, sup, 1), raw)
+    qb = reweighted_p(q, w_pos, w_neg)
+    out.p = np.clip(np.where(out.head == 1, qb, 1.0 - qb), 0.0, 1.0)
+    return out
 
 
 def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
@@ -363,6 +409,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 
 __all__ = [
+    "balanced_weights", "reweighted_p", "weighted_class_kb",
     "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
     "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from plx_core.datasets import ENV_VAR, data_dir
+from plx_core.datasets import ENV_VAR, cache_dir, local_data_dir
 
 
 def in_ci() -> bool:
@@ -27,7 +27,7 @@ def require_shared_data() -> Path:
     When it is absent the test is skipped with the reason — except in CI (CI set), where a
     missing directory is a failure, so CI can never pass by skipping the real-data tests.
     """
-    path = data_dir()
+    path = local_data_dir() or cache_dir()
     if not path.is_dir():
         msg = f"shared data sets not found at {str(path)!r} (set {ENV_VAR} to their folder)"
         if in_ci():

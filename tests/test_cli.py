@@ -593,3 +593,18 @@ def test_fuzz_argument_lists(data, model, queries, tmp_path, capsys):
     if argv and argv[0] in ("-h", "--help"):
         return
     check_exit(*run(argv, capsys)[::2])
+
+
+def test_threshold_is_saved_and_decides(tmp_path, queries):
+    model = tmp_path / "m.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--threshold", "0.4",
+                 "--out", str(model)]) == 0
+    doc = json.loads(model.read_text())
+    assert doc["threshold"] == 0.4 and doc["class_weight"] == "balanced"
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(model), str(queries), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    assert pred["decision"].tolist() == (pred["mean"] > 0.4 + 1e-9).astype(int).tolist()
+    assert pred["decision"][0] == 1  # 0101 at 0.5 is positive above a 0.4 threshold
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--threshold", "1.5",
+                 "--out", str(model)]) == 2

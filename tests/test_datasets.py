@@ -279,3 +279,89 @@ def test_split_of_a_shared_set(shared_data_dir):
     assert yte.value_counts().to_dict() == {"no-recurrence-events": 60, "recurrence-events": 26}
     assert ytr.value_counts().to_dict() == {"no-recurrence-events": 141,
                                             "recurrence-events": 141}
+
+
+# ---------------------------------------------------------------------------- fetching
+
+
+def _fake_source(shared: Path, calls: list):
+    """A fetcher serving the public URLs from the local copies (zip archives built on the fly),
+    recording every URL asked for."""
+    import io
+    import zipfile
+
+    from plx_core.datasets import PUBLIC_SOURCES
+
+    def fetch(url: str) -> bytes:
+        calls.append(url)
+        members = {src[1]: rel for rel, src in PUBLIC_SOURCES.items()
+                   if isinstance(src, tuple) and src[0] == url}
+        if members:
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w") as z:
+                for name, rel in members.items():
+                    z.writestr(f"data/{name}", (shared / rel).read_bytes())
+            return buf.getvalue()
+        (rel,) = [r for r, src in PUBLIC_SOURCES.items() if src == url]
+        return (shared / rel).read_bytes()
+
+    return fetch
+
+
+def test_sets_are_fetched_once_into_the_cache(monkeypatch, tmp_path, shared_data_dir):
+    import plx_core.datasets as D
+
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setattr(D, "local_data_dir", lambda: None)
+    monkeypatch.setenv(D.CACHE_ENV_VAR, str(tmp_path / "cache"))
+    assert data_dir() == tmp_path / "cache"
+    calls: list[str] = []
+    fetch = _fake_source(shared_data_dir, calls)
+    zoo = load_shared("zoo", fetch=fetch)
+    assert calls == [D.PUBLIC_SOURCES["zoo/zoo.data"]]
+    cached = tmp_path / "cache" / "zoo" / "zoo.data"
+    assert cached.read_bytes() == (shared_data_dir / "zoo" / "zoo.data").read_bytes()
+    again = load_shared("zoo", fetch=fetch)
+    assert len(calls) == 1  # read from the cache the second time
+    assert again.X.equals(zoo.X) and zoo.X.equals(load_shared("zoo", shared_data_dir).X)
+    hiv = load_shared("hiv1", fetch=fetch)
+    assert len(calls) == 2  # one archive for the four files
+    assert len(hiv.y) == len(load_shared("hiv1", shared_data_dir).y)
+
+
+def test_offline_gives_one_clear_message(monkeypatch, tmp_path):
+    import urllib.error
+
+    import plx_core.datasets as D
+
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setattr(D, "local_data_dir", lambda: None)
+    monkeypatch.setenv(D.CACHE_ENV_VAR, str(tmp_path))
+
+    def offline(url: str) -> bytes:
+        raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
+
+    with pytest.raises(DataError) as e:
+        load_shared("car", fetch=offline)
+    msg = str(e.value)
+    assert "could not download 'car/car.data'" in msg and D.PUBLIC_SOURCES["car/car.data"] in msg
+    assert "offline" in msg and ENV_VAR in msg and str(tmp_path) in msg
+    assert "\n" not in msg
+    assert not any(tmp_path.rglob("*"))  # nothing half-written
+
+
+def test_generated_tables_for_the_comparison():
+    from plx_core.datasets import dnf_noise, rare_positives
+
+    for rate in (0.05, 0.3):
+        X, y = rare_positives(rate, n=1000, seed=1)
+        assert (y == "yes").mean() == pytest.approx(rate, abs=0.002)
+        assert X.shape == (1000, 16) and X["x1"].dtype == float
+        assert 0.02 < X["x5"].isna().mean() < 0.08 and X["x1"].notna().all()
+    X, y = dnf_noise(n=2000, noise=0.1, seed=1)
+    clean = (((X["f1"] == "0") & (X["f2"] == "1"))
+             | ((X["f3"] == "2") & (X["f4"] == "0") & (X["f5"] == "1"))
+             | ((X["f6"] == "1") & (X["f7"] == "1")))
+    assert ((y == "1") != clean).mean() == pytest.approx(0.1, abs=0.02)
+    with pytest.raises(DataError, match="rate must be between 0 and 1"):
+        rare_positives(1.5)

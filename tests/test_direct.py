@@ -142,8 +142,9 @@ def test_bad_input_is_named():
     with pytest.raises(DataError, match="pass positive="):
         direct_kb(X, ["a", "b", "c", "a", "b", "c", "a", "b"])
     with pytest.raises(DataError, match="pass positive="):
-        direct_kb(X, ["yes", "no"] * 4)
-    assert direct_kb(X, ["yes", "no"] * 4, positive="yes").positive == "yes"
+        direct_kb(X, ["sick", "well"] * 4)
+    assert direct_kb(X, ["sick", "well"] * 4, positive="sick").positive == "sick"
+    assert direct_kb(X, ["yes", "no"] * 4).positive == "yes"  # no/yes goes without saying
     with pytest.raises(DataError, match="missing in row"):
         direct_kb(X, [1, None, 1, 1, 0, 0, 0, 0])
     with pytest.raises(DataError, match="max_len"):

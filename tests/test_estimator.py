@@ -6,14 +6,17 @@ import pytest
 from paper import example2
 from sklearn.utils.estimator_checks import check_estimator
 
-from plx_core import DataError, query
+from plx_core import DataError, Discretizer, query
 from plx_core.estimator import PLXClassifier
 
+ASKS_FOR_POSITIVE = (
+    "binary labels such as 1/2 or 'one'/'two': plx asks for positive= instead of guessing "
+    "which class POS stands for (it assumes it only for 0/1, -1/1, False/True, no/yes)"
+)
 EXPECTED_FAILED_CHECKS = {
-    "check_positive_only_tag_during_fit": (
-        "fits on centred iris measurements: continuous floats, which plx refuses with a "
-        "DataError asking to discretise them (plx needs categorical features)"
-    ),
+    "check_estimators_dtypes": ASKS_FOR_POSITIVE,
+    "check_classifier_data_not_an_array": ASKS_FOR_POSITIVE,
+    "check_classifiers_classes": ASKS_FOR_POSITIVE,
 }
 
 
@@ -82,10 +85,94 @@ def test_bad_input_is_refused_with_a_clear_message():
     X, y = example2()
     with pytest.raises(DataError, match="kb must be one of"):
         PLXClassifier(kb="svm").fit(X, y)
-    floats = X.astype(int) + 0.5
-    with pytest.raises(DataError, match="discretise"):
-        PLXClassifier().fit(floats, y)
     with pytest.raises(DataError, match="only one class"):
         PLXClassifier().fit(X, [1] * 8)
     with pytest.raises(ValueError, match="Unknown label type"):
         PLXClassifier().fit(X, np.linspace(0, 1, 8))
+
+
+def raw_table(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "age": rng.uniform(18, 90, n),
+        "dose": rng.normal(5, 2, n),
+        "sex": rng.choice(["f", "m"], n),
+        "stage": rng.integers(1, 4, n),
+    })
+    X.loc[rng.random(n) < 0.05, "dose"] = np.nan
+    X.loc[rng.random(n) < 0.05, "sex"] = None
+    y = np.where((X["age"] > 60) & (X["sex"] == "m") | (X["stage"] == 3), "sick", "well")
+    return X, y
+
+
+def test_raw_tables_with_numbers_categories_and_missing_values():
+    X, y = raw_table()
+    tr, te = np.arange(300), np.arange(300, 400)
+    clf = PLXClassifier(positive="sick").fit(X.iloc[tr], y[tr])
+    assert set(clf.cuts_) == {"age", "dose"}  # stage has 3 whole values: a category
+    own = Discretizer().fit(X.iloc[tr], y[tr])  # fitted on the training rows only
+    assert clf.cuts_ == own.cuts_
+    assert any(abs(c - 60) < 3 for c in clf.cuts_["age"])
+    assert set(clf.kb_.domains["age"]) <= set(own.binnings_["age"].labels)
+    pred = clf.predict(X.iloc[te])
+    assert (pred == y[te]).mean() > 0.85
+    rows = clf.transform_rows(X.iloc[te])
+    assert rows["dose"].isna().tolist() == X["dose"].iloc[te].isna().tolist()
+    # the same rows, binned by hand, answer the same
+    manual = own.transform(X.iloc[te])
+    assert clf.kb_ is not None
+    assert clf.predict(X.iloc[te]).tolist() == clf.predict(X.iloc[te].copy()).tolist()
+    assert query(clf.kb_, manual.iloc[0].to_dict()).lower == clf.bounds(X.iloc[te[:1]])["lower"][0]
+    e = clf.explain(X.iloc[te[0]], k=1)
+    assert set(e.features) <= set(X.columns)
+    assert all(not isinstance(v, float) for v in e.features.values())  # bins, not numbers
+
+
+@pytest.mark.slow
+def test_rare_positives_are_found_and_the_correction_is_recorded():
+    from sklearn.metrics import f1_score
+
+    from plx_core.datasets import rare_positives
+
+    X, y = rare_positives(0.05, n=1200, seed=3)
+    tr, te = np.arange(800), np.arange(800, 1200)
+    assert 0 < (y[tr] == "yes").sum() < 80
+    clf = PLXClassifier(positive="yes", max_len=2).fit(X.iloc[tr], y[tr])
+    assert clf.class_weight_ == "balanced"
+    assert clf.base_rates_[0] == pytest.approx((y[tr] == "yes").mean())
+    f1 = f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes")
+    assert f1 > 0.2
+    paper = PLXClassifier(positive="yes", max_len=2, variant="paper").fit(X.iloc[tr], y[tr])
+    assert paper.class_weight_ is None
+    # the balanced KB holds the counts' probabilities re-weighted to a 50/50 prior
+    kb, raw = clf.paper_kbs_[0], paper.kb_
+    pi = clf.base_rates_[0]
+    q = raw.p
+    assert kb.p == pytest.approx(q * (1 - pi) / (q * (1 - pi) + (1 - q) * pi))
+    assert (kb.p > 0.5).tolist() == (raw.positives * (1 - pi) > (raw.support - raw.positives) * pi).tolist()
+
+
+def test_threshold_moves_the_decision_and_explanations_follow():
+    X, y = raw_table(seed=1)
+    base = PLXClassifier(positive="sick").fit(X, y)
+    means = base.bounds(X)["mean"].to_numpy()
+    for t in (0.2, 0.5, 0.8):
+        clf = PLXClassifier(positive="sick", threshold=t).fit(X, y)
+        assert clf.predict(X).tolist() == np.where(means > t + 1e-9, "sick", "well").tolist()
+    low = PLXClassifier(positive="sick", threshold=0.05).fit(X, y)
+    i = int(np.flatnonzero((means > 0.05 + 1e-9) & (means < 0.5))[0])
+    assert low.predict(X.iloc[[i]])[0] == "sick"
+    assert low.explain(X.iloc[i], k=1).positive  # the side the classifier answered
+    assert not base.explain(X.iloc[i], k=1).positive
+    with pytest.raises(DataError, match="threshold must be a number in"):
+        PLXClassifier(positive="sick", threshold=1.5).fit(X, y)
+
+
+def test_positive_class_is_asked_for_not_guessed():
+    X, y = example2()
+    labels = np.where(np.array(y) == 1, "Adelie", "other")
+    with pytest.raises(DataError, match=r"\['Adelie', 'other'\].*pass positive="):
+        PLXClassifier().fit(X, labels)
+    for neg, pos in [(0, 1), (False, True), ("no", "yes"), ("No", "Yes"), (-1, 1)]:
+        yy = np.where(np.array(y) == 1, pos, neg)
+        assert PLXClassifier().fit(X, yy).positive_ == str(pos)

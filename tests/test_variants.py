@@ -74,8 +74,8 @@ def test_replicas_are_left_out_together():
     counts = V.duplicate_counts(codes, yy, Xb.index.to_numpy())
     same = {i: (Xb.index == i).sum() for i in Xb.index}
     assert counts.tolist() == [same[i] for i in Xb.index]  # identical rows here: same source
-    a = PLXClassifier().fit(Xb, ybb)
-    b = PLXClassifier().fit(Xb.reset_index(drop=True), ybb, groups=Xb.index.to_numpy())
+    a = PLXClassifier(positive="p").fit(Xb, ybb)
+    b = PLXClassifier(positive="p").fit(Xb.reset_index(drop=True), ybb, groups=Xb.index.to_numpy())
     assert a.tuned_[0] == b.tuned_[0]
 
 

@@ -1,7 +1,7 @@
 """Section 6 of the paper, re-run: F1 tables against scikit-learn baselines, explanation
 accuracy against SHAP, knowledge incorporation and KB-size timings.
 
-    python -m plx_core.experiments {table2,table3,table4,fig2,fig3,fig4,variants}         --runs R --out DIR [--quick] [--balance before|train|both] [--sets a,b] [--no-png]
+    python -m plx_core.experiments {table2,table3,table4,fig2,fig3,fig4,variants,compare}         --runs R --out DIR [--quick] [--balance before|train|both] [--sets a,b] [--no-png]
 
 Every experiment writes, into DIR, `<name>.csv` (one row per measurement), `<name>_summary.csv`,
 `<name>.md` (our numbers beside the paper's) and `<name>.html` (+ `<name>.png` when plotly's

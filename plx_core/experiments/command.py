@@ -32,6 +32,11 @@ def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.Argum
                    help="comma-separated subset of the methods of table2/table3/variants")
     p.add_argument("--rows", type=int, default=0,
                    help="explained rows per run for table4/fig2 (default 200, quick 15)")
+    p.add_argument("--max-rows", type=int, default=1000,
+                   help="compare: subsample larger sets to this many rows (stratified)")
+    p.add_argument("--summarise-only", action="store_true",
+                   help="compare: tables from the runs logged in OUT/compare_runs.csv, "
+                   "measuring nothing")
     p.add_argument("--no-png", action="store_true", help="skip PNG export (HTML only)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -45,6 +50,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m plx_core.expe
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     try:
+        if args.experiment == "compare":
+            from .compare import run as run_compare
+
+            for path in run_compare(args):
+                print(path)
+            return 0
         o = RUNNERS[args.experiment](args)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)

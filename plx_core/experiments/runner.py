@@ -56,7 +56,8 @@ VARIANT_METHODS: dict[str, dict[str, Any]] = {
 }
 
 
-def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]]) -> Any:
+def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]],
+                positive: Any = None) -> Any:
     if name in BASELINES:
         return OneHotModel(BASELINE_KEYS[name], seed)
     from ..estimator import PLXClassifier
@@ -64,7 +65,7 @@ def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, A
     kw = dict(ours[name])
     if kw.get("kb", "direct") == "direct":
         kw.setdefault("max_len", spec.max_len)
-    return PLXClassifier(random_state=seed, **kw)
+    return PLXClassifier(random_state=seed, positive=positive, **kw)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -130,7 +131,7 @@ def f1_runs(
                 Xtr, Xte, ytr, yte = ds.split(seed=run, balance=protocol)
                 for name in methods:
                     bar.set_postfix_str(f"{spec.key} {protocol} run {run} {name}")
-                    model = make_method(name, run, spec, ours)
+                    model = make_method(name, run, spec, ours, ds.positive)
                     t0 = time.perf_counter()
                     model.fit(Xtr, ytr)
                     t1 = time.perf_counter()
@@ -257,7 +258,7 @@ def run_table4(args: argparse.Namespace) -> Outputs:
             raise DataError(f"{key} has no ground truth (Table 4 needs a synthetic set)")
         for run in range(args.runs):
             Xtr, Xte, ytr, yte = ds.split(seed=run, balance="before")
-            clf = PLXClassifier(variant="paper").fit(Xtr, ytr)
+            clf = PLXClassifier(variant="paper", positive=ds.positive).fit(Xtr, ytr)
             pred = clf.predict(Xte)
             idx = np.flatnonzero(np.asarray(pred, dtype=str) == str(ds.positive))
             gen = np.random.default_rng(run)
@@ -340,7 +341,7 @@ def run_fig2(args: argparse.Namespace) -> Outputs:
         ds = SETS[key].load(args.quick)
         for run in range(args.runs):
             Xtr, Xte, ytr, _ = ds.split(seed=run, balance="before")
-            clf = PLXClassifier(variant="paper").fit(Xtr, ytr)
+            clf = PLXClassifier(variant="paper", positive=ds.positive).fit(Xtr, ytr)
             gen = np.random.default_rng(run)
             idx = np.sort(gen.choice(len(Xte), min(per_run, len(Xte)), replace=False))
             sub = Xte.iloc[idx]

@@ -1,0 +1,260 @@
+"""Cut numeric columns into bins, fitted on training rows: `Discretizer` (what `PLXClassifier`
+runs inside `fit`) and the cut-point finders it offers.
+
+* "mdlp" — supervised: Fayyad & Irani's recursive entropy split with the minimum-description-
+  length stopping rule (a cut is kept only if its information gain pays for describing it);
+  a column where no cut pays gets one cut at its median, so it can still take part in
+  interactions (XOR-like labels no single column predicts);
+* "tree" — supervised: the thresholds of a shallow CART tree on the column alone
+  (`max_bins` leaves, at least 5% of the rows per leaf);
+* "quantile" — unsupervised equal-frequency cuts (`plx_core.data.fit_bins`).
+
+A column is numeric when its values are numbers (a numeric dtype, or numbers in an object
+column — never text) and it either holds non-whole numbers or has more than `max_categories`
+distinct values; other columns stay categorical. Bins are left-closed with open end bins
+(`plx_core.data.Binning`), labelled `<4.5`, `[4.5, 7)`, `≥7`; missing values stay missing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from .data import Binning, bin_labels, fit_bins
+from .errors import DataError
+
+METHODS = ("mdlp", "tree", "quantile")
+DEFAULT_METHOD = "mdlp"
+"""Measured (benchmarks/RESULTS.md, "Discretisation"): see `plx_core.estimator`."""
+
+
+# --------------------------------------------------------------------------------------------
+# Which columns are numeric
+
+
+def numeric_values(s: pd.Series) -> np.ndarray | None:
+    """The column as floats (NaN where missing) when every present value is a number held as a
+    number (not text, not a boolean); None otherwise."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        return s.to_numpy(dtype=float, na_value=np.nan)
+    vals = s.to_numpy(dtype=object)
+    present = pd.notna(vals)
+    ok = np.fromiter(
+        (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+         for v in vals[present]), dtype=bool, count=int(present.sum()),
+    )
+    if not ok.all() or not present.any():
+        return None
+    out = np.full(len(vals), np.nan)
+    out[present] = vals[present].astype(float)
+    return out
+
+
+def is_numeric(s: pd.Series, max_categories: int = 10) -> bool:
+    """True when `s` should be binned (see the module docstring)."""
+    x = numeric_values(s)
+    if x is None:
+        return False
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return False
+    whole = bool(np.all(np.floor(x) == x))
+    return not whole or len(np.unique(x)) > max_categories
+
+
+# --------------------------------------------------------------------------------------------
+# Cut points
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    """Entropy (bits) of each row of class counts."""
+    tot = counts.sum(axis=-1, keepdims=True)
+    p = counts / np.where(tot > 0, tot, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1)), 0.0)
+    return -t.sum(axis=-1)
+
+
+def mdlp_cuts(x: np.ndarray, y: np.ndarray, max_bins: int | None = None) -> list[float]:
+    """Fayyad–Irani MDLP cut points of values `x` (no NaN) for labels `y` (any classes).
+
+    Splits recursively at the boundary with the least class entropy, keeping a split only
+    when gain > (log2(N − 1) + log2(3^k − 2) − k·E + k1·E1 + k2·E2) / N. Cuts are midpoints
+    between neighbouring distinct values, rounded to the fewest significant digits that keep
+    them between the two. `max_bins` caps the bins (best-gain splits first)."""
+    if len(x) < 2:
+        return []
+    values, inv = np.unique(x, return_inverse=True)
+    _, ycode = np.unique(np.asarray(y).astype(str), return_inverse=True)
+    K = int(ycode.max()) + 1
+    counts = np.zeros((len(values), K))
+    np.add.at(counts, (inv.ravel(), ycode.ravel()), 1.0)
+    found: list[tuple[float, int]] = []  # (gain, boundary index i: cut between values i-1, i)
+
+    stack = [(0, len(values))]
+    while stack:
+        a, b = stack.pop()
+        if b - a < 2:
+            continue
+        seg = counts[a:b]
+        cum = np.cumsum(seg, axis=0)[:-1]  # left counts for a cut after each value but the last
+        total = seg.sum(axis=0)
+        right = total - cum
+        nl = cum.sum(axis=1)
+        nr = right.sum(axis=1)
+        N = total.sum()
+        e_l, e_r = _entropy(cum), _entropy(right)
+        ent = (nl * e_l + nr * e_r) / N
+        j = int(np.argmin(ent))
+        e_s = float(_entropy(total))
+        gain = e_s - float(ent[j])
+        k = int((total > 0).sum())
+        k1, k2 = int((cum[j] > 0).sum()), int((right[j] > 0).sum())
+        delta = math.log2(3**k - 2) - (k * e_s - k1 * float(e_l[j]) - k2 * float(e_r[j]))
+        if N < 2 or gain <= (math.log2(N - 1) + delta) / N:
+            continue
+        cut = a + j + 1
+        found.append((gain * N, cut))
+        stack.append((a, cut))
+        stack.append((cut, b))
+    if max_bins is not None and len(found) > max_bins - 1:
+        found = sorted(found, reverse=True)[: max(max_bins - 1, 0)]
+    return sorted(_between(values[i - 1], values[i]) for _, i in found)
+
+
+def _between(lo: float, hi: float) -> float:
+    """A short number c with lo < c ≤ hi, near the midpoint (left-closed bins: hi goes up)."""
+    mid = (lo + hi) / 2
+    for digits in range(1, 16):
+        c = float(np.format_float_positional(mid, precision=digits, unique=False, fractional=False))
+        if lo < c <= hi:
+            return c
+    return float(hi)
+
+
+def tree_cuts(x: np.ndarray, y: np.ndarray, max_bins: int = 4) -> list[float]:
+    """Thresholds of a CART tree (entropy, `max_bins` leaves, ≥ 5% of the rows per leaf) on
+    the one column, moved to short numbers between the neighbouring values."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    if len(x) < 2 or max_bins < 2:
+        return []
+    t = DecisionTreeClassifier(criterion="entropy", max_leaf_nodes=max_bins,
+                               min_samples_leaf=max(1, int(0.05 * len(x))), random_state=0)
+    t.fit(x.reshape(-1, 1), np.asarray(y).astype(str))
+    thr = t.tree_.threshold[t.tree_.feature >= 0]
+    values = np.unique(x)
+    out = []
+    for th in np.unique(thr):
+        i = int(np.searchsorted(values, th, side="right"))  # values[i-1] ≤ th < values[i]
+        if 0 < i < len(values):
+            out.append(_between(values[i - 1], values[i]))
+    return sorted(set(out))
+
+
+def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: int = 4
+             ) -> Binning:
+    """The `Binning` of one numeric column, fitted on its present values (and `y` for the
+    supervised methods)."""
+    if method not in METHODS:
+        raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
+    if method == "quantile":
+        return fit_bins(values, "quantile", max_bins, named=False)
+    x = numeric_values(values)
+    if x is None:
+        raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
+    keep = ~np.isnan(x) & np.isfinite(x)
+    xs, ys = x[keep], np.asarray(y, dtype=object)[keep]
+    if len(xs) == 0:
+        raise DataError(f"column {str(values.name)!r} has no values to discretise")
+    cuts = mdlp_cuts(xs, ys, max_bins) if method == "mdlp" else tree_cuts(xs, ys, max_bins)
+    if not cuts:  # nothing pays on its own: a median split keeps the column for interactions
+        median = fit_bins(values, "quantile", 2, named=False)
+        return Binning(method, median.cuts, median.labels)
+    return Binning(method, tuple(cuts), bin_labels(cuts))
+
+
+# --------------------------------------------------------------------------------------------
+# The transformer
+
+
+class Discretizer(TransformerMixin, BaseEstimator):
+    """Bin the numeric columns of a table; leave the others as they are.
+
+    method: "mdlp" (default), "tree" or "quantile"; max_bins: the most bins per column
+    (quantile: exactly that many, fewer where values tie); max_categories: whole-number
+    columns with at most this many distinct values stay categorical.
+
+    Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
+    (column → cut points), `feature_names_in_`.
+    """
+
+    def __init__(self, method: str = DEFAULT_METHOD, max_bins: int = 4,
+                 max_categories: int = 10):
+        self.method = method
+        self.max_bins = max_bins
+        self.max_categories = max_categories
+
+    def fit(self, X: pd.DataFrame, y: Any = None) -> Discretizer:
+        """Find the numeric columns of `X` and their cut points (`y` for mdlp / tree)."""
+        if self.method not in METHODS:
+            raise DataError(f"discretize must be one of {METHODS}, got {self.method!r}")
+        if isinstance(self.max_bins, bool) or not isinstance(self.max_bins, (int, np.integer)) \
+                or self.max_bins < 2:
+            raise DataError(f"max_bins must be an integer ≥ 2, got {self.max_bins!r}")
+        frame = _as_frame(X)
+        if self.method != "quantile":
+            if y is None:
+                raise DataError(f"discretize={self.method!r} needs the labels y")
+            y = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
+            if len(y) != len(frame):
+                raise DataError(f"X has {len(frame)} rows but y has {len(y)}")
+        self.feature_names_in_ = np.array([str(c) for c in frame.columns], dtype=object)
+        self.binnings_ = {
+            str(c): fit_cuts(frame[c], y, self.method, int(self.max_bins))
+            for c in frame.columns if is_numeric(frame[c], self.max_categories)
+        }
+        self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
+        return self
+
+    def transform(self, X: pd.DataFrame) -> pd.DataFrame:
+        """The table with each fitted numeric column replaced by its bin labels."""
+        frame = _as_frame(X).copy()
+        for c, b in getattr(self, "binnings_", {}).items():
+            if c in frame.columns:
+                frame[c] = b.apply(frame[c].rename(c))
+        return frame
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data: the method and each column's binning."""
+        return {"method": self.method, "max_bins": int(self.max_bins),
+                "max_categories": int(self.max_categories),
+                "binnings": {c: b.to_dict() for c, b in self.binnings_.items()}}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Discretizer:
+        """A fitted `Discretizer` from `to_dict` output."""
+        out = cls(str(d["method"]), int(d.get("max_bins", 4)), int(d.get("max_categories", 10)))
+        out.binnings_ = {str(c): Binning.from_dict(b) for c, b in d["binnings"].items()}
+        out.cuts_ = {c: b.cuts for c, b in out.binnings_.items()}
+        return out
+
+
+def _as_frame(X: Any) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        return X
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2:
+        raise DataError(f"X must be a table (2-D), got an array of shape {arr.shape}")
+    return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
+
+
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_cuts", "is_numeric", "mdlp_cuts",
+           "numeric_values", "tree_cuts"]

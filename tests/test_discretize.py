@@ -1,0 +1,78 @@
+"""plx_core.discretize: which columns get bins, the supervised cut points, and the fitted
+transformer that PLXClassifier keeps."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core import DataError, Discretizer
+from plx_core.discretize import is_numeric, mdlp_cuts, tree_cuts
+
+
+def test_mdlp_finds_the_class_boundary_and_no_cut_in_noise():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 10, 400)
+    y = np.where(x >= 6.3, "p", "n")
+    cuts = mdlp_cuts(x, y)
+    assert len(cuts) == 1
+    lo, hi = x[x < 6.3].max(), x[x >= 6.3].min()
+    assert lo < cuts[0] <= hi  # between the two neighbouring values
+    assert mdlp_cuts(x, rng.choice(["p", "n"], 400)) == []  # nothing pays for itself
+
+
+def test_mdlp_finds_an_interval_and_respects_max_bins():
+    x = np.arange(300, dtype=float)
+    y = np.where((x >= 100) & (x < 200), 1, 0)
+    assert mdlp_cuts(x, y) == [100.0, 200.0]  # short numbers: 99 < 100 ≤ 100
+    assert len(mdlp_cuts(x, y, max_bins=2)) == 1
+
+
+def test_tree_cuts_match_the_boundary():
+    x = np.linspace(0, 1, 200)
+    y = (x > 0.42).astype(int)
+    (c,) = tree_cuts(x, y, max_bins=2)
+    assert x[x <= 0.42].max() < c <= x[x > 0.42].min()
+
+
+def test_which_columns_are_numeric():
+    assert is_numeric(pd.Series([0.5, 1.5, 2.0]))  # non-whole numbers
+    assert not is_numeric(pd.Series([1, 2, 3, 1, 2]))  # few whole numbers: a category
+    assert is_numeric(pd.Series(np.arange(50)))  # many whole numbers
+    assert not is_numeric(pd.Series(["1.5", "2.5"] * 10))  # numbers as text stay text
+    assert not is_numeric(pd.Series([True, False] * 10))
+    assert is_numeric(pd.Series([0.5, np.nan, 2.5], dtype=object))
+
+
+def test_fit_on_training_rows_then_apply_the_same_cuts():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"age": rng.uniform(0, 90, 300), "sex": rng.choice(["f", "m"], 300),
+                      "kids": rng.integers(0, 4, 300)})
+    X.loc[[3, 7], "age"] = np.nan
+    y = np.where(X["age"] > 40, "yes", "no")
+    d = Discretizer().fit(X.iloc[:200], y[:200])
+    assert list(d.binnings_) == ["age"]  # sex is text, kids has 4 whole values
+    out = d.transform(X)
+    assert out["sex"].tolist() == X["sex"].tolist()
+    assert out["age"].isna().tolist() == X["age"].isna().tolist()  # missing stays missing
+    (cut,) = d.cuts_["age"]
+    assert abs(cut - 40) < 2
+    older = X["age"] >= cut
+    assert (out.loc[older, "age"] == f"≥{cut:g}").all()
+    again = Discretizer.from_dict(json.loads(json.dumps(d.to_dict())))
+    assert again.transform(X).equals(out)
+
+
+def test_quantile_and_bad_arguments():
+    X = pd.DataFrame({"v": np.arange(100) + 0.5})
+    assert len(Discretizer("quantile", 4).fit(X).cuts_["v"]) == 3
+    with pytest.raises(DataError, match="discretize must be one of"):
+        Discretizer("kmeans").fit(X, np.zeros(100))
+    with pytest.raises(DataError, match="needs the labels"):
+        Discretizer("mdlp").fit(X)
+    with pytest.raises(DataError, match="max_bins"):
+        Discretizer(max_bins=1).fit(X, np.zeros(100))
+    d = Discretizer().fit(X, (X["v"] > 50).astype(int))
+    with pytest.raises(DataError, match="not a number"):
+        d.transform(pd.DataFrame({"v": ["tall"]}))
