@@ -790,3 +790,52 @@ class Dataset:
         self, test_size: float = 0.3, seed: int | None = 0, balance: BalanceMode = "train"
     ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
         return train_test_split_stratified(self.X, self.y, test_size, seed, balance)
+
+
+# --------------------------------------------------------------------------- the label column
+
+LABEL_NAMES = ("label", "class", "target", "outcome", "y", "survived", "diagnosis", "cleaved")
+
+
+@dataclass(frozen=True)
+class LabelGuess:
+    """The column a new table's label most likely is, and why (one plain sentence)."""
+
+    column: str
+    reason: str
+
+
+def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
+    """The likely label of an uploaded table: a column named like one (label, class, target,
+    …) if it has 2 to 20 classes; else, among columns with 2 to `max_classes` classes, one
+    without missing values before one with, text before numbers (a `year` column is rarely the
+    label), fewer classes before more, and the last column, then the first, before the ones
+    in between (labels usually sit at an edge); else the last column."""
+    if not len(frame.columns):
+        raise DataError("the table has no columns")
+    names = {str(c).lower(): c for c in frame.columns}
+    for cand in LABEL_NAMES:
+        if cand in names and 2 <= frame[names[cand]].nunique(dropna=True) <= 20:
+            c = names[cand]
+            k = frame[c].nunique(dropna=True)
+            return LabelGuess(str(c), f"its name says it is the label ({k} classes)")
+    best = None
+    n = len(frame.columns)
+    for pos, c in enumerate(frame.columns):
+        k = int(frame[c].nunique(dropna=True))
+        if 2 <= k <= max_classes:
+            s = frame[c].dropna()
+            numeric = bool(pd.to_numeric(s, errors="coerce").notna().all())
+            edge = 0 if pos == n - 1 else 1 if pos == 0 else 1 + (n - 1 - pos)
+            key = (int(frame[c].isna().any()), int(numeric), k, edge)
+            if best is None or key < best[0]:
+                best = (key, c, k)
+    if best is not None:
+        _, c, k = best
+        missing = int(frame[c].isna().sum())
+        note = "" if not missing else f"; {missing} rows have no value there"
+        return LabelGuess(str(c), f"a label has few classes, and this column has {k}{note} "
+                                  "(text columns without missing values come first)")
+    c = frame.columns[-1]
+    return LabelGuess(str(c), f"no column has 2 to {max_classes} classes, so the last one is "
+                              "suggested; choose the label yourself")

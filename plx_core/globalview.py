@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,7 @@ from .encoding import is_missing
 from .errors import DataError
 from .explain import explain, shapley
 from .kb import KB
-from .query import query, query_many
+from .query import TIE_EPS, query, query_many
 from .wording import clause_text, plural
 
 
@@ -156,4 +157,22 @@ def global_view(
                       random_state=random_state)
 
 
-__all__ = ["GlobalView", "global_view", "sample_rows"]
+def showcase_row(y_true: Any, lower: Any, upper: Any, threshold: float = 0.5) -> int | None:
+    """Position of a row that shows what plx does well, for a first screen: decided right,
+    positive if any such row is (the class a user looks for), as far from the threshold as
+    possible with the narrowest bounds; ties to the first row. None if no row is right."""
+    y = np.asarray(y_true, dtype=bool)
+    lo, hi = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    mean = (lo + hi) / 2
+    decided = mean > threshold + TIE_EPS
+    right = (decided == y) & (np.abs(mean - threshold) > TIE_EPS)
+    if not right.any():
+        return None
+    pool = right & y if (right & y).any() else right
+    margin = np.where(pool, np.abs(mean - threshold), -np.inf)
+    width = np.where(pool, hi - lo, np.inf)
+    order = np.lexsort((np.arange(len(y)), np.round(width, 9), -np.round(margin, 9)))
+    return int(order[0])
+
+
+__all__ = ["GlobalView", "global_view", "sample_rows", "showcase_row"]

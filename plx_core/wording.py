@@ -371,6 +371,38 @@ def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
             f"(support for {pos}: {span}).")
 
 
+# --------------------------------------------------------------------------- hints
+
+
+def _example_pair(domains: Mapping[str, Sequence[str]]) -> tuple[str, str] | None:
+    """A (feature, value) of the loaded data for examples: the first feature with a value,
+    and its last value (often the most telling bin, e.g. the top one)."""
+    for f, vals in domains.items():
+        if len(vals):
+            return str(f), str(vals[-1])
+    return None
+
+
+def example_value(domains: Mapping[str, Sequence[str]]) -> str:
+    """`e.g. ≥16.82`: a value of the loaded data, for a search field's hint."""
+    pair = _example_pair(domains)
+    return f"e.g. {pair[1]}" if pair else "any value"
+
+
+def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float = 5.0) -> str:
+    """An expert rule in the rule syntax, written with the loaded data's own names and values
+    (quoted where the syntax needs it), for the Rules page's hints."""
+    from .clause import Literal
+    from .rules import rule_text
+
+    pair = _example_pair(domains)
+    if pair is None:
+        return f"IF a=1 THEN POS [p={p:g}, w={w:g}]"
+    clause = WeightedClause((Literal("POS"), Literal(pair[0], pair[1], True)), p, w,
+                            source="rule")
+    return rule_text(clause)
+
+
 # --------------------------------------------------------------------------- "Advanced"
 
 METHOD_NAMES = {
@@ -423,6 +455,7 @@ __all__ = [
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
+    "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
     "semantics_name", "shapley_sentence", "tie_groups", "ties_sentence",

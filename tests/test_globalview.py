@@ -57,3 +57,14 @@ def test_sample_is_bounded_seeded_and_said():
     assert sample_rows(X, 10, 3).index.tolist() == sample_rows(X, 10, 3).index.tolist()
     with pytest.raises(DataError, match="max_rows"):
         global_view(kb, X, max_rows=0)
+
+
+def test_showcase_row_is_right_confident_and_positive():
+    from plx_core.globalview import showcase_row
+
+    y = [False, True, True, False, True]
+    lo = [0.0, 0.9, 0.95, 0.0, 0.2]
+    hi = [0.1, 1.0, 0.95, 0.0, 0.3]  # row 4 is a confident miss; row 2 a tight confident hit
+    assert showcase_row(y, lo, hi) == 2
+    assert showcase_row([False, False], [0.1, 0.0], [0.1, 0.0]) == 1
+    assert showcase_row([True], [0.1], [0.2]) is None

@@ -142,3 +142,12 @@ def test_shapley_sentence():
     s = W.shapley_sentence(pd.Series({"a": 0.2, "b": -0.3, "c": 0.01}).to_dict(), "yes", top=2,
                            instance={"a": "1", "b": "0"})
     assert s == "Most influential: a = 1 (+0.20) raises the support for yes; b = 0 (-0.30) lowers it."
+
+
+def test_hints_come_from_the_loaded_data():
+    domains = {"worst radius": ["<13.5", "≥16.82"], "b": ["x"]}
+    assert W.example_value(domains) == "e.g. ≥16.82"
+    rule = W.example_rule(domains)
+    assert rule == 'IF "worst radius"=≥16.82 THEN POS [p=0.9, w=5]'
+    assert parse_rules(rule)[0].literals[1].atom == "worst radius"  # the hint parses as shown
+    assert W.example_value({}) == "any value"
