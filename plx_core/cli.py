@@ -5,6 +5,7 @@
     plx predict model.json data.csv --out predictions.csv
     plx explain model.json data.csv [--k 2] --out explanations.csv
     plx experiments {table2,table3,table4,fig2,fig3,fig4,variants} --runs R --out DIR ...
+    plx dashboard [--port 8501] [--address 127.0.0.1] [--browser]
 
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
 (`plx_core.data.Schema.to_dict`), the learned KB (`KB.to_json`) and, for the tuned Direct
@@ -208,6 +209,15 @@ def cmd_explain(a: argparse.Namespace) -> None:
     print(f"wrote {a.out}: {len(rows)} explanations (k={a.k})")
 
 
+def cmd_dashboard(a: argparse.Namespace) -> None:
+    """Start the dashboard that ships in the package (`plx_app`), from any folder."""
+    from plx_app.launch import run
+
+    code = run(port=a.port, address=a.address, browser=a.browser)
+    if code:
+        raise CLIError(f"the dashboard stopped with exit status {code}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="plx", description="Explainable classification by "
                                 "probabilistic logic inference.")
@@ -236,13 +246,19 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(func=cmd_explain)
     sub.add_parser("experiments", help="section 6 of the paper (see plx experiments -h)",
                    add_help=False)
+    d = sub.add_parser("dashboard", help="start the dashboard (a Streamlit web app) from any folder")
+    d.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
+    d.add_argument("--address", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    d.add_argument("--browser", action="store_true", help="open a browser tab when it is ready")
+    d.set_defaults(func=cmd_dashboard)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "experiments":
-        from .experiments import main as experiments_main
+        from .experiments.command import main as experiments_main
 
         return experiments_main(argv[1:], prog="plx experiments")
     args = build_parser().parse_args(argv)

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from plx_core.session import (
+from plx_app.service import (
     DataSettings,
     KBSettings,
     instance_from_row,
@@ -64,7 +64,7 @@ def base_ws():
 
 def fresh(base_ws):
     """A cheap copy of the default workspace (shares the built KB, own rules and caches)."""
-    from plx_core.session import LRU
+    from plx_app.service import LRU
 
     ws = replace(base_ws, rules=[], selected=None, kbs=LRU(6), results=LRU(512))
     ws.kbs.data[base_ws.kb_key] = (base_ws.kb, base_ws.trees, base_ws.build_seconds)
@@ -87,7 +87,7 @@ def test_app_opens_on_the_default_diagnosis_set():
 
 
 def test_data_page_switches_to_a_builtin_set(base_ws):
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.selectbox(key="data_builtin").set_value("paper-example").run()
     assert not at.exception
     at.slider(key="data_test_size").set_value(0.25).run()
@@ -110,7 +110,7 @@ CSV = (
 
 
 def test_data_page_upload_label_types_bins_and_split(base_ws):
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
     at.file_uploader(key="data_upload").set_value(("shop.csv", CSV, "text/csv")).run()
     assert not at.exception and not errors(at)
@@ -142,7 +142,7 @@ def test_data_page_upload_label_types_bins_and_split(base_ws):
 
 
 def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
     at.file_uploader(key="data_upload").set_value(("bad.csv", b"a,b\n1,2\n", "text/csv")).run()
     assert not at.exception
@@ -156,7 +156,7 @@ def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
     assert any("every row has the label" in e or "one class" in e for e in errors(at)), errors(at)
     assert at.button(key="data_apply").disabled
     # the app still works: another page renders
-    at.switch_page("pages/3_Query.py").run()
+    at.switch_page("plx_app/views/3_Query.py").run()
     assert not at.exception and metric(at, "Decision")
 
 
@@ -164,7 +164,7 @@ def test_user_text_is_not_rendered_as_markup(base_ws):
     nasty = "<img src=x onerror=alert(1)>"
     csv = ("[click](http://evil.example),**bold**,label\n"
            + "".join(f"{nasty},v{i % 2},{'a' if i % 3 else 'b'}\n" for i in range(12))).encode()
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
     at.file_uploader(key="data_upload").set_value(("x.csv", csv, "text/csv")).run()
     pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
@@ -188,7 +188,7 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
     files = {"titanic": "titanic/train.csv", "mushroom": "mushroom/agaricus-lepiota.data",
              "hiv1": "hiv1-protease/746Data.txt"}
     path = root / files[name]
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
     if name != "titanic":
         at.checkbox(key="data_header").uncheck().run()
@@ -209,7 +209,7 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
         assert ws.features == tuple(f"a1_{i}" for i in range(1, 9))
     if name == "mushroom":
         assert ws.kb_settings.max_len == 2  # 21 usable features: capped to stay interactive
-    for page in ("pages/3_Query.py", "pages/4_Explain.py"):
+    for page in ("plx_app/views/3_Query.py", "plx_app/views/4_Explain.py"):
         at.switch_page(page).run()
         assert not at.exception and not errors(at), (page, errors(at))
 
@@ -219,7 +219,7 @@ def test_data_page_picks_a_shared_data_set(base_ws):
     from conftest import require_shared_data
 
     require_shared_data()
-    at = run("pages/1_Data.py", fresh(base_ws))
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Shared data set").run()
     at.selectbox(key="data_shared").set_value("tic-tac-toe").run()
     assert not at.exception and not errors(at), errors(at)
@@ -233,7 +233,7 @@ def test_data_page_picks_a_shared_data_set(base_ws):
 
 
 def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
-    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     assert metric(at, "Clauses") == "2,014"
     at.radio(key="kb_kind").set_value("tree").run()
     at.button(key="kb_build").click().run()
@@ -253,7 +253,7 @@ def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
 
 
 def test_kb_page_forest_and_max_len(base_ws):
-    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     at.number_input(key="kb_max_len").set_value(2).run()
     at.button(key="kb_build").click().run()
     ws = at.session_state["ws"]
@@ -270,7 +270,7 @@ def test_kb_page_forest_and_max_len(base_ws):
 
 
 def test_kb_browser_search_filter_sort_paginate(base_ws):
-    at = run("pages/2_Knowledge_base.py", fresh(base_ws))
+    at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     at.text_input(key="kb_search").set_value("worst radius").run()
     at.slider(key="kb_len").set_value((1, 1)).run()
     cap = texts(at)
@@ -291,14 +291,14 @@ def test_kb_browser_search_filter_sort_paginate(base_ws):
 def test_kb_export_and_import(base_ws):
     ws = fresh(base_ws)
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
-    at = run("pages/2_Knowledge_base.py", ws)
+    at = run("plx_app/views/2_Knowledge_base.py", ws)
     at.session_state["kb_tab"] = "Export / import"
     at.run()
     labels = [b.label for b in at.get("download_button")]
     assert {"JSON", "Clause text", "CSV (safe to open in a spreadsheet)"} <= set(labels)
     data = ws.current_kb().to_json().encode()
     ws2 = fresh(base_ws)
-    at2 = run("pages/2_Knowledge_base.py", ws2)
+    at2 = run("plx_app/views/2_Knowledge_base.py", ws2)
     at2.session_state["kb_tab"] = "Export / import"
     at2.run()
     at2.file_uploader(key="kb_import").set_value(("kb.json", data, "application/json")).run()
@@ -316,7 +316,7 @@ def test_kb_export_and_import(base_ws):
 
 def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/3_Query.py", ws)
+    at = run("plx_app/views/3_Query.py", ws)
     inst = at.session_state["ws"].selected
     b = ws.query(inst)
     assert metric(at, "ω(POS) lower") == f"{b.lower:.3f}"
@@ -330,7 +330,7 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
 
 def test_query_page_pick_a_row_and_filter(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/3_Query.py", ws)
+    at = run("plx_app/views/3_Query.py", ws)
     row = int(ws.X_test.index[5])
     at.selectbox(key="q_pick").set_value(row).run()
     assert at.session_state["ws"].selected.row == row
@@ -344,7 +344,7 @@ def test_query_page_pick_a_row_and_filter(base_ws):
 
 def test_query_page_edit_values_leaving_features_unknown(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/3_Query.py", ws)
+    at = run("plx_app/views/3_Query.py", ws)
     for j in range(3):
         at.selectbox(key=f"q_val_{j}").set_value("(unknown)").run()
     sel = at.session_state["ws"].selected
@@ -364,7 +364,7 @@ def test_query_page_lp_method_gives_the_same_bounds(base_ws):
     inst = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
     ws.selected = replace(inst, values=tuple((f, v if i < 3 else None) for i, (f, v) in enumerate(inst.values)),
                           origin="edited", label=None)
-    at = run("pages/3_Query.py", ws)
+    at = run("plx_app/views/3_Query.py", ws)
     lower, upper = metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")
     at.radio(key="q_method").set_value("lp").run()
     assert not at.exception and not errors(at)
@@ -377,7 +377,7 @@ def test_query_page_lp_method_gives_the_same_bounds(base_ws):
 
 def test_explain_page_k_slider_changes_the_explanation(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/4_Explain.py", ws)
+    at = run("plx_app/views/4_Explain.py", ws)
     assert "Explanation (k=2, exhaustive)" in texts(at)
     at.slider(key="x_k").set_value(3).run()
     assert not at.exception
@@ -391,7 +391,7 @@ def test_explain_page_side_by_side(base_ws, mode):
     ws = fresh(base_ws)
     if mode == "Across KB kinds":
         ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
-    at = run("pages/4_Explain.py", ws)
+    at = run("plx_app/views/4_Explain.py", ws)
     at.radio(key="x_mode").set_value(mode).run()
     assert not at.exception and not errors(at), errors(at)
     body = texts(at)
@@ -424,7 +424,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     ws = fresh(base_ws)
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
     before = ws.query(ws.selected)
-    at = run("pages/5_Rules.py", ws)
+    at = run("plx_app/views/5_Rules.py", ws)
     at.multiselect(key="r_conds").set_value(_cond(ws))
     at.radio(key="r_head").set_value("NOT POS" if before.positive else "POS")
     at.number_input(key="r_p").set_value(1.0)
@@ -442,7 +442,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
 
 def test_rules_page_validates_typed_conditions(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/5_Rules.py", ws)
+    at = run("plx_app/views/5_Rules.py", ws)
     at.text_input(key="r_text").set_value("worst radius=huge AND colour=red")
     at.form_submit_button[0].click().run()
     errs = errors(at)
@@ -460,7 +460,7 @@ def test_rules_page_validates_typed_conditions(base_ws):
 
 def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/5_Rules.py", ws)
+    at = run("plx_app/views/5_Rules.py", ws)
     at.text_area(key="r_rules_text").set_value(
         'IF "worst radius"="<13.5" OR "worst texture"="<22.47" THEN NOT POS [p=0.95, w=100]')
     at.form_submit_button[1].click().run()
@@ -481,7 +481,7 @@ def test_rules_page_edit_disable_delete(base_ws):
     before = ws.query(ws.selected)
     cond = list(ws.selected.known().items())[:2]
     ws.rules.append(rule_clause(cond, "NOT POS" if before.positive else "POS", 1.0, 1e4, "r1"))
-    at = run("pages/5_Rules.py", ws)
+    at = run("plx_app/views/5_Rules.py", ws)
     assert at.session_state["ws"].query(ws.selected).positive != before.positive
     at.number_input(key="r_edit_w_r1").set_value(2.0)
     at.checkbox(key="r_edit_on_r1").uncheck()
@@ -499,8 +499,8 @@ def test_rules_page_edit_disable_delete(base_ws):
 
 def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     ws = fresh(base_ws)
-    at = run("pages/6_Evaluate.py", ws)
-    from plx_core.session import scores
+    at = run("plx_app/views/6_Evaluate.py", ws)
+    from plx_app.service import scores
 
     d = ws.decisions("test")
     s = scores((ws.y_test == ws.positive).to_numpy(), (d["decision"] == "POS").to_numpy())
@@ -525,18 +525,18 @@ def test_kb_too_large_is_reported_in_plain_words():
     rng = np.random.default_rng(1)
     frame = pd.DataFrame(rng.integers(0, 4, (400, 40)).astype(str), columns=[f"f{i}" for i in range(40)])
     frame["y"] = rng.integers(0, 2, 400).astype(str)
-    from plx_core.session import read_upload
+    from plx_app.service import read_upload
 
     raw = read_upload(frame.to_csv(index=False).encode(), "wide.csv")
     ws = new_workspace(raw, DataSettings("y", "1", tuple(frame.columns[:-1]),
                                          categorical=tuple(frame.columns[:-1])))
     assert ws.kb_settings.max_len is not None  # the default cap keeps it buildable
-    at = run("pages/2_Knowledge_base.py", ws)
+    at = run("plx_app/views/2_Knowledge_base.py", ws)
     at.number_input(key="kb_max_len").set_value(0).run()
     at.button(key="kb_build").click().run()
     assert not at.exception
     assert any("GiB" in e and "max_len" in e for e in errors(at)), errors(at)
-    at.switch_page("pages/3_Query.py").run()
+    at.switch_page("plx_app/views/3_Query.py").run()
     assert not at.exception and metric(at, "Decision")
 
 
@@ -552,7 +552,7 @@ def test_each_session_has_its_own_workspace():
 def test_paper_example_seeded_workspace_runs_every_page():
     raw = raw_builtin("paper-example")
     ws = new_workspace(raw, replace(raw.defaults, test_size=0.25))
-    for page in ["pages/1_Data.py", "pages/2_Knowledge_base.py", "pages/3_Query.py",
-                 "pages/4_Explain.py", "pages/5_Rules.py", "pages/6_Evaluate.py"]:
+    for page in ["plx_app/views/1_Data.py", "plx_app/views/2_Knowledge_base.py", "plx_app/views/3_Query.py",
+                 "plx_app/views/4_Explain.py", "plx_app/views/5_Rules.py", "plx_app/views/6_Evaluate.py"]:
         at = run(page, ws)
         assert not errors(at), (page, errors(at))

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 from conftest import require_shared_data
 
-from plx_core import experiments as E
+from plx_core.experiments.command import main
+from plx_core.experiments.runner import seed_clause_p
 
 QUICK = ["--runs", "1", "--quick", "--no-png", "--no-progress"]
 F1_COLUMNS = {"dataset", "label", "protocol", "run", "method", "f1", "accuracy", "fit_s",
@@ -15,7 +16,7 @@ F1_COLUMNS = {"dataset", "label", "protocol", "run", "method", "f1", "accuracy",
 
 
 def run(tmp_path, *argv):
-    assert E.main([*argv, *QUICK, "--out", str(tmp_path)]) == 0
+    assert main([*argv, *QUICK, "--out", str(tmp_path)]) == 0
     return tmp_path
 
 
@@ -100,17 +101,17 @@ def test_fig4_timings(tmp_path):
 
 def test_seed_clause_probabilities_are_exact():
     # Syn 10/4, one position equal to the seed: P(pos) = (1/2·1/2) / (1/2·1/2 + 1/2·P(neg))
-    p1 = E.seed_clause_p(10, 4, 1)
+    p1 = seed_clause_p(10, 4, 1)
     n5 = math.comb(10, 5) * 3**5
     neg = (4**9 - math.comb(9, 4) * 3**5) / (4**10 - n5)
     assert p1 == pytest.approx(0.5 / (0.5 + neg))
-    assert E.seed_clause_p(10, 4, 6) == 0.0  # six seed positions: never exactly five
+    assert seed_clause_p(10, 4, 6) == 0.0  # six seed positions: never exactly five
 
 
 def test_bad_arguments(tmp_path, capsys):
-    assert E.main(["table3", "--sets", "nope", "--out", str(tmp_path)]) == 2
+    assert main(["table3", "--sets", "nope", "--out", str(tmp_path)]) == 2
     assert "unknown data set" in capsys.readouterr().err
-    assert E.main(["table3", "--methods", "XGBoost", "--out", str(tmp_path)]) == 2
+    assert main(["table3", "--methods", "XGBoost", "--out", str(tmp_path)]) == 2
     assert "unknown method" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        E.main(["table9"])
+        main(["table9"])

@@ -17,7 +17,7 @@ import cvxpy as cp
 import pytest
 from test_app import errors, fresh, metric, run, texts
 
-from plx_core.session import KBSettings, instance_from_row, new_workspace, rule_clause
+from plx_app.service import KBSettings, instance_from_row, new_workspace, rule_clause
 
 FAULTS = {  # kind → what the user must read in the error
     "crash": "HiGHS crashed",
@@ -80,7 +80,7 @@ def bounds_shown(at) -> tuple[str, str, str]:
 
 @pytest.mark.parametrize("kind", list(FAULTS))
 def test_query_page_keeps_the_last_bounds_when_the_solver_fails(base_ws, kind):
-    at = run("pages/3_Query.py", lp_ws(base_ws))
+    at = run("plx_app/views/3_Query.py", lp_ws(base_ws))
     assert metric(at, "Method") == "LP"
     shown = bounds_shown(at)
     ws = at.session_state["ws"]
@@ -113,7 +113,7 @@ def test_query_page_keeps_the_last_bounds_when_the_solver_fails(base_ws, kind):
 def test_explain_page_keeps_the_last_explanation_when_the_solver_times_out(base_ws):
     ws = fresh(base_ws)
     ws.set_kb(KBSettings("tree"))  # full semantics: sub-queries of the instance need the LP
-    at = run("pages/4_Explain.py", ws)
+    at = run("plx_app/views/4_Explain.py", ws)
     shown = [m.value for m in at.markdown if "Explanation" in m.value or "ω(POS) ∈" in m.value]
     assert any("Explanation \\(k\\=2" in s for s in shown), shown
     with solver_fault("timeout"):
@@ -131,7 +131,7 @@ def test_explain_page_keeps_the_last_explanation_when_the_solver_times_out(base_
 
 
 def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws):
-    at = run("pages/5_Rules.py", lp_ws(base_ws))
+    at = run("plx_app/views/5_Rules.py", lp_ws(base_ws))
     labels = ["F1 without rules", "F1 with rules", "Accuracy with rules", "Decisions that flip"]
     shown = [metric(at, m) for m in labels]
     with solver_fault("inaccurate"):
@@ -155,16 +155,16 @@ def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws
 
 
 def test_evaluate_page_keeps_the_last_scores_when_the_solver_crashes(base_ws):
-    at = run("pages/6_Evaluate.py", lp_ws(base_ws))
+    at = run("plx_app/views/6_Evaluate.py", lp_ws(base_ws))
     labels = ["F1", "Precision", "Recall", "Accuracy"]
     shown = [metric(at, m) for m in labels]
     with solver_fault("crash"):
         # the user adds a rule on the Rules page, then comes back to Evaluate
-        at.switch_page("pages/5_Rules.py").run()
+        at.switch_page("plx_app/views/5_Rules.py").run()
         at.text_input(key="r_text").set_value("worst radius=<13.5")
         at.form_submit_button[0].click().run()
         assert_plain_fault(at, "Previewing the rules' effect", "crash")
-        at.switch_page("pages/6_Evaluate.py").run()
+        at.switch_page("plx_app/views/6_Evaluate.py").run()
         assert_plain_fault(at, "Scoring the KB", "crash")
         assert [metric(at, m) for m in labels] == shown
         assert "from before the solver failed" in texts(at)
@@ -172,7 +172,7 @@ def test_evaluate_page_keeps_the_last_scores_when_the_solver_crashes(base_ws):
     assert not at.exception and not errors(at), errors(at)
     assert "from before the solver failed" not in texts(at)
     ws = at.session_state["ws"]
-    from plx_core.session import scores
+    from plx_app.service import scores
 
     d = ws.decisions("test")
     s = scores((ws.y_test == ws.positive).to_numpy(), (d["decision"] == "POS").to_numpy())
@@ -211,7 +211,7 @@ def test_corrupt_kb_import_changes_nothing(base_ws, kind):
     ws = fresh(base_ws)
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
-    at = run("pages/2_Knowledge_base.py", ws)
+    at = run("plx_app/views/2_Knowledge_base.py", ws)
     at.session_state["kb_tab"] = "Export / import"
     at.run()
     before = (ws.kb, ws.kb_key, ws.kb_note, [r.to_text() for r in ws.rules], ws.query(ws.selected))

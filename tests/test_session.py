@@ -1,4 +1,4 @@
-"""The dashboard's state and page logic without Streamlit: plx_core.session and ui.engine."""
+"""The dashboard's state and page logic without Streamlit: plx_app.service."""
 
 from __future__ import annotations
 
@@ -12,10 +12,7 @@ import pandas as pd
 import pytest
 from conftest import require_shared_data
 
-from plx_core import query
-from plx_core.datasets import breast_cancer_default
-from plx_core.errors import DataError
-from plx_core.session import (
+from plx_app.service import (
     BrowseQuery,
     DataSettings,
     Instance,
@@ -43,12 +40,15 @@ from plx_core.session import (
     validate_conditions,
     with_rules,
 )
+from plx_core import query
+from plx_core.datasets import breast_cancer_default
+from plx_core.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ui import engine  # noqa: E402
+from plx_app.service import explain as engine  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -326,7 +326,7 @@ def test_scores_and_confusion():
 
 
 def test_baseline_scores_cover_the_named_models(ws0):
-    from plx_core.session import baseline_scores
+    from plx_app.service import baseline_scores
 
     frame = baseline_scores(ws0.X_train, ws0.y_train, ws0.X_test, ws0.y_test, ws0.positive,
                             ("majority class", "logistic regression"))
@@ -493,12 +493,13 @@ def test_instance_title():
 def test_engine_never_imports_streamlit_and_nothing_user_is_shared():
     import subprocess
 
-    code = ("import sys, plx_core.session, plx_core.plots; "
-            "assert 'streamlit' not in sys.modules, 'plx_core imported streamlit'")
+    code = ("import sys, plx_core, plx_core.plots, plx_core.cli, plx_app, plx_app.service, "
+            "plx_app.service.explain; "
+            "assert 'streamlit' not in sys.modules, 'the engine or the service imported streamlit'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
-    for path in [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]:
+    for path in [ROOT / "app.py", *ROOT.glob("plx_app/*.py"), *ROOT.glob("plx_app/views/*.py")]:
         text = path.read_text(encoding="utf-8")
         assert "st.cache_resource" not in text, f"{path.name}: cache_resource is shared by all users"
         assert "unsafe_allow_html" not in text, f"{path.name}: user text must never become HTML"
-    config = (ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    config = (ROOT / "plx_app" / "config.toml").read_text(encoding="utf-8")
     assert "maxUploadSize" in config

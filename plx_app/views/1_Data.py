@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from plx_core.errors import PLXError
-from plx_core.session import (
+from plx_app.service import (
     BUILTIN,
     DEFAULT_NAME,
     DataSettings,
@@ -17,8 +16,9 @@ from plx_core.session import (
     use_data,
     validate,
 )
-from ui.state import load_builtin, load_shared, load_upload, page_setup
-from ui.widgets import Progress, error, guard, md
+from plx_app.state import load_builtin, load_shared, load_upload, page_setup
+from plx_app.widgets import Progress, error, guard, md
+from plx_core.errors import PLXError
 
 ws = page_setup()
 st.title("Data")

@@ -1,22 +1,4 @@
-"""Section 6 of the paper, re-run: F1 tables against scikit-learn baselines, explanation
-accuracy against SHAP, knowledge incorporation and KB-size timings.
-
-    python -m plx_core.experiments {table2,table3,table4,fig2,fig3,fig4,variants} \
-        --runs R --out DIR [--quick] [--balance before|train|both] [--sets a,b] [--no-png]
-
-Every experiment writes, into DIR, `<name>.csv` (one row per measurement), `<name>_summary.csv`,
-`<name>.md` (our numbers beside the paper's) and `<name>.html` (+ `<name>.png` when plotly's
-kaleido finds a Chrome; otherwise the HTML only, and the markdown says so).
-
-Protocol. Run r uses seed r for the split (70/30, stratified) and for every seeded model, so a
-run is reproducible on its own. `--balance before` is the paper's protocol (replicate minority
-rows, then split: replicas of one row can land on both sides); `train` balances the training
-part only (the test part keeps the true class mix and shares no row with training). The
-synthetic sets are generated balanced (`plx_core.datasets.synthetic`), so there both protocols
-give the same split. F1 is that of the data set's positive class. Baselines see one-hot
-features (missing values as their own category): CART = DecisionTreeClassifier, MLP =
-MLPClassifier((12, 10), max_iter=1000), Forest = RandomForestClassifier(100), SVM = SVC().
-"""
+"""Running the experiments: the methods compared, the seeded runs, and one function per experiment."""
 
 from __future__ import annotations
 
@@ -24,135 +6,31 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .data import Dataset
-from .errors import DataError
-
-# --------------------------------------------------------------------------- the paper's numbers
-
-PAPER_TABLE2: dict[str, dict[str, float]] = {
-    "Tree": {"titanic": 0.79, "mushroom": 0.99, "nursery": 0.99, "hiv1": 0.87, "bill": 0.98,
-             "vehicle": 0.95},
-    "Direct": {"titanic": 0.79, "mushroom": 0.99, "nursery": 0.99, "hiv1": 0.97, "bill": 0.99,
-               "vehicle": 0.96},
-    "CART": {"titanic": 0.82, "mushroom": 0.99, "nursery": 0.99, "hiv1": 0.94, "bill": 0.99,
-             "vehicle": 0.98},
-    "MLP": {"titanic": 0.81, "mushroom": 0.99, "nursery": 0.99, "hiv1": 0.73, "bill": 0.98,
-            "vehicle": 0.96},
-    "Forest": {"titanic": 0.82, "mushroom": 0.99, "nursery": 1.0, "hiv1": 0.98, "bill": 0.99,
-               "vehicle": 0.98},
-    "SVM": {"titanic": 0.78, "mushroom": 0.99, "nursery": 0.99, "hiv1": 0.99, "bill": 0.99,
-            "vehicle": 0.97},
-}
-PAPER_TABLE3: dict[str, dict[str, float]] = {
-    "Tree": {"syn-10-4": 0.71, "syn-10-8": 0.78, "syn-12-4": 0.62, "syn-12-8": 0.70},
-    "Direct": {"syn-10-4": 0.92, "syn-10-8": 0.95, "syn-12-4": 0.89, "syn-12-8": 0.94},
-    "CART": {"syn-10-4": 0.79, "syn-10-8": 0.87, "syn-12-4": 0.70, "syn-12-8": 0.84},
-    "MLP": {"syn-10-4": 0.77, "syn-10-8": 0.83, "syn-12-4": 0.73, "syn-12-8": 0.80},
-    "Forest": {"syn-10-4": 0.90, "syn-10-8": 0.96, "syn-12-4": 0.85, "syn-12-8": 0.93},
-    "SVM": {"syn-10-4": 0.85, "syn-10-8": 0.86, "syn-12-4": 0.81, "syn-12-8": 0.81},
-}
-#: Table 4 (explanation accuracy, k = 1..5). The paper prints "0/962" for SHAP on 10/4 at k = 5
-#: (read as 0.962) and labels its last block "12/4" a second time (it is 12/8).
-PAPER_TABLE4: dict[tuple[str, str], list[float]] = {
-    ("syn-10-4", "Direct"): [1, 1, 1, 0.995, 0.972],
-    ("syn-10-4", "SHAP"): [1, 1, 0.996, 0.993, 0.962],
-    ("syn-10-8", "Direct"): [1, 1, 0.997, 0.980, 0.976],
-    ("syn-10-8", "SHAP"): [0.996, 0.995, 0.972, 0.967, 0.951],
-    ("syn-12-4", "Direct"): [1, 0.982, 1, 0.997, 0.901],
-    ("syn-12-4", "SHAP"): [0.993, 0.980, 0.973, 0.942, 0.856],
-    ("syn-12-8", "Direct"): [1, 1, 0.998, 0.975, 0.964],
-    ("syn-12-8", "SHAP"): [1, 0.990, 0.977, 0.929, 0.918],
-}
-#: Fig. 2(a), Titanic, from the text: k = 1: 75% same feature; k = 2: 72% share at least one
-#: feature, 25% both. (Mushroom has no numbers in the text.)
-PAPER_FIG2 = {("titanic", 1, 1): 0.75, ("titanic", 2, 1): 0.72, ("titanic", 2, 2): 0.25}
-
-EXPERIMENTS = ("table2", "table3", "table4", "fig2", "fig3", "fig4", "variants")
-
-
-# --------------------------------------------------------------------------- data sets
-
-
-@dataclass(frozen=True)
-class SetSpec:
-    key: str
-    label: str
-    load: Callable[[bool], Dataset]
-    max_len: int | None = None  # Direct KB clause cap (needed when 2^n is too large)
-
-
-def _syn(L: int, m: int) -> Callable[[bool], Dataset]:
-    def load(quick: bool) -> Dataset:
-        from .datasets import PAPER_SYN_10_4_SEED, synthetic
-
-        seed_string = PAPER_SYN_10_4_SEED if (L, m) == (10, 4) else None
-        return synthetic(L, m, 300 if quick else 3000, seed=0, seed_string=seed_string)
-
-    return load
-
-
-def _subsample(ds: Dataset, n: int, seed: int = 0) -> Dataset:
-    """At most n rows, stratified by class (for --quick)."""
-    if len(ds.y) <= n:
-        return ds
-    gen = np.random.default_rng(seed)
-    keep: list[int] = []
-    y = ds.y.to_numpy(dtype=object)
-    for c in pd.unique(y):
-        idx = np.flatnonzero(y == c)
-        take = max(2, int(round(n * len(idx) / len(y))))
-        keep.extend(gen.choice(idx, min(take, len(idx)), replace=False).tolist())
-    keep = sorted(keep)
-    return Dataset(ds.name, ds.X.iloc[keep].reset_index(drop=True),
-                   ds.y.iloc[keep].reset_index(drop=True), ds.positive, ds.description,
-                   ds.schema, ds.truth)
-
-
-def _shared(name: str, n_cols: int | None = None) -> Callable[[bool], Dataset]:
-    def load(quick: bool) -> Dataset:
-        from .datasets import load_shared
-
-        ds = load_shared(name)
-        if n_cols is not None:
-            ds = Dataset(f"{ds.name}-{n_cols}", ds.X.iloc[:, :n_cols], ds.y, ds.positive,
-                         ds.description + f" First {n_cols} features only.", None, ds.truth)
-        return _subsample(ds, 200) if quick else ds
-
-    return load
-
-
-SETS: dict[str, SetSpec] = {
-    "syn-10-4": SetSpec("syn-10-4", "Syn 10/4", _syn(10, 4)),
-    "syn-10-8": SetSpec("syn-10-8", "Syn 10/8", _syn(10, 8)),
-    "syn-12-4": SetSpec("syn-12-4", "Syn 12/4", _syn(12, 4)),
-    "syn-12-8": SetSpec("syn-12-8", "Syn 12/8", _syn(12, 8)),
-    "titanic": SetSpec("titanic", "Titanic", _shared("titanic")),
-    "mushroom": SetSpec("mushroom", "Mushroom", _shared("mushroom")),
-    "nursery": SetSpec("nursery", "Nursery", _shared("nursery")),
-    "hiv1": SetSpec("hiv1", "HIV-1", _shared("hiv1")),
-    "voting-8": SetSpec("voting-8", "Voting (8)", _shared("voting", 8)),
-    "voting": SetSpec("voting", "Voting (16)", _shared("voting")),
-    "breast-cancer": SetSpec("breast-cancer", "Breast Cancer", _shared("breast-cancer")),
-    "spect": SetSpec("spect", "SPECT", _shared("spect"), max_len=3),
-    "car": SetSpec("car", "Car", _shared("car")),
-    "tic-tac-toe": SetSpec("tic-tac-toe", "Tic-Tac-Toe", _shared("tic-tac-toe")),
-    "monks-1": SetSpec("monks-1", "MONK's 1", _shared("monks-1")),
-    "monks-2": SetSpec("monks-2", "MONK's 2", _shared("monks-2")),
-    "monks-3": SetSpec("monks-3", "MONK's 3", _shared("monks-3")),
-}
-TABLE2_SETS = ("titanic", "mushroom", "nursery", "hiv1")
-TABLE3_SETS = ("syn-10-4", "syn-10-8", "syn-12-4", "syn-12-8")
-VARIANT_SETS = tuple(SETS)
-PAPER_ONLY_SETS = {"bill": "Bill", "vehicle": "Vehicle"}  # not public: paper's numbers only
-
+from ..data import Dataset
+from ..errors import DataError
+from .figures import _fig2_figure, _fig3_figure, _fig4_figure, _table4_figure, f1_figure
+from .sets import (
+    BASELINES,
+    KS,
+    PAPER_FIG2,
+    PAPER_ONLY_SETS,
+    PAPER_TABLE2,
+    PAPER_TABLE3,
+    PAPER_TABLE4,
+    SETS,
+    TABLE2_SETS,
+    TABLE3_SETS,
+    VARIANT_SETS,
+    SetSpec,
+)
+from .tables import Outputs, _gap_lines, f1_table_markdown, summarise, variants_markdown
 
 # --------------------------------------------------------------------------- methods
 
@@ -194,7 +72,6 @@ def _baseline(name: str, seed: int) -> OneHotBaseline:
     return OneHotBaseline(models[name]())
 
 
-BASELINES = ("CART", "MLP", "Forest", "SVM")
 #: Our methods: name → PLXClassifier keyword arguments.
 OURS: dict[str, dict[str, Any]] = {
     "Tree": {"kb": "tree", "variant": "paper"},
@@ -217,7 +94,7 @@ VARIANT_METHODS: dict[str, dict[str, Any]] = {
 def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]]) -> Any:
     if name in BASELINES:
         return _baseline(name, seed)
-    from .estimator import PLXClassifier
+    from ..estimator import PLXClassifier
 
     kw = dict(ours[name])
     if kw.get("kb", "direct") == "direct":
@@ -264,43 +141,6 @@ def f1_binary(y_true: Sequence[Any], y_pred: Sequence[Any], positive: Any) -> fl
 
 def _protocols(balance: str) -> list[str]:
     return ["before", "train"] if balance == "both" else [balance]
-
-
-def _fmt(x: float, nd: int = 3) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{nd}f}"
-
-
-@dataclass
-class Outputs:
-    out: Path
-    png: bool
-    written: list[Path]
-    notes: list[str]
-
-    def csv(self, name: str, frame: pd.DataFrame) -> None:
-        p = self.out / f"{name}.csv"
-        frame.to_csv(p, index=False)
-        self.written.append(p)
-
-    def figure(self, name: str, fig: Any) -> None:
-        html = self.out / f"{name}.html"
-        fig.write_html(html, include_plotlyjs="cdn")
-        self.written.append(html)
-        if not self.png:
-            self.notes.append(f"PNG of {name} not written (--no-png).")
-            return
-        try:
-            fig.write_image(self.out / f"{name}.png", width=1100, height=600, scale=1)
-            self.written.append(self.out / f"{name}.png")
-        except Exception as exc:  # kaleido missing, no Chrome, … : keep the HTML
-            self.notes.append(f"PNG of {name} failed ({type(exc).__name__}: {exc}); HTML only.")
-
-    def markdown(self, name: str, text: str) -> None:
-        p = self.out / f"{name}.md"
-        if self.notes:
-            text = text.rstrip() + "\n\n" + "\n".join(f"Note: {n}" for n in self.notes) + "\n"
-        p.write_text(text, encoding="utf-8")
-        self.written.append(p)
 
 
 # --------------------------------------------------------------------------- F1 experiments
@@ -359,65 +199,6 @@ def _balanced(ds: Dataset) -> bool:
     return bool(counts.min() == counts.max())
 
 
-def summarise(df: pd.DataFrame) -> pd.DataFrame:
-    g = df.groupby(["dataset", "label", "protocol", "method"], sort=False)
-    out = g.agg(f1_mean=("f1", "mean"), f1_std=("f1", "std"), runs=("f1", "size"),
-                accuracy_mean=("accuracy", "mean"), fit_s=("fit_s", "mean"),
-                predict_s=("predict_s", "mean")).reset_index()
-    out["f1_sem"] = out["f1_std"] / np.sqrt(out["runs"])
-    return out
-
-
-def f1_table_markdown(summary: pd.DataFrame, paper: dict[str, dict[str, float]],
-                      set_keys: Sequence[str], methods: Sequence[str], protocol: str,
-                      extra_paper_sets: dict[str, str] | None = None) -> str:
-    """Rows = methods, columns = data sets; each cell `ours ± sd (paper)`."""
-    sub = summary[summary["protocol"] == protocol]
-    labels = {k: SETS[k].label for k in set_keys}
-    extra = extra_paper_sets or {}
-    head = ["method", *labels.values(), *extra.values()]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for m in methods:
-        cells = [m]
-        for k in set_keys:
-            r = sub[(sub["dataset"] == k) & (sub["method"] == m)]
-            ours = f"{r['f1_mean'].iloc[0]:.3f} ± {_fmt(r['f1_std'].iloc[0])}" if len(r) else "–"
-            pv = paper.get(m, {}).get(k)
-            cells.append(ours + (f" ({pv:.2f})" if pv is not None else ""))
-        for k in extra:
-            pv = paper.get(m, {}).get(k)
-            cells.append(f"n/a ({pv:.2f})" if pv is not None else "n/a")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def f1_figure(summary: pd.DataFrame, title: str, methods: Sequence[str]) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    protocols = list(dict.fromkeys(summary["protocol"]))
-    fig = make_subplots(rows=len(protocols), cols=1, shared_xaxes=True,
-                        subplot_titles=[f"balance={p}" for p in protocols])
-    palette = ["#c0392b", "#e67e22", "#8e44ad", "#7f8c8d", "#2c7fb8", "#27ae60", "#16a085",
-               "#34495e", "#d35400", "#2980b9", "#f1c40f", "#95a5a6", "#1abc9c"]
-    for i, p in enumerate(protocols, start=1):
-        sub = summary[summary["protocol"] == p]
-        for j, m in enumerate(methods):
-            r = sub[sub["method"] == m]
-            if not len(r):
-                continue
-            fig.add_trace(go.Bar(
-                name=m, x=r["label"], y=r["f1_mean"], legendgroup=m, showlegend=i == 1,
-                marker_color=palette[j % len(palette)],
-                error_y=dict(type="data", array=r["f1_std"].fillna(0).to_numpy()),
-            ), row=i, col=1)
-    fig.update_layout(title=title, barmode="group", height=350 * len(protocols) + 100,
-                      yaxis_title="F1")
-    for i in range(1, len(protocols) + 1):
-        fig.update_yaxes(range=[0, 1.02], row=i, col=1)
-    return fig
-
-
 def _chosen_methods(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
     if not getattr(args, "methods", ""):
         return list(default)
@@ -453,26 +234,6 @@ def _f1_experiment(args: argparse.Namespace, name: str, default_sets: Sequence[s
     return o
 
 
-def _gap_lines(summary: pd.DataFrame, protocols: Sequence[str]) -> str:
-    """Per set and protocol: the best baseline and the gap of each of our methods to it."""
-    lines = ["## Gap to the best baseline (same splits)\n",
-             "| protocol | set | best baseline | " + " | ".join(["ours", "F1", "gap"]) + " |",
-             "|---|---|---|---|---|---|"]
-    for p in protocols:
-        sub = summary[summary["protocol"] == p]
-        for k in dict.fromkeys(sub["dataset"]):
-            s = sub[sub["dataset"] == k]
-            base = s[s["method"].isin(BASELINES)]
-            if not len(base):
-                continue
-            b = base.loc[base["f1_mean"].idxmax()]
-            for _, r in s[~s["method"].isin(BASELINES)].iterrows():
-                lines.append(f"| {p} | {r['label']} | {b['method']} {b['f1_mean']:.3f} | "
-                             f"{r['method']} | {r['f1_mean']:.3f} | "
-                             f"{r['f1_mean'] - b['f1_mean']:+.3f} |")
-    return "\n".join(lines) + "\n"
-
-
 def run_table2(args: argparse.Namespace) -> Outputs:
     return _f1_experiment(args, "table2", TABLE2_SETS, [*OURS, *BASELINES], OURS, PAPER_TABLE2,
                           "Table 2: F1 on the real data sets", PAPER_ONLY_SETS)
@@ -481,35 +242,6 @@ def run_table2(args: argparse.Namespace) -> Outputs:
 def run_table3(args: argparse.Namespace) -> Outputs:
     return _f1_experiment(args, "table3", TABLE3_SETS, [*OURS, *BASELINES], OURS, PAPER_TABLE3,
                           "Table 3: F1 on the synthetic data sets")
-
-
-def variants_markdown(summary: pd.DataFrame, methods: Sequence[str], protocol: str,
-                      default: str = "tuned") -> str:
-    """Rows = data sets, columns = methods (mean F1), then the best baseline and the gap of
-    `default` to it; the paper's Direct F1 in brackets where it has one."""
-    paper = {**PAPER_TABLE2["Direct"], **PAPER_TABLE3["Direct"]}
-    sub = summary[summary["protocol"] == protocol]
-    head = ["set", *methods, "best baseline", f"{default} − best"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for k in dict.fromkeys(sub["dataset"]):
-        s = sub[sub["dataset"] == k]
-        f = dict(zip(s["method"], s["f1_mean"]))
-        cells = [SETS[k].label if k in SETS else k]
-        for m in methods:
-            v = f.get(m, math.nan)
-            txt = _fmt(v)
-            if m == "Direct" and k in paper:
-                txt += f" ({paper[k]:.2f})"
-            cells.append(txt)
-        base = {m: f[m] for m in BASELINES if m in f}
-        if base:
-            bm = max(base, key=base.get)
-            cells.append(f"{bm} {base[bm]:.3f}")
-            cells.append(f"{f.get(default, math.nan) - base[bm]:+.3f}")
-        else:
-            cells += ["–", "–"]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
 
 
 def run_variants(args: argparse.Namespace) -> Outputs:
@@ -550,14 +282,13 @@ def _needs_explain() -> tuple[Any, Any]:
     return ex, sc
 
 
-KS = (1, 2, 3, 4, 5)
 
 
 def run_table4(args: argparse.Namespace) -> Outputs:
     """Explanation accuracy (share of explanation features equal to the seed) for the test
     rows our Direct KB classifies positive, ours (Algorithm 6) vs SHAP of a random forest."""
     ex, sc = _needs_explain()
-    from .estimator import PLXClassifier
+    from ..estimator import PLXClassifier
 
     sets = _chosen_sets(args, TABLE3_SETS)
     per_run = args.rows or (15 if args.quick else 200)
@@ -636,25 +367,12 @@ def run_table4(args: argparse.Namespace) -> Outputs:
     return o
 
 
-def _table4_figure(summary: pd.DataFrame) -> Any:
-    import plotly.graph_objects as go
-
-    fig = go.Figure()
-    for (label, m), s in summary.groupby(["label", "method"], sort=False):
-        fig.add_trace(go.Scatter(x=s["k"], y=s["accuracy"], mode="lines+markers",
-                                 name=f"{label} {m}", line_dash="solid" if m == "Direct"
-                                 else "dash"))
-    fig.update_layout(title="Table 4: explanation accuracy vs k", xaxis_title="k",
-                      yaxis_title="accuracy", yaxis_range=[0.5, 1.01])
-    return fig
-
-
 def run_fig2(args: argparse.Namespace) -> Outputs:
     """Agreement of our explanations with SHAP on Titanic and Mushroom (paper Fig. 2): per k,
     the share of instances with at least / exactly j common features, and per feature how
     often each side picks it."""
     ex, sc = _needs_explain()
-    from .estimator import PLXClassifier
+    from ..estimator import PLXClassifier
 
     sets = _chosen_sets(args, ("titanic", "mushroom"))
     per_run = args.rows or (15 if args.quick else 200)
@@ -742,30 +460,6 @@ def run_fig2(args: argparse.Namespace) -> Outputs:
     return o
 
 
-def _fig2_figure(summary: pd.DataFrame, chosen: pd.DataFrame) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    sets = list(dict.fromkeys(summary["label"]))
-    fig = make_subplots(rows=2, cols=len(sets), subplot_titles=[
-        *(f"{s}: rows with ≥ j common features" for s in sets),
-        *(f"{s}: share of rows choosing each feature (k = 1)" for s in sets)])
-    for c, s in enumerate(sets, start=1):
-        sub = summary[(summary["label"] == s) & (summary["j"] >= 1)]
-        for j in KS:
-            r = sub[sub["j"] == j]
-            fig.add_trace(go.Bar(x=[f"k={k}" for k in r["k"]], y=r["at_least"],
-                                 name=f"≥{j} common", legendgroup=f"j{j}",
-                                 showlegend=c == 1), row=1, col=c)
-        ch = chosen[(chosen["label"] == s) & (chosen["k"] == 1)]
-        fig.add_trace(go.Bar(x=ch["feature"], y=ch["ours"], name="ours (k=1)",
-                             marker_color="#c0392b", showlegend=c == 1), row=2, col=c)
-        fig.add_trace(go.Bar(x=ch["feature"], y=ch["shap"], name="SHAP (k=1)",
-                             marker_color="#2c7fb8", showlegend=c == 1), row=2, col=c)
-    fig.update_layout(title="Fig. 2: our explanations vs SHAP", barmode="group", height=800)
-    return fig
-
-
 # --------------------------------------------------------------------------- Fig. 3
 
 
@@ -782,7 +476,7 @@ def seed_clause_p(L: int, m: int, k: int) -> float:
 def seed_clauses(truth: str, n: int, gen: np.random.Generator, m: int) -> list[Any]:
     """n clauses `[p] POS ∨ ¬a_i=s_i ∨ …` over random sub-strings of the seed (length
     uniform in 1..L), with p the exact probability under the data's sampling."""
-    from .kb import POS, Literal, WeightedClause
+    from ..kb import POS, Literal, WeightedClause
 
     L = len(truth)
     out = []
@@ -798,7 +492,7 @@ def match_set_clauses(truth: str, n: int, gen: np.random.Generator) -> list[Any]
     """n definite clauses "the row equals the seed exactly on K": `[p] POS ∨ ¬a_i=s_i (i ∈ K)
     ∨ a_j=s_j (j ∉ K)` with p = 1 if |K| = 5 else 0 (the labelling rule itself, one match set
     at a time; K uniform over the non-empty subsets, without repeats)."""
-    from .kb import POS, Literal, WeightedClause
+    from ..kb import POS, Literal, WeightedClause
 
     L = len(truth)
     masks = gen.permutation(np.arange(1, 2**L))[:n]
@@ -813,7 +507,7 @@ def match_set_clauses(truth: str, n: int, gen: np.random.Generator) -> list[Any]
 
 def random_clauses(L: int, m: int, n: int, gen: np.random.Generator) -> list[Any]:
     """n clauses of random length 1..L over random positions and values, p uniform in [0, 1]."""
-    from .kb import POS, Literal, WeightedClause
+    from ..kb import POS, Literal, WeightedClause
 
     out = []
     for _ in range(n):
@@ -830,8 +524,8 @@ FIG3_COUNTS = (0, 5, 10, 20, 50, 100, 200, 500, 1000)
 
 def run_fig3(args: argparse.Namespace) -> Outputs:
     """F1 of the Tree KB on Syn 10/4 as true (seed) clauses / random clauses are added."""
-    from .query import query_many
-    from .tree import tree_kb
+    from ..query import query_many
+    from ..tree import tree_kb
 
     key = _chosen_sets(args, ("syn-10-4",))[0]
     ds = SETS[key].load(args.quick)
@@ -886,26 +580,6 @@ def run_fig3(args: argparse.Namespace) -> Outputs:
     return o
 
 
-def _fig3_figure(summary: pd.DataFrame, label: str) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["true clauses added",
-                                                        "random clauses added"])
-    for kind in ("seed", "match-set", "random"):
-        c = 2 if kind == "random" else 1
-        s = summary[summary["clauses"] == kind]
-        fig.add_trace(go.Scatter(x=s["added"], y=s["f1_mean"], mode="lines+markers",
-                                 name=kind, error_y=dict(type="data",
-                                                         array=s["f1_std"].fillna(0))),
-                      row=1, col=c)
-        fig.update_xaxes(title_text="clauses added", type="log" if len(s) > 6 else "linear",
-                         row=1, col=c)
-    fig.update_yaxes(title_text="F1", range=[0, 1.02])
-    fig.update_layout(title=f"Fig. 3: knowledge incorporation on {label} (Tree KB)")
-    return fig
-
-
 # --------------------------------------------------------------------------- Fig. 4
 
 
@@ -917,7 +591,7 @@ def random_kb(n_clauses: int, n_literals: int, gen: np.random.Generator,
               max_body: int = 4) -> Any:
     """A KB of n_clauses random `POS ∨ ¬K` / `¬POS ∨ ¬K` clauses over n_literals feature
     literals (n_literals / 2 binary features), bodies of 1..max_body literals, p uniform."""
-    from .kb import KB
+    from ..kb import KB
 
     F = max(1, n_literals // 2)
     codes = np.full((n_clauses, F), -1, dtype=np.int8)
@@ -939,7 +613,7 @@ def random_kb(n_clauses: int, n_literals: int, gen: np.random.Generator,
 def run_fig4(args: argparse.Namespace) -> Outputs:
     """Time of one query through the LP (full semantics, cvxpy + HiGHS, both bounds) against
     the KB's size."""
-    from .query import query
+    from ..query import query
 
     clauses = FIG4_CLAUSES[:2] if args.quick else FIG4_CLAUSES
     literals = FIG4_LITERALS[:2] if args.quick else FIG4_LITERALS
@@ -985,18 +659,6 @@ def run_fig4(args: argparse.Namespace) -> Outputs:
     return o
 
 
-def _fig4_figure(summary: pd.DataFrame) -> Any:
-    import plotly.graph_objects as go
-
-    fig = go.Figure()
-    for nl, s in summary.groupby("literals", sort=False):
-        fig.add_trace(go.Scatter(x=s["clauses_asked"], y=s["seconds_mean"],
-                                 mode="lines+markers", name=f"{nl} literals"))
-    fig.update_layout(title="Fig. 4: LP query time against KB size", xaxis_type="log",
-                      xaxis_title="clauses", yaxis_title="seconds per query")
-    return fig
-
-
 # --------------------------------------------------------------------------- CLI
 
 
@@ -1018,51 +680,3 @@ def _outputs(args: argparse.Namespace) -> Outputs:
 
 def _command(args: argparse.Namespace) -> str:
     return f"Command: `{getattr(args, 'command_line', 'python -m plx_core.experiments')}`"
-
-
-RUNNERS: dict[str, Callable[[argparse.Namespace], Outputs]] = {
-    "table2": run_table2, "table3": run_table3, "table4": run_table4, "fig2": run_fig2,
-    "fig3": run_fig3, "fig4": run_fig4, "variants": run_variants,
-}
-
-
-def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    p.add_argument("experiment", choices=EXPERIMENTS)
-    p.add_argument("--runs", type=int, default=10, help="runs (split seeds 0..R-1); paper: 50")
-    p.add_argument("--out", default="experiments-out", help="output folder")
-    p.add_argument("--quick", action="store_true",
-                   help="tiny settings (small data, fewer points) for smoke tests")
-    p.add_argument("--balance", choices=("before", "train", "both"), default="both",
-                   help="balancing protocol(s) for the F1 experiments")
-    p.add_argument("--sets", default="", help=f"comma-separated subset of {list(SETS)}")
-    p.add_argument("--methods", default="",
-                   help="comma-separated subset of the methods of table2/table3/variants")
-    p.add_argument("--rows", type=int, default=0,
-                   help="explained rows per run for table4/fig2 (default 200, quick 15)")
-    p.add_argument("--no-png", action="store_true", help="skip PNG export (HTML only)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
-
-
-def main(argv: Sequence[str] | None = None, prog: str = "python -m plx_core.experiments") -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(prog)
-    args = parser.parse_args(argv)
-    args.command_line = " ".join([prog, *argv])
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    try:
-        o = RUNNERS[args.experiment](args)
-    except DataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for p in o.written:
-        print(p)
-    for n in o.notes:
-        print(f"note: {n}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

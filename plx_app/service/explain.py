@@ -22,7 +22,8 @@ from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
 from plx_core.plots import subquery_label
-from plx_core.session import Workspace
+
+from .session import Workspace
 
 EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
 CF_WORK = 300_000  # counterfactual rows × feature subsets per row, per click

@@ -6,11 +6,19 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from plx_app.app import page
+from plx_app.service import KBSettings, instance_from_row, with_rules
+from plx_app.service.explain import (
+    SHAP_MODELS,
+    values_key,
+    ws_explain,
+    ws_figure,
+    ws_shap_row,
+    ws_shapley,
+)
+from plx_app.state import page_setup
+from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core.plots import explanation_bars, shapley_bars
-from plx_core.session import KBSettings, instance_from_row, with_rules
-from ui.engine import SHAP_MODELS, values_key, ws_explain, ws_figure, ws_shap_row, ws_shapley
-from ui.state import page_setup
-from ui.widgets import Progress, figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Explain")
@@ -24,7 +32,7 @@ known = inst.known()
 st.caption(md(f"Instance: {inst.title()} — "
               + ", ".join(f"{f}={v}" for f, v in known.items())
               + (f" — true label {inst.label}" if inst.label is not None else "")))
-st.page_link("pages/3_Query.py", label="Pick another instance on the Query page", icon=":material/help:")
+st.page_link(page("3_Query.py"), label="Pick another instance on the Query page", icon=":material/help:")
 if not known:
     st.info("Every feature of this instance is unknown: there is nothing to explain it by. "
             "Fill in some values on the Query page.")

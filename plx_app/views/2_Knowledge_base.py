@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from plx_app.service import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
+from plx_app.state import page_setup
+from plx_app.widgets import Progress, error, figure, guard, md
 from plx_core.plots import tree_figure
-from plx_core.session import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
-from ui.state import page_setup
-from ui.widgets import Progress, error, figure, guard, md
 
 ws = page_setup()
 

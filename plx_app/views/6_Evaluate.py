@@ -6,11 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from plx_app.service import BASELINES, baseline_scores, confusion, scores
+from plx_app.service.explain import SHAP_MODELS, ws_agreement
+from plx_app.state import page_setup
+from plx_app.widgets import figure, guard, keep_last, md, require_kb
 from plx_core.plots import agreement_figure, confusion_matrix_figure, metrics_bars
-from plx_core.session import BASELINES, baseline_scores, confusion, scores
-from ui.engine import SHAP_MODELS, ws_agreement
-from ui.state import page_setup
-from ui.widgets import figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Evaluate")

@@ -23,14 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, infer_schema, load_csv, train_test_split_stratified
-from .datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
-from .direct import direct_kb, estimate_bytes
-from .encoding import is_missing
-from .errors import DataError, KBTooLargeError
-from .kb import KB, POS, Literal, WeightedClause
-from .query import Bounds, BoundsArray, query, query_many
-from .tree import Tree, tree_kb_with_trees
+from plx_core.data import Dataset, infer_schema, load_csv, train_test_split_stratified
+from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
+from plx_core.direct import direct_kb, estimate_bytes
+from plx_core.encoding import is_missing
+from plx_core.errors import DataError, KBTooLargeError
+from plx_core.kb import KB, POS, Literal, WeightedClause
+from plx_core.query import Bounds, BoundsArray, query, query_many
+from plx_core.tree import Tree, tree_kb_with_trees
 
 UNKNOWN = "(unknown)"
 KB_KINDS = {
@@ -106,7 +106,7 @@ def raw_default() -> RawTable:
     `defaults` applied (6 measurements, 3 quantile bins each)."""
     from sklearn.datasets import load_breast_cancer
 
-    from .datasets import BREAST_CANCER_FEATURES
+    from plx_core.datasets import BREAST_CANCER_FEATURES
 
     raw = load_breast_cancer(as_frame=True)
     frame = raw.data[list(BREAST_CANCER_FEATURES)].copy()
@@ -128,7 +128,7 @@ def raw_builtin(name: str) -> RawTable:
     if name == "paper-example":
         ds = paper_example()
     elif name == "syn-10-4":
-        from .datasets import PAPER_SYN_10_4_SEED
+        from plx_core.datasets import PAPER_SYN_10_4_SEED
 
         ds = synthetic(10, 4, 1000, seed=0, seed_string=PAPER_SYN_10_4_SEED)
     else:
@@ -351,7 +351,7 @@ def default_max_len(n_rows: int, n_features: int) -> int | None:
     """None (no cap) when a full query has at most `MAX_SUBSETS` feature subsets and the full
     Direct KB fits in 1 GiB; else the largest cap that meets both (at least 1). Wide uploads such
     as Mushroom (21 usable features) get max_len 2 and stay interactive."""
-    from .direct import n_subsets
+    from plx_core.direct import n_subsets
 
     if n_subsets(n_features, None) <= MAX_SUBSETS and estimate_bytes(n_rows, n_features, None) <= 2**30:
         return None
@@ -626,7 +626,7 @@ class Workspace:
     def domains(self) -> dict[str, tuple[str, ...]]:
         if self.kb is not None:
             return {f: self.kb.domains.get(f, ()) for f in self.features}
-        from .encoding import natural_key
+        from plx_core.encoding import natural_key
 
         return {f: tuple(sorted(self.X_train[f].dropna().astype(str).unique(), key=natural_key))
                 for f in self.features}
@@ -1002,7 +1002,7 @@ def baseline_scores(X_train: pd.DataFrame, y_train: pd.Series, X_test: pd.DataFr
 
 
 __all__ = [
-    "BASELINES", "BUILTIN", "BrowseQuery", "DataSettings", "Instance", "KBSettings", "KB_KINDS",
+    "BASELINES", "BUILTIN", "DEFAULT_NAME", "SORT_KEYS", "LRU", "BrowseQuery", "DataSettings", "Instance", "KBSettings", "KB_KINDS",
     "RawTable", "UNKNOWN", "Workspace", "baseline_scores", "browse_kb", "browse_mask", "build_kb",
     "column_overview", "confusion", "decision_frame", "default_max_len", "edit_instance",
     "fingerprint", "instance_from_row", "kb_csv", "label_values", "new_workspace", "next_rule_id",

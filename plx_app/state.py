@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from plx_core.session import (
+from plx_app.service import (
     RawTable,
     Workspace,
     new_workspace,
@@ -47,31 +47,6 @@ def load_shared(name: str) -> RawTable:
     return raw_shared(name)
 
 
-APP_SEEN = "_plx_app_ran"
-
-
-def mark_app_ran() -> None:
-    """Called by app.py on every run (see `page_setup`)."""
-    st.session_state[APP_SEEN] = True
-
-
 def page_setup() -> Workspace:
-    """Call first on every page: returns the workspace.
-
-    Streamlit quirk: while no session has yet called `st.navigation` (a fresh server), a first
-    visit straight to a page URL runs that page file on its own, in the old pages-directory
-    mode, without `app.py` (no wide layout, no sidebar summary). `st.navigation` itself clears
-    the flag that selects that mode; clearing it here and rerunning once lets `app.py` run and
-    keeps the deep link (the page hash is the same in both modes). Only a session in which
-    app.py never ran is rerun: AppTest resets the flag before every run, and a rerun there
-    would swallow the clicks a test sends."""
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-
-        if PagesManager.uses_pages_directory and not st.session_state.get(APP_SEEN):
-            PagesManager.uses_pages_directory = False
-            st.session_state[APP_SEEN] = True
-            st.rerun()
-    except ImportError:  # a Streamlit without this internal: nothing to work around
-        pass
+    """Call first on every page: returns the session's workspace."""
     return workspace()

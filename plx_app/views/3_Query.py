@@ -8,11 +8,11 @@ import functools
 import numpy as np
 import streamlit as st
 
+from plx_app.service import UNKNOWN, Instance, instance_from_row, rule_parts
+from plx_app.service.explain import values_key, ws_counterfactual, ws_figure
+from plx_app.state import page_setup
+from plx_app.widgets import figure, guard, keep_last, md, require_kb
 from plx_core.plots import bounds_interval, evidence_bars
-from plx_core.session import UNKNOWN, Instance, instance_from_row, rule_parts
-from ui.engine import values_key, ws_counterfactual, ws_figure
-from ui.state import page_setup
-from ui.widgets import figure, guard, keep_last, md, require_kb
 
 ws = page_setup()
 st.title("Query")

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from plx_core.plots import bounds_compare
-from plx_core.session import (
+from plx_app.service import (
     next_rule_id,
     parse_conditions,
     rule_clause,
@@ -17,8 +16,9 @@ from plx_core.session import (
     scores,
     validate_conditions,
 )
-from ui.state import page_setup
-from ui.widgets import error, figure, guard, keep_last, md, require_kb
+from plx_app.state import page_setup
+from plx_app.widgets import error, figure, guard, keep_last, md, require_kb
+from plx_core.plots import bounds_compare
 
 ws = page_setup()
 st.title("Rules")

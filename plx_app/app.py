@@ -1,0 +1,73 @@
+"""plx dashboard: from an uploaded table to explained, compared decisions.
+
+`main()` sets the page up, makes sure the session has its workspace (the default diagnosis data
+with its Direct KB), and builds the navigation; the page scripts in `views/` hold the widgets and
+call the service. Started by `plx dashboard` (this file is the script) or, in a checkout, by
+`streamlit run app.py` (which calls `main`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from plx_app.state import workspace
+from plx_app.widgets import md
+
+VIEWS = Path(__file__).resolve().parent / "views"
+
+
+MENU = [  # file in views/, title, icon; the first page opens by default
+    ("1_Data.py", "Data", ":material/table:"),
+    ("2_Knowledge_base.py", "Knowledge base", ":material/menu_book:"),
+    ("3_Query.py", "Query", ":material/help:"),
+    ("4_Explain.py", "Explain", ":material/lightbulb:"),
+    ("5_Rules.py", "Rules", ":material/edit_note:"),
+    ("6_Evaluate.py", "Evaluate", ":material/bar_chart:"),
+]
+
+
+def page(file: str):
+    """The `st.Page` of one view (for `st.page_link` / `st.switch_page`): an absolute path, so
+    links work whichever script started the app (`app.py` here or the checkout's)."""
+    for i, (name, title, icon) in enumerate(MENU):
+        if name == file:
+            return st.Page(VIEWS / name, title=title, icon=icon, default=i == 0)
+    raise KeyError(f"no dashboard page {file!r}")
+
+
+def pages() -> list:
+    """The dashboard's pages, in menu order."""
+    return [page(name) for name, _, _ in MENU]
+
+
+def main() -> None:
+    st.set_page_config(page_title="plx — explainable classification",
+                       page_icon=":material/functions:", layout="wide")
+    nav = st.navigation(pages())
+    ws = workspace()
+    summary = st.sidebar.container()  # filled after the page ran, so it shows the page's changes
+
+    def show_summary() -> None:
+        with summary:
+            st.markdown("**plx** — probabilistic logic explanations")
+            n, f = ws.dataset.X.shape
+            st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · POS = {md(ws.positive)}")
+            if ws.kb is not None:
+                st.caption(f"KB: {md(ws.kb_note or ws.kb_settings.label())} · {len(ws.kb):,} clauses")
+            else:
+                st.caption("KB: not built yet")
+            n_on = sum(r.enabled for r in ws.rules)
+            st.caption(f"Rules: {len(ws.rules)} ({n_on} enabled)")
+            if ws.selected is not None:
+                st.caption(f"Instance: {md(ws.selected.title())}")
+
+    try:
+        nav.run()
+    finally:  # also after st.stop() in a page
+        show_summary()
+
+
+if __name__ == "__main__":  # `streamlit run` executes the script as __main__
+    main()

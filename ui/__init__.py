@@ -1,1 +1,0 @@
-"""Streamlit glue for the dashboard (the engine, `plx_core`, never imports Streamlit)."""
