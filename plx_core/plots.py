@@ -332,6 +332,33 @@ def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = No
                               range=[-1.08 * span, 1.08 * span]))
 
 
+def global_features(features: pd.DataFrame, top: int | None = 15,
+                    title: str | None = "Which features drive decisions") -> go.Figure:
+    """The global view's features (`GlobalView.features`): one bar per feature of its mean
+    |Shapley value of ω(POS)|, labelled with how often it is part of the rows' explanations
+    (and for which decision). Largest on top; `top` bars at most."""
+    f = features.sort_values("mean_abs_shapley", ascending=False, kind="stable")
+    if top is not None:
+        f = f.head(top)
+    f = f.iloc[::-1]
+    n = len(f)
+    labels = [wrap(f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
+                   f"({int(p_)} POS, {int(q)} NOT POS)", LABEL_WIDTH)
+              for name, v, k, p_, q in zip(f["feature"], f["mean_abs_shapley"], f["in_explanation"],
+                                          f["for_pos"], f["for_neg"])]
+    fig = go.Figure(go.Bar(
+        x=f["mean_abs_shapley"].to_numpy(dtype=float), y=list(range(n)), orientation="h",
+        width=0.42, marker=dict(color=HIGHLIGHT), hovertext=labels,
+        hovertemplate="%{hovertext}<extra></extra>",
+    ))
+    span = float(f["mean_abs_shapley"].max()) if n else 1.0
+    return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
+                   annotations=_labels_above(labels), yaxis=_label_axis(n),
+                   xaxis=dict(title="mean |Shapley value of ω(POS)| over the rows",
+                              gridcolor="#eee", zeroline=False,
+                              range=[0, 1.08 * (span if span > 0 else 1.0)]))
+
+
 # --------------------------------------------------------------------------- the ID3 tree
 
 
@@ -549,7 +576,8 @@ def metrics_bars(scores: pd.DataFrame, metric: str = "F1",
 
 __all__ = [
     "REST", "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
-    "decision_word", "esc", "evidence_bars", "explanation_bars", "metrics_bars", "pr_figure",
+    "decision_word", "esc", "evidence_bars", "explanation_bars", "global_features",
+    "metrics_bars", "pr_figure",
     "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
     "wrap",
 ]

@@ -357,18 +357,47 @@ def shapley_sentence(values: Mapping[str, float], positive: Any = "POS", top: in
     return "Most influential: " + "; ".join(bits) + "."
 
 
-def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
-    """A `plx_core.Counterfactual` in words: `Changing a from x to y would make the answer
-    benign (support 0.31–0.35).`"""
+def changes_sentence(changes: Mapping[str, tuple[Any, Any]], lower: float, upper: float,
+                     was_positive: bool, positive: Any = "POS") -> str:
+    """`Changing a from x to y would make the answer benign (support for malignant: 0.31 to
+    0.35).` — `changes` maps feature → (old value or None, new value)."""
     pos, neg = class_names(positive)
-    if not getattr(cf, "found", bool(getattr(cf, "changes", None))):
-        return f"No change of up to {plural(cf.max_changes, 'value')} flips this decision."
-    changes = [f"{f} from {a} to {b}" for f, (a, b) in cf.changes.items()]
-    lo, hi = cf.new_bounds
-    other = neg if cf.positive else pos
+    items = [f"{f} from {'unknown' if a is None else a} to {b}" for f, (a, b) in changes.items()]
+    other = neg if was_positive else pos
+    lo, hi = float(lower), float(upper)
     span = f"{fmt(lo)}" if abs(hi - lo) <= 5e-4 else f"{fmt(lo)} to {fmt(hi)}"
-    return (f"Changing {_join(changes)} would make the answer {other} "
+    return (f"Changing {_join(items)} would make the answer {other} "
             f"(support for {pos}: {span}).")
+
+
+def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
+    """A `plx_core.Counterfactual` in words (`changes_sentence`), or that none was found."""
+    if not cf.found:
+        return f"No change of up to {plural(cf.max_changes, 'value')} flips this decision."
+    return changes_sentence(cf.changes, cf.new_bounds[0], cf.new_bounds[1], cf.positive, positive)
+
+
+# --------------------------------------------------------------------------- row counts
+
+
+def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
+                   balance: str, test_share: float | None = None) -> str:
+    """How the rows were split and balanced, so that the counts shown add up: `n_rows` used,
+    `n_train_rows` distinct training rows, `n_train` training rows after balancing (replicas
+    included), `n_test` test rows."""
+    share = f" ({test_share:.0%})" if test_share is not None else ""
+    if balance == "before":
+        return (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
+                f"class(es), then {n_train:,} go to training and {n_test:,} to testing{share} "
+                f"(repeated rows can land on both sides).")
+    text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
+            f"testing{share}.")
+    extra = n_train - n_train_rows
+    if balance == "train" and extra > 0:
+        text += (f" Balancing the training part repeats {extra:,} rows of the smaller "
+                 f"class(es), so the KB learns from {n_train:,} training rows; the test part "
+                 f"keeps the true mix.")
+    return text
 
 
 # --------------------------------------------------------------------------- hints
@@ -453,10 +482,10 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 __all__ = [
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
-    "semantics_name", "shapley_sentence", "tie_groups", "ties_sentence",
+    "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
 ]

@@ -151,3 +151,10 @@ def test_hints_come_from_the_loaded_data():
     assert rule == 'IF "worst radius"=≥16.82 THEN POS [p=0.9, w=5]'
     assert parse_rules(rule)[0].literals[1].atom == "worst radius"  # the hint parses as shown
     assert W.example_value({}) == "any value"
+
+
+def test_split_sentence_makes_the_counts_add_up():
+    s = W.split_sentence(569, 398, 500, 171, "train", 0.3)
+    assert s.startswith("569 rows: 398 for training and 171 for testing (30%).")
+    assert "repeats 102 rows" in s and "from 500 training rows" in s
+    assert "repeats" not in W.split_sentence(569, 398, 398, 171, "none")

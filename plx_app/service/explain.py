@@ -45,6 +45,7 @@ class Explanation:
     evaluated: int = 0
     n_total: int = 0
     summary: str = ""
+    core: Any = None  # the plx_core Explanation (for plx_core.wording.explanation_sentence)
 
     @property
     def mean(self) -> float:
@@ -78,7 +79,7 @@ def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "
     frame["chosen"] = np.arange(len(frame)) == 0
     return Explanation(k, tuple(e.features), dict(e.features), float(e.bounds[0]),
                        float(e.bounds[1]), bool(e.positive), frame, e.search, e.evaluated,
-                       e.n_total, e.summary())
+                       e.n_total, e.summary(), e)
 
 
 SHAPLEY_EXACT_MAX = 14

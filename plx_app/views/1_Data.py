@@ -18,6 +18,8 @@ from plx_app.service import (
 )
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
+from plx_core import wording
+from plx_core.data import suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -30,6 +32,8 @@ c2, c3, c4 = st.columns(3)
 c2.metric("Rows × features", f"{n_rows} × {n_feat}")
 c3.metric("POS is", ws.positive)
 c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
+st.caption(md(wording.split_sentence(n_rows, int(ws.X_train.index.nunique()), len(ws.X_train),
+                                     len(ws.X_test), ws.settings.balance, ws.settings.test_size)))
 
 st.subheader("1. Choose a table")
 SOURCES = ["Built-in", "Shared data set", "Upload a CSV"]
@@ -96,6 +100,19 @@ cols = list(raw.frame.columns)
 l1, l2 = st.columns(2)
 label = l1.selectbox("Label column", cols, key=f"data_label_{fp}",
                      index=cols.index(base.label) if base.label in cols else len(cols) - 1)
+if not same:
+    guess = suggest_label(raw.frame)
+    if label == guess.column:
+        st.caption(md(f"Suggested label: {guess.column}, because {guess.reason}. Choose another "
+                      "column above if that is not the outcome to predict."))
+n_unlabelled = int(raw.frame[label].isna().sum())
+drop_unlabelled = False
+if n_unlabelled:
+    drop_unlabelled = st.checkbox(
+        f"Leave out the {n_unlabelled} row(s) without a label (of {len(raw.frame)})",
+        value=bool(base.drop_unlabelled) if label == base.label else False,
+        key=f"data_drop_{fp}_{label}",
+        help="plx learns from labelled rows only; without this the table cannot be used.")
 values = label_values(raw, label)
 if base.positive in values and label == base.label:
     pos_default = values.index(base.positive)
@@ -180,7 +197,7 @@ settings = DataSettings(
     label=label, positive=positive, features=tuple(features),
     numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
-    test_size=float(test_size), seed=int(seed), balance=balance,
+    test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
 )
 
 st.subheader("5. Preview")

@@ -18,7 +18,10 @@ from plx_app.service.explain import (
 )
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
+from plx_core import wording
 from plx_core.plots import explanation_bars, shapley_bars
+
+SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
 
 ws = page_setup()
 st.title("Explain")
@@ -63,19 +66,17 @@ def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_
           ws.semantics, ws.method)
     if title:
         st.markdown(f"**{md(title)}**")
-    verdict = "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
-    st.markdown(f"ω(POS) ∈ **[{b.lower:.3f}, {b.upper:.3f}]** → **{verdict}** "
-                f"({'median' if b.method == 'median' else 'LP'}, {b.n_relevant:,} relevant clauses)")
-    st.markdown(md(f"Explanation (k={e.k}, {e.search}): "
-                   + " AND ".join(f"{f}={e.values[f]}" for f in e.features)
-                   + f" gives ω(POS) ∈ [{e.lower:.3f}, {e.upper:.3f}]; the decision is {verdict}."))
+    st.markdown(md(wording.answer_sentence(b, ws.positive)))
+    ties = wording.ties_sentence(e.candidates["mean"].head(top))
+    st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
+                + md(wording.explanation_sentence(e.core, ws.positive) + (" " + ties if ties else "")))
     figure(cached_figure(("bars", e.k, top) + fk, lambda: explanation_bars(
         e, top=top, title=f"Top sub-queries of size {e.k}"), fresh), key=f"{key}_bars", static=True)
     if show_shapley:
         phi = ws_shapley(ws, values, kb=kb, kb_key=kb_key)
         figure(ws_figure(ws, ("shapley", tuple(order or ())) + fk, lambda: shapley_bars(
-            phi, title="Shapley values of ω(POS)", instance=values, order=order)), key=f"{key}_shap",
-               static=True)
+            phi, title="Shapley values of ω(POS)", instance=values, order=order, top=SHAPLEY_TOP)),
+               key=f"{key}_shap", static=True)
     return b, e
 
 
@@ -97,12 +98,19 @@ with guard("Showing the explanation"):
                              [["features", "lower", "upper", "mean", "chosen"]],
                              hide_index=True, width="stretch", height=240)
         with right:
+            top_n = SHAPLEY_TOP
+            if len(phi) > SHAPLEY_TOP:
+                top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
+                                  len(phi), SHAPLEY_TOP, key="x_shap_top")
             figure(cached_figure(("shapley-main", ws.kb_key, ws.rules_key(), values_key(shown),
-                                  ws.semantics), lambda: shapley_bars(
-                phi, title="Shapley values of ω(POS)", instance=shown), main.fresh), key="x_shap",
-                   static=True)
-            st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
-                          f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
+                                  ws.semantics, top_n), lambda: shapley_bars(
+                phi, title="Shapley values of ω(POS)", instance=shown, top=top_n), main.fresh),
+                   key="x_shap", static=True)
+            st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.positive, instance=shown)))
+            st.caption(md(f"How much each value moves the support for {ws.positive} (its Shapley "
+                          f"value: the average change when it is added to the others). The values "
+                          f"add up to {phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with "
+                          f"nothing known."))
 
 st.divider()
 st.subheader("Side by side")
@@ -140,8 +148,7 @@ elif mode == "One instance across k":
                 with c:
                     e = ws_explain(ws, values, kk)
                     st.markdown(f"**k = {kk}**")
-                    st.markdown(md(" AND ".join(f"{f}={e.values[f]}" for f in e.features)
-                                   + f" → [{e.lower:.3f}, {e.upper:.3f}]"))
+                    st.markdown(md(wording.explanation_sentence(e.core, ws.positive)))
                     figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":
@@ -192,14 +199,15 @@ elif mode == "SHAP on a baseline model":
             st.markdown("**plx: Shapley values of ω(POS)**")
             st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → "
                           + ("POS" if b.positive else "NOT POS")))
-            figure(shapley_bars(phi, instance=values, order=order), key="x_cmp_plx", static=True)
+            figure(shapley_bars(phi, instance=values, order=order, top=SHAPLEY_TOP), key="x_cmp_plx",
+                   static=True)
         with c2:
             unit = "log-odds" if model == "logistic" else "probability"
             st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
             st.caption(md(f"P(POS) = {sr.proba:.3f} → " + ("POS" if sr.proba > 0.5 else "NOT POS")
                           + f" · base value {sr.base_value:.3f}"))
-            figure(shapley_bars(sv, instance=values, order=order, xlabel=f"SHAP value ({unit})"),
-                   key="x_cmp_shap", static=True)
+            figure(shapley_bars(sv, instance=values, order=order, xlabel=f"SHAP value ({unit})",
+                                top=SHAPLEY_TOP), key="x_cmp_shap", static=True)
         pos_side = b.positive
         top_plx = [f for f in phi.sort_values(ascending=not pos_side, kind="stable").index[:k]]
         top_shap = [f for f in sv.sort_values(ascending=not (sr.proba > 0.5), kind="stable").index[:k]]
