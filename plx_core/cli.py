@@ -1,7 +1,7 @@
 """`plx` on the command line: fit a KB from a CSV, predict and explain rows, run experiments.
 
     plx fit data.csv --label L [--positive P] [--kb direct|tree|tree-all|forest]
-        [--variant tuned|paper] [--max-len N] --out model.json
+        [--variant tuned|paper] [--max-len N] [--drop-missing-label] --out model.json
     plx predict model.json data.csv --out predictions.csv
     plx explain model.json data.csv [--k 2] --out explanations.csv
     plx experiments {table2,table3,table4,fig2,fig3,fig4,variants} --runs R --out DIR ...
@@ -11,15 +11,25 @@ The model file is plain JSON (never pickle): the schema that turns raw rows into
 (`plx_core.data.Schema.to_dict`), the learned KB (`KB.to_json`) and, for the tuned Direct
 variant, the chosen clause-length window and prior clause (the KB that answers is the stored
 Direct KB cut to that window plus the prior clause; explanations search the stored KB, as
-`PLXClassifier.explain` does). Bad input ends with a message on stderr and exit code 2.
+`PLXClassifier.explain` does).
+
+Every table enters through `plx_core.data.read_table` (caps checked before parsing; cells in
+`--missing`, by default `MISSING_MARKERS`, are missing and counted on stderr) and every model
+through `Model.load` (size cap, then every field checked). Outputs are checked before the work
+(never an input, never a folder), written atomically and defused against CSV injection
+(`plx_core.export`). One error boundary (`main`): a problem the user can cause ends in one line
+on stderr naming it and exit status 2; anything else is a bug: exit 1, a short message and how
+to see the traceback (`PLX_DEBUG=1`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +40,59 @@ from .errors import PLXError
 
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
+MAX_MODEL_BYTES = 1_000_000_000
 CLI_VARIANTS = ("tuned", "paper")
+KB_KINDS = ("direct", "tree", "tree-all", "forest")
 
 
 class CLIError(Exception):
     """A user error: printed as `error: …`, exit code 2."""
+
+
+def _note(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
+
+
+@contextmanager
+def _input(what: str) -> Iterator[None]:
+    """Turn the exceptions a malformed input raises while it is parsed into one `CLIError`
+    naming the input; errors outside such a block stay bugs."""
+    try:
+        yield
+    except CLIError:
+        raise
+    except PLXError as exc:
+        raise CLIError(f"{what}: {exc}") from None
+    except RecursionError:
+        raise CLIError(f"{what} is nested too deeply to read") from None
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
+        detail = str(exc) or type(exc).__name__
+        if isinstance(exc, KeyError):
+            detail = f"field {exc.args[0]!r} is missing" if exc.args else "a field is missing"
+        raise CLIError(f"{what}: {detail}") from None
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def read_rows(path: str | Path, missing: Sequence[str] | None = None,
+              say: Callable[[str], None] = _note) -> Any:
+    """The table at `path` through the one validated reader (`plx_core.data.read_table`),
+    telling `say` what was read as missing and anything done to read it."""
+    from .data import MISSING_MARKERS, read_table
+
+    table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing)
+    for n in table.notes:
+        say(f"{table.where}: {n}")
+    if table.missing:
+        say(f"{table.where}: cells read as missing — {table.missing_summary()}")
+    return table
+
+
+def _markers(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(dict.fromkeys(["", *(m.strip() for m in text.split(","))]))
 
 
 # --------------------------------------------------------------------------- model file
@@ -45,14 +103,40 @@ def _negative_label(schema: Any) -> str:
     return others[0] if len(others) == 1 else f"not {schema.positive}"
 
 
+def _drop_missing_label(table: Any, label: str, drop: bool, say: Callable[[str], None]) -> Any:
+    """The frame without rows whose label is missing (with `drop`), else an error counting them."""
+    frame = table.frame
+    if label not in frame.columns:
+        return frame
+    miss = frame[label].isna().to_numpy()
+    if not miss.any():
+        return frame
+    n = int(miss.sum())
+    lines = table.line_of(np.flatnonzero(miss)[:5])
+    where = f"line(s) {', '.join(map(str, lines))}{' …' if n > 5 else ''}"
+    markers = table.missing.get(label, {})
+    how = ", ".join(f"{m!r} ×{k}" for m, k in markers.items())
+    if not drop:
+        raise CLIError(
+            f"{table.where}: the label {label!r} is missing in {n} of {len(frame)} row(s) "
+            f"({where}; read as missing: {how}); pass --drop-missing-label to train without "
+            "them, or --missing to change which cells mean missing"
+        )
+    say(f"dropped {n} of {len(frame)} row(s) whose label {label!r} is missing ({where}; {how})")
+    return frame.loc[~miss]
+
+
 def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str = "direct",
               variant: str = "tuned", max_len: int | None = None,
-              random_state: int = 0) -> dict[str, Any]:
+              random_state: int = 0, *, drop_missing_label: bool = False,
+              missing: Sequence[str] | None = None,
+              say: Callable[[str], None] = _note) -> dict[str, Any]:
     """Fit on a CSV file and return the model document (a JSON-able dict)."""
-    from .data import infer_schema, load_csv
+    from .data import infer_schema
     from .estimator import PLXClassifier
 
-    frame = load_csv(_existing(csv))
+    table = read_rows(csv, missing, say)
+    frame = _drop_missing_label(table, label, drop_missing_label, say)
     schema = infer_schema(frame, label, positive)
     if schema.positive is None:
         shown = list(schema.classes[:10])
@@ -88,6 +172,37 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     }
 
 
+def _check_doc(doc: Any, where: str) -> None:
+    """The model document's own fields (the schema and the KB check theirs)."""
+    if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
+        raise CLIError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
+    if doc.get("version") != MODEL_VERSION:
+        raise CLIError(f"{where} has model version {doc.get('version')!r}; this plx reads "
+                       f"version {MODEL_VERSION}")
+    missing = [k for k in ("schema", "kb", "positive", "negative") if k not in doc]
+    if missing:
+        raise CLIError(f"{where} lacks the field(s) {missing}")
+    for k in ("schema", "kb"):
+        if not isinstance(doc[k], dict):
+            raise CLIError(f"{where}: field {k!r} must be an object, not "
+                           f"{type(doc[k]).__name__}")
+    for k in ("positive", "negative"):
+        if not isinstance(doc[k], str):
+            raise CLIError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
+    a = doc.get("answer")
+    if a is None:
+        return
+    if not isinstance(a, dict):
+        raise CLIError(f"{where}: field 'answer' must be an object or null")
+    for k in ("min_len", "max_len", "prior_weight"):
+        v = a.get(k)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise CLIError(f"{where}: field 'answer.{k}' must be an integer, not {v!r:.60}")
+    if not 1 <= a["min_len"] <= a["max_len"]:
+        raise CLIError(f"{where}: 'answer.min_len' {a['min_len']} and 'answer.max_len' "
+                       f"{a['max_len']} must satisfy 1 ≤ min_len ≤ max_len")
+
+
 class Model:
     """A loaded model file: the schema, the KB that answers and the KB explanations search."""
 
@@ -96,35 +211,43 @@ class Model:
         from .kb import KB
         from .variants import windowed_kb
 
-        if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
-            raise CLIError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
-        if doc.get("version") != MODEL_VERSION:
-            raise CLIError(f"{where} has model version {doc.get('version')!r}; this plx reads "
-                           f"version {MODEL_VERSION}")
-        missing = [k for k in ("schema", "kb", "positive", "negative") if k not in doc]
-        if missing:
-            raise CLIError(f"{where} lacks the field(s) {missing}")
+        _check_doc(doc, where)
         self.doc = doc
-        self.schema = Schema.from_dict(doc["schema"])
-        self.kb_full = KB.from_json(json.dumps(doc["kb"]))
+        with _input(f"{where}, field 'schema'"):
+            self.schema = Schema.from_dict(doc["schema"])
+        with _input(f"{where}, field 'kb'"):
+            self.kb_full = KB.from_json(json.dumps(doc["kb"]))
         a = doc.get("answer")
-        self.kb = (windowed_kb(self.kb_full, int(a["min_len"]), int(a["max_len"]),
-                               int(a["prior_weight"])) if a else self.kb_full)
+        with _input(f"{where}, field 'answer'"):
+            self.kb = (windowed_kb(self.kb_full, a["min_len"], a["max_len"], a["prior_weight"])
+                       if a else self.kb_full)
         self.positive, self.negative = doc["positive"], doc["negative"]
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
         p = _existing(path)
+        where = repr(str(p))
+        size = p.stat().st_size
+        if size > MAX_MODEL_BYTES:
+            raise CLIError(f"model file {where} is {size:,} bytes, more than the cap of "
+                           f"{MAX_MODEL_BYTES:,}")
+        raw = p.read_bytes()
         try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
+            doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CLIError(f"{str(p)!r} is not valid JSON ({exc})") from None
-        return cls(doc, repr(str(p)))
+            raise CLIError(f"{where} is not valid JSON ({exc})") from None
+        except RecursionError:
+            raise CLIError(f"{where} is JSON nested too deeply to be a model") from None
+        return cls(doc, where)
 
-    def rows(self, csv: str | Path) -> pd.DataFrame:
-        from .data import load_csv
-
-        frame = load_csv(_existing(csv))
+    def rows(self, table: Any, say: Callable[[str], None] = _note) -> pd.DataFrame:
+        """The table's rows as features, saying which of its columns the model ignores."""
+        frame = table.frame
+        known = {*self.schema.features, self.schema.label, *self.schema.excluded}
+        ignored = [str(c) for c in frame.columns if c not in known]
+        if ignored:
+            say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
+                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
         X, _ = self.schema.apply(frame)
         return X
 
@@ -139,56 +262,95 @@ class Model:
             "decision": np.where(mean > 0.5 + TIE_EPS, self.positive, self.negative),
             "tie": np.abs(mean - 0.5) <= TIE_EPS,
             "method": b.method,
+            "unseen": self.unseen(X),
         })
+
+    def unseen(self, X: pd.DataFrame) -> np.ndarray:
+        """Per row, the values the model never saw in training (`feature='value'; …`, the
+        engine's own test: `plx_core.query.encode_rows`); they are answered as missing."""
+        from .query import UNSEEN, encode_rows
+
+        codes = encode_rows(self.kb, X)
+        out = np.full(len(X), "", dtype=object)
+        for j, f in enumerate(self.kb.features):
+            rows = np.flatnonzero(codes[:, j] == UNSEEN)
+            if len(rows) == 0 or f not in X.columns:
+                continue
+            part = X[f].to_numpy(dtype=object)[rows]
+            text = np.array([f"{f}={v!r}" for v in part], dtype=object)
+            out[rows] = np.where(out[rows] == "", text, out[rows] + "; " + text)
+        return out
 
 
 def _existing(path: str | Path) -> Path:
     p = Path(path)
+    if p.is_dir():
+        raise CLIError(f"{str(p)!r} is a folder, not a file")
     if not p.is_file():
         raise CLIError(f"file {str(p)!r} not found")
     return p
 
 
-def _write_csv(frame: pd.DataFrame, out: str | Path) -> None:
-    p = Path(out)
-    if p.parent and not p.parent.is_dir():
-        raise CLIError(f"output folder {str(p.parent)!r} does not exist")
-    frame.to_csv(p, index=False)
+def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
+    """One line: how many rows hold unseen values, and the most common ones."""
+    hit = unseen != ""
+    if not hit.any():
+        return
+    vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
+    top = ", ".join(f"{v} ×{n}" for v, n in vals.head(5).items())
+    more = f" and {len(vals) - 5} more" if len(vals) > 5 else ""
+    say(f"{int(hit.sum())} row(s) hold values the model never saw, answered as missing "
+        f"(column 'unseen'): {top}{more}")
+
+
+def _write_csv(frame: pd.DataFrame, out: Path) -> None:
+    from .export import safe_csv, write_atomic
+
+    write_atomic(out, safe_csv(frame))
 
 
 # --------------------------------------------------------------------------- commands
 
 
+def _outputs(a: argparse.Namespace, *inputs: str) -> Path:
+    from .export import check_output
+
+    return check_output(a.out, inputs)
+
+
 def cmd_fit(a: argparse.Namespace) -> None:
-    doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state)
-    out = Path(a.out)
-    if out.parent and not out.parent.is_dir():
-        raise CLIError(f"output folder {str(out.parent)!r} does not exist")
-    out.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    from .export import write_atomic
+
+    out = _outputs(a, a.data)
+    doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
+                    drop_missing_label=a.drop_missing_label, missing=_markers(a.missing))
+    write_atomic(out, json.dumps(doc, ensure_ascii=False).encode("utf-8"))
     how = ("paper configuration" if not doc["answer"] else
            "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
                **doc["answer"]))
-    print(f"wrote {out}: {doc['kb_kind']} KB of {len(doc['kb']['clauses']) if 'clauses' in doc['kb'] else '?'} "
+    print(f"wrote {out}: {doc['kb_kind']} KB of {len(doc['kb'].get('clauses', ()))} "
           f"clauses, variant {doc['variant']} ({how}), POS = {doc['positive']!r}")
 
 
 def cmd_predict(a: argparse.Namespace) -> None:
+    out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(a.data)
+    X = model.rows(read_rows(a.data, _markers(a.missing)))
     pred = model.predict(X)
-    _write_csv(pred, a.out)
-    print(f"wrote {a.out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
+    _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    _write_csv(pred, out)
+    print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
           f"positive, {int(pred['tie'].sum())} ties at 0.5 (reported negative)")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import explain
 
-    if a.k < 1:
-        raise CLIError(f"--k must be at least 1, got {a.k}")
+    out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(a.data)
+    X = model.rows(read_rows(a.data, _markers(a.missing)))
     pred = model.predict(X)
+    _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     rows = []
     for i, (_, r) in enumerate(X.iterrows()):
         q = {f: v for f, v in r.items() if isinstance(v, str)}
@@ -197,16 +359,53 @@ def cmd_explain(a: argparse.Namespace) -> None:
                 "upper": pred["upper"].iloc[i], "k": k}
         if k == 0:
             rows.append({**base, "features": "", "sub_lower": np.nan, "sub_upper": np.nan,
-                         "search": "", "note": "the row knows no feature"})
+                         "search": "", "note": "the row knows no feature",
+                         "unseen": pred["unseen"].iloc[i]})
             continue
         side = "positive" if pred["decision"].iloc[i] == model.positive else "negative"
         e = explain(model.kb_full, q, k=k, direction=side)
         rows.append({**base,
                      "features": "; ".join(f"{f}={v}" for f, v in e.features.items()),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
-                     "note": "" if k == a.k else f"only {k} known feature(s)"})
-    _write_csv(pd.DataFrame(rows), a.out)
-    print(f"wrote {a.out}: {len(rows)} explanations (k={a.k})")
+                     "note": "" if k == a.k else f"only {k} known feature(s)",
+                     "unseen": pred["unseen"].iloc[i]})
+    _write_csv(pd.DataFrame(rows), out)
+    print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are `CLIError`s (one line, exit 2, through `main`)."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise CLIError(f"{self.prog}: {message} (see {self.prog} -h)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return v
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+
+
+def _add_missing(p: argparse.ArgumentParser) -> None:
+    from .data import MISSING_MARKERS
+
+    p.add_argument("--missing", metavar="MARKERS", default=None,
+                   help="comma-separated cells that mean a missing value (empty cells always "
+                   f"do); default: {', '.join(repr(m) for m in MISSING_MARKERS)}")
 
 
 def cmd_dashboard(a: argparse.Namespace) -> None:
@@ -219,29 +418,36 @@ def cmd_dashboard(a: argparse.Namespace) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="plx", description="Explainable classification by "
-                                "probabilistic logic inference.")
+    p = _Parser(prog="plx", description="Explainable classification by "
+                "probabilistic logic inference.")
     sub = p.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="learn a KB from a CSV and save the model (JSON)")
-    f.add_argument("data", help="CSV with a header row")
+    f.add_argument("data", help="CSV with a header row (gzip / bzip2 / xz compressed too)")
     f.add_argument("--label", required=True, help="the label column")
     f.add_argument("--positive", help="the class POS stands for (needed for more than two)")
-    f.add_argument("--kb", choices=("direct", "tree", "tree-all", "forest"), default="direct")
+    f.add_argument("--kb", choices=KB_KINDS, default="direct")
     f.add_argument("--variant", choices=CLI_VARIANTS, default="tuned",
                    help="tuned (default; clause window + prior by leave-one-out) or paper")
-    f.add_argument("--max-len", type=int, default=None, help="cap on Direct clause length")
-    f.add_argument("--random-state", type=int, default=0)
+    f.add_argument("--max-len", type=_positive_int, default=None,
+                   help="cap on Direct clause length")
+    f.add_argument("--random-state", type=_int, default=0)
+    f.add_argument("--drop-missing-label", action="store_true",
+                   help="train without the rows whose label is missing (says how many); "
+                   "without it such rows are refused")
+    _add_missing(f)
     f.add_argument("--out", required=True, help="model file to write (JSON)")
     f.set_defaults(func=cmd_fit)
     pr = sub.add_parser("predict", help="ω(POS) bounds and decisions for the rows of a CSV")
     pr.add_argument("model")
     pr.add_argument("data")
+    _add_missing(pr)
     pr.add_argument("--out", required=True, help="CSV to write")
     pr.set_defaults(func=cmd_predict)
     ex = sub.add_parser("explain", help="the k features that decide each row (Algorithm 6)")
     ex.add_argument("model")
     ex.add_argument("data")
-    ex.add_argument("--k", type=int, default=2)
+    ex.add_argument("--k", type=_positive_int, default=2)
+    _add_missing(ex)
     ex.add_argument("--out", required=True, help="CSV to write")
     ex.set_defaults(func=cmd_explain)
     sub.add_parser("experiments", help="section 6 of the paper (see plx experiments -h)",
@@ -255,21 +461,47 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "experiments":
-        from .experiments.command import main as experiments_main
+# --------------------------------------------------------------------------- the error boundary
 
-        return experiments_main(argv[1:], prog="plx experiments")
-    args = build_parser().parse_args(argv)
-    if getattr(args, "max_len", None) is not None and args.max_len < 1:
-        print("error: --max-len must be a positive integer", file=sys.stderr)
-        return 2
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split()) if "\n" in str(text) or "\r" in str(text) else str(text)
+
+
+def _os_message(exc: OSError) -> str:
+    what = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        return f"{str(exc.filename)!r}: {what}"
+    return what
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Exit status: 0 done, 2 a problem with the input (one line on stderr),
+    1 a bug in plx (a short message; `PLX_DEBUG=1` shows the traceback), 130 interrupted."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "experiments":
+            from .experiments.command import main as experiments_main
+
+            return experiments_main(argv[1:], prog="plx experiments")
+        args = build_parser().parse_args(argv)
         args.func(args)
     except (CLIError, PLXError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: {_one_line(_os_message(exc))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("PLX_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {_one_line(str(exc))[:300]} — this is a "
+              "bug in plx; please report it with the command (PLX_DEBUG=1 shows the traceback)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

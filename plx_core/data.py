@@ -9,10 +9,14 @@ a test file) get exactly the same transform.
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
 import io
+import lzma
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +29,9 @@ from .encoding import natural_key
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
+# cells that mean "missing" unless the caller says otherwise: R's NA, pandas' / SQL's spellings,
+# the UCI "?" and the empty cell. Matched exactly (case and spaces count), in every column.
+MISSING_MARKERS = ("", "?", "NA", "N/A", "n/a", "#N/A", "NULL", "null", "NaN", "nan", "<NA>")
 MAX_ROWS = 1_000_000
 MAX_COLS = 500
 DELIMITERS = ",;\t|"
@@ -38,13 +45,40 @@ BalanceMode = Literal["train", "before", "none"]
 # CSV
 
 
+@dataclass(frozen=True)
+class Table:
+    """A table as read from a file: the frame (strings and NaN), where it came from, which
+    cells were read as missing (per column: marker → count), each row's line in the file, and
+    notes on what was done to read it (decompressed, CR line endings)."""
+
+    frame: pd.DataFrame
+    where: str
+    missing: dict[str, dict[str, int]]
+    lines: np.ndarray
+    notes: tuple[str, ...] = ()
+
+    def missing_summary(self, columns: Sequence[str] | None = None) -> str:
+        """One line: the columns whose cells were read as missing, with counts per marker."""
+        parts = []
+        for c, counts in self.missing.items():
+            if columns is not None and c not in columns:
+                continue
+            what = ", ".join(f"{m!r} ×{n}" for m, n in counts.items())
+            parts.append(f"{c!r} {sum(counts.values())} ({what})")
+        return "; ".join(parts)
+
+    def line_of(self, rows: Sequence[int] | np.ndarray) -> list[int]:
+        """The file lines of data rows given by position (0-based)."""
+        return [int(self.lines[i]) for i in rows]
+
+
 def load_csv(
     source: str | Path | bytes,
     *,
     max_bytes: int = MAX_BYTES,
     max_rows: int = MAX_ROWS,
     max_cols: int = MAX_COLS,
-    missing: Sequence[str] = ("?", ""),
+    missing: Sequence[str] = MISSING_MARKERS,
     delimiter: str | None = None,
     encoding: str = "utf-8",
     header: bool = True,
@@ -52,18 +86,51 @@ def load_csv(
 ) -> pd.DataFrame:
     """Read a CSV (a file path, or the file's bytes) into a frame of strings and NaN.
 
-    Nothing is converted: a field equal to one of `missing` becomes NaN, every other field
-    stays the exact text of the file. Caps are checked before parsing (bytes from the file
-    size, rows from the line count, columns from the first record), and every problem is a
-    `DataError` that names the line, row or column. Blank lines are skipped. With
-    `header=False` the columns are `names` (or a1, a2, …). Pickle is never used.
+    Nothing is converted: a field equal to one of `missing` (default `MISSING_MARKERS`)
+    becomes NaN, every other field stays the exact text of the file. Caps are checked before
+    parsing (bytes from the file size, rows from the line count, columns from the first
+    record), and every problem is a `DataError` that names the line, row or column. Blank
+    lines are skipped; old-Mac files (CR line endings only) are read; gzip / bzip2 / xz files
+    are decompressed (the cap applies to the decompressed bytes); a UTF-16 file with a byte
+    order mark is decoded; spreadsheets, archives and other binary files are refused by name.
+    With `header=False` the columns are `names` (or a1, a2, …). Pickle is never used.
     """
+    return read_table(source, max_bytes=max_bytes, max_rows=max_rows, max_cols=max_cols,
+                      missing=missing, delimiter=delimiter, encoding=encoding, header=header,
+                      names=names).frame
+
+
+def read_table(
+    source: str | Path | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+    max_cols: int = MAX_COLS,
+    missing: Sequence[str] = MISSING_MARKERS,
+    delimiter: str | None = None,
+    encoding: str = "utf-8",
+    header: bool = True,
+    names: Sequence[str] | None = None,
+) -> Table:
+    """`load_csv` that also says what it did: the cells read as missing, each row's line in
+    the file, and notes (decompressed, CR line endings). The one path every table takes."""
     raw, where = _read_bytes(source, max_bytes)
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
-    text = _decode(raw, encoding, where)
+    notes: list[str] = []
+    raw = _unpack(raw, where, max_bytes, notes)
+    text = _decode(raw, encoding, where, notes)
     if not text.strip():
         raise DataError(f"{where} is empty (only blank lines)")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise DataError(
+            f"{where} holds a NUL byte (line {line}): it is a binary file, not CSV text"
+        )
+    if "\r" in text and "\n" not in text:  # old-Mac line endings: CR alone ends a line
+        text = text.replace("\r", "\n")
+        notes.append("line endings are CR only (old Mac); read as line breaks")
     n_lines = text.rstrip("\r\n").count("\n") + 1
     if n_lines - int(header) > max_rows:
         raise DataError(
@@ -71,7 +138,9 @@ def load_csv(
         )
     delim = delimiter if delimiter is not None else detect_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
-    return _parse(reader, where, delim, max_rows, max_cols, missing, header, names)
+    frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
+                                  names)
+    return Table(frame, where, counts, lines, tuple(notes))
 
 
 def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
@@ -88,7 +157,10 @@ def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
     sample = "\n".join(lines)
 
     def score(d: str) -> int:
-        counts = {len(r) for r in csv.reader(io.StringIO(sample), delimiter=d) if r}
+        try:
+            counts = {len(r) for r in csv.reader(io.StringIO(sample), delimiter=d) if r}
+        except csv.Error:  # e.g. a lone CR inside a field: the parse names the line
+            return 0
         return counts.pop() if len(counts) == 1 else 0
 
     try:
@@ -125,9 +197,72 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     return data, where
 
 
-def _decode(raw: bytes, encoding: str, where: str) -> str:
+# magic numbers of files people upload by mistake: what they are and what to do
+_SIGNATURES = (
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"PK\x05\x06", "an empty ZIP archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel workbook (.xls) or other "
+                                            "Microsoft Office file"),
+    (b"%PDF", "a PDF document"),
+    (b"PAR1", "a Parquet file"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x80\x04\x95", "a Python pickle (plx never unpickles)"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+)
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", lambda fh: gzip.GzipFile(fileobj=fh)),
+    (b"BZh", "bzip2", bz2.BZ2File),
+    (b"\xfd7zXZ\x00", "xz", lzma.LZMAFile),
+)
+
+
+def _unpack(raw: bytes, where: str, max_bytes: int, notes: list[str]) -> bytes:
+    """Decompress gzip / bzip2 / xz (capped at `max_bytes` decompressed); refuse spreadsheets,
+    archives and other binary files by naming what they are."""
+    for magic, name, opener in _COMPRESSED:
+        if raw.startswith(magic):
+            try:
+                with opener(io.BytesIO(raw)) as fh:
+                    out = fh.read(max_bytes + 1)
+            except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+                raise DataError(f"{where} is a damaged {name} file ({exc})") from None
+            if len(out) > max_bytes:
+                raise DataError(
+                    f"{where} decompresses ({name}) to more than the cap of "
+                    f"max_bytes={max_bytes:,}"
+                )
+            notes.append(f"decompressed ({name}, {len(raw):,} → {len(out):,} bytes)")
+            return out
+    for magic, what in _SIGNATURES:
+        if raw.startswith(magic):
+            if magic.startswith(b"PK") and (b"xl/" in raw[:65536] or b"[Content_Types]" in raw[:4096]):
+                what = "an Excel workbook (.xlsx, a ZIP archive)"
+            raise DataError(
+                f"{where} is {what}, not CSV text; save or export the table as CSV (UTF-8)"
+            )
+    return raw
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = None) -> str:
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    if utf8 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text"
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            text = ""
+        # a table has a line break and no control characters; else the bytes are not UTF-16
+        # text and the UTF-8 error below names the first bad byte
+        if ("\n" in text or "\r" in text) and not _CONTROL.search(text):
+            if notes is not None:
+                notes.append("decoded as UTF-16 (byte order mark)")
+            return text
     bom = b"\xef\xbb\xbf"
-    skip = 3 if encoding.lower().replace("_", "-") in ("utf-8", "utf8") and raw.startswith(bom) else 0
+    skip = 3 if utf8 and raw.startswith(bom) else 0
     try:
         return raw[skip:].decode(encoding)
     except UnicodeDecodeError as exc:
@@ -143,9 +278,11 @@ def _decode(raw: bytes, encoding: str, where: str) -> str:
         raise DataError(f"unknown encoding {encoding!r}") from exc
 
 
-def _parse(reader, where, delim, max_rows, max_cols, missing, header, names) -> pd.DataFrame:
-    """Check every record's field count while reading (the only per-row loop)."""
+def _parse(reader, where, delim, max_rows, max_cols, missing, header, names):
+    """(frame, file line of each row, missing-marker counts per column); checks every
+    record's field count while reading (the only per-row loop)."""
     rows: list[list[str]] = []
+    lines: list[int] = []
     n_cols = 0
     columns: list[str] = []
     start = 1  # the line the next record starts on
@@ -176,6 +313,7 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names) -> 
                 f"{_DELIM_NAMES.get(delim, repr(delim))}, or is a quote missing?"
             )
         rows.append(rec)
+        lines.append(line)
         if len(rows) > max_rows:
             raise DataError(f"{where} has more than the cap of max_rows={max_rows:,} data rows")
     if not columns:
@@ -185,9 +323,20 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names) -> 
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
     frame = pd.DataFrame(arr, columns=columns, dtype=object)
+    counts: dict[str, dict[str, int]] = {}
     if missing:
-        frame = frame.mask(frame.isin(list(missing)), np.nan)
-    return frame
+        markers = list(dict.fromkeys(missing))
+        hit = np.zeros(arr.shape, dtype=bool)
+        for m in markers:
+            eq = arr == m
+            per_col = eq.sum(axis=0)
+            for j in np.flatnonzero(per_col):
+                counts.setdefault(columns[j], {})[m] = int(per_col[j])
+            hit |= eq
+        if hit.any():
+            frame = frame.mask(hit, np.nan)
+        counts = {c: counts[c] for c in columns if c in counts}
+    return frame, np.asarray(lines, dtype=np.int64), counts
 
 
 def _columns(first, where, max_cols, header, names, line) -> list[str]:
@@ -488,6 +637,8 @@ class Schema:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Schema:
+        """The schema `to_dict` wrote; every field is checked (a `DataError` names it)."""
+        _check_schema_dict(d)
         return cls(
             label=d["label"], positive=d.get("positive"), features=tuple(d["features"]),
             kinds=dict(d["kinds"]),
@@ -496,6 +647,74 @@ class Schema:
             categories={k: tuple(v) for k, v in d.get("categories", {}).items()},
             label_map=None if d.get("label_map") is None else dict(d["label_map"]),
         )
+
+
+def _check_schema_dict(d: Any) -> None:
+    """Refuse a schema document that `Schema.to_dict` could not have written, naming the field
+    (a model file is user input: a string where a list belongs must not become its letters)."""
+
+    def bad(field_: str, what: str, v: Any) -> DataError:
+        return DataError(f"schema field {field_!r} must be {what}, not {v!r:.80}")
+
+    def strs(field_: str, v: Any) -> None:
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise bad(field_, "a list of strings", v)
+
+    def str_map(field_: str, v: Any) -> None:
+        if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+            raise bad(field_, "an object of strings", v)
+
+    if not isinstance(d, Mapping):
+        raise DataError(f"the schema must be an object, not {type(d).__name__}")
+    for k in ("label", "features", "kinds"):
+        if k not in d:
+            raise DataError(f"schema field {k!r} is missing")
+    if not isinstance(d["label"], str):
+        raise bad("label", "a string", d["label"])
+    if d.get("positive") is not None and not isinstance(d["positive"], str):
+        raise bad("positive", "a string or null", d["positive"])
+    strs("features", d["features"])
+    feats = d["features"]
+    if not feats:
+        raise DataError("schema field 'features' is empty")
+    dup = sorted({f for f in feats if feats.count(f) > 1})
+    if dup:
+        raise DataError(f"schema field 'features' lists {dup} more than once")
+    str_map("kinds", d["kinds"])
+    for f in feats:
+        if d["kinds"].get(f) not in ("categorical", "numeric"):
+            raise bad(f"kinds.{f}", "'categorical' or 'numeric'", d["kinds"].get(f))
+    bins = d.get("bins", {})
+    if not isinstance(bins, dict):
+        raise bad("bins", "an object", bins)
+    for f in feats:
+        if d["kinds"][f] == "numeric" and f not in bins:
+            raise DataError(f"schema field 'bins' has no binning for numeric feature {f!r}")
+    for f, b in bins.items():
+        if not isinstance(b, dict):
+            raise bad(f"bins.{f}", "an object", b)
+        cuts, labels = b.get("cuts"), b.get("labels")
+        if not isinstance(b.get("method"), str):
+            raise bad(f"bins.{f}.method", "a string", b.get("method"))
+        if not isinstance(cuts, list) or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+            for c in cuts
+        ) or any(a >= c for a, c in zip(cuts, cuts[1:])):
+            raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
+        strs(f"bins.{f}.labels", labels)
+        if len(labels) != len(cuts) + 1:
+            raise DataError(f"schema field 'bins.{f}': {len(cuts)} cuts need {len(cuts) + 1} "
+                            f"labels, found {len(labels)}")
+    str_map("excluded", d.get("excluded", {}))
+    strs("classes", d.get("classes", []))
+    cats = d.get("categories", {})
+    if not isinstance(cats, dict):
+        raise bad("categories", "an object", cats)
+    for f, v in cats.items():
+        strs(f"categories.{f}", v)
+    lm = d.get("label_map")
+    if lm is not None:
+        str_map("label_map", lm)
 
 
 def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Series:

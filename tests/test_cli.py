@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -29,7 +30,8 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     out = tmp_path / "pred.csv"
     assert main(["predict", str(model), str(queries), "--out", str(out)]) == 0
     pred = pd.read_csv(out)
-    assert list(pred.columns) == ["row", "lower", "upper", "mean", "decision", "tie", "method"]
+    assert list(pred.columns) == ["row", "lower", "upper", "mean", "decision", "tie", "method",
+                                  "unseen"]
     assert pred["lower"].tolist()[:3] == pytest.approx([0.5, 1.0, 3 / 7])  # Example 6: 0101
     assert pred["upper"].tolist()[:3] == pytest.approx([0.5, 1.0, 3 / 7])
     assert pred["lower"][3] == pytest.approx(1 / 3)  # 0---: relevant KB (design.md §1)
@@ -41,7 +43,7 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
     e = pd.read_csv(ex, keep_default_na=False)
     assert list(e.columns) == ["row", "decision", "lower", "upper", "k", "features", "sub_lower",
-                               "sub_upper", "search", "note"]
+                               "sub_upper", "search", "note", "unseen"]
     assert e["features"][1] in {"a1=1; a2=1", "a1=1; a3=1", "a1=1; a4=1", "a2=1; a3=1",
                                 "a2=1; a4=1", "a3=1; a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1
@@ -66,7 +68,7 @@ def test_paper_variant_and_tree_kb(tmp_path, queries):
         (["fit", str(EXAMPLE), "--label", "label", "--positive", "7", "--out", "m.json"],
          "positive='7' is not a value"),
         (["fit", str(EXAMPLE), "--label", "label", "--max-len", "0", "--out", "m.json"],
-         "--max-len must be a positive integer"),
+         "argument --max-len: must be a positive integer, got '0'"),
         (["fit", str(EXAMPLE), "--label", "label", "--out", "no/such/dir/m.json"],
          "does not exist"),
     ],
@@ -94,13 +96,13 @@ def test_bad_model_and_data_exit_2(tmp_path, queries, capsys):
     assert "lack the feature column(s)" in capsys.readouterr().err
     assert main(["explain", str(model), str(queries), "--k", "0",
                  "--out", str(tmp_path / "e.csv")]) == 2
-    assert "--k must be at least 1" in capsys.readouterr().err
+    assert "argument --k: must be a positive integer, got '0'" in capsys.readouterr().err
 
 
-def test_bad_subcommand_is_an_argparse_error(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["train"])
-    assert exc.value.code == 2
+def test_bad_subcommand_is_one_line_and_exit_2(capsys):
+    assert main(["train"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'train'" in err and "see plx -h" in err
 
 
 def test_experiments_are_forwarded(tmp_path, capsys):
@@ -109,3 +111,411 @@ def test_experiments_are_forwarded(tmp_path, capsys):
     assert (tmp_path / "fig4.csv").is_file()
     assert main(["experiments", "table3", "--sets", "syn-99", "--out", str(tmp_path)]) == 2
     assert "unknown data set" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- issue 12: the CLI
+
+
+def run(argv, capsys):
+    """(exit status, stdout, stderr) of one `plx` command."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, *needles: str) -> None:
+    """The failure ends in exactly one `error:` line naming the problem, no traceback."""
+    assert "Traceback" not in err
+    errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1 and err.rstrip("\n").splitlines()[-1] == errors[0], err
+    for n in needles:
+        assert n in errors[0], (n, errors[0])
+
+
+@pytest.fixture
+def model(tmp_path, capsys):
+    m = tmp_path / "model.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--out", str(m)]) == 0
+    capsys.readouterr()
+    return m
+
+
+def test_an_output_that_is_an_input_is_refused_and_the_input_kept(tmp_path, model, queries,
+                                                                  capsys, monkeypatch):
+    before = queries.read_bytes()
+    code, _, err = run(["predict", model, queries, "--out", queries], capsys)
+    assert code == 2 and queries.read_bytes() == before
+    assert_one_line_error(err, "is the input file", "q.csv")
+    # the same file spelled another way, through a symbolic link and through a hard link
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    link = tmp_path / "link.csv"
+    link.symlink_to(queries)
+    hard = tmp_path / "hard.csv"
+    hard.hardlink_to(queries)
+    for out in ("../q.csv", link, hard):
+        code, _, err = run(["predict", model, queries, "--out", out], capsys)
+        assert code == 2 and queries.read_bytes() == before
+        assert_one_line_error(err, "is the input file")
+    code, _, err = run(["explain", model, link, "--out", queries], capsys)
+    assert code == 2 and queries.read_bytes() == before
+    # the model is an input too
+    doc = model.read_bytes()
+    code, _, err = run(["predict", model, queries, "--out", model], capsys)
+    assert code == 2 and model.read_bytes() == doc
+
+
+def test_fit_refuses_to_write_the_model_over_its_training_data(tmp_path, capsys):
+    data = tmp_path / "data.csv"
+    data.write_bytes(EXAMPLE.read_bytes())
+    code, _, err = run(["fit", data, "--label", "label", "--out", data], capsys)
+    assert code == 2 and data.read_bytes() == EXAMPLE.read_bytes()
+    assert_one_line_error(err, "is the input file", "data.csv")
+
+
+@pytest.mark.parametrize("kind", ["folder", "missing folder", "parent is a file", "unwritable"])
+def test_bad_output_paths_are_one_line(kind, tmp_path, model, queries, capsys):
+    out = {"folder": tmp_path, "missing folder": tmp_path / "no" / "p.csv",
+           "parent is a file": queries / "p.csv", "unwritable": Path("/proc/plx-p.csv")}[kind]
+    code, _, err = run(["predict", model, queries, "--out", out], capsys)
+    assert code == 2
+    assert_one_line_error(err, str(out) if kind != "parent is a file" else "is not a folder")
+
+
+def test_a_failed_write_leaves_the_old_output_whole(tmp_path, model, queries, capsys,
+                                                    monkeypatch):
+    out = tmp_path / "p.csv"
+    out.write_text("the previous predictions\n")
+    import plx_core.export as export
+
+    def boom(*a, **k):
+        raise OSError(28, "No space left on device", str(out))
+
+    monkeypatch.setattr(export.os, "replace", boom)
+    code, _, err = run(["predict", model, queries, "--out", out], capsys)
+    assert code == 2 and out.read_text() == "the previous predictions\n"
+    assert_one_line_error(err, "No space left on device")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".p.csv")] == []
+
+
+def test_cli_csvs_are_defused_but_numbers_stay_numbers(tmp_path, capsys):
+    """Cells starting with = + - @ tab CR in the predictions and explanations CSVs get a
+    leading quote; bounds and class labels that are plain numbers (-1) read back as numbers."""
+    rows = ["=cmd,@who,label"] + [f"{'=1+1' if i % 2 else '+x'},{'-2+3' if i % 3 else 'b'},"
+                                  f"{'-1' if i % 2 else '1'}" for i in range(12)]
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(rows) + "\n")
+    m = tmp_path / "m.json"
+    assert run(["fit", data, "--label", "label", "--positive", "1", "--variant", "paper",
+                "--out", m], capsys)[0] == 0
+    for cmd in ("predict", "explain"):
+        out = tmp_path / f"{cmd}.csv"
+        q = tmp_path / "q.csv"
+        q.write_text('=cmd,@who\n=1+1,-2+3\n+x,b\n\t=evil,"\r@x"\n', newline="")
+        code, _, err = run([cmd, m, q, "--out", out], capsys)
+        assert code == 0, err
+        import csv as _csv
+
+        with open(out, newline="", encoding="utf-8") as fh:
+            cells = [c for r in _csv.reader(fh) for c in r]
+        assert any(c.startswith("'=cmd='") for c in cells)  # the unseen column, defused
+        risky = [c for c in cells if c.startswith(("=", "+", "@", "\t", "\r"))
+                 or (c.startswith("-") and not c.lstrip("-").replace(".", "", 1).isdigit())]
+        assert risky == [], risky
+        back = pd.read_csv(out)
+        assert set(back["decision"]) <= {-1, 1}  # plain numbers are not quoted
+        assert back["lower"].between(0, 1).all()
+    e = pd.read_csv(tmp_path / "explain.csv", keep_default_na=False)
+    assert e["features"].str.startswith("'=cmd=").any() or e["features"].str.startswith(
+        "'@who=").any()
+
+
+def test_a_label_read_as_missing_is_refused_with_the_count(tmp_path, capsys):
+    lines = EXAMPLE.read_text().splitlines()
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",NaN"
+    lines[5] = lines[5].rsplit(",", 1)[0] + ","
+    lines[7] = lines[7].rsplit(",", 1)[0] + ",NA"
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(lines) + "\n")
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "label", "--out", m], capsys)
+    assert code == 2 and not m.exists()
+    assert_one_line_error(err, "label 'label' is missing in 3 of 8 row(s)", "line(s) 3, 6, 8",
+                          "--drop-missing-label")
+    code, _, err = run(["fit", data, "--label", "label", "--drop-missing-label", "--out", m],
+                       capsys)
+    assert code == 0
+    assert "dropped 3 of 8 row(s) whose label 'label' is missing" in err
+    assert json.loads(m.read_text())["n_train"] == 5
+    # "NaN" kept as text on request: it is then a class of its own, and plx asks which is POS
+    code, _, err = run(["fit", data, "--label", "label", "--missing", "?",
+                        "--drop-missing-label", "--out", m], capsys)
+    assert code == 2 and "'NaN'" in err and "--positive" in err
+
+
+@pytest.mark.parametrize("marker", ["NA", "NULL", "N/A", "?", "", "nan", "NaN"])
+def test_missing_markers_keep_a_numeric_column_numeric(marker, tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    age = rng.integers(18, 90, 60)
+    rows = ["age,colour,label"] + [
+        f"{marker if i % 7 == 0 else age[i]},{'red' if i % 2 else 'blue'},{int(age[i] > 50)}"
+        for i in range(60)]
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(rows) + "\n")
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "label", "--variant", "paper", "--out", m],
+                       capsys)
+    assert code == 0, err
+    schema = json.loads(m.read_text())["schema"]
+    assert schema["kinds"]["age"] == "numeric" and len(schema["bins"]["age"]["labels"]) <= 4
+    assert f"'age' 9 ({marker!r} ×9)" in err  # said on stderr
+
+
+def test_unseen_values_are_named_per_row_and_summarised(model, tmp_path, capsys):
+    q = tmp_path / "q.csv"
+    q.write_text("a1,a2,a3,a4\n0 ,1,0,1\nRed,1,1,1\n,1,1,1\n0,1,0,1\n")
+    out = tmp_path / "p.csv"
+    code, _, err = run(["predict", model, q, "--out", out], capsys)
+    assert code == 0
+    p = pd.read_csv(out, keep_default_na=False)
+    assert p["unseen"].tolist() == ["a1='0 '", "a1='Red'", "", ""]
+    # an unseen value is answered as missing: row 2 equals row 3 (a1 missing)
+    assert (p.loc[1, "lower"], p.loc[1, "upper"]) == (p.loc[2, "lower"], p.loc[2, "upper"])
+    summary = [ln for ln in err.splitlines() if "never saw" in ln]
+    assert len(summary) == 1 and "2 row(s)" in summary[0] and "a1='0 '" in summary[0]
+    ex = tmp_path / "e.csv"
+    assert run(["explain", model, q, "--out", ex], capsys)[0] == 0
+    assert pd.read_csv(ex, keep_default_na=False)["unseen"].tolist()[:2] == ["a1='0 '", "a1='Red'"]
+
+
+def test_columns_the_model_does_not_know_are_named(model, tmp_path, capsys):
+    q = tmp_path / "q.csv"
+    q.write_text("a1,a2,a3,a4,age,label\n0,1,0,1,33,1\n")
+    code, _, err = run(["predict", model, q, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and "does not know, ignored: ['age']" in err
+
+
+def test_line_endings_and_compression_give_the_same_answers(model, tmp_path, queries, capsys):
+    import bz2
+    import gzip
+
+    out = tmp_path / "base.csv"
+    assert run(["predict", model, queries, "--out", out], capsys)[0] == 0
+    base = out.read_bytes()
+    text = queries.read_bytes()
+    variants = {"cr.csv": text.replace(b"\n", b"\r"), "crlf.csv": text.replace(b"\n", b"\r\n"),
+                "q.csv.gz": gzip.compress(text), "q.csv.bz2": bz2.compress(text),
+                "utf16.csv": text.decode().encode("utf-16")}
+    for name, raw in variants.items():
+        (tmp_path / name).write_bytes(raw)
+        o = tmp_path / f"out-{name}.csv"
+        code, _, err = run(["predict", model, tmp_path / name, "--out", o], capsys)
+        assert code == 0, (name, err)
+        assert o.read_bytes() == base, name
+    data = tmp_path / "train.csv.gz"
+    data.write_bytes(gzip.compress(EXAMPLE.read_bytes()))
+    assert run(["fit", data, "--label", "label", "--out", tmp_path / "m.json"], capsys)[0] == 0
+
+
+def _xlsx_bytes() -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("raw", "needle"), [
+    (_xlsx_bytes(), "an Excel workbook (.xlsx"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100), "old Excel workbook (.xls)"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document"),
+    (b"PAR1\x15\x04", "a Parquet file"),
+    (b"\x1f\x8b\x08\x00\x00\x00", "a damaged gzip file"),
+    (b"a,b\n1,\x002\n", "NUL byte (line 2)"),
+    (b"\x80\x04\x95\x10\x00", "pickle"),
+])
+def test_binary_uploads_are_named_for_what_they_are(raw, needle, tmp_path, capsys):
+    data = tmp_path / "upload.csv"
+    data.write_bytes(raw)
+    code, _, err = run(["fit", data, "--label", "b", "--out", tmp_path / "m.json"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "upload.csv", needle)
+
+
+def _mutate(doc, path, value):
+    d = json.loads(json.dumps(doc))
+    cur = d
+    for k in path[:-1]:
+        cur = cur[k]
+    cur[path[-1]] = value
+    return d
+
+
+@pytest.mark.parametrize(("path", "value", "needle"), [
+    (("schema",), {}, "field 'label' is missing"),
+    (("schema",), [], "field 'schema' must be an object"),
+    (("schema", "features"), "a1a2", "field 'features' must be a list of strings"),
+    (("schema", "features"), ["a1", "a1"], "lists ['a1'] more than once"),
+    (("schema", "kinds", "a1"), "number", "kinds.a1"),
+    (("schema", "label"), 3, "field 'label' must be a string"),
+    (("answer",), {"min_len": "x", "max_len": 2, "prior_weight": 0}, "answer.min_len"),
+    (("answer",), {"min_len": 3, "max_len": 2, "prior_weight": 0}, "min_len ≤ max_len"),
+    (("answer",), {"min_len": True, "max_len": 2, "prior_weight": 0}, "answer.min_len"),
+    (("answer",), 7, "field 'answer' must be an object"),
+    (("kb",), [], "field 'kb' must be an object"),
+    (("kb", "clauses"), "oops", "field 'kb'"),
+    (("positive",), 1, "field 'positive' must be a string"),
+    (("version",), 99, "model version 99"),
+])
+def test_malformed_model_fields_are_named(path, value, needle, model, queries, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_mutate(json.loads(model.read_text()), path, value)))
+    code, _, err = run(["predict", bad, queries, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2, err
+    assert_one_line_error(err, "bad.json", needle)
+
+
+def test_schema_with_bad_bins_is_named(model, queries, tmp_path, capsys):
+    doc = json.loads(model.read_text())
+    doc["schema"]["kinds"]["a1"] = "numeric"
+    bad = tmp_path / "bad.json"
+    for bins, needle in [({}, "no binning for numeric feature 'a1'"),
+                         ({"a1": {"method": "cuts", "cuts": [2, 1], "labels": ["x", "y", "z"]}},
+                          "bins.a1.cuts"),
+                         ({"a1": {"method": "cuts", "cuts": [1], "labels": ["x"]}},
+                          "1 cuts need 2 labels")]:
+        doc["schema"]["bins"] = bins
+        bad.write_text(json.dumps(doc))
+        code, _, err = run(["predict", bad, queries, "--out", tmp_path / "p.csv"], capsys)
+        assert code == 2
+        assert_one_line_error(err, needle)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "\xff\xfe", ""])
+def test_deep_or_broken_json_model_is_one_line(text, queries, tmp_path, capsys):
+    bad = tmp_path / "deep.json"
+    bad.write_bytes(text.encode("latin-1"))
+    code, _, err = run(["predict", bad, queries, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "deep.json")
+
+
+@pytest.mark.parametrize("k", ["1.5", "two", "-1", "0", ""])
+def test_explain_k_is_checked_before_the_work(k, model, queries, tmp_path, capsys):
+    code, _, err = run(["explain", model, queries, "--k", k, "--out", tmp_path / "e.csv"],
+                       capsys)
+    assert code == 2 and not (tmp_path / "e.csv").exists()
+    assert_one_line_error(err, "--k: must be a positive integer")
+
+
+def test_a_bug_is_exit_1_with_a_short_message(model, queries, tmp_path, capsys, monkeypatch):
+    import plx_core.cli as cli
+
+    def broken(self, X):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(cli.Model, "predict", broken)
+    code, _, err = run(["predict", model, queries, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert "internal error: ZeroDivisionError" in err and "bug in plx" in err
+    monkeypatch.setenv("PLX_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        main(["predict", str(model), str(queries), "--out", str(tmp_path / "p.csv")])
+
+
+# --------------------------------------------------------------------------- fuzz: exit 0 or 2
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CLI_FUZZ = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+CELLS = st.sampled_from(["0", "1", "", "NA", "?", "NULL", "nan", "red ", "Red", "=cmd", "-0.5",
+                         "1e308", "inf", '"', '"a,b"', "x\ty", "\x00", "label", "a1", "ü"])
+SEPARATORS = st.sampled_from([",", ";", "\t", "|", ",,", '"'])
+LINE_ENDS = st.sampled_from(["\n", "\r", "\r\n", "\n\n"])
+PREFIXES = st.sampled_from([b"", b"", b"", b"\x1f\x8b", b"PK\x03\x04", b"\xef\xbb\xbf",
+                            b"\xff\xfe", b"\xff", b"BZh"])
+
+
+@st.composite
+def csv_files(draw) -> bytes:
+    """Small tables made of the cells, separators and line ends that break parsers."""
+    n_cols = draw(st.integers(1, 6))
+    header = draw(st.sampled_from([["a1", "a2", "a3", "a4", "label"], None]))
+    rows = [header] if header else []
+    for _ in range(draw(st.integers(0, 12))):
+        rows.append(draw(st.lists(CELLS, min_size=max(1, n_cols - 1), max_size=n_cols + 1)))
+    end = draw(LINE_ENDS)
+    text = end.join(draw(SEPARATORS).join(r) if draw(st.booleans()) else ",".join(r)
+                    for r in rows) + draw(st.sampled_from(["", end]))
+    return draw(PREFIXES) + text.encode("utf-8")
+
+
+def check_exit(code: int, err: str) -> None:
+    assert code in (0, 2), err
+    assert "Traceback" not in err
+    if code == 2:
+        assert_one_line_error(err)
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(raw=csv_files())
+def test_fuzz_predict_and_fit_on_malformed_csv(raw, model, tmp_path, capsys):
+    data = tmp_path / "f.csv"
+    data.write_bytes(raw)
+    out = tmp_path / "p.csv"
+    check_exit(*run(["predict", model, data, "--out", out], capsys)[::2])
+    code, _, err = run(["fit", data, "--label", "label", "--variant", "paper", "--positive", "1",
+                        "--out", tmp_path / "m.json"], capsys)
+    check_exit(code, err)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=True) | st.integers(-2**70, 2**70)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                               max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:3]):
+            yield from _paths(v, (*prefix, i))
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(value=json_values, data=st.data())
+def test_fuzz_predict_and_explain_on_malformed_models(value, data, model, queries, tmp_path,
+                                                      capsys):
+    doc = json.loads(model.read_text())
+    doc["answer"] = {"min_len": 1, "max_len": 2, "prior_weight": 1}  # so 'answer' is fuzzed too
+    paths = sorted(_paths(doc), key=repr)
+    path = data.draw(st.sampled_from(paths))
+    if not path:
+        doc = value
+    else:
+        cur = doc
+        for k in path[:-1]:
+            cur = cur[k]
+        if data.draw(st.booleans()) and isinstance(cur, dict):
+            del cur[path[-1]]
+        else:
+            cur[path[-1]] = value
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    cmd = data.draw(st.sampled_from(["predict", "explain"]))
+    check_exit(*run([cmd, bad, queries, "--out", tmp_path / "o.csv"], capsys)[::2])

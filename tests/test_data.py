@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from plx_core.data import (
+    MISSING_MARKERS,
     Binning,
     Dataset,
     Schema,
@@ -22,6 +23,7 @@ from plx_core.data import (
     fit_bins,
     infer_schema,
     load_csv,
+    read_table,
     train_test_split_stratified,
 )
 from plx_core.errors import DataError
@@ -50,6 +52,47 @@ def test_missing_markers_are_configurable():
     assert math.isnan(f["b"].iloc[0])
     g = load_csv(b"a,b\n?,\n1,2\n", missing=())
     assert g.iloc[0].tolist() == ["?", ""]
+
+
+def test_documented_markers_are_missing_and_counted_per_column():
+    cells = [m for m in MISSING_MARKERS if m != ""]
+    raw = "x,y\n" + "".join(f"{m},1\n" for m in cells) + "5,\n6,NA\n"
+    t = read_table(raw.encode())
+    assert t.frame["x"].isna().sum() == len(cells) and t.frame["x"].dropna().tolist() == ["5", "6"]
+    assert t.missing == {"x": {m: 1 for m in cells}, "y": {"": 1, "NA": 1}}
+    assert "'y' 2 ('' ×1, 'NA' ×1)" in t.missing_summary()
+    assert t.lines.tolist() == list(range(2, len(cells) + 4))
+    # spelled differently, a marker is a value: "na", "Null", " NA" stay text
+    assert read_table(b"x\nna\nNull\n NA\n").frame["x"].tolist() == ["na", "Null", " NA"]
+
+
+def test_cr_only_line_endings_are_line_breaks():
+    t = read_table(b"a,b\r1,2\r3,4\r")
+    assert t.frame.values.tolist() == [["1", "2"], ["3", "4"]]
+    assert t.lines.tolist() == [2, 3] and "CR only" in t.notes[0]
+    with pytest.raises(DataError, match="max_rows"):  # the cap sees CR-only lines too
+        read_table(b"a\r" + b"1\r" * 20, max_rows=10)
+
+
+def test_compressed_tables_are_read_within_the_cap():
+    import bz2
+    import gzip
+    import lzma
+
+    raw = b"a,b\n1,2\n"
+    for pack in (gzip.compress, bz2.compress, lzma.compress):
+        t = read_table(pack(raw))
+        assert t.frame.values.tolist() == [["1", "2"]] and "decompressed" in t.notes[0]
+    bomb = gzip.compress(b"a,b\n" + b"1,2\n" * 3_000_000)  # 12 MB of text in ~12 kB
+    with pytest.raises(DataError, match=r"decompresses \(gzip\) to more than the cap"):
+        read_table(bomb, max_bytes=1_000_000)
+    with pytest.raises(DataError, match="damaged bzip2"):
+        read_table(b"BZh9garbage")
+
+
+def test_utf16_with_a_byte_order_mark_is_decoded():
+    t = read_table("a\tb\nü\t1\n".encode("utf-16"))
+    assert t.frame.values.tolist() == [["ü", "1"]] and "UTF-16" in t.notes[0]
 
 
 @pytest.mark.parametrize("delim", [",", ";", "\t", "|"])

@@ -16,6 +16,7 @@ def csv_bytes(rows: list[list[str]]) -> bytes:
     (b"", r"empty \(0 bytes\)"),
     (b"\n\n  \n", "empty"),
     (b"\xff\xfe\x00\x01garbage\x00\x9c\x80", "not valid utf-8: byte offset 0"),
+    (b"\x9c\x80garbage\x00", "not valid utf-8: byte offset 0"),
     ("a,b\nü,1\n".encode("latin-1"), r"not valid utf-8: byte offset 4 \(line 2"),
     (b"a,b,c\n1,2,3\n4,5\n", "line 3"),
     (b"a,a,b\n1,2,3\n", "duplicate column"),

@@ -31,8 +31,6 @@ from plx_app.service import (
     read_upload,
     rule_clause,
     rule_text,
-    safe_cell,
-    safe_csv,
     scores,
     split_characters,
     use_data,
@@ -275,16 +273,6 @@ def test_browse_includes_rules(ws):
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "NOT POS", 0.9, 10, "r1"))
     frame, n = browse_kb(ws.current_kb(), BrowseQuery(source=("rule",)))
     assert n == 1 and frame.iloc[0]["THEN"] == "NOT POS"
-
-
-def test_safe_csv_defuses_formulas():
-    assert safe_cell("=1+1") == "'=1+1" and safe_cell("@x") == "'@x" and safe_cell("-2") == "'-2"
-    assert safe_cell("+x") == "'+x" and safe_cell("\tx") == "'\tx" and safe_cell("ok") == "ok"
-    assert safe_cell(3) == 3
-    out = safe_csv(pd.DataFrame({"=h": ["=HYPERLINK(\"x\")", "fine"], "n": [1, -2]}))
-    rows = out.decode().splitlines()
-    assert rows[0] == "'=h,n"
-    assert rows[1].startswith("\"'=HYPERLINK") and rows[2] == "fine,-2"
 
 
 def test_kb_csv_has_one_row_per_clause_and_is_safe():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import io
 import math
 import re
 import time
@@ -34,6 +33,7 @@ from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example
 from plx_core.direct import direct_kb, estimate_bytes
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, KBTooLargeError
+from plx_core.export import FORMULA_START, safe_cell, safe_csv  # noqa: F401  (one home)
 from plx_core.kb import KB, POS, Literal, WeightedClause
 from plx_core.query import Bounds, BoundsArray, query, query_many
 from plx_core.tree import Tree, tree_kb_with_trees
@@ -890,29 +890,6 @@ def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
 
 
 # =========================================================================== exports
-
-
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(v: Any) -> Any:
-    """A cell a spreadsheet will not run: text starting with = + - @ tab or CR gets a leading
-    single quote (OWASP's advice for CSV injection)."""
-    if isinstance(v, str) and v.startswith(FORMULA_START):
-        return "'" + v
-    return v
-
-
-def safe_csv(frame: pd.DataFrame) -> bytes:
-    """CSV bytes with every text cell (and header) defused by `safe_cell`."""
-    out = frame.copy()
-    out.columns = [safe_cell(str(c)) for c in out.columns]
-    for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c].dtype):
-            out[c] = out[c].map(safe_cell)
-    buf = io.StringIO()
-    out.to_csv(buf, index=False)
-    return buf.getvalue().encode("utf-8")
 
 
 def kb_csv(kb: KB, limit: int | None = None) -> bytes:
