@@ -45,13 +45,14 @@ class GlobalView:
     positive_rows: int
     shapley_exact: bool
     random_state: int | None
+    shapley_samples: int = 0  # permutations per row where Shapley values were sampled
 
     def summary(self) -> str:
         """One plain sentence saying what was aggregated."""
         how = "all" if self.n_rows == self.n_total else f"a random sample of {self.n_rows:,} of"
         return (f"Explained {how} {self.n_total:,} rows ({self.positive_rows:,} decided POS) "
                 f"with {plural(self.k, 'feature')} each; Shapley values are "
-                f"{'exact' if self.shapley_exact else 'sampled (permutations)'}.")
+                f"{'exact' if self.shapley_exact else f'sampled ({self.shapley_samples} permutations per row)'}.")
 
 
 def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) -> pd.DataFrame:
@@ -73,12 +74,15 @@ def global_view(
     random_state: int | None = 0,
     semantics: str = "auto",
     shapley_samples: int = 64,
+    shapley_budget: int = 50_000,
     top_rules: int = 15,
     top_explanations: int = 10,
 ) -> GlobalView:
     """Aggregate k-feature explanations, |Shapley| and decisive rules over ≤ `max_rows` rows
     of X (a seeded sample). A row that knows fewer than k features is explained with all it
-    knows. `shapley_samples` permutations per row beyond 14 features (exact below)."""
+    knows. Beyond 14 features Shapley values are sampled: `shapley_samples` permutations per
+    row at most, fewer (down to 8) so that rows × permutations × (features + 1) stays within
+    `shapley_budget` sub-queries."""
     if k < 1:
         raise DataError(f"k must be at least 1, got {k}")
     rows = sample_rows(X, max_rows, random_state)
@@ -88,6 +92,8 @@ def global_view(
     if not feats:
         raise DataError(f"none of the KB's features {list(kb.features)} is a column of the rows")
     rows = rows[feats]
+    per_row = max(len(rows) * (len(feats) + 1), 1)
+    shapley_samples = int(max(8, min(shapley_samples, shapley_budget // per_row)))
     batch = query_many(kb, rows, semantics=semantics)
     decided = batch.positive
     in_expl: Counter[str] = Counter()
@@ -154,7 +160,7 @@ def global_view(
     return GlobalView(n_rows=n, n_total=len(X), k=k, features=features,
                       explanations=explanations, rules=rules,
                       positive_rows=int(decided.sum()), shapley_exact=bool(exact),
-                      random_state=random_state)
+                      random_state=random_state, shapley_samples=0 if exact else shapley_samples)
 
 
 def showcase_row(y_true: Any, lower: Any, upper: Any, threshold: float = 0.5) -> int | None:

@@ -472,7 +472,7 @@ def confusion_matrix_figure(cm: Any, labels: Sequence[str] = ("NOT POS", "POS"),
     return _layout(fig, title, height=300)
 
 
-def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve of mean ω(POS)") -> go.Figure:
+def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve") -> go.Figure:
     """The ROC curve (`plx_core.curves.Curves`) with the decisions at one threshold (`at`, a
     `ThresholdResult`) marked: trace 0 is the curve, trace 1 the chance diagonal, trace 2 the
     threshold's point (1 − specificity, sensitivity)."""
@@ -490,8 +490,9 @@ def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve of mean ω(P
                              marker=dict(size=13, color=HIGHLIGHT, line=dict(color="black", width=1)),
                              text=[f"threshold {threshold:.2f}"], textposition="bottom right",
                              hovertemplate="threshold %{text}<extra></extra>"))
-    auc = f" (area {curves.auc:.3f})" if np.isfinite(curves.auc) else ""
-    return _layout(fig, None if title is None else title + auc, height=380,
+    auc = f"<br><sub>area under the curve {curves.auc:.3f}</sub>" if np.isfinite(curves.auc) else ""
+    return _layout(fig, None if title is None else title + auc, height=400,
+                   margin=dict(l=10, r=10, t=64, b=10),
                    xaxis=dict(range=[-0.02, 1.02], title="1 − specificity (false-positive rate)",
                               gridcolor="#eee", constrain="domain"),
                    yaxis=dict(range=[-0.02, 1.04], title="sensitivity (true-positive rate)",
@@ -502,7 +503,7 @@ def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve of mean ω(P
 
 
 def pr_figure(curves: Any, at: Any,
-              title: str | None = "Precision–recall curve of mean ω(POS)") -> go.Figure:
+              title: str | None = "Precision–recall curve") -> go.Figure:
     """The precision–recall curve with the decisions at one threshold (`at`, a
     `ThresholdResult`) marked (trace 1: recall, precision) and the share of positives (a
     classifier without skill) as a dotted line."""
@@ -519,8 +520,10 @@ def pr_figure(curves: Any, at: Any,
                              marker=dict(size=13, color=HIGHLIGHT, line=dict(color="black", width=1)),
                              text=[f"threshold {threshold:.2f}"], textposition="bottom left",
                              hovertemplate="threshold %{text}<extra></extra>"))
-    ap = f" (average precision {curves.average_precision:.3f})" if np.isfinite(curves.average_precision) else ""
-    return _layout(fig, None if title is None else title + ap, height=380,
+    ap = (f"<br><sub>average precision {curves.average_precision:.3f}</sub>"
+          if np.isfinite(curves.average_precision) else "")
+    return _layout(fig, None if title is None else title + ap, height=400,
+                   margin=dict(l=10, r=10, t=64, b=10),
                    shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=base, y1=base,
                                 line=dict(color="#999", dash="dot", width=1))],
                    annotations=[dict(x=0.02, y=base, xref="x", yref="y", showarrow=False,

@@ -245,13 +245,13 @@ def evidence_summary(frame: Any, positive: Any = "POS") -> str:
         n_agree = n - n_for - n_against
     parts = [f"{plural(n, 'rule')} bear{'s' if n == 1 else ''} on these values"]
     if "side" in frame:
-        parts.append(f"{number_word(n_for)} would raise the support for {pos} and "
-                     f"{number_word(n_against)} would lower it"
+        parts.append(f"{number_word(n_for).replace('no', 'none')} would raise the support for "
+                     f"{pos} and {number_word(n_against).replace('no', 'none')} would lower it"
                      + (f" ({number_word(n_agree)} agree{'s' if n_agree == 1 else ''} with the answer as "
                         f"it is)" if n_agree else ""))
     else:
-        parts.append(f"{number_word(n_for)} point towards {pos} and "
-                     f"{number_word(n_against)} towards {neg}")
+        parts.append(f"{number_word(n_for).replace('no', 'none')} point towards {pos} and "
+                     f"{number_word(n_against).replace('no', 'none')} towards {neg}")
     text = "; ".join(parts) + "."
     if "overridden" in frame:
         over = int(np.asarray(frame["overridden"], dtype=bool).sum())

@@ -140,7 +140,7 @@ auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
 try:
     from plx_core.data import infer_schema
 
-    auto = infer_schema(raw.frame, label, positive)
+    auto = infer_schema(raw.frame[raw.frame[label].notna()], label, positive)  # labelled rows
     auto_feats = list(auto.features)
     auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
     auto_excluded = dict(auto.excluded)
@@ -187,11 +187,15 @@ st.subheader("4. Split")
 s1, s2, s3 = st.columns(3)
 test_size = s1.slider("Test share", 0.1, 0.5, float(base.test_size), 0.05, key="data_test_size")
 seed = s2.number_input("Random seed", 0, 10_000, int(base.seed), key="data_seed")
-BAL = {"train": "balance the training part (test keeps the true mix)",
-       "before": "balance everything, then split (the paper's protocol; optimistic)",
+BAL = {"train": "balance the training part",
+       "before": "balance all, then split",
        "none": "no balancing"}
 balance = s3.selectbox("Class balance", list(BAL), index=list(BAL).index(base.balance),
-                       format_func=BAL.get, key="data_balance")
+                       format_func=BAL.get, key="data_balance",
+                       help="Balancing repeats rows of the smaller class(es). 'Balance the training "
+                            "part' keeps the test part's true mix; 'balance all, then split' is the "
+                            "paper's protocol (repeated rows can land on both sides: optimistic "
+                            "scores).")
 
 settings = DataSettings(
     label=label, positive=positive, features=tuple(features),
@@ -222,10 +226,16 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
             ws.ensure_kb(bar)
         finally:
             bar.done()
-        st.success(md(f"Now using {ws.dataset.name}: {len(ws.X_train)} training and "
-                      f"{len(ws.X_test)} test rows; {ws.kb_settings.label()} KB with "
-                      f"{len(ws.kb):,} clauses built in {ws.build_seconds:.2f} s."))
-        for n in notes:
-            st.info(md(n))
+        # rerun so that the whole page (the "In use" header first) shows the new data
+        st.session_state["data_done"] = (
+            f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "
+            f"rows; {ws.kb_settings.label()} KB with {len(ws.kb):,} clauses built in "
+            f"{ws.build_seconds:.2f} s.", notes)
+        st.rerun()
+if "data_done" in st.session_state:
+    done, notes = st.session_state.pop("data_done")
+    st.success(md(done))
+    for n in notes:
+        st.info(md(n))
 if unchanged:
     st.caption("These settings are the ones in use.")

@@ -94,7 +94,7 @@ with guard("Listing the rows"):
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
     wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
-    t1, t2 = st.columns([3, 1])
+    t1, t2 = st.columns([2, 1])
     text = t1.text_input(f"Rows containing (any value, {wording.example_value(domains)})",
                          key="q_f_text")
     only_missing = t2.checkbox("Only rows with a missing value", key="q_f_missing",
@@ -225,7 +225,7 @@ with guard("Answering the query"):
         ev = ws.results.get(("evidence-frame",) + fk, _evidence)
         st.markdown(md(wording.evidence_summary(ev, ws.positive)))
         if len(ev):
-            cols_show = ["rule", "target", "p", "w", "support", "omega", "overridden"]
+            cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
                       "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
                       "omega": st.column_config.NumberColumn("ω(rule) at the answer", format="%.3f"),

@@ -67,7 +67,7 @@ def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_
     if title:
         st.markdown(f"**{md(title)}**")
     st.markdown(md(wording.answer_sentence(b, ws.positive)))
-    ties = wording.ties_sentence(e.candidates["mean"].head(top))
+    ties = wording.ties_sentence(e.candidates["mean"].head(top), what="bar")
     st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
                 + md(wording.explanation_sentence(e.core, ws.positive) + (" " + ties if ties else "")))
     figure(cached_figure(("bars", e.k, top) + fk, lambda: explanation_bars(

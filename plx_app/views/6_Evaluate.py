@@ -78,17 +78,21 @@ with guard("Drawing the ROC and precision–recall curves"):
     t[2].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
     t[3].metric("F1", f"{at_t.f1:.3f}")
     t[4].metric("Accuracy", f"{at_t.accuracy:.3f}")
-    r1, r2, r3 = st.columns(3)
+    r1, r2 = st.columns(2)
     with r1:
         figure(roc_figure(cv, at_t), key="ev_roc")
     with r2:
         figure(pr_figure(cv, at_t), key="ev_pr")
-    with r3:
+    m1, m2 = st.columns([1, 1])
+    with m1:
         figure(confusion_matrix_figure(at_t.matrix(), ("NOT POS", "POS"),
                                        title=f"Confusion matrix at threshold {threshold:.2f}"),
                key="ev_cm_threshold")
-    st.caption(f"{at_t.n} test rows: {at_t.tp} true positives, {at_t.fp} false positives, "
-               f"{at_t.tn} true negatives, {at_t.fn} false negatives.")
+    m2.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
+                   f"positives, {at_t.fp} false positives, {at_t.tn} true negatives, {at_t.fn} "
+                   f"false negatives. Sensitivity {at_t.sensitivity:.3f} = {at_t.tp} / "
+                   f"{at_t.tp + at_t.fn} positives found; specificity {at_t.specificity:.3f} = "
+                   f"{at_t.tn} / {at_t.tn + at_t.fp} negatives kept negative."))
 
 st.subheader("Explanation agreement with SHAP")
 st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "

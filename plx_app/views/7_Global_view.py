@@ -36,21 +36,24 @@ with guard("Explaining the rows"):
     view = got.value if got is not None else None
 if view is not None:
     st.markdown(md(view.summary()))
-    c1, c2 = st.columns([3, 2])
-    with c1:
-        figure(global_features(view.features), key="g_features", static=True)
-    with c2:
-        st.markdown("**Explanations given most often**")
-        st.dataframe(view.explanations, hide_index=True, width="stretch",
-                     column_config={"explanation": st.column_config.TextColumn(width="large"),
-                                    "rows": st.column_config.NumberColumn("rows")})
+    figure(global_features(view.features), key="g_features", static=True)
+    st.markdown("**Explanations given most often**")
+    st.dataframe(view.explanations[["rows", "decision", "explanation"]], hide_index=True,
+                 width="stretch",
+                 column_config={"explanation": st.column_config.TextColumn(width="large"),
+                                "rows": st.column_config.NumberColumn("rows", width="small"),
+                                "decision": st.column_config.TextColumn(width="small")})
     st.markdown("**Rules the answers most often rest on** (the answer equals the rule's "
                 "probability: the rule that settles the weighted median, or that the LP's "
                 "optimum keeps)")
-    st.dataframe(view.rules[["rule", "decisive", "share", "p", "w", "source", "rule_id"]],
+    st.dataframe(view.rules[["decisive", "p", "rule", "w", "source"]],
                  hide_index=True, width="stretch",
                  column_config={"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
-                                "decisive": st.column_config.NumberColumn("rows"),
-                                "share": st.column_config.NumberColumn("share of rows", format="%.2f"),
-                                "p": st.column_config.NumberColumn("probability", format="%.3f"),
-                                "w": st.column_config.NumberColumn("weight", format="%g")})
+                                "decisive": st.column_config.NumberColumn("rows", width="small"),
+                                "p": st.column_config.NumberColumn("probability", format="%.2f",
+                                                                   width="small"),
+                                "w": st.column_config.NumberColumn("weight", format="%g",
+                                                                   width="small"),
+                                "source": st.column_config.TextColumn(width="small")})
+    st.caption("A rule IF … THEN POS with probability p says that p of the training rows that "
+               "match it are POS: probability 0 means none of them is, 1 means all are.")
