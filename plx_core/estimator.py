@@ -36,7 +36,13 @@ from .encoding import natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
-KB_KINDS = ("direct", "tree", "tree-all", "forest")
+#: The kinds of KB plx learns, with what each holds.
+KB_KINDS = {
+    "direct": "Direct (every feature-value set of the training rows)",
+    "tree": "Tree: root-to-leaf paths of one ID3 tree",
+    "tree-all": "Tree: root-to-every-node paths of one ID3 tree",
+    "forest": "Forest: leaf paths of several ID3 trees on bootstrap samples",
+}
 VARIANTS = ("tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
 DEFAULT_VARIANT = "tuned"
 
@@ -106,7 +112,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         "tuned" variant's leave-one-out; by default, when X is a DataFrame whose index
         repeats labels (as `plx_core.data.balance` leaves replicas), the index is used."""
         if self.kb not in KB_KINDS:
-            raise DataError(f"kb must be one of {KB_KINDS}, got {self.kb!r}")
+            raise DataError(f"kb must be one of {tuple(KB_KINDS)}, got {self.kb!r}")
         if self.variant not in VARIANTS:
             raise DataError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
         if self.variant in ("bagged", "subspace") and (

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .encoding import as_frame, binary_target, is_missing, value_str
+from .baselines import OneHot, make_model
+from .encoding import as_frame, binary_target
 from .errors import DataError
 from .explain import DECIMALS, _jsonable
 
-MODELS = ("forest", "tree", "logistic")
+MODELS = ("forest", "CART", "logistic")  # baselines with an exact SHAP explainer
 
 
 def _import_shap():
@@ -83,20 +84,64 @@ class ShapBaseline:
         })
 
 
-def _make_model(model: str, random_state: int | None, n_estimators: int):
-    if model == "forest":
-        from sklearn.ensemble import RandomForestClassifier
+MODEL_ALIASES = {"tree": "CART"}  # the old name of the decision tree
 
-        return RandomForestClassifier(n_estimators=n_estimators, random_state=random_state)
-    if model == "tree":
-        from sklearn.tree import DecisionTreeClassifier
 
-        return DecisionTreeClassifier(random_state=random_state)
-    if model == "logistic":
-        from sklearn.linear_model import LogisticRegression
+@dataclass
+class ShapExplainer:
+    """A baseline fitted once on one-hot training rows with its SHAP explainer, so explaining
+    more rows (e.g. an edited instance) costs a transform, not a fit."""
 
-        return LogisticRegression(max_iter=1000)
-    raise DataError(f"model must be one of {MODELS}, got {model!r}")
+    encoder: OneHot
+    model: Any
+    explainer: Any
+    col: int
+    base_value: float
+    name: str
+    positive: str
+
+    def explain(self, X: Any) -> ShapBaseline:
+        """SHAP values of the rows of `X` (one column per training feature)."""
+        frame = as_frame(X, features=self.encoder.features_)
+        missing = [c for c in self.encoder.features_ if c not in frame.columns]
+        if missing:
+            raise DataError(f"X_explain lacks the training features {missing}")
+        B = self.encoder.transform(frame)
+        raw = self.explainer.shap_values(B)
+        sv = np.asarray(raw[self.col] if isinstance(raw, list) else raw, dtype=float)
+        if sv.ndim == 3:
+            sv = sv[:, :, self.col]
+        proba = self.model.predict_proba(B)[:, self.col]
+        values = pd.DataFrame(self.encoder.sum_back(sv), index=frame.index,
+                              columns=list(self.encoder.features_))
+        return ShapBaseline(values, self.base_value, proba > 0.5, proba, self.name, self.positive)
+
+
+def fit_shap_baseline(X_train: Any, y_train: Any, model: str = "forest",
+                      random_state: int | None = 0, positive: Any = None,
+                      n_estimators: int = 100) -> ShapExplainer:
+    """Fit the baseline `model` (a `plx_core.baselines` key among `MODELS`) on one-hot encoded
+    categorical features and build its SHAP explainer (TreeExplainer for "forest"/"CART",
+    LinearExplainer on the training rows for "logistic")."""
+    key = MODEL_ALIASES.get(model, model)
+    if key not in MODELS:
+        raise DataError(f"model must be one of {MODELS}, got {model!r}")
+    shap = _import_shap()
+    Xtr = as_frame(X_train)
+    yb, pos = binary_target(y_train, positive)
+    if len(yb) != len(Xtr):
+        raise DataError(f"X_train has {len(Xtr)} rows but y_train has {len(yb)}")
+    enc = OneHot().fit(Xtr)
+    A = enc.transform(Xtr)
+    clf = make_model(key, random_state)
+    if key == "forest":
+        clf.set_params(n_estimators=n_estimators)
+    clf.fit(A, yb)
+    col = int(np.flatnonzero(clf.classes_ == 1)[0])
+    explainer = shap.LinearExplainer(clf, A) if key == "logistic" else shap.TreeExplainer(clf)
+    base = np.atleast_1d(np.asarray(explainer.expected_value, dtype=float))
+    return ShapExplainer(enc, clf, explainer, col, float(base[col] if len(base) > 1 else base[0]),
+                         model, pos)
 
 
 def shap_values_baseline(
@@ -109,46 +154,11 @@ def shap_values_baseline(
     n_estimators: int = 100,
 ) -> ShapBaseline:
     """Fit a scikit-learn baseline on one-hot encoded categorical features and explain
-    `X_explain` with SHAP (TreeExplainer for "forest"/"tree", LinearExplainer on the training
-    rows for "logistic"). One-hot SHAP values are summed back per original feature. Missing
-    values become their own category; values unseen in training encode as all zeros."""
-    from sklearn.preprocessing import OneHotEncoder
-
-    shap = _import_shap()
-    Xtr = as_frame(X_train).astype(object)
-    Xex = as_frame(X_explain, features=list(Xtr.columns)).astype(object)
-    missing = [c for c in Xtr.columns if c not in Xex.columns]
-    if missing:
-        raise DataError(f"X_explain lacks the training features {missing}")
-    Xex = Xex[list(Xtr.columns)]
-    yb, pos = binary_target(y_train, positive)
-    if len(yb) != len(Xtr):
-        raise DataError(f"X_train has {len(Xtr)} rows but y_train has {len(yb)}")
-
-    def strings(frame: pd.DataFrame) -> pd.DataFrame:
-        return frame.map(lambda v: "\x00missing" if is_missing(v) else value_str(v))
-
-    enc = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
-    A = enc.fit_transform(strings(Xtr))
-    B = enc.transform(strings(Xex))
-    clf = _make_model(model, random_state, n_estimators).fit(A, yb)
-    col = int(np.flatnonzero(clf.classes_ == 1)[0])
-    if model == "logistic":
-        explainer = shap.LinearExplainer(clf, A)
-    else:
-        explainer = shap.TreeExplainer(clf)
-    raw = explainer.shap_values(B)
-    sv = np.asarray(raw[col] if isinstance(raw, list) else raw, dtype=float)
-    if sv.ndim == 3:
-        sv = sv[:, :, col]
-    base = np.atleast_1d(np.asarray(explainer.expected_value, dtype=float))
-    base_value = float(base[col] if len(base) > 1 else base[0])
-    widths = [len(c) for c in enc.categories_]
-    starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
-    agg = np.add.reduceat(sv, starts, axis=1) if sv.shape[1] else np.zeros((len(B), 0))
-    proba = clf.predict_proba(B)[:, col]
-    values = pd.DataFrame(agg, index=Xex.index, columns=[str(c) for c in Xtr.columns])
-    return ShapBaseline(values, base_value, proba > 0.5, proba, model, pos)
+    `X_explain` with SHAP (see `fit_shap_baseline`). One-hot SHAP values are summed back per
+    original feature. Missing values become their own category; values unseen in training
+    encode as all zeros."""
+    return fit_shap_baseline(X_train, y_train, model, random_state, positive,
+                             n_estimators).explain(X_explain)
 
 
 def top_k_features(values: pd.DataFrame | np.ndarray, k: int,
@@ -239,5 +249,6 @@ def top_k_agreement(our_features: Iterable[Any], shap_features: Iterable[Any], k
     return Agreement(k, n, float((common == k).mean()), at_least, exactly, chosen)
 
 
-__all__ = ["Agreement", "ShapBaseline", "shap_values_baseline", "top_k_agreement",
+__all__ = ["Agreement", "MODELS", "ShapBaseline", "ShapExplainer", "fit_shap_baseline",
+           "shap_values_baseline", "top_k_agreement",
            "top_k_features"]

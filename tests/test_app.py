@@ -539,13 +539,12 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     assert metric(at, "F1") == f"{s['F1']:.3f}"
     table = at.dataframe[0].value
     assert list(table["model"])[0].startswith("plx") and "logistic regression" in list(table["model"])
-    assert len(table) == 6
+    assert len(table) == 7 and {"sensitivity", "specificity"} <= set(table.columns)
     at.slider(key="ev_n").set_value(20).run()
-    at.selectbox(key="ev_model").set_value("tree").run()
+    at.selectbox(key="ev_model").set_value("CART").run()
     assert not at.exception and not errors(at)
-    rep = ws.results.get(("agreement", ws.data_key, ws.kb_key, ws.rules_key(), 20, 2, "tree",
-                          ws.semantics), lambda: None)
-    assert rep is not None and len(rep.rows) == 20
+    per_row = at.dataframe[-1].value  # the "Per row" table of the agreement
+    assert len(per_row) == 20 and {"plx explanation", "SHAP top-k"} <= set(per_row.columns)
 
 
 def test_evaluate_threshold_moves_sensitivity_and_specificity(base_ws):

@@ -317,8 +317,9 @@ def test_baseline_scores_cover_the_named_models(ws0):
     from plx_app.service import baseline_scores
 
     frame = baseline_scores(ws0.X_train, ws0.y_train, ws0.X_test, ws0.y_test, ws0.positive,
-                            ("majority class", "logistic regression"))
-    assert list(frame["model"]) == ["majority class", "logistic regression"]
+                            ("majority", "logistic"))
+    assert list(frame["model"]) == ["majority", "logistic"]
+    assert list(frame["label"]) == ["majority class", "logistic regression"]
     assert frame.loc[1, "F1"] > 0.8 and frame.loc[0, "F1"] == 0.0
 
 
@@ -400,18 +401,18 @@ def test_counterfactual_budget_shrinks_with_wide_queries(ws0):
 
 def test_shap_rows_come_from_the_test_split_cache_or_one_fit(ws):
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[2], "test")
-    sb = engine.ws_shap_test(ws, "tree")
-    r = engine.ws_shap_row(ws, ws.selected.as_dict(), "tree")
+    sb = engine.ws_shap_test(ws, "CART")
+    r = engine.ws_shap_row(ws, ws.selected.as_dict(), "CART")
     assert r.values.to_dict() == sb.values.loc[ws.X_test.index[2]].to_dict()
     edited = dict(ws.selected.as_dict())
     f0 = ws.features[0]
     edited[f0] = [v for v in ws.kb.domains[f0] if v != edited[f0]][0]
-    r2 = engine.ws_shap_row(ws, edited, "tree")
+    r2 = engine.ws_shap_row(ws, edited, "CART")
     assert list(r2.values.index) == list(ws.features)
     # the session's fitted baseline gives shap_compare's numbers for the same row
     from plx_core.shap_compare import shap_values_baseline
 
-    for model in ("tree", "logistic", "forest"):
+    for model in ("CART", "logistic", "forest"):
         ref = shap_values_baseline(ws.X_train, ws.y_train, pd.DataFrame([edited]), model,
                                    positive=ws.positive)
         got = engine.ws_shap_row(ws, edited, model)
@@ -430,12 +431,12 @@ def test_agreement_measures():
 
 
 def test_ws_agreement_on_the_default(ws0):
-    rep = engine.ws_agreement(ws0, n_rows=10, k=2, model="tree")
+    rep = engine.ws_agreement(ws0, n_rows=10, k=2, model="CART")
     assert rep.n == 10 and len(rep.rows) == 10 and rep.k == 2
     assert 0.0 <= rep.summary["identical top-2 sets"] <= rep.summary["≥1 in common"] <= 1.0
     assert set(rep.chosen.columns) == {"feature", "plx", "SHAP"}
     assert rep.chosen["plx"].sum() == pytest.approx(2.0)  # k features per row
-    assert engine.ws_agreement(ws0, n_rows=10, k=2, model="tree") is rep  # cached
+    assert engine.ws_agreement(ws0, n_rows=10, k=2, model="CART") is rep  # cached
 
 
 # --------------------------------------------------------------------------- the shared data sets

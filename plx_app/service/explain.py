@@ -137,7 +137,7 @@ def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = 
 
 SHAP_MODELS = {
     "forest": "random forest (TreeExplainer; probability)",
-    "tree": "decision tree (TreeExplainer; probability)",
+    "CART": "decision tree (TreeExplainer; probability)",
     "logistic": "logistic regression (LinearExplainer; log-odds)",
 }
 
@@ -152,70 +152,19 @@ class ShapRow:
     model: str
 
 
-def _shap(X_train, y_train, X, model, positive):
-    from plx_core.shap_compare import shap_values_baseline
+def ws_shap_fitted(ws: Workspace, model: str = "forest"):
+    """The baseline `model` with its SHAP explainer, fitted once per data set (cached)."""
+    from plx_core.shap_compare import fit_shap_baseline
 
-    return shap_values_baseline(X_train, y_train, X, model, positive=positive)
+    return ws.results.get(("shap-fitted", ws.data_key, model),
+                          lambda: fit_shap_baseline(ws.X_train, ws.y_train, model,
+                                                    positive=ws.positive))
 
 
 def ws_shap_test(ws: Workspace, model: str = "forest"):
-    """SHAP values of the baseline `model` for every test row (one fit, cached per session)."""
+    """SHAP values of the baseline `model` for every test row (cached per session)."""
     return ws.results.get(("shap-test", ws.data_key, model),
-                          lambda: _shap(ws.X_train, ws.y_train, ws.X_test, model, ws.positive))
-
-
-@dataclass
-class _FittedBaseline:
-    """The baseline of `plx_core.shap_compare.shap_values_baseline`, fitted once per data set
-    and model, so SHAP values of a new (e.g. edited) instance cost a transform, not a fit."""
-
-    encoder: Any
-    model: Any
-    explainer: Any
-    col: int
-    base_value: float
-    features: list[str]
-
-    def row(self, values: Mapping[str, str | None], model: str) -> ShapRow:
-        from plx_core.encoding import is_missing, value_str
-
-        cells = [["\x00missing" if values.get(f) is None or is_missing(values.get(f))
-                  else value_str(values.get(f)) for f in self.features]]
-        B = self.encoder.transform(pd.DataFrame(cells, columns=self.features, dtype=object))
-        raw = self.explainer.shap_values(B)
-        sv = np.asarray(raw[self.col] if isinstance(raw, list) else raw, dtype=float)
-        if sv.ndim == 3:
-            sv = sv[:, :, self.col]
-        widths = [len(c) for c in self.encoder.categories_]
-        starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
-        agg = np.add.reduceat(sv, starts, axis=1)[0]
-        proba = float(self.model.predict_proba(B)[0, self.col])
-        return ShapRow(pd.Series(agg, index=self.features), proba, self.base_value, model)
-
-
-def _fit_baseline(ws: Workspace, model: str) -> _FittedBaseline:
-    """Fit as `shap_values_baseline` does (same encoder, model, seed and explainer)."""
-    import shap
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import OneHotEncoder
-    from sklearn.tree import DecisionTreeClassifier
-
-    from plx_core.encoding import binary_target, is_missing, value_str
-
-    feats = [str(c) for c in ws.X_train.columns]
-    Xtr = ws.X_train.astype(object).map(lambda v: "\x00missing" if is_missing(v) else value_str(v))
-    yb, _ = binary_target(ws.y_train, ws.positive)
-    enc = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
-    A = enc.fit_transform(Xtr)
-    clf = {"forest": lambda: RandomForestClassifier(n_estimators=100, random_state=0),
-           "tree": lambda: DecisionTreeClassifier(random_state=0),
-           "logistic": lambda: LogisticRegression(max_iter=1000)}[model]().fit(A, yb)
-    col = int(np.flatnonzero(clf.classes_ == 1)[0])
-    explainer = shap.LinearExplainer(clf, A) if model == "logistic" else shap.TreeExplainer(clf)
-    base = np.atleast_1d(np.asarray(explainer.expected_value, dtype=float))
-    return _FittedBaseline(enc, clf, explainer, col, float(base[col] if len(base) > 1 else base[0]),
-                           feats)
+                          lambda: ws_shap_fitted(ws, model).explain(ws.X_test))
 
 
 def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "forest") -> ShapRow:
@@ -229,8 +178,12 @@ def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "f
         if sel.row in sb.values.index:
             i = list(sb.values.index).index(sel.row)
             return ShapRow(sb.values.iloc[i], float(sb.proba[i]), sb.base_value, model)
-    fitted = ws.results.get(("shap-fitted", ws.data_key, model), lambda: _fit_baseline(ws, model))
-    return ws.results.get(("shap-row", ws.data_key, model, key), lambda: fitted.row(dict(key), model))
+
+    def make() -> ShapRow:
+        sb = ws_shap_fitted(ws, model).explain(pd.DataFrame([dict(key)], columns=feats, dtype=object))
+        return ShapRow(sb.values.iloc[0], float(sb.proba[0]), sb.base_value, model)
+
+    return ws.results.get(("shap-row", ws.data_key, model, key), make)
 
 
 # --------------------------------------------------------------------------- agreement

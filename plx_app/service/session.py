@@ -15,13 +15,14 @@ import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, confusion, scores
 from plx_core.data import (
     Dataset,
     infer_schema,
@@ -33,18 +34,13 @@ from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example
 from plx_core.direct import direct_kb, estimate_bytes
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, KBTooLargeError
+from plx_core.estimator import KB_KINDS
 from plx_core.export import FORMULA_START, safe_cell, safe_csv  # noqa: F401  (one home)
 from plx_core.kb import KB, POS, Literal, WeightedClause
 from plx_core.query import Bounds, BoundsArray, query, query_many
 from plx_core.tree import Tree, tree_kb_with_trees
 
 UNKNOWN = "(unknown)"
-KB_KINDS = {
-    "direct": "Direct (every feature-value set of the training rows)",
-    "tree": "Tree: root-to-leaf paths of one ID3 tree",
-    "tree-all": "Tree: root-to-every-node paths of one ID3 tree",
-    "forest": "Forest: leaf paths of several ID3 trees on bootstrap samples",
-}
 DEFAULT_NAME = "breast-cancer-wisconsin"
 BUILTIN = {
     "breast-cancer-wisconsin": "Breast cancer diagnosis (default; scikit-learn's Wisconsin set)",
@@ -898,85 +894,8 @@ def kb_csv(kb: KB, limit: int | None = None) -> bytes:
     return safe_csv(kb.to_frame(0, stop))
 
 
-# =========================================================================== evaluation
-
-
-def scores(y_true: Iterable[bool], y_pred: Iterable[bool]) -> dict[str, float]:
-    t = np.asarray(list(y_true), dtype=bool)
-    p = np.asarray(list(y_pred), dtype=bool)
-    tp = int((t & p).sum())
-    fp = int((~t & p).sum())
-    fn = int((t & ~p).sum())
-    tn = int((~t & ~p).sum())
-    prec = tp / (tp + fp) if tp + fp else 0.0
-    rec = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-    acc = (tp + tn) / max(len(t), 1)
-    return {"F1": f1, "precision": prec, "recall": rec, "accuracy": acc,
-            "tp": tp, "fp": fp, "fn": fn, "tn": tn}
-
-
-def confusion(y_true: Iterable[bool], y_pred: Iterable[bool]) -> np.ndarray:
-    """[[TN, FP], [FN, TP]] (rows: true NOT POS / POS; columns: predicted)."""
-    s = scores(y_true, y_pred)
-    return np.array([[s["tn"], s["fp"]], [s["fn"], s["tp"]]])
-
-
-def one_hot(X_train: pd.DataFrame, X_other: pd.DataFrame | None = None):
-    """One-hot encoder fitted on the training rows (missing → its own category)."""
-    from sklearn.preprocessing import OneHotEncoder
-
-    enc = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
-    enc.fit(X_train.astype(object).fillna("<missing>").astype(str))
-    return enc
-
-
-def _encode(enc, X: pd.DataFrame) -> np.ndarray:
-    return enc.transform(X.astype(object).fillna("<missing>").astype(str))
-
-
-BASELINES = ("majority class", "logistic regression", "decision tree (CART)", "random forest",
-             "naive Bayes")
-
-
-def baseline_model(name: str, seed: int = 0):
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.naive_bayes import BernoulliNB
-    from sklearn.tree import DecisionTreeClassifier
-
-    if name == "logistic regression":
-        return LogisticRegression(max_iter=2000)
-    if name == "decision tree (CART)":
-        return DecisionTreeClassifier(random_state=seed, min_samples_leaf=2)
-    if name == "random forest":
-        return RandomForestClassifier(n_estimators=200, random_state=seed, n_jobs=1)
-    if name == "naive Bayes":
-        return BernoulliNB()
-    raise DataError(f"unknown baseline {name!r}")
-
-
-def baseline_scores(X_train: pd.DataFrame, y_train: pd.Series, X_test: pd.DataFrame,
-                    y_test: pd.Series, positive: str, names: Sequence[str] = BASELINES,
-                    seed: int = 0) -> pd.DataFrame:
-    """Test-split scores of standard models on one-hot features (same split as plx)."""
-    enc = one_hot(X_train)
-    A, B = _encode(enc, X_train), _encode(enc, X_test)
-    ytr = (y_train.astype(str) == positive).to_numpy()
-    yte = (y_test.astype(str) == positive).to_numpy()
-    rows = []
-    for name in names:
-        if name == "majority class":
-            pred = np.full(len(yte), ytr.mean() > 0.5)
-        else:
-            model = baseline_model(name, seed).fit(A, ytr)
-            pred = model.predict(B).astype(bool)
-        rows.append({"model": name, **scores(yte, pred)})
-    return pd.DataFrame(rows)
-
-
 __all__ = [
-    "BASELINES", "BUILTIN", "DEFAULT_NAME", "SORT_KEYS", "LRU", "BrowseQuery", "DataSettings", "Instance", "KBSettings", "KB_KINDS",
+    "DASHBOARD_BASELINES", "BUILTIN", "DEFAULT_NAME", "SORT_KEYS", "LRU", "BrowseQuery", "DataSettings", "Instance", "KBSettings", "KB_KINDS",
     "RawTable", "UNKNOWN", "Workspace", "baseline_scores", "browse_kb", "browse_mask", "build_kb",
     "column_overview", "confusion", "decision_frame", "default_max_len", "edit_instance",
     "fingerprint", "instance_from_row", "kb_csv", "label_values", "new_workspace", "next_rule_id",

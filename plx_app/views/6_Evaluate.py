@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from plx_app.service import BASELINES, baseline_scores, confusion, scores
+from plx_app.service import DASHBOARD_BASELINES, baseline_scores, confusion, scores
 from plx_app.service.explain import SHAP_MODELS, ws_agreement
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
@@ -52,14 +52,17 @@ with guard("Showing the scores"):
             with st.spinner("Fitting the baselines on the same split…"):
                 key = ("baselines", ws.data_key)
                 base = ws.results.get(key, lambda: baseline_scores(
-                    ws.X_train, ws.y_train, ws.X_test, ws.y_test, ws.positive, BASELINES,
+                    ws.X_train, ws.y_train, ws.X_test, ws.y_test, ws.positive, DASHBOARD_BASELINES,
                     ws.settings.seed))
-            table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]), base], ignore_index=True)
+            table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]),
+                               base.assign(model=base["label"])], ignore_index=True)
             figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
-        st.dataframe(table[["model", "F1", "precision", "recall", "accuracy", "tp", "fp", "fn", "tn"]],
+        st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity", "accuracy", "tp",
+                            "fp", "fn", "tn"]],
                      hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in ("F1", "precision", "recall", "accuracy")})
+                                    for c in ("F1", "precision", "sensitivity", "specificity",
+                                              "accuracy")})
         st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
 
 st.subheader("Decision threshold: ROC and precision–recall")

@@ -12,7 +12,8 @@ run is reproducible on its own. `--balance before` is the paper's protocol (repl
 rows, then split: replicas of one row can land on both sides); `train` balances the training
 part only (the test part keeps the true class mix and shares no row with training). The
 synthetic sets are generated balanced (`plx_core.datasets.synthetic`), so there both protocols
-give the same split. F1 is that of the data set's positive class. Baselines see one-hot
-features (missing values as their own category): CART = DecisionTreeClassifier, MLP =
-MLPClassifier((12, 10), max_iter=1000), Forest = RandomForestClassifier(100), SVM = SVC().
+give the same split. F1 is that of the data set's positive class. Baselines are those of
+`plx_core.baselines` (one-hot features, missing values as their own category): CART =
+DecisionTreeClassifier, MLP = MLPClassifier((12, 10), max_iter=1000), Forest =
+RandomForestClassifier(100), SVM = SVC().
 """

@@ -13,10 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..baselines import OneHotModel, f1_score
 from ..data import Dataset
 from ..errors import DataError
 from .figures import _fig2_figure, _fig3_figure, _fig4_figure, _table4_figure, f1_figure
 from .sets import (
+    BASELINE_KEYS,
     BASELINES,
     KS,
     PAPER_FIG2,
@@ -33,43 +35,6 @@ from .sets import (
 from .tables import Outputs, _gap_lines, f1_table_markdown, summarise, variants_markdown
 
 # --------------------------------------------------------------------------- methods
-
-
-class OneHotBaseline:
-    """A scikit-learn classifier on one-hot features (missing values as their own category,
-    unseen values as all zeros)."""
-
-    def __init__(self, model: Any):
-        self.model = model
-
-    @staticmethod
-    def _strings(X: pd.DataFrame) -> pd.DataFrame:
-        return X.astype(object).where(X.notna(), "\x00missing").astype(str)
-
-    def fit(self, X: pd.DataFrame, y: Any) -> OneHotBaseline:
-        from sklearn.preprocessing import OneHotEncoder
-
-        self.enc_ = OneHotEncoder(handle_unknown="ignore")
-        self.model.fit(self.enc_.fit_transform(self._strings(X)), y)
-        return self
-
-    def predict(self, X: pd.DataFrame) -> np.ndarray:
-        return self.model.predict(self.enc_.transform(self._strings(X)))
-
-
-def _baseline(name: str, seed: int) -> OneHotBaseline:
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.neural_network import MLPClassifier
-    from sklearn.svm import SVC
-    from sklearn.tree import DecisionTreeClassifier
-
-    models = {
-        "CART": lambda: DecisionTreeClassifier(random_state=seed),
-        "MLP": lambda: MLPClassifier((12, 10), max_iter=1000, random_state=seed),
-        "Forest": lambda: RandomForestClassifier(100, random_state=seed, n_jobs=1),
-        "SVM": lambda: SVC(),
-    }
-    return OneHotBaseline(models[name]())
 
 
 #: Our methods: name → PLXClassifier keyword arguments.
@@ -93,7 +58,7 @@ VARIANT_METHODS: dict[str, dict[str, Any]] = {
 
 def make_method(name: str, seed: int, spec: SetSpec, ours: dict[str, dict[str, Any]]) -> Any:
     if name in BASELINES:
-        return _baseline(name, seed)
+        return OneHotModel(BASELINE_KEYS[name], seed)
     from ..estimator import PLXClassifier
 
     kw = dict(ours[name])
@@ -129,14 +94,6 @@ class _Counter:
     def close(self) -> None:
         if self.enabled:
             print(file=sys.stderr)
-
-
-def f1_binary(y_true: Sequence[Any], y_pred: Sequence[Any], positive: Any) -> float:
-    from sklearn.metrics import f1_score
-
-    yt = np.asarray([str(v) for v in y_true]) == str(positive)
-    yp = np.asarray([str(v) for v in y_pred]) == str(positive)
-    return float(f1_score(yt, yp, zero_division=0.0))
 
 
 def _protocols(balance: str) -> list[str]:
@@ -182,7 +139,7 @@ def f1_runs(
                     rows.append({
                         "dataset": spec.key, "label": spec.label, "protocol": protocol,
                         "run": run, "method": name,
-                        "f1": f1_binary(yte, pred, ds.positive),
+                        "f1": f1_score(yte, pred, ds.positive),
                         "accuracy": float(np.mean(np.asarray(pred, dtype=str)
                                                   == np.asarray(yte, dtype=str))),
                         "fit_s": t1 - t0, "predict_s": t2 - t1,
@@ -550,7 +507,7 @@ def run_fig3(args: argparse.Namespace) -> Outputs:
                 b = query_many(kb, Xte, semantics="full")
                 pred = np.where(b.positive, ds.positive, "~")
                 rows.append({"dataset": key, "run": run, "clauses": kind, "added": c,
-                             "f1": f1_binary(yte, pred, ds.positive),
+                             "f1": f1_score(yte, pred, ds.positive),
                              "kb_size": len(kb)})
                 bar.update(1)
     bar.close()
