@@ -124,6 +124,7 @@ def case_report(
     data: Mapping[str, Any] | None = None,
     settings: Mapping[str, Any] | None = None,
     title: str = "plx case report",
+    positive_value: Any = None,
     created: str | None = None,
     top_evidence: int = 10,
     max_changes: int = 2,
@@ -134,7 +135,8 @@ def case_report(
     `rules`: the rules in force as mappings with `text` and optionally `id`, `author`,
     `created` (e.g. from the project store); without it the KB's own rules are listed (author
     unknown). `data` and `settings`: what the model was built from and how (shown as tables).
-    `created` stamps the page (default: now, UTC).
+    `created` stamps the page (default: now, UTC). `positive_value`: the class value POS stands
+    for, when `positive` is a display name (`Survived = 1`).
     """
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
@@ -152,7 +154,7 @@ def case_report(
         f"POS stands for {_e(pos)}.</p>",
         "<h2>Decision</h2>",
         f'<p class="decision">{_e(verdict)}</p>',
-        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth))}</p>",
+        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth, positive_value=positive_value))}</p>",
         bounds_svg(b.lower, b.upper),
         f'<p class="muted">{_e(omega_meaning(positive))}</p>',
     ]

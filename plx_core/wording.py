@@ -62,10 +62,29 @@ def condition(feature: str, value: Any) -> str:
 # --------------------------------------------------------------------------- the class names
 
 
+_PLAIN_VALUES = {"true", "false", "yes", "no", "y", "n", "t", "f", "pos", "neg"}
+
+
+def class_name(positive: Any, label: str | None = None) -> str:
+    """What POS stands for, readable alone: the class value (`malignant`), or with its label
+    column when the value means nothing alone (`Survived = 1`, `smoker = yes`)."""
+    value = str(positive)
+    bare = value.strip().lower() in _PLAIN_VALUES
+    try:
+        float(value)
+        bare = True
+    except ValueError:
+        pass
+    return f"{label} = {value}" if bare and label else value
+
+
 def class_names(positive: Any = "POS") -> tuple[str, str]:
-    """(what POS stands for, what NOT POS stands for): `malignant` / `not malignant`."""
+    """(what POS stands for, what NOT POS stands for): `malignant` / `not malignant`,
+    `Survived = 1` / `Survived ≠ 1`."""
     pos = str(positive)
-    return pos, ("NOT POS" if pos == "POS" else f"not {pos}")
+    if pos == "POS":
+        return pos, "NOT POS"
+    return pos, (pos.replace(" = ", " ≠ ", 1) if " = " in pos else f"not {pos}")
 
 
 def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
@@ -109,11 +128,13 @@ def evidence_sources(bounds: Any, kb: Any) -> list[str]:
 
 
 def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
-                    truth: Any = None, threshold: float = THRESHOLD) -> str:
+                    truth: Any = None, threshold: float = THRESHOLD,
+                    positive_value: Any = None) -> str:
     """One plain sentence (or three short ones) for an answer: the bounds on the support for
     the positive class, where they lie against the threshold, the decision, and what was
     unknown or never seen. `bounds` is a `Bounds` (or anything with lower/upper);
-    `truth` the recorded label, if any."""
+    `truth` the recorded label, if any, compared with `positive_value` (the class value POS
+    stands for; default `positive`, which may be a display name such as `Survived = 1`)."""
     pos, neg = class_names(positive)
     lo, hi = float(bounds.lower), float(bounds.upper)
     mean = (lo + hi) / 2
@@ -153,7 +174,8 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
                      f"uses {'it' if len(items) == 1 else 'them'}.")
     if truth is not None:
         decided_pos = mean > threshold + TIE_EPS
-        right = (str(truth) == pos) == decided_pos
+        value = pos if positive_value is None else str(positive_value)
+        right = (str(truth) == value) == decided_pos
         extra.append(f"The recorded label is {truth}: plx is "
                      f"{'right' if right else 'wrong'} here.")
     return " ".join([text] + extra)
@@ -418,6 +440,13 @@ def example_value(domains: Mapping[str, Sequence[str]]) -> str:
     return f"e.g. {pair[1]}" if pair else "any value"
 
 
+def example_condition(domains: Mapping[str, Sequence[str]]) -> str:
+    """A condition `"worst radius"=≥16.82` of the loaded data in the rule syntax (quoted where
+    the syntax needs it), for the hints of condition fields."""
+    rule = example_rule(domains)
+    return rule[len("IF "):rule.index(" THEN ")]
+
+
 def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float = 5.0) -> str:
     """An expert rule in the rule syntax, written with the loaded data's own names and values
     (quoted where the syntax needs it), for the Rules page's hints."""
@@ -482,9 +511,9 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 __all__ = [
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "changes_sentence", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "class_name", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
-    "example_rule", "example_value",
+    "example_condition", "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",

@@ -144,6 +144,15 @@ def test_shapley_sentence():
     assert s == "Most influential: a = 1 (+0.20) raises the support for yes; b = 0 (-0.30) lowers it."
 
 
+def test_class_name_keeps_bare_values_readable():
+    assert W.class_name("malignant", "diagnosis") == "malignant"
+    assert W.class_name("1", "Survived") == "Survived = 1"
+    assert W.class_name("yes", "smoker") == "smoker = yes"
+    kb = KB.from_text("[0.9] POS | ~a=1\n")
+    s = W.answer_sentence(query(kb, {"a": "1"}), "Survived = 1", truth="1", positive_value="1")
+    assert "support for Survived = 1" in s and "plx is right here" in s
+
+
 def test_hints_come_from_the_loaded_data():
     domains = {"worst radius": ["<13.5", "≥16.82"], "b": ["x"]}
     assert W.example_value(domains) == "e.g. ≥16.82"
@@ -151,6 +160,7 @@ def test_hints_come_from_the_loaded_data():
     assert rule == 'IF "worst radius"=≥16.82 THEN POS [p=0.9, w=5]'
     assert parse_rules(rule)[0].literals[1].atom == "worst radius"  # the hint parses as shown
     assert W.example_value({}) == "any value"
+    assert W.example_condition(domains) == '"worst radius"=≥16.82'
 
 
 def test_split_sentence_makes_the_counts_add_up():

@@ -60,7 +60,7 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, inst.label, int(k),
            ws.semantics, repr(rules))
     return ws.results.get(key, lambda: case_report(
-        kb, inst.as_dict(), positive=ws.positive, truth=inst.label, k=k,
+        kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
         semantics=ws.semantics, rules=rules, data=data, settings=settings,
         title=f"plx case report: {inst.title()}"))
 

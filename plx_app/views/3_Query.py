@@ -183,7 +183,7 @@ with guard("Answering the query"):
     if answer is not None:
         b, shown = answer.value
         known = shown.known()
-        pos_name, neg_name = wording.class_names(ws.positive)
+        pos_name, neg_name = wording.class_names(ws.class_name)
         word = "tie" if b.tie else (pos_name if b.positive else neg_name)
         a = st.columns(4)
         a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly 0.5 "
@@ -191,12 +191,12 @@ with guard("Answering the query"):
         a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
         a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
         a[3].metric("True label", "unknown" if shown.label is None else shown.label)
-        st.markdown(md(wording.answer_sentence(b, ws.positive, kb=ws.current_kb(),
-                                               truth=shown.label)))
+        st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
+                                               truth=shown.label, positive_value=ws.positive)))
         if st.session_state.pop("q_first", False):
             st.info("This first row is one plx decides correctly and confidently. Pick any "
                     "other row above, or change values under \"Edit values\".")
-        st.caption(md(wording.omega_meaning(ws.positive)))
+        st.caption(md(wording.omega_meaning(ws.class_name)))
         with st.expander("Advanced: how the answer was computed"):
             m = st.columns(3)
             m[0].metric("Method", {"median": "median", "lp": "LP"}[b.method],
@@ -223,7 +223,7 @@ with guard("Answering the query"):
             return ev
 
         ev = ws.results.get(("evidence-frame",) + fk, _evidence)
-        st.markdown(md(wording.evidence_summary(ev, ws.positive)))
+        st.markdown(md(wording.evidence_summary(ev, ws.class_name)))
         if len(ev):
             cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
@@ -253,7 +253,7 @@ else:
         cf = ws_counterfactual(ws, inst.as_dict())
         if cf.changes:
             st.markdown(md(wording.changes_sentence({f: (a, nv) for f, a, nv in cf.changes},
-                                                    cf.lower, cf.upper, b.positive, ws.positive)))
+                                                    cf.lower, cf.upper, b.positive, ws.class_name)))
         else:
             st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
                            "alternatives tried)."))

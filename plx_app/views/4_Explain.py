@@ -66,10 +66,10 @@ def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_
           ws.semantics, ws.method)
     if title:
         st.markdown(f"**{md(title)}**")
-    st.markdown(md(wording.answer_sentence(b, ws.positive)))
+    st.markdown(md(wording.answer_sentence(b, ws.class_name)))
     ties = wording.ties_sentence(e.candidates["mean"].head(top), what="bar")
     st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
-                + md(wording.explanation_sentence(e.core, ws.positive) + (" " + ties if ties else "")))
+                + md(wording.explanation_sentence(e.core, ws.class_name) + (" " + ties if ties else "")))
     figure(cached_figure(("bars", e.k, top) + fk, lambda: explanation_bars(
         e, top=top, title=f"Top sub-queries of size {e.k}"), fresh), key=f"{key}_bars", static=True)
     if show_shapley:
@@ -106,8 +106,8 @@ with guard("Showing the explanation"):
                                   ws.semantics, top_n), lambda: shapley_bars(
                 phi, title="Shapley values of ω(POS)", instance=shown, top=top_n), main.fresh),
                    key="x_shap", static=True)
-            st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.positive, instance=shown)))
-            st.caption(md(f"How much each value moves the support for {ws.positive} (its Shapley "
+            st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
+            st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
                           f"value: the average change when it is added to the others). The values "
                           f"add up to {phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with "
                           f"nothing known."))
@@ -148,7 +148,7 @@ elif mode == "One instance across k":
                 with c:
                     e = ws_explain(ws, values, kk)
                     st.markdown(f"**k = {kk}**")
-                    st.markdown(md(wording.explanation_sentence(e.core, ws.positive)))
+                    st.markdown(md(wording.explanation_sentence(e.core, ws.class_name)))
                     figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":

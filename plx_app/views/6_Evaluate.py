@@ -66,7 +66,7 @@ with guard("Showing the scores"):
         st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
 
 st.subheader("Decision threshold: ROC and precision–recall")
-st.caption(md(f"plx calls a row {ws.positive} when the middle of its ω(POS) bounds is above the "
+st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "
               "threshold (0.5 by default, the paper's rule). Move the threshold to trade "
               "sensitivity (finding every positive) against specificity (not raising false "
               "alarms); the curves show every threshold at once, the orange point the one chosen. "

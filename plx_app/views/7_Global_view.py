@@ -15,7 +15,7 @@ st.title("Global view")
 
 require_kb(ws)
 st.caption(md(f"Across many rows at once: how often each feature is part of a row's "
-              f"explanation, how much it moves the support for {ws.positive} on average (mean "
+              f"explanation, how much it moves the support for {ws.class_name} on average (mean "
               f"|Shapley value of ω(POS)|), the explanations given most often, and the rules the "
               f"answers most often rest on. The current KB and rules are used."))
 
