@@ -67,8 +67,10 @@ def measure(reps: int) -> tuple[dict[str, list[float]], dict[str, float]]:
             "Compare", "SHAP on a baseline model", expect="SHAP on the random forest")
         once["Explain: first KB-kinds view (builds the Tree KB)"] = app.radio(
             "Compare", "Across KB kinds", expect="Tree (leaves)")
-        once["Evaluate page, first visit (baselines, SHAP forest)"] = app.nav(
-            "Evaluate", expect="How often each feature is in the top-k")
+        once["Evaluate page, first visit (baselines)"] = app.nav(
+            "Evaluate", expect="Start the comparison")
+        once["Evaluate: SHAP agreement, started by the user (forest)"] = app.click_button(
+            "Start the comparison", expect="How often each feature is in the top-k")
         once["Knowledge base page, first visit"] = app.nav("Knowledge base", expect="clauses match")
 
         try:

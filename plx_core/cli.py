@@ -76,12 +76,18 @@ def _input(what: str) -> Iterator[None]:
 
 
 def read_rows(path: str | Path, missing: Sequence[str] | None = None,
-              say: Callable[[str], None] = _note) -> Any:
+              say: Callable[[str], None] = _note, encoding: str = "utf-8") -> Any:
     """The table at `path` through the one validated reader (`plx_core.data.read_table`),
-    telling `say` what was read as missing and anything done to read it."""
+    telling `say` what was read as missing and anything done to read it. Rows are indexed by
+    their line in the file (a spreadsheet's row number), so a message naming a row points at it."""
+    from dataclasses import replace
+
     from .data import MISSING_MARKERS, read_table
 
-    table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing)
+    table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing,
+                       encoding=encoding)
+    lines = pd.Index(table.lines.tolist(), dtype=object, name="line")  # Python ints: "row 3"
+    table = replace(table, frame=table.frame.set_axis(lines))
     for n in table.notes:
         say(f"{table.where}: {n}")
     if table.missing:
@@ -129,23 +135,30 @@ def _drop_missing_label(table: Any, label: str, drop: bool, say: Callable[[str],
 def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str = "direct",
               variant: str = "tuned", max_len: int | None = None,
               random_state: int = 0, *, drop_missing_label: bool = False,
-              missing: Sequence[str] | None = None,
+              missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note) -> dict[str, Any]:
     """Fit on a CSV file and return the model document (a JSON-able dict)."""
     from .data import infer_schema
     from .estimator import PLXClassifier
 
-    table = read_rows(csv, missing, say)
+    table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
-    schema = infer_schema(frame, label, positive)
+    with _input(table.where):
+        schema = infer_schema(frame, label, positive)
     if schema.positive is None:
         shown = list(schema.classes[:10])
         raise CLIError(
             f"the label {label!r} has {len(schema.classes)} classes {shown}; pass --positive to "
             "choose the class POS stands for (the other classes become its negation)"
         )
-    X, y = schema.apply(frame)
+    with _input(table.where):
+        X, y = schema.apply(frame)
     neg = _negative_label(schema)
+    if len(schema.classes) > 2:
+        others = [c for c in schema.classes if c != schema.positive]
+        say(f"the label {label!r} has {len(schema.classes)} classes; POS = "
+            f"{schema.positive!r}, and {len(others)} become its negation {neg!r}: "
+            f"{others[:10]}")
     yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
     if len(set(yb.tolist())) < 2:
         raise CLIError(f"every row has label {schema.positive!r}; plx needs both classes")
@@ -248,7 +261,8 @@ class Model:
         if ignored:
             say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
-        X, _ = self.schema.apply(frame)
+        with _input(table.where):
+            X, _ = self.schema.apply(frame)
         return X
 
     def predict(self, X: pd.DataFrame) -> pd.DataFrame:
@@ -323,7 +337,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
 
     out = _outputs(a, a.data)
     doc = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
-                    drop_missing_label=a.drop_missing_label, missing=_markers(a.missing))
+                    drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
+                    encoding=a.encoding)
     write_atomic(out, json.dumps(doc, ensure_ascii=False).encode("utf-8"))
     how = ("paper configuration" if not doc["answer"] else
            "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
@@ -335,7 +350,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
 def cmd_predict(a: argparse.Namespace) -> None:
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(read_rows(a.data, _markers(a.missing)))
+    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
     pred = model.predict(X)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _write_csv(pred, out)
@@ -348,7 +363,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(read_rows(a.data, _markers(a.missing)))
+    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
     pred = model.predict(X)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     rows = []
@@ -401,11 +416,14 @@ def _int(text: str) -> int:
 
 
 def _add_missing(p: argparse.ArgumentParser) -> None:
+    """The table-reading options every command that reads a CSV shares."""
     from .data import MISSING_MARKERS
 
     p.add_argument("--missing", metavar="MARKERS", default=None,
                    help="comma-separated cells that mean a missing value (empty cells always "
                    f"do); default: {', '.join(repr(m) for m in MISSING_MARKERS)}")
+    p.add_argument("--encoding", default="utf-8",
+                   help="text encoding of the CSV (default utf-8; e.g. latin-1, cp1252)")
 
 
 def cmd_dashboard(a: argparse.Namespace) -> None:

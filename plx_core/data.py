@@ -272,7 +272,8 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
         bad = raw[at : exc.end + skip].hex(" ")
         raise DataError(
             f"{where} is not valid {encoding}: byte offset {at} (line {line}, byte {col} "
-            f"of the line) holds 0x{bad}; save the file as {encoding} or pass encoding="
+            f"of the line) holds 0x{bad}; save the file as {encoding} or name its encoding "
+            "(encoding= in Python, --encoding on the command line)"
         ) from exc
     except LookupError as exc:
         raise DataError(f"unknown encoding {encoding!r}") from exc

@@ -223,7 +223,10 @@ def _candidates_frame(explanation: Any) -> tuple[pd.DataFrame, int | None]:
     if "mean" not in frame:
         frame["mean"] = (frame["lower"] + frame["upper"]) / 2.0
     if "label" not in frame:
-        if "values" in frame:
+        if "values" in frame and "features" in frame:  # plx_core.explain.Candidate rows
+            frame["label"] = [subquery_label(list(zip(f, v)))
+                              for f, v in zip(frame["features"], frame["values"])]
+        elif "values" in frame:
             frame["label"] = [subquery_label(v) for v in frame["values"]]
         else:
             frame["label"] = [" ∧ ".join(esc(x) for x in f) for f in frame["features"]]

@@ -1,4 +1,10 @@
-"""Shared pytest helpers."""
+"""Shared pytest helpers, and the `slow` mark for tests measured above ~3 s.
+
+`python -m pytest -m "not slow"` is the quick subset (under two minutes on two cores); CI runs
+everything. Tests in the dashboard's files carry `@pytest.mark.slow` themselves; the others,
+measured with `--durations` (in a loaded run: ≥ 2.5 s), are listed in `SLOW` so their files
+need no edit. A test may always carry the mark itself.
+"""
 
 from __future__ import annotations
 
@@ -34,3 +40,41 @@ def require_shared_data() -> Path:
 def shared_data_dir() -> Path:
     """Fixture form of `require_shared_data`."""
     return require_shared_data()
+
+
+SLOW = {
+    "test_direct.py::test_counts_equal_brute_force",
+    "test_direct.py::test_many_features_fall_back_to_per_subset_counting",
+    "test_direct.py::test_memory_guard_says_what_to_do",
+    "test_estimator.py::test_sklearn_estimator_contract",
+    "test_explain.py::test_beam_agrees_with_exhaustive_on_small_cases",
+    "test_explain.py::test_explanation_accuracy_on_syn_10_4_reaches_the_papers_direct_row",
+    "test_explain.py::test_forest_kb_explanations_and_shapley_go_through_the_lp",
+    "test_fastpath.py::test_answers_do_not_depend_on_row_or_clause_order",
+    "test_fastpath.py::test_batched_queries_equal_single_queries",
+    "test_fastpath.py::test_full_semantics_auto_equals_lp",
+    "test_fastpath.py::test_median_equals_lp_on_direct_kbs",
+    "test_fastpath.py::test_tree_kb_full_queries_take_the_median_path",
+    "test_fuzz.py::test_clause_text_made_of_tokens_never_crashes",
+    "test_fuzz.py::test_export_import_round_trip_is_lossless",
+    "test_fuzz.py::test_kb_json_import_never_crashes",
+    "test_fuzz.py::test_query_inputs_never_crash",
+    "test_hostile_data.py::test_a_column_of_many_distinct_values_is_flagged_not_built",
+    "test_lp.py::test_answers_do_not_depend_on_clause_order",
+    "test_lp.py::test_auto_method_agrees_with_the_lp",
+    "test_lp.py::test_domain_constraint_variant_matches_reference",
+    "test_lp.py::test_lp_bounds_match_definition_3",
+    "test_lp.py::test_presolve_and_face_do_not_change_the_answer",
+    "test_lp.py::test_untrusted_duals_fall_back_to_the_cost_row",
+    "test_tree.py::test_clauses_match_data_with_missing_values",
+    "test_tree.py::test_leaf_clauses_match_data",
+    "test_variants.py::test_tuned_kb_answers_like_the_lp",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of `SLOW` (every parameter of a listed test) as slow."""
+    for item in items:
+        name = item.nodeid.split("[", 1)[0].removeprefix("tests/")
+        if name in SLOW:
+            item.add_marker(pytest.mark.slow)

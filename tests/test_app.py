@@ -19,6 +19,7 @@ from plx_app.service import (
     instance_from_row,
     new_workspace,
     raw_builtin,
+    read_upload,
     rule_clause,
 )
 from plx_core.errors import DataError
@@ -65,11 +66,7 @@ def base_ws():
 
 def fresh(base_ws):
     """A cheap copy of the default workspace (shares the built KB, own rules and caches)."""
-    from plx_app.service import LRU
-
-    ws = replace(base_ws, rules=[], selected=None, kbs=LRU(6), results=LRU(512))
-    ws.kbs.data[base_ws.kb_key] = (base_ws.kb, base_ws.trees, base_ws.build_seconds)
-    return ws
+    return base_ws.fork()
 
 
 # --------------------------------------------------------------------------- app and Data page
@@ -110,6 +107,7 @@ CSV = (
 ).encode()
 
 
+@pytest.mark.slow
 def test_data_page_upload_label_types_bins_and_split(base_ws):
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
@@ -181,6 +179,7 @@ def test_user_text_is_not_rendered_as_markup(base_ws):
 
 @pytest.mark.realdata
 @pytest.mark.parametrize("name", ["titanic", "mushroom", "hiv1"])
+@pytest.mark.slow
 def test_shared_files_uploaded_through_the_data_page(base_ws, name):
     """Titanic, Mushroom and HIV-1 from ../shared/datasets, uploaded as a user would."""
     from conftest import require_shared_data
@@ -216,6 +215,7 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
 
 
 @pytest.mark.realdata
+@pytest.mark.slow
 def test_data_page_picks_a_shared_data_set(base_ws):
     from conftest import require_shared_data
 
@@ -233,6 +233,7 @@ def test_data_page_picks_a_shared_data_set(base_ws):
 # --------------------------------------------------------------------------- Knowledge base page
 
 
+@pytest.mark.slow
 def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
     at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     assert metric(at, "Clauses") == "2,014"
@@ -257,6 +258,7 @@ def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
     assert "Taken from this session's cache" in texts(at)
 
 
+@pytest.mark.slow
 def test_kb_page_forest_and_max_len(base_ws):
     at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     at.number_input(key="kb_max_len").set_value(2).run()
@@ -274,6 +276,7 @@ def test_kb_page_forest_and_max_len(base_ws):
     assert not at.exception and "nodes, depth" in texts(at)
 
 
+@pytest.mark.slow
 def test_kb_browser_search_filter_sort_paginate(base_ws):
     at = run("plx_app/views/2_Knowledge_base.py", fresh(base_ws))
     at.text_input(key="kb_search").set_value("worst radius").run()
@@ -293,6 +296,7 @@ def test_kb_browser_search_filter_sort_paginate(base_ws):
     assert list(table["p"]) == sorted(table["p"], reverse=True)
 
 
+@pytest.mark.slow
 def test_kb_export_and_import(base_ws):
     ws = fresh(base_ws)
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
@@ -363,6 +367,7 @@ def test_query_page_edited_values_name_no_row_and_missing_filter(base_ws):
     assert not at.exception and "0 of" in texts(at)  # the default set has no missing value
 
 
+@pytest.mark.slow
 def test_query_page_pick_a_row_and_filter(base_ws):
     ws = fresh(base_ws)
     at = run("plx_app/views/3_Query.py", ws)
@@ -377,6 +382,7 @@ def test_query_page_pick_a_row_and_filter(base_ws):
     assert f"{int((~dec['correct']).sum())} of" in texts(at)
 
 
+@pytest.mark.slow
 def test_query_page_edit_values_leaving_features_unknown(base_ws):
     ws = fresh(base_ws)
     at = run("plx_app/views/3_Query.py", ws)
@@ -393,6 +399,7 @@ def test_query_page_edit_values_leaving_features_unknown(base_ws):
     assert "No clause bears on this query" in texts(at)
 
 
+@pytest.mark.slow
 def test_query_page_lp_method_gives_the_same_bounds(base_ws):
     ws = fresh(base_ws)
     ws.set_kb(KBSettings("tree"))
@@ -423,6 +430,7 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
 
 @pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",
                                   "SHAP on a baseline model"])
+@pytest.mark.slow
 def test_explain_page_side_by_side(base_ws, mode):
     ws = fresh(base_ws)
     if mode == "Across KB kinds":
@@ -533,6 +541,7 @@ def test_rules_page_edit_disable_delete(base_ws):
 # --------------------------------------------------------------------------- Evaluate page
 
 
+@pytest.mark.slow
 def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     ws = fresh(base_ws)
     at = run("plx_app/views/6_Evaluate.py", ws)
@@ -546,6 +555,9 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     assert len(table) == 7 and {"sensitivity", "specificity"} <= set(table.columns)
     at.slider(key="ev_n").set_value(20).run()
     at.selectbox(key="ev_model").set_value("CART").run()
+    assert not at.exception and not errors(at)
+    assert "Per row" not in [e.label for e in at.expander]  # heavy work waits for the user
+    at.button(key="ev_start").click().run()
     assert not at.exception and not errors(at)
     per_row = at.dataframe[-1].value  # the "Per row" table of the agreement
     assert len(per_row) == 20 and {"plx explanation", "SHAP top-k"} <= set(per_row.columns)
@@ -582,6 +594,7 @@ def test_global_view_page_aggregates_the_sampled_rows(base_ws):
 # --------------------------------------------------------------------------- errors keep the app usable
 
 
+@pytest.mark.slow
 def test_kb_too_large_is_reported_in_plain_words():
     import numpy as np
 
@@ -640,6 +653,7 @@ def test_data_page_label_suggestion_unlabelled_rows_and_counts():
     assert f"so the KB learns from {len(ws.X_train)} training rows" in body
 
 
+@pytest.mark.slow
 def test_each_session_has_its_own_workspace():
     a = run()
     b = run()
@@ -649,6 +663,7 @@ def test_each_session_has_its_own_workspace():
     assert wb.rules == []
 
 
+@pytest.mark.slow
 def test_paper_example_seeded_workspace_runs_every_page():
     raw = raw_builtin("paper-example")
     ws = new_workspace(raw, replace(raw.defaults, test_size=0.25))
@@ -657,3 +672,44 @@ def test_paper_example_seeded_workspace_runs_every_page():
                  "plx_app/views/7_Global_view.py"]:
         at = run(page, ws)
         assert not errors(at), (page, errors(at))
+
+
+# --------------------------------------------------------------------------- user text stays inert
+
+EVIL = "![i](https://evil.example/i.png)"
+
+
+def _hostile_workspace():
+    """A table whose column names and values are markdown: an image, a link, emphasis."""
+    rows = [f'outcome,"{EVIL}",[x](https://evil.example/x),**bold**']
+    for i in range(40):
+        rows.append(f"{'yes' if i % 3 else 'no'},{'a' if i % 2 else EVIL},{i % 4},{'_b_' if i % 5 else 'c'}")
+    raw = read_upload("\n".join(rows).encode(), "evil.csv")
+    return new_workspace(raw, DataSettings("outcome", "yes"))
+
+
+def _shown_text(at: AppTest) -> list[str]:
+    """Every label and markdown body on the page that Streamlit renders as markdown."""
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [e.value for e in (*at.error, *at.warning, *at.info, *at.success)]
+    for kind in ("selectbox", "multiselect", "number_input", "slider", "checkbox", "toggle",
+                 "radio", "text_input", "text_area", "button", "metric", "expander", "tabs"):
+        out += [str(getattr(w, "label", "")) for w in at.get(kind)]
+    return out
+
+
+@pytest.mark.slow
+def test_markdown_in_column_names_and_values_is_never_rendered():
+    ws = _hostile_workspace()
+    assert EVIL in ws.features
+    ws.set_selected(instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test"))
+    for page in ["plx_app/views/1_Data.py", "plx_app/views/2_Knowledge_base.py",
+                 "plx_app/views/3_Query.py", "plx_app/views/4_Explain.py",
+                 "plx_app/views/5_Rules.py"]:
+        at = run(page, ws)
+        shown = _shown_text(at)
+        assert shown, page
+        for text in shown:
+            # escaped text keeps its characters but never the markdown syntax itself
+            assert "![i](" not in text and "](https://evil" not in text, (page, text)
+        assert any("evil" in t for t in shown), page  # … and the user's text is still shown

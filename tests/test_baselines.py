@@ -50,6 +50,7 @@ def test_one_hot_gives_missing_its_own_category_and_unseen_values_all_zeros():
     assert enc.sum_back(np.ones((1, A.shape[1]))).tolist() == [[3.0, 3.0]]
 
 
+@pytest.mark.slow
 def test_every_baseline_fits_and_predicts_deterministically():
     rng = np.random.default_rng(1)
     X = pd.DataFrame(rng.integers(0, 3, (80, 4)).astype(str), columns=list("abcd"))

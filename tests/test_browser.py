@@ -166,7 +166,7 @@ def test_end_to_end(browser, server, tmp_path):
 
         # 8. the evaluation page
         app.nav("Evaluate", expect="Confusion matrix")
-        app.expect("How often each feature is in the top-k")
+        app.click_button("Start the comparison", expect="How often each feature is in the top-k")
         app.shot("11_evaluate")
         assert not app.dialogs
     finally:

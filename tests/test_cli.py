@@ -426,6 +426,59 @@ def test_a_bug_is_exit_1_with_a_short_message(model, queries, tmp_path, capsys, 
         main(["predict", str(model), str(queries), "--out", str(tmp_path / "p.csv")])
 
 
+def test_rows_are_named_by_their_line_and_encodings_can_be_named(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    age = rng.integers(18, 90, 40)
+    data = tmp_path / "d.csv"
+    data.write_text("age,label\n" + "".join(f"{a},{int(a > 50)}\n" for a in age))
+    m = tmp_path / "m.json"
+    assert run(["fit", data, "--label", "label", "--variant", "paper", "--out", m], capsys)[0] == 0
+    q = tmp_path / "q.csv"
+    q.write_text("age\n33\n\nabc\n")  # a blank line: 'abc' is on line 4
+    code, _, err = run(["predict", m, q, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "file", "q.csv", "column 'age', row 4: value 'abc'")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("a1,a2,a3,a4\nü,1,0,1\n".encode("latin-1"))
+    model = tmp_path / "ex.json"
+    assert run(["fit", EXAMPLE, "--label", "label", "--out", model], capsys)[0] == 0
+    code, _, err = run(["predict", model, latin, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "not valid utf-8", "line 2", "--encoding")
+    code, _, err = run(["predict", model, latin, "--encoding", "latin-1", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 0 and "a1='ü'" in (tmp_path / "p.csv").read_text(encoding="utf-8")
+    code, _, err = run(["predict", model, latin, "--encoding", "klingon", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "unknown encoding 'klingon'")
+
+
+def test_classes_merged_into_the_negation_are_named(tmp_path, capsys):
+    lines = EXAMPLE.read_text().splitlines()
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",NaN"
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(lines) + "\n")
+    code, _, err = run(["fit", data, "--label", "label", "--missing", "?", "--positive", "1",
+                        "--out", tmp_path / "m.json"], capsys)
+    assert code == 0
+    assert "3 classes; POS = '1', and 2 become its negation 'not 1': ['0', 'NaN']" in err
+
+
+def test_the_installed_command_exits_2_without_a_traceback(tmp_path):
+    """A real process, as a shell user runs it: exit status and stderr."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-m", "plx_core.cli", "predict", "nope.json",
+                           str(EXAMPLE), "--out", str(tmp_path)], capture_output=True, text=True,
+                          cwd=root, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"error: --out {str(tmp_path)!r} is a folder; "
+                                                "name a file inside it"]
+
+
 # --------------------------------------------------------------------------- fuzz: exit 0 or 2
 
 
@@ -519,3 +572,23 @@ def test_fuzz_predict_and_explain_on_malformed_models(value, data, model, querie
     bad.write_text(json.dumps(doc))
     cmd = data.draw(st.sampled_from(["predict", "explain"]))
     check_exit(*run([cmd, bad, queries, "--out", tmp_path / "o.csv"], capsys)[::2])
+
+
+@pytest.mark.slow
+@CLI_FUZZ
+@given(data=st.data())
+def test_fuzz_argument_lists(data, model, queries, tmp_path, capsys):
+    """Random argument lists (never `dashboard` or `experiments`, which start long jobs; only
+    files under tmp_path, since a drawn `--out` may name any of them)."""
+    train = tmp_path / "train.csv"
+    if not train.exists():
+        train.write_bytes(EXAMPLE.read_bytes())
+    tokens = ["fit", "predict", "explain", "--label", "label", "a1", "--positive", "1", "0",
+              "--k", "1.5", "2", "-1", "--max-len", "x", "--kb", "tree", "forest", "--variant",
+              "paper", "--missing", "NA,?", "--encoding", "latin-1", "nope", "--out",
+              "--drop-missing-label", "--random-state", "", "=", str(model), str(queries),
+              str(train), str(tmp_path), str(tmp_path / "o.csv"), str(tmp_path / "x" / "o")]
+    argv = data.draw(st.lists(st.sampled_from(tokens), max_size=9))
+    if argv and argv[0] in ("-h", "--help"):
+        return
+    check_exit(*run(argv, capsys)[::2])

@@ -40,6 +40,7 @@ def test_table3_synthetic(tmp_path):
     assert "Command: `python -m plx_core.experiments table3" in md
 
 
+@pytest.mark.slow
 def test_table2_real_sets(tmp_path):
     require_shared_data()
     out = run(tmp_path, "table2", "--sets", "titanic", "--methods", "Tree,Direct,CART",

@@ -205,6 +205,7 @@ def test_use_data_drops_rules_that_no_longer_fit(ws):
     assert ws.ensure_kb().features == ("a1", "a2", "a3", "a4")
 
 
+@pytest.mark.slow
 def test_import_kb_round_trip(ws):
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
     text = ws.current_kb().to_json()
@@ -345,10 +346,10 @@ def test_explain_matches_brute_force(ws0):
             e = engine.explain(kb, vals, k)
             key, combo, b = _brute_best(kb, vals, k, full.positive)
             assert e.mean == pytest.approx(b.mean)
-            assert e.decision_positive == full.positive
-            assert e.candidates["chosen"].sum() == 1 and len(e.candidates) == len(
+            assert e.positive == full.positive
+            assert engine.candidates_table(e)["chosen"].sum() == 1 and len(e.candidates) == len(
                 list(itertools.combinations(vals, k)))
-            means = e.candidates["mean"].to_numpy()
+            means = np.array([c.mean for c in e.candidates])
             assert np.all(np.diff(means) <= 1e-12) if full.positive else np.all(np.diff(means) >= -1e-12)
 
 
@@ -356,7 +357,8 @@ def test_explain_beam_beyond_the_budget(ws0):
     vals = ws0.X_test.iloc[0].to_dict()
     e = engine.explain(ws0.kb, vals, 2, budget=3)
     assert e.search == "beam" and len(e.features) == 2
-    assert e.candidates["chosen"].tolist()[0] and e.candidates["chosen"].sum() == 1
+    table = engine.candidates_table(e)
+    assert table["chosen"].tolist()[0] and table["chosen"].sum() == 1
 
 
 def test_shapley_is_efficient(ws0):
@@ -384,10 +386,11 @@ def test_counterfactual_flips_the_decision(ws0):
         vals = ws0.X_test.loc[idx].to_dict()
         b = query(kb, vals)
         cf = engine.counterfactual(kb, vals, max_changes=2)
-        assert cf.tried > 0
-        if cf.changes:
+        assert cf.evaluated > 0
+        assert engine.counterfactual_text(cf).startswith("Changing" if cf.found else "No change")
+        if cf.found:
             new = dict(vals)
-            new.update({f: to for f, _, to in cf.changes})
+            new.update({f: to for f, (_, to) in cf.changes.items()})
             assert query(kb, new).positive != b.positive
             assert 1 <= len(cf.changes) <= 2
 
@@ -399,6 +402,7 @@ def test_counterfactual_budget_shrinks_with_wide_queries(ws0):
     assert engine.cf_rows(capped, 40) == engine.CF_WORK // (40 + 40 * 39 // 2)
 
 
+@pytest.mark.slow
 def test_shap_rows_come_from_the_test_split_cache_or_one_fit(ws):
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[2], "test")
     sb = engine.ws_shap_test(ws, "CART")
@@ -444,6 +448,7 @@ def test_ws_agreement_on_the_default(ws0):
 
 @pytest.mark.realdata
 @pytest.mark.parametrize("name", ["titanic", "mushroom", "hiv1"])
+@pytest.mark.slow
 def test_shared_files_work_as_uploads(name):
     root = require_shared_data()
     if name == "titanic":
@@ -479,6 +484,7 @@ def test_instance_title():
     assert json.dumps(Instance((("a", None),)).as_dict()) == '{"a": null}'
 
 
+@pytest.mark.slow
 def test_engine_never_imports_streamlit_and_nothing_user_is_shared():
     import subprocess
 
@@ -492,3 +498,88 @@ def test_engine_never_imports_streamlit_and_nothing_user_is_shared():
         assert "unsafe_allow_html" not in text, f"{path.name}: user text must never become HTML"
     config = (ROOT / "plx_app" / "config.toml").read_text(encoding="utf-8")
     assert "maxUploadSize" in config
+
+
+# --------------------------------------------------------------------------- the service's one cache
+
+
+def test_one_key_builder_separates_what_a_result_depends_on(ws0):
+    w = ws0.fork()
+    d = w.decisions("test")
+    vals = w.X_test.loc[d.index[d["decision"] == "POS"][0]].to_dict()
+    before = w.key("query", "x")
+    assert w.key("shap", "m", scope="data") == w.key("shap", "m", scope="data")
+    w.set_query_settings("full", "lp")
+    assert w.key("query", "x") != before  # the answer depends on the query settings …
+    assert w.key("kb+rules", scope="kb") == w.key("kb+rules", scope="kb")  # … the KB does not
+    w.set_query_settings("auto", "auto")
+    b0 = w.query(vals)
+    rule, problems = w.add_rule([(w.features[0], vals[w.features[0]])], "NOT POS", 1.0, 1e6)
+    assert rule is not None and not problems
+    assert w.key("query", "x") != before  # an enabled rule changes every answer's key
+    b1 = w.query(vals)
+    assert b1.mean < b0.mean and not b1.positive  # and the answer itself
+    w.edit_rule(rule.id, p=1.0, w=1e6, enabled=False)
+    assert w.key("query", "x") == before and w.query(vals) == b0
+    with pytest.raises(DataError, match="semantics must be one of"):
+        w.set_query_settings("everything", "auto")
+
+
+def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
+    w = ws0.fork()
+    f = w.features[0]
+    v = w.domains()[f][0]
+    rule, problems = w.add_rule([(f, v)], "POS", 0.9, 50)
+    assert rule.id == "r1" and w.rules == [rule]
+    again, problems = w.add_rule([(f, v)], "POS", 0.9, 50)
+    assert again is None and "already there as r1" in problems[0]
+    bad, problems = w.add_rule([("no such feature", v)], "POS", 1.5, 0)
+    assert bad is None and len(problems) == 3  # the feature, p and w, each in plain words
+    added = w.add_rules_text(f'IF "{f}"="{v}" THEN NOT POS [p=0.1, w=5]')
+    assert len(added) == 1 and len(w.rules) == 2
+    w.delete_rule("r1")
+    assert [r.id for r in w.rules] == [added[0].id]
+    with pytest.raises(DataError, match="no rule 'r1'"):
+        w.rule("r1")
+
+
+def test_rules_effect_and_comparison_views(ws0):
+    w = ws0.fork()
+    assert w.comparison_views()[2] is None  # no rules: nothing to compare with
+    f = "worst radius"
+    rule, _ = w.add_rule([(f, w.domains()[f][0])], "POS", 1.0, 1e5)
+    fx = w.rules_effect()
+    flipped = fx.flips
+    assert len(flipped) > 0 and (flipped["after"] == "POS").all()
+    assert fx.after["F1"] != fx.before["F1"]
+    views = w.comparison_views()
+    assert [v.name for v in views] == ["Direct", "Tree (leaves)", "Direct with rules"]
+    assert len(views[2].kb) == len(views[0].kb) + 1
+    vals = w.X_test.loc[flipped.index[0]].to_dict()
+    assert w.query(vals, view=views[2]).positive and not w.query(vals, view=views[0]).positive
+
+
+def test_evidence_splits_the_clauses_that_bear_on_the_answer(ws0):
+    vals = ws0.X_test.iloc[0].to_dict()
+    for_pos, against = engine.ws_evidence(ws0, vals)
+    assert len(for_pos) + len(against) > 0
+    assert (for_pos["target"] > 0.5).all() and (against["target"] < 0.5).all()
+    assert all(r.startswith("IF ") and " THEN " in r for r in pd.concat([for_pos, against])["rule"])
+    assert engine.ws_evidence(ws0, vals)[0] is for_pos  # cached
+
+
+def test_agreement_reports_progress_and_resumes_from_the_rows_done(ws0):
+    w = ws0.fork()
+    seen = []
+    assert not engine.ws_agreement_done(w, 10, 2, "CART")
+    rep = engine.ws_agreement(w, 10, 2, "CART", progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, 10) and seen[-1] == (10, 10) and rep.n == 10
+    assert engine.ws_agreement_done(w, 10, 2, "CART")
+
+
+def test_decision_word():
+    from plx_app.service import decision_word
+
+    ws = new_workspace(raw_builtin("paper-example"))
+    words = {decision_word(ws.query(r)) for r in ws.X_train.to_dict("records")}
+    assert words <= {"POS", "NOT POS", "tie (reported NOT POS)"} and "POS" in words

@@ -1,15 +1,14 @@
-"""Explanations for the dashboard: the pages' view of `plx_core.explain` (k-feature
-explanations, Shapley values of ω(POS), counterfactuals), SHAP on a baseline model, agreement
-between the two — all cached in the session's Workspace.
+"""Explanations for the dashboard: `plx_core.explain` (k-feature explanations, Shapley values
+of ω(POS), counterfactuals) with budgets that keep a click interactive, SHAP on a baseline model,
+agreement between the two — all cached in the session's Workspace under its one key builder.
 
-`plx_core.explain` computes; this module turns its results into the small shapes the pages
-and `plx_core.plots` draw (a ranked candidates table with the chosen row marked, a Series of
-Shapley values), and picks budgets that keep a click interactive.
+Results are the engine's own objects (`plx_core.explain.Explanation`, `Counterfactual`); Shapley
+values come as a Series (what `plx_core.plots.shapley_bars` draws).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,72 +16,44 @@ import numpy as np
 import pandas as pd
 
 from plx_core.direct import n_subsets
+from plx_core.explain import Counterfactual, Explanation
 from plx_core.explain import counterfactual as _counterfactual
 from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
-from plx_core.plots import subquery_label
+from plx_core.query import Bounds
+from plx_core.wording import clause_texts
 
-from .session import Workspace
+from .workspace import KBView, Workspace
 
 EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
 CF_WORK = 300_000  # counterfactual rows × feature subsets per row, per click
 CF_MAX_CHANGES = 2
+SHAPLEY_EXACT_MAX = 14
 
 
-@dataclass(frozen=True)
-class Explanation:
-    """The chosen size-k sub-query and the candidates that were scored (ranked best first)."""
-
-    k: int
-    features: tuple[str, ...]
-    values: dict[str, str]
-    lower: float
-    upper: float
-    decision_positive: bool
-    candidates: pd.DataFrame  # features, label, lower, upper, mean, chosen
-    search: str  # "exhaustive" | "beam"
-    evaluated: int = 0
-    n_total: int = 0
-    summary: str = ""
-    core: Any = None  # the plx_core Explanation (for plx_core.wording.explanation_sentence)
-
-    @property
-    def mean(self) -> float:
-        return (self.lower + self.upper) / 2.0
-
-    def text(self) -> str:
-        body = " AND ".join(f"{f}={self.values[f]}" for f in self.features)
-        verb = "POS" if self.decision_positive else "NOT POS"
-        return f"{body} → ω(POS) ∈ [{self.lower:.3f}, {self.upper:.3f}] (decision {verb})"
-
-
-def _known(values: Mapping[str, Any]) -> dict[str, str]:
+def known(values: Mapping[str, Any]) -> dict[str, str]:
+    """The known values of an instance (unknown = None or missing)."""
     return {f: v for f, v in values.items() if v is not None}
 
 
 def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "auto",
             budget: int = EXPLAIN_BUDGET) -> Explanation:
-    """The k features of `values` that decide its answer (`plx_core.explain.explain`)."""
-    vals = _known(values)
+    """The k known features of `values` that decide its answer (`plx_core.explain.explain`;
+    k is clipped to the number of known features)."""
+    vals = known(values)
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
     k = max(1, min(int(k), len(vals)))
-    e = _explain(kb, vals, k, budget=budget, semantics=semantics)
-    cands = e.candidates
-    frame = pd.DataFrame({
-        "features": [tuple(c.features) for c in cands],
-        "label": [subquery_label(list(zip(c.features, c.values))) for c in cands],
-        "lower": [c.lower for c in cands], "upper": [c.upper for c in cands],
-        "mean": [c.mean for c in cands],
-    })
-    frame["chosen"] = np.arange(len(frame)) == 0
-    return Explanation(k, tuple(e.features), dict(e.features), float(e.bounds[0]),
-                       float(e.bounds[1]), bool(e.positive), frame, e.search, e.evaluated,
-                       e.n_total, e.summary(), e)
+    return _explain(kb, vals, k, budget=budget, semantics=semantics)
 
 
-SHAPLEY_EXACT_MAX = 14
+def candidates_table(e: Explanation) -> pd.DataFrame:
+    """Every scored sub-query, best first: its features, bounds, and whether it was chosen."""
+    frame = e.frame()
+    frame["features"] = [", ".join(f) for f in frame["features"]]
+    frame["chosen"] = frame.index == 0
+    return frame[["features", "lower", "upper", "mean", "chosen"]]
 
 
 def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",
@@ -92,25 +63,9 @@ def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",
     are not Direct, where each coalition may need its own LP."""
     if kb.kind != "direct":
         n_permutations = min(n_permutations, 32)
-    sv = _shapley(kb, _known(values), exact_max=SHAPLEY_EXACT_MAX, n_samples=n_permutations,
+    sv = _shapley(kb, known(values), exact_max=SHAPLEY_EXACT_MAX, n_samples=n_permutations,
                   random_state=seed, semantics=semantics)
     return pd.Series(sv.as_dict(), dtype=float)
-
-
-@dataclass(frozen=True)
-class Counterfactual:
-    """The fewest value changes that flip the decision (None when none was found)."""
-
-    changes: tuple[tuple[str, str | None, str], ...] | None
-    lower: float
-    upper: float
-    tried: int
-    message: str = ""
-
-    def text(self) -> str:
-        if not self.changes:
-            return self.message or "No change of the searched size flips the decision."
-        return "; ".join(f"{f}: {'unknown' if a is None else a} → {b}" for f, a, b in self.changes)
 
 
 def cf_rows(kb: KB, n_known: int) -> int:
@@ -120,17 +75,14 @@ def cf_rows(kb: KB, n_known: int) -> int:
 
 
 def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = CF_MAX_CHANGES,
-                   semantics: str = "auto", max_rows: int | None = None) -> Counterfactual:
-    """Fewest changes of known values that flip the decision (`plx_core.explain`)."""
-    vals = _known(values)
+                   semantics: str = "auto", max_rows: int | None = None) -> Counterfactual | None:
+    """Fewest changes of known values that flip the decision (`plx_core.explain`); None when
+    no value is known."""
+    vals = known(values)
     if not vals:
-        return Counterfactual(None, 0.0, 1.0, 0, "No known value to change.")
+        return None
     rows = cf_rows(kb, len(vals)) if max_rows is None else max_rows
-    cf = _counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
-    if not cf.found:
-        return Counterfactual(None, cf.bounds[0], cf.bounds[1], cf.evaluated, cf.message)
-    ch = tuple((f, a, b) for f, (a, b) in cf.changes.items())
-    return Counterfactual(ch, cf.new_bounds[0], cf.new_bounds[1], cf.evaluated, cf.message)
+    return _counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
 
 
 # --------------------------------------------------------------------------- SHAP baseline
@@ -156,15 +108,15 @@ def ws_shap_fitted(ws: Workspace, model: str = "forest"):
     """The baseline `model` with its SHAP explainer, fitted once per data set (cached)."""
     from plx_core.shap_compare import fit_shap_baseline
 
-    return ws.results.get(("shap-fitted", ws.data_key, model),
-                          lambda: fit_shap_baseline(ws.X_train, ws.y_train, model,
+    return ws.cached("shap-fitted", model, scope="data",
+                     make=lambda: fit_shap_baseline(ws.X_train, ws.y_train, model,
                                                     positive=ws.positive))
 
 
 def ws_shap_test(ws: Workspace, model: str = "forest"):
     """SHAP values of the baseline `model` for every test row (cached per session)."""
-    return ws.results.get(("shap-test", ws.data_key, model),
-                          lambda: ws_shap_fitted(ws, model).explain(ws.X_test))
+    return ws.cached("shap-test", model, scope="data",
+                     make=lambda: ws_shap_fitted(ws, model).explain(ws.X_test))
 
 
 def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "forest") -> ShapRow:
@@ -183,7 +135,7 @@ def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "f
         sb = ws_shap_fitted(ws, model).explain(pd.DataFrame([dict(key)], columns=feats, dtype=object))
         return ShapRow(sb.values.iloc[0], float(sb.proba[0]), sb.base_value, model)
 
-    return ws.results.get(("shap-row", ws.data_key, model, key), make)
+    return ws.cached("shap-row", model, key, scope="data", make=make)
 
 
 # --------------------------------------------------------------------------- agreement
@@ -227,52 +179,120 @@ class AgreementReport:
 # --------------------------------------------------------------------------- cached, per session
 
 
-def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int, kb: KB | None = None,
-               kb_key: Any = None) -> Explanation:
-    kb, kb_key = _kb_and_key(ws, kb, kb_key)
-    vals = {f: v for f, v in values.items() if v is not None}
-    key = ("explain", kb_key, tuple(sorted(vals.items())), int(k), ws.semantics)
-    return ws.results.get(key, lambda: explain(kb, vals, k, ws.semantics))
+def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
+               view: KBView | None = None) -> Explanation:
+    """`explain` on the session's KB with its rules (or `view`), cached."""
+    v = view or ws.view()
+    return ws.cached("explain", values_key(values), int(k), view=v,
+                     make=lambda: explain(v.kb, values, k, ws.semantics))
 
 
-def ws_shapley(ws: Workspace, values: Mapping[str, str | None], kb: KB | None = None,
-               kb_key: Any = None) -> pd.Series:
-    kb, kb_key = _kb_and_key(ws, kb, kb_key)
-    vals = {f: v for f, v in values.items() if v is not None}
-    key = ("shapley", kb_key, tuple(sorted(vals.items())), ws.semantics)
-    return ws.results.get(key, lambda: shapley(kb, vals, ws.semantics))
+def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
+               view: KBView | None = None) -> pd.Series:
+    """`shapley` on the session's KB with its rules (or `view`), cached."""
+    v = view or ws.view()
+    return ws.cached("shapley", values_key(values), view=v,
+                     make=lambda: shapley(v.kb, values, ws.semantics))
 
 
-def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counterfactual:
-    kb, kb_key = _kb_and_key(ws, None, None)
-    key = ("counterfactual", kb_key, tuple(sorted((f, v) for f, v in values.items() if v is not None)),
-           ws.semantics, ws.method)
-    return ws.results.get(key, lambda: counterfactual(kb, values, CF_MAX_CHANGES, ws.semantics))
+def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counterfactual | None:
+    """`counterfactual` on the session's KB with its rules, cached."""
+    v = ws.view()
+    return ws.cached("counterfactual", values_key(values), view=v,
+                     make=lambda: counterfactual(v.kb, values, CF_MAX_CHANGES, ws.semantics))
 
 
-def ws_figure(ws: Workspace, parts: tuple, make):
-    """A figure built once per session for the same inputs (`parts` must name them all):
-    building a plotly figure costs 10-20 ms, and a page redraws several per click."""
-    return ws.results.get(("figure",) + tuple(parts), make)
+def ws_figure(ws: Workspace, name: str, values: Mapping[str, str | None], *parts: Any,
+              make: Callable[[], Any], view: KBView | None = None) -> Any:
+    """A figure built once per session for the same KB, rules, settings, instance and `parts`
+    (building a plotly figure costs 10-20 ms, and a page redraws several per click)."""
+    return ws.cached("figure", name, values_key(values), *parts, view=view, make=make)
+
+
+def ws_evidence(ws: Workspace, values: Mapping[str, str | None]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The clauses that bear on the answer, split into evidence for POS and against it, each
+    strongest first: what each pulls ω(POS) to, its weight, p, support, the rule it reads as,
+    ω(clause) at the optimum and whether it was overridden."""
+    v = ws.view()
+
+    def make() -> tuple[pd.DataFrame, pd.DataFrame]:
+        b = ws.query(values)
+        ev = b.evidence.frame(v.kb)
+        cols = ["clause_id", "target", "w", "p", "support", "rule", "omega", "overridden"]
+        if not len(ev):
+            empty = pd.DataFrame(columns=cols)
+            return empty, empty
+        ev["target"] = ev["target"].fillna(ev["p"])
+        ev["rule"] = clause_texts(v.kb, ev["clause_id"])  # IF … THEN, never the raw clause
+        ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
+        for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False, kind="stable")
+        against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False, kind="stable")
+        return for_pos[cols], against[cols]
+
+    return ws.cached("evidence", values_key(values), view=v, make=make)
+
+
+def counterfactual_text(cf: Counterfactual | None) -> str:
+    """A counterfactual in one sentence: which values to change to flip the decision, or that
+    no change of the searched size does."""
+    if cf is None:
+        return "Every feature is unknown: there is no value to change."
+    if not cf.found:
+        return (f"No change of up to {cf.max_changes} value(s) flips this decision "
+                f"({cf.evaluated:,} alternatives tried).")
+    other = "NOT POS" if cf.positive else "POS"
+    lo, hi = cf.new_bounds if cf.new_bounds is not None else (float("nan"), float("nan"))
+    changes = "; ".join(f"{f}: {a} → {b}" for f, (a, b) in cf.changes.items())
+    return (f"Changing {len(cf.changes)} value(s) makes the decision {other} "
+            f"(ω(POS) ∈ [{lo:.3f}, {hi:.3f}]): {changes}")
 
 
 def values_key(values: Mapping[str, str | None]) -> tuple:
+    """The known values of an instance as a hashable, order-free key."""
     return tuple(sorted((f, v) for f, v in values.items() if v is not None))
 
 
-def _kb_and_key(ws: Workspace, kb: KB | None, kb_key: Any) -> tuple[KB, Any]:
-    if kb is None:
-        return ws.current_kb(), (ws.kb_key, ws.rules_key())
-    return kb, kb_key
+@dataclass(frozen=True)
+class ShapComparison:
+    """plx's Shapley values of ω(POS) beside SHAP values of a baseline for one instance, in one
+    feature order (plx's largest |value| first), with each side's top-k towards its decision."""
+
+    bounds: Bounds
+    explanation: Explanation
+    plx: pd.Series
+    shap: ShapRow
+    order: list[str]
+    top_plx: list[str]
+    top_shap: list[str]
+
+    @property
+    def in_common(self) -> int:
+        return len(set(self.top_plx) & set(self.top_shap))
 
 
-def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest") -> AgreementReport:
+def ws_shap_comparison(ws: Workspace, values: Mapping[str, str | None], k: int,
+                       model: str = "forest") -> ShapComparison:
+    """One instance explained by plx (bounds, k-feature explanation, Shapley values) and by SHAP
+    on the baseline `model`."""
+    b = ws.query(values)
+    e = ws_explain(ws, values, k)
+    sr = ws_shap_row(ws, values, model)
+    phi = ws_shapley(ws, values)
+    order = list(phi.abs().sort_values(ascending=False, kind="stable").index)
+    order += [f for f in sr.values.index if f not in order]
+    top_plx = list(phi.sort_values(ascending=not b.positive, kind="stable").index[:k])
+    top_shap = list(sr.values.sort_values(ascending=not (sr.proba > 0.5), kind="stable").index[:k])
+    return ShapComparison(b, e, phi, sr, order, top_plx, top_shap)
+
+
+def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest",
+                 progress: Callable[[int, int], None] | None = None) -> AgreementReport:
     """plx explanations (k features, Algorithm 6) against the top-k SHAP features of a baseline
     (`plx_core.shap_compare`, paper Fig. 2) over the first `n_rows` test rows that know at
-    least k features; plus plx Shapley values against SHAP values. Cached per session."""
+    least k features; plus plx Shapley values against SHAP values. Cached per session, and so
+    is every row's explanation: a stopped run resumes where it stopped. `progress(done, total)`
+    is called before each row."""
     from plx_core.shap_compare import top_k_agreement, top_k_features
-
-    key = ("agreement", ws.data_key, ws.kb_key, ws.rules_key(), n_rows, k, model, ws.semantics)
 
     def make() -> AgreementReport:
         sb = ws_shap_test(ws, model)
@@ -284,23 +304,33 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "fore
         pred = pd.Series(sb.predicted, index=sb.values.index).loc[X.index].to_numpy()
         theirs = top_k_features(sv, k, pred)
         ours, phis, rows = [], [], []
-        for (idx, r), th in zip(X.iterrows(), theirs):
+        for i, ((idx, r), th) in enumerate(zip(X.iterrows(), theirs)):
+            if progress is not None:
+                progress(i, len(X))
             vals = {f: (None if pd.isna(v) else str(v)) for f, v in r.items()}
             e = ws_explain(ws, vals, k)
             ours.append(tuple(e.features))
             phis.append(ws_shapley(ws, vals).reindex(list(X.columns)).fillna(0.0))
             rows.append({"row": idx, "plx explanation": ", ".join(e.features),
                          "SHAP top-k": ", ".join(th), "in common": len(set(e.features) & set(th))})
+        if progress is not None:
+            progress(len(X), len(X))
         ag = top_k_agreement(ours, theirs, k, features=list(ws.features), labels=("plx", "SHAP"))
         summary = {f"identical top-{k} sets": ag.same}
         summary.update({f"≥{j} in common": v for j, v in ag.at_least.items() if j < k})
         summary.update(agreement(pd.DataFrame(phis, index=X.index), sv, k))
         return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), ag.n, k, model)
 
-    return ws.results.get(key, make)
+    return ws.cached("agreement", n_rows, k, model, make=make)
 
 
-__all__ = ["AgreementReport", "Counterfactual", "Explanation", "SHAP_MODELS", "ShapRow", "agreement",
-           "cf_rows", "counterfactual", "explain", "shapley", "ws_agreement", "ws_counterfactual",
-           "values_key", "ws_explain", "ws_figure", "ws_shap_row", "ws_shap_test",
+def ws_agreement_done(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest") -> bool:
+    """Whether `ws_agreement` with these settings is already computed (nothing to start)."""
+    return ws.is_cached("agreement", n_rows, k, model)
+
+
+__all__ = ["AgreementReport", "SHAP_MODELS", "ShapComparison", "ShapRow", "agreement",
+           "candidates_table", "cf_rows", "counterfactual", "counterfactual_text", "explain", "known", "shapley",
+           "values_key", "ws_agreement", "ws_agreement_done", "ws_counterfactual", "ws_evidence",
+           "ws_explain", "ws_figure", "ws_shap_comparison", "ws_shap_row", "ws_shap_test",
            "ws_shapley"]

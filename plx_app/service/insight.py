@@ -11,7 +11,8 @@ from plx_core.curves import Curves, ThresholdResult, at_threshold, curves
 from plx_core.globalview import GlobalView, global_view, showcase_row
 from plx_core.report import case_report
 
-from .session import Instance, Workspace, instance_from_row
+from .instances import Instance, instance_from_row
+from .workspace import Workspace
 
 GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample beyond)
 

@@ -176,7 +176,7 @@ per_column: dict[str, int] = dict(base.bins_per_column) if same else {}
 if numeric:
     with st.expander("Bins for single columns"):
         for c in numeric:
-            v = st.number_input(f"Bins for {c} (0 = as above)", 0, 20, int(per_column.get(c, 0)),
+            v = st.number_input(f"Bins for {md(c)} (0 = as above)", 0, 20, int(per_column.get(c, 0)),
                                 key=f"data_bins_{fp}_{c}")
             if v >= 2:
                 per_column[c] = int(v)

@@ -1,16 +1,22 @@
 """Query: pick an instance (test or training row, or edit values, leaving any unknown) and read
-the decision in plain words, the ω(POS) bounds, the evidence, a counterfactual and a case
-report; solver details sit under "Advanced"."""
+the ω(POS) bounds, the decision, the method, the evidence and a counterfactual."""
 
 from __future__ import annotations
 
 import functools
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from plx_app.service import UNKNOWN, Instance, instance_from_row
-from plx_app.service.explain import values_key, ws_counterfactual, ws_figure
+from plx_app.service import (
+    METHODS,
+    SEMANTICS,
+    UNKNOWN,
+    Instance,
+    instance_from_row,
+)
+from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
@@ -27,14 +33,11 @@ domains = ws.domains()
 
 with st.expander("Query settings"):
     q1, q2 = st.columns(2)
-    SEM = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
-           "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
-    ws.semantics = q1.radio("Semantics", list(SEM), index=list(SEM).index(ws.semantics),
-                            format_func=SEM.get, key="q_semantics")
-    METH = {"auto": "auto (exact weighted median when possible, else the LP)",
-            "lp": "always the LP (cvxpy + HiGHS)"}
-    ws.method = q2.radio("Method", list(METH), index=list(METH).index(ws.method),
-                         format_func=METH.get, key="q_method")
+    sem = q1.radio("Semantics", list(SEMANTICS), index=list(SEMANTICS).index(ws.semantics),
+                   format_func=SEMANTICS.get, key="q_semantics")
+    meth = q2.radio("Method", list(METHODS), index=list(METHODS).index(ws.method),
+                    format_func=METHODS.get, key="q_method")
+    ws.set_query_settings(sem, meth)
 
 
 # ------------------------------------------------------------------ picking an instance
@@ -95,7 +98,7 @@ with guard("Listing the rows"):
     decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
     wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
     t1, t2 = st.columns([2, 1])
-    text = t1.text_input(f"Rows containing (any value, {wording.example_value(domains)})",
+    text = t1.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
                          key="q_f_text")
     only_missing = t2.checkbox("Only rows with a missing value", key="q_f_missing",
                                help="Rows where at least one feature has no value")
@@ -168,7 +171,7 @@ with st.expander("Edit values (choose (unknown) to leave a feature out of the qu
             opts.append(v)  # a value never seen in training stays choosable (and is reported)
         if key not in st.session_state or st.session_state[key] not in opts:
             st.session_state[key] = UNKNOWN if v is None else v
-        cols[j % 3].selectbox(f, opts, key=key, on_change=_edited)
+        cols[j % 3].selectbox(md(f), opts, key=key, on_change=_edited)
     st.button("Set every feature unknown", key="q_clear", on_click=_select,
               args=(Instance(tuple((f, None) for f in features), "edited", inst.row, None),))
 
@@ -205,36 +208,22 @@ with guard("Answering the query"):
             m[2].metric("Inconsistency", f"{b.inconsistency:.4g}")
             st.markdown(md("\n".join(wording.advanced_lines(b))))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
-        fk = (ws.kb_key, ws.rules_key(), values_key(inst.as_dict()), ws.semantics, ws.method)
-        figure(ws_figure(ws, ("bounds",) + fk, lambda: bounds_interval(b)), key="q_bounds")
+        values = inst.as_dict()
+        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b)), key="q_bounds")
         notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:
             notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
         st.caption(md(" ".join(notes)))
 
-        kb = ws.current_kb()
-
-        def _evidence():
-            ev = b.evidence.frame(kb)
-            if len(ev):
-                ev["target"] = ev["target"].fillna(ev["p"])
-                ev["rule"] = wording.clause_texts(kb, ev["clause_id"])
-                ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
-            return ev
-
-        ev = ws.results.get(("evidence-frame",) + fk, _evidence)
-        st.markdown(md(wording.evidence_summary(ev, ws.class_name)))
-        if len(ev):
+        for_pos, against = ws_evidence(ws, values)
+        st.markdown(md(wording.evidence_summary(pd.concat([for_pos, against]), ws.class_name)))
+        if len(for_pos) or len(against):
             cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
                       "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                      "omega": st.column_config.NumberColumn("ω(rule) at the answer", format="%.3f"),
-                      "p": st.column_config.NumberColumn("probability", format="%.3f"),
                       "w": st.column_config.NumberColumn("weight", format="%g"),
                       "support": st.column_config.NumberColumn("training rows"),
                       "overridden": st.column_config.CheckboxColumn("overridden")}
-            for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False)
-            against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False)
             st.markdown(f"**Evidence for POS** ({len(for_pos)} clauses, strongest first)")
             st.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=220,
                          column_config=config)
@@ -242,8 +231,8 @@ with guard("Answering the query"):
             st.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=220,
                          column_config=config)
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
-                figure(ws_figure(ws, ("evidence",) + fk, lambda: evidence_bars(ev, omega=b.omega)),
-                       key="q_evidence")
+                figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
+                    pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:
@@ -251,12 +240,8 @@ if b is None or not answer.fresh:
 else:
     with guard("Searching a counterfactual"):
         cf = ws_counterfactual(ws, inst.as_dict())
-        if cf.changes:
-            st.markdown(md(wording.changes_sentence({f: (a, nv) for f, a, nv in cf.changes},
-                                                    cf.lower, cf.upper, b.positive, ws.class_name)))
-        else:
-            st.markdown(md(f"No change of one or two values flips this decision ({cf.tried} "
-                           "alternatives tried)."))
+        st.markdown(md(wording.counterfactual_sentence(cf, ws.class_name) if cf is not None
+                       else "No known value to change."))
 
 st.subheader("Case report")
 if b is None or not answer.fresh:

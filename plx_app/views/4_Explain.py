@@ -7,13 +7,13 @@ import numpy as np
 import streamlit as st
 
 from plx_app.app import page
-from plx_app.service import KBSettings, instance_from_row, with_rules
+from plx_app.service import decision_word, instance_from_row
 from plx_app.service.explain import (
     SHAP_MODELS,
-    values_key,
+    candidates_table,
     ws_explain,
     ws_figure,
-    ws_shap_row,
+    ws_shap_comparison,
     ws_shapley,
 )
 from plx_app.state import page_setup
@@ -45,37 +45,35 @@ n = len(known)
 k = st.slider("k: number of features in the explanation", 1, n, min(2, n), key="x_k") if n > 1 else 1
 
 
-def explain_answers(values, k, kb=None, kb_key=None):
+def explain_answers(values, k, view=None):
     """The bounds and the k-feature explanation of `values` (cached per session)."""
-    b = ws.query(values, kb=kb, kb_key=kb_key) if kb is not None else ws.query(values)
-    return b, ws_explain(ws, values, k, kb=kb, kb_key=kb_key)
+    return ws.query(values, view=view), ws_explain(ws, values, k, view=view)
 
 
-def cached_figure(parts, make, fresh=True):
+def cached_figure(name, values, *parts, make, fresh=True, view=None):
     """A figure from the session cache; a stale result's figure is drawn but never cached
     (its key would name the current KB and rules, which it was not computed with)."""
-    return ws_figure(ws, parts, make) if fresh else make()
+    return ws_figure(ws, name, values, *parts, make=make, view=view) if fresh else make()
 
 
-def explanation_block(values, k, kb=None, kb_key=None, key="", title=None, show_shapley=True,
+def explanation_block(values, k, view=None, key="", title=None, show_shapley=True,
                       top=10, order=None, answers=None, fresh=True):
     """Bounds (as text: the Query page charts them), the top sub-queries with the chosen one
     highlighted, and Shapley bars. `answers`: (bounds, explanation) computed already."""
-    b, e = answers if answers is not None else explain_answers(values, k, kb, kb_key)
-    fk = (kb_key if kb is not None else (ws.kb_key, ws.rules_key()), values_key(values),
-          ws.semantics, ws.method)
+    b, e = answers if answers is not None else explain_answers(values, k, view)
     if title:
         st.markdown(f"**{md(title)}**")
     st.markdown(md(wording.answer_sentence(b, ws.class_name)))
-    ties = wording.ties_sentence(e.candidates["mean"].head(top), what="bar")
+    ties = wording.ties_sentence([c.mean for c in e.candidates[:top]], what="bar")
     st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
-                + md(wording.explanation_sentence(e.core, ws.class_name) + (" " + ties if ties else "")))
-    figure(cached_figure(("bars", e.k, top) + fk, lambda: explanation_bars(
-        e, top=top, title=f"Top sub-queries of size {e.k}"), fresh), key=f"{key}_bars", static=True)
+                + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
+    figure(cached_figure("bars", values, e.k, top, view=view, fresh=fresh, make=lambda: explanation_bars(
+        e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
     if show_shapley:
-        phi = ws_shapley(ws, values, kb=kb, kb_key=kb_key)
-        figure(ws_figure(ws, ("shapley", tuple(order or ())) + fk, lambda: shapley_bars(
-            phi, title="Shapley values of ω(POS)", instance=values, order=order, top=SHAPLEY_TOP)),
+        phi = ws_shapley(ws, values, view=view)
+        figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
+                         make=lambda: shapley_bars(phi, title="Shapley values of ω(POS)",
+                                                   instance=values, order=order, top=SHAPLEY_TOP)),
                key=f"{key}_shap", static=True)
     return b, e
 
@@ -94,18 +92,15 @@ with guard("Showing the explanation"):
             explanation_block(shown, e.k, key="x_main", show_shapley=False, answers=(b, e),
                               fresh=main.fresh)
             if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
-                st.dataframe(e.candidates.assign(features=[", ".join(f) for f in e.candidates["features"]])
-                             [["features", "lower", "upper", "mean", "chosen"]],
-                             hide_index=True, width="stretch", height=240)
+                st.dataframe(candidates_table(e), hide_index=True, width="stretch", height=240)
         with right:
             top_n = SHAPLEY_TOP
             if len(phi) > SHAPLEY_TOP:
                 top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
                                   len(phi), SHAPLEY_TOP, key="x_shap_top")
-            figure(cached_figure(("shapley-main", ws.kb_key, ws.rules_key(), values_key(shown),
-                                  ws.semantics, top_n), lambda: shapley_bars(
-                phi, title="Shapley values of ω(POS)", instance=shown, top=top_n), main.fresh),
-                   key="x_shap", static=True)
+            figure(cached_figure("shapley-main", shown, top_n, fresh=main.fresh, make=lambda: shapley_bars(
+                phi, title="Shapley values of ω(POS)", instance=shown, top=top_n)), key="x_shap",
+                   static=True)
             st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
             st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
                           f"value: the average change when it is added to the others). The values "
@@ -148,70 +143,48 @@ elif mode == "One instance across k":
                 with c:
                     e = ws_explain(ws, values, kk)
                     st.markdown(f"**k = {kk}**")
-                    st.markdown(md(wording.explanation_sentence(e.core, ws.class_name)))
+                    st.markdown(md(wording.explanation_sentence(e, ws.class_name)))
                     figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":
     with guard("Comparing KB kinds"):
-        kinds = [("Direct", KBSettings("direct", ws.kb_settings.max_len if ws.kb_settings.kind == "direct" else None)),
-                 ("Tree (leaves)", KBSettings("tree"))]
-        blocks = []
         bar = Progress("Preparing the KBs to compare…")
-        for i, (name, s) in enumerate(kinds):
-            kbx, key = ws.kb_for(s, lambda f, t, i=i: bar((i + f) / (len(kinds) + 1), t))
-            blocks.append((name, kbx, (key, ())))
-        if ws.rules:
-            base, key = blocks[0][1], blocks[0][2][0]
-            sig = tuple(r.to_text() for r in ws.rules if r.enabled)
-            kbr = ws.results.get(("kb+rules", key, sig),
-                                 lambda: with_rules(base, [r for r in ws.rules if r.enabled]))
-            blocks.append(("Direct with rules", kbr, (key, sig)))
-        else:
-            blocks.append(("Direct with rules", None, None))
+        views = ws.comparison_views(bar)
         bar.done()
         with_shapley = st.toggle("Also compare Shapley values (on a Tree KB a partial instance "
                                  "needs one LP per coalition)", key="x_kinds_shapley")
-        cols = st.columns(len(blocks))
+        cols = st.columns(len(views))
         order = list(ws.features)
-        for c, (name, kbx, key) in zip(cols, blocks):
+        for c, view in zip(cols, views):
             with c:
-                if kbx is None:
-                    st.markdown(f"**{name}**")
+                if view is None:
+                    st.markdown("**Direct with rules**")
                     st.info("No rules yet: add one on the Rules page to see its effect here.")
                     continue
-                explanation_block(values, k, kb=kbx, kb_key=key, key=f"x_kind_{name}",
-                                  title=f"{name} ({len(kbx):,} clauses)", top=6, order=order,
-                                  show_shapley=with_shapley)
+                explanation_block(values, k, view=view, key=f"x_kind_{view.name}",
+                                  title=f"{view.name} ({len(view.kb):,} clauses)", top=6,
+                                  order=order, show_shapley=with_shapley)
 
 elif mode == "SHAP on a baseline model":
     with guard("Comparing with SHAP"):
         model = st.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get,
                              key="x_shap_model")
         with st.spinner("Fitting the baseline and computing SHAP values…"):
-            b, e = explain_answers(values, k)
-        sr = ws_shap_row(ws, values, model)
-        sv = sr.values
-        phi = ws_shapley(ws, values)
-        order = list(phi.abs().sort_values(ascending=False, kind="stable").index)
-        order += [f for f in sv.index if f not in order]
+            cmp = ws_shap_comparison(ws, values, k, model)
+        b, e, sr = cmp.bounds, cmp.explanation, cmp.shap
         c1, c2 = st.columns(2)
         with c1:
             st.markdown("**plx: Shapley values of ω(POS)**")
-            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → "
-                          + ("POS" if b.positive else "NOT POS")))
-            figure(shapley_bars(phi, instance=values, order=order, top=SHAPLEY_TOP), key="x_cmp_plx",
+            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → {decision_word(b)}"))
+            figure(shapley_bars(cmp.plx, instance=values, order=cmp.order), key="x_cmp_plx",
                    static=True)
         with c2:
             unit = "log-odds" if model == "logistic" else "probability"
             st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
             st.caption(md(f"P(POS) = {sr.proba:.3f} → " + ("POS" if sr.proba > 0.5 else "NOT POS")
                           + f" · base value {sr.base_value:.3f}"))
-            figure(shapley_bars(sv, instance=values, order=order, xlabel=f"SHAP value ({unit})",
-                                top=SHAPLEY_TOP), key="x_cmp_shap", static=True)
-        pos_side = b.positive
-        top_plx = [f for f in phi.sort_values(ascending=not pos_side, kind="stable").index[:k]]
-        top_shap = [f for f in sv.sort_values(ascending=not (sr.proba > 0.5), kind="stable").index[:k]]
-        both = set(top_plx) & set(top_shap)
-        st.caption(md(f"Top {k} towards each side's decision: plx {', '.join(top_plx)}; SHAP "
-                      f"{', '.join(top_shap)}; {len(both)} in common. The plx explanation "
+            figure(shapley_bars(sr.values, instance=values, order=cmp.order,
+                                xlabel=f"SHAP value ({unit})"), key="x_cmp_shap", static=True)
+        st.caption(md(f"Top {k} towards each side's decision: plx {', '.join(cmp.top_plx)}; SHAP "
+                      f"{', '.join(cmp.top_shap)}; {cmp.in_common} in common. The plx explanation "
                       f"(k={k}) is {', '.join(e.features)}."))

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from plx_app.service import DASHBOARD_BASELINES, baseline_scores, confusion, scores
-from plx_app.service.explain import SHAP_MODELS, ws_agreement
+from plx_app.service.explain import SHAP_MODELS, ws_agreement, ws_agreement_done
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
@@ -36,9 +35,7 @@ with guard("Scoring the KB"):
 with guard("Showing the scores"):
     if scored is not None:
         dec = scored.value
-        truth = (ws.y_test.astype(str) == ws.positive).to_numpy()
-        pred = dec["decision"].to_numpy() == "POS"
-        s = scores(truth, pred)
+        s = ws.scores("test", decisions=dec)
         m = st.columns(5)
         m[0].metric("F1", f"{s['F1']:.3f}")
         m[1].metric("Precision", f"{s['precision']:.3f}")
@@ -47,13 +44,11 @@ with guard("Showing the scores"):
         m[4].metric("Ties at 0.5", f"{int(dec['tie'].sum())}", help="Rows whose ω(POS) bounds have mean exactly 0.5; reported NOT POS (the paper's rule: positive iff mean > 0.5)")
         c1, c2 = st.columns(2)
         with c1:
-            figure(confusion_matrix_figure(confusion(truth, pred), ("NOT POS", "POS")), key="ev_cm")
+            cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]
+            figure(confusion_matrix_figure(cm, ("NOT POS", "POS")), key="ev_cm")
         with c2:
             with st.spinner("Fitting the baselines on the same split…"):
-                key = ("baselines", ws.data_key)
-                base = ws.results.get(key, lambda: baseline_scores(
-                    ws.X_train, ws.y_train, ws.X_test, ws.y_test, ws.positive, DASHBOARD_BASELINES,
-                    ws.settings.seed))
+                base = ws.baselines()
             table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]),
                                base.assign(model=base["label"])], ignore_index=True)
             figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
@@ -106,13 +101,29 @@ n_rows = a1.slider("Test rows", 10, max(10, min(200, len(ws.X_test))), min(40, l
                    key="ev_n")
 k = a2.slider("k", 1, max(2, len(ws.features)), min(2, len(ws.features)), key="ev_k")
 model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get, key="ev_model")
+k = min(k, len(ws.features))
 rep = None
-with guard("Comparing explanations with SHAP"):
-    with st.spinner("Explaining the rows with plx and with SHAP…"):
+if ws_agreement_done(ws, n_rows, k, model):
+    start = True
+else:
+    st.caption(md(f"Explaining {n_rows} rows with plx and with SHAP takes a while on wide tables; "
+                  "it runs when you start it, shows how many rows are done, and can be stopped "
+                  "(rows done are kept, so starting again resumes)."))
+    b1, b2 = st.columns([1, 5])
+    start = b1.button("Start the comparison", key="ev_start", type="primary")
+    b2.button("Stop", key="ev_stop", help="Stops a running comparison (the rows done are kept).")
+if start:
+    with guard("Comparing explanations with SHAP"):
+        bar = st.progress(0.0, text="Fitting the baseline and computing SHAP values…")
+
+        def _count(done: int, total: int) -> None:
+            bar.progress(done / max(total, 1), text=f"Explained {done} of {total} rows")
+
         agreed = keep_last("agreement", f"{n_rows} test rows, k={k}, {model}", ws.data_key,
-                           lambda: ws_agreement(ws, n_rows, min(k, len(ws.features)), model),
+                           lambda: ws_agreement(ws, n_rows, k, model, progress=_count),
                            "Comparing explanations with SHAP")
-    rep = agreed.value if agreed is not None else None
+        bar.empty()
+        rep = agreed.value if agreed is not None else None
 with guard("Showing the agreement"):
     if rep is not None:
         c1, c2 = st.columns(2)

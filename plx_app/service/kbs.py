@@ -1,0 +1,96 @@
+"""Which KB to build and building it: the settings, a default clause-length cap that keeps clicks interactive, and the build with progress."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from plx_core.direct import direct_kb, estimate_bytes
+from plx_core.errors import DataError
+from plx_core.estimator import KB_KINDS
+from plx_core.kb import KB, WeightedClause
+from plx_core.tree import Tree, tree_kb_with_trees
+
+
+@dataclass(frozen=True)
+class KBSettings:
+    kind: str = "direct"  # direct | tree | tree-all | forest
+    max_len: int | None = None  # Direct KB
+    n_trees: int = 10  # forest
+    max_depth: int | None = None  # trees
+    random_state: int = 0
+
+    def label(self) -> str:
+        if self.kind == "direct":
+            return "Direct" + ("" if self.max_len is None else f" (max_len {self.max_len})")
+        if self.kind == "forest":
+            return f"Forest ({self.n_trees} trees)"
+        return {"tree": "Tree (leaves)", "tree-all": "Tree (all nodes)"}[self.kind]
+
+    def key(self) -> tuple:
+        if self.kind == "direct":
+            return ("direct", self.max_len)
+        if self.kind == "forest":
+            return ("forest", self.n_trees, self.max_depth, self.random_state)
+        return (self.kind, self.max_depth)
+
+
+MAX_SUBSETS = 1000  # feature subsets per full query that keep a click under a second
+
+
+def default_max_len(n_rows: int, n_features: int) -> int | None:
+    """None (no cap) when a full query has at most `MAX_SUBSETS` feature subsets and the full
+    Direct KB fits in 1 GiB; else the largest cap that meets both (at least 1). Wide uploads such
+    as Mushroom (21 usable features) get max_len 2 and stay interactive."""
+    from plx_core.direct import n_subsets
+
+    if n_subsets(n_features, None) <= MAX_SUBSETS and estimate_bytes(n_rows, n_features, None) <= 2**30:
+        return None
+    fit = [k for k in range(1, n_features + 1)
+           if n_subsets(n_features, k) <= MAX_SUBSETS and estimate_bytes(n_rows, n_features, k) <= 2**30]
+    return fit[-1] if fit else 1
+
+
+def build_kb(
+    X: pd.DataFrame, y: pd.Series, positive: str, settings: KBSettings,
+    progress: Callable[[float, str], None] | None = None,
+) -> tuple[KB, list[Tree], float]:
+    """Build a KB; returns (kb, trees (for tree kinds), seconds). `progress(fraction, text)`."""
+    say = progress or (lambda f, t: None)
+    t0 = time.perf_counter()
+    trees: list[Tree] = []
+    if settings.kind == "direct":
+        say(0.05, "Counting every feature-value set of the training rows…")
+        kb = direct_kb(X, y, positive=positive, max_len=settings.max_len)
+    elif settings.kind in ("tree", "tree-all"):
+        say(0.05, "Growing the ID3 tree…")
+        kb, trees = tree_kb_with_trees(X, y, positive=positive,
+                                       nodes="leaves" if settings.kind == "tree" else "all",
+                                       max_depth=settings.max_depth, random_state=settings.random_state)
+    elif settings.kind == "forest":
+        say(0.05, f"Growing {settings.n_trees} ID3 trees…")
+        kb, trees = tree_kb_with_trees(X, y, positive=positive, nodes="leaves",
+                                       n_trees=settings.n_trees, max_depth=settings.max_depth,
+                                       random_state=settings.random_state)
+    else:
+        raise DataError(f"unknown KB kind {settings.kind!r}; choose one of {list(KB_KINDS)}")
+    say(0.8, "Indexing the clauses…")
+    kb.index()
+    secs = time.perf_counter() - t0
+    say(1.0, f"Built {len(kb):,} clauses in {secs:.2f} s")
+    return kb, trees, secs
+
+
+def with_rules(kb: KB, rules: Sequence[WeightedClause]) -> KB:
+    """The KB plus the rules, sharing the learned arrays and their lookup index (no copy)."""
+    if not rules:
+        return kb
+    kb.index()
+    out = KB(kb.features, dict(kb.domains), kb.codes, kb.head, kb.p, kb.w, kb.support,
+             kb.positives, kb.source, list(kb.extra), kb.positive, kb.kind, kb.max_len,
+             _index_cache=kb._index_cache)
+    out.extra.extend(rules)
+    return out

@@ -1,0 +1,263 @@
+"""Raw tables and how they become a data set: built-in, shared and uploaded tables (sizes checked before parsing), the data settings, the column overview and plain-words notes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from plx_core.data import Dataset, infer_schema, load_csv, suggest_label
+from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
+from plx_core.direct import estimate_bytes
+from plx_core.errors import DataError
+
+from .cache import fingerprint
+
+DEFAULT_NAME = "breast-cancer-wisconsin"
+BUILTIN = {
+    "breast-cancer-wisconsin": "Breast cancer diagnosis (default; scikit-learn's Wisconsin set)",
+    "paper-example": "The paper's Example 2 (8 bit strings)",
+    "syn-10-4": "Synthetic Syn 10/4 (1,000 strings, the paper's seed string)",
+}
+MAX_UPLOAD_BYTES = 50_000_000
+MAX_UPLOAD_ROWS = 200_000
+MAX_UPLOAD_COLS = 200
+
+
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    """How a raw table becomes features, a label and a split (see `infer_schema`)."""
+
+    label: str
+    positive: str | None = None
+    features: tuple[str, ...] | None = None  # None: every column but the label (auto exclusions)
+    numeric: tuple[str, ...] = ()
+    categorical: tuple[str, ...] = ()
+    method: str = "quantile"
+    bins: int = 4
+    bins_per_column: tuple[tuple[str, int], ...] = ()
+    test_size: float = 0.3
+    seed: int = 0
+    balance: str = "train"
+    drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
+
+
+@dataclass(frozen=True)
+class RawTable:
+    """A table as read (strings/NaN, or numbers for the built-in default) and its defaults."""
+
+    name: str
+    frame: pd.DataFrame
+    description: str
+    fingerprint: str
+    defaults: DataSettings
+    source: str = "builtin"  # "builtin" | "shared" | "upload"
+
+
+def raw_default() -> RawTable:
+    """The default diagnosis set as raw numbers: `breast_cancer_default()` is this table with
+    `defaults` applied (6 measurements, 3 quantile bins each)."""
+    from sklearn.datasets import load_breast_cancer
+
+    from plx_core.datasets import BREAST_CANCER_FEATURES
+
+    raw = load_breast_cancer(as_frame=True)
+    frame = raw.data[list(BREAST_CANCER_FEATURES)].copy()
+    frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
+    frame = frame.reset_index(drop=True)
+    feats = tuple(BREAST_CANCER_FEATURES)
+    settings = DataSettings("diagnosis", "malignant", feats, numeric=feats, bins=3)
+    return RawTable(
+        DEFAULT_NAME, frame,
+        "Breast cancer Wisconsin (diagnostic): 569 tumours, 212 malignant and 357 benign; six "
+        "of the 30 measurements, each cut into three equal-frequency bins.",
+        fingerprint("builtin", DEFAULT_NAME), settings,
+    )
+
+
+def raw_builtin(name: str) -> RawTable:
+    if name == DEFAULT_NAME:
+        return raw_default()
+    if name == "paper-example":
+        ds = paper_example()
+    elif name == "syn-10-4":
+        from plx_core.datasets import PAPER_SYN_10_4_SEED
+
+        ds = synthetic(10, 4, 1000, seed=0, seed_string=PAPER_SYN_10_4_SEED)
+    else:
+        raise DataError(f"unknown built-in data set {name!r}; choose one of {list(BUILTIN)}")
+    return _from_dataset(ds, "builtin")
+
+
+def shared_available() -> list[str]:
+    """The shared data sets that can be loaded here (empty when the folder is absent)."""
+    return list(SHARED_NAMES) if data_dir().is_dir() else []
+
+
+def raw_shared(name: str) -> RawTable:
+    return _from_dataset(load_shared(name), "shared")
+
+
+def _from_dataset(ds: Dataset, source: str) -> RawTable:
+    frame = ds.frame().reset_index(drop=True)
+    label = ds.schema.label if ds.schema is not None else "label"
+    feats = tuple(str(c) for c in ds.X.columns)
+    settings = DataSettings(label, ds.positive, feats, categorical=feats)
+    return RawTable(ds.name, frame, ds.description, fingerprint(source, ds.name), settings, source)
+
+
+def read_upload(
+    data: bytes,
+    filename: str = "upload.csv",
+    *,
+    header: bool = True,
+    missing: Sequence[str] = ("?", ""),
+    split_column: str | None = None,
+) -> RawTable:
+    """An uploaded CSV as a raw table. Sizes are checked before parsing. `split_column` turns
+    a column of equal-length strings (an octamer such as `SLNLRETN`) into one feature per
+    character (`<col>_1` … `<col>_L`): that is how the HIV-1 files are used."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise DataError(
+            f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "
+            f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB"
+        )
+    frame = load_csv(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
+                     max_cols=MAX_UPLOAD_COLS)
+    frame.columns = [str(c) for c in frame.columns]
+    if split_column:
+        frame = split_characters(frame, split_column)
+    if len(frame) < 4:
+        raise DataError(f"the file has only {len(frame)} data row(s); plx needs more rows to learn from")
+    label = suggest_label(frame).column
+    settings = DataSettings(label, None)
+    return RawTable(filename, frame, f"Uploaded file {filename!r}.",
+                    fingerprint(data, header, tuple(missing), split_column), settings, "upload")
+
+
+def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Replace a text column by one column per character position (all values must have the
+    same length, at most 64)."""
+    if column not in frame.columns:
+        raise DataError(f"there is no column {column!r} to split; the columns are {list(frame.columns)}")
+    s = frame[column]
+    if s.isna().any():
+        row = int(np.flatnonzero(s.isna().to_numpy())[0])
+        raise DataError(f"column {column!r} is empty in row {row + 1}; every value must be text to split")
+    text = s.astype(str)
+    lengths = text.str.len()
+    if lengths.nunique() != 1:
+        row = int(np.flatnonzero((lengths != lengths.iloc[0]).to_numpy())[0])
+        raise DataError(
+            f"column {column!r} holds texts of different lengths (row 1 has {lengths.iloc[0]} "
+            f"characters, row {row + 1} has {lengths.iloc[row]}); only equal-length texts can be "
+            "split into one feature per character"
+        )
+    n = int(lengths.iloc[0])
+    if not 1 <= n <= 64:
+        raise DataError(f"column {column!r} has {n}-character values; splitting needs 1 to 64")
+    chars = pd.DataFrame([list(t) for t in text], columns=[f"{column}_{i + 1}" for i in range(n)],
+                         index=frame.index, dtype=object)
+    pos = list(frame.columns).index(column)
+    left, right = frame.iloc[:, :pos], frame.iloc[:, pos + 1:]
+    return pd.concat([left, chars, right], axis=1)
+
+
+
+
+def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
+    """One row per column: distinct and missing counts, whether it reads as numbers, a few
+    example values, and the role the current settings give it."""
+    rows = []
+    for c in raw.frame.columns:
+        s = raw.frame[c]
+        nums = pd.to_numeric(s, errors="coerce")
+        is_num = bool(s.notna().sum()) and bool(nums.notna().sum() == s.notna().sum())
+        examples = ", ".join(str(v) for v in pd.unique(s.dropna())[:4])
+        role = "label" if c == settings.label else (
+            "feature" if settings.features is None or c in settings.features else "not used")
+        rows.append({"column": str(c), "role": role, "distinct": int(s.nunique(dropna=True)),
+                     "missing": int(s.isna().sum()), "numbers": is_num, "examples": examples})
+    return pd.DataFrame(rows)
+
+
+def label_values(raw: RawTable, label: str) -> list[str]:
+    if label not in raw.frame.columns:
+        return []
+    s = raw.frame[label].dropna()
+    vals = [str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v)) for v in s]
+    out = sorted(set(vals), key=lambda v: (-vals.count(v), v))
+    return out
+
+
+
+
+def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
+    """The data set the settings make of the raw table (errors say what to change)."""
+    if settings.label not in raw.frame.columns:
+        raise DataError(f"choose a label column; {settings.label!r} is not one of the columns")
+    if settings.positive is None:
+        vals = label_values(raw, settings.label)
+        raise DataError(
+            f"choose the positive class of the label {settings.label!r} (values: "
+            f"{', '.join(vals[:8])}{' …' if len(vals) > 8 else ''})"
+        )
+    if settings.features is not None and not settings.features:
+        raise DataError("choose at least one feature column")
+    per = dict(settings.bins_per_column)
+    bins: int | dict[str, int] = settings.bins
+    if per:
+        bins = {c: per.get(c, settings.bins) for c in raw.frame.columns}
+    label_vals = label_values(raw, settings.label)
+    label_map = None
+    if len(label_vals) > 2:  # one-vs-rest: every other class becomes NOT POS
+        label_map = {v: ("not " + settings.positive) for v in label_vals if v != settings.positive}
+    frame = raw.frame
+    if settings.drop_unlabelled:
+        frame = frame[frame[settings.label].notna()]
+    schema = infer_schema(
+        frame, settings.label, settings.positive,
+        features=list(settings.features) if settings.features is not None else None,
+        numeric=[c for c in settings.numeric if c != settings.label],
+        categorical=[c for c in settings.categorical if c != settings.label
+                     and c not in settings.numeric],
+        method=settings.method, bins=bins, label_map=label_map,
+    )
+    X, y = schema.apply(frame)
+    assert y is not None
+    classes = y.unique()
+    if len(classes) < 2:
+        raise DataError(f"every row has the label {classes[0]!r}; plx needs both outcomes")
+    return Dataset(raw.name, X, y, schema.positive, raw.description, schema)
+
+
+def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> list[tuple[str, str]]:
+    """Plain-words notes on a prepared data set: (level, message), level info/warning."""
+    notes: list[tuple[str, str]] = []
+    n, F = ds.X.shape
+    counts = ds.counts()
+    pos = ds.positive
+    notes.append(("info", f"{n} rows, {F} features; "
+                  + ", ".join(f"{k}: {v}" for k, v in counts.items()) + f"; POS is {pos!r}."))
+    if ds.schema is not None:
+        for c, why in ds.schema.excluded.items():
+            if why != "not among the requested features":  # the user's own choice
+                notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        for f, b in ds.schema.bins.items():
+            notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins ({b.method})."))
+    miss = ds.X.isna().sum()
+    for f, m in miss[miss > 0].items():
+        notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
+    small = min(counts.values())
+    if small < 10:
+        notes.append(("warning", f"The smaller class has only {small} rows; results will be unstable."))
+    if kind == "direct" and estimate_bytes(n, F, max_len) > 6 * 2**30:
+        fit = [k for k in range(1, F + 1) if estimate_bytes(n, F, k) <= 6 * 2**30]
+        hint = f"set max_len to {fit[-1]} or less" if fit else "use fewer rows or features"
+        notes.append(("warning", f"{F} features is too many for a full Direct KB over {n} rows: "
+                      f"{hint} on the Knowledge base page, or build a Tree KB."))
+    return notes

@@ -1,0 +1,403 @@
+"""One user's working state: data, split, KB, rules, selection and the per-session caches behind one key builder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
+from plx_core.data import Dataset, train_test_split_stratified
+from plx_core.encoding import is_missing
+from plx_core.errors import DataError
+from plx_core.kb import KB, WeightedClause
+from plx_core.query import Bounds, BoundsArray, query, query_many
+from plx_core.tree import Tree
+
+from .cache import LRU, fingerprint
+from .instances import Instance, unique_rows
+from .kbs import KBSettings, build_kb, default_max_len, with_rules
+from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
+from .tables import DataSettings, RawTable, prepare, raw_default
+
+
+@dataclass
+class Workspace:
+    """Everything one user works on. Create with `new_workspace()`."""
+
+    raw: RawTable
+    settings: DataSettings
+    dataset: Dataset
+    X_train: pd.DataFrame
+    X_test: pd.DataFrame
+    y_train: pd.Series
+    y_test: pd.Series
+    data_key: str
+    kb_settings: KBSettings = field(default_factory=KBSettings)
+    kb: KB | None = None
+    trees: list[Tree] = field(default_factory=list)
+    build_seconds: float = 0.0
+    kb_cached: bool = False
+    kb_key: tuple | None = None
+    kb_note: str = ""
+    rules: list[WeightedClause] = field(default_factory=list)
+    selected: Instance | None = None
+    semantics: str = "auto"
+    method: str = "auto"
+    kbs: LRU = field(default_factory=lambda: LRU(6))
+    results: LRU = field(default_factory=lambda: LRU(512))
+
+    def fork(self) -> Workspace:
+        """A workspace for another session on the same data: it shares the built KBs (never
+        changed in place) and starts with no rules, no selection and empty result caches."""
+        return replace(self, rules=[], selected=None, kbs=self.kbs.copy(), results=LRU(512))
+
+    # ------------------------------------------------------------------ data
+
+    @property
+    def positive(self) -> str:
+        return str(self.dataset.positive)
+
+    @property
+    def class_name(self) -> str:
+        """What POS stands for, readable alone (`malignant`, `Survived = 1`)."""
+        from plx_core.wording import class_name
+
+        return class_name(self.positive, self.settings.label)
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return tuple(str(c) for c in self.dataset.X.columns)
+
+    def domains(self) -> dict[str, tuple[str, ...]]:
+        if self.kb is not None:
+            return {f: self.kb.domains.get(f, ()) for f in self.features}
+        from plx_core.encoding import natural_key
+
+        return {f: tuple(sorted(self.X_train[f].dropna().astype(str).unique(), key=natural_key))
+                for f in self.features}
+
+    def part(self, name: str) -> tuple[pd.DataFrame, pd.Series]:
+        if name == "test":
+            return self.X_test, self.y_test
+        if name == "train":
+            X = unique_rows(self.X_train)
+            return X, self.y_train[~self.y_train.index.duplicated(keep="first")]
+        raise DataError(f"part must be 'test' or 'train', not {name!r}")
+
+    # ------------------------------------------------------------------ KB
+
+    def ensure_kb(self, progress: Callable[[float, str], None] | None = None) -> KB:
+        if self.kb is None:
+            self.set_kb(self.kb_settings, progress)
+        assert self.kb is not None
+        return self.kb
+
+    def set_kb(self, settings: KBSettings, progress: Callable[[float, str], None] | None = None) -> KB:
+        """Build (or fetch from this session's cache) the KB for the data and settings."""
+        key = ("kb", self.data_key, settings.key())
+        cached = key in self.kbs
+        kb, trees, secs = self.kbs.get(
+            key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
+        self.kb, self.trees, self.build_seconds = kb, trees, secs
+        self.kb_settings, self.kb_key, self.kb_cached = settings, key, cached
+        self.kb_note = ""
+        return kb
+
+    def kb_for(self, settings: KBSettings,
+               progress: Callable[[float, str], None] | None = None) -> tuple[KB, tuple]:
+        """Another KB on the same data (e.g. a Tree KB to compare with), from the session cache
+        when built before; the current KB stays as it is."""
+        key = ("kb", self.data_key, settings.key())
+        kb, _, _ = self.kbs.get(
+            key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
+        return kb, key
+
+    def import_kb(self, text: str | bytes) -> KB:
+        """Use a KB read from JSON (its features must be the data's features)."""
+        kb = KB.from_json(text)
+        missing = [f for f in self.features if f not in kb.features]
+        extra = [f for f in kb.features if f not in self.features]
+        if missing or extra:
+            raise DataError(
+                "the imported KB does not fit the data: "
+                + (f"it lacks the feature(s) {missing}" if missing else "")
+                + ("; " if missing and extra else "")
+                + (f"it has feature(s) the data lacks {extra}" if extra else "")
+            )
+        rules = [c for c in kb.extra if c.source == "rule"]
+        base = kb.without_rules()
+        base.index()
+        key = ("kb", "import", fingerprint(text))
+        self.kbs.get(key, lambda: (base, [], 0.0))
+        self.kb, self.trees, self.build_seconds, self.kb_key = base, [], 0.0, key
+        self.kb_cached = False
+        self.kb_note = f"imported ({base.kind}, {len(base):,} clauses)"
+        self.rules = list(rules)
+        return base
+
+    def current_kb(self) -> KB:
+        """The KB with the enabled rules (cached per rule set)."""
+        base = self.ensure_kb()
+        enabled = [r for r in self.rules if r.enabled]
+        if not enabled:
+            return base
+        return self.cached("kb+rules", scope="kb", make=lambda: with_rules(base, enabled))
+
+    def rules_key(self) -> tuple:
+        return rules_signature(self.rules)
+
+    def view(self, rules: bool = True) -> KBView:
+        """The session's KB (with its enabled rules unless `rules` is False) and its key."""
+        if rules:
+            return KBView("current", self.current_kb(), (self.kb_key, self.rules_key()))
+        return KBView("without rules", self.ensure_kb(), (self.kb_key, ()))
+
+    def comparison_views(self, progress: Callable[[float, str], None] | None = None
+                         ) -> list[KBView | None]:
+        """The KBs the Explain page sets side by side: Direct (the current cap), a Tree KB from
+        the leaves, and the Direct KB with the enabled rules (None without rules). Built KBs
+        come from the session cache; the current KB stays as it is."""
+        say = progress or (lambda f, t: None)
+        ml = self.kb_settings.max_len if self.kb_settings.kind == "direct" else None
+        out: list[KBView | None] = []
+        for i, (name, s) in enumerate([("Direct", KBSettings("direct", ml)),
+                                       ("Tree (leaves)", KBSettings("tree"))]):
+            kb, key = self.kb_for(s, lambda f, t, i=i: say((i + f) / 3, t))
+            out.append(KBView(name, kb, (key, ())))
+        enabled = [r for r in self.rules if r.enabled]
+        if enabled:
+            base, key = out[0], (out[0].key[0], self.rules_key())
+            kbr = self.cached("kb+rules", scope="kb", view=KBView("", base.kb, key),
+                              make=lambda: with_rules(base.kb, enabled))
+            out.append(KBView("Direct with rules", kbr, key))
+        else:
+            out.append(None)
+        say(1.0, "Ready")
+        return out
+
+    # ------------------------------------------------------------------ the one cache
+
+    def key(self, kind: str, *parts: Hashable, scope: str = "answer",
+            view: KBView | None = None) -> tuple:
+        """The one cache-key builder: a result of `kind` depends on the data (scope "data"),
+        also on the KB and its enabled rules ("kb"), and also on the query settings ("answer"),
+        plus `parts` (e.g. the instance's values)."""
+        if scope == "data":
+            return (kind, self.data_key, *parts)
+        if scope not in ("kb", "answer"):
+            raise ValueError(f"scope must be 'data', 'kb' or 'answer', not {scope!r}")
+        kb_key = view.key if view is not None else (self.kb_key, self.rules_key())
+        base = (kind, self.data_key, kb_key)
+        return base + parts if scope == "kb" else base + (self.semantics, self.method, *parts)
+
+    def cached(self, kind: str, *parts: Hashable, make: Callable[[], Any], scope: str = "answer",
+               view: KBView | None = None) -> Any:
+        """`make()` computed once per session for the key `key(kind, *parts, …)`."""
+        return self.results.get(self.key(kind, *parts, scope=scope, view=view), make)
+
+    def is_cached(self, kind: str, *parts: Hashable, scope: str = "answer",
+                  view: KBView | None = None) -> bool:
+        return self.key(kind, *parts, scope=scope, view=view) in self.results
+
+    # ------------------------------------------------------------------ settings and rules
+
+    def set_query_settings(self, semantics: str, method: str) -> None:
+        """Which clauses a query uses ("auto" | "relevant" | "full") and how it is solved
+        ("auto" | "lp")."""
+        if semantics not in SEMANTICS:
+            raise DataError(f"semantics must be one of {list(SEMANTICS)}, not {semantics!r}")
+        if method not in METHODS:
+            raise DataError(f"method must be one of {list(METHODS)}, not {method!r}")
+        self.semantics, self.method = semantics, method
+
+    def add_rule(self, conditions: Sequence[tuple[str, str]], head: str, p: float,
+                 w: float) -> tuple[WeightedClause | None, list[str]]:
+        """Add `IF conditions THEN head [p, w]`; returns (the rule, []) or (None, the problems
+        in plain words)."""
+        problems = validate_conditions(conditions, self.domains())
+        if not 0.0 <= p <= 1.0:
+            problems.append("p must be between 0 and 1.")
+        if not w > 0:
+            problems.append("w must be greater than 0.")
+        if problems:
+            return None, problems
+        rule = rule_clause(conditions, head, p, w, next_rule_id(self.rules))
+        dup = [r for r in self.rules if set(r.literals) == set(rule.literals)]
+        if dup:
+            return None, [f"The same rule is already there as {dup[0].id}; edit it instead."]
+        self.rules = [*self.rules, rule]
+        return rule, []
+
+    def add_rules_text(self, text: str) -> list[WeightedClause]:
+        """Add the rules of `text` (the engine's rule grammar, checked against the KB)."""
+        from plx_core.rules import parse_rules
+
+        new = parse_rules(text, kb=self.current_kb())
+        if not new:
+            raise DataError("type at least one rule")
+        self.rules = [*self.rules, *new]
+        return new
+
+    def edit_rule(self, rule_id: str, *, p: float, w: float, enabled: bool) -> None:
+        self.rules = [replace(r, p=float(p), w=float(w), enabled=bool(enabled))
+                      if r.id == rule_id else r for r in self.rules]
+
+    def delete_rule(self, rule_id: str) -> None:
+        self.rules = [r for r in self.rules if r.id != rule_id]
+
+    def rule(self, rule_id: str) -> WeightedClause:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise DataError(f"there is no rule {rule_id!r}")
+
+    # ------------------------------------------------------------------ queries
+
+    def query(self, inst: Instance | Mapping[str, Any], rules: bool = True,
+              view: KBView | None = None) -> Bounds:
+        """ω(POS) bounds of an instance (cached)."""
+        values = inst.known() if isinstance(inst, Instance) else {
+            f: v for f, v in inst.items() if not is_missing(v)}
+        v = view or self.view(rules)
+        return self.cached("query", tuple(sorted(values.items())), view=v,
+                           make=lambda: query(v.kb, values, semantics=self.semantics,
+                                              method=self.method))
+
+    def decisions(self, part: str = "test", rules: bool = True) -> pd.DataFrame:
+        """Bounds and decision for every row of a split part (cached)."""
+        X, y = self.part(part)
+        v = self.view(rules)
+        return self.cached("decisions", part, view=v,
+                           make=lambda: decision_frame(v.kb, X, y, self.positive,
+                                                       self.semantics, self.method))
+
+    def truth(self, part: str = "test") -> np.ndarray:
+        """Whether each row of a split part is POS."""
+        return (self.part(part)[1].astype(str) == self.positive).to_numpy()
+
+    def scores(self, part: str = "test", rules: bool = True,
+               decisions: pd.DataFrame | None = None) -> dict[str, float]:
+        """F1, precision, sensitivity, specificity, accuracy and counts of plx's decisions on a
+        split part (`decisions`: a `decisions(part)` frame already at hand)."""
+        d = self.decisions(part, rules) if decisions is None else decisions
+        return scores(self.truth(part), d["decision"].to_numpy() == "POS")
+
+    def baselines(self) -> pd.DataFrame:
+        """Test scores of the dashboard's baselines on the same split (cached per data set)."""
+        return self.cached("baselines", scope="data", make=lambda: baseline_scores(
+            self.X_train, self.y_train, self.X_test, self.y_test, self.positive,
+            DASHBOARD_BASELINES, self.settings.seed))
+
+    def rules_effect(self) -> RulesEffect:
+        """The test decisions without and with the enabled rules, the scores of both, the rows
+        whose decision flips, and the selected instance's bounds both ways."""
+        before, after = self.decisions("test", rules=False), self.decisions("test", rules=True)
+        flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
+        table = self.X_test.loc[flips].copy()
+        table.insert(0, "label", self.y_test.loc[flips].astype(str))
+        table.insert(1, "before", before.loc[flips, "decision"])
+        table.insert(2, "after", after.loc[flips, "decision"])
+        table.insert(3, "ω before", before.loc[flips, "mean"].round(3))
+        table.insert(4, "ω after", after.loc[flips, "mean"].round(3))
+        table.insert(5, "now right", after.loc[flips, "correct"])
+        sel = self.selected
+        pair = (self.query(sel, rules=False), self.query(sel, rules=True)) if sel else None
+        return RulesEffect(self.scores("test", False), self.scores("test", True), table, sel, pair)
+
+    def set_selected(self, inst: Instance | None) -> None:
+        self.selected = inst
+
+
+SEMANTICS = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
+             "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
+METHODS = {"auto": "auto (exact weighted median when possible, else the LP)",
+           "lp": "always the LP (cvxpy + HiGHS)"}
+
+
+@dataclass(frozen=True)
+class KBView:
+    """A KB to answer with and the key that names it (its build settings and rule set)."""
+
+    name: str
+    kb: KB
+    key: Hashable
+
+
+@dataclass(frozen=True)
+class RulesEffect:
+    """What the enabled rules change on the test split."""
+
+    before: dict[str, float]
+    after: dict[str, float]
+    flips: pd.DataFrame
+    selected: Instance | None
+    selected_bounds: tuple[Bounds, Bounds] | None
+
+
+def decision_word(b: Bounds) -> str:
+    """The decision of bounds in words: POS, NOT POS, or a tie (reported NOT POS)."""
+    return "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+
+
+def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
+                   semantics: str = "auto", method: str = "auto") -> pd.DataFrame:
+    ba: BoundsArray = query_many(kb, X, semantics=semantics, method=method)
+    out = pd.DataFrame({"lower": ba.lower, "upper": ba.upper, "mean": ba.mean,
+                        "decision": np.where(ba.positive, "POS", "NOT POS"),
+                        "tie": ba.tie, "method": ba.method}, index=X.index)
+    if y is not None:
+        truth = (y.astype(str) == str(positive)).to_numpy()
+        out["label"] = y.astype(str).to_numpy()
+        out["correct"] = truth == ba.positive
+    return out
+
+
+def new_workspace(raw: RawTable | None = None, settings: DataSettings | None = None,
+                  build: bool = True) -> Workspace:
+    """A workspace on `raw` (default: the built-in diagnosis set, split 70/30 with seed 0),
+    with the Direct KB built unless `build` is False."""
+    raw = raw if raw is not None else raw_default()
+    settings = settings if settings is not None else raw.defaults
+    ws = _workspace_for(raw, settings)
+    if build:
+        ws.kb_settings = KBSettings(max_len=default_max_len(*ws.X_train.shape))
+        ws.ensure_kb()
+    return ws
+
+
+def _workspace_for(raw: RawTable, settings: DataSettings) -> Workspace:
+    ds = prepare(raw, settings)
+    X_tr, X_te, y_tr, y_te = train_test_split_stratified(ds.X, ds.y, settings.test_size,
+                                                         settings.seed, settings.balance)
+    key = fingerprint(raw.fingerprint, X_tr, y_tr, X_te, y_te, ds.positive)
+    return Workspace(raw, settings, ds, X_tr, X_te, y_tr, y_te, key)
+
+
+def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
+    """Switch the workspace to new data (in place). Keeps the KB cache; drops the selection and
+    the rules that no longer fit the features and values. Returns notes for the user."""
+    fresh = _workspace_for(raw, settings)
+    notes = []
+    old_rules = ws.rules
+    for name in ("raw", "settings", "dataset", "X_train", "X_test", "y_train", "y_test", "data_key"):
+        setattr(ws, name, getattr(fresh, name))
+    ws.kb = None
+    ws.kb_key = None
+    ws.trees = []
+    ws.selected = None
+    kind = ws.kb_settings.kind
+    ml = default_max_len(*ws.X_train.shape) if kind == "direct" else ws.kb_settings.max_len
+    ws.kb_settings = replace(ws.kb_settings, max_len=ml)
+    if kind == "direct" and ml is not None:
+        notes.append(f"With {ws.X_train.shape[1]} features the Direct KB is capped at max_len={ml} "
+                     "(change it on the Knowledge base page).")
+    doms = ws.domains()
+    ws.rules = [r for r in old_rules if not validate_conditions(rule_parts(r)[0], doms)]
+    dropped = len(old_rules) - len(ws.rules)
+    if dropped:
+        notes.append(f"{dropped} rule(s) did not fit the new data and were removed.")
+    return notes
