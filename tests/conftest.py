@@ -80,3 +80,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         name = item.nodeid.split("[", 1)[0].removeprefix("tests/")
         if name in SLOW or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plx_home_for_the_session(tmp_path_factory):
+    """Projects the dashboard saves during the tests (servers included) go to a fresh folder,
+    never to the user's data folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PLX_HOME", str(tmp_path_factory.mktemp("plx_home")))
+    mp.delenv("PLX_DATABASE_URL", raising=False)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _plx_home_per_test(tmp_path_factory, monkeypatch):
+    """Each in-process test (AppTest) starts without saved projects."""
+    monkeypatch.setenv("PLX_HOME", str(tmp_path_factory.mktemp("plx_home")))
