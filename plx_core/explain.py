@@ -54,18 +54,23 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError
+from .index import subset_plan
 from .kb import KB
+from .lp import solve_bounds_many
+from .median import equal_weight_medians
 from .query import (
     OPEN,
     TIE_EPS,
     Bounds,
     PreparedQuery,
+    build_problem,
     prepare_query,
     query,
     query_many,
+    reduce_kb,
     resolve_semantics,
     subquery_bounds,
-    subset_matrix,
+    weighted_median,
     weighted_median_intervals,
 )
 
@@ -76,6 +81,8 @@ TIE_BREAK = {
     "negative": "smaller upper bound, then smaller evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles), then feature order",
 }
+_LP_BATCH = 512  # full-semantics sub-queries solved as one block-diagonal LP
+_CHUNK_LOOKUPS = 1 << 21  # subset lookups per batched evaluation of sub-queries (memory bound)
 _CHUNK_CELLS = 24_000_000  # sub-queries × clauses × features per batched call (memory bound)
 
 
@@ -128,6 +135,15 @@ class _SubQueries:
         self.full = query(kb, self.query, semantics=self.sem)
         self.n = len(self.cols)
         self.evaluated = 0
+        mentioned = np.zeros(len(kb.features), bool)
+        if kb.n_learned:
+            mentioned |= (kb.codes >= 0).any(axis=0)
+        pos_of = kb.feature_positions()
+        for c in kb.extra:
+            for lit in c.literals:
+                if lit.is_feature:
+                    mentioned[pos_of[lit.atom]] = True
+        self._mentioned = mentioned[self.cols]  # per known feature of the query
         if self.sem == "relevant":
             ev = self.full.evidence
             cm = np.zeros((len(ev.clause), self.n), dtype=bool)
@@ -151,6 +167,12 @@ class _SubQueries:
             if self.n <= 62:
                 self._bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
                 self._cmb = self._cm.astype(np.int64) @ self._bits
+            self._rank = self._values = None
+            if len(self._w) and np.all(self._w == self._w[0]):
+                self._values, rank = np.unique(self._t, return_inverse=True)
+                self._rank = rank.ravel().astype(np.int64)
+            # clause sizes present: a sub-query's lookups are its subsets of these sizes only
+            self._sizes = tuple(sorted(set(self._cm.sum(axis=1).tolist())))
 
     def full_masks(self, sub: np.ndarray) -> np.ndarray:
         """S × n masks over the known features → S × F masks over the KB's features."""
@@ -173,7 +195,7 @@ class _SubQueries:
         # clause × sub-query test per relevant clause: wide coalitions (sampled Shapley over
         # many features) go the second way
         if (self.sem == "relevant" and self._direct
-                and np.ldexp(1.0, sub.sum(axis=1)).sum() <= S * max(len(self._t), 1)):
+                and self._n_lookups(sub.sum(axis=1)) <= S * max(len(self._t), 1)):
             self._evaluate_direct(sub, out, stats)
             return out
         if self.sem == "relevant":
@@ -186,16 +208,40 @@ class _SubQueries:
             if stats and len(self._t):
                 self._stats(sub, evm, ncl)
             return out
-        for s in range(S):
-            sq = {f: v for f, v, keep in zip(self.names, self.values, sub[s]) if keep}
-            b = query(self.kb, sq | dict(self.pq.atoms), semantics=self.sem)
-            lower[s], upper[s] = b.lower, b.upper
-            ev = b.evidence
-            fin = np.isfinite(ev.target)
-            ncl[s] = int(fin.sum())
-            if fin.any() and ev.w[fin].sum() > 0:
-                evm[s] = float(ev.w[fin] @ ev.target[fin] / ev.w[fin].sum())
+        # full semantics: each sub-query reduced on its own; those needing the LP are solved
+        # together, _LP_BATCH at a time, as one block-diagonal LP (`solve_bounds_many`)
+        # A feature no clause mentions changes nothing when kept, so sub-queries that differ
+        # only in such features are one problem (a Tree KB uses few of 30 features)
+        live = sub & self._mentioned[None, :]
+        keys, first, inv = np.unique(live, axis=0, return_index=True, return_inverse=True)
+        inv = inv.ravel()
+        U = len(keys)
+        u_lo, u_hi, u_evm, u_ncl = np.zeros(U), np.ones(U), np.full(U, np.nan), np.zeros(U, np.int64)
+        pending: list[tuple[int, Any]] = []
+        for u in range(U):
+            sq = {f: v for f, v, keep in zip(self.names, self.values, keys[u]) if keep}
+            pq = prepare_query(self.kb, sq | dict(self.pq.atoms))
+            red = reduce_kb(self.kb, pq, self.sem)
+            u_ncl[u] = len(red.med_target)
+            if len(red.med_target) and red.med_w.sum() > 0:
+                u_evm[u] = float(red.med_w @ red.med_target / red.med_w.sum())
+            if len(red.lp_rows) == 0 and not red.lp_extra:
+                u_lo[u], u_hi[u] = weighted_median(red.med_target, red.med_w)
+            else:
+                pending.append((u, build_problem(self.kb, pq, red, all_clauses=False,
+                                                 domain_constraint=False)[0]))
+        for a in range(0, len(pending), _LP_BATCH):
+            part = pending[a:a + _LP_BATCH]
+            for (u, _), (lo, hi, _) in zip(part, solve_bounds_many([rp for _, rp in part])):
+                u_lo[u], u_hi[u] = lo, hi
+        lower[:], upper[:], evm[:], ncl[:] = u_lo[inv], u_hi[inv], u_evm[inv], u_ncl[inv]
         return out
+
+    def _n_lookups(self, sizes: np.ndarray) -> int:
+        """Subset lookups `_pairs` makes for sub-queries keeping `sizes` features each."""
+        ks, counts = np.unique(sizes, return_counts=True)
+        return sum(int(c) * sum(math.comb(int(k), s) for s in self._sizes if s <= k)
+                   for k, c in zip(ks, counts))
 
     def _pairs(self, sub: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(sub-query, clause) index pairs of every relevant clause each sub-query settles.
@@ -210,12 +256,14 @@ class _SubQueries:
         out_s, out_j = [], []
         for k in np.unique(size).tolist():
             rows = np.flatnonzero(size == k)
-            if k:
+            parts = [np.zeros((len(rows), 1), np.int64)] if 0 in self._sizes else []
+            sizes = tuple(s for s in self._sizes if 1 <= s <= k)
+            if sizes:
                 pos = np.nonzero(sub[rows])[1].reshape(len(rows), k)
-                member = np.vstack([np.zeros((1, k), np.int64), subset_matrix(k, None)])
-                masks = self._bits[pos] @ member.T  # (rows, 2^k): every subset, empty included
-            else:
-                masks = np.zeros((len(rows), 1), np.int64)
+                parts.append(subset_plan(k, sizes).keys(self._bits[pos]))  # (rows, subsets)
+            if not parts:
+                continue
+            masks = np.hstack(parts)
             flat = masks.ravel()
             lo = np.searchsorted(keys, flat, "left")
             hi = np.searchsorted(keys, flat, "right")
@@ -233,12 +281,24 @@ class _SubQueries:
     def _evaluate_direct(self, sub: np.ndarray, out: dict[str, np.ndarray], stats: bool) -> None:
         if len(self._t) == 0:
             return
-        s_idx, j_idx = self._pairs(sub)
-        S = len(sub)
-        out["lower"][:], out["upper"][:] = weighted_median_intervals(
-            s_idx, self._t[j_idx], self._w[j_idx], S)
-        if stats:
-            self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"], out["n_clauses"])
+        # chunks of ≤ _CHUNK_LOOKUPS subset lookups: memory bounded for many wide sub-queries
+        sizes = sub.sum(axis=1)
+        per = np.array([self._n_lookups(np.array([k])) for k in range(self.n + 1)])[sizes]
+        cut = np.searchsorted(np.cumsum(per), np.arange(1, int(per.sum()) // _CHUNK_LOOKUPS + 1)
+                              * _CHUNK_LOOKUPS)
+        for a, b in zip(np.concatenate([[0], cut]), np.concatenate([cut, [len(sub)]])):
+            if b <= a:
+                continue
+            s_idx, j_idx = self._pairs(sub[a:b])
+            S = b - a
+            if self._rank is not None:  # equal weights: one sort of (sub-query, target rank)
+                lo, hi = equal_weight_medians(s_idx, self._rank[j_idx], self._values, S)
+            else:
+                lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
+            out["lower"][a:b], out["upper"][a:b] = lo, hi
+            if stats:
+                self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],
+                                       out["n_clauses"][a:b])
 
     def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
         w = np.bincount(s_idx, weights=self._w[j_idx], minlength=S)
@@ -262,6 +322,18 @@ class _SubQueries:
             ncl[a:a + chunk] = np.rint(sums[:, 2]).astype(np.int64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 evm[a:a + chunk] = np.where(sums[:, 0] > 0, sums[:, 1] / sums[:, 0], np.nan)
+
+
+def _check_int(name: str, value: Any, least: int | None) -> int:
+    """`value` as an int (≥ `least` if given), or one clear error (1.5, "2", True and None
+    are refused; k's range is checked against the query later)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        at_least = "" if least is None else f" ≥ {least}"
+        raise DataError(f"{name} must be a whole number{at_least}, got {value!r} "
+                        f"({type(value).__name__})")
+    if least is not None and value < least:
+        raise DataError(f"{name} must be a whole number ≥ {least}, got {value!r}")
+    return int(value)
 
 
 def _masks_of(combos: Sequence[tuple[int, ...]], n: int) -> np.ndarray:
@@ -450,7 +522,7 @@ def explain(
     budget: int = 20000,
     beam_width: int = 8,
     semantics: str = "auto",
-    lp_budget: int = 256,
+    lp_budget: int = 1024,
     direction: str = "auto",
     strategy: str = "subquery",
 ) -> Explanation:
@@ -470,10 +542,14 @@ def explain(
     sub-queries. `direction` "positive"/"negative"
     overrides the side explained ("auto": the query's decision).
     """
-    if strategy == "shapley":
-        return _explain_by_shapley(kb, q, k, semantics, direction)
-    if strategy != "subquery":
+    if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
+    k = _check_int("k", k, None)
+    if strategy == "shapley":
+        _check_int("budget", budget, 0)
+        _check_int("lp_budget", lp_budget, 0)
+        _check_int("beam_width", beam_width, 1)
+        return _explain_by_shapley(kb, q, k, semantics, direction)
     return explain_all(kb, q, [k], budget=budget, beam_width=beam_width, semantics=semantics,
                        lp_budget=lp_budget, direction=direction)[k]
 
@@ -514,17 +590,21 @@ def explain_all(
     budget: int = 20000,
     beam_width: int = 8,
     semantics: str = "auto",
-    lp_budget: int = 256,
+    lp_budget: int = 1024,
     direction: str = "auto",
 ) -> dict[int, Explanation]:
     """`explain` for several k at once ({k: Explanation}), sharing the full query and one
     batched evaluation of every exhaustively searched size. Every k must lie between 1 and
     the number of features the query knows."""
-    ks = [int(k) for k in ks]
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
+        raise DataError(f"ks must be a list of whole numbers, got {ks!r}")
+    ks = [_check_int("k", k, None) for k in ks]
     if direction not in ("auto", "positive", "negative"):
         raise DataError(f"direction must be 'auto', 'positive' or 'negative', got {direction!r}")
-    if budget < 0 or lp_budget < 0 or beam_width < 1:
-        raise DataError("budget and lp_budget must be ≥ 0 and beam_width ≥ 1")
+    budget = _check_int("budget", budget, 0)
+    lp_budget = _check_int("lp_budget", lp_budget, 0)
+    beam_width = _check_int("beam_width", beam_width, 1)
+    resolve_semantics(kb, semantics)
     ev = _SubQueries(kb, q, semantics)
     n = ev.n
     for k in ks:
@@ -674,8 +754,8 @@ def shapley(
     `n_samples` random permutations (seeded by `random_state`) with the standard error of
     each value. Under the relevant semantics v(∅) = 0.5 (no evidence: ω(POS) ∈ [0, 1]).
     """
-    if n_samples < 2:
-        raise DataError(f"n_samples must be at least 2, got {n_samples}")
+    n_samples = _check_int("n_samples", n_samples, 2)
+    exact_max = _check_int("exact_max", exact_max, 0)
     ev = _SubQueries(kb, q, semantics)
     n = ev.n
     fb = ev.full
@@ -741,11 +821,11 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
     b: Bounds = query(kb, q, semantics=semantics, method=method)
     ev = b.evidence
     ans = float(b.omega)
-    clauses = [kb.clause(int(i)) for i in ev.clause]
-    heads = np.array([c.head for c in clauses], dtype=np.int64)
+    info = _clause_columns(kb, ev.clause)
+    heads = info["head"]
     over = ev.overridden
     target = ev.target
-    side = np.full(len(clauses), "agrees", dtype=object)
+    side = np.full(len(heads), "agrees", dtype=object)
     med = np.isfinite(target)
     side[med & (target > ans + tol)] = "for"
     side[med & (target < ans - tol)] = "against"
@@ -761,12 +841,12 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
     frame = pd.DataFrame(
         {
             "clause_id": ev.clause,
-            "clause": [c.to_text() for c in clauses],
-            "source": [c.source for c in clauses],
-            "rule_id": [c.id for c in clauses],
+            "clause": info["clause"],
+            "source": info["source"],
+            "rule_id": info["rule_id"],
             "p": ev.p,
             "w": ev.w,
-            "support": pd.array([c.support for c in clauses], dtype="Int64"),
+            "support": pd.array(info["support"], dtype="Int64"),
             "target": target,
             "omega": ev.omega,
             "overridden": over,
@@ -782,6 +862,35 @@ def evidence(kb: KB, q: Any, semantics: str = "auto", method: str = "auto",
                        method=b.method, semantics=b.semantics, positive=bool(b.positive),
                        inconsistency=float(b.inconsistency))
     return frame
+
+
+def _clause_columns(kb: KB, ids: np.ndarray) -> dict[str, Any]:
+    """Text, head, source, rule id and support of clauses `ids` (learned ones column-wise:
+    thousands of relevant clauses at 30 features, no clause object each)."""
+    from .clause import SOURCES
+    from .textformat import _learned_text
+
+    ids = np.asarray(ids, dtype=np.int64)
+    n = len(ids)
+    learned = ids < kb.n_learned
+    rows = ids[learned]
+    text = np.empty(n, dtype=object)
+    head = np.zeros(n, np.int64)
+    source = np.empty(n, dtype=object)
+    rule_id = np.full(n, None, dtype=object)
+    support = np.full(n, None, dtype=object)
+    if len(rows):
+        text[learned] = _learned_text(kb, rows)
+        head[learned] = kb.head[rows]
+        source[learned] = np.asarray(SOURCES, dtype=object)[kb.source[rows]]
+        sup = kb.support[rows]
+        support[learned] = [int(x) if x >= 0 else None for x in sup.tolist()]
+    for i in np.flatnonzero(~learned):
+        c = kb.extra[int(ids[i]) - kb.n_learned]
+        text[i], head[i], source[i], rule_id[i], support[i] = (c.to_text(), c.head, c.source,
+                                                               c.id, c.support)
+    return {"clause": list(text), "head": head, "source": list(source),
+            "rule_id": list(rule_id), "support": list(support)}
 
 
 # --------------------------------------------------------------------------- counterfactuals
@@ -826,8 +935,8 @@ def counterfactual(
     to another value of the feature's training domain, that flip the decision. Search by
     number of changes (1, 2, …, `max_changes`), every candidate row of a level answered in one
     `query_many` batch; stops early (`truncated`) if a level would exceed `max_rows` rows."""
-    if max_changes < 1:
-        raise DataError(f"max_changes must be at least 1, got {max_changes}")
+    max_changes = _check_int("max_changes", max_changes, 1)
+    max_rows = _check_int("max_rows", max_rows, 1)
     sem = resolve_semantics(kb, semantics)
     pq = prepare_query(kb, q)
     names = [f for f, c in zip(kb.features, pq.codes) if c != OPEN]

@@ -55,14 +55,17 @@ sentence each; `tests/test_lp.py` checks the result against Definition 3 written
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cvxpy as cp
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import SolverError, SolverTimeoutError
+from .errors import DataError, SolverError, SolverTimeoutError
+from .median import WeightRangeError
 
 STAGE2_TOL = 1e-9  # absolute: a relative tolerance would widen bounds on large KBs
 SOLVER_TOL = 1e-9  # HiGHS primal/dual feasibility tolerance for all solves
@@ -71,7 +74,35 @@ DUAL_ZERO = 1e-11  # a dual / reduced cost at most this (× largest weight) is z
 DUAL_NONZERO = 1e-8  # … at least this is nonzero; in between, the face is not trusted
 GROUP_MAX_LEN = 16  # clauses with more literals are never grouped (bounds the signature table)
 FACE_ALGORITHM = "primal"  # HiGHS algorithm for the stage-2 solves on the optimal face
+MAX_WEIGHT_RATIO = 1e7  # largest / smallest weight the LP accepts (solver tolerance 1e-9)
 IPM_MIN_NNZ = 8_000  # stage 1 by interior point + crossover from this many matrix entries on (measured)
+
+
+def _silence_highs_banner() -> None:
+    """HiGHS prints a copyright banner on the process's stdout (fd 1, not `sys.stdout`) the
+    first time a solver object is created, whatever `output_flag` says; create that first one
+    here with fd 1 pointed at /dev/null so no user terminal or CLI output ever shows it."""
+    try:
+        import highspy
+    except ImportError:  # cvxpy without HiGHS: nothing prints
+        return
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):  # no usable fd 1 (e.g. a closed stdout): nothing can show
+        highspy.Highs()
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+_silence_highs_banner()
 
 
 @dataclass(frozen=True)
@@ -531,6 +562,20 @@ def _stage2_cost_row(core: _Core, rp: ReducedProblem, optimum: float, runner: _R
     return out[0], out[1]
 
 
+def _stage1(runner: _Runner, problem: cp.Problem, core: _Core, solver: str, stage: str) -> None:
+    """Solve stage 1: interior point with crossover for large problems (a vertex with basis
+    duals, fastest there), simplex otherwise or when the crossover fails."""
+    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
+        try:
+            runner.run(problem, stage, "ipm")
+        except SolverTimeoutError:
+            raise
+        except SolverError:  # a crossover failure: the simplex is slower but sure
+            runner.run(problem, stage)
+    else:
+        runner.run(problem, stage)
+
+
 def solve_bounds(
     rp: ReducedProblem,
     time_limit: float | None = 60.0,
@@ -544,22 +589,14 @@ def solve_bounds(
     `presolve` (rules R1/R2) and `face` (stage 2 on the optimal face) can be switched off to
     measure them; the answer does not depend on them.
     """
+    rp, scale = _normalised(rp)
     runner = _Runner(solver, time_limit)
     core = _core(rp, presolve)
     N = len(core.c)
     z = cp.Variable(N, bounds=[core.lb, core.ub], name="z")
     cons = _rows(core, z)
     problem = cp.Problem(cp.Minimize(core.c @ z), cons)
-    stage1 = "stage 1: minimise inconsistency"
-    if solver == cp.HIGHS and core.G.nnz >= IPM_MIN_NNZ:
-        try:
-            runner.run(problem, stage1, "ipm")
-        except SolverTimeoutError:
-            raise
-        except SolverError:  # a crossover failure: the simplex is slower but sure
-            runner.run(problem, stage1)
-    else:
-        runner.run(problem, stage1)
+    _stage1(runner, problem, core, solver, "stage 1: minimise inconsistency")
     optimum = float(core.c @ z.value) if N else 0.0
     z1 = np.asarray(z.value, dtype=float).copy()
     lower = upper = None
@@ -584,7 +621,31 @@ def solve_bounds(
     if lower > upper:  # solver noise below the rounding grid
         lower = upper = round((lower + upper) / 2, ROUND)
     x, c = _reconstruct(rp, core, z1)
-    return LPSolution(lower, upper, optimum + core.constant + rp.constant, x, c, problem.status, how)
+    total = (optimum + core.constant + rp.constant) / scale
+    return LPSolution(lower, upper, total, x, c, problem.status, how)
+
+
+def _normalised(rp: ReducedProblem) -> tuple[ReducedProblem, float]:
+    """The problem with every weight divided by one power of two (exact) so the largest is in
+    [0.5, 1): the optimal set does not depend on the scale of the weights, but the solver's
+    absolute tolerances do. Weights spanning more than `MAX_WEIGHT_RATIO` are refused: the
+    solver could not tell the small ones from its tolerance (issue 12)."""
+    w = np.concatenate([rp.w, rp.med_w])
+    if not len(w):
+        return rp, 1.0
+    if not np.all(np.isfinite(w) & (w > 0)):
+        raise DataError(f"a clause weight is {w[~(np.isfinite(w) & (w > 0))][0]!r}; "
+                        "weights must be finite numbers > 0")
+    top, low = float(w.max()), float(w.min())
+    if top > MAX_WEIGHT_RATIO * low:
+        raise WeightRangeError(
+            f"the clause weights of this query span from {low:.3g} to {top:.3g}; the LP solver "
+            f"cannot resolve weights more than {MAX_WEIGHT_RATIO:.0e} apart (its tolerance is "
+            f"{SOLVER_TOL:g}); bring them closer (e.g. lower the largest rule weight)")
+    scale = float(np.ldexp(1.0, -int(np.frexp(top)[1])))
+    if scale == 1.0:
+        return rp, 1.0
+    return replace(rp, w=rp.w * scale, med_w=rp.med_w * scale, constant=rp.constant * scale), scale
 
 
 def _reconstruct(rp: ReducedProblem, core: _Core, z1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -610,28 +671,98 @@ def _snap(v: float) -> float:
     return float(min(1.0, max(0.0, round(v, ROUND))))
 
 
-def weighted_median_interval(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
-    """The interval of minimisers of Σ w |x − t| over x ∈ [0, 1] (exact, no solver).
+def solve_bounds_many(rps: list[ReducedProblem], time_limit: float | None = 60.0,
+                      solver: str = cp.HIGHS) -> list[tuple[float, float, float]]:
+    """(lower, upper, optimum) of many independent reduced problems from one block-diagonal LP.
 
-    With no terms every x is optimal: (0, 1).
+    The problems share no variable, so the sum of their objectives is minimised by minimising
+    each one (one stage-1 solve for all), and min (max) Σ_b ω_b(POS) over the product of their
+    optimal faces is reached at each block's own min (max): two stage-2 solves give every
+    bound. Each block's weights are normalised on their own (`_normalised`). When the duals do
+    not prove the optimal face, every problem is solved on its own by `solve_bounds`.
+    Explanations and Shapley values under the full semantics use it: hundreds of small LPs
+    (one per sub-query) cost three solves.
     """
-    if len(target) == 0:
-        return 0.0, 1.0
-    order = np.argsort(target, kind="stable")
-    t, w = target[order], weight[order]
-    first = np.concatenate([[True], t[1:] != t[:-1]])
-    starts = np.flatnonzero(first)
-    tu = t[starts]
-    cum = np.cumsum(np.add.reduceat(w, starts))
-    total = cum[-1]
-    half = total / 2.0
-    eps = 1e-12 * total
-    i = int(np.searchsorted(cum, half - eps, "left"))
-    lower = float(tu[i])
-    if abs(cum[i] - half) <= eps and i + 1 < len(tu):
-        return lower, float(tu[i + 1])
-    return lower, lower
-
-
-def weighted_cost(x: float, target: np.ndarray, weight: np.ndarray) -> float:
-    return float(weight @ np.abs(x - target)) if len(target) else 0.0
+    if not rps:
+        return []
+    scaled = [_normalised(rp) for rp in rps]
+    cores = [_core(rp, True) for rp, _ in scaled]
+    sizes = np.array([len(c.c) for c in cores], np.int64)
+    off = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    G = sp.block_diag([c.G if c.G.shape[0] else sp.csr_matrix((0, len(c.c))) for c in cores],
+                      format="csr")
+    E = None
+    if any(c.E is not None for c in cores):
+        E = sp.block_diag([c.E if c.E is not None else sp.csr_matrix((0, len(c.c)))
+                           for c in cores], format="csr")
+    core = _Core(G, np.concatenate([c.h for c in cores]), E, np.concatenate([c.c for c in cores]),
+                 np.concatenate([c.lb for c in cores]), np.concatenate([c.ub for c in cores]),
+                 np.zeros(1, np.int64), np.zeros(1), 0.0)
+    runner = _Runner(solver, time_limit)
+    N = len(core.c)
+    z = cp.Variable(N, bounds=[core.lb, core.ub])
+    cons = _rows(core, z)
+    problem = cp.Problem(cp.Minimize(core.c @ z), cons)
+    _stage1(runner, problem, core, solver, "stage 1 (many problems): minimise inconsistency")
+    z1 = np.asarray(z.value, dtype=float).copy()
+    optimum = float(core.c @ z1)
+    face = None
+    if core.G.shape[0] + (0 if core.E is None else core.E.shape[0]):
+        y = np.asarray(cons[0].dual_value, float) if core.G.shape[0] else np.zeros(0)
+        mu = np.zeros(0) if core.E is None else np.asarray(cons[-1].dual_value, float)
+        face = _face(core, y, mu, optimum)
+    if face is None:
+        out = []
+        for rp in rps:
+            sol = solve_bounds(rp, time_limit=time_limit, solver=solver)
+            out.append((sol.lower, sol.upper, sol.optimum))
+        return out
+    tight, lo, hi = face
+    free = lo < hi
+    fixed_val = np.where(free, 0.0, lo)
+    sel = np.zeros(N, bool)
+    sel[off] = True  # column 0 of every block is its ω(POS)
+    pos_free = sel & free
+    values = {}
+    if pos_free.any():
+        hf = core.h - G @ fixed_val
+        Gf = G[:, free].tocsr()
+        used = np.diff(Gf.indptr) > 0
+        zf = cp.Variable(int(free.sum()), bounds=[lo[free], hi[free]])
+        fc = []
+        if used.any():
+            eq, ineq = used & tight, used & ~tight
+            if eq.any():
+                fc.append(Gf[eq] @ zf == hf[eq])
+            if ineq.any():
+                fc.append(Gf[ineq] @ zf >= hf[ineq])
+        if core.E is not None:
+            fc.append(core.E[:, free].tocsr() @ zf == 1.0 - core.E @ fixed_val)
+        pick = pos_free[free].astype(float)
+        direction = cp.Parameter(value=1.0)
+        p2 = cp.Problem(cp.Minimize(direction * (pick @ zf)), fc)
+        for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
+            direction.value = sgn
+            runner.run(p2, f"stage 2 (many problems): {what} bounds of ω(POS)", FACE_ALGORITHM)
+            zz = fixed_val.copy()
+            zz[free] = zf.value
+            feas = not len(core.h) or float(np.min(G @ zz - core.h)) >= -1e-7
+            if not (core.c @ zz <= optimum + 1e-9 * max(1.0, abs(optimum)) * len(rps) and feas):
+                out = []
+                for rp in rps:
+                    sol = solve_bounds(rp, time_limit=time_limit, solver=solver)
+                    out.append((sol.lower, sol.upper, sol.optimum))
+                return out
+            values[what] = zz
+    else:
+        values = {"lower": fixed_val, "upper": fixed_val}
+    out = []
+    for b, ((rp, scale), c) in enumerate(zip(scaled, cores)):
+        s = slice(off[b], off[b] + sizes[b])
+        lower = _snap(values["lower"][off[b]] if free[off[b]] else lo[off[b]])
+        upper = _snap(values["upper"][off[b]] if free[off[b]] else lo[off[b]])
+        if lower > upper:
+            lower = upper = round((lower + upper) / 2, ROUND)
+        opt = (float(c.c @ z1[s]) + c.constant + rp.constant) / scale
+        out.append((lower, upper, opt))
+    return out

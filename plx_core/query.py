@@ -15,19 +15,23 @@ settles; "full" keeps the whole KB. "auto" is relevant for Direct KBs, full othe
 
 from __future__ import annotations
 
-import functools
 import math
+import os
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from .encoding import is_missing, value_str
 from .errors import DataError
+from .index import subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
+from .median import equal_weight_medians, weighted_median, weighted_median_intervals
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
@@ -83,6 +87,7 @@ class Bounds:
     unseen: dict[str, str] = field(default_factory=dict)
     unknown: tuple[str, ...] = ()
     forced: int = 0  # clauses the query forces to a constant (full semantics)
+    ignored: dict[str, str] = field(default_factory=dict)  # query names the KB does not know
 
     @property
     def mean(self) -> float:
@@ -121,10 +126,13 @@ class PreparedQuery:
     atoms: dict[str, bool]  # plain atoms fixed by the query
     unseen: dict[str, str]
     values: dict[str, str]  # known feature values as strings
+    ignored: dict[str, str] = field(default_factory=dict)  # names no clause can mention
 
 
 def prepare_query(kb: KB, q: Any) -> PreparedQuery:
-    """Normalise a dict / Series / sequence into codes; unknown names are errors."""
+    """Normalise a dict / Series / sequence into codes. A name the KB does not know (not a
+    feature, not an atom of a clause) cannot move ω(POS): it is left out and reported in
+    `ignored` (a hand-written KB of a few rules is queried with a whole record)."""
     if isinstance(q, pd.Series):
         q = q.to_dict()
     elif isinstance(q, pd.DataFrame):
@@ -143,6 +151,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
     atoms: dict[str, bool] = {}
     unseen: dict[str, str] = {}
     values: dict[str, str] = {}
+    ignored: dict[str, str] = {}
     positions = kb.feature_positions()
     domains = kb.domains
     plain: set[str] | None = None
@@ -150,10 +159,6 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
         if type(name) is not str:
             name = str(name)
         if type(value) is not str and is_missing(value):
-            if name not in domains:
-                plain = _plain_atoms(kb) if plain is None else plain
-                if name not in plain:
-                    raise _unknown(kb, name)
             continue
         if name in domains:
             s = value if type(value) is str else value_str(value)
@@ -170,9 +175,10 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
         if name == POS:
             raise DataError("a query cannot fix POS itself; it is what the query asks for")
         if name not in plain:
-            raise _unknown(kb, name)
+            ignored[name] = value if type(value) is str else value_str(value)
+            continue
         atoms[name] = _truth(name, value)
-    return PreparedQuery(codes, atoms, unseen, values)
+    return PreparedQuery(codes, atoms, unseen, values, ignored)
 
 
 def _unknown(kb: KB, name: str) -> DataError:
@@ -226,7 +232,7 @@ def query(
         ev = Evidence(red.med_clause, red.med_p, red.med_w,
                       np.where(red.med_head > 0, omega, 1.0 - omega), red.med_target)
         return Bounds(lower, upper, "median", sem, _clean(cost), len(red.med_clause), ev, omega,
-                      pq.unseen, unknown, red.forced)
+                      pq.unseen, unknown, red.forced, pq.ignored)
     rp, ids, heads = build_problem(kb, pq, red, all_clauses=(method == "lp"),
                                    domain_constraint=domain_constraint)
     sol = solve_bounds(rp, time_limit=time_limit)
@@ -246,7 +252,7 @@ def query(
         )
     n_rel = len(red.med_clause) + len(ids) if method != "lp" else len(ids)
     return Bounds(sol.lower, sol.upper, "lp", sem, _clean(sol.optimum), n_rel, ev, x0,
-                  pq.unseen, unknown, red.forced)
+                  pq.unseen, unknown, red.forced, pq.ignored)
 
 
 def _clean(v: float) -> float:
@@ -279,72 +285,39 @@ class Reduction:
     forced: int
 
 
-@functools.lru_cache(maxsize=64)
-def subset_matrix(k: int, max_len: int | None) -> np.ndarray:
-    """Membership (S × k, int64) of the non-empty subsets of k items with size ≤ max_len."""
-    if max_len is None or max_len >= k:
-        masks = np.arange(1, 2**k, dtype=np.int64)
-        member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
-    else:  # few short subsets of many items: enumerate them by size
-        from .direct import level_subsets
-
-        sets = [m for _, _, level in level_subsets(k, max_len) for m in level]
-        member = np.zeros((len(sets), k), dtype=np.int64)
-        member[np.repeat(np.arange(len(sets)), [len(s) for s in sets]), np.concatenate(sets)] = 1
-    member.setflags(write=False)
-    return member
-
-
-@functools.lru_cache(maxsize=64)
-def _mask_bits(k: int) -> np.ndarray:
-    """Membership (2^k × k, int64) of every subset of k items, the empty one first (mask order)."""
-    masks = np.arange(2**k, dtype=np.int64)
-    member = ((masks[:, None] >> np.arange(k)) & 1).astype(np.int64)
-    member.setflags(write=False)
-    return member
-
-
 def subset_sums(v: np.ndarray) -> np.ndarray:
     """Σ of v over every subset, in mask order (entry m sums the v_i with bit i of m set).
 
     The two halves' sums are combined by one outer addition, so a 10-item query costs two
     32 × 5 products instead of a 1,023 × 10 one."""
     k = len(v)
-    h = k // 2
-    lo = _mask_bits(h) @ v[:h]
-    hi = _mask_bits(k - h) @ v[h:]
-    return (hi[:, None] + lo[None, :]).ravel()
+    full = subset_plan(k, tuple(range(1, k + 1))).keys(np.asarray(v, np.int64)[None, :])[0]
+    return np.concatenate([[0], full])
+
+
+SUBSET_LIMIT = 1 << 20
+"""Most subsets of one query looked up in the index; beyond (or beyond 4 × the clauses) the
+KB is scanned instead: a Tree KB's long paths over 30 known features would need C(30, ≤ 10)."""
+
+
+def use_subsets(kb: KB, k: int) -> bool:
+    """Whether a query knowing k features finds its relevant clauses faster by looking up its
+    subsets (of the KB's clause lengths only) than by scanning the KB's clauses."""
+    if k == 0 or kb.n_learned == 0:
+        return True
+    n = kb.index().n_subsets(k)
+    return n <= SUBSET_LIMIT and n <= 4 * max(kb.n_learned, 1)
 
 
 def relevant_positions(kb: KB, qcodes: np.ndarray) -> np.ndarray | None:
     """Key-order index positions of the learned rows whose body ⊆ the query, in subset order
-    (deterministic), or None when the index cannot answer it by one `searchsorted`."""
+    (deterministic), or None when scanning the KB is the better way (`use_subsets`)."""
     known = np.flatnonzero(qcodes >= 0)
-    k = len(known)
-    if k == 0 or kb.n_learned == 0:
+    if len(known) == 0 or kb.n_learned == 0:
         return np.zeros(0, np.int64)
-    idx = kb.index()
-    if idx.keys is None or not (kb.max_len is None or kb.max_len >= k):
+    if not use_subsets(kb, len(known)):
         return None
-    keys = subset_sums((qcodes[known] + 1) << idx.shifts[known])
-    return idx.find_sorted(keys[1:])[1]
-
-
-def relevant_rows_lookup(kb: KB, qcodes: np.ndarray) -> np.ndarray:
-    """Learned rows whose body ⊆ the query, by index lookup of the query's subsets."""
-    pos = relevant_positions(kb, qcodes)
-    if pos is not None:
-        return kb.index().order[pos] if len(pos) else pos
-    known = np.flatnonzero(qcodes >= 0)
-    idx = kb.index()
-    member = subset_matrix(len(known), kb.max_len)
-    if idx.keys is not None:
-        keys = member @ ((qcodes[known] + 1) << idx.shifts[known])
-        return idx.find(keys)[1]
-    codes = np.full((len(member), len(kb.features)), -1, dtype=np.int64)
-    codes[:, known] = np.where(member > 0, qcodes[known][None, :], -1)
-    _, rows = idx.lookup(codes)
-    return np.sort(rows)
+    return kb.index().relevant(np.asarray(qcodes)[None, :], known)[1]
 
 
 def learned_terms(kb: KB, rows: np.ndarray | None = None, pos: np.ndarray | None = None):
@@ -399,20 +372,14 @@ def scan_rows(kb: KB, qcodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return has_true, has_open, ~has_true & ~has_open
 
 
-@functools.lru_cache(maxsize=256)
-def _n_subsets(k: int, max_len: int | None) -> int:
-    top = k if max_len is None else min(max_len, k)
-    return sum(math.comb(k, j) for j in range(1, top + 1))
-
-
 def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
     qcodes = pq.codes
     lp_rows: np.ndarray = np.zeros(0, np.int64)
     constant, forced = 0.0, 0
     pos = None
-    if sem == "relevant" and _n_subsets(int((qcodes >= 0).sum()), kb.max_len) <= 4 * max(kb.n_learned, 1):
+    if sem == "relevant" and use_subsets(kb, int((qcodes >= 0).sum())):
         pos = relevant_positions(kb, qcodes)
-        rows = relevant_rows_lookup(kb, qcodes) if pos is None else None
+        rows = None
     else:
         has_true, has_open, inside = scan_rows(kb, qcodes)
         rows = np.flatnonzero(inside)
@@ -591,82 +558,23 @@ def build_problem(
 # --------------------------------------------------------------------------- medians
 
 
-def weighted_median(target: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
-    """The interval of minimisers of Σ w |x − t| over [0, 1] for one query ([0, 1] if empty)."""
-    n = len(target)
-    if n == 0:
-        return 0.0, 1.0
-    if weight[0] == weight.min() == weight.max():
-        # equal weights (every learned clause): the middle order statistic(s), by partition;
-        # with n even the cost is flat between the n/2-th and the (n/2 + 1)-th smallest target
-        if n % 2:
-            mid = float(np.partition(target, n // 2)[n // 2])
-            return mid, mid
-        part = np.partition(target, (n // 2 - 1, n // 2))
-        return float(part[n // 2 - 1]), float(part[n // 2])
-    order = np.argsort(target)
-    t = target[order]
-    cum = np.cumsum(weight[order])
-    half = cum[-1] / 2.0
-    eps = 1e-12 * max(cum[-1], 1.0)
-    i = int(np.searchsorted(cum, half - eps))
-    lo = float(t[i])
-    j = int(np.searchsorted(t, lo, "right")) - 1  # last target equal to lo
-    if abs(cum[j] - half) <= eps and j + 1 < len(t):
-        return lo, float(t[j + 1])
-    return lo, lo
-
-
-def weighted_median_intervals(
-    qid: np.ndarray, target: np.ndarray, weight: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per query (segment `qid`), the interval of minimisers of Σ w |x − t| over [0, 1].
-
-    Queries without terms get [0, 1] (no evidence). Exact: no solver, only sorting.
-    """
-    lower = np.zeros(n)
-    upper = np.ones(n)
-    if len(target) == 0:
-        return lower, upper
-    order = np.argsort(target, kind="stable")  # then by query, keeping target order:
-    order = order[np.argsort(qid[order], kind="stable")]  # same as lexsort, faster
-    q, t, w = qid[order], target[order], weight[order]
-    seg_start = np.flatnonzero(np.concatenate([[True], q[1:] != q[:-1]]))
-    seg_q = q[seg_start]
-    seg_len = np.diff(np.append(seg_start, len(q)))
-    cum = np.cumsum(w)
-    before = np.concatenate([[0.0], cum])[seg_start]
-    cum_local = cum - np.repeat(before, seg_len)
-    total = np.repeat(cum_local[seg_start + seg_len - 1], seg_len)
-    half = total / 2.0
-    eps = 1e-12 * np.maximum(total, 1.0)
-    reached = cum_local >= half - eps
-    pos = np.arange(len(q))
-    first = np.minimum.reduceat(np.where(reached, pos, len(q)), seg_start)
-    # last index of the run of equal targets that `first` falls in
-    run_end = np.concatenate([(t[1:] != t[:-1]) | (q[1:] != q[:-1]), [True]])
-    ends = np.flatnonzero(run_end)
-    last = ends[np.searchsorted(ends, first)]
-    seg_last = seg_start + seg_len - 1
-    exact = np.abs(cum_local[last] - half[last]) <= eps[last]
-    has_next = last < seg_last
-    lo = t[first]
-    hi = np.where(exact & has_next, t[np.minimum(last + 1, len(t) - 1)], lo)
-    lower[seg_q] = lo
-    upper[seg_q] = hi
-    return lower, upper
-
-
 # --------------------------------------------------------------------------- many queries
 
 
 @dataclass(frozen=True)
 class BoundsArray:
-    """Bounds for many queries: arrays aligned with the rows asked about."""
+    """Bounds for many queries: arrays aligned with the rows asked about.
+
+    `unseen_rows` / `unseen_cols` are the (row, feature position) pairs whose value was never
+    seen in training (answered as unknown); `ignored` the columns the KB does not know."""
 
     lower: np.ndarray
     upper: np.ndarray
     method: np.ndarray  # "median" | "lp" per row
+    features: tuple[str, ...] = ()
+    unseen_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    unseen_cols: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ignored: tuple[str, ...] = ()
 
     @property
     def mean(self) -> np.ndarray:
@@ -680,31 +588,76 @@ class BoundsArray:
     def tie(self) -> np.ndarray:
         return np.abs(self.mean - 0.5) <= TIE_EPS
 
+    @property
+    def n_unseen(self) -> np.ndarray:
+        """Per row, how many of its values were never seen in training."""
+        return np.bincount(self.unseen_rows, minlength=len(self.lower))
+
+    def unseen_features(self, i: int) -> tuple[str, ...]:
+        """The features of row i whose value was never seen in training."""
+        return tuple(self.features[j] for j in self.unseen_cols[self.unseen_rows == i])
+
 
 def encode_rows(kb: KB, X: Any) -> np.ndarray:
-    """Query codes for many rows (columns matched by name; absent columns are unknown)."""
+    """Query codes for many rows (columns matched by name; absent columns are unknown, columns
+    the KB does not know are left out)."""
+    return encode_query_rows(kb, X)[0]
+
+
+def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...]]:
+    """(codes, ignored columns) for many rows. Each column is factorised once, so the Python
+    work is per distinct value, not per cell."""
     from .encoding import as_frame, check_categorical
 
     frame = as_frame(X, features=kb.features)
-    unknown = [str(c) for c in frame.columns if str(c) not in kb.domains]
-    if unknown:
-        raise _unknown(kb, unknown[0])
-    check_categorical(frame)
+    positions = kb.feature_positions()
+    ignored = tuple(str(c) for c in frame.columns if str(c) not in positions)
     codes = np.full((len(frame), len(kb.features)), OPEN, dtype=np.int64)
     for col in frame.columns:
-        j = kb.feature_positions()[str(col)]
-        lookup = {v: k for k, v in enumerate(kb.domains[str(col)])}
-        raw = frame[col].to_numpy(dtype=object)
-        codes[:, j] = [OPEN if is_missing(v) else lookup.get(value_str(v), UNSEEN) for v in raw]
-    return codes
+        name = str(col)
+        if name not in positions:
+            continue
+        series = frame[col]
+        if pd.api.types.is_float_dtype(series.dtype):
+            check_categorical(frame[[col]])  # refuses non-categorical floats, naming the column
+        fcodes, uniques = pd.factorize(series, use_na_sentinel=True)
+        uniques = np.asarray(uniques, dtype=object)
+        bad = [v for v in uniques if isinstance(v, float) and not math.isnan(v)
+               and not float(v).is_integer()]
+        if bad:
+            check_categorical(frame[[col]])  # names the row
+        lookup = {v: k for k, v in enumerate(kb.domains[name])}
+        ucodes = np.array([OPEN if is_missing(v) else lookup.get(value_str(v), UNSEEN)
+                           for v in uniques] + [OPEN], dtype=np.int64)  # [-1] → missing
+        codes[:, positions[name]] = ucodes[fcodes]
+    return codes, ignored
 
 
-def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") -> BoundsArray:
-    """Bounds for every row of X. Rows the exact median answers are batched (grouped by which
-    features they know, one `searchsorted` per group, rules evaluated column-wise); the others
-    (a clause needing the LP) go through `query` one by one."""
+BATCH_PAIRS = 1 << 20
+"""(row, subset) keys looked up per chunk of `query_many`: bounds its memory (~60 MB a chunk
+whatever the number of rows)."""
+SCAN_CELLS = 1 << 22
+"""(row, clause) cells per chunk when the KB is scanned instead (few clauses, long bodies)."""
+
+
+def n_workers(n_jobs: int | None) -> int:
+    """Threads for batched answers: numpy releases the GIL in the sorts, searches and gathers
+    that dominate them, and threads share the KB's index where processes would copy it."""
+    if n_jobs is None or n_jobs <= 0:
+        return max(1, os.cpu_count() or 1)
+    return int(n_jobs)
+
+
+def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto",
+               n_jobs: int | None = None) -> BoundsArray:
+    """Bounds for every row of X. Rows the exact median answers are batched: grouped by which
+    features they know, cut into chunks of at most `BATCH_PAIRS` lookups (memory does not grow
+    with the rows), and the chunks answered on `n_jobs` threads (None: every core). Rules are
+    evaluated column-wise; rows where a clause needs the LP go through `query` one by one."""
     sem = resolve_semantics(kb, semantics)
-    codes = encode_rows(kb, X)
+    if method not in ("auto", "lp"):
+        raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
+    codes, ignored = encode_query_rows(kb, X)
     n = len(codes)
     lower, upper = np.zeros(n), np.ones(n)
     meth = np.full(n, "median", dtype=object)
@@ -714,27 +667,23 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") ->
             slow |= (codes == OPEN).any(axis=1)
         rq, rt, rw, rule_slow = _rule_terms(kb, codes, sem)
         slow |= rule_slow
-        qids, targets, weights = [rq], [rt], [rw]
-        known = codes >= 0
-        groups, inv = np.unique(known, axis=0, return_inverse=True)
-        inv = inv.ravel()
-        for g, pattern in enumerate(groups):
-            rows = np.flatnonzero((inv == g) & ~slow)
-            k = int(pattern.sum())
-            if not len(rows) or k == 0:
-                continue
-            if len(subset_matrix(k, kb.max_len)) > 4096:
-                slow[rows] = True
-                continue
-            qid, t, w = _batch_relevant(kb, codes[rows], np.flatnonzero(pattern))
-            qids.append(rows[qid])
-            targets.append(t)
-            weights.append(w)
-        qid = np.concatenate(qids)
-        keep = ~slow[qid]
-        lower, upper = weighted_median_intervals(
-            qid[keep], np.concatenate(targets)[keep], np.concatenate(weights)[keep], n
-        )
+        tasks = _batch_tasks(kb, codes, slow)
+        rules = _RuleTerms(rq, rt, rw, n)
+        scan = _ScanIncidence(kb) if any(not t[2] for t in tasks) else None
+
+        def run(task: tuple[np.ndarray, np.ndarray, bool]) -> None:
+            rows, known, subsets = task
+            lo, hi = _chunk_bounds(kb, codes[rows], known, subsets, rules.of(rows), scan)
+            lower[rows], upper[rows] = lo, hi
+
+        workers = min(n_workers(n_jobs), len(tasks))
+        if workers > 1:
+            with ThreadPoolExecutor(workers) as pool:
+                for f in [pool.submit(run, t) for t in tasks]:
+                    f.result()
+        else:
+            for t in tasks:
+                run(t)
     else:
         slow[:] = True
     for i in np.flatnonzero(slow):
@@ -742,7 +691,143 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto") ->
         b = query(kb, {f: v for f, v in q.items() if v is not None} | _unseen_of(kb, codes[i]),
                   semantics=sem, method=method)
         lower[i], upper[i], meth[i] = b.lower, b.upper, b.method
-    return BoundsArray(lower, upper, meth)
+    ur, uc = np.nonzero(codes == UNSEEN)
+    return BoundsArray(lower, upper, meth, tuple(kb.features), ur, uc, ignored)
+
+
+def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray
+                 ) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """Chunks (rows, known features, by subsets?) of the rows answered without the LP: rows
+    that know the same features share a subset plan; chunks hold ≤ BATCH_PAIRS lookups."""
+    fast = np.flatnonzero(~slow)
+    if not len(fast):
+        return []
+    known = codes[fast] >= 0
+    groups, inv = np.unique(known, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    order = np.argsort(inv, kind="stable")
+    bounds = np.searchsorted(inv[order], np.arange(len(groups) + 1))
+    tasks = []
+    R = max(kb.n_learned, 1)
+    idx = kb.index()
+    for g, pattern in enumerate(groups):
+        rows = fast[order[bounds[g]:bounds[g + 1]]]
+        # rows in key order: neighbours share their leading values, so their subsets' keys
+        # repeat or lie close in the index (its gathers hit the cache)
+        rows = rows[np.argsort(idx.row_keys(codes[rows]), kind="stable")]
+        cols = np.flatnonzero(pattern)
+        subsets = use_subsets(kb, len(cols))
+        per_row = kb.index().n_subsets(len(cols)) if subsets and kb.n_learned else R
+        step = max(1, (BATCH_PAIRS if subsets else SCAN_CELLS) // max(per_row, 1))
+        tasks.extend((rows[a:a + step], cols, subsets) for a in range(0, len(rows), step))
+    return tasks
+
+
+class _RuleTerms:
+    """Median terms of the rules per row, handed out by chunk of rows."""
+
+    def __init__(self, qid: np.ndarray, target: np.ndarray, weight: np.ndarray, n: int):
+        order = np.argsort(qid, kind="stable")
+        self.qid, self.target, self.weight = qid[order], target[order], weight[order]
+        self.start = np.searchsorted(self.qid, np.arange(n + 1))
+
+    def of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(local row, target, weight) of the terms of `rows` (local = position in rows)."""
+        if not len(self.qid):
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
+        cnt = self.start[rows + 1] - self.start[rows]
+        if not cnt.any():
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
+        first = np.repeat(self.start[rows] - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt)
+        at = first + np.arange(int(cnt.sum()))
+        return np.repeat(np.arange(len(rows)), cnt), self.target[at], self.weight[at]
+
+
+class _ScanIncidence:
+    """A KB's learned bodies as a value-incidence matrix (values × clauses, float32): a row's
+    number of matching literals per clause is one product, for KBs of few clauses with long
+    bodies (Tree KBs over many features) whose subsets are too many to enumerate."""
+
+    def __init__(self, kb: KB):
+        sizes = np.array([len(kb.domains[f]) for f in kb.features], dtype=np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        D = int(sizes.sum())
+        r, f = present_literals(kb.codes)
+        self.matrix = sp.csr_matrix(  # clauses × values, one entry per literal
+            (np.ones(len(r), np.float32), (r, self.offsets[f] + kb.codes[r, f])),
+            shape=(kb.n_learned, D))
+        self.lengths = kb.lengths.astype(np.float32)
+        self.D = D
+
+    def relevant(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row, clause row) of every learned clause whose body ⊆ the row's known values."""
+        r, f = np.nonzero(codes >= 0)
+        onehot = np.zeros((self.D, len(codes)), dtype=np.float32)
+        onehot[self.offsets[f] + codes[r, f], r] = 1.0
+        match = self.matrix @ onehot  # clauses × rows: literals of each clause the row meets
+        c, row = np.nonzero(match == self.lengths[:, None])
+        o = np.lexsort((c, row))
+        return row[o], c[o]
+
+
+def _chunk_bounds(kb: KB, codes: np.ndarray, known: np.ndarray, subsets: bool,
+                  rules: tuple[np.ndarray, np.ndarray, np.ndarray], scan: _ScanIncidence | None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of one chunk of rows (all knowing `known`): their relevant learned clauses by
+    subset lookup or by scan, plus the rules' median terms, through the weighted medians."""
+    B = len(codes)
+    rq, rt, rw = rules
+    if kb.n_learned == 0 or len(known) == 0:
+        return weighted_median_intervals(rq, rt, rw, B)
+    idx = kb.index()
+    if subsets:
+        if not len(rq) and idx.w_const is not None and idx.table is not None:
+            return _dense_median_bounds(idx, codes, known)
+        row, pos = idx.relevant(codes, known)
+        if not len(rq) and idx.w_const is not None:
+            return _equal_weight_bounds(idx, row, pos, B)
+        _, _, w, _, target = learned_terms(kb, pos=pos)
+    else:
+        row, crow = scan.relevant(codes)
+        _, _, w, _, target = learned_terms(kb, crow)
+    return weighted_median_intervals(np.concatenate([row, rq]), np.concatenate([target, rt]),
+                                     np.concatenate([w, rw]), B)
+
+
+def _dense_median_bounds(idx, codes: np.ndarray, known: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Median intervals of equal-weight learned clauses through a dense index (positions in
+    target order): a row's subsets give a row of positions (−1: no clause); the missing ones
+    are split into pads below and above so that the middle of the padded row is the middle of
+    the found ones, and one `np.partition` per chunk reads the medians — no compaction, no
+    sort, one random gather per subset (the table)."""
+    B = len(codes)
+    plan = idx.plan(len(known))
+    qc = codes[:, known].astype(np.int64)
+    P = np.empty((B, plan.n + (plan.n % 2 == 1)), dtype=idx.table.dtype)  # even width
+    W = P.shape[1]
+    P[:, : plan.n] = idx.table[idx.subset_keys(qc, known, plan)]
+    P[:, plan.n:] = -1
+    missing = P < 0
+    c = W - missing.sum(axis=1)  # clauses found per row
+    low = (W - 1) // 2 - (c - 1) // 2  # pads to put below (the rest go above)
+    rank = np.cumsum(missing, axis=1, dtype=np.int32)
+    high = missing & (rank > low[:, None])
+    P[high] = idx.n  # above every position
+    part = np.partition(P, ((W - 1) // 2, W // 2), axis=1)
+    mid_lo = part[:, (W - 1) // 2]
+    mid_hi = np.where(c % 2 == 1, mid_lo, part[:, W // 2])
+    has = c > 0
+    lower, upper = np.zeros(B), np.ones(B)
+    lower[has] = idx.target[mid_lo[has]]
+    upper[has] = idx.target[mid_hi[has]]
+    return lower, upper
+
+
+def _equal_weight_bounds(idx, row: np.ndarray, pos: np.ndarray, B: int
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Median intervals when every learned term has the same weight (ranks from the index)."""
+    return equal_weight_medians(row, idx.rank[pos], idx.values, B)
 
 
 def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
@@ -785,35 +870,6 @@ def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
 def _unseen_of(kb: KB, row: np.ndarray) -> dict[str, str]:
     # an unseen value only has to differ from every known value; a reserved marker does
     return {f: "\x00unseen" for f, c in zip(kb.features, row) if c == UNSEEN}
-
-
-def _batch_relevant(kb: KB, codes: np.ndarray, known: np.ndarray):
-    """(row, target, weight) of the learned clauses relevant to rows that know the same
-    features: one sorted `searchsorted` of every row's subset keys."""
-    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
-    if len(known) == 0 or kb.n_learned == 0:
-        return empty
-    member = subset_matrix(len(known), kb.max_len)
-    idx = kb.index()
-    qc = codes[:, known]
-    if idx.keys is not None:
-        keys = (((qc + 1) << idx.shifts[known][None, :]) @ member.T).ravel()  # (row, subset)
-        order = np.argsort(keys, kind="stable")  # sorted needles keep searchsorted in cache
-        hit, pos = idx.find_sorted(keys[order])
-        qid = order[hit] // len(member)
-        _, _, w, _, target = learned_terms(kb, pos=pos)
-        return qid, target, w
-    else:
-        G = len(codes)
-        full = np.full((G * len(member), len(kb.features)), -1, dtype=np.int64)
-        rep = np.repeat(qc, len(member), axis=0)
-        mem = np.tile(member, (G, 1))
-        full[:, known] = np.where(mem > 0, rep, -1)
-        qsub, rows = idx.lookup(full)
-        qid = qsub // len(member)
-    # subsets containing an unseen value match nothing: their keys are never in the index
-    target = np.where(kb.head[rows] > 0, kb.p[rows], 1.0 - kb.p[rows])
-    return qid, target, kb.w[rows]
 
 
 def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") -> BoundsArray:

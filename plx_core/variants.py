@@ -32,12 +32,13 @@ leave-one-out rows correctly (`TUNE_Z`), and below `MIN_TUNE_ROWS` training rows
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .kb import KB, POS, Literal, WeightedClause
-from .query import OPEN, TIE_EPS, subset_matrix
+from .query import TIE_EPS, _batch_tasks, _ScanIncidence, n_workers
 
 PRIOR_ID = "prior"
 TUNE_Z = 0.0
@@ -46,8 +47,6 @@ errors of the paired difference in leave-one-out correct answers (0: it must ans
 rows correctly than the paper's rule; its F1 decides among those). Measured with 5 runs on
 Breast Cancer, SPECT, Titanic (balance="train"), Titanic and MONK's 2 (balance="before"):
 z = 0 scored ≥ z = 1 ≥ z = 2 on F1 on all five (e.g. SPECT 0.890 / 0.874 / 0.853)."""
-PAIR_BUDGET = 4_000_000
-"""(query row, subset) pairs looked up per batch."""
 LOO_WEIGHTS = "sources"
 """How leave-one-out rows count in the F1 that chooses the configuration: "sources" weighs a
 row 1 / (its replicas), so every source row counts once and the F1 is that of the data's own
@@ -65,48 +64,40 @@ TUNE_PAIR_BUDGET = 60_000_000
 # --------------------------------------------------------------------------- lookups
 
 
-def relevant_pairs(kb: KB, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def relevant_pairs(kb: KB, codes: np.ndarray, n_jobs: int | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """(query row, learned clause row) for every learned clause whose body ⊆ the query.
 
-    `codes` are query codes as `query.encode_rows` gives them (OPEN / UNSEEN below 0). Rows are
-    grouped by which features they know and looked up in batches of `PAIR_BUDGET` pairs, the
-    same lookup `query_many` does for the relevant semantics (an unseen value is not known, so a
-    subset holding it never matches a clause).
+    `codes` are query codes as `query.encode_rows` gives them (OPEN / UNSEEN below 0). The
+    same chunked lookup `query_many` does (rows grouped by which features they know; subsets
+    of the KB's clause lengths only, or a scan for few long clauses), on `n_jobs` threads;
+    an unseen value is not known, so a subset holding it never matches a clause.
     """
-    G = len(codes)
-    if G == 0 or kb.n_learned == 0:
+    codes = np.asarray(codes)
+    if len(codes) == 0 or kb.n_learned == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    tasks = _batch_tasks(kb, codes, np.zeros(len(codes), bool))
+    scan = _ScanIncidence(kb) if any(not t[2] for t in tasks) else None
     idx = kb.index()
-    known_all = codes >= 0
-    groups, inv = np.unique(known_all, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    out_q, out_r = [], []
-    for g, pattern in enumerate(groups):
-        members = np.flatnonzero(inv == g)
-        known = np.flatnonzero(pattern)
-        if len(known) == 0:
-            continue
-        member = subset_matrix(len(known), kb.max_len)
-        step = max(1, PAIR_BUDGET // max(len(member), 1))
-        for s in range(0, len(members), step):
-            rows_q = members[s : s + step]
-            qc = codes[rows_q][:, known].astype(np.int64)
-            if idx.keys is not None:
-                keys = (((qc + 1) << idx.shifts[known][None, :]) @ member.T).ravel()
-                order = np.argsort(keys, kind="stable")
-                hit, rows = idx.find(keys[order])
-                qsub = order[hit]
-            else:
-                full = np.full((len(rows_q) * len(member), len(kb.features)), OPEN, np.int64)
-                rep = np.repeat(qc, len(member), axis=0)
-                mem = np.tile(member, (len(rows_q), 1))
-                full[:, known] = np.where(mem > 0, rep, OPEN)
-                qsub, rows = idx.lookup(full)
-            out_q.append(rows_q[qsub // len(member)])
-            out_r.append(rows)
-    if not out_q:
+
+    def run(task):
+        rows, known, subsets = task
+        if subsets:
+            row, pos = idx.relevant(codes[rows], known)
+            return rows[row], idx.order[pos]
+        row, crow = scan.relevant(codes[rows])
+        return rows[row], crow
+
+    workers = min(n_workers(n_jobs), len(tasks))
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(run, tasks))
+    else:
+        parts = [run(t) for t in tasks]
+    if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(out_q).astype(np.int64), np.concatenate(out_r).astype(np.int64)
+    return (np.concatenate([p[0] for p in parts]).astype(np.int64),
+            np.concatenate([p[1] for p in parts]).astype(np.int64))
 
 
 # --------------------------------------------------------------------------- tuning
@@ -239,7 +230,7 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
     y = np.asarray(y, dtype=np.int64)
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
-    n_sub = len(subset_matrix(len(kb.features), kb.max_len))
+    n_sub = max(kb.index().n_subsets(len(kb.features)), 1)
     if len(y) * n_sub > TUNE_PAIR_BUDGET:
         keep = max(50, TUNE_PAIR_BUDGET // n_sub)
         pick = np.sort(np.random.default_rng(random_state).choice(len(y), keep, replace=False))

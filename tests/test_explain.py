@@ -416,3 +416,42 @@ def test_wide_and_narrow_sub_queries_give_the_bounds_query_gives():
         for s in range(len(sub)):
             b = query(kb, {f: v for f, v, keep in zip(ev.names, ev.values, sub[s]) if keep})
             assert (got["lower"][s], got["upper"][s]) == pytest.approx((b.lower, b.upper))
+
+
+@pytest.mark.parametrize("k", [1.5, "2", True, None, 2.0])
+def test_k_must_be_a_whole_number(direct, k):
+    with pytest.raises(DataError, match="k must be a whole number"):
+        explain(direct, Q0101, k=k)
+
+
+def test_other_arguments_are_checked_before_the_work(direct):
+    from plx_core.explain import counterfactual, explain_all, shapley
+
+    with pytest.raises(DataError, match="budget"):
+        explain(direct, Q0101, k=1, budget="many")
+    with pytest.raises(DataError, match="ks must be"):
+        explain_all(direct, Q0101, ks="12")
+    with pytest.raises(DataError, match="n_samples"):
+        shapley(direct, Q0101, n_samples=2.5)
+    with pytest.raises(DataError, match="max_changes"):
+        counterfactual(direct, Q0101, max_changes="1")
+
+
+def test_tree_kb_explanations_over_30_features_match_single_queries():
+    """Full-semantics sub-queries are solved together (one LP per batch, one problem per set
+    of features the KB mentions); every candidate's bounds equal a plain `query`."""
+    import pandas as pd
+
+    from plx_core.tree import tree_kb
+
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, (400, 30))
+    y = ((codes[:, 0] == 1) ^ (codes[:, 3] > 1) | (codes[:, 7] == 0)).astype(int)
+    X = pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(30)])
+    kb = tree_kb(X, y)
+    q = X.iloc[5].to_dict()
+    e = explain(kb, q, k=2)
+    assert e.search == "exhaustive" and e.evaluated == math.comb(30, 2)
+    for c in e.candidates[:12] + e.candidates[-3:]:
+        b = query(kb, c.as_query())
+        assert (c.lower, c.upper) == pytest.approx((b.lower, b.upper), abs=2e-7)

@@ -121,3 +121,25 @@ def test_batched_queries_equal_single_queries(data, extra, semantics):
         one = query(kb, row, semantics=semantics)
         assert many.lower[i] == pytest.approx(one.lower, abs=2e-7), (i, one.summary())
         assert many.upper[i] == pytest.approx(one.upper, abs=2e-7), (i, one.summary())
+
+
+@SETTINGS
+@given(data=datasets(), extra=st.data(),
+       exponent=st.floats(-12, 12, allow_nan=False, allow_infinity=False))
+def test_bounds_do_not_depend_on_the_scale_of_the_weights(data, extra, exponent):
+    """Multiplying every weight by one factor in [1e-12, 1e12] keeps every answer (issue 12)."""
+    from dataclasses import replace
+
+    X, y, q = data
+    kb = direct_kb(X, y)
+    kb.add(extra.draw(rules(list(X.columns))))
+    factor = 10.0**exponent
+    scaled = kb.copy()
+    scaled.w = scaled.w * factor
+    scaled.extra = [replace(c, w=c.w * factor) for c in scaled.extra]
+    for semantics in ("relevant", "full"):
+        a, b = query(kb, q, semantics=semantics), query(scaled, q, semantics=semantics)
+        assert close(a, b), (semantics, a.summary(), b.summary())
+    many_a, many_b = query_many(kb, X), query_many(scaled, X)
+    assert np.array_equal(many_a.lower, many_b.lower)
+    assert np.array_equal(many_a.upper, many_b.upper)

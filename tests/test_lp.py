@@ -305,3 +305,33 @@ def test_no_clauses_leaves_pos_free():
                            negated=np.zeros(0, bool), p=np.zeros(0), w=np.zeros(0))
     s = lp.solve_bounds(rp)
     assert (s.lower, s.upper, s.optimum) == (0.0, 1.0, 0.0)
+
+
+def test_many_problems_in_one_lp_give_each_problems_bounds():
+    """`solve_bounds_many` (one block-diagonal LP for many sub-queries) answers each problem as
+    `solve_bounds` does on its own, inconsistency included."""
+    import itertools
+
+    import pandas as pd
+
+    from plx_core.query import build_problem, prepare_query, reduce_kb
+    from plx_core.tree import tree_kb
+
+    rng = np.random.default_rng(4)
+    codes = rng.integers(0, 3, (200, 8))
+    y = ((codes[:, 0] == 1) ^ (codes[:, 3] > 0) | (codes[:, 5] == 2)).astype(int)
+    X = pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(8)])
+    kb = tree_kb(X, y, nodes="all")
+    q = X.iloc[0].to_dict()
+    rps = []
+    for fs in itertools.chain(itertools.combinations(q, 1), itertools.combinations(q, 2)):
+        pq = prepare_query(kb, {f: q[f] for f in fs})
+        red = reduce_kb(kb, pq, "full")
+        if len(red.lp_rows) or red.lp_extra:
+            rps.append(build_problem(kb, pq, red, False, False)[0])
+    assert len(rps) > 10
+    many = lp.solve_bounds_many(rps)
+    for rp, (lo, hi, opt) in zip(rps, many):
+        one = lp.solve_bounds(rp)
+        assert (lo, hi) == pytest.approx((one.lower, one.upper), abs=2e-7)
+        assert opt == pytest.approx(one.optimum, abs=1e-6)

@@ -1,5 +1,7 @@
 """Queries: the paper's worked examples, semantics, partial and unseen values, bad input."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from paper import as_query, example2
@@ -109,9 +111,14 @@ def test_sequence_and_series_queries(direct):
         query(direct, ["0", "1"])
 
 
-def test_unknown_feature_names_are_errors(direct):
-    with pytest.raises(DataError, match="unknown feature 'a9'"):
-        query(direct, {"a9": "1"})
+def test_a_feature_no_clause_mentions_is_answered_and_reported(direct):
+    b = query(direct, as_query("0101") | {"a9": "1", "age": 71})
+    assert (b.lower, b.upper) == (0.5, 0.5)  # as without them: they cannot move ω(POS)
+    assert b.ignored == {"a9": "1", "age": "71"}
+    assert query(direct, as_query("0101")).ignored == {}
+
+
+def test_bad_semantics_and_method_are_errors(direct):
     with pytest.raises(DataError, match="semantics"):
         query(direct, {}, semantics="partial")
     with pytest.raises(DataError, match="method"):
@@ -198,3 +205,164 @@ def test_replacing_a_column_rebuilds_the_index(direct):
     kb.head = -kb.head
     back = query(kb, as_query("1111"))
     assert back.lower == back.upper == 1.0
+
+
+def _kb_with_rules(direct, w1, w2):
+    from plx_core.kb import parse_clause
+
+    kb = direct.copy()
+    kb.add([parse_clause(f"[1, w={w1!r}, src=rule] POS | ~a3=0"),
+            parse_clause(f"[0, w={w2!r}, src=rule] POS | ~a3=0")])
+    return kb
+
+
+@pytest.mark.parametrize("factor", [1e-13, 1e-12, 3e-7, 0.1, 7.0, 1e6, 1e12])
+def test_answers_do_not_depend_on_the_scale_of_the_weights(direct, factor):
+    """Issue 12: an absolute tie tolerance changed answers when every weight was scaled."""
+    from itertools import product
+
+    base = _kb_with_rules(direct, 2.0, 1.0)
+    scaled = base.copy()
+    scaled.w = scaled.w * factor
+    scaled.extra = [replace(c, w=c.w * factor) for c in scaled.extra]
+    for bits in product("01", repeat=4):
+        q = as_query("".join(bits))
+        a, b = query(base, q), query(scaled, q)
+        assert (a.lower, a.upper) == (b.lower, b.upper), "".join(bits)
+
+
+def test_cancelling_heavy_rules_leave_the_learned_answer(direct):
+    """Two rules of weight 1e12 pulling to 1 and 0 cancel: the learned clauses decide."""
+    q = as_query("0101")
+    plain = query(direct, q)
+    for w in (1e12, 1e15):
+        b = query(_kb_with_rules(direct, w, w), q)
+        assert (b.lower, b.upper) == (plain.lower, plain.upper)
+        assert b.method == "median"
+
+
+def test_huge_weights_answer_or_fail_clearly(direct):
+    from plx_core.median import WeightRangeError
+
+    q = as_query("0101")
+    b = query(_kb_with_rules(direct, 1e308, 1.0), q)  # one rule outweighs everything
+    assert (b.lower, b.upper) == (1.0, 1.0)
+    with pytest.raises(WeightRangeError, match="too wide a range"):
+        query(_kb_with_rules(direct, 1e308, 1e308), q)  # the learned clauses would vanish
+    with pytest.raises(WeightRangeError, match="span"):
+        query(_kb_with_rules(direct, 1e15, 1e15), q, method="lp")
+    b = query(_kb_with_rules(direct, 1e6, 1e6), q, method="lp")
+    assert (b.lower, b.upper) == (query(direct, q).lower, query(direct, q).upper)
+
+
+# --------------------------------------------------------------------------- wide tables
+
+
+def wide_table(n_features: int, n_rows: int = 300, n_values: int = 4, seed: int = 0):
+    """Random categorical rows whose label depends on three features (so trees grow deep)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, n_values, (n_rows, n_features))
+    y = ((codes[:, 0] == 1) ^ (codes[:, 3] > 1) | (codes[:, 7] == 0)).astype(int)
+    X = pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(n_features)])
+    return X, y
+
+
+def brute_relevant(kb, q):
+    """Clause rows whose body ⊆ the query's known values, by a plain scan."""
+    from plx_core.query import prepare_query
+
+    qc = prepare_query(kb, q).codes
+    body = kb.codes >= 0
+    ok = np.all(~body | (kb.codes == qc[None, :]), axis=1)
+    return set(np.flatnonzero(ok).tolist())
+
+
+@pytest.mark.parametrize("n_features,max_len", [(30, 3), (100, 2)])
+def test_wide_direct_kbs_answer_like_a_scan_of_the_kb(n_features, max_len):
+    from plx_core.query import query_many
+
+    X, y = wide_table(n_features)
+    kb = direct_kb(X, y, max_len=max_len)
+    rows = X.iloc[:25]
+    many = query_many(kb, rows)
+    for i in range(len(rows)):
+        q = rows.iloc[i].to_dict()
+        b = query(kb, q)
+        assert set(b.evidence.clause.tolist()) == brute_relevant(kb, q)
+        assert (many.lower[i], many.upper[i]) == (b.lower, b.upper)
+    q = rows.iloc[0].to_dict()
+    q[X.columns[5]] = None  # a partial query
+    lp = query(kb, q, method="lp")
+    assert (lp.lower, lp.upper) == pytest.approx((query(kb, q).lower, query(kb, q).upper), abs=2e-7)
+
+
+def test_hash_collisions_never_add_or_double_a_clause():
+    """With multipliers that collide on purpose (all ones), the verified lookup still finds
+    exactly the clauses whose body ⊆ the query."""
+    from plx_core.index import ClauseIndex
+
+    X, y = wide_table(12, n_rows=120, n_values=3)
+    kb = direct_kb(X, y, max_len=3)
+    idx = ClauseIndex.build(kb, hash_mult=np.ones(len(kb.features), np.int64))
+    assert not idx.exact
+    for i in range(10):
+        q = X.iloc[i].to_dict()
+        from plx_core.query import prepare_query
+
+        codes = prepare_query(kb, q).codes
+        known = np.flatnonzero(codes >= 0)
+        row, pos = idx.relevant(codes[None, :], known)
+        found = idx.order[pos].tolist()
+        assert len(found) == len(set(found))
+        assert set(found) == brute_relevant(kb, q)
+
+
+@pytest.mark.parametrize("n_features,nodes,n_trees", [(30, "leaves", 1), (30, "all", 1),
+                                                      (100, "leaves", 3)])
+def test_tree_kbs_over_many_features_answer_in_batches(n_features, nodes, n_trees):
+    """Issue 10: a Tree KB over 30 features made query_many enumerate 2^30 subsets."""
+    from plx_core.query import query_many
+
+    X, y = wide_table(n_features)
+    kb = tree_kb(X, y, nodes=nodes, n_trees=n_trees, random_state=0)
+    rows = X.iloc[:20]
+    many = query_many(kb, rows)
+    assert set(many.method) == {"median"}
+    for i in range(len(rows)):
+        b = query(kb, rows.iloc[i].to_dict())
+        assert (many.lower[i], many.upper[i]) == (b.lower, b.upper)
+        assert set(b.evidence.clause.tolist()) == brute_relevant(kb, rows.iloc[i].to_dict())
+
+
+def test_batches_are_cut_into_bounded_chunks(direct, monkeypatch):
+    """Chunking (memory bounded whatever the number of rows) and threads keep the answers."""
+    import sys
+
+    import pandas as pd
+
+    Q = sys.modules["plx_core.query"]  # the module (the package exports the function `query`)
+    rows = pd.DataFrame([as_query(f"{i:04b}") for i in range(16)] * 5)
+    whole = Q.query_many(direct, rows, n_jobs=1)
+    monkeypatch.setattr(Q, "BATCH_PAIRS", 20)  # 15 subsets a row: one row per chunk
+    tasks = Q._batch_tasks(direct, Q.encode_rows(direct, rows), np.zeros(len(rows), bool))
+    assert len(tasks) == len(rows)
+    for n_jobs in (1, 2, None):
+        cut = Q.query_many(direct, rows, n_jobs=n_jobs)
+        assert np.array_equal(cut.lower, whole.lower) and np.array_equal(cut.upper, whole.upper)
+
+
+def test_batch_answers_report_unseen_values_and_unknown_columns(direct):
+    import pandas as pd
+
+    from plx_core.query import query_many
+
+    rows = pd.DataFrame([as_query("0101") | {"a2": "7", "note": "x"}, as_query("1111") | {"note": "y"}])
+    b = query_many(direct, rows)
+    assert b.ignored == ("note",)
+    assert b.unseen_features(0) == ("a2",) and b.unseen_features(1) == ()
+    assert b.n_unseen.tolist() == [1, 0]
+    one = query(direct, rows.iloc[0].to_dict())
+    assert one.unseen == {"a2": "7"} and one.ignored == {"note": "x"}
+    assert (b.lower[0], b.upper[0]) == (one.lower, one.upper)

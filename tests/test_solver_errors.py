@@ -56,3 +56,25 @@ def test_the_median_path_needs_no_solver(monkeypatch):
     kb = KB.from_text("[0.3] POS | ~a=1\n[0.9] POS | ~b=1\n[0.4, w=3] ~POS | ~a=1 | ~b=1\n")
     b = query(kb, {"a": "1", "b": "1"})
     assert b.method == "median" and (b.lower, b.upper) == (0.6, 0.6)
+
+
+def test_the_highs_banner_never_reaches_the_terminal(tmp_path):
+    """HiGHS prints a copyright banner on fd 1 when its first solver object is made; an LP
+    query in a fresh process must print only what plx prints."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "from plx_core import KB, query\n"
+        "kb = KB.from_text('# plx KB kind=general\\n# domain a: 0 1\\n# domain b: 0 1\\n"
+        "[0.8] POS | ~a=1 | ~b=1\\n[0.3] POS | ~a=1\\n')\n"
+        "b = query(kb, {'a': '1'}, semantics='full')\n"
+        "print(b.method, b.lower, b.upper)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "lp 0.3 0.3\n"
+    assert "HiGHS" not in out.stderr

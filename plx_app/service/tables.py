@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -56,6 +57,8 @@ class RawTable:
     fingerprint: str
     defaults: DataSettings
     source: str = "builtin"  # "builtin" | "shared" | "upload"
+    file: bytes | None = field(default=None, repr=False, compare=False)  # an upload's bytes
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)  # how it was read
 
 
 def raw_default() -> RawTable:
@@ -99,7 +102,8 @@ def shared_available() -> list[str]:
 
 
 def raw_shared(name: str) -> RawTable:
-    return _from_dataset(load_shared(name), "shared")
+    """A shared data set by its key (`options["name"]`: the set's own name may differ)."""
+    return replace(_from_dataset(load_shared(name), "shared"), options={"name": name})
 
 
 def _from_dataset(ds: Dataset, source: str) -> RawTable:
@@ -136,7 +140,9 @@ def read_upload(
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
-                    fingerprint(data, header, tuple(missing), split_column), settings, "upload")
+                    fingerprint(data, header, tuple(missing), split_column), settings, "upload",
+                    bytes(data), {"header": bool(header), "missing": list(missing),
+                                  "split_column": split_column})
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
