@@ -26,6 +26,7 @@ MENU = [  # file in views/, title, icon; the first page opens by default
     ("4_Explain.py", "Explain", ":material/lightbulb:"),
     ("5_Rules.py", "Rules", ":material/edit_note:"),
     ("6_Evaluate.py", "Evaluate", ":material/bar_chart:"),
+    ("7_Global_view.py", "Global view", ":material/public:"),
     ("7_Projects.py", "Projects", ":material/folder_open:"),
 ]
 
@@ -45,8 +46,9 @@ def pages() -> list:
 
 
 def main() -> None:
-    st.set_page_config(page_title="plx — explainable classification",
-                       page_icon=":material/functions:", layout="wide")
+    # an emoji page icon is drawn in the browser; a ":material/…:" one is fetched from a font host
+    st.set_page_config(page_title="plx — explainable classification", page_icon="⚖️",
+                       layout="wide")
     nav = st.navigation(pages())
     ws = workspace()
     summary = st.sidebar.container()  # filled after the page ran, so it shows the page's changes

@@ -1008,3 +1008,57 @@ class Dataset:
         self, test_size: float = 0.3, seed: int | None = 0, balance: BalanceMode = "train"
     ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
         return train_test_split_stratified(self.X, self.y, test_size, seed, balance)
+
+
+# --------------------------------------------------------------------------- the label column
+
+LABEL_NAMES = ("label", "class", "target", "outcome", "y", "survived", "diagnosis", "cleaved")
+
+
+@dataclass(frozen=True)
+class LabelGuess:
+    """The column a new table's label most likely is, and why (one plain sentence)."""
+
+    column: str
+    reason: str
+
+
+def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
+    """The likely label of an uploaded table: a column named like one (label, class, target,
+    …) if it has at most 20 classes (one class too: the page then says why it cannot be used);
+    else, among columns with 2 to `max_classes` classes: text before numbers (a `year` column
+    is rarely the label), the last column, then the first, before the ones in between (labels
+    sit at an edge of most tables), fewer classes before more, no missing values before some;
+    else the last column."""
+    if not len(frame.columns):
+        raise DataError("the table has no columns")
+    names = {str(c).lower(): c for c in frame.columns}
+    for cand in LABEL_NAMES:
+        if cand in names and 1 <= frame[names[cand]].nunique(dropna=True) <= 20:
+            c = names[cand]
+            k = frame[c].nunique(dropna=True)
+            return LabelGuess(str(c), f"its name says it is the label ({k} "
+                                      f"class{'es' if k != 1 else ''})")
+    best = None
+    n = len(frame.columns)
+    for pos, c in enumerate(frame.columns):
+        k = int(frame[c].nunique(dropna=True))
+        if 2 <= k <= max_classes:
+            s = frame[c].dropna()
+            numeric = bool(pd.to_numeric(s, errors="coerce").notna().all())
+            edge = 0 if pos == n - 1 else 1 if pos == 0 else 2
+            key = (int(numeric), edge, k, int(frame[c].isna().any()), n - 1 - pos)
+            if best is None or key < best[0]:
+                best = (key, c, k)
+    if best is not None:
+        key, c, k = best
+        missing = int(frame[c].isna().sum())
+        note = "" if not missing else f"; {missing} rows have no value there"
+        where = ("last" if c == frame.columns[-1] else "first" if c == frame.columns[0]
+                 else "best placed")
+        return LabelGuess(str(c), f"it is the {where} {'number' if key[0] else 'text'} column with few "
+                                  f"classes ({k}){note}; "
+                                  "a label has few classes and usually sits at the edge of a table")
+    c = frame.columns[-1]
+    return LabelGuess(str(c), f"no column has 2 to {max_classes} classes, so the last one is "
+                              "suggested; choose the label yourself")

@@ -36,13 +36,35 @@ def shorten(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def wrap(text: str, width: int = 60, sep: str = "<br>") -> str:
+    """`text` broken into lines of at most ~`width` characters (at spaces, never inside a word
+    unless it alone is longer), joined by plotly's line break: long labels stay whole in narrow
+    charts instead of running past the edge."""
+    words, lines, cur = str(text).split(" "), [], ""
+    for w in words:
+        while len(w) > width:
+            if cur:
+                lines.append(cur)
+                cur = ""
+            lines.append(w[:width])
+            w = w[width:]
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return sep.join(lines)
+
+
 def _layout(fig: go.Figure, title: str | None = None, height: int | None = None,
             shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), **more: Any) -> go.Figure:
     """Title, size, style, shapes and annotations in one layout update (each `add_vline` or
     `add_annotation` call would validate the whole layout again: 5-10 ms apiece)."""
+    more.setdefault("margin", dict(l=10, r=10, t=40 if title else 10, b=10))
     fig.update_layout(
         title=None if title is None else dict(text=title, x=0, xanchor="left"),
-        font=FONT, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        font=FONT,
         plot_bgcolor="white", height=height, showlegend=False,
         shapes=list(shapes), annotations=list(annotations), **more,
     )
@@ -54,17 +76,27 @@ def _vline(x: float, **line: Any) -> dict:
     return dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1, line=line)
 
 
+LABEL_WIDTH = 56  # characters per label line: fits half of a 1280-px page at 11 px
+
+
 def _labels_above(labels: Sequence[str]) -> list[dict]:
     """Each bar's label just above it (left-aligned) instead of as a tick label, so long
     sub-query texts keep the full width of narrow side-by-side columns. Bars sit at y = 0…n−1;
-    pair with `yaxis=_label_axis(n)`."""
-    return [dict(x=0, xref="paper", y=i + 0.36, yref="y", text=lab, showarrow=False,
-                 xanchor="left", yanchor="bottom", font=dict(size=11, color="#222"),
+    pair with `yaxis=_label_axis(n)` and `_row_height(labels)`. Labels should be wrapped
+    (`wrap`) so that none runs past the right edge."""
+    return [dict(x=0, xref="paper", y=i + 0.25, yref="y", text=lab, showarrow=False,
+                 xanchor="left", yanchor="bottom", align="left", font=dict(size=11, color="#222"),
                  bgcolor="rgba(255,255,255,0.85)", borderpad=0) for i, lab in enumerate(labels)]
 
 
+def _row_height(labels: Sequence[str]) -> int:
+    """Pixels per bar so that the tallest (wrapped) label fits between its bar and the next."""
+    lines = max((lab.count("<br>") + 1 for lab in labels), default=1)
+    return max(46, int(np.ceil((14 * lines + 6) / 0.54)))
+
+
 def _label_axis(n: int) -> dict:
-    return dict(showticklabels=False, range=[-0.6, n - 0.2])
+    return dict(showticklabels=False, range=[-0.6, n - 0.2], fixedrange=True)
 
 
 # --------------------------------------------------------------------------- query answers
@@ -99,8 +131,18 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
         hovertemplate="mean %{x:.4f}<extra></extra>",
     ))
     text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {word}"
-    return _layout(fig, text, height=160, shapes=[_vline(0.5, color="black", dash="dash", width=1)],
-                   xaxis=dict(range=[-0.02, 1.02], title="ω(POS)", gridcolor="#eee", zeroline=False))
+    notes = [
+        dict(x=0.5, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
+             text="dashed line: threshold 0.5", font=dict(size=11, color="#333")),
+        dict(x=mean, xref="x", y=label, yref="y", yshift=-14, yanchor="top", showarrow=False,
+             xanchor="left" if mean < 0.8 else "right",
+             text=f"◇ middle {mean:.3f} (decides)", font=dict(size=11, color="#333")),
+    ]
+    return _layout(fig, text, height=190, shapes=[_vline(0.5, color="black", dash="dash", width=1)],
+                   annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
+                   xaxis=dict(range=[-0.02, 1.02], title="ω(POS): support for POS",
+                              gridcolor="#eee", zeroline=False),
+                   yaxis=dict(fixedrange=True))
 
 
 def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None) -> go.Figure:
@@ -136,7 +178,7 @@ def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int =
     n = len(ev)
     target = ev["target"].to_numpy(dtype=float)
     text = ev["rule"] if "rule" in ev else ev["clause"]
-    labels = [f"#{c} {esc(shorten(str(t), 90))} (w={w:.3g})"
+    labels = [wrap(f"#{c} {esc(shorten(str(t), 160))} (w={w:.3g})", LABEL_WIDTH)
               for c, t, w in zip(ev["clause_id"], text, ev["w"])]
     colours = [POS_COLOUR if t > 0.5 else NEG_COLOUR if t < 0.5 else TIE_COLOUR for t in target]
     fig = go.Figure(go.Bar(
@@ -148,11 +190,19 @@ def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int =
                       "p %{customdata[2]:.3f}<extra></extra>",
     ))
     shapes = [_vline(0.5, color="black", dash="dash", width=1)]
+    notes = _labels_above(labels)
     if omega is not None:
         shapes.append(_vline(float(omega), color=HIGHLIGHT, width=2))
-    return _layout(fig, title, height=90 + 46 * max(n, 1), shapes=shapes,
-                   annotations=_labels_above(labels), yaxis=_label_axis(n),
-                   xaxis=dict(range=[0, 1], title="ω(POS) the clause pulls towards",
+        notes.append(dict(x=float(omega), xref="x", y=1, yref="paper", yanchor="bottom",
+                          xanchor="right" if omega > 0.6 else "left", showarrow=False,
+                          text=f"orange line: the answer, ω(POS) = {float(omega):.3f}",
+                          font=dict(size=11, color=HIGHLIGHT)))
+    row = _row_height(labels)
+    return _layout(fig, title, height=110 + row * max(n, 1), shapes=shapes,
+                   annotations=notes, yaxis=_label_axis(n),
+                   margin=dict(l=10, r=10, t=60 if title else 26, b=10),
+                   xaxis=dict(range=[0, 1], title="ω(POS) the rule pulls towards (red: towards "
+                                                   "POS, blue: away; dashed: 0.5)",
                               gridcolor="#eee", zeroline=False))
 
 
@@ -222,31 +272,52 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) 
         hovertemplate="%{hovertext}<br>ω(POS) ∈ [%{customdata[0]:.3f}, %{customdata[1]:.3f}]"
                       "<extra></extra>",
     ))
-    return _layout(fig, title, height=90 + 46 * max(n, 1),
+    labels = [wrap(f"{lab}: {m:.3f}", LABEL_WIDTH) for lab, m in zip(sub["label"], mean)]
+    return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
                    shapes=[_vline(0.5, color="black", dash="dash", width=1)],
-                   annotations=_labels_above([f"{lab}: {m:.3f}" for lab, m in zip(sub["label"], mean)]),
+                   annotations=_labels_above(labels),
                    yaxis=_label_axis(n),
                    xaxis=dict(range=[0, 1], title="ω(POS) of the sub-query", gridcolor="#eee",
                               zeroline=False))
 
 
+REST = "\x00rest"  # index of the summed bar (no column can be named so: NUL is refused)
+
+
+def top_with_rest(values: Mapping[str, float] | pd.Series, top: int | None,
+                  order: Sequence[str] | None = None) -> tuple[pd.Series, int]:
+    """The `top` features by |value| (in `order` if given), and the rest summed into one
+    entry `REST`: (series, how many were summed). Sums are kept, so the bars still add up."""
+    s = pd.Series(values, dtype=float)
+    ranked = s.abs().sort_values(ascending=False, kind="stable").index
+    if top is None or len(s) <= top:
+        keep = list(ranked) if order is None else [f for f in order if f in s.index]
+        return s.reindex(keep), 0
+    chosen = set(ranked[:top])
+    keep = [f for f in (ranked if order is None else order) if f in chosen]
+    rest = s.drop(index=list(chosen))
+    out = pd.concat([s.reindex(keep), pd.Series({REST: float(rest.sum())})])
+    return out, len(rest)
+
+
 def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = None,
                  xlabel: str = "Shapley value of ω(POS)", instance: Mapping[str, Any] | None = None,
-                 order: Sequence[str] | None = None) -> go.Figure:
+                 order: Sequence[str] | None = None, top: int | None = None) -> go.Figure:
     """One bar per feature (x = its value), largest |value| on top; red raises ω(POS), blue
     lowers it. With `instance`, a bar is labelled `feature=value`. `order` fixes the feature
-    order (for side-by-side charts)."""
-    s = pd.Series(values, dtype=float)
-    if order is None:
-        s = s.reindex(s.abs().sort_values(ascending=False, kind="stable").index)
-    else:
-        s = s.reindex([f for f in order if f in s.index])
+    order (for side-by-side charts). With `top`, only the `top` largest |values| get a bar and
+    the others are summed into one bar at the bottom ("the other 24 features")."""
+    s, n_rest = top_with_rest(values, top, order)
     s = s.iloc[::-1]
     labels = [
-        f"{esc(f)}={esc(instance[f])}" if instance is not None and instance.get(f) is not None else esc(f)
+        f"the other {n_rest} features (summed)" if f == REST
+        else f"{esc(f)}={esc(instance[f])}" if instance is not None and instance.get(f) is not None
+        else esc(f)
         for f in s.index
     ]
-    colours = [POS_COLOUR if v > 0 else NEG_COLOUR if v < 0 else TIE_COLOUR for v in s.to_numpy()]
+    labels = [wrap(lab, LABEL_WIDTH) for lab in labels]
+    colours = [MUTED if f == REST else POS_COLOUR if v > 0 else NEG_COLOUR if v < 0 else TIE_COLOUR
+               for f, v in zip(s.index, s.to_numpy())]
     n = len(s)
     fig = go.Figure(go.Bar(
         x=s.to_numpy(dtype=float), y=list(range(n)), orientation="h", width=0.42,
@@ -255,11 +326,40 @@ def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = No
     ))
     span = float(s.abs().max()) if n else 1.0
     span = span if span > 0 else 1.0
-    return _layout(fig, title, height=90 + 46 * max(n, 1), shapes=[_vline(0, color="black", width=1)],
-                   annotations=_labels_above([f"{lab}: {v:+.3f}" for lab, v in zip(labels, s.to_numpy())]),
+    texts = [f"{lab}: {v:+.3f}" for lab, v in zip(labels, s.to_numpy())]
+    return _layout(fig, title, height=90 + _row_height(texts) * max(n, 1),
+                   shapes=[_vline(0, color="black", width=1)],
+                   annotations=_labels_above(texts),
                    yaxis=_label_axis(n),
                    xaxis=dict(title=xlabel, gridcolor="#eee", zeroline=False,
                               range=[-1.08 * span, 1.08 * span]))
+
+
+def global_features(features: pd.DataFrame, top: int | None = 15,
+                    title: str | None = "Which features drive decisions") -> go.Figure:
+    """The global view's features (`GlobalView.features`): one bar per feature of its mean
+    |Shapley value of ω(POS)|, labelled with how often it is part of the rows' explanations
+    (and for which decision). Largest on top; `top` bars at most."""
+    f = features.sort_values("mean_abs_shapley", ascending=False, kind="stable")
+    if top is not None:
+        f = f.head(top)
+    f = f.iloc[::-1]
+    n = len(f)
+    labels = [wrap(f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
+                   f"({int(p_)} POS, {int(q)} NOT POS)", LABEL_WIDTH)
+              for name, v, k, p_, q in zip(f["feature"], f["mean_abs_shapley"], f["in_explanation"],
+                                          f["for_pos"], f["for_neg"])]
+    fig = go.Figure(go.Bar(
+        x=f["mean_abs_shapley"].to_numpy(dtype=float), y=list(range(n)), orientation="h",
+        width=0.42, marker=dict(color=HIGHLIGHT), hovertext=labels,
+        hovertemplate="%{hovertext}<extra></extra>",
+    ))
+    span = float(f["mean_abs_shapley"].max()) if n else 1.0
+    return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
+                   annotations=_labels_above(labels), yaxis=_label_axis(n),
+                   xaxis=dict(title="mean |Shapley value of ω(POS)| over the rows",
+                              gridcolor="#eee", zeroline=False,
+                              range=[0, 1.08 * (span if span > 0 else 1.0)]))
 
 
 # --------------------------------------------------------------------------- the ID3 tree
@@ -316,33 +416,45 @@ def tree_figure(tree: Any, selected: int | None = None, title: str | None = None
     labels = [esc(lab) + (" …" if f else "") for lab, f in zip(nodes["label"], folded)]
     p = nodes["p"].to_numpy(dtype=float)
     count = nodes["count"].to_numpy()
+    leaf = nodes["is_leaf"].to_numpy(dtype=bool)
     hover = [
-        f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}" + ("<br>leaf" if leaf else "")
-        for lab, c, pos_, pv, leaf in zip(labels, count, nodes["positives"], p, nodes["is_leaf"])
+        f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}" + ("<br>leaf" if lf else "")
+        for lab, c, pos_, pv, lf in zip(labels, count, nodes["positives"], p, leaf)
     ]
     size = 10 + 16 * np.sqrt(count / max(int(count.max()), 1))
     ids = nodes["node"].to_numpy()
     line_w = [4 if selected is not None and i == selected else 1 for i in ids]
     line_c = [HIGHLIGHT if selected is not None and i == selected else "#333" for i in ids]
+    top = float(x.max()) if len(x) else 0.0
+    # the right ~38% of the width is left for the leaves' text; an inner node's label is
+    # wrapped to the width of one depth column so it never reaches the next column's labels
+    xmax = (top + 0.3) / 0.62
+    col_chars = max(10, int(0.62 * 1000 / max(top + 0.5, 1.0) / 6.5))
+    text = [f"{lab} · n={c} · p={pv:.2f}" if lf else wrap(lab, col_chars)
+            for lab, c, pv, lf in zip(labels, count, p, leaf)]
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#aaa", width=1),
                              hoverinfo="skip", name="edges"))
     fig.add_trace(go.Scatter(
         x=x, y=y, mode="markers+text", name="nodes",
-        text=[f"{lab} · n={c} · p={pv:.2f}" for lab, c, pv in zip(labels, count, p)],
-        textposition=["middle right" if leaf else "top right" for leaf in nodes["is_leaf"]],
+        text=text,
+        textposition=["middle right" if lf else "top center" for lf in leaf],
         textfont=dict(size=10, color="#333"),
         marker=dict(size=size, color=p, cmin=0, cmax=1,
                     colorscale=[[0, NEG_COLOUR], [0.5, "#f7f7f7"], [1, POS_COLOUR]],
                     line=dict(width=line_w, color=line_c), showscale=True,
-                    colorbar=dict(title="p", thickness=10, len=0.5)),
+                    colorbar=dict(title=dict(text="p (share of POS)", side="top"), thickness=10,
+                                  len=0.3, lenmode="fraction", orientation="h", x=0,
+                                  xanchor="left", y=0, yanchor="top", ypad=4)),
         customdata=np.stack([nodes["node"].to_numpy(), count, p], axis=1),
         hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
     ))
-    top = float(x.max()) if len(x) else 0.0
-    leaves = int(nodes["is_leaf"].sum()) if len(nodes) else 1
-    return _layout(fig, title, height=max(260, 70 + 26 * leaves),
-                   xaxis=dict(visible=False, range=[-0.3, top + 1.6]), yaxis=dict(visible=False),
+    leaves = int(leaf.sum()) if len(nodes) else 1
+    lines = max((t.count("<br>") + 1 for t, lf in zip(text, leaf) if not lf), default=1)
+    return _layout(fig, title, height=max(300, 110 + (18 + 11 * lines) * leaves),
+                   xaxis=dict(visible=False, range=[-0.3, xmax]),
+                   yaxis=dict(visible=False, range=[float(y.min()) - 0.6 if len(y) else -1, 0.6 + 0.25 * lines]),
+                   margin=dict(l=10, r=10, t=40 if title else 10, b=50),
                    clickmode="event+select", dragmode=False, hovermode="closest")
 
 
@@ -361,6 +473,68 @@ def confusion_matrix_figure(cm: Any, labels: Sequence[str] = ("NOT POS", "POS"),
     ))
     fig.update_yaxes(autorange="reversed")
     return _layout(fig, title, height=300)
+
+
+def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve") -> go.Figure:
+    """The ROC curve (`plx_core.curves.Curves`) with the decisions at one threshold (`at`, a
+    `ThresholdResult`) marked: trace 0 is the curve, trace 1 the chance diagonal, trace 2 the
+    threshold's point (1 − specificity, sensitivity)."""
+    fpr, tpr, th = (np.asarray(curves.fpr), np.asarray(curves.tpr), np.asarray(curves.thresholds))
+    threshold = float(at.threshold)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=fpr, y=tpr, mode="lines", line=dict(color=NEG_COLOUR, width=2, shape="hv"),
+                             customdata=th, name="ROC",
+                             hovertemplate="threshold %{customdata:.3f}<br>1 − specificity %{x:.3f}"
+                                           "<br>sensitivity %{y:.3f}<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
+                             line=dict(color="#999", dash="dot", width=1), hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=[1 - at.specificity], y=[at.sensitivity], mode="markers+text",
+                             name="threshold",
+                             marker=dict(size=13, color=HIGHLIGHT, line=dict(color="black", width=1)),
+                             text=[f"threshold {threshold:.2f}"], textposition="bottom right",
+                             hovertemplate="threshold %{text}<extra></extra>"))
+    auc = f"<br><sub>area under the curve {curves.auc:.3f}</sub>" if np.isfinite(curves.auc) else ""
+    return _layout(fig, None if title is None else title + auc, height=400,
+                   margin=dict(l=10, r=10, t=64, b=10),
+                   xaxis=dict(range=[-0.02, 1.02], title="1 − specificity (false-positive rate)",
+                              gridcolor="#eee", constrain="domain"),
+                   yaxis=dict(range=[-0.02, 1.04], title="sensitivity (true-positive rate)",
+                              gridcolor="#eee"),
+                   annotations=[dict(x=0.98, y=0.04, xref="x", yref="y", showarrow=False,
+                                     xanchor="right", text="dotted: chance",
+                                     font=dict(size=11, color="#777"))])
+
+
+def pr_figure(curves: Any, at: Any,
+              title: str | None = "Precision–recall curve") -> go.Figure:
+    """The precision–recall curve with the decisions at one threshold (`at`, a
+    `ThresholdResult`) marked (trace 1: recall, precision) and the share of positives (a
+    classifier without skill) as a dotted line."""
+    rec, prec, th = (np.asarray(curves.tpr), np.asarray(curves.precision), np.asarray(curves.thresholds))
+    threshold = float(at.threshold)
+    base = curves.n_pos / max(curves.n_pos + curves.n_neg, 1)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=rec, y=prec, mode="lines", line=dict(color=POS_COLOUR, width=2, shape="vh"),
+                             customdata=th, name="PR",
+                             hovertemplate="threshold %{customdata:.3f}<br>recall %{x:.3f}"
+                                           "<br>precision %{y:.3f}<extra></extra>"))
+    precision = at.precision if np.isfinite(at.precision) else 1.0
+    fig.add_trace(go.Scatter(x=[at.sensitivity], y=[precision], mode="markers+text", name="threshold",
+                             marker=dict(size=13, color=HIGHLIGHT, line=dict(color="black", width=1)),
+                             text=[f"threshold {threshold:.2f}"], textposition="bottom left",
+                             hovertemplate="threshold %{text}<extra></extra>"))
+    ap = (f"<br><sub>average precision {curves.average_precision:.3f}</sub>"
+          if np.isfinite(curves.average_precision) else "")
+    return _layout(fig, None if title is None else title + ap, height=400,
+                   margin=dict(l=10, r=10, t=64, b=10),
+                   shapes=[dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=base, y1=base,
+                                line=dict(color="#999", dash="dot", width=1))],
+                   annotations=[dict(x=0.02, y=base, xref="x", yref="y", showarrow=False,
+                                     xanchor="left", yanchor="bottom",
+                                     text=f"dotted: share of POS rows ({base:.2f})",
+                                     font=dict(size=11, color="#777"))],
+                   xaxis=dict(range=[-0.02, 1.02], title="recall (sensitivity)", gridcolor="#eee"),
+                   yaxis=dict(range=[-0.02, 1.04], title="precision", gridcolor="#eee"))
 
 
 def agreement_figure(agreement: Mapping[str, float] | pd.Series | pd.DataFrame,
@@ -407,7 +581,9 @@ def metrics_bars(scores: pd.DataFrame, metric: str = "F1",
 
 
 __all__ = [
-    "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
-    "decision_word", "esc", "evidence_bars", "explanation_bars", "metrics_bars", "shapley_bars",
-    "subquery_label", "tree_figure", "tree_layout",
+    "REST", "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
+    "decision_word", "esc", "evidence_bars", "explanation_bars", "global_features",
+    "metrics_bars", "pr_figure",
+    "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
+    "wrap",
 ]

@@ -22,6 +22,7 @@ from plx_app.service import (
     read_upload,
     rule_clause,
 )
+from plx_core.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -250,7 +251,11 @@ def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
     at.run()
     at.selectbox(key="kb_node_pick_0").set_value(leaf).run()
     code = [c.value for c in at.code]
-    assert any(nodes.loc[leaf, "clause"] in c for c in code)
+    from plx_core import wording
+    from plx_core.kb import parse_clause
+
+    clause = parse_clause(f"[{nodes.loc[leaf, 'p']:.4g}] {nodes.loc[leaf, 'clause']}")
+    assert any(c.startswith(wording.clause_text(clause, ws.positive)) for c in code)  # IF … THEN
     # building the same KB again takes it from the session cache
     at.button(key="kb_build").click().run()
     assert "Taken from this session's cache" in texts(at)
@@ -335,6 +340,36 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     assert "Counterfactual" in [h.value for h in at.subheader]
 
 
+def test_query_page_speaks_plainly_and_opens_on_a_confident_right_row(base_ws):
+    from plx_core import wording
+
+    ws = fresh(base_ws)
+    at = run("plx_app/views/3_Query.py", ws)
+    inst = at.session_state["ws"].selected
+    b = ws.query(inst)
+    # the first row shown is decided right, away from 0.5
+    assert (inst.label == ws.positive) == b.positive and abs(b.mean - 0.5) > 0.25
+    body = texts(at)
+    assert wording.answer_sentence(b, ws.positive, kb=ws.current_kb(), truth=inst.label) in body
+    assert "0 (ruled out) to 1 (certain)" in body
+    assert metric(at, "Decision") in (ws.positive, f"not {ws.positive}")
+    # evidence rules read IF … THEN, never the raw clause syntax
+    tables = [d.value for d in at.dataframe]
+    rules = [r for t in tables if "rule" in t.columns for r in t["rule"]]
+    assert rules and all(r.startswith("IF ") and "|" not in r for r in rules)
+    assert at.get("download_button")  # the case report
+
+
+def test_query_page_edited_values_name_no_row_and_missing_filter(base_ws):
+    ws = fresh(base_ws)
+    at = run("plx_app/views/3_Query.py", ws)
+    at.selectbox(key="q_val_0").set_value("(unknown)").run()
+    assert at.session_state["ws"].selected.origin == "edited"
+    assert at.selectbox(key="q_pick").value is None  # no longer "test row …"
+    at.checkbox(key="q_f_missing").check().run()
+    assert not at.exception and "0 of" in texts(at)  # the default set has no missing value
+
+
 @pytest.mark.slow
 def test_query_page_pick_a_row_and_filter(base_ws):
     ws = fresh(base_ws)
@@ -392,7 +427,8 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     at.slider(key="x_k").set_value(3).run()
     assert not at.exception
     assert "Explanation (k=3, exhaustive)" in texts(at)
-    assert "Coalition value = mean ω(POS)" in texts(at)
+    assert "ω(POS) of the instance minus ω(POS) with nothing known" in texts(at)
+    assert "On their own, " in texts(at)  # the explanation in words
 
 
 @pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",
@@ -530,6 +566,34 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     assert len(per_row) == 20 and {"plx explanation", "SHAP top-k"} <= set(per_row.columns)
 
 
+def test_evaluate_threshold_moves_sensitivity_and_specificity(base_ws):
+    from plx_core.curves import at_threshold
+
+    ws = fresh(base_ws)
+    at = run("plx_app/views/6_Evaluate.py", ws)
+    truth = (ws.y_test.astype(str) == ws.positive).to_numpy()
+    score = ws.decisions("test")["mean"].to_numpy()
+    for t in (0.5, 0.2, 0.8):
+        at.slider(key="ev_threshold").set_value(t).run()
+        r = at_threshold(truth, score, t)
+        assert metric(at, "Sensitivity") == f"{r.sensitivity:.3f}"
+        assert metric(at, "Specificity") == f"{r.specificity:.3f}"
+    assert at_threshold(truth, score, 0.2).sensitivity >= at_threshold(truth, score, 0.8).sensitivity
+    assert f"{r.tp} true positives, {r.fp} false positives" in texts(at).replace("\n", " ")
+
+
+def test_global_view_page_aggregates_the_sampled_rows(base_ws):
+    ws = fresh(base_ws)
+    at = run("plx_app/views/7_Global_view.py", ws)
+    assert not errors(at)
+    body = texts(at)
+    assert "random sample of 100 of" in body or f"all {len(ws.X_test)} rows" in body
+    rules = at.dataframe[1].value
+    assert len(rules) and all(r.startswith("IF ") for r in rules["rule"])
+    at.slider(key="g_k").set_value(1).run()
+    assert not at.exception and "with one feature each" in texts(at)
+
+
 # --------------------------------------------------------------------------- errors keep the app usable
 
 
@@ -555,6 +619,43 @@ def test_kb_too_large_is_reported_in_plain_words():
     assert not at.exception and metric(at, "Decision")
 
 
+def penguin_like(n: int = 90, seed: int = 0) -> pd.DataFrame:
+    """Three classes (first column), text and number columns, missing values in a feature and
+    in the label, and a `year` column (three values) last."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    species = rng.choice(["Adelie", "Gentoo", "Chinstrap"], n)
+    bill = np.where(species == "Gentoo", 47.0, np.where(species == "Adelie", 38.0, 49.0))
+    frame = pd.DataFrame({
+        "species": species,
+        "island": rng.choice(["Biscoe", "Dream", "Torgersen"], n),
+        "bill_length_mm": np.round(bill + rng.normal(0, 2, n), 1),
+        "sex": rng.choice(["male", "female", None], n, p=[0.45, 0.45, 0.1]),
+        "year": rng.choice([2007, 2008, 2009], n),
+    })
+    frame.loc[[3, 17], "species"] = None
+    return frame
+
+
+def test_data_page_label_suggestion_unlabelled_rows_and_counts():
+    from plx_app.service import read_upload
+
+    frame = penguin_like()
+    raw = read_upload(frame.to_csv(index=False).encode(), "penguins.csv")
+    assert raw.defaults.label == "species"  # not `year`, the last column
+    with pytest.raises(DataError, match="missing"):
+        new_workspace(raw, DataSettings("species", "Adelie"))
+    ws = new_workspace(raw, DataSettings("species", "Adelie", drop_unlabelled=True))
+    assert len(ws.dataset.X) == len(frame) - 2
+    at = run("plx_app/views/1_Data.py", ws)
+    assert at.checkbox(key=f"data_drop_{raw.fingerprint}_species").value is True
+    body = texts(at)
+    n_train_rows = ws.X_train.index.nunique()
+    assert f"{len(frame) - 2} rows: {n_train_rows} for training and {len(ws.X_test)} for testing" in body
+    assert f"so the KB learns from {len(ws.X_train)} training rows" in body
+
+
 @pytest.mark.slow
 def test_each_session_has_its_own_workspace():
     a = run()
@@ -570,7 +671,8 @@ def test_paper_example_seeded_workspace_runs_every_page():
     raw = raw_builtin("paper-example")
     ws = new_workspace(raw, replace(raw.defaults, test_size=0.25))
     for page in ["plx_app/views/1_Data.py", "plx_app/views/2_Knowledge_base.py", "plx_app/views/3_Query.py",
-                 "plx_app/views/4_Explain.py", "plx_app/views/5_Rules.py", "plx_app/views/6_Evaluate.py"]:
+                 "plx_app/views/4_Explain.py", "plx_app/views/5_Rules.py", "plx_app/views/6_Evaluate.py",
+                 "plx_app/views/7_Global_view.py"]:
         at = run(page, ws)
         assert not errors(at), (page, errors(at))
 

@@ -435,3 +435,21 @@ def test_dataset_helpers():
     assert list(ds.frame().columns) == ["a", "b", "label"]
     Xtr, Xte, ytr, yte = ds.split(seed=1)
     assert len(yte) == 3 and ytr.value_counts().to_dict() == {"0": 4, "1": 4}
+
+
+def test_suggest_label_prefers_few_text_classes_and_says_why():
+    from plx_core.data import suggest_label
+
+    frame = pd.DataFrame({
+        "species": ["a", "b", "c", "a"] * 5,
+        "island": ["x", "y", "z", "x"] * 5,
+        "bill": [float(i) for i in range(20)],
+        "sex": ["m", None, "f", "m"] * 5,
+        "year": [2007, 2008, 2009, 2007] * 5,
+    })
+    g = suggest_label(frame)
+    assert g.column == "species"  # not `year` (numbers) nor `sex` (in the middle)
+    assert "first text column with few classes (3)" in g.reason
+    assert suggest_label(frame.rename(columns={"bill": "Class"}).assign(Class=[0, 1] * 10)).column == "Class"
+    only = pd.DataFrame({"id": range(30), "v": range(30)})
+    assert suggest_label(only).column == "v" and "choose the label yourself" in suggest_label(only).reason

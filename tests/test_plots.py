@@ -9,11 +9,14 @@ import pytest
 from paper import as_query, example2
 
 from plx_core import direct_kb, query
+from plx_core.curves import at_threshold, curves
 from plx_core.plots import (
     HIGHLIGHT,
+    LABEL_WIDTH,
     MUTED,
     NEG_COLOUR,
     POS_COLOUR,
+    REST,
     agreement_figure,
     bounds_compare,
     bounds_interval,
@@ -22,9 +25,13 @@ from plx_core.plots import (
     evidence_bars,
     explanation_bars,
     metrics_bars,
+    pr_figure,
+    roc_figure,
     shapley_bars,
+    top_with_rest,
     tree_figure,
     tree_layout,
+    wrap,
 )
 from plx_core.tree import tree_kb_with_trees
 
@@ -210,3 +217,62 @@ def test_user_text_is_escaped_in_figures():
     fig = tree_figure(trees[0])
     assert all("<b>1" not in t and "<i>" not in t for t in fig.data[1].text)
     assert all("<b>1" not in t for t in fig.data[1].hovertext)
+
+
+def test_bounds_chart_labels_the_threshold_and_the_diamond(kb):
+    b = query(kb, as_query("0---"))
+    texts = _annotations(bounds_interval(b))
+    assert any("threshold 0.5" in t for t in texts)
+    assert any("middle" in t and f"{b.mean:.3f}" in t for t in texts)
+
+
+def test_evidence_chart_labels_the_orange_line(kb):
+    b = query(kb, as_query("0000"))
+    fig = evidence_bars(b.evidence.frame(kb), omega=b.omega)
+    assert any(t.startswith("orange line") and f"{b.omega:.3f}" in t for t in _annotations(fig))
+
+
+def test_long_bar_labels_are_wrapped_not_cut():
+    long = " ∧ ".join(f"feature number {i}=[0.07864, 0.1424)" for i in range(3))
+    cands = pd.DataFrame({"features": [("a",)], "label": [long], "lower": [0.2], "upper": [0.3]})
+    fig = explanation_bars(cands)
+    (text,) = [t for t in _annotations(fig)]
+    lines = text.split("<br>")
+    assert len(lines) > 1 and all(len(x) <= LABEL_WIDTH for x in lines)
+    assert text.replace("<br>", " ") == f"{long}: 0.250"  # every word is kept
+    assert wrap("x" * 130, 60).split("<br>") == ["x" * 60, "x" * 60, "x" * 10]
+
+
+def test_shapley_top_n_sums_the_rest():
+    vals = {f"f{i}": v for i, v in enumerate([0.5, -0.4, 0.3, 0.02, -0.01, 0.04])}
+    s, n_rest = top_with_rest(vals, 3)
+    assert n_rest == 3 and list(s.index[:3]) == ["f0", "f1", "f2"]
+    assert s[REST] == pytest.approx(0.05)
+    assert s.sum() == pytest.approx(sum(vals.values()))  # the bars still add up
+    fig = shapley_bars(vals, top=3)
+    assert len(fig.data[0].x) == 4
+    assert _annotations(fig)[0].startswith("the other 3 features (summed)")
+    assert len(shapley_bars(vals).data[0].x) == 6
+
+
+def test_tree_labels_leave_room_and_the_colour_bar_sits_below():
+    X, y = example2()
+    _, trees = tree_kb_with_trees(X, y, positive=1)
+    fig = tree_figure(trees[0])
+    bar = fig.data[1].marker.colorbar
+    assert bar.orientation == "h" and bar.yanchor == "top"  # below the nodes, not over labels
+    depth = trees[0].to_frame()["depth"].max()
+    assert fig.layout.xaxis.range[1] > depth + 1  # room right of the deepest leaves
+
+
+def test_roc_and_pr_mark_the_threshold_point():
+    y = np.array([1, 1, 0, 1, 0, 0, 1, 0], dtype=bool)
+    s = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.3, 0.2, 0.1])
+    c = curves(y, s)
+    at = at_threshold(y, s, 0.55)
+    roc = roc_figure(c, at)
+    assert roc.data[2].x[0] == pytest.approx(1 - at.specificity)
+    assert roc.data[2].y[0] == pytest.approx(at.sensitivity)
+    assert "area" in roc.layout.title.text
+    pr = pr_figure(c, at)
+    assert (pr.data[1].x[0], pr.data[1].y[0]) == pytest.approx((at.sensitivity, at.precision))

@@ -22,8 +22,8 @@ from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
 from plx_core.query import Bounds
+from plx_core.wording import clause_texts
 
-from .rules import rule_text
 from .workspace import KBView, Workspace
 
 EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
@@ -223,7 +223,7 @@ def ws_evidence(ws: Workspace, values: Mapping[str, str | None]) -> tuple[pd.Dat
             empty = pd.DataFrame(columns=cols)
             return empty, empty
         ev["target"] = ev["target"].fillna(ev["p"])
-        ev["rule"] = [rule_text(v.kb.clause(int(i))) for i in ev["clause_id"]]
+        ev["rule"] = clause_texts(v.kb, ev["clause_id"])  # IF … THEN, never the raw clause
         ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
         for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False, kind="stable")
         against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False, kind="stable")

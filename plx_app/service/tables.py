@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from plx_core.data import Dataset, infer_schema, load_csv
+from plx_core.data import Dataset, infer_schema, load_csv, suggest_label
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
 from plx_core.errors import DataError
@@ -44,6 +44,7 @@ class DataSettings:
     test_size: float = 0.3
     seed: int = 0
     balance: str = "train"
+    drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def read_upload(
         frame = split_characters(frame, split_column)
     if len(frame) < 4:
         raise DataError(f"the file has only {len(frame)} data row(s); plx needs more rows to learn from")
-    label = _guess_label(frame)
+    label = suggest_label(frame).column
     settings = DataSettings(label, None)
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
                     fingerprint(data, header, tuple(missing), split_column), settings, "upload",
@@ -170,18 +171,6 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     pos = list(frame.columns).index(column)
     left, right = frame.iloc[:, :pos], frame.iloc[:, pos + 1:]
     return pd.concat([left, chars, right], axis=1)
-
-
-def _guess_label(frame: pd.DataFrame) -> str:
-    """A column named like a label, else the last column with 2 to 10 distinct values."""
-    names = {c.lower(): c for c in frame.columns}
-    for cand in ("label", "class", "target", "outcome", "y", "survived", "diagnosis", "cleaved"):
-        if cand in names:
-            return names[cand]
-    for c in reversed(frame.columns):
-        if 2 <= frame[c].nunique(dropna=True) <= 10:
-            return c
-    return frame.columns[-1]
 
 
 
@@ -234,6 +223,8 @@ def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
     if len(label_vals) > 2:  # one-vs-rest: every other class becomes NOT POS
         label_map = {v: ("not " + settings.positive) for v in label_vals if v != settings.positive}
     frame = raw.frame
+    if settings.drop_unlabelled:
+        frame = frame[frame[settings.label].notna()]
     schema = infer_schema(
         frame, settings.label, settings.positive,
         features=list(settings.features) if settings.features is not None else None,

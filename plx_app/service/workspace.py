@@ -63,6 +63,13 @@ class Workspace:
         return str(self.dataset.positive)
 
     @property
+    def class_name(self) -> str:
+        """What POS stands for, readable alone (`malignant`, `Survived = 1`)."""
+        from plx_core.wording import class_name
+
+        return class_name(self.positive, self.settings.label)
+
+    @property
     def features(self) -> tuple[str, ...]:
         return tuple(str(c) for c in self.dataset.X.columns)
 

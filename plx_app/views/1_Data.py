@@ -18,6 +18,8 @@ from plx_app.service import (
 )
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
+from plx_core import wording
+from plx_core.data import suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -30,6 +32,8 @@ c2, c3, c4 = st.columns(3)
 c2.metric("Rows × features", f"{n_rows} × {n_feat}")
 c3.metric("POS is", ws.positive)
 c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
+st.caption(md(wording.split_sentence(n_rows, int(ws.X_train.index.nunique()), len(ws.X_train),
+                                     len(ws.X_test), ws.settings.balance, ws.settings.test_size)))
 
 st.subheader("1. Choose a table")
 SOURCES = ["Built-in", "Shared data set", "Upload a CSV"]
@@ -96,6 +100,19 @@ cols = list(raw.frame.columns)
 l1, l2 = st.columns(2)
 label = l1.selectbox("Label column", cols, key=f"data_label_{fp}",
                      index=cols.index(base.label) if base.label in cols else len(cols) - 1)
+if not same:
+    guess = suggest_label(raw.frame)
+    if label == guess.column:
+        st.caption(md(f"Suggested label: {guess.column}, because {guess.reason}. Choose another "
+                      "column above if that is not the outcome to predict."))
+n_unlabelled = int(raw.frame[label].isna().sum())
+drop_unlabelled = False
+if n_unlabelled:
+    drop_unlabelled = st.checkbox(
+        f"Leave out the {n_unlabelled} row(s) without a label (of {len(raw.frame)})",
+        value=bool(base.drop_unlabelled) if label == base.label else False,
+        key=f"data_drop_{fp}_{label}",
+        help="plx learns from labelled rows only; without this the table cannot be used.")
 values = label_values(raw, label)
 if base.positive in values and label == base.label:
     pos_default = values.index(base.positive)
@@ -123,7 +140,7 @@ auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
 try:
     from plx_core.data import infer_schema
 
-    auto = infer_schema(raw.frame, label, positive)
+    auto = infer_schema(raw.frame[raw.frame[label].notna()], label, positive)  # labelled rows
     auto_feats = list(auto.features)
     auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
     auto_excluded = dict(auto.excluded)
@@ -170,17 +187,21 @@ st.subheader("4. Split")
 s1, s2, s3 = st.columns(3)
 test_size = s1.slider("Test share", 0.1, 0.5, float(base.test_size), 0.05, key="data_test_size")
 seed = s2.number_input("Random seed", 0, 10_000, int(base.seed), key="data_seed")
-BAL = {"train": "balance the training part (test keeps the true mix)",
-       "before": "balance everything, then split (the paper's protocol; optimistic)",
+BAL = {"train": "balance the training part",
+       "before": "balance all, then split",
        "none": "no balancing"}
 balance = s3.selectbox("Class balance", list(BAL), index=list(BAL).index(base.balance),
-                       format_func=BAL.get, key="data_balance")
+                       format_func=BAL.get, key="data_balance",
+                       help="Balancing repeats rows of the smaller class(es). 'Balance the training "
+                            "part' keeps the test part's true mix; 'balance all, then split' is the "
+                            "paper's protocol (repeated rows can land on both sides: optimistic "
+                            "scores).")
 
 settings = DataSettings(
     label=label, positive=positive, features=tuple(features),
     numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
-    test_size=float(test_size), seed=int(seed), balance=balance,
+    test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
 )
 
 st.subheader("5. Preview")
@@ -205,10 +226,16 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
             ws.ensure_kb(bar)
         finally:
             bar.done()
-        st.success(md(f"Now using {ws.dataset.name}: {len(ws.X_train)} training and "
-                      f"{len(ws.X_test)} test rows; {ws.kb_settings.label()} KB with "
-                      f"{len(ws.kb):,} clauses built in {ws.build_seconds:.2f} s."))
-        for n in notes:
-            st.info(md(n))
+        # rerun so that the whole page (the "In use" header first) shows the new data
+        st.session_state["data_done"] = (
+            f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "
+            f"rows; {ws.kb_settings.label()} KB with {len(ws.kb):,} clauses built in "
+            f"{ws.build_seconds:.2f} s.", notes)
+        st.rerun()
+if "data_done" in st.session_state:
+    done, notes = st.session_state.pop("data_done")
+    st.success(md(done))
+    for n in notes:
+        st.info(md(n))
 if unchanged:
     st.caption("These settings are the ones in use.")

@@ -8,6 +8,8 @@ import streamlit as st
 from plx_app.service import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, error, figure, guard, md
+from plx_core import wording
+from plx_core.kb import parse_clause
 from plx_core.plots import tree_figure
 
 ws = page_setup()
@@ -81,8 +83,10 @@ tabs = st.tabs(TABS, key="kb_tab", on_change="rerun")
 
 def browse_tab() -> None:
     b1, b2 = st.columns(2)
-    search = b1.text_input("Search literals (e.g. radius or worst texture=<22.47; join terms "
-                           "with AND)", key="kb_search")
+    first = next(iter(kb.features), "")
+    search = b1.text_input(md(f"Search literals (e.g. {first} or "
+                              f"{wording.example_condition(kb.domains)}; join terms with AND)"),
+                           key="kb_search")
     feats = b2.multiselect("Clauses that mention every one of these features", list(kb.features),
                            key="kb_feats")
     lengths = kb.lengths
@@ -151,7 +155,9 @@ def tree_tab() -> None:
         st.markdown(f"**Node #{chosen}**: {md(row['label'])} · {row['count']} training rows · "
                     f"{row['positives']} positive · p = {row['p']:.3f}"
                     + (" · leaf" if row["is_leaf"] else ""))
-        st.code(f"[{row['p']:.4g}] {row['clause']}", language=None)
+        raw = f"[{row['p']:.4g}] {row['clause']}"
+        st.code(wording.clause_sentence(parse_clause(raw), ws.class_name), language=None)
+        st.caption(md(f"The same clause in the clause syntax: {raw}"))
 
 
 def io_tab() -> None:

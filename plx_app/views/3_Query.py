@@ -14,12 +14,13 @@ from plx_app.service import (
     SEMANTICS,
     UNKNOWN,
     Instance,
-    decision_word,
     instance_from_row,
 )
-from plx_app.service.explain import counterfactual_text, ws_counterfactual, ws_evidence, ws_figure
+from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
+from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_core import wording
 from plx_core.plots import bounds_interval, evidence_bars
 
 ws = page_setup()
@@ -73,8 +74,9 @@ def _plain(i):
     return int(i) if isinstance(i, (int, np.integer)) else i
 
 
-if ws.selected is None:
-    _select(instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test"))
+if ws.selected is None:  # first visit: a row plx decides right and confidently
+    _select(showcase_instance(ws))
+    st.session_state["q_first"] = True
 
 st.subheader("Instance")
 p1, p2, p3, p4 = st.columns(4)
@@ -95,7 +97,11 @@ with guard("Listing the rows"):
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
     wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
-    text = st.text_input("Rows containing (any value, e.g. ≥16.82)", key="q_f_text")
+    t1, t2 = st.columns([2, 1])
+    text = t1.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
+                         key="q_f_text")
+    only_missing = t2.checkbox("Only rows with a missing value", key="q_f_missing",
+                               help="Rows where at least one feature has no value")
     shown = table
     if lab != "(any)":
         shown = shown[shown["label"] == lab]
@@ -103,6 +109,8 @@ with guard("Listing the rows"):
         shown = shown[shown["plx decision"] == decf]
     if wrong and dec is not None:
         shown = shown[~dec["correct"].reindex(shown.index).to_numpy(dtype=bool)]
+    if only_missing:
+        shown = shown[shown[features].isna().any(axis=1).to_numpy()]
     if text.strip():
         hit = shown[features].astype(str).apply(lambda c: c.str.contains(text.strip(), regex=False))
         shown = shown[hit.any(axis=1).to_numpy()]
@@ -112,7 +120,10 @@ with guard("Listing the rows"):
                  on_select=functools.partial(_table_selected, part, labels),
                  selection_mode="single-row")
     opts = list(labels)
-    if ws.selected.origin == part and ws.selected.row is not None:
+    edited = ws.selected.origin == "edited"
+    if edited:  # the values no longer are a row's: the picker names no row
+        st.session_state["q_pick"] = None
+    elif ws.selected.origin == part and ws.selected.row is not None:
         cur = _plain(ws.selected.row)
         if cur not in opts:
             opts = [cur] + opts
@@ -121,7 +132,9 @@ with guard("Listing the rows"):
         st.session_state["q_pick"] = None
     if opts:
         st.selectbox("Instance", opts, key="q_pick", on_change=_picked, args=(part,),
-                     placeholder="choose a row",
+                     placeholder=("edited values" + (f" (started from row {ws.selected.row})"
+                                                     if ws.selected.row is not None else "")
+                                  if edited else "choose a row"),
                      format_func=lambda r: f"{part} row {r} · label {table.loc[r, 'label']} · plx "
                      f"{table.loc[r, 'plx decision']}")
 
@@ -173,47 +186,50 @@ with guard("Answering the query"):
     if answer is not None:
         b, shown = answer.value
         known = shown.known()
-        word = decision_word(b)
-        a = st.columns(6)
-        a[0].metric("Decision", word)
+        pos_name, neg_name = wording.class_names(ws.class_name)
+        word = "tie" if b.tie else (pos_name if b.positive else neg_name)
+        a = st.columns(4)
+        a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly 0.5 "
+                                              f"is reported as {neg_name}"))
         a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
         a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
-        a[3].metric("Method", {"median": "median", "lp": "LP"}[b.method],
-                    help="median: the exact weighted-median answer (no solver needed); LP: the "
-                         "linear program of Definition 3 solved with HiGHS")
-        a[4].metric("Relevant clauses", f"{b.n_relevant:,}")
-        if shown.label is not None:
-            correct = (shown.label == ws.positive) == b.positive
-            a[5].metric("True label", shown.label)
-            a[5].caption("plx agrees" if correct else "plx disagrees")
-        else:
-            a[5].metric("True label", "unknown")
+        a[3].metric("True label", "unknown" if shown.label is None else shown.label)
+        st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
+                                               truth=shown.label, positive_value=ws.positive)))
+        if st.session_state.pop("q_first", False):
+            st.info("This first row is one plx decides correctly and confidently. Pick any "
+                    "other row above, or change values under \"Edit values\".")
+        st.caption(md(wording.omega_meaning(ws.class_name)))
+        with st.expander("Advanced: how the answer was computed"):
+            m = st.columns(3)
+            m[0].metric("Method", {"median": "median", "lp": "LP"}[b.method],
+                        help=wording.method_name(b.method))
+            m[1].metric("Relevant clauses", f"{b.n_relevant:,}")
+            m[2].metric("Inconsistency", f"{b.inconsistency:.4g}")
+            st.markdown(md("\n".join(wording.advanced_lines(b))))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
         values = inst.as_dict()
         figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b)), key="q_bounds")
-        notes = [f"POS means {ws.positive!r}.",
-                 f"{len(known)} of {len(features)} features known.",
-                 f"Inconsistency at the optimum: {b.inconsistency:.4g}."]
-        if b.unseen:
-            notes.append("Never seen in training (they match no clause): "
-                         + ", ".join(f"{f}={v}" for f, v in b.unseen.items()) + ".")
+        notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:
             notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
         st.caption(md(" ".join(notes)))
 
         for_pos, against = ws_evidence(ws, values)
+        st.markdown(md(wording.evidence_summary(pd.concat([for_pos, against]), ws.class_name)))
         if len(for_pos) or len(against):
-            order = ["rule", "target", "w", "p", "support", "omega", "overridden"]  # rule first
-            config = {"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                      "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
-                      "p": st.column_config.NumberColumn(format="%.3f")}
-            e1, e2 = st.columns(2)
-            e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
-            e1.dataframe(for_pos.head(50), hide_index=True, width="stretch", height=240,
-                         column_config=config, column_order=order)
-            e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
-            e2.dataframe(against.head(50), hide_index=True, width="stretch", height=240,
-                         column_config=config, column_order=order)
+            cols_show = ["rule", "target", "w", "support", "overridden"]
+            config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
+                      "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                      "w": st.column_config.NumberColumn("weight", format="%g"),
+                      "support": st.column_config.NumberColumn("training rows"),
+                      "overridden": st.column_config.CheckboxColumn("overridden")}
+            st.markdown(f"**Evidence for POS** ({len(for_pos)} clauses, strongest first)")
+            st.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=220,
+                         column_config=config)
+            st.markdown(f"**Evidence against POS** ({len(against)} clauses, strongest first)")
+            st.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=220,
+                         column_config=config)
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
                 figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
                     pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")
@@ -224,4 +240,18 @@ if b is None or not answer.fresh:
 else:
     with guard("Searching a counterfactual"):
         cf = ws_counterfactual(ws, inst.as_dict())
-        st.markdown(md(counterfactual_text(cf)))
+        st.markdown(md(wording.counterfactual_sentence(cf, ws.class_name) if cf is not None
+                       else "No known value to change."))
+
+st.subheader("Case report")
+if b is None or not answer.fresh:
+    st.info("The case report needs the answer for this instance.")
+else:
+    st.caption("One HTML page with the instance, the decision in words and as a chart, the "
+               "explanation, the evidence, the counterfactual, the rules in force and the "
+               "model's settings. It fetches nothing from outside; print it to PDF from the "
+               "browser.")
+    name = "".join(ch if ch.isalnum() else "-" for ch in inst.title()).strip("-") or "case"
+    st.download_button("Download the case report (HTML)", key="q_report",
+                       data=lambda: ws_case_report(ws, inst).encode("utf-8"),
+                       file_name=f"plx-report-{name}.html", mime="text/html", on_click="ignore")

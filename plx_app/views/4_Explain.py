@@ -18,7 +18,10 @@ from plx_app.service.explain import (
 )
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
+from plx_core import wording
 from plx_core.plots import explanation_bars, shapley_bars
+
+SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
 
 ws = page_setup()
 st.title("Explain")
@@ -60,20 +63,17 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
     b, e = answers if answers is not None else explain_answers(values, k, view)
     if title:
         st.markdown(f"**{md(title)}**")
-    verdict = decision_word(b)
-    st.markdown(f"ω(POS) ∈ **[{b.lower:.3f}, {b.upper:.3f}]** → **{verdict}** "
-                f"({'median' if b.method == 'median' else 'LP'}, {b.n_relevant:,} relevant clauses)")
-    st.markdown(md(f"Explanation (k={e.k}, {e.search}): "
-                   + " AND ".join(f"{f}={v}" for f, v in e.features.items())
-                   + f" gives ω(POS) ∈ [{e.bounds[0]:.3f}, {e.bounds[1]:.3f}]; the decision is "
-                   f"{verdict}."))
+    st.markdown(md(wording.answer_sentence(b, ws.class_name)))
+    ties = wording.ties_sentence([c.mean for c in e.candidates[:top]], what="bar")
+    st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
+                + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
     figure(cached_figure("bars", values, e.k, top, view=view, fresh=fresh, make=lambda: explanation_bars(
         e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
     if show_shapley:
         phi = ws_shapley(ws, values, view=view)
         figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
                          make=lambda: shapley_bars(phi, title="Shapley values of ω(POS)",
-                                                   instance=values, order=order)),
+                                                   instance=values, order=order, top=SHAPLEY_TOP)),
                key=f"{key}_shap", static=True)
     return b, e
 
@@ -94,10 +94,18 @@ with guard("Showing the explanation"):
             if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
                 st.dataframe(candidates_table(e), hide_index=True, width="stretch", height=240)
         with right:
-            figure(cached_figure("shapley-main", shown, fresh=main.fresh, make=lambda: shapley_bars(
-                phi, title="Shapley values of ω(POS)", instance=shown)), key="x_shap", static=True)
-            st.caption(md(f"Coalition value = mean ω(POS) of the sub-query. The values add up to "
-                          f"{phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with nothing known."))
+            top_n = SHAPLEY_TOP
+            if len(phi) > SHAPLEY_TOP:
+                top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
+                                  len(phi), SHAPLEY_TOP, key="x_shap_top")
+            figure(cached_figure("shapley-main", shown, top_n, fresh=main.fresh, make=lambda: shapley_bars(
+                phi, title="Shapley values of ω(POS)", instance=shown, top=top_n)), key="x_shap",
+                   static=True)
+            st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
+            st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
+                          f"value: the average change when it is added to the others). The values "
+                          f"add up to {phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with "
+                          f"nothing known."))
 
 st.divider()
 st.subheader("Side by side")
@@ -135,8 +143,7 @@ elif mode == "One instance across k":
                 with c:
                     e = ws_explain(ws, values, kk)
                     st.markdown(f"**k = {kk}**")
-                    st.markdown(md(" AND ".join(f"{f}={v}" for f, v in e.features.items())
-                                   + f" → [{e.bounds[0]:.3f}, {e.bounds[1]:.3f}]"))
+                    st.markdown(md(wording.explanation_sentence(e, ws.class_name)))
                     figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":

@@ -9,6 +9,7 @@ from plx_app.project_ui import rules_history, why_input
 from plx_app.service import decision_word, parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
 from plx_app.widgets import error, figure, guard, keep_last, md, require_kb
+from plx_core import wording
 from plx_core.plots import bounds_compare
 
 ws = page_setup()
@@ -44,7 +45,7 @@ with st.form("rule_form", clear_on_submit=False):
     conds = st.multiselect("IF (all of these hold)", pairs, key="r_conds",
                            placeholder="choose feature = value")
     typed = st.text_input("…or type conditions (feature=value, joined by AND)", key="r_text",
-                          placeholder="e.g. worst radius=<13.5 AND worst texture=<22.47")
+                          placeholder=f"e.g. {wording.example_condition(domains)}")
     f1, f2, f3 = st.columns(3)
     head = f1.radio("THEN", ["POS", "NOT POS"], horizontal=True, key="r_head")
     p = f2.number_input("p (probability the rule holds)", 0.0, 1.0, 0.95, 0.01, key="r_p")
@@ -64,9 +65,9 @@ if submitted:
 
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)"):
     with st.form("rule_text_form"):
-        st.caption('IF a=v AND b=w THEN POS [p=0.9, w=50] — names or values with spaces or '
-                   'symbols in double quotes, e.g. IF "worst radius"="<13.5" THEN NOT POS '
-                   '[p=0.95, w=100]. OR gives one clause per alternative.')
+        st.caption(md('IF a=v AND b=w THEN POS [p=0.9, w=50] — names or values with spaces or '
+                      f'symbols in double quotes, e.g. {wording.example_rule(domains)}. OR gives '
+                      'one clause per alternative.'))
         text = st.text_area("Rules", key="r_rules_text", height=110)
         typed_submit = st.form_submit_button("Add these rules")
     if typed_submit:

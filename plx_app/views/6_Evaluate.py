@@ -1,5 +1,6 @@
-"""Evaluate: F1, the confusion matrix and baselines on the current split; agreement of plx
-explanations with SHAP."""
+"""Evaluate: F1, the confusion matrix and baselines on the current split; ROC and
+precision–recall curves with a movable decision threshold; agreement of plx explanations with
+SHAP."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ import pandas as pd
 import streamlit as st
 
 from plx_app.service.explain import SHAP_MODELS, ws_agreement, ws_agreement_done
+from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
-from plx_core.plots import agreement_figure, confusion_matrix_figure, metrics_bars
+from plx_core.plots import (
+    agreement_figure,
+    confusion_matrix_figure,
+    metrics_bars,
+    pr_figure,
+    roc_figure,
+)
 
 ws = page_setup()
 st.title("Evaluate")
@@ -51,6 +59,38 @@ with guard("Showing the scores"):
                                     for c in ("F1", "precision", "sensitivity", "specificity",
                                               "accuracy")})
         st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
+
+st.subheader("Decision threshold: ROC and precision–recall")
+st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "
+              "threshold (0.5 by default, the paper's rule). Move the threshold to trade "
+              "sensitivity (finding every positive) against specificity (not raising false "
+              "alarms); the curves show every threshold at once, the orange point the one chosen. "
+              "This view does not change the decisions on the other pages."))
+with guard("Drawing the ROC and precision–recall curves"):
+    threshold = st.slider("Threshold on the mean ω(POS)", 0.0, 0.99, 0.5, 0.01, key="ev_threshold")
+    cv, _, _ = ws_curves(ws, "test")
+    at_t = ws_at_threshold(ws, threshold, "test")
+    t = st.columns(5)
+    t[0].metric("Sensitivity", f"{at_t.sensitivity:.3f}", help="positives found / all positives")
+    t[1].metric("Specificity", f"{at_t.specificity:.3f}", help="negatives kept / all negatives")
+    t[2].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
+    t[3].metric("F1", f"{at_t.f1:.3f}")
+    t[4].metric("Accuracy", f"{at_t.accuracy:.3f}")
+    r1, r2 = st.columns(2)
+    with r1:
+        figure(roc_figure(cv, at_t), key="ev_roc")
+    with r2:
+        figure(pr_figure(cv, at_t), key="ev_pr")
+    m1, m2 = st.columns([1, 1])
+    with m1:
+        figure(confusion_matrix_figure(at_t.matrix(), ("NOT POS", "POS"),
+                                       title=f"Confusion matrix at threshold {threshold:.2f}"),
+               key="ev_cm_threshold")
+    m2.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
+                   f"positives, {at_t.fp} false positives, {at_t.tn} true negatives, {at_t.fn} "
+                   f"false negatives. Sensitivity {at_t.sensitivity:.3f} = {at_t.tp} / "
+                   f"{at_t.tp + at_t.fn} positives found; specificity {at_t.specificity:.3f} = "
+                   f"{at_t.tn} / {at_t.tn + at_t.fp} negatives kept negative."))
 
 st.subheader("Explanation agreement with SHAP")
 st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "

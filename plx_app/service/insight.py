@@ -1,0 +1,80 @@
+"""Data-wide insight and reports for the pages: the global view, ROC / precision–recall curves
+at a threshold, the case report, and the instance the Query page opens on. Each is computed by
+plx_core and cached in the session's Workspace."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from plx_core.curves import Curves, ThresholdResult, at_threshold, curves
+from plx_core.globalview import GlobalView, global_view, showcase_row
+from plx_core.report import case_report
+
+from .instances import Instance, instance_from_row
+from .workspace import Workspace
+
+GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample beyond)
+
+
+def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
+                   part: str = "test") -> GlobalView:
+    """The global view of a split part under the current KB and rules (cached)."""
+    X, _ = ws.part(part)
+    kb = ws.current_kb()
+    key = ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
+           ws.semantics)
+    return ws.results.get(key, lambda: global_view(kb, X, k=min(k, len(ws.features)),
+                                                   max_rows=max_rows,
+                                                   random_state=ws.settings.seed,
+                                                   semantics=ws.semantics))
+
+
+def ws_curves(ws: Workspace, part: str = "test") -> tuple[Curves, Any, Any]:
+    """(ROC/PR curves of mean ω(POS), truth, scores) on a split part (cached)."""
+    dec = ws.decisions(part)
+    _, y = ws.part(part)
+    truth = (y.astype(str) == ws.positive).to_numpy()
+    score = dec["mean"].to_numpy(dtype=float)
+    key = ("curves", part, ws.data_key, ws.kb_key, ws.rules_key(), ws.semantics, ws.method)
+    return ws.results.get(key, lambda: curves(truth, score)), truth, score
+
+
+def ws_at_threshold(ws: Workspace, threshold: float, part: str = "test") -> ThresholdResult:
+    """Confusion matrix, sensitivity and specificity at `threshold` (positive iff mean
+    ω(POS) > threshold, the estimator's `threshold`)."""
+    _, truth, score = ws_curves(ws, part)
+    return at_threshold(truth, score, threshold)
+
+
+def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
+                   rules: list[Mapping[str, Any]] | None = None) -> str:
+    """The self-contained HTML case report of one instance (plx_core.report)."""
+    kb = ws.current_kb()
+    s = ws.settings
+    data = {"data set": ws.dataset.name, "rows (train / test)": f"{len(ws.X_train)} / {len(ws.X_test)}",
+            "label": s.label, "POS": ws.positive}
+    settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.semantics,
+                "method": ws.method, "explanation size k": k,
+                "bins per numeric column": s.bins, "discretisation": s.method,
+                "class balance": s.balance, "seed": s.seed}
+    key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, inst.label, int(k),
+           ws.semantics, repr(rules))
+    return ws.results.get(key, lambda: case_report(
+        kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
+        semantics=ws.semantics, rules=rules, data=data, settings=settings,
+        title=f"plx case report: {inst.title()}"))
+
+
+def showcase_instance(ws: Workspace, part: str = "test") -> Instance:
+    """The instance a first visit opens on: a test row decided right and confidently (positive
+    if one is), else the first row."""
+    X, y = ws.part(part)
+    dec = ws.decisions(part)
+    truth = (y.astype(str) == ws.positive).to_numpy()
+    i = showcase_row(truth, dec["lower"].to_numpy(), dec["upper"].to_numpy())
+    return instance_from_row(X, y, X.index[0 if i is None else i], part)
+
+
+__all__ = ["GLOBAL_ROWS", "showcase_instance", "ws_at_threshold", "ws_case_report", "ws_curves",
+           "ws_global_view"]

@@ -1,0 +1,59 @@
+"""Global view: which features and which rules drive decisions across the data (aggregated
+k-feature explanations, mean |Shapley value of ω(POS)|, the rules most often decisive)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from plx_app.service.insight import GLOBAL_ROWS, ws_global_view
+from plx_app.state import page_setup
+from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_core.plots import global_features
+
+ws = page_setup()
+st.title("Global view")
+
+require_kb(ws)
+st.caption(md(f"Across many rows at once: how often each feature is part of a row's "
+              f"explanation, how much it moves the support for {ws.class_name} on average (mean "
+              f"|Shapley value of ω(POS)|), the explanations given most often, and the rules the "
+              f"answers most often rest on. The current KB and rules are used."))
+
+g1, g2, g3 = st.columns(3)
+part = g1.radio("Rows from", ["test", "train"], horizontal=True, key="g_part",
+                format_func=lambda p: {"test": "test split", "train": "training split"}[p])
+n_feat = len(ws.features)
+k = g2.slider("k: features per explanation", 1, max(2, n_feat), min(2, n_feat), key="g_k") \
+    if n_feat > 1 else 1
+n_rows = g3.slider("Rows to explain (a seeded random sample beyond)", 20, 300, GLOBAL_ROWS, 20,
+                   key="g_rows")
+
+view = None
+with guard("Explaining the rows"):
+    with st.spinner("Explaining the rows…"):
+        got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
+                        lambda: ws_global_view(ws, k, n_rows, part), "Explaining the rows")
+    view = got.value if got is not None else None
+if view is not None:
+    st.markdown(md(view.summary()))
+    figure(global_features(view.features), key="g_features", static=True)
+    st.markdown("**Explanations given most often**")
+    st.dataframe(view.explanations[["rows", "decision", "explanation"]], hide_index=True,
+                 width="stretch",
+                 column_config={"explanation": st.column_config.TextColumn(width="large"),
+                                "rows": st.column_config.NumberColumn("rows", width="small"),
+                                "decision": st.column_config.TextColumn(width="small")})
+    st.markdown("**Rules the answers most often rest on** (the answer equals the rule's "
+                "probability: the rule that settles the weighted median, or that the LP's "
+                "optimum keeps)")
+    st.dataframe(view.rules[["decisive", "p", "rule", "w", "source"]],
+                 hide_index=True, width="stretch",
+                 column_config={"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
+                                "decisive": st.column_config.NumberColumn("rows", width="small"),
+                                "p": st.column_config.NumberColumn("probability", format="%.2f",
+                                                                   width="small"),
+                                "w": st.column_config.NumberColumn("weight", format="%g",
+                                                                   width="small"),
+                                "source": st.column_config.TextColumn(width="small")})
+    st.caption("A rule IF … THEN POS with probability p says that p of the training rows that "
+               "match it are POS: probability 0 means none of them is, 1 means all are.")

@@ -1,0 +1,520 @@
+"""What the dashboard and the case report say about an answer, in plain words.
+
+The one home for the wording of a decision: one sentence per answer, every clause as
+`IF … THEN …`, the evidence and ties in words, what ω(POS) means, and plain names for the
+solver details shown under "Advanced". Every function returns plain text (no markdown, no
+HTML): callers show it through a text widget or escape it, because feature names and values
+come from user files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .clause import WeightedClause
+from .query import TIE_EPS
+
+THRESHOLD = 0.5
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve")
+
+
+def number_word(n: int) -> str:
+    """`three` for 3 (0–12 in words, larger numbers as digits with thousands separators)."""
+    n = int(n)
+    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """`one rule` / `three rules` (`many` defaults to `one` + "s")."""
+    return f"{number_word(n)} {one if int(n) == 1 else (many or one + 's')}"
+
+
+def fmt(x: float, digits: int = 2) -> str:
+    """A probability as shown to a reader: 2 decimals, 3 where 2 would hide a difference."""
+    x = float(x)
+    if np.isnan(x):
+        return "unknown"
+    return f"{x:.{digits}f}"
+
+
+def _join(items: Sequence[str], last: str = "and") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _cap(text: str) -> str:
+    """The first letter upper-cased (for sentences that start with a number word)."""
+    return text[:1].upper() + text[1:]
+
+
+def condition(feature: str, value: Any) -> str:
+    """`feature = value` as the reader typed or saw it (no quoting, no markup)."""
+    return f"{feature} = {value}"
+
+
+# --------------------------------------------------------------------------- the class names
+
+
+_PLAIN_VALUES = {"true", "false", "yes", "no", "y", "n", "t", "f", "pos", "neg"}
+
+
+def class_name(positive: Any, label: str | None = None) -> str:
+    """What POS stands for, readable alone: the class value (`malignant`), or with its label
+    column when the value means nothing alone (`Survived = 1`, `smoker = yes`)."""
+    value = str(positive)
+    bare = value.strip().lower() in _PLAIN_VALUES
+    try:
+        float(value)
+        bare = True
+    except ValueError:
+        pass
+    return f"{label} = {value}" if bare and label else value
+
+
+def class_names(positive: Any = "POS") -> tuple[str, str]:
+    """(what POS stands for, what NOT POS stands for): `malignant` / `not malignant`,
+    `Survived = 1` / `Survived ≠ 1`."""
+    pos = str(positive)
+    if pos == "POS":
+        return pos, "NOT POS"
+    return pos, (pos.replace(" = ", " ≠ ", 1) if " = " in pos else f"not {pos}")
+
+
+def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
+    """One sentence saying what ω(POS) is."""
+    pos, neg = class_names(positive)
+    return (f"ω(POS) is the support the knowledge base gives to \"the class is {pos}\", from 0 "
+            f"(ruled out) to 1 (certain); when the rules leave room it is a range (lower and "
+            f"upper bound), and plx answers {pos} when the middle of that range is above "
+            f"{threshold:g}, otherwise {neg}.")
+
+
+def decision_word(lower: float, upper: float, positive: Any = "POS",
+                  threshold: float = THRESHOLD) -> str:
+    """`malignant`, `not malignant`, or `tie (reported not malignant)`."""
+    pos, neg = class_names(positive)
+    mean = (float(lower) + float(upper)) / 2
+    if abs(mean - threshold) <= TIE_EPS:
+        return f"tie (reported {neg})"
+    return pos if mean > threshold else neg
+
+
+# --------------------------------------------------------------------------- one answer
+
+
+def _who(sources: Iterable[str]) -> str:
+    s = set(sources)
+    if "rule" in s or "user" in s:
+        return "The learned and expert rules" if s - {"rule", "user"} else "The expert rules"
+    return "The learned rules"
+
+
+def evidence_sources(bounds: Any, kb: Any) -> list[str]:
+    """The sources (`data`, `tree`, `rule`) of the clauses an answer rests on."""
+    ids = np.asarray(getattr(getattr(bounds, "evidence", None), "clause", ()), dtype=np.int64)
+    if not len(ids):
+        return []
+    n = int(getattr(kb, "n_learned", 0))
+    out = ["tree" if getattr(kb, "kind", "direct") != "direct" else "data"] if (ids < n).any() else []
+    out += [kb.clause(int(i)).source for i in ids[ids >= n]]
+    return out
+
+
+def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
+                    truth: Any = None, threshold: float = THRESHOLD,
+                    positive_value: Any = None) -> str:
+    """One plain sentence (or three short ones) for an answer: the bounds on the support for
+    the positive class, where they lie against the threshold, the decision, and what was
+    unknown or never seen. `bounds` is a `Bounds` (or anything with lower/upper);
+    `truth` the recorded label, if any, compared with `positive_value` (the class value POS
+    stands for; default `positive`, which may be a display name such as `Survived = 1`)."""
+    pos, neg = class_names(positive)
+    lo, hi = float(bounds.lower), float(bounds.upper)
+    mean = (lo + hi) / 2
+    t = f"{threshold:g}"
+    no_ev = bool(getattr(bounds, "no_evidence", False))
+    sources = evidence_sources(bounds, kb) if kb is not None else []
+    who = _who(sources) if sources else "The learned rules"
+    if no_ev:
+        text = (f"No rule covers these values, so the support for {pos} can be anything "
+                f"between 0 and 1; its middle is exactly {t}, a tie, reported as {neg}.")
+    else:
+        point = abs(hi - lo) <= 5e-4
+        if point:
+            span = f"put the support for {pos} at {fmt(mean)}"
+        else:
+            span = f"bound the support for {pos} between {fmt(lo)} and {fmt(hi)}"
+        if abs(mean - threshold) <= TIE_EPS:
+            where = (f"{'that' if point else 'the middle'} is exactly {t}, a tie, which plx "
+                     f"reports as {neg}")
+        elif lo > threshold or (hi < threshold):
+            side = "above" if mean > threshold else "below"
+            where = f"{side} {t}, so {pos if mean > threshold else neg}"
+        else:
+            side = "above" if mean > threshold else "below"
+            where = (f"the middle, {fmt(mean, 3)}, is {side} {t}, so "
+                     f"{pos if mean > threshold else neg}")
+        text = f"{who} {span}; {where}."
+    extra = []
+    unknown = tuple(getattr(bounds, "unknown", ()) or ())
+    if unknown:
+        extra.append(f"{_cap(plural(len(unknown), 'value'))} not known ({_join(list(unknown))}) "
+                     f"{'was' if len(unknown) == 1 else 'were'} left out of the question.")
+    unseen = dict(getattr(bounds, "unseen", {}) or {})
+    if unseen:
+        items = [condition(f, v) for f, v in unseen.items()]
+        extra.append(f"{_join(items)} never occurred in the training data, so no learned rule "
+                     f"uses {'it' if len(items) == 1 else 'them'}.")
+    if truth is not None:
+        decided_pos = mean > threshold + TIE_EPS
+        value = pos if positive_value is None else str(positive_value)
+        right = (str(truth) == value) == decided_pos
+        extra.append(f"The recorded label is {truth}: plx is "
+                     f"{'right' if right else 'wrong'} here.")
+    return " ".join([text] + extra)
+
+
+def confidence_word(lower: float, upper: float, threshold: float = THRESHOLD) -> str:
+    """How clear-cut an answer is: `clear`, `leaning`, `undecided`, or `no evidence`."""
+    lo, hi = float(lower), float(upper)
+    if lo <= 0 and hi >= 1:
+        return "no evidence"
+    mean = (lo + hi) / 2
+    if abs(mean - threshold) <= TIE_EPS or lo < threshold < hi:
+        return "undecided" if abs(mean - threshold) < 0.1 else "leaning"
+    return "clear" if abs(mean - threshold) >= 0.25 else "leaning"
+
+
+# --------------------------------------------------------------------------- clauses
+
+
+def clause_text(clause: WeightedClause, positive: Any = None) -> str:
+    """A clause as `IF a = x AND b = y THEN POS` (with `positive`, `THEN malignant` /
+    `THEN not malignant`); never the raw `[p] POS | ~a=x` form. A clause is read as an
+    implication from the negation of its other literals to its class literal (or, without a
+    class literal, to its last literal)."""
+    lits = list(clause.literals)
+    heads = [lit for lit in lits if lit.is_class]
+    head = heads[0] if len(heads) == 1 else lits[-1]
+    body = [lit for lit in lits if lit is not head]
+    if head.is_class:
+        if positive is None:
+            concl = "NOT POS" if head.negated else "POS"
+        else:
+            pos, neg = class_names(positive)
+            concl = neg if head.negated else pos
+    else:
+        concl = _lit_text(head.atom, head.value, not head.negated)
+    if not body:
+        return f"ALWAYS {concl}"
+    conds = [_lit_text(lit.atom, lit.value, lit.negated) for lit in body]  # body holds ¬cond
+    return f"IF {' AND '.join(conds)} THEN {concl}"
+
+
+def _lit_text(atom: str, value: str | None, holds: bool) -> str:
+    if value is None:
+        base = "POS" if atom == "POS" else atom
+        return base if holds else f"NOT {base}"
+    return condition(atom, value) if holds else f"{atom} ≠ {value}"
+
+
+def clause_sentence(clause: WeightedClause, positive: Any = None) -> str:
+    """`IF … THEN …` followed by how sure the clause is and where it came from:
+    `(probability 0.93, seen in 27 training rows)` or `(probability 0.9, weight 5, expert rule r1)`."""
+    bits = [f"probability {clause.p:.2f}"]
+    if clause.w != 1.0:
+        bits.append(f"weight {clause.w:g}")
+    if clause.source in ("rule", "user"):
+        bits.append(f"expert rule {clause.id}" if clause.id else "expert rule")
+    elif clause.support is not None and clause.support >= 0:
+        bits.append(f"seen in {plural(clause.support, 'training row')}")
+    if not clause.enabled:
+        bits.append("switched off")
+    return f"{clause_text(clause, positive)} ({', '.join(bits)})"
+
+
+def clause_texts(kb: Any, ids: Iterable[int], positive: Any = None) -> list[str]:
+    """`clause_text` for KB clause indices (e.g. an evidence frame's `clause_id`)."""
+    return [clause_text(kb.clause(int(i)), positive) for i in ids]
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+def evidence_summary(frame: Any, positive: Any = "POS") -> str:
+    """The evidence of an answer in words: how many clauses pull towards each class, how many
+    the answer overrides. `frame` is `plx_core.evidence(…)` (column `side`) or an evidence
+    frame with `target` (and `overridden`)."""
+    pos, neg = class_names(positive)
+    n = len(frame)
+    if n == 0:
+        return "No rule bears on these values."
+    if "side" in frame:
+        side = frame["side"].astype(str).to_numpy()
+        n_for = int((side == "for").sum())
+        n_against = int((side == "against").sum())
+        n_agree = int((side == "agrees").sum())
+    else:
+        target = frame["target"].astype(float).fillna(frame["p"].astype(float)).to_numpy()
+        n_for, n_against = int((target > 0.5).sum()), int((target < 0.5).sum())
+        n_agree = n - n_for - n_against
+    parts = [f"{plural(n, 'rule')} bear{'s' if n == 1 else ''} on these values"]
+    if "side" in frame:
+        parts.append(f"{number_word(n_for).replace('no', 'none')} would raise the support for "
+                     f"{pos} and {number_word(n_against).replace('no', 'none')} would lower it"
+                     + (f" ({number_word(n_agree)} agree{'s' if n_agree == 1 else ''} with the answer as "
+                        f"it is)" if n_agree else ""))
+    else:
+        parts.append(f"{number_word(n_for).replace('no', 'none')} point towards {pos} and "
+                     f"{number_word(n_against).replace('no', 'none')} towards {neg}")
+    text = "; ".join(parts) + "."
+    if "overridden" in frame:
+        over = int(np.asarray(frame["overridden"], dtype=bool).sum())
+        if over:
+            whose = "one of them" if over == 1 else f"{number_word(over)} of them"
+            text += (f" One answer cannot meet every rule's probability: it departs from {whose} "
+                     f"(marked overridden); the inconsistency under Advanced says by how much "
+                     f"in total.")
+        else:
+            text += " They agree with each other: the answer satisfies every one."
+    return text
+
+
+def evidence_line_label() -> str:
+    """What the orange line on the evidence chart is."""
+    return "orange line: the answer's ω(POS)"
+
+
+# --------------------------------------------------------------------------- explanations
+
+
+def tie_groups(means: Iterable[float], decimals: int = 3) -> list[tuple[float, int]]:
+    """(value, count) for every value shared by two or more candidates (rounded to
+    `decimals`), the largest group first."""
+    m = np.round(np.asarray(list(means), dtype=float), decimals)
+    if not len(m):
+        return []
+    vals, counts = np.unique(m, return_counts=True)
+    keep = counts >= 2
+    order = np.lexsort((vals[keep], -counts[keep]))
+    return [(float(vals[keep][i]), int(counts[keep][i])) for i in order]
+
+
+def ties_sentence(means: Iterable[float], what: str = "sub-query", decimals: int = 3) -> str:
+    """`Three sub-queries tie at 0.112 and nine at 0.000.` ('' without ties)."""
+    groups = tie_groups(means, decimals)
+    if not groups:
+        return ""
+    many = what + "s" if not what.endswith("y") or what.endswith("ey") else what[:-1] + "ies"
+    bits = [f"{number_word(c)} at {v:.{decimals}f}" for v, c in groups]
+    head = bits[0].split(" at ")
+    first = f"{head[0].capitalize()} {many} tie at {head[1]}"
+    return _join([first] + bits[1:]) + "."
+
+
+def explanation_sentence(explanation: Any, positive: Any = "POS") -> str:
+    """The chosen sub-query of an `Explanation` in words, with how ties were settled:
+    `On their own, a = x and b = y bound the support for malignant between 0.9 and 1.00 —
+    the strongest case for malignant among 6 pairs of values.`"""
+    pos, neg = class_names(positive)
+    feats = dict(explanation.features)
+    lo, hi = explanation.bounds
+    k = len(feats)
+    conds = _join([condition(f, v) for f, v in feats.items()])
+    side = pos if explanation.direction == "positive" else neg
+    group = {1: "single values", 2: "pairs of values", 3: "triples of values"}.get(k, f"sets of {k} values")
+    verb = ("puts", "bounds") if k == 1 else ("put", "bound")
+    span = (f"{verb[0]} the support for {pos} at {fmt(lo)}" if abs(hi - lo) <= 5e-4
+            else f"{verb[1]} the support for {pos} between {fmt(lo)} and {fmt(hi)}")
+    if explanation.search == "shapley":
+        how = f"the {plural(k, 'value')} whose Shapley values push hardest towards {side}"
+    else:
+        searched = (f"all {explanation.n_total:,} {group}" if explanation.search == "exhaustive"
+                    else f"{explanation.evaluated:,} of {explanation.n_total:,} {group} "
+                         f"(beam search)")
+        how = f"the strongest case for {side} among {searched}"
+    text = f"On their own, {conds} {span}: {how}."
+    if getattr(explanation, "tied", 0):
+        text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "
+                 f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
+                 f"{TIE_RESOLUTION.get(explanation.resolved_by, explanation.resolved_by)}.")
+    return text
+
+
+TIE_RESOLUTION = {
+    "none": "no tie to settle",
+    "bound": "the tighter bound settled it",
+    "evidence mean": "the rules' average pull settled it",
+    "feature order": "the order of the columns settled it",
+}
+
+
+def shapley_sentence(values: Mapping[str, float], positive: Any = "POS", top: int = 3,
+                     instance: Mapping[str, Any] | None = None) -> str:
+    """The features that move ω(POS) most, in words (values: feature → Shapley value)."""
+    pos, _ = class_names(positive)
+    items = sorted(values.items(), key=lambda kv: -abs(float(kv[1])))[:top]
+    if not items:
+        return "No feature is known, so none can be credited."
+
+    def name(f: str) -> str:
+        return condition(f, instance[f]) if instance and instance.get(f) is not None else f
+
+    up = [f"{name(f)} ({float(v):+.2f})" for f, v in items if float(v) > 0]
+    down = [f"{name(f)} ({float(v):+.2f})" for f, v in items if float(v) < 0]
+    bits = []
+    if up:
+        bits.append(f"{_join(up)} raise{'s' if len(up) == 1 else ''} the support for {pos}")
+    if down:
+        bits.append(f"{_join(down)} lower{'s' if len(down) == 1 else ''} it")
+    if not bits:
+        return "No feature moves the support on its own."
+    return "Most influential: " + "; ".join(bits) + "."
+
+
+def changes_sentence(changes: Mapping[str, tuple[Any, Any]], lower: float, upper: float,
+                     was_positive: bool, positive: Any = "POS") -> str:
+    """`Changing a from x to y would make the answer benign (support for malignant: 0.31 to
+    0.35).` — `changes` maps feature → (old value or None, new value)."""
+    pos, neg = class_names(positive)
+    items = [f"{f} from {'unknown' if a is None else a} to {b}" for f, (a, b) in changes.items()]
+    other = neg if was_positive else pos
+    lo, hi = float(lower), float(upper)
+    span = f"{fmt(lo)}" if abs(hi - lo) <= 5e-4 else f"{fmt(lo)} to {fmt(hi)}"
+    return (f"Changing {_join(items)} would make the answer {other} "
+            f"(support for {pos}: {span}).")
+
+
+def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
+    """A `plx_core.Counterfactual` in words (`changes_sentence`), or that none was found."""
+    if not cf.found:
+        return f"No change of up to {plural(cf.max_changes, 'value')} flips this decision."
+    return changes_sentence(cf.changes, cf.new_bounds[0], cf.new_bounds[1], cf.positive, positive)
+
+
+# --------------------------------------------------------------------------- row counts
+
+
+def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
+                   balance: str, test_share: float | None = None) -> str:
+    """How the rows were split and balanced, so that the counts shown add up: `n_rows` used,
+    `n_train_rows` distinct training rows, `n_train` training rows after balancing (replicas
+    included), `n_test` test rows."""
+    share = f" ({test_share:.0%})" if test_share is not None else ""
+    if balance == "before":
+        return (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
+                f"class(es), then {n_train:,} go to training and {n_test:,} to testing{share} "
+                f"(repeated rows can land on both sides).")
+    text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
+            f"testing{share}.")
+    extra = n_train - n_train_rows
+    if balance == "train" and extra > 0:
+        text += (f" Balancing the training part repeats {extra:,} rows of the smaller "
+                 f"class(es), so the KB learns from {n_train:,} training rows; the test part "
+                 f"keeps the true mix.")
+    return text
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def _example_pair(domains: Mapping[str, Sequence[str]]) -> tuple[str, str] | None:
+    """A (feature, value) of the loaded data for examples: the first feature with a value,
+    and its last value (often the most telling bin, e.g. the top one)."""
+    for f, vals in domains.items():
+        if len(vals):
+            return str(f), str(vals[-1])
+    return None
+
+
+def example_value(domains: Mapping[str, Sequence[str]]) -> str:
+    """`e.g. ≥16.82`: a value of the loaded data, for a search field's hint."""
+    pair = _example_pair(domains)
+    return f"e.g. {pair[1]}" if pair else "any value"
+
+
+def example_condition(domains: Mapping[str, Sequence[str]]) -> str:
+    """A condition `"worst radius"=≥16.82` of the loaded data in the rule syntax (quoted where
+    the syntax needs it), for the hints of condition fields."""
+    rule = example_rule(domains)
+    return rule[len("IF "):rule.index(" THEN ")]
+
+
+def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float = 5.0) -> str:
+    """An expert rule in the rule syntax, written with the loaded data's own names and values
+    (quoted where the syntax needs it), for the Rules page's hints."""
+    from .clause import Literal
+    from .rules import rule_text
+
+    pair = _example_pair(domains)
+    if pair is None:
+        return f"IF a=1 THEN POS [p={p:g}, w={w:g}]"
+    clause = WeightedClause((Literal("POS"), Literal(pair[0], pair[1], True)), p, w,
+                            source="rule")
+    return rule_text(clause)
+
+
+# --------------------------------------------------------------------------- "Advanced"
+
+METHOD_NAMES = {
+    "median": "exact weighted median (closed form, no solver needed)",
+    "lp": "linear program (Definition 3, solved with HiGHS)",
+}
+SEMANTICS_NAMES = {
+    "relevant": "only the rules about the known values (relevant knowledge base)",
+    "full": "the whole knowledge base",
+    "auto": "automatic",
+}
+
+
+def method_name(method: str) -> str:
+    """A plain name for `Bounds.method`."""
+    return METHOD_NAMES.get(method, str(method))
+
+
+def semantics_name(semantics: str) -> str:
+    """A plain name for `Bounds.semantics`."""
+    return SEMANTICS_NAMES.get(semantics, str(semantics))
+
+
+def inconsistency_sentence(value: float) -> str:
+    """What the LP's optimum means for this answer, in one sentence."""
+    v = float(value)
+    if v <= 1e-9:
+        return "Inconsistency 0: the rules about these values agree; none had to be bent."
+    return (f"Inconsistency {v:.3g}: the rules about these values contradict each other, and "
+            f"this is the least total amount (weight × change of probability) by which they "
+            f"must be bent to agree; 0 would mean no conflict.")
+
+
+def advanced_lines(bounds: Any) -> list[str]:
+    """The solver details of an answer, one plain line each, for an "Advanced" part."""
+    lines = [
+        f"Bounds of ω(POS): [{float(bounds.lower):.4f}, {float(bounds.upper):.4f}].",
+        f"Method: {method_name(getattr(bounds, 'method', ''))}.",
+        f"Rules used: {semantics_name(getattr(bounds, 'semantics', ''))}; "
+        f"{getattr(bounds, 'n_relevant', 0):,} bear on this answer.",
+    ]
+    if hasattr(bounds, "inconsistency"):
+        lines.append(inconsistency_sentence(bounds.inconsistency))
+    if getattr(bounds, "forced", 0):
+        lines.append(f"{bounds.forced:,} rules are satisfied outright by the known values.")
+    return lines
+
+
+__all__ = [
+    "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
+    "changes_sentence", "class_name", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
+    "example_condition", "example_rule", "example_value",
+    "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",
+    "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
+    "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
+]

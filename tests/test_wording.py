@@ -1,0 +1,170 @@
+"""What the dashboard says about an answer: checked as a reader would read it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from paper import as_query, example2
+
+from plx_core import KB, counterfactual, direct_kb, evidence, explain, parse_rules, query
+from plx_core import wording as W
+from plx_core.kb import parse_clause
+
+
+@pytest.fixture(scope="module")
+def kb():
+    X, y = example2()
+    return direct_kb(X, y, positive=1)
+
+
+def test_answer_sentence_point_below_threshold(kb):
+    b = query(kb, as_query("0---"))
+    s = W.answer_sentence(b, "malignant", kb=kb)
+    assert s.startswith("The learned rules put the support for malignant at 0.33; below 0.5, "
+                        "so not malignant.")
+    assert "Three values not known (a2, a3 and a4)" in s
+
+
+def test_answer_sentence_interval_and_truth():
+    kb = KB.from_text("[0.2] POS | ~a=1\n[0.4] POS | ~b=1\n")
+    b = query(kb, {"a": "1", "b": "1"})
+    assert (b.lower, b.upper) == pytest.approx((0.2, 0.4))
+    s = W.answer_sentence(b, "malignant", truth="malignant")
+    assert "bound the support for malignant between 0.20 and 0.40; below 0.5, so not malignant" in s
+    assert s.endswith("The recorded label is malignant: plx is wrong here.")
+
+
+def test_answer_sentence_interval_across_threshold_names_the_middle():
+    kb = KB.from_text("[0.3] POS | ~a=1\n[0.8] POS | ~b=1\n")
+    b = query(kb, {"a": "1", "b": "1"})
+    s = W.answer_sentence(b, "yes")
+    assert "between 0.30 and 0.80; the middle, 0.550, is above 0.5, so yes." in s
+
+
+def test_tie_is_said_in_words(kb):
+    b = query(kb, as_query("0000"))
+    assert b.tie
+    s = W.answer_sentence(b)
+    assert "exactly 0.5, a tie, which plx reports as NOT POS" in s
+    assert W.decision_word(b.lower, b.upper, "malignant") == "tie (reported not malignant)"
+
+
+def test_unseen_value_and_expert_rules_are_named(kb):
+    kb2 = kb.copy()
+    kb2.add(parse_rules("IF a1=1 THEN POS [p=0.9, w=5]"))
+    b = query(kb2, {"a1": "1", "a2": "7"})
+    s = W.answer_sentence(b, kb=kb2)
+    assert s.startswith("The learned and expert rules")
+    assert "a2 = 7 never occurred in the training data" in s
+
+
+def test_no_evidence_said():
+    kb = KB.from_text("[0.9] POS | ~a=1\n")
+    b = query(kb, {"a": "2"})
+    assert "No rule covers these values" in W.answer_sentence(b)
+
+
+def test_clause_text_is_if_then_never_raw():
+    c = parse_clause('[1] POS | ~"worst concave points"=≥0.1424 | ~texture=low')
+    t = W.clause_text(c, "malignant")
+    assert t == "IF worst concave points = ≥0.1424 AND texture = low THEN malignant"
+    assert "|" not in t and "~" not in t and '"' not in t
+    neg = parse_clause("[0.8] ~POS | a=1 | ~b=2")
+    assert W.clause_text(neg) == "IF a ≠ 1 AND b = 2 THEN NOT POS"
+    assert W.clause_text(parse_clause("[0.7] POS")) == "ALWAYS POS"
+    s = W.clause_sentence(parse_rules("IF a=1 THEN POS [p=0.9, w=5, id=r7]")[0])
+    assert s == "IF a = 1 THEN POS (probability 0.90, weight 5, expert rule r7)"
+
+
+def test_clause_sentence_names_support(kb):
+    i = next(j for j in range(len(kb)) if kb.clause(j).support == 2)
+    assert "seen in two training rows" in W.clause_sentence(kb.clause(i))
+
+
+def test_evidence_summary_counts_sides(kb):
+    ev = evidence(kb, as_query("0000"))
+    s = W.evidence_summary(ev, "malignant")
+    n_for = int((ev["side"] == "for").sum())
+    n_against = int((ev["side"] == "against").sum())
+    assert s.startswith(f"{W.plural(len(ev), 'rule')} bear on these values")
+    assert f"{W.number_word(n_for)} would raise the support for malignant" in s
+    assert f"{W.number_word(n_against)} would lower it" in s
+    assert W.evidence_summary(ev.iloc[:0]) == "No rule bears on these values."
+
+
+def test_ties_in_words():
+    assert W.ties_sentence([0.112, 0.1124, 0.1119, 0.0, 0.0, 0.3]) == \
+        "Three sub-queries tie at 0.112 and two at 0.000."
+    assert W.ties_sentence([0.1, 0.2]) == ""
+    assert W.tie_groups([0.5, 0.5, 0.2]) == [(0.5, 2)]
+
+
+def test_explanation_sentence(kb):
+    e = explain(kb, as_query("0000"), k=1)
+    s = W.explanation_sentence(e, "malignant")
+    assert s.startswith("On their own, a1 = 0 puts the support for malignant at 0.33")
+    assert "strongest case for not malignant among all 4 single values" in s
+    e2 = explain(kb, as_query("1111"), k=2)
+    s2 = W.explanation_sentence(e2)
+    if e2.tied:
+        assert f"{W.number_word(e2.tied).capitalize()} other candidate" in s2
+        assert W.TIE_RESOLUTION[e2.resolved_by] in s2
+
+
+def test_counterfactual_sentence(kb):
+    cf = counterfactual(kb, as_query("1111"), max_changes=2)
+    s = W.counterfactual_sentence(cf, "malignant")
+    assert cf.found
+    for f, (a, b) in cf.changes.items():
+        assert f"{f} from {a} to {b}" in s
+    assert "would make the answer not malignant" in s
+
+
+def test_advanced_lines_plain_names(kb):
+    b = query(kb, as_query("0101"))
+    lines = W.advanced_lines(b)
+    assert any("exact weighted median" in x for x in lines)
+    assert any(x.startswith("Inconsistency") for x in lines)
+    assert W.method_name("lp").startswith("linear program")
+    assert "0 (ruled out) to 1 (certain)" in W.omega_meaning("malignant")
+
+
+def test_user_text_is_kept_plain():
+    """Markdown or HTML in a column name stays as typed (the caller shows it as text)."""
+    kb = KB.from_text('[0.9] POS | ~"<b>x</b> [l](http://e)"=1\n')
+    b = query(kb, {"<b>x</b> [l](http://e)": "1"})
+    s = W.clause_text(kb.clause(0))
+    assert s == "IF <b>x</b> [l](http://e) = 1 THEN POS"
+    assert "0.90" in W.answer_sentence(b)
+
+
+def test_shapley_sentence():
+    s = W.shapley_sentence(pd.Series({"a": 0.2, "b": -0.3, "c": 0.01}).to_dict(), "yes", top=2,
+                           instance={"a": "1", "b": "0"})
+    assert s == "Most influential: a = 1 (+0.20) raises the support for yes; b = 0 (-0.30) lowers it."
+
+
+def test_class_name_keeps_bare_values_readable():
+    assert W.class_name("malignant", "diagnosis") == "malignant"
+    assert W.class_name("1", "Survived") == "Survived = 1"
+    assert W.class_name("yes", "smoker") == "smoker = yes"
+    kb = KB.from_text("[0.9] POS | ~a=1\n")
+    s = W.answer_sentence(query(kb, {"a": "1"}), "Survived = 1", truth="1", positive_value="1")
+    assert "support for Survived = 1" in s and "plx is right here" in s
+
+
+def test_hints_come_from_the_loaded_data():
+    domains = {"worst radius": ["<13.5", "≥16.82"], "b": ["x"]}
+    assert W.example_value(domains) == "e.g. ≥16.82"
+    rule = W.example_rule(domains)
+    assert rule == 'IF "worst radius"=≥16.82 THEN POS [p=0.9, w=5]'
+    assert parse_rules(rule)[0].literals[1].atom == "worst radius"  # the hint parses as shown
+    assert W.example_value({}) == "any value"
+    assert W.example_condition(domains) == '"worst radius"=≥16.82'
+
+
+def test_split_sentence_makes_the_counts_add_up():
+    s = W.split_sentence(569, 398, 500, 171, "train", 0.3)
+    assert s.startswith("569 rows: 398 for training and 171 for testing (30%).")
+    assert "repeats 102 rows" in s and "from 500 training rows" in s
+    assert "repeats" not in W.split_sentence(569, 398, 398, 171, "none")
