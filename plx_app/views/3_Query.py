@@ -218,11 +218,9 @@ with guard("Answering the query"):
         for_pos, against = ws_evidence(ws, values)
         st.markdown(md(wording.evidence_summary(pd.concat([for_pos, against]), ws.class_name)))
         if len(for_pos) or len(against):
-            cols_show = ["rule", "target", "omega", "w", "support", "overridden"]
+            cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
                       "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                      "omega": st.column_config.NumberColumn("ω(clause) at the answer",
-                                                             format="%.3f"),
                       "w": st.column_config.NumberColumn("weight", format="%g"),
                       "support": st.column_config.NumberColumn("training rows"),
                       "overridden": st.column_config.CheckboxColumn("overridden")}
