@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from plx_app.project_ui import after_run
 from plx_app.state import workspace
 from plx_app.widgets import md
 
@@ -25,6 +26,7 @@ MENU = [  # file in views/, title, icon; the first page opens by default
     ("4_Explain.py", "Explain", ":material/lightbulb:"),
     ("5_Rules.py", "Rules", ":material/edit_note:"),
     ("6_Evaluate.py", "Evaluate", ":material/bar_chart:"),
+    ("7_Projects.py", "Projects", ":material/folder_open:"),
 ]
 
 
@@ -67,6 +69,7 @@ def main() -> None:
         nav.run()
     finally:  # also after st.stop() in a page
         show_summary()
+        after_run()  # save what the page changed; the project's sidebar section
 
 
 if __name__ == "__main__":  # `streamlit run` executes the script as __main__

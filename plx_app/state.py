@@ -12,7 +12,6 @@ import streamlit as st
 from plx_app.service import (
     RawTable,
     Workspace,
-    new_workspace,
     raw_builtin,
     raw_shared,
     read_upload,
@@ -22,12 +21,13 @@ WS_KEY = "ws"
 
 
 def workspace() -> Workspace:
-    """This session's workspace, created on first use (default data, Direct KB built)."""
+    """This session's workspace: on first use, its saved project (the one in the page URL, else
+    the last one opened; a first start makes one on the default data with its Direct KB)."""
     ws = st.session_state.get(WS_KEY)
     if ws is None:
-        with st.spinner("Loading the default diagnosis data and building its Direct KB…"):
-            ws = new_workspace()
-        st.session_state[WS_KEY] = ws
+        from plx_app.project_ui import open_session
+
+        ws = open_session()
     return ws
 
 

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -44,18 +45,28 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(port: int | None = None, timeout: float = 90.0) -> Iterator[str]:
-    """`streamlit run app.py` on a free port; yields its URL once /_stcore/health says ok."""
+def streamlit_server(port: int | None = None, timeout: float = 90.0,
+                     env: dict[str, str] | None = None,
+                     procs: list[subprocess.Popen] | None = None) -> Iterator[str]:
+    """`streamlit run app.py` on a free port; yields its URL once /_stcore/health says ok.
+    `env` adds environment variables (without PLX_HOME the server saves its projects in a new
+    temporary folder); the server's process is appended to `procs` (for tests that kill it)."""
     port = port or free_port()
     log = open(ROOT / "artifacts" / f"streamlit-{port}.log", "w") if (ROOT / "artifacts").is_dir() \
         else subprocess.DEVNULL
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    home = None
+    if not (env or {}).get("PLX_HOME"):  # each server keeps its projects in a folder of its own
+        home = tempfile.mkdtemp(prefix="plx-home-")
+        env = dict(env or {}, PLX_HOME=home)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **env)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
+    if procs is not None:
+        procs.append(proc)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
@@ -83,6 +94,8 @@ def streamlit_server(port: int | None = None, timeout: float = 90.0) -> Iterator
             proc.wait(timeout=10)
         if log is not subprocess.DEVNULL:
             log.close()
+        if home is not None:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def launch(playwright, executable: str):

@@ -43,6 +43,7 @@ def shared_data_dir() -> Path:
 
 
 SLOW = {
+    "test_cli.py::test_the_installed_command_exits_2_without_a_traceback",
     "test_direct.py::test_counts_equal_brute_force",
     "test_direct.py::test_many_features_fall_back_to_per_subset_counting",
     "test_direct.py::test_memory_guard_says_what_to_do",
@@ -73,8 +74,26 @@ SLOW = {
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of `SLOW` (every parameter of a listed test) as slow."""
+    """Mark the tests of `SLOW` (every parameter of a listed test) and the browser tests (a
+    real server and Chromium: minutes) as slow."""
     for item in items:
         name = item.nodeid.split("[", 1)[0].removeprefix("tests/")
-        if name in SLOW:
+        if name in SLOW or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plx_home_for_the_session(tmp_path_factory):
+    """Projects the dashboard saves during the tests (servers included) go to a fresh folder,
+    never to the user's data folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PLX_HOME", str(tmp_path_factory.mktemp("plx_home")))
+    mp.delenv("PLX_DATABASE_URL", raising=False)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _plx_home_per_test(tmp_path_factory, monkeypatch):
+    """Each in-process test (AppTest) starts without saved projects."""
+    monkeypatch.setenv("PLX_HOME", str(tmp_path_factory.mktemp("plx_home")))

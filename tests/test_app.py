@@ -71,6 +71,7 @@ def fresh(base_ws):
 # --------------------------------------------------------------------------- app and Data page
 
 
+@pytest.mark.slow
 def test_app_opens_on_the_default_diagnosis_set():
     at = run()
     assert [t.value for t in at.title] == ["Data"]
@@ -83,6 +84,7 @@ def test_app_opens_on_the_default_diagnosis_set():
     assert at.button(key="data_apply").disabled  # nothing to apply yet
 
 
+@pytest.mark.slow
 def test_data_page_switches_to_a_builtin_set(base_ws):
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.selectbox(key="data_builtin").set_value("paper-example").run()
@@ -139,6 +141,7 @@ def test_data_page_upload_label_types_bins_and_split(base_ws):
     assert len(ws.X_test) == 2 * round(0.3 * 18)  # stratified: 30 % of each class of 18
 
 
+@pytest.mark.slow
 def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()

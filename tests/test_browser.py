@@ -75,6 +75,13 @@ def titanic_csv(tmp_path: Path) -> Path:
     return path
 
 
+def new_project(app: App, name: str) -> None:
+    """Start a new project on the default data through the Projects page."""
+    app.nav("Projects", expect="This project")
+    app.fill("stTextInput", "New project's name", name)
+    app.click_button("Create", expect=f"Project: {name}")
+
+
 def _decision(app: App) -> str:
     return app.metric("Decision")
 
@@ -170,8 +177,12 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
     ctx_a, a = new_app(browser, server, "a")
     ctx_b, b = new_app(browser, server, "b")
     try:
-        a.open("", expect="breast-cancer-wisconsin")
-        b.open("", expect="breast-cancer-wisconsin")
+        a.open("")
+        b.open("")
+        for app in (a, b):  # each starts a project of its own (a new session opens the last one)
+            new_project(app, f"Session {app.name}")
+        a.nav("Data", expect="breast-cancer-wisconsin")
+        b.nav("Data", expect="breast-cancer-wisconsin")
         # A switches to another data set while B is connected …
         a.select("Built-in data set", "Synthetic Syn 10/4")
         a.click_button("Use this data", expect="Now using syn")

@@ -59,6 +59,7 @@ def test_variants(tmp_path):
     assert "| Syn 10/4 |" in md and "(0.92)" in md and "tuned − best" in md
 
 
+@pytest.mark.slow
 def test_table4_explanation_accuracy(tmp_path):
     out = run(tmp_path, "table4", "--sets", "syn-10-4", "--rows", "3")
     df, md = files(out, "table4")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -55,6 +56,8 @@ class RawTable:
     fingerprint: str
     defaults: DataSettings
     source: str = "builtin"  # "builtin" | "shared" | "upload"
+    file: bytes | None = field(default=None, repr=False, compare=False)  # an upload's bytes
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)  # how it was read
 
 
 def raw_default() -> RawTable:
@@ -98,7 +101,8 @@ def shared_available() -> list[str]:
 
 
 def raw_shared(name: str) -> RawTable:
-    return _from_dataset(load_shared(name), "shared")
+    """A shared data set by its key (`options["name"]`: the set's own name may differ)."""
+    return replace(_from_dataset(load_shared(name), "shared"), options={"name": name})
 
 
 def _from_dataset(ds: Dataset, source: str) -> RawTable:
@@ -135,7 +139,9 @@ def read_upload(
     label = _guess_label(frame)
     settings = DataSettings(label, None)
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
-                    fingerprint(data, header, tuple(missing), split_column), settings, "upload")
+                    fingerprint(data, header, tuple(missing), split_column), settings, "upload",
+                    bytes(data), {"header": bool(header), "missing": list(missing),
+                                  "split_column": split_column})
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:

@@ -15,6 +15,7 @@ from plx_core.encoding import is_missing
 from plx_core.errors import DataError
 from plx_core.kb import KB, WeightedClause
 from plx_core.query import Bounds, BoundsArray, query, query_many
+from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
 
 from .cache import LRU, fingerprint
@@ -109,8 +110,12 @@ class Workspace:
             key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
         return kb, key
 
-    def import_kb(self, text: str | bytes) -> KB:
-        """Use a KB read from JSON (its features must be the data's features)."""
+    def import_kb(self, text: str | bytes, rules: str = "merge") -> KB:
+        """Use a KB read from JSON (its features must be the data's features). Its rules are
+        merged into the session's (`rules="merge"`: a KB without rules keeps them) or replace
+        them (`"replace"`)."""
+        if rules not in ("merge", "replace"):
+            raise DataError(f"rules must be 'merge' or 'replace', not {rules!r}")
         kb = KB.from_json(text)
         missing = [f for f in self.features if f not in kb.features]
         extra = [f for f in kb.features if f not in self.features]
@@ -121,7 +126,7 @@ class Workspace:
                 + ("; " if missing and extra else "")
                 + (f"it has feature(s) the data lacks {extra}" if extra else "")
             )
-        rules = [c for c in kb.extra if c.source == "rule"]
+        incoming = [c for c in kb.extra if c.source == "rule"]
         base = kb.without_rules()
         base.index()
         key = ("kb", "import", fingerprint(text))
@@ -129,7 +134,7 @@ class Workspace:
         self.kb, self.trees, self.build_seconds, self.kb_key = base, [], 0.0, key
         self.kb_cached = False
         self.kb_note = f"imported ({base.kind}, {len(base):,} clauses)"
-        self.rules = list(rules)
+        self.rules = list(incoming) if rules == "replace" else merge_rules(self.rules, incoming)
         return base
 
     def current_kb(self) -> KB:

@@ -168,9 +168,14 @@ def io_tab() -> None:
                "spreadsheet shows them instead of running them.")
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
     up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
+    how = st.radio("Rules in the file", ["Merge with this project's rules",
+                                         "Replace this project's rules"],
+                   key="kb_import_rules", horizontal=True,
+                   help="Merging keeps your rules and adds the file's new ones; a replaced "
+                        "set stays in the rules history (Rules page) and can be restored.")
     if up is not None and st.button("Use the imported KB", key="kb_import_go"):
         try:
-            base = ws.import_kb(up.getvalue())
+            base = ws.import_kb(up.getvalue(), rules="replace" if how.startswith("Replace") else "merge")
             st.success(md(f"Imported a {base.kind} KB with {len(base):,} clauses and "
                           f"{len(ws.rules)} rule(s)."))
         except Exception as exc:  # plain words; the KB in use stays

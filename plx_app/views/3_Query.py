@@ -203,16 +203,17 @@ with guard("Answering the query"):
 
         for_pos, against = ws_evidence(ws, values)
         if len(for_pos) or len(against):
+            order = ["rule", "target", "w", "p", "support", "omega", "overridden"]  # rule first
             config = {"target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
                       "omega": st.column_config.NumberColumn("ω(clause)", format="%.3f"),
                       "p": st.column_config.NumberColumn(format="%.3f")}
             e1, e2 = st.columns(2)
             e1.markdown(f"**Evidence for POS** ({len(for_pos)} clauses)")
             e1.dataframe(for_pos.head(50), hide_index=True, width="stretch", height=240,
-                         column_config=config)
+                         column_config=config, column_order=order)
             e2.markdown(f"**Evidence against POS** ({len(against)} clauses)")
             e2.dataframe(against.head(50), hide_index=True, width="stretch", height=240,
-                         column_config=config)
+                         column_config=config, column_order=order)
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
                 figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
                     pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from plx_app.project_ui import rules_history, why_input
 from plx_app.service import decision_word, parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
 from plx_app.widgets import error, figure, guard, keep_last, md, require_kb
@@ -14,6 +15,7 @@ ws = page_setup()
 st.title("Rules")
 
 require_kb(ws)
+why_input()
 
 domains = ws.domains()
 SEP = " = "
@@ -98,6 +100,8 @@ else:
 
     h1.button("Save changes", key="r_save", on_click=_save)
     h2.button("Delete rule", key="r_delete", on_click=ws.delete_rule, args=(rid,))
+
+rules_history(ws)
 
 st.subheader("Effect on the test split")
 

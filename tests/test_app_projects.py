@@ -1,0 +1,136 @@
+"""Saved projects through Streamlit's AppTest: work comes back in a new session, the Projects
+page manages projects, the Rules page shows and restores the history, and a second session
+saving over a newer version is told in the sidebar and can keep both."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+from test_app import run  # a fresh session (no seeded workspace): it opens a saved project
+
+from plx_core.store import Store
+
+RULES = "plx_app/views/5_Rules.py"
+PROJECTS = "plx_app/views/7_Projects.py"
+
+
+def sidebar(at: AppTest) -> str:
+    parts = [c.value for c in at.sidebar.caption] + [w.value for w in at.sidebar.warning]
+    parts += [i.value for i in at.sidebar.info]
+    return "\n".join(str(p) for p in parts).replace("\\", "")
+
+
+def add_rule(at: AppTest, text: str) -> None:
+    at.text_area(key="r_rules_text").set_value(text)
+    at.form_submit_button[1].click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+
+
+def a_rule(at: AppTest, rid: str, w: float = 50) -> str:
+    ws = at.session_state["ws"]
+    f = ws.features[0]
+    return f'IF "{f}"="{ws.domains()[f][0]}" THEN POS [p=0.9, w={w}, id={rid}]'
+
+
+def project_store() -> Store:
+    import os
+
+    return Store(home=os.environ["PLX_HOME"])
+
+
+def test_rules_come_back_in_a_new_session():
+    at = run(RULES)
+    assert "Project: My project · rules version 0" in sidebar(at)
+    at.text_input(key="plx_author_in").set_value("Dr Ann").run()
+    at.text_input(key="plx_why").set_value("clinic review").run()
+    add_rule(at, a_rule(at, "r1"))
+    assert "rules version 1" in sidebar(at)
+    # a refresh or a restart is a new session: it opens the same project with the rule
+    again = run(RULES)
+    assert [r.id for r in again.session_state["ws"].rules] == ["r1"]
+    h = project_store().history(project_store().list_projects()[0].id)[0]
+    assert (h.n, h.author, h.note, h.summary) == (1, "Dr Ann", "clinic review", "added r1")
+    assert again.text_input(key="plx_why").value == ""
+
+
+def test_projects_page_creates_renames_duplicates_deletes():
+    at = run(PROJECTS)
+    at.text_input(key="pj_new_name").set_value("Second look").run()
+    at.button(key="pj_create").click().run()
+    assert not at.exception
+    assert "Project: Second look" in sidebar(at)
+    pid = project_store().find("Second look").id
+    at.text_input(key=f"pj_name_{pid}").set_value("Second look, renamed").run()
+    at.button(key="pj_rename").click().run()
+    at.button(key="pj_duplicate").click().run()
+    names = sorted(p.name for p in project_store().list_projects())
+    assert names == ["My project", "Second look, renamed", "Second look, renamed (copy)"]
+    assert "Project: Second look, renamed (copy)" in sidebar(at)
+    at.checkbox(key="pj_delete_sure").check().run()
+    at.button(key="pj_delete").click().run()
+    assert sorted(p.name for p in project_store().list_projects()) == ["My project", "Second look, renamed"]
+    assert not at.exception
+
+
+def test_rules_history_restores_an_earlier_version():
+    at = run(RULES)
+    add_rule(at, a_rule(at, "r1"))
+    add_rule(at, a_rule(at, "r2", w=7).replace("THEN POS", "THEN NOT POS"))
+    at.button(key="r_delete").click().run()  # deletes the selected rule (r1)
+    assert [r.id for r in at.session_state["ws"].rules] == ["r2"]
+    assert "rules version 3" in sidebar(at)
+    at.selectbox(key="plx_hist_n").set_value(2).run()
+    at.button(key="plx_restore").click().run()
+    assert sorted(r.id for r in at.session_state["ws"].rules) == ["r1", "r2"]
+    assert "rules version 4" in sidebar(at)
+    hist = project_store().history(project_store().list_projects()[0].id)
+    assert [h.note for h in hist][:1] == ["restored version 2"]
+
+
+def test_a_second_session_is_told_and_keeps_both():
+    a = run(RULES)
+    b = run(RULES)  # both opened version 0 of the same project
+    add_rule(a, a_rule(a, "r1"))
+    add_rule(b, a_rule(b, "r1", w=9).replace("THEN POS", "THEN NOT POS"))
+    assert "Not saved: the rules were saved" in sidebar(b)
+    b.button(key="plx_keep_both").click().run()
+    rules = b.session_state["ws"].rules
+    assert sorted(r.w for r in rules) == [9.0, 50.0] and len({r.id for r in rules}) == 2
+    assert "Merged: rules version 2" in sidebar(b)
+    a.run()  # the first session hears about the newer version
+    assert "saved in another session" in sidebar(a)
+    a.button(key="plx_reload_newer").click().run()
+    assert sorted(r.w for r in a.session_state["ws"].rules) == [9.0, 50.0]
+
+
+def test_kb_import_merges_or_replaces_the_rules():
+    at = run(RULES)
+    add_rule(at, a_rule(at, "r1"))
+    kb_json = at.session_state["ws"].kb.without_rules().to_json().encode()  # no rules in it
+    at.switch_page("plx_app/views/2_Knowledge_base.py").run()
+    at.session_state["kb_tab"] = "Export / import"
+    at.run()
+    at.file_uploader(key="kb_import").set_value(("kb.json", kb_json, "application/json")).run()
+    at.button(key="kb_import_go").click().run()
+    assert [r.id for r in at.session_state["ws"].rules] == ["r1"]  # merged: nothing wiped
+    at.radio(key="kb_import_rules").set_value("Replace this project's rules").run()
+    at.button(key="kb_import_go").click().run()
+    assert at.session_state["ws"].rules == []
+    hist = project_store().history(project_store().list_projects()[0].id)
+    assert [h.summary for h in hist] == ["removed r1", "added r1"]  # and it can be restored
+
+
+def test_a_note_on_the_selected_case_is_kept():
+    from plx_app.service import instance_from_row
+
+    at = run(RULES)
+    ws = at.session_state["ws"]
+    row = ws.X_test.index[0]
+    ws.selected = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    at.run()
+    pid = project_store().list_projects()[0].id
+    at.text_area(key=f"plx_note_{pid}_test row {row}").set_value("Biopsy says benign.").run()
+    assert project_store().notes(pid)[f"test row {row}"].text == "Biopsy says benign."
+    again = run(RULES)  # a new session shows it when the case is selected again
+    again.session_state["ws"].selected = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    again.run()
+    assert again.text_area(key=f"plx_note_{pid}_test row {row}").value == "Biopsy says benign."
