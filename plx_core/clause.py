@@ -97,11 +97,13 @@ class WeightedClause:
         return self.to_text()
 
 
-# Weights outside this range make the LP ill-conditioned (HiGHS works to absolute tolerances
-# near 1e-7 to 1e-9, so a cost ratio beyond ~1e12 between two clauses is noise) and overflow the
-# weighted-median sums; learned clauses have w = 1 (or their support).
-MIN_WEIGHT = 1e-6
-MAX_WEIGHT = 1e6
+# Weights must be finite and positive; this range keeps every weighted-median sum and the LP's
+# rescaling (by a power of two, `lp.MAX_WEIGHT_RATIO`) far from overflow and underflow, while
+# answers stay independent of the scale of the weights (a KB's weights can all be multiplied by
+# 1e-12 or 1e12). Weights more than `lp.MAX_WEIGHT_RATIO` apart inside one problem are refused
+# at query time with `WeightRangeError`, where the solver could not resolve them.
+MIN_WEIGHT = 1e-100
+MAX_WEIGHT = 1e100
 WEIGHT_RANGE = f"between {MIN_WEIGHT:g} and {MAX_WEIGHT:g}"
 
 
