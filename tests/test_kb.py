@@ -183,7 +183,7 @@ def test_deeply_nested_json_is_one_clear_error(text):
         KB.from_json(text)
 
 
-@pytest.mark.parametrize("w", [1e308, 1e15, 1e-300])
+@pytest.mark.parametrize("w", [1e308, 1e101, 1e-300])
 def test_weights_outside_the_documented_range_are_refused_on_import(w):
     doc = _doc()
     doc["clauses"][0]["w"] = w

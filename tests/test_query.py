@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from paper import as_query, example2
 
-from plx_core import KB, DataError, direct_kb, query
+from plx_core import KB, DataError, PLXError, direct_kb, query
 from plx_core.tree import tree_kb
 
 
@@ -245,10 +245,12 @@ def test_huge_weights_answer_or_fail_clearly(direct):
     from plx_core.median import WeightRangeError
 
     q = as_query("0101")
-    b = query(_kb_with_rules(direct, 1e308, 1.0), q)  # one rule outweighs everything
+    with pytest.raises(PLXError, match="w="):  # beyond the documented range: refused at entry
+        _kb_with_rules(direct, 1e308, 1.0)
+    b = query(_kb_with_rules(direct, 1e100, 1.0), q)  # one rule outweighs everything
     assert (b.lower, b.upper) == (1.0, 1.0)
     with pytest.raises(WeightRangeError, match="too wide a range"):
-        query(_kb_with_rules(direct, 1e308, 1e308), q)  # the learned clauses would vanish
+        query(_kb_with_rules(direct, 1e100, 1e100), q)  # the learned clauses would vanish
     with pytest.raises(WeightRangeError, match="span"):
         query(_kb_with_rules(direct, 1e15, 1e15), q, method="lp")
     b = query(_kb_with_rules(direct, 1e6, 1e6), q, method="lp")
