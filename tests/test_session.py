@@ -219,6 +219,22 @@ def test_import_kb_round_trip(ws):
         w2.import_kb(b"{not json")
 
 
+def test_a_kb_for_the_other_class_is_refused_on_import(ws):
+    """Issue 12: a KB whose POS is the other class (every p flipped) answered every row
+    flipped without a word; the import now names the mismatch and keeps the session's KB."""
+    import json
+
+    doc = json.loads(ws.ensure_kb().to_json())
+    other = next(v for v in map(str, pd.unique(ws.dataset.y)) if v != ws.positive)
+    doc["positive"] = other
+    for c in doc["clauses"]:
+        c["p"] = 1 - c["p"]
+    before = ws.kb
+    with pytest.raises(DataError, match="POS stands for"):
+        ws.import_kb(json.dumps(doc))
+    assert ws.kb is before
+
+
 # --------------------------------------------------------------------------- rules
 
 

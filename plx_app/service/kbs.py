@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from plx_core.direct import direct_kb, estimate_bytes
+from plx_core.direct import direct_kb
 from plx_core.errors import DataError
 from plx_core.estimator import KB_KINDS
 from plx_core.kb import KB, WeightedClause
@@ -39,18 +39,25 @@ class KBSettings:
 
 
 MAX_SUBSETS = 1000  # feature subsets per full query that keep a click under a second
+DASHBOARD_BUDGET = 2**30  # bytes a session's Direct KB may take on a shared server
 
 
 def default_max_len(n_rows: int, n_features: int) -> int | None:
     """None (no cap) when a full query has at most `MAX_SUBSETS` feature subsets and the full
-    Direct KB fits in 1 GiB; else the largest cap that meets both (at least 1). Wide uploads such
-    as Mushroom (21 usable features) get max_len 2 and stay interactive."""
-    from plx_core.direct import n_subsets
+    Direct KB fits the dashboard's budget (`plx_core.direct.choose_max_len`, 1 GiB); else the
+    largest cap that meets both (at least 1). Wide uploads such as Mushroom (21 usable
+    features) get max_len 2 and stay interactive."""
+    from plx_core.direct import choose_max_len, n_subsets
+    from plx_core.errors import KBTooLargeError
 
-    if n_subsets(n_features, None) <= MAX_SUBSETS and estimate_bytes(n_rows, n_features, None) <= 2**30:
+    try:
+        mem_cap, _ = choose_max_len(n_rows, n_features, None, DASHBOARD_BUDGET)
+    except KBTooLargeError:
+        return 1
+    if mem_cap is None and n_subsets(n_features, None) <= MAX_SUBSETS:
         return None
-    fit = [k for k in range(1, n_features + 1)
-           if n_subsets(n_features, k) <= MAX_SUBSETS and estimate_bytes(n_rows, n_features, k) <= 2**30]
+    top = n_features if mem_cap is None else mem_cap
+    fit = [k for k in range(1, top + 1) if n_subsets(n_features, k) <= MAX_SUBSETS]
     return fit[-1] if fit else 1
 
 

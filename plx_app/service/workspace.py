@@ -13,7 +13,7 @@ from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
 from plx_core.data import Dataset, train_test_split_stratified
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError
-from plx_core.kb import KB, WeightedClause
+from plx_core.kb import KB, WeightedClause, check_kb_matches
 from plx_core.query import Bounds, BoundsArray, query, query_many
 from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
@@ -133,6 +133,8 @@ class Workspace:
                 + ("; " if missing and extra else "")
                 + (f"it has feature(s) the data lacks {extra}" if extra else "")
             )
+        # a KB for the other class (or for other values) would answer every row flipped: refuse
+        check_kb_matches(kb, self.features, self.domains(), self.positive)
         incoming = [c for c in kb.extra if c.source == "rule"]
         base = kb.without_rules()
         base.index()
