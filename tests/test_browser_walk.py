@@ -90,7 +90,7 @@ def _walk(app: App, tag: str, width: int, shots: Path, outside: list[str]) -> No
     assert not app.dialogs
 
 
-def test_walk_every_page_on_three_tables(chromium, server, tmp_path):
+def test_walk_every_page_on_three_tables(chromium, tmp_path):
     from playwright.sync_api import sync_playwright
 
     shots = Path(os.environ.get("PLX_SHOTS", SHOTS))
@@ -101,35 +101,38 @@ def test_walk_every_page_on_three_tables(chromium, server, tmp_path):
         browser = launch(pw, chromium)
         try:
             for width in WIDTHS:
-                ctx = browser.new_context(viewport={"width": width, "height": 2600})
-                page = ctx.new_page()
-                outside: list[str] = []
-                page.on("request", lambda r, out=outside: None if r.url.startswith(
-                    (server, "data:", "blob:")) else out.append(r.url))
-                app = App(page, server, f"walk{width}")
-                app.timeout = 240_000  # a 30-feature table on a busy machine
-                page.set_default_timeout(app.timeout)
-                app.open("", expect="breast-cancer-wisconsin")
-                _walk(app, "default", width, shots, outside)
+                # a server of its own (a new data folder): a new session opens the last
+                # project, which after the first width is the 30-feature upload
+                with streamlit_server() as server:
+                    ctx = browser.new_context(viewport={"width": width, "height": 2600})
+                    page = ctx.new_page()
+                    outside: list[str] = []
+                    page.on("request", lambda r, out=outside: None if r.url.startswith(
+                        (server, "data:", "blob:")) else out.append(r.url))
+                    app = App(page, server, f"walk{width}")
+                    app.timeout = 240_000  # a 30-feature table on a busy machine
+                    page.set_default_timeout(app.timeout)
+                    app.open("", expect="breast-cancer-wisconsin")
+                    _walk(app, "default", width, shots, outside)
 
-                app.nav("Data")
-                app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
-                app.upload(penguins, expect="Suggested label: species")
-                assert app.value("Label column") == "species"
-                box = app.page.get_by_text("Leave out the 3 row(s) without a label")
-                app.act(box.click, expect="rows:")
-                app.click_button("Use this data", expect="Now using penguins.csv")
-                assert "147 rows" in app.text()
-                _walk(app, "penguins", width, shots, outside)
-                app.nav("Query")
-                app.act(app.page.get_by_text("Only rows with a missing value").click,
-                        expect="rows. Click a row")
-                assert not re.search(r"\b0 of \d+ rows", app.text())  # missing values are found
+                    app.nav("Data")
+                    app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+                    app.upload(penguins, expect="Suggested label: species")
+                    assert app.value("Label column") == "species"
+                    box = app.page.get_by_text("Leave out the 3 row(s) without a label")
+                    app.act(box.click, expect="rows:")
+                    app.click_button("Use this data", expect="Now using penguins.csv")
+                    assert "147 rows" in app.text()
+                    _walk(app, "penguins", width, shots, outside)
+                    app.nav("Query")
+                    app.act(app.page.get_by_text("Only rows with a missing value").click,
+                            expect="rows. Click a row")
+                    assert not re.search(r"\b0 of \d+ rows", app.text())  # missing values are found
 
-                app.nav("Data")
-                app.upload(wide, expect="Suggested label: diagnosis")
-                app.click_button("Use this data", expect="Now using wide.csv")
-                _walk(app, "wide30", width, shots, outside)
-                ctx.close()
+                    app.nav("Data")
+                    app.upload(wide, expect="Suggested label: diagnosis")
+                    app.click_button("Use this data", expect="Now using wide.csv")
+                    _walk(app, "wide30", width, shots, outside)
+                    ctx.close()
         finally:
             browser.close()
