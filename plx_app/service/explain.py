@@ -22,7 +22,7 @@ from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
 from plx_core.query import Bounds
-from plx_core.wording import clause_texts
+from plx_core.wording import clause_texts, counterfactual_sentence
 
 from .workspace import KBView, Workspace
 
@@ -233,18 +233,11 @@ def ws_evidence(ws: Workspace, values: Mapping[str, str | None]) -> tuple[pd.Dat
 
 
 def counterfactual_text(cf: Counterfactual | None) -> str:
-    """A counterfactual in one sentence: which values to change to flip the decision, or that
-    no change of the searched size does."""
+    """A counterfactual in one sentence (`plx_core.wording.counterfactual_sentence`, the one
+    wording), or that every feature is unknown."""
     if cf is None:
         return "Every feature is unknown: there is no value to change."
-    if not cf.found:
-        return (f"No change of up to {cf.max_changes} value(s) flips this decision "
-                f"({cf.evaluated:,} alternatives tried).")
-    other = "NOT POS" if cf.positive else "POS"
-    lo, hi = cf.new_bounds if cf.new_bounds is not None else (float("nan"), float("nan"))
-    changes = "; ".join(f"{f}: {a} → {b}" for f, (a, b) in cf.changes.items())
-    return (f"Changing {len(cf.changes)} value(s) makes the decision {other} "
-            f"(ω(POS) ∈ [{lo:.3f}, {hi:.3f}]): {changes}")
+    return counterfactual_sentence(cf)
 
 
 def values_key(values: Mapping[str, str | None]) -> tuple:
