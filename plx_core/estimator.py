@@ -338,8 +338,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
 
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
+            # a tree that is one root leaf (no feature splits the rows) answers nothing
             return {k: (lambda X, kb=kb: query_many(kb, X, semantics=sem).mean)
-                    for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items()}
+                    for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items()
+                    if kb.lengths.max(initial=0) > 0}
 
         oof = S.out_of_fold(frame, y, fit_fold, self.random_state)
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
