@@ -157,9 +157,10 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         )
     with _input(table.where):
         X, y = schema.apply(frame)
-    raw = [f for f in schema.bins if is_numeric(frame[f])]
-    for f in raw:  # the estimator bins these itself
-        X[f] = pd.to_numeric(frame[f], errors="coerce").to_numpy(dtype=float)
+    numbers = {f: pd.to_numeric(frame[f], errors="coerce").astype(float) for f in schema.bins}
+    raw = [f for f, v in numbers.items() if is_numeric(v)]
+    for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
+        X[f] = numbers[f].to_numpy()
     neg = _negative_label(schema)
     if len(schema.classes) > 2:
         others = [c for c in schema.classes if c != schema.positive]
