@@ -17,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
+from .clause import WeightedClause
 from .encoding import is_missing
 from .explain import counterfactual, evidence, explain
-from .clause import WeightedClause
 from .kb import KB
 from .query import query
 from .rules import list_rules, rule_group

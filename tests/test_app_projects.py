@@ -139,7 +139,13 @@ def test_a_note_on_the_selected_case_is_kept():
 def test_case_report_names_each_rules_author_from_the_saved_history(tmp_path):
     from plx_app.service import instance_from_row
     from plx_app.service.insight import ws_case_report
-    from plx_app.service.projects import NOT_SAVED, create_project, open_project, rules_in_force, sync
+    from plx_app.service.projects import (
+        NOT_SAVED,
+        create_project,
+        open_project,
+        rules_in_force,
+        sync,
+    )
     from plx_core import parse_rules
 
     s = Store(home=tmp_path)

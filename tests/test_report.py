@@ -90,7 +90,7 @@ def test_rule_authors_follow_the_history():
     def rules(text: str) -> list:
         return list(parse_rules(text)) if text else []
 
-    t = ["2026-01-0%d" % d for d in range(1, 6)]
+    t = [f"2026-01-0{d}" for d in range(1, 6)]
     versions = [
         ("Ann", t[0], rules("IF a1=1 THEN POS [p=0.9, w=3, id=r1]")),
         ("Bo", t[1], rules("IF a1=1 THEN POS [p=0.9, w=3, id=r1]\n"

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from plx_app.project_ui import link
 from plx_app.service import (
     METHODS,
     SEMANTICS,
@@ -17,7 +18,6 @@ from plx_app.service import (
     instance_from_row,
 )
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
-from plx_app.project_ui import link
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.service.projects import rules_in_force
 from plx_app.state import page_setup
