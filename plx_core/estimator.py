@@ -6,9 +6,12 @@ class, and the prediction is the class whose ω(POS) bounds have the largest mea
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
 
+* "auto" (default) — the tuned Direct KB, or an ID3 "tree" / "tree-all" KB when that has the
+  better F1 on the training rows by cross-validation (`plx_core.selection`; binary labels and
+  `kb="direct"` only), with the decision threshold chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
   positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
-* "tuned" (default) — the same KB semantics, with the clause-length window and a prior clause
+* "tuned" — the same KB semantics, with the clause-length window and a prior clause
   `[1] POS` / `[0] POS` of integer weight chosen by exact leave-one-out on the training rows;
   the paper's configuration is kept unless another wins by a paired sign test;
 * "bagged" / "subspace" — the mean ω(POS) of `n_estimators` Direct KBs built on bootstrap
@@ -70,8 +73,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     """Classify by probabilistic logic inference over a learned KB.
 
     kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes) or "forest".
-    variant: see the module docstring ("paper" is the paper's exact method; "tuned", the
-    default, won on the measured sets). max_len: cap on clause length for the Direct KB; None
+    variant: see the module docstring ("paper" is the paper's exact method; "auto", the
+    default, picks the tuned Direct KB or a Tree KB by cross-validation on the training rows). max_len: cap on clause length for the Direct KB; None
     picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
     `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits.
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
@@ -79,7 +82,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
     where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
-    > threshold (default 0.5; binary only). discretize: "mdlp" | "tree" | "quantile", how
+    > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize: "mdlp" | "tree" | "quantile", how
     numeric columns are binned; max_bins: the most bins per numeric column. random_state:
     seeds forests, ensembles and the leave-one-out sample.
 
@@ -91,7 +94,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points).
+    cut points); `chosen_` ("direct", "tree", "tree-all", …: the model that answers),
+    `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
+    candidate's out-of-fold F1; None without a choice), `threshold_` (the threshold used) and
+    `semantics_` (how the answering KB is queried).
     """
 
     def __init__(
