@@ -82,8 +82,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
     where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
-    > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize: "mdlp" | "tree" | "quantile", how
-    numeric columns are binned; max_bins: the most bins per numeric column. random_state:
+    > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
+    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per numeric column. random_state:
     seeds forests, ensembles and the leave-one-out sample.
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
