@@ -6,7 +6,7 @@ class, and the prediction is the class whose ω(POS) bounds have the largest mea
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
 
-* "auto" (default) — the tuned Direct KB, or an ID3 "tree" / "tree-all" KB when that has the
+* "auto" (default) — the tuned Direct KB, or an ID3 all-node ("tree-all") KB when that has the
   better F1 on the training rows by cross-validation (`plx_core.selection`; binary labels and
   `kb="direct"` only), with the decision threshold chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
@@ -83,8 +83,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
     > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
-    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per numeric column. random_state:
-    seeds forests, ensembles and the leave-one-out sample.
+    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per
+    numeric column. random_state: seeds forests, ensembles, the leave-one-out sample and the
+    folds of "auto".
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -94,7 +95,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` ("direct", "tree", "tree-all", …: the model that answers),
+    cut points); `chosen_` ("direct" or "tree-all": the model that answers),
     `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
     candidate's out-of-fold F1; None without a choice), `threshold_` (the threshold used) and
     `semantics_` (how the answering KB is queried).
