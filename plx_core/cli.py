@@ -229,18 +229,23 @@ class Model:
             "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
-            "unseen": self.unseen(X),
+            "unseen": self.unseen(X, b),
         })
 
-    def unseen(self, X: pd.DataFrame) -> np.ndarray:
+    def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
-        engine's own test: `plx_core.query.encode_rows`); they are answered as missing."""
+        engine's own test: the unseen cells `query_many` reports, or `encode_rows` when no
+        answers `b` are given); they are answered as missing."""
         from .query import UNSEEN, encode_rows
 
-        codes = encode_rows(self.kb, X)
+        if b is None:
+            codes = encode_rows(self.kb, X)
+            ur, uc = np.nonzero(codes == UNSEEN)
+        else:
+            ur, uc = b.unseen_rows, b.unseen_cols
         out = np.full(len(X), "", dtype=object)
         for j, f in enumerate(self.kb.features):
-            rows = np.flatnonzero(codes[:, j] == UNSEEN)
+            rows = ur[uc == j]
             if len(rows) == 0 or f not in X.columns:
                 continue
             part = X[f].to_numpy(dtype=object)[rows]

@@ -54,6 +54,21 @@ from .encoding import default_positive, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
+PREDICT_BLOCK = 100_000
+"""Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
+
+
+def _n_rows(X: Any) -> int:
+    """Rows of a table-like X without copying it (0-d or 1-d input is left to validation)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) else 0
+    try:
+        return len(X)
+    except TypeError:
+        return 0
+
+
 #: The kinds of KB plx learns, with what each holds.
 KB_KINDS = {
     "direct": "Direct (every feature-value set of the training rows)",
@@ -361,8 +376,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.discretizer_.transform(self._frame(X, reset=False))
 
     def _means(self, X: Any) -> list[BoundsArray]:
-        frame = self.transform_rows(X)
-        return [self._answer(i, frame) for i in range(len(self.kbs_))]
+        """Bounds of every KB for the rows of X, `PREDICT_BLOCK` rows at a time: validating,
+        binning and encoding make copies of the rows, so memory stays bounded (one block)
+        whatever the number of rows; each block's lookups are chunked and threaded again."""
+        check_is_fitted(self, "kbs_")
+        n = _n_rows(X)
+        if n <= PREDICT_BLOCK:
+            frame = self.transform_rows(X)
+            return [self._answer(i, frame) for i in range(len(self.kbs_))]
+        if not hasattr(X, "iloc"):
+            X = np.asarray(X, dtype=object)
+        blocks = [self._means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
+                              else X[a:a + PREDICT_BLOCK]) for a in range(0, n, PREDICT_BLOCK)]
+        return [BoundsArray(np.concatenate([b[i].lower for b in blocks]),
+                            np.concatenate([b[i].upper for b in blocks]),
+                            np.concatenate([b[i].method for b in blocks]))
+                for i in range(len(self.kbs_))]
 
     def bounds(self, X: Any) -> pd.DataFrame:
         """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
