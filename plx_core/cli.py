@@ -324,17 +324,23 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import explain
+    from .explain import explain_many
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
     X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
     pred = model.predict(X)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
+    ks = [min(a.k, len(q)) for q in qs]
+    sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
+    todo = [i for i, k in enumerate(ks) if k > 0]
+    # every row in one batch (rows asking the same question explained once; chunked, threaded)
+    found = dict(zip(todo, explain_many(model.kb_full, [qs[i] for i in todo],
+                                        k=[ks[i] for i in todo],
+                                        direction=[str(sides[i]) for i in todo])))
     rows = []
-    for i, (_, r) in enumerate(X.iterrows()):
-        q = {f: v for f, v in r.items() if isinstance(v, str)}
-        k = min(a.k, len(q))
+    for i, k in enumerate(ks):
         base = {"row": i + 1, "decision": pred["decision"].iloc[i], "lower": pred["lower"].iloc[i],
                 "upper": pred["upper"].iloc[i], "k": k}
         if k == 0:
@@ -342,8 +348,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "search": "", "note": "the row knows no feature",
                          "unseen": pred["unseen"].iloc[i]})
             continue
-        side = "positive" if pred["decision"].iloc[i] == model.positive else "negative"
-        e = explain(model.kb_full, q, k=k, direction=side)
+        e = found[i]
         rows.append({**base,
                      "features": "; ".join(f"{f}={v}" for f, v in e.features.items()),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,

@@ -434,6 +434,30 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
 
+    def explain_many(self, X: Any, k: int = 2, progress: Any = None, stop: Any = None,
+                     n_jobs: int | None = None, **kwargs: Any) -> list:
+        """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
+        same explanations as a loop of `explain`, made together; `progress(done, total)` after
+        each chunk, `stop` — a threading.Event or a callable — ends early and the
+        explanations done so far are returned). Rows are binned and decided in one batch."""
+        check_is_fitted(self, "kbs_")
+        if self.kb_ is None:
+            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
+        from .explain import explain_many
+
+        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
+        frame = self.transform_rows(X)
+        # the side the classifier answers (its KB, threshold and tie rule), as in `explain`
+        rows = frame.reindex(columns=list(kb.features))
+        decided = self._answer(0, rows).mean > float(self.threshold) + TIE_EPS
+        direction = kwargs.pop("direction", "auto")
+        if direction == "auto":
+            direction = ["positive" if d else "negative" for d in decided]
+        records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
+        out = explain_many(kb, records, k=k, semantics=self.semantics, direction=direction,
+                           n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
+        return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
+
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
         """The k features that decide `x` (Algorithm 6) on the binary KB.
 

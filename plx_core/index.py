@@ -69,6 +69,7 @@ class ClauseIndex:
     source: tuple = ()  # the (p, w, head) arrays indexed; a KB that replaces one rebuilds
     lit_bits: int = 0  # > 0: positional keys (literal ids of lit_bits bits, in feature order)
     offsets: np.ndarray | None = None  # per feature: id of its first value (positional keys)
+    mentioned: np.ndarray | None = None  # per feature: whether some learned clause has a literal on it
 
     @property
     def exact(self) -> bool:
@@ -118,14 +119,16 @@ class ClauseIndex:
             table[skeys] = np.arange(n, dtype=table.dtype)
         head = kb.head[order]
         target = np.where(head > 0, kb.p[order], 1.0 - kb.p[order])
-        lengths = (kb.codes >= 0).sum(axis=1)[order].astype(np.int64)
+        present = kb.codes >= 0
+        lengths = present.sum(axis=1)[order].astype(np.int64)
+        mentioned = present.any(axis=0)
         values, rank = np.unique(target, return_inverse=True)
         w_const = float(kb.w[0]) if n and np.all(kb.w == kb.w[0]) else None
         head_const = int(kb.head[0]) if n and np.all(kb.head == kb.head[0]) else None
         return cls(n, mult, mode, skeys, order, table, unique, target, lengths,
                    tuple(int(x) for x in np.unique(lengths)), values, rank.ravel().astype(np.int64),
                    kb.codes if mode == "hashed" else None, w_const, head_const,
-                   (kb.p, kb.w, kb.head), lit_bits if positional else 0, offsets)
+                   (kb.p, kb.w, kb.head), lit_bits if positional else 0, offsets, mentioned)
 
     def current(self, kb: KB) -> bool:
         """Whether this index still describes `kb`'s learned block."""
