@@ -558,3 +558,18 @@ def test_explain_many_checks_every_row_before_the_work():
         explain_many(kbs["direct"], rows, k=[1, 2])
     with pytest.raises(DataError, match="row 1: direction"):
         explain_many(kbs["direct"], X.iloc[:3], direction=["auto", "up", "auto"])
+
+
+def test_the_classifier_explains_many_rows_like_one_at_a_time():
+    """`PLXClassifier.explain_many` bins and decides the rows in one batch and gives what a
+    loop of `PLXClassifier.explain` gives (a numeric column binned on the way)."""
+    from plx_core import PLXClassifier
+
+    X, y = _wide(200, n_features=8)
+    X["num"] = np.random.default_rng(1).normal(size=len(X)) + y
+    clf = PLXClassifier().fit(X, y)
+    rows = X.iloc[:12]
+    many = clf.explain_many(rows, k=2)
+    loop = [clf.explain(rows.iloc[i], k=2) for i in range(len(rows))]
+    assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
+    assert any(e.positive for e in many) and not all(e.positive for e in many)
