@@ -4,13 +4,15 @@ Over a seeded sample of rows (bounded, so a click stays interactive; the sample 
 reported): how often each feature is part of the row's k-feature explanation (Algorithm 6),
 the mean |Shapley value of ω(POS)| of each feature, the explanations given most often, and
 the rules most often decisive — the clauses whose probability the answer equals (the clauses
-the weighted median, or the LP's optimum, sits on). Decisions of every row come from one
-`query_many` batch; the per-row work is the engine's `explain`, `shapley` and `query`.
+the weighted median, or the LP's optimum, sits on). The per-row work is the engine's
+`explain`, `shapley` and `query`; it runs row by row with a progress count and can be stopped,
+the rows done kept for the next run.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,19 +23,20 @@ from .encoding import is_missing
 from .errors import DataError
 from .explain import explain, shapley
 from .kb import KB
-from .query import TIE_EPS, query, query_many
+from .query import TIE_EPS, query
 from .wording import clause_text, plural
 
 
 @dataclass(frozen=True)
 class GlobalView:
-    """The aggregated explanations of `n_rows` rows sampled from `n_total`.
+    """The aggregated explanations of `n_rows` rows: the first of `n_planned` sampled from
+    `n_total` (fewer than planned when the run was stopped).
 
     `features`: feature, in_explanation (rows whose explanation uses it), share,
     for_pos / for_neg (of those, rows decided POS / NOT POS), mean_abs_shapley,
     mean_shapley — sorted by mean |Shapley|. `explanations`: the explanations given most often
     (text, rows, decision). `rules`: clause_id, rule (IF … THEN), p, w, source, rule_id,
-    decisive (rows whose answer sits on it), share. `positive_rows`: sampled rows decided POS.
+    decisive (rows whose answer sits on it), share. `positive_rows`: rows done decided POS.
     """
 
     n_rows: int
@@ -46,13 +49,37 @@ class GlobalView:
     shapley_exact: bool
     random_state: int | None
     shapley_samples: int = 0  # permutations per row where Shapley values were sampled
+    n_planned: int = -1  # rows the run was to explain (-1: n_rows, all it was to do)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every planned row was explained (False after a stop)."""
+        return self.n_planned < 0 or self.n_rows >= self.n_planned
 
     def summary(self) -> str:
         """One plain sentence saying what was aggregated."""
-        how = "all" if self.n_rows == self.n_total else f"a random sample of {self.n_rows:,} of"
-        return (f"Explained {how} {self.n_total:,} rows ({self.positive_rows:,} decided POS) "
+        planned = self.n_rows if self.n_planned < 0 else self.n_planned
+        how = "all" if planned == self.n_total else f"a random sample of {planned:,} of"
+        head = (f"Explained {how} {self.n_total:,} rows" if self.complete else
+                f"Stopped after {self.n_rows:,} of {planned:,} rows (sampled from "
+                f"{self.n_total:,}); what follows covers the {self.n_rows:,} done")
+        return (f"{head} ({self.positive_rows:,} decided POS) "
                 f"with {plural(self.k, 'feature')} each; Shapley values are "
                 f"{'exact' if self.shapley_exact else f'sampled ({self.shapley_samples} permutations per row)'}.")
+
+
+@dataclass(frozen=True)
+class RowPart:
+    """One row's share of the global view: its explanation (feature, value pairs) and that
+    explanation's decision, the row's decision, Shapley values (feature order of the view),
+    whether they are exact, and the clauses its answer sits on."""
+
+    explanation: tuple[tuple[str, str], ...]
+    explanation_positive: bool
+    positive: bool
+    shapley: tuple[float, ...]
+    exact: bool
+    decisive: tuple[int, ...]
 
 
 def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) -> pd.DataFrame:
@@ -66,6 +93,19 @@ def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) ->
     return X.iloc[pick]
 
 
+def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semantics: str = "auto",
+             shapley_samples: int = 64, random_state: int | None = 0) -> RowPart:
+    """Explain one row (known values `q`) for the global view."""
+    e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
+    sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
+    got = dict(zip(sv.features, sv.values, strict=True))
+    b = query(kb, q, semantics=semantics)
+    ev = b.evidence
+    return RowPart(tuple(e.features.items()), bool(e.positive), bool(b.positive),
+                   tuple(float(got.get(f, 0.0)) for f in feats), bool(sv.exact),
+                   tuple(int(c) for c in ev.clause[~ev.overridden]))
+
+
 def global_view(
     kb: KB,
     X: pd.DataFrame,
@@ -77,12 +117,22 @@ def global_view(
     shapley_budget: int = 50_000,
     top_rules: int = 15,
     top_explanations: int = 10,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    done: MutableMapping[Hashable, RowPart | None] | None = None,
 ) -> GlobalView:
     """Aggregate k-feature explanations, |Shapley| and decisive rules over ≤ `max_rows` rows
     of X (a seeded sample). A row that knows fewer than k features is explained with all it
     knows. Beyond 14 features Shapley values are sampled: `shapley_samples` permutations per
     row at most, fewer (down to 8) so that rows × permutations × (features + 1) stays within
-    `shapley_budget` sub-queries."""
+    `shapley_budget` sub-queries.
+
+    Rows are explained one after another: `progress(done, planned)` after each, and when
+    `stop()` is true the view covers the rows done so far (`complete` is False). `done` keeps
+    each row's part by its index, read before and written after each row, so a stopped or
+    interrupted run continues where it ended (pass the same mapping for the same KB, rows, k
+    and settings)."""
     if k < 1:
         raise DataError(f"k must be at least 1, got {k}")
     rows = sample_rows(X, max_rows, random_state)
@@ -94,43 +144,52 @@ def global_view(
     rows = rows[feats]
     per_row = max(len(rows) * (len(feats) + 1), 1)
     shapley_samples = int(max(8, min(shapley_samples, shapley_budget // per_row)))
-    batch = query_many(kb, rows, semantics=semantics)
-    decided = batch.positive
+    done = {} if done is None else done
+    parts: list[RowPart | None] = []
+    records = rows.to_dict(orient="records")
+    for i, (idx, rec) in enumerate(zip(rows.index, records, strict=True)):
+        if idx not in done:
+            if stop is not None and stop():
+                break
+            q = {f: v for f, v in rec.items() if not is_missing(v)}
+            done[idx] = row_part(kb, q, k, feats, semantics, shapley_samples,
+                                 random_state) if q else None
+        parts.append(done[idx])
+        if progress is not None:
+            progress(i + 1, len(rows))
+    return _aggregate(kb, parts, feats, len(X), len(rows), k, random_state, shapley_samples,
+                      top_rules, top_explanations)
+
+
+def _aggregate(kb: KB, parts: Sequence[RowPart | None], feats: list[str], n_total: int,
+               n_planned: int, k: int, random_state: int | None, shapley_samples: int,
+               top_rules: int, top_explanations: int) -> GlobalView:
+    """The global view of the rows done (a row that knows no value counts, explained by
+    nothing)."""
+    n = len(parts)
+    known = [p for p in parts if p is not None]
     in_expl: Counter[str] = Counter()
     in_pos: Counter[str] = Counter()
     expl_count: Counter[tuple[tuple[str, str], ...]] = Counter()
     expl_pos: dict[tuple[tuple[str, str], ...], bool] = {}
-    shap = np.zeros((len(rows), len(feats)))
     decisive: Counter[int] = Counter()
-    exact = True
-    col = {f: j for j, f in enumerate(feats)}
-    records = rows.to_dict(orient="records")
-    for i, rec in enumerate(records):
-        q = {f: v for f, v in rec.items() if not is_missing(v)}
-        if not q:
+    shap = np.zeros((max(n, 1), len(feats)))
+    for i, p in enumerate(parts):
+        if p is None:
             continue
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
-        key = tuple(e.features.items())
-        expl_count[key] += 1
-        expl_pos[key] = bool(e.positive)
-        for f in e.features:
+        expl_count[p.explanation] += 1
+        expl_pos[p.explanation] = p.explanation_positive
+        for f, _ in p.explanation:
             in_expl[f] += 1
-            in_pos[f] += int(bool(e.positive))
-        sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics,
-                     random_state=random_state)
-        exact &= sv.exact
-        for f, v in zip(sv.features, sv.values):
-            shap[i, col[f]] = v
-        b = query(kb, q, semantics=semantics)
-        ev = b.evidence
-        sits = ev.clause[~ev.overridden]
-        decisive.update(int(c) for c in sits)
-    n = len(rows)
+            in_pos[f] += int(p.explanation_positive)
+        shap[i] = p.shapley
+        decisive.update(p.decisive)
+    share = max(n, 1)
     abs_mean = np.abs(shap).mean(axis=0)
     features = pd.DataFrame({
         "feature": feats,
         "in_explanation": [in_expl[f] for f in feats],
-        "share": [in_expl[f] / n for f in feats],
+        "share": [in_expl[f] / share for f in feats],
         "for_pos": [in_pos[f] for f in feats],
         "for_neg": [in_expl[f] - in_pos[f] for f in feats],
         "mean_abs_shapley": abs_mean,
@@ -155,12 +214,14 @@ def global_view(
         "source": [c.source for c in clauses],
         "rule_id": [c.id for c in clauses],
         "decisive": [cnt for _, cnt in top],
-        "share": [cnt / n for _, cnt in top],
+        "share": [cnt / share for _, cnt in top],
     })
-    return GlobalView(n_rows=n, n_total=len(X), k=k, features=features,
+    exact = all(p.exact for p in known)
+    return GlobalView(n_rows=n, n_total=n_total, k=k, features=features,
                       explanations=explanations, rules=rules,
-                      positive_rows=int(decided.sum()), shapley_exact=bool(exact),
-                      random_state=random_state, shapley_samples=0 if exact else shapley_samples)
+                      positive_rows=sum(p.positive for p in known), shapley_exact=exact,
+                      random_state=random_state, shapley_samples=0 if exact else shapley_samples,
+                      n_planned=n_planned)
 
 
 def showcase_row(y_true: Any, lower: Any, upper: Any, threshold: float = 0.5) -> int | None:
@@ -181,4 +242,4 @@ def showcase_row(y_true: Any, lower: Any, upper: Any, threshold: float = 0.5) ->
     return int(order[0])
 
 
-__all__ = ["GlobalView", "global_view", "sample_rows", "showcase_row"]
+__all__ = ["GlobalView", "RowPart", "global_view", "row_part", "sample_rows", "showcase_row"]

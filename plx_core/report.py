@@ -12,15 +12,17 @@ from __future__ import annotations
 import datetime as _dt
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
+from .clause import WeightedClause
 from .encoding import is_missing
 from .explain import counterfactual, evidence, explain
 from .kb import KB
 from .query import query
-from .rules import list_rules
+from .rules import list_rules, rule_group
 from .wording import (
     advanced_lines,
     answer_sentence,
@@ -92,6 +94,45 @@ def bounds_svg(lower: float, upper: float, threshold: float = 0.5, width: int = 
     )
 
 
+@dataclass(frozen=True)
+class RuleAuthor:
+    """Who added a rule in force, who changed it last and when (None: not saved yet)."""
+
+    rule: str
+    added_by: str
+    changed_by: str
+    changed: _dt.datetime | None
+
+
+def rule_authors(
+    versions: Sequence[tuple[str, _dt.datetime | None, Sequence[WeightedClause]]],
+) -> dict[str, RuleAuthor]:
+    """Per rule of the last of `versions` (author, when, rules; oldest first), who added it and
+    who changed it last: a rule counts as changed in the first version where its clauses'
+    text differs from the version before (an OR rule is one rule, its clauses under one id)."""
+    seen: dict[str, tuple[str, ...]] = {}
+    out: dict[str, RuleAuthor] = {}
+    for author, when, rules in versions:
+        groups: dict[str, list[str]] = {}
+        for c in rules:
+            groups.setdefault(rule_group(c.id or ""), []).append(c.to_text())
+        now = {g: tuple(sorted(t)) for g, t in groups.items()}
+        for g, text in now.items():
+            if g not in out or seen.get(g) != text:
+                first = out[g].added_by if g in out else author
+                out[g] = RuleAuthor(g, first, author, when)
+        out = {g: a for g, a in out.items() if g in now}
+        seen = now
+    return out
+
+
+def _when(t: Any) -> str:
+    if isinstance(t, _dt.datetime):
+        return t.astimezone(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC") if t.tzinfo else \
+            t.strftime("%Y-%m-%d %H:%M")
+    return "" if t is None else str(t)
+
+
 def _table(frame: pd.DataFrame) -> str:
     head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
     body = "".join(
@@ -101,15 +142,33 @@ def _table(frame: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _evidence_rows(kb: KB, frame: pd.DataFrame, positive: Any, side: str, top: int) -> pd.DataFrame:
+def _origin(source: Any, rule_id: Any, authors: Mapping[str, str]) -> str:
+    """Where an evidence clause comes from: learned from data, or a rule and its author."""
+    if source in ("data", "tree"):
+        return "learned from data"
+    g = rule_group(str(rule_id)) if not is_missing(rule_id) and rule_id else ""
+    who = authors.get(g, "author not recorded")
+    return f"rule {g}: {who}" if g else f"rule: {who}"
+
+
+def _evidence_rows(kb: KB, frame: pd.DataFrame, positive: Any, side: str, top: int,
+                   authors: Mapping[str, str]) -> pd.DataFrame:
     sub = frame[frame["side"] == side].head(top)
     return pd.DataFrame({
         "rule": [clause_text(kb.clause(int(i)), positive) for i in sub["clause_id"]],
         "probability": [f"{p:.2f}" for p in sub["p"]],
         "weight": [f"{w:g}" for w in sub["w"]],
         "training rows": ["" if is_missing(s) else int(s) for s in sub["support"]],
-        "source": list(sub["source"]),
+        "from": [_origin(src, rid, authors) for src, rid in zip(sub["source"], sub["rule_id"],
+                                                                  strict=True)],
     })
+
+
+def _who(r: Mapping[str, Any]) -> str:
+    """`Dr Ann, 2026-11-26 10:02 UTC` for a rule mapping (author and when last changed)."""
+    who = str(r.get("author") or "author not recorded")
+    when = _when(r.get("changed", r.get("created")))
+    return f"{who}, {when}" if when else who
 
 
 def case_report(
@@ -132,9 +191,10 @@ def case_report(
     """One self-contained HTML page explaining the decision on `instance`.
 
     `positive` names the class POS stands for; `truth` the recorded label (optional).
-    `rules`: the rules in force as mappings with `text` and optionally `id`, `author`,
-    `created` (e.g. from the project store); without it the KB's own rules are listed (author
-    unknown). `data` and `settings`: what the model was built from and how (shown as tables).
+    `rules`: the rules in force as mappings with `text` and optionally `id`, `author` (who
+    changed it last), `changed` (when; `created` is read too) and `added_by` (e.g. from the
+    project store through `rule_authors`); without it the KB's own rules are listed (author
+    not recorded). Evidence from a rule names its author; learned clauses say so. `data` and `settings`: what the model was built from and how (shown as tables).
     `created` stamps the page (default: now, UTC). `positive_value`: the class value POS stands
     for, when `positive` is a display name (`Survived = 1`).
     """
@@ -172,13 +232,14 @@ def case_report(
     else:
         parts.append("<p>No value is known, so there is nothing to explain.</p>")
     # evidence
+    authors = {rule_group(str(r.get("id", ""))): _who(r) for r in (rules or ())}
     ev = evidence(kb, q, semantics=semantics) if q else pd.DataFrame()
     parts.append("<h2>Evidence for and against</h2>")
     parts.append(f"<p>{_e(evidence_summary(ev, positive))}</p>")
     if len(ev):
         for side, head in (("for", f"Rules that would raise the support for {pos}"),
                            ("against", f"Rules that would lower it (towards {neg})")):
-            rows = _evidence_rows(kb, ev, positive, side, top_evidence)
+            rows = _evidence_rows(kb, ev, positive, side, top_evidence, authors)
             n_side = int((ev["side"] == side).sum())
             parts.append(f'<h3 class="{side}">{_e(head)} — {len(rows)} of {n_side} shown, '
                          f"strongest first</h3>")
@@ -203,11 +264,16 @@ def case_report(
         table = pd.DataFrame({
             "id": [str(r.get("id", "")) for r in rules],
             "rule": [str(r.get("text", "")) for r in rules],
-            "author": [str(r.get("author") or "(not recorded)") for r in rules],
-            "added": [str(r.get("created", "")) for r in rules],
+            "last changed by": [str(r.get("author") or "(not recorded)") for r in rules],
+            "when": [_when(r.get("changed", r.get("created"))) or "(not saved yet)"
+                     for r in rules],
+            "added by": [str(r.get("added_by") or r.get("author") or "(not recorded)")
+                         for r in rules],
         })
     parts.append(_table(table) if len(table) else "<p>None: the answer rests on the learned "
                                                    "rules alone.</p>")
+    parts.append(f'<p class="muted">Besides these, {kb.n_learned:,} rules in force were learned '
+                 f"from data ({_e(kb.kind)} knowledge base); no person wrote them.</p>")
     # model and data
     parts.append("<h2>The model</h2>")
     model = {"knowledge base": kb.kind, "learned rules": f"{kb.n_learned:,}",
@@ -225,4 +291,4 @@ def case_report(
     return "\n".join(parts)
 
 
-__all__ = ["bounds_svg", "case_report"]
+__all__ = ["RuleAuthor", "bounds_svg", "case_report", "rule_authors"]

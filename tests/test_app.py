@@ -566,6 +566,31 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     assert len(per_row) == 20 and {"plx explanation", "SHAP top-k"} <= set(per_row.columns)
 
 
+@pytest.mark.slow
+def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_ws):
+    from plx_app.service.explain import ws_agreement, ws_agreement_progress
+
+    ws = fresh(base_ws)
+    seen: list[tuple[int, int]] = []
+    rep = ws_agreement(ws, 20, 2, "CART", progress=lambda i, n: seen.append((i, n)),
+                       stop=lambda: len(seen) >= 4)  # what the Stop button does
+    assert (rep.n, rep.planned, rep.complete) == (4, 20, False) and len(rep.rows) == 4
+    assert ws_agreement_progress(ws, 20, 2) == (4, 20)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["ws"] = ws
+    at.session_state["ev_n"] = 20
+    at.session_state["ev_model"] = "CART"
+    at.run()
+    at.switch_page("plx_app/views/6_Evaluate.py").run()
+    assert "Stopped after 4 of 20 rows" in texts(at) and len(at.dataframe[-1].value) == 4
+    assert "Continue (4 of 20 done)" in [b.label for b in at.button]
+    at.button(key="ev_start").click().run()
+    assert not errors(at) and len(at.dataframe[-1].value) == 20
+    assert ws_agreement_progress(ws, 20, 2) == (20, 20)
+    full = ws_agreement(fresh(base_ws), 20, 2, "CART")  # as if never stopped
+    assert ws_agreement(ws, 20, 2, "CART").summary == full.summary
+
+
 def test_evaluate_threshold_moves_sensitivity_and_specificity(base_ws):
     from plx_core.curves import at_threshold
 
@@ -586,12 +611,41 @@ def test_global_view_page_aggregates_the_sampled_rows(base_ws):
     ws = fresh(base_ws)
     at = run("plx_app/views/7_Global_view.py", ws)
     assert not errors(at)
+    assert not at.dataframe and "Explain the rows" in [b.label for b in at.button]  # not on load
+    at.button(key="g_start").click().run()
+    assert not errors(at)
     body = texts(at)
     assert "random sample of 100 of" in body or f"all {len(ws.X_test)} rows" in body
     rules = at.dataframe[1].value
     assert len(rules) and all(r.startswith("IF ") for r in rules["rule"])
     at.slider(key="g_k").set_value(1).run()
+    assert not at.exception and not at.dataframe  # new settings: started again by the user
+    at.button(key="g_start").click().run()
     assert not at.exception and "with one feature each" in texts(at)
+    at.slider(key="g_k").set_value(2).run()  # the first run's rows are kept: shown, not redone
+    body = texts(at)
+    assert at.dataframe and ("random sample of 100 of" in body or f"all {len(ws.X_test)}" in body)
+
+
+def test_global_view_stopped_part_way_shows_the_rows_done_and_continues(base_ws):
+    from plx_app.service.insight import ws_global_progress, ws_global_view
+
+    ws = fresh(base_ws)
+    counts: list[tuple[int, int]] = []
+    view = ws_global_view(ws, 2, 40, "test", progress=lambda i, n: counts.append((i, n)),
+                          stop=lambda: len(counts) >= 3)  # what the Stop button does
+    assert counts == [(1, 40), (2, 40), (3, 40)] and not view.complete
+    assert ws_global_progress(ws, 2, 40, "test") == (3, 40)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["ws"] = ws
+    at.session_state["g_rows"] = 40
+    at.run()
+    at.switch_page("plx_app/views/7_Global_view.py").run()
+    assert "Stopped after 3 of 40 rows" in texts(at) and len(at.dataframe) == 2
+    assert "Continue (3 of 40 done)" in [b.label for b in at.button]
+    at.button(key="g_start").click().run()
+    assert ws_global_progress(ws, 2, 40, "test") == (40, 40)
+    assert "Stopped" not in texts(at) and "g_start" not in [b.key for b in at.button]
 
 
 # --------------------------------------------------------------------------- errors keep the app usable

@@ -134,3 +134,50 @@ def test_a_note_on_the_selected_case_is_kept():
     again.session_state["ws"].selected = instance_from_row(ws.X_test, ws.y_test, row, "test")
     again.run()
     assert again.text_area(key=f"plx_note_{pid}_test row {row}").value == "Biopsy says benign."
+
+
+def test_case_report_names_each_rules_author_from_the_saved_history(tmp_path):
+    from plx_app.service import instance_from_row
+    from plx_app.service.insight import ws_case_report
+    from plx_app.service.projects import (
+        NOT_SAVED,
+        create_project,
+        open_project,
+        rules_in_force,
+        sync,
+    )
+    from plx_core import parse_rules
+
+    s = Store(home=tmp_path)
+    try:
+        ws, lk, _ = open_project(s, create_project(s, "P"))
+        X, y = ws.part("test")
+        inst = instance_from_row(X, y, X.index[0], "test")
+        f = ws.features[0]
+        v = inst.as_dict()[f]  # the rules bear on this case: their evidence names the author
+
+        def rule(rid: str, w: float, head: str = "POS") -> list:
+            return list(parse_rules(f'IF "{f}"="{v}" THEN {head} [p=0.9, w={w}, id={rid}]', ws.kb))
+
+        ws.rules = rule("r1", 50)
+        sync(ws, lk, who="Dr Ann")
+        ws.rules = ws.rules + rule("r2", 7, "NOT POS")
+        sync(ws, lk, who="Dr <b>Bo</b>")
+        ws.rules = rule("r1", 80) + ws.rules[1:]  # Dr Cy changes r1's weight
+        sync(ws, lk, who="Dr Cy")
+        got = {r["id"]: r for r in rules_in_force(ws, lk)}
+        assert (got["r1"]["author"], got["r1"]["added_by"]) == ("Dr Cy", "Dr Ann")
+        assert (got["r2"]["author"], got["r2"]["added_by"]) == ("Dr <b>Bo</b>", "Dr <b>Bo</b>")
+        hist = {h.author: h.created for h in s.history(lk.project_id)}
+        assert got["r1"]["changed"] == hist["Dr Cy"] and got["r2"]["changed"] == hist["Dr <b>Bo</b>"]
+        page = ws_case_report(ws, inst, rules=rules_in_force(ws, lk))
+        assert "Dr Cy" in page and "Dr Ann" in page
+        assert "Dr &lt;b&gt;Bo&lt;/b&gt;" in page and "<b>Bo" not in page  # escaped
+        bo = f"rule r2: Dr &lt;b&gt;Bo&lt;/b&gt;, {hist['Dr <b>Bo</b>']:%Y-%m-%d %H:%M} UTC"
+        assert bo in page  # its evidence row (r2 pulls against; r1 agrees with the answer)
+        assert "learned from data" in page
+        # a rule not saved yet says so
+        ws.rules = ws.rules + rule("r3", 2)
+        assert {r["id"]: r["author"] for r in rules_in_force(ws, lk)}["r3"] == NOT_SAVED
+    finally:
+        s.close()

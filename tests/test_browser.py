@@ -246,3 +246,31 @@ def test_user_text_stays_text_in_the_browser(browser, server, tmp_path):
         assert "<b>bold</b>" in text and nasty in text  # shown as typed
     finally:
         ctx.close()
+
+
+def test_case_report_names_the_saved_rules_author(browser, server):
+    """A rule saved under an author's name: the downloaded case report names that author in
+    the rules in force (the project's history), escaped, and learned clauses say so."""
+    ctx, app = new_app(browser, server, "report")
+    try:
+        app.open("")
+        new_project(app, "Report")
+        app.nav("Rules", expect="Add a rule")
+        app.fill("stTextInput", "Your name", "Dr <i>Report</i>")
+        from plx_app.service import new_workspace
+
+        ws = new_workspace(build=False)
+        f = ws.features[0]
+        app.page.get_by_text("…or type whole rules", exact=False).first.click()
+        app.page.get_by_label("Rules", exact=True).first.wait_for(state="visible")
+        app.fill_in_form("stTextArea", "Rules",
+                         f'IF "{f}"="{ws.domains()[f][0]}" THEN POS [p=0.9, w=5, id=r1]')
+        app.click_button("Add these rules", expect="rules version 1")
+        app.nav("Query", expect="Case report")
+        with app.page.expect_download() as dl:
+            app.page.get_by_role("button", name="Download the case report (HTML)").first.click()
+        page = Path(dl.value.path()).read_text(encoding="utf-8")
+        assert "Dr &lt;i&gt;Report&lt;/i&gt;" in page and "<i>Report" not in page
+        assert "Expert rules in force" in page and "learned from data" in page
+    finally:
+        ctx.close()

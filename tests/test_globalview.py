@@ -68,3 +68,28 @@ def test_showcase_row_is_right_confident_and_positive():
     assert showcase_row(y, lo, hi) == 2
     assert showcase_row([False, False], [0.1, 0.0], [0.1, 0.0]) == 1
     assert showcase_row([True], [0.1], [0.2]) is None
+
+
+def test_progress_counts_stop_keeps_rows_done_and_resumes(data):
+    X, _, kb = data
+    full = global_view(kb, X, k=1, max_rows=100)
+    seen: list[tuple[int, int]] = []
+    done: dict = {}
+    part = global_view(kb, X, k=1, progress=lambda i, n: seen.append((i, n)),
+                       stop=lambda: len(seen) >= 3, done=done)
+    assert seen == [(1, 8), (2, 8), (3, 8)] and len(done) == 3
+    assert (part.n_rows, part.n_planned, part.complete) == (3, 8, False)
+    assert "Stopped after 3 of 8 rows" in part.summary()
+    assert part.explanations["rows"].sum() == 3  # what it shows is the three rows done
+    first3 = global_view(kb, X.iloc[:3], k=1)
+    assert dict(zip(part.features["feature"], part.features["in_explanation"])) == \
+        dict(zip(first3.features["feature"], first3.features["in_explanation"]))
+    # starting again continues from row 4 and ends where a run without a stop ends
+    seen.clear()
+    calls = []
+    again = global_view(kb, X, k=1, progress=lambda i, n: seen.append((i, n)),
+                        stop=lambda: calls.append(1) and False, done=done)
+    assert len(calls) == 5 and seen[-1] == (8, 8) and again.complete  # only 5 rows computed
+    pd.testing.assert_frame_equal(again.features, full.features)
+    pd.testing.assert_frame_equal(again.rules, full.rules)
+    assert again.summary() == full.summary()

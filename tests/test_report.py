@@ -10,7 +10,7 @@ import pytest
 from paper import as_query, example2
 
 from plx_core import direct_kb, parse_rules, query
-from plx_core.report import bounds_svg, case_report
+from plx_core.report import bounds_svg, case_report, rule_authors
 from plx_core.wording import answer_sentence
 
 
@@ -84,3 +84,36 @@ def test_rules_default_to_the_kbs_own(kb):
 def test_bounds_svg_marks_threshold_and_middle():
     svg = bounds_svg(0.2, 0.4)
     assert "threshold 0.5" in svg and "middle 0.300" in svg and "stroke-dasharray" in svg
+
+
+def test_rule_authors_follow_the_history():
+    def rules(text: str) -> list:
+        return list(parse_rules(text)) if text else []
+
+    t = [f"2026-01-0{d}" for d in range(1, 6)]
+    versions = [
+        ("Ann", t[0], rules("IF a1=1 THEN POS [p=0.9, w=3, id=r1]")),
+        ("Bo", t[1], rules("IF a1=1 THEN POS [p=0.9, w=3, id=r1]\n"
+                           "IF a2=1 OR a3=0 THEN NOT POS [p=0.8, id=r2]")),
+        ("Cy", t[2], rules("IF a1=1 THEN POS [p=0.9, w=9, id=r1]\n"  # r1's weight changed
+                           "IF a2=1 OR a3=0 THEN NOT POS [p=0.8, id=r2]")),
+        ("Di", t[3], rules("IF a2=1 OR a3=0 THEN NOT POS [p=0.8, id=r2]")),  # r1 removed
+        ("Ed", t[4], rules("IF a2=1 OR a3=0 THEN NOT POS [p=0.8, id=r2]\n"
+                           "IF a1=1 THEN POS [p=0.9, w=3, id=r1]")),  # r1 back, by Ed
+    ]
+    got = rule_authors(versions[:3])
+    assert (got["r1"].added_by, got["r1"].changed_by, got["r1"].changed) == ("Ann", "Cy", t[2])
+    assert (got["r2"].added_by, got["r2"].changed_by, got["r2"].changed) == ("Bo", "Bo", t[1])
+    got = rule_authors(versions)
+    assert set(got) == {"r1", "r2"}
+    assert (got["r1"].added_by, got["r1"].changed_by) == ("Ed", "Ed")  # a new rule after removal
+    assert got["r2"].changed_by == "Bo"
+
+
+def test_evidence_names_rule_authors_and_learned_clauses(kb):
+    page = case_report(kb, as_query("1100"), created="x",
+                       rules=[{"id": "dr1", "text": "IF a1=1 AND a2=1 THEN POS", "author": "Dr Ann",
+                               "changed": "2026-02-03 10:00 UTC", "added_by": "Dr Bo"}])
+    text = " ".join(_parse(page).text)
+    assert "rule dr1: Dr Ann, 2026-02-03 10:00 UTC" in text and "learned from data" in text
+    assert "Dr Bo" in text  # who added it

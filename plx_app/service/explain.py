@@ -125,7 +125,8 @@ def ws_shap_row(ws: Workspace, values: Mapping[str, str | None], model: str = "f
     feats = list(ws.features)
     key = tuple((f, values.get(f)) for f in feats)
     sel = ws.selected
-    if sel is not None and sel.origin == "test" and sel.as_dict() == dict(key):
+    if (sel is not None and sel.origin == "test" and sel.as_dict() == dict(key)
+            and ws.is_cached("shap-test", model, scope="data")):  # never all rows for one
         sb = ws_shap_test(ws, model)
         if sel.row in sb.values.index:
             i = list(sb.values.index).index(sel.row)
@@ -174,6 +175,12 @@ class AgreementReport:
     n: int
     k: int
     model: str
+    planned: int = -1  # rows it was to compare (-1: n, all of them)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every planned row was compared (False after a stop)."""
+        return self.planned < 0 or self.n >= self.planned
 
 
 # --------------------------------------------------------------------------- cached, per session
@@ -278,43 +285,71 @@ def ws_shap_comparison(ws: Workspace, values: Mapping[str, str | None], k: int,
     return ShapComparison(b, e, phi, sr, order, top_plx, top_shap)
 
 
+def _agreement_rows(ws: Workspace, n_rows: int, k: int) -> pd.DataFrame:
+    """The first `n_rows` test rows that know at least k features (what the agreement uses)."""
+    X = ws.X_test.iloc[:n_rows]
+    return X[X.notna().sum(axis=1).to_numpy() >= k]
+
+
+def _row_values(r: pd.Series) -> dict[str, str | None]:
+    return {f: (None if pd.isna(v) else str(v)) for f, v in r.items()}
+
+
 def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest",
-                 progress: Callable[[int, int], None] | None = None) -> AgreementReport:
+                 progress: Callable[[int, int], None] | None = None,
+                 stop: Callable[[], bool] | None = None) -> AgreementReport:
     """plx explanations (k features, Algorithm 6) against the top-k SHAP features of a baseline
     (`plx_core.shap_compare`, paper Fig. 2) over the first `n_rows` test rows that know at
-    least k features; plus plx Shapley values against SHAP values. Cached per session, and so
-    is every row's explanation: a stopped run resumes where it stopped. `progress(done, total)`
-    is called before each row."""
+    least k features; plus plx Shapley values against SHAP values. Every row's explanation is
+    cached per session, so a stopped run resumes where it stopped; the whole report is cached
+    once every row is done. `progress(done, total)` is called before each row and at the end;
+    when `stop()` is true before a row not yet explained, the report covers the rows done
+    (its `n` says how many)."""
     from plx_core.shap_compare import top_k_agreement, top_k_features
 
-    def make() -> AgreementReport:
-        sb = ws_shap_test(ws, model)
-        X = ws.X_test.iloc[:n_rows]
-        X = X[X.notna().sum(axis=1).to_numpy() >= k]
+    def make(stop: Callable[[], bool] | None) -> AgreementReport:
+        X = _agreement_rows(ws, n_rows, k)
         if X.empty:
             raise ValueError(f"no test row knows {k} features")
-        sv = sb.values.loc[X.index]
-        pred = pd.Series(sb.predicted, index=sb.values.index).loc[X.index].to_numpy()
-        theirs = top_k_features(sv, k, pred)
+        sb = ws.cached("shap-rows", model, n_rows, scope="data",  # SHAP on these rows only
+                       make=lambda: ws_shap_fitted(ws, model).explain(ws.X_test.iloc[:n_rows]))
+        sv_all = sb.values.loc[X.index]
+        pred_all = pd.Series(sb.predicted, index=sb.values.index).loc[X.index].to_numpy()
+        theirs_all = top_k_features(sv_all, k, pred_all)
         ours, phis, rows = [], [], []
-        for i, ((idx, r), th) in enumerate(zip(X.iterrows(), theirs)):
+        v = ws.view()
+        for i, ((idx, r), th) in enumerate(zip(X.iterrows(), theirs_all, strict=True)):
+            vals = _row_values(r)
+            if stop is not None and not (ws.is_cached("explain", values_key(vals), int(k), view=v)
+                                         and ws.is_cached("shapley", values_key(vals), view=v)) \
+                    and stop():
+                break
             if progress is not None:
                 progress(i, len(X))
-            vals = {f: (None if pd.isna(v) else str(v)) for f, v in r.items()}
             e = ws_explain(ws, vals, k)
             ours.append(tuple(e.features))
             phis.append(ws_shapley(ws, vals).reindex(list(X.columns)).fillna(0.0))
             rows.append({"row": idx, "plx explanation": ", ".join(e.features),
                          "SHAP top-k": ", ".join(th), "in common": len(set(e.features) & set(th))})
+        n = len(rows)
         if progress is not None:
-            progress(len(X), len(X))
+            progress(n, len(X))
+        if not n:
+            raise ValueError("no row has been explained yet")
+        theirs = theirs_all[:n]
         ag = top_k_agreement(ours, theirs, k, features=list(ws.features), labels=("plx", "SHAP"))
         summary = {f"identical top-{k} sets": ag.same}
         summary.update({f"≥{j} in common": v for j, v in ag.at_least.items() if j < k})
-        summary.update(agreement(pd.DataFrame(phis, index=X.index), sv, k))
-        return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), ag.n, k, model)
+        summary.update(agreement(pd.DataFrame(phis, index=X.index[:n]), sv_all.iloc[:n], k))
+        return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), ag.n, k, model,
+                               planned=len(X))
 
-    return ws.cached("agreement", n_rows, k, model, make=make)
+    if ws_agreement_done(ws, n_rows, k, model):
+        return ws.cached("agreement", n_rows, k, model, make=lambda: make(None))
+    rep = make(stop)
+    if rep.complete:  # kept whole once every row is done
+        ws.cached("agreement", n_rows, k, model, make=lambda: rep)
+    return rep
 
 
 def ws_agreement_done(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "forest") -> bool:
@@ -322,8 +357,22 @@ def ws_agreement_done(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = 
     return ws.is_cached("agreement", n_rows, k, model)
 
 
+def ws_agreement_progress(ws: Workspace, n_rows: int = 40, k: int = 2) -> tuple[int, int]:
+    """(rows explained so far, rows the agreement uses): the leading rows whose explanation
+    and Shapley values are in the session's cache."""
+    X = _agreement_rows(ws, n_rows, k)
+    v = ws.view()
+    done = 0
+    for _, r in X.iterrows():
+        key = values_key(_row_values(r))
+        if not (ws.is_cached("explain", key, int(k), view=v) and ws.is_cached("shapley", key, view=v)):
+            break
+        done += 1
+    return done, len(X)
+
+
 __all__ = ["AgreementReport", "SHAP_MODELS", "ShapComparison", "ShapRow", "agreement",
            "candidates_table", "cf_rows", "counterfactual", "counterfactual_text", "explain", "known", "shapley",
-           "values_key", "ws_agreement", "ws_agreement_done", "ws_counterfactual", "ws_evidence",
+           "values_key", "ws_agreement", "ws_agreement_done", "ws_agreement_progress", "ws_counterfactual", "ws_evidence",
            "ws_explain", "ws_figure", "ws_shap_comparison", "ws_shap_row", "ws_shap_test",
            "ws_shapley"]

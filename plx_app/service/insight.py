@@ -4,7 +4,7 @@ plx_core and cached in the session's Workspace."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from plx_core.curves import Curves, ThresholdResult, at_threshold, curves
@@ -17,17 +17,33 @@ from .workspace import Workspace
 GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample beyond)
 
 
-def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
-                   part: str = "test") -> GlobalView:
-    """The global view of a split part under the current KB and rules (cached)."""
+def _global_key(ws: Workspace, k: int, max_rows: int, part: str) -> tuple:
+    return ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
+            ws.semantics)
+
+
+def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part: str = "test",
+                   progress: Callable[[int, int], None] | None = None,
+                   stop: Callable[[], bool] | None = None) -> GlobalView:
+    """The global view of a split part under the current KB and rules. Rows are explained one
+    by one (`progress(done, planned)`, `stop()` ends early with the rows done); each row's part
+    is kept in the session, so a stopped or interrupted run continues where it ended."""
     X, _ = ws.part(part)
     kb = ws.current_kb()
-    key = ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
-           ws.semantics)
-    return ws.results.get(key, lambda: global_view(kb, X, k=min(k, len(ws.features)),
-                                                   max_rows=max_rows,
-                                                   random_state=ws.settings.seed,
-                                                   semantics=ws.semantics))
+    key = _global_key(ws, k, max_rows, part)
+    done = ws.results.get(key + ("rows",), dict)
+    return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
+                       random_state=ws.settings.seed, semantics=ws.semantics,
+                       progress=progress, stop=stop, done=done)
+
+
+def ws_global_progress(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
+                       part: str = "test") -> tuple[int, int]:
+    """(rows explained so far, rows planned) for the global view with these settings."""
+    X, _ = ws.part(part)
+    key = _global_key(ws, k, max_rows, part) + ("rows",)
+    done = ws.results.data.get(key, {})
+    return len(done), min(int(max_rows), len(X))
 
 
 def ws_curves(ws: Workspace, part: str = "test") -> tuple[Curves, Any, Any]:
@@ -77,4 +93,4 @@ def showcase_instance(ws: Workspace, part: str = "test") -> Instance:
 
 
 __all__ = ["GLOBAL_ROWS", "showcase_instance", "ws_at_threshold", "ws_case_report", "ws_curves",
-           "ws_global_view"]
+           "ws_global_progress", "ws_global_view"]

@@ -15,6 +15,8 @@ from typing import Any
 
 from plx_core.clause import WeightedClause
 from plx_core.errors import DataError
+from plx_core.report import rule_authors
+from plx_core.rules import list_rules
 from plx_core.ruleset import merge3
 from plx_core.store import (
     MAX_CASE_KEY,
@@ -233,6 +235,40 @@ def restore(ws: Workspace, link: Link, n: int, who: str = "") -> RulesVersion | 
     return v
 
 
+NOT_SAVED = "(not saved yet)"
+
+
+def rules_in_force(ws: Workspace, link: Link | None) -> list[dict[str, Any]]:
+    """The workspace's rules, one per rule, with who added each, who changed it last and when,
+    read from the project's saved history (rules not saved yet say so); for the case report."""
+    rules = tuple(ws.rules)
+    if not rules:
+        return []
+    pid, head = (link.project_id, link.rules_version) if link is not None else (None, 0)
+
+    def make() -> list[dict[str, Any]]:
+        versions: list[tuple[str, Any, tuple[WeightedClause, ...]]] = []
+        if link is not None:
+            for h in sorted(link.store.history(link.project_id), key=lambda h: h.n):
+                if h.n <= head:
+                    versions.append((h.author or "(no name given)", h.created,
+                                     link.store.rules_at(link.project_id, h.n)))
+        if rules_to_text(rules) != rules_to_text(versions[-1][2] if versions else ()):
+            versions.append((NOT_SAVED, None, rules))
+        who = rule_authors(versions)
+        out = []
+        listed = list_rules(rules)
+        for rid, text in zip(listed["id"], listed["rule"], strict=True):
+            a = who.get(str(rid))
+            out.append({"id": str(rid), "text": str(text),
+                        "author": a.changed_by if a else "(not recorded)",
+                        "changed": a.changed if a else None,
+                        "added_by": a.added_by if a else "(not recorded)"})
+        return out
+
+    return ws.results.get(("rules_in_force", pid, head, rules_to_text(rules)), make)
+
+
 def case_key(inst: Instance) -> str:
     """The name a note on a case is kept under: the data row, or the edited values."""
     if inst.origin in ("test", "train") and inst.row is not None:
@@ -277,5 +313,5 @@ def keep_both(ws: Workspace, link: Link, who: str = "") -> tuple[Workspace, Link
 
 
 __all__ = ["AUTHOR", "LAST", "Link", "author", "case_key", "create_project", "data_of", "first_project",
-           "keep_both", "load_raw", "newer", "open_project", "restore", "set_author", "settings_dict",
+           "keep_both", "load_raw", "newer", "open_project", "restore", "rules_in_force", "set_author", "settings_dict",
            "settings_from", "sync"]

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from plx_app.project_ui import link
 from plx_app.service import (
     METHODS,
     SEMANTICS,
@@ -18,6 +19,7 @@ from plx_app.service import (
 )
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
+from plx_app.service.projects import rules_in_force
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
 from plx_core import wording
@@ -248,10 +250,12 @@ if b is None or not answer.fresh:
     st.info("The case report needs the answer for this instance.")
 else:
     st.caption("One HTML page with the instance, the decision in words and as a chart, the "
-               "explanation, the evidence, the counterfactual, the rules in force and the "
-               "model's settings. It fetches nothing from outside; print it to PDF from the "
-               "browser.")
+               "explanation, the evidence, the counterfactual, the rules in force with their "
+               "authors and the model's settings. It fetches nothing from outside; print it to "
+               "PDF from the browser.")
     name = "".join(ch if ch.isalnum() else "-" for ch in inst.title()).strip("-") or "case"
+    lk = link()  # the saved project: the report names each rule's author from its history
     st.download_button("Download the case report (HTML)", key="q_report",
-                       data=lambda: ws_case_report(ws, inst).encode("utf-8"),
+                       data=lambda: ws_case_report(ws, inst, rules=rules_in_force(ws, lk))
+                       .encode("utf-8"),
                        file_name=f"plx-report-{name}.html", mime="text/html", on_click="ignore")

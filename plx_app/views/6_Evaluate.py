@@ -7,7 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from plx_app.service.explain import SHAP_MODELS, ws_agreement, ws_agreement_done
+from plx_app.service.explain import (
+    SHAP_MODELS,
+    ws_agreement,
+    ws_agreement_done,
+    ws_agreement_progress,
+)
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
@@ -103,15 +108,18 @@ k = a2.slider("k", 1, max(2, len(ws.features)), min(2, len(ws.features)), key="e
 model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get, key="ev_model")
 k = min(k, len(ws.features))
 rep = None
-if ws_agreement_done(ws, n_rows, k, model):
-    start = True
-else:
-    st.caption(md(f"Explaining {n_rows} rows with plx and with SHAP takes a while on wide tables; "
-                  "it runs when you start it, shows how many rows are done, and can be stopped "
-                  "(rows done are kept, so starting again resumes)."))
-    b1, b2 = st.columns([1, 5])
-    start = b1.button("Start the comparison", key="ev_start", type="primary")
-    b2.button("Stop", key="ev_stop", help="Stops a running comparison (the rows done are kept).")
+done_n, planned = ws_agreement_progress(ws, n_rows, k)
+start = False
+controls = st.empty()  # the start / stop controls, cleared once every row is done
+if not ws_agreement_done(ws, n_rows, k, model):
+    with controls.container():
+        st.caption(md(f"Explaining {planned} rows with plx and with SHAP takes a while on wide "
+                      "tables; it runs when you start it, shows how many rows are done, and can "
+                      "be stopped (the rows done are kept and shown; starting again continues)."))
+        b1, b2 = st.columns([1, 3])
+        start = b1.button("Start the comparison" if done_n == 0 else
+                          f"Continue ({done_n} of {planned} done)", key="ev_start", type="primary")
+        b2.button("Stop", key="ev_stop", help="Stops a running comparison (the rows done are kept).")
 if start:
     with guard("Comparing explanations with SHAP"):
         bar = st.progress(0.0, text="Fitting the baseline and computing SHAP values…")
@@ -124,6 +132,13 @@ if start:
                            "Comparing explanations with SHAP")
         bar.empty()
         rep = agreed.value if agreed is not None else None
+        if rep is not None and rep.complete:
+            controls.empty()
+elif ws_agreement_done(ws, n_rows, k, model) or done_n:  # what was done: nothing is computed
+    with guard("Comparing explanations with SHAP"):
+        rep = ws_agreement(ws, n_rows, k, model, stop=lambda: True)
+    if rep is not None and not rep.complete:
+        st.caption(md(f"Stopped after {rep.n} of {rep.planned} rows; shown below: those rows."))
 with guard("Showing the agreement"):
     if rep is not None:
         c1, c2 = st.columns(2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from plx_app.service.insight import GLOBAL_ROWS, ws_global_view
+from plx_app.service.insight import GLOBAL_ROWS, ws_global_progress, ws_global_view
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
 from plx_core.plots import global_features
@@ -28,11 +28,39 @@ k = g2.slider("k: features per explanation", 1, max(2, n_feat), min(2, n_feat), 
 n_rows = g3.slider("Rows to explain (a seeded random sample beyond)", 20, 300, GLOBAL_ROWS, 20,
                    key="g_rows")
 
-view = None
-with guard("Explaining the rows"):
-    with st.spinner("Explaining the rows…"):
-        got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
-                        lambda: ws_global_view(ws, k, n_rows, part), "Explaining the rows")
+done_n, planned = ws_global_progress(ws, k, n_rows, part)
+start = False
+controls = st.empty()  # the start / stop controls, cleared once every row is done
+if done_n < planned:
+    with controls.container():
+        st.caption(md(f"Explaining {planned} rows (a k-feature explanation, Shapley values and the "
+                      "decisive rules of each) takes a while on wide tables: it runs when you start "
+                      "it, shows how many rows are done, and can be stopped; the rows done are kept "
+                      "and shown, and starting again continues."))
+        b1, b2 = st.columns([1, 3])
+        start = b1.button("Explain the rows" if done_n == 0 else
+                          f"Continue ({done_n} of {planned} done)", key="g_start", type="primary")
+        b2.button("Stop", key="g_stop", help="Stops a running explanation (the rows done are kept).")
+
+view = got = None
+if start or done_n:
+    with guard("Explaining the rows"):
+        if start:
+            bar = st.progress(done_n / planned, text=f"Explained {done_n} of {planned} rows")
+
+            def _count(i: int, n: int) -> None:
+                bar.progress(i / max(n, 1), text=f"Explained {i} of {n} rows")
+
+            got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
+                            lambda: ws_global_view(ws, k, n_rows, part, progress=_count),
+                            "Explaining the rows")
+            bar.empty()
+            if got is not None and got.value.complete:
+                controls.empty()
+        else:  # what was done before (complete, or stopped part-way): nothing is computed
+            got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
+                            lambda: ws_global_view(ws, k, n_rows, part, stop=lambda: True),
+                            "Explaining the rows")
     view = got.value if got is not None else None
 if view is not None:
     st.markdown(md(view.summary()))
