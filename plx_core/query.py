@@ -31,7 +31,12 @@ from .errors import DataError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
-from .median import counted_medians, equal_weight_medians, weighted_median, weighted_median_intervals
+from .median import (
+    counted_medians,
+    equal_weight_medians,
+    weighted_median,
+    weighted_median_intervals,
+)
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
