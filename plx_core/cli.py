@@ -38,7 +38,7 @@ import pandas as pd
 from .errors import PLXError
 from .modelfile import MAX_MODEL_BYTES, MODEL_FORMAT, MODEL_VERSION  # noqa: F401 (old names)
 
-CLI_VARIANTS = ("tuned", "paper")
+CLI_VARIANTS = ("auto", "tuned", "paper")
 KB_KINDS = ("direct", "tree", "tree-all", "forest")
 
 
@@ -130,13 +130,18 @@ def _drop_missing_label(table: Any, label: str, drop: bool, say: Callable[[str],
 
 
 def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str = "direct",
-              variant: str = "tuned", max_len: int | None = None,
+              variant: str = "auto", max_len: int | None = None,
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
-              memory_budget: int | str | None = None, threshold: float = 0.5) -> Any:
-    """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`)."""
+              memory_budget: int | str | None = None, threshold: float | None = None) -> Any:
+    """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
+
+    Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
+    on the training rows; its cut points replace the schema's bins, so the model file stores
+    them and `plx predict` applies them (one home for the cut points)."""
     from .data import infer_schema
+    from .discretize import is_numeric
     from .estimator import PLXClassifier
     from .modelfile import ModelFile
 
@@ -152,6 +157,10 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         )
     with _input(table.where):
         X, y = schema.apply(frame)
+    numbers = {f: pd.to_numeric(frame[f], errors="coerce").astype(float) for f in schema.bins}
+    raw = [f for f, v in numbers.items() if is_numeric(v)]
+    for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
+        X[f] = numbers[f].to_numpy()
     neg = _negative_label(schema)
     if len(schema.classes) > 2:
         others = [c for c in schema.classes if c != schema.positive]
@@ -166,6 +175,10 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                         threshold=threshold).fit(X, yb)
     if kb == "direct":
         say(clf.max_len_reason_)
+    if clf.chosen_reason_:
+        say(clf.chosen_reason_)
+    for f in raw:
+        schema.bins[f] = clf.discretizer_.binnings_[f]
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None
@@ -174,8 +187,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                   "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
                   "paper_loo_f1": cfg.paper_loo_f1}
     return ModelFile(schema, full, schema.positive, neg, answer,
-                     {"kb_kind": kb, "variant": clf.variant_, "n_train": int(len(yb)),
-                      "threshold": float(threshold), "class_weight": clf.class_weight_})
+                     {"kb_kind": clf.kb_.kind if clf.kb_.kind in KB_KINDS else kb,
+                      "variant": clf.variant_, "n_train": int(len(yb)),
+                      "threshold": clf._threshold(), "class_weight": clf.class_weight_,
+                      "semantics": clf._semantics(), "chosen": clf.chosen_,
+                      "chosen_reason": clf.chosen_reason_})
 
 
 class Model:
@@ -195,6 +211,7 @@ class Model:
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1:
             raise CLIError(f"{where}: threshold must be a number in [0, 1), got {t!r:.60}")
         self.threshold = float(t)
+        self.semantics = mf.settings.get("semantics", "auto")
 
     @property
     def doc(self) -> dict[str, Any]:
@@ -221,7 +238,7 @@ class Model:
     def predict(self, X: pd.DataFrame) -> pd.DataFrame:
         from .query import TIE_EPS, query_many
 
-        b = query_many(self.kb, X)
+        b = query_many(self.kb, X, semantics=self.semantics)
         mean = b.mean
         return pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
@@ -303,7 +320,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     how = ("paper configuration" if not model.answer else
            "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
                **model.answer))
-    print(f"wrote {out} ({fmt}): {a.kb} KB of {len(model.kb)} clauses, variant "
+    print(f"wrote {out} ({fmt}): {model.settings['kb_kind']} KB of {len(model.kb)} clauses, variant "
           f"{model.settings['variant']} ({how}), POS = {model.positive!r}")
 
 
@@ -338,7 +355,8 @@ def cmd_explain(a: argparse.Namespace) -> None:
     # every row in one batch (rows asking the same question explained once; chunked, threaded)
     found = dict(zip(todo, explain_many(model.kb_full, [qs[i] for i in todo],
                                         k=[ks[i] for i in todo],
-                                        direction=[str(sides[i]) for i in todo])))
+                                        direction=[str(sides[i]) for i in todo],
+                                        semantics=model.semantics)))
     rows = []
     for i, k in enumerate(ks):
         base = {"row": i + 1, "decision": pred["decision"].iloc[i], "lower": pred["lower"].iloc[i],
@@ -433,14 +451,17 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--label", required=True, help="the label column")
     f.add_argument("--positive", help="the class POS stands for (needed for more than two)")
     f.add_argument("--kb", choices=KB_KINDS, default="direct")
-    f.add_argument("--variant", choices=CLI_VARIANTS, default="tuned",
-                   help="tuned (default; clause window + prior by leave-one-out) or paper")
+    f.add_argument("--variant", choices=CLI_VARIANTS, default="auto",
+                   help="auto (default: the tuned Direct KB or an ID3 tree KB, whichever "
+                   "cross-validates better on the training rows), tuned (clause window + prior "
+                   "by leave-one-out) or paper")
     f.add_argument("--max-len", type=_positive_int, default=None,
                    help="cap on Direct clause length")
     f.add_argument("--random-state", type=_int, default=0)
-    f.add_argument("--threshold", type=_threshold, default=0.5,
-                   help="positive iff the mean of the ω(POS) bounds > this (default 0.5; "
-                   "lower finds more positives, higher fewer)")
+    f.add_argument("--threshold", type=_threshold, default=None,
+                   help="positive iff the mean of the ω(POS) bounds > this (default: chosen "
+                   "with the model by --variant auto, else 0.5; lower finds more positives, "
+                   "higher fewer)")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

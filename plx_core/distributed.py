@@ -220,8 +220,8 @@ def fit_dask(data: Any, label: str, **params: Any):
     from .query import encode_rows
 
     clf = PLXClassifier(**params)
-    if clf.kb != "direct" or clf.variant not in ("tuned", "paper"):
-        raise DataError("fit_dask builds the Direct KB with variant 'tuned' or 'paper'; "
+    if clf.kb != "direct" or clf.variant not in ("auto", "tuned", "paper"):
+        raise DataError("fit_dask builds the Direct KB with variant 'auto', 'tuned' or 'paper'; "
                         f"got kb={clf.kb!r}, variant={clf.variant!r}")
     ddf = as_dask_frame(data)
     stats = table_stats(ddf, label)
@@ -235,7 +235,8 @@ def fit_dask(data: Any, label: str, **params: Any):
     if pos not in classes:
         raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
     total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
-    budget = V.kb_share(total) if clf.variant == "tuned" else total  # as PLXClassifier.fit
+    tuned = clf.variant in ("auto", "tuned")  # "auto" on a cluster: the tuned Direct KB
+    budget = V.kb_share(total) if tuned else total  # as PLXClassifier.fit
     full, why = direct_kb_dask(ddf, label, positive=pos, max_len=clf.max_len,
                                memory_budget=budget, stats=stats)
     if budget < total:
@@ -260,7 +261,7 @@ def fit_dask(data: Any, label: str, **params: Any):
         pd.DataFrame({f: pd.Series([], dtype=object) for f in features}),
         np.array([], dtype=object))
     clf.cuts_ = {}
-    if clf.variant == "tuned":
+    if tuned:
         pick = V.loo_sample(full, n, clf.random_state)
         rows = _rows(ddf, pick)
         y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
@@ -270,7 +271,12 @@ def fit_dask(data: Any, label: str, **params: Any):
     else:
         fitted = (full, full, None, [])
     clf.classes_ = np.array(classes, dtype=object)
-    clf.variant_, clf.positive_, clf._class_str = clf.variant, pos, classes
+    clf.variant_, clf.positive_, clf._class_str = ("tuned" if tuned else "paper"), pos, classes
+    clf.chosen_, clf.selection_, clf.semantics_ = "direct", None, clf.semantics
+    clf.chosen_reason_ = ("direct answers: on a Dask table the tuned Direct KB (no "
+                          "cross-validated choice)" if clf.variant == "auto"
+                          else f"variant={clf.variant!r} as given")
+    clf.threshold_ = 0.5 if clf.threshold is None else float(clf.threshold)
     clf.kbs_, clf.paper_kbs_, clf.tuned_, clf.ensembles_ = [fitted[0]], [fitted[1]], [fitted[2]], [[]]
     clf.kb_ = fitted[0]
     clf.max_len_, clf.max_len_reason_ = full.max_len, why

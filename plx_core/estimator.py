@@ -6,9 +6,12 @@ class, and the prediction is the class whose ω(POS) bounds have the largest mea
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
 
+* "auto" (default) — the tuned Direct KB, or an ID3 "tree" / "tree-all" KB when that has the
+  better F1 on the training rows by cross-validation (`plx_core.selection`; binary labels and
+  `kb="direct"` only), with the decision threshold chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
   positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
-* "tuned" (default) — the same KB semantics, with the clause-length window and a prior clause
+* "tuned" — the same KB semantics, with the clause-length window and a prior clause
   `[1] POS` / `[0] POS` of integer weight chosen by exact leave-one-out on the training rows;
   the paper's configuration is kept unless another wins by a paired sign test;
 * "bagged" / "subspace" — the mean ω(POS) of `n_estimators` Direct KBs built on bootstrap
@@ -76,8 +79,8 @@ KB_KINDS = {
     "tree-all": "Tree: root-to-every-node paths of one ID3 tree",
     "forest": "Forest: leaf paths of several ID3 trees on bootstrap samples",
 }
-VARIANTS = ("tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
-DEFAULT_VARIANT = "tuned"
+VARIANTS = ("auto", "tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
+DEFAULT_VARIANT = "auto"
 CLASS_WEIGHTS = ("balanced", None)
 
 
@@ -85,8 +88,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     """Classify by probabilistic logic inference over a learned KB.
 
     kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes) or "forest".
-    variant: see the module docstring ("paper" is the paper's exact method; "tuned", the
-    default, won on the measured sets). max_len: cap on clause length for the Direct KB; None
+    variant: see the module docstring ("paper" is the paper's exact method; "auto", the
+    default, picks the tuned Direct KB or a Tree KB by cross-validation on the training rows). max_len: cap on clause length for the Direct KB; None
     picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
     `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits.
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
@@ -94,8 +97,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
     where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
-    > threshold (default 0.5; binary only). discretize: "mdlp" | "tree" | "quantile", how
-    numeric columns are binned; max_bins: the most bins per numeric column. random_state:
+    > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
+    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per numeric column. random_state:
     seeds forests, ensembles and the leave-one-out sample.
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
@@ -106,7 +109,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points).
+    cut points); `chosen_` ("direct", "tree", "tree-all", …: the model that answers),
+    `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
+    candidate's out-of-fold F1; None without a choice), `threshold_` (the threshold used) and
+    `semantics_` (how the answering KB is queried).
     """
 
     def __init__(
@@ -124,7 +130,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         random_state: int | None = 0,
         memory_budget: int | str | None = None,
         class_weight: str | None = "balanced",
-        threshold: float = 0.5,
+        threshold: float | None = None,
         discretize: str = "mdlp",
         max_bins: int = 4,
     ):
@@ -202,7 +208,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"y has only one class ({classes[0]!r}); plx needs at least two")
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
-        self.variant_ = self.variant if self.kb == "direct" else "paper"
+        if self.kb != "direct":
+            self.variant_ = "paper"
+        else:
+            self.variant_ = "tuned" if self.variant == "auto" else self.variant
+        self.threshold_ = 0.5 if self.threshold is None else float(self.threshold)
+        self.chosen_ = self.kb if self.kb != "direct" else "direct"
+        self.chosen_reason_ = (f"kb={self.kb!r} and variant={self.variant!r} as given"
+                               if self.variant != "auto" else "")
+        self.selection_ = None
+        self.semantics_ = self.semantics
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
@@ -233,6 +248,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.paper_kbs_.append(paper)
             self.tuned_.append(tuned)
             self.ensembles_.append(ens)
+        if self.variant == "auto" and self.kb == "direct":
+            if len(classes) == 2:
+                self._select(frame, labels)
+            else:
+                self.chosen_reason_ = "direct answers: selection is for binary labels; " \
+                                      "one-vs-rest KBs are tuned Direct KBs"
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels
@@ -244,21 +265,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         cw = self._class_weights(labels, positive)
 
         def corrected(kb, yy=y):
-            if self.class_weight_ == "balanced":
-                return V.weighted_class_kb(kb, *V.balanced_weights(int(yy.sum()), len(yy)))
-            return V.weighted_class_kb(kb, *cw) if cw is not None else kb
+            return self._corrected(kb, yy, cw)
 
         if self.kb != "direct":
-            from .tree import tree_kb
-
-            n_trees = self.n_trees if self.kb == "forest" else 1
-            kb = tree_kb(
-                frame, y, positive=1, nodes="all" if self.kb == "tree-all" else "leaves",
-                n_trees=n_trees, bootstrap=self.bootstrap, max_features=self.max_features,
-                max_depth=self.max_depth, random_state=self.random_state,
-            )
-            kb.positive = positive
-            return corrected(kb), None, None, []
+            kb = self._tree_kbs(frame, y, positive, (self.kb,))[self.kb]
+            return kb, None, None, []
         total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
@@ -288,6 +299,80 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
+
+    def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
+        """`kb` with the class correction of `class_weight_` for labels y (balanced: the base
+        rate of these rows; a dict: the given weights `cw`)."""
+        if self.class_weight_ == "balanced":
+            return V.weighted_class_kb(kb, *V.balanced_weights(int(y.sum()), len(y)))
+        return V.weighted_class_kb(kb, *cw) if cw is not None else kb
+
+    def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
+                  kinds: tuple[str, ...], cw: tuple[float, float] | None = None) -> dict:
+        """The Tree KBs of `kinds` ("tree", "tree-all", "forest") on these rows, class-corrected;
+        "tree" and "tree-all" come from one ID3 tree."""
+        from .tree import build_trees, trees_to_kb
+
+        out = {}
+        if "tree" in kinds or "tree-all" in kinds:
+            one = build_trees(frame, y, positive=1, n_trees=1, bootstrap=self.bootstrap,
+                              max_features=self.max_features, max_depth=self.max_depth,
+                              random_state=self.random_state)
+            for k in ("tree", "tree-all"):
+                if k in kinds:
+                    out[k] = trees_to_kb(one, "all" if k == "tree-all" else "leaves")
+        if "forest" in kinds:
+            out["forest"] = trees_to_kb(build_trees(
+                frame, y, positive=1, n_trees=self.n_trees, bootstrap=self.bootstrap,
+                max_features=self.max_features, max_depth=self.max_depth,
+                random_state=self.random_state), "leaves", kind="forest")
+        for k, kb in out.items():
+            kb.positive = positive
+            out[k] = self._corrected(kb, y, cw)
+        return out
+
+    def _select(self, frame: pd.DataFrame, labels: np.ndarray) -> None:
+        """variant="auto": keep the tuned Direct KB or replace it by the Tree/forest KB with the
+        better out-of-fold F1 on the training rows (`plx_core.selection`); sets `chosen_`,
+        `chosen_reason_`, `selection_` and, unless `threshold` was given, `threshold_`."""
+        from . import selection as S
+
+        pos = self.positive_
+        y = (labels == pos).astype(int)
+        cfg = self.tuned_[0]
+        n_pos = int(y.sum())
+        why = None
+        if cfg is None or cfg.loo_pred is None:
+            why = "too few training rows to tune or compare"
+        elif len(y) < S.MIN_SELECT_ROWS or min(n_pos, len(y) - n_pos) < S.SELECT_FOLDS:
+            why = f"too few rows of a class for {S.SELECT_FOLDS}-fold cross-validation"
+        elif self._groups is not None:
+            why = "replicated rows (groups) would leak across folds"
+        if why is not None:
+            self.chosen_, self.selection_ = "direct", None
+            self.chosen_reason_ = f"direct answers: {why}"
+            return
+        cw = self._class_weights(labels, pos)
+        kinds = tuple(k for k in S.CANDIDATES if k != "direct")
+        # a Tree KB answers a full query alike under both semantics; on a partial one (a
+        # missing cell) "relevant" answers from the matching path prefixes, without an LP
+        sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
+
+        def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
+            # a tree that is one root leaf (no feature splits the rows) answers nothing
+            return {k: (lambda X, kb=kb: query_many(kb, X, semantics=sem).mean)
+                    for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items()
+                    if kb.lengths.max(initial=0) > 0}
+
+        oof = S.out_of_fold(frame, y, fit_fold, self.random_state)
+        sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
+        self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
+        if sel.chosen != "direct":
+            self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw)[sel.chosen]
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "paper"
+            self.semantics_ = sem
+        if self.threshold is None:
+            self.threshold_ = sel.threshold
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
                sampled: bool, class_weights: tuple[float, float] | None = None):
@@ -354,21 +439,36 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if ens:
             parts = []
             if self.variant_ == "direct+forest":
-                parts.append(query_many(kb, frame, semantics=self.semantics))
+                parts.append(query_many(kb, frame, semantics=self._semantics()))
             for cols, member in ens:
                 parts.append(query_many(member, frame if cols is None else frame[cols],
-                                        semantics=self.semantics if cols is None or
+                                        semantics=self._semantics() if cols is None or
                                         self.variant_ == "direct+forest" else "relevant"))
             lower = np.mean([p.lower for p in parts], axis=0)
             upper = np.mean([p.upper for p in parts], axis=0)
             return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object))
-        return query_many(kb, frame, semantics=self.semantics)
+        return query_many(kb, frame, semantics=self._semantics())
+
+    def _semantics(self) -> str:
+        """The semantics that answers: `semantics_` once fitted (variant="auto" answers a chosen
+        Tree KB with "relevant"), else `semantics`."""
+        return getattr(self, "semantics_", self.semantics)
+
+    def _threshold(self) -> float:
+        """The decision threshold that answers: `threshold` when given (also if set after fit),
+        else the fitted `threshold_` (chosen by variant="auto"), else 0.5."""
+        self._check_threshold()
+        if self.threshold is not None:
+            return float(self.threshold)
+        return float(getattr(self, "threshold_", 0.5))
 
     def _check_threshold(self) -> None:
         t = self.threshold
+        if t is None:
+            return
         if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) \
                 or not 0.0 <= float(t) < 1.0:
-            raise DataError(f"threshold must be a number in [0, 1), got {t!r}")
+            raise DataError(f"threshold must be a number in [0, 1) or None, got {t!r}")
 
     def transform_rows(self, X: Any) -> pd.DataFrame:
         """Rows as the KB sees them: the fitted numeric columns replaced by their bins."""
@@ -429,7 +529,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         res = self._means(X)
         if len(res) == 1:
             pos_col = self._class_str.index(self.positive_)
-            positive = res[0].mean > float(self.threshold) + TIE_EPS
+            positive = res[0].mean > self._threshold() + TIE_EPS
             return np.where(positive, self.classes_[pos_col], self.classes_[1 - pos_col])
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
@@ -449,12 +549,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         frame = self.transform_rows(X)
         # the side the classifier answers (its KB, threshold and tie rule), as in `explain`
         rows = frame.reindex(columns=list(kb.features))
-        decided = self._answer(0, rows).mean > float(self.threshold) + TIE_EPS
+        decided = self._answer(0, rows).mean > self._threshold() + TIE_EPS
         direction = kwargs.pop("direction", "auto")
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
-        out = explain_many(kb, records, k=k, semantics=self.semantics, direction=direction,
+        out = explain_many(kb, records, k=k, semantics=self._semantics(), direction=direction,
                            n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
         return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
 
@@ -485,8 +585,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         # searched KB's own 0.5 rule would give
         row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
                            dtype=object)
-        decided = bool(self._answer(0, row).mean[0] > float(self.threshold) + TIE_EPS)
+        decided = bool(self._answer(0, row).mean[0] > self._threshold() + TIE_EPS)
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided else "negative"
-        e = explain(kb, x, k=k, semantics=self.semantics, **kwargs)
+        e = explain(kb, x, k=k, semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=decided)

@@ -25,6 +25,7 @@ MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
 BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
 FORMATS = ("json", "npz")
 ANSWER_INTS = ("min_len", "max_len", "prior_weight")
+SEMANTICS = ("auto", "relevant", "full")  # how the stored KB answers (`plx_core.query`)
 
 
 @dataclass
@@ -187,9 +188,12 @@ def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
     for k in ("positive", "negative"):
         if not isinstance(doc[k], str):
             raise ModelFileError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
-    for k in ("kb_kind", "variant"):
+    for k in ("kb_kind", "variant", "chosen", "chosen_reason"):
         if k in doc and not isinstance(doc[k], str):
             raise ModelFileError(f"{where}: field {k!r} must be a string, not {doc[k]!r:.60}")
+    if doc.get("semantics", "auto") not in SEMANTICS:
+        raise ModelFileError(f"{where}: field 'semantics' must be one of {list(SEMANTICS)}, not "
+                             f"{doc['semantics']!r:.60}")
     n = doc.get("n_train")
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
         raise ModelFileError(f"{where}: field 'n_train' must be a whole number ≥ 0, not {n!r:.60}")

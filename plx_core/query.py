@@ -894,6 +894,8 @@ def _dense_median_bounds(idx, codes: np.ndarray, known: np.ndarray
     sort, one random gather per subset (the table)."""
     B = len(codes)
     plan = idx.plan(len(known))
+    if plan.n == 0:  # every clause is longer than the row's known features: none is relevant
+        return np.zeros(B), np.ones(B)
     qc = codes[:, known].astype(np.int64)
     P = np.empty((B, plan.n + (plan.n % 2 == 1)), dtype=idx.table.dtype)  # even width
     W = P.shape[1]

@@ -277,6 +277,10 @@ class TunedConfig:
     n_rows: int  # training rows the leave-one-out ran on
     top: int = 0  # the longest clause in the untuned KB
     scores: dict = field(default_factory=dict, repr=False, compare=False)
+    #: the chosen configuration's leave-one-out decisions, on the training rows `loo_rows`
+    #: (positions; None: every row) — what `plx_core.selection` compares other models with
+    loo_pred: np.ndarray | None = field(default=None, repr=False, compare=False)
+    loo_rows: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_paper(self) -> bool:
@@ -344,7 +348,8 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
                 if cand[:2] > best[:2]:
                     best = cand
     f1, _, lo, hi, W = best
-    return TunedConfig(lo, hi, int(W), f1, paper_f1, len(y), L, scores)
+    dec = window_decisions(st, lo, hi, np.array([W]))[0]
+    return TunedConfig(lo, hi, int(W), f1, paper_f1, len(y), L, scores, dec, pick)
 
 
 def reweighted_p(p: np.ndarray | float, w_pos: float, w_neg: float) -> np.ndarray:

@@ -608,3 +608,57 @@ def test_threshold_is_saved_and_decides(tmp_path, queries):
     assert pred["decision"][0] == 1  # 0101 at 0.5 is positive above a 0.4 threshold
     assert main(["fit", str(EXAMPLE), "--label", "label", "--threshold", "1.5",
                  "--out", str(model)]) == 2
+
+
+def numeric_csv(tmp_path, n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    age, dose, sex = rng.uniform(18, 90, n).round(1), rng.normal(5, 2, n).round(2), \
+        rng.choice(["f", "m"], n)
+    y = np.where(((age > 60) & (sex == "m")) | (dose > 7), "sick", "well")
+    p = tmp_path / "numeric.csv"
+    pd.DataFrame({"age": age, "dose": dose, "sex": sex, "label": y}).to_csv(p, index=False)
+    return p
+
+
+@pytest.mark.parametrize("name", ["model.json", "model.npz"])
+def test_numeric_cut_points_are_the_estimators_and_predict_applies_them(tmp_path, name):
+    from plx_core.estimator import PLXClassifier
+    from plx_core.modelfile import load_model
+
+    csv = numeric_csv(tmp_path)
+    model = tmp_path / name
+    assert main(["fit", str(csv), "--label", "label", "--positive", "sick",
+                 "--out", str(model)]) == 0
+    mf = load_model(model)
+    table = pd.read_csv(csv)
+    X = table[["age", "dose", "sex"]]
+    clf = PLXClassifier(positive="sick").fit(X, table["label"])
+    # one home for the cut points: the file holds the estimator's own (mdlp) cuts
+    assert {f: b.cuts for f, b in mf.schema.bins.items()} == clf.cuts_
+    assert {b.method for b in mf.schema.bins.values()} == {"mdlp"}
+    assert any(abs(c - 60) < 3 for c in mf.schema.bins["age"].cuts)
+    assert mf.settings["chosen"] == clf.chosen_ and mf.settings["threshold"] == clf.threshold_
+    new = tmp_path / "new.csv"
+    rows = pd.DataFrame({"age": [75.0, 30.0, 200.0, 64.5], "dose": [5.0, 9.5, 5.0, np.nan],
+                         "sex": ["m", "f", "m", "m"]})
+    rows.to_csv(new, index=False)
+    out = tmp_path / "pred.csv"
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
+    assert pred["decision"].tolist() == clf.predict(rows).tolist()
+    assert pred["decision"].tolist()[:3] == ["sick", "sick", "sick"]  # 200 falls in the top bin
+
+
+def test_model_file_semantics_is_checked(tmp_path, capsys):
+    model = tmp_path / "model.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--out", str(model)]) == 0
+    doc = json.loads(model.read_text())
+    assert doc["semantics"] in ("auto", "relevant", "full")
+    doc["semantics"] = "fuzzy"
+    model.write_text(json.dumps(doc))
+    capsys.readouterr()
+    q = tmp_path / "q.csv"
+    q.write_text("a1,a2,a3,a4\n0,1,0,1\n", encoding="utf-8")
+    assert main(["predict", str(model), str(q), "--out", str(tmp_path / "p.csv")]) == 2
+    assert "field 'semantics'" in capsys.readouterr().err

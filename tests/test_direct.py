@@ -166,7 +166,7 @@ def test_estimator_picks_a_cap_on_a_wide_table_and_says_why():
     from plx_core import PLXClassifier
 
     X, y = wide_table(600, 30)
-    clf = PLXClassifier().fit(X, y)
+    clf = PLXClassifier(variant="tuned").fit(X, y)  # the Direct KB answers (no selection)
     assert clf.max_len_ is not None and clf.max_len_ < 30
     assert f"max_len={clf.max_len_}" in clf.max_len_reason_
     assert int(clf.paper_kbs_[0].lengths.max()) == clf.max_len_
@@ -192,7 +192,7 @@ def test_tuned_fit_stays_within_the_memory_budget():
     clf = PLXClassifier(memory_budget=budget).fit(X, y)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert clf.tuned_[0] is not None
+    assert clf.selection_ is not None  # the leave-one-out ran (and the trees were compared)
     assert peak <= budget, peak / 2**20
 
 

@@ -60,7 +60,8 @@ def test_direct_kb_of_partitions_equals_the_in_memory_kb(client, parquet):
 def test_fit_predict_explain_equal_the_in_memory_answers(client, parquet):
     path, X, y = parquet
     clf = D.fit_dask(path, "label", positive="yes")
-    ref = PLXClassifier(positive="yes").fit(X, y)
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)  # "auto" on Dask is tuned
+    assert clf.chosen_ == "direct" and "Dask" in clf.chosen_reason_
     assert clf.max_len_ == ref.max_len_ and clf.max_len_reason_ == ref.max_len_reason_
     assert clf.tuned_[0] == ref.tuned_[0]
     test, _ = table(n=700, seed=1)
@@ -81,7 +82,7 @@ def test_bad_input_is_named(client, parquet):
     path, _, _ = parquet
     with pytest.raises(Exception, match="label column 'nope'"):
         D.direct_kb_dask(path, "nope")
-    with pytest.raises(Exception, match="variant 'tuned' or 'paper'"):
+    with pytest.raises(Exception, match="'tuned' or 'paper'"):
         D.fit_dask(path, "label", variant="bagged")
 
 

@@ -145,8 +145,9 @@ def test_rare_positives_are_found_and_the_correction_is_recorded():
     paper = PLXClassifier(positive="yes", max_len=2, variant="paper").fit(X.iloc[tr], y[tr])
     assert paper.class_weight_ is None
     # the balanced KB holds the counts' probabilities re-weighted to a 50/50 prior
-    kb, raw = clf.paper_kbs_[0], paper.kb_
-    pi = clf.base_rates_[0]
+    tuned = PLXClassifier(positive="yes", max_len=2, variant="tuned").fit(X.iloc[tr], y[tr])
+    kb, raw = tuned.paper_kbs_[0], paper.kb_
+    pi = tuned.base_rates_[0]
     q = raw.p
     assert kb.p == pytest.approx(q * (1 - pi) / (q * (1 - pi) + (1 - q) * pi))
     assert (kb.p > 0.5).tolist() == (raw.positives * (1 - pi) > (raw.support - raw.positives) * pi).tolist()

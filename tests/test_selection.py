@@ -1,0 +1,92 @@
+"""variant="auto" (the default): plx picks its own model by cross-validation on the training
+rows, says which and why, answers and explains with that model; "paper" stays the paper."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import f1_score
+
+from plx_core.estimator import PLXClassifier
+from plx_core.selection import THRESHOLDS, best_threshold, choose, f1_at
+
+
+def dnf_table(n=600, seed=1, noise=0.05):
+    """10 categorical columns; label = (f1=0 ∧ f2=1) ∨ (f3=2 ∧ f4=0), flipped with `noise`:
+    two small terms a tree isolates, the rest noise the Direct KB's median mixes in."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 3, (n, 10))
+    y = ((v[:, 0] == 0) & (v[:, 1] == 1)) | ((v[:, 2] == 2) & (v[:, 3] == 0))
+    y = y ^ (rng.random(n) < noise)
+    X = pd.DataFrame(v.astype(str).astype(object), columns=[f"f{i + 1}" for i in range(10)])
+    return X, np.where(y, "yes", "no")
+
+
+def additive_table(n=500, seed=0):
+    """6 categorical columns, each one vote: label iff at least 4 of them are 'a' — every
+    subset of the query carries evidence, which is the Direct KB's home ground."""
+    rng = np.random.default_rng(seed)
+    v = rng.choice(["a", "b"], (n, 6), p=[0.6, 0.4])
+    y = (v == "a").sum(axis=1) >= 4
+    y = y ^ (rng.random(n) < 0.05)
+    return pd.DataFrame(v, columns=[f"c{i}" for i in range(6)]), np.where(y, "yes", "no")
+
+
+def test_f1_and_threshold_helpers_count_by_hand():
+    y = np.array([1, 1, 0, 0, 1])
+    m = np.array([0.9, 0.6, 0.55, 0.1, np.nan])  # NaN (no answer) counts as negative
+    assert f1_at(y, m, np.array([0.5]))[0] == pytest.approx(2 * 2 / (2 * 2 + 1 + 1))
+    t, f1 = best_threshold(y, m)
+    assert t in THRESHOLDS and 0.55 <= t < 0.6 and f1 == pytest.approx(2 * 2 / (2 * 2 + 1))
+    s = choose(y.astype(bool), np.array([True, True, True, True, False]), None,
+               {"tree": m})
+    assert s.chosen == "tree" and s.threshold == t and "tree answers" in s.reason
+    tie = choose(y.astype(bool), np.array([True, True, False, False, False]), None, {"tree": m})
+    assert tie.chosen == "direct"  # equal F1: the Direct KB (the paper's model) answers
+
+
+def test_default_chooses_a_tree_on_a_small_dnf_and_explains_that_tree():
+    X, y = dnf_table()
+    tr, te = np.arange(420), np.arange(420, 600)
+    clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    tuned = PLXClassifier(positive="yes", variant="tuned").fit(X.iloc[tr], y[tr])
+    assert clf.chosen_ in ("tree", "tree-all")
+    assert clf.chosen_reason_.startswith(f"{clf.chosen_} answers: out-of-fold F1")
+    assert clf.selection_.scores[clf.chosen_] > clf.selection_.scores["direct"]
+    assert clf.kb_.kind == clf.chosen_ and clf.paper_kbs_[0] is None
+    assert 0.2 <= clf.threshold_ <= 0.8
+    f1 = f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes")
+    f1_tuned = f1_score(y[te] == "yes", tuned.predict(X.iloc[te]) == "yes")
+    assert f1 > f1_tuned and f1 > 0.85
+    # explanations follow the model that answers: a positive row is explained by a term of
+    # the label, read off the chosen tree, and the side is the classifier's own decision
+    pred = clf.predict(X.iloc[te])
+    i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
+    row = X.iloc[te[i]]
+    e = clf.explain(row, k=2)
+    assert e.positive is True
+    assert set(e.features) in ({"f1", "f2"}, {"f3", "f4"})
+    # the same data and seed give the same choice and the same answers
+    again = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    assert again.chosen_reason_ == clf.chosen_reason_
+    assert again.predict_proba(X.iloc[te]).tolist() == clf.predict_proba(X.iloc[te]).tolist()
+
+
+def test_default_keeps_the_direct_kb_where_evidence_is_spread_over_subsets():
+    X, y = additive_table()
+    clf = PLXClassifier(positive="yes").fit(X, y)
+    assert clf.chosen_ == "direct" and clf.kb_.kind == "direct"
+    assert clf.tuned_[0] is not None and clf.threshold_ == 0.5
+    assert clf.chosen_reason_.startswith("direct answers: out-of-fold F1")
+    assert clf.selection_.scores["direct"] >= max(clf.selection_.scores.values())
+
+
+def test_given_threshold_and_other_variants_are_kept_as_given():
+    X, y = dnf_table(n=300)
+    clf = PLXClassifier(positive="yes", threshold=0.5).fit(X, y)
+    assert clf.threshold_ == 0.5  # a threshold the user gives is not replaced
+    paper = PLXClassifier(positive="yes", variant="paper").fit(X, y)
+    assert paper.chosen_ == "direct" and paper.selection_ is None and paper.threshold_ == 0.5
+    assert paper.kb_.kind == "direct" and paper.tuned_[0] is None
+    assert "as given" in paper.chosen_reason_
+    few = PLXClassifier(positive="yes").fit(X.iloc[:20], y[:20])
+    assert few.chosen_ == "direct" and "too few" in few.chosen_reason_
