@@ -370,7 +370,7 @@ def test_batch_answers_report_unseen_values_and_unknown_columns(direct):
     assert (b.lower[0], b.upper[0]) == (one.lower, one.upper)
 
 
-def test_the_default_classifier_at_30_features_answers_batches_like_single_queries(monkeypatch):
+def test_the_tuned_classifier_at_30_features_answers_batches_like_single_queries(monkeypatch):
     """The tuned KB (clauses of one length plus the prior rule, whole weights) is answered by
     counting target ranks per row; the answers are those of the exact single-query path, also
     when the rows are cut into blocks (a few of them with unseen or missing values)."""
@@ -380,7 +380,7 @@ def test_the_default_classifier_at_30_features_answers_batches_like_single_queri
 
     Q = sys.modules["plx_core.query"]
     X, y = wide_table(30, n_rows=400)
-    clf = PLXClassifier().fit(X, y)
+    clf = PLXClassifier(variant="tuned").fit(X, y)
     kb = clf.kbs_[0]
     assert kb.extra and kb.index().table is not None  # the prior rule, a dense index
     rows, _ = wide_table(30, n_rows=60, seed=1)
