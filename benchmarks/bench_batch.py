@@ -18,6 +18,8 @@ a baseline run in the same process, interleaved with ours, so machine load shift
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import datetime as dt
 import os
 import platform
@@ -171,7 +173,8 @@ def _counting(on: bool) -> None:
 def _cli_predict(model: str, csv: str, out: str) -> None:
     from plx_core.cli import main as cli_main
 
-    assert cli_main(["predict", model, csv, "--out", out]) == 0
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert cli_main(["predict", model, csv, "--out", out]) == 0
 
 
 def section_b(lines: list[str], quick: bool) -> None:
@@ -184,9 +187,9 @@ def section_b(lines: list[str], quick: bool) -> None:
     n_rows = 2_000 if quick else 10_000
     X, y = wide_table(2000)
     Xt, _ = wide_table(n_rows, seed=1)
-    clf = PLXClassifier().fit(X, y)
+    clf = PLXClassifier(variant="tuned").fit(X, y)
     kbs = {"Direct, max_len 3": direct_kb(X, y, max_len=3),
-           "default `PLXClassifier()` (tuned: 3-clauses + prior rule)": clf.kbs_[0],
+           "`PLXClassifier(variant=\"tuned\")` (3-clauses + prior rule)": clf.kbs_[0],
            "Tree (leaves)": tree_kb(X, y)}
     report(lines, f"\n### (b) predict at 30 features (2,000 training rows), {n_rows:,} rows\n")
     report(lines, "Medians of 3 interleaved runs; *before*: the same call with the counted "
@@ -221,7 +224,9 @@ def section_b(lines: list[str], quick: bool) -> None:
         X.assign(label=y).to_csv(train, index=False)
         Xt.to_csv(test, index=False)
         model, out = str(Path(tmp) / "model.npz"), str(Path(tmp) / "p.csv")
-        assert cli_main(["fit", str(train), "--label", "label", "--out", model]) == 0
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            assert cli_main(["fit", str(train), "--label", "label", "--variant", "tuned",
+                             "--out", model]) == 0
 
         def before_cli():
             _counting(False)

@@ -573,3 +573,29 @@ def test_the_classifier_explains_many_rows_like_one_at_a_time():
     loop = [clf.explain(rows.iloc[i], k=2) for i in range(len(rows))]
     assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
     assert any(e.positive for e in many) and not all(e.positive for e in many)
+
+
+@pytest.mark.parametrize("max_len", [2, 3])
+def test_sampled_shapley_values_are_those_of_one_query_per_coalition(max_len):
+    """Sampled Shapley values (coalitions grown along each permutation and counted together)
+    equal the permutation formula with every prefix coalition answered by its own `query`,
+    for the same seed."""
+    import math
+
+    X, y = _wide(300)
+    kb = direct_kb(X, y, max_len=max_len)
+    q = X.iloc[5].to_dict()
+    n, S = len(q), 24
+    s = shapley(kb, q, exact_max=4, n_samples=S, random_state=7)
+    perms = np.argsort(np.random.default_rng(7).random((S, n)), axis=1)
+    names = list(q)
+    contrib = np.zeros((S, n))
+    for r in range(S):
+        prev = query(kb, {}).mean
+        for j in range(n):
+            cur = query(kb, {names[i]: q[names[i]] for i in perms[r, : j + 1]}).mean
+            contrib[r, perms[r, j]] = cur - prev
+            prev = cur
+    assert np.allclose(s.values, contrib.mean(axis=0), atol=1e-12)
+    assert np.allclose(s.stderr, contrib.std(axis=0, ddof=1) / math.sqrt(S), atol=1e-12)
+    assert s.full_value == pytest.approx(query(kb, q).mean, abs=1e-12)
