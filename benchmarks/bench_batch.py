@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import datetime as dt
+import io
 import os
 import platform
 import sys
