@@ -496,7 +496,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def bounds(self, X: Any) -> pd.DataFrame:
         """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
         For the ensemble variants lower/upper are the members' averages."""
-        results = self._means(X)
+        return self._bounds_frame(self._means(X))
+
+    def _bounds_frame(self, results: list[BoundsArray]) -> pd.DataFrame:
         if len(results) == 1:
             r = results[0]
             return pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
@@ -526,7 +528,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         the threshold is negative, as in the paper). Several classes: the largest mean (first
         class in order on ties)."""
         self._check_threshold()
+        return self._decide(self._means(X))
+
+    def bounds_and_predict(self, X: Any) -> tuple[pd.DataFrame, np.ndarray]:
+        """`bounds(X)` and `predict(X)` from one pass over the rows (a Dask partition, a
+        batch that needs both)."""
+        self._check_threshold()
         res = self._means(X)
+        return self._bounds_frame(res), self._decide(res)
+
+    def _decide(self, res: list[BoundsArray]) -> np.ndarray:
+        """The predicted classes from the bounds of every KB (see `predict`)."""
         if len(res) == 1:
             pos_col = self._class_str.index(self.positive_)
             positive = res[0].mean > self._threshold() + TIE_EPS
