@@ -160,11 +160,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
+    def _feature_names(self, n: int | None = None) -> list[str]:
+        """The fitted column names (`a1`, `a2`, … for a table fitted without names)."""
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:
+            return [str(c) for c in names]
+        return [f"a{i + 1}" for i in range(self.n_features_in_ if n is None else n)]
+
     def _frame(self, X: Any, reset: bool) -> pd.DataFrame:
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
-        names = getattr(self, "feature_names_in_", None)
-        cols = [str(c) for c in names] if names is not None else [f"a{i + 1}" for i in range(arr.shape[1])]
-        return pd.DataFrame(np.asarray(arr, dtype=object), columns=cols)
+        return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
 
     # ------------------------------------------------------------------ fit
 
@@ -583,14 +588,23 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from .explain import explain
 
         kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
-        if isinstance(x, dict):
+        if isinstance(x, pd.DataFrame):  # one row with its column names (kept: no bare array)
+            if len(x) != 1:
+                raise DataError(f"explain takes one row; got a table of {len(x)} rows")
+            x = self.transform_rows(x).iloc[0].to_dict()
+        elif isinstance(x, dict):
             x = pd.Series(x)
         if isinstance(x, pd.Series):
+            names = self._feature_names()
+            if len(x) and not any(str(c) in names for c in x.index):  # say so, not "k=2 …"
+                shown = ", ".join(repr(str(c)) for c in list(x.index)[:5])
+                raise DataError(f"explain: none of {shown} is a feature of this classifier (it "
+                                f"was fitted on {', '.join(names[:5])}{', …' if len(names) > 5 else ''})")
             row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index],
                                dtype=object)
             binned = self.discretizer_.transform(row).iloc[0]
             x = {c: binned[c] for c in binned.index}
-        else:
+        elif not isinstance(x, dict):  # bare values, in the fitted column order
             vals = list(np.asarray(x, dtype=object).ravel())
             x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
         # the side the classifier answers (its KB, threshold and tie rule), not the side the

@@ -770,3 +770,18 @@ def test_markdown_in_column_names_and_values_is_never_rendered():
             # escaped text keeps its characters but never the markdown syntax itself
             assert "![i](" not in text and "](https://evil" not in text, (page, text)
         assert any("evil" in t for t in shown), page  # … and the user's text is still shown
+
+
+def test_upload_reads_the_engines_missing_markers_and_says_which(base_ws):
+    from plx_core.data import MISSING_MARKERS, read_table
+
+    csv = "a,b,y\nNA,1,x\n?,2,z\nn/a,,x\nv,NULL,z\nw,3,x\n"
+    raw = read_upload(csv.encode(), "m.csv")
+    assert int(raw.frame["a"].isna().sum()) == 3 and int(raw.frame["b"].isna().sum()) == 2
+    engine = read_table(csv.encode(), missing=MISSING_MARKERS)  # the CLI's reading
+    assert raw.frame.isna().to_numpy().tolist() == engine.frame.isna().to_numpy().tolist()
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    assert at.text_input(key="data_missing").value == ", ".join(m for m in MISSING_MARKERS if m)
+    assert any(str(c.value).replace("\\", "").startswith("Read as missing: empty cells, ?, NA")
+               for c in at.caption)

@@ -177,3 +177,26 @@ def test_positive_class_is_asked_for_not_guessed():
     for neg, pos in [(0, 1), (False, True), ("no", "yes"), ("No", "Yes"), (-1, 1)]:
         yy = np.where(np.array(y) == 1, pos, neg)
         assert PLXClassifier().fit(X, yy).positive_ == str(pos)
+
+
+def test_explain_keeps_column_names_so_scikit_learn_does_not_warn():
+    """A one-row DataFrame keeps its names (it was turned into a bare array, and scikit-learn
+    warned "X does not have valid feature names"); a row named for another fit says so."""
+    import warnings
+
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    X = X.iloc[:120, :5]
+    y = y.iloc[:120]
+    clf = PLXClassifier().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        one = clf.explain(X.iloc[[3]])
+        assert one.features == clf.explain(X.iloc[3]).features == clf.explain(X.iloc[3].to_dict()).features
+        clf.predict(X.iloc[:5])
+    with pytest.raises(DataError, match="explain takes one row"):
+        clf.explain(X.iloc[:2])
+    bare = PLXClassifier().fit(X.to_numpy(), y)
+    with pytest.raises(DataError, match="none of 'mean radius'.*fitted on a1, a2"):
+        bare.explain(X.iloc[3])

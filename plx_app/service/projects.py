@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from plx_core.clause import WeightedClause
+from plx_core.data import MISSING_MARKERS
 from plx_core.errors import DataError
 from plx_core.report import rule_authors
 from plx_core.rules import list_rules
@@ -91,7 +92,7 @@ def load_raw(store: Store, p: Project) -> RawTable:
         return raw_shared(ref.name)
     o = ref.options
     return read_upload(store.blob(p.data_sha or ""), ref.name, header=bool(o.get("header", True)),
-                       missing=tuple(o.get("missing", ("?", ""))),
+                       missing=tuple(o.get("missing", MISSING_MARKERS)),
                        split_column=o.get("split_column"))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from plx_core.data import Dataset, infer_schema, load_csv, suggest_label
+from plx_core.data import MISSING_MARKERS, Dataset, infer_schema, load_csv, suggest_label
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
 from plx_core.errors import DataError
@@ -119,12 +119,13 @@ def read_upload(
     filename: str = "upload.csv",
     *,
     header: bool = True,
-    missing: Sequence[str] = ("?", ""),
+    missing: Sequence[str] = MISSING_MARKERS,
     split_column: str | None = None,
 ) -> RawTable:
     """An uploaded CSV as a raw table. Sizes are checked before parsing. `split_column` turns
     a column of equal-length strings (an octamer such as `SLNLRETN`) into one feature per
-    character (`<col>_1` … `<col>_L`): that is how the HIV-1 files are used."""
+    character (`<col>_1` … `<col>_L`): that is how the HIV-1 files are used. A field equal to
+    one of `missing` (default: the engine's `MISSING_MARKERS`, as the CLI reads) is missing."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise DataError(
             f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "

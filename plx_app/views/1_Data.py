@@ -19,7 +19,7 @@ from plx_app.service import (
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
-from plx_core.data import suggest_label
+from plx_core.data import MISSING_MARKERS, suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -66,8 +66,14 @@ else:
     u1, u2, u3 = st.columns(3)
     header = u1.checkbox("First row holds the column names", value=True, key="data_header")
     missing_txt = u2.text_input("Missing-value markers (comma separated; empty cells are "
-                                "always missing)", value="?", key="data_missing")
-    missing = tuple(sorted({m.strip() for m in missing_txt.split(",") if m.strip()} | {""}))
+                                "always missing)", value=", ".join(m for m in MISSING_MARKERS if m),
+                                key="data_missing",
+                                help="The same markers the plx command line reads as missing "
+                                     "(plx_core.data.MISSING_MARKERS). Remove one that is a real "
+                                     "value in your table (e.g. NA for North America).")
+    missing = tuple(dict.fromkeys(["", *(m.strip() for m in missing_txt.split(",") if m.strip())]))
+    u2.caption(md("Read as missing: empty cells, " + ", ".join(m for m in missing if m)
+                  if len(missing) > 1 else "Read as missing: empty cells only."))
     if up is None:
         if ws.raw.source == "upload":
             raw = ws.raw
