@@ -169,7 +169,7 @@ def _counting(on: bool) -> None:
     """Switch the counted-median path of `query_many` on or off (off: the partition / weighted
     median path every chunk took before, the baseline of (b))."""
     Q = sys.modules["plx_core.query"]
-    Q.COUNT_VALUES = 2 if on else 0
+    Q.COUNT_VALUES, Q.COUNT_VALUES_RULES = (0.5, 8) if on else (0, 0)
 
 
 def _cli_predict(model: str, csv: str, out: str) -> None:

@@ -356,7 +356,8 @@ class _SubQueries:
             return
         # chunks of ≤ _CHUNK_LOOKUPS subset lookups: memory bounded for many wide sub-queries
         sizes = sub.sum(axis=1)
-        per = np.array([self._n_lookups(np.array([k])) for k in range(self.n + 1)])[sizes]
+        per = np.array([sum(math.comb(k, s) for s in self._sizes if 1 <= s <= k)
+                        + (0 in self._sizes) for k in range(self.n + 1)])[sizes]
         cut = np.searchsorted(np.cumsum(per), np.arange(1, int(per.sum()) // _CHUNK_LOOKUPS + 1)
                               * _CHUNK_LOOKUPS)
         for a, b in zip(np.concatenate([[0], cut]), np.concatenate([cut, [len(sub)]])):
