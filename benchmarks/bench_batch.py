@@ -240,7 +240,7 @@ def section_b(lines: list[str], quick: bool) -> None:
         t = interleaved({"ours": lambda: _cli_predict(model, str(test), out),
                          "before": before_cli}, 3)
         size = Path(model).stat().st_size / 2**20
-    report(lines, f"\n`plx predict model.npz test.csv` in this process — the default model "
+    report(lines, f"\n`plx predict model.npz test.csv` in this process — the tuned model "
                   f"({size:.0f} MB npz) loaded, its index built, the CSV read, answered and "
                   f"written: {fmt(t['ours'])} for {n_rows:,} rows (**{n_rows / t['ours']:,.0f} "
                   f"rows/s including the model load**; before: {fmt(t['before'])}, "
