@@ -336,7 +336,10 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     assert metric(at, "Method") == "median"
     assert metric(at, "Relevant clauses") == f"{b.n_relevant:,}"
     assert metric(at, "True label") == inst.label
-    assert any("Evidence for POS" in m.value for m in at.markdown)
+    assert any("Evidence for malignant" in m.value for m in at.markdown)  # the class, not POS
+    rules = [r for d in at.dataframe[1:] if "rule" in d.value for r in d.value["rule"]]
+    assert rules and all(r.startswith("IF ") and " THEN " in r and r.endswith("malignant")
+                         for r in rules)
     assert "Counterfactual" in [h.value for h in at.subheader]
 
 

@@ -230,7 +230,7 @@ def ws_evidence(ws: Workspace, values: Mapping[str, str | None]) -> tuple[pd.Dat
             empty = pd.DataFrame(columns=cols)
             return empty, empty
         ev["target"] = ev["target"].fillna(ev["p"])
-        ev["rule"] = clause_texts(v.kb, ev["clause_id"])  # IF … THEN, never the raw clause
+        ev["rule"] = clause_texts(v.kb, ev["clause_id"], ws.class_name)  # IF … THEN malignant
         ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
         for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False, kind="stable")
         against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False, kind="stable")

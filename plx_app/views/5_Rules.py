@@ -8,7 +8,7 @@ import streamlit as st
 from plx_app.project_ui import rules_history, why_input
 from plx_app.service import decision_word, parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
-from plx_app.widgets import error, figure, guard, keep_last, md, require_kb
+from plx_app.widgets import error, figure, guard, keep_last, md, require_kb, wrapped_table
 from plx_core import wording
 from plx_core.plots import bounds_compare
 
@@ -81,9 +81,10 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
-    st.dataframe(rules_frame(ws.rules), hide_index=True, width="stretch",
-                 column_config={"p": st.column_config.NumberColumn(format="%.3f"),
-                                "w": st.column_config.NumberColumn(format="%.4g")})
+    wrapped_table(rules_frame(ws.rules), max_rows=6,
+                  column_config={"rule": st.column_config.TextColumn(width="large"),
+                                 "p": st.column_config.NumberColumn(format="%.3f"),
+                                 "w": st.column_config.NumberColumn(format="%.4g")})
     ids = [r.id for r in ws.rules]
     rid = st.selectbox("Edit rule", ids, key="r_edit_id",
                        format_func=lambda i: f"{i}: {rule_text(ws.rule(i))}")
