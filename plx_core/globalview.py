@@ -56,14 +56,14 @@ class GlobalView:
         """Whether every planned row was explained (False after a stop)."""
         return self.n_planned < 0 or self.n_rows >= self.n_planned
 
-    def summary(self) -> str:
-        """One plain sentence saying what was aggregated."""
+    def summary(self, positive: Any = None) -> str:
+        """One plain sentence saying what was aggregated (`positive`: what POS stands for)."""
         planned = self.n_rows if self.n_planned < 0 else self.n_planned
         how = "all" if planned == self.n_total else f"a random sample of {planned:,} of"
         head = (f"Explained {how} {self.n_total:,} rows" if self.complete else
                 f"Stopped after {self.n_rows:,} of {planned:,} rows (sampled from "
                 f"{self.n_total:,}); what follows covers the {self.n_rows:,} done")
-        return (f"{head} ({self.positive_rows:,} decided POS) "
+        return (f"{head} ({self.positive_rows:,} decided {'POS' if positive is None else positive}) "
                 f"with {plural(self.k, 'feature')} each; Shapley values are "
                 f"{'exact' if self.shapley_exact else f'sampled ({self.shapley_samples} permutations per row)'}.")
 

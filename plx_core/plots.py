@@ -109,8 +109,10 @@ def decision_word(lower: float, upper: float, tie_eps: float = 1e-9) -> str:
     return "POS" if mean > 0.5 else "NOT POS"
 
 
-def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)") -> go.Figure:
-    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean.
+def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)",
+                    positive: Any = None) -> go.Figure:
+    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean; with
+    `positive` (what POS stands for) the title and axis name the class (`→ malignant`).
 
     Trace 0 is the interval (x = [lower, upper]); trace 1 the mean marker. A point interval is
     drawn as a short bar so it stays visible.
@@ -130,7 +132,10 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
         marker=dict(size=14, color="white", line=dict(color="black", width=2), symbol="diamond"),
         hovertemplate="mean %{x:.4f}<extra></extra>",
     ))
-    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {word}"
+    pos = "POS" if positive is None else esc(positive)
+    said = {"POS": pos, "NOT POS": "NOT POS" if positive is None else f"not {pos}",
+            "tie": "tie (reported " + ("NOT POS" if positive is None else f"not {pos}") + ")"}[word]
+    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {said}"
     notes = [
         dict(x=0.5, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
              text="dashed line: threshold 0.5", font=dict(size=11, color="#333")),
@@ -140,7 +145,7 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
     ]
     return _layout(fig, text, height=190, shapes=[_vline(0.5, color="black", dash="dash", width=1)],
                    annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
-                   xaxis=dict(range=[-0.02, 1.02], title="ω(POS): support for POS",
+                   xaxis=dict(range=[-0.02, 1.02], title=f"ω(POS): support for {pos}",
                               gridcolor="#eee", zeroline=False),
                    yaxis=dict(fixedrange=True))
 

@@ -294,3 +294,13 @@ def test_global_features_top_n_sums_the_rest_and_names_the_class():
     assert texts[0].startswith("the other 15 features")
     assert "malignant" in texts[-1] and "NOT POS" not in " ".join(texts)
     assert all(len(line) <= 2 * LABEL_WIDTH for t in texts for line in t.split("<br>"))
+
+
+def test_bounds_chart_names_the_class():
+    class B:
+        lower, upper = 0.1, 0.3
+
+    fig = bounds_interval(B(), positive="<b>malignant</b>")
+    assert fig.layout.title.text.endswith("→ not &lt;b&gt;malignant&lt;/b&gt;")
+    assert fig.layout.xaxis.title.text == "ω(POS): support for &lt;b&gt;malignant&lt;/b&gt;"
+    assert bounds_interval(B()).layout.title.text.endswith("→ NOT POS")

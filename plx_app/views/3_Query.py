@@ -211,7 +211,8 @@ with guard("Answering the query"):
             st.markdown(md("\n".join(wording.advanced_lines(b))))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
         values = inst.as_dict()
-        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b)), key="q_bounds")
+        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b, positive=ws.class_name)),
+               key="q_bounds")
         notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:
             notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")

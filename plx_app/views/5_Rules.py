@@ -119,8 +119,11 @@ with guard("Showing the rules' effect"):
         s0, s1 = fx.before, fx.after
         m1, m2, m3, m4 = st.columns(4)
         m1.metric("F1 without rules", f"{s0['F1']:.3f}")
-        m2.metric("F1 with rules", f"{s1['F1']:.3f}", f"{s1['F1'] - s0['F1']:+.3f}")
-        m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}", f"{s1['accuracy'] - s0['accuracy']:+.3f}")
+        d_f1, d_acc = s1["F1"] - s0["F1"], s1["accuracy"] - s0["accuracy"]
+        m2.metric("F1 with rules", f"{s1['F1']:.3f}",  # no arrow when nothing changed
+                  f"{d_f1:+.3f}" if abs(d_f1) >= 5e-4 else None)
+        m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}",
+                  f"{d_acc:+.3f}" if abs(d_acc) >= 5e-4 else None)
         m4.metric("Decisions that flip", f"{len(fx.flips)}")
         if len(fx.flips):
             st.dataframe(fx.flips, width="stretch", height=240)

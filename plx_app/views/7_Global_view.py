@@ -65,7 +65,7 @@ if start or done_n:
     view = got.value if got is not None else None
 if view is not None:
     pos_name, neg_name = wording.class_names(ws.class_name)
-    st.markdown(md(view.summary()))
+    st.markdown(md(view.summary(ws.class_name)))
     figure(global_features(view.features, positive=ws.class_name), key="g_features", static=True)
     st.markdown("**Explanations given most often**")
     expl = view.explanations[["rows", "decision", "explanation"]].assign(
