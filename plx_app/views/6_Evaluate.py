@@ -110,7 +110,7 @@ k = a2.slider("k", 1, max(2, len(ws.features)), min(2, len(ws.features)), key="e
 model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get, key="ev_model")
 k = min(k, len(ws.features))
 rep = None
-done_n, planned = ws_agreement_progress(ws, n_rows, k)
+done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
 start = False
 controls = st.empty()  # the start / stop controls, cleared once every row is done
 if not ws_agreement_done(ws, n_rows, k, model):
