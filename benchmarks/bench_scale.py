@@ -4,6 +4,7 @@
     nice python benchmarks/bench_scale.py fit60      # 60 features × 20,000 rows (≈ 2 min)
     nice python benchmarks/bench_scale.py direct     # Direct KB, 10 features × 10^6 rows
     nice python benchmarks/bench_scale.py dask       # predict 10^6 rows: 2 Dask workers vs 1 process
+                                                     # (≈ 2 min; --rows N for fewer)
 
 Each case runs in a fresh subprocess so its peak resident memory (ru_maxrss) is its own; the
 fit cases time `PLXClassifier()` (default settings) and the baseline — a 100-tree random forest
@@ -102,6 +103,14 @@ def child_direct(n: int, F: int) -> dict:
             "lazy_s": statistics.median(lazy), "lazy_relevant": int(b.n_relevant)}
 
 
+def _rss_mb(field: str) -> float:
+    """VmRSS / VmHWM of this process in MB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def child_dask(n: int, F: int, train: int) -> dict:
     import tempfile
     import time
@@ -112,14 +121,17 @@ def child_dask(n: int, F: int, train: int) -> dict:
     from plx_core import distributed as D
 
     X, y = table(train, F, seed=1)
-    clf = PLXClassifier().fit(X, y)
+    clf = PLXClassifier(variant="tuned").fit(X, y)
     T, _ = table(n, F, seed=2)
     with tempfile.TemporaryDirectory() as tmp:
         for i, part in enumerate(np.array_split(np.arange(n), 8)):
             T.iloc[part].to_parquet(Path(tmp) / f"part.{i}.parquet")
+        before = _rss_mb("VmRSS")
+        Path("/proc/self/clear_refs").write_text("5")  # peak RSS from here on
         t = time.perf_counter()
         local = clf.predict(T)
         t_local = time.perf_counter() - t
+        peak = _rss_mb("VmHWM")
         client = D.connect(workers=2)
         try:
             D.predict_dask(clf, tmp, client)  # warm the workers (imports, the model sent)
@@ -132,7 +144,8 @@ def child_dask(n: int, F: int, train: int) -> dict:
             cluster.close()
     same = bool(np.array_equal(np.asarray(local).astype(str), np.asarray(dist).astype(str)))
     return {"local_s": t_local, "dask_s": t_dask, "speedup": t_local / t_dask, "same": same,
-            "rows": n, "max_len": clf.max_len_}
+            "rows": n, "train": train, "features": F, "max_len": clf.max_len_,
+            "clauses": int(clf.kbs_[0].n_learned), "before_mb": before, "peak_mb": peak}
 
 
 # --------------------------------------------------------------------------- driver
@@ -147,8 +160,9 @@ def run_child(expr: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def main(case: str) -> None:
-    cmd = f"nice python benchmarks/bench_scale.py {case}"
+def main(case: str, rows: int = 1_000_000) -> None:
+    cmd = f"nice python benchmarks/bench_scale.py {case}" + (
+        f" --rows {rows}" if rows != 1_000_000 else "")
     if case in ("fit30", "fit60"):
         n, F, rep = (10_000, 30, 3) if case == "fit30" else (20_000, 60, 1)
         r = run_child(f"child_fit({n}, {F}, {rep})")
@@ -177,16 +191,21 @@ def main(case: str) -> None:
                 f"{r['lazy_relevant']:,} relevant clauses counted and answered in "
                 f"{fmt(r['lazy_s'])} (median of 5).\n")
     elif case == "dask":
-        r = run_child("child_dask(1_000_000, 10, 20_000)")
+        r = run_child(f"child_dask({rows}, 10, 5_000)")
         title = "## Scale (issue 10): predict 10^6 rows, Dask 2 workers vs 1 process"
-        body = (f"{title}\n\n`{cmd}` — a default `PLXClassifier` (10 features, 20,000 training "
-                f"rows, max_len {r['max_len']}) predicts 10^6 rows held as 8 Parquet parts: "
-                f"`clf.predict` in this process vs `plx_core.distributed.predict_dask` on a "
-                f"LocalCluster of 2 single-threaded worker processes (second run; the first "
-                f"warms the workers). The machine has 2 cores shared with other work.\n\n"
-                f"| 1 process | 2 Dask workers | speed-up | same answers |\n|---|---|---|---|\n"
-                f"| {fmt(r['local_s'])} | {fmt(r['dask_s'])} | {r['speedup']:.2f}× | "
-                f"{'yes' if r['same'] else 'NO'} |\n")
+        body = (f"{title}\n\n`{cmd}` — `PLXClassifier(variant=\"tuned\")` fitted on "
+                f"{r['train']:,} rows of {r['features']} features (max_len {r['max_len']}, "
+                f"{r['clauses']:,} clauses answering) predicts {r['rows']:,} rows held as 8 Parquet "
+                f"parts: `clf.predict` on the whole table in this process (rows binned, encoded "
+                f"and answered 100,000 at a time) vs `plx_core.distributed.predict_dask` on a "
+                f"LocalCluster of 2 single-threaded worker processes (second run; the first warms "
+                f"the workers and sends the model). The machine has 2 cores, shared with other "
+                f"work; the one process uses both (threads).\n\n"
+                f"| 1 process | 2 Dask workers | speed-up | same answers | 1 process: RSS before "
+                f"→ peak during predict |\n|---|---|---|---|---|\n"
+                f"| {fmt(r['local_s'])} ({r['rows'] / r['local_s']:,.0f} rows/s) | "
+                f"{fmt(r['dask_s'])} | {r['speedup']:.2f}× | {'yes' if r['same'] else 'NO'} | "
+                f"{r['before_mb']:.0f} MB → {r['peak_mb']:.0f} MB |\n")
     else:
         raise SystemExit(f"unknown case {case!r}: fit30, fit60, direct or dask")
     print(body)
@@ -194,5 +213,11 @@ def main(case: str) -> None:
 
 
 if __name__ == "__main__":
-    for c in sys.argv[1:] or ["fit30"]:
-        main(c)
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cases", nargs="*", default=["fit30"])
+    ap.add_argument("--rows", type=int, default=1_000_000, help="rows to predict (dask case)")
+    args = ap.parse_args()
+    for c in args.cases:
+        main(c, args.rows)

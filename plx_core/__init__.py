@@ -11,7 +11,7 @@ from .errors import (
     SolverTimeoutError,
 )
 from .estimator import PLXClassifier
-from .explain import Explanation, counterfactual, evidence, explain, shapley
+from .explain import Explanation, counterfactual, evidence, explain, explain_many, shapley
 from .kb import KB, POS, Literal, WeightedClause, check_kb_matches, parse_clause
 from .query import Bounds, query, query_many
 from .rules import (
@@ -51,6 +51,7 @@ __all__ = [
     "direct_kb",
     "evidence",
     "explain",
+    "explain_many",
     "list_rules",
     "parse_clause",
     "parse_conditions",

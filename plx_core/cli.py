@@ -246,18 +246,23 @@ class Model:
             "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
-            "unseen": self.unseen(X),
+            "unseen": self.unseen(X, b),
         })
 
-    def unseen(self, X: pd.DataFrame) -> np.ndarray:
+    def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
-        engine's own test: `plx_core.query.encode_rows`); they are answered as missing."""
+        engine's own test: the unseen cells `query_many` reports, or `encode_rows` when no
+        answers `b` are given); they are answered as missing."""
         from .query import UNSEEN, encode_rows
 
-        codes = encode_rows(self.kb, X)
+        if b is None:
+            codes = encode_rows(self.kb, X)
+            ur, uc = np.nonzero(codes == UNSEEN)
+        else:
+            ur, uc = b.unseen_rows, b.unseen_cols
         out = np.full(len(X), "", dtype=object)
         for j, f in enumerate(self.kb.features):
-            rows = np.flatnonzero(codes[:, j] == UNSEEN)
+            rows = ur[uc == j]
             if len(rows) == 0 or f not in X.columns:
                 continue
             part = X[f].to_numpy(dtype=object)[rows]
@@ -336,17 +341,24 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import explain
+    from .explain import explain_many
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
     X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
     pred = model.predict(X)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
+    ks = [min(a.k, len(q)) for q in qs]
+    sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
+    todo = [i for i, k in enumerate(ks) if k > 0]
+    # every row in one batch (rows asking the same question explained once; chunked, threaded)
+    found = dict(zip(todo, explain_many(model.kb_full, [qs[i] for i in todo],
+                                        k=[ks[i] for i in todo],
+                                        direction=[str(sides[i]) for i in todo],
+                                        semantics=model.semantics)))
     rows = []
-    for i, (_, r) in enumerate(X.iterrows()):
-        q = {f: v for f, v in r.items() if isinstance(v, str)}
-        k = min(a.k, len(q))
+    for i, k in enumerate(ks):
         base = {"row": i + 1, "decision": pred["decision"].iloc[i], "lower": pred["lower"].iloc[i],
                 "upper": pred["upper"].iloc[i], "k": k}
         if k == 0:
@@ -354,8 +366,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "search": "", "note": "the row knows no feature",
                          "unseen": pred["unseen"].iloc[i]})
             continue
-        side = "positive" if pred["decision"].iloc[i] == model.positive else "negative"
-        e = explain(model.kb_full, q, k=k, direction=side, semantics=model.semantics)
+        e = found[i]
         rows.append({**base,
                      "features": "; ".join(f"{f}={v}" for f, v in e.features.items()),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,

@@ -286,8 +286,7 @@ def fit_dask(data: Any, label: str, **params: Any):
 
 
 def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
-    b = clf.bounds(part[features].astype(object))
-    pred = clf.predict(part[features].astype(object))
+    b, pred = clf.bounds_and_predict(part[features].astype(object))  # one pass
     return pd.DataFrame({"lower": b["lower"].to_numpy(), "upper": b["upper"].to_numpy(),
                          "mean": b["mean"].to_numpy(),
                          "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy()},

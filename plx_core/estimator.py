@@ -6,7 +6,7 @@ class, and the prediction is the class whose ω(POS) bounds have the largest mea
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
 
-* "auto" (default) — the tuned Direct KB, or an ID3 "tree" / "tree-all" KB when that has the
+* "auto" (default) — the tuned Direct KB, or an ID3 all-node ("tree-all") KB when that has the
   better F1 on the training rows by cross-validation (`plx_core.selection`; binary labels and
   `kb="direct"` only), with the decision threshold chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
@@ -57,6 +57,21 @@ from .encoding import default_positive, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
+PREDICT_BLOCK = 100_000
+"""Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
+
+
+def _n_rows(X: Any) -> int:
+    """Rows of a table-like X without copying it (0-d or 1-d input is left to validation)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None:
+        return int(shape[0]) if len(shape) else 0
+    try:
+        return len(X)
+    except TypeError:
+        return 0
+
+
 #: The kinds of KB plx learns, with what each holds.
 KB_KINDS = {
     "direct": "Direct (every feature-value set of the training rows)",
@@ -83,8 +98,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
     > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
-    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per numeric column. random_state:
-    seeds forests, ensembles and the leave-one-out sample.
+    "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per
+    numeric column. random_state: seeds forests, ensembles, the leave-one-out sample and the
+    folds of "auto".
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -94,7 +110,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` ("direct", "tree", "tree-all", …: the model that answers),
+    cut points); `chosen_` ("direct" or "tree-all": the model that answers),
     `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
     candidate's out-of-fold F1; None without a choice), `threshold_` (the threshold used) and
     `semantics_` (how the answering KB is queried).
@@ -466,13 +482,29 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.discretizer_.transform(self._frame(X, reset=False))
 
     def _means(self, X: Any) -> list[BoundsArray]:
-        frame = self.transform_rows(X)
-        return [self._answer(i, frame) for i in range(len(self.kbs_))]
+        """Bounds of every KB for the rows of X, `PREDICT_BLOCK` rows at a time: validating,
+        binning and encoding make copies of the rows, so memory stays bounded (one block)
+        whatever the number of rows; each block's lookups are chunked and threaded again."""
+        check_is_fitted(self, "kbs_")
+        n = _n_rows(X)
+        if n <= PREDICT_BLOCK:
+            frame = self.transform_rows(X)
+            return [self._answer(i, frame) for i in range(len(self.kbs_))]
+        if not hasattr(X, "iloc"):
+            X = np.asarray(X, dtype=object)
+        blocks = [self._means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
+                              else X[a:a + PREDICT_BLOCK]) for a in range(0, n, PREDICT_BLOCK)]
+        return [BoundsArray(np.concatenate([b[i].lower for b in blocks]),
+                            np.concatenate([b[i].upper for b in blocks]),
+                            np.concatenate([b[i].method for b in blocks]))
+                for i in range(len(self.kbs_))]
 
     def bounds(self, X: Any) -> pd.DataFrame:
         """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
         For the ensemble variants lower/upper are the members' averages."""
-        results = self._means(X)
+        return self._bounds_frame(self._means(X))
+
+    def _bounds_frame(self, results: list[BoundsArray]) -> pd.DataFrame:
         if len(results) == 1:
             r = results[0]
             return pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
@@ -502,13 +534,47 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         the threshold is negative, as in the paper). Several classes: the largest mean (first
         class in order on ties)."""
         self._check_threshold()
+        return self._decide(self._means(X))
+
+    def bounds_and_predict(self, X: Any) -> tuple[pd.DataFrame, np.ndarray]:
+        """`bounds(X)` and `predict(X)` from one pass over the rows (a Dask partition, a
+        batch that needs both)."""
+        self._check_threshold()
         res = self._means(X)
+        return self._bounds_frame(res), self._decide(res)
+
+    def _decide(self, res: list[BoundsArray]) -> np.ndarray:
+        """The predicted classes from the bounds of every KB (see `predict`)."""
         if len(res) == 1:
             pos_col = self._class_str.index(self.positive_)
             positive = res[0].mean > self._threshold() + TIE_EPS
             return np.where(positive, self.classes_[pos_col], self.classes_[1 - pos_col])
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
+
+    def explain_many(self, X: Any, k: int = 2, progress: Any = None, stop: Any = None,
+                     n_jobs: int | None = None, **kwargs: Any) -> list:
+        """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
+        same explanations as a loop of `explain`, made together; `progress(done, total)` after
+        each chunk, `stop` — a threading.Event or a callable — ends early and the
+        explanations done so far are returned). Rows are binned and decided in one batch."""
+        check_is_fitted(self, "kbs_")
+        if self.kb_ is None:
+            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
+        from .explain import explain_many
+
+        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
+        frame = self.transform_rows(X)
+        # the side the classifier answers (its KB, threshold and tie rule), as in `explain`
+        rows = frame.reindex(columns=list(kb.features))
+        decided = self._answer(0, rows).mean > self._threshold() + TIE_EPS
+        direction = kwargs.pop("direction", "auto")
+        if direction == "auto":
+            direction = ["positive" if d else "negative" for d in decided]
+        records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
+        out = explain_many(kb, records, k=k, semantics=self._semantics(), direction=direction,
+                           n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
+        return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
 
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
         """The k features that decide `x` (Algorithm 6) on the binary KB.

@@ -508,12 +508,30 @@ def _face(core: _Core, y: np.ndarray, mu: np.ndarray, optimum: float):
     return ay >= nonzero, lo, hi
 
 
-def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Runner):
-    """min and max of x_POS over the face; None if the points found fail the check."""
+@dataclass
+class _FaceLP:
+    """The LP over the optimal face (stage 2): the free variables `zf` within their face
+    bounds, rows with a nonzero dual tight, and the objective `direction · (ω(POS) picked)`;
+    the fixed variables hold `fixed_val`. One home for the single and the block-diagonal solve."""
+
+    problem: cp.Problem
+    zf: cp.Variable
+    direction: cp.Parameter
+    free: np.ndarray
+    fixed_val: np.ndarray
+
+    def point(self) -> np.ndarray:
+        """The whole z of the last solve (fixed variables at their face value)."""
+        z = self.fixed_val.copy()
+        z[self.free] = self.zf.value
+        return z
+
+
+def _face_lp(core: _Core, face, pick: np.ndarray | None = None) -> _FaceLP:
+    """The stage-2 LP on the optimal face `face` (from `_face`): minimise
+    `direction · z[0]`, or `direction · Σ z[pick]` over a boolean mask `pick` of z."""
     tight, lo, hi = face
     free = lo < hi
-    if not free[0]:
-        return float(lo[0]), float(lo[0])
     fixed_val = np.where(free, 0.0, lo)
     G = core.G
     hf = core.h - G @ fixed_val
@@ -531,16 +549,30 @@ def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Run
         Ef = core.E[:, free].tocsr()
         cons.append(Ef @ zf == 1.0 - core.E @ fixed_val)
     direction = cp.Parameter(value=1.0)
-    problem = cp.Problem(cp.Minimize(direction * zf[0]), cons)
+    target = zf[0] if pick is None else pick[free].astype(float) @ zf
+    return _FaceLP(cp.Problem(cp.Minimize(direction * target), cons), zf, direction, free, fixed_val)
+
+
+def _on_face(core: _Core, z: np.ndarray, optimum: float, slack: float = 1.0) -> bool:
+    """Whether stage-2 point z is feasible and costs the optimum (within 1e-9 relative ×
+    `slack`, the number of problems summed in a block-diagonal solve)."""
+    cost_ok = core.c @ z <= optimum + 1e-9 * max(1.0, abs(optimum)) * slack
+    return bool(cost_ok) and (not len(core.h) or float(np.min(core.G @ z - core.h)) >= -1e-7)
+
+
+def _stage2_face(core: _Core, face, z1: np.ndarray, optimum: float, runner: _Runner):
+    """min and max of x_POS over the face; None if the points found fail the check."""
+    _, lo, hi = face
+    if not lo[0] < hi[0]:
+        return float(lo[0]), float(lo[0])
+    f = _face_lp(core, face)
     out = []
     for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
-        direction.value = sgn
-        runner.run(problem, f"stage 2 on the optimal face: {what} bound of ω(POS)", FACE_ALGORITHM)
-        z = fixed_val.copy()
-        z[free] = zf.value
-        cost_ok = core.c @ z <= optimum + 1e-9 * max(1.0, abs(optimum))  # on the face: the optimum
-        feas_ok = not len(core.h) or float(np.min(G @ z - core.h)) >= -1e-7
-        if not (cost_ok and feas_ok):
+        f.direction.value = sgn
+        runner.run(f.problem, f"stage 2 on the optimal face: {what} bound of ω(POS)",
+                   FACE_ALGORITHM)
+        z = f.point()
+        if not _on_face(core, z, optimum):
             return None
         out.append(float(z[0]))
     return out[0], out[1]
@@ -685,6 +717,11 @@ def solve_bounds_many(rps: list[ReducedProblem], time_limit: float | None = 60.0
     """
     if not rps:
         return []
+
+    def _one(rp: ReducedProblem) -> tuple[float, float, float]:
+        sol = solve_bounds(rp, time_limit=time_limit, solver=solver)
+        return sol.lower, sol.upper, sol.optimum
+
     scaled = [_normalised(rp) for rp in rps]
     cores = [_core(rp, True) for rp, _ in scaled]
     sizes = np.array([len(c.c) for c in cores], np.int64)
@@ -712,47 +749,22 @@ def solve_bounds_many(rps: list[ReducedProblem], time_limit: float | None = 60.0
         mu = np.zeros(0) if core.E is None else np.asarray(cons[-1].dual_value, float)
         face = _face(core, y, mu, optimum)
     if face is None:
-        out = []
-        for rp in rps:
-            sol = solve_bounds(rp, time_limit=time_limit, solver=solver)
-            out.append((sol.lower, sol.upper, sol.optimum))
-        return out
-    tight, lo, hi = face
+        return [_one(rp) for rp in rps]
+    _, lo, hi = face
     free = lo < hi
     fixed_val = np.where(free, 0.0, lo)
     sel = np.zeros(N, bool)
     sel[off] = True  # column 0 of every block is its ω(POS)
-    pos_free = sel & free
     values = {}
-    if pos_free.any():
-        hf = core.h - G @ fixed_val
-        Gf = G[:, free].tocsr()
-        used = np.diff(Gf.indptr) > 0
-        zf = cp.Variable(int(free.sum()), bounds=[lo[free], hi[free]])
-        fc = []
-        if used.any():
-            eq, ineq = used & tight, used & ~tight
-            if eq.any():
-                fc.append(Gf[eq] @ zf == hf[eq])
-            if ineq.any():
-                fc.append(Gf[ineq] @ zf >= hf[ineq])
-        if core.E is not None:
-            fc.append(core.E[:, free].tocsr() @ zf == 1.0 - core.E @ fixed_val)
-        pick = pos_free[free].astype(float)
-        direction = cp.Parameter(value=1.0)
-        p2 = cp.Problem(cp.Minimize(direction * (pick @ zf)), fc)
+    if (sel & free).any():
+        f = _face_lp(core, face, pick=sel)
         for sgn, what in ((1.0, "lower"), (-1.0, "upper")):
-            direction.value = sgn
-            runner.run(p2, f"stage 2 (many problems): {what} bounds of ω(POS)", FACE_ALGORITHM)
-            zz = fixed_val.copy()
-            zz[free] = zf.value
-            feas = not len(core.h) or float(np.min(G @ zz - core.h)) >= -1e-7
-            if not (core.c @ zz <= optimum + 1e-9 * max(1.0, abs(optimum)) * len(rps) and feas):
-                out = []
-                for rp in rps:
-                    sol = solve_bounds(rp, time_limit=time_limit, solver=solver)
-                    out.append((sol.lower, sol.upper, sol.optimum))
-                return out
+            f.direction.value = sgn
+            runner.run(f.problem, f"stage 2 (many problems): {what} bounds of ω(POS)",
+                       FACE_ALGORITHM)
+            zz = f.point()
+            if not _on_face(core, zz, optimum, slack=len(rps)):
+                return [_one(rp) for rp in rps]
             values[what] = zz
     else:
         values = {"lower": fixed_val, "upper": fixed_val}

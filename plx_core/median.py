@@ -173,3 +173,46 @@ def equal_weight_medians(qid: np.ndarray, rank: np.ndarray, values: np.ndarray, 
     lo, hi = equal_weight_intervals(start[has], count[has], t)
     lower[has], upper[has] = lo, hi
     return lower, upper
+
+
+def counted_medians(counts: np.ndarray, values: np.ndarray, w0: int = 1,
+                    terms: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Median intervals per row from `counts` (B × V): how many equal-weight terms (weight
+    `w0`) of each row have each of the sorted distinct targets `values`, plus weighted
+    `terms` (row, target, weight). Whole-number weights only (the caller checks that each
+    row's total stays ≤ 2^53): sums are exact int64, so this is `weighted_median_intervals`'
+    exact case without sorting anything — cost B × V, not B × terms. Rows without terms get
+    [0, 1]."""
+    B = len(counts)
+    lower, upper = np.zeros(B), np.ones(B)
+    if terms is not None and len(terms[0]):
+        rq, rt, rw = terms
+        ext = np.union1d(values, rt)
+        W = np.zeros((B, len(ext)), np.int64)
+        W[:, np.searchsorted(ext, values)] = counts
+        if w0 != 1:
+            W *= w0
+        np.add.at(W, (rq, np.searchsorted(ext, rt)), rw.astype(np.int64))
+    else:
+        ext = values
+        W = counts.astype(np.int64, copy=False)
+        if w0 != 1:
+            W = W * w0
+    if not B or not W.shape[1]:
+        return lower, upper
+    cum = np.cumsum(W, axis=1)
+    total = cum[:, -1]
+    has = total > 0
+    dev = 2 * cum - total[:, None]
+    first = np.argmax(dev >= 0, axis=1)
+    rows = np.arange(B)
+    lo = ext[first]
+    hi = lo.copy()
+    tie = has & (dev[rows, first] == 0)  # flat between this target and the next one held
+    if tie.any():
+        later = (W[tie] > 0) & (np.arange(W.shape[1])[None, :] > first[tie][:, None])
+        nxt = np.argmax(later, axis=1)
+        hi[tie] = np.where(later.any(axis=1), ext[nxt], lo[tie])
+    lower[has], upper[has] = lo[has], hi[has]
+    return lower, upper

@@ -472,3 +472,130 @@ def test_one_bounds_type_that_still_unpacks_like_the_old_tuples():
     assert e.to_dict()["bounds"] == [lo, hi]  # serialised as before
     cf = counterfactual(kb, q)
     assert isinstance(cf.bounds, Bounds) and cf.to_dict()["bounds"] == list(cf.bounds)
+
+
+# --------------------------------------------------------------------------- many rows
+
+
+def _wide(n_rows: int, n_features: int = 12, seed: int = 0):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 3, (n_rows, n_features))
+    y = ((codes[:, 0] == 1) ^ (codes[:, 3] > 1) | (codes[:, 7] == 0)).astype(int)
+    return pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(n_features)]), y
+
+
+def _kbs():
+    """Several KB kinds: Direct, Tree (full semantics, LPs), a Direct KB with a rule."""
+    from plx_core.rules import add_rules
+
+    X, y = _wide(200)
+    with_rule = direct_kb(X, y, max_len=3)
+    add_rules(with_rule, "IF f2=1 THEN POS [p=0.8, w=3]")
+    return X, {"direct": direct_kb(X, y, max_len=3), "tree": tree_kb(X, y, random_state=0),
+               "forest": tree_kb(X, y, n_trees=3, random_state=0), "rule": with_rule}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["direct", "tree", "forest", "rule"])
+def test_explain_many_equals_a_loop_of_explain(kind):
+    """Rows explained together (duplicates, a missing value, an unseen one, per-row k and
+    direction) are exactly the explanations a loop of `explain` gives."""
+    import pandas as pd
+
+    from plx_core import explain_many
+
+    X, kbs = _kbs()
+    kb = kbs[kind]
+    rows = X.iloc[:6 if kind == "forest" else 14].astype(object).copy()
+    rows = pd.concat([rows, rows.iloc[[2, 5]]], ignore_index=True)  # asked twice
+    rows.iloc[1, 3] = None
+    rows.iloc[4, 6] = "7"  # never seen in training
+    ks = [1 + i % (2 if kind == "forest" else 3) for i in range(len(rows))]
+    dirs = ["auto" if i % 4 else "positive" for i in range(len(rows))]
+    many = explain_many(kb, rows, k=ks, direction=dirs, n_jobs=2)
+    loop = [explain(kb, rows.iloc[i].to_dict(), k=ks[i], direction=dirs[i])
+            for i in range(len(rows))]
+    assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
+    assert many[0].features and len(many) == len(rows)
+
+
+def test_explain_many_reports_progress_and_stops_with_the_rows_done(monkeypatch):
+    import sys
+    import threading
+
+    from plx_core import explain_many
+
+    E = sys.modules["plx_core.explain"]  # the module (the package exports the function)
+
+    X, kbs = _kbs()
+    kb = kbs["direct"]
+    monkeypatch.setattr(E, "EXPLAIN_CHUNK", 4)
+    seen = []
+    out = explain_many(kb, X.iloc[:10], k=2, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(4, 10), (8, 10), (10, 10)] and len(out) == 10
+    stop = threading.Event()
+
+    def halt(done, total):
+        if done >= 4:
+            stop.set()
+
+    part = explain_many(kb, X.iloc[:10], k=2, progress=halt, stop=stop)
+    assert [e.to_dict() for e in part] == [e.to_dict() for e in out[:4]]
+    assert explain_many(kb, X.iloc[:10], k=2, stop=lambda: True) == []
+
+
+def test_explain_many_checks_every_row_before_the_work():
+    from plx_core import explain_many
+
+    X, kbs = _kbs()
+    rows = X.iloc[:3].astype(object).copy()
+    rows.iloc[2, :] = None  # knows no feature
+    with pytest.raises(DataError, match="row 2: k=1 is not between 1 and the 0"):
+        explain_many(kbs["direct"], rows, k=1)
+    with pytest.raises(DataError, match="k has 2 entries for 3 rows"):
+        explain_many(kbs["direct"], rows, k=[1, 2])
+    with pytest.raises(DataError, match="row 1: direction"):
+        explain_many(kbs["direct"], X.iloc[:3], direction=["auto", "up", "auto"])
+
+
+def test_the_classifier_explains_many_rows_like_one_at_a_time():
+    """`PLXClassifier.explain_many` bins and decides the rows in one batch and gives what a
+    loop of `PLXClassifier.explain` gives (a numeric column binned on the way)."""
+    from plx_core import PLXClassifier
+
+    X, y = _wide(200, n_features=8)
+    X["num"] = np.random.default_rng(1).normal(size=len(X)) + y
+    clf = PLXClassifier().fit(X, y)
+    rows = X.iloc[:12]
+    many = clf.explain_many(rows, k=2)
+    loop = [clf.explain(rows.iloc[i], k=2) for i in range(len(rows))]
+    assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
+    assert any(e.positive for e in many) and not all(e.positive for e in many)
+
+
+@pytest.mark.parametrize("max_len", [2, 3])
+def test_sampled_shapley_values_are_those_of_one_query_per_coalition(max_len):
+    """Sampled Shapley values (coalitions grown along each permutation and counted together)
+    equal the permutation formula with every prefix coalition answered by its own `query`,
+    for the same seed."""
+    import math
+
+    X, y = _wide(300)
+    kb = direct_kb(X, y, max_len=max_len)
+    q = X.iloc[5].to_dict()
+    n, S = len(q), 24
+    s = shapley(kb, q, exact_max=4, n_samples=S, random_state=7)
+    perms = np.argsort(np.random.default_rng(7).random((S, n)), axis=1)
+    names = list(q)
+    contrib = np.zeros((S, n))
+    for r in range(S):
+        prev = query(kb, {}).mean
+        for j in range(n):
+            cur = query(kb, {names[i]: q[names[i]] for i in perms[r, : j + 1]}).mean
+            contrib[r, perms[r, j]] = cur - prev
+            prev = cur
+    assert np.allclose(s.values, contrib.mean(axis=0), atol=1e-12)
+    assert np.allclose(s.stderr, contrib.std(axis=0, ddof=1) / math.sqrt(S), atol=1e-12)
+    assert s.full_value == pytest.approx(query(kb, q).mean, abs=1e-12)

@@ -368,3 +368,61 @@ def test_batch_answers_report_unseen_values_and_unknown_columns(direct):
     one = query(direct, rows.iloc[0].to_dict())
     assert one.unseen == {"a2": "7"} and one.ignored == {"note": "x"}
     assert (b.lower[0], b.upper[0]) == (one.lower, one.upper)
+
+
+def test_the_tuned_classifier_at_30_features_answers_batches_like_single_queries(monkeypatch):
+    """The tuned KB (clauses of one length plus the prior rule, whole weights) is answered by
+    counting target ranks per row; the answers are those of the exact single-query path, also
+    when the rows are cut into blocks (a few of them with unseen or missing values)."""
+    import sys
+
+    from plx_core import PLXClassifier
+
+    Q = sys.modules["plx_core.query"]
+    X, y = wide_table(30, n_rows=400)
+    clf = PLXClassifier(variant="tuned").fit(X, y)
+    kb = clf.kbs_[0]
+    assert kb.extra and kb.index().table is not None  # the prior rule, a dense index
+    rows, _ = wide_table(30, n_rows=60, seed=1)
+    rows = rows.astype(object)
+    rows.iloc[3, 4] = "9"  # unseen
+    rows.iloc[5, 0] = None  # missing: the row knows 29 features
+    many = Q.query_many(kb, rows)
+    for i in range(len(rows)):
+        b = query(kb, {f: v for f, v in rows.iloc[i].items() if v is not None})
+        assert (many.lower[i], many.upper[i]) == (b.lower, b.upper)
+    monkeypatch.setattr(Q, "ROW_BLOCK", 7)
+    cut = Q.query_many(kb, rows)
+    assert np.array_equal(cut.lower, many.lower) and np.array_equal(cut.upper, many.upper)
+    assert cut.unseen_rows.tolist() == [3] and cut.unseen_features(3) == ("f4",)
+    from plx_core import estimator
+
+    monkeypatch.setattr(estimator, "PREDICT_BLOCK", 11)
+    assert np.array_equal(clf.predict_proba(rows), clf.predict_proba(rows.iloc[:11]).tolist()
+                          + clf.predict_proba(rows.iloc[11:]).tolist())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counted_medians_equal_the_weighted_median_of_the_terms(seed):
+    """Counts of equal-weight targets plus a few whole-weight terms give the same intervals as
+    `weighted_median_intervals` over the terms written out (exact ties included)."""
+    from plx_core.median import counted_medians, weighted_median_intervals
+
+    rng = np.random.default_rng(seed)
+    B, values = 40, np.array([0.0, 0.25, 0.5, 0.6, 1.0])
+    counts = rng.integers(0, 3, (B, len(values)))
+    counts[0] = 0  # a row without terms
+    w0 = int(rng.integers(1, 3))
+    rq = rng.integers(0, B, 15)
+    rt = rng.choice(np.array([0.0, 0.5, 0.75, 1.0]), 15)
+    rw = rng.integers(1, 4, 15).astype(float)
+    rows, cols = np.nonzero(counts)
+    rep = counts[rows, cols]
+    q = np.concatenate([np.repeat(rows, rep), rq])
+    t = np.concatenate([np.repeat(values[cols], rep), rt])
+    w = np.concatenate([np.full(int(rep.sum()), float(w0)), rw])
+    for terms in (None, (rq, rt, rw)):
+        lo, hi = counted_medians(counts, values, w0, terms)
+        n = int(rep.sum()) + (0 if terms is None else len(rq))
+        elo, ehi = weighted_median_intervals(q[:n], t[:n], w[:n], B)
+        assert np.array_equal(lo, elo) and np.array_equal(hi, ehi)

@@ -38,9 +38,10 @@ def test_f1_and_threshold_helpers_count_by_hand():
     t, f1 = best_threshold(y, m)
     assert t in THRESHOLDS and 0.55 <= t < 0.6 and f1 == pytest.approx(2 * 2 / (2 * 2 + 1))
     s = choose(y.astype(bool), np.array([True, True, True, True, False]), None,
-               {"tree": m})
-    assert s.chosen == "tree" and s.threshold == t and "tree answers" in s.reason
-    tie = choose(y.astype(bool), np.array([True, True, False, False, False]), None, {"tree": m})
+               {"tree-all": m})
+    assert s.chosen == "tree-all" and s.threshold == t and "tree-all answers" in s.reason
+    tie = choose(y.astype(bool), np.array([True, True, False, False, False]), None,
+                 {"tree-all": m})
     assert tie.chosen == "direct"  # equal F1: the Direct KB (the paper's model) answers
 
 
@@ -49,7 +50,7 @@ def test_default_chooses_a_tree_on_a_small_dnf_and_explains_that_tree():
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
     tuned = PLXClassifier(positive="yes", variant="tuned").fit(X.iloc[tr], y[tr])
-    assert clf.chosen_ in ("tree", "tree-all")
+    assert clf.chosen_ == "tree-all"
     assert clf.chosen_reason_.startswith(f"{clf.chosen_} answers: out-of-fold F1")
     assert clf.selection_.scores[clf.chosen_] > clf.selection_.scores["direct"]
     assert clf.kb_.kind == clf.chosen_ and clf.paper_kbs_[0] is None
