@@ -27,7 +27,7 @@ from plx_app.service.projects import (
     set_author,
     sync,
 )
-from plx_app.widgets import md
+from plx_app.widgets import md, wrapped_table
 from plx_core.errors import PLXError
 from plx_core.store import Store, database_url
 
@@ -221,8 +221,8 @@ def rules_history(ws: Workspace) -> None:
                      hide_index=True, width="stretch")
         n = st.selectbox("Version", [h.n for h in hist], key="plx_hist_n",
                          format_func=lambda v: f"version {v}")
-        st.dataframe(rules_frame(lk.store.rules_at(lk.project_id, n)), hide_index=True,
-                     width="stretch")
+        wrapped_table(rules_frame(lk.store.rules_at(lk.project_id, n)), max_rows=6,
+                      column_config={"rule": st.column_config.TextColumn(width="large")})
         st.button(f"Restore version {n}", key="plx_restore", on_click=_restore, args=(n,),
                   disabled=n == lk.rules_version)
 

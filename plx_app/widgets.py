@@ -112,6 +112,20 @@ class Progress:
         self.bar.empty()
 
 
+WRAP_ROW = 70  # px per table row: above 4rem (64 px) st.dataframe wraps text cells (3 lines)
+
+
+def wrapped_table(frame: Any, *, max_rows: int = 8, **kwargs: Any) -> Any:
+    """`st.dataframe` whose long text cells (rules, explanations) wrap onto up to three lines
+    instead of being cut at the column's edge; tall enough for `max_rows` rows, scrolling
+    beyond."""
+    n = min(len(frame), max_rows)
+    kwargs.setdefault("hide_index", True)
+    kwargs.setdefault("width", "stretch")
+    return st.dataframe(frame, row_height=WRAP_ROW, height=38 + WRAP_ROW * max(n, 1) + 2,
+                        **kwargs)
+
+
 def figure(fig: Any, key: str | None = None, static: bool = False, **kwargs: Any) -> Any:
     """A plotly figure, full width, without the mode bar. `static` draws it without hover and
     zoom layers (the bar charts label every bar, so nothing is lost; they draw faster)."""

@@ -317,11 +317,16 @@ def cmd_fit(a: argparse.Namespace) -> None:
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold)
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
-    how = ("paper configuration" if not model.answer else
-           "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
-               **model.answer))
-    print(f"wrote {out} ({fmt}): {model.settings['kb_kind']} KB of {len(model.kb)} clauses, variant "
-          f"{model.settings['variant']} ({how}), POS = {model.positive!r}")
+    st = model.settings
+    if st["kb_kind"] != "direct":
+        how = f"the tree as grown, threshold {st['threshold']:g}"
+    elif model.answer:
+        how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
+            **model.answer)
+    else:
+        how = "paper configuration"
+    print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
+          f"{a.variant} ({how}), POS = {model.positive!r}")
 
 
 def cmd_predict(a: argparse.Namespace) -> None:

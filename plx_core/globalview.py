@@ -56,14 +56,14 @@ class GlobalView:
         """Whether every planned row was explained (False after a stop)."""
         return self.n_planned < 0 or self.n_rows >= self.n_planned
 
-    def summary(self) -> str:
-        """One plain sentence saying what was aggregated."""
+    def summary(self, positive: Any = None) -> str:
+        """One plain sentence saying what was aggregated (`positive`: what POS stands for)."""
         planned = self.n_rows if self.n_planned < 0 else self.n_planned
         how = "all" if planned == self.n_total else f"a random sample of {planned:,} of"
         head = (f"Explained {how} {self.n_total:,} rows" if self.complete else
                 f"Stopped after {self.n_rows:,} of {planned:,} rows (sampled from "
                 f"{self.n_total:,}); what follows covers the {self.n_rows:,} done")
-        return (f"{head} ({self.positive_rows:,} decided POS) "
+        return (f"{head} ({self.positive_rows:,} decided {'POS' if positive is None else positive}) "
                 f"with {plural(self.k, 'feature')} each; Shapley values are "
                 f"{'exact' if self.shapley_exact else f'sampled ({self.shapley_samples} permutations per row)'}.")
 
@@ -121,6 +121,7 @@ def global_view(
     progress: Callable[[int, int], None] | None = None,
     stop: Callable[[], bool] | None = None,
     done: MutableMapping[Hashable, RowPart | None] | None = None,
+    positive: Any = None,
 ) -> GlobalView:
     """Aggregate k-feature explanations, |Shapley| and decisive rules over ≤ `max_rows` rows
     of X (a seeded sample). A row that knows fewer than k features is explained with all it
@@ -132,7 +133,7 @@ def global_view(
     `stop()` is true the view covers the rows done so far (`complete` is False). `done` keeps
     each row's part by its index, read before and written after each row, so a stopped or
     interrupted run continues where it ended (pass the same mapping for the same KB, rows, k
-    and settings)."""
+    and settings). `positive` names the class in the rules' text (`THEN malignant`)."""
     if k < 1:
         raise DataError(f"k must be at least 1, got {k}")
     rows = sample_rows(X, max_rows, random_state)
@@ -158,12 +159,12 @@ def global_view(
         if progress is not None:
             progress(i + 1, len(rows))
     return _aggregate(kb, parts, feats, len(X), len(rows), k, random_state, shapley_samples,
-                      top_rules, top_explanations)
+                      top_rules, top_explanations, positive)
 
 
 def _aggregate(kb: KB, parts: Sequence[RowPart | None], feats: list[str], n_total: int,
                n_planned: int, k: int, random_state: int | None, shapley_samples: int,
-               top_rules: int, top_explanations: int) -> GlobalView:
+               top_rules: int, top_explanations: int, positive: Any = None) -> GlobalView:
     """The global view of the rows done (a row that knows no value counts, explained by
     nothing)."""
     n = len(parts)
@@ -208,7 +209,7 @@ def _aggregate(kb: KB, parts: Sequence[RowPart | None], feats: list[str], n_tota
     clauses = [kb.clause(i) for i, _ in top]
     rules = pd.DataFrame({
         "clause_id": [i for i, _ in top],
-        "rule": [clause_text(c) for c in clauses],
+        "rule": [clause_text(c, positive) for c in clauses],
         "p": [c.p for c in clauses],
         "w": [c.w for c in clauses],
         "source": [c.source for c in clauses],

@@ -109,8 +109,10 @@ def decision_word(lower: float, upper: float, tie_eps: float = 1e-9) -> str:
     return "POS" if mean > 0.5 else "NOT POS"
 
 
-def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)") -> go.Figure:
-    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean.
+def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)",
+                    positive: Any = None) -> go.Figure:
+    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean; with
+    `positive` (what POS stands for) the title and axis name the class (`→ malignant`).
 
     Trace 0 is the interval (x = [lower, upper]); trace 1 the mean marker. A point interval is
     drawn as a short bar so it stays visible.
@@ -130,7 +132,10 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
         marker=dict(size=14, color="white", line=dict(color="black", width=2), symbol="diamond"),
         hovertemplate="mean %{x:.4f}<extra></extra>",
     ))
-    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {word}"
+    pos = "POS" if positive is None else esc(positive)
+    said = {"POS": pos, "NOT POS": "NOT POS" if positive is None else f"not {pos}",
+            "tie": "tie (reported " + ("NOT POS" if positive is None else f"not {pos}") + ")"}[word]
+    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {said}"
     notes = [
         dict(x=0.5, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
              text="dashed line: threshold 0.5", font=dict(size=11, color="#333")),
@@ -140,7 +145,7 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
     ]
     return _layout(fig, text, height=190, shapes=[_vline(0.5, color="black", dash="dash", width=1)],
                    annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
-                   xaxis=dict(range=[-0.02, 1.02], title="ω(POS): support for POS",
+                   xaxis=dict(range=[-0.02, 1.02], title=f"ω(POS): support for {pos}",
                               gridcolor="#eee", zeroline=False),
                    yaxis=dict(fixedrange=True))
 
@@ -178,7 +183,7 @@ def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int =
     n = len(ev)
     target = ev["target"].to_numpy(dtype=float)
     text = ev["rule"] if "rule" in ev else ev["clause"]
-    labels = [wrap(f"#{c} {esc(shorten(str(t), 160))} (w={w:.3g})", LABEL_WIDTH)
+    labels = [wrap(f"#{c} {esc(shorten(str(t), 300))} (w={w:.3g})", LABEL_WIDTH)
               for c, t, w in zip(ev["clause_id"], text, ev["w"])]
     colours = [POS_COLOUR if t > 0.5 else NEG_COLOUR if t < 0.5 else TIE_COLOUR for t in target]
     fig = go.Figure(go.Bar(
@@ -336,25 +341,36 @@ def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = No
 
 
 def global_features(features: pd.DataFrame, top: int | None = 15,
-                    title: str | None = "Which features drive decisions") -> go.Figure:
+                    title: str | None = "Which features drive decisions",
+                    positive: Any = None) -> go.Figure:
     """The global view's features (`GlobalView.features`): one bar per feature of its mean
     |Shapley value of ω(POS)|, labelled with how often it is part of the rows' explanations
-    (and for which decision). Largest on top; `top` bars at most."""
+    (and for which decision, named for `positive` if given). Largest on top; beyond `top`
+    features the rest share one muted bar ("the other 15 features", their sum)."""
     f = features.sort_values("mean_abs_shapley", ascending=False, kind="stable")
-    if top is not None:
-        f = f.head(top)
-    f = f.iloc[::-1]
-    n = len(f)
-    labels = [wrap(f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
-                   f"({int(p_)} POS, {int(q)} NOT POS)", LABEL_WIDTH)
+    pos = "POS" if positive is None else esc(positive)
+    neg = "NOT POS" if positive is None else f"not {esc(positive)}"
+    labels = [f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
+              f"({int(p_)} {pos}, {int(q)} {neg})"
               for name, v, k, p_, q in zip(f["feature"], f["mean_abs_shapley"], f["in_explanation"],
                                           f["for_pos"], f["for_neg"])]
+    values = list(f["mean_abs_shapley"].to_numpy(dtype=float))
+    colours = [HIGHLIGHT] * len(values)
+    if top is not None and len(values) > top:
+        rest = values[top:]
+        labels = labels[:top] + [f"the other {len(rest)} features: mean |Shapley| "
+                                 f"{sum(rest):.3f} together"]
+        values = values[:top] + [float(sum(rest))]
+        colours = colours[:top] + [MUTED]
+    labels = [wrap(lab, 2 * LABEL_WIDTH) for lab in labels[::-1]]  # a full-width chart
+    values, colours = values[::-1], colours[::-1]
+    n = len(values)
     fig = go.Figure(go.Bar(
-        x=f["mean_abs_shapley"].to_numpy(dtype=float), y=list(range(n)), orientation="h",
-        width=0.42, marker=dict(color=HIGHLIGHT), hovertext=labels,
+        x=values, y=list(range(n)), orientation="h",
+        width=0.42, marker=dict(color=colours), hovertext=labels,
         hovertemplate="%{hovertext}<extra></extra>",
     ))
-    span = float(f["mean_abs_shapley"].max()) if n else 1.0
+    span = max(values) if n else 1.0
     return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
                    annotations=_labels_above(labels), yaxis=_label_axis(n),
                    xaxis=dict(title="mean |Shapley value of ω(POS)| over the rows",

@@ -336,7 +336,10 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     assert metric(at, "Method") == "median"
     assert metric(at, "Relevant clauses") == f"{b.n_relevant:,}"
     assert metric(at, "True label") == inst.label
-    assert any("Evidence for POS" in m.value for m in at.markdown)
+    assert any("Evidence for malignant" in m.value for m in at.markdown)  # the class, not POS
+    rules = [r for d in at.dataframe[1:] if "rule" in d.value for r in d.value["rule"]]
+    assert rules and all(r.startswith("IF ") and " THEN " in r and r.endswith("malignant")
+                         for r in rules)
     assert "Counterfactual" in [h.value for h in at.subheader]
 
 
@@ -571,11 +574,16 @@ def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_
     from plx_app.service.explain import ws_agreement, ws_agreement_progress
 
     ws = fresh(base_ws)
+    from plx_app.service.explain import ws_explain, ws_shapley
+
+    first = {f: (None if pd.isna(v) else str(v)) for f, v in ws.X_test.iloc[0].items()}
+    ws_explain(ws, first, 2), ws_shapley(ws, first)  # as the Explain page does for row 1
+    assert ws_agreement_progress(ws, 20, 2, "CART") == (0, 20)  # explained elsewhere: not started
     seen: list[tuple[int, int]] = []
     rep = ws_agreement(ws, 20, 2, "CART", progress=lambda i, n: seen.append((i, n)),
                        stop=lambda: len(seen) >= 4)  # what the Stop button does
     assert (rep.n, rep.planned, rep.complete) == (4, 20, False) and len(rep.rows) == 4
-    assert ws_agreement_progress(ws, 20, 2) == (4, 20)
+    assert ws_agreement_progress(ws, 20, 2, "CART") == (4, 20)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.session_state["ws"] = ws
     at.session_state["ev_n"] = 20
@@ -586,7 +594,7 @@ def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_
     assert "Continue (4 of 20 done)" in [b.label for b in at.button]
     at.button(key="ev_start").click().run()
     assert not errors(at) and len(at.dataframe[-1].value) == 20
-    assert ws_agreement_progress(ws, 20, 2) == (20, 20)
+    assert ws_agreement_progress(ws, 20, 2, "CART") == (20, 20)
     full = ws_agreement(fresh(base_ws), 20, 2, "CART")  # as if never stopped
     assert ws_agreement(ws, 20, 2, "CART").summary == full.summary
 

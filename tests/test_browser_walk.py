@@ -79,6 +79,9 @@ def _walk(app: App, tag: str, width: int, shots: Path, outside: list[str]) -> No
         app.nav(title)
         if title == "Query":
             app.expect("The learned rules")
+            app.act(app.page.get_by_text("Chart the strongest evidence").first.click)
+        if title == "Global view":  # user-started: start it, as a reader would
+            app.click_button("Explain the rows", expect="Explanations given most often")
         charts = app.page.locator('[data-testid="stPlotlyChart"]')
         for j in range(charts.count()):  # plotly draws after the script run: wait for each
             charts.nth(j).locator(".main-svg").first.wait_for(state="attached")

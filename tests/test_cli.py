@@ -662,3 +662,31 @@ def test_model_file_semantics_is_checked(tmp_path, capsys):
     q.write_text("a1,a2,a3,a4\n0,1,0,1\n", encoding="utf-8")
     assert main(["predict", str(model), str(q), "--out", str(tmp_path / "p.csv")]) == 2
     assert "field 'semantics'" in capsys.readouterr().err
+
+
+def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys):
+    from test_selection import dnf_table
+
+    from plx_core.estimator import PLXClassifier
+
+    X, y = dnf_table()
+    csv = tmp_path / "dnf.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
+                 "--out", str(model)]) == 0
+    assert "tree-all answers: out-of-fold F1" in capsys.readouterr().err
+    doc = json.loads(model.read_text())
+    assert (doc["chosen"], doc["kb_kind"], doc["semantics"]) == ("tree-all", "tree-all", "relevant")
+    assert doc["answer"] is None and "out-of-fold F1" in doc["chosen_reason"]
+    table = pd.read_csv(csv, dtype=str)
+    clf = PLXClassifier(positive="yes").fit(table.drop(columns="label"), table["label"])
+    assert doc["threshold"] == clf.threshold_
+    rows = table.drop(columns="label").iloc[:40].copy()
+    rows.iloc[0, 0] = np.nan  # a missing cell: answered from the path prefixes it knows
+    rows.to_csv(tmp_path / "q.csv", index=False)
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(tmp_path / "q.csv"), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
+    assert pred["decision"].tolist() == clf.predict(rows).tolist()

@@ -276,3 +276,31 @@ def test_roc_and_pr_mark_the_threshold_point():
     assert "area" in roc.layout.title.text
     pr = pr_figure(c, at)
     assert (pr.data[1].x[0], pr.data[1].y[0]) == pytest.approx((at.sensitivity, at.precision))
+
+
+def test_global_features_top_n_sums_the_rest_and_names_the_class():
+    from plx_core.plots import global_features
+
+    n = 30
+    feats = pd.DataFrame({"feature": [f"measurement number {i}" for i in range(n)],
+                          "mean_abs_shapley": np.linspace(0.3, 0.01, n),
+                          "in_explanation": np.arange(n), "for_pos": np.arange(n) // 2,
+                          "for_neg": np.arange(n) - np.arange(n) // 2})
+    fig = global_features(feats, top=15, positive="malignant")
+    bar = fig.data[0]
+    assert len(bar.x) == 16 and bar.marker.color[0] == MUTED  # drawn bottom-up: the rest first
+    assert bar.x[0] == pytest.approx(feats["mean_abs_shapley"].iloc[15:].sum())
+    texts = [a.text for a in fig.layout.annotations]
+    assert texts[0].startswith("the other 15 features")
+    assert "malignant" in texts[-1] and "NOT POS" not in " ".join(texts)
+    assert all(len(line) <= 2 * LABEL_WIDTH for t in texts for line in t.split("<br>"))
+
+
+def test_bounds_chart_names_the_class():
+    class B:
+        lower, upper = 0.1, 0.3
+
+    fig = bounds_interval(B(), positive="<b>malignant</b>")
+    assert fig.layout.title.text.endswith("→ not &lt;b&gt;malignant&lt;/b&gt;")
+    assert fig.layout.xaxis.title.text == "ω(POS): support for &lt;b&gt;malignant&lt;/b&gt;"
+    assert bounds_interval(B()).layout.title.text.endswith("→ NOT POS")

@@ -230,7 +230,7 @@ def ws_evidence(ws: Workspace, values: Mapping[str, str | None]) -> tuple[pd.Dat
             empty = pd.DataFrame(columns=cols)
             return empty, empty
         ev["target"] = ev["target"].fillna(ev["p"])
-        ev["rule"] = clause_texts(v.kb, ev["clause_id"])  # IF … THEN, never the raw clause
+        ev["rule"] = clause_texts(v.kb, ev["clause_id"], ws.class_name)  # IF … THEN malignant
         ev["strength"] = ev["w"] * (ev["target"] - 0.5).abs()
         for_pos = ev[ev["target"] > 0.5].sort_values("strength", ascending=False, kind="stable")
         against = ev[ev["target"] < 0.5].sort_values("strength", ascending=False, kind="stable")
@@ -346,6 +346,8 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "fore
 
     if ws_agreement_done(ws, n_rows, k, model):
         return ws.cached("agreement", n_rows, k, model, make=lambda: make(None))
+    if stop is None or not stop():  # a run starts: from now on its rows count as done
+        ws.cached("agreement-started", n_rows, k, model, make=lambda: True)
     rep = make(stop)
     if rep.complete:  # kept whole once every row is done
         ws.cached("agreement", n_rows, k, model, make=lambda: rep)
@@ -357,10 +359,14 @@ def ws_agreement_done(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = 
     return ws.is_cached("agreement", n_rows, k, model)
 
 
-def ws_agreement_progress(ws: Workspace, n_rows: int = 40, k: int = 2) -> tuple[int, int]:
-    """(rows explained so far, rows the agreement uses): the leading rows whose explanation
-    and Shapley values are in the session's cache."""
+def ws_agreement_progress(ws: Workspace, n_rows: int = 40, k: int = 2,
+                          model: str = "forest") -> tuple[int, int]:
+    """(rows explained so far, rows the agreement uses): once a run with these settings was
+    started, the leading rows whose explanation and Shapley values are in the session's cache
+    (rows explained on other pages do not make a run nobody started look stopped)."""
     X = _agreement_rows(ws, n_rows, k)
+    if not ws.is_cached("agreement-started", n_rows, k, model):
+        return 0, len(X)
     v = ws.view()
     done = 0
     for _, r in X.iterrows():

@@ -34,7 +34,7 @@ def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part:
     done = ws.results.get(key + ("rows",), dict)
     return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
                        random_state=ws.settings.seed, semantics=ws.semantics,
-                       progress=progress, stop=stop, done=done)
+                       progress=progress, stop=stop, done=done, positive=ws.class_name)
 
 
 def ws_global_progress(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,

@@ -7,7 +7,7 @@ import streamlit as st
 
 from plx_app.service import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
 from plx_app.state import page_setup
-from plx_app.widgets import Progress, error, figure, guard, md
+from plx_app.widgets import Progress, error, figure, guard, md, wrapped_table
 from plx_core import wording
 from plx_core.kb import parse_clause
 from plx_core.plots import tree_figure
@@ -108,9 +108,10 @@ def browse_tab() -> None:
         frame, total = browse_kb(kb, q)
         pages = max(1, -(-total // int(size)))
         st.caption(f"{total:,} of {len(kb):,} clauses match · page {min(int(page), pages)} of {pages}")
-        st.dataframe(frame.drop(columns=["clause"]), hide_index=True, width="stretch",
-                     column_config={"p": st.column_config.NumberColumn(format="%.3f"),
-                                    "w": st.column_config.NumberColumn(format="%.3g")})
+        wrapped_table(frame.drop(columns=["clause"]), max_rows=10,
+                      column_config={"IF": st.column_config.TextColumn(width="large"),
+                                     "p": st.column_config.NumberColumn(format="%.3f"),
+                                     "w": st.column_config.NumberColumn(format="%.3g")})
 
 
 def tree_tab() -> None:

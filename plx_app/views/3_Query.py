@@ -21,7 +21,7 @@ from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.service.projects import rules_in_force
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_app.widgets import figure, guard, keep_last, md, require_kb, wrapped_table
 from plx_core import wording
 from plx_core.plots import bounds_interval, evidence_bars
 
@@ -211,7 +211,8 @@ with guard("Answering the query"):
             st.markdown(md("\n".join(wording.advanced_lines(b))))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
         values = inst.as_dict()
-        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b)), key="q_bounds")
+        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b, positive=ws.class_name)),
+               key="q_bounds")
         notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:
             notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
@@ -226,12 +227,15 @@ with guard("Answering the query"):
                       "w": st.column_config.NumberColumn("weight", format="%g"),
                       "support": st.column_config.NumberColumn("training rows"),
                       "overridden": st.column_config.CheckboxColumn("overridden")}
-            st.markdown(f"**Evidence for POS** ({len(for_pos)} clauses, strongest first)")
-            st.dataframe(for_pos[cols_show].head(50), hide_index=True, width="stretch", height=220,
-                         column_config=config)
-            st.markdown(f"**Evidence against POS** ({len(against)} clauses, strongest first)")
-            st.dataframe(against[cols_show].head(50), hide_index=True, width="stretch", height=220,
-                         column_config=config)
+            pos_name, neg_name = wording.class_names(ws.class_name)
+            for head, side in ((f"Evidence for {pos_name}", for_pos),
+                               (f"Evidence against {pos_name} (towards {neg_name})", against)):
+                st.markdown(f"**{md(head)}** ({len(side)} clauses, strongest first"
+                            + (", the first 50 listed)" if len(side) > 50 else ")"))
+                if len(side):
+                    wrapped_table(side[cols_show].head(50), max_rows=5, column_config=config)
+                else:
+                    st.caption("None.")
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
                 figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
                     pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")

@@ -8,7 +8,7 @@ import streamlit as st
 from plx_app.project_ui import rules_history, why_input
 from plx_app.service import decision_word, parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
-from plx_app.widgets import error, figure, guard, keep_last, md, require_kb
+from plx_app.widgets import error, figure, guard, keep_last, md, require_kb, wrapped_table
 from plx_core import wording
 from plx_core.plots import bounds_compare
 
@@ -81,9 +81,10 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
-    st.dataframe(rules_frame(ws.rules), hide_index=True, width="stretch",
-                 column_config={"p": st.column_config.NumberColumn(format="%.3f"),
-                                "w": st.column_config.NumberColumn(format="%.4g")})
+    wrapped_table(rules_frame(ws.rules), max_rows=6,
+                  column_config={"rule": st.column_config.TextColumn(width="large"),
+                                 "p": st.column_config.NumberColumn(format="%.3f"),
+                                 "w": st.column_config.NumberColumn(format="%.4g")})
     ids = [r.id for r in ws.rules]
     rid = st.selectbox("Edit rule", ids, key="r_edit_id",
                        format_func=lambda i: f"{i}: {rule_text(ws.rule(i))}")
@@ -118,8 +119,11 @@ with guard("Showing the rules' effect"):
         s0, s1 = fx.before, fx.after
         m1, m2, m3, m4 = st.columns(4)
         m1.metric("F1 without rules", f"{s0['F1']:.3f}")
-        m2.metric("F1 with rules", f"{s1['F1']:.3f}", f"{s1['F1'] - s0['F1']:+.3f}")
-        m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}", f"{s1['accuracy'] - s0['accuracy']:+.3f}")
+        d_f1, d_acc = s1["F1"] - s0["F1"], s1["accuracy"] - s0["accuracy"]
+        m2.metric("F1 with rules", f"{s1['F1']:.3f}",  # no arrow when nothing changed
+                  f"{d_f1:+.3f}" if abs(d_f1) >= 5e-4 else None)
+        m3.metric("Accuracy with rules", f"{s1['accuracy']:.3f}",
+                  f"{d_acc:+.3f}" if abs(d_acc) >= 5e-4 else None)
         m4.metric("Decisions that flip", f"{len(fx.flips)}")
         if len(fx.flips):
             st.dataframe(fx.flips, width="stretch", height=240)

@@ -16,6 +16,7 @@ from plx_app.service.explain import (
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_core import wording
 from plx_core.plots import (
     agreement_figure,
     confusion_matrix_figure,
@@ -30,6 +31,7 @@ st.title("Evaluate")
 require_kb(ws)
 
 label = ws.kb_note or ws.kb_settings.label()
+pos_name, neg_name = wording.class_names(ws.class_name)
 st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; POS = {ws.positive!r}; "
               f"KB {label}" + (f" with {sum(r.enabled for r in ws.rules)} rule(s)" if ws.rules else "")))
 
@@ -50,7 +52,7 @@ with guard("Showing the scores"):
         c1, c2 = st.columns(2)
         with c1:
             cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]
-            figure(confusion_matrix_figure(cm, ("NOT POS", "POS")), key="ev_cm")
+            figure(confusion_matrix_figure(cm, (neg_name, pos_name)), key="ev_cm")
         with c2:
             with st.spinner("Fitting the baselines on the same split…"):
                 base = ws.baselines()
@@ -88,7 +90,7 @@ with guard("Drawing the ROC and precision–recall curves"):
         figure(pr_figure(cv, at_t), key="ev_pr")
     m1, m2 = st.columns([1, 1])
     with m1:
-        figure(confusion_matrix_figure(at_t.matrix(), ("NOT POS", "POS"),
+        figure(confusion_matrix_figure(at_t.matrix(), (neg_name, pos_name),
                                        title=f"Confusion matrix at threshold {threshold:.2f}"),
                key="ev_cm_threshold")
     m2.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
@@ -101,14 +103,14 @@ st.subheader("Explanation agreement with SHAP")
 st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "
            "ranks highest towards the baseline's decision (the paper's Fig. 2), and plx's Shapley "
            "values of ω(POS) with the SHAP values.")
-a1, a2, a3 = st.columns(3)
+a1, a2, a3 = st.columns([1, 1, 2])  # the model names are long
 n_rows = a1.slider("Test rows", 10, max(10, min(200, len(ws.X_test))), min(40, len(ws.X_test)), 10,
                    key="ev_n")
 k = a2.slider("k", 1, max(2, len(ws.features)), min(2, len(ws.features)), key="ev_k")
 model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODELS.get, key="ev_model")
 k = min(k, len(ws.features))
 rep = None
-done_n, planned = ws_agreement_progress(ws, n_rows, k)
+done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
 start = False
 controls = st.empty()  # the start / stop controls, cleared once every row is done
 if not ws_agreement_done(ws, n_rows, k, model):

@@ -7,7 +7,8 @@ import streamlit as st
 
 from plx_app.service.insight import GLOBAL_ROWS, ws_global_progress, ws_global_view
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_app.widgets import figure, guard, keep_last, md, require_kb, wrapped_table
+from plx_core import wording
 from plx_core.plots import global_features
 
 ws = page_setup()
@@ -63,25 +64,31 @@ if start or done_n:
                             "Explaining the rows")
     view = got.value if got is not None else None
 if view is not None:
-    st.markdown(md(view.summary()))
-    figure(global_features(view.features), key="g_features", static=True)
+    pos_name, neg_name = wording.class_names(ws.class_name)
+    st.markdown(md(view.summary(ws.class_name)))
+    figure(global_features(view.features, positive=ws.class_name), key="g_features", static=True)
     st.markdown("**Explanations given most often**")
-    st.dataframe(view.explanations[["rows", "decision", "explanation"]], hide_index=True,
-                 width="stretch",
-                 column_config={"explanation": st.column_config.TextColumn(width="large"),
-                                "rows": st.column_config.NumberColumn("rows", width="small"),
-                                "decision": st.column_config.TextColumn(width="small")})
+    expl = view.explanations[["rows", "decision", "explanation"]].assign(
+        decision=lambda f: f["decision"].map({"POS": pos_name, "NOT POS": neg_name}))
+    wrapped_table(expl, max_rows=10,
+                  column_config={"explanation": st.column_config.TextColumn(width="large"),
+                                 "rows": st.column_config.NumberColumn("rows", width="small"),
+                                 "decision": st.column_config.TextColumn(width="small")})
     st.markdown("**Rules the answers most often rest on** (the answer equals the rule's "
                 "probability: the rule that settles the weighted median, or that the LP's "
                 "optimum keeps)")
-    st.dataframe(view.rules[["decisive", "p", "rule", "w", "source"]],
-                 hide_index=True, width="stretch",
-                 column_config={"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
-                                "decisive": st.column_config.NumberColumn("rows", width="small"),
-                                "p": st.column_config.NumberColumn("probability", format="%.2f",
-                                                                   width="small"),
-                                "w": st.column_config.NumberColumn("weight", format="%g",
-                                                                   width="small"),
-                                "source": st.column_config.TextColumn(width="small")})
-    st.caption("A rule IF … THEN POS with probability p says that p of the training rows that "
-               "match it are POS: probability 0 means none of them is, 1 means all are.")
+    rules = view.rules[["decisive", "p", "rule", "w", "source"]].assign(
+        source=lambda f: ["learned from data" if s_ in ("data", "tree") else "expert rule"
+                          for s_ in f["source"]])
+    wrapped_table(rules, max_rows=10,
+                  column_config={"rule": st.column_config.TextColumn("rule (IF … THEN …)",
+                                                                     width="large"),
+                                 "decisive": st.column_config.NumberColumn("rows", width="small"),
+                                 "p": st.column_config.NumberColumn("probability", format="%.2f",
+                                                                    width="small"),
+                                 "w": st.column_config.NumberColumn("weight", format="%g",
+                                                                    width="small"),
+                                 "source": st.column_config.TextColumn("from", width="small")})
+    st.caption(md(f"A rule IF … THEN {pos_name} with probability p says that p of the training "
+                  f"rows that match it are {pos_name}: probability 0 means none of them is, 1 "
+                  "means all are."))
