@@ -665,8 +665,9 @@ def test_model_file_semantics_is_checked(tmp_path, capsys):
 
 
 def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys):
-    from plx_core.estimator import PLXClassifier
     from test_selection import dnf_table
+
+    from plx_core.estimator import PLXClassifier
 
     X, y = dnf_table()
     csv = tmp_path / "dnf.csv"
