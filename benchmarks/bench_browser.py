@@ -40,7 +40,8 @@ NOTES = [
     "  add_annotation); the evidence chart, the list of all candidates and the side-by-side view",
     "  drawn only when asked for; lazy Knowledge-base tabs.",
     "- One-off steps include loading plotly.js and the data grid in the browser (first Query",
-    "  visit), fitting the SHAP forest, and building the Tree KB for the comparison.",
+    "  visit), fitting the SHAP forest, and building the Tree KB for the comparison. The SHAP",
+    "  agreement and the global view run only when the user starts them (with a count and Stop).",
 ]
 
 
@@ -71,6 +72,10 @@ def measure(reps: int) -> tuple[dict[str, list[float]], dict[str, float]]:
             "Evaluate", expect="Start the comparison")
         once["Evaluate: SHAP agreement, started by the user (forest)"] = app.click_button(
             "Start the comparison", expect="How often each feature is in the top-k")
+        once["Global view page, first visit (nothing computed)"] = app.nav(
+            "Global view", expect="Explain the rows")
+        once["Global view: 100 rows explained, started by the user"] = app.click_button(
+            "Explain the rows", expect="Explanations given most often")
         once["Knowledge base page, first visit"] = app.nav("Knowledge base", expect="clauses match")
 
         try:

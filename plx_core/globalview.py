@@ -21,10 +21,12 @@ import pandas as pd
 
 from .encoding import is_missing
 from .errors import DataError
-from .explain import explain, shapley
+from .explain import Explanation, explain, explain_many, shapley
 from .kb import KB
 from .query import TIE_EPS, query
 from .wording import clause_text, plural
+
+CHUNK = 16  # rows whose explanations are made together (explain_many: shared work, threads)
 
 
 @dataclass(frozen=True)
@@ -94,9 +96,12 @@ def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) ->
 
 
 def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semantics: str = "auto",
-             shapley_samples: int = 64, random_state: int | None = 0) -> RowPart:
-    """Explain one row (known values `q`) for the global view."""
-    e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
+             shapley_samples: int = 64, random_state: int | None = 0,
+             explanation: Explanation | None = None) -> RowPart:
+    """Explain one row (known values `q`) for the global view (`explanation`: its k-feature
+    explanation when already made, e.g. by `explain_many` for a chunk of rows)."""
+    e = explanation if explanation is not None else explain(kb, q, k=min(k, len(q)),
+                                                            semantics=semantics)
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
     got = dict(zip(sv.features, sv.values, strict=True))
     b = query(kb, q, semantics=semantics)
@@ -148,13 +153,23 @@ def global_view(
     done = {} if done is None else done
     parts: list[RowPart | None] = []
     records = rows.to_dict(orient="records")
-    for i, (idx, rec) in enumerate(zip(rows.index, records, strict=True)):
+    queries = [{f: v for f, v in rec.items() if not is_missing(v)} for rec in records]
+    made: dict[int, Explanation] = {}  # explanations of the current chunk (explain_many)
+    for i, idx in enumerate(rows.index):
         if idx not in done:
             if stop is not None and stop():
                 break
-            q = {f: v for f, v in rec.items() if not is_missing(v)}
-            done[idx] = row_part(kb, q, k, feats, semantics, shapley_samples,
-                                 random_state) if q else None
+            if queries[i] and i not in made:  # the next chunk's explanations, made together
+                chunk = [j for j in range(i, min(i + CHUNK, len(rows)))
+                         if queries[j] and rows.index[j] not in done]
+                es = explain_many(kb, [queries[j] for j in chunk],
+                                  k=[min(k, len(queries[j])) for j in chunk],
+                                  semantics=semantics, stop=stop)
+                made = dict(zip(chunk, es))  # a prefix when stopped
+                if i not in made:
+                    break
+            done[idx] = row_part(kb, queries[i], k, feats, semantics, shapley_samples,
+                                 random_state, made.get(i)) if queries[i] else None
         parts.append(done[idx])
         if progress is not None:
             progress(i + 1, len(rows))

@@ -220,7 +220,7 @@ if prepared is not None:
         if level == "warning":
             st.warning(md(text))
     st.info("  \n".join(md(t) for level, t in notes if level != "warning"))
-    st.dataframe(prepared.frame().head(20), width="stretch", height=300)
+    st.dataframe(prepared.frame().head(20), width="stretch", height=300, placeholder="(missing)")
 
 unchanged = same and settings == ws.settings
 if st.button("Use this data", type="primary", disabled=prepared is None or unchanged,

@@ -118,7 +118,7 @@ with guard("Listing the rows"):
         shown = shown[hit.any(axis=1).to_numpy()]
     labels = [_plain(i) for i in shown.index]
     st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below.")
-    st.dataframe(shown, width="stretch", height=260, key="q_table",
+    st.dataframe(shown, width="stretch", height=260, key="q_table", placeholder="(missing)",
                  on_select=functools.partial(_table_selected, part, labels),
                  selection_mode="single-row")
     opts = list(labels)
@@ -230,7 +230,8 @@ with guard("Answering the query"):
             pos_name, neg_name = wording.class_names(ws.class_name)
             for head, side in ((f"Evidence for {pos_name}", for_pos),
                                (f"Evidence against {pos_name} (towards {neg_name})", against)):
-                st.markdown(f"**{md(head)}** ({len(side)} clauses, strongest first"
+                st.markdown(f"**{md(head)}** ({len(side)} clause{'' if len(side) == 1 else 's'}, "
+                            "strongest first"
                             + (", the first 50 listed)" if len(side) > 50 else ")"))
                 if len(side):
                     wrapped_table(side[cols_show].head(50), max_rows=5, column_config=config)
