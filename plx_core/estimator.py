@@ -356,7 +356,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         n_pos = int(y.sum())
         why = None
         if cfg is None or cfg.loo_pred is None:
-            why = "too few training rows to tune or compare"
+            why = "too few training rows (or rows of a class) to tune or compare"
         elif len(y) < S.MIN_SELECT_ROWS or min(n_pos, len(y) - n_pos) < S.SELECT_FOLDS:
             why = f"too few rows of a class for {S.SELECT_FOLDS}-fold cross-validation"
         elif self._groups is not None:

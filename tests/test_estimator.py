@@ -242,3 +242,18 @@ def test_predict_matches_columns_by_name():
         m.predict(X.iloc[:0])
     with pytest.raises(DataError, match=r"duplicate column name\(s\) \['a'\]"):
         PLXClassifier().fit(pd.concat([X, X[["a"]]], axis=1), y)
+
+
+@pytest.mark.parametrize("rare", [1, 5])
+def test_a_rare_class_does_not_take_every_row(rare):
+    """One row (or five) of a class: the tuned one-vs-rest KB must not answer it for every row
+    (it did: leave-one-out F1 prefers "all positive" on a rare class)."""
+    X, y = _mixed(300)
+    labels = np.where(y == 1, "yes", "no").astype(object)
+    labels[:rare] = "rare"
+    pred = PLXClassifier().fit(X, labels).predict(X)
+    assert (pred == "rare").sum() < 30
+    assert (pred == labels).mean() > 0.8
+    binary = np.array(["no"] * 300, dtype=object)
+    binary[:rare] = "yes"
+    assert (PLXClassifier(variant="tuned").fit(X, binary).predict(X) == "yes").sum() < 150
