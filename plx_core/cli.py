@@ -149,6 +149,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
         schema = infer_schema(frame, label, positive)
+    for c, why in schema.excluded.items():  # never dropped silently
+        say(f"column {c!r} is left out: {why}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
         raise CLIError(

@@ -466,8 +466,12 @@ class Binning:
 
 
 def fmt_number(x: float) -> str:
-    """Shortest text that reads back as the same float: 18.0 → "18", 8.6625 → "8.6625"."""
-    return np.format_float_positional(float(x), trim="-")
+    """Shortest text that reads back as the same float: 18.0 → "18", 8.6625 → "8.6625";
+    very large or small magnitudes in exponent form (2e+297, 1.14e-13), not 300 digits."""
+    f = float(x)
+    if f != 0 and not 1e-6 <= abs(f) < 1e16:
+        return repr(f)
+    return np.format_float_positional(f, trim="-")
 
 
 def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
@@ -845,7 +849,9 @@ def infer_schema(
             kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            integral = present_x is not None and bool(np.all(np.floor(present_x) == present_x))
+            # whole numbers an ID could be: 1e300 or inf is "integral" as a float, not an ID
+            integral = present_x is not None and bool(np.all(
+                (np.floor(present_x) == present_x) & (np.abs(present_x) < 2.0**53)))
             if (
                 n_distinct > max_categories
                 and n_distinct / present >= id_threshold

@@ -690,3 +690,16 @@ def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys)
     pred = pd.read_csv(out)
     assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
     assert pred["decision"].tolist() == clf.predict(rows).tolist()
+
+
+def test_fit_says_which_columns_it_leaves_out(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    n = 120
+    table = pd.DataFrame({"id": np.arange(n), "k": 7, "b": rng.choice(list("xy"), n),
+                          "label": rng.choice(["0", "1"], n)})
+    csv = tmp_path / "t.csv"
+    table.to_csv(csv, index=False)
+    assert main(["fit", str(csv), "--label", "label", "--out", str(tmp_path / "m.json")]) == 0
+    err = capsys.readouterr().err
+    assert "column 'id' is left out: ID-like" in err
+    assert "column 'k' is left out: constant" in err

@@ -453,3 +453,16 @@ def test_suggest_label_prefers_few_text_classes_and_says_why():
     assert suggest_label(frame.rename(columns={"bill": "Class"}).assign(Class=[0, 1] * 10)).column == "Class"
     only = pd.DataFrame({"id": range(30), "v": range(30)})
     assert suggest_label(only).column == "v" and "choose the label yourself" in suggest_label(only).reason
+
+
+def test_huge_and_infinite_numbers_are_a_numeric_column_not_an_id():
+    """Floats of 1e300 (and ±inf) are whole numbers as floats but no ID: keep the column,
+    and label its bins in exponent form rather than 300 digits."""
+    rng = np.random.default_rng(3)
+    h = pd.Series(rng.normal(size=200) * 1e300).astype(object)
+    h[0], h[1] = "inf", "-inf"
+    frame = pd.DataFrame({"h": h.astype(str), "label": np.where(rng.random(200) < 0.5, "1", "0")})
+    schema = infer_schema(frame, "label")
+    assert schema.kinds.get("h") == "numeric" and "h" not in schema.excluded
+    assert bin_labels([1.5e-13, 2e297]) == ("<1.5e-13", "[1.5e-13, 2e+297)", "≥2e+297")
+    assert bin_labels([0.25, 18.0]) == ("<0.25", "[0.25, 18)", "≥18")
