@@ -39,10 +39,34 @@ def default_positive(classes: Sequence[str]) -> str | None:
     if len(classes) != 2:
         return None
     for neg, pos in POSITIVE_PAIRS:
-        lower = {str(c).lower(): str(c) for c in classes}
+        lower = {_number_key(str(c)).lower(): str(c) for c in classes}
         if set(lower) == {neg.lower(), pos.lower()}:
             return lower[pos.lower()]
     return None
+
+
+def _number_key(v: str) -> str:
+    """"1" for "1.0" (a 0/1 label read as floats), the text itself otherwise."""
+    try:
+        f = float(v)
+    except ValueError:
+        return v
+    return str(int(f)) if math.isfinite(f) and f.is_integer() and v.strip() == v else v
+
+
+def check_labels(arr: np.ndarray) -> None:
+    """Refuse missing labels (naming the rows) and classes that differ only in case or
+    surrounding spaces ("Yes" / "yes "), which would otherwise become separate classes."""
+    missing = [i for i, v in enumerate(arr) if is_missing(v)]
+    if missing:
+        raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    groups: dict[str, list[str]] = {}
+    for c in sorted({value_str(v) for v in arr}):
+        groups.setdefault(c.strip().lower(), []).append(c)
+    clash = [g for g in groups.values() if len(g) > 1]
+    if clash:
+        raise DataError(f"the label has classes that differ only in case or spaces: {clash[0]} "
+                        "(clean the label column so each class is written one way)")
 
 
 def natural_key(v: str) -> tuple:
@@ -88,6 +112,29 @@ def as_frame(X: Any, features: Sequence[str] | None = None) -> pd.DataFrame:
     if dup:
         raise DataError(f"duplicate column name(s) {dup}; rename them before building a KB")
     return frame
+
+
+def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
+    """A DataFrame's columns checked (no duplicates) and, against the `fitted` names, matched
+    by name: the fitted order, one line naming any missing or unknown column. Other X as is."""
+    if not isinstance(X, pd.DataFrame):
+        return X
+    cols = [str(c) for c in X.columns]
+    dup = sorted({c for c in cols if cols.count(c) > 1})
+    if dup:
+        raise DataError(f"duplicate column name(s) {dup}; rename them")
+    if fitted is None:
+        return X
+    names = [str(c) for c in fitted]
+    missing = [c for c in names if c not in cols]
+    if missing:
+        raise DataError(f"column(s) {missing[:10]} of the training data are missing")
+    extra = [c for c in cols if c not in names]
+    if extra:
+        raise DataError(f"column(s) {extra[:10]} were not in the training data; drop them")
+    if cols == names:
+        return X
+    return X.set_axis(cols, axis=1)[names]
 
 
 def check_categorical(frame: pd.DataFrame) -> None:
@@ -147,9 +194,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
         raise DataError(f"the label must be one column, got shape {arr.shape}")
     if len(arr) == 0:
         raise DataError("the label has no rows")
-    missing = [i for i, v in enumerate(arr) if is_missing(v)]
-    if missing:
-        raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    check_labels(arr)
     strs = np.array([value_str(v) for v in arr], dtype=object)
     classes = sorted(set(strs.tolist()), key=natural_key)
     if positive is None:

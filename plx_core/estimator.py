@@ -53,7 +53,7 @@ from . import variants as V
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer
-from .encoding import default_positive, natural_key, value_str
+from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
 
@@ -169,6 +169,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return [f"a{i + 1}" for i in range(self.n_features_in_ if n is None else n)]
 
     def _frame(self, X: Any, reset: bool) -> pd.DataFrame:
+        """X as an object frame of the fitted columns: a DataFrame's columns are matched by
+        name (`encoding.match_columns`); predict on no rows gives no rows."""
+        X = match_columns(X, None if reset else getattr(self, "feature_names_in_", None))
+        if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
+            return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
+                                columns=self._feature_names())
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
 
@@ -204,6 +210,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"groups has {len(groups)} entries for {len(frame)} rows")
         self._groups = groups
         y_arr = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y), warn=True)
+        check_labels(y_arr)
         check_classification_targets(y_arr)
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):

@@ -200,3 +200,45 @@ def test_explain_keeps_column_names_so_scikit_learn_does_not_warn():
     bare = PLXClassifier().fit(X.to_numpy(), y)
     with pytest.raises(DataError, match="none of 'mean radius'.*fitted on a1, a2"):
         bare.explain(X.iloc[3])
+
+
+def _mixed(n: int = 120, seed: int = 0):
+    """A small seeded table a user might bring: numeric, text and integer columns."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.choice(list("xyz"), n),
+                      "c": rng.integers(0, 5, n)})
+    y = np.where((X.a > 0) ^ (X.b == "x"), 1, 0)
+    return X, y
+
+
+def test_float_zero_one_labels_need_no_positive():
+    X, y = _mixed()
+    m = PLXClassifier(variant="paper").fit(X, y.astype(float))
+    assert m.positive_ == "1.0"
+    assert np.array_equal(m.predict(X), PLXClassifier(variant="paper").fit(X, y).predict(X) * 1.0)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([None], r"label is missing in row\(s\) \[0\]"),
+    (["Yes", "yes "], r"differ only in case or spaces: \['Yes', 'yes', 'yes '\]"),
+])
+def test_unclean_labels_are_named(bad, message):
+    X, y = _mixed()
+    labels = np.where(y == 1, "yes", "no").astype(object)
+    labels[:len(bad)] = bad
+    with pytest.raises(DataError, match=message):
+        PLXClassifier().fit(X, labels)
+
+
+def test_predict_matches_columns_by_name():
+    X, y = _mixed()
+    m = PLXClassifier(variant="paper").fit(X, y)
+    assert np.array_equal(m.predict(X[["c", "a", "b"]]), m.predict(X))
+    with pytest.raises(DataError, match=r"\['b'\] of the training data are missing"):
+        m.predict(X.drop(columns="b"))
+    with pytest.raises(DataError, match=r"\['zz'\] were not in the training data"):
+        m.predict(X.assign(zz=1))
+    with pytest.raises(DataError, match="no rows"):
+        m.predict(X.iloc[:0])
+    with pytest.raises(DataError, match=r"duplicate column name\(s\) \['a'\]"):
+        PLXClassifier().fit(pd.concat([X, X[["a"]]], axis=1), y)
