@@ -99,6 +99,34 @@ def keep_last(name: str, about: str, scope: Hashable, compute: Callable[[], Any]
     return kept
 
 
+def start_stop(key: str, what: str, done: int, planned: int, start_label: str) -> tuple[bool, Any]:
+    """The controls of heavy work the user starts: what it does (`what`), a start button
+    (`Continue (done of planned done)` after a stop) and Stop, whose click ends the run at its
+    next count (Streamlit stops a running script on a new click). Returns (start clicked, the
+    placeholder to clear once every row is done)."""
+    controls = st.empty()
+    with controls.container():
+        st.caption(md(what))
+        b1, b2 = st.columns([1, 3])
+        start = b1.button(start_label if done == 0 else f"Continue ({done} of {planned} done)",
+                          key=f"{key}_start", type="primary")
+        b2.button("Stop", key=f"{key}_stop", help="Stops the running work (the rows done are kept).")
+    return start, controls
+
+
+def row_counter(done: int = 0, planned: int = 0, text: str | None = None) -> Any:
+    """A progress bar saying `Explained i of n rows`, as the `progress(i, n)` callback of the
+    row-by-row work; `.empty()` on the returned bar's holder removes it."""
+    bar = st.progress(done / max(planned, 1),
+                      text=text or f"Explained {done} of {planned} rows")
+
+    def count(i: int, n: int) -> None:
+        bar.progress(min(i / max(n, 1), 1.0), text=f"Explained {i} of {n} rows")
+
+    count.bar = bar  # type: ignore[attr-defined]
+    return count
+
+
 class Progress:
     """A progress bar usable as the `progress(fraction, text)` callback of plx_core."""
 

@@ -274,3 +274,27 @@ def test_case_report_names_the_saved_rules_author(browser, server):
         assert "Expert rules in force" in page and "learned from data" in page
     finally:
         ctx.close()
+
+
+def test_global_view_counts_rows_and_stops_on_stop(browser, server):
+    """Heavy work is started by the user, counts its rows and stops on Stop, keeping and
+    showing the rows done; starting again continues from there."""
+    ctx, app = new_app(browser, server, "stop")
+    try:
+        app.open("")
+        new_project(app, "Stop")
+        app.nav("Global view", expect="Explain the rows")
+        app.radio("Rows from", "training split")
+        app.slider_step("Rows to explain", 10, expect="Explaining 300 rows")  # 100 → 300
+        app.page.get_by_role("button", name="Explain the rows").first.click()
+        app.expect("Explained ")  # the count of rows done, while it runs
+        app.act(app.page.get_by_role("button", name="Stop").first.click,
+                expect="Continue (")
+        done = int(re.search(r"Stopped after (\d+) of 300 rows", app.text()).group(1))
+        assert 0 < done < 300 and f"Continue ({done} of 300 done)" in app.text()
+        assert "Explanations given most often" in app.text()  # the rows done are shown
+        app.shot("15_global_view_stopped")
+        app.click_button(f"Continue ({done} of 300 done)", expect="Explained a random sample")
+        assert "Stopped" not in app.text()
+    finally:
+        ctx.close()

@@ -15,7 +15,7 @@ from plx_app.service.explain import (
 )
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb
+from plx_app.widgets import figure, guard, keep_last, md, require_kb, row_counter, start_stop
 from plx_core import wording
 from plx_core.plots import (
     agreement_figure,
@@ -111,28 +111,19 @@ model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODEL
 k = min(k, len(ws.features))
 rep = None
 done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
-start = False
-controls = st.empty()  # the start / stop controls, cleared once every row is done
+start = controls = None
 if not ws_agreement_done(ws, n_rows, k, model):
-    with controls.container():
-        st.caption(md(f"Explaining {planned} rows with plx and with SHAP takes a while on wide "
-                      "tables; it runs when you start it, shows how many rows are done, and can "
-                      "be stopped (the rows done are kept and shown; starting again continues)."))
-        b1, b2 = st.columns([1, 3])
-        start = b1.button("Start the comparison" if done_n == 0 else
-                          f"Continue ({done_n} of {planned} done)", key="ev_start", type="primary")
-        b2.button("Stop", key="ev_stop", help="Stops a running comparison (the rows done are kept).")
+    start, controls = start_stop(
+        "ev", f"Explaining {planned} rows with plx and with SHAP takes a while on wide tables; it "
+        "runs when you start it, shows how many rows are done, and can be stopped (the rows done "
+        "are kept and shown; starting again continues).", done_n, planned, "Start the comparison")
 if start:
     with guard("Comparing explanations with SHAP"):
-        bar = st.progress(0.0, text="Fitting the baseline and computing SHAP values…")
-
-        def _count(done: int, total: int) -> None:
-            bar.progress(done / max(total, 1), text=f"Explained {done} of {total} rows")
-
+        count = row_counter(text="Fitting the baseline and computing SHAP values…")
         agreed = keep_last("agreement", f"{n_rows} test rows, k={k}, {model}", ws.data_key,
-                           lambda: ws_agreement(ws, n_rows, k, model, progress=_count),
+                           lambda: ws_agreement(ws, n_rows, k, model, progress=count),
                            "Comparing explanations with SHAP")
-        bar.empty()
+        count.bar.empty()
         rep = agreed.value if agreed is not None else None
         if rep is not None and rep.complete:
             controls.empty()

@@ -7,7 +7,16 @@ import streamlit as st
 
 from plx_app.service.insight import GLOBAL_ROWS, ws_global_progress, ws_global_view
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb, wrapped_table
+from plx_app.widgets import (
+    figure,
+    guard,
+    keep_last,
+    md,
+    require_kb,
+    row_counter,
+    start_stop,
+    wrapped_table,
+)
 from plx_core import wording
 from plx_core.plots import global_features
 
@@ -30,32 +39,23 @@ n_rows = g3.slider("Rows to explain (a seeded random sample beyond)", 20, 300, G
                    key="g_rows")
 
 done_n, planned = ws_global_progress(ws, k, n_rows, part)
-start = False
-controls = st.empty()  # the start / stop controls, cleared once every row is done
+start = controls = None
 if done_n < planned:
-    with controls.container():
-        st.caption(md(f"Explaining {planned} rows (a k-feature explanation, Shapley values and the "
-                      "decisive rules of each) takes a while on wide tables: it runs when you start "
-                      "it, shows how many rows are done, and can be stopped; the rows done are kept "
-                      "and shown, and starting again continues."))
-        b1, b2 = st.columns([1, 3])
-        start = b1.button("Explain the rows" if done_n == 0 else
-                          f"Continue ({done_n} of {planned} done)", key="g_start", type="primary")
-        b2.button("Stop", key="g_stop", help="Stops a running explanation (the rows done are kept).")
+    start, controls = start_stop(
+        "g", f"Explaining {planned} rows (a k-feature explanation, Shapley values and the decisive "
+        "rules of each) takes a while on wide tables: it runs when you start it, shows how many "
+        "rows are done, and can be stopped; the rows done are kept and shown, and starting again "
+        "continues.", done_n, planned, "Explain the rows")
 
 view = got = None
 if start or done_n:
     with guard("Explaining the rows"):
         if start:
-            bar = st.progress(done_n / planned, text=f"Explained {done_n} of {planned} rows")
-
-            def _count(i: int, n: int) -> None:
-                bar.progress(i / max(n, 1), text=f"Explained {i} of {n} rows")
-
+            count = row_counter(done_n, planned)
             got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
-                            lambda: ws_global_view(ws, k, n_rows, part, progress=_count),
+                            lambda: ws_global_view(ws, k, n_rows, part, progress=count),
                             "Explaining the rows")
-            bar.empty()
+            count.bar.empty()
             if got is not None and got.value.complete:
                 controls.empty()
         else:  # what was done before (complete, or stopped part-way): nothing is computed
