@@ -743,6 +743,20 @@ def _per_column(option: Any, col: str, default: Any) -> Any:
     return default if option is None else option
 
 
+def excess_levels(n_distinct: int, present: int, id_like: bool = True,
+                  id_threshold: float = 0.95, max_categories: int = 10,
+                  max_levels: int | None = 100) -> str | None:
+    """Why a categorical column of `n_distinct` values in `present` rows is left out (ID-like,
+    or more levels than `max_levels`: each level too rare to learn from), or None to keep it."""
+    if id_like and n_distinct > max_categories and n_distinct / present >= id_threshold:
+        return (f"ID-like: {n_distinct} distinct values in {present} rows "
+                f"({n_distinct / present:.0%} ≥ id_threshold {id_threshold:.0%})")
+    if max_levels is not None and n_distinct > max_levels:
+        return (f"too many distinct values for a categorical feature ({n_distinct} > "
+                f"max_levels {max_levels})")
+    return None
+
+
 def infer_schema(
     frame: pd.DataFrame,
     label: str,
@@ -852,21 +866,10 @@ def infer_schema(
             # whole numbers an ID could be: 1e300 or inf is "integral" as a float, not an ID
             integral = present_x is not None and bool(np.all(
                 (np.floor(present_x) == present_x) & (np.abs(present_x) < 2.0**53)))
-            if (
-                n_distinct > max_categories
-                and n_distinct / present >= id_threshold
-                and (not is_num or integral)
-            ):
-                excluded[c] = (
-                    f"ID-like: {n_distinct} distinct values in {present} rows "
-                    f"({n_distinct / present:.0%} ≥ id_threshold {id_threshold:.0%})"
-                )
-                continue
-            if kind == "categorical" and max_levels is not None and n_distinct > max_levels:
-                excluded[c] = (
-                    f"too many distinct values for a categorical feature ({n_distinct} > "
-                    f"max_levels {max_levels})"
-                )
+            why = excess_levels(n_distinct, present, not is_num or integral, id_threshold,
+                                max_categories, max_levels if kind == "categorical" else None)
+            if why is not None:
+                excluded[c] = why
                 continue
             if n_distinct == 1:
                 excluded[c] = f"constant (every value is {as_strings(s.dropna()).iloc[0]!r})"

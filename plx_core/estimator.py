@@ -41,6 +41,7 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
+from .data import excess_levels
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer
@@ -235,6 +237,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         frame = self.discretizer_.transform(frame)
+        frame = self._leave_out(frame)
         if len(classes) == 2:
             pos = value_str(self.positive) if self.positive is not None else default_positive(classes)
             if pos is None:
@@ -312,6 +315,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
+
+    def _leave_out(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """`frame` without its ID-like or too-many-level categorical columns (the rule `plx fit`
+        applies, `data.excess_levels`), named in `excluded_` and a warning: a level seen once or
+        twice makes clauses that memorise rows (a 3,000-value zip: accuracy 0.84 vs 1.00)."""
+        self.excluded_ = {}
+        for c in frame.columns:
+            if c in self.cuts_:
+                continue
+            s = frame[c]
+            why = excess_levels(int(s.nunique(dropna=True)), max(int(s.notna().sum()), 1))
+            if why is not None:
+                self.excluded_[c] = why
+        if len(self.excluded_) == frame.shape[1]:
+            raise DataError(f"every feature column is left out: {self.excluded_}")
+        if self.excluded_:
+            warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
+                f"{c!r}: {w}" for c, w in self.excluded_.items()), UserWarning, stacklevel=3)
+        return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
         """`kb` with the class correction of `class_weight_` for labels y (balanced: the base

@@ -257,3 +257,19 @@ def test_a_rare_class_does_not_take_every_row(rare):
     binary = np.array(["no"] * 300, dtype=object)
     binary[:rare] = "yes"
     assert (PLXClassifier(variant="tuned").fit(X, binary).predict(X) == "yes").sum() < 150
+
+
+def test_id_and_many_level_columns_are_left_out_and_said():
+    """An ID column and a 3,000-value zip code: left out as `plx fit` leaves them out (a
+    warning and `excluded_`), so the model answers as it does without them."""
+    X, y = _mixed(1500)
+    rng = np.random.default_rng(1)
+    wide = X.assign(zip=rng.integers(0, 3000, len(X)).astype(str),
+                    id=[f"u{i}" for i in range(len(X))])
+    with pytest.warns(UserWarning, match="'zip': too many distinct values.*'id': ID-like"):
+        m = PLXClassifier().fit(wide, y)
+    assert set(m.excluded_) == {"zip", "id"}
+    plain = PLXClassifier().fit(X, y)
+    fresh = wide.assign(zip="99999", id="new")
+    assert np.array_equal(m.predict_proba(fresh), plain.predict_proba(X))
+    assert set(m.explain(fresh.iloc[0]).features) <= {"a", "b", "c"}
