@@ -332,7 +332,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"every feature column is left out: {self.excluded_}")
         if self.excluded_:
             warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
-                f"{c!r}: {w}" for c, w in self.excluded_.items()), UserWarning, stacklevel=3)
+                f"{c!r}: {w}" for c, w in self.excluded_.items()) + " — numbers held as text "
+                "are categories: pass them as numbers to have them binned", UserWarning,
+                stacklevel=3)
         return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
