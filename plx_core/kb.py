@@ -127,6 +127,20 @@ class KB:
         if m and np.any(bad_w):
             bad = int(np.flatnonzero(bad_w)[0])
             raise DataError(f"clause {bad}: {weight_problem(float(self.w[bad]))}")
+        if m and not (self.codes >= 0).any(axis=1).all():
+            self._move_bodiless()
+
+    def _move_bodiless(self) -> None:
+        """Move learned clauses without a feature literal (`[p] POS`: a tree that is one leaf, a
+        hand-written prior) from the columnar block to `extra`, where every query sees them: the
+        block's lookups enumerate the non-empty subsets of a query's features only."""
+        empty = ~(self.codes >= 0).any(axis=1)
+        moved = [self.clause(int(i)) for i in np.flatnonzero(empty)]
+        keep = ~empty
+        self.codes = np.ascontiguousarray(self.codes[keep])
+        for name in ("head", "p", "w", "support", "positives", "source"):
+            setattr(self, name, getattr(self, name)[keep])
+        self.extra = moved + list(self.extra)
 
     # ------------------------------------------------------------------ sizes and access
 
@@ -243,7 +257,8 @@ class KB:
         self._grow(lit for c in clauses for lit in c.literals)
         rows = []
         for c in clauses:
-            if c.is_learned_form and c.source != "rule" and c.enabled and c.id is None:
+            if (c.is_learned_form and c.source != "rule" and c.enabled and c.id is None
+                    and any(lit.is_feature for lit in c.literals)):
                 rows.append(c)
             else:
                 if c.source == "rule" and c.id is None:

@@ -426,3 +426,29 @@ def test_counted_medians_equal_the_weighted_median_of_the_terms(seed):
         n = int(rep.sum()) + (0 if terms is None else len(rq))
         elo, ehi = weighted_median_intervals(q[:n], t[:n], w[:n], B)
         assert np.array_equal(lo, elo) and np.array_equal(hi, ehi)
+
+
+def test_a_clause_without_feature_literals_is_relevant_to_every_query():
+    """`[p] POS` (a tree that is one leaf, a hand-written base rate) holds for every row: both
+    semantics, one query and a batch, see it, also beside clauses that have a body."""
+    import pandas as pd
+
+    from plx_core import query_many
+
+    X = pd.DataFrame({"a": ["x"] * 10, "b": ["u"] * 10})
+    y = np.array([1, 1, 1, 0, 1, 1, 1, 0, 1, 0])
+    leaf = tree_kb(X, y, positive=1)  # no split helps: the root leaf, [0.7] POS
+    rows = pd.DataFrame({"a": ["x", None], "b": ["u", None]})
+    for sem in ("relevant", "full"):
+        b = query(leaf, {"a": "x", "b": "u"}, semantics=sem)
+        assert (b.lower, b.upper, b.n_relevant) == (0.7, 0.7, 1)
+        many = query_many(leaf, rows, semantics=sem)
+        assert list(many.lower) == list(many.upper) == [0.7, 0.7]
+    mixed = KB.from_text("[0.2] POS\n[0.9] POS | ~a=x\n[0.8] POS | ~a=x | ~b=u\n")
+    assert len(mixed) == 3
+    b = query(mixed, {"a": "x", "b": "u"}, semantics="relevant")
+    assert (b.lower, b.upper, b.n_relevant) == (0.8, 0.8, 3)  # median of 0.2, 0.8, 0.9
+    many = query_many(mixed, pd.DataFrame({"a": ["x", "y"], "b": ["u", "u"]}), semantics="relevant")
+    assert list(many.lower) == [0.8, 0.2] and list(many.upper) == [0.8, 0.2]
+    again = KB.from_json(mixed.to_json())
+    assert query(again, {"a": "x", "b": "u"}, semantics="relevant").lower == 0.8

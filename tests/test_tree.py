@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from plx_core.errors import DataError
 from plx_core.kb import KB, SOURCES
+from plx_core.query import query
 from plx_core.tree import (
     Tree,
     build_trees,
@@ -183,7 +184,9 @@ def test_constant_feature_is_not_split():
     assert tree.root.is_leaf and tree.n_nodes == 1
     for nodes in ("leaves", "all"):
         kb = tree_kb(X, y, nodes=nodes)
-        assert kb.n_learned == 1 and kb.lengths.tolist() == [0] and kb.p.tolist() == [0.75]
+        assert len(kb) == 1 and kb.clause(0).p == 0.75 and kb.clause(0).to_text().endswith("POS")
+        # the one leaf holds for every row (it sits with the clauses every query sees)
+        assert query(kb, {"a": "u", "b": "v"}, semantics="relevant").lower == 0.75
 
 
 def test_max_depth_and_min_samples_split(example2):
@@ -301,7 +304,7 @@ def test_leaf_clauses_match_data(data):
     X, y = data
     kb, (tree,) = tree_kb_with_trees(X, y)
     check_counts(X, y, kb)
-    assert kb.support.sum() == len(X)  # leaves partition the rows
+    assert sum(c.support for c in kb) == len(X)  # leaves partition the rows
     # every row matches exactly one leaf
     hits = sum(matching(X, leaf.path).astype(int) for leaf in tree.leaves())
     assert (hits == 1).all()
