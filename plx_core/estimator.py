@@ -345,10 +345,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return V.weighted_class_kb(kb, *cw) if cw is not None else kb
 
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
-                  kinds: tuple[str, ...], cw: tuple[float, float] | None = None) -> dict:
+                  kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
+                  depths: tuple[int | None, ...] = ()) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest") on these rows, class-corrected;
-        "tree" and "tree-all" come from one ID3 tree."""
-        from .tree import build_trees, trees_to_kb
+        "tree" and "tree-all" come from one ID3 tree. `depths`: "tree-all" is also cut at each
+        of these depth limits (keys `selection.tree_key(d)`; one tree grown, see `truncate`)."""
+        from .selection import tree_key
+        from .tree import build_trees, trees_to_kb, truncate
 
         out = {}
         if "tree" in kinds or "tree-all" in kinds:
@@ -358,6 +361,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             for k in ("tree", "tree-all"):
                 if k in kinds:
                     out[k] = trees_to_kb(one, "all" if k == "tree-all" else "leaves")
+            for d in depths:
+                if "tree-all" in kinds and d is not None:
+                    out[tree_key(d)] = trees_to_kb([truncate(one[0], d)], "all", kind="tree-all")
         if "forest" in kinds:
             out["forest"] = trees_to_kb(build_trees(
                 frame, y, positive=1, n_trees=self.n_trees, bootstrap=self.bootstrap,
@@ -395,17 +401,30 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         # missing cell) "relevant" answers from the matching path prefixes, without an LP
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
 
+        # depth limits below a max_depth the user gave (that one is "tree-all" itself)
+        depths = tuple(d for d in S.TREE_DEPTHS if d is not None
+                       and (self.max_depth is None or d < self.max_depth))
+
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
+            kbs = self._tree_kbs(f, yy, pos, kinds, cw, depths)
+            memo: dict[int, np.ndarray] = {}  # a cut as deep as the tree is the same KB
+
+            def answer(kb):
+                def means(X: pd.DataFrame) -> np.ndarray:
+                    if len(kb) not in memo:
+                        memo[len(kb)] = query_many(kb, X, semantics=sem).mean
+                    return memo[len(kb)]
+                return means
             # a tree that is one root leaf (no feature splits the rows) answers nothing
-            return {k: (lambda X, kb=kb: query_many(kb, X, semantics=sem).mean)
-                    for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items()
-                    if kb.lengths.max(initial=0) > 0}
+            return {k: answer(kb) for k, kb in kbs.items() if kb.lengths.max(initial=0) > 0}
 
         oof = S.out_of_fold(frame, y, fit_fold, self.random_state)
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen != "direct":
-            self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw)[sel.chosen]
+            key = S.tree_key(sel.max_depth) if sel.chosen == "tree-all" else sel.chosen
+            self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,
+                                          (sel.max_depth,))[key]
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "paper"
             self.semantics_ = sem
         if self.threshold is None:

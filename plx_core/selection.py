@@ -39,6 +39,11 @@ from the path prefixes it knows. A "forest" candidate (10 ID3 trees, `PLXClassif
 is supported but left out: grown in every fold it was 90% of the search's time (2.3–4.3× a
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
+TREE_DEPTHS: tuple[int | None, ...] = (2, 3, 4, 6, None)
+"""Depth limits tried for "tree-all" (None: grown until pure, the ID3 of the paper). Each fold
+grows one unlimited tree and reads the shallower ones off it (`plx_core.tree.truncate`); the
+depth with the best out-of-fold F1 is refitted on all training rows. A tree grown until pure
+fits label noise and leaves few rows per leaf (DNF + 10% noise, the rare sets)."""
 SELECT_FOLDS = 5
 THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.2, 0.801, 0.05), 2))
 TREE_SEMANTICS = "relevant"
@@ -62,6 +67,24 @@ class Selection:
     scores: dict[str, float] = field(default_factory=dict)
     thresholds: dict[str, float] = field(default_factory=dict)
     n_rows: int = 0
+    max_depth: int | None = None
+    """The depth limit of the chosen "tree-all" (None: unlimited, or the Direct KB answers)."""
+
+
+def tree_key(depth: int | None) -> str:
+    """The name a depth-limited "tree-all" candidate is scored under ("tree-all" unlimited)."""
+    return "tree-all" if depth is None else f"tree-all depth≤{depth}"
+
+
+def _candidates() -> list[tuple[str, str, int | None]]:
+    """(key, model, depth) in tie order: the Direct KB, then per tree model shallow to deep."""
+    out: list[tuple[str, str, int | None]] = []
+    for name in CANDIDATES:
+        if name == "tree-all":
+            out += [(tree_key(d), name, d) for d in TREE_DEPTHS]
+        else:
+            out.append((name, name, None))
+    return out
 
 
 def f1_at(y: np.ndarray, means: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -116,20 +139,26 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
     thresholds: dict[str, float] = {}
+    order = _candidates()
     if direct_pred is not None:
         scores["direct"] = float(f1_at(y[rows], np.asarray(direct_pred, float), np.array([0.5]))[0])
         thresholds["direct"] = 0.5
-    for name in CANDIDATES:
-        if name in oof:
-            thresholds[name], scores[name] = best_threshold(y[rows], oof[name][rows])
-    best = max(scores, key=lambda n: (scores[n], -CANDIDATES.index(n)))
-    runner = sorted((n for n in scores if n != best), key=lambda n: -scores[n])
+    for key, _model, _depth in order:
+        if key in oof:
+            thresholds[key], scores[key] = best_threshold(y[rows], oof[key][rows])
+    rank = {key: i for i, (key, _m, _d) in enumerate(order)}
+    best = max(scores, key=lambda n: (scores[n], -rank.get(n, len(rank))))
+    model, depth = next(((m, d) for k, m, d in order if k == best), (best, None))
+    runner = sorted((n for n in scores if n != best and not n.startswith(model)),
+                    key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
     how = ("leave-one-out" if best == "direct" else f"{SELECT_FOLDS}-fold")
-    reason = (f"{best} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
+    if model == "tree-all":
+        how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
+    reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
               f"{thresholds[best]:g}) on {len(rows)} training rows{against}")
-    return Selection(best, thresholds[best], reason, scores, thresholds, len(rows))
+    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth)
 
-
-__all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "Selection", "best_threshold", "choose",
-           "f1_at", "folds", "out_of_fold", "TREE_SEMANTICS"]
+__all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "Selection",
+           "best_threshold", "choose", "f1_at", "folds", "out_of_fold", "tree_key",
+           "TREE_SEMANTICS"]

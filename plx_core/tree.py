@@ -303,6 +303,21 @@ def id3(
     return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
 
 
+def truncate(tree: Tree, max_depth: int | None) -> Tree:
+    """`tree` as `id3` grows it with `max_depth` (nodes at that depth become leaves): growth is
+    greedy and top-down, so cutting the full tree gives the same tree without regrowing it."""
+    _check_int("max_depth", max_depth, 1)
+    if max_depth is None or tree.depth <= max_depth:
+        return tree
+
+    def cut(node: TreeNode) -> TreeNode:
+        kids = () if node.depth >= max_depth else tuple(cut(c) for c in node.children)
+        return TreeNode(node.feature, node.value, node.count, node.positives, node.depth,
+                        kids, node.path)
+
+    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+
+
 # --------------------------------------------------------------------------- KBs
 
 
