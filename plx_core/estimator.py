@@ -114,7 +114,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
     cut points); `chosen_` ("direct" or "tree-all": the model that answers),
     `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
-    candidate's out-of-fold F1; None without a choice), `threshold_` (the threshold used) and
+    candidate's out-of-fold F1 and, for "tree-all", the depth limit chosen in `max_depth`; None
+    without a choice), `threshold_` (the threshold used) and
     `semantics_` (how the answering KB is queried).
     """
 

@@ -6,7 +6,8 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "direct" — the tuned Direct KB (`plx_core.variants.tune`: clause-length window and prior
   clause chosen by exact leave-one-out); its evidence is that leave-one-out's decisions, which
   cost nothing more than the tuning itself;
-* "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`);
+* "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
+  grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 

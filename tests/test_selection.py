@@ -91,3 +91,26 @@ def test_given_threshold_and_other_variants_are_kept_as_given():
     assert "as given" in paper.chosen_reason_
     few = PLXClassifier(positive="yes").fit(X.iloc[:20], y[:20])
     assert few.chosen_ == "direct" and "too few" in few.chosen_reason_
+
+
+def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows():
+    # a tree grown until pure fits the 10% flipped labels; the depth search cuts it
+    X, y = dnf_table(noise=0.1)
+    tr, te = np.arange(420), np.arange(420, 600)
+    clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    assert clf.chosen_ == "tree-all" and clf.selection_.max_depth is not None
+    assert f"depth ≤ {clf.selection_.max_depth}" in clf.chosen_reason_
+    s = clf.selection_.scores
+    assert s[f"tree-all depth≤{clf.selection_.max_depth}"] == max(s.values()) > s["tree-all"]
+    full = PLXClassifier(positive="yes", kb="tree-all", threshold=clf.threshold_).fit(
+        X.iloc[tr], y[tr])
+    assert len(clf.kb_) < len(full.kb_)  # the answering KB is the cut tree, refitted on all rows
+    assert clf.kb_.lengths.max() <= clf.selection_.max_depth
+    f1 = f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes")
+    f1_full = f1_score(y[te] == "yes", full.predict(X.iloc[te]) == "yes")
+    assert f1 >= f1_full and f1 > 0.75
+    # explanations come from the cut tree: no clause longer than its depth is cited
+    pred = clf.predict(X.iloc[te])
+    i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
+    e = clf.explain(X.iloc[te[i]], k=2)
+    assert e.positive is True and len(e.features) <= 2

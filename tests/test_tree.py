@@ -18,6 +18,7 @@ from plx_core.tree import (
     tree_kb,
     tree_kb_with_trees,
     trees_to_kb,
+    truncate,
 )
 
 POSITIVE = ["0000", "1111", "1010", "1100"]
@@ -329,6 +330,21 @@ def test_clauses_match_data_with_missing_values(data, seed):
                                random_state=seed))
     kb = tree_kb(X, y)
     assert kb.support.sum() <= len(X)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_tables(missing=True), st.integers(1, 4))
+def test_a_cut_tree_is_the_tree_grown_to_that_depth(data, depth):
+    # the depth search of variant="auto" reads shallow trees off one grown tree
+    X, y = data
+    if X.isna().all().any():
+        X = X.fillna("x")
+    (full,) = build_trees(X, y)
+    (grown,) = build_trees(X, y, max_depth=depth)
+    assert truncate(full, depth) == grown
+    assert truncate(full, None) is full
+    a, b = trees_to_kb([truncate(full, depth)], "all"), trees_to_kb([grown], "all")
+    assert a.to_frame().equals(b.to_frame())
 
 
 # --------------------------------------------------------------------------- errors
