@@ -413,7 +413,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             def answer(kb):
                 def means(X: pd.DataFrame) -> np.ndarray:
                     if len(kb) not in memo:
-                        memo[len(kb)] = query_many(kb, X, semantics=sem).mean
+                        memo[len(kb)] = query_many(kb, X, semantics=sem, n_jobs=1).mean
                     return memo[len(kb)]
                 return means
             # a tree that is one root leaf (no feature splits the rows) answers nothing

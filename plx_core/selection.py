@@ -40,7 +40,7 @@ from the path prefixes it knows. A "forest" candidate (10 ID3 trees, `PLXClassif
 is supported but left out: grown in every fold it was 90% of the search's time (2.3–4.3× a
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
-TREE_DEPTHS: tuple[int | None, ...] = (2, 3, 4, 6, None)
+TREE_DEPTHS: tuple[int | None, ...] = (2, 3, 4, None)
 """Depth limits tried for "tree-all" (None: grown until pure, the ID3 of the paper). Each fold
 grows one unlimited tree and reads the shallower ones off it (`plx_core.tree.truncate`); the
 depth with the best out-of-fold F1 is refitted on all training rows. A tree grown until pure

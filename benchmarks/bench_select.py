@@ -1,0 +1,57 @@
+"""Fit time of the default's model search with and without the depth-limited trees: run on
+demand (`python3 benchmarks/bench_select.py [SETS]`), not by pytest.
+
+On the first split of `python -m plx_core.experiments compare` (same rows, 70/30, up to 1,000
+rows), interleaved medians of 3 fits each: a 100-tree random forest (the comparison's
+"Forest"), `PLXClassifier()` with only the unlimited tree-all candidate (the search before
+`selection.TREE_DEPTHS`), and the default (depths 2, 3, 4, 6, unlimited).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from timing import interleaved  # noqa: E402
+
+from plx_core import selection  # noqa: E402
+from plx_core.experiments.compare import SETS, make, subsample  # noqa: E402
+
+DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cancer-30"
+
+
+def main(keys: list[str]) -> None:
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    depths = selection.TREE_DEPTHS
+    print("| set | forest fit | plx, unlimited tree only | plx, depth search | ratio to forest "
+          "(before → after) |\n|---|---|---|---|---|")
+    for key in keys:
+        spec = SETS[key]
+        X, y, pos = spec.load()
+        X, y = subsample(X, y, 1000)
+        yb = (y.astype(str).to_numpy() == str(pos)).astype(int)
+        tr, _ = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, yb))
+        Xt, yt = X.iloc[tr], yb[tr]
+
+        def plx(ds: tuple, Xt=Xt, yt=yt) -> None:
+            selection.TREE_DEPTHS = ds
+            try:
+                make("plx", 0, X.shape[1]).fit(Xt, yt)
+            finally:
+                selection.TREE_DEPTHS = depths
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = interleaved({"forest": lambda Xt=Xt, yt=yt: make("Forest", 0, X.shape[1]).fit(Xt, yt),
+                             "before": lambda: plx((None,)), "after": lambda: plx(depths)}, 3)
+        f = t["forest"]
+        print(f"| {spec.label} | {f:.2f} s | {t['before']:.2f} s | {t['after']:.2f} s | "
+              f"{t['before'] / f:.1f}× → {t['after'] / f:.1f}× |", flush=True)
+
+
+if __name__ == "__main__":
+    main((sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SETS).split(","))
