@@ -149,8 +149,16 @@ def check_categorical(frame: pd.DataFrame) -> None:
                 "first (plx_core.data.discretise) or cast whole numbers to integers"
             )
         if s.dtype == object:
-            for i, v in enumerate(s.to_numpy()):
+            vals = s.to_numpy()
+            for i, v in enumerate(vals):
                 if isinstance(v, float) and not math.isnan(v) and not float(v).is_integer():
+                    text = next((j for j, t in enumerate(vals) if isinstance(t, str)), None)
+                    if text is not None:  # numbers and text in one column: neither binned nor kept
+                        raise DataError(
+                            f"column {str(col)!r} mixes numbers (row {i}: {v!r}) and text (row "
+                            f"{text}: {vals[text]!r}); make it all numbers (text as missing) to "
+                            "have it binned, or all text to keep its values as categories"
+                        )
                     raise DataError(
                         f"column {str(col)!r}, row {i}: float value {v!r} is not categorical; "
                         "discretise the column first"
