@@ -42,7 +42,7 @@ def write_section(title: str, section: str, path: Path = RESULTS) -> None:
     if title in text:
         start = text.index(title)
         nxt = text.find("\n## ", start + len(title))
-        text = text[:start] + section + ("" if nxt < 0 else text[nxt + 1:])
+        text = text[:start] + section.rstrip("\n") + "\n" + ("" if nxt < 0 else "\n" + text[nxt + 1:])
     else:
         text = text.rstrip("\n") + "\n\n" + section
     path.write_text(text, encoding="utf-8")

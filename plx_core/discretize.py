@@ -45,6 +45,8 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     if pd.api.types.is_numeric_dtype(s.dtype):
         return s.to_numpy(dtype=float, na_value=np.nan)
     vals = s.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
+        return None
     present = pd.notna(vals)
     ok = np.fromiter(
         (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))

@@ -174,6 +174,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _frame(self, X: Any, reset: bool) -> pd.DataFrame:
         """X as an object frame of the fitted columns: a DataFrame's columns are matched by
         name (`encoding.match_columns`); predict on no rows gives no rows."""
+        if isinstance(X, (list, tuple)) and X and all(isinstance(r, dict) for r in X):
+            X = pd.DataFrame(list(X))  # records: one mapping of column → value per row
+        if getattr(X, "ndim", None) == 1 or (isinstance(X, (list, tuple)) and X
+                                             and np.ndim(X[0]) == 0):
+            raise DataError("expected a table (rows × columns) but got one dimension. Reshape "
+                            "your data: a DataFrame (a single row: `row.to_frame().T` or "
+                            "`[row_dict]`)")
         X = match_columns(X, None if reset else getattr(self, "feature_names_in_", None))
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),

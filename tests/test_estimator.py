@@ -273,3 +273,18 @@ def test_id_and_many_level_columns_are_left_out_and_said():
     fresh = wide.assign(zip="99999", id="new")
     assert np.array_equal(m.predict_proba(fresh), plain.predict_proba(X))
     assert set(m.explain(fresh.iloc[0]).features) <= {"a", "b", "c"}
+
+
+def test_predict_takes_records_and_names_a_one_dimensional_input():
+    """A list of row mappings is a table (columns matched by name); a Series or a flat list is
+    refused in one line that says how to pass one row (was scikit-learn's multi-line message)."""
+    X = pd.DataFrame({"a": list("xyzxyz") * 10, "c": list("abcabc") * 10})
+    y = np.array([0, 1, 1] * 20)
+    clf = PLXClassifier().fit(X, y)
+    records = [{"a": "x", "c": "a"}, {"c": "b", "a": "y"}]
+    assert clf.predict(records).tolist() == clf.predict(X.head(2)).tolist()
+    for one_dim in (X.iloc[0], ["x", "a"], np.array(["x", "a"])):
+        with pytest.raises(DataError, match=r"^expected a table \(rows × columns\) but got one "
+                                            r"dimension\. Reshape your data") as err:
+            clf.predict(one_dim)
+        assert "\n" not in str(err.value)

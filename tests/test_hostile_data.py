@@ -69,3 +69,19 @@ def test_one_class_label_is_refused_when_building():
     X, y = infer_schema(frame, "label").apply(frame)
     with pytest.raises(DataError, match="only one class"):
         direct_kb(X, y)
+
+
+def test_a_column_mixing_numbers_and_text_is_named_with_both_rows():
+    """(1, "two", 3.5): neither binned (not all numbers) nor categories (3.5); the message
+    names the column, a number's row and a text's row, and says the two ways out."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+
+    X = pd.DataFrame({"m": [1, "two", 3.5, 4, 5.5, "six"] * 10, "c": list("abcabc") * 10})
+    y = np.array([0, 1] * 30)
+    with pytest.raises(DataError, match=r"column 'm' mixes numbers \(row 2: 3.5\) and text "
+                                        r"\(row 1: 'two'\)"):
+        PLXClassifier().fit(X, y)
+    X["m"] = X["m"].astype(str)  # all text: categories
+    assert PLXClassifier().fit(X, y).predict(X.head(3)).shape == (3,)
