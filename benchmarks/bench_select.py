@@ -37,16 +37,18 @@ def main(keys: list[str]) -> None:
         tr, _ = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, yb))
         Xt, yt = X.iloc[tr], yb[tr]
 
-        def plx(ds: tuple, Xt=Xt, yt=yt) -> None:
+        nf = X.shape[1]
+
+        def plx(ds: tuple, Xt=Xt, yt=yt, nf=nf) -> None:
             selection.TREE_DEPTHS = ds
             try:
-                make("plx", 0, X.shape[1]).fit(Xt, yt)
+                make("plx", 0, nf).fit(Xt, yt)
             finally:
                 selection.TREE_DEPTHS = depths
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            t = interleaved({"forest": lambda Xt=Xt, yt=yt: make("Forest", 0, X.shape[1]).fit(Xt, yt),
+            t = interleaved({"forest": lambda Xt=Xt, yt=yt, nf=nf: make("Forest", 0, nf).fit(Xt, yt),
                              "before": lambda: plx((None,)), "after": lambda: plx(depths)}, 3)
         f = t["forest"]
         print(f"| {spec.label} | {f:.2f} s | {t['before']:.2f} s | {t['after']:.2f} s | "
