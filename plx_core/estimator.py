@@ -552,10 +552,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             X = np.asarray(X, dtype=object)
         blocks = [self._means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
                               else X[a:a + PREDICT_BLOCK]) for a in range(0, n, PREDICT_BLOCK)]
-        return [BoundsArray(np.concatenate([b[i].lower for b in blocks]),
-                            np.concatenate([b[i].upper for b in blocks]),
-                            np.concatenate([b[i].method for b in blocks]))
-                for i in range(len(self.kbs_))]
+        return [BoundsArray.concat([b[i] for b in blocks]) for i in range(len(self.kbs_))]
 
     def bounds(self, X: Any) -> pd.DataFrame:
         """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -616,6 +616,16 @@ class BoundsArray:
     unseen_cols: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     ignored: tuple[str, ...] = ()
 
+    @classmethod
+    def concat(cls, parts: Sequence[BoundsArray]) -> BoundsArray:
+        """The bounds of consecutive blocks of rows as one array (unseen rows re-numbered)."""
+        starts = np.cumsum([0] + [len(p.lower) for p in parts[:-1]])
+        return cls(np.concatenate([p.lower for p in parts]),
+                   np.concatenate([p.upper for p in parts]),
+                   np.concatenate([p.method for p in parts]), parts[0].features,
+                   np.concatenate([p.unseen_rows + a for p, a in zip(parts, starts)]),
+                   np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored)
+
     @property
     def mean(self) -> np.ndarray:
         return (self.lower + self.upper) / 2.0
@@ -712,14 +722,8 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto",
         raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
     if not isinstance(X, pd.DataFrame) or len(X) <= ROW_BLOCK:
         return _query_block(kb, X, sem, method, n_jobs)
-    parts = [_query_block(kb, X.iloc[a:a + ROW_BLOCK], sem, method, n_jobs)
-             for a in range(0, len(X), ROW_BLOCK)]
-    starts = np.arange(0, len(X), ROW_BLOCK)
-    return BoundsArray(np.concatenate([p.lower for p in parts]),
-                       np.concatenate([p.upper for p in parts]),
-                       np.concatenate([p.method for p in parts]), parts[0].features,
-                       np.concatenate([p.unseen_rows + a for p, a in zip(parts, starts)]),
-                       np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored)
+    return BoundsArray.concat([_query_block(kb, X.iloc[a:a + ROW_BLOCK], sem, method, n_jobs)
+                               for a in range(0, len(X), ROW_BLOCK)])
 
 
 def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> BoundsArray:
