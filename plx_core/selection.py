@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .variants import _f1  # the one F1 (the tuned variant's leave-one-out scores with it too)
+
 CANDIDATES = ("direct", "tree-all")
 """The models compared. The leaf-only "tree" KB is supported but left out: answered by the
 relevant semantics, a row with a missing cell on its path and every explanation sub-query
@@ -93,14 +95,9 @@ def _candidates() -> list[tuple[str, str, int | None]]:
 def f1_at(y: np.ndarray, means: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """F1 of the positive class for "positive iff mean > t" at each t (rows: NaN means count
     as negative)."""
-    y = np.asarray(y, dtype=bool)
     pred = np.nan_to_num(np.asarray(means, float), nan=-1.0)[None, :] > (
         np.asarray(thresholds, float)[:, None] + 1e-9)
-    tp = (pred & y[None, :]).sum(axis=1)
-    fp = (pred & ~y[None, :]).sum(axis=1)
-    fn = (~pred & y[None, :]).sum(axis=1)
-    den = 2 * tp + fp + fn
-    return np.where(den > 0, 2 * tp / np.where(den > 0, den, 1), 1.0)
+    return _f1(pred, np.asarray(y, dtype=bool).astype(np.int64))
 
 
 def best_threshold(y: np.ndarray, means: np.ndarray) -> tuple[float, float]:
