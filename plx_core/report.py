@@ -24,6 +24,7 @@ from .kb import KB
 from .query import query
 from .rules import list_rules, rule_group
 from .wording import (
+    LEARNED,
     advanced_lines,
     answer_sentence,
     class_names,
@@ -33,6 +34,7 @@ from .wording import (
     evidence_summary,
     explanation_sentence,
     omega_meaning,
+    source_text,
 )
 
 _CSS = """
@@ -144,8 +146,8 @@ def _table(frame: pd.DataFrame) -> str:
 
 def _origin(source: Any, rule_id: Any, authors: Mapping[str, str]) -> str:
     """Where an evidence clause comes from: learned from data, or a rule and its author."""
-    if source in ("data", "tree"):
-        return "learned from data"
+    if source_text(source) == LEARNED:
+        return LEARNED
     g = rule_group(str(rule_id)) if not is_missing(rule_id) and rule_id else ""
     who = authors.get(g, "author not recorded")
     return f"rule {g}: {who}" if g else f"rule: {who}"

@@ -240,6 +240,14 @@ def clause_sentence(clause: WeightedClause, positive: Any = None) -> str:
     return f"{clause_text(clause, positive)} ({', '.join(bits)})"
 
 
+LEARNED = "learned from data"
+
+
+def source_text(source: Any) -> str:
+    """Where a clause comes from, in words: learned from data (Direct or tree) or an expert rule."""
+    return LEARNED if source in ("data", "tree") else "expert rule"
+
+
 def clause_texts(kb: Any, ids: Iterable[int], positive: Any = None) -> list[str]:
     """`clause_text` for KB clause indices (e.g. an evidence frame's `clause_id`)."""
     return [clause_text(kb.clause(int(i)), positive) for i in ids]
@@ -510,6 +518,8 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 
 __all__ = [
+    "LEARNED",
+    "source_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",

@@ -78,8 +78,7 @@ if view is not None:
                 "probability: the rule that settles the weighted median, or that the LP's "
                 "optimum keeps)")
     rules = view.rules[["decisive", "p", "rule", "w", "source"]].assign(
-        source=lambda f: ["learned from data" if s_ in ("data", "tree") else "expert rule"
-                          for s_ in f["source"]])
+        source=lambda f: [wording.source_text(s_) for s_ in f["source"]])
     wrapped_table(rules, max_rows=10,
                   column_config={"rule": st.column_config.TextColumn("rule (IF … THEN …)",
                                                                      width="large"),
