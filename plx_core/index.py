@@ -177,15 +177,7 @@ class ClauseIndex:
         """Keys (B × S) of the plan's subsets of rows whose codes on `known` are `qc`."""
         if not self.lit_bits:
             return plan.keys((qc + 1) * self.mult[known])
-        lits = np.zeros((len(qc), len(known) + 1), np.int64)  # last column: no literal (0)
-        lits[:, :-1] = self.offsets[known][None, :] + qc + 1  # literal ids, never 0
-        out = np.zeros((len(qc), plan.n), np.int64)
-        for i in range(plan.cols.shape[1]):  # the subset's i-th feature (ascending)
-            c = plan.cols[:, i]
-            part = lits[:, np.where(c >= 0, c, len(known))]
-            part <<= self.lit_bits * i
-            out += part
-        return out
+        return self.subset_keys_t(qc, known, plan).T  # positional keys: one construction
 
     def subset_keys_t(self, qc: np.ndarray, known: np.ndarray, plan: SubsetPlan) -> np.ndarray:
         """The same keys as `subset_keys`, transposed (S × B): each subset's keys for the whole
