@@ -5,7 +5,7 @@ reported): how often each feature is part of the row's k-feature explanation (Al
 the mean |Shapley value of ω(POS)| of each feature, the explanations given most often, and
 the rules most often decisive — the clauses whose probability the answer equals (the clauses
 the weighted median, or the LP's optimum, sits on). The per-row work is the engine's
-`explain`, `shapley` and `query`; it runs row by row with a progress count and can be stopped,
+`explain` (whose full query gives the decision and decisive clauses) and `shapley`; it runs row by row with a progress count and can be stopped,
 the rows done kept for the next run.
 """
 
@@ -23,7 +23,7 @@ from .encoding import is_missing
 from .errors import DataError
 from .explain import Explanation, explain, explain_many, shapley
 from .kb import KB
-from .query import TIE_EPS, query
+from .query import TIE_EPS
 from .wording import clause_text, plural
 
 CHUNK = 16  # rows whose explanations are made together (explain_many: shared work, threads)
@@ -104,7 +104,7 @@ def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semanti
                                                             semantics=semantics)
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
     got = dict(zip(sv.features, sv.values, strict=True))
-    b = query(kb, q, semantics=semantics)
+    b = e.query_bounds  # the row's own answer, made by the explanation (no second query)
     ev = b.evidence
     return RowPart(tuple(e.features.items()), bool(e.positive), bool(b.positive),
                    tuple(float(got.get(f, 0.0)) for f in feats), bool(sv.exact),
