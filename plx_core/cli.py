@@ -321,7 +321,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
     if st["kb_kind"] != "direct":
-        how = f"the tree as grown, threshold {st['threshold']:g}"
+        how = f"the ID3 tree chosen (depth as said above), threshold {st['threshold']:g}"
     elif model.answer:
         how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
             **model.answer)
