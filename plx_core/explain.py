@@ -310,11 +310,14 @@ class _SubQueries:
         self.evaluated += len(perms) * (n + 1)
         return out
 
+    def _lookups(self, k: int) -> int:
+        """Subset lookups `_pairs` makes for one sub-query keeping k features."""
+        return sum(math.comb(k, s) for s in self._sizes if s <= k)
+
     def _n_lookups(self, sizes: np.ndarray) -> int:
         """Subset lookups `_pairs` makes for sub-queries keeping `sizes` features each."""
         ks, counts = np.unique(sizes, return_counts=True)
-        return sum(int(c) * sum(math.comb(int(k), s) for s in self._sizes if s <= k)
-                   for k, c in zip(ks, counts))
+        return sum(int(c) * self._lookups(int(k)) for k, c in zip(ks, counts))
 
     def _pairs(self, sub: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(sub-query, clause) index pairs of every relevant clause each sub-query settles.
@@ -356,8 +359,7 @@ class _SubQueries:
             return
         # chunks of ≤ _CHUNK_LOOKUPS subset lookups: memory bounded for many wide sub-queries
         sizes = sub.sum(axis=1)
-        per = np.array([sum(math.comb(k, s) for s in self._sizes if 1 <= s <= k)
-                        + (0 in self._sizes) for k in range(self.n + 1)])[sizes]
+        per = np.array([self._lookups(k) for k in range(self.n + 1)])[sizes]
         cut = np.searchsorted(np.cumsum(per), np.arange(1, int(per.sum()) // _CHUNK_LOOKUPS + 1)
                               * _CHUNK_LOOKUPS)
         for a, b in zip(np.concatenate([[0], cut]), np.concatenate([cut, [len(sub)]])):
