@@ -337,6 +337,7 @@ class LevelKeys:
                   for a in range(0, codes.shape[1], KEY_GROUP)]
         for s in range(0, len(codes), step):
             part = codes[s : s + step]
+            mult = 1  # the radix product of the digits held before the group
             for i, (cols, g_cnt, g_rank, g_mult, g_prod) in enumerate(groups):
                 sub = part[:, cols]
                 pat = _held_patterns(sub)
@@ -348,7 +349,7 @@ class LevelKeys:
                     key += digits * mult
                     cnt += g_cnt[pat]
                 if i < len(groups) - 1:
-                    mult = g_prod[pat] if i == 0 else mult * g_prod[pat]
+                    mult = mult * g_prod[pat]
             keys[s : s + len(part)] = flat[base[cnt] + rank] + key
         return lengths, keys
 
