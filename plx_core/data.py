@@ -25,7 +25,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import default_positive, natural_key
+from .encoding import check_label_variants, default_positive, natural_key
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -734,6 +734,7 @@ def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Seri
         )
     if label_map:
         y = y.map(lambda v: label_map.get(v, v)).astype(object)
+    check_label_variants(pd.unique(y).tolist(), str(s.name))
     return y
 
 

@@ -60,12 +60,20 @@ def check_labels(arr: np.ndarray) -> None:
     missing = [i for i, v in enumerate(arr) if is_missing(v)]
     if missing:
         raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    check_label_variants({value_str(v) for v in arr})
+
+
+def check_label_variants(classes: Any, label: str | None = None) -> None:
+    """Refuse classes (strings) that differ only in case or surrounding spaces ("Yes" /
+    "yes "): kept apart they split one class in two, and a positive class named as one of them
+    would silently count the other as negative."""
     groups: dict[str, list[str]] = {}
-    for c in sorted({value_str(v) for v in arr}):
+    for c in sorted(classes):
         groups.setdefault(c.strip().lower(), []).append(c)
     clash = [g for g in groups.values() if len(g) > 1]
     if clash:
-        raise DataError(f"the label has classes that differ only in case or spaces: {clash[0]} "
+        where = "the label" if label is None else f"the label {label!r}"
+        raise DataError(f"{where} has classes that differ only in case or spaces: {clash[0]} "
                         "(clean the label column so each class is written one way)")
 
 

@@ -74,6 +74,16 @@ def _n_rows(X: Any) -> int:
         return 0
 
 
+def _known_k(k: Any, rows: pd.DataFrame) -> Any:
+    """Per row, `k` lowered to the features the row knows (a row with missing cells is
+    explained by all it knows, and the explanation's `k` says so, as `plx explain` does);
+    `k` as given when it is not a whole number or the row knows nothing (explain names it)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        return [k] * len(rows)
+    known = rows.notna().sum(axis=1).to_numpy()
+    return [int(min(k, n)) if n >= 1 else int(k) for n in known]
+
+
 #: The kinds of KB plx learns, with what each holds.
 KB_KINDS = {
     "direct": "Direct (every feature-value set of the training rows)",
@@ -185,6 +195,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
                                 columns=self._feature_names())
+        if isinstance(X, pd.DataFrame) and any(
+                not isinstance(t, np.dtype) for t in X.dtypes):
+            # pandas' own dtypes (category, Int64, boolean, string) beside others make
+            # scikit-learn cast the whole table to float ("Cannot cast str dtype to float64");
+            # as objects every cell keeps its value (Int64's <NA> stays missing)
+            X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
 
@@ -612,7 +628,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
         same explanations as a loop of `explain`, made together; `progress(done, total)` after
         each chunk, `stop` — a threading.Event or a callable — ends early and the
-        explanations done so far are returned). Rows are binned and decided in one batch."""
+        explanations done so far are returned). Rows are binned and decided in one batch; a row
+        that knows fewer than k features is explained by all it knows (its `k` says so)."""
         check_is_fitted(self, "kbs_")
         if self.kb_ is None:
             raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
@@ -627,12 +644,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
-        out = explain_many(kb, records, k=k, semantics=self._semantics(), direction=direction,
+        out = explain_many(kb, records, k=_known_k(k, rows), semantics=self._semantics(), direction=direction,
                            n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
         return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
 
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
-        """The k features that decide `x` (Algorithm 6) on the binary KB.
+        """The k features that decide `x` (Algorithm 6) on the binary KB (fewer when `x`
+        knows fewer: all it knows; the explanation's `k` is the number used).
 
         For the Direct variants the search runs on the full Direct KB (`paper_kbs_`): the tuned
         window and prior are chosen for full queries, and sub-queries of k < min_len features
@@ -670,5 +688,5 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         decided = bool(self._answer(0, row).mean[0] > self._threshold() + TIE_EPS)
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided else "negative"
-        e = explain(kb, x, k=k, semantics=self._semantics(), **kwargs)
+        e = explain(kb, x, k=_known_k(k, row)[0], semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=decided)

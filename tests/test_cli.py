@@ -703,3 +703,14 @@ def test_fit_says_which_columns_it_leaves_out(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "column 'id' is left out: ID-like" in err
     assert "column 'k' is left out: constant" in err
+
+
+def test_a_label_written_two_ways_is_refused_not_split(tmp_path, capsys):
+    # with --positive yes the " Yes" rows used to become negatives without a word
+    data = tmp_path / "d.csv"
+    rows = ["a,y"] + [f"{'xy'[i % 2]},{['yes', ' Yes', 'no'][i % 3]}" for i in range(12)]
+    data.write_text("\n".join(rows) + "\n")
+    code, _, err = run(["fit", data, "--label", "y", "--positive", "yes", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2 and not (tmp_path / "m.json").exists()
+    assert_one_line_error(err, "label 'y'", "differ only in case or spaces", "' Yes', 'yes'")

@@ -355,6 +355,17 @@ def test_label_checks_and_default_positive():
     assert mapped.classes == ("N", "P") and mapped.apply(multi)[1].tolist() == list("PNNP")
 
 
+def test_label_classes_differing_only_in_case_or_spaces_are_refused_not_split():
+    # " Yes" beside "yes": with positive="yes" the " Yes" rows would silently count as
+    # negative (the CLI fitted such a file with out-of-fold F1 0.10)
+    frame = pd.DataFrame({"a": list("xyxyxy"), "t": ["yes", " Yes", "no", "yes", "no", "no"]})
+    with pytest.raises(DataError, match=err("the label 't' has classes that differ only in case "
+                                            "or spaces: [' Yes', 'yes']")):
+        infer_schema(frame, "t", positive="yes")
+    merged = infer_schema(frame, "t", "yes", label_map={" Yes": "yes"})  # mapped: one class
+    assert merged.classes == ("no", "yes")
+
+
 def test_values_normalised_once():
     s = pd.Series([1.0, 2.0, np.nan, 2.5], name="f")
     assert as_strings(s).tolist()[:2] == ["1", "2"] and as_strings(s).iloc[3] == "2.5"

@@ -288,3 +288,47 @@ def test_predict_takes_records_and_names_a_one_dimensional_input():
                                             r"dimension\. Reshape your data") as err:
             clf.predict(one_dim)
         assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("dtype", ["category", "Int64", "boolean", "string"])
+def test_pandas_dtypes_beside_other_columns_fit_predict_and_explain(dtype):
+    # a category or nullable column beside others made scikit-learn cast the whole table
+    # to float: "ValueError: Cannot cast str dtype to float64" from fit
+    rng = np.random.default_rng(3)
+    n = 120
+    raw = {"category": rng.choice(list("abc"), n), "Int64": rng.integers(0, 3, n),
+           "boolean": rng.integers(0, 2, n).astype(bool), "string": rng.choice(list("abc"), n)}
+    col = pd.Series(raw[dtype], dtype=object).astype(dtype)
+    col.iloc[0] = pd.NA if dtype != "category" else np.nan
+    X = pd.DataFrame({"x": rng.normal(size=n), "flag": rng.integers(0, 2, n).astype(bool),
+                      "c": col})
+    y = ((X["x"] > 0) ^ (col.astype(str) == col.astype(str).iloc[1])).astype(int).to_numpy()
+    m = PLXClassifier().fit(X, y)
+    plain = PLXClassifier().fit(X.astype(object).where(X.notna(), np.nan), y)
+    assert sorted(m.kb_.domains["c"]) == sorted(plain.kb_.domains["c"])
+    assert sorted(m.kb_.domains["c"]) == sorted({str(v) for v in col.dropna()})
+    assert np.array_equal(m.predict(X), plain.predict(X))
+    assert m.explain_many(X.iloc[:3], k=2)[0].k == 2
+
+
+def test_rows_knowing_fewer_than_k_features_are_explained_by_all_they_know():
+    rng = np.random.default_rng(4)
+    n = 200
+    X = pd.DataFrame({"a": rng.choice(list("xy"), n), "b": rng.choice(list("pq"), n),
+                      "c": rng.choice(list("uv"), n)})
+    y = ((X["a"] == "x") ^ (X["b"] == "p")).astype(int).to_numpy()
+    m = PLXClassifier(variant="paper").fit(X, y)
+    gaps = X.iloc[:4].copy()
+    gaps.iloc[0, 1:] = np.nan  # knows a only
+    gaps.iloc[1, 2] = np.nan  # knows a and b
+    es = m.explain_many(gaps, k=2)
+    assert [e.k for e in es] == [1, 2, 2, 2]
+    assert list(es[0].features) == ["a"] and es[0].features["a"] == gaps.iloc[0]["a"]
+    assert m.explain(gaps.iloc[[0]], k=3).k == 1 and m.explain(gaps.iloc[[3]], k=3).k == 3
+    assert es[1].features == m.explain(gaps.iloc[[1]], k=2).features
+    one = PLXClassifier(variant="paper").fit(X[["a"]], y)  # one feature, the default k=2
+    assert one.explain(X[["a"]].iloc[[0]]).features == {"a": X["a"].iloc[0]}
+    nothing = gaps.iloc[[0]].copy()
+    nothing.iloc[0, 0] = np.nan
+    with pytest.raises(DataError, match="row 0: k=2 is not between 1 and the 0 feature"):
+        m.explain_many(nothing, k=2)
