@@ -25,6 +25,7 @@ to see the traceback (`PLX_DEBUG=1`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -140,7 +141,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points)."""
-    from .data import infer_schema
+    from .data import NUMBER_FORMAT_WORDS, column_numbers, infer_schema
     from .discretize import is_numeric
     from .estimator import PLXClassifier
     from .modelfile import ModelFile
@@ -159,7 +160,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         )
     with _input(table.where):
         X, y = schema.apply(frame)
-    numbers = {f: pd.to_numeric(frame[f], errors="coerce").astype(float) for f in schema.bins}
+    for f, b in schema.bins.items():
+        if b.number_format != "plain":  # read, and said
+            say(f"column {f!r} read as {NUMBER_FORMAT_WORDS[b.number_format]}")
+    numbers = {f: pd.Series(column_numbers(frame[f], b.number_format), index=frame.index)
+               for f, b in schema.bins.items()}
     raw = [f for f, v in numbers.items() if is_numeric(v)]
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
         X[f] = numbers[f].to_numpy()
@@ -179,8 +184,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(clf.max_len_reason_)
     if clf.chosen_reason_:
         say(clf.chosen_reason_)
-    for f in raw:
-        schema.bins[f] = clf.discretizer_.binnings_[f]
+    for f in raw:  # the estimator's cut points, read from text as the schema reads it
+        schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
+                                             number_format=schema.bins[f].number_format)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None
