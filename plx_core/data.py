@@ -862,6 +862,16 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
     return None
 
 
+def numbered_like_ids(x: np.ndarray) -> bool:
+    """True when numbers (present values) could be row IDs: whole numbers filling a run
+    (at most 1.5× as wide as they are many: 1..n, shuffled, or with gaps) — not a measure
+    that happens to be whole and mostly distinct (amounts of money, counts of steps, which a
+    model needs binned); 1e300 or inf is "integral" as a float, not an ID."""
+    if len(x) == 0 or not bool(np.all((np.floor(x) == x) & (np.abs(x) < 2.0**53))):
+        return False
+    return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
+
+
 def infer_schema(
     frame: pd.DataFrame,
     label: str,
@@ -971,10 +981,8 @@ def infer_schema(
             kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            # whole numbers an ID could be: 1e300 or inf is "integral" as a float, not an ID
-            integral = present_x is not None and bool(np.all(
-                (np.floor(present_x) == present_x) & (np.abs(present_x) < 2.0**53)))
-            why = excess_levels(n_distinct, present, not is_num or integral, id_threshold,
+            why = excess_levels(n_distinct, present,
+                                not is_num or numbered_like_ids(present_x), id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
                 if not is_num and _ambiguous_numbers(s):

@@ -51,10 +51,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .data import excess_levels
+from .data import excess_levels, numbered_like_ids
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
-from .discretize import Discretizer
+from .discretize import Discretizer, numeric_values
 from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
@@ -260,8 +260,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
-        frame = self.discretizer_.transform(frame)
-        frame = self._leave_out(frame)
+        frame = self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
+            for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
+                d.pop(c, None)
         if len(classes) == 2:
             pos = value_str(self.positive) if self.positive is not None else default_positive(classes)
             if pos is None:
@@ -340,25 +342,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
 
-    def _leave_out(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """`frame` without its ID-like or too-many-level categorical columns (the rule `plx fit`
-        applies, `data.excess_levels`), named in `excluded_` and a warning: a level seen once or
-        twice makes clauses that memorise rows (a 3,000-value zip: accuracy 0.84 vs 1.00)."""
+    def _leave_out(self, frame: pd.DataFrame, raw: pd.DataFrame) -> pd.DataFrame:
+        """`frame` without its ID-like or too-many-level categorical columns and its numbered
+        row IDs (the rules `plx fit` applies, `data.excess_levels` and
+        `data.numbered_like_ids`; `raw` is the table before binning), named in `excluded_` and
+        a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
+        zip: accuracy 0.84 vs 1.00)."""
         self.excluded_ = {}
+        text_numbers = False
         for c in frame.columns:
-            if c in self.cuts_:
-                continue
             s = frame[c]
-            why = excess_levels(int(s.nunique(dropna=True)), max(int(s.notna().sum()), 1))
+            present = max(int(s.notna().sum()), 1)
+            if c in self.cuts_:
+                x = numeric_values(raw[c])
+                x = x[~np.isnan(x)]
+                why = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                                    max_levels=None)
+            else:
+                why = excess_levels(int(s.nunique(dropna=True)), present)
+                text_numbers |= why is not None and bool(
+                    pd.to_numeric(s.dropna().astype(str), errors="coerce").notna().all())
             if why is not None:
                 self.excluded_[c] = why
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         if self.excluded_:
             warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
-                f"{c!r}: {w}" for c, w in self.excluded_.items()) + " — numbers held as text "
-                "are categories: pass them as numbers to have them binned", UserWarning,
-                stacklevel=3)
+                f"{c!r}: {w}" for c, w in self.excluded_.items()) + (
+                " — numbers held as text are categories: pass them as numbers to have them "
+                "binned" if text_numbers else ""), UserWarning, stacklevel=3)
         return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):

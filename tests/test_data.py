@@ -537,3 +537,16 @@ def test_ambiguous_thousands_left_out_say_why():
     frame["c"] = ["x", "y", "z", "x"] * 10
     sch = infer_schema(frame, "t", "a")
     assert "could be a thousand or 1.234" in sch.excluded["amount"]
+
+
+def test_whole_number_measures_are_binned_and_numbered_ids_left_out():
+    # an amount of money is whole and almost always distinct, like an ID: it was left out as
+    # "ID-like" (plx fit, out-of-fold F1 0.73 → 0.94 with it on a table it decides)
+    rng = np.random.default_rng(8)
+    n = 400
+    frame = pd.DataFrame({"row": np.arange(n), "patient": rng.permutation(n) + 100_000,
+                          "amount": rng.integers(250, 18_000, n), "g": rng.choice(list("ab"), n)})
+    frame["t"] = np.where(frame["amount"] > 8000, "bad", "good")
+    sch = infer_schema(frame.astype(str), "t", "bad")
+    assert set(sch.excluded) == {"row", "patient"} and "ID-like" in sch.excluded["row"]
+    assert sch.kinds["amount"] == "numeric"

@@ -332,3 +332,18 @@ def test_rows_knowing_fewer_than_k_features_are_explained_by_all_they_know():
     nothing.iloc[0, 0] = np.nan
     with pytest.raises(DataError, match="row 0: k=2 is not between 1 and the 0 feature"):
         m.explain_many(nothing, k=2)
+
+
+def test_numbered_row_ids_are_left_out_as_plx_fit_does_and_amounts_kept():
+    rng = np.random.default_rng(8)
+    n = 300
+    X = pd.DataFrame({"row": np.arange(n), "amount": rng.integers(250, 18_000, n),
+                      "g": rng.choice(list("ab"), n)})
+    y = (X["amount"] > 8000).astype(int).to_numpy()
+    with pytest.warns(UserWarning, match="'row': ID-like") as rec:
+        m = PLXClassifier().fit(X, y)
+    assert "numbers held as text" not in str(rec[0].message)
+    assert set(m.excluded_) == {"row"} and set(m.cuts_) == {"amount"}
+    assert "row" not in m.kb_.features and "amount" in m.kb_.features
+    assert m.score(X, y) > 0.95
+    assert m.predict(X.assign(row="any text")).tolist() == m.predict(X).tolist()
