@@ -1,7 +1,8 @@
 """`PLXClassifier`: the plx method behind scikit-learn's estimator contract.
 
 Binary labels get one KB (POS = the positive class); more classes are one-vs-rest, a KB per
-class, and the prediction is the class whose ω(POS) bounds have the largest mean.
+class, and the prediction is the class whose ω(POS) bounds have the largest mean; `explain`
+explains that class's KB (the class against the rest).
 
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
@@ -635,6 +636,21 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
 
+    def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Per row (binned, the searched KB's columns): which KB explains it and whether that
+        KB's answer is positive — binary: the one KB, on the side the classifier answers (its
+        threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
+        the predicted class (largest mean), explained as positive."""
+        if self.kb_ is not None:
+            return (np.zeros(len(rows), dtype=int),
+                    self._answer(0, rows).mean > self._threshold() + TIE_EPS)
+        means = np.column_stack([self._answer(i, rows).mean for i in range(len(self.kbs_))])
+        return np.argmax(means, axis=1), np.ones(len(rows), dtype=bool)
+
+    def _searched(self, i: int):
+        """The KB `explain` searches for one-vs-rest problem i (see `explain`)."""
+        return self.paper_kbs_[i] if self.paper_kbs_[i] is not None else self.kbs_[i]
+
     def explain_many(self, X: Any, k: int = 2, progress: Any = None, stop: Any = None,
                      n_jobs: int | None = None, **kwargs: Any) -> list:
         """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
@@ -643,37 +659,50 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         explanations done so far are returned). Rows are binned and decided in one batch; a row
         that knows fewer than k features is explained by all it knows (its `k` says so)."""
         check_is_fitted(self, "kbs_")
-        if self.kb_ is None:
-            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
         from .explain import explain_many
 
-        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
         frame = self.transform_rows(X)
-        # the side the classifier answers (its KB, threshold and tie rule), as in `explain`
-        rows = frame.reindex(columns=list(kb.features))
-        decided = self._answer(0, rows).mean > self._threshold() + TIE_EPS
+        rows = frame.reindex(columns=list(self._searched(0).features))
+        which, decided = self._explained(rows)
         direction = kwargs.pop("direction", "auto")
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
+        direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
+                               else [direction] * len(rows), dtype=object)
+        ks = np.asarray(_known_k(k, rows), dtype=object)
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
-        out = explain_many(kb, records, k=_known_k(k, rows), semantics=self._semantics(), direction=direction,
-                           n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
-        return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
+        out: list = [None] * len(records)
+        done = 0
+        for i in np.unique(which):  # one batch per explaining KB (one when binary)
+            at = np.flatnonzero(which == i)
+            part = explain_many(
+                self._searched(int(i)), [records[j] for j in at], k=list(ks[at]),
+                semantics=self._semantics(), direction=list(direction[at]), n_jobs=n_jobs,
+                progress=None if progress is None else
+                (lambda d, _t, base=done: progress(base + d, len(records))),
+                stop=stop, **kwargs)
+            for j, e in zip(at, part):
+                out[j] = dataclasses.replace(e, positive=bool(decided[j]))
+            done += len(at)
+            if len(part) < len(at):  # stopped: the rows done so far, a prefix
+                break
+        first_gap = next((j for j, e in enumerate(out) if e is None), len(out))
+        return out[:first_gap]
 
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
         """The k features that decide `x` (Algorithm 6) on the binary KB (fewer when `x`
-        knows fewer: all it knows; the explanation's `k` is the number used).
+        knows fewer: all it knows; the explanation's `k` is the number used). With more than
+        two classes, the KB of the predicted class (that class against the rest) is explained:
+        the features that make it the answer.
 
         For the Direct variants the search runs on the full Direct KB (`paper_kbs_`): the tuned
         window and prior are chosen for full queries, and sub-queries of k < min_len features
         would have no clause at all under the window.
         """
         check_is_fitted(self, "kbs_")
-        if self.kb_ is None:
-            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
         from .explain import explain
 
-        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
+        kb = self._searched(0)
         if isinstance(x, pd.DataFrame):  # one row with its column names (kept: no bare array)
             if len(x) != 1:
                 raise DataError(f"explain takes one row; got a table of {len(x)} rows")
@@ -693,12 +722,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         elif not isinstance(x, dict):  # bare values, in the fitted column order
             vals = list(np.asarray(x, dtype=object).ravel())
             x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
-        # the side the classifier answers (its KB, threshold and tie rule), not the side the
-        # searched KB's own 0.5 rule would give
         row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
                            dtype=object)
-        decided = bool(self._answer(0, row).mean[0] > self._threshold() + TIE_EPS)
+        which, decided = self._explained(row)
         if kwargs.get("direction", "auto") == "auto":
-            kwargs["direction"] = "positive" if decided else "negative"
-        e = explain(kb, x, k=_known_k(k, row)[0], semantics=self._semantics(), **kwargs)
-        return dataclasses.replace(e, positive=decided)
+            kwargs["direction"] = "positive" if decided[0] else "negative"
+        e = explain(self._searched(int(which[0])), x, k=_known_k(k, row)[0],
+                    semantics=self._semantics(), **kwargs)
+        return dataclasses.replace(e, positive=bool(decided[0]))

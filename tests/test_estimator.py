@@ -347,3 +347,28 @@ def test_numbered_row_ids_are_left_out_as_plx_fit_does_and_amounts_kept():
     assert "row" not in m.kb_.features and "amount" in m.kb_.features
     assert m.score(X, y) > 0.95
     assert m.predict(X.assign(row="any text")).tolist() == m.predict(X).tolist()
+
+
+def test_more_than_two_classes_explain_the_predicted_class_against_the_rest():
+    # explain / explain_many refused every one-vs-rest classifier ("needs a binary classifier")
+    from plx_core import explain
+
+    rng = np.random.default_rng(6)
+    n = 300
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.choice(list("pq"), n),
+                      "c": rng.choice(list("uv"), n)})
+    y = np.where(X["a"] == "x", "red", np.where(X["b"] == "p", "green", "blue"))
+    m = PLXClassifier(variant="paper").fit(X, y)
+    rows = X.iloc[:12]
+    pred = m.predict(rows)
+    done = []
+    es = m.explain_many(rows, k=2, progress=lambda d, t: done.append((d, t)))
+    assert len(es) == 12 and done[-1] == (12, 12)
+    binned = m.transform_rows(rows)
+    for (_, r), p, e in zip(binned.iterrows(), pred, es):
+        kb = m.paper_kbs_[list(m.classes_).index(p)]
+        assert e.positive and e.k == 2
+        assert e.features == explain(kb, r.to_dict(), k=2, direction="positive").features
+    assert m.explain(rows.iloc[[0]], k=2).features == es[0].features
+    assert (pred == np.where(rows["a"] == "x", "red",
+                             np.where(rows["b"] == "p", "green", "blue"))).all()
