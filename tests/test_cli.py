@@ -226,8 +226,8 @@ def test_cli_csvs_are_defused_but_numbers_stay_numbers(tmp_path, capsys):
         assert set(back["decision"]) <= {-1, 1}  # plain numbers are not quoted
         assert back["lower"].between(0, 1).all()
     e = pd.read_csv(tmp_path / "explain.csv", keep_default_na=False)
-    assert e["features"].str.startswith("'=cmd=").any() or e["features"].str.startswith(
-        "'@who=").any()
+    # names and values are quoted as the clause grammar reads them ("=cmd"=…), never bare
+    assert e["features"].str.contains('"=cmd"=|"@who"=|@who=', regex=True).any()
 
 
 def test_a_label_read_as_missing_is_refused_with_the_count(tmp_path, capsys):
@@ -743,3 +743,25 @@ def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
                        capsys)
     assert code == 2
     assert_one_line_error(err, "column 'wert'", "'71.5' is not a number", "decimal comma")
+
+
+def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
+    # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
+    from plx_core.textformat import parse_literals
+    from plx_core.tokens import tokenize
+
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=120)
+    frame = pd.DataFrame({"a=b": x, "two words": rng.choice(["p q", "r"], 120),
+                          "y": np.where(x > 0, "yes", "no")})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    assert run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
+               capsys)[0] == 0
+    frame.drop(columns="y").head(5).to_csv(tmp_path / "q.csv", index=False)
+    code, _, err = run(["explain", tmp_path / "m.json", tmp_path / "q.csv", "--out",
+                        tmp_path / "e.csv"], capsys)
+    assert code == 0, err
+    for cell in pd.read_csv(tmp_path / "e.csv")["features"]:
+        lits = [lit for part in cell.split("; ") for lit in parse_literals(tokenize(part), None)]
+        assert {lit.atom for lit in lits} <= {"a=b", "two words"} and lits, cell
+        assert all(lit.value for lit in lits), cell
