@@ -32,14 +32,27 @@ leave-one-out rows correctly (`TUNE_Z`), and below `MIN_TUNE_ROWS` training rows
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .direct import DENSE_MAX, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
-from .query import TIE_EPS, _batch_tasks, _ScanIncidence, n_workers
+from .median import weighted_median_intervals
+from .query import (
+    TIE_EPS,
+    UNSEEN,
+    BoundsArray,
+    _batch_tasks,
+    _ScanIncidence,
+    encode_query_rows,
+    n_workers,
+    query_many,
+    resolve_semantics,
+)
 
 PRIOR_ID = "prior"
 TUNE_Z = 0.0
@@ -407,6 +420,39 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
     return out
 
 
+def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
+                      n_jobs: int | None = None) -> dict[int | None, BoundsArray]:
+    """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
+    `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
+
+    Under the relevant semantics a row's answer is the weighted median of the clauses whose
+    body ⊆ the row, so the answer of the KB cut to lengths ≤ m is that median over the found
+    clauses of length ≤ m: a Tree KB cut at depth m (`tree.truncate`) is exactly this cut of
+    the whole tree's all-node KB, and the depth search of `variant="auto"` answers every depth
+    of a fold from one lookup (rows with missing cells each form their own lookup pattern,
+    so each extra lookup is expensive). With enabled `extra` clauses or the full semantics
+    each limit is answered by `query_many` on its windowed KB."""
+    sem = resolve_semantics(kb, semantics)
+    limits = list(dict.fromkeys(max_lens))
+    if sem != "relevant" or any(c.enabled for c in kb.extra):
+        return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
+                              n_jobs=n_jobs) for m in limits}
+    codes, ignored = encode_query_rows(kb, X)
+    n = len(codes)
+    row, crow = relevant_pairs(kb, codes, n_jobs)
+    length = kb.lengths[crow]
+    target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
+    w = kb.w[crow]
+    ur, uc = np.nonzero(codes == UNSEEN)
+    out = {}
+    for m in limits:
+        keep = slice(None) if m is None else length <= m
+        lo, hi = weighted_median_intervals(row[keep], target[keep], w[keep], n)
+        out[m] = BoundsArray(lo, hi, np.full(n, "median", dtype=object), tuple(kb.features),
+                             ur, uc, ignored)
+    return out
+
+
 def prior_clause(prior_weight: int) -> WeightedClause:
     return WeightedClause((Literal(POS),), 1.0 if prior_weight > 0 else 0.0,
                           float(abs(prior_weight)), source="data", id=PRIOR_ID)
@@ -421,7 +467,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 
 __all__ = [
-    "balanced_weights", "reweighted_p", "weighted_class_kb",
+    "balanced_weights", "bounds_by_max_len", "reweighted_p", "weighted_class_kb",
     "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
     "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",
