@@ -862,6 +862,18 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
     return None
 
 
+def uninformative(s: pd.Series) -> str | None:
+    """Why a column can tell no row from another ("all values missing", "constant (every
+    value is '7')"), or None: such a column only multiplies a Direct KB's clauses."""
+    vals = s.dropna()
+    if len(vals) == 0:
+        return "all values missing"
+    if vals.nunique() > 1 and s.dtype != object:  # typed values that differ print differently
+        return None
+    strs = as_strings(vals)
+    return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
+
+
 def numbered_like_ids(x: np.ndarray) -> bool:
     """True when numbers (present values) could be row IDs: whole numbers filling a run
     (at most 1.5× as wide as they are many: 1..n, shuffled, or with gaps) — not a measure
@@ -954,7 +966,7 @@ def infer_schema(
         if present == 0:
             if explicit:
                 raise DataError(f"feature column {c!r} has no values")
-            excluded[c] = "all values missing"
+            excluded[c] = uninformative(s) or "all values missing"
             continue
         fmt = "plain"
         if pd.api.types.is_bool_dtype(s.dtype):
@@ -992,7 +1004,7 @@ def infer_schema(
                 excluded[c] = why
                 continue
             if n_distinct == 1:
-                excluded[c] = f"constant (every value is {as_strings(s.dropna()).iloc[0]!r})"
+                excluded[c] = uninformative(s) or "constant"
                 continue
         kinds[c] = kind
         kept.append(c)

@@ -53,7 +53,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .data import excess_levels, numbered_like_ids
+from .data import excess_levels, numbered_like_ids, uninformative
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
@@ -345,9 +345,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return full, full, None, []
 
     def _leave_out(self, frame: pd.DataFrame, raw: pd.DataFrame) -> pd.DataFrame:
-        """`frame` without its ID-like or too-many-level categorical columns and its numbered
-        row IDs (the rules `plx fit` applies, `data.excess_levels` and
-        `data.numbered_like_ids`; `raw` is the table before binning), named in `excluded_` and
+        """`frame` without its ID-like or too-many-level categorical columns, its numbered
+        row IDs and, while another column varies, its constant or empty columns (the rules
+        `plx fit` applies: `data.excess_levels`, `data.numbered_like_ids`,
+        `data.uninformative`; `raw` is the table before binning), named in `excluded_` and
         a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
         zip: accuracy 0.84 vs 1.00)."""
         self.excluded_ = {}
@@ -366,6 +367,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     pd.to_numeric(s.dropna().astype(str), errors="coerce").notna().all())
             if why is not None:
                 self.excluded_[c] = why
+        flat = {c: why for c in frame.columns if c not in self.excluded_
+                and (why := uninformative(raw[c])) is not None}
+        if len(flat) + len(self.excluded_) < frame.shape[1]:  # a column that varies is left
+            self.excluded_.update(flat)
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         if self.excluded_:

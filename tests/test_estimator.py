@@ -372,3 +372,19 @@ def test_more_than_two_classes_explain_the_predicted_class_against_the_rest():
     assert m.explain(rows.iloc[[0]], k=2).features == es[0].features
     assert (pred == np.where(rows["a"] == "x", "red",
                              np.where(rows["b"] == "p", "green", "blue"))).all()
+
+
+def test_constant_and_empty_columns_are_left_out_as_plx_fit_does():
+    # a constant column changed the answers (its literal joins every clause: 4x the KB)
+    rng = np.random.default_rng(9)
+    n = 200
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.choice(list("pq"), n)})
+    y = ((X["a"] == "x") | (X["b"] == "p")).astype(int).to_numpy()
+    padded = X.assign(k="same", e=np.nan, one=1.0)
+    with pytest.warns(UserWarning, match="'k': constant \\(every value is 'same'\\)"):
+        m = PLXClassifier().fit(padded, y)
+    assert m.excluded_ == {"k": "constant (every value is 'same')", "e": "all values missing",
+                           "one": "constant (every value is '1')"}
+    plain = PLXClassifier().fit(X, y)
+    assert m.kb_.features == plain.kb_.features == ("a", "b")
+    assert np.array_equal(m.predict_proba(padded.assign(k="other")), plain.predict_proba(X))
