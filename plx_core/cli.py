@@ -141,7 +141,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points)."""
-    from .data import NUMBER_FORMAT_WORDS, column_numbers, infer_schema
+    from .data import column_numbers, infer_schema
     from .discretize import is_numeric
     from .estimator import PLXClassifier
     from .modelfile import ModelFile
@@ -161,8 +161,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     with _input(table.where):
         X, y = schema.apply(frame)
     for f, b in schema.bins.items():
-        if b.number_format != "plain":  # read, and said
-            say(f"column {f!r} read as {NUMBER_FORMAT_WORDS[b.number_format]}")
+        if b.reading():  # read, and said
+            say(f"column {f!r}: {b.reading()}" + (
+                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
     numbers = {f: pd.Series(column_numbers(frame[f], b.number_format), index=frame.index)
                for f, b in schema.bins.items()}
     raw = [f for f, v in numbers.items() if is_numeric(v)]
@@ -186,7 +187,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(clf.chosen_reason_)
     for f in raw:  # the estimator's cut points, read from text as the schema reads it
         schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
-                                             number_format=schema.bins[f].number_format)
+                                             number_format=schema.bins[f].number_format,
+                                             text_missing=schema.bins[f].text_missing)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None

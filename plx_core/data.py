@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bz2
 import csv
+import dataclasses
 import gzip
 import io
 import lzma
@@ -493,6 +494,22 @@ def number_format(s: pd.Series) -> str | None:
     return None if fmt == "plain" else fmt
 
 
+STRAY_SHARE = 0.05
+"""A number column may hold up to this share of text cells (and at most `STRAY_VALUES`
+distinct texts, such as "unknown" or "<0.1"), read as missing; more text makes it a text column."""
+STRAY_VALUES = 5
+
+
+def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
+    """The distinct texts of the `bad` (not a number) cells of `s` when they are few enough to
+    read as missing in a number column (`STRAY_SHARE`, `STRAY_VALUES`), else ()."""
+    n_bad, present = int(bad.sum()), int(s.notna().sum())
+    if n_bad == 0 or n_bad > STRAY_SHARE * present:
+        return ()
+    texts = sorted(set(as_strings(s[bad]).tolist()))
+    return tuple(texts) if len(texts) <= STRAY_VALUES else ()
+
+
 def _ambiguous_numbers(s: pd.Series) -> bool:
     """True when every present value is a whole number or 1,234-style (see `number_format`)."""
     u = s.dropna()
@@ -530,10 +547,13 @@ class Binning:
     cuts: tuple[float, ...]
     labels: tuple[str, ...]
     number_format: str = "plain"  # how the column writes numbers as text (NUMBER_FORMATS)
+    text_missing: tuple[str, ...] = ()  # the few text cells of a number column ("unknown")
 
     def apply(self, values: pd.Series) -> pd.Series:
-        """The bin label of each value (NaN stays NaN); text that is not a number is an error
-        naming the row and the value."""
+        """The bin label of each value (NaN stays NaN, as do the `text_missing` cells); other
+        text that is not a number is an error naming the row and the value."""
+        if self.text_missing:
+            values = values.mask(as_strings(values).isin(self.text_missing).to_numpy())
         x, bad = _numbers(values, self.number_format)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
@@ -553,12 +573,25 @@ class Binning:
         d = {"method": self.method, "cuts": list(self.cuts), "labels": list(self.labels)}
         if self.number_format != "plain":
             d["number_format"] = self.number_format
+        if self.text_missing:
+            d["text_missing"] = list(self.text_missing)
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Binning:
         return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]),
-                   str(d.get("number_format", "plain")))
+                   str(d.get("number_format", "plain")), tuple(d.get("text_missing", ())))
+
+    def reading(self) -> str:
+        """How the column's text was read, in words ("" when plainly): said wherever the
+        column is described (plx fit's notes, the dashboard, the schema summary)."""
+        parts = []
+        if self.number_format != "plain":
+            parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
+        if self.text_missing:
+            shown = ", ".join(repr(v) for v in self.text_missing)
+            parts.append(f"the text {shown} read as missing (every other value is a number)")
+        return "; ".join(parts)
 
 
 def fmt_number(x: float) -> str:
@@ -723,8 +756,8 @@ class Schema:
                 f"{self.bins[f].method}: {', '.join(self.bins[f].labels)}" if f in self.bins
                 else f"{len(self.categories.get(f, ()))} values"
             )
-            if f in self.bins and self.bins[f].number_format != "plain":
-                detail += f" (read as {NUMBER_FORMAT_WORDS[self.bins[f].number_format]})"
+            if f in self.bins and self.bins[f].reading():
+                detail += f" ({self.bins[f].reading()})"
             rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
         for c, why in self.excluded.items():
             rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
@@ -807,6 +840,7 @@ def _check_schema_dict(d: Any) -> None:
         ) or any(a >= c for a, c in zip(cuts, cuts[1:])):
             raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
         strs(f"bins.{f}.labels", labels)
+        strs(f"bins.{f}.text_missing", b.get("text_missing", []))
         if b.get("number_format", "plain") not in NUMBER_FORMATS:
             raise bad(f"bins.{f}.number_format", f"one of {NUMBER_FORMATS}",
                       b.get("number_format"))
@@ -975,6 +1009,9 @@ def infer_schema(
             x, bad = _numbers(s)
             if bad.any() and c not in categorical and (fmt := number_format(s) or "plain") != "plain":
                 x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12%: one format fits every value
+            stray = _stray_text(s, bad) if bad.any() and c not in categorical else ()
+            if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
+                bad = np.zeros(len(s), dtype=bool)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
         if c in numeric or c in cuts:
@@ -1011,7 +1048,10 @@ def infer_schema(
         if kind == "numeric":
             col_cuts = cuts.get(c)
             m = "cuts" if col_cuts is not None else _per_column(method, c, "quantile")
+            if stray:
+                s = s.mask(as_strings(s).isin(stray).to_numpy())
             b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named, number_format=fmt)
+            b = dataclasses.replace(b, text_missing=stray)
             binnings[c] = b
             categories[c] = b.labels
         else:

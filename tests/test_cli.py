@@ -765,3 +765,21 @@ def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, caps
         lits = [lit for part in cell.split("; ") for lit in parse_literals(tokenize(part), None)]
         assert {lit.atom for lit in lits} <= {"a=b", "two words"} and lits, cell
         assert all(lit.value for lit in lits), cell
+
+
+def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    x = rng.normal(50, 10, 200).round(1)
+    lab = x.astype(str).astype(object)
+    lab[[3, 17]] = "unknown"
+    pd.DataFrame({"lab": lab, "y": np.where(x > 50, "yes", "no")}).to_csv(
+        tmp_path / "d.csv", index=False)
+    code, _, err = run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
+                       capsys)
+    assert code == 0, err
+    assert "column 'lab': the text 'unknown' read as missing" in err and "2 cell(s)" in err
+    (tmp_path / "q.csv").write_text("lab\nunknown\n80\n20\n")
+    code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist()[1:] == ["yes", "no"]

@@ -11,7 +11,6 @@ import pandas as pd
 
 from plx_core.data import (
     MISSING_MARKERS,
-    NUMBER_FORMAT_WORDS,
     Dataset,
     infer_schema,
     load_csv,
@@ -264,8 +263,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         for f, b in ds.schema.bins.items():
-            read = ("" if b.number_format == "plain"
-                    else f", read as {NUMBER_FORMAT_WORDS[b.number_format]}")
+            read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
                                   f"({b.method}{read})."))
     miss = ds.X.isna().sum()
