@@ -88,6 +88,29 @@ def natural_key(v: str) -> tuple:
     return (1, 0.0, v)
 
 
+def number_key(v: str) -> str | None:
+    """One spelling of a number written as text ("2", "2.0", "+2", "02" → "2"; "0.50" →
+    "0.5"), None for text that is not a finite number."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(f):
+        return None
+    return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
+
+
+def number_twin(domain: Sequence[str], s: str) -> int | None:
+    """Position of the one value of `domain` that is the same number as `s` but written
+    otherwise ("2" for a KB that learned "2.0": a whole-number column read as floats in one
+    file and as integers in the next), or None. Only for values `domain` lacks as written."""
+    key = number_key(s)
+    if key is None:
+        return None
+    hits = [i for i, v in enumerate(domain) if number_key(v) == key]
+    return hits[0] if len(hits) == 1 else None
+
+
 def is_missing(v: Any) -> bool:
     return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v))
 
@@ -188,6 +211,9 @@ def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = No
             dom = tuple(domains.get(features[j], ()))
         out_domains[features[j]] = dom
         lookup = {v: k for k, v in enumerate(dom)}
+        for s in strs if domains is not None else ():
+            if s not in lookup and (t := number_twin(dom, s)) is not None:
+                lookup[s] = t  # "2" where the domain holds "2.0": the same value
         to_code = np.array([lookup.get(s, -2) for s in strs] + [-1], dtype=np.int32)
         codes[:, j] = to_code[inverse]  # inverse -1 (missing) reads the last entry: -1
     return Encoded(features, out_domains, codes)

@@ -388,3 +388,15 @@ def test_constant_and_empty_columns_are_left_out_as_plx_fit_does():
     plain = PLXClassifier().fit(X, y)
     assert m.kb_.features == plain.kb_.features == ("a", "b")
     assert np.array_equal(m.predict_proba(padded.assign(k="other")), plain.predict_proba(X))
+
+
+def test_whole_numbers_fitted_as_floats_predict_from_integers():
+    rng = np.random.default_rng(4)
+    k = rng.integers(0, 4, 200).astype(float)
+    k[:5] = np.nan  # an integer column with a gap reads as floats
+    X = pd.DataFrame({"k": k, "g": rng.choice(list("ab"), 200)})
+    y = (k >= 2).astype(int)
+    m = PLXClassifier().fit(X, y)
+    ints = pd.DataFrame({"k": pd.array([0, 1, 2, 3], dtype="Int64"), "g": ["a"] * 4})
+    assert m.predict(ints).tolist() == [0, 0, 1, 1]
+    assert m.predict(ints.astype({"k": str})).tolist() == [0, 0, 1, 1]
