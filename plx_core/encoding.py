@@ -100,14 +100,18 @@ def number_key(v: str) -> str | None:
     return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
 
 
-def number_twin(domain: Sequence[str], s: str) -> int | None:
-    """Position of the one value of `domain` that is the same number as `s` but written
-    otherwise ("2" for a KB that learned "2.0": a whole-number column read as floats in one
-    file and as integers in the next), or None. Only for values `domain` lacks as written."""
+def value_twin(domain: Sequence[str], s: str) -> int | None:
+    """Position of the one value of `domain` that is `s` written otherwise, or None: the same
+    number ("2" for a KB that learned "2.0": a whole-number column read as floats in one file
+    and as integers in the next) or the same text up to case and surrounding spaces ("TRUE" /
+    "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
+    written; two candidates are not guessed between."""
     key = number_key(s)
-    if key is None:
-        return None
-    hits = [i for i, v in enumerate(domain) if number_key(v) == key]
+    if key is not None:
+        hits = [i for i, v in enumerate(domain) if number_key(v) == key]
+    else:
+        key = s.strip().casefold()
+        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == key]
     return hits[0] if len(hits) == 1 else None
 
 
@@ -212,7 +216,7 @@ def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = No
         out_domains[features[j]] = dom
         lookup = {v: k for k, v in enumerate(dom)}
         for s in strs if domains is not None else ():
-            if s not in lookup and (t := number_twin(dom, s)) is not None:
+            if s not in lookup and (t := value_twin(dom, s)) is not None:
                 lookup[s] = t  # "2" where the domain holds "2.0": the same value
         to_code = np.array([lookup.get(s, -2) for s in strs] + [-1], dtype=np.int32)
         codes[:, j] = to_code[inverse]  # inverse -1 (missing) reads the last entry: -1

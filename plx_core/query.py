@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .encoding import is_missing, number_twin, value_str
+from .encoding import is_missing, value_str, value_twin
 from .errors import DataError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
@@ -208,7 +208,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
             try:
                 codes[j] = dom.index(s)
             except ValueError:
-                twin = number_twin(dom, s)  # "2" where the KB learned "2.0": the same value
+                twin = value_twin(dom, s)  # "2" where the KB learned "2.0": the same value
                 codes[j] = UNSEEN if twin is None else twin
                 if twin is None:
                     unseen[name] = s
@@ -685,7 +685,7 @@ def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...]]:
             s = value_str(v)
             if s in lookup:
                 return lookup[s]
-            twin = number_twin(dom, s)  # 2 (or "2") where the KB learned "2.0"
+            twin = value_twin(dom, s)  # 2 (or "2") where the KB learned "2.0"
             return UNSEEN if twin is None else twin
 
         ucodes = np.array([OPEN if is_missing(v) else code(v) for v in uniques] + [OPEN],

@@ -10,8 +10,8 @@ from plx_core.encoding import (
     encode,
     is_missing,
     number_key,
-    number_twin,
     value_str,
+    value_twin,
 )
 
 CELLS = st.one_of(
@@ -46,7 +46,9 @@ def test_numbers_written_two_ways_find_their_twin_in_a_domain():
     assert [number_key(v) for v in ["2", "2.0", "+2", "02", "0.50", "1e3", "x", "nan", "inf"]] \
         == ["2", "2", "2", "2", "0.5", "1000", None, None, None]
     dom = ("0.0", "1.0", "2.0", "x")
-    assert number_twin(dom, "2") == 2 and number_twin(dom, "x") is None
-    assert number_twin(("7", "007"), "7.0") is None  # two twins: not guessed
+    assert value_twin(dom, "2") == 2 and value_twin(dom, "y") is None
+    assert value_twin(("7", "007"), "7.0") is None  # two twins: not guessed
+    assert value_twin(("False", "True"), "TRUE") == 1 and value_twin(("a", "b"), " A ") == 0
+    assert value_twin(("a", "A"), "a ") is None
     codes = encode(pd.DataFrame({"k": [2, 0, 5, None]}, dtype=object), {"k": dom}).codes[:, 0]
     assert codes.tolist() == [2, 0, -2, -1]  # 5 is unseen, None missing
