@@ -730,7 +730,7 @@ def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
     code, out, err = run(["fit", data, "--label", "ziel", "--positive", "ja", "--out",
                           tmp_path / "m.json"], capsys)
     assert code == 0, err
-    assert "column 'wert' read as numbers with a decimal comma" in err
+    assert "column 'wert': read as numbers with a decimal comma" in err
     assert "left out" not in err
     new = tmp_path / "new.csv"
     new.write_text("wert;gruppe\n71,5;alpha\n28,25;beta\n")
