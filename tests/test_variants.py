@@ -41,6 +41,38 @@ def test_leave_one_out_equals_rebuilding_without_the_row():
             assert st.equal[i, k] == ((lev == k) & (d == 0)).sum()
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
+       replicas=st.booleans())
+def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replicas):
+    """Every statistic of the exact leave-one-out (votes per length, the nearest probability
+    on each side of 0.5) is that of the KB rebuilt without the row — and without its
+    identical copies when they are left out together — with missing cells, class weights
+    and a sampled few rows."""
+    X, y, _ = mixed_table(seed, 60, 4)
+    X, y = X.iloc[np.arange(60) % 45], y[np.arange(60) % 45]  # 15 rows twice
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    w = V.balanced_weights(int(y.sum()), len(y)) if weights == "balanced" else weights
+    c = V.duplicate_counts(codes, y) if replicas else None
+    st_ = V.loo_level_stats(kb, codes, y, c, w)
+    for i in (0, 3, 50):
+        same = (codes == codes[i]).all(axis=1) & (y == y[i]) if replicas else np.arange(60) == i
+        kb_i = direct_kb(X[~same], y[~same], positive=1)
+        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
+        lev = kb_i.lengths[b]
+        pos, sup = kb_i.positives[b], kb_i.support[b]
+        d = 2 * pos - sup if w is None else pos * w[0] - (sup - pos) * w[1]
+        p = pos / sup if w is None else V.reweighted_p(pos / sup, *w)
+        for k in range(1, 5):
+            at = lev == k
+            assert st_.above[i, k] == (at & (d > 0)).sum()
+            assert st_.below[i, k] == (at & (d < 0)).sum()
+            assert st_.equal[i, k] == (at & (d == 0)).sum()
+            assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
+            assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+
+
 def test_window_decisions_match_the_median_of_the_windowed_kb():
     X, y = small_data(1)
     kb = direct_kb(X, y, positive=1)
