@@ -48,7 +48,7 @@ import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -115,6 +115,59 @@ def _jsonable(x: Any) -> Any:
     return x
 
 
+@dataclass(frozen=True)
+class _ClauseSets:
+    """A query's relevant clauses of finite target (median terms): which of its n known
+    features each one has (`member`, clauses × n; `masks` as int64 bitmasks when n ≤ 62),
+    their number (`size`), target and weight. `equal` and `n_finite` describe every clause of
+    finite target, also when only the short ones are kept (`_clause_sets`' `most`)."""
+
+    member: np.ndarray
+    masks: np.ndarray | None
+    size: np.ndarray
+    target: np.ndarray
+    w: np.ndarray
+    equal: bool
+    n_finite: int
+    sizes: tuple[int, ...]  # the distinct sizes
+
+
+def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
+                 most: int | None = None, lengths: np.ndarray | None = None) -> _ClauseSets:
+    """`_ClauseSets` of the clauses of `evidence` (a relevant-semantics query's, known
+    features `cols` named `names`); with `most`, only those of at most `most` features, the
+    learned ones told by `lengths` (feature literals per learned clause: every literal of a
+    relevant clause is on a known feature) before their features are read."""
+    ids = evidence.clause
+    finite = np.isfinite(evidence.target)
+    w_all = evidence.w[finite]
+    equal = bool(len(w_all) and np.all(w_all == w_all[0]))
+    learned = ids < kb.n_learned
+    pos = {f: i for i, f in enumerate(names)}
+    rules = np.flatnonzero(~learned)
+    rule_member = np.zeros((len(rules), len(cols)), dtype=bool)
+    for r, j in enumerate(rules.tolist()):
+        for lit in kb.extra[int(ids[j]) - kb.n_learned].literals:
+            if lit.is_feature and lit.atom in pos:
+                rule_member[r, pos[lit.atom]] = True
+    keep = finite.copy()
+    if most is not None:
+        keep[learned] &= lengths[ids[learned]] <= most  # type: ignore[index]
+        keep[rules] &= rule_member.sum(axis=1) <= most
+    kept = np.flatnonzero(keep)
+    member = np.zeros((len(kept), len(cols)), dtype=bool)
+    from_kb = learned[kept]
+    if from_kb.any():
+        body = np.take(kb.codes, ids[kept[from_kb]], axis=0)
+        member[from_kb] = (body if len(cols) == len(kb.features) else body[:, cols]) >= 0
+    if len(rules):
+        member[~from_kb] = rule_member[keep[rules]]
+    size = np.count_nonzero(member, axis=1)
+    return _ClauseSets(member, _bitmasks(member) if len(cols) <= 62 else None, size,
+                       evidence.target[kept], evidence.w[kept], equal, int(finite.sum()),
+                       tuple(np.unique(size).tolist()))
+
+
 class _SubQueries:
     """Evaluates sub-queries of one query: bounds plus the tie-break statistics.
 
@@ -150,32 +203,25 @@ class _SubQueries:
                     mentioned[pos_of[lit.atom]] = True
         self._mentioned = mentioned[self.cols]  # per known feature of the query
         if self.sem == "relevant":
-            ev = self.full.evidence
-            cm = np.zeros((len(ev.clause), self.n), dtype=bool)
-            learned = ev.clause < kb.n_learned
-            if learned.any():
-                body = np.take(kb.codes, ev.clause[learned], axis=0)
-                cm[learned] = (body if self.n == len(kb.features) else body[:, self.cols]) >= 0
-            pos = {f: i for i, f in enumerate(self.names)}
-            for r in np.flatnonzero(~learned):
-                c = kb.extra[int(ev.clause[r]) - kb.n_learned]
-                for lit in c.literals:
-                    if lit.is_feature and lit.atom in pos:
-                        cm[r, pos[lit.atom]] = True
-            finite = np.isfinite(ev.target)
-            self._cm = cm[finite]
-            self._t = ev.target[finite]
-            self._w = ev.w[finite]
             # On the exact median path every relevant clause is a median term, and a sub-query's
             # terms are those whose features it keeps: the same computation as
             # `subquery_bounds`, with integer bitmasks instead of a boolean S × R × F cube.
             self._direct = self.full.method == "median" and self.n <= 62
             if self.n <= 62:
                 self._bits = np.int64(1) << np.arange(self.n, dtype=np.int64)
-                self._cmb = _bitmasks(self._cm)
-            self._equal = bool(len(self._w) and np.all(self._w == self._w[0]))
-            # clause sizes present: a sub-query's lookups are its subsets of these sizes only
-            self._sizes = tuple(np.unique(np.count_nonzero(self._cm, axis=1)).tolist())
+
+    @functools.cached_property
+    def _sets(self) -> _ClauseSets:
+        """The relevant clauses' feature sets, targets and weights (built when first used)."""
+        return _clause_sets(self.kb, self.full.evidence, self.cols, self.names)
+
+    _cm = property(lambda self: self._sets.member)
+    _cmb = property(lambda self: self._sets.masks)
+    _t = property(lambda self: self._sets.target)
+    _w = property(lambda self: self._sets.w)
+    _equal = property(lambda self: self._sets.equal)
+    # clause sizes present: a sub-query's lookups are its subsets of these sizes only
+    _sizes = property(lambda self: self._sets.sizes)
 
     @functools.cached_property
     def _values(self) -> np.ndarray | None:
@@ -394,10 +440,10 @@ class _SubQueries:
 
 def _bitmasks(member: np.ndarray) -> np.ndarray:
     """Rows of a boolean matrix (≤ 62 columns) as int64 bitmasks (column j → bit j)."""
-    packed = np.packbits(member, axis=1, bitorder="little")
-    out = np.zeros((len(member), 8), np.uint8)
-    out[:, :packed.shape[1]] = packed
-    return out.view("<i8").ravel().astype(np.int64, copy=False)
+    bits = np.ldexp(1.0, np.arange(member.shape[1]))
+    if member.shape[1] <= 52:  # sums of distinct powers of two below 2^53: exact in float64
+        return (member.astype(np.float64) @ bits).astype(np.int64)
+    return member.astype(np.int64) @ bits.astype(np.int64)
 
 
 def _settled_sets(kept_bits: np.ndarray, sizes: tuple[int, ...]) -> np.ndarray:
@@ -419,7 +465,10 @@ def _lookup_pairs(keys: np.ndarray, order: np.ndarray, sets: np.ndarray, owners:
     `sets` belong to `owners`), owner by owner, set by set."""
     flat = sets.ravel()
     lo = np.searchsorted(keys, flat, "left")
-    cnt = np.searchsorted(keys, flat, "right") - lo
+    if len(keys) and np.all(keys[1:] != keys[:-1]):  # one clause a key: a hit or none
+        cnt = (keys[np.minimum(lo, len(keys) - 1)] == flat).astype(np.int64)
+    else:
+        cnt = np.searchsorted(keys, flat, "right") - lo
     total = int(cnt.sum())
     if not total:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -627,9 +676,21 @@ def _candidates(names: Sequence[Sequence[tuple]], values: Sequence[Sequence[tupl
     mid, inv = np.unique((lower + upper) / 2, return_inverse=True)
     mean = np.array([round(x, 12) + 0.0 for x in mid.tolist()])[inv.reshape(lower.shape)]
     ranks = range(1, lower.shape[1] + 1)
-    return [list(itertools.starmap(Candidate, zip(*row, ranks)))
+    return [list(map(_new_candidate, zip(*row, ranks)))
             for row in zip(names, values, lower.tolist(), upper.tolist(), mean.tolist(),
                            evidence_mean.tolist(), n_clauses.tolist())]
+
+
+_CANDIDATE_FIELDS = tuple(f.name for f in fields(Candidate))
+
+
+def _new_candidate(entries: tuple) -> Candidate:
+    """`Candidate(*entries)` (every field, in order) without the frozen dataclass's one
+    `object.__setattr__` per field: 1.4 µs instead of 2.4 µs, for the C(n, k) candidates of
+    every explanation."""
+    c = object.__new__(Candidate)
+    vars(c).update(zip(_CANDIDATE_FIELDS, entries))
+    return c
 
 
 class _Search:
@@ -935,17 +996,15 @@ def explain_many(
     def batched(todo: list[int]) -> Iterable[Explanation | None]:
         """The relevant semantics: each row's full query, then the rows `explain_rows` can
         take together, the others one by one."""
-        from .explain_batch import batchable, explain_rows
+        from .explain_batch import explain_rows
 
         evs = list(pool.map(prepared, todo) if pool else map(prepared, todo))
-        got: dict[int, Explanation | None] = {}
-        fast = [j for j, ev in enumerate(evs) if ev is not None
-                and batchable(ev, ks[todo[j]], budget)]
+        made = [j for j, ev in enumerate(evs) if ev is not None]
         side = [evs[j].full.positive if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
-                else dirs[todo[j]] == "positive" for j in fast]
-        got.update(zip(fast, explain_rows([evs[j] for j in fast], [ks[todo[j]] for j in fast],
-                                          side)))
-        rest = [j for j, ev in enumerate(evs) if ev is not None and j not in got]
+                else dirs[todo[j]] == "positive" for j in made]
+        got = {j: e for j, e in zip(made, explain_rows(
+            [evs[j] for j in made], [ks[todo[j]] for j in made], side, budget)) if e is not None}
+        rest = [j for j in made if j not in got]
 
         def single(j: int) -> Explanation:
             i = todo[j]
