@@ -63,6 +63,8 @@ SHIFT = 26
 rows number fewer than 2^26."""
 BYTES_PER_PAIR = 20
 """Working-set bytes per (row, subset) pair of a chunk: the key, its weight, bincount's index."""
+KEY_GROUP = 12
+"""Features per pattern table of `LevelKeys.body_keys` (2^12 patterns: tables of ~0.5 MB)."""
 CLAUSE_BYTES = 32
 """Bytes per output clause besides two copies of its code row (the levels' parts and the
 joined block): support and positives twice, p, w, head, source. With `BYTES_PER_PAIR` and the
@@ -308,40 +310,78 @@ class LevelKeys:
             flat[base + f] = (local // mult[rank, i]) % self.radix[f] - 1
         return out
 
-    def body_keys(self, codes: np.ndarray, step: int = 2**18) -> tuple[np.ndarray, np.ndarray]:
+    def body_keys(self, codes: np.ndarray, step: int = 2**15, lengths: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
         """(length, level key) of clause bodies given as code rows (-1 absent), `step` rows at
-        a time (the temporaries are a few int64 per literal)."""
+        a time. The features are taken in groups of up to `KEY_GROUP`: within a group, which
+        features a body holds (its pattern, one small integer) gives by table lookup its
+        length, its part of the colex rank Σ C(m_i, i) (given the members before the group),
+        its digits' multipliers and their product, so a body costs one pass over its codes
+        whatever its length. `lengths`: the bodies' lengths when known (`KB.lengths`)."""
         codes = np.asarray(codes)
-        lengths = (codes >= 0).sum(axis=1)
+        lengths = (codes >= 0).sum(axis=1) if lengths is None else lengths
         keys = np.zeros(len(codes), np.int64)
+        present = [k for k in np.flatnonzero(np.bincount(lengths)).tolist() if k > 0]
+        if not present:
+            return lengths, keys
+        top = present[-1]
+        # the offsets of every present length side by side (first a 0 for length 0); base[k]:
+        # where length k's start
+        base = np.zeros(top + 1, np.int64)
+        parts = [np.zeros(1, np.int64)]
+        for k in present:
+            base[k] = sum(len(x) for x in parts)
+            parts.append(self.level(k)[2][:-1])
+        flat = np.concatenate(parts)
+        groups = [self._pattern_tables(slice(a, min(a + KEY_GROUP, codes.shape[1])), top)
+                  for a in range(0, codes.shape[1], KEY_GROUP)]
         for s in range(0, len(codes), step):
             part = codes[s : s + step]
-            plen = lengths[s : s + step]
-            for k in np.unique(plen).tolist():
-                if k == 0:
-                    continue
-                rows = np.flatnonzero(plen == k)
-                sub = part[rows]
-                r, f = np.nonzero(sub >= 0)
-                mem = f.reshape(-1, k)
-                offsets = self.level(k)[2]
-                rank = np.zeros(len(rows), np.int64)
-                key = np.zeros(len(rows), np.int64)
-                mult = np.ones(len(rows), np.int64)
-                vals = sub[r, f].reshape(-1, k)
-                for i in range(k):
-                    rank += _comb_column(mem[:, i], i + 1)
-                    key += (vals[:, i].astype(np.int64) + 1) * mult
-                    mult *= self.radix[mem[:, i]]
-                keys[s + rows] = offsets[rank] + key
+            mult = 1  # the radix product of the digits held before the group
+            for i, (cols, g_cnt, g_rank, g_mult, g_prod) in enumerate(groups):
+                sub = part[:, cols]
+                pat = _held_patterns(sub)
+                digits = np.einsum("ij,ij->i", sub.astype(np.int64) + 1, g_mult[pat])
+                if i == 0:  # nothing held before the first group
+                    rank, key, cnt = g_rank[pat, 0], digits, g_cnt[pat]
+                else:
+                    rank += g_rank[pat, np.minimum(cnt, top)]
+                    key += digits * mult
+                    cnt += g_cnt[pat]
+                if i < len(groups) - 1:
+                    mult = mult * g_prod[pat]
+            keys[s : s + len(part)] = flat[base[cnt] + rank] + key
         return lengths, keys
 
+    def _pattern_tables(self, cols: slice, top: int) -> tuple:
+        """Per pattern of the features `cols` (bit j: holds cols[j]; `_held_patterns`): (cols,
+        number held, rank part per number held before the group (0..top), the held digits'
+        multipliers within the group, their radix product)."""
+        features = np.arange(len(self.radix))[cols]
+        g = len(features)
+        pats = np.arange(1 << g, dtype=np.int64)
+        held = ((pats[:, None] >> np.arange(g)) & 1).astype(bool)
+        before = np.arange(top + 1)[None, :]
+        n_held = np.zeros(len(pats), np.int64)
+        rank = np.zeros((len(pats), top + 1), np.int64)
+        mult = np.zeros((len(pats), g), np.int64)
+        prod = np.ones(len(pats), np.int64)
+        for j, f in enumerate(features.tolist()):
+            h = held[:, j]
+            n_held += h
+            # C(f, i) for i = before + n_held (≤ top; a longer body is never asked); capped:
+            # a term of a length whose level exists is below 2^62
+            comb = np.array([min(math.comb(f, i), 2**62) for i in range(top + 1)] + [0], np.int64)
+            at = np.minimum(before + n_held[:, None], top + 1)
+            rank += np.where(h[:, None], comb[at], 0)
+            mult[:, j] = np.where(h, prod, 0)
+            prod = np.where(h, prod * self.radix[f], prod)
+        return cols, n_held.astype(np.intp), rank, mult, prod
 
-def _comb_column(n: np.ndarray, k: int) -> np.ndarray:
-    """C(n, k) for an array n (int64; exact for the sizes levels are keyed at)."""
-    top = int(n.max(initial=0))
-    table = np.array([math.comb(i, k) for i in range(top + 1)], dtype=np.int64)
-    return table[n]
+
+def _held_patterns(sub: np.ndarray) -> np.ndarray:
+    """Per code row, which columns hold a value (≥ 0) as one integer (bit j: column j)."""
+    return (sub >= 0) @ (np.int64(1) << np.arange(sub.shape[1], dtype=np.int64))
 
 
 # --------------------------------------------------------------------------- counting

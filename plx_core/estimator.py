@@ -43,6 +43,7 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from typing import Any
 
@@ -417,17 +418,23 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                        and (self.max_depth is None or d < self.max_depth))
 
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
-            kbs = self._tree_kbs(f, yy, pos, kinds, cw, depths)
-            memo: dict[int, np.ndarray] = {}  # a cut as deep as the tree is the same KB
+            # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
+            # literals, so every depth is answered from one lookup (`bounds_by_max_len`)
+            out = {}
+            for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items():
+                if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
+                    continue
+                cuts = depths if k == "tree-all" else ()
+                memo: dict = {}  # one held-out frame per fold
 
-            def answer(kb):
-                def means(X: pd.DataFrame) -> np.ndarray:
-                    if len(kb) not in memo:
-                        memo[len(kb)] = query_many(kb, X, semantics=sem, n_jobs=1).mean
-                    return memo[len(kb)]
-                return means
-            # a tree that is one root leaf (no feature splits the rows) answers nothing
-            return {k: answer(kb) for k, kb in kbs.items() if kb.lengths.max(initial=0) > 0}
+                def answer(X: pd.DataFrame, d: int | None, kb=kb, cuts=cuts, memo=memo):
+                    if not memo:
+                        memo.update(V.bounds_by_max_len(kb, X, (None, *cuts), semantics=sem,
+                                                        n_jobs=1))
+                    return memo[d].mean
+                out[k] = functools.partial(answer, d=None)
+                out.update({S.tree_key(d): functools.partial(answer, d=d) for d in cuts})
+            return out
 
         oof = S.out_of_fold(frame, y, fit_fold, self.random_state) if kinds else {}
         full = self.paper_kbs_[0]

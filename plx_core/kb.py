@@ -85,6 +85,7 @@ class KB:
     max_len: int | None = None
     _index_cache: Any = field(default=None, repr=False, compare=False)
     _fpos_cache: Any = field(default=None, repr=False, compare=False)
+    _lengths_cache: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not KIND_RE.fullmatch(self.kind):
@@ -153,8 +154,14 @@ class KB:
 
     @property
     def lengths(self) -> np.ndarray:
-        """Number of feature literals of each learned clause."""
-        return (self.codes >= 0).sum(axis=1)
+        """Number of feature literals of each learned clause (read-only; kept while `codes` is
+        the same array, which is never written in place)."""
+        cache = self._lengths_cache
+        if cache is None or cache[0] is not self.codes:
+            out = (self.codes >= 0).sum(axis=1)
+            out.setflags(write=False)
+            cache = self._lengths_cache = (self.codes, out)
+        return cache[1]
 
     def feature_positions(self) -> dict[str, int]:
         """Feature name → column (cached while `features` stays the same tuple)."""
@@ -325,6 +332,21 @@ class KB:
         out = copy.copy(self)
         out.domains = dict(self.domains)
         out.extra = extra
+        return out
+
+    def with_p(self, p: np.ndarray) -> KB:
+        """This KB with its learned clauses' probabilities replaced by `p` (in [0, 1]); the other
+        learned arrays are shared, not copied (a class correction of a Direct KB of millions of
+        clauses)."""
+        p = np.asarray(p, dtype=np.float64)
+        if p.shape != self.p.shape:
+            raise DataError(f"with_p: {p.shape[0] if p.ndim else 0} probabilities for "
+                            f"{self.n_learned} learned clauses")
+        if len(p) and not ((p >= 0) & (p <= 1)).all():
+            bad = int(np.flatnonzero(~((p >= 0) & (p <= 1)))[0])
+            raise DataError(f"clause {bad}: probability {float(p[bad])!r} is outside [0, 1]")
+        out = self._sharing(list(self.extra))
+        out.p = p
         return out
 
     def without_rules(self) -> KB:

@@ -32,14 +32,27 @@ leave-one-out rows correctly (`TUNE_Z`), and below `MIN_TUNE_ROWS` training rows
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from .direct import DENSE_MAX, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
-from .query import TIE_EPS, _batch_tasks, _ScanIncidence, n_workers
+from .median import weighted_median_intervals
+from .query import (
+    TIE_EPS,
+    UNSEEN,
+    BoundsArray,
+    _batch_tasks,
+    _ScanIncidence,
+    encode_query_rows,
+    n_workers,
+    query_many,
+    resolve_semantics,
+)
 
 PRIOR_ID = "prior"
 TUNE_Z = 0.0
@@ -163,9 +176,12 @@ def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
     w_pos·positives > w_neg·negatives; exact for integer weights, as `tune` passes for
     "balanced").
 
-    Rows × subsets are visited in chunks of `TUNE_WORK` pairs, each length's clauses looked up
-    by their level keys (`plx_core.direct.LevelKeys`: plain int64 keys whatever the number of
-    features) in a dense table or by `searchsorted`; memory stays bounded whatever the rows."""
+    Rows with the same label and the same number left out see every clause alike, so per such
+    group and clause length the clauses' leave-one-out vote (above / below / at 0.5 / gone)
+    and probability are computed once, per clause; the group's rows × subsets are then visited
+    in chunks of `TUNE_WORK` pairs, each subset's clause found by its level key
+    (`plx_core.direct.LevelKeys`: plain int64 keys whatever the number of features) in a dense
+    table or by `searchsorted`; memory stays bounded whatever the rows."""
     n = len(codes)
     c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
     y = np.asarray(y, np.int64)
@@ -178,57 +194,89 @@ def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
     if n == 0 or kb.n_learned == 0:
         return LevelStats(above, below, equal, max_below, min_above)
     lk = LevelKeys.for_domains([len(kb.domains[f]) for f in kb.features], L)
-    lengths, keys = lk.body_keys(kb.codes)
+    lengths, keys = lk.body_keys(kb.codes, lengths=kb.lengths)
     digits_t = np.ascontiguousarray(np.maximum(np.asarray(codes, np.int64), -1).T + 1)
     if digits_t.max(initial=0) < 127:
         digits_t = digits_t.astype(np.int8)
-    rstep = min(n, TUNE_WORK)
-    cstep = max(1, TUNE_WORK // rstep)
+    groups = np.unique(np.column_stack([c, y]), axis=0)
+    members = [np.flatnonzero((c == cv) & (y == yv)) for cv, yv in groups.tolist()]
     for k in range(1, L + 1):
         sel = np.flatnonzero(lengths == k)
         if not len(sel):
             continue
         mem, _, offsets = lk.level(k)
         T = int(offsets[-1])
-        if T <= DENSE_MAX:  # a table indexed by key: one gather per pair
-            sup_tab = np.zeros(T, np.int64)
-            pos_tab = np.zeros(T, np.int64)
-            sup_tab[keys[sel]] = kb.support[sel]
-            pos_tab[keys[sel]] = kb.positives[sel]
-        else:
+        dense = T <= DENSE_MAX
+        if not dense:
             order = np.argsort(keys[sel])
-            kk, ks, kp = keys[sel][order], kb.support[sel][order], kb.positives[sel][order]
-        for lo in range(0, len(mem), cstep):
-            hi = min(len(mem), lo + cstep)
-            for r0 in range(0, n, rstep):
-                r1 = min(n, r0 + rstep)
-                q = lk.subset_keys(digits_t[:, r0:r1], k, lo, hi)  # (subsets × rows)
-                if T <= DENSE_MAX:
-                    sup, pos = sup_tab[q], pos_tab[q]
-                else:
-                    at = np.minimum(np.searchsorted(kk, q), len(kk) - 1)
-                    hit = kk[at] == q
-                    sup, pos = np.where(hit, ks[at], 0), np.where(hit, kp[at], 0)
-                present = sup > 0  # a subset with a missing value has no clause
-                sup = sup - c[None, r0:r1]
-                pos = pos - (c * y)[None, r0:r1]
-                keep = present & (sup > 0)
-                if weights is None:
-                    d = np.where(keep, 2 * pos - sup, 0)
-                else:
-                    d = np.where(keep, pos * weights[0] - (sup - pos) * weights[1], 0)
-                above[r0:r1, k] += (keep & (d > 0)).sum(axis=0)
-                below[r0:r1, k] += (keep & (d < 0)).sum(axis=0)
-                equal[r0:r1, k] += (keep & (d == 0)).sum(axis=0)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    p = pos / sup
-                    if weights is not None:
-                        p = reweighted_p(p, *weights)
-                lo_p = np.where(keep & (d < 0), p, -np.inf).max(axis=0)
-                hi_p = np.where(keep & (d > 0), p, np.inf).min(axis=0)
-                np.maximum(max_below[r0:r1, k], lo_p, out=max_below[r0:r1, k])
-                np.minimum(min_above[r0:r1, k], hi_p, out=min_above[r0:r1, k])
+            sel = sel[order]
+        kk, sup, pos = keys[sel], kb.support[sel], kb.positives[sel]
+        for (cv, yv), rows in zip(groups.tolist(), members):
+            vote, p = _loo_votes(sup - cv, pos - cv * yv, weights)
+            if dense:  # tables indexed by key: one gather per pair (0: no clause)
+                vote_tab = np.zeros(T, np.int8)
+                p_tab = np.zeros(T)
+                vote_tab[kk] = vote
+                p_tab[kk] = p
+            _loo_level_rows(lk, k, digits_t, rows, len(mem),
+                            (vote_tab, p_tab) if dense else (kk, vote, p),
+                            (above, below, equal, max_below, min_above))
     return LevelStats(above, below, equal, max_below, min_above)
+
+
+ABOVE, BELOW, EQUAL = 1, 2, 3
+"""A clause's leave-one-out vote in `loo_level_stats` (0: the clause is gone)."""
+
+
+def _loo_votes(sup: np.ndarray, pos: np.ndarray, weights: tuple[float, float] | None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(vote, p) of clauses with these counts once the row is left out: `ABOVE` / `BELOW` /
+    `EQUAL` 0.5, or 0 when no row is left (support 0), and the clause probability."""
+    keep = sup > 0
+    if weights is None:
+        d = np.where(keep, 2 * pos - sup, 0)
+    else:
+        d = np.where(keep, pos * weights[0] - (sup - pos) * weights[1], 0)
+    vote = np.where(d > 0, ABOVE, np.where(d < 0, BELOW, EQUAL)).astype(np.int8)
+    vote[~keep] = 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = pos / sup
+        if weights is not None:
+            p = reweighted_p(p, *weights)
+    return vote, p
+
+
+def _loo_level_rows(lk: LevelKeys, k: int, digits_t: np.ndarray, rows: np.ndarray, C: int,
+                    lookup: tuple, out: tuple) -> None:
+    """Add the votes of length-k clauses to `out` (`LevelStats`' arrays) for training `rows`,
+    whose clauses all vote as `lookup` says: (vote table, p table) by key, or (sorted keys,
+    vote, p) searched."""
+    above, below, equal, max_below, min_above = out
+    n = len(rows)
+    if not n:
+        return
+    rstep = min(n, TUNE_WORK)
+    cstep = max(1, TUNE_WORK // rstep)
+    for r0 in range(0, n, rstep):
+        r = rows[r0 : r0 + rstep]
+        dt = digits_t[:, r]
+        for lo in range(0, C, cstep):
+            q = lk.subset_keys(dt, k, lo, min(C, lo + cstep))  # (subsets × rows)
+            if len(lookup) == 2:
+                vote, p = lookup[0][q], lookup[1][q]
+            else:
+                kk, kv, kp = lookup
+                at = np.minimum(np.searchsorted(kk, q), len(kk) - 1)
+                vote = np.where(kk[at] == q, kv[at], 0)
+                p = kp[at]
+            is_above, is_below = vote == ABOVE, vote == BELOW
+            above[r, k] += is_above.sum(axis=0)
+            below[r, k] += is_below.sum(axis=0)
+            equal[r, k] += (vote == EQUAL).sum(axis=0)
+            max_below[r, k] = np.maximum(max_below[r, k],
+                                         np.where(is_below, p, -np.inf).max(axis=0))
+            min_above[r, k] = np.minimum(min_above[r, k],
+                                         np.where(is_above, p, np.inf).min(axis=0))
 
 
 def window_decisions(st: LevelStats, lo: int, hi: int, priors: np.ndarray) -> np.ndarray:
@@ -377,25 +425,37 @@ def balanced_weights(n_pos: int, n: int) -> tuple[int, int]:
 
 
 def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
-    """A copy of `kb` whose learned clauses have the `reweighted_p` of their counts (support
-    and positives stay the raw counts); expert clauses (`extra`) are kept as written."""
-    out = kb.copy()
-    if out.n_learned == 0 or not (w_pos > 0 and w_neg > 0):
-        return out
-    sup = out.support
-    raw = np.where(out.head == 1, out.p, 1 - out.p)
-    q = np.where(sup > 0, out.positives / np.where(sup > 0, sup, 1), raw)
+    """`kb` with its learned clauses' p replaced by the `reweighted_p` of their counts (support
+    and positives stay the raw counts; the other learned arrays are shared, not copied);
+    expert clauses (`extra`) are kept as written."""
+    if kb.n_learned == 0 or not (w_pos > 0 and w_neg > 0):
+        return kb.copy()
+    sup = kb.support
+    if (sup > 0).all() and (kb.head == 1).all():  # a KB learned from data: the p of its counts
+        q = kb.positives / sup
+        a = q * w_pos
+        b = 1.0 - q
+        b *= w_neg
+        den = a + b
+        if (den > 0).all():
+            np.divide(a, den, out=a)
+            return kb.with_p(np.clip(a, 0.0, 1.0, out=a))
+    raw = np.where(kb.head == 1, kb.p, 1 - kb.p)
+    q = np.where(sup > 0, kb.positives / np.where(sup > 0, sup, 1), raw)
     qb = reweighted_p(q, w_pos, w_neg)
-    out.p = np.clip(np.where(out.head == 1, qb, 1.0 - qb), 0.0, 1.0)
-    return out
+    return kb.with_p(np.clip(np.where(kb.head == 1, qb, 1.0 - qb), 0.0, 1.0))
 
 
 def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
     """The Direct KB restricted to clauses of length min_len..max_len, plus the prior clause
     `[1] POS` (prior_weight > 0) or `[0] POS` (< 0) with weight |prior_weight| (id "prior")."""
     lengths = kb.lengths
-    keep = (lengths >= min_len) & (lengths <= max_len)
     top = int(lengths.max(initial=0))
+    if len(lengths) and (lengths[1:] >= lengths[:-1]).all():  # a Direct KB: by length, views
+        keep = slice(int(np.searchsorted(lengths, min_len)),
+                     int(np.searchsorted(lengths, max_len, "right")))
+    else:
+        keep = (lengths >= min_len) & (lengths <= max_len)
     out = KB(
         kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], kb.w[keep],
         kb.support[keep], kb.positives[keep], kb.source[keep], list(kb.extra),
@@ -404,6 +464,39 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
     )
     if prior_weight:
         out.extra.append(prior_clause(prior_weight))
+    return out
+
+
+def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
+                      n_jobs: int | None = None) -> dict[int | None, BoundsArray]:
+    """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
+    `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
+
+    Under the relevant semantics a row's answer is the weighted median of the clauses whose
+    body ⊆ the row, so the answer of the KB cut to lengths ≤ m is that median over the found
+    clauses of length ≤ m: a Tree KB cut at depth m (`tree.truncate`) is exactly this cut of
+    the whole tree's all-node KB, and the depth search of `variant="auto"` answers every depth
+    of a fold from one lookup (rows with missing cells each form their own lookup pattern,
+    so each extra lookup is expensive). With enabled `extra` clauses or the full semantics
+    each limit is answered by `query_many` on its windowed KB."""
+    sem = resolve_semantics(kb, semantics)
+    limits = list(dict.fromkeys(max_lens))
+    if sem != "relevant" or any(c.enabled for c in kb.extra):
+        return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
+                              n_jobs=n_jobs) for m in limits}
+    codes, ignored = encode_query_rows(kb, X)
+    n = len(codes)
+    row, crow = relevant_pairs(kb, codes, n_jobs)
+    length = kb.lengths[crow]
+    target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
+    w = kb.w[crow]
+    ur, uc = np.nonzero(codes == UNSEEN)
+    out = {}
+    for m in limits:
+        keep = slice(None) if m is None else length <= m
+        lo, hi = weighted_median_intervals(row[keep], target[keep], w[keep], n)
+        out[m] = BoundsArray(lo, hi, np.full(n, "median", dtype=object), tuple(kb.features),
+                             ur, uc, ignored)
     return out
 
 
@@ -421,7 +514,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 
 __all__ = [
-    "balanced_weights", "reweighted_p", "weighted_class_kb",
+    "balanced_weights", "bounds_by_max_len", "reweighted_p", "weighted_class_kb",
     "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
     "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",

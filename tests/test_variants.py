@@ -4,6 +4,8 @@ prior clause against the LP reference, and every variant through PLXClassifier."
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from paper import example2
 
 from plx_core import DataError, query
@@ -39,6 +41,38 @@ def test_leave_one_out_equals_rebuilding_without_the_row():
             assert st.equal[i, k] == ((lev == k) & (d == 0)).sum()
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
+       replicas=st.booleans())
+def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replicas):
+    """Every statistic of the exact leave-one-out (votes per length, the nearest probability
+    on each side of 0.5) is that of the KB rebuilt without the row — and without its
+    identical copies when they are left out together — with missing cells, class weights
+    and a sampled few rows."""
+    X, y, _ = mixed_table(seed, 60, 4)
+    X, y = X.iloc[np.arange(60) % 45], y[np.arange(60) % 45]  # 15 rows twice
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    w = V.balanced_weights(int(y.sum()), len(y)) if weights == "balanced" else weights
+    c = V.duplicate_counts(codes, y) if replicas else None
+    st_ = V.loo_level_stats(kb, codes, y, c, w)
+    for i in (0, 3, 50):
+        same = (codes == codes[i]).all(axis=1) & (y == y[i]) if replicas else np.arange(60) == i
+        kb_i = direct_kb(X[~same], y[~same], positive=1)
+        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
+        lev = kb_i.lengths[b]
+        pos, sup = kb_i.positives[b], kb_i.support[b]
+        d = 2 * pos - sup if w is None else pos * w[0] - (sup - pos) * w[1]
+        p = pos / sup if w is None else V.reweighted_p(pos / sup, *w)
+        for k in range(1, 5):
+            at = lev == k
+            assert st_.above[i, k] == (at & (d > 0)).sum()
+            assert st_.below[i, k] == (at & (d < 0)).sum()
+            assert st_.equal[i, k] == (at & (d == 0)).sum()
+            assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
+            assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+
+
 def test_window_decisions_match_the_median_of_the_windowed_kb():
     X, y = small_data(1)
     kb = direct_kb(X, y, positive=1)
@@ -49,6 +83,69 @@ def test_window_decisions_match_the_median_of_the_windowed_kb():
         wkb = V.windowed_kb(kb, lo, hi, W)
         got = V.window_decisions(st, lo, hi, np.array([W]))[0]
         assert got.tolist() == query_many(wkb, X).positive.tolist(), (lo, hi, W)
+
+
+def mixed_table(seed, n, F, missing=0.15):
+    """Small categorical rows with missing cells, a noisy label, and query rows with missing
+    and unseen values ("9")."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (n, F)).astype(str), columns=[f"f{j}" for j in range(F)])
+    y = ((X["f0"] == "0") ^ (X["f1"] == "1") ^ (rng.random(n) < 0.2)).astype(int).to_numpy().copy()
+    y[:2] = [0, 1]
+    X = X.mask(rng.random(X.shape) < missing)
+    Q = pd.DataFrame(rng.integers(0, 4, (40, F)).astype(str).astype(object), columns=X.columns)
+    Q = Q.replace("3", "9").mask(rng.random(Q.shape) < missing)
+    return X.fillna({"f0": "0"}), y, Q
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), balanced=st.booleans())
+def test_answers_by_depth_from_one_lookup_equal_the_cut_trees(seed, balanced):
+    """What the depth search of variant="auto" relies on: answering the whole tree's all-node
+    KB once per clause-length limit d gives exactly the answers of the tree cut at depth d."""
+    from plx_core.tree import build_trees, trees_to_kb, truncate
+
+    X, y, Q = mixed_table(seed, 70, 5)
+    (tree,) = build_trees(X, y, positive=1)
+
+    def kb_of(t):
+        kb = trees_to_kb([t], "all", kind="tree-all")
+        return V.weighted_class_kb(kb, *V.balanced_weights(int(y.sum()), len(y))) if balanced else kb
+
+    full = kb_of(tree)
+    got = V.bounds_by_max_len(full, Q, (None, 4, 3, 2, 1), semantics="relevant")
+    for d in (None, 4, 3, 2, 1):
+        ref = query_many(kb_of(truncate(tree, d)), Q, semantics="relevant")
+        assert got[d].lower.tolist() == ref.lower.tolist(), d
+        assert got[d].upper.tolist() == ref.upper.tolist(), d
+        assert got[d].unseen_rows.tolist() == ref.unseen_rows.tolist()
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_answers_by_length_limit_equal_the_windowed_kbs(seed):
+    """`bounds_by_max_len` is `query_many` of the KB cut to clauses of ≤ m literals, for a
+    Direct KB too, and with an expert rule (answered by the windowed KBs one by one)."""
+    X, y, Q = mixed_table(seed, 50, 4)
+    kb = direct_kb(X, y, positive=1)
+    for k in (kb, V.windowed_kb(kb, 1, 4, 2)):  # the second holds a prior clause
+        got = V.bounds_by_max_len(k, Q, (1, 2, None, 2))
+        assert list(got) == [1, 2, None]
+        for m in (1, 2, None):
+            ref = query_many(k if m is None else V.windowed_kb(k, 1, m, 0), Q)
+            assert (got[m].lower.tolist(), got[m].upper.tolist()) == (ref.lower.tolist(),
+                                                                      ref.upper.tolist())
+
+
+def test_answers_by_length_limit_under_the_full_semantics():
+    X, y, Q = mixed_table(5, 50, 4)
+    kb = direct_kb(X, y, positive=1)
+    Q = Q.iloc[:6]
+    got = V.bounds_by_max_len(kb, Q, (2, None), semantics="full")
+    for m in (2, None):
+        ref = query_many(kb if m is None else V.windowed_kb(kb, 1, m, 0), Q, semantics="full")
+        assert (got[m].lower.tolist(), got[m].upper.tolist()) == (ref.lower.tolist(),
+                                                                  ref.upper.tolist())
 
 
 def test_tuned_kb_answers_like_the_lp():
