@@ -468,16 +468,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """The Direct candidates' exact leave-one-out ω(POS) means on the tuned variant's
         leave-one-out rows (NaN elsewhere), keyed as `selection.choose` scores them: the tuned
         Direct KB ("direct", when `selection.DIRECT_THRESHOLD`) and, per m of
-        `weighting.M_GRID`, the confidence-weighted Direct KB."""
+        `weighting.M_GRID`, the confidence-weighted Direct KB; none above `selection.LOO_PAIRS`
+        (row, subset) pairs."""
         from . import selection as S
+        from .direct import n_subsets
         from .weighting import M_GRID, loo_means
 
-        codes = encode_rows(full, frame)
         at = np.arange(len(y)) if cfg.loo_rows is None else np.asarray(cfg.loo_rows)
         ms = M_GRID if "direct-conf" in S.CANDIDATES else ()
         window = (cfg.min_len, cfg.max_len, cfg.prior_weight) if S.DIRECT_THRESHOLD else None
-        if not ms and window is None:
+        pairs = len(at) * n_subsets(len(full.features), int(full.lengths.max(initial=0)))
+        if (not ms and window is None) or pairs > S.LOO_PAIRS:
             return {}
+        codes = encode_rows(full, frame)
         got = loo_means(full, codes[at], y[at], ms, cw, base, window=window)
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}

@@ -64,6 +64,12 @@ DIRECT_THRESHOLD = True
 """Whether the tuned Direct KB's threshold is chosen among `THRESHOLDS` on its leave-one-out
 ω(POS) means (`weighting.loo_window_means`) like the other candidates' (False: it decides at
 0.5, the leave-one-out decisions of `variants.tune`)."""
+LOO_PAIRS = 1_000_000
+"""Above this many (training row × subset) pairs the Direct KB's leave-one-out means are not
+computed: no confidence-weighted candidate, and the tuned Direct KB decides at 0.5 (the search
+as before them). Their cost is a sort of every pair (~1 µs a pair: +3 s on a 12-feature table
+of 700 rows, 2.9 M pairs), and where they moved F1 the tables had ≤ 697 subsets a row
+(Nursery, Car, HIV-1, MONK's, the rare sets: ≤ 0.5 M pairs); measured in benchmarks/RESULTS.md."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -189,5 +195,5 @@ def _model_of(key: str) -> str:
     return key.split(" ")[0]
 
 __all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "Selection",
-           "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
+           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
            "TREE_SEMANTICS"]

@@ -167,3 +167,13 @@ def test_the_direct_kb_threshold_comes_from_its_leave_one_out_means():
     loo_at_half = f1_at(y[clf.tuned_[0].loo_rows] == "yes" if clf.tuned_[0].loo_rows is not None
                         else y == "yes", clf.tuned_[0].loo_pred.astype(float), np.array([0.5]))[0]
     assert s.scores["direct"] >= loo_at_half - 1e-12
+
+
+def test_above_the_pair_budget_the_search_is_the_one_before_the_leave_one_out_means(monkeypatch):
+    import plx_core.selection as S
+
+    X, y, pos = nursery_rows()
+    monkeypatch.setattr(S, "LOO_PAIRS", 300 * 2**8 - 1)  # 300 rows × 256 subsets, one too many
+    clf = PLXClassifier(positive=pos).fit(X, y)
+    assert not any(k.startswith("direct-conf") for k in clf.selection_.scores)
+    assert clf.selection_.thresholds["direct"] == 0.5 and clf.chosen_ != "direct-conf"
