@@ -25,6 +25,7 @@ to see the traceback (`PLX_DEBUG=1`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -140,7 +141,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points)."""
-    from .data import infer_schema
+    from .data import column_numbers, infer_schema
     from .discretize import is_numeric
     from .estimator import PLXClassifier
     from .modelfile import ModelFile
@@ -159,7 +160,12 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         )
     with _input(table.where):
         X, y = schema.apply(frame)
-    numbers = {f: pd.to_numeric(frame[f], errors="coerce").astype(float) for f in schema.bins}
+    for f, b in schema.bins.items():
+        if b.reading():  # read, and said
+            say(f"column {f!r}: {b.reading()}" + (
+                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
+    numbers = {f: pd.Series(column_numbers(frame[f], b.number_format), index=frame.index)
+               for f, b in schema.bins.items()}
     raw = [f for f, v in numbers.items() if is_numeric(v)]
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
         X[f] = numbers[f].to_numpy()
@@ -179,8 +185,10 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(clf.max_len_reason_)
     if clf.chosen_reason_:
         say(clf.chosen_reason_)
-    for f in raw:
-        schema.bins[f] = clf.discretizer_.binnings_[f]
+    for f in raw:  # the estimator's cut points, read from text as the schema reads it
+        schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
+                                             number_format=schema.bins[f].number_format,
+                                             text_missing=schema.bins[f].text_missing)
     full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
     cfg = clf.tuned_[0]
     answer = None
@@ -349,6 +357,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import explain_many
+    from .tokens import conditions_text
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
@@ -375,7 +384,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
             continue
         e = found[i]
         rows.append({**base,
-                     "features": "; ".join(f"{f}={v}" for f, v in e.features.items()),
+                     "features": conditions_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
                      "note": "" if k == a.k else f"only {k} known feature(s)",
                      "unseen": pred["unseen"].iloc[i]})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bz2
 import csv
+import dataclasses
 import gzip
 import io
 import lzma
@@ -25,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import default_positive, natural_key
+from .encoding import check_label_variants, default_positive, natural_key
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -416,16 +417,121 @@ def _scalar_str(v: Any) -> Any:
     return str(v)
 
 
-def _numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """Float values (NaN where missing) and a mask of present values that are not numbers."""
+#: How a text column may write its numbers besides plain `-1234.5` / `1e3`, read only when a
+#: whole column fits one of them (`number_format`), kept in its `Binning` and applied to new
+#: rows the same way: "thousands" 1,234,567.5; "decimal-comma" 1.234.567,5 or 3,5 (as spread
+#: sheets export in much of Europe); "+percent" 12% → 12 (either style, or plain).
+NUMBER_FORMATS = ("plain", "percent", "thousands", "thousands+percent", "decimal-comma",
+                  "decimal-comma+percent")
+_THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
+_DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
+_AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
+
+
+def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np.ndarray]:
+    """Float values (NaN where missing) and a mask of present values that are not numbers
+    (text read as `number_format`, one of `NUMBER_FORMATS`)."""
     if pd.api.types.is_bool_dtype(s.dtype):
         raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
-    num = pd.to_numeric(s.astype(object), errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    obj = s.astype(object)
+    if number_format != "plain":
+        obj = _plain_text(obj, number_format)
+    num = pd.to_numeric(obj, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     bad = np.isnan(num) & s.notna().to_numpy()  # text "nan" counts as not a number
     return num, bad
+
+
+def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
+    """Text numbers written as `number_format` rewritten plainly ("1.234,5" → "1234.5"); a
+    value that does not fit the format becomes text no number reads (so it is named)."""
+    if number_format not in NUMBER_FORMATS:
+        raise DataError(f"number format must be one of {NUMBER_FORMATS}, got {number_format!r}")
+    t = obj.map(lambda v: v.strip() if isinstance(v, str) else v, na_action="ignore")
+    text = t.map(lambda v: isinstance(v, str)).astype(bool)
+    out = t.copy()
+    u = t[text].astype(str)
+    if number_format.endswith("percent"):
+        u = u.str.replace(r"\s*%$", "", regex=True)
+    if number_format.startswith("thousands"):
+        ok = u.str.fullmatch(_THOUSANDS)
+        u = u.str.replace(",", "", regex=False).where(ok, "not a number")
+    elif number_format.startswith("decimal-comma"):
+        ok = u.str.fullmatch(_DECIMAL_COMMA)
+        u = u.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
+        u = u.where(ok, "not a number")
+    out[text] = u
+    return out
+
+
+def number_format(s: pd.Series) -> str | None:
+    """The one `NUMBER_FORMATS` entry other than "plain" that reads every present value of a
+    text column as a number, or None (plain numbers, text, or 1,234-style values only, which
+    could be a thousand or 1.234: those stay text rather than be guessed)."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    vals = s.dropna()
+    if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
+        return None
+    u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
+    if not u.str.contains(r"[,%]", regex=True).any():
+        return None  # nothing a format would change
+    pct = u.str.endswith("%")
+    core = u.str.replace(r"\s*%$", "", regex=True)
+    if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
+        return None
+    fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
+            if core.str.fullmatch(rx).all()]
+    if not core.str.contains(",", regex=False).any():
+        fits = ["plain"] if pd.to_numeric(core, errors="coerce").notna().all() else []
+    if len(fits) != 1 or (fits[0] != "plain" and core.str.fullmatch(_AMBIGUOUS).all()):
+        return None
+    fmt = fits[0]
+    if pct.any():
+        fmt = "percent" if fmt == "plain" else f"{fmt}+percent"
+    return None if fmt == "plain" else fmt
+
+
+STRAY_SHARE = 0.05
+"""A number column may hold up to this share of text cells (and at most `STRAY_VALUES`
+distinct texts, such as "unknown" or "<0.1"), read as missing; more text makes it a text column."""
+STRAY_VALUES = 5
+
+
+def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
+    """The distinct texts of the `bad` (not a number) cells of `s` when they are few enough to
+    read as missing in a number column (`STRAY_SHARE`, `STRAY_VALUES`), else ()."""
+    n_bad, present = int(bad.sum()), int(s.notna().sum())
+    if n_bad == 0 or n_bad > STRAY_SHARE * present:
+        return ()
+    texts = sorted(set(as_strings(s[bad]).tolist()))
+    return tuple(texts) if len(texts) <= STRAY_VALUES else ()
+
+
+def _ambiguous_numbers(s: pd.Series) -> bool:
+    """True when every present value is a whole number or 1,234-style (see `number_format`)."""
+    u = s.dropna()
+    if len(u) == 0 or not all(isinstance(v, str) for v in u):
+        return False
+    u = pd.Series(u.to_numpy(dtype=object)).str.strip()
+    return bool(u.str.fullmatch(_AMBIGUOUS).all() and u.str.contains(",", regex=False).any())
+
+
+#: What each format's note says it read.
+NUMBER_FORMAT_WORDS = {
+    "percent": "percentages (12% → 12)",
+    "thousands": "numbers with thousands separators (1,234.5 → 1234.5)",
+    "thousands+percent": "percentages with thousands separators (1,234.5% → 1234.5)",
+    "decimal-comma": "numbers with a decimal comma (3,5 → 3.5; 1.234,5 → 1234.5)",
+    "decimal-comma+percent": "percentages with a decimal comma (12,5% → 12.5)",
+}
+
+
+def column_numbers(s: pd.Series, number_format: str = "plain") -> np.ndarray:
+    """The column as floats, NaN where missing or not a number in `number_format`."""
+    return _numbers(s, number_format)[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -440,16 +546,22 @@ class Binning:
     method: str
     cuts: tuple[float, ...]
     labels: tuple[str, ...]
+    number_format: str = "plain"  # how the column writes numbers as text (NUMBER_FORMATS)
+    text_missing: tuple[str, ...] = ()  # the few text cells of a number column ("unknown")
 
     def apply(self, values: pd.Series) -> pd.Series:
-        """The bin label of each value (NaN stays NaN); text that is not a number is an error
-        naming the row and the value."""
-        x, bad = _numbers(values)
+        """The bin label of each value (NaN stays NaN, as do the `text_missing` cells); other
+        text that is not a number is an error naming the row and the value."""
+        if self.text_missing:
+            values = values.mask(as_strings(values).isin(self.text_missing).to_numpy())
+        x, bad = _numbers(values, self.number_format)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
+            written = ("" if self.number_format == "plain" else
+                       f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
             raise DataError(
                 f"column {str(values.name)!r}, row {values.index[i]!r}: value "
-                f"{values.iloc[i]!r} is not a number, but the column is numeric "
+                f"{values.iloc[i]!r} is not a number, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
         idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
@@ -458,11 +570,28 @@ class Binning:
         return pd.Series(out, index=values.index, name=values.name, dtype=object)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "cuts": list(self.cuts), "labels": list(self.labels)}
+        d = {"method": self.method, "cuts": list(self.cuts), "labels": list(self.labels)}
+        if self.number_format != "plain":
+            d["number_format"] = self.number_format
+        if self.text_missing:
+            d["text_missing"] = list(self.text_missing)
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Binning:
-        return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]))
+        return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]),
+                   str(d.get("number_format", "plain")), tuple(d.get("text_missing", ())))
+
+    def reading(self) -> str:
+        """How the column's text was read, in words ("" when plainly): said wherever the
+        column is described (plx fit's notes, the dashboard, the schema summary)."""
+        parts = []
+        if self.number_format != "plain":
+            parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
+        if self.text_missing:
+            shown = ", ".join(repr(v) for v in self.text_missing)
+            parts.append(f"the text {shown} read as missing (every other value is a number)")
+        return "; ".join(parts)
 
 
 def fmt_number(x: float) -> str:
@@ -501,8 +630,10 @@ def fit_bins(
     cuts: Sequence[float] | None = None,
     *,
     named: bool = True,
+    number_format: str = "plain",
 ) -> Binning:
-    """Choose the cut points of a numeric column (missing values ignored).
+    """Choose the cut points of a numeric column (missing values ignored; text numbers read
+    as `number_format`, which the binning keeps).
 
     - "quantile": equal-frequency cuts; cut i is the smallest data value with at least
       ⌊n·i/bins⌋ values below it (so a group of tied values is never split, and 1..12 in
@@ -512,7 +643,7 @@ def fit_bins(
     Duplicate edges (ties) are merged and a cut at or below the minimum is dropped, so a
     column may get fewer bins than asked — never an empty lowest bin or two equal labels.
     """
-    x, bad = _numbers(values)
+    x, bad = _numbers(values, number_format)
     name = str(values.name) if named and values.name is not None else None
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -528,7 +659,7 @@ def fit_bins(
         if not np.isfinite(c).all():
             raise DataError(f"column {str(values.name)!r}: cut points must be finite, got {cuts}")
         c = np.unique(c)
-        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name))
+        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name), number_format)
     if method not in ("quantile", "uniform"):
         raise DataError(f"unknown method {method!r}; use 'quantile', 'uniform' or 'cuts'")
     if int(bins) != bins or bins < 1:
@@ -554,7 +685,7 @@ def fit_bins(
         c = np.empty(0)
     c = np.unique(c)
     c = c[c > lo]
-    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name))
+    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name), number_format)
 
 
 def discretise(
@@ -625,6 +756,8 @@ class Schema:
                 f"{self.bins[f].method}: {', '.join(self.bins[f].labels)}" if f in self.bins
                 else f"{len(self.categories.get(f, ()))} values"
             )
+            if f in self.bins and self.bins[f].reading():
+                detail += f" ({self.bins[f].reading()})"
             rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
         for c, why in self.excluded.items():
             rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
@@ -707,6 +840,10 @@ def _check_schema_dict(d: Any) -> None:
         ) or any(a >= c for a, c in zip(cuts, cuts[1:])):
             raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
         strs(f"bins.{f}.labels", labels)
+        strs(f"bins.{f}.text_missing", b.get("text_missing", []))
+        if b.get("number_format", "plain") not in NUMBER_FORMATS:
+            raise bad(f"bins.{f}.number_format", f"one of {NUMBER_FORMATS}",
+                      b.get("number_format"))
         if len(labels) != len(cuts) + 1:
             raise DataError(f"schema field 'bins.{f}': {len(cuts)} cuts need {len(cuts) + 1} "
                             f"labels, found {len(labels)}")
@@ -732,6 +869,8 @@ def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Seri
             f"the label {str(s.name)!r} is missing in {int(miss.sum())} row(s): "
             f"{', '.join(rows)}{more}"
         )
+    # before any label_map: the dashboard's one-vs-rest map would fold " Yes" into "not yes"
+    check_label_variants(pd.unique(y).tolist(), str(s.name))
     if label_map:
         y = y.map(lambda v: label_map.get(v, v)).astype(object)
     return y
@@ -755,6 +894,29 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
         return (f"too many distinct values for a categorical feature ({n_distinct} > "
                 f"max_levels {max_levels})")
     return None
+
+
+def uninformative(s: pd.Series) -> str | None:
+    """Why a column can tell no row from another ("all values missing", "constant (every
+    value is '7')"), or None: such a column only multiplies a Direct KB's clauses."""
+    vals = s.dropna()
+    if len(vals) == 0:
+        return "all values missing"
+    if vals.nunique() > 1 and (s.dtype != object or pd.api.types.infer_dtype(
+            vals, skipna=True) == "string"):  # values of one type that differ print differently
+        return None
+    strs = as_strings(vals)
+    return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
+
+
+def numbered_like_ids(x: np.ndarray) -> bool:
+    """True when numbers (present values) could be row IDs: whole numbers filling a run
+    (at most 1.5× as wide as they are many: 1..n, shuffled, or with gaps) — not a measure
+    that happens to be whole and mostly distinct (amounts of money, counts of steps, which a
+    model needs binned); 1e300 or inf is "integral" as a float, not an ID."""
+    if len(x) == 0 or not bool(np.all((np.floor(x) == x) & (np.abs(x) < 2.0**53))):
+        return False
+    return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
 
 
 def infer_schema(
@@ -839,12 +1001,18 @@ def infer_schema(
         if present == 0:
             if explicit:
                 raise DataError(f"feature column {c!r} has no values")
-            excluded[c] = "all values missing"
+            excluded[c] = uninformative(s) or "all values missing"
             continue
+        fmt = "plain"
         if pd.api.types.is_bool_dtype(s.dtype):
             x, is_num = None, False
         else:
             x, bad = _numbers(s)
+            if bad.any() and c not in categorical and (fmt := number_format(s) or "plain") != "plain":
+                x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12%: one format fits every value
+            stray = _stray_text(s, bad) if bad.any() and c not in categorical else ()
+            if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
+                bad = np.zeros(len(s), dtype=bool)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
         if c in numeric or c in cuts:
@@ -863,23 +1031,28 @@ def infer_schema(
             kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            # whole numbers an ID could be: 1e300 or inf is "integral" as a float, not an ID
-            integral = present_x is not None and bool(np.all(
-                (np.floor(present_x) == present_x) & (np.abs(present_x) < 2.0**53)))
-            why = excess_levels(n_distinct, present, not is_num or integral, id_threshold,
+            why = excess_levels(n_distinct, present,
+                                not is_num or numbered_like_ids(present_x), id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
+                if not is_num and _ambiguous_numbers(s):
+                    why += (" — its values read as numbers written like 1,234, which could be a "
+                            "thousand or 1.234: write them plainly (1234 or 1.234) to have "
+                            "them binned")
                 excluded[c] = why
                 continue
             if n_distinct == 1:
-                excluded[c] = f"constant (every value is {as_strings(s.dropna()).iloc[0]!r})"
+                excluded[c] = uninformative(s) or "constant"
                 continue
         kinds[c] = kind
         kept.append(c)
         if kind == "numeric":
             col_cuts = cuts.get(c)
             m = "cuts" if col_cuts is not None else _per_column(method, c, "quantile")
-            b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named)
+            if stray:
+                s = s.mask(as_strings(s).isin(stray).to_numpy())
+            b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named, number_format=fmt)
+            b = dataclasses.replace(b, text_missing=stray)
             binnings[c] = b
             categories[c] = b.labels
         else:

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .encoding import encode, is_missing, natural_key, value_str
 from .errors import DataError, PLXError
+from .tokens import conditions_text
 
 INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
 
@@ -318,7 +319,7 @@ def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> 
         e = clf.explain(r.astype(object), k=k)
         b = e.bounds
         lower, upper = (b.lower, b.upper) if hasattr(b, "lower") else (b[0], b[1])
-        rows.append({"features": ", ".join(f"{f}={v}" for f, v in e.features.items()),
+        rows.append({"features": conditions_text(e.features),
                      "lower": float(lower), "upper": float(upper)})
     out = pd.DataFrame(rows, columns=["features", "lower", "upper"])
     out.index = part.index

@@ -60,12 +60,20 @@ def check_labels(arr: np.ndarray) -> None:
     missing = [i for i, v in enumerate(arr) if is_missing(v)]
     if missing:
         raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    check_label_variants({value_str(v) for v in arr})
+
+
+def check_label_variants(classes: Any, label: str | None = None) -> None:
+    """Refuse classes (strings) that differ only in case or surrounding spaces ("Yes" /
+    "yes "): kept apart they split one class in two, and a positive class named as one of them
+    would silently count the other as negative."""
     groups: dict[str, list[str]] = {}
-    for c in sorted({value_str(v) for v in arr}):
+    for c in sorted(classes):
         groups.setdefault(c.strip().lower(), []).append(c)
     clash = [g for g in groups.values() if len(g) > 1]
     if clash:
-        raise DataError(f"the label has classes that differ only in case or spaces: {clash[0]} "
+        where = "the label" if label is None else f"the label {label!r}"
+        raise DataError(f"{where} has classes that differ only in case or spaces: {clash[0]} "
                         "(clean the label column so each class is written one way)")
 
 
@@ -78,6 +86,33 @@ def natural_key(v: str) -> tuple:
     except ValueError:
         pass
     return (1, 0.0, v)
+
+
+def number_key(v: str) -> str | None:
+    """One spelling of a number written as text ("2", "2.0", "+2", "02" → "2"; "0.50" →
+    "0.5"), None for text that is not a finite number."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(f):
+        return None
+    return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
+
+
+def value_twin(domain: Sequence[str], s: str) -> int | None:
+    """Position of the one value of `domain` that is `s` written otherwise, or None: the same
+    number ("2" for a KB that learned "2.0": a whole-number column read as floats in one file
+    and as integers in the next) or the same text up to case and surrounding spaces ("TRUE" /
+    "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
+    written; two candidates are not guessed between."""
+    key = number_key(s)
+    if key is not None:
+        hits = [i for i, v in enumerate(domain) if number_key(v) == key]
+    else:
+        key = s.strip().casefold()
+        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == key]
+    return hits[0] if len(hits) == 1 else None
 
 
 def is_missing(v: Any) -> bool:
@@ -180,6 +215,9 @@ def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = No
             dom = tuple(domains.get(features[j], ()))
         out_domains[features[j]] = dom
         lookup = {v: k for k, v in enumerate(dom)}
+        for s in strs if domains is not None else ():
+            if s not in lookup and (t := value_twin(dom, s)) is not None:
+                lookup[s] = t  # "2" where the domain holds "2.0": the same value
         to_code = np.array([lookup.get(s, -2) for s in strs] + [-1], dtype=np.int32)
         codes[:, j] = to_code[inverse]  # inverse -1 (missing) reads the last entry: -1
     return Encoded(features, out_domains, codes)

@@ -1,7 +1,8 @@
 """`PLXClassifier`: the plx method behind scikit-learn's estimator contract.
 
 Binary labels get one KB (POS = the positive class); more classes are one-vs-rest, a KB per
-class, and the prediction is the class whose ω(POS) bounds have the largest mean.
+class, and the prediction is the class whose ω(POS) bounds have the largest mean; `explain`
+explains that class's KB (the class against the rest).
 
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
@@ -54,10 +55,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .data import excess_levels
+from .data import excess_levels, numbered_like_ids, uninformative
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
-from .discretize import Discretizer
+from .discretize import Discretizer, numeric_values
 from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many
@@ -75,6 +76,16 @@ def _n_rows(X: Any) -> int:
         return len(X)
     except TypeError:
         return 0
+
+
+def _known_k(k: Any, rows: pd.DataFrame) -> Any:
+    """Per row, `k` lowered to the features the row knows (a row with missing cells is
+    explained by all it knows, and the explanation's `k` says so, as `plx explain` does);
+    `k` as given when it is not a whole number or the row knows nothing (explain names it)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        return [k] * len(rows)
+    known = rows.notna().sum(axis=1).to_numpy()
+    return [int(min(k, n)) if n >= 1 else int(k) for n in known]
 
 
 #: The kinds of KB plx learns, with what each holds.
@@ -188,6 +199,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
                                 columns=self._feature_names())
+        if isinstance(X, pd.DataFrame) and any(
+                not isinstance(t, np.dtype) for t in X.dtypes):
+            # pandas' own dtypes (category, Int64, boolean, string) beside others make
+            # scikit-learn cast the whole table to float ("Cannot cast str dtype to float64");
+            # as objects every cell keeps its value (Int64's <NA> stays missing)
+            X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
 
@@ -247,8 +264,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
-        frame = self.discretizer_.transform(frame)
-        frame = self._leave_out(frame)
+        frame = self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
+            for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
+                d.pop(c, None)
         if len(classes) == 2:
             pos = value_str(self.positive) if self.positive is not None else default_positive(classes)
             if pos is None:
@@ -327,25 +346,40 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
 
-    def _leave_out(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """`frame` without its ID-like or too-many-level categorical columns (the rule `plx fit`
-        applies, `data.excess_levels`), named in `excluded_` and a warning: a level seen once or
-        twice makes clauses that memorise rows (a 3,000-value zip: accuracy 0.84 vs 1.00)."""
+    def _leave_out(self, frame: pd.DataFrame, raw: pd.DataFrame) -> pd.DataFrame:
+        """`frame` without its ID-like or too-many-level categorical columns, its numbered
+        row IDs and, while another column varies, its constant or empty columns (the rules
+        `plx fit` applies: `data.excess_levels`, `data.numbered_like_ids`,
+        `data.uninformative`; `raw` is the table before binning), named in `excluded_` and
+        a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
+        zip: accuracy 0.84 vs 1.00)."""
         self.excluded_ = {}
+        text_numbers = False
         for c in frame.columns:
-            if c in self.cuts_:
-                continue
             s = frame[c]
-            why = excess_levels(int(s.nunique(dropna=True)), max(int(s.notna().sum()), 1))
+            present = max(int(s.notna().sum()), 1)
+            if c in self.cuts_:
+                x = numeric_values(raw[c])
+                x = x[~np.isnan(x)]
+                why = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                                    max_levels=None)
+            else:
+                why = excess_levels(int(s.nunique(dropna=True)), present)
+                text_numbers |= why is not None and bool(
+                    pd.to_numeric(s.dropna().astype(str), errors="coerce").notna().all())
             if why is not None:
                 self.excluded_[c] = why
+        flat = {c: why for c in frame.columns if c not in self.excluded_
+                and (why := uninformative(raw[c])) is not None}
+        if len(flat) + len(self.excluded_) < frame.shape[1]:  # a column that varies is left
+            self.excluded_.update(flat)
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         if self.excluded_:
             warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
-                f"{c!r}: {w}" for c, w in self.excluded_.items()) + " — numbers held as text "
-                "are categories: pass them as numbers to have them binned", UserWarning,
-                stacklevel=3)
+                f"{c!r}: {w}" for c, w in self.excluded_.items()) + (
+                " — numbers held as text are categories: pass them as numbers to have them "
+                "binned" if text_numbers else ""), UserWarning, stacklevel=3)
         return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
@@ -658,43 +692,73 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         means = np.column_stack([r.mean for r in res])
         return self.classes_[np.argmax(means, axis=1)]
 
+    def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """Per row (binned, the searched KB's columns): which KB explains it and whether that
+        KB's answer is positive — binary: the one KB, on the side the classifier answers (its
+        threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
+        the predicted class (largest mean), explained as positive."""
+        if self.kb_ is not None:
+            return (np.zeros(len(rows), dtype=int),
+                    self._answer(0, rows).mean > self._threshold() + TIE_EPS)
+        means = np.column_stack([self._answer(i, rows).mean for i in range(len(self.kbs_))])
+        return np.argmax(means, axis=1), np.ones(len(rows), dtype=bool)
+
+    def _searched(self, i: int):
+        """The KB `explain` searches for one-vs-rest problem i (see `explain`)."""
+        return self.paper_kbs_[i] if self.paper_kbs_[i] is not None else self.kbs_[i]
+
     def explain_many(self, X: Any, k: int = 2, progress: Any = None, stop: Any = None,
                      n_jobs: int | None = None, **kwargs: Any) -> list:
         """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
         same explanations as a loop of `explain`, made together; `progress(done, total)` after
         each chunk, `stop` — a threading.Event or a callable — ends early and the
-        explanations done so far are returned). Rows are binned and decided in one batch."""
+        explanations done so far are returned). Rows are binned and decided in one batch; a row
+        that knows fewer than k features is explained by all it knows (its `k` says so)."""
         check_is_fitted(self, "kbs_")
-        if self.kb_ is None:
-            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
         from .explain import explain_many
 
-        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
         frame = self.transform_rows(X)
-        # the side the classifier answers (its KB, threshold and tie rule), as in `explain`
-        rows = frame.reindex(columns=list(kb.features))
-        decided = self._answer(0, rows).mean > self._threshold() + TIE_EPS
+        rows = frame.reindex(columns=list(self._searched(0).features))
+        which, decided = self._explained(rows)
         direction = kwargs.pop("direction", "auto")
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
+        direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
+                               else [direction] * len(rows), dtype=object)
+        ks = np.asarray(_known_k(k, rows), dtype=object)
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
-        out = explain_many(kb, records, k=k, semantics=self._semantics(), direction=direction,
-                           n_jobs=n_jobs, progress=progress, stop=stop, **kwargs)
-        return [dataclasses.replace(e, positive=bool(d)) for e, d in zip(out, decided)]
+        out: list = [None] * len(records)
+        done = 0
+        for i in np.unique(which):  # one batch per explaining KB (one when binary)
+            at = np.flatnonzero(which == i)
+            part = explain_many(
+                self._searched(int(i)), [records[j] for j in at], k=list(ks[at]),
+                semantics=self._semantics(), direction=list(direction[at]), n_jobs=n_jobs,
+                progress=None if progress is None else
+                (lambda d, _t, base=done: progress(base + d, len(records))),
+                stop=stop, **kwargs)
+            for j, e in zip(at, part):
+                out[j] = dataclasses.replace(e, positive=bool(decided[j]))
+            done += len(at)
+            if len(part) < len(at):  # stopped: the rows done so far, a prefix
+                break
+        first_gap = next((j for j, e in enumerate(out) if e is None), len(out))
+        return out[:first_gap]
 
     def explain(self, x: Any, k: int = 2, **kwargs: Any):
-        """The k features that decide `x` (Algorithm 6) on the binary KB.
+        """The k features that decide `x` (Algorithm 6) on the binary KB (fewer when `x`
+        knows fewer: all it knows; the explanation's `k` is the number used). With more than
+        two classes, the KB of the predicted class (that class against the rest) is explained:
+        the features that make it the answer.
 
         For the Direct variants the search runs on the full Direct KB (`paper_kbs_`): the tuned
         window and prior are chosen for full queries, and sub-queries of k < min_len features
         would have no clause at all under the window.
         """
         check_is_fitted(self, "kbs_")
-        if self.kb_ is None:
-            raise DataError("explain needs a binary classifier (one KB); this one is one-vs-rest")
         from .explain import explain
 
-        kb = self.paper_kbs_[0] if self.paper_kbs_[0] is not None else self.kb_
+        kb = self._searched(0)
         if isinstance(x, pd.DataFrame):  # one row with its column names (kept: no bare array)
             if len(x) != 1:
                 raise DataError(f"explain takes one row; got a table of {len(x)} rows")
@@ -714,12 +778,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         elif not isinstance(x, dict):  # bare values, in the fitted column order
             vals = list(np.asarray(x, dtype=object).ravel())
             x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
-        # the side the classifier answers (its KB, threshold and tie rule), not the side the
-        # searched KB's own 0.5 rule would give
         row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
                            dtype=object)
-        decided = bool(self._answer(0, row).mean[0] > self._threshold() + TIE_EPS)
+        which, decided = self._explained(row)
         if kwargs.get("direction", "auto") == "auto":
-            kwargs["direction"] = "positive" if decided else "negative"
-        e = explain(kb, x, k=k, semantics=self._semantics(), **kwargs)
-        return dataclasses.replace(e, positive=decided)
+            kwargs["direction"] = "positive" if decided[0] else "negative"
+        e = explain(self._searched(int(which[0])), x, k=_known_k(k, row)[0],
+                    semantics=self._semantics(), **kwargs)
+        return dataclasses.replace(e, positive=bool(decided[0]))

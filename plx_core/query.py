@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .encoding import is_missing, value_str
+from .encoding import is_missing, value_str, value_twin
 from .errors import DataError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
@@ -208,8 +208,10 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
             try:
                 codes[j] = dom.index(s)
             except ValueError:
-                codes[j] = UNSEEN
-                unseen[name] = s
+                twin = value_twin(dom, s)  # "2" where the KB learned "2.0": the same value
+                codes[j] = UNSEEN if twin is None else twin
+                if twin is None:
+                    unseen[name] = s
             continue
         plain = _plain_atoms(kb) if plain is None else plain
         if name == POS:
@@ -676,9 +678,18 @@ def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...]]:
                and not float(v).is_integer()]
         if bad:
             check_categorical(frame[[col]])  # names the row
-        lookup = {v: k for k, v in enumerate(kb.domains[name])}
-        ucodes = np.array([OPEN if is_missing(v) else lookup.get(value_str(v), UNSEEN)
-                           for v in uniques] + [OPEN], dtype=np.int64)  # [-1] → missing
+        dom = kb.domains[name]
+        lookup = {v: k for k, v in enumerate(dom)}
+
+        def code(v: Any, dom=dom, lookup=lookup) -> int:
+            s = value_str(v)
+            if s in lookup:
+                return lookup[s]
+            twin = value_twin(dom, s)  # 2 (or "2") where the KB learned "2.0"
+            return UNSEEN if twin is None else twin
+
+        ucodes = np.array([OPEN if is_missing(v) else code(v) for v in uniques] + [OPEN],
+                          dtype=np.int64)  # [-1] → missing
         codes[:, positions[name]] = ucodes[fcodes]
     return codes, ignored
 

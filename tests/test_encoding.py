@@ -5,7 +5,14 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plx_core.encoding import column_strings, encode, is_missing, value_str
+from plx_core.encoding import (
+    column_strings,
+    encode,
+    is_missing,
+    number_key,
+    value_str,
+    value_twin,
+)
 
 CELLS = st.one_of(
     st.text(max_size=3), st.integers(-3, 3), st.booleans(), st.none(),
@@ -33,3 +40,15 @@ def test_encode_codes_a_long_text_column_and_keeps_unseen_and_missing_apart():
     assert enc.codes[:5, 0].tolist() == [1, 0, -1, 2, 0]
     again = encode(pd.DataFrame({"f": ["a", "z", None]}), domains=enc.domains)
     assert again.codes[:, 0].tolist() == [0, -2, -1]  # z: known feature, unseen value
+
+
+def test_numbers_written_two_ways_find_their_twin_in_a_domain():
+    assert [number_key(v) for v in ["2", "2.0", "+2", "02", "0.50", "1e3", "x", "nan", "inf"]] \
+        == ["2", "2", "2", "2", "0.5", "1000", None, None, None]
+    dom = ("0.0", "1.0", "2.0", "x")
+    assert value_twin(dom, "2") == 2 and value_twin(dom, "y") is None
+    assert value_twin(("7", "007"), "7.0") is None  # two twins: not guessed
+    assert value_twin(("False", "True"), "TRUE") == 1 and value_twin(("a", "b"), " A ") == 0
+    assert value_twin(("a", "A"), "a ") is None
+    codes = encode(pd.DataFrame({"k": [2, 0, 5, None]}, dtype=object), {"k": dom}).codes[:, 0]
+    assert codes.tolist() == [2, 0, -2, -1]  # 5 is unseen, None missing

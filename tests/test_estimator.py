@@ -288,3 +288,115 @@ def test_predict_takes_records_and_names_a_one_dimensional_input():
                                             r"dimension\. Reshape your data") as err:
             clf.predict(one_dim)
         assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("dtype", ["category", "Int64", "boolean", "string"])
+def test_pandas_dtypes_beside_other_columns_fit_predict_and_explain(dtype):
+    # a category or nullable column beside others made scikit-learn cast the whole table
+    # to float: "ValueError: Cannot cast str dtype to float64" from fit
+    rng = np.random.default_rng(3)
+    n = 120
+    raw = {"category": rng.choice(list("abc"), n), "Int64": rng.integers(0, 3, n),
+           "boolean": rng.integers(0, 2, n).astype(bool), "string": rng.choice(list("abc"), n)}
+    col = pd.Series(raw[dtype], dtype=object).astype(dtype)
+    col.iloc[0] = pd.NA if dtype != "category" else np.nan
+    X = pd.DataFrame({"x": rng.normal(size=n), "flag": rng.integers(0, 2, n).astype(bool),
+                      "c": col})
+    y = ((X["x"] > 0) ^ (col.astype(str) == col.astype(str).iloc[1])).astype(int).to_numpy()
+    m = PLXClassifier().fit(X, y)
+    plain = PLXClassifier().fit(X.astype(object).where(X.notna(), np.nan), y)
+    assert sorted(m.kb_.domains["c"]) == sorted(plain.kb_.domains["c"])
+    assert sorted(m.kb_.domains["c"]) == sorted({str(v) for v in col.dropna()})
+    assert np.array_equal(m.predict(X), plain.predict(X))
+    assert m.explain_many(X.iloc[:3], k=2)[0].k == 2
+
+
+def test_rows_knowing_fewer_than_k_features_are_explained_by_all_they_know():
+    rng = np.random.default_rng(4)
+    n = 200
+    X = pd.DataFrame({"a": rng.choice(list("xy"), n), "b": rng.choice(list("pq"), n),
+                      "c": rng.choice(list("uv"), n)})
+    y = ((X["a"] == "x") ^ (X["b"] == "p")).astype(int).to_numpy()
+    m = PLXClassifier(variant="paper").fit(X, y)
+    gaps = X.iloc[:4].copy()
+    gaps.iloc[0, 1:] = np.nan  # knows a only
+    gaps.iloc[1, 2] = np.nan  # knows a and b
+    es = m.explain_many(gaps, k=2)
+    assert [e.k for e in es] == [1, 2, 2, 2]
+    assert list(es[0].features) == ["a"] and es[0].features["a"] == gaps.iloc[0]["a"]
+    assert m.explain(gaps.iloc[[0]], k=3).k == 1 and m.explain(gaps.iloc[[3]], k=3).k == 3
+    assert es[1].features == m.explain(gaps.iloc[[1]], k=2).features
+    one = PLXClassifier(variant="paper").fit(X[["a"]], y)  # one feature, the default k=2
+    assert one.explain(X[["a"]].iloc[[0]]).features == {"a": X["a"].iloc[0]}
+    nothing = gaps.iloc[[0]].copy()
+    nothing.iloc[0, 0] = np.nan
+    with pytest.raises(DataError, match="row 0: k=2 is not between 1 and the 0 feature"):
+        m.explain_many(nothing, k=2)
+
+
+def test_numbered_row_ids_are_left_out_as_plx_fit_does_and_amounts_kept():
+    rng = np.random.default_rng(8)
+    n = 300
+    X = pd.DataFrame({"row": np.arange(n), "amount": rng.integers(250, 18_000, n),
+                      "g": rng.choice(list("ab"), n)})
+    y = (X["amount"] > 8000).astype(int).to_numpy()
+    with pytest.warns(UserWarning, match="'row': ID-like") as rec:
+        m = PLXClassifier().fit(X, y)
+    assert "numbers held as text" not in str(rec[0].message)
+    assert set(m.excluded_) == {"row"} and set(m.cuts_) == {"amount"}
+    assert "row" not in m.kb_.features and "amount" in m.kb_.features
+    assert m.score(X, y) > 0.95
+    assert m.predict(X.assign(row="any text")).tolist() == m.predict(X).tolist()
+
+
+def test_more_than_two_classes_explain_the_predicted_class_against_the_rest():
+    # explain / explain_many refused every one-vs-rest classifier ("needs a binary classifier")
+    from plx_core import explain
+
+    rng = np.random.default_rng(6)
+    n = 300
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.choice(list("pq"), n),
+                      "c": rng.choice(list("uv"), n)})
+    y = np.where(X["a"] == "x", "red", np.where(X["b"] == "p", "green", "blue"))
+    m = PLXClassifier(variant="paper").fit(X, y)
+    rows = X.iloc[:12]
+    pred = m.predict(rows)
+    done = []
+    es = m.explain_many(rows, k=2, progress=lambda d, t: done.append((d, t)))
+    assert len(es) == 12 and done[-1] == (12, 12)
+    binned = m.transform_rows(rows)
+    for (_, r), p, e in zip(binned.iterrows(), pred, es):
+        kb = m.paper_kbs_[list(m.classes_).index(p)]
+        assert e.positive and e.k == 2
+        assert e.features == explain(kb, r.to_dict(), k=2, direction="positive").features
+    assert m.explain(rows.iloc[[0]], k=2).features == es[0].features
+    assert (pred == np.where(rows["a"] == "x", "red",
+                             np.where(rows["b"] == "p", "green", "blue"))).all()
+
+
+def test_constant_and_empty_columns_are_left_out_as_plx_fit_does():
+    # a constant column changed the answers (its literal joins every clause: 4x the KB)
+    rng = np.random.default_rng(9)
+    n = 200
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.choice(list("pq"), n)})
+    y = ((X["a"] == "x") | (X["b"] == "p")).astype(int).to_numpy()
+    padded = X.assign(k="same", e=np.nan, one=1.0)
+    with pytest.warns(UserWarning, match="'k': constant \\(every value is 'same'\\)"):
+        m = PLXClassifier().fit(padded, y)
+    assert m.excluded_ == {"k": "constant (every value is 'same')", "e": "all values missing",
+                           "one": "constant (every value is '1')"}
+    plain = PLXClassifier().fit(X, y)
+    assert m.kb_.features == plain.kb_.features == ("a", "b")
+    assert np.array_equal(m.predict_proba(padded.assign(k="other")), plain.predict_proba(X))
+
+
+def test_whole_numbers_fitted_as_floats_predict_from_integers():
+    rng = np.random.default_rng(4)
+    k = rng.integers(0, 4, 200).astype(float)
+    k[:5] = np.nan  # an integer column with a gap reads as floats
+    X = pd.DataFrame({"k": k, "g": rng.choice(list("ab"), 200)})
+    y = (k >= 2).astype(int)
+    m = PLXClassifier().fit(X, y)
+    ints = pd.DataFrame({"k": pd.array([0, 1, 2, 3], dtype="Int64"), "g": ["a"] * 4})
+    assert m.predict(ints).tolist() == [0, 0, 1, 1]
+    assert m.predict(ints.astype({"k": str})).tolist() == [0, 0, 1, 1]

@@ -452,3 +452,24 @@ def test_a_clause_without_feature_literals_is_relevant_to_every_query():
     assert list(many.lower) == [0.8, 0.2] and list(many.upper) == [0.8, 0.2]
     again = KB.from_json(mixed.to_json())
     assert query(again, {"a": "x", "b": "u"}, semantics="relevant").lower == 0.8
+
+
+def test_a_whole_number_written_otherwise_is_the_value_the_kb_learned():
+    # a KB learned k from floats ("2.0"); rows from an integer column ("2", Int64 2) were
+    # all unseen, so every answer ignored k (the estimator predicted 0 for every row)
+    import pandas as pd
+
+    from plx_core.query import query_many
+
+    X = pd.DataFrame({"k": pd.Series([0.0, 1.0, 2.0, 3.0] * 10, dtype=object),
+                      "g": list("ab") * 20})
+    y = (X["k"] >= 2).astype(int)
+    kb = direct_kb(X, y, positive=1)
+    assert kb.domains["k"] == ("0.0", "1.0", "2.0", "3.0")
+    for v in (3, "3", "3.0", np.int64(3)):
+        b = query(kb, {"k": v, "g": "a"})
+        assert b.unseen == {} and b.mean == query(kb, {"k": 3.0, "g": "a"}).mean
+    assert query(kb, {"k": "7", "g": "a"}).unseen == {"k": "7"}
+    rows = pd.DataFrame({"k": pd.array([0, 3, None], dtype="Int64"), "g": ["a"] * 3})
+    many = query_many(kb, rows)
+    assert many.mean[1] == query(kb, {"k": 3.0, "g": "a"}).mean > many.mean[0]

@@ -97,6 +97,18 @@ def test_prepare_multiclass_label_is_one_vs_rest():
     assert ds.positive == "g"
 
 
+def test_numbers_written_with_a_decimal_comma_are_binned_and_said():
+    rng = np.random.default_rng(2)
+    x = rng.normal(50, 10, 60)
+    frame = pd.DataFrame({"wert": [f"{v:.1f}".replace(".", ",") for v in x],
+                          "g": rng.choice(["a", "b"], 60), "y": np.where(x > 50, "ja", "nein")})
+    raw = read_upload(frame.to_csv(index=False, sep=";").encode(), "euro.csv")
+    ds = prepare(raw, DataSettings("y", "ja"))
+    assert ds.X["wert"].str.contains(r"<|≥|\[").all() and ds.X["wert"].nunique() == 4
+    notes = [text for _, text in validate(ds, "direct", None)]
+    assert any("'wert' is numeric" in t and "decimal comma" in t for t in notes), notes
+
+
 def test_validate_warns_about_wide_direct_kbs():
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.integers(0, 3, (3000, 30)).astype(str),

@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from plx_core.data import MISSING_MARKERS, Dataset, infer_schema, load_csv, suggest_label
+from plx_core.data import (
+    MISSING_MARKERS,
+    Dataset,
+    infer_schema,
+    load_csv,
+    number_format,
+    suggest_label,
+)
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
 from plx_core.errors import DataError
@@ -183,7 +190,8 @@ def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     for c in raw.frame.columns:
         s = raw.frame[c]
         nums = pd.to_numeric(s, errors="coerce")
-        is_num = bool(s.notna().sum()) and bool(nums.notna().sum() == s.notna().sum())
+        is_num = bool(s.notna().sum()) and (bool(nums.notna().sum() == s.notna().sum())
+                                           or number_format(s) is not None)
         examples = ", ".join(str(v) for v in pd.unique(s.dropna())[:4])
         role = "label" if c == settings.label else (
             "feature" if settings.features is None or c in settings.features else "not used")
@@ -255,7 +263,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         for f, b in ds.schema.bins.items():
-            notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins ({b.method})."))
+            read = f"; {b.reading()}" if b.reading() else ""
+            notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
+                                  f"({b.method}{read})."))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
         notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
