@@ -909,6 +909,18 @@ def uninformative(s: pd.Series) -> str | None:
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
 
 
+def columns_left_out(levels: Mapping[str, str | None],
+                     flat: Mapping[str, str | None]) -> dict[str, str]:
+    """The columns a model leaves out, with why: each with a `levels` reason
+    (`excess_levels`; every column is a key) and, while another column varies, each with a
+    `flat` reason (`uninformative`) — a table of constant columns keeps them rather than none."""
+    out = {c: w for c, w in levels.items() if w is not None}
+    rest = {c: w for c, w in flat.items() if c not in out and w is not None}
+    if len(out) + len(rest) < len(levels):
+        out.update(rest)
+    return out
+
+
 def numbered_like_ids(x: np.ndarray) -> bool:
     """True when numbers (present values) could be row IDs: whole numbers filling a run
     (at most 1.5× as wide as they are many: 1..n, shuffled, or with gaps) — not a measure
