@@ -510,6 +510,15 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= STRAY_VALUES else ()
 
 
+def reads_as_numbers(s: pd.Series) -> bool:
+    """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
+    in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
+    x, bad = _numbers(s)
+    if bad.any() and (fmt := number_format(s)) is not None:
+        x, bad = _numbers(s, fmt)
+    return bool(s.notna().any()) and (not bad.any() or bool(_stray_text(s, bad)))
+
+
 def _ambiguous_numbers(s: pd.Series) -> bool:
     """True when every present value is a whole number or 1,234-style (see `number_format`)."""
     u = s.dropna()

@@ -53,7 +53,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .data import columns_left_out, excess_levels, numbered_like_ids, uninformative
+from .data import (
+    columns_left_out,
+    excess_levels,
+    numbered_like_ids,
+    reads_as_numbers,
+    uninformative,
+)
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
@@ -359,7 +365,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
         zip: accuracy 0.84 vs 1.00)."""
         levels: dict[str, str | None] = {}
-        text_numbers = False
         for c in frame.columns:
             s = frame[c]
             present = max(int(s.notna().sum()), 1)
@@ -370,14 +375,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                           max_levels=None)
             else:
                 levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
-                text_numbers |= levels[c] is not None and bool(
-                    pd.to_numeric(s.dropna().astype(str), errors="coerce").notna().all())
+                if levels[c] is not None and reads_as_numbers(s):
+                    levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
+                                  "errors='coerce' turns the rest into missing) to have it binned")
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
-        warn_left_out(self.excluded_, " — numbers held as text are categories: pass them as "
-                      "numbers to have them binned" if text_numbers else "")
+        warn_left_out(self.excluded_)
         return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
