@@ -513,6 +513,8 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
 def reads_as_numbers(s: pd.Series) -> bool:
     """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
     in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return False
     x, bad = _numbers(s)
     if bad.any() and (fmt := number_format(s)) is not None:
         x, bad = _numbers(s, fmt)
