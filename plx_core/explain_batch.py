@@ -75,14 +75,19 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
             ranked = [np.take_along_axis(x, order, axis=1)
                       for x in (prim, bound, ev_key, lower, upper, evm, ncl)]
             tied, resolved = _resolution(*ranked[:3])
-            names, values = [], []
+            names = []
             for r, i in enumerate(part):
                 ev = evs[i]
                 if ev.names not in labels:
                     labels[ev.names] = _labels(combos, ev.names)[0]
                 names.append(operator.itemgetter(*order[r].tolist())(labels[ev.names])
                              if S > 1 else labels[ev.names])
-                values.append(_labels(combos[order[r]], ev.values)[0])
+            # every row's values at its ranked candidates' features, as tuples, in one pass
+            known = np.empty((len(part), n), dtype=object)
+            known[:] = [evs[i].values for i in part]
+            picked = known[np.arange(len(part))[:, None, None], combos[order]]
+            flat = list(zip(*picked.reshape(-1, k).T.tolist()))
+            values = [flat[r * S:(r + 1) * S] for r in range(len(part))]
             cands = _candidates(names, values, *ranked[3:])
             for r, i in enumerate(part):
                 out[i] = _explanation(evs[i], k, bool(positive[i]), cands[r], "exhaustive", S,

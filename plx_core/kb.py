@@ -128,7 +128,7 @@ class KB:
         if m and np.any(bad_w):
             bad = int(np.flatnonzero(bad_w)[0])
             raise DataError(f"clause {bad}: {weight_problem(float(self.w[bad]))}")
-        if m and not (self.codes >= 0).any(axis=1).all():
+        if m and not (self.lengths > 0).all():  # (kept: the lengths are asked for again)
             self._move_bodiless()
 
     def _move_bodiless(self) -> None:

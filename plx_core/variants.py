@@ -207,10 +207,11 @@ def loo_level_stats(kb: KB, codes: np.ndarray, y: np.ndarray,
         mem, _, offsets = lk.level(k)
         T = int(offsets[-1])
         dense = T <= DENSE_MAX
-        if not dense:
-            order = np.argsort(keys[sel])
-            sel = sel[order]
+        if not dense and not (keys[sel][1:] > keys[sel][:-1]).all():  # a Direct KB is sorted
+            sel = sel[np.argsort(keys[sel])]
         kk, sup, pos = keys[sel], kb.support[sel], kb.positives[sel]
+        if not dense and T < 2**31:  # the subsets' keys come as int32 (`subset_keys`): search
+            kk = kk.astype(np.int32)  # them without a cast
         for (cv, yv), rows in zip(groups.tolist(), members):
             vote, p = _loo_votes(sup - cv, pos - cv * yv, weights)
             if dense:  # tables indexed by key: one gather per pair (0: no clause)
