@@ -334,7 +334,9 @@ def cmd_fit(a: argparse.Namespace) -> None:
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
-    if st["kb_kind"] != "direct":
+    if a.kb != "direct":  # asked for, not chosen
+        how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
+    elif st["kb_kind"] != "direct":
         how = f"the ID3 tree chosen (depth as said above), threshold {st['threshold']:g}"
     elif model.answer:
         how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(

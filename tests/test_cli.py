@@ -51,10 +51,12 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
-def test_paper_variant_and_tree_kb(tmp_path, queries):
+def test_paper_variant_and_tree_kb(tmp_path, queries, capsys):
     model = tmp_path / "tree.json"
     assert main(["fit", str(EXAMPLE), "--label", "label", "--kb", "tree", "--variant", "paper",
                  "--out", str(model)]) == 0
+    said = capsys.readouterr().out
+    assert "--kb tree as given" in said and "chosen" not in said  # asked for, not chosen
     out = tmp_path / "pred.csv"
     assert main(["predict", str(model), str(queries), "--out", str(out)]) == 0
     assert pd.read_csv(out)["mean"][0] == 1.0  # the tree KB answers 0101 with 1.0
