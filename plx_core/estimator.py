@@ -84,6 +84,20 @@ def _n_rows(X: Any) -> int:
         return 0
 
 
+def _replica_index(X: Any, y: Any) -> bool:
+    """True when a DataFrame's repeated index labels mark replicas (`data.balance`: rows that
+    share a label are copies, features and class alike); a repeat from `pd.concat` of other
+    rows is no group, and must not change the model (it turned the auto choice off)."""
+    if not isinstance(X, pd.DataFrame) or X.index.is_unique:
+        return False
+    both = X.reset_index(drop=True).astype(object).assign(
+        __y__=np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object)
+        if len(X) == len(y) else None)
+    keys = X.index.to_numpy()
+    return bool((both.groupby(keys, sort=False, dropna=False).nunique(dropna=False) <= 1)
+                .all().all())
+
+
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
     """The warning that names the columns a fit leaves out (`excluded_`) and why."""
     if excluded:
@@ -226,7 +240,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any, groups: Any = None) -> PLXClassifier:
         """Build the KB(s). `groups` (one label per row) marks replicated rows for the
         "tuned" variant's leave-one-out; by default, when X is a DataFrame whose index
-        repeats labels (as `plx_core.data.balance` leaves replicas), the index is used."""
+        repeats labels on identical rows (as `plx_core.data.balance` leaves replicas), the
+        index is used."""
         if self.kb not in KB_KINDS:
             raise DataError(f"kb must be one of {tuple(KB_KINDS)}, got {self.kb!r}")
         if self.variant not in VARIANTS:
@@ -244,7 +259,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._check_threshold()
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
-        if groups is None and isinstance(X, pd.DataFrame) and not X.index.is_unique:
+        if groups is None and _replica_index(X, y):
             groups = X.index.to_numpy()
         if groups is not None:
             groups = np.asarray(groups, dtype=object).astype(str)

@@ -415,3 +415,19 @@ def test_a_left_out_text_column_of_numbers_says_how_to_have_it_binned():
     assert "pd.to_numeric" in m.excluded_["lab"]
     fixed = X.assign(lab=pd.to_numeric(X["lab"], errors="coerce"))
     assert "lab" in PLXClassifier().fit(fixed, (x > 50).astype(int)).cuts_
+
+
+def test_a_repeated_index_from_concat_is_not_taken_for_replicas():
+    # pd.concat of two frames repeats index labels 0..n-1: the fit read them as replicas,
+    # turned the auto choice off and answered otherwise than on the same rows re-indexed
+    rng = np.random.default_rng(10)
+    n = 200
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.choice(list("pq"), n)})
+    y = pd.Series(((X["a"] == "x") ^ (X["b"] == "p") ^ (rng.random(n) < 0.1)).astype(int))
+    cat = pd.concat([X.iloc[:100], X.iloc[100:].reset_index(drop=True)])
+    ycat = pd.concat([y.iloc[:100], y.iloc[100:].reset_index(drop=True)])
+    m = PLXClassifier().fit(cat, ycat)
+    ref = PLXClassifier().fit(X, y)
+    assert "replicated rows" not in m.chosen_reason_
+    assert m.chosen_reason_ == ref.chosen_reason_
+    assert np.array_equal(m.predict_proba(X), ref.predict_proba(X))
