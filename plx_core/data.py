@@ -420,9 +420,13 @@ def _scalar_str(v: Any) -> Any:
 #: How a text column may write its numbers besides plain `-1234.5` / `1e3`, read only when a
 #: whole column fits one of them (`number_format`), kept in its `Binning` and applied to new
 #: rows the same way: "thousands" 1,234,567.5; "decimal-comma" 1.234.567,5 or 3,5 (as spread
-#: sheets export in much of Europe); "+percent" 12% → 12 (either style, or plain).
-NUMBER_FORMATS = ("plain", "percent", "thousands", "thousands+percent", "decimal-comma",
-                  "decimal-comma+percent")
+#: sheets export in much of Europe); "+percent" 12% → 12, "+currency" $1,234.50 or 12,5 € →
+#: the number (either style, or plain: "percent", "currency").
+_UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
+                                              r"\s*[$€£¥]$")}
+NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
+                                      for style in ("thousands", "decimal-comma")
+                                      for u in ("", *_UNITS)))
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
 _DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
 _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
@@ -453,8 +457,9 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
     text = t.map(lambda v: isinstance(v, str)).astype(bool)
     out = t.copy()
     u = t[text].astype(str)
-    if number_format.endswith("percent"):
-        u = u.str.replace(r"\s*%$", "", regex=True)
+    unit = number_format.split("+")[-1]
+    if unit in _UNITS:
+        u = _strip_unit(u, unit)
     if number_format.startswith("thousands"):
         ok = u.str.fullmatch(_THOUSANDS)
         u = u.str.replace(",", "", regex=False).where(ok, "not a number")
@@ -464,6 +469,13 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
         u = u.where(ok, "not a number")
     out[text] = u
     return out
+
+
+def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
+    """Text numbers without their `_UNITS` sign ("12 %" → "12", "-$5" → "-5")."""
+    for rx in _UNITS[unit]:
+        u = u.str.replace(rx, "", regex=True)
+    return u
 
 
 def number_format(s: pd.Series) -> str | None:
@@ -476,10 +488,13 @@ def number_format(s: pd.Series) -> str | None:
     if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
         return None
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
-    if not u.str.contains(r"[,%]", regex=True).any():
+    if not u.str.contains(r"[,%$€£¥]", regex=True).any():
         return None  # nothing a format would change
-    pct = u.str.endswith("%")
-    core = u.str.replace(r"\s*%$", "", regex=True)
+    marked = {unit: bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
+    if sum(marked.values()) > 1:
+        return None  # percentages and money in one column: not one format
+    unit = next((k for k, v in marked.items() if v), None)
+    core = u if unit is None else _strip_unit(u, unit)
     if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
         return None
     fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
@@ -489,8 +504,8 @@ def number_format(s: pd.Series) -> str | None:
     if len(fits) != 1 or (fits[0] != "plain" and core.str.fullmatch(_AMBIGUOUS).all()):
         return None
     fmt = fits[0]
-    if pct.any():
-        fmt = "percent" if fmt == "plain" else f"{fmt}+percent"
+    if unit is not None:
+        fmt = unit if fmt == "plain" else f"{fmt}+{unit}"
     return None if fmt == "plain" else fmt
 
 
@@ -537,6 +552,9 @@ NUMBER_FORMAT_WORDS = {
     "thousands+percent": "percentages with thousands separators (1,234.5% → 1234.5)",
     "decimal-comma": "numbers with a decimal comma (3,5 → 3.5; 1.234,5 → 1234.5)",
     "decimal-comma+percent": "percentages with a decimal comma (12,5% → 12.5)",
+    "currency": "amounts of money ($1234.5 → 1234.5)",
+    "thousands+currency": "amounts of money with thousands separators ($1,234.5 → 1234.5)",
+    "decimal-comma+currency": "amounts of money with a decimal comma (1.234,5 € → 1234.5)",
 }
 
 

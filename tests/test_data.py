@@ -488,6 +488,9 @@ def test_huge_and_infinite_numbers_are_a_numeric_column_not_an_id():
     (["12%", "3.5 %"], "percent", [12, 3.5]),
     (["12,5%", "3%"], "decimal-comma+percent", [12.5, 3]),
     (["1,234.5%", "2%"], "thousands+percent", [1234.5, 2]),
+    (["$42,245.06", "$1,000.00", "-$5.50"], "thousands+currency", [42245.06, 1000, -5.5]),
+    (["12,5 €", "1.234,50 €", "3 €"], "decimal-comma+currency", [12.5, 1234.5, 3]),
+    (["£5", "£12.5"], "currency", [5, 12.5]),
 ])
 def test_numbers_written_as_text_are_read_by_one_format_per_column(values, fmt, numbers):
     s = pd.Series(values, dtype=object)
@@ -499,6 +502,7 @@ def test_numbers_written_as_text_are_read_by_one_format_per_column(values, fmt, 
     ["1,234", "12"],  # a thousand, or 1.234: not guessed
     ["1,5", "1.5"],  # two styles in one column
     ["a", "1,2"], ["1.5", "2"], ["12", "3"],  # text; plain numbers need no format
+    ["12%", "$3"],  # percentages and money in one column
 ])
 def test_text_that_fits_no_single_number_format_is_left_alone(values):
     assert number_format(pd.Series(values, dtype=object)) is None
