@@ -2,10 +2,13 @@
 
 Rows that know the same number n of features and ask the same k share the C(n, k) candidate
 sub-queries (as index combinations) and the feature sets each one settles. Each row's
-relevant clauses (from its full query, `explain._SubQueries`) become one sorted table of
-(row, feature-set bitmask) keys; every candidate of every row is looked up in it with one
-`searchsorted`, the medians and evidence means of all (row, candidate) pairs are read in one
-pass, and every row's candidates are ranked by one `np.lexsort` on `explain`'s keys.
+relevant clauses of at most k features (from its full query, `explain._SubQueries`; a
+longer clause is settled by no candidate) become one sorted table of (row, feature-set
+bitmask) keys; every candidate of every row is looked up in it with one `searchsorted`, the
+medians and evidence means of all (row, candidate) pairs are read in one pass, every row's
+candidates are ranked by one `np.lexsort` on `explain`'s keys, and their values gathered in
+one pass. Measured (benchmarks/RESULTS.md, bench_batch (d)): 3.3–4.0× a loop of `explain` at
+30 features, k = 2; what is left per row is its full query and the 435 Candidate objects.
 
 The same explanations as one `explain` per row, bit for bit: each candidate's clauses are
 found in the same order and summed by the same functions, the ranking keys come from the
