@@ -5,10 +5,10 @@ query, so the many clauses that barely tell the classes apart (p near the base r
 the few that decide. Here each learned clause keeps its probability and is weighted by how
 far its probability, pulled towards the base rate by an m-estimate, lies from the base rate:
 
-    w = |2·p_m − 1| + `WEIGHT_FLOOR`,   p_m = (n·p + m·b) / (n + m)
+    w = |p_m − b| / max(b, 1 − b) + `WEIGHT_FLOOR`,   p_m = (n·p + m·b) / (n + m)
 
 (p: the clause's class-corrected probability of POS; n: its support; b: the corrected base
-rate, 0.5 when balanced). A pure clause seen on many rows weighs ~1, one seen once weighs
+rate — 0.5 when balanced, the default, where w = |2·p_m − 1| + `WEIGHT_FLOOR`). A pure clause seen on many rows weighs ~1, one seen once weighs
 little (m > 0), a clause at the base rate ~0. The answer is still the weighted median of the
 clause probabilities (the LP / weighted-median semantics), and `explain` searches this same
 KB. The weights are a function of the clause counts, so leave-one-out is exact: `loo_means`
@@ -27,7 +27,7 @@ from .variants import TUNE_WORK, relevant_pairs, reweighted_p
 
 M_GRID: tuple[float, ...] = (3.0,)
 """The m-estimate strengths `variant="auto"` scores by leave-one-out (each a candidate).
-Measured (benchmarks/RESULTS.md, "Confidence-weighted Direct KB"): (1, 3, 10) and (3,) moved
+Measured (benchmarks/RESULTS.md, "The Direct KB's leave-one-out means"): (1, 3, 10) and (3,) moved
 the same six sets by +0.055 and +0.051 in all; one m is half the leave-one-out's cost."""
 WEIGHT_FLOOR = 1e-3
 """Added to every weight: weights must be > 0, and a clause at the base rate still counts a
@@ -35,10 +35,11 @@ little where nothing else does."""
 
 
 def confidence_weights(p: np.ndarray, support: np.ndarray, m: float, base: float) -> np.ndarray:
-    """w = |2·p_m − 1| + `WEIGHT_FLOOR` with p_m the m-estimate of p towards `base`."""
+    """w = |p_m − base| / max(base, 1 − base) + `WEIGHT_FLOOR` (in [floor, 1 + floor]) with
+    p_m the m-estimate of p towards `base`."""
     n = np.asarray(support, dtype=float)
     pm = (n * np.asarray(p, dtype=float) + m * base) / np.maximum(n + m, 1e-300)
-    return np.abs(2.0 * pm - 1.0) + WEIGHT_FLOOR
+    return np.abs(pm - base) / max(base, 1.0 - base) + WEIGHT_FLOOR
 
 
 def pos_probability(kb: KB) -> np.ndarray:

@@ -28,7 +28,10 @@ def test_weights_grow_with_distance_from_the_base_rate_and_with_support():
     assert w[0] < w[1] < w[3] and w[2] < w[3]  # a pure clause of 1 row weighs less than of 20
     assert w[3] == pytest.approx(w[4])  # pure either way weighs alike
     assert w[2] == pytest.approx(abs(2 * (1 + 1.5) / 4 - 1) + WEIGHT_FLOOR)
-    assert np.all(confidence_weights(p, n, 0.0, 0.5) == np.abs(2 * p - 1) + WEIGHT_FLOOR)
+    assert confidence_weights(p, n, 0.0, 0.5) == pytest.approx(np.abs(2 * p - 1) + WEIGHT_FLOOR)
+    # another base rate (class_weight=None): distance from it, 1 at either end
+    w2 = confidence_weights(np.array([0.2, 1.0, 0.0, 0.6]), np.full(4, 1e9), 0.0, 0.2)
+    assert w2 == pytest.approx(np.array([0.0, 1.0, 0.25, 0.5]) + WEIGHT_FLOOR)
 
 
 @pytest.mark.parametrize("balanced", [False, True])
