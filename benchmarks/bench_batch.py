@@ -304,8 +304,10 @@ def section_d(lines: list[str], quick: bool) -> None:
                       f"{fmt(t['loop'])} | {len(rows) / t['loop']:,.0f} | "
                       f"{t['loop'] / t['many']:.1f}× |")
     report(lines, "\nSame explanations both ways (checked). `explain_many` explains a repeated "
-                  "row once and, under the full semantics (the Tree KB), answers each sub-query "
-                  "once for all rows; the Direct KB's rows go to threads.")
+                  "row once; under the full semantics (the Tree KB) it answers each sub-query "
+                  "once for all rows; under the relevant semantics (the Direct KB) each row's "
+                  "full query goes to threads, then a chunk's rows are scored and ranked "
+                  "together (`plx_core.explain_batch`).")
 
 
 def main() -> None:

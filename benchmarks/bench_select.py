@@ -1,10 +1,11 @@
-"""Fit time of the default's model search with and without the depth-limited trees: run on
+"""Fit time of the default's model search with and without its newest candidates: run on
 demand (`python3 benchmarks/bench_select.py [SETS]`), not by pytest.
 
 On the first split of `python -m plx_core.experiments compare` (same rows, 70/30, up to 1,000
 rows), interleaved medians of 3 fits each: a 100-tree random forest (the comparison's
-"Forest"), `PLXClassifier()` with only the unlimited tree-all candidate (the search before
-`selection.TREE_DEPTHS`), and the default (depths 2, 3, 4, 6, unlimited).
+"Forest"), `PLXClassifier()` without the Direct KB's leave-one-out means (no confidence-weighted
+Direct KB, the tuned Direct KB deciding at 0.5: the search before `weighting`), and the
+default. (The depth-limited trees were measured the same way: RESULTS.md.)
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cance
 def main(keys: list[str]) -> None:
     from sklearn.model_selection import StratifiedShuffleSplit
 
-    depths = selection.TREE_DEPTHS
-    print("| set | forest fit | plx, unlimited tree only | plx, depth search | ratio to forest "
+    cands, thr = selection.CANDIDATES, selection.DIRECT_THRESHOLD
+    print("| set | forest fit | plx before | plx default | ratio to forest "
           "(before → after) |\n|---|---|---|---|---|")
     for key in keys:
         spec = SETS[key]
@@ -39,17 +40,19 @@ def main(keys: list[str]) -> None:
 
         nf = X.shape[1]
 
-        def plx(ds: tuple, Xt=Xt, yt=yt, nf=nf) -> None:
-            selection.TREE_DEPTHS = ds
+        def plx(before: bool, Xt=Xt, yt=yt, nf=nf) -> None:
+            if before:
+                selection.CANDIDATES = tuple(c for c in cands if c != "direct-conf")
+                selection.DIRECT_THRESHOLD = False
             try:
                 make("plx", 0, nf).fit(Xt, yt)
             finally:
-                selection.TREE_DEPTHS = depths
+                selection.CANDIDATES, selection.DIRECT_THRESHOLD = cands, thr
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t = interleaved({"forest": lambda Xt=Xt, yt=yt, nf=nf: make("Forest", 0, nf).fit(Xt, yt),
-                             "before": lambda: plx((None,)), "after": lambda: plx(depths)}, 3)
+                             "before": lambda: plx(True), "after": lambda: plx(False)}, 3)
         f = t["forest"]
         print(f"| {spec.label} | {f:.2f} s | {t['before']:.2f} s | {t['after']:.2f} s | "
               f"{t['before'] / f:.1f}× → {t['after'] / f:.1f}× |", flush=True)

@@ -7,9 +7,11 @@ explains that class's KB (the class against the rest).
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
 (issue 4)"; `plx_core.variants` has the details):
 
-* "auto" (default) — the tuned Direct KB, or an ID3 all-node ("tree-all") KB when that has the
-  better F1 on the training rows by cross-validation (`plx_core.selection`; binary labels and
-  `kb="direct"` only), with the decision threshold chosen there unless `threshold` is given;
+* "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
+  ("direct-conf", `plx_core.weighting`) or an ID3 all-node ("tree-all") KB, whichever has the
+  best F1 on the training rows (the Direct KBs by exact leave-one-out, the tree by
+  cross-validation: `plx_core.selection`; binary labels and `kb="direct"` only), with the
+  decision threshold chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
   positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
 * "tuned" — the same KB semantics, with the clause-length window and a prior clause
@@ -124,10 +126,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` ("direct" or "tree-all": the model that answers),
+    cut points); `chosen_` ("direct", "direct-conf" or "tree-all": the model that answers),
     `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
-    candidate's out-of-fold F1 and, for "tree-all", the depth limit chosen in `max_depth`; None
-    without a choice), `threshold_` (the threshold used) and
+    candidate's out-of-fold F1 and, for "tree-all", the depth limit chosen in `max_depth`, for
+    "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
     `semantics_` (how the answering KB is queried).
     """
 
@@ -418,8 +420,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _select(self, frame: pd.DataFrame, labels: np.ndarray) -> None:
-        """variant="auto": keep the tuned Direct KB or replace it by the Tree/forest KB with the
-        better out-of-fold F1 on the training rows (`plx_core.selection`); sets `chosen_`,
+        """variant="auto": keep the tuned Direct KB or replace it by the confidence-weighted
+        Direct KB or the Tree/forest KB with the better out-of-fold F1 on the training rows
+        (`plx_core.selection`); sets `chosen_`,
         `chosen_reason_`, `selection_` and, unless `threshold` was given, `threshold_`."""
         from . import selection as S
 
@@ -439,7 +442,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.chosen_reason_ = f"direct answers: {why}"
             return
         cw = self._class_weights(labels, pos)
-        kinds = tuple(k for k in S.CANDIDATES if k != "direct")
+        kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "tree-all", "forest"))
         # a Tree KB answers a full query alike under both semantics; on a partial one (a
         # missing cell) "relevant" answers from the matching path prefixes, without an LP
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
@@ -467,10 +470,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 out.update({S.tree_key(d): functools.partial(answer, d=d) for d in cuts})
             return out
 
-        oof = S.out_of_fold(frame, y, fit_fold, self.random_state)
+        oof = S.out_of_fold(frame, y, fit_fold, self.random_state) if kinds else {}
+        full = self.paper_kbs_[0]
+        base = self._base_p(y, cw)
+        oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
-        if sel.chosen != "direct":
+        if sel.chosen == "direct-conf":
+            from .weighting import confidence_kb
+
+            # the weighted KB answers and is what `explain` searches (no window to undo)
+            self.kbs_[0] = confidence_kb(full, sel.m, base)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "confidence"
+        elif sel.chosen != "direct":
             key = S.tree_key(sel.max_depth) if sel.chosen == "tree-all" else sel.chosen
             self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,
                                           (sel.max_depth,))[key]
@@ -478,6 +490,38 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _base_p(self, y: np.ndarray, cw: tuple[float, float] | None) -> float:
+        """The training base rate of POS as the corrected clause probabilities see it (0.5
+        when balanced): what a clause that tells nothing apart would have."""
+        rate = float(np.mean(y))
+        return float(V.reweighted_p(rate, *cw)) if cw is not None else rate
+
+    def _direct_loo(self, full, frame: pd.DataFrame, y: np.ndarray, cfg,
+                    cw: tuple[float, float] | None, base: float) -> dict[str, np.ndarray]:
+        """The Direct candidates' exact leave-one-out ω(POS) means on the tuned variant's
+        leave-one-out rows (NaN elsewhere), keyed as `selection.choose` scores them: the tuned
+        Direct KB ("direct", when `selection.DIRECT_THRESHOLD`) and, per m of
+        `weighting.M_GRID`, the confidence-weighted Direct KB; none above `selection.LOO_PAIRS`
+        (row, subset) pairs."""
+        from . import selection as S
+        from .direct import n_subsets
+        from .weighting import M_GRID, loo_means
+
+        at = np.arange(len(y)) if cfg.loo_rows is None else np.asarray(cfg.loo_rows)
+        ms = M_GRID if "direct-conf" in S.CANDIDATES else ()
+        window = (cfg.min_len, cfg.max_len, cfg.prior_weight) if S.DIRECT_THRESHOLD else None
+        pairs = len(at) * n_subsets(len(full.features), int(full.lengths.max(initial=0)))
+        if (not ms and window is None) or pairs > S.LOO_PAIRS:
+            return {}
+        codes = encode_rows(full, frame)
+        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window)
+        means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
+        out = {}
+        for key, v in means.items():
+            out[key] = np.full(len(y), np.nan)
+            out[key][at] = v
+        return out
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
                sampled: bool, class_weights: tuple[float, float] | None = None):

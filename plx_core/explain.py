@@ -162,10 +162,15 @@ def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...]
         member[from_kb] = (body if len(cols) == len(kb.features) else body[:, cols]) >= 0
     if len(rules):
         member[~from_kb] = rule_member[keep[rules]]
-    size = np.count_nonzero(member, axis=1)
+    if most is None:
+        size = np.count_nonzero(member, axis=1)
+    else:  # known already: no count over the member matrix
+        size = np.zeros(len(kept), np.int64)
+        size[from_kb] = lengths[ids[kept[from_kb]]]  # type: ignore[index]
+        size[~from_kb] = rule_member[keep[rules]].sum(axis=1)
     return _ClauseSets(member, _bitmasks(member) if len(cols) <= 62 else None, size,
                        evidence.target[kept], evidence.w[kept], equal, int(finite.sum()),
-                       tuple(np.unique(size).tolist()))
+                       tuple(np.flatnonzero(np.bincount(size)).tolist()))
 
 
 class _SubQueries:

@@ -2,10 +2,13 @@
 
 Rows that know the same number n of features and ask the same k share the C(n, k) candidate
 sub-queries (as index combinations) and the feature sets each one settles. Each row's
-relevant clauses (from its full query, `explain._SubQueries`) become one sorted table of
-(row, feature-set bitmask) keys; every candidate of every row is looked up in it with one
-`searchsorted`, the medians and evidence means of all (row, candidate) pairs are read in one
-pass, and every row's candidates are ranked by one `np.lexsort` on `explain`'s keys.
+relevant clauses of at most k features (from its full query, `explain._SubQueries`; a
+longer clause is settled by no candidate) become one sorted table of (row, feature-set
+bitmask) keys; every candidate of every row is looked up in it with one `searchsorted`, the
+medians and evidence means of all (row, candidate) pairs are read in one pass, every row's
+candidates are ranked by one `np.lexsort` on `explain`'s keys, and their values gathered in
+one pass. Measured (benchmarks/RESULTS.md, bench_batch (d)): 3.3–4.0× a loop of `explain` at
+30 features, k = 2; what is left per row is its full query and the 435 Candidate objects.
 
 The same explanations as one `explain` per row, bit for bit: each candidate's clauses are
 found in the same order and summed by the same functions, the ranking keys come from the
@@ -75,14 +78,19 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
             ranked = [np.take_along_axis(x, order, axis=1)
                       for x in (prim, bound, ev_key, lower, upper, evm, ncl)]
             tied, resolved = _resolution(*ranked[:3])
-            names, values = [], []
+            names = []
             for r, i in enumerate(part):
                 ev = evs[i]
                 if ev.names not in labels:
                     labels[ev.names] = _labels(combos, ev.names)[0]
                 names.append(operator.itemgetter(*order[r].tolist())(labels[ev.names])
                              if S > 1 else labels[ev.names])
-                values.append(_labels(combos[order[r]], ev.values)[0])
+            # every row's values at its ranked candidates' features, as tuples, in one pass
+            known = np.empty((len(part), n), dtype=object)
+            known[:] = [evs[i].values for i in part]
+            picked = known[np.arange(len(part))[:, None, None], combos[order]]
+            flat = list(zip(*picked.reshape(-1, k).T.tolist()))
+            values = [flat[r * S:(r + 1) * S] for r in range(len(part))]
             cands = _candidates(names, values, *ranked[3:])
             for r, i in enumerate(part):
                 out[i] = _explanation(evs[i], k, bool(positive[i]), cands[r], "exhaustive", S,

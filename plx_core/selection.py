@@ -6,6 +6,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "direct" — the tuned Direct KB (`plx_core.variants.tune`: clause-length window and prior
   clause chosen by exact leave-one-out); its evidence is that leave-one-out's decisions, which
   cost nothing more than the tuning itself;
+* "direct-conf" — the Direct KB with confidence weights (`plx_core.weighting`: a clause
+  weighs by how far its m-estimated probability lies from the base rate), one candidate per m
+  of `weighting.M_GRID`; scored by its exact leave-one-out ω(POS) means, on the same rows as
+  the tuned Direct KB's, with a threshold chosen like the trees';
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
@@ -32,7 +36,7 @@ import pandas as pd
 
 from .variants import _f1  # the one F1 (the tuned variant's leave-one-out scores with it too)
 
-CANDIDATES = ("direct", "tree-all")
+CANDIDATES = ("direct", "direct-conf", "tree-all")
 """The models compared. The leaf-only "tree" KB is supported but left out: answered by the
 relevant semantics, a row with a missing cell on its path and every explanation sub-query
 shorter than a path have no clause at all ([0, 1]; measured on a DNF table: every k = 2
@@ -56,6 +60,16 @@ TREE_SEMANTICS = "relevant"
 path's answer under either semantics; a partial one (a missing cell) is answered by the paths
 whose conditions it knows, without an LP per row (the full semantics' LP made the 5-fold
 search 13–18× a random forest's fit on Titanic)."""
+DIRECT_THRESHOLD = True
+"""Whether the tuned Direct KB's threshold is chosen among `THRESHOLDS` on its leave-one-out
+ω(POS) means (`weighting.loo_window_means`) like the other candidates' (False: it decides at
+0.5, the leave-one-out decisions of `variants.tune`)."""
+LOO_PAIRS = 1_000_000
+"""Above this many (training row × subset) pairs the Direct KB's leave-one-out means are not
+computed: no confidence-weighted candidate, and the tuned Direct KB decides at 0.5 (the search
+as before them). Their cost is a sort of every pair (~1 µs a pair: +3 s on a 12-feature table
+of 700 rows, 2.9 M pairs), and where they moved F1 the tables had ≤ 697 subsets a row
+(Nursery, Car, HIV-1, MONK's, the rare sets: ≤ 0.5 M pairs); measured in benchmarks/RESULTS.md."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -74,6 +88,8 @@ class Selection:
     n_rows: int = 0
     max_depth: int | None = None
     """The depth limit of the chosen "tree-all" (None: unlimited, or the Direct KB answers)."""
+    m: float | None = None
+    """The m-estimate strength of the chosen "direct-conf" (None for the other models)."""
 
 
 def tree_key(depth: int | None) -> str:
@@ -81,12 +97,22 @@ def tree_key(depth: int | None) -> str:
     return "tree-all" if depth is None else f"tree-all depth≤{depth}"
 
 
-def _candidates() -> list[tuple[str, str, int | None]]:
-    """(key, model, depth) in tie order: the Direct KB, then per tree model `TREE_DEPTHS`."""
-    out: list[tuple[str, str, int | None]] = []
+def conf_key(m: float) -> str:
+    """The name the confidence-weighted Direct KB with m-estimate strength m is scored under."""
+    return f"direct-conf m={m:g}"
+
+
+def _candidates() -> list[tuple[str, str, float | None]]:
+    """(key, model, setting) in tie order: the Direct KB, the confidence-weighted Direct KB per
+    m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth)."""
+    from .weighting import M_GRID
+
+    out: list[tuple[str, str, float | None]] = []
     for name in CANDIDATES:
         if name == "tree-all":
             out += [(tree_key(d), name, d) for d in TREE_DEPTHS]
+        elif name == "direct-conf":
+            out += [(conf_key(m), name, m) for m in M_GRID]
         else:
             out.append((name, name, None))
     return out
@@ -140,7 +166,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     scores: dict[str, float] = {}
     thresholds: dict[str, float] = {}
     order = _candidates()
-    if direct_pred is not None:
+    if direct_pred is not None and "direct" not in oof:
         scores["direct"] = float(f1_at(y[rows], np.asarray(direct_pred, float), np.array([0.5]))[0])
         thresholds["direct"] = 0.5
     for key, _model, _depth in order:
@@ -148,17 +174,26 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             thresholds[key], scores[key] = best_threshold(y[rows], oof[key][rows])
     rank = {key: i for i, (key, _m, _d) in enumerate(order)}
     best = max(scores, key=lambda n: (scores[n], -rank.get(n, len(rank))))
-    model, depth = next(((m, d) for k, m, d in order if k == best), (best, None))
-    runner = sorted((n for n in scores if n != best and not n.startswith(model)),
+    model, setting = next(((m, d) for k, m, d in order if k == best), (best, None))
+    runner = sorted((n for n in scores if n != best and _model_of(n) != model),
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
-    how = ("leave-one-out" if best == "direct" else f"{SELECT_FOLDS}-fold")
+    how = ("leave-one-out" if model in ("direct", "direct-conf") else f"{SELECT_FOLDS}-fold")
+    depth = int(setting) if model == "tree-all" and setting is not None else None
+    m = float(setting) if model == "direct-conf" else None
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
+    if m is not None:
+        how += f", m = {m:g}"
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
               f"{thresholds[best]:g}) on {len(rows)} training rows{against}")
-    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth)
+    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m)
+
+
+def _model_of(key: str) -> str:
+    """The model a candidate key belongs to ("tree-all depth≤3" → "tree-all")."""
+    return key.split(" ")[0]
 
 __all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "Selection",
-           "best_threshold", "choose", "f1_at", "folds", "out_of_fold", "tree_key",
+           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
            "TREE_SEMANTICS"]

@@ -694,6 +694,34 @@ def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys)
     assert pred["decision"].tolist() == clf.predict(rows).tolist()
 
 
+def test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights(tmp_path, capsys):
+    from test_selection import nursery_rows
+
+    from plx_core.estimator import PLXClassifier
+    from plx_core.modelfile import load_model
+
+    X, y, pos = nursery_rows()
+    csv = tmp_path / "nursery.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--positive", pos,
+                 "--out", str(model)]) == 0
+    assert "direct-conf answers: out-of-fold F1" in capsys.readouterr().err
+    doc = json.loads(model.read_text())
+    assert (doc["chosen"], doc["kb_kind"], doc["variant"]) == ("direct-conf", "direct", "confidence")
+    table = pd.read_csv(csv, dtype=str)
+    clf = PLXClassifier(positive=pos).fit(table.drop(columns="label"), table["label"])
+    assert doc["threshold"] == clf.threshold_
+    assert load_model(model).answering_kb().w.tolist() == pytest.approx(clf.kb_.w.tolist())
+    rows = table.drop(columns="label").iloc[:40]
+    rows.to_csv(tmp_path / "q.csv", index=False)
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(tmp_path / "q.csv"), "--out", str(out)]) == 0
+    pred = pd.read_csv(out, dtype={"decision": str})
+    assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
+    assert pred["decision"].tolist() == clf.predict(rows).tolist()
+
+
 def test_fit_says_which_columns_it_leaves_out(tmp_path, capsys):
     rng = np.random.default_rng(0)
     n = 120

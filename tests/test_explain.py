@@ -705,3 +705,22 @@ def test_explain_many_equals_a_loop_on_random_direct_kbs(data, n_features, max_l
     ks = [data.draw(st.integers(1, m)) for m in known]
     dirs = [data.draw(st.sampled_from(["auto", "positive", "negative"])) for _ in rows]
     _assert_many_is_the_loop(kb, pd.DataFrame(rows, columns=feats, dtype=object), ks, dirs)
+
+
+@pytest.mark.parametrize("kind", ["tree", "forest"])
+def test_tree_kbs_under_the_relevant_semantics_explain_many_rows_like_a_loop(monkeypatch, kind):
+    """Tree and forest KBs asked under the relevant semantics take the batch too (rows whose
+    candidates would look up more subsets than they have clauses go one by one), with a
+    loop's explanations."""
+    from plx_core import explain_many
+
+    seen = _through_the_batch(monkeypatch)
+    X, kbs = _kbs()
+    rows = X.iloc[:12].astype(object).copy()
+    rows.iloc[1, 3] = None
+    for k in (1, 2, 3):
+        many = explain_many(kbs[kind], rows, k=k, semantics="relevant")
+        loop = [explain(kbs[kind], rows.iloc[i].to_dict(), k=k, semantics="relevant")
+                for i in range(len(rows))]
+        assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
+    assert sum(seen) > len(rows)

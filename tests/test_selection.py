@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics import f1_score
 
 from plx_core.estimator import PLXClassifier
+from plx_core.query import TIE_EPS
 from plx_core.selection import THRESHOLDS, best_threshold, choose, f1_at
 
 
@@ -114,3 +115,65 @@ def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows(
     i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
     e = clf.explain(X.iloc[te[i]], k=2)
     assert e.positive is True and len(e.features) <= 2
+
+
+def nursery_rows(n=300, seed=1):
+    """n rows of the shared Nursery table (seeded draw), label: POS = its positive class."""
+    from conftest import require_shared_data
+
+    from plx_core.datasets import load_shared
+
+    require_shared_data()
+    ds = load_shared("nursery")
+    idx = np.random.default_rng(seed).choice(len(ds.y), n, replace=False)
+    return ds.X.iloc[idx].reset_index(drop=True), ds.y.iloc[idx].to_numpy(), ds.positive
+
+
+def test_the_confidence_weighted_direct_kb_answers_where_it_wins_and_is_what_explain_searches():
+    X, y, pos = nursery_rows()
+    clf = PLXClassifier(positive=pos).fit(X, y)
+    s = clf.selection_
+    assert clf.chosen_ == "direct-conf" and s.m == 3.0 and s.max_depth is None
+    assert clf.chosen_reason_.startswith("direct-conf answers: out-of-fold F1")
+    assert "m = 3" in clf.chosen_reason_ and f"threshold {clf.threshold_:g}" in clf.chosen_reason_
+    assert s.scores["direct-conf m=3"] == max(s.scores.values()) > s.scores["direct"]
+    # one KB of weighted clauses: the Direct KB's clauses and probabilities, confidence weights
+    direct = PLXClassifier(positive=pos, variant="tuned").fit(X, y)
+    full = direct.paper_kbs_[0]
+    assert clf.kb_.kind == "direct" and len(clf.kb_) == len(full)
+    assert np.array_equal(clf.kb_.p, full.p) and not np.all(clf.kb_.w == 1)
+    assert clf.paper_kbs_[0] is None and clf.tuned_[0] is None  # explain searches kb_ itself
+    # the decision is the answering KB's mean against the chosen threshold, and the
+    # explanation's side is that decision
+    rows = X.iloc[:40]
+    means = clf.bounds(rows)["mean"].to_numpy()
+    neg = next(c for c in clf.classes_ if c != pos)
+    pred = clf.predict(rows)
+    assert (pred == np.where(means > clf.threshold_ + TIE_EPS, pos, neg)).all()
+    for i in (int(np.flatnonzero(pred == pos)[0]), int(np.flatnonzero(pred != pos)[0])):
+        e = clf.explain(rows.iloc[i], k=2)
+        assert e.positive == (pred[i] == pos) and len(e.features) == 2
+
+
+def test_the_direct_kb_threshold_comes_from_its_leave_one_out_means():
+    X, y = additive_table()
+    clf = PLXClassifier(positive="yes").fit(X, y)
+    s = clf.selection_
+    assert clf.chosen_ == "direct" and s.thresholds["direct"] in THRESHOLDS
+    # its score is the best F1 over the thresholds, ties kept at 0.5 (never worse than 0.5)
+    from plx_core.selection import DIRECT_THRESHOLD
+
+    assert DIRECT_THRESHOLD
+    loo_at_half = f1_at(y[clf.tuned_[0].loo_rows] == "yes" if clf.tuned_[0].loo_rows is not None
+                        else y == "yes", clf.tuned_[0].loo_pred.astype(float), np.array([0.5]))[0]
+    assert s.scores["direct"] >= loo_at_half - 1e-12
+
+
+def test_above_the_pair_budget_the_search_is_the_one_before_the_leave_one_out_means(monkeypatch):
+    import plx_core.selection as S
+
+    X, y, pos = nursery_rows()
+    monkeypatch.setattr(S, "LOO_PAIRS", 1000)  # 300 rows × 255 subsets are more
+    clf = PLXClassifier(positive=pos).fit(X, y)
+    assert not any(k.startswith("direct-conf") for k in clf.selection_.scores)
+    assert clf.selection_.thresholds["direct"] == 0.5 and clf.chosen_ != "direct-conf"

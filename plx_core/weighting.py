@@ -1,0 +1,122 @@
+"""Confidence-weighted Direct KB: the "direct-conf" candidate of `variant="auto"`.
+
+The Direct KB with unit weights answers with the plain median of every clause inside the
+query, so the many clauses that barely tell the classes apart (p near the base rate) outvote
+the few that decide. Here each learned clause keeps its probability and is weighted by how
+far its probability, pulled towards the base rate by an m-estimate, lies from the base rate:
+
+    w = |2·p_m − 1| + `WEIGHT_FLOOR`,   p_m = (n·p + m·b) / (n + m)
+
+(p: the clause's class-corrected probability of POS; n: its support; b: the corrected base
+rate, 0.5 when balanced). A pure clause seen on many rows weighs ~1, one seen once weighs
+little (m > 0), a clause at the base rate ~0. The answer is still the weighted median of the
+clause probabilities (the LP / weighted-median semantics), and `explain` searches this same
+KB. The weights are a function of the clause counts, so leave-one-out is exact: `loo_means`
+removes a training row from every clause it supports, recomputes p and w, and takes the
+weighted median (the tuned variant's leave-one-out does the same for unit weights).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .direct import n_subsets
+from .kb import KB
+from .median import weighted_median_intervals
+from .variants import TUNE_WORK, relevant_pairs, reweighted_p
+
+M_GRID: tuple[float, ...] = (3.0,)
+"""The m-estimate strengths `variant="auto"` scores by leave-one-out (each a candidate).
+Measured (benchmarks/RESULTS.md, "Confidence-weighted Direct KB"): (1, 3, 10) and (3,) moved
+the same six sets by +0.055 and +0.051 in all; one m is half the leave-one-out's cost."""
+WEIGHT_FLOOR = 1e-3
+"""Added to every weight: weights must be > 0, and a clause at the base rate still counts a
+little where nothing else does."""
+
+
+def confidence_weights(p: np.ndarray, support: np.ndarray, m: float, base: float) -> np.ndarray:
+    """w = |2·p_m − 1| + `WEIGHT_FLOOR` with p_m the m-estimate of p towards `base`."""
+    n = np.asarray(support, dtype=float)
+    pm = (n * np.asarray(p, dtype=float) + m * base) / np.maximum(n + m, 1e-300)
+    return np.abs(2.0 * pm - 1.0) + WEIGHT_FLOOR
+
+
+def pos_probability(kb: KB) -> np.ndarray:
+    """P(POS | body) of each learned clause (a ¬POS-headed clause's p is that of ¬POS)."""
+    return np.where(np.asarray(kb.head) == 1, kb.p, 1.0 - np.asarray(kb.p))
+
+
+def confidence_kb(kb: KB, m: float, base: float) -> KB:
+    """A copy of the (class-corrected) Direct KB `kb` with confidence weights (module
+    docstring); probabilities, counts and expert clauses are kept as they are."""
+    out = kb.copy()
+    if out.n_learned:
+        out.w = confidence_weights(pos_probability(out), out.support, m, base)
+    return out
+
+
+def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
+               class_weights: tuple[float, float] | None, leave_out: np.ndarray | None):
+    """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs): (first row, number
+    of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
+    sorted by (row, p). Each term is a clause inside the row with the row taken out of it
+    (support − c, positives − c·y_i, c = `leave_out[i]`, default 1); clauses left without
+    rows are dropped; p is the class-corrected probability of POS."""
+    n = len(codes)
+    y = np.asarray(y, dtype=np.int64)
+    c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
+    lengths = kb.lengths
+    step = max(1, TUNE_WORK // n_subsets(len(kb.features), int(lengths.max(initial=0))))
+    for a in range(0, n, step):
+        rows = np.arange(a, min(n, a + step))
+        qi, ci = relevant_pairs(kb, codes[rows], n_jobs=1)
+        r = rows[qi]
+        sup = kb.support[ci] - c[r]
+        pos = kb.positives[ci] - c[r] * y[r]
+        keep = sup > 0
+        r, sup, pos, ci = r[keep], sup[keep], pos[keep], ci[keep]
+        q = pos / sup
+        p = q if class_weights is None else reweighted_p(q, *class_weights)
+        # sorted by (row, p) once, so the medians' own (stable) sorts find it nearly in order;
+        # one float key is cheaper than lexsort, and exactness does not depend on this order
+        order = np.argsort(r + 0.5 * p)
+        yield a, len(rows), r[order] - a, p[order], sup[order], lengths[ci[order]]
+
+
+def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
+              class_weights: tuple[float, float] | None, base: float,
+              leave_out: np.ndarray | None = None,
+              window: tuple[int, int, int] | None = None) -> dict:
+    """Per m in `ms`, the leave-one-out ω(POS) mean of every training row `codes` (labels y)
+    under the confidence-weighted Direct KB built from these rows (`kb`, uncorrected counts in
+    support/positives; `class_weights` the (w_pos, w_neg) correction its p carry); with
+    `window` = (min_len, max_len, prior_weight) also, under the key "window", the tuned
+    Direct KB's (`variants.tune` gives only its decisions): unit-weight clauses of length
+    min_len..max_len plus the prior clause (|prior_weight| votes at 1 or 0).
+
+    Row i is taken out of every clause inside it (`_loo_terms`); each row's answer is the
+    weighted median of the relevant semantics (every clause whose body lies inside the row).
+    One lookup of the rows' clauses serves every answer."""
+    keys = [*ms, *(["window"] if window is not None else [])]
+    out = {k: np.full(len(codes), 0.5) for k in keys}
+    if len(codes) == 0 or kb.n_learned == 0:
+        return out
+    for a, k, r, p, sup, length in _loo_terms(kb, codes, y, class_weights, leave_out):
+        for m in ms:
+            lo, hi = weighted_median_intervals(r, p, confidence_weights(p, sup, m, base), k)
+            out[m][a:a + k] = (lo + hi) / 2.0
+        if window is not None:
+            lo_len, hi_len, prior = window
+            inside = (length >= lo_len) & (length <= hi_len)
+            rr, pp, ww = r[inside], p[inside], np.ones(int(inside.sum()))
+            if prior:
+                rr = np.concatenate([rr, np.arange(k)])
+                pp = np.concatenate([pp, np.full(k, 1.0 if prior > 0 else 0.0)])
+                ww = np.concatenate([ww, np.full(k, float(abs(prior)))])
+            lo, hi = weighted_median_intervals(rr, pp, ww, k)
+            out["window"][a:a + k] = (lo + hi) / 2.0
+    return out
+
+
+__all__ = ["M_GRID", "WEIGHT_FLOOR", "confidence_kb", "confidence_weights", "loo_means",
+           "pos_probability"]

@@ -1,0 +1,70 @@
+"""The confidence-weighted Direct KB ("direct-conf" of variant="auto") and the exact
+leave-one-out answers the default scores its Direct candidates with."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core import variants as V
+from plx_core.direct import direct_kb
+from plx_core.query import TIE_EPS, encode_rows, query_many
+from plx_core.weighting import WEIGHT_FLOOR, confidence_kb, confidence_weights, loo_means
+
+
+def small_table(n=60, seed=1):
+    """5 three-valued columns, one missing cell; label (a=0 ∨ b=1) with 10% flipped."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (n, 5)).astype(str), columns=list("abcde")).astype(object)
+    X.iloc[3, 2] = np.nan
+    y = ((X.a == "0") | (X.b == "1")).to_numpy().astype(int) ^ (rng.random(n) < 0.1)
+    return X, y
+
+
+def test_weights_grow_with_distance_from_the_base_rate_and_with_support():
+    p = np.array([0.5, 0.8, 1.0, 1.0, 0.0])
+    n = np.array([10, 10, 1, 20, 20])
+    w = confidence_weights(p, n, m=3.0, base=0.5)
+    assert w[0] == pytest.approx(WEIGHT_FLOOR)  # at the base rate: tells nothing apart
+    assert w[0] < w[1] < w[3] and w[2] < w[3]  # a pure clause of 1 row weighs less than of 20
+    assert w[3] == pytest.approx(w[4])  # pure either way weighs alike
+    assert w[2] == pytest.approx(abs(2 * (1 + 1.5) / 4 - 1) + WEIGHT_FLOOR)
+    assert np.all(confidence_weights(p, n, 0.0, 0.5) == np.abs(2 * p - 1) + WEIGHT_FLOOR)
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+def test_leave_one_out_equals_rebuilding_the_kb_without_the_row(balanced):
+    X, y = small_table()
+    kb = direct_kb(X, y, positive=1)
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else None
+    base = 0.5 if balanced else float(y.mean())
+    got = loo_means(kb, encode_rows(kb, X), y, (0.0, 3.0), cw, base, window=(2, 4, -1))
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        other = direct_kb(X[keep].reset_index(drop=True), y[keep], positive=1)
+        if balanced:  # the correction of the whole training set, as the estimator's KB has
+            other = V.weighted_class_kb(other, *cw)
+        for m in (0.0, 3.0):
+            want = query_many(confidence_kb(other, m, base), X.iloc[[i]], semantics="relevant")
+            assert got[m][i] == pytest.approx(want.mean[0], abs=1e-12)
+        window = V.windowed_kb(other, 2, 4, -1)
+        want = query_many(window, X.iloc[[i]], semantics="relevant")
+        assert got["window"][i] == pytest.approx(want.mean[0], abs=1e-12)
+
+
+def test_window_means_decide_as_the_tuned_variants_leave_one_out():
+    X, y = small_table(n=120, seed=3)
+    kb = V.weighted_class_kb(direct_kb(X, y, positive=1), *V.balanced_weights(int(y.sum()), len(y)))
+    cw = V.balanced_weights(int(y.sum()), len(y))
+    cfg = V.tune(kb, encode_rows(kb, X), y, class_weights=cw)
+    got = loo_means(kb, encode_rows(kb, X), y, (), cw, 0.5,
+                    window=(cfg.min_len, cfg.max_len, cfg.prior_weight))["window"]
+    assert ((got > 0.5 + TIE_EPS) == cfg.loo_pred).all()
+
+
+def test_confidence_kb_keeps_clauses_and_probabilities_and_only_reweights():
+    X, y = small_table()
+    kb = direct_kb(X, y, positive=1)
+    ck = confidence_kb(kb, 3.0, float(y.mean()))
+    assert len(ck) == len(kb) and np.array_equal(ck.p, kb.p) and np.array_equal(ck.codes, kb.codes)
+    assert np.all(ck.w > 0) and not np.all(ck.w == ck.w[0])
+    assert np.all(kb.w == 1)  # the KB given is not changed
