@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from timing import interleaved  # noqa: E402
 
-from plx_core.experiments.compare import SETS, make, plx_max_len, subsample  # noqa: E402
+from plx_core.experiments.compare import SETS, make, plx_max_len, split_set  # noqa: E402
 
 DEFAULT_SETS = "dnf,rare-additive,syn-12-4,syn-12-8,syn-10-4,car"
 
@@ -40,17 +40,12 @@ def before_estimator(root: str):
 
 
 def main(root: str, keys: list[str]) -> None:
-    from sklearn.model_selection import StratifiedShuffleSplit
-
     before = before_estimator(root)
     print("| set | forest fit | plx before | plx now | ratio to forest (before → now) |\n"
           "|---|---|---|---|---|")
     for key in keys:
         spec = SETS[key]
-        X, y, pos = spec.load()
-        X, y = subsample(X, y, 1000)
-        yb = (y.astype(str).to_numpy() == str(pos)).astype(int)
-        tr, _ = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, yb))
+        X, yb, ((tr, _),) = split_set(key, 1, 1000)
         Xt, yt, nf = X.iloc[tr], yb[tr], X.shape[1]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
