@@ -143,6 +143,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     them and `plx predict` applies them (one home for the cut points)."""
     from .data import column_numbers, infer_schema
     from .discretize import is_numeric
+    from .encoding import number_key
     from .estimator import PLXClassifier
     from .modelfile import ModelFile
 
@@ -154,6 +155,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(f"column {c!r} is left out: {why}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
+        if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
+            raise CLIError(  # a measurement, not classes: --positive would pick one number
+                f"the label {label!r} holds {len(schema.classes)} different numbers ({shown[:5]} "
+                "…): plx classifies; make a yes/no label column (e.g. whether it is above a "
+                "cut-off) and fit on that")
         raise CLIError(
             f"the label {label!r} has {len(schema.classes)} classes {shown}; pass --positive to "
             "choose the class POS stands for (the other classes become its negation)"

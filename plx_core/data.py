@@ -510,6 +510,17 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= STRAY_VALUES else ()
 
 
+def reads_as_numbers(s: pd.Series) -> bool:
+    """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
+    in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return False
+    x, bad = _numbers(s)
+    if bad.any() and (fmt := number_format(s)) is not None:
+        x, bad = _numbers(s, fmt)
+    return bool(s.notna().any()) and (not bad.any() or bool(_stray_text(s, bad)))
+
+
 def _ambiguous_numbers(s: pd.Series) -> bool:
     """True when every present value is a whole number or 1,234-style (see `number_format`)."""
     u = s.dropna()
@@ -907,6 +918,18 @@ def uninformative(s: pd.Series) -> str | None:
         return None
     strs = as_strings(vals)
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
+
+
+def columns_left_out(levels: Mapping[str, str | None],
+                     flat: Mapping[str, str | None]) -> dict[str, str]:
+    """The columns a model leaves out, with why: each with a `levels` reason
+    (`excess_levels`; every column is a key) and, while another column varies, each with a
+    `flat` reason (`uninformative`) — a table of constant columns keeps them rather than none."""
+    out = {c: w for c, w in levels.items() if w is not None}
+    rest = {c: w for c, w in flat.items() if c not in out and w is not None}
+    if len(out) + len(rest) < len(levels):
+        out.update(rest)
+    return out
 
 
 def numbered_like_ids(x: np.ndarray) -> bool:

@@ -214,10 +214,11 @@ def fit_dask(data: Any, label: str, **params: Any):
     table; `params` are the estimator's. Predicts and explains like the in-memory fit on the
     same rows (in the same order)."""
     from . import variants as V
+    from .data import columns_left_out, excess_levels, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .discretize import Discretizer
     from .encoding import default_positive
-    from .estimator import PLXClassifier
+    from .estimator import PLXClassifier, warn_left_out
     from .query import encode_rows
 
     clf = PLXClassifier(**params)
@@ -225,8 +226,18 @@ def fit_dask(data: Any, label: str, **params: Any):
         raise DataError("fit_dask builds the Direct KB with variant 'auto', 'tuned' or 'paper'; "
                         f"got kb={clf.kb!r}, variant={clf.variant!r}")
     ddf = as_dask_frame(data)
-    stats = table_stats(ddf, label)
-    features, _, classes, n = stats
+    features, domains, classes, n = table_stats(ddf, label)
+    # the columns the in-memory fit leaves out (ID-like, too many levels, constant, empty)
+    present = ddf[features].count().compute()
+    levels = {f: excess_levels(len(domains[f]), max(int(present[f]), 1)) for f in features}
+    excluded = columns_left_out(levels, {
+        f: uninformative(pd.Series(list(domains[f]), dtype=object))
+        for f in features if levels[f] is None})
+    if len(excluded) == len(features):
+        raise DataError(f"every feature column is left out: {excluded}")
+    warn_left_out(excluded)
+    kept = [f for f in features if f not in excluded]
+    stats = (kept, {f: domains[f] for f in kept}, classes, n)
     if len(classes) != 2:
         raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}")
     pos = value_str(clf.positive) if clf.positive is not None else default_positive(classes)
@@ -266,7 +277,7 @@ def fit_dask(data: Any, label: str, **params: Any):
         pick = V.loo_sample(full, n, clf.random_state)
         rows = _rows(ddf, pick)
         y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
-        frame = rows[features].astype(object)
+        frame = rows[kept].astype(object)
         fitted = clf._tuned(full, encode_rows(full, frame), y, None, sampled=True,
                              class_weights=cw)
     else:
@@ -283,6 +294,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     clf.max_len_, clf.max_len_reason_ = full.max_len, why
     clf.n_features_in_ = len(features)
     clf.feature_names_in_ = np.array(features, dtype=object)
+    clf.excluded_ = excluded
     return clf
 
 

@@ -55,7 +55,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
-from .data import excess_levels, numbered_like_ids, uninformative
+from .data import (
+    columns_left_out,
+    excess_levels,
+    numbered_like_ids,
+    reads_as_numbers,
+    uninformative,
+)
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
@@ -76,6 +82,13 @@ def _n_rows(X: Any) -> int:
         return len(X)
     except TypeError:
         return 0
+
+
+def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
+    """The warning that names the columns a fit leaves out (`excluded_`) and why."""
+    if excluded:
+        warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
+            f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
 
 
 def _known_k(k: Any, rows: pd.DataFrame) -> Any:
@@ -353,33 +366,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         `data.uninformative`; `raw` is the table before binning), named in `excluded_` and
         a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
         zip: accuracy 0.84 vs 1.00)."""
-        self.excluded_ = {}
-        text_numbers = False
+        levels: dict[str, str | None] = {}
         for c in frame.columns:
             s = frame[c]
             present = max(int(s.notna().sum()), 1)
             if c in self.cuts_:
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
-                why = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
-                                    max_levels=None)
+                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                                          max_levels=None)
             else:
-                why = excess_levels(int(s.nunique(dropna=True)), present)
-                text_numbers |= why is not None and bool(
-                    pd.to_numeric(s.dropna().astype(str), errors="coerce").notna().all())
-            if why is not None:
-                self.excluded_[c] = why
-        flat = {c: why for c in frame.columns if c not in self.excluded_
-                and (why := uninformative(raw[c])) is not None}
-        if len(flat) + len(self.excluded_) < frame.shape[1]:  # a column that varies is left
-            self.excluded_.update(flat)
+                levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
+                if levels[c] is not None and reads_as_numbers(s):
+                    levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
+                                  "errors='coerce' turns the rest into missing) to have it binned")
+        self.excluded_ = columns_left_out(
+            levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
-        if self.excluded_:
-            warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
-                f"{c!r}: {w}" for c, w in self.excluded_.items()) + (
-                " — numbers held as text are categories: pass them as numbers to have them "
-                "binned" if text_numbers else ""), UserWarning, stacklevel=3)
+        warn_left_out(self.excluded_)
         return frame.drop(columns=list(self.excluded_))
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):

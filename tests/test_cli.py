@@ -813,3 +813,13 @@ def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, c
                         tmp_path / "p.csv"], capsys)
     assert code == 0, err
     assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist()[1:] == ["yes", "no"]
+
+
+def test_a_label_of_measurements_is_named_as_such(tmp_path, capsys):
+    rng = np.random.default_rng(13)
+    pd.DataFrame({"a": rng.choice(list("xy"), 40), "y": rng.normal(size=40).round(3)}).to_csv(
+        tmp_path / "d.csv", index=False)
+    code, _, err = run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
+                       capsys)
+    assert code == 2
+    assert_one_line_error(err, "label 'y' holds 40 different numbers", "make a yes/no label")

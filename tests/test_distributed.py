@@ -102,3 +102,20 @@ def test_cli_predict_on_the_cluster_equals_the_plain_predict(client, parquet, tm
     a, b = pd.read_csv(plain), pd.read_csv(dist)
     pd.testing.assert_frame_equal(a, b)
     assert set(a["decision"]) == {"yes", "no"}
+
+
+def test_the_cluster_fit_leaves_out_the_columns_the_in_memory_fit_leaves_out(client):
+    # fit_dask kept ID and constant columns: a KB memorising row IDs, unlike PLXClassifier.fit
+    X, y = table(n=600, F=3, seed=2)
+    X = X.assign(id=[f"r{i}" for i in range(len(X))], k="same")
+    with pytest.warns(UserWarning, match="'id': ID-like"):
+        ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+    with pytest.warns(UserWarning, match="'k': constant"):
+        clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label",
+                         positive="yes")
+    assert clf.excluded_ == ref.excluded_ and set(clf.excluded_) == {"id", "k"}
+    assert clf.kb_.features == ref.kb_.features == ("f0", "f1", "f2")
+    test, _ = table(n=200, F=3, seed=3)
+    test = test.assign(id="new", k="same")
+    got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())

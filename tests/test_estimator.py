@@ -400,3 +400,18 @@ def test_whole_numbers_fitted_as_floats_predict_from_integers():
     ints = pd.DataFrame({"k": pd.array([0, 1, 2, 3], dtype="Int64"), "g": ["a"] * 4})
     assert m.predict(ints).tolist() == [0, 0, 1, 1]
     assert m.predict(ints.astype({"k": str})).tolist() == [0, 0, 1, 1]
+
+
+def test_a_left_out_text_column_of_numbers_says_how_to_have_it_binned():
+    # pd.read_csv gives text for a number column with a few "unknown" cells: left out with
+    # "too many distinct values" and no word that it holds numbers
+    rng = np.random.default_rng(3)
+    x = rng.normal(50, 10, 300).round(1)
+    lab = x.astype(str).astype(object)
+    lab[[3, 17]] = "unknown"
+    X = pd.DataFrame({"lab": lab, "g": rng.choice(list("ab"), 300)})
+    with pytest.warns(UserWarning, match="'lab': too many distinct .* holds numbers as text"):
+        m = PLXClassifier().fit(X, (x > 50).astype(int))
+    assert "pd.to_numeric" in m.excluded_["lab"]
+    fixed = X.assign(lab=pd.to_numeric(X["lab"], errors="coerce"))
+    assert "lab" in PLXClassifier().fit(fixed, (x > 50).astype(int)).cuts_

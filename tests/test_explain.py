@@ -682,7 +682,7 @@ def test_ties_are_ranked_together_as_one_at_a_time(monkeypatch):
     assert len(seen) == 3 and all(seen)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data(), n_features=st.integers(2, 5), max_len=st.sampled_from([1, 2, 3, None]))
 def test_explain_many_equals_a_loop_on_random_direct_kbs(data, n_features, max_len):
     """Property: on a Direct KB of random data, `explain_many` of random rows (values missing

@@ -46,6 +46,19 @@ def test_f1_and_threshold_helpers_count_by_hand():
     assert tie.chosen == "direct"  # equal F1: the Direct KB (the paper's model) answers
 
 
+def test_a_guarded_threshold_leaves_half_only_for_more_rows_answered_correctly():
+    # 3 positives, 5 negatives; at 0.5 the positive at 0.45 is missed, no false positive:
+    # 0.4 takes it and answers one row more, guarded or not
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 0])
+    m = np.array([0.9, 0.8, 0.45, 0.1, 0.1, 0.1, 0.1, 0.3])
+    assert best_threshold(y, m) == best_threshold(y, m, guarded=True) == (0.4, 1.0)
+    # 2 positives, 2 negatives: lowering to 0.25 trades a negative for a positive — F1 2/3 →
+    # 4/5, but no more rows answered correctly (each class weighing alike): 0.5 stays
+    y2, m2 = np.array([1, 1, 0, 0]), np.array([0.9, 0.3, 0.3, 0.1])
+    assert best_threshold(y2, m2) == (0.25, pytest.approx(0.8))
+    assert best_threshold(y2, m2, guarded=True) == (0.5, pytest.approx(2 / 3))
+
+
 def test_default_chooses_a_tree_on_a_small_dnf_and_explains_that_tree():
     X, y = dnf_table()
     tr, te = np.arange(420), np.arange(420, 600)

@@ -14,7 +14,7 @@ from plx_core.data import (
     Dataset,
     infer_schema,
     load_csv,
-    number_format,
+    reads_as_numbers,
     suggest_label,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
@@ -189,9 +189,7 @@ def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     rows = []
     for c in raw.frame.columns:
         s = raw.frame[c]
-        nums = pd.to_numeric(s, errors="coerce")
-        is_num = bool(s.notna().sum()) and (bool(nums.notna().sum() == s.notna().sum())
-                                           or number_format(s) is not None)
+        is_num = reads_as_numbers(s)  # as infer_schema reads it (formats, stray text)
         examples = ", ".join(str(v) for v in pd.unique(s.dropna())[:4])
         role = "label" if c == settings.label else (
             "feature" if settings.features is None or c in settings.features else "not used")
