@@ -19,23 +19,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 from timing import interleaved  # noqa: E402
 
 from plx_core import selection  # noqa: E402
-from plx_core.experiments.compare import SETS, make, subsample  # noqa: E402
+from plx_core.experiments.compare import SETS, make, split_set  # noqa: E402
 
 DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cancer-30"
 
 
 def main(keys: list[str]) -> None:
-    from sklearn.model_selection import StratifiedShuffleSplit
-
     cands, thr = selection.CANDIDATES, selection.DIRECT_THRESHOLD
     print("| set | forest fit | plx before | plx default | ratio to forest "
           "(before → after) |\n|---|---|---|---|---|")
     for key in keys:
         spec = SETS[key]
-        X, y, pos = spec.load()
-        X, y = subsample(X, y, 1000)
-        yb = (y.astype(str).to_numpy() == str(pos)).astype(int)
-        tr, _ = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, yb))
+        X, yb, ((tr, _),) = split_set(key, 1, 1000)
         Xt, yt = X.iloc[tr], yb[tr]
 
         nf = X.shape[1]

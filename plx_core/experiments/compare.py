@@ -253,6 +253,19 @@ class PLXModel:
         return np.asarray(self.model_.predict(X), dtype=int)
 
 
+def split_set(key: str, runs: int, max_rows: int = MAX_ROWS
+              ) -> tuple[pd.DataFrame, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """(X, y as 0/1 with 1 the positive class, the `runs` stratified 70/30 (train, test) splits)
+    of set `key`, subsampled to `max_rows`: the rows every method of the comparison sees
+    (the benchmarks time fits on the first split)."""
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    X, y, pos = SETS[key].load()
+    X, y = subsample(X, y, max_rows)
+    yb = (y.astype(str).to_numpy() == str(pos)).astype(int)
+    return X, yb, list(StratifiedShuffleSplit(runs, test_size=0.3, random_state=0).split(X, yb))
+
+
 def plx_max_len(n_features: int) -> int | None:
     """The clause-length cap used for plx here: none up to 12 features, else 3 (the Direct
     KB of a wide table has 2^n subsets per row)."""
@@ -288,7 +301,6 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
     splits are deterministic, so a long comparison can be resumed, extended or measured in
     parallel pieces whose logs are concatenated. `measure=False` only gathers logged rows."""
     from sklearn.metrics import f1_score
-    from sklearn.model_selection import StratifiedShuffleSplit
 
     rows: list[dict[str, Any]] = []
     done: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -299,10 +311,7 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                 for r in old.to_dict("records")}
     for key in set_keys:
         spec = SETS[key]
-        X, y, pos = spec.load()
-        X, y = subsample(X, y, max_rows)
-        yb = (y.astype(str).to_numpy() == str(pos)).astype(int)
-        splits = StratifiedShuffleSplit(runs, test_size=0.3, random_state=0).split(X, yb)
+        X, yb, splits = split_set(key, runs, max_rows)
         for run, (tr, te) in enumerate(splits):
             for name in methods:
                 if (key, run, name) in done:
@@ -424,5 +433,5 @@ def run(args: argparse.Namespace) -> list[Path]:
     return [log, out / "compare_summary.csv", out / "compare_targets.csv", md]
 
 
-__all__ = ["BLACK_BOX", "run", "INTERPRETABLE", "METHODS", "SETS", "compare_runs", "make", "markdown",
+__all__ = ["BLACK_BOX", "run", "INTERPRETABLE", "METHODS", "SETS", "compare_runs", "make", "markdown", "split_set",
            "summary", "targets"]
