@@ -750,7 +750,7 @@ def test_a_label_written_two_ways_is_refused_not_split(tmp_path, capsys):
 
 def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
     # ';'-separated, BOM, CRLF, trailing blank lines, decimal commas: the deciding measure
-    # used to be left out as "ID-like" (out-of-fold F1 0.52 on the rest; 0.95 with it)
+    # used to be left out as "ID-like"
     rng = np.random.default_rng(11)
     x = rng.normal(50, 10, 300)
     g = rng.choice(["alpha", "beta"], 300)
