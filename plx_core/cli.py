@@ -251,10 +251,14 @@ class Model:
             X, _ = self.schema.apply(frame)
         return X
 
-    def predict(self, X: pd.DataFrame) -> pd.DataFrame:
-        from .query import TIE_EPS, query_many
+    def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
+        """The answers per row; `say` gets one line naming the values read as the model's
+        value written otherwise ("TRUE" as "True", `query.read_as_note`)."""
+        from .query import TIE_EPS, query_many, read_as_note
 
         b = query_many(self.kb, X, semantics=self.semantics)
+        if say is not None and b.read_as:
+            say(read_as_note(b.read_as))
         mean = b.mean
         return pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
@@ -356,7 +360,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
         pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing))
     else:
         X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
-        pred = model.predict(X)
+        pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _write_csv(pred, out)
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
@@ -370,7 +374,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
     X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
-    pred = model.predict(X)
+    pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
     ks = [min(a.k, len(q)) for q in qs]

@@ -67,7 +67,7 @@ from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
 from .errors import DataError
-from .query import TIE_EPS, BoundsArray, encode_rows, query_many
+from .query import TIE_EPS, BoundsArray, encode_rows, query_many, read_as_note
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -96,6 +96,13 @@ def _replica_index(X: Any, y: Any) -> bool:
     keys = X.index.to_numpy()
     return bool((both.groupby(keys, sort=False, dropna=False).nunique(dropna=False) <= 1)
                 .all().all())
+
+
+def warn_read_as(read_as: Any) -> None:
+    """The warning that names values read as the KB's value written otherwise ("TRUE" as
+    "True", "2" as "2.0"; `query.read_as_note`), with how many rows each."""
+    if read_as:
+        warnings.warn(read_as_note(read_as), UserWarning, stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
@@ -615,7 +622,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                         self.variant_ == "direct+forest" else "relevant"))
             lower = np.mean([p.lower for p in parts], axis=0)
             upper = np.mean([p.upper for p in parts], axis=0)
-            return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object))
+            read_as = {(r.feature, r.written, r.value): r for p in parts for r in p.read_as}
+            return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object),
+                               read_as=tuple(read_as.values()))  # every member sees the rows
         return query_many(kb, frame, semantics=self._semantics())
 
     def _semantics(self) -> str:
@@ -645,6 +654,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.discretizer_.transform(self._frame(X, reset=False))
 
     def _means(self, X: Any) -> list[BoundsArray]:
+        """`_block_means`, warning once about values read as the KB's value written otherwise
+        (as `plx predict` says them on stderr): nothing changed silently."""
+        res = self._block_means(X)
+        warn_read_as(res[0].read_as)
+        return res
+
+    def _block_means(self, X: Any) -> list[BoundsArray]:
         """Bounds of every KB for the rows of X, `PREDICT_BLOCK` rows at a time: validating,
         binning and encoding make copies of the rows, so memory stays bounded (one block)
         whatever the number of rows; each block's lookups are chunked and threaded again."""
@@ -655,7 +671,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return [self._answer(i, frame) for i in range(len(self.kbs_))]
         if not hasattr(X, "iloc"):
             X = np.asarray(X, dtype=object)
-        blocks = [self._means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
+        blocks = [self._block_means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
                               else X[a:a + PREDICT_BLOCK]) for a in range(0, n, PREDICT_BLOCK)]
         return [BoundsArray.concat([b[i] for b in blocks]) for i in range(len(self.kbs_))]
 
@@ -717,10 +733,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         KB's answer is positive — binary: the one KB, on the side the classifier answers (its
         threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
         the predicted class (largest mean), explained as positive."""
+        answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
+        warn_read_as(answers[0].read_as)
         if self.kb_ is not None:
-            return (np.zeros(len(rows), dtype=int),
-                    self._answer(0, rows).mean > self._threshold() + TIE_EPS)
-        means = np.column_stack([self._answer(i, rows).mean for i in range(len(self.kbs_))])
+            return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
+        means = np.column_stack([a.mean for a in answers])
         return np.argmax(means, axis=1), np.ones(len(rows), dtype=bool)
 
     def _searched(self, i: int):

@@ -604,6 +604,39 @@ def build_problem(
 
 
 @dataclass(frozen=True)
+class ReadAs:
+    """Cells of `feature` written `written` that the KB lacks as written, read as its value
+    `value` (`encoding.value_twin`: the same number or text up to case and spaces), in `rows`
+    rows. Reported, never silent: the answer uses `value`."""
+
+    feature: str
+    written: str
+    value: str
+    rows: int
+
+
+def merge_read_as(groups: Sequence[Sequence[ReadAs]]) -> tuple[ReadAs, ...]:
+    """The `ReadAs` of several blocks (or ensemble members) as one, rows summed per cell."""
+    total: dict[tuple[str, str, str], int] = {}
+    for group in groups:
+        for r in group:
+            key = (r.feature, r.written, r.value)
+            total[key] = total.get(key, 0) + r.rows
+    return tuple(ReadAs(f, w, v, n) for (f, w, v), n in total.items())
+
+
+def read_as_note(read_as: Sequence[ReadAs], limit: int = 5) -> str:
+    """One line naming the values read as the KB's value written otherwise ("" when none):
+    the one wording of the CLI's stderr, the estimator's warning and the dashboard's note."""
+    if not read_as:
+        return ""
+    shown = "; ".join(f"column {r.feature!r}: {r.written!r} read as {r.value!r} "
+                      f"({r.rows} row{'s' if r.rows != 1 else ''})" for r in read_as[:limit])
+    more = f"; and {len(read_as) - limit} more" if len(read_as) > limit else ""
+    return f"values written otherwise than in training, read as the same value: {shown}{more}"
+
+
+@dataclass(frozen=True)
 class BoundsArray:
     """Bounds for many queries: arrays aligned with the rows asked about.
 
@@ -617,6 +650,7 @@ class BoundsArray:
     unseen_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     unseen_cols: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     ignored: tuple[str, ...] = ()
+    read_as: tuple[ReadAs, ...] = ()
 
     @classmethod
     def concat(cls, parts: Sequence[BoundsArray]) -> BoundsArray:
@@ -626,7 +660,8 @@ class BoundsArray:
                    np.concatenate([p.upper for p in parts]),
                    np.concatenate([p.method for p in parts]), parts[0].features,
                    np.concatenate([p.unseen_rows + a for p, a in zip(parts, starts)]),
-                   np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored)
+                   np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored,
+                   merge_read_as([p.read_as for p in parts]))
 
     @property
     def mean(self) -> np.ndarray:
@@ -656,15 +691,17 @@ def encode_rows(kb: KB, X: Any) -> np.ndarray:
     return encode_query_rows(kb, X)[0]
 
 
-def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...]]:
-    """(codes, ignored columns) for many rows. Each column is factorised once, so the Python
-    work is per distinct value, not per cell."""
+def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...], tuple[ReadAs, ...]]:
+    """(codes, ignored columns, values read as the KB's value written otherwise) for many
+    rows. Each column is factorised once, so the Python work is per distinct value, not per
+    cell."""
     from .encoding import as_frame, check_categorical
 
     frame = as_frame(X, features=kb.features)
     positions = kb.feature_positions()
     ignored = tuple(str(c) for c in frame.columns if str(c) not in positions)
     codes = np.full((len(frame), len(kb.features)), OPEN, dtype=np.int64)
+    read_as: list[ReadAs] = []
     for col in frame.columns:
         name = str(col)
         if name not in positions:
@@ -681,17 +718,25 @@ def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...]]:
         dom = kb.domains[name]
         lookup = {v: k for k, v in enumerate(dom)}
 
-        def code(v: Any, dom=dom, lookup=lookup) -> int:
+        twins: dict[int, str] = {}  # unique position → its written value, read as a twin
+
+        def code(i: int, v: Any, dom=dom, lookup=lookup, twins=twins) -> int:
             s = value_str(v)
             if s in lookup:
                 return lookup[s]
             twin = value_twin(dom, s)  # 2 (or "2") where the KB learned "2.0"
-            return UNSEEN if twin is None else twin
+            if twin is None:
+                return UNSEEN
+            twins[i] = s
+            return twin
 
-        ucodes = np.array([OPEN if is_missing(v) else code(v) for v in uniques] + [OPEN],
-                          dtype=np.int64)  # [-1] → missing
+        ucodes = np.array([OPEN if is_missing(v) else code(i, v) for i, v in enumerate(uniques)]
+                          + [OPEN], dtype=np.int64)  # [-1] → missing
         codes[:, positions[name]] = ucodes[fcodes]
-    return codes, ignored
+        if twins:
+            counts = np.bincount(fcodes[fcodes >= 0], minlength=len(uniques))
+            read_as += [ReadAs(name, s, dom[ucodes[i]], int(counts[i])) for i, s in twins.items()]
+    return codes, ignored, merge_read_as([read_as])  # 2 and "2" in one column: one entry
 
 
 BATCH_PAIRS = 1 << 20
@@ -739,7 +784,7 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto",
 
 def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> BoundsArray:
     """`query_many` on one block of rows."""
-    codes, ignored = encode_query_rows(kb, X)
+    codes, ignored, read_as = encode_query_rows(kb, X)
     n = len(codes)
     lower, upper = np.zeros(n), np.ones(n)
     meth = np.full(n, "median", dtype=object)
@@ -776,7 +821,7 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                   semantics=sem, method=method)
         lower[i], upper[i], meth[i] = b.lower, b.upper, b.method
     ur, uc = np.nonzero(codes == UNSEEN)
-    return BoundsArray(lower, upper, meth, tuple(kb.features), ur, uc, ignored)
+    return BoundsArray(lower, upper, meth, tuple(kb.features), ur, uc, ignored, read_as)
 
 
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray

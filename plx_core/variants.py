@@ -485,7 +485,7 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     if sem != "relevant" or any(c.enabled for c in kb.extra):
         return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
                               n_jobs=n_jobs) for m in limits}
-    codes, ignored = encode_query_rows(kb, X)
+    codes, ignored, read_as = encode_query_rows(kb, X)
     n = len(codes)
     row, crow = relevant_pairs(kb, codes, n_jobs)
     length = kb.lengths[crow]
@@ -497,7 +497,7 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
         keep = slice(None) if m is None else length <= m
         lo, hi = weighted_median_intervals(row[keep], target[keep], w[keep], n)
         out[m] = BoundsArray(lo, hi, np.full(n, "median", dtype=object), tuple(kb.features),
-                             ur, uc, ignored)
+                             ur, uc, ignored, read_as)
     return out
 
 

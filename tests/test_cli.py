@@ -292,6 +292,23 @@ def test_unseen_values_are_named_per_row_and_summarised(model, tmp_path, capsys)
     assert pd.read_csv(ex, keep_default_na=False)["unseen"].tolist()[:2] == ["", "a1='Red'"]
 
 
+def test_values_written_otherwise_are_said_once_with_their_rows(model, tmp_path, capsys):
+    # "0 " was read as 0 silently: the answer is right, but the user was never told
+    q, same = tmp_path / "q.csv", tmp_path / "same.csv"
+    q.write_text("a1,a2,a3,a4\n0 ,1,0,1\n1,1,1,1\n0 ,0,0,1\n")
+    same.write_text("a1,a2,a3,a4\n0,1,0,1\n1,1,1,1\n0,0,0,1\n")
+    got, want = tmp_path / "p.csv", tmp_path / "w.csv"
+    code, _, err = run(["predict", model, q, "--out", got], capsys)
+    assert code == 0
+    said = [ln for ln in err.splitlines() if "read as" in ln]
+    assert len(said) == 1 and "column 'a1': '0 ' read as '0' (2 rows)" in said[0]
+    code, _, err = run(["predict", model, same, "--out", want], capsys)
+    assert code == 0 and "read as" not in err
+    pd.testing.assert_frame_equal(pd.read_csv(got), pd.read_csv(want))  # answers unchanged
+    code, _, err = run(["explain", model, q, "--out", tmp_path / "e.csv"], capsys)
+    assert code == 0 and "column 'a1': '0 ' read as '0' (2 rows)" in err
+
+
 def test_columns_the_model_does_not_know_are_named(model, tmp_path, capsys):
     q = tmp_path / "q.csv"
     q.write_text("a1,a2,a3,a4,age,label\n0,1,0,1,33,1\n")

@@ -431,3 +431,28 @@ def test_a_repeated_index_from_concat_is_not_taken_for_replicas():
     assert "replicated rows" not in m.chosen_reason_
     assert m.chosen_reason_ == ref.chosen_reason_
     assert np.array_equal(m.predict_proba(X), ref.predict_proba(X))
+
+
+def test_values_written_otherwise_are_warned_about_and_answered_the_same():
+    # "TRUE" for the learned "True" was matched silently; now a warning names it and its rows
+    import warnings
+
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"smoker": rng.choice(["True", "False"], 200),
+                      "sex": rng.choice(["Male", "Female"], 200)})
+    y = np.where((X["smoker"] == "True") ^ (rng.random(200) < 0.2), "yes", "no")
+    clf = PLXClassifier(positive="yes").fit(X, y)
+    written = X.head(12).assign(smoker=X["smoker"].head(12).str.upper(),
+                                sex=X["sex"].head(12) + " ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the values as learned: nothing to say
+        want = clf.predict_proba(X.head(12))
+    n_true = int((X["smoker"].head(12) == "True").sum())
+    with pytest.warns(UserWarning, match=f"column 'smoker': 'TRUE' read as 'True' \\({n_true} rows\\)"):
+        got = clf.predict_proba(written)
+    np.testing.assert_array_equal(got, want)  # answers unchanged
+    with pytest.warns(UserWarning, match="column 'sex': 'Male ' read as 'Male'"):
+        ex = clf.explain_many(written, k=1)
+    ref = clf.explain_many(X.head(12), k=1)  # the same features chosen, the same bounds
+    assert [list(e.features) for e in ex] == [list(e.features) for e in ref]
+    assert [e.bounds for e in ex] == [e.bounds for e in ref]
