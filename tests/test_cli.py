@@ -435,7 +435,7 @@ def test_explain_k_is_checked_before_the_work(k, model, queries, tmp_path, capsy
 def test_a_bug_is_exit_1_with_a_short_message(model, queries, tmp_path, capsys, monkeypatch):
     import plx_core.cli as cli
 
-    def broken(self, X):
+    def broken(self, X, say=None):
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(cli.Model, "predict", broken)

@@ -398,8 +398,10 @@ def test_whole_numbers_fitted_as_floats_predict_from_integers():
     y = (k >= 2).astype(int)
     m = PLXClassifier().fit(X, y)
     ints = pd.DataFrame({"k": pd.array([0, 1, 2, 3], dtype="Int64"), "g": ["a"] * 4})
-    assert m.predict(ints).tolist() == [0, 0, 1, 1]
-    assert m.predict(ints.astype({"k": str})).tolist() == [0, 0, 1, 1]
+    with pytest.warns(UserWarning, match="column 'k': '2' read as '2.0' \\(1 row\\)"):
+        assert m.predict(ints).tolist() == [0, 0, 1, 1]
+    with pytest.warns(UserWarning, match="column 'k': '0' read as '0.0'"):
+        assert m.predict(ints.astype({"k": str})).tolist() == [0, 0, 1, 1]
 
 
 def test_a_left_out_text_column_of_numbers_says_how_to_have_it_binned():
