@@ -17,6 +17,7 @@ default stays plain pandas in one process.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,9 +55,13 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     return distributed.Client(cluster)
 
 
-def as_dask_frame(data: Any, npartitions: int = 4) -> Any:
+def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None = None) -> Any:
     """A Dask DataFrame from one, from a Parquet path (a file or a folder of parts), a CSV
-    path (or glob), or a pandas DataFrame (split into `npartitions`)."""
+    path (or glob), or a pandas DataFrame (split into `npartitions`). A CSV's cells equal to
+    one of `missing` (default `data.MISSING_MARKERS`, as the in-memory reader: "?", "NA", …)
+    are missing, so a cluster fit does not learn "?" as a value the in-memory fit skips."""
+    from .data import MISSING_MARKERS
+
     _, dd, _ = _dask()
     if isinstance(data, dd.DataFrame):
         return data
@@ -64,7 +69,8 @@ def as_dask_frame(data: Any, npartitions: int = 4) -> Any:
         return dd.from_pandas(data, npartitions=npartitions, sort=False)
     path = str(data)
     if path.endswith(".csv") or "*" in path and ".csv" in path:
-        return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+        markers = list(MISSING_MARKERS if missing is None else missing)
+        return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=markers)
     return dd.read_parquet(path)
 
 
@@ -370,7 +376,7 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     markers = tuple(m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
     client = connect(scheduler, workers)
     try:
-        ddf = as_dask_frame(path)
+        ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)
         head = ddf.head(2, npartitions=-1)
         meta = _model_part(head, model, markers).iloc[:0]
         fut = client.scatter(model, broadcast=True)

@@ -119,3 +119,24 @@ def test_the_cluster_fit_leaves_out_the_columns_the_in_memory_fit_leaves_out(cli
     test = test.assign(id="new", k="same")
     got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
     np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
+
+
+def test_a_csv_fit_on_the_cluster_reads_the_missing_markers_as_the_in_memory_fit(client, tmp_path):
+    # dd.read_csv took only "" as missing: the cluster KB learned f2 = "?" as a value
+    from plx_core.data import load_csv
+
+    X, y = table(n=900, F=4, seed=4)
+    rng = np.random.default_rng(4)
+    X.loc[rng.random(len(X)) < 0.1, "f1"] = "?"
+    X.loc[rng.random(len(X)) < 0.05, "f3"] = "NA"
+    csv = tmp_path / "train.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    frame = load_csv(csv)
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(frame.drop(columns="label"),
+                                                            frame["label"])
+    clf = D.fit_dask(str(csv), "label", positive="yes")
+    assert "?" not in clf.kb_.domains["f1"] and "NA" not in clf.kb_.domains["f3"]
+    assert clf.kb_.to_text() == ref.kb_.to_text()
+    test = frame.drop(columns="label")
+    got = D.bounds_dask(clf, str(csv), client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
