@@ -299,3 +299,15 @@ class App:
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
+
+
+def wide_table(path: Path) -> Path:
+    """scikit-learn's breast-cancer table with all 30 measurements."""
+    import numpy as np
+    from sklearn.datasets import load_breast_cancer
+
+    raw = load_breast_cancer(as_frame=True)
+    frame = raw.data.copy()
+    frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
+    frame.to_csv(path, index=False)
+    return path

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from browser_util import SHOTS, App, chromium_path, launch, streamlit_server
+from browser_util import SHOTS, App, chromium_path, launch, streamlit_server, wide_table
 from conftest import in_ci
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -41,17 +41,6 @@ def penguin_like(path: Path, n: int = 150, seed: int = 0) -> Path:
     })
     frame.loc[[4, 40, 99], "species"] = None
     frame.loc[[7, 8], "bill_length_mm"] = None
-    frame.to_csv(path, index=False)
-    return path
-
-
-def wide_table(path: Path) -> Path:
-    """scikit-learn's breast-cancer table with all 30 measurements."""
-    from sklearn.datasets import load_breast_cancer
-
-    raw = load_breast_cancer(as_frame=True)
-    frame = raw.data.copy()
-    frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
     frame.to_csv(path, index=False)
     return path
 
