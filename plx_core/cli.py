@@ -254,11 +254,19 @@ class Model:
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
         """The answers per row; `say` gets one line naming the values read as the model's
         value written otherwise ("TRUE" as "True", `query.read_as_note`)."""
-        from .query import TIE_EPS, query_many, read_as_note
+        from .query import read_as_note
+
+        pred, read_as = self.answers(X)
+        if say is not None and read_as:
+            say(read_as_note(read_as))
+        return pred
+
+    def answers(self, X: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Any, ...]]:
+        """(the answers per row, the values read as the model's value written otherwise:
+        `query.ReadAs`, to be said once for a table answered in parts)."""
+        from .query import TIE_EPS, query_many
 
         b = query_many(self.kb, X, semantics=self.semantics)
-        if say is not None and b.read_as:
-            say(read_as_note(b.read_as))
         mean = b.mean
         return pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
@@ -267,7 +275,7 @@ class Model:
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
             "unseen": self.unseen(X, b),
-        })
+        }), b.read_as
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
@@ -357,7 +365,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
     if a.dask or a.workers:  # partition by partition on a Dask cluster, the model sent once
         from .distributed import predict_model_dask
 
-        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing))
+        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note)
     else:
         X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
         pred = model.predict(X, _note)

@@ -357,36 +357,45 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
 # --------------------------------------------------------------------------- the CLI's model
 
 
-def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]) -> pd.DataFrame:
+def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]
+                ) -> tuple[pd.DataFrame, tuple[Any, ...]]:
+    """A partition's answers and the values it read as the model's value written otherwise."""
     if markers:
         part = part.mask(part.isin(list(markers)))
     X, _ = model.schema.apply(part)
-    out = model.predict(X)
+    out, read_as = model.answers(X)
     out.index = part.index
-    return out
+    return out, read_as
 
 
 def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
-                       workers: int | None = None, missing: tuple[str, ...] | None = None
-                       ) -> pd.DataFrame:
+                       workers: int | None = None, missing: tuple[str, ...] | None = None,
+                       say: Any = None) -> pd.DataFrame:
     """`plx predict --dask/--workers`: a CLI model (`plx_core.cli.Model`) answers a Parquet
-    data set (file or folder) or CSV partition by partition; rows come back in file order."""
+    data set (file or folder) or CSV partition by partition; rows come back in file order.
+    `say` gets the one line of values read as the model's value written otherwise (all
+    partitions' rows summed), as the in-memory `Model.predict` says it."""
+    import dask
+
     from .data import MISSING_MARKERS
+    from .query import merge_read_as, read_as_note
 
     markers = tuple(m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
     client = connect(scheduler, workers)
     try:
         ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)
-        head = ddf.head(2, npartitions=-1)
-        meta = _model_part(head, model, markers).iloc[:0]
         fut = client.scatter(model, broadcast=True)
-        res = ddf.map_partitions(_model_part, fut, markers, meta=meta).compute()
+        done = client.compute([dask.delayed(_model_part)(p, fut, markers)
+                               for p in ddf.to_delayed()], sync=True)
     finally:
         cluster = client.cluster if scheduler is None else None
         client.close()
         if cluster is not None:
             cluster.close()
-    res = res.reset_index(drop=True)
+    res = pd.concat([d[0] for d in done]).reset_index(drop=True)
+    read_as = merge_read_as([d[1] for d in done])
+    if say is not None and read_as:
+        say(read_as_note(read_as))
     res["row"] = np.arange(1, len(res) + 1)
     return res
 

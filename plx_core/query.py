@@ -77,6 +77,39 @@ class Evidence:
         )
 
 
+@dataclass(frozen=True)
+class ReadAs:
+    """Cells of `feature` written `written` that the KB lacks as written, read as its value
+    `value` (`encoding.value_twin`: the same number or text up to case and spaces), in `rows`
+    rows. Reported, never silent: the answer uses `value`."""
+
+    feature: str
+    written: str
+    value: str
+    rows: int
+
+
+def merge_read_as(groups: Sequence[Sequence[ReadAs]]) -> tuple[ReadAs, ...]:
+    """The `ReadAs` of several blocks (or ensemble members) as one, rows summed per cell."""
+    total: dict[tuple[str, str, str], int] = {}
+    for group in groups:
+        for r in group:
+            key = (r.feature, r.written, r.value)
+            total[key] = total.get(key, 0) + r.rows
+    return tuple(ReadAs(f, w, v, n) for (f, w, v), n in total.items())
+
+
+def read_as_note(read_as: Sequence[ReadAs], limit: int = 5) -> str:
+    """One line naming the values read as the KB's value written otherwise ("" when none):
+    the one wording of the CLI's stderr, the estimator's warning and the dashboard's note."""
+    if not read_as:
+        return ""
+    shown = "; ".join(f"column {r.feature!r}: {r.written!r} read as {r.value!r} "
+                      f"({r.rows} row{'s' if r.rows != 1 else ''})" for r in read_as[:limit])
+    more = f"; and {len(read_as) - limit} more" if len(read_as) > limit else ""
+    return f"values written otherwise than in training, read as the same value: {shown}{more}"
+
+
 @dataclass(frozen=True, eq=False)
 class Bounds:
     """ω(POS) ∈ [lower, upper], and how it was found when it answers a query.
@@ -100,6 +133,7 @@ class Bounds:
     unknown: tuple[str, ...] = ()
     forced: int = 0  # clauses the query forces to a constant (full semantics)
     ignored: dict[str, str] = field(default_factory=dict)  # query names the KB does not know
+    read_as: tuple[ReadAs, ...] = ()  # values the KB lacks as written, read as its own value
 
     def __iter__(self):
         yield self.lower
@@ -167,6 +201,7 @@ class PreparedQuery:
     unseen: dict[str, str]
     values: dict[str, str]  # known feature values as strings
     ignored: dict[str, str] = field(default_factory=dict)  # names no clause can mention
+    read_as: tuple[ReadAs, ...] = ()  # "TRUE" read as the KB's "True" (value_twin)
 
 
 def prepare_query(kb: KB, q: Any) -> PreparedQuery:
@@ -192,6 +227,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
     unseen: dict[str, str] = {}
     values: dict[str, str] = {}
     ignored: dict[str, str] = {}
+    read_as: list[ReadAs] = []
     positions = kb.feature_positions()
     domains = kb.domains
     plain: set[str] | None = None
@@ -212,6 +248,8 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
                 codes[j] = UNSEEN if twin is None else twin
                 if twin is None:
                     unseen[name] = s
+                else:
+                    read_as.append(ReadAs(name, s, dom[twin], 1))
             continue
         plain = _plain_atoms(kb) if plain is None else plain
         if name == POS:
@@ -220,7 +258,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
             ignored[name] = value if type(value) is str else value_str(value)
             continue
         atoms[name] = _truth(name, value)
-    return PreparedQuery(codes, atoms, unseen, values, ignored)
+    return PreparedQuery(codes, atoms, unseen, values, ignored, tuple(read_as))
 
 
 def _unknown(kb: KB, name: str) -> DataError:
@@ -274,7 +312,7 @@ def query(
         ev = Evidence(red.med_clause, red.med_p, red.med_w,
                       np.where(red.med_head > 0, omega, 1.0 - omega), red.med_target)
         return Bounds(lower, upper, "median", sem, _clean(cost), len(red.med_clause), ev, omega,
-                      pq.unseen, unknown, red.forced, pq.ignored)
+                      pq.unseen, unknown, red.forced, pq.ignored, pq.read_as)
     rp, ids, heads = build_problem(kb, pq, red, all_clauses=(method == "lp"),
                                    domain_constraint=domain_constraint)
     sol = solve_bounds(rp, time_limit=time_limit)
@@ -294,7 +332,7 @@ def query(
         )
     n_rel = len(red.med_clause) + len(ids) if method != "lp" else len(ids)
     return Bounds(sol.lower, sol.upper, "lp", sem, _clean(sol.optimum), n_rel, ev, x0,
-                  pq.unseen, unknown, red.forced, pq.ignored)
+                  pq.unseen, unknown, red.forced, pq.ignored, pq.read_as)
 
 
 def _clean(v: float) -> float:
@@ -601,39 +639,6 @@ def build_problem(
 
 
 # --------------------------------------------------------------------------- many queries
-
-
-@dataclass(frozen=True)
-class ReadAs:
-    """Cells of `feature` written `written` that the KB lacks as written, read as its value
-    `value` (`encoding.value_twin`: the same number or text up to case and spaces), in `rows`
-    rows. Reported, never silent: the answer uses `value`."""
-
-    feature: str
-    written: str
-    value: str
-    rows: int
-
-
-def merge_read_as(groups: Sequence[Sequence[ReadAs]]) -> tuple[ReadAs, ...]:
-    """The `ReadAs` of several blocks (or ensemble members) as one, rows summed per cell."""
-    total: dict[tuple[str, str, str], int] = {}
-    for group in groups:
-        for r in group:
-            key = (r.feature, r.written, r.value)
-            total[key] = total.get(key, 0) + r.rows
-    return tuple(ReadAs(f, w, v, n) for (f, w, v), n in total.items())
-
-
-def read_as_note(read_as: Sequence[ReadAs], limit: int = 5) -> str:
-    """One line naming the values read as the KB's value written otherwise ("" when none):
-    the one wording of the CLI's stderr, the estimator's warning and the dashboard's note."""
-    if not read_as:
-        return ""
-    shown = "; ".join(f"column {r.feature!r}: {r.written!r} read as {r.value!r} "
-                      f"({r.rows} row{'s' if r.rows != 1 else ''})" for r in read_as[:limit])
-    more = f"; and {len(read_as) - limit} more" if len(read_as) > limit else ""
-    return f"values written otherwise than in training, read as the same value: {shown}{more}"
 
 
 @dataclass(frozen=True)

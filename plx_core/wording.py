@@ -172,6 +172,10 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
         items = [condition(f, v) for f, v in unseen.items()]
         extra.append(f"{_join(items)} never occurred in the training data, so no learned rule "
                      f"uses {'it' if len(items) == 1 else 'them'}.")
+    read_as = tuple(getattr(bounds, "read_as", ()) or ())
+    if read_as:
+        items = [f"{condition(r.feature, r.written)} as {r.value}" for r in read_as]
+        extra.append(f"Read {_join(items)}: the same value as written in the training data.")
     if truth is not None:
         decided_pos = mean > threshold + TIE_EPS
         value = pos if positive_value is None else str(positive_value)

@@ -300,7 +300,7 @@ def test_values_written_otherwise_are_said_once_with_their_rows(model, tmp_path,
     got, want = tmp_path / "p.csv", tmp_path / "w.csv"
     code, _, err = run(["predict", model, q, "--out", got], capsys)
     assert code == 0
-    said = [ln for ln in err.splitlines() if "read as" in ln]
+    said = [ln for ln in err.splitlines() if "written otherwise" in ln]
     assert len(said) == 1 and "column 'a1': '0 ' read as '0' (2 rows)" in said[0]
     code, _, err = run(["predict", model, same, "--out", want], capsys)
     assert code == 0 and "read as" not in err

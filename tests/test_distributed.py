@@ -140,3 +140,26 @@ def test_a_csv_fit_on_the_cluster_reads_the_missing_markers_as_the_in_memory_fit
     test = frame.drop(columns="label")
     got = D.bounds_dask(clf, str(csv), client=client).compute()
     np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
+
+
+def test_cli_predict_on_the_cluster_says_values_written_otherwise_once(client, tmp_path, capsys):
+    # each partition read "1 " as the learned "1": one line for the table, rows summed
+    from plx_core.cli import main
+
+    X, y = table(n=400, F=3, seed=5)
+    train, clean, spaced = tmp_path / "train.csv", tmp_path / "clean.csv", tmp_path / "sp.csv"
+    X.assign(label=y).to_csv(train, index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(train), "--label", "label", "--positive", "yes", "--out", str(model)]) == 0
+    X.to_csv(clean, index=False)
+    X.assign(f0=X["f0"].replace("1", "1 ")).to_csv(spaced, index=False)
+    capsys.readouterr()
+    plain, dist = tmp_path / "plain.csv", tmp_path / "dask.csv"
+    assert main(["predict", str(model), str(clean), "--out", str(plain)]) == 0
+    assert main(["predict", str(model), str(spaced), "--dask", client.scheduler.address,
+                 "--out", str(dist)]) == 0
+    said = [ln for ln in capsys.readouterr().err.splitlines() if "written otherwise" in ln]
+    n = int((X["f0"] == "1").sum())
+    assert said == [f"note: values written otherwise than in training, read as the same value: "
+                    f"column 'f0': '1 ' read as '1' ({n} rows)"]
+    pd.testing.assert_frame_equal(pd.read_csv(plain), pd.read_csv(dist))  # answers unchanged

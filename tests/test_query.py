@@ -473,3 +473,22 @@ def test_a_whole_number_written_otherwise_is_the_value_the_kb_learned():
     rows = pd.DataFrame({"k": pd.array([0, 3, None], dtype="Int64"), "g": ["a"] * 3})
     many = query_many(kb, rows)
     assert many.mean[1] == query(kb, {"k": 3.0, "g": "a"}).mean > many.mean[0]
+
+
+def test_a_value_written_otherwise_is_read_as_the_kb_value_and_said():
+    # "TRUE" for the learned "True" was matched without a word (the batch path says it too)
+    import pandas as pd
+
+    from plx_core.query import query_many
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"smoker": rng.choice(["True", "False"], 60), "n": rng.choice(["2.0", "3.0"], 60)})
+    y = np.where(X["smoker"] == "True", "yes", "no")
+    kb = direct_kb(X, y, positive="yes")
+    got, want = query(kb, {"smoker": "TRUE", "n": "2"}), query(kb, {"smoker": "True", "n": "2.0"})
+    assert (got.lower, got.upper) == (want.lower, want.upper) and not want.read_as
+    assert [(r.feature, r.written, r.value) for r in got.read_as] == [
+        ("smoker", "TRUE", "True"), ("n", "2", "2.0")]
+    many = query_many(kb, pd.DataFrame({"smoker": ["TRUE", "TRUE", "False"], "n": [2, 3, 2]}))
+    assert {(r.feature, r.written, r.value, r.rows) for r in many.read_as} == {
+        ("smoker", "TRUE", "True", 2), ("n", "2", "2.0", 2), ("n", "3", "3.0", 1)}

@@ -168,3 +168,11 @@ def test_split_sentence_makes_the_counts_add_up():
     assert s.startswith("569 rows: 398 for training and 171 for testing (30%).")
     assert "repeats 102 rows" in s and "from 500 training rows" in s
     assert "repeats" not in W.split_sentence(569, 398, 398, 171, "none")
+
+
+def test_the_answer_sentence_says_a_value_read_as_written_in_training():
+    X = pd.DataFrame({"smoker": ["True", "False"] * 10})
+    kb = direct_kb(X, ["yes", "no"] * 10, positive="yes")
+    text = W.answer_sentence(query(kb, {"smoker": "TRUE"}), "yes")
+    assert "Read smoker = TRUE as True" in text
+    assert "Read" not in W.answer_sentence(query(kb, {"smoker": "True"}), "yes")
