@@ -191,6 +191,24 @@ class App:
         return self.page.locator(f'[data-testid="{testid}"]').filter(
             has=self.page.locator('[data-testid="stWidgetLabel"]', has_text=label)).first
 
+    def download(self, name: str, tries: int = 3) -> Path:
+        """Click the download button `name` and return the downloaded file's path. The button's
+        data is made on click (a round trip to the server); a click that lands during a rerun
+        is lost, so it is clicked again, up to `tries` times, after a third of the timeout."""
+        from playwright.sync_api import TimeoutError as NoDownload
+
+        btn = self.page.get_by_role("button", name=name, exact=False).first
+        for i in range(tries):
+            self.idle()
+            try:
+                with self.page.expect_download(timeout=self.timeout / 3) as dl:
+                    btn.click()
+                return Path(dl.value.path())
+            except NoDownload:
+                if i == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
     def click_button(self, name: str, expect: str | None = None) -> float:
         btn = self.page.get_by_role("button", name=name, exact=False).first
         return self.act(btn.click, expect=expect)

@@ -267,9 +267,7 @@ def test_case_report_names_the_saved_rules_author(browser, server):
                          f'IF "{f}"="{ws.domains()[f][0]}" THEN POS [p=0.9, w=5, id=r1]')
         app.click_button("Add these rules", expect="rules version 1")
         app.nav("Query", expect="Case report")
-        with app.page.expect_download() as dl:
-            app.page.get_by_role("button", name="Download the case report (HTML)").first.click()
-        page = Path(dl.value.path()).read_text(encoding="utf-8")
+        page = app.download("Download the case report (HTML)").read_text(encoding="utf-8")
         assert "Dr &lt;i&gt;Report&lt;/i&gt;" in page and "<i>Report" not in page
         assert "Expert rules in force" in page and "learned from data" in page
     finally:

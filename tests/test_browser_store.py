@@ -111,9 +111,7 @@ def test_rules_survive_a_restart_and_a_kill_during_a_save(browser, tmp_path):
         _add_rules(app, f"{cond} THEN NOT POS [p=0.8, w=5, id=r2]")
         app.click_button("Add these rules", expect="rules version 2")
         app.nav("Projects", expect="This project")
-        with app.page.expect_download() as dl:  # the whole project as one file
-            app.page.get_by_role("button", name="Export this project").first.click()
-        exported = Path(dl.value.path()).read_bytes()
+        exported = app.download("Export this project").read_bytes()  # the whole project, one file
         app.shot("store-projects")
         ctx.close()
     assert _head(home) == (2, 2)
