@@ -292,9 +292,12 @@ def test_global_view_counts_rows_and_stops_on_stop(browser, server, tmp_path):
         app.expect("Explained ")  # the count of rows done, while it runs
         app.act(app.page.get_by_role("button", name="Stop").first.click,
                 expect="Continue (")
-        done = int(re.search(r"Stopped after (\d+) of 100 rows", app.text()).group(1))
-        assert 0 < done < 100 and f"Continue ({done} of 100 done)" in app.text()
-        assert "Explanations given most often" in app.text()  # the rows done are shown
+        app.expect("Explanations given most often")  # the rows done are shown
+        app.idle()
+        text = app.text()  # one reading of the page (a second could catch a rerun mid-render)
+        done = int(re.search(r"Stopped after (\d+) of 100 rows", text).group(1))
+        assert 0 < done < 100 and f"Continue ({done} of 100 done)" in text
+        assert "Explanations given most often" in text
         app.shot("15_global_view_stopped")
         app.click_button(f"Continue ({done} of 100 done)", expect="Explained a random sample")
         assert "Stopped" not in app.text()
