@@ -25,7 +25,7 @@ import pandas as pd
 
 from .encoding import encode, is_missing, natural_key, value_str
 from .errors import DataError, PLXError
-from .tokens import conditions_text
+from .rules import features_text
 
 INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
 
@@ -78,19 +78,23 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
 
 
 def _part_stats(part: pd.DataFrame, features: list[str], label: str) -> dict:
-    """Value strings per feature, label strings and row count of one partition."""
-    values = {}
+    """Value strings and non-missing cells per feature, label strings and row count of one
+    partition."""
+    values, present = {}, {}
     for f in features:
         raw = part[f].to_numpy(dtype=object)
         values[f] = {value_str(v) for v in raw if not is_missing(v)}
+        present[f] = int(part[f].notna().sum())
     labels = part[label].to_numpy(dtype=object)
     missing = [i for i, v in enumerate(labels) if is_missing(v)]
-    return {"values": values, "labels": {value_str(v) for v in labels if not is_missing(v)},
+    return {"values": values, "present": present,
+            "labels": {value_str(v) for v in labels if not is_missing(v)},
             "n": len(part), "missing_label": len(missing)}
 
 
 def _merge_stats(a: dict, b: dict) -> dict:
     return {"values": {f: a["values"][f] | b["values"][f] for f in a["values"]},
+            "present": {f: a["present"][f] + b["present"][f] for f in a["present"]},
             "labels": a["labels"] | b["labels"], "n": a["n"] + b["n"],
             "missing_label": a["missing_label"] + b["missing_label"]}
 
@@ -144,6 +148,12 @@ def _tree(dask: Any, items: list, fn: Any) -> Any:
 
 def table_stats(ddf: Any, label: str) -> tuple[list[str], dict[str, tuple[str, ...]], list[str], int]:
     """(features, domains sorted as `encode` sorts them, label classes, rows) in one pass."""
+    return _table_stats(ddf, label)[:4]
+
+
+def _table_stats(ddf: Any, label: str) -> tuple[list[str], dict[str, tuple[str, ...]],
+                                                 list[str], int, dict[str, int]]:
+    """`table_stats` and the non-missing cells of each feature, from the same one pass."""
     dask, _, _ = _dask()
     if label not in ddf.columns:
         raise DataError(f"the label column {label!r} is not in the table (columns: "
@@ -155,7 +165,7 @@ def table_stats(ddf: Any, label: str) -> tuple[list[str], dict[str, tuple[str, .
         raise DataError(f"the label {label!r} is missing in {st['missing_label']} row(s)")
     domains = {f: tuple(sorted(st["values"][f], key=natural_key)) for f in features}
     classes = sorted(st["labels"], key=natural_key)
-    return features, domains, classes, int(st["n"])
+    return features, domains, classes, int(st["n"]), st["present"]
 
 
 def direct_kb_dask(data: Any, label: str, positive: Any = None, max_len: int | None = None,
@@ -232,9 +242,8 @@ def fit_dask(data: Any, label: str, **params: Any):
         raise DataError("fit_dask builds the Direct KB with variant 'auto', 'tuned' or 'paper'; "
                         f"got kb={clf.kb!r}, variant={clf.variant!r}")
     ddf = as_dask_frame(data)
-    features, domains, classes, n = table_stats(ddf, label)
     # the columns the in-memory fit leaves out (ID-like, too many levels, constant, empty)
-    present = ddf[features].count().compute()
+    features, domains, classes, n, present = _table_stats(ddf, label)
     levels = {f: excess_levels(len(domains[f]), max(int(present[f]), 1)) for f in features}
     excluded = columns_left_out(levels, {
         f: uninformative(pd.Series(list(domains[f]), dtype=object))
@@ -337,7 +346,7 @@ def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> 
         e = clf.explain(r.astype(object), k=k)
         b = e.bounds
         lower, upper = (b.lower, b.upper) if hasattr(b, "lower") else (b[0], b[1])
-        rows.append({"features": conditions_text(e.features),
+        rows.append({"features": features_text(e.features),
                      "lower": float(lower), "upper": float(upper)})
     out = pd.DataFrame(rows, columns=["features", "lower", "upper"])
     out.index = part.index
