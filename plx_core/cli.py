@@ -377,7 +377,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import explain_many
-    from .tokens import conditions_text
+    from .rules import features_text
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
@@ -404,7 +404,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
             continue
         e = found[i]
         rows.append({**base,
-                     "features": conditions_text(e.features),
+                     "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
                      "note": "" if k == a.k else f"only {k} known feature(s)",
                      "unseen": pred["unseen"].iloc[i]})

@@ -504,6 +504,12 @@ def conditions_text(conditions: Iterable[tuple[str, str]]) -> str:
     return " AND ".join(condition_text(f, v) for f, v in conditions)
 
 
+def features_text(features: Mapping[str, Any]) -> str:
+    """An explanation's features as `a=v; b=w`, each condition as `condition_text` writes it
+    (`"a=b"=<0.5` for a column named `a=b` binned to `<0.5`)."""
+    return "; ".join(condition_text(str(f), str(v)) for f, v in features.items())
+
+
 def rule_clause(conditions: Sequence[tuple[str, str]], head: str = "POS", p: float = 0.9,
                 w: float = 1.0, rule_id: str | None = None, enabled: bool = True) -> WeightedClause:
     """`IF a=v AND b=w THEN POS` (or NOT POS) with probability p and weight w, as the clause

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .errors import ClauseSyntaxError
 
@@ -88,12 +87,6 @@ def quote(name: str) -> str:
             out = "".join(_LINE_BREAKS.get(ch, ch) for ch in out)
         return out
     return name
-
-
-def conditions_text(features: Mapping[str, Any]) -> str:
-    """`name=value; …` for a sub-query (an explanation's features), each name and value
-    quoted where the clause grammar needs it, so `a=b` = `<0.5` reads `"a=b"=<0.5`."""
-    return "; ".join(f"{quote(str(f))}={quote(str(v))}" for f, v in features.items())
 
 
 def split_lines(text: str) -> list[str]:

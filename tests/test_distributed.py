@@ -10,7 +10,7 @@ pytest.importorskip("distributed")
 from plx_core import PLXClassifier  # noqa: E402
 from plx_core import distributed as D  # noqa: E402
 from plx_core.direct import direct_kb_with_reason  # noqa: E402
-from plx_core.tokens import conditions_text  # noqa: E402
+from plx_core.rules import features_text  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +76,7 @@ def test_fit_predict_explain_equal_the_in_memory_answers(client, parquet):
     ex = D.explain_dask(clf, part.head(6, compute=False), k=2, client=client).compute()
     for (_, row), (_, e) in zip(test.head(6).iterrows(), ex.iterrows()):
         r = ref.explain(row.astype(object), k=2)
-        assert e["features"] == conditions_text(r.features)
+        assert e["features"] == features_text(r.features)
 
 
 def test_bad_input_is_named(client, parquet):
