@@ -55,6 +55,11 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     return distributed.Client(cluster)
 
 
+def _is_csv(path: str) -> bool:
+    """A CSV path or glob (read as text with the missing markers), else Parquet."""
+    return path.endswith(".csv") or "*" in path and ".csv" in path
+
+
 def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None = None) -> Any:
     """A Dask DataFrame from one, from a Parquet path (a file or a folder of parts), a CSV
     path (or glob), or a pandas DataFrame (split into `npartitions`). A CSV's cells equal to
@@ -68,7 +73,7 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
     if isinstance(data, pd.DataFrame):
         return dd.from_pandas(data, npartitions=npartitions, sort=False)
     path = str(data)
-    if path.endswith(".csv") or "*" in path and ".csv" in path:
+    if _is_csv(path):
         markers = list(MISSING_MARKERS if missing is None else missing)
         return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=markers)
     return dd.read_parquet(path)
@@ -389,7 +394,9 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     from .data import MISSING_MARKERS
     from .query import merge_read_as, read_as_note
 
-    markers = tuple(m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
+    # a CSV is read with the markers as missing (as_dask_frame); Parquet cells are masked here
+    markers = () if _is_csv(str(path)) else tuple(
+        m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
     client = connect(scheduler, workers)
     try:
         ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)
