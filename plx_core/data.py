@@ -525,15 +525,26 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= STRAY_VALUES else ()
 
 
+def _read_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
+    """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
+    stray texts read as missing — their cells then not counted as bad) of a non-boolean
+    column, as `infer_schema` reads a file's column."""
+    x, bad = _numbers(s)
+    fmt = "plain"
+    if bad.any() and (fmt := number_format(s) or "plain") != "plain":
+        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12%: one format fits every value
+    stray = _stray_text(s, bad) if bad.any() else ()
+    if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
+        bad = np.zeros(len(s), dtype=bool)
+    return x, bad, fmt, stray
+
+
 def reads_as_numbers(s: pd.Series) -> bool:
     """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
     in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
     if pd.api.types.is_bool_dtype(s.dtype):
         return False
-    x, bad = _numbers(s)
-    if bad.any() and (fmt := number_format(s)) is not None:
-        x, bad = _numbers(s, fmt)
-    return bool(s.notna().any()) and (not bad.any() or bool(_stray_text(s, bad)))
+    return bool(s.notna().any()) and not _read_numbers(s)[1].any()
 
 
 def _ambiguous_numbers(s: pd.Series) -> bool:
@@ -1044,16 +1055,14 @@ def infer_schema(
                 raise DataError(f"feature column {c!r} has no values")
             excluded[c] = uninformative(s) or "all values missing"
             continue
-        fmt = "plain"
+        fmt, stray = "plain", ()
         if pd.api.types.is_bool_dtype(s.dtype):
             x, is_num = None, False
         else:
-            x, bad = _numbers(s)
-            if bad.any() and c not in categorical and (fmt := number_format(s) or "plain") != "plain":
-                x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12%: one format fits every value
-            stray = _stray_text(s, bad) if bad.any() and c not in categorical else ()
-            if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
-                bad = np.zeros(len(s), dtype=bool)
+            if c in categorical:  # read as given: no format, no stray texts
+                x, bad = _numbers(s)
+            else:
+                x, bad, fmt, stray = _read_numbers(s)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
         if c in numeric or c in cuts:
