@@ -469,7 +469,8 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
 
 
 def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
-                      n_jobs: int | None = None) -> dict[int | None, BoundsArray]:
+                      n_jobs: int | None = None, levels: np.ndarray | None = None
+                      ) -> dict[int | None, BoundsArray]:
     """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
     `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
 
@@ -479,16 +480,20 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     the whole tree's all-node KB, and the depth search of `variant="auto"` answers every depth
     of a fold from one lookup (rows with missing cells each form their own lookup pattern,
     so each extra lookup is expensive). With enabled `extra` clauses or the full semantics
-    each limit is answered by `query_many` on its windowed KB."""
+    each limit is answered by `query_many` on its windowed KB. `levels` (one per learned
+    clause; default its length): the limits cut on these instead — a depth-weighted binary
+    tree's node depths, so each limit is that tree cut at a depth (`tree.truncate`)."""
     sem = resolve_semantics(kb, semantics)
     limits = list(dict.fromkeys(max_lens))
+    if levels is not None and (sem != "relevant" or any(c.enabled for c in kb.extra)):
+        raise ValueError("levels need the relevant semantics and no enabled extra clause")
     if sem != "relevant" or any(c.enabled for c in kb.extra):
         return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
                               n_jobs=n_jobs) for m in limits}
     codes, ignored, read_as = encode_query_rows(kb, X)
     n = len(codes)
     row, crow = relevant_pairs(kb, codes, n_jobs)
-    length = kb.lengths[crow]
+    length = (kb.lengths if levels is None else np.asarray(levels))[crow]
     target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
     w = kb.w[crow]
     ur, uc = np.nonzero(codes == UNSEEN)
