@@ -150,7 +150,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
-        schema = infer_schema(frame, label, positive)
+        schema = infer_schema(frame, label, positive, delimiter=table.delimiter)
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
     if schema.positive is None:
@@ -336,6 +336,7 @@ def _outputs(a: argparse.Namespace, *inputs: str) -> Path:
 
 
 def cmd_fit(a: argparse.Namespace) -> None:
+    from . import wording
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
 
@@ -348,8 +349,10 @@ def cmd_fit(a: argparse.Namespace) -> None:
     st = model.settings
     if a.kb != "direct":  # asked for, not chosen
         how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
-    elif st["kb_kind"] != "direct":
-        how = f"the ID3 tree chosen (depth as said above), threshold {st['threshold']:g}"
+    elif st.get("chosen", "direct") != "direct":
+        setting = "depth" if st["kb_kind"] != "direct" else "m"
+        how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
+               f"{st['threshold']:g}")
     elif model.answer:
         how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
             **model.answer)

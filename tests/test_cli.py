@@ -725,9 +725,13 @@ def test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights(tmp_path, cap
     model = tmp_path / "m.json"
     assert main(["fit", str(csv), "--label", "label", "--positive", pos,
                  "--out", str(model)]) == 0
-    assert "direct-conf answers: out-of-fold F1" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "direct-conf answers: out-of-fold F1" in said.err
+    # the last line names the model that answers, not the paper's configuration
+    assert "the Direct KB with confidence weights chosen (m as said above)" in said.out
     doc = json.loads(model.read_text())
-    assert (doc["chosen"], doc["kb_kind"], doc["variant"]) == ("direct-conf", "direct", "confidence")
+    # one name for it in the model file, as `chosen_` and `variant_` are
+    assert (doc["chosen"], doc["kb_kind"], doc["variant"]) == ("direct-conf", "direct", "direct-conf")
     table = pd.read_csv(csv, dtype=str)
     clf = PLXClassifier(positive=pos).fit(table.drop(columns="label"), table["label"])
     assert doc["threshold"] == clf.threshold_
@@ -739,6 +743,13 @@ def test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights(tmp_path, cap
     pred = pd.read_csv(out, dtype={"decision": str})
     assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
     assert pred["decision"].tolist() == clf.predict(rows).tolist()
+    # a model file written when the variant of the chosen direct-conf was called "confidence"
+    old = tmp_path / "old.json"
+    old.write_text(model.read_text().replace('"variant": "direct-conf"', '"variant": "confidence"'))
+    assert json.loads(old.read_text())["variant"] == "confidence"
+    assert load_model(old).settings["variant"] == "direct-conf"
+    assert main(["predict", str(old), str(tmp_path / "q.csv"), "--out", str(out)]) == 0
+    assert pd.read_csv(out)["mean"].tolist() == pred["mean"].tolist()
 
 
 def test_fit_says_which_columns_it_leaves_out(tmp_path, capsys):
@@ -792,6 +803,35 @@ def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
                        capsys)
     assert code == 2
     assert_one_line_error(err, "column 'wert'", "'71.5' is not a number", "decimal comma")
+
+
+def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
+    # ';'-separated with '.' between thousands and no decimals (45.000 is forty-five thousand):
+    # it used to be read as 45.0, binned at "<50" for amounts of 50,000, and not said
+    rng = np.random.default_rng(12)
+    v = rng.integers(1_000, 99_999, 300)
+    lines = ["betrag;gruppe;ziel"] + [f"{x:,};{g};{'ja' if x > 50_000 else 'nein'}"
+                                      .replace(",", ".")
+                                      for x, g in zip(v, rng.choice(["a", "b"], 300))]
+    data = tmp_path / "euro.csv"
+    data.write_text("\n".join(lines) + "\n")
+    code, _, err = run(["fit", data, "--label", "ziel", "--positive", "ja", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    assert "column 'betrag': read as whole numbers with '.' separating thousands" in err
+    cuts = json.loads((tmp_path / "m.json").read_text())["schema"]["bins"]["betrag"]["cuts"]
+    assert 40_000 < cuts[0] < 60_000
+    new = tmp_path / "new.csv"
+    new.write_text("betrag;gruppe\n71.500;a\n2.250;b\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "p.csv"],
+                       capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["ja", "nein"]
+    new.write_text("betrag;gruppe\n71.5;a\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "q.csv"],
+                       capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'betrag'", "'71.5' is not a number", "thousands")
 
 
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
