@@ -201,6 +201,7 @@ def test_above_the_pair_budget_the_search_is_the_one_before_the_leave_one_out_me
 
 
 
+@pytest.mark.slow
 def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_follows_it(
         monkeypatch):
     import plx_core.selection as S

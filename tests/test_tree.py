@@ -494,6 +494,7 @@ def test_the_expanded_kb_answers_a_full_row_as_the_binary_tree(data, seed, cap):
         assert (f.lower, f.upper) == (pytest.approx(b.lower), pytest.approx(b.upper))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(coded_tables(), st.integers(0, 2**16), st.sampled_from(["unit", "depth", "split"]))
 def test_the_lp_and_the_fast_path_agree_on_partial_rows_of_a_binary_tree_kb(data, seed, how):
