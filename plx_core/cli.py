@@ -336,6 +336,7 @@ def _outputs(a: argparse.Namespace, *inputs: str) -> Path:
 
 
 def cmd_fit(a: argparse.Namespace) -> None:
+    from . import wording
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
 
@@ -348,8 +349,10 @@ def cmd_fit(a: argparse.Namespace) -> None:
     st = model.settings
     if a.kb != "direct":  # asked for, not chosen
         how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
-    elif st["kb_kind"] != "direct":
-        how = f"the ID3 tree chosen (depth as said above), threshold {st['threshold']:g}"
+    elif st.get("chosen", "direct") != "direct":
+        setting = "depth" if st["kb_kind"] != "direct" else "m"
+        how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
+               f"{st['threshold']:g}")
     elif model.answer:
         how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
             **model.answer)

@@ -23,7 +23,9 @@ explains that class's KB (the class against the rest).
 * "direct+forest" — the average of the Direct KB's and an ID3 forest KB's ω(POS) means.
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
-used as built whatever the variant, and `variant_` records "paper" then.
+used as built whatever the variant, and `variant_` records "paper" then (and when `auto` chooses
+the tree); when `auto` chooses the Direct KB with confidence weights, `variant_` is
+"direct-conf", as `chosen_` is (`plx_core.wording.model_name` says it in words).
 
 Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):
 
@@ -513,7 +515,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
             # the weighted KB answers and is what `explain` searches (no window to undo)
             self.kbs_[0] = confidence_kb(full, sel.m, base)
-            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "confidence"
+            # named as chosen: variant="confidence" is another weighting (|2p − 1|)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
         elif sel.chosen != "direct":
             key = S.tree_key(sel.max_depth) if sel.chosen == "tree-all" else sel.chosen
             self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,

@@ -34,7 +34,9 @@ class ModelFile:
 
     `kb` is the stored KB (for the tuned Direct variant, the full KB that explanations search);
     `answering_kb()` is the KB that answers (cut to the tuned window, plus the prior clause).
-    `settings` keeps any other top-level fields (kb_kind, variant, n_train, …) as they were.
+    `settings` keeps any other top-level fields (kb_kind, variant, n_train, …) as they were
+    (but the variant of a chosen "direct-conf", which files before it took that name called
+    "confidence").
     """
 
     schema: Any  # plx_core.data.Schema
@@ -161,6 +163,8 @@ def model_from_document(doc: Any, where: str = "model", kb: Any = None,
                              f"stands for {kb.positive!r}")
     settings = {k: v for k, v in doc.items()
                 if k not in ("format", "version", "positive", "negative", "answer", "schema", "kb")}
+    if settings.get("chosen") == "direct-conf" and settings.get("variant") == "confidence":
+        settings["variant"] = "direct-conf"  # written before the variant took the chosen name
     model = ModelFile(schema, kb, doc["positive"], doc["negative"], doc.get("answer"), settings)
     if model.answer:
         try:

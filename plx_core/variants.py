@@ -519,8 +519,11 @@ def reweighted_p(p: np.ndarray | float, w_pos: float, w_neg: float) -> np.ndarra
     test split). Monotone in p; balanced, p > π iff the result > 0.5."""
     p = np.asarray(p, dtype=float)
     a = p * w_pos
-    b = (1.0 - p) * w_neg
-    den = a + b
+    den = 1.0 - p
+    den *= w_neg
+    den += a  # two temporaries of p's size: a KB's p can run to millions of clauses
+    if p.ndim and (den > 0).all():
+        return np.divide(a, den, out=a)
     return np.where(den > 0, a / np.where(den > 0, den, 1.0), p)
 
 
@@ -537,14 +540,8 @@ def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
         return kb.copy()
     sup = kb.support
     if (sup > 0).all() and (kb.head == 1).all():  # a KB learned from data: the p of its counts
-        q = kb.positives / sup
-        a = q * w_pos
-        b = 1.0 - q
-        b *= w_neg
-        den = a + b
-        if (den > 0).all():
-            np.divide(a, den, out=a)
-            return kb.with_p(np.clip(a, 0.0, 1.0, out=a))
+        q = reweighted_p(kb.positives / sup, w_pos, w_neg)
+        return kb.with_p(np.clip(q, 0.0, 1.0, out=q))
     raw = np.where(kb.head == 1, kb.p, 1 - kb.p)
     q = np.where(sup > 0, kb.positives / np.where(sup > 0, sup, 1), raw)
     qb = reweighted_p(q, w_pos, w_neg)

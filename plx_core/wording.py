@@ -473,6 +473,23 @@ def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float 
     return rule_text(clause)
 
 
+# --------------------------------------------------------------------------- the models
+
+MODEL_NAMES = {
+    "direct": "the tuned Direct KB",
+    "direct-conf": "the Direct KB with confidence weights",
+    "tree": "the ID3 tree (leaves)",
+    "tree-all": "the ID3 tree",
+    "forest": "the ID3 forest",
+}
+
+
+def model_name(chosen: str) -> str:
+    """A plain name for the model that answers (`PLXClassifier.chosen_`, the model file's
+    "chosen"): `direct-conf` → the Direct KB with confidence weights."""
+    return MODEL_NAMES.get(chosen, str(chosen))
+
+
 # --------------------------------------------------------------------------- "Advanced"
 
 METHOD_NAMES = {
@@ -522,7 +539,7 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 
 __all__ = [
-    "LEARNED",
+    "LEARNED", "MODEL_NAMES", "model_name",
     "source_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",

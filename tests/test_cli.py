@@ -725,9 +725,13 @@ def test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights(tmp_path, cap
     model = tmp_path / "m.json"
     assert main(["fit", str(csv), "--label", "label", "--positive", pos,
                  "--out", str(model)]) == 0
-    assert "direct-conf answers: out-of-fold F1" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "direct-conf answers: out-of-fold F1" in said.err
+    # the last line names the model that answers, not the paper's configuration
+    assert "the Direct KB with confidence weights chosen (m as said above)" in said.out
     doc = json.loads(model.read_text())
-    assert (doc["chosen"], doc["kb_kind"], doc["variant"]) == ("direct-conf", "direct", "confidence")
+    # one name for it in the model file, as `chosen_` and `variant_` are
+    assert (doc["chosen"], doc["kb_kind"], doc["variant"]) == ("direct-conf", "direct", "direct-conf")
     table = pd.read_csv(csv, dtype=str)
     clf = PLXClassifier(positive=pos).fit(table.drop(columns="label"), table["label"])
     assert doc["threshold"] == clf.threshold_
@@ -739,6 +743,13 @@ def test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights(tmp_path, cap
     pred = pd.read_csv(out, dtype={"decision": str})
     assert pred["mean"].tolist() == pytest.approx(clf.bounds(rows)["mean"].tolist())
     assert pred["decision"].tolist() == clf.predict(rows).tolist()
+    # a model file written when the variant of the chosen direct-conf was called "confidence"
+    old = tmp_path / "old.json"
+    old.write_text(model.read_text().replace('"variant": "direct-conf"', '"variant": "confidence"'))
+    assert json.loads(old.read_text())["variant"] == "confidence"
+    assert load_model(old).settings["variant"] == "direct-conf"
+    assert main(["predict", str(old), str(tmp_path / "q.csv"), "--out", str(out)]) == 0
+    assert pd.read_csv(out)["mean"].tolist() == pred["mean"].tolist()
 
 
 def test_fit_says_which_columns_it_leaves_out(tmp_path, capsys):

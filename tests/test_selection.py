@@ -147,6 +147,7 @@ def test_the_confidence_weighted_direct_kb_answers_where_it_wins_and_is_what_exp
     clf = PLXClassifier(positive=pos).fit(X, y)
     s = clf.selection_
     assert clf.chosen_ == "direct-conf" and s.m == 3.0 and s.max_depth is None
+    assert clf.variant_ == "direct-conf"  # not "confidence": variant="confidence" is another KB
     assert clf.chosen_reason_.startswith("direct-conf answers: out-of-fold F1")
     assert "m = 3" in clf.chosen_reason_ and f"threshold {clf.threshold_:g}" in clf.chosen_reason_
     assert s.scores["direct-conf m=3"] == max(s.scores.values()) > s.scores["direct"]

@@ -236,3 +236,32 @@ def test_bad_variant_arguments():
         PLXClassifier(variant="bagged", n_estimators=0).fit(X, y)
     with pytest.raises(DataError, match="groups has 3 entries"):
         PLXClassifier().fit(X, y, groups=[1, 2, 3])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), w_pos=st.floats(0.05, 20), w_neg=st.floats(0.05, 20),
+       learned_only=st.booleans())
+def test_class_weights_reweight_each_clause_by_its_own_counts(seed, w_pos, w_neg, learned_only):
+    """`weighted_class_kb`: each learned clause's probability becomes q·w₊ / (q·w₊ + (1 − q)·w₋)
+    of its own counts q = positives / support — for a KB learned from data, and for one with a
+    clause about NOT POS and one without counts (read from its p); the counts and the expert
+    rules stay as they were."""
+    from plx_core.rules import parse_rules
+
+    X, y = small_data(seed, n=60)
+    kb = direct_kb(X, y, positive=1).with_rules(parse_rules("IF f0=1 THEN POS [p=0.8, w=2]"))
+    if not learned_only:
+        kb = kb.copy()
+        kb.head[0], kb.p[0] = 0, 1.0 - kb.p[0]  # the same clause, about NOT POS
+        kb.support[1] = kb.positives[1] = 0  # a clause without counts: its p is used
+    got = V.weighted_class_kb(kb, w_pos, w_neg)
+    for i in range(kb.n_learned):
+        sup, pos = int(kb.support[i]), int(kb.positives[i])
+        q = pos / sup if sup > 0 else (kb.p[i] if kb.head[i] == 1 else 1.0 - kb.p[i])
+        qb = q * w_pos / (q * w_pos + (1.0 - q) * w_neg)
+        assert got.p[i] == pytest.approx(qb if kb.head[i] == 1 else 1.0 - qb, abs=1e-12), i
+    assert got.support.tolist() == kb.support.tolist()
+    assert got.positives.tolist() == kb.positives.tolist()
+    assert [c.p for c in got.extra] == [0.8]
+    assert float(V.reweighted_p(0.25, 3.0, 1.0)) == 0.5  # one number, as the base rate is
+    assert V.reweighted_p(0.5, 0.0, 0.0) == 0.5  # no weight on either class: p as it was

@@ -176,3 +176,11 @@ def test_the_answer_sentence_says_a_value_read_as_written_in_training():
     text = W.answer_sentence(query(kb, {"smoker": "TRUE"}), "yes")
     assert "Read smoker = TRUE as True" in text
     assert "Read" not in W.answer_sentence(query(kb, {"smoker": "True"}), "yes")
+
+
+def test_the_models_auto_chooses_between_have_plain_names():
+    from plx_core.selection import CANDIDATES
+
+    assert W.model_name("direct-conf") == "the Direct KB with confidence weights"
+    assert W.model_name("tree-all") == "the ID3 tree"
+    assert all(W.model_name(c) != c for c in CANDIDATES)  # every candidate has a name
