@@ -337,16 +337,22 @@ class LooCount:
         if m:
             self._top = max(self._top, k)
         S, d = at.shape
+        live: dict[int, np.ndarray] = {}
         for cv, yv, mem, cols in self._kinds:
-            vote, p = _loo_votes(sup - cv, pos - cv * yv, self.weights)
             # one int64 per body holds its vote as a count in one of three 21-bit fields, so a
-            # single gather and sum counts all three; the last entry: no body (a missing member)
+            # single gather and sum counts all three; the last entry: no body (a missing
+            # member). A body of no other row than those left out is gone (vote 0): most long
+            # bodies (support 1), so only the others are computed
+            if cv not in live:
+                live[cv] = np.flatnonzero(sup > cv)
+            at_live = live[cv]
+            vote, p = _loo_votes(sup[at_live] - cv, pos[at_live] - cv * yv, self.weights)
             packed = np.zeros(m + 1, np.int64)
-            packed[:m] = _VOTE_FIELDS[vote]
+            packed[at_live] = _VOTE_FIELDS[vote]
             pb = np.full(m + 1, -np.inf)
             pa = np.full(m + 1, np.inf)
-            pb[:m] = np.where(vote == BELOW, p, -np.inf)
-            pa[:m] = np.where(vote == ABOVE, p, np.inf)
+            pb[at_live] = np.where(vote == BELOW, p, -np.inf)
+            pa[at_live] = np.where(vote == ABOVE, p, np.inf)
             n_cols = d if cols is None else len(cols)
             step = max(1, min(_FIELD - 1, TUNE_WORK // max(n_cols, 1)))
             for s0 in range(0, S, step):
