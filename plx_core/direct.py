@@ -528,9 +528,10 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
     if not whole:
         visit = None
     else:  # bodies' code rows from the pairs that hold them: the row's codes on the members
-        row_codes = rows.codes.astype(lk.code_dtype())
-        members = np.zeros((C, F), bool)
-        members[np.arange(C)[:, None], mem] = True
+        dtype = lk.code_dtype()
+        row_codes = rows.codes.astype(dtype) + dtype.type(1)  # 0: missing
+        members = np.zeros((C, F), dtype)
+        members[np.arange(C)[:, None], mem] = 1
     total = int(rows.support.sum())
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
     packed = total < 2**SHIFT
@@ -562,11 +563,8 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
                     rep = np.empty(b - a, np.int64)
                     rep[keys] = np.arange(len(keys))
             else:
-                uk, inv = np.unique(keys, return_inverse=True)
+                uk, inv, rep = _unique_keys(keys, b - a)
                 parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
-                if whole:
-                    rep = np.empty(len(uk), np.int64)
-                    rep[inv] = np.arange(len(inv))
                 if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
                     if ok is None:
                         at = inv.reshape(pair_keys.shape)
@@ -598,7 +596,10 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
             if ok is not None:  # positions among the valid pairs → among all pairs
                 rep = np.flatnonzero(ok)[rep]
             sub, row = np.divmod(rep, d)
-            out_c.append(np.where(members[lo + sub], row_codes[row], row_codes.dtype.type(-1)))
+            body = np.take(row_codes, row, axis=0)  # (code + 1) · member − 1: no np.where
+            body *= np.take(members, sub + lo, axis=0)
+            body -= dtype.type(1)
+            out_c.append(body)
         else:
             out_c.append(lk.decode(k, keys, F))
         out_k.append(keys)
@@ -606,6 +607,33 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
         out_p.append(pos)
     return (np.concatenate(out_k), np.concatenate(out_s), np.concatenate(out_p),
             np.concatenate(out_c))
+
+
+def _unique_keys(keys: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`np.unique(keys, return_inverse=True)` of keys in [0, span), and the position of one
+    occurrence of each: one sort of key·2^b + position (int64; a plain sort is several times
+    faster than the argsort `np.unique` does) where that fits in 62 bits."""
+    n = len(keys)
+    bits = max(1, int(n - 1).bit_length())
+    if span >= 2 ** (62 - bits):
+        uk, inv = np.unique(keys, return_inverse=True)
+        rep = np.empty(len(uk), np.int64)
+        rep[inv] = np.arange(n)
+        return uk, inv, rep
+    packed = keys.astype(np.int64)
+    packed <<= bits
+    packed |= np.arange(n)
+    packed.sort()
+    at = packed & ((1 << bits) - 1)
+    packed >>= bits
+    new = np.empty(n, bool)
+    new[:1] = True
+    np.not_equal(packed[1:], packed[:-1], out=new[1:])
+    ids = np.cumsum(new)
+    ids -= 1
+    inv = np.empty(n, np.int64)
+    inv[at] = ids
+    return packed[new], inv, at[new]
 
 
 def _sum_by_key(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
