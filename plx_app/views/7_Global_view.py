@@ -53,9 +53,9 @@ if start or done_n:
         if start:
             count = row_counter(done_n, planned)
             got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
-                            lambda: ws_global_view(ws, k, n_rows, part, progress=count),
+                            lambda: ws_global_view(ws, k, n_rows, part, progress=count.rows),
                             "Explaining the rows")
-            count.bar.empty()
+            count.done()
             if got is not None and got.value.complete:
                 controls.empty()
         else:  # what was done before (complete, or stopped part-way): nothing is computed
