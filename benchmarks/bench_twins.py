@@ -22,7 +22,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import fmt, interleaved, write_section  # noqa: E402
+from timing import fmt, interleaved, publish  # noqa: E402
 
 from plx_core import KB, direct_kb, query  # noqa: E402
 from plx_core.encoding import number_key  # noqa: E402
@@ -100,10 +100,7 @@ def main() -> None:
         f"| 1,000 × `query` | {fmt(t['singles ours'])} | {fmt(t['singles scan'])} | "
         f"{t['singles scan'] / t['singles ours']:.0f}× |",
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if a.write:
-        write_section(TITLE, text)
+    publish(TITLE, "\n".join(lines) + "\n", a.write)
 
 
 if __name__ == "__main__":
