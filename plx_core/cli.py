@@ -150,7 +150,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
-        schema = infer_schema(frame, label, positive)
+        schema = infer_schema(frame, label, positive, delimiter=table.delimiter)
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
     if schema.positive is None:

@@ -49,14 +49,16 @@ BalanceMode = Literal["train", "before", "none"]
 @dataclass(frozen=True)
 class Table:
     """A table as read from a file: the frame (strings and NaN), where it came from, which
-    cells were read as missing (per column: marker → count), each row's line in the file, and
-    notes on what was done to read it (decompressed, CR line endings)."""
+    cells were read as missing (per column: marker → count), each row's line in the file,
+    notes on what was done to read it (decompressed, CR line endings) and the delimiter (';'
+    tells how its numbers are written: `number_format`)."""
 
     frame: pd.DataFrame
     where: str
     missing: dict[str, dict[str, int]]
     lines: np.ndarray
     notes: tuple[str, ...] = ()
+    delimiter: str = ","
 
     def missing_summary(self, columns: Sequence[str] | None = None) -> str:
         """One line: the columns whose cells were read as missing, with counts per marker."""
@@ -141,7 +143,7 @@ def read_table(
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
                                   names)
-    return Table(frame, where, counts, lines, tuple(notes))
+    return Table(frame, where, counts, lines, tuple(notes), delim)
 
 
 def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
@@ -420,16 +422,19 @@ def _scalar_str(v: Any) -> Any:
 #: How a text column may write its numbers besides plain `-1234.5` / `1e3`, read only when a
 #: whole column fits one of them (`number_format`), kept in its `Binning` and applied to new
 #: rows the same way: "thousands" 1,234,567.5; "decimal-comma" 1.234.567,5 or 3,5 (as spread
-#: sheets export in much of Europe); "+percent" 12% → 12, "+currency" $1,234.50 or 12,5 € →
-#: the number (either style, or plain: "percent", "currency").
+#: sheets export in much of Europe); "dot-thousands" 1.234.567 (whole numbers, '.' between
+#: groups of three); "decimal-point" 1.234 read plainly, named because '.' could also have
+#: separated thousands there; "+percent" 12% → 12, "+currency" $1,234.50 or 12,5 € → the
+#: number (either style, or plain: "percent", "currency").
 _UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
                                               r"\s*[$€£¥]$")}
+_STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
-                                      for style in ("thousands", "decimal-comma")
-                                      for u in ("", *_UNITS)))
+                                      for style in _STYLES for u in ("", *_UNITS)))
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
 _DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
 _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
+_DOT_GROUPS = r"[+-]?(?:[1-9]\d{0,2}(?:\.\d{3})+|\d+)"  # 1.234.567 or 12: a thousand, or 1.234?
 
 
 def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np.ndarray]:
@@ -467,6 +472,8 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
         ok = u.str.fullmatch(_DECIMAL_COMMA)
         u = u.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
         u = u.where(ok, "not a number")
+    elif number_format.startswith("dot-thousands"):
+        u = u.str.replace(".", "", regex=False).where(u.str.fullmatch(_DOT_GROUPS), "not a number")
     out[text] = u
     return out
 
@@ -478,17 +485,26 @@ def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     return u
 
 
-def number_format(s: pd.Series) -> str | None:
+def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     """The one `NUMBER_FORMATS` entry other than "plain" that reads every present value of a
-    text column as a number, or None (plain numbers, text, or 1,234-style values only, which
-    could be a thousand or 1.234: those stay text rather than be guessed)."""
+    text column as a number, or None (plain numbers, text, or values no one format reads).
+
+    The whole column decides, and `delimiter` (the file's, when known) breaks the two ties
+    a single value cannot: in a ';'-delimited file (as spreadsheets in much of Europe write
+    CSV, with ',' as the decimal mark) a column whose every '.' is followed by exactly three
+    digits (1.234, 12.345.678) reads '.' as the thousands separator ("dot-thousands"), and a
+    column of 1,234-style values reads ',' as the decimal mark ("decimal-comma"). Elsewhere
+    1,234-only columns stay text (a thousand, or 1.234: not guessed), a '.' before one group
+    of three is the decimal point ("decimal-point", named so that the reading is said), and
+    more than one '.' (1.234.567) can only separate thousands.
+    """
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
     vals = s.dropna()
     if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
         return None
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
-    if not u.str.contains(r"[,%$€£¥]", regex=True).any():
+    if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
     marked = {unit: bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
     if sum(marked.values()) > 1:
@@ -497,16 +513,27 @@ def number_format(s: pd.Series) -> str | None:
     core = u if unit is None else _strip_unit(u, unit)
     if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
         return None
-    fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
-            if core.str.fullmatch(rx).all()]
-    if not core.str.contains(",", regex=False).any():
-        fits = ["plain"] if pd.to_numeric(core, errors="coerce").notna().all() else []
-    if len(fits) != 1 or (fits[0] != "plain" and core.str.fullmatch(_AMBIGUOUS).all()):
+    fmt = _number_style(core, delimiter)
+    if fmt is None:
         return None
-    fmt = fits[0]
     if unit is not None:
         fmt = unit if fmt == "plain" else f"{fmt}+{unit}"
     return None if fmt == "plain" else fmt
+
+
+def _number_style(core: pd.Series, delimiter: str | None) -> str | None:
+    """The style ("plain" or one of `_STYLES`) that reads every value of `core` (digits, '.'
+    and ',' only), or None (see `number_format` for the rule)."""
+    if not core.str.contains(",", regex=False).any():
+        dots = core.str.count(r"\.")
+        if dots.any() and core.str.fullmatch(_DOT_GROUPS).all():
+            return "dot-thousands" if delimiter == ";" or dots.max() > 1 else "decimal-point"
+        return "plain" if pd.to_numeric(core, errors="coerce").notna().all() else None
+    if core.str.fullmatch(_AMBIGUOUS).all():
+        return "decimal-comma" if delimiter == ";" else None
+    fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
+            if core.str.fullmatch(rx).all()]
+    return fits[0] if len(fits) == 1 else None
 
 
 STRAY_SHARE = 0.05
@@ -525,26 +552,40 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= STRAY_VALUES else ()
 
 
-def _read_numbers(s: pd.Series) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
+def _read_numbers(s: pd.Series, delimiter: str | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
     stray texts read as missing — their cells then not counted as bad) of a non-boolean
-    column, as `infer_schema` reads a file's column."""
+    column, as `infer_schema` reads a file's column (`delimiter`: the file's, see
+    `number_format`). The one home of how text becomes numbers."""
     x, bad = _numbers(s)
     fmt = "plain"
-    if bad.any() and (fmt := number_format(s) or "plain") != "plain":
-        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12%: one format fits every value
+    if not pd.api.types.is_numeric_dtype(s.dtype) and (
+            bad.any() or _dots_of_three(s, bad)) and (
+            fmt := number_format(s, delimiter) or "plain") != "plain":
+        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234: one format fits every value
     stray = _stray_text(s, bad) if bad.any() else ()
     if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
         bad = np.zeros(len(s), dtype=bool)
     return x, bad, fmt, stray
 
 
-def reads_as_numbers(s: pd.Series) -> bool:
+def _dots_of_three(s: pd.Series, bad: np.ndarray) -> bool:
+    """True when a column that reads plainly as numbers has a value whose '.' is followed by
+    exactly three digits at the end (1.234): the one case where plain is only one reading."""
+    if bad.any():
+        return False
+    vals = s.dropna()
+    return bool(len(vals)) and bool(pd.Series(vals.to_numpy(dtype=object)).astype(str)
+                                    .str.contains(r"\.\d{3}\s*$", regex=True).any())
+
+
+def reads_as_numbers(s: pd.Series, delimiter: str | None = None) -> bool:
     """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
     in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
     if pd.api.types.is_bool_dtype(s.dtype):
         return False
-    return bool(s.notna().any()) and not _read_numbers(s)[1].any()
+    return bool(s.notna().any()) and not _read_numbers(s, delimiter)[1].any()
 
 
 def _ambiguous_numbers(s: pd.Series) -> bool:
@@ -566,6 +607,15 @@ NUMBER_FORMAT_WORDS = {
     "currency": "amounts of money ($1234.5 → 1234.5)",
     "thousands+currency": "amounts of money with thousands separators ($1,234.5 → 1234.5)",
     "decimal-comma+currency": "amounts of money with a decimal comma (1.234,5 € → 1234.5)",
+    "dot-thousands": "whole numbers with '.' separating thousands (1.234 → 1234; every '.' "
+                     "is followed by three digits, in a ';'-delimited file or more than once)",
+    "dot-thousands+percent": "percentages with '.' separating thousands (1.234% → 1234)",
+    "dot-thousands+currency": "amounts of money with '.' separating thousands (1.234 € → 1234)",
+    "decimal-point": "numbers with a decimal point (1.234 → 1.234, not 1234: every '.' is "
+                     "followed by three digits, so it could separate thousands, but the file "
+                     "is not ';'-delimited)",
+    "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
+    "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
 }
 
 
@@ -988,6 +1038,7 @@ def infer_schema(
     max_levels: int | None = 100,
     label_map: Mapping[str, str] | None = None,
     named: bool = False,
+    delimiter: str | None = None,
 ) -> Schema:
     """Decide, once, how `frame` becomes features and a label.
 
@@ -1003,6 +1054,8 @@ def infer_schema(
     `positive=None` keeps the label multi-class, except that a 0/1, −1/1, False/True or no/yes
     label gets "1" / "True" / "yes" (`plx_core.encoding.default_positive`). Bin labels leave out the column name by default (`named=False`): a literal
     already names its feature, so `age=[18, 30)` reads better than `age="age∈[18, 30)"`.
+    `delimiter` is the file's (`Table.delimiter`): a ';' decides how 1.234 and 1,234 read
+    (`number_format`).
     """
     cols = [str(c) for c in frame.columns]
     if label not in frame.columns:
@@ -1062,7 +1115,7 @@ def infer_schema(
             if c in categorical:  # read as given: no format, no stray texts
                 x, bad = _numbers(s)
             else:
-                x, bad, fmt, stray = _read_numbers(s)
+                x, bad, fmt, stray = _read_numbers(s, delimiter)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
         if c in numeric or c in cuts:

@@ -805,6 +805,35 @@ def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
     assert_one_line_error(err, "column 'wert'", "'71.5' is not a number", "decimal comma")
 
 
+def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
+    # ';'-separated with '.' between thousands and no decimals (45.000 is forty-five thousand):
+    # it used to be read as 45.0, binned at "<50" for amounts of 50,000, and not said
+    rng = np.random.default_rng(12)
+    v = rng.integers(1_000, 99_999, 300)
+    lines = ["betrag;gruppe;ziel"] + [f"{x:,};{g};{'ja' if x > 50_000 else 'nein'}"
+                                      .replace(",", ".")
+                                      for x, g in zip(v, rng.choice(["a", "b"], 300))]
+    data = tmp_path / "euro.csv"
+    data.write_text("\n".join(lines) + "\n")
+    code, _, err = run(["fit", data, "--label", "ziel", "--positive", "ja", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    assert "column 'betrag': read as whole numbers with '.' separating thousands" in err
+    cuts = json.loads((tmp_path / "m.json").read_text())["schema"]["bins"]["betrag"]["cuts"]
+    assert 40_000 < cuts[0] < 60_000
+    new = tmp_path / "new.csv"
+    new.write_text("betrag;gruppe\n71.500;a\n2.250;b\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "p.csv"],
+                       capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["ja", "nein"]
+    new.write_text("betrag;gruppe\n71.5;a\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "q.csv"],
+                       capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'betrag'", "'71.5' is not a number", "thousands")
+
+
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
     from plx_core.textformat import parse_literals

@@ -26,6 +26,7 @@ from plx_core.data import (
     load_csv,
     number_format,
     read_table,
+    reads_as_numbers,
     train_test_split_stratified,
 )
 from plx_core.errors import DataError
@@ -506,6 +507,44 @@ def test_numbers_written_as_text_are_read_by_one_format_per_column(values, fmt, 
 ])
 def test_text_that_fits_no_single_number_format_is_left_alone(values):
     assert number_format(pd.Series(values, dtype=object)) is None
+
+
+@pytest.mark.parametrize("values, delimiter, fmt, numbers", [
+    (["1.234", "5.678", "12"], ";", "dot-thousands", [1234, 5678, 12]),
+    (["1.234", "5.678", "12"], ",", "decimal-point", [1.234, 5.678, 12]),
+    (["1.234", "5.678", "12"], None, "decimal-point", [1.234, 5.678, 12]),
+    (["1.234.567", "5.678"], ",", "dot-thousands", [1234567, 5678]),  # only thousands
+    (["1,234", "12"], ";", "decimal-comma", [1.234, 12]),  # ';' files write decimal commas
+    (["12.500 €", "3 €"], ";", "dot-thousands+currency", [12500, 3]),
+    (["1.5", "0.125"], ";", None, None),  # a '.' before other than three digits: decimals
+    (["0.125", "1.250"], ";", None, None),  # no thousands group starts with 0
+])
+def test_the_whole_column_and_the_delimiter_decide_how_dots_read(values, delimiter, fmt,
+                                                                  numbers):
+    s = pd.Series(values, dtype=object)
+    assert number_format(s, delimiter) == fmt
+    if fmt is not None:
+        assert column_numbers(s, fmt).tolist() == pytest.approx(numbers)
+
+
+def test_a_semicolon_files_thousands_are_binned_as_thousands_and_said():
+    rng = np.random.default_rng(9)
+    v = rng.integers(1_000, 99_999, 200)
+    text = "betrag;ziel\n" + "".join(f"{x:,};{'ja' if x > 50_000 else 'nein'}\n"
+                                      .replace(",", ".") for x in v)
+    table = read_table(text.encode())
+    assert table.delimiter == ";"
+    sch = infer_schema(table.frame, "ziel", "ja", delimiter=table.delimiter, cuts={"betrag": [
+        50_000]})
+    assert sch.bins["betrag"].number_format == "dot-thousands"
+    assert "'.' separating thousands" in sch.summary().to_string()
+    assert reads_as_numbers(table.frame["betrag"], ";")
+    X, _ = sch.apply(table.frame)
+    assert (X["betrag"] == np.where(v >= 50_000, "≥50000", "<50000")).all()
+    comma = read_table(text.replace(";", ",").encode())  # the same values, ',' delimited
+    sch = infer_schema(comma.frame, "ziel", "ja", delimiter=comma.delimiter)
+    assert sch.bins["betrag"].number_format == "decimal-point"  # read as 1.234, and said
+    assert "could separate thousands" in sch.bins["betrag"].reading()
 
 
 def test_a_decimal_comma_column_is_binned_and_new_rows_read_the_same_way():

@@ -13,7 +13,7 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     infer_schema,
-    load_csv,
+    read_table,
     reads_as_numbers,
     suggest_label,
 )
@@ -66,6 +66,7 @@ class RawTable:
     source: str = "builtin"  # "builtin" | "shared" | "upload"
     file: bytes | None = field(default=None, repr=False, compare=False)  # an upload's bytes
     options: Mapping[str, Any] = field(default_factory=dict, compare=False)  # how it was read
+    delimiter: str | None = None  # an upload's (';' decides how 1.234 reads: number_format)
 
 
 def raw_default() -> RawTable:
@@ -138,8 +139,9 @@ def read_upload(
             f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "
             f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB"
         )
-    frame = load_csv(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
-                     max_cols=MAX_UPLOAD_COLS)
+    table = read_table(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
+                       max_cols=MAX_UPLOAD_COLS)
+    frame = table.frame
     frame.columns = [str(c) for c in frame.columns]
     if split_column:
         frame = split_characters(frame, split_column)
@@ -150,7 +152,7 @@ def read_upload(
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
                     fingerprint(data, header, tuple(missing), split_column), settings, "upload",
                     bytes(data), {"header": bool(header), "missing": list(missing),
-                                  "split_column": split_column})
+                                  "split_column": split_column}, table.delimiter)
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -189,7 +191,7 @@ def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     rows = []
     for c in raw.frame.columns:
         s = raw.frame[c]
-        is_num = reads_as_numbers(s)  # as infer_schema reads it (formats, stray text)
+        is_num = reads_as_numbers(s, raw.delimiter)  # as infer_schema reads it (formats, stray text)
         examples = ", ".join(str(v) for v in pd.unique(s.dropna())[:4])
         role = "label" if c == settings.label else (
             "feature" if settings.features is None or c in settings.features else "not used")
@@ -238,7 +240,7 @@ def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
         numeric=[c for c in settings.numeric if c != settings.label],
         categorical=[c for c in settings.categorical if c != settings.label
                      and c not in settings.numeric],
-        method=settings.method, bins=bins, label_map=label_map,
+        method=settings.method, bins=bins, label_map=label_map, delimiter=raw.delimiter,
     )
     X, y = schema.apply(frame)
     assert y is not None

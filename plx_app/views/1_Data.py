@@ -146,7 +146,8 @@ auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
 try:
     from plx_core.data import infer_schema
 
-    auto = infer_schema(raw.frame[raw.frame[label].notna()], label, positive)  # labelled rows
+    auto = infer_schema(raw.frame[raw.frame[label].notna()], label, positive,  # labelled rows
+                        delimiter=raw.delimiter)
     auto_feats = list(auto.features)
     auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
     auto_excluded = dict(auto.excluded)
