@@ -3,9 +3,9 @@ demand (`python3 benchmarks/bench_select.py [SETS]`), not by pytest.
 
 On the first split of `python -m plx_core.experiments compare` (same rows, 70/30, up to 1,000
 rows), interleaved medians of 3 fits each: a 100-tree random forest (the comparison's
-"Forest"), `PLXClassifier()` without the Direct KB's leave-one-out means (no confidence-weighted
-Direct KB, the tuned Direct KB deciding at 0.5: the search before `weighting`), and the
-default. (The depth-limited trees were measured the same way: RESULTS.md.)
+"Forest"), `PLXClassifier()` without the newest candidate (the depth-weighted binary tree,
+"tree-bin-deep"), and the default. (The depth-limited trees and the Direct KB's leave-one-out
+means were measured the same way, against the search without them: RESULTS.md.)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cance
 
 
 def main(keys: list[str]) -> None:
-    cands, thr = selection.CANDIDATES, selection.DIRECT_THRESHOLD
+    cands = selection.CANDIDATES
     print("| set | forest fit | plx before | plx default | ratio to forest "
           "(before → after) |\n|---|---|---|---|---|")
     for key in keys:
@@ -37,12 +37,11 @@ def main(keys: list[str]) -> None:
 
         def plx(before: bool, Xt=Xt, yt=yt, nf=nf) -> None:
             if before:
-                selection.CANDIDATES = tuple(c for c in cands if c != "direct-conf")
-                selection.DIRECT_THRESHOLD = False
+                selection.CANDIDATES = tuple(c for c in cands if c != "tree-bin-deep")
             try:
                 make("plx", 0, nf).fit(Xt, yt)
             finally:
-                selection.CANDIDATES, selection.DIRECT_THRESHOLD = cands, thr
+                selection.CANDIDATES = cands
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -1,6 +1,6 @@
 """`plx` on the command line: fit a KB from a CSV, predict and explain rows, run experiments.
 
-    plx fit data.csv --label L [--positive P] [--kb direct|tree|tree-all|forest]
+    plx fit data.csv --label L [--positive P] [--kb direct|tree|tree-all|forest|tree-bin|tree-bin-deep]
         [--variant tuned|paper] [--max-len N] [--drop-missing-label] --out model.json
     plx predict model.json data.csv --out predictions.csv
     plx explain model.json data.csv [--k 2] --out explanations.csv
@@ -40,7 +40,7 @@ from .errors import PLXError
 from .modelfile import MAX_MODEL_BYTES, MODEL_FORMAT, MODEL_VERSION  # noqa: F401 (old names)
 
 CLI_VARIANTS = ("auto", "tuned", "paper")
-KB_KINDS = ("direct", "tree", "tree-all", "forest")
+KB_KINDS = ("direct", "tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
 
 
 class CLIError(Exception):

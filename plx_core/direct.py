@@ -320,9 +320,7 @@ class LevelKeys:
 
             def per_key(col: np.ndarray) -> np.ndarray:
                 return col[rank]
-        top = int(self.radix.max(initial=1))
-        dtype = np.int8 if top <= 127 else np.int16 if top <= 32767 else np.int32
-        out = np.full((len(keys), n_features), -1, dtype)
+        out = np.full((len(keys), n_features), -1, self.code_dtype())
         flat = out.reshape(-1)
         base = np.arange(len(keys), dtype=np.int64) * n_features
         exact = float(offsets[-1]) < 2.0**52
@@ -338,6 +336,11 @@ class LevelKeys:
             flat[base + per_key(mem[:, i])] = d - 1
             local = q
         return out
+
+    def code_dtype(self) -> np.dtype:
+        """The smallest integer type of the code rows `decode` gives (codes below the radix)."""
+        top = int(self.radix.max(initial=1))
+        return np.dtype(np.int8 if top <= 127 else np.int16 if top <= 32767 else np.int32)
 
     def body_keys(self, codes: np.ndarray, step: int = 2**15, lengths: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -503,23 +506,31 @@ def _level_chunks(offsets: np.ndarray, cstep: int, d: int, merge: bool
 
 
 def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
-                 visit: Visit | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sorted keys, support, positives) of the length-k bodies of the distinct rows.
-    `visit(k, at, support, positives)` is called per chunk of subsets with the chunk's bodies
-    (in key order) and `at` (chunk subsets × distinct rows): the body of each (subset, row)
-    pair, len(support) where the row misses a member — when every row fits one chunk."""
+                 visit: Visit | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted keys, support, positives, code rows) of the length-k bodies of the distinct
+    rows. When every row fits one chunk, a body's code row is copied from one (subset, row)
+    pair that holds it (the row's codes on the subset's members) instead of decoded from its
+    key; and `visit(k, at, support, positives)` is called per chunk of subsets with the
+    chunk's bodies (in key order) and `at` (chunk subsets × distinct rows): the body of each
+    (subset, row) pair, len(support) where the row misses a member."""
     mem, _, offsets = lk.level(k)
-    C, d = len(mem), len(rows.support)
+    C, d, F = len(mem), len(rows.support), rows.codes.shape[1]
     z = np.zeros(0, np.int64)
     if C == 0 or d == 0:
-        return z, z, z
+        return z, z, z, np.zeros((0, F), lk.code_dtype())
     digits_t = np.ascontiguousarray((rows.codes.astype(np.int64) + 1).T)
     if digits_t.max(initial=0) < 127:
         digits_t = digits_t.astype(np.int8)
     rstep = min(d, WORK)
     cstep = max(1, WORK // rstep)
-    if rstep < d:
+    whole = rstep == d
+    if not whole:
         visit = None
+    else:  # bodies' code rows from the pairs that hold them: the row's codes on the members
+        row_codes = rows.codes.astype(lk.code_dtype())
+        members = np.zeros((C, F), bool)
+        members[np.arange(C)[:, None], mem] = True
     total = int(rows.support.sum())
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
     packed = total < 2**SHIFT
@@ -527,19 +538,18 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
         weights = [rows.support.astype(np.float64) * 2.0**SHIFT + rows.positives]
     else:
         weights = [rows.support.astype(np.float64), rows.positives.astype(np.float64)]
-    out_k, out_s, out_p = [], [], []
-    for lo, hi, dense in _level_chunks(offsets, cstep, d, rstep == d):
+    out_k, out_s, out_p, out_c = [], [], [], []
+    for lo, hi, dense in _level_chunks(offsets, cstep, d, whole):
         a, b = int(offsets[lo]), int(offsets[hi])
         tabs = [np.zeros(b - a) for _ in weights] if dense else None
         parts: list[tuple[np.ndarray, ...]] = []
-        at = None
+        at = rep = ok = None
         for r0 in range(0, d, rstep):
             r1 = min(d, r0 + rstep)
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
             pair_keys = keys if visit is not None else None
             ws = [np.broadcast_to(w[None, r0:r1], keys.shape) for w in weights]
-            ok = None
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
                 keys, ws = keys[ok], [w[ok] for w in ws]
@@ -548,9 +558,15 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
             if dense:
                 for tab, w in zip(tabs, ws):
                     tab += np.bincount(keys, weights=w, minlength=b - a)
+                if whole:  # any pair of each key (the one written last)
+                    rep = np.empty(b - a, np.int64)
+                    rep[keys] = np.arange(len(keys))
             else:
                 uk, inv = np.unique(keys, return_inverse=True)
                 parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
+                if whole:
+                    rep = np.empty(len(uk), np.int64)
+                    rep[inv] = np.arange(len(inv))
                 if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
                     if ok is None:
                         at = inv.reshape(pair_keys.shape)
@@ -561,6 +577,8 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
         if dense:
             nz = np.flatnonzero(tabs[0])
             vals = [t[nz] for t in tabs]
+            if whole:
+                rep = rep[nz]
             if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
                 rank = np.full(b - a, len(nz), np.int64)
                 rank[nz] = np.arange(len(nz))
@@ -576,10 +594,18 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
             sup, pos = vals[0].astype(np.int64), vals[1].astype(np.int64)
         if visit is not None:
             visit(k, at, sup, pos)
+        if whole:
+            if ok is not None:  # positions among the valid pairs → among all pairs
+                rep = np.flatnonzero(ok)[rep]
+            sub, row = np.divmod(rep, d)
+            out_c.append(np.where(members[lo + sub], row_codes[row], row_codes.dtype.type(-1)))
+        else:
+            out_c.append(lk.decode(k, keys, F))
         out_k.append(keys)
         out_s.append(sup)
         out_p.append(pos)
-    return np.concatenate(out_k), np.concatenate(out_s), np.concatenate(out_p)
+    return (np.concatenate(out_k), np.concatenate(out_s), np.concatenate(out_p),
+            np.concatenate(out_c))
 
 
 def _sum_by_key(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
@@ -608,10 +634,10 @@ def count_rows(codes: np.ndarray, y: np.ndarray, sizes: Sequence[int], max_len: 
     has_missing = bool((rows.codes < 0).any())
     out_codes, out_sup, out_pos, out_len = [], [], [], []
     for k in range(1, lk.top + 1):
-        keys, sup, pos = _count_level(lk, rows, k, has_missing, visit)
+        keys, sup, pos, codes_k = _count_level(lk, rows, k, has_missing, visit)
         if not len(keys):
             continue
-        out_codes.append(lk.decode(k, keys, F))
+        out_codes.append(codes_k)
         out_sup.append(sup)
         out_pos.append(pos)
         out_len.append(np.full(len(keys), k, np.int64))

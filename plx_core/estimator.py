@@ -130,6 +130,10 @@ KB_KINDS = {
     "tree": "Tree: root-to-leaf paths of one ID3 tree",
     "tree-all": "Tree: root-to-every-node paths of one ID3 tree",
     "forest": "Forest: leaf paths of several ID3 trees on bootstrap samples",
+    "tree-bin": "Binary tree: root-to-every-node paths of one ID3 tree of value-against-rest "
+                "splits, each path one clause per allowed value combination",
+    "tree-bin-deep": "Binary tree, each node weighing more than its ancestors together: a row "
+                     "gets the deepest node its features reach (a full row, its leaf)",
 }
 VARIANTS = ("auto", "tuned", "paper", "bagged", "subspace", "weighted", "confidence", "direct+forest")
 DEFAULT_VARIANT = "auto"
@@ -139,7 +143,9 @@ CLASS_WEIGHTS = ("balanced", None)
 class PLXClassifier(ClassifierMixin, BaseEstimator):
     """Classify by probabilistic logic inference over a learned KB.
 
-    kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes) or "forest".
+    kb: "direct" (Algorithm 3), "tree" (ID3 leaves), "tree-all" (all ID3 nodes), "forest" or
+    "tree-bin" (all nodes of an ID3 tree of value-against-rest splits, `plx_core.tree.id3_binary`)
+    or "tree-bin-deep" (the same, each node outweighing its ancestors: a full row gets its leaf).
     variant: see the module docstring ("paper" is the paper's exact method; "auto", the
     default, picks the tuned Direct KB or a Tree KB by cross-validation on the training rows). max_len: cap on clause length for the Direct KB; None
     picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
@@ -162,9 +168,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` ("direct", "direct-conf" or "tree-all": the model that answers),
-    `chosen_reason_` (why, in a sentence), `selection_` (`plx_core.selection.Selection`, every
-    candidate's out-of-fold F1 and, for "tree-all", the depth limit chosen in `max_depth`, for
+    cut points); `chosen_` ("direct", "direct-conf", "tree-all" or "tree-bin": the model that
+    answers), `chosen_reason_` (why, in a sentence), `selection_`
+    (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
+    depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
     "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
     `semantics_` (how the answering KB is queried).
     """
@@ -426,11 +433,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = ()) -> dict:
-        """The Tree KBs of `kinds` ("tree", "tree-all", "forest") on these rows, class-corrected;
-        "tree" and "tree-all" come from one ID3 tree. `depths`: "tree-all" is also cut at each
-        of these depth limits (keys `selection.tree_key(d)`; one tree grown, see `truncate`)."""
+        """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
+        on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
+        binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
+        also cut at each of these depth limits, as is "tree-bin-deep"; "tree-bin" at each limit
+        on the features a path constrains (keys `selection.tree_key(d, kind)`; one tree grown,
+        see `truncate`, `cut_to_features`)."""
         from .selection import tree_key
-        from .tree import build_trees, trees_to_kb, truncate
+        from .tree import build_trees, cut_to_features, trees_to_kb, truncate
 
         out = {}
         if "tree" in kinds or "tree-all" in kinds:
@@ -443,6 +453,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             for d in depths:
                 if "tree-all" in kinds and d is not None:
                     out[tree_key(d)] = trees_to_kb([truncate(one[0], d)], "all", kind="tree-all")
+        binary = [k for k in ("tree-bin", "tree-bin-deep") if k in kinds]
+        if binary:
+            two = build_trees(frame, y, positive=1, n_trees=1, bootstrap=self.bootstrap,
+                              max_features=self.max_features, max_depth=self.max_depth,
+                              random_state=self.random_state, binary=True)
+            for k in binary:
+                deep = k == "tree-bin-deep"
+                out[k] = trees_to_kb(two, "all", weights="depth" if deep else "unit")
+                for d in depths:
+                    if d is not None:
+                        out[tree_key(d, k)] = (
+                            trees_to_kb([truncate(two[0], d)], "all", weights="depth") if deep
+                            else trees_to_kb([cut_to_features(two[0], d)], "all"))
         if "forest" in kinds:
             out["forest"] = trees_to_kb(build_trees(
                 frame, y, positive=1, n_trees=self.n_trees, bootstrap=self.bootstrap,
@@ -476,32 +499,39 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.chosen_reason_ = f"direct answers: {why}"
             return
         cw = self._class_weights(labels, pos)
-        kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "tree-all", "forest"))
+        kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "forest", *S.TREE_MODELS))
         # a Tree KB answers a full query alike under both semantics; on a partial one (a
         # missing cell) "relevant" answers from the matching path prefixes, without an LP
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
 
-        # depth limits below a max_depth the user gave (that one is "tree-all" itself)
-        depths = tuple(d for d in S.TREE_DEPTHS if d is not None
-                       and (self.max_depth is None or d < self.max_depth))
+        def depths(model: str) -> tuple[int, ...]:
+            # depth limits below a max_depth the user gave (that one is the tree itself)
+            return tuple(d for d in S.depths_of(model) if d is not None
+                         and (self.max_depth is None or d < self.max_depth))
 
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
-            # literals, so every depth is answered from one lookup (`bounds_by_max_len`)
+            # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths),
+            # so every depth is answered from one lookup (`bounds_by_max_len`)
             out = {}
             for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
-                cuts = depths if k == "tree-all" else ()
+                cuts = depths(k) if k in S.TREE_MODELS else ()
+                levels = None
+                if k == "tree-bin-deep":
+                    levels = np.rint(np.log2(kb.w)).astype(np.int64)  # weights 2^depth
+                    cuts = cuts if sem == "relevant" else ()
                 memo: dict = {}  # one held-out frame per fold
 
-                def answer(X: pd.DataFrame, d: int | None, kb=kb, cuts=cuts, memo=memo):
+                def answer(X: pd.DataFrame, d: int | None, kb=kb, cuts=cuts, memo=memo,
+                           levels=levels):
                     if not memo:
                         memo.update(V.bounds_by_max_len(kb, X, (None, *cuts), semantics=sem,
-                                                        n_jobs=1))
+                                                        n_jobs=1, levels=levels))
                     return memo[d].mean
                 out[k] = functools.partial(answer, d=None)
-                out.update({S.tree_key(d): functools.partial(answer, d=d) for d in cuts})
+                out.update({S.tree_key(d, k): functools.partial(answer, d=d) for d in cuts})
             return out
 
         oof = S.out_of_fold(frame, y, fit_fold, self.random_state) if kinds else {}
@@ -518,7 +548,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             # named as chosen: variant="confidence" is another weighting (|2p − 1|)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
         elif sel.chosen != "direct":
-            key = S.tree_key(sel.max_depth) if sel.chosen == "tree-all" else sel.chosen
+            key = (S.tree_key(sel.max_depth, sel.chosen) if sel.chosen in S.TREE_MODELS
+                   else sel.chosen)
             self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,
                                           (sel.max_depth,))[key]
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "paper"

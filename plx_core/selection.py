@@ -12,6 +12,8 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   the tuned Direct KB's, with a threshold chosen like the trees';
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
+* "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
+  unit or depth weights (`TREE_MODELS`);
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
@@ -46,6 +48,19 @@ from the path prefixes it knows. A "forest" candidate (10 ID3 trees, `PLXClassif
 is supported but left out: grown in every fold it was 90% of the search's time (2.3–4.3× a
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
+TREE_MODELS = ("tree-all", "tree-bin", "tree-bin-deep")
+"""The tree models, each scored at every limit of `depths_of(model)`: the multiway ID3 tree,
+and the binary one (`plx_core.tree.id3_binary`: value-against-rest splits, each node one
+clause per combination of its allowed values) with unit node weights ("tree-bin": its limit
+counts the features a path constrains, its KB cut to clauses of at most that many literals;
+not in `CANDIDATES`, see RESULTS.md) or with depth weights ("tree-bin-deep": a node outweighs
+its ancestors, so a full row gets its leaf's answer as from a decision tree, a partial row
+the deepest node its known features reach; its limit is the tree's depth, as CART's)."""
+BIN_DEPTHS: tuple[int | None, ...] = (2, 3, 4, 5, 6, 8, None)
+"""Depth limits tried for "tree-bin-deep", in tie order: a binary tree needs more splits
+than a multiway one for the same paths (one value at a time), and its leaf answers alone,
+so the depth is CART's complexity knob (measured in benchmarks/RESULTS.md: MONK's 3 best
+at 2–3, DNF + noise at 4–5, Car and MONK's 1 unlimited)."""
 TREE_DEPTHS: tuple[int | None, ...] = (None, 4, 3, 2)
 """Depth limits tried for "tree-all" (None: grown until pure, the ID3 of the paper), in tie
 order: a limit answers only if it beats the deeper trees out of fold, so where depth makes no
@@ -94,9 +109,18 @@ class Selection:
     """The m-estimate strength of the chosen "direct-conf" (None for the other models)."""
 
 
-def tree_key(depth: int | None) -> str:
-    """The name a depth-limited "tree-all" candidate is scored under ("tree-all" unlimited)."""
-    return "tree-all" if depth is None else f"tree-all depth≤{depth}"
+def tree_key(depth: int | None, model: str = "tree-all") -> str:
+    """The name a depth-limited tree candidate is scored under ("tree-all" unlimited; the
+    unit-weight binary tree's limit is on the features a path constrains: "tree-bin
+    features≤3")."""
+    if depth is None:
+        return model
+    return f"{model} {'features' if model == 'tree-bin' else 'depth'}≤{depth}"
+
+
+def depths_of(model: str) -> tuple[int | None, ...]:
+    """The limits a tree model is scored at (`BIN_DEPTHS` for "tree-bin-deep")."""
+    return BIN_DEPTHS if model == "tree-bin-deep" else TREE_DEPTHS
 
 
 def conf_key(m: float) -> str:
@@ -111,8 +135,8 @@ def _candidates() -> list[tuple[str, str, float | None]]:
 
     out: list[tuple[str, str, float | None]] = []
     for name in CANDIDATES:
-        if name == "tree-all":
-            out += [(tree_key(d), name, d) for d in TREE_DEPTHS]
+        if name in TREE_MODELS:
+            out += [(tree_key(d, name), name, d) for d in depths_of(name)]
         elif name == "direct-conf":
             out += [(conf_key(m), name, m) for m in M_GRID]
         else:
@@ -195,10 +219,16 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
     how = ("leave-one-out" if model in ("direct", "direct-conf") else f"{SELECT_FOLDS}-fold")
-    depth = int(setting) if model == "tree-all" and setting is not None else None
+    depth = int(setting) if model in TREE_MODELS and setting is not None else None
     m = float(setting) if model == "direct-conf" else None
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
+    elif model == "tree-bin":
+        how += ", value-against-rest splits, " + (
+            "depth unlimited" if depth is None else f"≤ {depth} features a path")
+    elif model == "tree-bin-deep":
+        how += ", value-against-rest splits, the deepest node answers, depth " + (
+            "unlimited" if depth is None else f"≤ {depth}")
     if m is not None:
         how += f", m = {m:g}"
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
@@ -206,6 +236,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m)
 
 
-__all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "Selection",
+__all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+           "Selection", "depths_of",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
            "TREE_SEMANTICS"]

@@ -16,10 +16,21 @@ Split rule (it reproduces Fig. 1 / Table 1 of the paper exactly):
 Missing values (code -1): the gain of a feature is computed on the rows where it is known and
 scaled by their fraction (as C4.5 does); a row whose split feature is missing goes to no child, so
 it counts at the node but in no clause below it.
+
+Binary trees (`id3_binary`; `tree_kb(binary=True)`, `PLXClassifier(kb="tree-bin")`): each split is one value against the rest,
+`a=v` / `a≠v` (CART's categorical split, by information gain), and a feature can be split again
+further down. The clause language stays `feature = value` bodies: a node's path condition is a
+set of allowed values per feature it constrains, and the node becomes one clause per
+combination of allowed values (`trees_to_kb`), each with the node's probability. The
+combinations are mutually exclusive, so a query (full or partial) matches at most one of a
+node's clauses, and under the relevant semantics a row gets exactly the binary tree's
+all-node answer. A split whose "rest" child would need more than `EXPAND_CAP` clauses is not
+taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in the features.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,10 +45,18 @@ from .kb import Literal as ClauseLiteral
 
 GAIN_TOL = 1e-12
 """Gains closer than this (in bits) are ties; float noise must not decide a tie."""
+EXPAND_CAP = 32
+"""The most clauses one node of a binary tree may expand into (the product of its allowed
+value-set sizes); a value-against-rest split whose "rest" child would exceed it is not
+taken (another split, or none, is)."""
 
 TREE_SOURCE = SOURCES.index("tree")
 
 NodesMode = Literal["leaves", "all"]
+Weighting = Literal["unit", "depth", "split"]
+WEIGHTINGS = ("unit", "depth", "split")
+DEPTH_WEIGHT_CAP = 40
+"""Depth weights are 2^min(depth, this): sums of them stay exact in float64 (2^41 < 2^53)."""
 
 
 # --------------------------------------------------------------------------- values
@@ -88,10 +107,59 @@ class TreeNode:
 
 
 @dataclass(frozen=True)
-class Tree:
-    """An ID3 tree with the feature names and value domains of the data it was grown on."""
+class BinaryTreeNode:
+    """One node of a binary (value-against-rest) tree: the edge into it (`feature=value`, or
+    `feature≠value` when `equal` is False), its training counts, its children (the `=` child
+    first) and `allowed`, the values each constrained feature may take on its path (features
+    in the order first split), whose combinations are its clauses' bodies."""
 
-    root: TreeNode
+    feature: str | None
+    value: str | None
+    equal: bool
+    count: int
+    positives: int
+    depth: int
+    children: tuple[BinaryTreeNode, ...] = ()
+    allowed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    p: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "p", self.positives / self.count if self.count else 0.0)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.children
+
+    @property
+    def split(self) -> str | None:
+        """The feature this node's children split on (None for a leaf)."""
+        return self.children[0].feature if self.children else None
+
+    @property
+    def label(self) -> str:
+        if self.feature is None:
+            return "root"
+        return f"{self.feature}{'=' if self.equal else '≠'}{self.value}"
+
+    @property
+    def n_clauses(self) -> int:
+        """How many clauses the node expands into (the product of its allowed-set sizes)."""
+        return int(np.prod([len(v) for _, v in self.allowed], dtype=np.int64))
+
+    def clause_text(self) -> str:
+        """The node's condition as one line, `POS | ~a4=0 | ~a1∈{1,2}` (a set: one clause per
+        value combination in the KB)."""
+        lits = [POS] + [str(ClauseLiteral(f, v[0], True)) if len(v) == 1
+                        else f"~{f}∈{{{','.join(v)}}}" for f, v in self.allowed]
+        return " | ".join(lits)
+
+
+@dataclass(frozen=True)
+class Tree:
+    """An ID3 tree (multiway `TreeNode`s, or binary `BinaryTreeNode`s) with the feature names
+    and value domains of the data it was grown on."""
+
+    root: TreeNode | BinaryTreeNode
     features: tuple[str, ...]
     domains: dict[str, tuple[str, ...]]
     positive: str | None = None
@@ -186,24 +254,11 @@ def _check_int(name: str, value: Any, low: int, allow_none: bool = True) -> None
         raise DataError(f"{name} must be {want}, got {value!r}")
 
 
-def id3(
-    codes: np.ndarray,
-    y: Any,
-    max_depth: int | None = None,
-    min_samples_split: int = 2,
-    feature_subset: int | None = None,
-    rng: np.random.Generator | None = None,
-    *,
-    features: tuple[str, ...] | None = None,
-    domains: dict[str, tuple[str, ...]] | None = None,
-    positive: str | None = None,
-) -> Tree:
-    """Grow an ID3 tree on integer codes (rows × features, -1 = missing) and 0/1 labels.
-
-    `feature_subset` samples that many candidate features per split from `rng` (random-forest
-    style); None considers all. `features`/`domains` name the columns and values (default
-    a1, a2, … and the codes as strings). See the module docstring for the exact split rule.
-    """
+def _checked(codes: Any, y: Any, max_depth: Any, min_samples_split: Any, feature_subset: Any,
+             rng: np.random.Generator | None, features: tuple[str, ...] | None,
+             domains: dict[str, tuple[str, ...]] | None):
+    """The growers' arguments checked and completed: (codes, 0/1 labels as int8, feature
+    names, domains, domain sizes, rng)."""
     codes = np.asarray(codes)
     if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
         raise DataError(
@@ -239,6 +294,30 @@ def id3(
     if np.any(top >= sizes_all):
         j = int(np.flatnonzero(top >= sizes_all)[0])
         raise DataError(f"column {features[j]!r} has code {int(top[j])} beyond its domain")
+    return codes, yv, features, domains, sizes_all, rng
+
+
+def id3(
+    codes: np.ndarray,
+    y: Any,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    feature_subset: int | None = None,
+    rng: np.random.Generator | None = None,
+    *,
+    features: tuple[str, ...] | None = None,
+    domains: dict[str, tuple[str, ...]] | None = None,
+    positive: str | None = None,
+) -> Tree:
+    """Grow an ID3 tree on integer codes (rows × features, -1 = missing) and 0/1 labels.
+
+    `feature_subset` samples that many candidate features per split from `rng` (random-forest
+    style); None considers all. `features`/`domains` name the columns and values (default
+    a1, a2, … and the codes as strings). See the module docstring for the exact split rule.
+    """
+    codes, yv, features, domains, sizes_all, rng = _checked(
+        codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
+    n, n_feat = codes.shape
 
     # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
     records: list[dict[str, Any]] = []
@@ -303,6 +382,153 @@ def id3(
     return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
 
 
+def _binary_gains(codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per (column, value) bin of a node: the information gain of `a=v` against `a≠v` (on the
+    rows where a is known, scaled by their fraction as in `_split_stats`), the rows on the `=`
+    side and on the `≠` side. Bins as in `_split_stats` (column j: base[j] missing, then its
+    values); a missing bin has zero rows on both sides."""
+    n = len(y)
+    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
+    total = int(base[-1] + sizes[-1] + 1)
+    bins = np.where(codes < 0, base, codes.astype(np.int64) + 1 + base)
+    cnt = np.bincount(bins.ravel(), minlength=total)
+    pos = np.bincount(bins[y == 1].ravel(), minlength=total)
+    col = np.repeat(np.arange(len(sizes)), sizes + 1)
+    n_known = (n - cnt[base])[col]
+    p_known = (int(y.sum()) - pos[base])[col]
+    is_value = np.ones(total, dtype=bool)
+    is_value[base] = False
+    left = np.where(is_value, cnt, 0)
+    lpos = np.where(is_value, pos, 0)
+    right = np.where(is_value, n_known - left, 0)
+    rpos = np.where(is_value, p_known - lpos, 0)
+
+    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:  # c · entropy, in bits
+        return _xlogx(c) - _xlogx(p) - _xlogx(c - p)
+
+    gain = (nh(n_known, p_known) - nh(left, lpos) - nh(right, rpos)) / n
+    return gain, left, right
+
+
+def id3_binary(
+    codes: np.ndarray,
+    y: Any,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    feature_subset: int | None = None,
+    rng: np.random.Generator | None = None,
+    *,
+    features: tuple[str, ...] | None = None,
+    domains: dict[str, tuple[str, ...]] | None = None,
+    positive: str | None = None,
+    expand_cap: int = EXPAND_CAP,
+) -> Tree:
+    """Grow a binary ID3 tree: every split is `a=v` against `a≠v` (the pair with the largest
+    information gain; ties to the first column, then the first value), a feature may be split
+    again below, and a split is taken while the node is impure and some pair leaves rows on
+    both sides — also at zero gain, as `id3` does. A `≠` child keeps every value of the domain
+    but v (CART's "rest"), so a split whose `≠` child would expand into more than `expand_cap`
+    clauses is not a candidate. Rows missing the split feature go to no child, as in `id3`.
+    Arguments as `id3`'s (`feature_subset`: that many candidate features per split)."""
+    codes, yv, features, domains, sizes_all, rng = _checked(
+        codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
+    _check_int("expand_cap", expand_cap, 1, allow_none=False)
+    n, n_feat = codes.shape
+    col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
+    val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
+    root_allowed = np.zeros((n_feat, int(sizes_all.max())), dtype=bool)
+    for j, s in enumerate(sizes_all):
+        root_allowed[j, : int(s)] = True
+
+    records: list[dict[str, Any]] = []
+    # (rows, parent, depth, allowed values (features × values), clauses, edge (j, v, equal))
+    stack: list[tuple[np.ndarray, int, int, np.ndarray, int, tuple[int, int, bool] | None]] = [
+        (np.arange(n), -1, 0, root_allowed, 1, None)
+    ]
+    while stack:
+        rows, parent, depth, allowed, combos, edge = stack.pop()
+        yn = yv[rows]
+        npos = int(yn.sum())
+        rid = len(records)
+        records.append({"count": len(rows), "pos": npos, "depth": depth, "allowed": allowed,
+                        "edge": edge, "kids": []})
+        if parent >= 0:
+            records[parent]["kids"].append(rid)
+        if npos in (0, len(rows)) or len(rows) < min_samples_split:
+            continue
+        if max_depth is not None and depth >= max_depth:
+            continue
+        sub = codes[rows]
+        gain, left, right = _binary_gains(sub, yn, sizes_all)
+        n_allowed = allowed.sum(axis=1)
+        constrained = n_allowed < sizes_all
+        rest = combos // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
+        ok = (left > 0) & (right > 0) & (rest[col_of] <= expand_cap)
+        if feature_subset is not None:
+            cols = np.unique(col_of[ok])
+            if feature_subset < len(cols):
+                ok &= np.isin(col_of, rng.choice(cols, size=feature_subset, replace=False))
+        if not ok.any():
+            continue
+        g = np.where(ok, gain, -np.inf)
+        best = int(np.flatnonzero(ok & (g >= g.max() - GAIN_TOL))[0])  # first bin wins ties
+        j, v = int(col_of[best]), int(val_of[best])
+        col = sub[:, j]
+        eq_allowed = allowed.copy()
+        eq_allowed[j] = False
+        eq_allowed[j, v] = True
+        ne_allowed = allowed.copy()
+        ne_allowed[j, v] = False
+        per = combos // (int(n_allowed[j]) if constrained[j] else 1)
+        # pushed in reverse: the `=` child is popped (numbered) first
+        stack.append((rows[(col >= 0) & (col != v)], rid, depth + 1, ne_allowed,
+                      int(rest[j]), (j, v, False)))
+        stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
+
+    built: list[BinaryTreeNode | None] = [None] * len(records)
+    first_split: dict[int, int] = {}  # feature → pre-order position of its first split
+    for rid, rec in enumerate(records):
+        if rec["edge"] is not None:
+            first_split.setdefault(rec["edge"][0], rid)
+    dom = [domains[features[j]] for j in range(n_feat)]
+    for rid in range(len(records) - 1, -1, -1):
+        rec = records[rid]
+        allowed = rec["allowed"]
+        cons = sorted(np.flatnonzero(allowed.sum(axis=1) < sizes_all).tolist(),
+                      key=first_split.__getitem__)
+        edge = rec["edge"]
+        built[rid] = BinaryTreeNode(
+            feature=None if edge is None else features[edge[0]],
+            value=None if edge is None else dom[edge[0]][edge[1]],
+            equal=True if edge is None else edge[2],
+            count=rec["count"],
+            positives=rec["pos"],
+            depth=rec["depth"],
+            children=tuple(built[k] for k in rec["kids"]),
+            allowed=tuple((features[j], tuple(dom[j][k] for k in np.flatnonzero(allowed[j])))
+                          for j in cons),
+        )
+    root = built[0]
+    assert root is not None
+    return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
+
+
+def cut_to_features(tree: Tree, max_features: int | None) -> Tree:
+    """`tree` without the nodes whose path constrains more than `max_features` features (a
+    binary tree's depth limit as its KB sees it: the all-node KB of the cut tree is the whole
+    tree's all-node KB cut to clauses of at most that many literals)."""
+    _check_int("max_features", max_features, 1)
+    if max_features is None:
+        return tree
+
+    def cut(node: Any) -> Any:
+        kids = tuple(cut(c) for c in node.children if len(c.allowed) <= max_features)
+        return dataclasses.replace(node, children=kids)
+
+    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+
+
 def truncate(tree: Tree, max_depth: int | None) -> Tree:
     """`tree` as `id3` grows it with `max_depth` (nodes at that depth become leaves): growth is
     greedy and top-down, so cutting the full tree gives the same tree without regrowing it."""
@@ -310,10 +536,9 @@ def truncate(tree: Tree, max_depth: int | None) -> Tree:
     if max_depth is None or tree.depth <= max_depth:
         return tree
 
-    def cut(node: TreeNode) -> TreeNode:
+    def cut(node: Any) -> Any:
         kids = () if node.depth >= max_depth else tuple(cut(c) for c in node.children)
-        return TreeNode(node.feature, node.value, node.count, node.positives, node.depth,
-                        kids, node.path)
+        return dataclasses.replace(node, children=kids)
 
     return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
 
@@ -345,11 +570,13 @@ def build_trees(
     max_depth: int | None = None,
     min_samples_split: int = 2,
     random_state: Any = 0,
+    binary: bool = False,
 ) -> list[Tree]:
     """Grow one ID3 tree (or a forest of `n_trees`) on a table of categorical features.
 
     For a forest, `bootstrap` defaults to True and `max_features` (features sampled per split)
     to round(sqrt(F)); each tree gets its own generator spawned from `random_state`.
+    `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones.
     """
     _check_int("n_trees", n_trees, 1, allow_none=False)
     if bootstrap is not None and not isinstance(bootstrap, (bool, np.bool_)):
@@ -373,7 +600,7 @@ def build_trees(
     for rng in _tree_rngs(random_state, n_trees):
         rows = rng.integers(0, n, size=n) if bootstrap else np.arange(n)
         trees.append(
-            id3(
+            (id3_binary if binary else id3)(
                 codes[rows], yb[rows], max_depth=max_depth, min_samples_split=min_samples_split,
                 feature_subset=max_features, rng=rng,
                 features=enc.features, domains=enc.domains, positive=pos,
@@ -390,32 +617,65 @@ def _clause_nodes(tree: Tree, nodes: str) -> list[TreeNode]:
     return [n for n in tree.nodes() if n.feature is not None or n.is_leaf]
 
 
-def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None = None) -> KB:
-    """The KB of clauses drawn from `trees` (concatenated in order, nodes in pre-order)."""
+def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None = None,
+                weights: Weighting = "unit") -> KB:
+    """The KB of clauses drawn from `trees` (concatenated in order, nodes in pre-order).
+
+    A binary tree's node gives one clause per combination of its allowed values (module
+    docstring), each with the node's p, support and positives. `weights` (a node's weight,
+    given to each of its clauses — at most one of them matches any query, so under the
+    relevant semantics a node votes with it as in a multiway tree):
+
+    * "unit" — 1: a row's answer is the median over the nodes its known features reach;
+    * "depth" — 2^depth (depth capped at `DEPTH_WEIGHT_CAP`): a node outweighs all its
+      ancestors together, so a full row gets its leaf's p (a decision tree's answer) and a
+      partial row the p of the deepest node its known features reach;
+    * "split" — 1 / (the node's clause count): a node's clauses weigh 1 together (only the
+      full semantics' LP on partial queries tells it apart from "unit")."""
     if nodes not in ("leaves", "all"):
         raise DataError(f'nodes must be "leaves" or "all", got {nodes!r}')
+    if weights not in WEIGHTINGS:
+        raise DataError(f"weights must be one of {WEIGHTINGS}, got {weights!r}")
     if not trees:
         raise DataError("trees_to_kb needs at least one tree")
     features, domains, positive = trees[0].features, trees[0].domains, trees[0].positive
     col = {f: j for j, f in enumerate(features)}
     lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
     picked = [n for t in trees for n in _clause_nodes(t, nodes)]
-    m = len(picked)
-    codes = np.full((m, len(features)), -1, dtype=np.int32)
-    for i, node in enumerate(picked):
-        for f, v in node.path:
-            codes[i, col[f]] = lookup[f][v]
+    blocks = []
+    for node in picked:
+        sets = (node.allowed if isinstance(node, BinaryTreeNode)
+                else tuple((f, (v,)) for f, v in node.path))
+        values = [[lookup[f][v] for v in vs] for f, vs in sets]
+        block = np.full((int(np.prod([len(v) for v in values], dtype=np.int64)), len(features)),
+                        -1, dtype=np.int32)
+        at = [col[f] for f, _ in sets]
+        if len(block) == 1:  # one value per feature: no product to take
+            block[0, at] = [v[0] for v in values]
+        elif sets:
+            grid = np.meshgrid(*values, indexing="ij")
+            block[:, at] = np.stack([g.ravel() for g in grid], axis=1)
+        blocks.append(block)
+    sizes = np.array([len(b) for b in blocks], dtype=np.int64)
+    m = int(sizes.sum())
+    codes = np.concatenate(blocks) if blocks else np.full((0, len(features)), -1, np.int32)
     if kind is None:
-        kind = "forest" if len(trees) > 1 else ("tree" if nodes == "leaves" else "tree-all")
+        binary = isinstance(trees[0].root, BinaryTreeNode)
+        kind = ("forest" if len(trees) > 1 else
+                ("tree-bin" + ("-deep" if weights == "depth" else "")
+                 + ("-leaves" if nodes == "leaves" else "")) if binary else
+                ("tree" if nodes == "leaves" else "tree-all"))
     return KB(
         features,
         dict(domains),
         codes=encoding.smallest_int(codes),
         head=np.ones(m, dtype=np.int8),
-        p=np.array([n.p for n in picked], dtype=np.float64),
-        w=np.ones(m),
-        support=np.array([n.count for n in picked], dtype=np.int64),
-        positives=np.array([n.positives for n in picked], dtype=np.int64),
+        p=np.repeat([n.p for n in picked], sizes).astype(np.float64),
+        w=(np.repeat(1.0 / sizes, sizes) if weights == "split" else
+           np.repeat(2.0 ** np.minimum([n.depth for n in picked], DEPTH_WEIGHT_CAP), sizes)
+           if weights == "depth" else np.ones(m)),
+        support=np.repeat([n.count for n in picked], sizes).astype(np.int64),
+        positives=np.repeat([n.positives for n in picked], sizes).astype(np.int64),
         source=np.full(m, TREE_SOURCE, dtype=np.int8),
         positive=positive,
         kind=kind,
@@ -433,6 +693,7 @@ def tree_kb_with_trees(
     max_depth: int | None = None,
     min_samples_split: int = 2,
     random_state: Any = 0,
+    binary: bool = False,
 ) -> tuple[KB, list[Tree]]:
     """`tree_kb` plus the trees it was drawn from (for showing them)."""
     if nodes not in ("leaves", "all"):
@@ -440,6 +701,7 @@ def tree_kb_with_trees(
     trees = build_trees(
         X, y, positive=positive, n_trees=n_trees, bootstrap=bootstrap, max_features=max_features,
         max_depth=max_depth, min_samples_split=min_samples_split, random_state=random_state,
+        binary=binary,
     )
     return trees_to_kb(trees, nodes), trees
 
@@ -455,13 +717,16 @@ def tree_kb(
     max_depth: int | None = None,
     min_samples_split: int = 2,
     random_state: Any = 0,
+    binary: bool = False,
 ) -> KB:
     """Tree KB (Algorithm 2): one clause per root-to-leaf path (`nodes="leaves"`) or per
     root-to-node path (`nodes="all"`) of an ID3 tree, or of every tree of a forest
-    (`n_trees` > 1; kind "forest"). Clause p = positives / count at the path's end node."""
+    (`n_trees` > 1; kind "forest"). Clause p = positives / count at the path's end node.
+    `binary`: value-against-rest splits, a node expanded into one clause per combination of
+    its allowed values (kind "tree-bin"; see the module docstring)."""
     kb, _ = tree_kb_with_trees(
         X, y, positive=positive, nodes=nodes, n_trees=n_trees, bootstrap=bootstrap,
         max_features=max_features, max_depth=max_depth, min_samples_split=min_samples_split,
-        random_state=random_state,
+        random_state=random_state, binary=binary,
     )
     return kb

@@ -337,16 +337,22 @@ class LooCount:
         if m:
             self._top = max(self._top, k)
         S, d = at.shape
+        live: dict[int, np.ndarray] = {}
         for cv, yv, mem, cols in self._kinds:
-            vote, p = _loo_votes(sup - cv, pos - cv * yv, self.weights)
             # one int64 per body holds its vote as a count in one of three 21-bit fields, so a
-            # single gather and sum counts all three; the last entry: no body (a missing member)
+            # single gather and sum counts all three; the last entry: no body (a missing
+            # member). A body of no other row than those left out is gone (vote 0): most long
+            # bodies (support 1), so only the others are computed
+            if cv not in live:
+                live[cv] = np.flatnonzero(sup > cv)
+            at_live = live[cv]
+            vote, p = _loo_votes(sup[at_live] - cv, pos[at_live] - cv * yv, self.weights)
             packed = np.zeros(m + 1, np.int64)
-            packed[:m] = _VOTE_FIELDS[vote]
+            packed[at_live] = _VOTE_FIELDS[vote]
             pb = np.full(m + 1, -np.inf)
             pa = np.full(m + 1, np.inf)
-            pb[:m] = np.where(vote == BELOW, p, -np.inf)
-            pa[:m] = np.where(vote == ABOVE, p, np.inf)
+            pb[at_live] = np.where(vote == BELOW, p, -np.inf)
+            pa[at_live] = np.where(vote == ABOVE, p, np.inf)
             n_cols = d if cols is None else len(cols)
             step = max(1, min(_FIELD - 1, TUNE_WORK // max(n_cols, 1)))
             for s0 in range(0, S, step):
@@ -570,7 +576,8 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
 
 
 def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
-                      n_jobs: int | None = None) -> dict[int | None, BoundsArray]:
+                      n_jobs: int | None = None, levels: np.ndarray | None = None
+                      ) -> dict[int | None, BoundsArray]:
     """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
     `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
 
@@ -580,16 +587,20 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     the whole tree's all-node KB, and the depth search of `variant="auto"` answers every depth
     of a fold from one lookup (rows with missing cells each form their own lookup pattern,
     so each extra lookup is expensive). With enabled `extra` clauses or the full semantics
-    each limit is answered by `query_many` on its windowed KB."""
+    each limit is answered by `query_many` on its windowed KB. `levels` (one per learned
+    clause; default its length): the limits cut on these instead — a depth-weighted binary
+    tree's node depths, so each limit is that tree cut at a depth (`tree.truncate`)."""
     sem = resolve_semantics(kb, semantics)
     limits = list(dict.fromkeys(max_lens))
+    if levels is not None and (sem != "relevant" or any(c.enabled for c in kb.extra)):
+        raise ValueError("levels need the relevant semantics and no enabled extra clause")
     if sem != "relevant" or any(c.enabled for c in kb.extra):
         return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
                               n_jobs=n_jobs) for m in limits}
     codes, ignored, read_as = encode_query_rows(kb, X)
     n = len(codes)
     row, crow = relevant_pairs(kb, codes, n_jobs)
-    length = kb.lengths[crow]
+    length = (kb.lengths if levels is None else np.asarray(levels))[crow]
     target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
     w = kb.w[crow]
     ur, uc = np.nonzero(codes == UNSEEN)

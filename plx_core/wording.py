@@ -481,6 +481,8 @@ MODEL_NAMES = {
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
     "forest": "the ID3 forest",
+    "tree-bin": "the binary ID3 tree (one value against the rest)",
+    "tree-bin-deep": "the binary ID3 tree (one value against the rest), its deepest node answering",
 }
 
 

@@ -138,3 +138,36 @@ def test_cli_writes_npz_by_name_and_reads_it(tmp_path, capsys):
     (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04junk")
     assert main(["predict", str(tmp_path / "bad.npz"), str(csv), "--out", str(tmp_path / "o.csv")]) == 2
     assert "not a readable npz" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kb", ["tree-bin", "tree-bin-deep"])
+def test_a_binary_tree_model_round_trips_through_the_cli_and_answers_as_the_estimator(tmp_path, kb):
+    # label = (a = b) or c = "0" (MONK's 1's form): value-against-rest splits, each "rest"
+    # expanded into clauses; the file keeps the clauses and their weights, so the loaded
+    # model answers every row (also rows with a missing cell) as the fitted estimator does
+    from plx_core import PLXClassifier
+    from plx_core.cli import main
+
+    rng = np.random.default_rng(3)
+    v = rng.integers(0, 3, (150, 3)).astype(str)
+    frame = pd.DataFrame(v, columns=["a", "b", "c"])
+    frame["label"] = np.where((v[:, 0] == v[:, 1]) | (v[:, 2] == "0"), "1", "0")
+    test = frame.sample(20, random_state=0).reset_index(drop=True)
+    test.loc[:4, "b"] = ""  # missing cells: partial queries
+    csv, rows = tmp_path / "d.csv", tmp_path / "t.csv"
+    frame.to_csv(csv, index=False)
+    test.drop(columns="label").to_csv(rows, index=False)
+    clf = PLXClassifier(kb=kb).fit(frame[["a", "b", "c"]], frame["label"])
+    want = clf.bounds(test[["a", "b", "c"]].replace("", np.nan))
+    for name in ("m.json", "m.npz"):
+        assert main(["fit", str(csv), "--label", "label", "--kb", kb,
+                     "--out", str(tmp_path / name)]) == 0
+        back = load_model(tmp_path / name)
+        assert back.kb == clf.kb_ and back.kb.kind == kb and back.settings["kb_kind"] == kb
+        assert main(["predict", str(tmp_path / name), str(rows), "--out",
+                     str(tmp_path / "p.csv")]) == 0
+        got = pd.read_csv(tmp_path / "p.csv")
+        assert np.allclose(got["lower"], want["lower"]) and np.allclose(got["upper"], want["upper"])
+    assert main(["explain", str(tmp_path / "m.npz"), str(rows), "--k", "1", "--out",
+                 str(tmp_path / "e.csv")]) == 0
+    assert len(pd.read_csv(tmp_path / "e.csv")) == len(test)

@@ -8,7 +8,14 @@ from sklearn.metrics import f1_score
 
 from plx_core.estimator import PLXClassifier
 from plx_core.query import TIE_EPS
-from plx_core.selection import THRESHOLDS, best_threshold, choose, f1_at
+from plx_core.selection import (
+    THRESHOLDS,
+    TREE_MODELS,
+    best_threshold,
+    choose,
+    f1_at,
+    tree_key,
+)
 
 
 def dnf_table(n=600, seed=1, noise=0.05):
@@ -112,11 +119,11 @@ def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows(
     X, y = dnf_table(noise=0.1)
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
-    assert clf.chosen_ == "tree-all" and clf.selection_.max_depth is not None
-    assert f"depth ≤ {clf.selection_.max_depth}" in clf.chosen_reason_
+    assert clf.chosen_ in TREE_MODELS and clf.selection_.max_depth is not None
+    assert f"≤ {clf.selection_.max_depth}" in clf.chosen_reason_
     s = clf.selection_.scores
-    assert s[f"tree-all depth≤{clf.selection_.max_depth}"] == max(s.values()) > s["tree-all"]
-    full = PLXClassifier(positive="yes", kb="tree-all", threshold=clf.threshold_).fit(
+    assert s[tree_key(clf.selection_.max_depth, clf.chosen_)] == max(s.values()) > s[clf.chosen_]
+    full = PLXClassifier(positive="yes", kb=clf.chosen_, threshold=clf.threshold_).fit(
         X.iloc[tr], y[tr])
     assert len(clf.kb_) < len(full.kb_)  # the answering KB is the cut tree, refitted on all rows
     assert clf.kb_.lengths.max() <= clf.selection_.max_depth
@@ -191,3 +198,42 @@ def test_above_the_pair_budget_the_search_is_the_one_before_the_leave_one_out_me
     clf = PLXClassifier(positive=pos).fit(X, y)
     assert not any(k.startswith("direct-conf") for k in clf.selection_.scores)
     assert clf.selection_.thresholds["direct"] == 0.5 and clf.chosen_ != "direct-conf"
+
+
+
+@pytest.mark.slow
+def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_follows_it(
+        monkeypatch):
+    import plx_core.selection as S
+
+    if "tree-bin-deep" not in S.CANDIDATES:
+        monkeypatch.setattr(S, "CANDIDATES", (*S.CANDIDATES, "tree-bin-deep"))
+    X, y = dnf_table(noise=0.1)
+    tr, te = np.arange(420), np.arange(420, 600)
+    clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    s = clf.selection_
+    assert clf.chosen_ == "tree-bin-deep" and s.max_depth is not None
+    key = tree_key(s.max_depth, "tree-bin-deep")
+    assert s.scores[key] == max(s.scores.values())
+    assert all(s.scores[k] < s.scores[key] for k in s.scores if not k.startswith("tree-bin"))
+    assert "value-against-rest splits" in clf.chosen_reason_
+    assert clf.kb_.kind == "tree-bin-deep" and clf.paper_kbs_[0] is None
+    assert clf.semantics_ == "relevant"
+    # refitted on all training rows: the KB of the binary tree cut at the chosen depth
+    alone = PLXClassifier(positive="yes", kb="tree-bin-deep", max_depth=s.max_depth,
+                          threshold=clf.threshold_).fit(X.iloc[tr], y[tr])
+    assert clf.kb_.to_text() == alone.kb_.to_text()
+    assert f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes") > 0.75
+    # explanations follow the model that answers: a positive row is explained by a term of
+    # the label (its leaf's path), on the side the classifier decides
+    pred = clf.predict(X.iloc[te])
+    i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
+    e = clf.explain(X.iloc[te[i]], k=2)
+    assert e.positive is True and set(e.features) in ({"f1", "f2"}, {"f3", "f4"})
+    # chosen out of fold, not on the training rows: without the binary tree among the
+    # candidates the same folds give every other candidate the same score
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "tree-bin-deep"))
+    other = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    assert other.chosen_ != "tree-bin-deep"
+    assert other.selection_.scores == {k: v for k, v in s.scores.items()
+                                       if not k.startswith("tree-bin")}

@@ -15,6 +15,7 @@ from plx_core.tree import (
     Tree,
     build_trees,
     id3,
+    id3_binary,
     tree_kb,
     tree_kb_with_trees,
     trees_to_kb,
@@ -385,3 +386,176 @@ def test_bad_data(example2):
         id3(np.zeros((3, 2), dtype=int), [0, 1])
     with pytest.raises(DataError, match="nodes"):
         trees_to_kb(build_trees(X, y), nodes="every")
+
+
+# --------------------------------------------------------------------------- binary trees
+
+
+def walk(tree: Tree, row: dict) -> list:
+    """The nodes a full row passes through in a binary tree, root first: at each split the
+    `=` child when the row has that value, else the `≠` child."""
+    node, path = tree.root, [tree.root]
+    while node.children:
+        eq, ne = node.children
+        node = eq if row[eq.feature] == eq.value else ne
+        path.append(node)
+    return path
+
+
+def median_interval(values: list[float]) -> tuple[float, float]:
+    """The unit-weight median interval [v_((c−1)//2), v_(c//2)] of c sorted values."""
+    v = sorted(values)
+    return v[(len(v) - 1) // 2], v[len(v) // 2]
+
+
+def test_a_binary_split_is_one_value_against_the_rest():
+    # label = a ≠ 0 over four values: one split, its "rest" one clause per remaining value
+    X = pd.DataFrame({"a": list("0123") * 3, "b": list("xy") * 6})
+    y = [int(v != "0") for v in X["a"]]
+    kb, (tree,) = tree_kb_with_trees(X, y, positive=1, nodes="all", binary=True)
+    assert [c.label for c in tree.root.children] == ["a=0", "a≠0"]
+    assert tree.root.children[1].allowed == (("a", ("1", "2", "3")),)
+    assert tree.n_nodes == 3 and kb.kind == "tree-bin" and len(kb) == 4
+    assert clause_set(kb) == {(body("a=0"), 0.0), (body("a=1"), 1.0), (body("a=2"), 1.0),
+                              (body("a=3"), 1.0)}
+    assert (kb.support == [3, 9, 9, 9]).all()  # every clause of a node carries its counts
+    for v, want in zip("0123", [0.0, 1.0, 1.0, 1.0]):
+        b = query(kb, {"a": v, "b": "x"}, semantics="relevant")
+        assert b.lower == b.upper == want
+
+
+def test_a_feature_is_split_again_below_and_ties_go_to_the_first_column_then_value():
+    # y = a ∈ {1, 2}: no single value separates it; the first split (a tie between
+    # a=1 and a=2 … on gain) takes a's first best value, the second splits a again
+    X = pd.DataFrame({"a": list("0123") * 4})
+    y = [int(v in "12") for v in X["a"]]
+    tree = build_trees(X, y, positive=1, binary=True)[0]
+    first = tree.root.children[0]
+    assert tree.root.split == "a" and first.label == "a=0"
+    rest = tree.root.children[1]
+    assert rest.allowed == (("a", ("1", "2", "3")),) and rest.split == "a"
+    assert [c.label for c in rest.children] == ["a=3", "a≠3"]
+    assert rest.children[1].allowed == (("a", ("1", "2")),) and rest.children[1].p == 1.0
+
+
+@st.composite
+def coded_tables(draw, missing: bool = False):
+    """Integer-coded tables of 1–4 features with 2–4 values each (-1: missing) and 0/1 labels."""
+    n_feat = draw(st.integers(1, 4))
+    sizes = [draw(st.integers(2, 4)) for _ in range(n_feat)]
+    n = draw(st.integers(2, 40))
+    low = -1 if missing else 0
+    cols = [draw(st.lists(st.integers(low, s - 1), min_size=n, max_size=n)) for s in sizes]
+    y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    X = pd.DataFrame({f"f{j}": [None if v < 0 else f"v{v}" for v in c]
+                      for j, c in enumerate(cols)}, dtype=object)
+    # every value of the domain appears in a row of its own (labels 0, 1, 0, …) so the domains
+    # are the full ones and both classes occur; the other rows and labels stay random
+    extra = pd.DataFrame({f"f{j}": [f"v{k % s}" for k in range(max(sizes))]
+                          for j, s in enumerate(sizes)}, dtype=object)
+    return (pd.concat([X, extra], ignore_index=True), y + [k % 2 for k in range(max(sizes))],
+            sizes)
+
+
+def full_rows(sizes: list[int], rng: np.random.Generator, n: int = 12) -> list[dict]:
+    return [{f"f{j}": f"v{rng.integers(0, s)}" for j, s in enumerate(sizes)} for _ in range(n)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.integers(0, 2**16), st.integers(1, 8))
+def test_the_expanded_kb_answers_a_full_row_as_the_binary_tree(data, seed, cap):
+    X, y, sizes = data
+    codes = np.column_stack([X[c].map(lambda v: -1 if v is None else int(v[1:])).to_numpy()
+                             for c in X.columns]).astype(np.int64)
+    doms = {c: tuple(f"v{k}" for k in range(s)) for c, s in zip(X.columns, sizes)}
+    tree = id3_binary(codes, np.array(y), features=tuple(X.columns), domains=doms,
+                      positive="1", expand_cap=cap)
+    unit = trees_to_kb([tree], "all")
+    deep = trees_to_kb([tree], "all", weights="depth")
+    assert deep.kind == "tree-bin-deep" and unit.kind == "tree-bin"
+    # nothing exponential: no node expands into more than the cap
+    assert all(n.n_clauses <= cap for n in tree.nodes())
+    assert len(unit) == sum(n.n_clauses for n in tree.nodes() if n.feature is not None
+                            or n.is_leaf) <= cap * tree.n_nodes
+    for row in full_rows(sizes, np.random.default_rng(seed)):
+        path = walk(tree, row)
+        clause_nodes = [n for n in path if n.feature is not None or n.is_leaf]
+        leaf = path[-1]
+        # depth weights: the leaf outweighs its ancestors, the row gets a decision tree's answer
+        b = query(deep, row, semantics="relevant")
+        assert b.method == "median" and b.lower == pytest.approx(leaf.p) \
+            and b.upper == pytest.approx(leaf.p)
+        # unit weights: the median over the nodes on the row's path, one clause each
+        lo, hi = median_interval([n.p for n in clause_nodes])
+        u = query(unit, row, semantics="relevant")
+        assert (u.lower, u.upper) == (pytest.approx(lo), pytest.approx(hi))
+        # a full query gets the same answer under the full semantics (no LP needed)
+        f = query(deep, row, semantics="full")
+        assert (f.lower, f.upper) == (pytest.approx(b.lower), pytest.approx(b.upper))
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(), st.integers(0, 2**16), st.sampled_from(["unit", "depth", "split"]))
+def test_the_lp_and_the_fast_path_agree_on_partial_rows_of_a_binary_tree_kb(data, seed, how):
+    X, y, sizes = data
+    tree = build_trees(X, y, positive=1, binary=True)[0]
+    kb = trees_to_kb([tree], "all", weights=how)
+    rng = np.random.default_rng(seed)
+    for row in full_rows(sizes, rng, 4):
+        keep = rng.random(len(row)) < 0.6
+        q = {f: (v if k else None) for (f, v), k in zip(row.items(), keep)}
+        fast = query(kb, q, semantics="relevant")
+        lp = query(kb, q, semantics="relevant", method="lp")
+        assert fast.method == "median" and lp.method == "lp"
+        assert fast.lower == pytest.approx(lp.lower, abs=1e-6)
+        assert fast.upper == pytest.approx(lp.upper, abs=1e-6)
+        # a clause answers only when the row knows every feature its node constrains: a row
+        # missing the root's split feature has no clause at all
+        if tree.root.split is not None and q[tree.root.split] is None:
+            assert (fast.lower, fast.upper) == (0.0, 1.0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.integers(1, 4))
+def test_a_cut_binary_tree_is_its_kb_cut_by_depth_or_features(data, d):
+    # the search reads every limit off one grown tree: by depth (depth weights 2^depth) for
+    # "tree-bin-deep", by the features a path constrains (clause length) for "tree-bin"
+    from plx_core.tree import cut_to_features
+    from plx_core.variants import bounds_by_max_len
+
+    X, y, sizes = data
+    tree = build_trees(X, y, positive=1, binary=True)[0]
+    deep = trees_to_kb([tree], "all", weights="depth")
+    cut = trees_to_kb([truncate(tree, d)], "all", weights="depth")
+    assert cut.to_text() == trees_to_kb([build_trees(X, y, positive=1, binary=True,
+                                                     max_depth=d)[0]], "all",
+                                        weights="depth").to_text()
+    keep = deep.w <= 2.0 ** d
+    assert clause_set(cut) == {(frozenset((lit.atom, lit.value) for lit in c.literals
+                                          if lit.is_feature), c.p)
+                               for c, k in zip(deep, keep) if k}
+    rows = pd.DataFrame(full_rows(sizes, np.random.default_rng(d), 8))
+    got = bounds_by_max_len(deep, rows, [d], semantics="relevant",
+                            levels=np.rint(np.log2(deep.w)).astype(int))[d]
+    from plx_core.query import query_many
+
+    want = query_many(cut, rows, semantics="relevant")
+    assert np.allclose(got.lower, want.lower) and np.allclose(got.upper, want.upper)
+    unit = trees_to_kb([tree], "all")
+    by_len = trees_to_kb([cut_to_features(tree, d)], "all")
+    assert len(by_len) == int((unit.lengths <= d).sum())
+    assert clause_set(by_len) == {c for c, n in zip(clause_set_list(unit), unit.lengths) if n <= d}
+
+
+def clause_set_list(kb: KB) -> list:
+    return [(frozenset((lit.atom, lit.value) for lit in c.literals if lit.is_feature), c.p)
+            for c in kb]
+
+
+def test_bad_binary_arguments():
+    with pytest.raises(DataError, match="expand_cap"):
+        id3_binary(np.zeros((3, 1), int), [0, 1, 0], expand_cap=0)
+    with pytest.raises(DataError, match="weights"):
+        trees_to_kb(build_trees(pd.DataFrame({"a": ["x", "y"]}), [0, 1], binary=True), "all",
+                    weights="heavy")
