@@ -660,7 +660,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """`_block_means`, warning once about values read as the KB's value written otherwise
         (as `plx predict` says them on stderr): nothing changed silently."""
         res = self._block_means(X)
-        warn_read_as(res[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(res[0].read_as)
         return res
 
     def _block_means(self, X: Any) -> list[BoundsArray]:
@@ -737,7 +738,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
         the predicted class (largest mean), explained as positive."""
         answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
-        warn_read_as(answers[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(answers[0].read_as)
         if self.kb_ is not None:
             return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
         means = np.column_stack([a.mean for a in answers])
