@@ -59,7 +59,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import variants as V
 from .data import (
     columns_left_out,
+    date_format,
     excess_levels,
+    holds_dates,
     numbered_like_ids,
     reads_as_numbers,
     uninformative,
@@ -397,11 +399,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if c in self.cuts_:
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
-                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x)
+                                          and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
                 levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
-                if levels[c] is not None and reads_as_numbers(s):
+                if levels[c] is not None and date_format(s) is not None:
+                    levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
+                                  "have it binned as a time line")
+                elif levels[c] is not None and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned")
         self.excluded_ = columns_left_out(
