@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,9 @@ import numpy as np
 from .encoding import Encoded, as_frame, binary_target, encode
 from .errors import DataError, KBTooLargeError
 from .kb import KB, ClauseIndex
+
+Visit = Callable[[int, np.ndarray, np.ndarray, np.ndarray], None]
+"""What `count_rows` calls per chunk of bodies: (length, pairs' bodies, support, positives)."""
 
 DEFAULT_MEMORY_BUDGET = 4 * 2**30
 """Bytes a Direct KB build may use by default (the issue's target machine: 4 GB)."""
@@ -78,6 +81,10 @@ class Counts:
     codes: np.ndarray
     support: np.ndarray
     positives: np.ndarray
+    inverse: np.ndarray | None = None
+    """`distinct_rows` only: the distinct row of each input row."""
+    lengths: np.ndarray | None = None
+    """`count_rows` only: each body's length (the levels it was counted in)."""
 
 
 def n_subsets(n_features: int, max_len: int | None) -> int:
@@ -428,12 +435,13 @@ def row_keys(codes: np.ndarray, radix: np.ndarray) -> list[np.ndarray]:
 
 def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
                   radix: np.ndarray | None = None) -> Counts:
-    """The distinct code rows with how many rows (support) and positive rows each has."""
+    """The distinct code rows with how many rows (support) and positive rows each has, and
+    which distinct row each row is (`inverse`)."""
     codes = np.asarray(codes)
     w = np.ones(len(codes), np.int64) if weight is None else np.asarray(weight, np.int64)
     if len(codes) == 0:
         return Counts(codes.reshape(0, codes.shape[1] if codes.ndim == 2 else 0),
-                      np.zeros(0, np.int64), np.zeros(0, np.int64))
+                      np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     if radix is None:
         radix = codes.max(axis=0).astype(np.int64) + 2
     words = row_keys(codes, radix)
@@ -454,7 +462,7 @@ def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = 
     uniq = codes[first]
     sup = np.bincount(inv, weights=w, minlength=len(uniq)).astype(np.int64)
     pos = np.bincount(inv, weights=w * np.asarray(y, np.int64), minlength=len(uniq)).astype(np.int64)
-    return Counts(uniq, sup, pos)
+    return Counts(uniq, sup, pos, inv)
 
 
 def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int]]:
@@ -469,9 +477,37 @@ def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int]]
         lo = hi
 
 
-def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sorted keys, support, positives) of the length-k bodies of the distinct rows."""
+def _level_chunks(offsets: np.ndarray, cstep: int, d: int, merge: bool
+                  ) -> Iterator[tuple[int, int, bool]]:
+    """(lo, hi, dense) chunks of a level's subsets for `d` distinct rows: `_subset_chunks`,
+    each counted by `bincount` when its key range is small (`DENSE_MAX`, at most 8 keys a
+    pair), else by sorting — and with `merge` (every row in one chunk), consecutive sorted
+    chunks joined up to `cstep` subsets: one sort of many subsets instead of a sort per
+    subset (each with a key range over `DENSE_MAX`: 792 sorts of 700 keys for 7-literal
+    bodies over 12 features of 8 values)."""
+    run: tuple[int, int] | None = None
+    for lo, hi in _subset_chunks(offsets, cstep):
+        dense = int(offsets[hi] - offsets[lo]) <= min(DENSE_MAX, 8 * (hi - lo) * d)
+        if not dense and merge and run is not None and hi - run[0] <= cstep:
+            run = (run[0], hi)
+            continue
+        if run is not None:
+            yield run[0], run[1], False
+            run = None
+        if dense:
+            yield lo, hi, True
+        else:
+            run = (lo, hi)
+    if run is not None:
+        yield run[0], run[1], False
+
+
+def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
+                 visit: Visit | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted keys, support, positives) of the length-k bodies of the distinct rows.
+    `visit(k, at, support, positives)` is called per chunk of subsets with the chunk's bodies
+    (in key order) and `at` (chunk subsets × distinct rows): the body of each (subset, row)
+    pair, len(support) where the row misses a member — when every row fits one chunk."""
     mem, _, offsets = lk.level(k)
     C, d = len(mem), len(rows.support)
     z = np.zeros(0, np.int64)
@@ -482,6 +518,8 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
         digits_t = digits_t.astype(np.int8)
     rstep = min(d, WORK)
     cstep = max(1, WORK // rstep)
+    if rstep < d:
+        visit = None
     total = int(rows.support.sum())
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
     packed = total < 2**SHIFT
@@ -490,16 +528,18 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
     else:
         weights = [rows.support.astype(np.float64), rows.positives.astype(np.float64)]
     out_k, out_s, out_p = [], [], []
-    for lo, hi in _subset_chunks(offsets, cstep):
+    for lo, hi, dense in _level_chunks(offsets, cstep, d, rstep == d):
         a, b = int(offsets[lo]), int(offsets[hi])
-        dense = b - a <= min(DENSE_MAX, 8 * (hi - lo) * d)
         tabs = [np.zeros(b - a) for _ in weights] if dense else None
         parts: list[tuple[np.ndarray, ...]] = []
+        at = None
         for r0 in range(0, d, rstep):
             r1 = min(d, r0 + rstep)
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
+            pair_keys = keys if visit is not None else None
             ws = [np.broadcast_to(w[None, r0:r1], keys.shape) for w in weights]
+            ok = None
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
                 keys, ws = keys[ok], [w[ok] for w in ws]
@@ -511,10 +551,20 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
             else:
                 uk, inv = np.unique(keys, return_inverse=True)
                 parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
+                if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
+                    if ok is None:
+                        at = inv.reshape(pair_keys.shape)
+                    else:
+                        at = np.full(pair_keys.shape, len(uk), np.int64)
+                        at[ok] = inv
             del keys, ws
         if dense:
             nz = np.flatnonzero(tabs[0])
             vals = [t[nz] for t in tabs]
+            if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
+                rank = np.full(b - a, len(nz), np.int64)
+                rank[nz] = np.arange(len(nz))
+                at = rank[pair_keys]
             keys = nz.astype(np.int64) + a
         else:
             keys, *vals = _sum_by_key(parts)
@@ -524,6 +574,8 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool
             sup, pos = v >> SHIFT, v & (2**SHIFT - 1)
         else:
             sup, pos = vals[0].astype(np.int64), vals[1].astype(np.int64)
+        if visit is not None:
+            visit(k, at, sup, pos)
         out_k.append(keys)
         out_s.append(sup)
         out_p.append(pos)
@@ -542,24 +594,30 @@ def _sum_by_key(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
 
 
 def count_rows(codes: np.ndarray, y: np.ndarray, sizes: Sequence[int], max_len: int | None,
-               weight: np.ndarray | None = None, rows: Counts | None = None) -> Counts:
+               weight: np.ndarray | None = None, rows: Counts | None = None,
+               visit: Visit | None = None) -> Counts:
     """Support and positives of every feature-value set (size ≤ max_len) seen in the rows
     (`codes` n × F, -1 missing; `sizes` the features' numbers of values), canonical order.
-    `rows` may pass the rows' `distinct_rows` when already computed."""
+    `rows` may pass the rows' `distinct_rows` when already computed; `visit` sees every chunk
+    of bodies with the (subset, distinct row) pairs that hold them (`_count_level`) when the
+    distinct rows fit one chunk (`WORK`)."""
     lk = LevelKeys.for_domains(sizes, max_len)
     if rows is None:
         rows = distinct_rows(codes, y, weight, lk.radix)
     F = len(sizes)
     has_missing = bool((rows.codes < 0).any())
-    out_codes, out_sup, out_pos = [], [], []
+    out_codes, out_sup, out_pos, out_len = [], [], [], []
     for k in range(1, lk.top + 1):
-        keys, sup, pos = _count_level(lk, rows, k, has_missing)
+        keys, sup, pos = _count_level(lk, rows, k, has_missing, visit)
         if not len(keys):
             continue
         out_codes.append(lk.decode(k, keys, F))
         out_sup.append(sup)
         out_pos.append(pos)
-    return _concat(out_codes, out_sup, out_pos, F)
+        out_len.append(np.full(len(keys), k, np.int64))
+    out = _concat(out_codes, out_sup, out_pos, F)
+    lengths = np.concatenate(out_len) if out_len else np.zeros(0, np.int64)
+    return Counts(out.codes, out.support, out.positives, lengths=lengths)
 
 
 def _concat(codes: list, sup: list, pos: list, F: int) -> Counts:
@@ -605,13 +663,18 @@ def merge_counts(parts: Iterable[Counts], sizes: Sequence[int], max_len: int | N
 
 def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, positive: str,
                    max_len: int | None) -> KB:
-    """The Direct KB of counted bodies: p = positives / support, unit weights."""
+    """The Direct KB of counted bodies: p = positives / support, unit weights (the bodies'
+    lengths, when counted, kept as `KB.lengths`)."""
     m = len(counts.support)
+    lengths = None
+    if counts.lengths is not None and len(counts.lengths) == m:
+        lengths = np.asarray(counts.lengths, np.int64)
+        lengths.setflags(write=False)
     return KB(
         tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
         counts.positives / np.maximum(counts.support, 1), np.ones(m), counts.support,
         counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
-        max_len=max_len,
+        max_len=max_len, _lengths_cache=None if lengths is None else (counts.codes, lengths),
     )
 
 
@@ -662,8 +725,12 @@ def direct_kb(
 
 
 def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | None = None,
-                          memory_budget: int | str | None = None) -> tuple[KB, str]:
-    """`direct_kb` and the sentence saying which clause-length cap was used and why."""
+                          memory_budget: int | str | None = None,
+                          observe: Callable[[np.ndarray, Counts, int | None], Visit | None]
+                          | None = None) -> tuple[KB, str]:
+    """`direct_kb` and the sentence saying which clause-length cap was used and why.
+    `observe(codes, distinct rows, cap)`, called once the cap is chosen, may return a `Visit`
+    that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it."""
     frame = as_frame(X)
     check_max_len(max_len)
     budget = None if memory_budget is None else parse_size(memory_budget)
@@ -675,7 +742,8 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     sizes = [len(enc.domains[f]) for f in enc.features]
     rows = distinct_rows(enc.codes, yb, radix=np.asarray(sizes, np.int64) + 1)
     cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
-    counts = count_rows(enc.codes, yb, sizes, cap, rows=rows)
+    visit = observe(enc.codes, rows, cap) if observe is not None else None
+    counts = count_rows(enc.codes, yb, sizes, cap, rows=rows, visit=visit)
     return kb_from_counts(counts, enc.features, enc.domains, pos, cap), reason
 
 

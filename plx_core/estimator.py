@@ -327,6 +327,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._cap_chosen = False
         self.base_rates_ = [float(np.mean(labels == c)) for c in targets]
         self._labels = labels
+        self._codes = None  # the training rows' codes, once encoded for the tuned variant
         for c in targets:
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -341,7 +342,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                       "one-vs-rest KBs are tuned Direct KBs"
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
-        del self._groups, self._budget, self._cap_chosen, self._labels
+        del self._groups, self._budget, self._cap_chosen, self._labels, self._codes
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
@@ -357,18 +358,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return kb, None, None, []
         total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
+        v = self.variant_
+        # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
+        loo = V.LooCount(y, self._groups, cw) if v == "tuned" else None
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
-                                          memory_budget=budget)
+                                          memory_budget=budget, observe=loo)
         if budget < total:
             why += V.kb_share_note(total)
         if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
             self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
         full = corrected(full)
-        v = self.variant_
         if v == "tuned":
-            return self._tuned(full, encode_rows(full, frame), y, self._groups, sampled=False,
-                               class_weights=cw)
+            if self._codes is None:  # the same rows for every one-vs-rest KB
+                self._codes = loo.codes if loo.codes is not None else encode_rows(full, frame)
+            return self._tuned(full, self._codes, y, self._groups, sampled=False,
+                               class_weights=cw, stats=loo.stats())
         if v in ("weighted", "confidence"):
             kb = full.copy()
             kb.w = kb.support.astype(float) if v == "weighted" else np.abs(2 * kb.p - 1) + 1e-3
@@ -550,7 +555,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         pairs = len(at) * n_subsets(len(full.features), int(full.lengths.max(initial=0)))
         if (not ms and window is None) or pairs > S.LOO_PAIRS:
             return {}
-        codes = encode_rows(full, frame)
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
         got = loo_means(full, codes[at], y[at], ms, cw, base, window=window)
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
@@ -560,12 +565,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
-               sampled: bool, class_weights: tuple[float, float] | None = None):
+               sampled: bool, class_weights: tuple[float, float] | None = None,
+               stats: V.LevelStats | None = None):
         """The tuned variant's (answering KB, full KB, TunedConfig, []) from the full Direct KB
         and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows;
-        `class_weights`: the (w_pos, w_neg) correction `full` carries)."""
+        `class_weights`: the (w_pos, w_neg) correction `full` carries; `stats`: their
+        leave-one-out statistics when gathered with the count)."""
         cfg = V.tune(full, codes, y, random_state=self.random_state, groups=groups,
-                     sampled=sampled, class_weights=class_weights)
+                     sampled=sampled, class_weights=class_weights, stats=stats)
         if cfg.is_paper:
             return full, full, cfg, []
         return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []

@@ -190,7 +190,8 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     rank = {key: i for i, (key, _m, _d) in enumerate(order)}
     best = max(scores, key=lambda n: (scores[n], -rank.get(n, len(rank))))
     model, setting = next(((m, d) for k, m, d in order if k == best), (best, None))
-    runner = sorted((n for n in scores if n != best and _model_of(n) != model),
+    model_of = {k: m for k, m, _d in order}
+    runner = sorted((n for n in scores if n != best and model_of.get(n, n) != model),
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
     how = ("leave-one-out" if model in ("direct", "direct-conf") else f"{SELECT_FOLDS}-fold")
@@ -204,10 +205,6 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
               f"{thresholds[best]:g}) on {len(rows)} training rows{against}")
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m)
 
-
-def _model_of(key: str) -> str:
-    """The model a candidate key belongs to ("tree-all depth≤3" → "tree-all")."""
-    return key.split(" ")[0]
 
 __all__ = ["CANDIDATES", "SELECT_FOLDS", "THRESHOLDS", "TREE_DEPTHS", "Selection",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",

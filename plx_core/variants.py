@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .direct import DENSE_MAX, LevelKeys, n_subsets
+from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
 from .median import weighted_median_intervals
 from .query import (
@@ -280,6 +280,106 @@ def _loo_level_rows(lk: LevelKeys, k: int, digits_t: np.ndarray, rows: np.ndarra
                                          np.where(is_above, p, np.inf).min(axis=0))
 
 
+class LooCount:
+    """The tuned variant's leave-one-out `LevelStats`, gathered while the Direct KB is counted
+    (`direct.direct_kb_with_reason(observe=...)`), so `tune` needs no second lookup of every
+    training row's subsets: the count already groups each (row, subset) pair under its body,
+    and the pair's leave-one-out counts are that body's counts minus the row's own share.
+    Equal to `loo_level_stats` (a test); gathered only when `tune` would leave every row out
+    (no `loo_sample`) and the distinct rows fit one chunk of the count (`direct.WORK`).
+
+    Rows with the same distinct codes, label and number left out (`duplicate_counts`: replicas
+    of one group leave together) have the same statistics: each such unit is computed once."""
+
+    def __init__(self, y: np.ndarray, groups: np.ndarray | None = None,
+                 weights: tuple[float, float] | None = None) -> None:
+        self.y = np.asarray(y, np.int64)
+        self.groups = groups
+        self.weights = weights
+        self.codes: np.ndarray | None = None
+        self._acc: tuple[np.ndarray, ...] | None = None
+
+    def __call__(self, codes: np.ndarray, rows: Counts, cap: int | None):
+        """`direct_kb_with_reason`'s `observe`: the per-chunk visitor, or None when `tune`
+        would not use the statistics (too few rows, a sample of the rows, too many rows)."""
+        self.codes = np.asarray(codes, np.int64)
+        n, F = self.codes.shape
+        y = self.y
+        present = int((self.codes >= 0).sum(axis=1).max(initial=0))
+        longest = present if cap is None else min(cap, present)
+        if (not _tunable(y) or longest == 0 or n * n_subsets(F, longest) > TUNE_PAIR_BUDGET
+                or rows.inverse is None or len(rows.support) > WORK):
+            return None
+        c = (np.ones(n, np.int64) if self.groups is None
+             else duplicate_counts(self.codes, y, self.groups))
+        units, self._unit_of = np.unique(np.column_stack([rows.inverse, c, y]), axis=0,
+                                         return_inverse=True)
+        self._unit_of = self._unit_of.ravel()
+        # per (left out, label): its units and their distinct rows
+        kinds, kind_of = np.unique(units[:, 1:], axis=0, return_inverse=True)
+        kind_of = kind_of.ravel()
+        self._kinds = []
+        for i, (cv, yv) in enumerate(kinds.tolist()):
+            mem = np.flatnonzero(kind_of == i)
+            cols = units[mem, 0]
+            whole = len(cols) == len(rows.support) and (cols == np.arange(len(cols))).all()
+            self._kinds.append((cv, yv, mem, None if whole else cols))
+        U, top = len(units), longest
+        self._acc = (np.zeros((U, top + 1)), np.zeros((U, top + 1)), np.zeros((U, top + 1)),
+                     np.full((U, top + 1), -np.inf), np.full((U, top + 1), np.inf))
+        self._top = 0
+        return self._visit
+
+    def _visit(self, k: int, at: np.ndarray, sup: np.ndarray, pos: np.ndarray) -> None:
+        """Add a chunk of length-k bodies' leave-one-out votes to the units' statistics."""
+        above, below, equal, max_below, min_above = self._acc
+        m = len(sup)
+        if m:
+            self._top = max(self._top, k)
+        S, d = at.shape
+        for cv, yv, mem, cols in self._kinds:
+            vote, p = _loo_votes(sup - cv, pos - cv * yv, self.weights)
+            # one int64 per body holds its vote as a count in one of three 21-bit fields, so a
+            # single gather and sum counts all three; the last entry: no body (a missing member)
+            packed = np.zeros(m + 1, np.int64)
+            packed[:m] = _VOTE_FIELDS[vote]
+            pb = np.full(m + 1, -np.inf)
+            pa = np.full(m + 1, np.inf)
+            pb[:m] = np.where(vote == BELOW, p, -np.inf)
+            pa[:m] = np.where(vote == ABOVE, p, np.inf)
+            n_cols = d if cols is None else len(cols)
+            step = max(1, min(_FIELD - 1, TUNE_WORK // max(n_cols, 1)))
+            for s0 in range(0, S, step):
+                part = at[s0 : s0 + step]
+                if cols is not None:
+                    part = part[:, cols]
+                cnt = packed[part].sum(axis=0)
+                above[mem, k] += cnt & (_FIELD - 1)
+                below[mem, k] += (cnt >> 21) & (_FIELD - 1)
+                equal[mem, k] += cnt >> 42
+                max_below[mem, k] = np.maximum(max_below[mem, k], pb[part].max(axis=0))
+                min_above[mem, k] = np.minimum(min_above[mem, k], pa[part].min(axis=0))
+
+    def stats(self) -> LevelStats | None:
+        """Each training row's statistics (as `loo_level_stats` gives them), or None when not
+        gathered."""
+        if self._acc is None:
+            return None
+        top = self._top
+        return LevelStats(*(a[self._unit_of, : top + 1] for a in self._acc))
+
+
+_FIELD = 1 << 21
+_VOTE_FIELDS = np.array([0, 1, _FIELD, _FIELD * _FIELD], np.int64)
+"""`LooCount`'s packed vote per `_loo_votes` vote: gone, `ABOVE`, `BELOW`, `EQUAL`."""
+
+
+def _tunable(y: np.ndarray) -> bool:
+    """Whether `tune` leaves rows out for labels y (else the paper's configuration)."""
+    n_pos = int(np.sum(y))
+    return len(y) >= MIN_TUNE_ROWS and min(n_pos, len(y) - n_pos) >= MIN_TUNE_CLASS
+
+
 def window_decisions(st: LevelStats, lo: int, hi: int, priors: np.ndarray) -> np.ndarray:
     """Decisions (len(priors) × n) of the unit-weight median over clause lengths lo..hi plus a
     prior clause of integer weight |W| at p = 1 (W > 0) or p = 0 (W < 0), for each W in priors.
@@ -353,7 +453,8 @@ def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0) -> np.ndarray 
 def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          max_prior: int | None = None, random_state: int | None = 0,
          groups: np.ndarray | None = None, sampled: bool = False,
-         class_weights: tuple[float, float] | None = None) -> TunedConfig:
+         class_weights: tuple[float, float] | None = None,
+         stats: LevelStats | None = None) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
     (one label per row) marks replicas: identical rows of one group are left out together
@@ -361,19 +462,22 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
     of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample).
     `class_weights` (w_pos, w_neg): `kb` is the `weighted_class_kb` of these weights, and the
     sign test that guards the paper's configuration weighs rows by them too — on rare positives
-    plain accuracy prefers answering "negative" everywhere."""
+    plain accuracy prefers answering "negative" everywhere. `stats`: the rows' `LevelStats`
+    when already gathered with the count (`LooCount`; used when every row is left out)."""
     z = TUNE_Z if z is None else z
     y = np.asarray(y, dtype=np.int64)
     prior = class_weights
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
     pick = None if sampled else loo_sample(kb, len(y), random_state)
+    if pick is not None or sampled:
+        stats = None
     if pick is not None:
         codes, y, leave_out = codes[pick], y[pick], leave_out[pick]
-    if len(y) < MIN_TUNE_ROWS or kb.n_learned == 0 or min(y.sum(), len(y) - y.sum()) < MIN_TUNE_CLASS:
+    if kb.n_learned == 0 or not _tunable(y):
         top = int(kb.lengths.max(initial=0))
         return TunedConfig(1, top, 0, float("nan"), float("nan"), len(y), top)
-    st = loo_level_stats(kb, codes, y, leave_out, prior)
+    st = stats if stats is not None else loo_level_stats(kb, codes, y, leave_out, prior)
     rw = 1.0 / leave_out if LOO_WEIGHTS == "sources" else np.ones(len(y))
     tw = rw * np.where(y == 1, prior[0], prior[1]) if prior is not None else rw
     L = st.above.shape[1] - 1
@@ -513,7 +617,7 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 
 __all__ = [
     "balanced_weights", "bounds_by_max_len", "reweighted_p", "weighted_class_kb",
-    "LevelStats", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
+    "LevelStats", "LooCount", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
     "prior_clause",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",
 ]

@@ -656,6 +656,34 @@ def test_global_view_stopped_part_way_shows_the_rows_done_and_continues(base_ws)
     assert "Stopped" not in texts(at) and "g_start" not in [b.key for b in at.button]
 
 
+def test_global_view_counts_what_it_shows_when_a_stopped_run_finishes_its_row_late(base_ws, monkeypatch):
+    """Streamlit starts the run a Stop click asks for while the stopped run's thread may still
+    finish its row: the Continue button's count and the view must come from one reading."""
+    import plx_app.service.insight as insight
+
+    ws = fresh(base_ws)
+    counts: list[tuple[int, int]] = []
+    insight.ws_global_view(ws, 2, 40, "test", progress=lambda i, n: counts.append((i, n)),
+                           stop=lambda: len(counts) >= 3)
+    read = insight.ws_global_progress
+
+    def read_then_late_row(*args, **kwargs):  # the count is read, then the old thread writes
+        got = read(*args, **kwargs)
+        more: list[int] = []
+        insight.ws_global_view(ws, 2, 40, "test", progress=lambda i, n: more.append(i),
+                               stop=lambda: len(more) >= 4)
+        return got
+
+    monkeypatch.setattr(insight, "ws_global_progress", read_then_late_row)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["ws"] = ws
+    at.session_state["g_rows"] = 40
+    at.run()
+    at.switch_page("plx_app/views/7_Global_view.py").run()
+    assert "Stopped after 4 of 40 rows" in texts(at)
+    assert "Continue (4 of 40 done)" in [b.label for b in at.button]
+
+
 # --------------------------------------------------------------------------- errors keep the app usable
 
 

@@ -289,7 +289,8 @@ def test_global_view_counts_rows_and_stops_on_stop(browser, server, tmp_path):
         app.nav("Global view", expect="Explain the rows")
         app.radio("Rows from", "training split", expect="Explaining 100 rows")
         app.page.get_by_role("button", name="Explain the rows").first.click()
-        app.expect("Explained ")  # the count of rows done, while it runs
+        app.page.get_by_text(re.compile(r"Explained [1-9]\d* of 100 rows")).first.wait_for(
+            timeout=app.timeout)  # a row is done (a Stop before the first row keeps none)
         app.act(app.page.get_by_role("button", name="Stop").first.click,
                 expect="Continue (")
         app.expect("Explanations given most often")  # the rows done are shown

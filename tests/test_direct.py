@@ -65,6 +65,21 @@ def test_counts_equal_brute_force(rows, labels, max_len):
     assert as_dict(kb) == brute_force(X, y, max_len)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), missing=st.sampled_from([0.0, 0.15]),
+       max_len=st.sampled_from([None, 4]))
+def test_counts_by_sorting_equal_brute_force(seed, missing, max_len):
+    """Many values a feature: long bodies have key ranges too wide for a table and are counted
+    by sorting, many subsets at once."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 9, (30, 6)).astype(str), columns=[f"f{i}" for i in range(6)])
+    X = X.mask(rng.random(X.shape) < missing).fillna({"f0": "0"})
+    y = rng.integers(0, 2, 30)
+    kb = direct_kb(X, y, max_len=max_len)
+    assert as_dict(kb) == brute_force(X, y, max_len)
+    assert (kb.lengths == (kb.codes >= 0).sum(axis=1)).all()
+
+
 def test_many_features_fall_back_to_per_subset_counting():
     # 70 binary features need more than 62 bits of packed key: the fallback must agree
     rng = np.random.default_rng(1)

@@ -111,8 +111,16 @@ model = a3.selectbox("Baseline model", list(SHAP_MODELS), format_func=SHAP_MODEL
 k = min(k, len(ws.features))
 rep = None
 done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
+finished = ws_agreement_done(ws, n_rows, k, model)
+if finished or done_n:  # what was done: nothing is computed. The count on the Continue button
+    # is read from this same report: a stopped run's thread may still finish its row after this
+    # run began (Streamlit's fast reruns), so a second reading could count one row more.
+    with guard("Comparing explanations with SHAP"):
+        rep = ws_agreement(ws, n_rows, k, model, stop=lambda: True)
+    if rep is not None:
+        done_n = rep.n
 start = controls = None
-if not ws_agreement_done(ws, n_rows, k, model):
+if not finished:
     start, controls = start_stop(
         "ev", f"Explaining {planned} rows with plx and with SHAP takes a while on wide tables; it "
         "runs when you start it, shows how many rows are done, and can be stopped (the rows done "
@@ -127,11 +135,8 @@ if start:
         rep = agreed.value if agreed is not None else None
         if rep is not None and rep.complete:
             controls.empty()
-elif ws_agreement_done(ws, n_rows, k, model) or done_n:  # what was done: nothing is computed
-    with guard("Comparing explanations with SHAP"):
-        rep = ws_agreement(ws, n_rows, k, model, stop=lambda: True)
-    if rep is not None and not rep.complete:
-        st.caption(md(f"Stopped after {rep.n} of {rep.planned} rows; shown below: those rows."))
+elif rep is not None and not rep.complete:
+    st.caption(md(f"Stopped after {rep.n} of {rep.planned} rows; shown below: those rows."))
 with guard("Showing the agreement"):
     if rep is not None:
         c1, c2 = st.columns(2)

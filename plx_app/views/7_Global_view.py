@@ -39,6 +39,18 @@ n_rows = g3.slider("Rows to explain (a seeded random sample beyond)", 20, 300, G
                    key="g_rows")
 
 done_n, planned = ws_global_progress(ws, k, n_rows, part)
+label = f"{part} rows, k={k}"
+got = None
+if done_n:  # what was done before (complete, or stopped part-way): nothing is computed. The
+    # count on the Continue button is read from this same view: a stopped run's thread may
+    # still finish its row after this run began (Streamlit's fast reruns), so a second reading
+    # could count one row more than the view shows.
+    with guard("Explaining the rows"):
+        got = keep_last("global", label, ws.data_key,
+                        lambda: ws_global_view(ws, k, n_rows, part, stop=lambda: True),
+                        "Explaining the rows")
+    if got is not None:
+        done_n = got.value.n_rows
 start = controls = None
 if done_n < planned:
     start, controls = start_stop(
@@ -47,22 +59,16 @@ if done_n < planned:
         "rows are done, and can be stopped; the rows done are kept and shown, and starting again "
         "continues.", done_n, planned, "Explain the rows")
 
-view = got = None
-if start or done_n:
+if start:
     with guard("Explaining the rows"):
-        if start:
-            count = row_counter(done_n, planned)
-            got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
-                            lambda: ws_global_view(ws, k, n_rows, part, progress=count),
-                            "Explaining the rows")
-            count.bar.empty()
-            if got is not None and got.value.complete:
-                controls.empty()
-        else:  # what was done before (complete, or stopped part-way): nothing is computed
-            got = keep_last("global", f"{part} rows, k={k}", ws.data_key,
-                            lambda: ws_global_view(ws, k, n_rows, part, stop=lambda: True),
-                            "Explaining the rows")
-    view = got.value if got is not None else None
+        count = row_counter(done_n, planned)
+        got = keep_last("global", label, ws.data_key,
+                        lambda: ws_global_view(ws, k, n_rows, part, progress=count),
+                        "Explaining the rows")
+        count.bar.empty()
+        if got is not None and got.value.complete:
+            controls.empty()
+view = got.value if got is not None else None
 if view is not None:
     pos_name, neg_name = wording.class_names(ws.class_name)
     st.markdown(md(view.summary(ws.class_name)))
