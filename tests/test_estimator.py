@@ -458,3 +458,30 @@ def test_values_written_otherwise_are_warned_about_and_answered_the_same():
     ref = clf.explain_many(X.head(12), k=1)  # the same features chosen, the same bounds
     assert [list(e.features) for e in ex] == [list(e.features) for e in ref]
     assert [e.bounds for e in ex] == [e.bounds for e in ref]
+
+
+def test_dates_are_a_time_line_not_an_id():
+    # a datetime column (one row per day: it fills a run like row numbers) was left out as
+    # "too many distinct values"; a date is binned like a number, its bins written as dates
+    rng = np.random.default_rng(21)
+    n = 400
+    when = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.permutation(n), unit="D")
+    g = rng.choice(["a", "b"], n)
+    y = np.where((when >= pd.Timestamp("2021-10-01")) ^ (rng.random(n) < 0.05), "late", "early")
+    X = pd.DataFrame({"when": when, "g": g})
+    clf = PLXClassifier(positive="late").fit(X, y)
+    assert "when" not in clf.excluded_ and "when" in clf.cuts_
+    labels = clf.discretizer_.binnings_["when"].labels
+    assert any("2021-09-2" in v or "2021-10-0" in v for v in labels), labels
+    assert np.mean(clf.predict(X) == y) > 0.9
+    utc = X.assign(when=X["when"].dt.tz_localize("UTC"))  # the same instants, zoned
+    iso = X.assign(when=X["when"].dt.strftime("%Y-%m-%d"))  # or written as ISO text
+    assert (clf.predict(utc) == clf.predict(X)).all() and (clf.predict(iso) == clf.predict(X)).all()
+    e = clf.explain(X.iloc[[0]], k=1)
+    assert str(next(iter(e.features.values()))).startswith(("<2021", "≥2021", "[2021"))
+    with pytest.raises(DataError, match="'not a day' is not a date"):
+        clf.predict(X.head(1).assign(when="not a day"))
+    text = X.assign(when=X["when"].dt.strftime("%d/%m/%Y"))  # dates as text stay text, and said
+    with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
+                                         r"\(pd.to_datetime\)"):
+        PLXClassifier(positive="late").fit(text, y)
