@@ -485,3 +485,20 @@ def test_dates_are_a_time_line_not_an_id():
     with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
                                          r"\(pd.to_datetime\)"):
         PLXClassifier(positive="late").fit(text, y)
+
+
+def test_decimal_numbers_from_a_database_are_binned_not_called_text():
+    # SQLAlchemy returns NUMERIC columns as Decimal objects: the column was left out as
+    # "ID-like … it holds numbers as text", which it does not
+    from decimal import Decimal
+
+    rng = np.random.default_rng(22)
+    x = rng.normal(50, 10, 300).round(2)
+    y = np.where(x > 55, "high", "low")
+    X = pd.DataFrame({"amount": [Decimal(str(v)) for v in x], "g": rng.choice(["a", "b"], 300)})
+    X.loc[3, "amount"] = None
+    clf = PLXClassifier(positive="high").fit(X, y)
+    assert "amount" in clf.cuts_ and "amount" not in clf.excluded_
+    assert 50 < clf.cuts_["amount"][0] < 60
+    assert (clf.predict(X) == clf.predict(X.assign(amount=X["amount"].astype(float)))).all()
+    assert np.mean(clf.predict(X) == y) > 0.95
