@@ -80,6 +80,8 @@ def is_numeric(s: pd.Series, max_categories: int = 10) -> bool:
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return False
+    if not np.isfinite(x).all():  # ±inf fits an open end bin; as a category it is refused
+        return bool(np.isfinite(x).any())
     whole = bool(np.all(np.floor(x) == x))
     return not whole or len(np.unique(x)) > max_categories or (holds_dates(s) and len(
         np.unique(x)) > 1)  # a few dates are still a time line (and Timestamps no category)
