@@ -429,8 +429,78 @@ def _scalar_str(v: Any) -> Any:
 _UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
                                               r"\s*[$€£¥]$")}
 _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
+#: Dates a text column may be written in (the whole column in one; a date is a point on a
+#: time line, not an ID, so a date column is binned like a number: `date_cuts`). "ISO8601" is
+#: 2021-03-04, 2021-03-04 13:30 or 2021-03-04T13:30:00Z; day first before month first
+#: (04/03/2021 is 4 March unless a value's second field is above 12; the reading is said).
+DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
+                                              "%Y/%m/%d")
+                             for tm in ("", " %H:%M", " %H:%M:%S")))
+DATE_ISO = "date:ISO8601"
+"""The number format of a column held as dates (datetime64, Timestamps): text in new rows
+is read as ISO dates."""
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
-                                      for style in _STYLES for u in ("", *_UNITS)))
+                                      for style in _STYLES for u in ("", *_UNITS)),
+                  *(f"date:{d}" for d in DATE_FORMATS))
+_DATE_LIKE = (r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+              r"(?:Z|[+-]\d{2}:?\d{2})?)?")
+_EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
+
+
+def is_date_format(number_format: str) -> bool:
+    """True for the `NUMBER_FORMATS` entries that read dates (days since 1970-01-01)."""
+    return number_format.startswith("date:")
+
+
+def holds_dates(s: pd.Series) -> bool:
+    """True when a column holds dates as dates (datetime64, with or without a time zone, or
+    Timestamp / datetime / date objects), not as text."""
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return True
+    return s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in (
+        "datetime", "datetime64", "date")
+
+
+def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
+    """Days since 1970-01-01 (UTC; fractions for the time of day) of dates, or of text written
+    as `date_format`; NaN where missing or not such a date."""
+    if not pd.api.types.is_datetime64_any_dtype(s.dtype):
+        obj = s.astype(object)
+        obj = obj.map(lambda v: v.strip() if isinstance(v, str) else v, na_action="ignore")
+        s = pd.to_datetime(obj, format=date_format, errors="coerce", utc=True)
+    elif s.dt.tz is None:
+        s = s.dt.tz_localize("UTC")
+    return ((s - _EPOCH) / pd.Timedelta(days=1)).to_numpy(dtype=float, na_value=np.nan)
+
+
+def date_format(s: pd.Series) -> str | None:
+    """The `DATE_FORMATS` entry every present value of a text column is written in, or None."""
+    vals = s.dropna()
+    if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
+        return None
+    u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
+    if not u.str.fullmatch(_DATE_LIKE).all():
+        return None
+    return next((d for d in DATE_FORMATS if not np.isnan(_days(u, d)).any()), None)
+
+
+def date_cuts(cuts: Sequence[float], x: np.ndarray) -> np.ndarray:
+    """Cut points of a date column moved up to the data's resolution (a whole day when every
+    value is one, else a whole second), so that bins read as dates and split the values as
+    before: a cut c with lo < c ≤ hi between neighbouring values stays in (lo, hi]."""
+    c = np.asarray(cuts, dtype=float)
+    v = np.asarray(x, dtype=float)
+    v = v[np.isfinite(v)]
+    per = 1.0 if np.all(np.floor(v) == v) else 86400.0
+    return np.unique(np.ceil(c * per - 1e-6) / per)
+
+
+def date_text(days: float) -> str:
+    """A day count as ISO text: 2021-03-04, with the time when it has one (13:30, 13:30:15)."""
+    ts = (_EPOCH + pd.Timedelta(days=float(days))).round("s").tz_localize(None)
+    if ts == ts.normalize():
+        return ts.strftime("%Y-%m-%d")
+    return ts.strftime("%Y-%m-%d %H:%M" if ts.second == 0 else "%Y-%m-%d %H:%M:%S")
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
 _DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
 _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
@@ -445,6 +515,12 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
+    if is_date_format(number_format) or holds_dates(s):
+        if number_format != "plain" and number_format not in NUMBER_FORMATS:
+            raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
+                            f"{number_format!r}")
+        num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
+        return num, np.isnan(num) & s.notna().to_numpy()
     obj = s.astype(object)
     if number_format != "plain":
         obj = _plain_text(obj, number_format)
@@ -504,6 +580,8 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
         return None
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
+    if (d := date_format(u)) is not None:
+        return f"date:{d}"
     if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
     marked = {unit: bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
@@ -557,9 +635,10 @@ def _read_numbers(s: pd.Series, delimiter: str | None = None
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
     stray texts read as missing — their cells then not counted as bad) of a non-boolean
     column, as `infer_schema` reads a file's column (`delimiter`: the file's, see
-    `number_format`). The one home of how text becomes numbers."""
+    `number_format`). The one home of how text becomes numbers; dates (datetime64, or text in
+    one `DATE_FORMATS` entry) read as days since 1970-01-01."""
     x, bad = _numbers(s)
-    fmt = "plain"
+    fmt = DATE_ISO if holds_dates(s) else "plain"
     if not pd.api.types.is_numeric_dtype(s.dtype) and (
             bad.any() or _dots_of_three(s, bad)) and (
             fmt := number_format(s, delimiter) or "plain") != "plain":
@@ -616,6 +695,12 @@ NUMBER_FORMAT_WORDS = {
                      "is not ';'-delimited)",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
+    **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
+        "%m", "month").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
+        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
+        else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
+            0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
+       for d in DATE_FORMATS},
 }
 
 
@@ -649,9 +734,10 @@ class Binning:
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
+            what = "a date" if is_date_format(self.number_format) else "a number"
             raise DataError(
                 f"column {str(values.name)!r}, row {values.index[i]!r}: value "
-                f"{values.iloc[i]!r} is not a number, but the column is numeric{written} "
+                f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
         idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
@@ -701,12 +787,15 @@ def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
     )
 
 
-def bin_labels(cuts: Sequence[float], name: str | None = None) -> tuple[str, ...]:
+def bin_labels(cuts: Sequence[float], name: str | None = None,
+               number_format: str = "plain") -> tuple[str, ...]:
     """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
-    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty)."""
+    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty); a date column's cuts (days,
+    `is_date_format`) as dates: `<2022-01-01`."""
     p = name or ""
     inside = f"{p}∈" if p else ""
-    c = [fmt_number(v) for v in cuts]
+    show = date_text if is_date_format(number_format) else fmt_number
+    c = [show(v) for v in cuts]
     if not c:
         return (f"{inside}(-∞, ∞)",)
     mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
@@ -749,7 +838,8 @@ def fit_bins(
         if not np.isfinite(c).all():
             raise DataError(f"column {str(values.name)!r}: cut points must be finite, got {cuts}")
         c = np.unique(c)
-        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name), number_format)
+        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name, number_format),
+                       number_format)
     if method not in ("quantile", "uniform"):
         raise DataError(f"unknown method {method!r}; use 'quantile', 'uniform' or 'cuts'")
     if int(bins) != bins or bins < 1:
@@ -766,7 +856,8 @@ def fit_bins(
         below = np.cumsum(counts) - counts
         targets = np.maximum(len(x) * np.arange(1, bins) // bins, 1)
         at = np.searchsorted(below, targets, side="left")
-        c = _round_sig(values[at[at < len(values)]], 6)
+        c = values[at[at < len(values)]]
+        c = c if is_date_format(number_format) else _round_sig(c, 6)
     elif hi > lo and bins > 1:
         step = (hi - lo) / bins
         q = np.arange(1, bins) / bins
@@ -774,8 +865,11 @@ def fit_bins(
     else:
         c = np.empty(0)
     c = np.unique(c)
+    if is_date_format(number_format):
+        c = date_cuts(c, x)
     c = c[c > lo]
-    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name), number_format)
+    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name, number_format),
+                   number_format)
 
 
 def discretise(
@@ -1134,8 +1228,9 @@ def infer_schema(
             kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            why = excess_levels(n_distinct, present,
-                                not is_num or numbered_like_ids(present_x), id_threshold,
+            why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
+                                    numbered_like_ids(present_x) and not is_date_format(fmt)),
+                                id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
                 if not is_num and _ambiguous_numbers(s):

@@ -100,19 +100,42 @@ def number_key(v: str) -> str | None:
     return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
 
 
+@dataclass(frozen=True)
+class Twins:
+    """A domain's values by what `value_twin` matches them on, built once per domain so that
+    each value read is one dict lookup, not a pass over the domain: a number's one spelling
+    (`number_key`) and a text's case- and space-folded form → its position (-1 where two
+    values share the key)."""
+
+    numbers: Mapping[str, int]
+    texts: Mapping[str, int]
+
+    @classmethod
+    def of(cls, domain: Sequence[str]) -> Twins:
+        numbers: dict[str, int] = {}
+        texts: dict[str, int] = {}
+        for i, v in enumerate(domain):
+            if (key := number_key(v)) is not None:
+                numbers[key] = -1 if key in numbers else i
+            fold = v.strip().casefold()
+            texts[fold] = -1 if fold in texts else i
+        return cls(numbers, texts)
+
+    def find(self, s: str) -> int | None:
+        """`value_twin(domain, s)`."""
+        key = number_key(s)
+        hit = self.numbers.get(key) if key is not None else self.texts.get(s.strip().casefold())
+        return None if hit is None or hit < 0 else hit
+
+
 def value_twin(domain: Sequence[str], s: str) -> int | None:
     """Position of the one value of `domain` that is `s` written otherwise, or None: the same
     number ("2" for a KB that learned "2.0": a whole-number column read as floats in one file
     and as integers in the next) or the same text up to case and surrounding spaces ("TRUE" /
     "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
-    written; two candidates are not guessed between."""
-    key = number_key(s)
-    if key is not None:
-        hits = [i for i, v in enumerate(domain) if number_key(v) == key]
-    else:
-        key = s.strip().casefold()
-        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == key]
-    return hits[0] if len(hits) == 1 else None
+    written; two candidates are not guessed between. For many values of one domain, build its
+    `Twins` once (`KB.twins` keeps a KB's)."""
+    return Twins.of(domain).find(s)
 
 
 def is_missing(v: Any) -> bool:
@@ -215,9 +238,12 @@ def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = No
             dom = tuple(domains.get(features[j], ()))
         out_domains[features[j]] = dom
         lookup = {v: k for k, v in enumerate(dom)}
+        twins = None
         for s in strs if domains is not None else ():
-            if s not in lookup and (t := value_twin(dom, s)) is not None:
-                lookup[s] = t  # "2" where the domain holds "2.0": the same value
+            if s not in lookup:
+                twins = Twins.of(dom) if twins is None else twins
+                if (t := twins.find(s)) is not None:
+                    lookup[s] = t  # "2" where the domain holds "2.0": the same value
         to_code = np.array([lookup.get(s, -2) for s in strs] + [-1], dtype=np.int32)
         codes[:, j] = to_code[inverse]  # inverse -1 (missing) reads the last entry: -1
     return Encoded(features, out_domains, codes)

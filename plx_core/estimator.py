@@ -59,7 +59,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import variants as V
 from .data import (
     columns_left_out,
+    date_format,
     excess_levels,
+    holds_dates,
     numbered_like_ids,
     reads_as_numbers,
     uninformative,
@@ -412,11 +414,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if c in self.cuts_:
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
-                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x)
+                                          and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
                 levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
-                if levels[c] is not None and reads_as_numbers(s):
+                if levels[c] is not None and date_format(s) is not None:
+                    levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
+                                  "have it binned as a time line")
+                elif levels[c] is not None and pd.api.types.infer_dtype(
+                        raw[c], skipna=True) == "string" and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned")
         self.excluded_ = columns_left_out(
@@ -712,7 +719,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """`_block_means`, warning once about values read as the KB's value written otherwise
         (as `plx predict` says them on stderr): nothing changed silently."""
         res = self._block_means(X)
-        warn_read_as(res[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(res[0].read_as)
         return res
 
     def _block_means(self, X: Any) -> list[BoundsArray]:
@@ -789,7 +797,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
         the predicted class (largest mean), explained as positive."""
         answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
-        warn_read_as(answers[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(answers[0].read_as)
         if self.kb_ is not None:
             return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
         means = np.column_stack([a.mean for a in answers])

@@ -834,6 +834,34 @@ def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
     assert_one_line_error(err, "column 'betrag'", "'71.5' is not a number", "thousands")
 
 
+def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path, capsys):
+    # dd/mm/yyyy dates used to be left out ("too many distinct values"): fit said so and the
+    # model could not see that every row after June is positive
+    rng = np.random.default_rng(13)
+    days = pd.Timestamp("2022-01-01") + pd.to_timedelta(rng.integers(0, 365, 300), unit="D")
+    y = np.where(days >= pd.Timestamp("2022-07-01"), "yes", "no")
+    data = tmp_path / "visits.csv"
+    pd.DataFrame({"visit": days.strftime("%d/%m/%Y"), "site": rng.choice(["n", "s"], 300),
+                  "y": y}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "y", "--positive", "yes", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    assert "column 'visit': read as dates, day/month/year" in err and "left out" not in err
+    b = json.loads((tmp_path / "m.json").read_text())["schema"]["bins"]["visit"]
+    assert b["number_format"] == "date:%d/%m/%Y" and b["labels"][0].startswith("<2022-0")
+    new = tmp_path / "new.csv"
+    new.write_text("visit,site\n24/12/2022,n\n03/02/2022,s\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "p.csv"],
+                       capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+    new.write_text("visit,site\n2022-12-24,n\n")  # another way of writing dates: named
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "q.csv"],
+                       capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'visit'", "'2022-12-24' is not a date", "day/month/year")
+
+
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
     from plx_core.textformat import parse_literals

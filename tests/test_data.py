@@ -547,6 +547,38 @@ def test_a_semicolon_files_thousands_are_binned_as_thousands_and_said():
     assert "could separate thousands" in sch.bins["betrag"].reading()
 
 
+@pytest.mark.parametrize("written, fmt", [
+    ("%Y-%m-%d", "date:ISO8601"), ("%d/%m/%Y", "date:%d/%m/%Y"), ("%m/%d/%Y", "date:%m/%d/%Y"),
+    ("%d.%m.%Y %H:%M", "date:%d.%m.%Y %H:%M"), ("%Y-%m-%dT%H:%M:%SZ", "date:ISO8601"),
+])
+def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
+    # one row per day, as a daily log has: the dates fill a run like row numbers, and were
+    # left out as "ID-like" (or as too many distinct values)
+    rng = np.random.default_rng(5)
+    days = pd.Timestamp("2021-01-01 08:00") + pd.to_timedelta(rng.permutation(300), unit="D")
+    frame = pd.DataFrame({"day": days.strftime(written), "g": rng.choice(list("ab"), 300),
+                          "t": np.where(days >= pd.Timestamp("2021-07-01"), "late", "early")})
+    sch = infer_schema(frame, "t", "late", bins=2)
+    assert "day" not in sch.excluded and sch.kinds["day"] == "numeric"
+    b = sch.bins["day"]
+    assert b.number_format == fmt and "dates" in b.reading() and "time line" in b.reading()
+    assert re.fullmatch(r"<2021-\d\d-\d\d( \d\d:\d\d)?", b.labels[0]), b.labels
+    X, _ = sch.apply(frame)
+    cut = pd.Timestamp("1970-01-01") + pd.Timedelta(days=b.cuts[0])
+    assert b.labels[0] == f"<{cut:%Y-%m-%d}" + ("" if cut == cut.normalize() else f" {cut:%H:%M}")
+    assert (X["day"] == np.where(days >= cut, b.labels[1], b.labels[0])).all()
+    back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))
+    assert back.apply(frame)[0]["day"].tolist() == X["day"].tolist()
+    with pytest.raises(DataError, match=err("column 'day', row 0: value 'soon' is not a date")):
+        back.apply(pd.DataFrame({"day": ["soon"], "g": ["a"]}))
+
+
+def test_text_that_is_not_one_date_format_stays_text():
+    assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
+    assert number_format(pd.Series(["1.2.3", "4.5.6"], dtype=object)) is None
+    assert number_format(pd.Series(["2021-01-01", "04/03/2021"], dtype=object)) is None
+
+
 def test_a_decimal_comma_column_is_binned_and_new_rows_read_the_same_way():
     # a spreadsheet export from much of Europe: the measure used to be dropped as "ID-like"
     rng = np.random.default_rng(7)
