@@ -17,7 +17,9 @@ distinct values; other columns stay categorical. Bins are left-closed with open 
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,8 +61,8 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)
-    ok = np.fromiter(
-        (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
+        (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
          for v in vals[present]), dtype=bool, count=int(present.sum()),
     )
     if not ok.all() or not present.any():
@@ -78,6 +80,8 @@ def is_numeric(s: pd.Series, max_categories: int = 10) -> bool:
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return False
+    if not np.isfinite(x).all():  # ±inf fits an open end bin; as a category it is refused
+        return bool(np.isfinite(x).any())
     whole = bool(np.all(np.floor(x) == x))
     return not whole or len(np.unique(x)) > max_categories or (holds_dates(s) and len(
         np.unique(x)) > 1)  # a few dates are still a time line (and Timestamps no category)

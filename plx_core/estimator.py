@@ -419,7 +419,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 if levels[c] is not None and date_format(s) is not None:
                     levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
                                   "have it binned as a time line")
-                elif levels[c] is not None and reads_as_numbers(s):
+                elif levels[c] is not None and pd.api.types.infer_dtype(
+                        raw[c], skipna=True) == "string" and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned")
         self.excluded_ = columns_left_out(

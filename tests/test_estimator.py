@@ -485,3 +485,44 @@ def test_dates_are_a_time_line_not_an_id():
     with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
                                          r"\(pd.to_datetime\)"):
         PLXClassifier(positive="late").fit(text, y)
+
+
+def test_decimal_numbers_from_a_database_are_binned_not_called_text():
+    # SQLAlchemy returns NUMERIC columns as Decimal objects: the column was left out as
+    # "ID-like … it holds numbers as text", which it does not
+    from decimal import Decimal
+
+    rng = np.random.default_rng(22)
+    x = rng.normal(50, 10, 300).round(2)
+    y = np.where(x > 55, "high", "low")
+    X = pd.DataFrame({"amount": [Decimal(str(v)) for v in x], "g": rng.choice(["a", "b"], 300)})
+    X.loc[3, "amount"] = None
+    clf = PLXClassifier(positive="high").fit(X, y)
+    assert "amount" in clf.cuts_ and "amount" not in clf.excluded_
+    assert 50 < clf.cuts_["amount"][0] < 60
+    assert (clf.predict(X) == clf.predict(X.assign(amount=X["amount"].astype(float)))).all()
+    assert np.mean(clf.predict(X) == y) > 0.95
+
+
+def test_whole_numbers_with_infinity_are_binned_not_refused():
+    # a count with inf for "never" (≤ 10 distinct whole values) was kept as categories, and
+    # the fit refused it: "float value inf is not categorical; discretise the column first"
+    rng = np.random.default_rng(23)
+    c = rng.integers(0, 4, 300).astype(float)
+    c[c == 3] = np.inf
+    y = np.where(c > 1, "yes", "no")
+    X = pd.DataFrame({"c": c, "g": rng.choice(["a", "b"], 300)})
+    clf = PLXClassifier().fit(X, y)
+    assert "c" in clf.cuts_ and (clf.predict(X) == y).all()
+    assert clf.predict(pd.DataFrame({"c": [np.inf, -np.inf], "g": ["a", "a"]})).tolist() == [
+        "yes", "no"]
+
+
+def test_huge_whole_numbers_left_out_are_not_called_text():
+    # Python ints beyond 2**63 (object column) are IDs here; the warning said they were
+    # "numbers as text" and told the user to convert them
+    X = pd.DataFrame({"h": [10**30 + i for i in range(200)], "g": ["a", "b"] * 100})
+    y = np.where(np.arange(200) % 3 == 0, "yes", "no")
+    with pytest.warns(UserWarning, match="'h': ID-like") as said:
+        PLXClassifier(positive="yes").fit(X, y)
+    assert not any("as text" in str(w.message) for w in said)
