@@ -367,19 +367,28 @@ def _quiet_copy(clf: Any) -> Any:
     return quiet
 
 
-def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
-    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
-    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given).
-    Values read as the model's value written otherwise are warned about now, as `clf.bounds`
-    warns (`_warn_read_as`)."""
+def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str], Any]:
+    """(the Dask table, the model's feature columns, the model as the workers get it) for the
+    row-by-row answers of `bounds_dask` and `explain_dask`: a missing feature column named,
+    values written otherwise warned about once for the whole table (`_warn_read_as`), and the
+    quiet copy sent to every worker once (`client.scatter(..., broadcast=True)`) when a client
+    is given."""
     ddf = as_dask_frame(data)
     features = [str(f) for f in clf.feature_names_in_]
     missing = [f for f in features if f not in ddf.columns]
     if missing:
         raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
     _warn_read_as(clf, ddf, features, client)
-    clf = _quiet_copy(clf)
-    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    quiet = _quiet_copy(clf)
+    return ddf, features, client.scatter(quiet, broadcast=True) if client is not None else quiet
+
+
+def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
+    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
+    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given).
+    Values read as the model's value written otherwise are warned about now, as `clf.bounds`
+    warns (`_warn_read_as`)."""
+    ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"lower": pd.Series(dtype=float), "upper": pd.Series(dtype=float),
                          "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object)})
     return ddf.map_partitions(_bounds_part, model, features, meta=meta)
@@ -407,14 +416,7 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
     """A lazy Dask DataFrame: the k deciding features of each row and that sub-query's bounds
     (values read as the model's value written otherwise warned about now, as `clf.explain`
     warns)."""
-    ddf = as_dask_frame(data)
-    features = [str(f) for f in clf.feature_names_in_]
-    missing = [f for f in features if f not in ddf.columns]
-    if missing:
-        raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
-    _warn_read_as(clf, ddf, features, client)
-    clf = _quiet_copy(clf)
-    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"features": pd.Series(dtype=object), "lower": pd.Series(dtype=float),
                          "upper": pd.Series(dtype=float)})
     return ddf.map_partitions(_explain_part, model, features, k, meta=meta)

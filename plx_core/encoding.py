@@ -7,6 +7,7 @@ numeric columns are discretised. Here a float column is an error, not a silent c
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -165,11 +166,18 @@ def as_frame(X: Any, features: Sequence[str] | None = None) -> pd.DataFrame:
         raise DataError("the data has no rows")
     if frame.shape[1] == 0:
         raise DataError("the data has no feature columns")
-    cols = [str(c) for c in frame.columns]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise DataError(f"duplicate column name(s) {dup}; rename them before building a KB")
+    column_names(frame, "rename them before building a KB")
     return frame
+
+
+def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
+    """The frame's column names as text, refused in one line naming every name that stands
+    twice (`fix` says what to do): two columns of one name cannot be told apart."""
+    cols = [str(c) for c in frame.columns]
+    if len(set(cols)) < len(cols):
+        dup = sorted(c for c, n in Counter(cols).items() if n > 1)
+        raise DataError(f"duplicate column name(s) {dup}; {fix}")
+    return cols
 
 
 def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
@@ -177,10 +185,7 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     by name: the fitted order, one line naming any missing or unknown column. Other X as is."""
     if not isinstance(X, pd.DataFrame):
         return X
-    cols = [str(c) for c in X.columns]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise DataError(f"duplicate column name(s) {dup}; rename them")
+    cols = column_names(X)
     if fitted is None:
         return X
     names = [str(c) for c in fitted]

@@ -186,5 +186,6 @@ def test_the_cluster_answers_warn_about_values_written_otherwise_as_in_memory(cl
     np.testing.assert_array_equal(got["mean"].to_numpy(), want["mean"].to_numpy())
     with pytest.warns(UserWarning, match="'1 ' read as '1'"):
         D.explain_dask(clf, part, k=2, client=client)  # lazy: said before any explanation
-    with pytest.raises(DataError, match="lacks the model's feature column"):
-        D.explain_dask(clf, part.drop(columns="f1"), k=2, client=client)
+    for answer in (D.bounds_dask, D.explain_dask):  # both name a missing column, lazily too
+        with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['f1'\]"):
+            answer(clf, part.drop(columns="f1"), client=client)

@@ -105,3 +105,21 @@ def test_a_kb_reads_a_value_written_otherwise_against_its_domain_as_it_is_now():
     assert [(r.written, r.value, r.rows) for r in many.read_as] == [("3", "3.0", 1), ("1", "1.0", 1)]
     assert query(kb, {"n": "3"}).unseen == {"n": "3"}  # the original KB's domain is as it was
     assert query_many(kb, pd.DataFrame({"n": ["3"]})).unseen_rows.tolist() == [0]
+
+
+def test_columns_of_one_name_are_refused_naming_each_name_once():
+    import pytest
+
+    from plx_core.encoding import as_frame, match_columns
+    from plx_core.errors import DataError
+
+    frame = pd.DataFrame([[1, 2, 3, 4, 5]], columns=["b", "a", "b", "a", "c"])
+    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them "
+                                        r"before building a KB$"):
+        as_frame(frame)
+    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them$"):
+        match_columns(frame, ["a", "b", "c"])
+    assert match_columns(frame[["c"]], ["c"]).columns.tolist() == ["c"]
+    named = pd.DataFrame([[1, 2]], columns=[1, "1"])  # one name as text: the same column
+    with pytest.raises(DataError, match=r"\['1'\]"):
+        as_frame(named)
