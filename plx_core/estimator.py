@@ -34,7 +34,8 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
   part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain.
   Missing values stay missing (the feature is left open in the query).
 * **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
-  probability corrected to a balanced prior (`plx_core.variants.balanced_p`: positives count
+  probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with
+  `balanced_weights`: positives count
   1/π, negatives 1/(1−π) for the training base rate π) — what replicating the minority class
   does, without copies that could leak into a test split. The decision stays "mean of the
   ω(POS) bounds > threshold", now on balanced probabilities; `class_weight_` records what was
