@@ -37,8 +37,9 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
   probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with
   `balanced_weights`: positives count 1/π, negatives 1/(1−π) for the training base rate π) —
   what replicating the minority class does, without copies that could leak into a test
-  split. The decision stays "mean of the ω(POS) bounds > threshold", now on balanced probabilities; `class_weight_` records what was
-  used. `threshold=` moves the decision (sensitivity against specificity).
+  split. The decision stays "mean of the ω(POS) bounds > threshold", now on balanced
+  probabilities; `class_weight_` records what was used. `threshold=` moves the decision
+  (sensitivity against specificity).
 * **The positive class** of a binary label is never guessed except for 0/1, −1/1,
   False/True and no/yes (the second of each pair); other labels need `positive=` (the error names them).
 """
