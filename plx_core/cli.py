@@ -489,7 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "probabilistic logic inference.")
     sub = p.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="learn a KB from a CSV and save the model (JSON)")
-    f.add_argument("data", help="CSV with a header row (gzip / bzip2 / xz compressed too)")
+    f.add_argument("data", help="CSV with a header row (gzip / bzip2 / xz compressed too), or "
+                   "a Parquet file (with pyarrow)")
     f.add_argument("--label", required=True, help="the label column")
     f.add_argument("--positive", help="the class POS stands for (needed for more than two)")
     f.add_argument("--kb", choices=KB_KINDS, default="direct")

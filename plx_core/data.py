@@ -116,10 +116,13 @@ def read_table(
     names: Sequence[str] | None = None,
 ) -> Table:
     """`load_csv` that also says what it did: the cells read as missing, each row's line in
-    the file, and notes (decompressed, CR line endings). The one path every table takes."""
+    the file, and notes (decompressed, CR line endings). The one path every table takes; a
+    Parquet file (read with pyarrow, when installed) takes it too: `_read_parquet`."""
     raw, where = _read_bytes(source, max_bytes)
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
+    if raw.startswith(b"PAR1"):
+        return _read_parquet(raw, where, max_rows, max_cols, missing)
     notes: list[str] = []
     raw = _unpack(raw, where, max_bytes, notes)
     text = _decode(raw, encoding, where, notes)
@@ -144,6 +147,45 @@ def read_table(
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
                                   names)
     return Table(frame, where, counts, lines, tuple(notes), delim)
+
+
+def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
+                  missing: Sequence[str]) -> Table:
+    """A Parquet file as a `Table`, as `plx predict --dask` reads one: its columns keep their
+    types (numbers, dates, booleans; text as Python strings), its nulls are missing, and so
+    are text cells equal to one of `missing`; rows are numbered from 1. The caps are checked
+    on the file's metadata before any row is read."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataError(f"{where} is a Parquet file; reading it needs pyarrow (pip install "
+                        "'plx[dask]'), or save the table as CSV (UTF-8)") from None
+    try:
+        pf = pq.ParquetFile(io.BytesIO(raw))
+        n_rows, names = pf.metadata.num_rows, list(pf.schema_arrow.names)
+        if n_rows > max_rows:
+            raise DataError(f"{where} has {n_rows:,} rows, more than the cap of "
+                            f"max_rows={max_rows:,}")
+        _columns(names, where, max_cols, True, None, 1)  # the column cap, duplicate names
+        frame = pf.read().to_pandas()
+    except DataError:
+        raise
+    except Exception as exc:  # pyarrow's own errors name what is wrong with the file
+        raise DataError(f"{where} is a Parquet file that cannot be read ({exc})") from None
+    frame.columns = [str(c) for c in frame.columns]
+    counts: dict[str, dict[str, int]] = {}
+    for c in frame.columns:
+        s = frame[c]
+        if isinstance(s.dtype, pd.StringDtype) or s.dtype == object:
+            s = s.astype(object).where(s.notna(), np.nan)
+            hit = s.isin(list(missing)).to_numpy() & s.notna().to_numpy()
+            if hit.any():
+                counts[c] = {str(m): int(n) for m, n in s[hit].value_counts().items()}
+                s = s.mask(hit)
+            frame[c] = s
+    frame.index = pd.RangeIndex(len(frame))
+    return Table(frame, where, counts, np.arange(1, len(frame) + 1, dtype=np.int64),
+                 ("read as Parquet (rows numbered from 1)",))
 
 
 def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:

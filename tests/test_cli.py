@@ -862,6 +862,44 @@ def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path
     assert_one_line_error(err, "column 'visit'", "'2022-12-24' is not a date", "day/month/year")
 
 
+def test_parquet_files_fit_and_predict_as_their_csv_does(tmp_path, capsys):
+    # `plx predict --dask` read Parquet, plain `plx fit` / `plx predict` refused it ("save the
+    # table as CSV"); its typed columns (codes, measures, dates) answer as the CSV's text does
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(14)
+    n = 240
+    frame = pd.DataFrame({
+        "code": rng.choice([10, 20, 30], n), "dose": rng.normal(5, 2, n).round(3),
+        "day": pd.Timestamp("2022-01-01") + pd.to_timedelta(rng.integers(0, 300, n), unit="D"),
+        "site": rng.choice(["north", "south", "?"], n)})
+    frame["y"] = np.where((frame["dose"] > 5) ^ (frame["code"] == 20), "yes", "no")
+    csv, pq = tmp_path / "t.csv", tmp_path / "t.parquet"
+    frame.assign(day=frame["day"].dt.strftime("%Y-%m-%d")).to_csv(csv, index=False)
+    frame.to_parquet(pq)
+    for src, name in ((csv, "c.json"), (pq, "p.json")):
+        code, _, err = run(["fit", src, "--label", "y", "--positive", "yes", "--out",
+                            tmp_path / name], capsys)
+        assert code == 0, err
+    k = int((frame["site"] == "?").sum())
+    assert f"'site' {k} ('?' ×{k})" in err  # "?" read as missing in Parquet text too
+    a = json.loads((tmp_path / "c.json").read_text())
+    b = json.loads((tmp_path / "p.json").read_text())
+    assert a["schema"]["bins"] == b["schema"]["bins"] and a["kb"] == b["kb"]
+    test = frame.drop(columns="y").head(40)
+    test.to_parquet(tmp_path / "new.parquet")
+    test.assign(day=test["day"].dt.strftime("%Y-%m-%d")).to_csv(tmp_path / "new.csv", index=False)
+    for src, out in (("new.parquet", "p1.csv"), ("new.csv", "p2.csv")):
+        code, _, err = run(["predict", tmp_path / "c.json", tmp_path / src, "--out",
+                            tmp_path / out], capsys)
+        assert code == 0, err
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "p1.csv"), pd.read_csv(tmp_path / "p2.csv"))
+    test.drop(columns="dose").to_parquet(tmp_path / "bad.parquet")
+    code, _, err = run(["predict", tmp_path / "c.json", tmp_path / "bad.parquet", "--out",
+                        tmp_path / "p3.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "bad.parquet", "['dose']")
+
+
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
     from plx_core.textformat import parse_literals

@@ -650,3 +650,19 @@ def test_a_few_text_cells_in_a_number_column_are_read_as_missing_and_said():
     many = frame.assign(lab=np.where(np.arange(300) % 10 == 0, "unknown", lab))  # 10 %: text
     assert "too many distinct values" in infer_schema(many, "t").excluded["lab"]
     assert infer_schema(frame, "t", categorical=["lab"]).kinds["lab"] == "categorical"
+
+
+def test_a_parquet_file_is_read_with_its_types_and_capped_before_reading(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"n": [1.5, None, 3.0], "s": ["a", "NA", None],
+                  "d": pd.to_datetime(["2021-01-01", "2021-01-02", None])}).to_parquet(path)
+    table = read_table(path)
+    assert table.frame["n"].dtype == float and table.frame["s"].tolist()[0] == "a"
+    assert table.frame["s"].isna().tolist() == [False, True, True]
+    assert table.missing == {"s": {"NA": 1}} and table.lines.tolist() == [1, 2, 3]
+    assert pd.api.types.is_datetime64_any_dtype(table.frame["d"])
+    with pytest.raises(DataError, match="3 rows, more than the cap of max_rows=2"):
+        read_table(path, max_rows=2)
+    with pytest.raises(DataError, match="3 columns, more than the cap of max_cols=2"):
+        read_table(path, max_cols=2)
