@@ -342,6 +342,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.base_rates_ = [float(np.mean(labels == c)) for c in targets]
         self._labels = labels
         self._codes = None  # the training rows' codes, once encoded for the tuned variant
+        self._loo = None  # the tuned variant's leave-one-out, gathered with the count
         for c in targets:
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -356,7 +357,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                       "one-vs-rest KBs are tuned Direct KBs"
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
-        del self._groups, self._budget, self._cap_chosen, self._labels, self._codes
+        del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
@@ -374,7 +375,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
         v = self.variant_
         # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
-        loo = V.LooCount(y, self._groups, cw) if v == "tuned" else None
+        # (and, for `_direct_loo`, every training row's clauses when there are few)
+        loo = V.LooCount(y, self._groups, cw, keep_pairs=self._loo_pairs()) if v == "tuned" else None
+        self._loo = loo
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
                                           memory_budget=budget, observe=loo)
         if budget < total:
@@ -595,13 +598,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if (not ms and window is None) or pairs > S.LOO_PAIRS:
             return {}
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
-        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window)
+        found = self._loo.pairs() if self._loo is not None and cfg.loo_rows is None else None
+        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found)
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
         for key, v in means.items():
             out[key] = np.full(len(y), np.nan)
             out[key][at] = v
         return out
+
+    def _loo_pairs(self) -> int:
+        """How many (training row, subset) pairs the count keeps for `_direct_loo` (0: none:
+        no selection follows, or none of its Direct candidates)."""
+        from . import selection as S
+
+        if (self.variant != "auto" or len(self.classes_) != 2
+                or not ("direct-conf" in S.CANDIDATES or S.DIRECT_THRESHOLD)):
+            return 0
+        return S.LOO_PAIRS
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
                sampled: bool, class_weights: tuple[float, float] | None = None,
