@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import check_label_variants, default_positive, natural_key
+from .encoding import check_label_variants, default_positive, natural_key, unknown_positive
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -1205,10 +1205,7 @@ def infer_schema(
     if positive is not None:
         pos = _scalar_str(positive)
         if pos not in classes:
-            raise DataError(
-                f"positive={positive!r} is not a value of the label {label!r} "
-                f"(values: {list(classes[:10])})"
-            )
+            raise unknown_positive(positive, classes, f"the label {label!r}")
     else:
         pos = default_positive(classes)
 
@@ -1298,6 +1295,9 @@ def infer_schema(
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))
+    if not kept and not excluded:
+        raise DataError(f"the table has no column besides the label {label!r}: plx needs "
+                        "at least one feature column")
     if not kept:
         raise DataError(f"no feature columns left; excluded: {excluded}")
     return Schema(

@@ -70,7 +70,14 @@ from .data import (
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
-from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
+from .encoding import (
+    check_labels,
+    default_positive,
+    match_columns,
+    natural_key,
+    unknown_positive,
+    value_str,
+)
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many, read_as_note
 
@@ -323,7 +330,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)"
                 )
             if pos not in classes:
-                raise DataError(f"positive={self.positive!r} is not a class of y ({classes})")
+                raise unknown_positive(self.positive, classes, "y", "class")
             self.positive_ = pos
             targets = [pos]
         else:
