@@ -681,14 +681,27 @@ def _read_numbers(s: pd.Series, delimiter: str | None = None
     one `DATE_FORMATS` entry) read as days since 1970-01-01."""
     x, bad = _numbers(s)
     fmt = DATE_ISO if holds_dates(s) else "plain"
-    if not pd.api.types.is_numeric_dtype(s.dtype) and (
-            bad.any() or _dots_of_three(s, bad)) and (
-            fmt := number_format(s, delimiter) or "plain") != "plain":
-        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234: one format fits every value
+    if not pd.api.types.is_numeric_dtype(s.dtype) and (bad.any() or _dots_of_three(s, bad)):
+        fmt = number_format(s, delimiter) or "plain"
+        if fmt == "plain" and bad.any():  # a format the cells written like numbers share,
+            shaped = _number_shaped(s)  # the rest perhaps a few stray texts ("unknown")
+            if shaped.any() and _stray_text(s, s.notna().to_numpy() & ~shaped):
+                fmt = number_format(s[shaped], delimiter) or "plain"
+        if fmt != "plain":
+            x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234 / 04.03.2021
     stray = _stray_text(s, bad) if bad.any() else ()
     if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
         bad = np.zeros(len(s), dtype=bool)
     return x, bad, fmt, stray
+
+
+def _number_shaped(s: pd.Series) -> np.ndarray:
+    """Per cell: present text written like a number in some format (digits, '.', ',', a sign,
+    a percent or currency sign) or like a date (`_DATE_LIKE`)."""
+    u = s.map(lambda v: v.strip() if isinstance(v, str) else None, na_action="ignore")
+    u = u.astype(object).where(u.notna(), "")
+    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+    return (shaped | u.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
 
 
 def _dots_of_three(s: pd.Series, bad: np.ndarray) -> bool:
@@ -808,7 +821,8 @@ class Binning:
             parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
-            parts.append(f"the text {shown} read as missing (every other value is a number)")
+            other = "a date" if is_date_format(self.number_format) else "a number"
+            parts.append(f"the text {shown} read as missing (every other value is {other})")
         return "; ".join(parts)
 
 
