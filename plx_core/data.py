@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import check_label_variants, default_positive, natural_key
+from .encoding import check_label_variants, default_positive, natural_key, unknown_positive
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -681,14 +681,27 @@ def _read_numbers(s: pd.Series, delimiter: str | None = None
     one `DATE_FORMATS` entry) read as days since 1970-01-01."""
     x, bad = _numbers(s)
     fmt = DATE_ISO if holds_dates(s) else "plain"
-    if not pd.api.types.is_numeric_dtype(s.dtype) and (
-            bad.any() or _dots_of_three(s, bad)) and (
-            fmt := number_format(s, delimiter) or "plain") != "plain":
-        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234: one format fits every value
+    if not pd.api.types.is_numeric_dtype(s.dtype) and (bad.any() or _dots_of_three(s, bad)):
+        fmt = number_format(s, delimiter) or "plain"
+        if fmt == "plain" and bad.any():  # a format the cells written like numbers share,
+            shaped = _number_shaped(s)  # the rest perhaps a few stray texts ("unknown")
+            if shaped.any() and _stray_text(s, s.notna().to_numpy() & ~shaped):
+                fmt = number_format(s[shaped], delimiter) or "plain"
+        if fmt != "plain":
+            x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234 / 04.03.2021
     stray = _stray_text(s, bad) if bad.any() else ()
     if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
         bad = np.zeros(len(s), dtype=bool)
     return x, bad, fmt, stray
+
+
+def _number_shaped(s: pd.Series) -> np.ndarray:
+    """Per cell: present text written like a number in some format (digits, '.', ',', a sign,
+    a percent or currency sign) or like a date (`_DATE_LIKE`)."""
+    u = s.map(lambda v: v.strip() if isinstance(v, str) else None, na_action="ignore")
+    u = u.astype(object).where(u.notna(), "")
+    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+    return (shaped | u.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
 
 
 def _dots_of_three(s: pd.Series, bad: np.ndarray) -> bool:
@@ -808,7 +821,8 @@ class Binning:
             parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
-            parts.append(f"the text {shown} read as missing (every other value is a number)")
+            other = "a date" if is_date_format(self.number_format) else "a number"
+            parts.append(f"the text {shown} read as missing (every other value is {other})")
         return "; ".join(parts)
 
 
@@ -1205,10 +1219,7 @@ def infer_schema(
     if positive is not None:
         pos = _scalar_str(positive)
         if pos not in classes:
-            raise DataError(
-                f"positive={positive!r} is not a value of the label {label!r} "
-                f"(values: {list(classes[:10])})"
-            )
+            raise unknown_positive(positive, classes, f"the label {label!r}")
     else:
         pos = default_positive(classes)
 
@@ -1298,6 +1309,9 @@ def infer_schema(
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))
+    if not kept and not excluded:
+        raise DataError(f"the table has no column besides the label {label!r}: plx needs "
+                        "at least one feature column")
     if not kept:
         raise DataError(f"no feature columns left; excluded: {excluded}")
     return Schema(

@@ -238,7 +238,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     from .data import columns_left_out, excess_levels, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .discretize import Discretizer
-    from .encoding import default_positive
+    from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_left_out
     from .query import encode_rows
 
@@ -265,7 +265,7 @@ def fit_dask(data: Any, label: str, **params: Any):
         raise DataError(f"y has the classes {classes}: pass positive= to say which one POS stands "
                         "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)")
     if pos not in classes:
-        raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
+        raise unknown_positive(clf.positive, classes, "y", "class")
     total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
     tuned = clf.variant in ("auto", "tuned")  # "auto" on a cluster: the tuned Direct KB
     budget = V.kb_share(total) if tuned else total  # as PLXClassifier.fit

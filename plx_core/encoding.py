@@ -281,6 +281,17 @@ def smallest_int(codes: np.ndarray) -> np.ndarray:
     return codes.astype(dtype)
 
 
+def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the label",
+                     noun: str = "value") -> DataError:
+    """The error for a `positive` that is no class: names the classes and, when one of them
+    is it written otherwise (`value_twin`: "Adélie" for "Adélie  ", "yes" for "Yes"), that one —
+    never taken silently, as a label's spelling is the user's data."""
+    twin = value_twin(list(classes), value_str(positive))
+    hint = "" if twin is None else f"; did you mean {classes[twin]!r} (as the data writes it)?"
+    return DataError(f"positive={positive!r} is not a {noun} of {where} (values: "
+                     f"{list(classes[:10])}){hint}")
+
+
 def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
     """0/1 labels and the string of the positive class; errors name rows and values."""
     arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=object)
@@ -309,7 +320,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
             )
     pos = value_str(positive)
     if pos not in classes:
-        raise DataError(f"positive={positive!r} is not a value of the label (values: {classes[:8]})")
+        raise unknown_positive(positive, classes)
     yb = (strs == pos).astype(np.int8)
     if yb.min() == yb.max():
         raise DataError(f"every row has label {pos!r}; plx needs both positive and negative rows")

@@ -34,11 +34,12 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
   part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain.
   Missing values stay missing (the feature is left open in the query).
 * **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
-  probability corrected to a balanced prior (`plx_core.variants.balanced_p`: positives count
-  1/π, negatives 1/(1−π) for the training base rate π) — what replicating the minority class
-  does, without copies that could leak into a test split. The decision stays "mean of the
-  ω(POS) bounds > threshold", now on balanced probabilities; `class_weight_` records what was
-  used. `threshold=` moves the decision (sensitivity against specificity).
+  probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with
+  `balanced_weights`: positives count 1/π, negatives 1/(1−π) for the training base rate π) —
+  what replicating the minority class does, without copies that could leak into a test
+  split. The decision stays "mean of the ω(POS) bounds > threshold", now on balanced
+  probabilities; `class_weight_` records what was used. `threshold=` moves the decision
+  (sensitivity against specificity).
 * **The positive class** of a binary label is never guessed except for 0/1, −1/1,
   False/True and no/yes (the second of each pair); other labels need `positive=` (the error names them).
 """
@@ -69,7 +70,14 @@ from .data import (
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
-from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
+from .encoding import (
+    check_labels,
+    default_positive,
+    match_columns,
+    natural_key,
+    unknown_positive,
+    value_str,
+)
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many, read_as_note
 
@@ -322,7 +330,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)"
                 )
             if pos not in classes:
-                raise DataError(f"positive={self.positive!r} is not a class of y ({classes})")
+                raise unknown_positive(self.positive, classes, "y", "class")
             self.positive_ = pos
             targets = [pos]
         else:

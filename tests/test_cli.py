@@ -948,3 +948,24 @@ def test_a_label_of_measurements_is_named_as_such(tmp_path, capsys):
                        capsys)
     assert code == 2
     assert_one_line_error(err, "label 'y' holds 40 different numbers", "make a yes/no label")
+
+
+def test_a_positive_class_written_otherwise_is_named_not_taken(tmp_path, capsys):
+    # labels "Adélie  " (trailing spaces, as a spreadsheet left them): --positive Adélie was
+    # refused with the values listed, and nothing said which one the user meant
+    data = tmp_path / "p.csv"
+    data.write_text("bill,species\n" + "".join(
+        f"{40 + i % 9},{['Adélie  ', 'Gentoo pingüin', 'chin strap'][i % 3]}\n"
+        for i in range(60)), encoding="utf-8")
+    code, _, err = run(["fit", data, "--label", "species", "--positive", "adélie", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "positive='adélie'", "did you mean 'Adélie  '")
+    code, _, err = run(["fit", data, "--label", "species", "--positive", "Adélie  ", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    only = tmp_path / "only.csv"  # a label and nothing else: said as such ("excluded: {}")
+    only.write_text("y\nyes\nno\n")
+    code, _, err = run(["fit", only, "--label", "y", "--out", tmp_path / "o.json"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "no column besides the label 'y'")

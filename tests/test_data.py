@@ -666,3 +666,24 @@ def test_a_parquet_file_is_read_with_its_types_and_capped_before_reading(tmp_pat
         read_table(path, max_rows=2)
     with pytest.raises(DataError, match="3 columns, more than the cap of max_cols=2"):
         read_table(path, max_cols=2)
+
+
+def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
+    # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
+    # text, left out as too many distinct values: stray text was read as missing only
+    # among plainly written numbers
+    rng = np.random.default_rng(6)
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.permutation(200), unit="D")
+    when = pd.Series(days.strftime("%d/%m/%Y"), dtype=object)
+    money = pd.Series([f"{v:,.2f}" for v in rng.uniform(1000, 90000, 200)], dtype=object)
+    when[[3, 50]], money[[7]] = "unknown", "n.k."
+    frame = pd.DataFrame({"when": when, "money": money, "t": rng.choice(["a", "b"], 200)})
+    sch = infer_schema(frame, "t", "a")
+    assert not sch.excluded
+    assert sch.bins["when"].number_format == "date:%d/%m/%Y"
+    assert sch.bins["when"].text_missing == ("unknown",)
+    assert "'unknown' read as missing (every other value is a date)" in sch.bins["when"].reading()
+    assert sch.bins["money"].number_format == "thousands"
+    assert sch.bins["money"].text_missing == ("n.k.",)
+    X, _ = sch.apply(frame)
+    assert X["when"].isna().tolist() == [i in (3, 50) for i in range(200)]

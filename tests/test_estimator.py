@@ -526,3 +526,9 @@ def test_huge_whole_numbers_left_out_are_not_called_text():
     with pytest.warns(UserWarning, match="'h': ID-like") as said:
         PLXClassifier(positive="yes").fit(X, y)
     assert not any("as text" in str(w.message) for w in said)
+
+
+def test_a_positive_written_otherwise_is_named():
+    X = pd.DataFrame({"a": list("xyxyxyxy")})
+    with pytest.raises(DataError, match=r"positive='YES' is not a class of y .*did you mean 'yes'"):
+        PLXClassifier(positive="YES").fit(X, ["yes", "no"] * 4)
