@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_util import App, chromium_path, launch, streamlit_server  # noqa: E402
-from timing import write_section  # noqa: E402
+from timing import publish  # noqa: E402
 
 SECTION = "## Dashboard in the browser (bench_browser.py)"
 NOTES = [
@@ -159,10 +159,7 @@ def main() -> None:
     t0 = time.perf_counter()
     times, once = measure(args.reps)
     section = table(times, once, args.reps)
-    print(section)
-    print(f"(benchmark took {time.perf_counter() - t0:.0f} s)")
-    if args.write:
-        write_section(SECTION, section)
+    publish(SECTION, section, args.write, t0)
 
 
 if __name__ == "__main__":

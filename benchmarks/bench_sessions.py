@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_util import CHROMIUM_ARGS, chromium_path, script_finished, streamlit_server  # noqa: E402
-from timing import write_section  # noqa: E402
+from timing import publish  # noqa: E402
 
 SECTION = "## Concurrent sessions (issue 6)"
 VIEWPORT = {"width": 1280, "height": 1600}
@@ -507,10 +507,7 @@ def main() -> None:
     t0 = time.perf_counter()
     run = asyncio.run(measure(args.sessions, args.timeout, args.ttl, args.rounds))
     section = report(run, args.sessions, args.ttl, args.timeout, args.rounds)
-    print(section)
-    print(f"(benchmark took {time.perf_counter() - t0:.0f} s)")
-    if args.write:
-        write_section(SECTION, section)
+    publish(SECTION, section, args.write, t0)
 
 
 if __name__ == "__main__":

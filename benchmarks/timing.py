@@ -35,6 +35,16 @@ def fmt(seconds: float, ms_digits: int = 2) -> str:
     return f"{seconds:.2f} s"
 
 
+def publish(title: str, section: str, write: bool, started: float | None = None) -> None:
+    """Print a RESULTS.md section (and, from `started`, how long the benchmark took); with
+    `write`, put it in RESULTS.md under `title`."""
+    print(section)
+    if started is not None:
+        print(f"(benchmark took {time.perf_counter() - started:.0f} s)")
+    if write:
+        write_section(title, section)
+
+
 def write_section(title: str, section: str, path: Path = RESULTS) -> None:
     """Replace the section headed `title` of RESULTS.md with `section` (or append it), leaving
     every other section as it is."""

@@ -114,30 +114,43 @@ def start_stop(key: str, what: str, done: int, planned: int, start_label: str) -
     return start, controls
 
 
-def row_counter(done: int = 0, planned: int = 0, text: str | None = None) -> Any:
-    """A progress bar saying `Explained i of n rows`, as the `progress(i, n)` callback of the
-    row-by-row work; `.empty()` on the returned bar's holder removes it."""
-    bar = st.progress(done / max(planned, 1),
-                      text=text or f"Explained {done} of {planned} rows")
-
-    def count(i: int, n: int) -> None:
-        bar.progress(min(i / max(n, 1), 1.0), text=f"Explained {i} of {n} rows")
-
-    count.bar = bar  # type: ignore[attr-defined]
-    return count
-
-
 class Progress:
-    """A progress bar usable as the `progress(fraction, text)` callback of plx_core."""
+    """The one progress bar of the pages, for both shapes of progress callback: the bar
+    itself is `progress(fraction, text)` (building a KB), its `rows` is `progress(i, n)` of
+    row-by-row work (`Explained i of n rows`); `done()` removes it, as leaving a `with` block
+    does (however it is left)."""
 
-    def __init__(self, text: str = "Working…") -> None:
-        self.bar = st.progress(0.0, text=text)
+    def __init__(self, text: str = "Working…", fraction: float = 0.0) -> None:
+        self.bar = st.progress(_clip(fraction), text=text)
 
     def __call__(self, fraction: float, text: str) -> None:
-        self.bar.progress(min(max(float(fraction), 0.0), 1.0), text=text)
+        self.bar.progress(_clip(fraction), text=text)
+
+    def rows(self, i: int, n: int) -> None:
+        self(i / max(n, 1), rows_text(i, n))
 
     def done(self) -> None:
         self.bar.empty()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done()
+
+
+def _clip(fraction: float) -> float:
+    return min(max(float(fraction), 0.0), 1.0)
+
+
+def rows_text(i: int, n: int) -> str:
+    return f"Explained {i} of {n} rows"
+
+
+def row_counter(done: int = 0, planned: int = 0, text: str | None = None) -> Progress:
+    """A `Progress` standing at `done` of `planned` rows (saying so, or `text`), whose `rows`
+    is the `progress(i, n)` callback of the row-by-row work."""
+    return Progress(text or rows_text(done, planned), done / max(planned, 1))
 
 
 WRAP_ROW = 70  # px per table row: above 4rem (64 px) st.dataframe wraps text cells (3 lines)
@@ -167,9 +180,7 @@ def require_kb(ws) -> None:
     """Build the session's KB if it has none yet (with a progress bar); stop the page with the
     error shown when it cannot be built."""
     if ws.kb is None:
-        bar = Progress("Building the knowledge base…")
-        with guard("Building the KB"):
+        with Progress("Building the knowledge base…") as bar, guard("Building the KB"):
             ws.ensure_kb(bar)
-        bar.done()
         if ws.kb is None:
             st.stop()

@@ -141,7 +141,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points)."""
-    from .data import column_numbers, infer_schema
+    from .data import column_numbers, infer_schema, is_date_format
     from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
@@ -172,6 +172,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
     numbers = {f: pd.Series(column_numbers(frame[f], b.number_format), index=frame.index)
                for f, b in schema.bins.items()}
+    for f, b in schema.bins.items():  # dates reach the estimator as dates (a time line)
+        if is_date_format(b.number_format):
+            numbers[f] = pd.Series(pd.to_datetime(numbers[f], unit="D"), index=frame.index)
     raw = [f for f, v in numbers.items() if is_numeric(v)]
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
         X[f] = numbers[f].to_numpy()
@@ -486,7 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "probabilistic logic inference.")
     sub = p.add_subparsers(dest="command", required=True)
     f = sub.add_parser("fit", help="learn a KB from a CSV and save the model (JSON)")
-    f.add_argument("data", help="CSV with a header row (gzip / bzip2 / xz compressed too)")
+    f.add_argument("data", help="CSV with a header row (gzip / bzip2 / xz compressed too), or "
+                   "a Parquet file (with pyarrow)")
     f.add_argument("--label", required=True, help="the label column")
     f.add_argument("--positive", help="the class POS stands for (needed for more than two)")
     f.add_argument("--kb", choices=KB_KINDS, default="direct")

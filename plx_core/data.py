@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import check_label_variants, default_positive, natural_key
+from .encoding import check_label_variants, default_positive, natural_key, unknown_positive
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -116,10 +116,13 @@ def read_table(
     names: Sequence[str] | None = None,
 ) -> Table:
     """`load_csv` that also says what it did: the cells read as missing, each row's line in
-    the file, and notes (decompressed, CR line endings). The one path every table takes."""
+    the file, and notes (decompressed, CR line endings). The one path every table takes; a
+    Parquet file (read with pyarrow, when installed) takes it too: `_read_parquet`."""
     raw, where = _read_bytes(source, max_bytes)
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
+    if raw.startswith(b"PAR1"):
+        return _read_parquet(raw, where, max_rows, max_cols, missing)
     notes: list[str] = []
     raw = _unpack(raw, where, max_bytes, notes)
     text = _decode(raw, encoding, where, notes)
@@ -144,6 +147,45 @@ def read_table(
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
                                   names)
     return Table(frame, where, counts, lines, tuple(notes), delim)
+
+
+def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
+                  missing: Sequence[str]) -> Table:
+    """A Parquet file as a `Table`, as `plx predict --dask` reads one: its columns keep their
+    types (numbers, dates, booleans; text as Python strings), its nulls are missing, and so
+    are text cells equal to one of `missing`; rows are numbered from 1. The caps are checked
+    on the file's metadata before any row is read."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataError(f"{where} is a Parquet file; reading it needs pyarrow (pip install "
+                        "'plx[dask]'), or save the table as CSV (UTF-8)") from None
+    try:
+        pf = pq.ParquetFile(io.BytesIO(raw))
+        n_rows, names = pf.metadata.num_rows, list(pf.schema_arrow.names)
+        if n_rows > max_rows:
+            raise DataError(f"{where} has {n_rows:,} rows, more than the cap of "
+                            f"max_rows={max_rows:,}")
+        _columns(names, where, max_cols, True, None, 1)  # the column cap, duplicate names
+        frame = pf.read().to_pandas()
+    except DataError:
+        raise
+    except Exception as exc:  # pyarrow's own errors name what is wrong with the file
+        raise DataError(f"{where} is a Parquet file that cannot be read ({exc})") from None
+    frame.columns = [str(c) for c in frame.columns]
+    counts: dict[str, dict[str, int]] = {}
+    for c in frame.columns:
+        s = frame[c]
+        if isinstance(s.dtype, pd.StringDtype) or s.dtype == object:
+            s = s.astype(object).where(s.notna(), np.nan)
+            hit = s.isin(list(missing)).to_numpy() & s.notna().to_numpy()
+            if hit.any():
+                counts[c] = {str(m): int(n) for m, n in s[hit].value_counts().items()}
+                s = s.mask(hit)
+            frame[c] = s
+    frame.index = pd.RangeIndex(len(frame))
+    return Table(frame, where, counts, np.arange(1, len(frame) + 1, dtype=np.int64),
+                 ("read as Parquet (rows numbered from 1)",))
 
 
 def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
@@ -429,8 +471,78 @@ def _scalar_str(v: Any) -> Any:
 _UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
                                               r"\s*[$€£¥]$")}
 _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
+#: Dates a text column may be written in (the whole column in one; a date is a point on a
+#: time line, not an ID, so a date column is binned like a number: `date_cuts`). "ISO8601" is
+#: 2021-03-04, 2021-03-04 13:30 or 2021-03-04T13:30:00Z; day first before month first
+#: (04/03/2021 is 4 March unless a value's second field is above 12; the reading is said).
+DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
+                                              "%Y/%m/%d")
+                             for tm in ("", " %H:%M", " %H:%M:%S")))
+DATE_ISO = "date:ISO8601"
+"""The number format of a column held as dates (datetime64, Timestamps): text in new rows
+is read as ISO dates."""
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
-                                      for style in _STYLES for u in ("", *_UNITS)))
+                                      for style in _STYLES for u in ("", *_UNITS)),
+                  *(f"date:{d}" for d in DATE_FORMATS))
+_DATE_LIKE = (r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+              r"(?:Z|[+-]\d{2}:?\d{2})?)?")
+_EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
+
+
+def is_date_format(number_format: str) -> bool:
+    """True for the `NUMBER_FORMATS` entries that read dates (days since 1970-01-01)."""
+    return number_format.startswith("date:")
+
+
+def holds_dates(s: pd.Series) -> bool:
+    """True when a column holds dates as dates (datetime64, with or without a time zone, or
+    Timestamp / datetime / date objects), not as text."""
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return True
+    return s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in (
+        "datetime", "datetime64", "date")
+
+
+def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
+    """Days since 1970-01-01 (UTC; fractions for the time of day) of dates, or of text written
+    as `date_format`; NaN where missing or not such a date."""
+    if not pd.api.types.is_datetime64_any_dtype(s.dtype):
+        obj = s.astype(object)
+        obj = obj.map(lambda v: v.strip() if isinstance(v, str) else v, na_action="ignore")
+        s = pd.to_datetime(obj, format=date_format, errors="coerce", utc=True)
+    elif s.dt.tz is None:
+        s = s.dt.tz_localize("UTC")
+    return ((s - _EPOCH) / pd.Timedelta(days=1)).to_numpy(dtype=float, na_value=np.nan)
+
+
+def date_format(s: pd.Series) -> str | None:
+    """The `DATE_FORMATS` entry every present value of a text column is written in, or None."""
+    vals = s.dropna()
+    if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
+        return None
+    u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
+    if not u.str.fullmatch(_DATE_LIKE).all():
+        return None
+    return next((d for d in DATE_FORMATS if not np.isnan(_days(u, d)).any()), None)
+
+
+def date_cuts(cuts: Sequence[float], x: np.ndarray) -> np.ndarray:
+    """Cut points of a date column moved up to the data's resolution (a whole day when every
+    value is one, else a whole second), so that bins read as dates and split the values as
+    before: a cut c with lo < c ≤ hi between neighbouring values stays in (lo, hi]."""
+    c = np.asarray(cuts, dtype=float)
+    v = np.asarray(x, dtype=float)
+    v = v[np.isfinite(v)]
+    per = 1.0 if np.all(np.floor(v) == v) else 86400.0
+    return np.unique(np.ceil(c * per - 1e-6) / per)
+
+
+def date_text(days: float) -> str:
+    """A day count as ISO text: 2021-03-04, with the time when it has one (13:30, 13:30:15)."""
+    ts = (_EPOCH + pd.Timedelta(days=float(days))).round("s").tz_localize(None)
+    if ts == ts.normalize():
+        return ts.strftime("%Y-%m-%d")
+    return ts.strftime("%Y-%m-%d %H:%M" if ts.second == 0 else "%Y-%m-%d %H:%M:%S")
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
 _DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
 _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
@@ -445,6 +557,12 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
+    if is_date_format(number_format) or holds_dates(s):
+        if number_format != "plain" and number_format not in NUMBER_FORMATS:
+            raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
+                            f"{number_format!r}")
+        num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
+        return num, np.isnan(num) & s.notna().to_numpy()
     obj = s.astype(object)
     if number_format != "plain":
         obj = _plain_text(obj, number_format)
@@ -504,6 +622,8 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
         return None
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
+    if (d := date_format(u)) is not None:
+        return f"date:{d}"
     if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
     marked = {unit: bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
@@ -557,17 +677,31 @@ def _read_numbers(s: pd.Series, delimiter: str | None = None
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
     stray texts read as missing — their cells then not counted as bad) of a non-boolean
     column, as `infer_schema` reads a file's column (`delimiter`: the file's, see
-    `number_format`). The one home of how text becomes numbers."""
+    `number_format`). The one home of how text becomes numbers; dates (datetime64, or text in
+    one `DATE_FORMATS` entry) read as days since 1970-01-01."""
     x, bad = _numbers(s)
-    fmt = "plain"
-    if not pd.api.types.is_numeric_dtype(s.dtype) and (
-            bad.any() or _dots_of_three(s, bad)) and (
-            fmt := number_format(s, delimiter) or "plain") != "plain":
-        x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234: one format fits every value
+    fmt = DATE_ISO if holds_dates(s) else "plain"
+    if not pd.api.types.is_numeric_dtype(s.dtype) and (bad.any() or _dots_of_three(s, bad)):
+        fmt = number_format(s, delimiter) or "plain"
+        if fmt == "plain" and bad.any():  # a format the cells written like numbers share,
+            shaped = _number_shaped(s)  # the rest perhaps a few stray texts ("unknown")
+            if shaped.any() and _stray_text(s, s.notna().to_numpy() & ~shaped):
+                fmt = number_format(s[shaped], delimiter) or "plain"
+        if fmt != "plain":
+            x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234 / 04.03.2021
     stray = _stray_text(s, bad) if bad.any() else ()
     if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
         bad = np.zeros(len(s), dtype=bool)
     return x, bad, fmt, stray
+
+
+def _number_shaped(s: pd.Series) -> np.ndarray:
+    """Per cell: present text written like a number in some format (digits, '.', ',', a sign,
+    a percent or currency sign) or like a date (`_DATE_LIKE`)."""
+    u = s.map(lambda v: v.strip() if isinstance(v, str) else None, na_action="ignore")
+    u = u.astype(object).where(u.notna(), "")
+    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+    return (shaped | u.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
 
 
 def _dots_of_three(s: pd.Series, bad: np.ndarray) -> bool:
@@ -616,6 +750,12 @@ NUMBER_FORMAT_WORDS = {
                      "is not ';'-delimited)",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
+    **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
+        "%m", "month").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
+        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
+        else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
+            0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
+       for d in DATE_FORMATS},
 }
 
 
@@ -649,9 +789,10 @@ class Binning:
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
+            what = "a date" if is_date_format(self.number_format) else "a number"
             raise DataError(
                 f"column {str(values.name)!r}, row {values.index[i]!r}: value "
-                f"{values.iloc[i]!r} is not a number, but the column is numeric{written} "
+                f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
         idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
@@ -680,7 +821,8 @@ class Binning:
             parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
-            parts.append(f"the text {shown} read as missing (every other value is a number)")
+            other = "a date" if is_date_format(self.number_format) else "a number"
+            parts.append(f"the text {shown} read as missing (every other value is {other})")
         return "; ".join(parts)
 
 
@@ -701,12 +843,15 @@ def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
     )
 
 
-def bin_labels(cuts: Sequence[float], name: str | None = None) -> tuple[str, ...]:
+def bin_labels(cuts: Sequence[float], name: str | None = None,
+               number_format: str = "plain") -> tuple[str, ...]:
     """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
-    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty)."""
+    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty); a date column's cuts (days,
+    `is_date_format`) as dates: `<2022-01-01`."""
     p = name or ""
     inside = f"{p}∈" if p else ""
-    c = [fmt_number(v) for v in cuts]
+    show = date_text if is_date_format(number_format) else fmt_number
+    c = [show(v) for v in cuts]
     if not c:
         return (f"{inside}(-∞, ∞)",)
     mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
@@ -749,7 +894,8 @@ def fit_bins(
         if not np.isfinite(c).all():
             raise DataError(f"column {str(values.name)!r}: cut points must be finite, got {cuts}")
         c = np.unique(c)
-        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name), number_format)
+        return Binning("cuts", tuple(float(v) for v in c), bin_labels(c, name, number_format),
+                       number_format)
     if method not in ("quantile", "uniform"):
         raise DataError(f"unknown method {method!r}; use 'quantile', 'uniform' or 'cuts'")
     if int(bins) != bins or bins < 1:
@@ -766,7 +912,8 @@ def fit_bins(
         below = np.cumsum(counts) - counts
         targets = np.maximum(len(x) * np.arange(1, bins) // bins, 1)
         at = np.searchsorted(below, targets, side="left")
-        c = _round_sig(values[at[at < len(values)]], 6)
+        c = values[at[at < len(values)]]
+        c = c if is_date_format(number_format) else _round_sig(c, 6)
     elif hi > lo and bins > 1:
         step = (hi - lo) / bins
         q = np.arange(1, bins) / bins
@@ -774,8 +921,11 @@ def fit_bins(
     else:
         c = np.empty(0)
     c = np.unique(c)
+    if is_date_format(number_format):
+        c = date_cuts(c, x)
     c = c[c > lo]
-    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name), number_format)
+    return Binning(method, tuple(float(v) for v in c), bin_labels(c, name, number_format),
+                   number_format)
 
 
 def discretise(
@@ -1069,10 +1219,7 @@ def infer_schema(
     if positive is not None:
         pos = _scalar_str(positive)
         if pos not in classes:
-            raise DataError(
-                f"positive={positive!r} is not a value of the label {label!r} "
-                f"(values: {list(classes[:10])})"
-            )
+            raise unknown_positive(positive, classes, f"the label {label!r}")
     else:
         pos = default_positive(classes)
 
@@ -1134,8 +1281,9 @@ def infer_schema(
             kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            why = excess_levels(n_distinct, present,
-                                not is_num or numbered_like_ids(present_x), id_threshold,
+            why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
+                                    numbered_like_ids(present_x) and not is_date_format(fmt)),
+                                id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
                 if not is_num and _ambiguous_numbers(s):
@@ -1161,6 +1309,9 @@ def infer_schema(
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))
+    if not kept and not excluded:
+        raise DataError(f"the table has no column besides the label {label!r}: plx needs "
+                        "at least one feature column")
     if not kept:
         raise DataError(f"no feature columns left; excluded: {excluded}")
     return Schema(

@@ -66,6 +66,9 @@ SHIFT = 26
 rows number fewer than 2^26."""
 BYTES_PER_PAIR = 20
 """Working-set bytes per (row, subset) pair of a chunk: the key, its weight, bincount's index."""
+PREALLOC = 2**30
+"""The cube's output columns are allocated at the clause bound's size up to this many bytes
+(virtual: only the pages written are memory), so the levels are written in place, not joined."""
 KEY_GROUP = 12
 """Features per pattern table of `LevelKeys.body_keys` (2^12 patterns: tables of ~0.5 MB)."""
 CLAUSE_BYTES = 32
@@ -320,9 +323,7 @@ class LevelKeys:
 
             def per_key(col: np.ndarray) -> np.ndarray:
                 return col[rank]
-        top = int(self.radix.max(initial=1))
-        dtype = np.int8 if top <= 127 else np.int16 if top <= 32767 else np.int32
-        out = np.full((len(keys), n_features), -1, dtype)
+        out = np.full((len(keys), n_features), -1, self.code_dtype())
         flat = out.reshape(-1)
         base = np.arange(len(keys), dtype=np.int64) * n_features
         exact = float(offsets[-1]) < 2.0**52
@@ -338,6 +339,11 @@ class LevelKeys:
             flat[base + per_key(mem[:, i])] = d - 1
             local = q
         return out
+
+    def code_dtype(self) -> np.dtype:
+        """The smallest integer type of the code rows `decode` gives (codes below the radix)."""
+        top = int(self.radix.max(initial=1))
+        return np.dtype(np.int8 if top <= 127 else np.int16 if top <= 32767 else np.int32)
 
     def body_keys(self, codes: np.ndarray, step: int = 2**15, lengths: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -502,24 +508,31 @@ def _level_chunks(offsets: np.ndarray, cstep: int, d: int, merge: bool
         yield run[0], run[1], False
 
 
-def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
-                 visit: Visit | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sorted keys, support, positives) of the length-k bodies of the distinct rows.
-    `visit(k, at, support, positives)` is called per chunk of subsets with the chunk's bodies
-    (in key order) and `at` (chunk subsets × distinct rows): the body of each (subset, row)
-    pair, len(support) where the row misses a member — when every row fits one chunk."""
+def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _Cube,
+                 visit: Visit | None = None) -> None:
+    """Add the length-k bodies of the distinct rows to `out` in key order (code rows, support,
+    positives). When every row fits one chunk, a body's code row is copied from one (subset,
+    row) pair that holds it (the row's codes on the subset's members) instead of decoded from
+    its key; and `visit(k, at, support, positives)` is called per chunk of subsets with the
+    chunk's bodies (in key order) and `at` (chunk subsets × distinct rows): the body of each
+    (subset, row) pair, len(support) where the row misses a member."""
     mem, _, offsets = lk.level(k)
-    C, d = len(mem), len(rows.support)
-    z = np.zeros(0, np.int64)
+    C, d, F = len(mem), len(rows.support), rows.codes.shape[1]
     if C == 0 or d == 0:
-        return z, z, z
+        return
     digits_t = np.ascontiguousarray((rows.codes.astype(np.int64) + 1).T)
     if digits_t.max(initial=0) < 127:
         digits_t = digits_t.astype(np.int8)
     rstep = min(d, WORK)
     cstep = max(1, WORK // rstep)
-    if rstep < d:
+    whole = rstep == d
+    if not whole:
         visit = None
+    else:  # bodies' code rows from the pairs that hold them: the row's codes on the members
+        dtype = lk.code_dtype()
+        row_codes = rows.codes.astype(dtype) + dtype.type(1)  # 0: missing
+        members = np.zeros((C, F), dtype)
+        members[np.arange(C)[:, None], mem] = 1
     total = int(rows.support.sum())
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
     packed = total < 2**SHIFT
@@ -527,19 +540,17 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
         weights = [rows.support.astype(np.float64) * 2.0**SHIFT + rows.positives]
     else:
         weights = [rows.support.astype(np.float64), rows.positives.astype(np.float64)]
-    out_k, out_s, out_p = [], [], []
-    for lo, hi, dense in _level_chunks(offsets, cstep, d, rstep == d):
+    for lo, hi, dense in _level_chunks(offsets, cstep, d, whole):
         a, b = int(offsets[lo]), int(offsets[hi])
         tabs = [np.zeros(b - a) for _ in weights] if dense else None
         parts: list[tuple[np.ndarray, ...]] = []
-        at = None
+        at = rep = ok = None
         for r0 in range(0, d, rstep):
             r1 = min(d, r0 + rstep)
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
             pair_keys = keys if visit is not None else None
             ws = [np.broadcast_to(w[None, r0:r1], keys.shape) for w in weights]
-            ok = None
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
                 keys, ws = keys[ok], [w[ok] for w in ws]
@@ -548,8 +559,11 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
             if dense:
                 for tab, w in zip(tabs, ws):
                     tab += np.bincount(keys, weights=w, minlength=b - a)
+                if whole:  # any pair of each key (the one written last)
+                    rep = np.empty(b - a, np.int64)
+                    rep[keys] = np.arange(len(keys))
             else:
-                uk, inv = np.unique(keys, return_inverse=True)
+                uk, inv, rep = _unique_keys(keys, b - a)
                 parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
                 if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
                     if ok is None:
@@ -561,6 +575,8 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
         if dense:
             nz = np.flatnonzero(tabs[0])
             vals = [t[nz] for t in tabs]
+            if whole:
+                rep = rep[nz]
             if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
                 rank = np.full(b - a, len(nz), np.int64)
                 rank[nz] = np.arange(len(nz))
@@ -576,10 +592,44 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool,
             sup, pos = vals[0].astype(np.int64), vals[1].astype(np.int64)
         if visit is not None:
             visit(k, at, sup, pos)
-        out_k.append(keys)
-        out_s.append(sup)
-        out_p.append(pos)
-    return np.concatenate(out_k), np.concatenate(out_s), np.concatenate(out_p)
+        body = out.add(k, sup, pos)
+        if whole:
+            if ok is not None:  # positions among the valid pairs → among all pairs
+                rep = np.flatnonzero(ok)[rep]
+            sub, row = np.divmod(rep, d)
+            # (code + 1) · member − 1, gathered straight into the output: no np.where
+            np.take(row_codes, row, axis=0, out=body, mode="clip")
+            body *= np.take(members, sub + lo, axis=0)
+            body -= dtype.type(1)
+        else:
+            body[...] = lk.decode(k, keys, F)
+
+
+def _unique_keys(keys: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`np.unique(keys, return_inverse=True)` of keys in [0, span), and the position of one
+    occurrence of each: one sort of key·2^b + position (int64; a plain sort is several times
+    faster than the argsort `np.unique` does) where that fits in 62 bits."""
+    n = len(keys)
+    bits = max(1, int(n - 1).bit_length())
+    if span >= 2 ** (62 - bits):
+        uk, inv = np.unique(keys, return_inverse=True)
+        rep = np.empty(len(uk), np.int64)
+        rep[inv] = np.arange(n)
+        return uk, inv, rep
+    packed = keys.astype(np.int64)
+    packed <<= bits
+    packed |= np.arange(n)
+    packed.sort()
+    at = packed & ((1 << bits) - 1)
+    packed >>= bits
+    new = np.empty(n, bool)
+    new[:1] = True
+    np.not_equal(packed[1:], packed[:-1], out=new[1:])
+    ids = np.cumsum(new)
+    ids -= 1
+    inv = np.empty(n, np.int64)
+    inv[at] = ids
+    return packed[new], inv, at[new]
 
 
 def _sum_by_key(parts: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
@@ -606,18 +656,51 @@ def count_rows(codes: np.ndarray, y: np.ndarray, sizes: Sequence[int], max_len: 
         rows = distinct_rows(codes, y, weight, lk.radix)
     F = len(sizes)
     has_missing = bool((rows.codes < 0).any())
-    out_codes, out_sup, out_pos, out_len = [], [], [], []
+    out = _Cube(clause_bound(len(rows.support), F, lk.top, sizes), F, lk.code_dtype())
     for k in range(1, lk.top + 1):
-        keys, sup, pos = _count_level(lk, rows, k, has_missing, visit)
-        if not len(keys):
-            continue
-        out_codes.append(lk.decode(k, keys, F))
-        out_sup.append(sup)
-        out_pos.append(pos)
-        out_len.append(np.full(len(keys), k, np.int64))
-    out = _concat(out_codes, out_sup, out_pos, F)
-    lengths = np.concatenate(out_len) if out_len else np.zeros(0, np.int64)
-    return Counts(out.codes, out.support, out.positives, lengths=lengths)
+        _count_level(lk, rows, k, has_missing, out, visit)
+    return out.counts()
+
+
+class _Cube:
+    """The cube's columns (code rows, support, positives, lengths) as the levels add them:
+    written into arrays of the clause bound's size when those take at most `PREALLOC` bytes
+    (pages never written cost no memory), else kept in parts and joined at the end — either
+    way no level's parts are copied a second time."""
+
+    def __init__(self, bound: int, F: int, dtype: np.dtype) -> None:
+        self.F, self.dtype, self.m = F, dtype, 0
+        self.parts: list[tuple[np.ndarray, ...]] | None = None
+        if bound * (F * dtype.itemsize + 24) <= PREALLOC:
+            self.cols = (np.empty((bound, F), dtype), np.empty(bound, np.int64),
+                         np.empty(bound, np.int64), np.empty(bound, np.int64))
+        else:
+            self.parts = []
+
+    def add(self, k: int, sup: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """Append bodies of length k with these counts; returns their code rows to fill in."""
+        n = len(sup)
+        if self.parts is None and self.m + n > len(self.cols[1]):  # beyond the bound: parts
+            self.parts = [tuple(c[: self.m] for c in self.cols)]
+        if self.parts is not None:
+            part = (np.empty((n, self.F), self.dtype), sup, pos, np.full(n, k, np.int64))
+            self.parts.append(part)
+            self.m += n
+            return part[0]
+        codes, s, p, lengths = self.cols
+        a, b = self.m, self.m + n
+        s[a:b], p[a:b], lengths[a:b] = sup, pos, k
+        self.m = b
+        return codes[a:b]
+
+    def counts(self) -> Counts:
+        if self.parts is None:
+            return Counts(*(c[: self.m] for c in self.cols[:3]), lengths=self.cols[3][: self.m])
+        if not self.parts:
+            return Counts(np.zeros((0, self.F), self.dtype), np.zeros(0, np.int64),
+                          np.zeros(0, np.int64), lengths=np.zeros(0, np.int64))
+        codes, sup, pos, lengths = (np.concatenate([p[j] for p in self.parts]) for j in range(4))
+        return Counts(codes, sup, pos, lengths=lengths)
 
 
 def _concat(codes: list, sup: list, pos: list, F: int) -> Counts:

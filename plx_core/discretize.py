@@ -17,7 +17,9 @@ distinct values; other columns stay categorical. Bins are left-closed with open 
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,7 +27,15 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .data import Binning, bin_labels, fit_bins
+from .data import (
+    DATE_ISO,
+    Binning,
+    bin_labels,
+    column_numbers,
+    date_cuts,
+    fit_bins,
+    holds_dates,
+)
 from .errors import DataError
 
 METHODS = ("mdlp", "tree", "quantile")
@@ -39,17 +49,20 @@ DEFAULT_METHOD = "mdlp"
 
 def numeric_values(s: pd.Series) -> np.ndarray | None:
     """The column as floats (NaN where missing) when every present value is a number held as a
-    number (not text, not a boolean); None otherwise."""
+    number (not text, not a boolean) or a date held as a date (`data.holds_dates`: days since
+    1970-01-01, binned as a time line); None otherwise."""
     if pd.api.types.is_bool_dtype(s.dtype):
         return None
     if pd.api.types.is_numeric_dtype(s.dtype):
         return s.to_numpy(dtype=float, na_value=np.nan)
+    if holds_dates(s):
+        return column_numbers(s, DATE_ISO)
     vals = s.to_numpy(dtype=object)
     if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)
-    ok = np.fromiter(
-        (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
+        (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
          for v in vals[present]), dtype=bool, count=int(present.sum()),
     )
     if not ok.all() or not present.any():
@@ -67,8 +80,11 @@ def is_numeric(s: pd.Series, max_categories: int = 10) -> bool:
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return False
+    if not np.isfinite(x).all():  # ±inf fits an open end bin; as a category it is refused
+        return bool(np.isfinite(x).any())
     whole = bool(np.all(np.floor(x) == x))
-    return not whole or len(np.unique(x)) > max_categories
+    return not whole or len(np.unique(x)) > max_categories or (holds_dates(s) and len(
+        np.unique(x)) > 1)  # a few dates are still a time line (and Timestamps no category)
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,8 +183,9 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
     supervised methods)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
+    fmt = DATE_ISO if holds_dates(values) else "plain"
     if method == "quantile":
-        return fit_bins(values, "quantile", max_bins, named=False)
+        return fit_bins(values, "quantile", max_bins, named=False, number_format=fmt)
     x = numeric_values(values)
     if x is None:
         raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
@@ -178,9 +195,11 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
         raise DataError(f"column {str(values.name)!r} has no values to discretise")
     cuts = mdlp_cuts(xs, ys, max_bins) if method == "mdlp" else tree_cuts(xs, ys, max_bins)
     if not cuts:  # nothing pays on its own: a median split keeps the column for interactions
-        median = fit_bins(values, "quantile", 2, named=False)
-        return Binning(method, median.cuts, median.labels)
-    return Binning(method, tuple(cuts), bin_labels(cuts))
+        median = fit_bins(values, "quantile", 2, named=False, number_format=fmt)
+        return Binning(method, median.cuts, median.labels, fmt)
+    if fmt != "plain":  # dates: cuts on whole days (or seconds), labelled as dates
+        cuts = [float(c) for c in date_cuts(cuts, xs)]
+    return Binning(method, tuple(cuts), bin_labels(cuts, None, fmt), fmt)
 
 
 # --------------------------------------------------------------------------------------------

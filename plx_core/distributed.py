@@ -238,7 +238,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     from .data import columns_left_out, excess_levels, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .discretize import Discretizer
-    from .encoding import default_positive
+    from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_left_out
     from .query import encode_rows
 
@@ -265,7 +265,7 @@ def fit_dask(data: Any, label: str, **params: Any):
         raise DataError(f"y has the classes {classes}: pass positive= to say which one POS stands "
                         "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)")
     if pos not in classes:
-        raise DataError(f"positive={clf.positive!r} is not a class of y ({classes})")
+        raise unknown_positive(clf.positive, classes, "y", "class")
     total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
     tuned = clf.variant in ("auto", "tuned")  # "auto" on a cluster: the tuned Direct KB
     budget = V.kb_share(total) if tuned else total  # as PLXClassifier.fit
@@ -326,15 +326,69 @@ def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFr
                         index=part.index)
 
 
-def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
-    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
-    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given)."""
+def _warn_read_as(clf: Any, ddf: Any, features: list[str], client: Any) -> None:
+    """The in-memory predict's warning (`estimator.warn_read_as`) for a Dask table: the values
+    the model reads as its value written otherwise ("TRUE" as "True"), rows counted over every
+    partition, said when the lazy answers are made — from one pass over the value counts of
+    the columns the model does not bin (a warning raised on a worker never reaches the user)."""
+    import dataclasses
+
+    from .estimator import warn_read_as
+    from .query import encode_query_rows
+
+    cols = [f for f in features if f not in getattr(clf, "cuts_", {})]
+    if not cols:
+        return
+    counts = [ddf[f].value_counts(dropna=True) for f in cols]
+    if client is not None:
+        counts = client.compute(counts, sync=True)
+    else:
+        dask, _, _ = _dask()
+        counts = list(dask.compute(*counts))
+    written: dict[tuple[str, str], int] = {}  # 1 and "1" in one column count as one "1"
+    for f, c in zip(cols, counts):
+        for v, n in c.items():
+            written[(f, value_str(v))] = written.get((f, value_str(v)), 0) + int(n)
+    distinct = pd.DataFrame({f: pd.Series(c.index.to_numpy(dtype=object), dtype=object)
+                             for f, c in zip(cols, counts)}, dtype=object)
+    read_as = encode_query_rows(clf.kbs_[0], distinct)[2]  # per distinct value, then counted
+    warn_read_as(tuple(dataclasses.replace(r, rows=written[(r.feature, r.written)])
+                       for r in read_as))
+
+
+def _quiet_copy(clf: Any) -> Any:
+    """A shallow copy of `clf` for the workers that does not warn about values written
+    otherwise: `_warn_read_as` has said them once for the whole table (a partition's warning
+    would repeat them with that partition's count, or be lost on a worker process)."""
+    import copy
+
+    quiet = copy.copy(clf)
+    quiet._read_as_said = True
+    return quiet
+
+
+def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str], Any]:
+    """(the Dask table, the model's feature columns, the model as the workers get it) for the
+    row-by-row answers of `bounds_dask` and `explain_dask`: a missing feature column named,
+    values written otherwise warned about once for the whole table (`_warn_read_as`), and the
+    quiet copy sent to every worker once (`client.scatter(..., broadcast=True)`) when a client
+    is given."""
     ddf = as_dask_frame(data)
     features = [str(f) for f in clf.feature_names_in_]
     missing = [f for f in features if f not in ddf.columns]
     if missing:
         raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
-    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    _warn_read_as(clf, ddf, features, client)
+    quiet = _quiet_copy(clf)
+    return ddf, features, client.scatter(quiet, broadcast=True) if client is not None else quiet
+
+
+def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
+    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
+    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given).
+    Values read as the model's value written otherwise are warned about now, as `clf.bounds`
+    warns (`_warn_read_as`)."""
+    ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"lower": pd.Series(dtype=float), "upper": pd.Series(dtype=float),
                          "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object)})
     return ddf.map_partitions(_bounds_part, model, features, meta=meta)
@@ -359,10 +413,10 @@ def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> 
 
 
 def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
-    """A lazy Dask DataFrame: the k deciding features of each row and that sub-query's bounds."""
-    ddf = as_dask_frame(data)
-    features = [str(f) for f in clf.feature_names_in_]
-    model = client.scatter(clf, broadcast=True) if client is not None else clf
+    """A lazy Dask DataFrame: the k deciding features of each row and that sub-query's bounds
+    (values read as the model's value written otherwise warned about now, as `clf.explain`
+    warns)."""
+    ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"features": pd.Series(dtype=object), "lower": pd.Series(dtype=float),
                          "upper": pd.Series(dtype=float)})
     return ddf.map_partitions(_explain_part, model, features, k, meta=meta)

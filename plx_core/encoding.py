@@ -7,6 +7,7 @@ numeric columns are discretised. Here a float column is an error, not a silent c
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,19 +101,42 @@ def number_key(v: str) -> str | None:
     return str(int(f)) if f.is_integer() and abs(f) < 2.0**53 else repr(f)
 
 
+@dataclass(frozen=True)
+class Twins:
+    """A domain's values by what `value_twin` matches them on, built once per domain so that
+    each value read is one dict lookup, not a pass over the domain: a number's one spelling
+    (`number_key`) and a text's case- and space-folded form → its position (-1 where two
+    values share the key)."""
+
+    numbers: Mapping[str, int]
+    texts: Mapping[str, int]
+
+    @classmethod
+    def of(cls, domain: Sequence[str]) -> Twins:
+        numbers: dict[str, int] = {}
+        texts: dict[str, int] = {}
+        for i, v in enumerate(domain):
+            if (key := number_key(v)) is not None:
+                numbers[key] = -1 if key in numbers else i
+            fold = v.strip().casefold()
+            texts[fold] = -1 if fold in texts else i
+        return cls(numbers, texts)
+
+    def find(self, s: str) -> int | None:
+        """`value_twin(domain, s)`."""
+        key = number_key(s)
+        hit = self.numbers.get(key) if key is not None else self.texts.get(s.strip().casefold())
+        return None if hit is None or hit < 0 else hit
+
+
 def value_twin(domain: Sequence[str], s: str) -> int | None:
     """Position of the one value of `domain` that is `s` written otherwise, or None: the same
     number ("2" for a KB that learned "2.0": a whole-number column read as floats in one file
     and as integers in the next) or the same text up to case and surrounding spaces ("TRUE" /
     "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
-    written; two candidates are not guessed between."""
-    key = number_key(s)
-    if key is not None:
-        hits = [i for i, v in enumerate(domain) if number_key(v) == key]
-    else:
-        key = s.strip().casefold()
-        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == key]
-    return hits[0] if len(hits) == 1 else None
+    written; two candidates are not guessed between. For many values of one domain, build its
+    `Twins` once (`KB.twins` keeps a KB's)."""
+    return Twins.of(domain).find(s)
 
 
 def is_missing(v: Any) -> bool:
@@ -142,11 +166,18 @@ def as_frame(X: Any, features: Sequence[str] | None = None) -> pd.DataFrame:
         raise DataError("the data has no rows")
     if frame.shape[1] == 0:
         raise DataError("the data has no feature columns")
-    cols = [str(c) for c in frame.columns]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise DataError(f"duplicate column name(s) {dup}; rename them before building a KB")
+    column_names(frame, "rename them before building a KB")
     return frame
+
+
+def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
+    """The frame's column names as text, refused in one line naming every name that stands
+    twice (`fix` says what to do): two columns of one name cannot be told apart."""
+    cols = [str(c) for c in frame.columns]
+    if len(set(cols)) < len(cols):
+        dup = sorted(c for c, n in Counter(cols).items() if n > 1)
+        raise DataError(f"duplicate column name(s) {dup}; {fix}")
+    return cols
 
 
 def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
@@ -154,10 +185,7 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     by name: the fitted order, one line naming any missing or unknown column. Other X as is."""
     if not isinstance(X, pd.DataFrame):
         return X
-    cols = [str(c) for c in X.columns]
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise DataError(f"duplicate column name(s) {dup}; rename them")
+    cols = column_names(X)
     if fitted is None:
         return X
     names = [str(c) for c in fitted]
@@ -215,9 +243,12 @@ def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = No
             dom = tuple(domains.get(features[j], ()))
         out_domains[features[j]] = dom
         lookup = {v: k for k, v in enumerate(dom)}
+        twins = None
         for s in strs if domains is not None else ():
-            if s not in lookup and (t := value_twin(dom, s)) is not None:
-                lookup[s] = t  # "2" where the domain holds "2.0": the same value
+            if s not in lookup:
+                twins = Twins.of(dom) if twins is None else twins
+                if (t := twins.find(s)) is not None:
+                    lookup[s] = t  # "2" where the domain holds "2.0": the same value
         to_code = np.array([lookup.get(s, -2) for s in strs] + [-1], dtype=np.int32)
         codes[:, j] = to_code[inverse]  # inverse -1 (missing) reads the last entry: -1
     return Encoded(features, out_domains, codes)
@@ -250,6 +281,17 @@ def smallest_int(codes: np.ndarray) -> np.ndarray:
     return codes.astype(dtype)
 
 
+def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the label",
+                     noun: str = "value") -> DataError:
+    """The error for a `positive` that is no class: names the classes and, when one of them
+    is it written otherwise (`value_twin`: "Adélie" for "Adélie  ", "yes" for "Yes"), that one —
+    never taken silently, as a label's spelling is the user's data."""
+    twin = value_twin(list(classes), value_str(positive))
+    hint = "" if twin is None else f"; did you mean {classes[twin]!r} (as the data writes it)?"
+    return DataError(f"positive={positive!r} is not a {noun} of {where} (values: "
+                     f"{list(classes[:10])}){hint}")
+
+
 def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
     """0/1 labels and the string of the positive class; errors name rows and values."""
     arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y, dtype=object)
@@ -278,7 +320,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
             )
     pos = value_str(positive)
     if pos not in classes:
-        raise DataError(f"positive={positive!r} is not a value of the label (values: {classes[:8]})")
+        raise unknown_positive(positive, classes)
     yb = (strs == pos).astype(np.int8)
     if yb.min() == yb.max():
         raise DataError(f"every row has label {pos!r}; plx needs both positive and negative rows")

@@ -34,11 +34,12 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
   part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain.
   Missing values stay missing (the feature is left open in the query).
 * **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
-  probability corrected to a balanced prior (`plx_core.variants.balanced_p`: positives count
-  1/π, negatives 1/(1−π) for the training base rate π) — what replicating the minority class
-  does, without copies that could leak into a test split. The decision stays "mean of the
-  ω(POS) bounds > threshold", now on balanced probabilities; `class_weight_` records what was
-  used. `threshold=` moves the decision (sensitivity against specificity).
+  probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with
+  `balanced_weights`: positives count 1/π, negatives 1/(1−π) for the training base rate π) —
+  what replicating the minority class does, without copies that could leak into a test
+  split. The decision stays "mean of the ω(POS) bounds > threshold", now on balanced
+  probabilities; `class_weight_` records what was used. `threshold=` moves the decision
+  (sensitivity against specificity).
 * **The positive class** of a binary label is never guessed except for 0/1, −1/1,
   False/True and no/yes (the second of each pair); other labels need `positive=` (the error names them).
 """
@@ -59,7 +60,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import variants as V
 from .data import (
     columns_left_out,
+    date_format,
     excess_levels,
+    holds_dates,
     numbered_like_ids,
     reads_as_numbers,
     uninformative,
@@ -67,7 +70,14 @@ from .data import (
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
-from .encoding import check_labels, default_positive, match_columns, natural_key, value_str
+from .encoding import (
+    check_labels,
+    default_positive,
+    match_columns,
+    natural_key,
+    unknown_positive,
+    value_str,
+)
 from .errors import DataError
 from .query import TIE_EPS, BoundsArray, encode_rows, query_many, read_as_note
 
@@ -320,7 +330,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)"
                 )
             if pos not in classes:
-                raise DataError(f"positive={self.positive!r} is not a class of y ({classes})")
+                raise unknown_positive(self.positive, classes, "y", "class")
             self.positive_ = pos
             targets = [pos]
         else:
@@ -333,6 +343,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.base_rates_ = [float(np.mean(labels == c)) for c in targets]
         self._labels = labels
         self._codes = None  # the training rows' codes, once encoded for the tuned variant
+        self._loo = None  # the tuned variant's leave-one-out, gathered with the count
         for c in targets:
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -347,7 +358,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                       "one-vs-rest KBs are tuned Direct KBs"
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
-        del self._groups, self._budget, self._cap_chosen, self._labels, self._codes
+        del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
@@ -365,7 +376,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
         v = self.variant_
         # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
-        loo = V.LooCount(y, self._groups, cw) if v == "tuned" else None
+        # (and, for `_direct_loo`, every training row's clauses when there are few)
+        loo = V.LooCount(y, self._groups, cw, keep_pairs=self._loo_pairs()) if v == "tuned" else None
+        self._loo = loo
         full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
                                           memory_budget=budget, observe=loo)
         if budget < total:
@@ -409,11 +422,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if c in self.cuts_:
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
-                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x),
+                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x)
+                                          and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
                 levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
-                if levels[c] is not None and reads_as_numbers(s):
+                if levels[c] is not None and date_format(s) is not None:
+                    levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
+                                  "have it binned as a time line")
+                elif levels[c] is not None and pd.api.types.infer_dtype(
+                        raw[c], skipna=True) == "string" and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned")
         self.excluded_ = columns_left_out(
@@ -581,13 +599,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if (not ms and window is None) or pairs > S.LOO_PAIRS:
             return {}
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
-        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window)
+        found = self._loo.pairs() if self._loo is not None and cfg.loo_rows is None else None
+        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found)
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
         for key, v in means.items():
             out[key] = np.full(len(y), np.nan)
             out[key][at] = v
         return out
+
+    def _loo_pairs(self) -> int:
+        """How many (training row, subset) pairs the count keeps for `_direct_loo` (0: none:
+        no selection follows, or none of its Direct candidates)."""
+        from . import selection as S
+
+        if (self.variant != "auto" or len(self.classes_) != 2
+                or not ("direct-conf" in S.CANDIDATES or S.DIRECT_THRESHOLD)):
+            return 0
+        return S.LOO_PAIRS
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
                sampled: bool, class_weights: tuple[float, float] | None = None,
@@ -698,7 +727,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """`_block_means`, warning once about values read as the KB's value written otherwise
         (as `plx predict` says them on stderr): nothing changed silently."""
         res = self._block_means(X)
-        warn_read_as(res[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(res[0].read_as)
         return res
 
     def _block_means(self, X: Any) -> list[BoundsArray]:
@@ -775,7 +805,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
         the predicted class (largest mean), explained as positive."""
         answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
-        warn_read_as(answers[0].read_as)
+        if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
+            warn_read_as(answers[0].read_as)
         if self.kb_ is not None:
             return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
         means = np.column_stack([a.mean for a in answers])

@@ -30,6 +30,7 @@ from .clause import (
     _quote,
     weight_problem,
 )
+from .encoding import Twins
 from .errors import ClauseSyntaxError, DataError
 from .index import ClauseIndex
 from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json, learned_json
@@ -86,6 +87,7 @@ class KB:
     _index_cache: Any = field(default=None, repr=False, compare=False)
     _fpos_cache: Any = field(default=None, repr=False, compare=False)
     _lengths_cache: Any = field(default=None, repr=False, compare=False)
+    _twins_cache: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not KIND_RE.fullmatch(self.kind):
@@ -170,6 +172,18 @@ class KB:
             cache = (self.features, {f: i for i, f in enumerate(self.features)})
             self._fpos_cache = cache
         return cache[1]
+
+    def twins(self, name: str) -> Twins:
+        """The `encoding.Twins` of a feature's domain (built once, kept while the domain stays
+        the same tuple): where a value the KB lacks as written is read as one it knows."""
+        dom = self.domains[name]
+        cache = self._twins_cache
+        hit = cache.get(name) if cache is not None else None
+        if hit is None or hit[0] is not dom:
+            hit = (dom, Twins.of(dom))
+            # a new dict: KBs made by `_sharing` share the old one, and may hold other domains
+            self._twins_cache = {**(cache or {}), name: hit}
+        return hit[1]
 
     def feature_index(self, name: str) -> int:
         try:

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .encoding import is_missing, value_str, value_twin
+from .encoding import is_missing, value_str
 from .errors import DataError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
@@ -244,7 +244,7 @@ def prepare_query(kb: KB, q: Any) -> PreparedQuery:
             try:
                 codes[j] = dom.index(s)
             except ValueError:
-                twin = value_twin(dom, s)  # "2" where the KB learned "2.0": the same value
+                twin = kb.twins(name).find(s)  # "2" where the KB learned "2.0": the same value
                 codes[j] = UNSEEN if twin is None else twin
                 if twin is None:
                     unseen[name] = s
@@ -725,11 +725,11 @@ def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...], tupl
 
         twins: dict[int, str] = {}  # unique position → its written value, read as a twin
 
-        def code(i: int, v: Any, dom=dom, lookup=lookup, twins=twins) -> int:
+        def code(i: int, v: Any, name=name, lookup=lookup, twins=twins) -> int:
             s = value_str(v)
             if s in lookup:
                 return lookup[s]
-            twin = value_twin(dom, s)  # 2 (or "2") where the KB learned "2.0"
+            twin = kb.twins(name).find(s)  # 2 (or "2") where the KB learned "2.0"
             if twin is None:
                 return UNSEEN
             twins[i] = s

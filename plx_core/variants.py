@@ -292,12 +292,14 @@ class LooCount:
     of one group leave together) have the same statistics: each such unit is computed once."""
 
     def __init__(self, y: np.ndarray, groups: np.ndarray | None = None,
-                 weights: tuple[float, float] | None = None) -> None:
+                 weights: tuple[float, float] | None = None, keep_pairs: int = 0) -> None:
         self.y = np.asarray(y, np.int64)
         self.groups = groups
         self.weights = weights
+        self.keep_pairs = keep_pairs
         self.codes: np.ndarray | None = None
         self._acc: tuple[np.ndarray, ...] | None = None
+        self._pairs: list[np.ndarray] | None = None
 
     def __call__(self, codes: np.ndarray, rows: Counts, cap: int | None):
         """`direct_kb_with_reason`'s `observe`: the per-chunk visitor, or None when `tune`
@@ -324,6 +326,9 @@ class LooCount:
             cols = units[mem, 0]
             whole = len(cols) == len(rows.support) and (cols == np.arange(len(cols))).all()
             self._kinds.append((cv, yv, mem, None if whole else cols))
+        self._distinct = rows.inverse
+        self._pairs = [] if n * n_subsets(F, longest) <= self.keep_pairs else None
+        self._offset = 0
         U, top = len(units), longest
         self._acc = (np.zeros((U, top + 1)), np.zeros((U, top + 1)), np.zeros((U, top + 1)),
                      np.full((U, top + 1), -np.inf), np.full((U, top + 1), np.inf))
@@ -336,17 +341,26 @@ class LooCount:
         m = len(sup)
         if m:
             self._top = max(self._top, k)
+        if self._pairs is not None:  # the pairs' clauses (KB rows), −1: none
+            self._pairs.append(np.where(at < m, at + self._offset, -1))
+        self._offset += m
         S, d = at.shape
+        live: dict[int, np.ndarray] = {}
         for cv, yv, mem, cols in self._kinds:
-            vote, p = _loo_votes(sup - cv, pos - cv * yv, self.weights)
             # one int64 per body holds its vote as a count in one of three 21-bit fields, so a
-            # single gather and sum counts all three; the last entry: no body (a missing member)
+            # single gather and sum counts all three; the last entry: no body (a missing
+            # member). A body of no other row than those left out is gone (vote 0): most long
+            # bodies (support 1), so only the others are computed
+            if cv not in live:
+                live[cv] = np.flatnonzero(sup > cv)
+            at_live = live[cv]
+            vote, p = _loo_votes(sup[at_live] - cv, pos[at_live] - cv * yv, self.weights)
             packed = np.zeros(m + 1, np.int64)
-            packed[:m] = _VOTE_FIELDS[vote]
+            packed[at_live] = _VOTE_FIELDS[vote]
             pb = np.full(m + 1, -np.inf)
             pa = np.full(m + 1, np.inf)
-            pb[:m] = np.where(vote == BELOW, p, -np.inf)
-            pa[:m] = np.where(vote == ABOVE, p, np.inf)
+            pb[at_live] = np.where(vote == BELOW, p, -np.inf)
+            pa[at_live] = np.where(vote == ABOVE, p, np.inf)
             n_cols = d if cols is None else len(cols)
             step = max(1, min(_FIELD - 1, TUNE_WORK // max(n_cols, 1)))
             for s0 in range(0, S, step):
@@ -359,6 +373,19 @@ class LooCount:
                 equal[mem, k] += cnt >> 42
                 max_below[mem, k] = np.maximum(max_below[mem, k], pb[part].max(axis=0))
                 min_above[mem, k] = np.minimum(min_above[mem, k], pa[part].min(axis=0))
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(training row, clause) of every clause of the counted KB inside each training row,
+        by row then clause — `relevant_pairs` of the training rows without a lookup — when
+        the rows × subsets were at most `keep_pairs`, else None."""
+        if self._pairs is None or self._acc is None:
+            return None
+        n = len(self._distinct)
+        if not self._pairs:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        per_row = np.vstack(self._pairs).T[self._distinct]  # training rows × subsets
+        held = per_row >= 0
+        return (np.repeat(np.arange(n), held.sum(axis=1)), per_row[held])
 
     def stats(self) -> LevelStats | None:
         """Each training row's statistics (as `loo_level_stats` gives them), or None when not

@@ -57,12 +57,14 @@ def confidence_kb(kb: KB, m: float, base: float) -> KB:
 
 
 def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
-               class_weights: tuple[float, float] | None, leave_out: np.ndarray | None):
+               class_weights: tuple[float, float] | None, leave_out: np.ndarray | None,
+               pairs: tuple[np.ndarray, np.ndarray] | None = None):
     """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs): (first row, number
     of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
     sorted by (row, p). Each term is a clause inside the row with the row taken out of it
     (support − c, positives − c·y_i, c = `leave_out[i]`, default 1); clauses left without
-    rows are dropped; p is the class-corrected probability of POS."""
+    rows are dropped; p is the class-corrected probability of POS. `pairs`: the rows'
+    (row, clause) pairs sorted by row when known (`variants.LooCount.pairs`), else looked up."""
     n = len(codes)
     y = np.asarray(y, dtype=np.int64)
     c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
@@ -70,8 +72,12 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
     step = max(1, TUNE_WORK // n_subsets(len(kb.features), int(lengths.max(initial=0))))
     for a in range(0, n, step):
         rows = np.arange(a, min(n, a + step))
-        qi, ci = relevant_pairs(kb, codes[rows], n_jobs=1)
-        r = rows[qi]
+        if pairs is None:
+            qi, ci = relevant_pairs(kb, codes[rows], n_jobs=1)
+            r = rows[qi]
+        else:
+            lo, hi = np.searchsorted(pairs[0], [a, a + len(rows)])
+            r, ci = pairs[0][lo:hi], pairs[1][lo:hi]
         sup = kb.support[ci] - c[r]
         pos = kb.positives[ci] - c[r] * y[r]
         keep = sup > 0
@@ -87,7 +93,8 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
 def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
               class_weights: tuple[float, float] | None, base: float,
               leave_out: np.ndarray | None = None,
-              window: tuple[int, int, int] | None = None) -> dict:
+              window: tuple[int, int, int] | None = None,
+              pairs: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
     """Per m in `ms`, the leave-one-out ω(POS) mean of every training row `codes` (labels y)
     under the confidence-weighted Direct KB built from these rows (`kb`, uncorrected counts in
     support/positives; `class_weights` the (w_pos, w_neg) correction its p carry); with
@@ -97,12 +104,13 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
 
     Row i is taken out of every clause inside it (`_loo_terms`); each row's answer is the
     weighted median of the relevant semantics (every clause whose body lies inside the row).
-    One lookup of the rows' clauses serves every answer."""
+    One lookup of the rows' clauses serves every answer; none when the Direct KB's count
+    gave them (`pairs`, `variants.LooCount.pairs`)."""
     keys = [*ms, *(["window"] if window is not None else [])]
     out = {k: np.full(len(codes), 0.5) for k in keys}
     if len(codes) == 0 or kb.n_learned == 0:
         return out
-    for a, k, r, p, sup, length in _loo_terms(kb, codes, y, class_weights, leave_out):
+    for a, k, r, p, sup, length in _loo_terms(kb, codes, y, class_weights, leave_out, pairs):
         for m in ms:
             lo, hi = weighted_median_intervals(r, p, confidence_weights(p, sup, m, base), k)
             out[m][a:a + k] = (lo + hi) / 2.0

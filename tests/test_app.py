@@ -821,3 +821,34 @@ def test_upload_reads_the_engines_missing_markers_and_says_which(base_ws):
     assert at.text_input(key="data_missing").value == ", ".join(m for m in MISSING_MARKERS if m)
     assert any(str(c.value).replace("\\", "").startswith("Read as missing: empty cells, ?, NA")
                for c in at.caption)
+
+
+def test_one_progress_bar_serves_both_callback_shapes():
+    """`widgets.Progress` is the pages' one progress bar: called as `progress(fraction, text)`
+    (building a KB: clipped to [0, 1]) and through `rows` as `progress(i, n)` of row-by-row
+    work (`Explained i of n rows`); `row_counter` starts it at the rows done; `done()` removes
+    it."""
+
+    def script():
+        from plx_app.widgets import Progress, row_counter
+
+        count = row_counter(2, 8)
+        count.rows(3, 4)
+        build = Progress("Building…")
+        build(1.7, "Built")
+        row_counter(5, 10)
+        row_counter(text="Fitting the baseline…")
+        gone = Progress("Removed")
+        gone.done()
+        try:
+            with Progress("Removed on an error too") as bar:
+                bar(0.5, "half")
+                raise ValueError
+        except ValueError:
+            pass
+
+    at = AppTest.from_function(script, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    bars = [(p.proto.value, p.proto.text) for p in at.get("progress")]
+    assert bars == [(75, "Explained 3 of 4 rows"), (100, "Built"), (50, "Explained 5 of 10 rows"),
+                    (0, "Fitting the baseline…")]

@@ -834,6 +834,72 @@ def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
     assert_one_line_error(err, "column 'betrag'", "'71.5' is not a number", "thousands")
 
 
+def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path, capsys):
+    # dd/mm/yyyy dates used to be left out ("too many distinct values"): fit said so and the
+    # model could not see that every row after June is positive
+    rng = np.random.default_rng(13)
+    days = pd.Timestamp("2022-01-01") + pd.to_timedelta(rng.integers(0, 365, 300), unit="D")
+    y = np.where(days >= pd.Timestamp("2022-07-01"), "yes", "no")
+    data = tmp_path / "visits.csv"
+    pd.DataFrame({"visit": days.strftime("%d/%m/%Y"), "site": rng.choice(["n", "s"], 300),
+                  "y": y}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "y", "--positive", "yes", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    assert "column 'visit': read as dates, day/month/year" in err and "left out" not in err
+    b = json.loads((tmp_path / "m.json").read_text())["schema"]["bins"]["visit"]
+    assert b["number_format"] == "date:%d/%m/%Y" and b["labels"][0].startswith("<2022-0")
+    new = tmp_path / "new.csv"
+    new.write_text("visit,site\n24/12/2022,n\n03/02/2022,s\n")
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "p.csv"],
+                       capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+    new.write_text("visit,site\n2022-12-24,n\n")  # another way of writing dates: named
+    code, _, err = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "q.csv"],
+                       capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'visit'", "'2022-12-24' is not a date", "day/month/year")
+
+
+def test_parquet_files_fit_and_predict_as_their_csv_does(tmp_path, capsys):
+    # `plx predict --dask` read Parquet, plain `plx fit` / `plx predict` refused it ("save the
+    # table as CSV"); its typed columns (codes, measures, dates) answer as the CSV's text does
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(14)
+    n = 240
+    frame = pd.DataFrame({
+        "code": rng.choice([10, 20, 30], n), "dose": rng.normal(5, 2, n).round(3),
+        "day": pd.Timestamp("2022-01-01") + pd.to_timedelta(rng.integers(0, 300, n), unit="D"),
+        "site": rng.choice(["north", "south", "?"], n)})
+    frame["y"] = np.where((frame["dose"] > 5) ^ (frame["code"] == 20), "yes", "no")
+    csv, pq = tmp_path / "t.csv", tmp_path / "t.parquet"
+    frame.assign(day=frame["day"].dt.strftime("%Y-%m-%d")).to_csv(csv, index=False)
+    frame.to_parquet(pq)
+    for src, name in ((csv, "c.json"), (pq, "p.json")):
+        code, _, err = run(["fit", src, "--label", "y", "--positive", "yes", "--out",
+                            tmp_path / name], capsys)
+        assert code == 0, err
+    k = int((frame["site"] == "?").sum())
+    assert f"'site' {k} ('?' ×{k})" in err  # "?" read as missing in Parquet text too
+    a = json.loads((tmp_path / "c.json").read_text())
+    b = json.loads((tmp_path / "p.json").read_text())
+    assert a["schema"]["bins"] == b["schema"]["bins"] and a["kb"] == b["kb"]
+    test = frame.drop(columns="y").head(40)
+    test.to_parquet(tmp_path / "new.parquet")
+    test.assign(day=test["day"].dt.strftime("%Y-%m-%d")).to_csv(tmp_path / "new.csv", index=False)
+    for src, out in (("new.parquet", "p1.csv"), ("new.csv", "p2.csv")):
+        code, _, err = run(["predict", tmp_path / "c.json", tmp_path / src, "--out",
+                            tmp_path / out], capsys)
+        assert code == 0, err
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "p1.csv"), pd.read_csv(tmp_path / "p2.csv"))
+    test.drop(columns="dose").to_parquet(tmp_path / "bad.parquet")
+    code, _, err = run(["predict", tmp_path / "c.json", tmp_path / "bad.parquet", "--out",
+                        tmp_path / "p3.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "bad.parquet", "['dose']")
+
+
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
     from plx_core.textformat import parse_literals
@@ -882,3 +948,24 @@ def test_a_label_of_measurements_is_named_as_such(tmp_path, capsys):
                        capsys)
     assert code == 2
     assert_one_line_error(err, "label 'y' holds 40 different numbers", "make a yes/no label")
+
+
+def test_a_positive_class_written_otherwise_is_named_not_taken(tmp_path, capsys):
+    # labels "Adélie  " (trailing spaces, as a spreadsheet left them): --positive Adélie was
+    # refused with the values listed, and nothing said which one the user meant
+    data = tmp_path / "p.csv"
+    data.write_text("bill,species\n" + "".join(
+        f"{40 + i % 9},{['Adélie  ', 'Gentoo pingüin', 'chin strap'][i % 3]}\n"
+        for i in range(60)), encoding="utf-8")
+    code, _, err = run(["fit", data, "--label", "species", "--positive", "adélie", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "positive='adélie'", "did you mean 'Adélie  '")
+    code, _, err = run(["fit", data, "--label", "species", "--positive", "Adélie  ", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    only = tmp_path / "only.csv"  # a label and nothing else: said as such ("excluded: {}")
+    only.write_text("y\nyes\nno\n")
+    code, _, err = run(["fit", only, "--label", "y", "--out", tmp_path / "o.json"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "no column besides the label 'y'")

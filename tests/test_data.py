@@ -547,6 +547,38 @@ def test_a_semicolon_files_thousands_are_binned_as_thousands_and_said():
     assert "could separate thousands" in sch.bins["betrag"].reading()
 
 
+@pytest.mark.parametrize("written, fmt", [
+    ("%Y-%m-%d", "date:ISO8601"), ("%d/%m/%Y", "date:%d/%m/%Y"), ("%m/%d/%Y", "date:%m/%d/%Y"),
+    ("%d.%m.%Y %H:%M", "date:%d.%m.%Y %H:%M"), ("%Y-%m-%dT%H:%M:%SZ", "date:ISO8601"),
+])
+def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
+    # one row per day, as a daily log has: the dates fill a run like row numbers, and were
+    # left out as "ID-like" (or as too many distinct values)
+    rng = np.random.default_rng(5)
+    days = pd.Timestamp("2021-01-01 08:00") + pd.to_timedelta(rng.permutation(300), unit="D")
+    frame = pd.DataFrame({"day": days.strftime(written), "g": rng.choice(list("ab"), 300),
+                          "t": np.where(days >= pd.Timestamp("2021-07-01"), "late", "early")})
+    sch = infer_schema(frame, "t", "late", bins=2)
+    assert "day" not in sch.excluded and sch.kinds["day"] == "numeric"
+    b = sch.bins["day"]
+    assert b.number_format == fmt and "dates" in b.reading() and "time line" in b.reading()
+    assert re.fullmatch(r"<2021-\d\d-\d\d( \d\d:\d\d)?", b.labels[0]), b.labels
+    X, _ = sch.apply(frame)
+    cut = pd.Timestamp("1970-01-01") + pd.Timedelta(days=b.cuts[0])
+    assert b.labels[0] == f"<{cut:%Y-%m-%d}" + ("" if cut == cut.normalize() else f" {cut:%H:%M}")
+    assert (X["day"] == np.where(days >= cut, b.labels[1], b.labels[0])).all()
+    back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))
+    assert back.apply(frame)[0]["day"].tolist() == X["day"].tolist()
+    with pytest.raises(DataError, match=err("column 'day', row 0: value 'soon' is not a date")):
+        back.apply(pd.DataFrame({"day": ["soon"], "g": ["a"]}))
+
+
+def test_text_that_is_not_one_date_format_stays_text():
+    assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
+    assert number_format(pd.Series(["1.2.3", "4.5.6"], dtype=object)) is None
+    assert number_format(pd.Series(["2021-01-01", "04/03/2021"], dtype=object)) is None
+
+
 def test_a_decimal_comma_column_is_binned_and_new_rows_read_the_same_way():
     # a spreadsheet export from much of Europe: the measure used to be dropped as "ID-like"
     rng = np.random.default_rng(7)
@@ -618,3 +650,40 @@ def test_a_few_text_cells_in_a_number_column_are_read_as_missing_and_said():
     many = frame.assign(lab=np.where(np.arange(300) % 10 == 0, "unknown", lab))  # 10 %: text
     assert "too many distinct values" in infer_schema(many, "t").excluded["lab"]
     assert infer_schema(frame, "t", categorical=["lab"]).kinds["lab"] == "categorical"
+
+
+def test_a_parquet_file_is_read_with_its_types_and_capped_before_reading(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"n": [1.5, None, 3.0], "s": ["a", "NA", None],
+                  "d": pd.to_datetime(["2021-01-01", "2021-01-02", None])}).to_parquet(path)
+    table = read_table(path)
+    assert table.frame["n"].dtype == float and table.frame["s"].tolist()[0] == "a"
+    assert table.frame["s"].isna().tolist() == [False, True, True]
+    assert table.missing == {"s": {"NA": 1}} and table.lines.tolist() == [1, 2, 3]
+    assert pd.api.types.is_datetime64_any_dtype(table.frame["d"])
+    with pytest.raises(DataError, match="3 rows, more than the cap of max_rows=2"):
+        read_table(path, max_rows=2)
+    with pytest.raises(DataError, match="3 columns, more than the cap of max_cols=2"):
+        read_table(path, max_cols=2)
+
+
+def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
+    # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
+    # text, left out as too many distinct values: stray text was read as missing only
+    # among plainly written numbers
+    rng = np.random.default_rng(6)
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.permutation(200), unit="D")
+    when = pd.Series(days.strftime("%d/%m/%Y"), dtype=object)
+    money = pd.Series([f"{v:,.2f}" for v in rng.uniform(1000, 90000, 200)], dtype=object)
+    when[[3, 50]], money[[7]] = "unknown", "n.k."
+    frame = pd.DataFrame({"when": when, "money": money, "t": rng.choice(["a", "b"], 200)})
+    sch = infer_schema(frame, "t", "a")
+    assert not sch.excluded
+    assert sch.bins["when"].number_format == "date:%d/%m/%Y"
+    assert sch.bins["when"].text_missing == ("unknown",)
+    assert "'unknown' read as missing (every other value is a date)" in sch.bins["when"].reading()
+    assert sch.bins["money"].number_format == "thousands"
+    assert sch.bins["money"].text_missing == ("n.k.",)
+    X, _ = sch.apply(frame)
+    assert X["when"].isna().tolist() == [i in (3, 50) for i in range(200)]

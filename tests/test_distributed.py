@@ -10,6 +10,7 @@ pytest.importorskip("distributed")
 from plx_core import PLXClassifier  # noqa: E402
 from plx_core import distributed as D  # noqa: E402
 from plx_core.direct import direct_kb_with_reason  # noqa: E402
+from plx_core.errors import DataError  # noqa: E402
 from plx_core.rules import features_text  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -163,3 +164,28 @@ def test_cli_predict_on_the_cluster_says_values_written_otherwise_once(client, t
     assert said == [f"note: values written otherwise than in training, read as the same value: "
                     f"column 'f0': '1 ' read as '1' ({n} rows)"]
     pd.testing.assert_frame_equal(pd.read_csv(plain), pd.read_csv(dist))  # answers unchanged
+
+
+def test_the_cluster_answers_warn_about_values_written_otherwise_as_in_memory(client):
+    # bounds_dask / explain_dask said nothing when "1 " was read as the learned "1" (the
+    # warning was raised on a worker, per partition, and never reached the user)
+    X, y = table(n=600, F=3, seed=6)
+    clf = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+    test, _ = table(n=300, F=3, seed=7)
+    test = test.assign(f0=test["f0"].replace("1", "1 "), f1=test["f1"].replace("2", "TWO")
+                       ).astype(object)
+    test.loc[test["f2"] == "0", "f2"] = 0  # a number where "0" was learned: the same value
+    with pytest.warns(UserWarning, match="read as the same value") as mem:
+        want = clf.bounds(test)
+    part = D.as_dask_frame(test, npartitions=3)
+    with pytest.warns(UserWarning, match="read as the same value") as dist:
+        got = D.bounds_dask(clf, part, client=client).compute()
+    said = [str(w.message) for w in dist if "read as the same value" in str(w.message)]
+    assert said == [str(w.message) for w in mem if "read as the same value" in str(w.message)]
+    assert "'1 ' read as '1' (" in said[0] and "TWO" not in said[0]  # TWO is unseen, not a twin
+    np.testing.assert_array_equal(got["mean"].to_numpy(), want["mean"].to_numpy())
+    with pytest.warns(UserWarning, match="'1 ' read as '1'"):
+        D.explain_dask(clf, part, k=2, client=client)  # lazy: said before any explanation
+    for answer in (D.bounds_dask, D.explain_dask):  # both name a missing column, lazily too
+        with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['f1'\]"):
+            answer(clf, part.drop(columns="f1"), client=client)

@@ -52,3 +52,74 @@ def test_numbers_written_two_ways_find_their_twin_in_a_domain():
     assert value_twin(("a", "A"), "a ") is None
     codes = encode(pd.DataFrame({"k": [2, 0, 5, None]}, dtype=object), {"k": dom}).codes[:, 0]
     assert codes.tolist() == [2, 0, -2, -1]  # 5 is unseen, None missing
+
+
+def _scan_twin(domain, s):
+    """The reference: a pass over the whole domain per value (what `value_twin` once did)."""
+    key = number_key(s)
+    if key is not None:
+        hits = [i for i, v in enumerate(domain) if number_key(v) == key]
+    else:
+        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == s.strip().casefold()]
+    return hits[0] if len(hits) == 1 else None
+
+
+SPELLINGS = st.sampled_from(["2", "2.0", "02", "+2", " 2 ", "0.5", "0.50", "x", "X", " x", "Yes",
+                             "yes ", "YES", "nan", "inf", "", " ", "ß", "SS", "1e3", "1000"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SPELLINGS | st.text(max_size=3), max_size=12, unique=True),
+       st.lists(SPELLINGS | st.text(max_size=3), min_size=1, max_size=6))
+def test_a_domains_twins_looked_up_once_equal_a_scan_of_the_domain(domain, values):
+    """`Twins` (built once per domain) finds what a scan of the whole domain per value finds:
+    the one number or folded text, none where two share it; `encode` and `query_many` read
+    through it."""
+    from plx_core.encoding import Twins
+
+    twins = Twins.of(domain)
+    for s in values:
+        assert twins.find(s) == value_twin(domain, s) == _scan_twin(domain, s), s
+    if domain:
+        dom = tuple(domain)
+        codes = encode(pd.DataFrame({"f": values}), {"f": dom}).codes[:, 0].tolist()
+        want = [dom.index(s) if s in dom else (_scan_twin(dom, s) if _scan_twin(dom, s) is not None
+                                                else -2) for s in values]
+        assert codes == want
+
+
+def test_a_kb_reads_a_value_written_otherwise_against_its_domain_as_it_is_now():
+    """A KB whose domain grows (an expert rule names a new value) reads values written
+    otherwise against the grown domain; the KB it was made from keeps its own."""
+    from plx_core import direct_kb, parse_rules, query
+    from plx_core.query import query_many
+
+    X = pd.DataFrame({"n": ["1.0", "2.0", "1.0", "2.0"], "g": ["a", "b", "b", "a"]})
+    kb = direct_kb(X, np.array([1, 0, 1, 0]), positive=1)
+    assert query(kb, {"n": "3"}).unseen == {"n": "3"}
+    grown = kb.with_rules(parse_rules("IF n=3.0 THEN POS [p=0.9]"))
+    got = query(grown, {"n": "3"})
+    assert got.unseen == {} and [(r.written, r.value) for r in got.read_as] == [("3", "3.0")]
+    assert got.mean == query(grown, {"n": "3.0"}).mean
+    many = query_many(grown, pd.DataFrame({"n": ["3", "1", "4"]}))
+    assert [(r.written, r.value, r.rows) for r in many.read_as] == [("3", "3.0", 1), ("1", "1.0", 1)]
+    assert query(kb, {"n": "3"}).unseen == {"n": "3"}  # the original KB's domain is as it was
+    assert query_many(kb, pd.DataFrame({"n": ["3"]})).unseen_rows.tolist() == [0]
+
+
+def test_columns_of_one_name_are_refused_naming_each_name_once():
+    import pytest
+
+    from plx_core.encoding import as_frame, match_columns
+    from plx_core.errors import DataError
+
+    frame = pd.DataFrame([[1, 2, 3, 4, 5]], columns=["b", "a", "b", "a", "c"])
+    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them "
+                                        r"before building a KB$"):
+        as_frame(frame)
+    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them$"):
+        match_columns(frame, ["a", "b", "c"])
+    assert match_columns(frame[["c"]], ["c"]).columns.tolist() == ["c"]
+    named = pd.DataFrame([[1, 2]], columns=[1, "1"])  # one name as text: the same column
+    with pytest.raises(DataError, match=r"\['1'\]"):
+        as_frame(named)

@@ -458,3 +458,77 @@ def test_values_written_otherwise_are_warned_about_and_answered_the_same():
     ref = clf.explain_many(X.head(12), k=1)  # the same features chosen, the same bounds
     assert [list(e.features) for e in ex] == [list(e.features) for e in ref]
     assert [e.bounds for e in ex] == [e.bounds for e in ref]
+
+
+def test_dates_are_a_time_line_not_an_id():
+    # a datetime column (one row per day: it fills a run like row numbers) was left out as
+    # "too many distinct values"; a date is binned like a number, its bins written as dates
+    rng = np.random.default_rng(21)
+    n = 400
+    when = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.permutation(n), unit="D")
+    g = rng.choice(["a", "b"], n)
+    y = np.where((when >= pd.Timestamp("2021-10-01")) ^ (rng.random(n) < 0.05), "late", "early")
+    X = pd.DataFrame({"when": when, "g": g})
+    clf = PLXClassifier(positive="late").fit(X, y)
+    assert "when" not in clf.excluded_ and "when" in clf.cuts_
+    labels = clf.discretizer_.binnings_["when"].labels
+    assert any("2021-09-2" in v or "2021-10-0" in v for v in labels), labels
+    assert np.mean(clf.predict(X) == y) > 0.9
+    utc = X.assign(when=X["when"].dt.tz_localize("UTC"))  # the same instants, zoned
+    iso = X.assign(when=X["when"].dt.strftime("%Y-%m-%d"))  # or written as ISO text
+    assert (clf.predict(utc) == clf.predict(X)).all() and (clf.predict(iso) == clf.predict(X)).all()
+    e = clf.explain(X.iloc[[0]], k=1)
+    assert str(next(iter(e.features.values()))).startswith(("<2021", "≥2021", "[2021"))
+    with pytest.raises(DataError, match="'not a day' is not a date"):
+        clf.predict(X.head(1).assign(when="not a day"))
+    text = X.assign(when=X["when"].dt.strftime("%d/%m/%Y"))  # dates as text stay text, and said
+    with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
+                                         r"\(pd.to_datetime\)"):
+        PLXClassifier(positive="late").fit(text, y)
+
+
+def test_decimal_numbers_from_a_database_are_binned_not_called_text():
+    # SQLAlchemy returns NUMERIC columns as Decimal objects: the column was left out as
+    # "ID-like … it holds numbers as text", which it does not
+    from decimal import Decimal
+
+    rng = np.random.default_rng(22)
+    x = rng.normal(50, 10, 300).round(2)
+    y = np.where(x > 55, "high", "low")
+    X = pd.DataFrame({"amount": [Decimal(str(v)) for v in x], "g": rng.choice(["a", "b"], 300)})
+    X.loc[3, "amount"] = None
+    clf = PLXClassifier(positive="high").fit(X, y)
+    assert "amount" in clf.cuts_ and "amount" not in clf.excluded_
+    assert 50 < clf.cuts_["amount"][0] < 60
+    assert (clf.predict(X) == clf.predict(X.assign(amount=X["amount"].astype(float)))).all()
+    assert np.mean(clf.predict(X) == y) > 0.95
+
+
+def test_whole_numbers_with_infinity_are_binned_not_refused():
+    # a count with inf for "never" (≤ 10 distinct whole values) was kept as categories, and
+    # the fit refused it: "float value inf is not categorical; discretise the column first"
+    rng = np.random.default_rng(23)
+    c = rng.integers(0, 4, 300).astype(float)
+    c[c == 3] = np.inf
+    y = np.where(c > 1, "yes", "no")
+    X = pd.DataFrame({"c": c, "g": rng.choice(["a", "b"], 300)})
+    clf = PLXClassifier().fit(X, y)
+    assert "c" in clf.cuts_ and (clf.predict(X) == y).all()
+    assert clf.predict(pd.DataFrame({"c": [np.inf, -np.inf], "g": ["a", "a"]})).tolist() == [
+        "yes", "no"]
+
+
+def test_huge_whole_numbers_left_out_are_not_called_text():
+    # Python ints beyond 2**63 (object column) are IDs here; the warning said they were
+    # "numbers as text" and told the user to convert them
+    X = pd.DataFrame({"h": [10**30 + i for i in range(200)], "g": ["a", "b"] * 100})
+    y = np.where(np.arange(200) % 3 == 0, "yes", "no")
+    with pytest.warns(UserWarning, match="'h': ID-like") as said:
+        PLXClassifier(positive="yes").fit(X, y)
+    assert not any("as text" in str(w.message) for w in said)
+
+
+def test_a_positive_written_otherwise_is_named():
+    X = pd.DataFrame({"a": list("xyxyxyxy")})
+    with pytest.raises(DataError, match=r"positive='YES' is not a class of y .*did you mean 'yes'"):
+        PLXClassifier(positive="YES").fit(X, ["yes", "no"] * 4)

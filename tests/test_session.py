@@ -573,6 +573,20 @@ def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
         w.rule("r1")
 
 
+def test_a_rule_added_after_an_or_rule_gets_an_id_of_its_own(ws0):
+    """The form's next id skips an OR rule's (its parts are r1.1, r1.2), as the engine's
+    numbering does: a form rule named r1 would be edited and deleted with the OR rule."""
+    w = ws0.fork()
+    f, g = w.features[:2]
+    v, u = w.domains()[f][0], w.domains()[g][0]
+    parts = w.add_rules_text(f'IF "{f}"="{v}" OR "{g}"="{u}" THEN POS [p=0.9, w=5]')
+    assert [r.id for r in parts] == ["r1.1", "r1.2"]
+    rule, problems = w.add_rule([(f, w.domains()[f][-1])], "NOT POS", 0.2, 3)
+    assert not problems and rule.id == "r2"
+    w.delete_rule("r2")
+    assert [r.id for r in w.rules] == ["r1.1", "r1.2"]  # the OR rule is untouched
+
+
 def test_rules_effect_and_comparison_views(ws0):
     w = ws0.fork()
     assert w.comparison_views()[2] is None  # no rules: nothing to compare with

@@ -71,3 +71,30 @@ def test_confidence_kb_keeps_clauses_and_probabilities_and_only_reweights():
     assert len(ck) == len(kb) and np.array_equal(ck.p, kb.p) and np.array_equal(ck.codes, kb.codes)
     assert np.all(ck.w > 0) and not np.all(ck.w == ck.w[0])
     assert np.all(kb.w == 1)  # the KB given is not changed
+
+
+@pytest.mark.parametrize("balanced, missing", [(False, False), (True, True)])
+def test_leave_one_out_means_from_the_count_equal_the_lookup(balanced, missing):
+    """The training rows' clauses the Direct KB's count keeps (`LooCount.pairs`) are exactly
+    `relevant_pairs` of those rows, so the leave-one-out means computed from them are the
+    same, with duplicate rows and (here) missing cells."""
+    from plx_core.direct import direct_kb_with_reason
+
+    X, y = small_table(80, seed=3)
+    X = X.iloc[np.arange(80) % 70].reset_index(drop=True)
+    y = y[np.arange(80) % 70]
+    if not missing:
+        X = X.fillna("0")
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else None
+    loo = V.LooCount(y, None, cw, keep_pairs=10**6)
+    kb, _ = direct_kb_with_reason(X, y, positive=1, observe=loo)
+    kb = V.weighted_class_kb(kb, *cw) if cw else kb
+    codes = encode_rows(kb, X)
+    qi, ci = V.relevant_pairs(kb, codes)
+    got = loo.pairs()
+    assert np.array_equal(got[0], np.sort(qi))
+    assert sorted(zip(*got)) == sorted(zip(qi.tolist(), ci.tolist()))
+    base = float(V.reweighted_p(y.mean(), *cw)) if cw else float(y.mean())
+    a = loo_means(kb, codes, y, (3.0,), cw, base, window=(1, 3, 1))
+    b = loo_means(kb, codes, y, (3.0,), cw, base, window=(1, 3, 1), pairs=got)
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from plx_core.errors import DataError
 from plx_core.kb import POS, Literal, WeightedClause
+from plx_core.kb import next_rule_id as _next_rule_id
 
 
 def rule_clause(conditions: Sequence[tuple[str, str]], head: str, p: float, w: float,
@@ -39,11 +40,9 @@ def rule_text(rule: WeightedClause) -> str:
 
 
 def next_rule_id(rules: Sequence[WeightedClause]) -> str:
-    used = {r.id for r in rules}
-    n = 1
-    while f"r{n}" in used:
-        n += 1
-    return f"r{n}"
+    """The id the next rule gets: the engine's (`plx_core.kb.next_rule_id`), which skips the
+    ids of OR rules' parts (`r3.1`, `r3.2` take r3)."""
+    return _next_rule_id(r.id for r in rules)
 
 
 def validate_conditions(conditions: Sequence[tuple[str, str]], domains: Mapping[str, Sequence[str]]) -> list[str]:

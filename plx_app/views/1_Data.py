@@ -228,11 +228,8 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
              key="data_apply", help="Prepares the table, splits it and builds the KB."):
     with guard("Switching to the new data"):
         notes = use_data(ws, raw, settings)
-        bar = Progress("Building the knowledge base…")
-        try:
+        with Progress("Building the knowledge base…") as bar:
             ws.ensure_kb(bar)
-        finally:
-            bar.done()
         # rerun so that the whole page (the "In use" header first) shows the new data
         st.session_state["data_done"] = (
             f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "

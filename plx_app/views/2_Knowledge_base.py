@@ -49,18 +49,12 @@ else:
 settings = KBSettings(kind, max_len if kind == "direct" else None, n_trees, max_depth, cur.random_state)
 
 if st.button("Build", type="primary", key="kb_build"):
-    bar = Progress("Building…")
-    with guard("Building the KB"):
+    with Progress("Building…") as bar, guard("Building the KB"):
         ws.set_kb(settings, bar)
-    bar.done()
 
 if ws.kb is None:
-    with guard("Building the KB"):
-        bar = Progress("Building…")
-        try:
-            ws.ensure_kb(bar)
-        finally:
-            bar.done()
+    with guard("Building the KB"), Progress("Building…") as bar:
+        ws.ensure_kb(bar)
 if ws.kb is None:
     st.stop()
 

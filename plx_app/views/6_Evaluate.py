@@ -129,9 +129,9 @@ if start:
     with guard("Comparing explanations with SHAP"):
         count = row_counter(text="Fitting the baseline and computing SHAP values…")
         agreed = keep_last("agreement", f"{n_rows} test rows, k={k}, {model}", ws.data_key,
-                           lambda: ws_agreement(ws, n_rows, k, model, progress=count),
+                           lambda: ws_agreement(ws, n_rows, k, model, progress=count.rows),
                            "Comparing explanations with SHAP")
-        count.bar.empty()
+        count.done()
         rep = agreed.value if agreed is not None else None
         if rep is not None and rep.complete:
             controls.empty()

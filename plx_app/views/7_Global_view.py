@@ -63,9 +63,9 @@ if start:
     with guard("Explaining the rows"):
         count = row_counter(done_n, planned)
         got = keep_last("global", label, ws.data_key,
-                        lambda: ws_global_view(ws, k, n_rows, part, progress=count),
+                        lambda: ws_global_view(ws, k, n_rows, part, progress=count.rows),
                         "Explaining the rows")
-        count.bar.empty()
+        count.done()
         if got is not None and got.value.complete:
             controls.empty()
 view = got.value if got is not None else None
