@@ -221,29 +221,38 @@ def _xlogx(c: np.ndarray) -> np.ndarray:
     return c * np.log2(np.where(c > 0, c, 1.0))
 
 
-def _split_stats(
-    codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Information gain and number of distinct present values of each column at a node.
-
-    One `np.bincount` over all columns at once: column j owns bins base[j] (missing) and
-    base[j]+1 … base[j]+sizes[j] (its values).
-    """
-    n = len(y)
+def _bin_counts(codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows and positive rows per (column, value) bin at a node, with one `np.bincount` over
+    all columns at once: column j owns bins base[j] (missing) and base[j]+1 … base[j]+sizes[j]
+    (its values). Returns (base, is_value, count, positives)."""
     base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
     total = int(base[-1] + sizes[-1] + 1)
-    bins = codes.astype(np.int64) + 1 + base  # missing (-1) lands on base[j]
-    bins = np.where(codes < 0, base, bins)
+    bins = np.where(codes < 0, base, codes.astype(np.int64) + 1 + base)  # missing: base[j]
     cnt = np.bincount(bins.ravel(), minlength=total)
     pos = np.bincount(bins[y == 1].ravel(), minlength=total)
     is_value = np.ones(total, dtype=bool)
     is_value[base] = False
-    term = np.where(is_value, _xlogx(cnt) - _xlogx(pos) - _xlogx(cnt - pos), 0.0)
+    return base, is_value, cnt, pos
+
+
+def _nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """c · the entropy (bits) of c rows with p positives."""
+    return _xlogx(c) - _xlogx(p) - _xlogx(c - p)
+
+
+def _split_stats(
+    codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Information gain and number of distinct present values of each column at a node
+    (bins: `_bin_counts`)."""
+    n = len(y)
+    base, is_value, cnt, pos = _bin_counts(codes, y, sizes)
+    term = np.where(is_value, _nh(cnt, pos), 0.0)
     n_known = n - cnt[base]
     p_known = int(y.sum()) - pos[base]
     # n_known * (H(known) - H(known | column)), then scaled by 1/n (C4.5's fraction known).
-    scaled = _xlogx(n_known) - _xlogx(p_known) - _xlogx(n_known - p_known)
-    gain = (scaled - np.add.reduceat(term, base)) / n
+    gain = (_nh(n_known, p_known) - np.add.reduceat(term, base)) / n
     distinct = np.add.reduceat((cnt > 0) & is_value, base)
     return gain, distinct
 
@@ -299,6 +308,23 @@ def _checked(codes: Any, y: Any, max_depth: Any, min_samples_split: Any, feature
     return codes, yv, features, domains, sizes_all, rng
 
 
+def _visit(records: list[dict[str, Any]], rows: np.ndarray, y: np.ndarray, parent: int,
+           depth: int, min_samples_split: int, max_depth: int | None, **node: Any
+           ) -> tuple[int, np.ndarray, bool]:
+    """Record a node the growers reach (its counts, depth, `node` fields, as its parent's next
+    child): (its id, its rows' labels, whether it stays a leaf — pure, too few rows to split,
+    or at `max_depth`)."""
+    yn = y[rows]
+    npos = int(yn.sum())
+    rid = len(records)
+    records.append({"count": len(rows), "pos": npos, "depth": depth, "kids": [], **node})
+    if parent >= 0:
+        records[parent]["kids"].append(rid)
+    leaf = (npos in (0, len(rows)) or len(rows) < min_samples_split
+            or (max_depth is not None and depth >= max_depth))
+    return rid, yn, leaf
+
+
 def id3(
     codes: np.ndarray,
     y: Any,
@@ -328,15 +354,9 @@ def id3(
     ]
     while stack:
         rows, parent, depth, path = stack.pop()
-        yn = yv[rows]
-        npos = int(yn.sum())
-        rid = len(records)
-        records.append({"count": len(rows), "pos": npos, "depth": depth, "path": path, "kids": []})
-        if parent >= 0:
-            records[parent]["kids"].append(rid)
-        if npos in (0, len(rows)) or len(rows) < min_samples_split:
-            continue
-        if max_depth is not None and depth >= max_depth:
+        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                               path=path)
+        if leaf:
             continue
         used = np.zeros(n_feat, dtype=bool)
         used[[j for j, _ in path]] = True
@@ -386,30 +406,19 @@ def id3(
 
 def _binary_gains(codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per (column, value) bin of a node: the information gain of `a=v` against `a≠v` (on the
-    rows where a is known, scaled by their fraction as in `_split_stats`), the rows on the `=`
-    side and on the `≠` side. Bins as in `_split_stats` (column j: base[j] missing, then its
-    values); a missing bin has zero rows on both sides."""
+    """Per (column, value) bin of a node (`_bin_counts`): the information gain of `a=v`
+    against `a≠v` (on the rows where a is known, scaled by their fraction as in
+    `_split_stats`), the rows on the `=` side and on the `≠` side (0 for a missing bin)."""
     n = len(y)
-    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
-    total = int(base[-1] + sizes[-1] + 1)
-    bins = np.where(codes < 0, base, codes.astype(np.int64) + 1 + base)
-    cnt = np.bincount(bins.ravel(), minlength=total)
-    pos = np.bincount(bins[y == 1].ravel(), minlength=total)
+    base, is_value, cnt, pos = _bin_counts(codes, y, sizes)
     col = np.repeat(np.arange(len(sizes)), sizes + 1)
     n_known = (n - cnt[base])[col]
     p_known = (int(y.sum()) - pos[base])[col]
-    is_value = np.ones(total, dtype=bool)
-    is_value[base] = False
     left = np.where(is_value, cnt, 0)
     lpos = np.where(is_value, pos, 0)
     right = np.where(is_value, n_known - left, 0)
     rpos = np.where(is_value, p_known - lpos, 0)
-
-    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:  # c · entropy, in bits
-        return _xlogx(c) - _xlogx(p) - _xlogx(c - p)
-
-    gain = (nh(n_known, p_known) - nh(left, lpos) - nh(right, rpos)) / n
+    gain = (_nh(n_known, p_known) - _nh(left, lpos) - _nh(right, rpos)) / n
     return gain, left, right
 
 
@@ -450,16 +459,9 @@ def id3_binary(
     ]
     while stack:
         rows, parent, depth, allowed, combos, edge = stack.pop()
-        yn = yv[rows]
-        npos = int(yn.sum())
-        rid = len(records)
-        records.append({"count": len(rows), "pos": npos, "depth": depth, "allowed": allowed,
-                        "edge": edge, "kids": []})
-        if parent >= 0:
-            records[parent]["kids"].append(rid)
-        if npos in (0, len(rows)) or len(rows) < min_samples_split:
-            continue
-        if max_depth is not None and depth >= max_depth:
+        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                               allowed=allowed, edge=edge)
+        if leaf:
             continue
         sub = codes[rows]
         gain, left, right = _binary_gains(sub, yn, sizes_all)
