@@ -354,6 +354,8 @@ class LooCount:
             if cv not in live:
                 live[cv] = np.flatnonzero(sup > cv)
             at_live = live[cv]
+            if not len(at_live):  # every body gone once the row leaves: nothing to add
+                continue
             vote, p = _loo_votes(sup[at_live] - cv, pos[at_live] - cv * yv, self.weights)
             packed = np.zeros(m + 1, np.int64)
             packed[at_live] = _VOTE_FIELDS[vote]
@@ -585,11 +587,14 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
                      int(np.searchsorted(lengths, max_len, "right")))
     else:
         keep = (lengths >= min_len) & (lengths <= max_len)
+    codes, kept = kb.codes[keep], lengths[keep]
+    kept.setflags(write=False)
     out = KB(
-        kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], kb.w[keep],
+        kb.features, dict(kb.domains), codes, kb.head[keep], kb.p[keep], kb.w[keep],
         kb.support[keep], kb.positives[keep], kb.source[keep], list(kb.extra),
         positive=kb.positive, kind=kb.kind,
         max_len=max_len if max_len < top or kb.max_len is not None else kb.max_len,
+        _lengths_cache=(codes, kept),  # the window's lengths: not counted again
     )
     if prior_weight:
         out.extra.append(prior_clause(prior_weight))

@@ -265,3 +265,16 @@ def test_class_weights_reweight_each_clause_by_its_own_counts(seed, w_pos, w_neg
     assert [c.p for c in got.extra] == [0.8]
     assert float(V.reweighted_p(0.25, 3.0, 1.0)) == 0.5  # one number, as the base rate is
     assert V.reweighted_p(0.5, 0.0, 0.0) == 0.5  # no weight on either class: p as it was
+
+
+def test_windowed_kb_keeps_its_clauses_lengths():
+    """The window's clause lengths are handed on, not counted again: they must be the
+    lengths of its own clauses (a Direct KB sorted by length, and a KB that is not)."""
+    X, y, _ = mixed_table(5, 60, 5)
+    kb = direct_kb(X, y, positive=1)
+    reversed_kb = type(kb)(kb.features, kb.domains, kb.codes[::-1], kb.head, kb.p, kb.w,
+                           kb.support, kb.positives, kb.source)
+    for src, lo, hi, prior in ((kb, 2, 3, 0), (kb, 1, 5, -2), (reversed_kb, 2, 4, 1)):
+        w = V.windowed_kb(src, lo, hi, prior)
+        assert np.array_equal(w.lengths, (w.codes >= 0).sum(axis=1))
+        assert w.n_learned and lo <= w.lengths.min() and w.lengths.max() <= hi
