@@ -559,9 +559,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             if dense:
                 for tab, w in zip(tabs, ws):
                     tab += np.bincount(keys, weights=w, minlength=b - a)
-                if whole:  # any pair of each key (the one written last)
-                    rep = np.empty(b - a, np.int64)
-                    rep[keys] = np.arange(len(keys))
+                dense_keys = keys
             else:
                 uk, inv, rep = _unique_keys(keys, b - a)
                 parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
@@ -572,14 +570,21 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
                         at = np.full(pair_keys.shape, len(uk), np.int64)
                         at[ok] = inv
             del keys, ws
+        copy_rows = whole
         if dense:
             nz = np.flatnonzero(tabs[0])
             vals = [t[nz] for t in tabs]
-            if whole:
+            # a pair per body costs a pass over the pairs; decoding, k digits per body: copy
+            # where bodies are many for their pairs (long bodies), decode where few are
+            copy_rows = whole and 2 * k * len(nz) > len(dense_keys)
+            if copy_rows:  # any pair of each key (the one written last)
+                rep = np.empty(b - a, np.int64)
+                rep[dense_keys] = np.arange(len(dense_keys))
                 rep = rep[nz]
+            del dense_keys
             if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
-                rank = np.full(b - a, len(nz), np.int64)
-                rank[nz] = np.arange(len(nz))
+                rank = np.full(b - a, len(nz), np.int32)
+                rank[nz] = np.arange(len(nz), dtype=np.int32)
                 at = rank[pair_keys]
             keys = nz.astype(np.int64) + a
         else:
@@ -593,7 +598,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
         if visit is not None:
             visit(k, at, sup, pos)
         body = out.add(k, sup, pos)
-        if whole:
+        if copy_rows:
             if ok is not None:  # positions among the valid pairs → among all pairs
                 rep = np.flatnonzero(ok)[rep]
             sub, row = np.divmod(rep, d)

@@ -31,6 +31,8 @@ taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -497,6 +499,7 @@ def id3_binary(
         allowed = rec["allowed"]
         cons = sorted(np.flatnonzero(allowed.sum(axis=1) < sizes_all).tolist(),
                       key=first_split.__getitem__)
+        ok = allowed[cons].tolist()
         edge = rec["edge"]
         built[rid] = BinaryTreeNode(
             feature=None if edge is None else features[edge[0]],
@@ -506,8 +509,8 @@ def id3_binary(
             positives=rec["pos"],
             depth=rec["depth"],
             children=tuple(built[k] for k in rec["kids"]),
-            allowed=tuple((features[j], tuple(dom[j][k] for k in np.flatnonzero(allowed[j])))
-                          for j in cons),
+            allowed=tuple((features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
+                          for j, row in zip(cons, ok)),
         )
     root = built[0]
     assert root is not None
@@ -642,23 +645,20 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     col = {f: j for j, f in enumerate(features)}
     lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
     picked = [n for t in trees for n in _clause_nodes(t, nodes)]
-    blocks = []
+    # per node: the columns it constrains and their allowed codes; one clause per combination
+    parts = []
     for node in picked:
         sets = (node.allowed if isinstance(node, BinaryTreeNode)
                 else tuple((f, (v,)) for f, v in node.path))
-        values = [[lookup[f][v] for v in vs] for f, vs in sets]
-        block = np.full((int(np.prod([len(v) for v in values], dtype=np.int64)), len(features)),
-                        -1, dtype=np.int32)
-        at = [col[f] for f, _ in sets]
-        if len(block) == 1:  # one value per feature: no product to take
-            block[0, at] = [v[0] for v in values]
-        elif sets:
-            grid = np.meshgrid(*values, indexing="ij")
-            block[:, at] = np.stack([g.ravel() for g in grid], axis=1)
-        blocks.append(block)
-    sizes = np.array([len(b) for b in blocks], dtype=np.int64)
+        parts.append(([col[f] for f, _ in sets], [[lookup[f][v] for v in vs] for f, vs in sets]))
+    sizes = np.array([math.prod(len(v) for v in values) for _, values in parts], dtype=np.int64)
     m = int(sizes.sum())
-    codes = np.concatenate(blocks) if blocks else np.full((0, len(features)), -1, np.int32)
+    codes = np.full((m, len(features)), -1, dtype=np.int32)
+    at = 0
+    for (cols, values), size in zip(parts, sizes.tolist(), strict=True):
+        if cols:
+            codes[at : at + size, cols] = list(itertools.product(*values))
+        at += size
     if kind is None:
         binary = isinstance(trees[0].root, BinaryTreeNode)
         kind = ("forest" if len(trees) > 1 else

@@ -342,7 +342,7 @@ class LooCount:
         if m:
             self._top = max(self._top, k)
         if self._pairs is not None:  # the pairs' clauses (KB rows), −1: none
-            self._pairs.append(np.where(at < m, at + self._offset, -1))
+            self._pairs.append(np.where(at < m, at.astype(np.int64) + self._offset, -1))
         self._offset += m
         S, d = at.shape
         live: dict[int, np.ndarray] = {}

@@ -201,39 +201,55 @@ def test_above_the_pair_budget_the_search_is_the_one_before_the_leave_one_out_me
 
 
 
+def car_rows(n=600, seed=1):
+    """n rows of the shared Car table (seeded draw), label: POS = its positive class."""
+    from conftest import require_shared_data
+
+    from plx_core.datasets import load_shared
+
+    require_shared_data()
+    ds = load_shared("car")
+    idx = np.random.default_rng(seed).choice(len(ds.y), n, replace=False)
+    return ds.X.iloc[idx].reset_index(drop=True), ds.y.iloc[idx].to_numpy(), ds.positive
+
+
 @pytest.mark.slow
 def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_follows_it(
         monkeypatch):
     import plx_core.selection as S
+    from plx_core import query
 
-    if "tree-bin-deep" not in S.CANDIDATES:
-        monkeypatch.setattr(S, "CANDIDATES", (*S.CANDIDATES, "tree-bin-deep"))
-    X, y = dnf_table(noise=0.1)
+    assert "tree-bin-deep" in S.CANDIDATES
+    X, y, pos = car_rows()
     tr, te = np.arange(420), np.arange(420, 600)
-    clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    clf = PLXClassifier(positive=pos).fit(X.iloc[tr], y[tr])
     s = clf.selection_
-    assert clf.chosen_ == "tree-bin-deep" and s.max_depth is not None
-    key = tree_key(s.max_depth, "tree-bin-deep")
-    assert s.scores[key] == max(s.scores.values())
-    assert all(s.scores[k] < s.scores[key] for k in s.scores if not k.startswith("tree-bin"))
+    assert clf.chosen_ == "tree-bin-deep" and s.max_depth is None
+    assert s.scores["tree-bin-deep"] == max(s.scores.values())
+    assert all(s.scores[k] < s.scores["tree-bin-deep"] for k in s.scores if k != "tree-bin-deep")
     assert "value-against-rest splits" in clf.chosen_reason_
     assert clf.kb_.kind == "tree-bin-deep" and clf.paper_kbs_[0] is None
     assert clf.semantics_ == "relevant"
-    # refitted on all training rows: the KB of the binary tree cut at the chosen depth
-    alone = PLXClassifier(positive="yes", kb="tree-bin-deep", max_depth=s.max_depth,
-                          threshold=clf.threshold_).fit(X.iloc[tr], y[tr])
+    # refitted on all training rows: the KB `kb="tree-bin-deep"` builds alone
+    alone = PLXClassifier(positive=pos, kb="tree-bin-deep", threshold=clf.threshold_).fit(
+        X.iloc[tr], y[tr])
     assert clf.kb_.to_text() == alone.kb_.to_text()
-    assert f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes") > 0.75
-    # explanations follow the model that answers: a positive row is explained by a term of
-    # the label (its leaf's path), on the side the classifier decides
+    neg = next(c for c in clf.classes_ if c != pos)
+    assert f1_score(y[te] == pos, clf.predict(X.iloc[te]) == pos) > 0.85
+    # explanations follow the model that answers: the chosen sub-query's bounds are the
+    # binary tree KB's answer to it, on the side the classifier decides
     pred = clf.predict(X.iloc[te])
-    i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
-    e = clf.explain(X.iloc[te[i]], k=2)
-    assert e.positive is True and set(e.features) in ({"f1", "f2"}, {"f3", "f4"})
+    for i in (int(np.flatnonzero(pred == pos)[0]), int(np.flatnonzero(pred == neg)[0])):
+        row = X.iloc[te[i]]
+        e = clf.explain(row, k=2)
+        assert e.positive == (pred[i] == pos) and len(e.features) == 2
+        sub = query(clf.kb_, {f: row[f] for f in e.features}, semantics="relevant")
+        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
+                                                     pytest.approx(sub.upper))
     # chosen out of fold, not on the training rows: without the binary tree among the
     # candidates the same folds give every other candidate the same score
     monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "tree-bin-deep"))
-    other = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    other = PLXClassifier(positive=pos).fit(X.iloc[tr], y[tr])
     assert other.chosen_ != "tree-bin-deep"
     assert other.selection_.scores == {k: v for k, v in s.scores.items()
                                        if not k.startswith("tree-bin")}
