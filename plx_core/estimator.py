@@ -253,10 +253,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
                                 columns=self._feature_names())
         if isinstance(X, pd.DataFrame) and any(
-                not isinstance(t, np.dtype) for t in X.dtypes):
-            # pandas' own dtypes (category, Int64, boolean, string) beside others make
-            # scikit-learn cast the whole table to float ("Cannot cast str dtype to float64");
-            # as objects every cell keeps its value (Int64's <NA> stays missing)
+                not isinstance(t, np.dtype) or t.kind in "mM" for t in X.dtypes):
+            # pandas' own dtypes (category, Int64, boolean, string) and dates beside others
+            # make scikit-learn cast the whole table to one dtype ("Cannot cast str dtype to
+            # float64", no common dtype of datetime64 and float64); as objects every cell
+            # keeps its value (Int64's <NA> stays missing, a date stays a Timestamp)
             X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
