@@ -176,7 +176,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     counts: dict[str, dict[str, int]] = {}
     for c in frame.columns:
         s = frame[c]
-        if isinstance(s.dtype, pd.StringDtype) or s.dtype == object:
+        if isinstance(s.dtype, (pd.StringDtype, pd.CategoricalDtype)) or s.dtype == object:
             s = s.astype(object).where(s.notna(), np.nan)
             hit = s.isin(list(missing)).to_numpy() & s.notna().to_numpy()
             if hit.any():

@@ -668,6 +668,18 @@ def test_a_parquet_file_is_read_with_its_types_and_capped_before_reading(tmp_pat
         read_table(path, max_cols=2)
 
 
+def test_a_parquet_category_column_reads_its_missing_markers_as_a_csv_does(tmp_path):
+    # pandas writes a categorical column as a Parquet dictionary and reads it back as
+    # 'category': its "NA" stayed a value, while the same file's CSV (and predict --dask,
+    # which masks every column) read it as missing
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"c": pd.Categorical(["x", "NA", "y", None])}).to_parquet(path)
+    table = read_table(path)
+    assert table.frame["c"].isna().tolist() == [False, True, False, True]
+    assert table.frame["c"].tolist()[0] == "x" and table.missing == {"c": {"NA": 1}}
+
+
 def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
     # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
     # text, left out as too many distinct values: stray text was read as missing only
