@@ -178,9 +178,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` (the model that answers: with `variant="auto"` one of
-    `plx_core.selection.CANDIDATES` — "direct", "direct-conf", "tree-all", "tree-bin-deep" —,
-    else the `kb` given), `chosen_reason_` (why, in a sentence), `selection_`
+    cut points); `chosen_` (the model that answers: one of `plx_core.selection.CANDIDATES`
+    — "direct", "direct-conf", "tree-all", "tree-bin-deep" — when `variant="auto"` chooses
+    for kb="direct", else the `kb` given), `chosen_reason_` (why, in a sentence), `selection_`
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
     "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
