@@ -515,15 +515,26 @@ def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
     return ((s - _EPOCH) / pd.Timedelta(days=1)).to_numpy(dtype=float, na_value=np.nan)
 
 
+SAMPLE = 1000
+"""Values looked at first when deciding a column's format: a format the head of a column
+does not fit is not tried on the whole column (the decision is still the whole column's)."""
+
+
 def date_format(s: pd.Series) -> str | None:
     """The `DATE_FORMATS` entry every present value of a text column is written in, or None."""
     vals = s.dropna()
-    if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
+    if len(vals) == 0 or pd.api.types.infer_dtype(vals, skipna=True) != "string":
         return None
-    u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
-    if not u.str.fullmatch(_DATE_LIKE).all():
+    return _date_style(pd.Series(vals.to_numpy(dtype=object)).str.strip())
+
+
+def _date_style(u: pd.Series) -> str | None:
+    """`date_format` of present values as stripped text."""
+    if not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
+            _DATE_LIKE).all():  # the head first: most text columns are no dates
         return None
-    return next((d for d in DATE_FORMATS if not np.isnan(_days(u, d)).any()), None)
+    return next((d for d in DATE_FORMATS if not np.isnan(_days(u.head(SAMPLE), d)).any()
+                 and not np.isnan(_days(u, d)).any()), None)
 
 
 def date_cuts(cuts: Sequence[float], x: np.ndarray) -> np.ndarray:
@@ -564,7 +575,7 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
         num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
         return num, np.isnan(num) & s.notna().to_numpy()
     obj = s.astype(object)
-    if number_format != "plain":
+    if number_format not in ("plain", "decimal-point"):  # decimal-point reads plainly
         obj = _plain_text(obj, number_format)
     num = pd.to_numeric(obj, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     bad = np.isnan(num) & s.notna().to_numpy()  # text "nan" counts as not a number
@@ -619,14 +630,15 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
     vals = s.dropna()
-    if len(vals) == 0 or not all(isinstance(v, str) for v in vals):
+    if len(vals) == 0 or pd.api.types.infer_dtype(vals, skipna=True) != "string":
         return None
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
-    if (d := date_format(u)) is not None:
+    if (d := _date_style(u)) is not None:
         return f"date:{d}"
     if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
-    marked = {unit: bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
+    signs = u.str.contains(r"[%$€£¥]", regex=True).any()
+    marked = {unit: signs and bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
     if sum(marked.values()) > 1:
         return None  # percentages and money in one column: not one format
     unit = next((k for k, v in marked.items() if v), None)
@@ -641,14 +653,25 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     return None if fmt == "plain" else fmt
 
 
+def _dot_style(core: pd.Series, delimiter: str | None) -> str | None:
+    """"dot-thousands" or "decimal-point" when every value of `core` (stripped text, no ',')
+    is digits with '.' only between groups of three (1.234, 12, 1.234.567) and one has a '.';
+    else None (see `number_format` for the rule). The head is looked at first (`SAMPLE`)."""
+    for part in (core.head(SAMPLE), core):
+        if not part.str.fullmatch(_DOT_GROUPS).all():
+            return None
+    dots = core.str.count(r"\.")
+    if not dots.any():
+        return None
+    return "dot-thousands" if delimiter == ";" or dots.max() > 1 else "decimal-point"
+
+
 def _number_style(core: pd.Series, delimiter: str | None) -> str | None:
     """The style ("plain" or one of `_STYLES`) that reads every value of `core` (digits, '.'
     and ',' only), or None (see `number_format` for the rule)."""
     if not core.str.contains(",", regex=False).any():
-        dots = core.str.count(r"\.")
-        if dots.any() and core.str.fullmatch(_DOT_GROUPS).all():
-            return "dot-thousands" if delimiter == ";" or dots.max() > 1 else "decimal-point"
-        return "plain" if pd.to_numeric(core, errors="coerce").notna().all() else None
+        return _dot_style(core, delimiter) or (
+            "plain" if pd.to_numeric(core, errors="coerce").notna().all() else None)
     if core.str.fullmatch(_AMBIGUOUS).all():
         return "decimal-comma" if delimiter == ";" else None
     fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
@@ -681,37 +704,46 @@ def _read_numbers(s: pd.Series, delimiter: str | None = None
     one `DATE_FORMATS` entry) read as days since 1970-01-01."""
     x, bad = _numbers(s)
     fmt = DATE_ISO if holds_dates(s) else "plain"
-    if not pd.api.types.is_numeric_dtype(s.dtype) and (bad.any() or _dots_of_three(s, bad)):
+    if pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
+        pass
+    elif not bad.any():  # plain numbers: only 1.234 (a '.' before three digits) has two readings
+        if s.notna().any() and _present_text(s.head(SAMPLE)).str.fullmatch(_DOT_GROUPS).all() \
+                and (style := _dot_style(_present_text(s), delimiter)):
+            fmt = style
+            if style == "dot-thousands":
+                x, bad = _numbers(s, fmt)
+    else:
         fmt = number_format(s, delimiter) or "plain"
-        if fmt == "plain" and bad.any():  # a format the cells written like numbers share,
-            shaped = _number_shaped(s)  # the rest perhaps a few stray texts ("unknown")
+        if fmt == "plain":  # a format the cells written like numbers share, the rest
+            shaped = _number_shaped(s)  # perhaps a few stray texts ("unknown")
             if shaped.any() and _stray_text(s, s.notna().to_numpy() & ~shaped):
                 fmt = number_format(s[shaped], delimiter) or "plain"
         if fmt != "plain":
-            x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234 / 04.03.2021
+            x, bad = _numbers(s, fmt)  # 3,5 / 1,234.5 / 12% / 1.234.567 / 04.03.2021
     stray = _stray_text(s, bad) if bad.any() else ()
     if stray:  # "unknown" ×3 among 296 numbers: those cells missing, and said
         bad = np.zeros(len(s), dtype=bool)
     return x, bad, fmt, stray
 
 
+def _present_text(s: pd.Series) -> pd.Series:
+    """The present cells of a column as stripped text."""
+    return pd.Series(s.dropna().to_numpy(dtype=object)).astype(str).str.strip()
+
+
 def _number_shaped(s: pd.Series) -> np.ndarray:
     """Per cell: present text written like a number in some format (digits, '.', ',', a sign,
-    a percent or currency sign) or like a date (`_DATE_LIKE`)."""
-    u = s.map(lambda v: v.strip() if isinstance(v, str) else None, na_action="ignore")
-    u = u.astype(object).where(u.notna(), "")
-    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
-    return (shaped | u.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
+    a percent or currency sign) or like a date (`_DATE_LIKE`); the head first (`SAMPLE`):
+    when more than a tenth of it is other text, no cell is (strays must be few)."""
+    def shaped(v: pd.Series) -> np.ndarray:
+        number = v.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+        return (number | v.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
 
-
-def _dots_of_three(s: pd.Series, bad: np.ndarray) -> bool:
-    """True when a column that reads plainly as numbers has a value whose '.' is followed by
-    exactly three digits at the end (1.234): the one case where plain is only one reading."""
-    if bad.any():
-        return False
-    vals = s.dropna()
-    return bool(len(vals)) and bool(pd.Series(vals.to_numpy(dtype=object)).astype(str)
-                                    .str.contains(r"\.\d{3}\s*$", regex=True).any())
+    head = _present_text(s.dropna().head(SAMPLE))
+    if len(head) and shaped(head).mean() < 0.9:
+        return np.zeros(len(s), dtype=bool)
+    return shaped(s.astype(object).where(s.notna(), "").astype(str).str.strip()) & \
+        s.notna().to_numpy()
 
 
 def reads_as_numbers(s: pd.Series, delimiter: str | None = None) -> bool:

@@ -427,7 +427,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                           max_levels=None)
             else:
                 levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
-                if levels[c] is not None and date_format(s) is not None:
+                if levels[c] is not None and pd.api.types.infer_dtype(
+                        raw[c], skipna=True) in ("timedelta", "timedelta64"):
+                    levels[c] += (" — it holds durations: convert them to a number (e.g. "
+                                  ".dt.total_seconds() / 3600 for hours) to have them binned")
+                elif levels[c] is not None and date_format(s) is not None:
                     levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
                                   "have it binned as a time line")
                 elif levels[c] is not None and pd.api.types.infer_dtype(

@@ -481,6 +481,9 @@ def test_dates_are_a_time_line_not_an_id():
     assert str(next(iter(e.features.values()))).startswith(("<2021", "≥2021", "[2021"))
     with pytest.raises(DataError, match="'not a day' is not a date"):
         clf.predict(X.head(1).assign(when="not a day"))
+    spans = X.assign(when=X["when"] - X["when"].min())  # durations are no dates: said how
+    with pytest.warns(UserWarning, match="'when'.*holds durations: convert them to a number"):
+        PLXClassifier(positive="late").fit(spans, y)
     text = X.assign(when=X["when"].dt.strftime("%d/%m/%Y"))  # dates as text stay text, and said
     with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
                                          r"\(pd.to_datetime\)"):

@@ -6,13 +6,12 @@ caches, all keyed by one builder (`Workspace.key`); `explain` holds the explanat
 """
 
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, confusion, scores
-from plx_core.estimator import KB_KINDS
 
 from .browse import SORT_KEYS, BrowseQuery, browse_kb, browse_mask
 from .cache import LRU, fingerprint
 from .export import kb_csv, safe_cell, safe_csv
 from .instances import UNKNOWN, Instance, edit_instance, instance_from_row, unique_rows
-from .kbs import KBSettings, build_kb, default_max_len, with_rules
+from .kbs import KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
 from .rules import (
     next_rule_id,
     parse_conditions,

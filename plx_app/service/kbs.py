@@ -10,9 +10,14 @@ import pandas as pd
 
 from plx_core.direct import direct_kb
 from plx_core.errors import DataError
-from plx_core.estimator import KB_KINDS
+from plx_core.estimator import KB_KINDS as ESTIMATOR_KB_KINDS
 from plx_core.kb import KB, WeightedClause
 from plx_core.tree import Tree, tree_kb_with_trees
+
+KB_KINDS = {k: ESTIMATOR_KB_KINDS[k] for k in ("direct", "tree", "tree-all", "forest")}
+"""The kinds the Knowledge base page builds and draws (a binary tree's node is a set of
+clauses, one per value combination, which the page's one-clause node view does not show;
+`PLXClassifier(kb="tree-bin-deep")` and `plx fit --kb` build those)."""
 
 
 @dataclass(frozen=True)
