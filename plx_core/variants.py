@@ -43,6 +43,7 @@ from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
 from .median import weighted_median_intervals
 from .query import (
+    SCAN_CELLS,
     TIE_EPS,
     UNSEEN,
     BoundsArray,
@@ -100,19 +101,34 @@ def kb_share_note(budget: int) -> str:
 # --------------------------------------------------------------------------- lookups
 
 
-def relevant_pairs(kb: KB, codes: np.ndarray, n_jobs: int | None = None
+SCAN_UP_TO = 8
+"""`bounds_by_max_len` scans a KB of at most this many clauses per subset of a row instead of
+looking the subsets up (`query.use_subsets` scans only below a quarter clause per subset): a
+binary tree's KB of 3,015 clauses answered 140 held-out rows of 12 features (4,095 subsets
+each) in 40 ms by subsets and 1.6 ms by the scan (5 folds a fit, DNF + 10% noise)."""
+
+
+def relevant_pairs(kb: KB, codes: np.ndarray, n_jobs: int | None = None, scan_up_to: float = 0
                    ) -> tuple[np.ndarray, np.ndarray]:
     """(query row, learned clause row) for every learned clause whose body ⊆ the query.
 
     `codes` are query codes as `query.encode_rows` gives them (OPEN / UNSEEN below 0). The
     same chunked lookup `query_many` does (rows grouped by which features they know; subsets
     of the KB's clause lengths only, or a scan for few long clauses), on `n_jobs` threads;
-    an unseen value is not known, so a subset holding it never matches a clause.
+    an unseen value is not known, so a subset holding it never matches a clause. With
+    `scan_up_to`, rows with at least clauses / `scan_up_to` subsets scan the KB instead.
     """
     codes = np.asarray(codes)
     if len(codes) == 0 or kb.n_learned == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     tasks = _batch_tasks(kb, codes, np.zeros(len(codes), bool))
+    if scan_up_to:  # rows with many subsets for the clauses: scan the KB instead
+        n_sub = kb.index().n_subsets
+        step = max(1, SCAN_CELLS // kb.n_learned)
+        tasks = [t for rows, known, subsets in tasks for t in (
+            [(rows[a:a + step], known, False) for a in range(0, len(rows), step)]
+            if subsets and kb.n_learned <= scan_up_to * n_sub(len(known))
+            else [(rows, known, subsets)])]
     scan = _ScanIncidence(kb) if any(not t[2] for t in tasks) else None
     idx = kb.index()
 
@@ -625,7 +641,7 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
                               n_jobs=n_jobs) for m in limits}
     codes, ignored, read_as = encode_query_rows(kb, X)
     n = len(codes)
-    row, crow = relevant_pairs(kb, codes, n_jobs)
+    row, crow = relevant_pairs(kb, codes, n_jobs, scan_up_to=SCAN_UP_TO)
     length = (kb.lengths if levels is None else np.asarray(levels))[crow]
     target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
     w = kb.w[crow]

@@ -278,3 +278,19 @@ def test_windowed_kb_keeps_its_clauses_lengths():
         w = V.windowed_kb(src, lo, hi, prior)
         assert np.array_equal(w.lengths, (w.codes >= 0).sum(axis=1))
         assert w.n_learned and lo <= w.lengths.min() and w.lengths.max() <= hi
+
+
+@pytest.mark.parametrize("scan_up_to", [8, 10**9])
+def test_scanning_finds_the_same_clauses_as_the_subsets(scan_up_to):
+    """`relevant_pairs` scanning the KB (as the depth search does for KBs with few clauses
+    per subset) finds exactly the clauses the subset lookup finds, missing and unseen cells
+    included."""
+    from plx_core.tree import build_trees, trees_to_kb
+
+    X, y, Q = mixed_table(11, 70, 5)
+    for kb in (direct_kb(X, y, positive=1),
+               trees_to_kb(build_trees(X, y, positive=1, n_trees=1, random_state=0), "all")):
+        codes = encode_rows(kb, Q)
+        want = sorted(zip(*(a.tolist() for a in V.relevant_pairs(kb, codes))))
+        got = sorted(zip(*(a.tolist() for a in V.relevant_pairs(kb, codes, scan_up_to=scan_up_to))))
+        assert got == want and want
