@@ -506,11 +506,13 @@ def holds_dates(s: pd.Series) -> bool:
 def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
     """Days since 1970-01-01 (UTC; fractions for the time of day) of dates, or of text written
     as `date_format`; NaN where missing or not such a date."""
-    if not pd.api.types.is_datetime64_any_dtype(s.dtype):
-        obj = s.astype(object)
-        obj = obj.map(lambda v: v.strip() if isinstance(v, str) else v, na_action="ignore")
-        s = pd.to_datetime(obj, format=date_format, errors="coerce", utc=True)
-    elif s.dt.tz is None:
+    if not pd.api.types.is_datetime64_any_dtype(s.dtype):  # each distinct value read once
+        codes, uniq = pd.factorize(s.astype(object), use_na_sentinel=True)
+        text = pd.Series(uniq, dtype=object).map(lambda v: v.strip() if isinstance(v, str) else v)
+        read = _days(pd.Series(pd.to_datetime(text, format=date_format, errors="coerce",
+                                              utc=True)))
+        return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
+    if s.dt.tz is None:
         s = s.dt.tz_localize("UTC")
     return ((s - _EPOCH) / pd.Timedelta(days=1)).to_numpy(dtype=float, na_value=np.nan)
 

@@ -713,3 +713,18 @@ def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said(
     assert sch.bins["money"].text_missing == ("n.k.",)
     X, _ = sch.apply(frame)
     assert X["when"].isna().tolist() == [i in (3, 50) for i in range(200)]
+
+
+@pytest.mark.parametrize("fmt", ["ISO8601", "%d/%m/%Y", "%d/%m/%Y %H:%M"])
+def test_a_repeated_date_reads_as_the_same_day_alone_or_among_others(fmt):
+    """Dates are read once per distinct text: every cell of a long column with repeats,
+    padding, missing cells and text that is no date gets what it gets read alone."""
+    from plx_core.data import _days
+
+    rng = np.random.default_rng(7)
+    cells = np.array(["2021-03-04", " 2021-03-04 ", "2021-03-04 13:30", "04/03/2021",
+                      "13/03/2021 08:15", "29/02/2021", "soon", "", None, np.nan], dtype=object)
+    col = pd.Series(rng.choice(cells, 400), dtype=object)
+    alone = [_days(pd.Series([v], dtype=object), fmt)[0] for v in col]
+    np.testing.assert_array_equal(_days(col, fmt), np.array(alone, dtype=float))
+    assert np.isfinite(_days(col, fmt)).any()
