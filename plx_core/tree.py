@@ -347,44 +347,47 @@ def id3(
         codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
     n, n_feat = codes.shape
 
-    # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
-    records: list[dict[str, Any]] = []
-    stack: list[tuple[np.ndarray, int, int, tuple[tuple[int, int], ...]]] = [
-        (np.arange(n), -1, 0, ())
-    ]
-    while stack:
-        rows, parent, depth, path = stack.pop()
-        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
-                               path=path)
-        if leaf:
-            continue
-        used = np.zeros(n_feat, dtype=bool)
-        used[[j for j, _ in path]] = True
-        cols = np.flatnonzero(~used)
-        if len(cols) == 0:
-            continue
-        sub = codes[np.ix_(rows, cols)]
-        gain, distinct = _split_stats(sub, yn, sizes_all[cols])
-        eligible = np.flatnonzero(distinct >= 2)
-        if len(eligible) == 0:
-            continue
-        if feature_subset is not None and feature_subset < len(eligible):
-            eligible = np.sort(rng.choice(eligible, size=feature_subset, replace=False))
-        g = gain[eligible]
-        best = eligible[np.flatnonzero(g >= g.max() - GAIN_TOL)[0]]  # first column wins ties
-        j = int(cols[best])
-        col = sub[:, best]
-        order = np.argsort(col, kind="stable")
-        sorted_col = col[order]
-        values, starts = np.unique(sorted_col, return_index=True)
-        ends = np.append(starts[1:], len(sorted_col))
-        children = [
-            (rows[order[a:b]], int(v))
-            for v, a, b in zip(values, starts, ends, strict=True)
-            if v >= 0  # rows missing the split feature go to no child
+    if feature_subset is None:
+        records = _id3_records(codes, yv, sizes_all, max_depth, min_samples_split)
+    else:  # sampled candidates: the rng draws in pre-order, node by node
+        # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
+        records: list[dict[str, Any]] = []
+        stack: list[tuple[np.ndarray, int, int, tuple[tuple[int, int], ...]]] = [
+            (np.arange(n), -1, 0, ())
         ]
-        for child_rows, v in reversed(children):  # reversed: first child popped first
-            stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
+        while stack:
+            rows, parent, depth, path = stack.pop()
+            rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                                   path=path)
+            if leaf:
+                continue
+            used = np.zeros(n_feat, dtype=bool)
+            used[[j for j, _ in path]] = True
+            cols = np.flatnonzero(~used)
+            if len(cols) == 0:
+                continue
+            sub = codes[np.ix_(rows, cols)]
+            gain, distinct = _split_stats(sub, yn, sizes_all[cols])
+            eligible = np.flatnonzero(distinct >= 2)
+            if len(eligible) == 0:
+                continue
+            if feature_subset is not None and feature_subset < len(eligible):
+                eligible = np.sort(rng.choice(eligible, size=feature_subset, replace=False))
+            g = gain[eligible]
+            best = eligible[np.flatnonzero(g >= g.max() - GAIN_TOL)[0]]  # first column wins ties
+            j = int(cols[best])
+            col = sub[:, best]
+            order = np.argsort(col, kind="stable")
+            sorted_col = col[order]
+            values, starts = np.unique(sorted_col, return_index=True)
+            ends = np.append(starts[1:], len(sorted_col))
+            children = [
+                (rows[order[a:b]], int(v))
+                for v, a, b in zip(values, starts, ends, strict=True)
+                if v >= 0  # rows missing the split feature go to no child
+            ]
+            for child_rows, v in reversed(children):  # reversed: first child popped first
+                stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
 
     built: list[TreeNode | None] = [None] * len(records)
     for rid in range(len(records) - 1, -1, -1):
@@ -446,49 +449,53 @@ def id3_binary(
         codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
     _check_int("expand_cap", expand_cap, 1, allow_none=False)
     n, n_feat = codes.shape
-    col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
-    val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
-    root_allowed = np.zeros((n_feat, int(sizes_all.max())), dtype=bool)
-    for j, s in enumerate(sizes_all):
-        root_allowed[j, : int(s)] = True
+    if feature_subset is None:
+        records = _id3_binary_records(codes, yv, sizes_all, max_depth, min_samples_split,
+                                      expand_cap)
+    else:  # sampled candidates: the rng draws in pre-order, node by node
+        col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
+        val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
+        root_allowed = np.zeros((n_feat, int(sizes_all.max())), dtype=bool)
+        for j, s in enumerate(sizes_all):
+            root_allowed[j, : int(s)] = True
 
-    records: list[dict[str, Any]] = []
-    # (rows, parent, depth, allowed values (features × values), clauses, edge (j, v, equal))
-    stack: list[tuple[np.ndarray, int, int, np.ndarray, int, tuple[int, int, bool] | None]] = [
-        (np.arange(n), -1, 0, root_allowed, 1, None)
-    ]
-    while stack:
-        rows, parent, depth, allowed, combos, edge = stack.pop()
-        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
-                               allowed=allowed, edge=edge)
-        if leaf:
-            continue
-        sub = codes[rows]
-        gain, left, right = _binary_gains(sub, yn, sizes_all)
-        n_allowed = allowed.sum(axis=1)
-        constrained = n_allowed < sizes_all
-        rest = combos // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
-        ok = (left > 0) & (right > 0) & (rest[col_of] <= expand_cap)
-        if feature_subset is not None:
-            cols = np.unique(col_of[ok])
-            if feature_subset < len(cols):
-                ok &= np.isin(col_of, rng.choice(cols, size=feature_subset, replace=False))
-        if not ok.any():
-            continue
-        g = np.where(ok, gain, -np.inf)
-        best = int(np.flatnonzero(ok & (g >= g.max() - GAIN_TOL))[0])  # first bin wins ties
-        j, v = int(col_of[best]), int(val_of[best])
-        col = sub[:, j]
-        eq_allowed = allowed.copy()
-        eq_allowed[j] = False
-        eq_allowed[j, v] = True
-        ne_allowed = allowed.copy()
-        ne_allowed[j, v] = False
-        per = combos // (int(n_allowed[j]) if constrained[j] else 1)
-        # pushed in reverse: the `=` child is popped (numbered) first
-        stack.append((rows[(col >= 0) & (col != v)], rid, depth + 1, ne_allowed,
-                      int(rest[j]), (j, v, False)))
-        stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
+        records: list[dict[str, Any]] = []
+        # (rows, parent, depth, allowed values (features × values), clauses, edge (j, v, equal))
+        stack: list[tuple[np.ndarray, int, int, np.ndarray, int, tuple[int, int, bool] | None]] = [
+            (np.arange(n), -1, 0, root_allowed, 1, None)
+        ]
+        while stack:
+            rows, parent, depth, allowed, combos, edge = stack.pop()
+            rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                                   allowed=allowed, edge=edge)
+            if leaf:
+                continue
+            sub = codes[rows]
+            gain, left, right = _binary_gains(sub, yn, sizes_all)
+            n_allowed = allowed.sum(axis=1)
+            constrained = n_allowed < sizes_all
+            rest = combos // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
+            ok = (left > 0) & (right > 0) & (rest[col_of] <= expand_cap)
+            if feature_subset is not None:
+                cols = np.unique(col_of[ok])
+                if feature_subset < len(cols):
+                    ok &= np.isin(col_of, rng.choice(cols, size=feature_subset, replace=False))
+            if not ok.any():
+                continue
+            g = np.where(ok, gain, -np.inf)
+            best = int(np.flatnonzero(ok & (g >= g.max() - GAIN_TOL))[0])  # first bin wins ties
+            j, v = int(col_of[best]), int(val_of[best])
+            col = sub[:, j]
+            eq_allowed = allowed.copy()
+            eq_allowed[j] = False
+            eq_allowed[j, v] = True
+            ne_allowed = allowed.copy()
+            ne_allowed[j, v] = False
+            per = combos // (int(n_allowed[j]) if constrained[j] else 1)
+            # pushed in reverse: the `=` child is popped (numbered) first
+            stack.append((rows[(col >= 0) & (col != v)], rid, depth + 1, ne_allowed,
+                          int(rest[j]), (j, v, False)))
+            stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
 
     built: list[BinaryTreeNode | None] = [None] * len(records)
     first_split: dict[int, int] = {}  # feature → pre-order position of its first split
@@ -546,6 +553,199 @@ def truncate(tree: Tree, max_depth: int | None) -> Tree:
         return dataclasses.replace(node, children=kids)
 
     return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+
+
+# --------------------------------------------------------------------------- level-wise growth
+
+
+@dataclass
+class _Level:
+    """The nodes of one depth of a growing tree: their record ids and, per row still in the
+    tree, its row number and the position of its node in the level."""
+
+    rids: list[int]
+    rows: np.ndarray
+    at: np.ndarray
+
+
+def _preorder(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records numbered breadth-first renumbered in pre-order (children in their order), as
+    the per-node growers number them."""
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        rid = stack.pop()
+        order.append(rid)
+        stack.extend(reversed(records[rid]["kids"]))
+    new = {old: k for k, old in enumerate(order)}
+    out = [records[old] for old in order]
+    for rec in out:
+        rec["kids"] = [new[k] for k in rec["kids"]]
+    return out
+
+
+def _level_counts(bins: np.ndarray, yv: np.ndarray, level: _Level, total: int,
+                  records: list[dict[str, Any]], depth: int, min_samples_split: int,
+                  max_depth: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows and positive rows per (node, bin) of a level from one `np.bincount` (bins:
+    `_bin_counts`' layout), each node's counts recorded; returns (count, positives, per-node
+    rows and positive rows (k × 2), whether each node may split — impure, enough rows, above `max_depth`)."""
+    k = len(level.rids)
+    yr = yv[level.rows].astype(np.int64)
+    key = ((level.at[:, None] * total + bins[level.rows]) * 2 + yr[:, None]).ravel()
+    both = np.bincount(key, minlength=k * total * 2).reshape(k, total, 2)
+    pos = both[:, :, 1]
+    cnt = both[:, :, 0] + pos
+    n_node = np.bincount(level.at, minlength=k)
+    p_node = np.bincount(level.at, weights=yr, minlength=k).astype(np.int64)
+    for i, rid in enumerate(level.rids):
+        records[rid]["count"] = int(n_node[i])
+        records[rid]["pos"] = int(p_node[i])
+    split = ((p_node > 0) & (p_node < n_node) & (n_node >= min_samples_split)
+             & (max_depth is None or depth < max_depth))
+    return cnt, pos, np.stack([n_node, p_node], axis=1), split
+
+
+def _layout(codes: np.ndarray, sizes: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """`_bin_counts`' bins for every row once: (base, is_value, total, bins per row × column,
+    each count c · log2 c for c = 0 … rows — a node's counts are whole numbers)."""
+    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
+    total = int(base[-1] + sizes[-1] + 1)
+    bins = np.where(codes < 0, base, codes.astype(np.int64) + 1 + base)
+    is_value = np.ones(total, dtype=bool)
+    is_value[base] = False
+    return base, is_value, total, bins, _xlogx(np.arange(len(codes) + 1))
+
+
+def _id3_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth: int | None,
+                 min_samples_split: int) -> list[dict[str, Any]]:
+    """`id3`'s node records (pre-order) grown a depth at a time, all nodes of a depth from one
+    bincount: the same splits as node by node (same counts, same float operations)."""
+    n, n_feat = codes.shape
+    base, is_value, total, bins, xl = _layout(codes, sizes)
+    vals = np.arange(int(sizes.max()))
+
+    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return xl[c] - xl[p] - xl[c - p]
+
+    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [], "path": ()}]
+    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
+    used = np.zeros((1, n_feat), dtype=bool)
+    depth = 0
+    while True:
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
+                                              min_samples_split, max_depth)
+        s = np.flatnonzero(split)
+        cnt, pos, node, used = cnt[s], pos[s], node[s], used[s]
+        term = np.where(is_value, nh(cnt, pos), 0.0)
+        n_known = node[:, :1] - cnt[:, base]
+        p_known = node[:, 1:] - pos[:, base]
+        gain = (nh(n_known, p_known) - np.add.reduceat(term, base, axis=1)) / node[:, :1]
+        distinct = np.add.reduceat(((cnt > 0) & is_value).astype(np.int64), base, axis=1)
+        eligible = ~used & (distinct >= 2)
+        has = eligible.any(axis=1)
+        if not has.any():
+            break
+        s, cnt, used, eligible, gain = s[has], cnt[has], used[has], eligible[has], gain[has]
+        g = np.where(eligible, gain, -np.inf)
+        j = np.argmax(eligible & (g >= g.max(axis=1, keepdims=True) - GAIN_TOL), axis=1)
+        present = (vals < sizes[j][:, None]) & (
+            np.take_along_axis(cnt, np.minimum(base[j][:, None] + 1 + vals, total - 1), 1) > 0)
+        rank = np.cumsum(present, axis=1) - 1
+        first = np.concatenate([[0], np.cumsum(present.sum(axis=1))[:-1]])
+        rids: list[int] = []
+        for i, (parent, jj) in enumerate(zip(s.tolist(), j.tolist(), strict=True)):
+            prec = records[level.rids[parent]]
+            for v in np.flatnonzero(present[i]).tolist():
+                prec["kids"].append(len(records))
+                rids.append(len(records))
+                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
+                                "path": prec["path"] + ((jj, v),)})
+        used = np.repeat(used, present.sum(axis=1), axis=0)
+        used[np.arange(len(used)), np.repeat(j, present.sum(axis=1))] = True
+        slot = np.full(len(level.rids), -1)
+        slot[s] = np.arange(len(s))
+        sl = slot[level.at]
+        rows, sl = level.rows[sl >= 0], sl[sl >= 0]
+        c = codes[rows, j[sl]].astype(np.int64)
+        known = c >= 0  # rows missing the split feature go to no child
+        rows, sl, c = rows[known], sl[known], c[known]
+        level = _Level(rids, rows, first[sl] + rank[sl, c])
+        depth += 1
+    return _preorder(records)
+
+
+def _id3_binary_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
+                        max_depth: int | None, min_samples_split: int, expand_cap: int
+                        ) -> list[dict[str, Any]]:
+    """`id3_binary`'s node records (pre-order) grown a depth at a time, all nodes of a depth
+    from one bincount: the same splits as node by node (same counts, same float operations)."""
+    n, n_feat = codes.shape
+    base, is_value, total, bins, xl = _layout(codes, sizes)
+    col_of = np.repeat(np.arange(n_feat), sizes + 1)
+    val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes])
+
+    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return xl[c] - xl[p] - xl[c - p]
+
+    allowed = (np.arange(int(sizes.max())) < sizes[:, None])[None]
+    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [],
+                                      "allowed": allowed[0], "edge": None}]
+    combos = np.ones(1, dtype=np.int64)
+    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
+    depth = 0
+    while True:
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
+                                              min_samples_split, max_depth)
+        s = np.flatnonzero(split)
+        cnt, pos, node, allowed, combos = cnt[s], pos[s], node[s], allowed[s], combos[s]
+        n_known = (node[:, :1] - cnt[:, base])[:, col_of]
+        p_known = (node[:, 1:] - pos[:, base])[:, col_of]
+        left = np.where(is_value, cnt, 0)
+        lpos = np.where(is_value, pos, 0)
+        right = np.where(is_value, n_known - left, 0)
+        rpos = np.where(is_value, p_known - lpos, 0)
+        gain = (nh(n_known, p_known) - nh(left, lpos) - nh(right, rpos)) / node[:, :1]
+        n_allowed = allowed.sum(axis=2)
+        constrained = n_allowed < sizes
+        rest = combos[:, None] // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
+        ok = (left > 0) & (right > 0) & (rest[:, col_of] <= expand_cap)
+        has = ok.any(axis=1)
+        if not has.any():
+            break
+        s, ok, gain, allowed = s[has], ok[has], gain[has], allowed[has]
+        n_allowed, constrained, rest, combos = (n_allowed[has], constrained[has], rest[has],
+                                                combos[has])
+        g = np.where(ok, gain, -np.inf)
+        best = np.argmax(ok & (g >= g.max(axis=1, keepdims=True) - GAIN_TOL), axis=1)
+        j, v = col_of[best], val_of[best]
+        m = np.arange(len(s))
+        kids = np.repeat(allowed, 2, axis=0)  # per split node: its `=` child, then its `≠`
+        kids[2 * m, j] = False
+        kids[2 * m, j, v] = True
+        kids[2 * m + 1, j, v] = False
+        per = combos // np.where(constrained[m, j], n_allowed[m, j], 1)
+        combos = np.stack([per, rest[m, j]], axis=1).ravel()
+        rids = list(range(len(records), len(records) + 2 * len(s)))
+        for i, (parent, jj, vv) in enumerate(zip(s.tolist(), j.tolist(), v.tolist(),
+                                                 strict=True)):
+            prec = records[level.rids[parent]]
+            prec["kids"] += rids[2 * i : 2 * i + 2]
+            for eq in (True, False):
+                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
+                                "allowed": kids[2 * i + (not eq)], "edge": (jj, vv, eq)})
+        allowed = kids
+        slot = np.full(len(level.rids), -1)
+        slot[s] = m
+        sl = slot[level.at]
+        rows, sl = level.rows[sl >= 0], sl[sl >= 0]
+        c = codes[rows, j[sl]].astype(np.int64)
+        eqr = c == v[sl]
+        known = c >= 0  # rows missing the split feature go to no child
+        level = _Level(rids, rows[known], (2 * sl + ~eqr)[known])
+        depth += 1
+    return _preorder(records)
 
 
 # --------------------------------------------------------------------------- KBs

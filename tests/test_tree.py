@@ -559,3 +559,33 @@ def test_bad_binary_arguments():
     with pytest.raises(DataError, match="weights"):
         trees_to_kb(build_trees(pd.DataFrame({"a": ["x", "y"]}), [0, 1], binary=True), "all",
                     weights="heavy")
+
+
+@pytest.mark.parametrize("grow", [id3, id3_binary])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_tree_grown_a_depth_at_a_time_is_the_tree_grown_node_by_node(grow, seed):
+    """Without sampling, the growers split every node of a depth from one bincount; with
+    `feature_subset` as large as the features they go node by node (the forest's path, which
+    then samples nothing): the same nodes, counts, conditions and KB — with missing values,
+    duplicated rows, many-valued columns, depth and size limits."""
+    rng = np.random.default_rng(seed)
+    n, n_feat = int(rng.integers(5, 300)), int(rng.integers(1, 8))
+    sizes = rng.integers(1, 11, size=n_feat)
+    codes = (rng.random((n, n_feat)) * sizes).astype(np.int64)
+    if seed % 2:
+        codes[rng.random(codes.shape) < 0.15] = -1
+    y = ((codes[:, 0] % 2 == 0) ^ (rng.random(n) < 0.2)).astype(int)
+    if seed % 3 == 0:  # replicas
+        codes, y = np.concatenate([codes, codes[: n // 2]]), np.concatenate([y, y[: n // 2]])
+    domains = {f"a{j + 1}": tuple(str(k) for k in range(int(s))) for j, s in enumerate(sizes)}
+    kw = {"max_depth": (None, 2, 4)[seed % 3], "min_samples_split": (2, 2, 6, 12)[seed % 4],
+          "domains": domains}
+    if grow is id3_binary:
+        kw["expand_cap"] = (32, 4, 1000)[seed % 3]
+    levels = grow(codes, y, **kw)
+    nodes = grow(codes, y, feature_subset=n_feat, **kw)
+    assert levels.to_frame().equals(nodes.to_frame())
+    assert levels.root == nodes.root
+    for weights in ("unit", "depth"):
+        assert (trees_to_kb([levels], "all", weights=weights).to_text()
+                == trees_to_kb([nodes], "all", weights=weights).to_text())
