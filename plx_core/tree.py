@@ -31,7 +31,6 @@ taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -503,12 +502,12 @@ def id3_binary(
         if rec["edge"] is not None:
             first_split.setdefault(rec["edge"][0], rid)
     dom = [domains[features[j]] for j in range(n_feat)]
+    by_first = sorted(first_split, key=first_split.__getitem__)  # features in first-split order
+    every = np.stack([rec["allowed"] for rec in records])[:, by_first]  # nodes × by_first × values
+    cons_all = (every.sum(axis=2) < sizes_all[by_first]).tolist()
+    every = every.tolist()
     for rid in range(len(records) - 1, -1, -1):
         rec = records[rid]
-        allowed = rec["allowed"]
-        cons = sorted(np.flatnonzero(allowed.sum(axis=1) < sizes_all).tolist(),
-                      key=first_split.__getitem__)
-        ok = allowed[cons].tolist()
         edge = rec["edge"]
         built[rid] = BinaryTreeNode(
             feature=None if edge is None else features[edge[0]],
@@ -519,7 +518,8 @@ def id3_binary(
             depth=rec["depth"],
             children=tuple(built[k] for k in rec["kids"]),
             allowed=tuple((features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
-                          for j, row in zip(cons, ok)),
+                          for j, row, con in zip(by_first, every[rid], cons_all[rid], strict=True)
+                          if con),
         )
     root = built[0]
     assert root is not None
@@ -765,9 +765,31 @@ def _tree_rngs(random_state: Any, n_trees: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in seeds]
 
 
+@dataclass(frozen=True)
+class TreeRows:
+    """A table's integer codes and 0/1 labels encoded once, for several trees grown on the
+    same rows (`tree_rows`; `build_trees` accepts it in place of X, y)."""
+
+    codes: np.ndarray
+    y: np.ndarray
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    positive: str | None
+
+
+def tree_rows(X: Any, y: Any, positive: Any = None) -> TreeRows:
+    """X (categorical features) and y encoded as `build_trees` grows its trees on them."""
+    frame = encoding.as_frame(X)
+    yb, pos = encoding.binary_target(y, positive)
+    if len(yb) != len(frame):
+        raise DataError(f"X has {len(frame)} rows but y has {len(yb)} labels")
+    enc = encoding.encode(frame)
+    return TreeRows(encoding.smallest_int(enc.codes), yb, enc.features, enc.domains, pos)
+
+
 def build_trees(
     X: Any,
-    y: Any,
+    y: Any = None,
     positive: Any = None,
     n_trees: int = 1,
     bootstrap: bool | None = None,
@@ -781,18 +803,22 @@ def build_trees(
 
     For a forest, `bootstrap` defaults to True and `max_features` (features sampled per split)
     to round(sqrt(F)); each tree gets its own generator spawned from `random_state`.
-    `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones.
+    `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones. X may be
+    `TreeRows` (`tree_rows`: the rows encoded once for several calls; then no y, positive).
     """
     _check_int("n_trees", n_trees, 1, allow_none=False)
     if bootstrap is not None and not isinstance(bootstrap, (bool, np.bool_)):
         raise DataError(f"bootstrap must be True, False or None, got {bootstrap!r}")
     _check_int("max_features", max_features, 1)
-    frame = encoding.as_frame(X)
-    yb, pos = encoding.binary_target(y, positive)
-    if len(yb) != len(frame):
-        raise DataError(f"X has {len(frame)} rows but y has {len(yb)} labels")
-    enc = encoding.encode(frame)
-    codes = encoding.smallest_int(enc.codes)
+    if isinstance(X, TreeRows):
+        if y is not None or positive is not None:
+            raise DataError("build_trees takes no y or positive with TreeRows (they hold them)")
+        data = X
+    else:
+        if y is None:
+            raise DataError("build_trees needs y, the labels of X's rows")
+        data = tree_rows(X, y, positive)
+    codes, yb, pos = data.codes, data.y, data.positive
     n, n_feat = codes.shape
     if max_features is not None and max_features > n_feat:
         raise DataError(f"max_features={max_features} exceeds the number of features ({n_feat})")
@@ -808,7 +834,7 @@ def build_trees(
             (id3_binary if binary else id3)(
                 codes[rows], yb[rows], max_depth=max_depth, min_samples_split=min_samples_split,
                 feature_subset=max_features, rng=rng,
-                features=enc.features, domains=enc.domains, positive=pos,
+                features=data.features, domains=data.domains, positive=pos,
             )
         )
     return trees
@@ -848,19 +874,43 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
     picked = [n for t in trees for n in _clause_nodes(t, nodes)]
     # per node: the columns it constrains and their allowed codes; one clause per combination
-    parts = []
-    for node in picked:
+    # one entry per (node, feature it constrains): the column, the allowed codes (in `flat`
+    # from `start`) and `stride`, how many consecutive clauses of the node share one of its
+    # values (itertools.product order: the node's last feature varies fastest)
+    lit_node: list[int] = []
+    lit_col: list[int] = []
+    lit_size: list[int] = []
+    lit_start: list[int] = []
+    lit_stride: list[int] = []
+    flat: list[int] = []
+    sizes_l: list[int] = []
+    for i, node in enumerate(picked):
         sets = (node.allowed if isinstance(node, BinaryTreeNode)
                 else tuple((f, (v,)) for f, v in node.path))
-        parts.append(([col[f] for f, _ in sets], [[lookup[f][v] for v in vs] for f, vs in sets]))
-    sizes = np.array([math.prod(len(v) for v in values) for _, values in parts], dtype=np.int64)
+        strides = []
+        size = 1
+        for f, vs in reversed(sets):
+            strides.append(size)
+            size *= len(vs)
+        for (f, vs), stride in zip(sets, reversed(strides), strict=True):
+            lit_node.append(i)
+            lit_col.append(col[f])
+            lit_size.append(len(vs))
+            lit_start.append(len(flat))
+            lit_stride.append(stride)
+            flat += [lookup[f][v] for v in vs]
+        sizes_l.append(size)
+    sizes = np.array(sizes_l, dtype=np.int64)
     m = int(sizes.sum())
     codes = np.full((m, len(features)), -1, dtype=np.int32)
-    at = 0
-    for (cols, values), size in zip(parts, sizes.tolist(), strict=True):
-        if cols:
-            codes[at : at + size, cols] = list(itertools.product(*values))
-        at += size
+    if lit_node:
+        node_of = np.array(lit_node, dtype=np.int64)
+        per = sizes[node_of]  # clauses each entry fills
+        lit = np.repeat(np.arange(len(node_of)), per)
+        r = np.arange(len(lit)) - np.repeat(np.cumsum(per) - per, per)  # clause within node
+        clause = (np.cumsum(sizes) - sizes)[node_of[lit]] + r
+        value = r // np.array(lit_stride, dtype=np.int64)[lit] % np.array(lit_size)[lit]
+        codes[clause, np.array(lit_col)[lit]] = np.array(flat)[np.array(lit_start)[lit] + value]
     if kind is None:
         binary = isinstance(trees[0].root, BinaryTreeNode)
         kind = ("forest" if len(trees) > 1 else

@@ -19,6 +19,7 @@ from plx_core.tree import (
     tree_kb,
     tree_kb_with_trees,
     trees_to_kb,
+    tree_rows,
     truncate,
 )
 
@@ -589,3 +590,18 @@ def test_a_tree_grown_a_depth_at_a_time_is_the_tree_grown_node_by_node(grow, see
     for weights in ("unit", "depth"):
         assert (trees_to_kb([levels], "all", weights=weights).to_text()
                 == trees_to_kb([nodes], "all", weights=weights).to_text())
+
+
+def test_trees_grown_on_rows_encoded_once_are_the_trees_of_the_table(example2):
+    X, y = example2
+    X = X.mask(np.eye(8, 4, dtype=bool))  # a missing cell in four rows
+    rows = tree_rows(X, y, positive=1)
+    for binary in (False, True):
+        for n_trees in (1, 3):
+            got = build_trees(rows, n_trees=n_trees, binary=binary)
+            want = build_trees(X, y, positive=1, n_trees=n_trees, binary=binary)
+            assert trees_to_kb(got, "all").to_text() == trees_to_kb(want, "all").to_text()
+    with pytest.raises(DataError, match="no y or positive"):
+        build_trees(rows, y)
+    with pytest.raises(DataError, match="needs y"):
+        build_trees(X)
