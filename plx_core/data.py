@@ -176,7 +176,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     counts: dict[str, dict[str, int]] = {}
     for c in frame.columns:
         s = frame[c]
-        if isinstance(s.dtype, pd.StringDtype) or s.dtype == object:
+        if isinstance(s.dtype, (pd.StringDtype, pd.CategoricalDtype)) or s.dtype == object:
             s = s.astype(object).where(s.notna(), np.nan)
             hit = s.isin(list(missing)).to_numpy() & s.notna().to_numpy()
             if hit.any():
@@ -763,6 +763,23 @@ def _ambiguous_numbers(s: pd.Series) -> bool:
     return bool(u.str.fullmatch(_AMBIGUOUS).all() and u.str.contains(",", regex=False).any())
 
 
+def _mixed_dates(s: pd.Series) -> str | None:
+    """Why a column of dates was not read as one (its values written in more than one of
+    `DATE_FORMATS`, naming a value of the format most read and one it does not read), or None
+    when not every present value is written like a date."""
+    u = _present_text(s)
+    if len(u) == 0 or not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
+            _DATE_LIKE).all():  # the head first: most text columns are no dates
+        return None
+    reads = {d: ~np.isnan(_days(u, d)) for d in DATE_FORMATS}
+    best = max(DATE_FORMATS, key=lambda d: int(reads[d].sum()))  # ties: the first format
+    ok = reads[best]
+    if ok.all() or not ok.any():
+        return None
+    return (f"it holds dates written in more than one format ({u[ok].iloc[0]!r}, "
+            f"{u[~ok].iloc[0]!r}): write every date one way to have them binned as a time line")
+
+
 #: What each format's note says it read.
 NUMBER_FORMAT_WORDS = {
     "percent": "percentages (12% → 12)",
@@ -1322,6 +1339,8 @@ def infer_schema(
                     why += (" — its values read as numbers written like 1,234, which could be a "
                             "thousand or 1.234: write them plainly (1234 or 1.234) to have "
                             "them binned")
+                elif not is_num and (mixed := _mixed_dates(s)) is not None:
+                    why += f" — {mixed}"
                 excluded[c] = why
                 continue
             if n_distinct == 1:

@@ -185,8 +185,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `tuned_` the chosen `plx_core.variants.TunedConfig` per KB; `variant_` the variant used;
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
-    cut points); `chosen_` ("direct", "direct-conf", "tree-all" or "tree-bin": the model that
-    answers), `chosen_reason_` (why, in a sentence), `selection_`
+    cut points); `chosen_` (the model that answers: one of `plx_core.selection.CANDIDATES`
+    — "direct", "direct-conf", "tree-all", "tree-bin-deep" — when `variant="auto"` chooses
+    for kb="direct", else the `kb` given), `chosen_reason_` (why, in a sentence), `selection_`
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
     "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
@@ -260,10 +261,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
                                 columns=self._feature_names())
         if isinstance(X, pd.DataFrame) and any(
-                not isinstance(t, np.dtype) for t in X.dtypes):
-            # pandas' own dtypes (category, Int64, boolean, string) beside others make
-            # scikit-learn cast the whole table to float ("Cannot cast str dtype to float64");
-            # as objects every cell keeps its value (Int64's <NA> stays missing)
+                not isinstance(t, np.dtype) or t.kind in "mM" for t in X.dtypes):
+            # pandas' own dtypes (category, Int64, boolean, string) and dates beside others
+            # make scikit-learn cast the whole table to one dtype ("Cannot cast str dtype to
+            # float64", no common dtype of datetime64 and float64); as objects every cell
+            # keeps its value (Int64's <NA> stays missing, a date stays a Timestamp)
             X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))

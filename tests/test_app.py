@@ -570,6 +570,16 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
 
 
 @pytest.mark.slow
+def agreement_page(ws) -> AppTest:
+    """The Evaluate page opened on `ws` for the agreement of 20 test rows with CART."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["ws"] = ws
+    at.session_state["ev_n"] = 20
+    at.session_state["ev_model"] = "CART"
+    at.run()
+    return at.switch_page("plx_app/views/6_Evaluate.py").run()
+
+
 def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_ws):
     from plx_app.service.explain import ws_agreement, ws_agreement_progress
 
@@ -584,12 +594,7 @@ def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_
                        stop=lambda: len(seen) >= 4)  # what the Stop button does
     assert (rep.n, rep.planned, rep.complete) == (4, 20, False) and len(rep.rows) == 4
     assert ws_agreement_progress(ws, 20, 2, "CART") == (4, 20)
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.session_state["ws"] = ws
-    at.session_state["ev_n"] = 20
-    at.session_state["ev_model"] = "CART"
-    at.run()
-    at.switch_page("plx_app/views/6_Evaluate.py").run()
+    at = agreement_page(ws)
     assert "Stopped after 4 of 20 rows" in texts(at) and len(at.dataframe[-1].value) == 4
     assert "Continue (4 of 20 done)" in [b.label for b in at.button]
     at.button(key="ev_start").click().run()
@@ -597,6 +602,36 @@ def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_
     assert ws_agreement_progress(ws, 20, 2, "CART") == (20, 20)
     full = ws_agreement(fresh(base_ws), 20, 2, "CART")  # as if never stopped
     assert ws_agreement(ws, 20, 2, "CART").summary == full.summary
+
+
+def test_evaluate_offers_no_continue_when_a_stopped_run_ends_late(base_ws,
+                                                                                  monkeypatch):
+    """Streamlit starts the run a Stop click asks for while the stopped run's thread may still
+    finish its rows: when it ends the run, the page shows the complete agreement and
+    offers no 'Continue (20 of 20 done)' (whether it is done is read with what it shows)."""
+    import plx_app.service.explain as explain
+
+    ws = fresh(base_ws)
+    seen: list[tuple[int, int]] = []
+    explain.ws_agreement(ws, 20, 2, "CART", progress=lambda i, n: seen.append((i, n)),
+                         stop=lambda: len(seen) >= 10)
+    assert explain.ws_agreement_progress(ws, 20, 2, "CART") == (10, 20)
+    done = explain.ws_agreement_done
+
+    late: list[bool] = []
+
+    def read_then_late_row(*args, **kwargs):  # read as not done, then the old thread ends
+        got = done(*args, **kwargs)
+        if not late:
+            late.append(True)
+            explain.ws_agreement(ws, 20, 2, "CART")
+        return got
+
+    monkeypatch.setattr(explain, "ws_agreement_done", read_then_late_row)
+    at = agreement_page(ws)
+    assert not errors(at) and len(at.dataframe[-1].value) == 20
+    assert "Stopped after" not in texts(at)
+    assert "ev_start" not in [b.key for b in at.button], [b.label for b in at.button]
 
 
 def test_evaluate_threshold_moves_sensitivity_and_specificity(base_ws):

@@ -614,6 +614,20 @@ def test_ambiguous_thousands_left_out_say_why():
     assert "could be a thousand or 1.234" in sch.excluded["amount"]
 
 
+def test_dates_written_in_two_formats_left_out_say_why():
+    # one ISO date among day/month/year ones made the column "ID-like" and nothing more,
+    # though it holds dates (the README: never ID-like): the two ways of writing are named
+    days = pd.Timestamp("2021-01-01") + pd.to_timedelta(np.arange(40), unit="D")
+    when = list(days.strftime("%d/%m/%Y"))
+    when[5] = "2021-01-06"
+    frame = pd.DataFrame({"when": when, "t": ["a", "b"] * 20, "c": ["x", "y", "z", "x"] * 10})
+    why = infer_schema(frame, "t", "a").excluded["when"]
+    assert "dates written in more than one format ('01/01/2021', '2021-01-06')" in why
+    assert "write every date one way" in why
+    frame["when"] = [f"id-{i}" for i in range(40)]  # no dates: no word of them
+    assert "date" not in infer_schema(frame, "t", "a").excluded["when"]
+
+
 def test_whole_number_measures_are_binned_and_numbered_ids_left_out():
     # an amount of money is whole and almost always distinct, like an ID: it was left out as
     # "ID-like" (plx fit, out-of-fold F1 0.73 → 0.94 with it on a table it decides)
@@ -666,6 +680,18 @@ def test_a_parquet_file_is_read_with_its_types_and_capped_before_reading(tmp_pat
         read_table(path, max_rows=2)
     with pytest.raises(DataError, match="3 columns, more than the cap of max_cols=2"):
         read_table(path, max_cols=2)
+
+
+def test_a_parquet_category_column_reads_its_missing_markers_as_a_csv_does(tmp_path):
+    # pandas writes a categorical column as a Parquet dictionary and reads it back as
+    # 'category': its "NA" stayed a value, while the same file's CSV (and predict --dask,
+    # which masks every column) read it as missing
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"c": pd.Categorical(["x", "NA", "y", None])}).to_parquet(path)
+    table = read_table(path)
+    assert table.frame["c"].isna().tolist() == [False, True, False, True]
+    assert table.frame["c"].tolist()[0] == "x" and table.missing == {"c": {"NA": 1}}
 
 
 def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():

@@ -490,6 +490,21 @@ def test_dates_are_a_time_line_not_an_id():
         PLXClassifier(positive="late").fit(text, y)
 
 
+def test_a_date_column_beside_number_columns_is_read_not_a_crash():
+    # a frame of only numbers and dates (as plx fit hands over a ';' file with 1.234 and
+    # 04/03/2021 columns) stopped with numpy's "DTypePromotionError": no common dtype of
+    # datetime64 and float64 when scikit-learn made one array of the table
+    rng = np.random.default_rng(23)
+    n = 200
+    when = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.integers(0, 365, n), unit="D")
+    X = pd.DataFrame({"amount": rng.normal(size=n).round(2), "when": when})
+    y = np.where(when >= pd.Timestamp("2021-07-01"), "late", "early")
+    clf = PLXClassifier(positive="late").fit(X, y)
+    assert clf.discretizer_.binnings_["when"].labels[0].startswith("<2021-0")
+    assert np.mean(clf.predict(X) == y) > 0.95
+    assert (clf.predict(X.assign(when=X["when"].dt.strftime("%Y-%m-%d"))) == clf.predict(X)).all()
+
+
 def test_decimal_numbers_from_a_database_are_binned_not_called_text():
     # SQLAlchemy returns NUMERIC columns as Decimal objects: the column was left out as
     # "ID-like … it holds numbers as text", which it does not

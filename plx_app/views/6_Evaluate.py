@@ -112,13 +112,13 @@ k = min(k, len(ws.features))
 rep = None
 done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
 finished = ws_agreement_done(ws, n_rows, k, model)
-if finished or done_n:  # what was done: nothing is computed. The count on the Continue button
-    # is read from this same report: a stopped run's thread may still finish its row after this
+if finished or done_n:  # what was done: nothing is computed. The Continue button (whether it
+    # shows, and its count) is read from this same report: a stopped run's thread may still finish its row after this
     # run began (Streamlit's fast reruns), so a second reading could count one row more.
     with guard("Comparing explanations with SHAP"):
         rep = ws_agreement(ws, n_rows, k, model, stop=lambda: True)
     if rep is not None:
-        done_n = rep.n
+        done_n, finished = rep.n, rep.complete
 start = controls = None
 if not finished:
     start, controls = start_stop(
