@@ -31,7 +31,6 @@ taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -889,7 +888,7 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
                 else tuple((f, (v,)) for f, v in node.path))
         strides = []
         size = 1
-        for f, vs in reversed(sets):
+        for _f, vs in reversed(sets):
             strides.append(size)
             size *= len(vs)
         for (f, vs), stride in zip(sets, reversed(strides), strict=True):

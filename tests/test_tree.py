@@ -18,8 +18,8 @@ from plx_core.tree import (
     id3_binary,
     tree_kb,
     tree_kb_with_trees,
-    trees_to_kb,
     tree_rows,
+    trees_to_kb,
     truncate,
 )
 
