@@ -361,8 +361,9 @@ def cmd_fit(a: argparse.Namespace) -> None:
             **model.answer)
     else:
         how = "paper configuration"
+    variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
     print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
-          f"{a.variant} ({how}), POS = {model.positive!r}")
+          f"{variant} ({how}), POS = {model.positive!r}")
 
 
 def cmd_predict(a: argparse.Namespace) -> None:

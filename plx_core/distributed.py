@@ -448,9 +448,9 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     from .data import MISSING_MARKERS
     from .query import merge_read_as, read_as_note
 
-    # a CSV is read with the markers as missing (as_dask_frame); Parquet cells are masked here
-    markers = () if _is_csv(str(path)) else tuple(
-        m for m in (MISSING_MARKERS if missing is None else missing) if m != "")
+    # a CSV is read with the markers as missing (as_dask_frame); Parquet cells are masked here,
+    # "" too (as `data.read_table` reads a Parquet file for plain `plx predict`)
+    markers = () if _is_csv(str(path)) else tuple(MISSING_MARKERS if missing is None else missing)
     client = connect(scheduler, workers)
     try:
         ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)

@@ -57,6 +57,8 @@ def test_paper_variant_and_tree_kb(tmp_path, queries, capsys):
                  "--out", str(model)]) == 0
     said = capsys.readouterr().out
     assert "--kb tree as given" in said and "chosen" not in said  # asked for, not chosen
+    assert json.loads(model.read_text())["variant"] == "paper"
+    assert "variant paper (" in said  # the variant the file records, not the option's default
     out = tmp_path / "pred.csv"
     assert main(["predict", str(model), str(queries), "--out", str(out)]) == 0
     assert pd.read_csv(out)["mean"][0] == 1.0  # the tree KB answers 0101 with 1.0
@@ -79,6 +81,15 @@ def test_bad_fit_input_exits_2(argv, message, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_fit_with_a_kind_of_kb_says_the_variant_its_model_file_records(tmp_path, capsys):
+    model = tmp_path / "bin.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--kb", "tree-bin-deep",
+                 "--out", str(model)]) == 0  # --variant left at auto
+    said = capsys.readouterr().out
+    recorded = json.loads(model.read_text())["variant"]
+    assert f"variant {recorded} (--kb tree-bin-deep as given" in said and "variant auto" not in said
 
 
 def test_bad_model_and_data_exit_2(tmp_path, queries, capsys):

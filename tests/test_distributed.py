@@ -189,3 +189,25 @@ def test_the_cluster_answers_warn_about_values_written_otherwise_as_in_memory(cl
     for answer in (D.bounds_dask, D.explain_dask):  # both name a missing column, lazily too
         with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['f1'\]"):
             answer(clf, part.drop(columns="f1"), client=client)
+
+
+def test_cli_predict_on_the_cluster_reads_a_parquet_files_empty_text_as_plain_predict_does(
+        client, tmp_path):
+    # plain `plx predict` reads a Parquet text cell "" as missing (as a CSV's empty cell);
+    # --dask masked every marker but "", so the cluster read "" as an unseen value
+    from plx_core.cli import main
+
+    X, y = table(n=400, F=3, seed=6)
+    train = tmp_path / "train.csv"
+    X.assign(label=y).to_csv(train, index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(train), "--label", "label", "--positive", "yes", "--out", str(model)]) == 0
+    test = tmp_path / "test.parquet"
+    X.assign(f0=X["f0"].where(np.arange(len(X)) % 7 != 0, "")).to_parquet(test)
+    plain, dist = tmp_path / "plain.csv", tmp_path / "dask.csv"
+    assert main(["predict", str(model), str(test), "--out", str(plain)]) == 0
+    assert main(["predict", str(model), str(test), "--dask", client.scheduler.address,
+                 "--out", str(dist)]) == 0
+    a, b = pd.read_csv(plain), pd.read_csv(dist)
+    assert a["unseen"].isna().all()  # "" is missing, not a value the model lacks
+    pd.testing.assert_frame_equal(a, b)

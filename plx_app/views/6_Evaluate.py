@@ -127,11 +127,10 @@ if not finished:
         "are kept and shown; starting again continues).", done_n, planned, "Start the comparison")
 if start:
     with guard("Comparing explanations with SHAP"):
-        count = row_counter(text="Fitting the baseline and computing SHAP values…")
-        agreed = keep_last("agreement", f"{n_rows} test rows, k={k}, {model}", ws.data_key,
-                           lambda: ws_agreement(ws, n_rows, k, model, progress=count.rows),
-                           "Comparing explanations with SHAP")
-        count.done()
+        with row_counter(text="Fitting the baseline and computing SHAP values…") as count:
+            agreed = keep_last("agreement", f"{n_rows} test rows, k={k}, {model}", ws.data_key,
+                               lambda: ws_agreement(ws, n_rows, k, model, progress=count.rows),
+                               "Comparing explanations with SHAP")
         rep = agreed.value if agreed is not None else None
         if rep is not None and rep.complete:
             controls.empty()

@@ -61,11 +61,10 @@ if done_n < planned:
 
 if start:
     with guard("Explaining the rows"):
-        count = row_counter(done_n, planned)
-        got = keep_last("global", label, ws.data_key,
-                        lambda: ws_global_view(ws, k, n_rows, part, progress=count.rows),
-                        "Explaining the rows")
-        count.done()
+        with row_counter(done_n, planned) as count:  # the bar goes, whatever ends the run
+            got = keep_last("global", label, ws.data_key,
+                            lambda: ws_global_view(ws, k, n_rows, part, progress=count.rows),
+                            "Explaining the rows")
         if got is not None and got.value.complete:
             controls.empty()
 view = got.value if got is not None else None
