@@ -79,7 +79,14 @@ from .encoding import (
     value_str,
 )
 from .errors import DataError
-from .query import TIE_EPS, BoundsArray, encode_rows, query_many, read_as_note
+from .query import (
+    TIE_EPS,
+    BoundsArray,
+    encode_query_rows,
+    encode_rows,
+    query_many,
+    read_as_note,
+)
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -464,11 +471,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         on the features a path constrains (keys `selection.tree_key(d, kind)`; one tree grown,
         see `truncate`, `cut_to_features`)."""
         from .selection import tree_key
-        from .tree import build_trees, cut_to_features, trees_to_kb, truncate
+        from .tree import build_trees, cut_to_features, tree_rows, trees_to_kb, truncate
 
         out = {}
+        rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
         if "tree" in kinds or "tree-all" in kinds:
-            one = build_trees(frame, y, positive=1, n_trees=1, bootstrap=self.bootstrap,
+            one = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
                               random_state=self.random_state)
             for k in ("tree", "tree-all"):
@@ -479,7 +487,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     out[tree_key(d)] = trees_to_kb([truncate(one[0], d)], "all", kind="tree-all")
         binary = [k for k in ("tree-bin", "tree-bin-deep") if k in kinds]
         if binary:
-            two = build_trees(frame, y, positive=1, n_trees=1, bootstrap=self.bootstrap,
+            two = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
                               random_state=self.random_state, binary=True)
             for k in binary:
@@ -492,7 +500,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                             else trees_to_kb([cut_to_features(two[0], d)], "all"))
         if "forest" in kinds:
             out["forest"] = trees_to_kb(build_trees(
-                frame, y, positive=1, n_trees=self.n_trees, bootstrap=self.bootstrap,
+                rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
                 max_features=self.max_features, max_depth=self.max_depth,
                 random_state=self.random_state), "leaves", kind="forest")
         for k, kb in out.items():
@@ -538,6 +546,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths),
             # so every depth is answered from one lookup (`bounds_by_max_len`)
             out = {}
+            held: list = []  # the held-out rows and their codes, shared by the fold's trees
             for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
@@ -551,8 +560,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 def answer(X: pd.DataFrame, d: int | None, kb=kb, cuts=cuts, memo=memo,
                            levels=levels):
                     if not memo:
-                        memo.update(V.bounds_by_max_len(kb, X, (None, *cuts), semantics=sem,
-                                                        n_jobs=1, levels=levels))
+                        # the fold's trees share features and domains: encode X once
+                        key = (X, kb.features, kb.domains)
+                        if sem == "relevant" and not (held and held[0][0] is X
+                                                      and held[0][1:] == key[1:]):
+                            held[:] = [key, encode_query_rows(kb, X)]
+                        memo.update(V.bounds_by_max_len(
+                            kb, X, (None, *cuts), semantics=sem, n_jobs=1, levels=levels,
+                            encoded=held[1] if held and held[0][0] is X else None))
                     return memo[d].mean
                 out[k] = functools.partial(answer, d=None)
                 out.update({S.tree_key(d, k): functools.partial(answer, d=d) for d in cuts})

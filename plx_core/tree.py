@@ -31,8 +31,6 @@ taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -347,44 +345,47 @@ def id3(
         codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
     n, n_feat = codes.shape
 
-    # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
-    records: list[dict[str, Any]] = []
-    stack: list[tuple[np.ndarray, int, int, tuple[tuple[int, int], ...]]] = [
-        (np.arange(n), -1, 0, ())
-    ]
-    while stack:
-        rows, parent, depth, path = stack.pop()
-        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
-                               path=path)
-        if leaf:
-            continue
-        used = np.zeros(n_feat, dtype=bool)
-        used[[j for j, _ in path]] = True
-        cols = np.flatnonzero(~used)
-        if len(cols) == 0:
-            continue
-        sub = codes[np.ix_(rows, cols)]
-        gain, distinct = _split_stats(sub, yn, sizes_all[cols])
-        eligible = np.flatnonzero(distinct >= 2)
-        if len(eligible) == 0:
-            continue
-        if feature_subset is not None and feature_subset < len(eligible):
-            eligible = np.sort(rng.choice(eligible, size=feature_subset, replace=False))
-        g = gain[eligible]
-        best = eligible[np.flatnonzero(g >= g.max() - GAIN_TOL)[0]]  # first column wins ties
-        j = int(cols[best])
-        col = sub[:, best]
-        order = np.argsort(col, kind="stable")
-        sorted_col = col[order]
-        values, starts = np.unique(sorted_col, return_index=True)
-        ends = np.append(starts[1:], len(sorted_col))
-        children = [
-            (rows[order[a:b]], int(v))
-            for v, a, b in zip(values, starts, ends, strict=True)
-            if v >= 0  # rows missing the split feature go to no child
+    if feature_subset is None:
+        records = _id3_records(codes, yv, sizes_all, max_depth, min_samples_split)
+    else:  # sampled candidates: the rng draws in pre-order, node by node
+        # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
+        records: list[dict[str, Any]] = []
+        stack: list[tuple[np.ndarray, int, int, tuple[tuple[int, int], ...]]] = [
+            (np.arange(n), -1, 0, ())
         ]
-        for child_rows, v in reversed(children):  # reversed: first child popped first
-            stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
+        while stack:
+            rows, parent, depth, path = stack.pop()
+            rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                                   path=path)
+            if leaf:
+                continue
+            used = np.zeros(n_feat, dtype=bool)
+            used[[j for j, _ in path]] = True
+            cols = np.flatnonzero(~used)
+            if len(cols) == 0:
+                continue
+            sub = codes[np.ix_(rows, cols)]
+            gain, distinct = _split_stats(sub, yn, sizes_all[cols])
+            eligible = np.flatnonzero(distinct >= 2)
+            if len(eligible) == 0:
+                continue
+            if feature_subset is not None and feature_subset < len(eligible):
+                eligible = np.sort(rng.choice(eligible, size=feature_subset, replace=False))
+            g = gain[eligible]
+            best = eligible[np.flatnonzero(g >= g.max() - GAIN_TOL)[0]]  # first column wins ties
+            j = int(cols[best])
+            col = sub[:, best]
+            order = np.argsort(col, kind="stable")
+            sorted_col = col[order]
+            values, starts = np.unique(sorted_col, return_index=True)
+            ends = np.append(starts[1:], len(sorted_col))
+            children = [
+                (rows[order[a:b]], int(v))
+                for v, a, b in zip(values, starts, ends, strict=True)
+                if v >= 0  # rows missing the split feature go to no child
+            ]
+            for child_rows, v in reversed(children):  # reversed: first child popped first
+                stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
 
     built: list[TreeNode | None] = [None] * len(records)
     for rid in range(len(records) - 1, -1, -1):
@@ -446,49 +447,53 @@ def id3_binary(
         codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
     _check_int("expand_cap", expand_cap, 1, allow_none=False)
     n, n_feat = codes.shape
-    col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
-    val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
-    root_allowed = np.zeros((n_feat, int(sizes_all.max())), dtype=bool)
-    for j, s in enumerate(sizes_all):
-        root_allowed[j, : int(s)] = True
+    if feature_subset is None:
+        records = _id3_binary_records(codes, yv, sizes_all, max_depth, min_samples_split,
+                                      expand_cap)
+    else:  # sampled candidates: the rng draws in pre-order, node by node
+        col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
+        val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
+        root_allowed = np.zeros((n_feat, int(sizes_all.max())), dtype=bool)
+        for j, s in enumerate(sizes_all):
+            root_allowed[j, : int(s)] = True
 
-    records: list[dict[str, Any]] = []
-    # (rows, parent, depth, allowed values (features × values), clauses, edge (j, v, equal))
-    stack: list[tuple[np.ndarray, int, int, np.ndarray, int, tuple[int, int, bool] | None]] = [
-        (np.arange(n), -1, 0, root_allowed, 1, None)
-    ]
-    while stack:
-        rows, parent, depth, allowed, combos, edge = stack.pop()
-        rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
-                               allowed=allowed, edge=edge)
-        if leaf:
-            continue
-        sub = codes[rows]
-        gain, left, right = _binary_gains(sub, yn, sizes_all)
-        n_allowed = allowed.sum(axis=1)
-        constrained = n_allowed < sizes_all
-        rest = combos // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
-        ok = (left > 0) & (right > 0) & (rest[col_of] <= expand_cap)
-        if feature_subset is not None:
-            cols = np.unique(col_of[ok])
-            if feature_subset < len(cols):
-                ok &= np.isin(col_of, rng.choice(cols, size=feature_subset, replace=False))
-        if not ok.any():
-            continue
-        g = np.where(ok, gain, -np.inf)
-        best = int(np.flatnonzero(ok & (g >= g.max() - GAIN_TOL))[0])  # first bin wins ties
-        j, v = int(col_of[best]), int(val_of[best])
-        col = sub[:, j]
-        eq_allowed = allowed.copy()
-        eq_allowed[j] = False
-        eq_allowed[j, v] = True
-        ne_allowed = allowed.copy()
-        ne_allowed[j, v] = False
-        per = combos // (int(n_allowed[j]) if constrained[j] else 1)
-        # pushed in reverse: the `=` child is popped (numbered) first
-        stack.append((rows[(col >= 0) & (col != v)], rid, depth + 1, ne_allowed,
-                      int(rest[j]), (j, v, False)))
-        stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
+        records: list[dict[str, Any]] = []
+        # (rows, parent, depth, allowed values (features × values), clauses, edge (j, v, equal))
+        stack: list[tuple[np.ndarray, int, int, np.ndarray, int, tuple[int, int, bool] | None]] = [
+            (np.arange(n), -1, 0, root_allowed, 1, None)
+        ]
+        while stack:
+            rows, parent, depth, allowed, combos, edge = stack.pop()
+            rid, yn, leaf = _visit(records, rows, yv, parent, depth, min_samples_split, max_depth,
+                                   allowed=allowed, edge=edge)
+            if leaf:
+                continue
+            sub = codes[rows]
+            gain, left, right = _binary_gains(sub, yn, sizes_all)
+            n_allowed = allowed.sum(axis=1)
+            constrained = n_allowed < sizes_all
+            rest = combos // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
+            ok = (left > 0) & (right > 0) & (rest[col_of] <= expand_cap)
+            if feature_subset is not None:
+                cols = np.unique(col_of[ok])
+                if feature_subset < len(cols):
+                    ok &= np.isin(col_of, rng.choice(cols, size=feature_subset, replace=False))
+            if not ok.any():
+                continue
+            g = np.where(ok, gain, -np.inf)
+            best = int(np.flatnonzero(ok & (g >= g.max() - GAIN_TOL))[0])  # first bin wins ties
+            j, v = int(col_of[best]), int(val_of[best])
+            col = sub[:, j]
+            eq_allowed = allowed.copy()
+            eq_allowed[j] = False
+            eq_allowed[j, v] = True
+            ne_allowed = allowed.copy()
+            ne_allowed[j, v] = False
+            per = combos // (int(n_allowed[j]) if constrained[j] else 1)
+            # pushed in reverse: the `=` child is popped (numbered) first
+            stack.append((rows[(col >= 0) & (col != v)], rid, depth + 1, ne_allowed,
+                          int(rest[j]), (j, v, False)))
+            stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
 
     built: list[BinaryTreeNode | None] = [None] * len(records)
     first_split: dict[int, int] = {}  # feature → pre-order position of its first split
@@ -496,12 +501,12 @@ def id3_binary(
         if rec["edge"] is not None:
             first_split.setdefault(rec["edge"][0], rid)
     dom = [domains[features[j]] for j in range(n_feat)]
+    by_first = sorted(first_split, key=first_split.__getitem__)  # features in first-split order
+    every = np.stack([rec["allowed"] for rec in records])[:, by_first]  # nodes × by_first × values
+    cons_all = (every.sum(axis=2) < sizes_all[by_first]).tolist()
+    every = every.tolist()
     for rid in range(len(records) - 1, -1, -1):
         rec = records[rid]
-        allowed = rec["allowed"]
-        cons = sorted(np.flatnonzero(allowed.sum(axis=1) < sizes_all).tolist(),
-                      key=first_split.__getitem__)
-        ok = allowed[cons].tolist()
         edge = rec["edge"]
         built[rid] = BinaryTreeNode(
             feature=None if edge is None else features[edge[0]],
@@ -512,7 +517,8 @@ def id3_binary(
             depth=rec["depth"],
             children=tuple(built[k] for k in rec["kids"]),
             allowed=tuple((features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
-                          for j, row in zip(cons, ok)),
+                          for j, row, con in zip(by_first, every[rid], cons_all[rid], strict=True)
+                          if con),
         )
     root = built[0]
     assert root is not None
@@ -548,6 +554,199 @@ def truncate(tree: Tree, max_depth: int | None) -> Tree:
     return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
 
 
+# --------------------------------------------------------------------------- level-wise growth
+
+
+@dataclass
+class _Level:
+    """The nodes of one depth of a growing tree: their record ids and, per row still in the
+    tree, its row number and the position of its node in the level."""
+
+    rids: list[int]
+    rows: np.ndarray
+    at: np.ndarray
+
+
+def _preorder(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records numbered breadth-first renumbered in pre-order (children in their order), as
+    the per-node growers number them."""
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        rid = stack.pop()
+        order.append(rid)
+        stack.extend(reversed(records[rid]["kids"]))
+    new = {old: k for k, old in enumerate(order)}
+    out = [records[old] for old in order]
+    for rec in out:
+        rec["kids"] = [new[k] for k in rec["kids"]]
+    return out
+
+
+def _level_counts(bins: np.ndarray, yv: np.ndarray, level: _Level, total: int,
+                  records: list[dict[str, Any]], depth: int, min_samples_split: int,
+                  max_depth: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rows and positive rows per (node, bin) of a level from one `np.bincount` (bins:
+    `_bin_counts`' layout), each node's counts recorded; returns (count, positives, per-node
+    rows and positive rows (k × 2), whether each node may split — impure, enough rows, above `max_depth`)."""
+    k = len(level.rids)
+    yr = yv[level.rows].astype(np.int64)
+    key = ((level.at[:, None] * total + bins[level.rows]) * 2 + yr[:, None]).ravel()
+    both = np.bincount(key, minlength=k * total * 2).reshape(k, total, 2)
+    pos = both[:, :, 1]
+    cnt = both[:, :, 0] + pos
+    n_node = np.bincount(level.at, minlength=k)
+    p_node = np.bincount(level.at, weights=yr, minlength=k).astype(np.int64)
+    for i, rid in enumerate(level.rids):
+        records[rid]["count"] = int(n_node[i])
+        records[rid]["pos"] = int(p_node[i])
+    split = ((p_node > 0) & (p_node < n_node) & (n_node >= min_samples_split)
+             & (max_depth is None or depth < max_depth))
+    return cnt, pos, np.stack([n_node, p_node], axis=1), split
+
+
+def _layout(codes: np.ndarray, sizes: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]:
+    """`_bin_counts`' bins for every row once: (base, is_value, total, bins per row × column,
+    each count c · log2 c for c = 0 … rows — a node's counts are whole numbers)."""
+    base = np.concatenate([[0], np.cumsum(sizes + 1)[:-1]]).astype(np.int64)
+    total = int(base[-1] + sizes[-1] + 1)
+    bins = np.where(codes < 0, base, codes.astype(np.int64) + 1 + base)
+    is_value = np.ones(total, dtype=bool)
+    is_value[base] = False
+    return base, is_value, total, bins, _xlogx(np.arange(len(codes) + 1))
+
+
+def _id3_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth: int | None,
+                 min_samples_split: int) -> list[dict[str, Any]]:
+    """`id3`'s node records (pre-order) grown a depth at a time, all nodes of a depth from one
+    bincount: the same splits as node by node (same counts, same float operations)."""
+    n, n_feat = codes.shape
+    base, is_value, total, bins, xl = _layout(codes, sizes)
+    vals = np.arange(int(sizes.max()))
+
+    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return xl[c] - xl[p] - xl[c - p]
+
+    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [], "path": ()}]
+    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
+    used = np.zeros((1, n_feat), dtype=bool)
+    depth = 0
+    while True:
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
+                                              min_samples_split, max_depth)
+        s = np.flatnonzero(split)
+        cnt, pos, node, used = cnt[s], pos[s], node[s], used[s]
+        term = np.where(is_value, nh(cnt, pos), 0.0)
+        n_known = node[:, :1] - cnt[:, base]
+        p_known = node[:, 1:] - pos[:, base]
+        gain = (nh(n_known, p_known) - np.add.reduceat(term, base, axis=1)) / node[:, :1]
+        distinct = np.add.reduceat(((cnt > 0) & is_value).astype(np.int64), base, axis=1)
+        eligible = ~used & (distinct >= 2)
+        has = eligible.any(axis=1)
+        if not has.any():
+            break
+        s, cnt, used, eligible, gain = s[has], cnt[has], used[has], eligible[has], gain[has]
+        g = np.where(eligible, gain, -np.inf)
+        j = np.argmax(eligible & (g >= g.max(axis=1, keepdims=True) - GAIN_TOL), axis=1)
+        present = (vals < sizes[j][:, None]) & (
+            np.take_along_axis(cnt, np.minimum(base[j][:, None] + 1 + vals, total - 1), 1) > 0)
+        rank = np.cumsum(present, axis=1) - 1
+        first = np.concatenate([[0], np.cumsum(present.sum(axis=1))[:-1]])
+        rids: list[int] = []
+        for i, (parent, jj) in enumerate(zip(s.tolist(), j.tolist(), strict=True)):
+            prec = records[level.rids[parent]]
+            for v in np.flatnonzero(present[i]).tolist():
+                prec["kids"].append(len(records))
+                rids.append(len(records))
+                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
+                                "path": prec["path"] + ((jj, v),)})
+        used = np.repeat(used, present.sum(axis=1), axis=0)
+        used[np.arange(len(used)), np.repeat(j, present.sum(axis=1))] = True
+        slot = np.full(len(level.rids), -1)
+        slot[s] = np.arange(len(s))
+        sl = slot[level.at]
+        rows, sl = level.rows[sl >= 0], sl[sl >= 0]
+        c = codes[rows, j[sl]].astype(np.int64)
+        known = c >= 0  # rows missing the split feature go to no child
+        rows, sl, c = rows[known], sl[known], c[known]
+        level = _Level(rids, rows, first[sl] + rank[sl, c])
+        depth += 1
+    return _preorder(records)
+
+
+def _id3_binary_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
+                        max_depth: int | None, min_samples_split: int, expand_cap: int
+                        ) -> list[dict[str, Any]]:
+    """`id3_binary`'s node records (pre-order) grown a depth at a time, all nodes of a depth
+    from one bincount: the same splits as node by node (same counts, same float operations)."""
+    n, n_feat = codes.shape
+    base, is_value, total, bins, xl = _layout(codes, sizes)
+    col_of = np.repeat(np.arange(n_feat), sizes + 1)
+    val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes])
+
+    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return xl[c] - xl[p] - xl[c - p]
+
+    allowed = (np.arange(int(sizes.max())) < sizes[:, None])[None]
+    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [],
+                                      "allowed": allowed[0], "edge": None}]
+    combos = np.ones(1, dtype=np.int64)
+    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
+    depth = 0
+    while True:
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
+                                              min_samples_split, max_depth)
+        s = np.flatnonzero(split)
+        cnt, pos, node, allowed, combos = cnt[s], pos[s], node[s], allowed[s], combos[s]
+        n_known = (node[:, :1] - cnt[:, base])[:, col_of]
+        p_known = (node[:, 1:] - pos[:, base])[:, col_of]
+        left = np.where(is_value, cnt, 0)
+        lpos = np.where(is_value, pos, 0)
+        right = np.where(is_value, n_known - left, 0)
+        rpos = np.where(is_value, p_known - lpos, 0)
+        gain = (nh(n_known, p_known) - nh(left, lpos) - nh(right, rpos)) / node[:, :1]
+        n_allowed = allowed.sum(axis=2)
+        constrained = n_allowed < sizes
+        rest = combos[:, None] // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
+        ok = (left > 0) & (right > 0) & (rest[:, col_of] <= expand_cap)
+        has = ok.any(axis=1)
+        if not has.any():
+            break
+        s, ok, gain, allowed = s[has], ok[has], gain[has], allowed[has]
+        n_allowed, constrained, rest, combos = (n_allowed[has], constrained[has], rest[has],
+                                                combos[has])
+        g = np.where(ok, gain, -np.inf)
+        best = np.argmax(ok & (g >= g.max(axis=1, keepdims=True) - GAIN_TOL), axis=1)
+        j, v = col_of[best], val_of[best]
+        m = np.arange(len(s))
+        kids = np.repeat(allowed, 2, axis=0)  # per split node: its `=` child, then its `≠`
+        kids[2 * m, j] = False
+        kids[2 * m, j, v] = True
+        kids[2 * m + 1, j, v] = False
+        per = combos // np.where(constrained[m, j], n_allowed[m, j], 1)
+        combos = np.stack([per, rest[m, j]], axis=1).ravel()
+        rids = list(range(len(records), len(records) + 2 * len(s)))
+        for i, (parent, jj, vv) in enumerate(zip(s.tolist(), j.tolist(), v.tolist(),
+                                                 strict=True)):
+            prec = records[level.rids[parent]]
+            prec["kids"] += rids[2 * i : 2 * i + 2]
+            for eq in (True, False):
+                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
+                                "allowed": kids[2 * i + (not eq)], "edge": (jj, vv, eq)})
+        allowed = kids
+        slot = np.full(len(level.rids), -1)
+        slot[s] = m
+        sl = slot[level.at]
+        rows, sl = level.rows[sl >= 0], sl[sl >= 0]
+        c = codes[rows, j[sl]].astype(np.int64)
+        eqr = c == v[sl]
+        known = c >= 0  # rows missing the split feature go to no child
+        level = _Level(rids, rows[known], (2 * sl + ~eqr)[known])
+        depth += 1
+    return _preorder(records)
+
+
 # --------------------------------------------------------------------------- KBs
 
 
@@ -565,9 +764,31 @@ def _tree_rngs(random_state: Any, n_trees: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in seeds]
 
 
+@dataclass(frozen=True)
+class TreeRows:
+    """A table's integer codes and 0/1 labels encoded once, for several trees grown on the
+    same rows (`tree_rows`; `build_trees` accepts it in place of X, y)."""
+
+    codes: np.ndarray
+    y: np.ndarray
+    features: tuple[str, ...]
+    domains: dict[str, tuple[str, ...]]
+    positive: str | None
+
+
+def tree_rows(X: Any, y: Any, positive: Any = None) -> TreeRows:
+    """X (categorical features) and y encoded as `build_trees` grows its trees on them."""
+    frame = encoding.as_frame(X)
+    yb, pos = encoding.binary_target(y, positive)
+    if len(yb) != len(frame):
+        raise DataError(f"X has {len(frame)} rows but y has {len(yb)} labels")
+    enc = encoding.encode(frame)
+    return TreeRows(encoding.smallest_int(enc.codes), yb, enc.features, enc.domains, pos)
+
+
 def build_trees(
     X: Any,
-    y: Any,
+    y: Any = None,
     positive: Any = None,
     n_trees: int = 1,
     bootstrap: bool | None = None,
@@ -581,18 +802,22 @@ def build_trees(
 
     For a forest, `bootstrap` defaults to True and `max_features` (features sampled per split)
     to round(sqrt(F)); each tree gets its own generator spawned from `random_state`.
-    `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones.
+    `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones. X may be
+    `TreeRows` (`tree_rows`: the rows encoded once for several calls; then no y, positive).
     """
     _check_int("n_trees", n_trees, 1, allow_none=False)
     if bootstrap is not None and not isinstance(bootstrap, (bool, np.bool_)):
         raise DataError(f"bootstrap must be True, False or None, got {bootstrap!r}")
     _check_int("max_features", max_features, 1)
-    frame = encoding.as_frame(X)
-    yb, pos = encoding.binary_target(y, positive)
-    if len(yb) != len(frame):
-        raise DataError(f"X has {len(frame)} rows but y has {len(yb)} labels")
-    enc = encoding.encode(frame)
-    codes = encoding.smallest_int(enc.codes)
+    if isinstance(X, TreeRows):
+        if y is not None or positive is not None:
+            raise DataError("build_trees takes no y or positive with TreeRows (they hold them)")
+        data = X
+    else:
+        if y is None:
+            raise DataError("build_trees needs y, the labels of X's rows")
+        data = tree_rows(X, y, positive)
+    codes, yb, pos = data.codes, data.y, data.positive
     n, n_feat = codes.shape
     if max_features is not None and max_features > n_feat:
         raise DataError(f"max_features={max_features} exceeds the number of features ({n_feat})")
@@ -608,7 +833,7 @@ def build_trees(
             (id3_binary if binary else id3)(
                 codes[rows], yb[rows], max_depth=max_depth, min_samples_split=min_samples_split,
                 feature_subset=max_features, rng=rng,
-                features=enc.features, domains=enc.domains, positive=pos,
+                features=data.features, domains=data.domains, positive=pos,
             )
         )
     return trees
@@ -648,19 +873,43 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
     picked = [n for t in trees for n in _clause_nodes(t, nodes)]
     # per node: the columns it constrains and their allowed codes; one clause per combination
-    parts = []
-    for node in picked:
+    # one entry per (node, feature it constrains): the column, the allowed codes (in `flat`
+    # from `start`) and `stride`, how many consecutive clauses of the node share one of its
+    # values (itertools.product order: the node's last feature varies fastest)
+    lit_node: list[int] = []
+    lit_col: list[int] = []
+    lit_size: list[int] = []
+    lit_start: list[int] = []
+    lit_stride: list[int] = []
+    flat: list[int] = []
+    sizes_l: list[int] = []
+    for i, node in enumerate(picked):
         sets = (node.allowed if isinstance(node, BinaryTreeNode)
                 else tuple((f, (v,)) for f, v in node.path))
-        parts.append(([col[f] for f, _ in sets], [[lookup[f][v] for v in vs] for f, vs in sets]))
-    sizes = np.array([math.prod(len(v) for v in values) for _, values in parts], dtype=np.int64)
+        strides = []
+        size = 1
+        for _f, vs in reversed(sets):
+            strides.append(size)
+            size *= len(vs)
+        for (f, vs), stride in zip(sets, reversed(strides), strict=True):
+            lit_node.append(i)
+            lit_col.append(col[f])
+            lit_size.append(len(vs))
+            lit_start.append(len(flat))
+            lit_stride.append(stride)
+            flat += [lookup[f][v] for v in vs]
+        sizes_l.append(size)
+    sizes = np.array(sizes_l, dtype=np.int64)
     m = int(sizes.sum())
     codes = np.full((m, len(features)), -1, dtype=np.int32)
-    at = 0
-    for (cols, values), size in zip(parts, sizes.tolist(), strict=True):
-        if cols:
-            codes[at : at + size, cols] = list(itertools.product(*values))
-        at += size
+    if lit_node:
+        node_of = np.array(lit_node, dtype=np.int64)
+        per = sizes[node_of]  # clauses each entry fills
+        lit = np.repeat(np.arange(len(node_of)), per)
+        r = np.arange(len(lit)) - np.repeat(np.cumsum(per) - per, per)  # clause within node
+        clause = (np.cumsum(sizes) - sizes)[node_of[lit]] + r
+        value = r // np.array(lit_stride, dtype=np.int64)[lit] % np.array(lit_size)[lit]
+        codes[clause, np.array(lit_col)[lit]] = np.array(flat)[np.array(lit_start)[lit] + value]
     if kind is None:
         binary = isinstance(trees[0].root, BinaryTreeNode)
         kind = ("forest" if len(trees) > 1 else

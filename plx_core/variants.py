@@ -618,8 +618,8 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
 
 
 def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
-                      n_jobs: int | None = None, levels: np.ndarray | None = None
-                      ) -> dict[int | None, BoundsArray]:
+                      n_jobs: int | None = None, levels: np.ndarray | None = None,
+                      encoded: tuple | None = None) -> dict[int | None, BoundsArray]:
     """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
     `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
 
@@ -631,7 +631,9 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     so each extra lookup is expensive). With enabled `extra` clauses or the full semantics
     each limit is answered by `query_many` on its windowed KB. `levels` (one per learned
     clause; default its length): the limits cut on these instead — a depth-weighted binary
-    tree's node depths, so each limit is that tree cut at a depth (`tree.truncate`)."""
+    tree's node depths, so each limit is that tree cut at a depth (`tree.truncate`).
+    `encoded`: `encode_query_rows(kb, X)` when already known (from a KB of the same features
+    and domains, e.g. the other tree of the same rows)."""
     sem = resolve_semantics(kb, semantics)
     limits = list(dict.fromkeys(max_lens))
     if levels is not None and (sem != "relevant" or any(c.enabled for c in kb.extra)):
@@ -639,7 +641,7 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     if sem != "relevant" or any(c.enabled for c in kb.extra):
         return {m: query_many(kb if m is None else windowed_kb(kb, 1, m, 0), X, semantics=sem,
                               n_jobs=n_jobs) for m in limits}
-    codes, ignored, read_as = encode_query_rows(kb, X)
+    codes, ignored, read_as = encode_query_rows(kb, X) if encoded is None else encoded
     n = len(codes)
     row, crow = relevant_pairs(kb, codes, n_jobs, scan_up_to=SCAN_UP_TO)
     length = (kb.lengths if levels is None else np.asarray(levels))[crow]

@@ -18,6 +18,7 @@ from plx_core.tree import (
     id3_binary,
     tree_kb,
     tree_kb_with_trees,
+    tree_rows,
     trees_to_kb,
     truncate,
 )
@@ -559,3 +560,48 @@ def test_bad_binary_arguments():
     with pytest.raises(DataError, match="weights"):
         trees_to_kb(build_trees(pd.DataFrame({"a": ["x", "y"]}), [0, 1], binary=True), "all",
                     weights="heavy")
+
+
+@pytest.mark.parametrize("grow", [id3, id3_binary])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_tree_grown_a_depth_at_a_time_is_the_tree_grown_node_by_node(grow, seed):
+    """Without sampling, the growers split every node of a depth from one bincount; with
+    `feature_subset` as large as the features they go node by node (the forest's path, which
+    then samples nothing): the same nodes, counts, conditions and KB — with missing values,
+    duplicated rows, many-valued columns, depth and size limits."""
+    rng = np.random.default_rng(seed)
+    n, n_feat = int(rng.integers(5, 300)), int(rng.integers(1, 8))
+    sizes = rng.integers(1, 11, size=n_feat)
+    codes = (rng.random((n, n_feat)) * sizes).astype(np.int64)
+    if seed % 2:
+        codes[rng.random(codes.shape) < 0.15] = -1
+    y = ((codes[:, 0] % 2 == 0) ^ (rng.random(n) < 0.2)).astype(int)
+    if seed % 3 == 0:  # replicas
+        codes, y = np.concatenate([codes, codes[: n // 2]]), np.concatenate([y, y[: n // 2]])
+    domains = {f"a{j + 1}": tuple(str(k) for k in range(int(s))) for j, s in enumerate(sizes)}
+    kw = {"max_depth": (None, 2, 4)[seed % 3], "min_samples_split": (2, 2, 6, 12)[seed % 4],
+          "domains": domains}
+    if grow is id3_binary:
+        kw["expand_cap"] = (32, 4, 1000)[seed % 3]
+    levels = grow(codes, y, **kw)
+    nodes = grow(codes, y, feature_subset=n_feat, **kw)
+    assert levels.to_frame().equals(nodes.to_frame())
+    assert levels.root == nodes.root
+    for weights in ("unit", "depth"):
+        assert (trees_to_kb([levels], "all", weights=weights).to_text()
+                == trees_to_kb([nodes], "all", weights=weights).to_text())
+
+
+def test_trees_grown_on_rows_encoded_once_are_the_trees_of_the_table(example2):
+    X, y = example2
+    X = X.mask(np.eye(8, 4, dtype=bool))  # a missing cell in four rows
+    rows = tree_rows(X, y, positive=1)
+    for binary in (False, True):
+        for n_trees in (1, 3):
+            got = build_trees(rows, n_trees=n_trees, binary=binary)
+            want = build_trees(X, y, positive=1, n_trees=n_trees, binary=binary)
+            assert trees_to_kb(got, "all").to_text() == trees_to_kb(want, "all").to_text()
+    with pytest.raises(DataError, match="no y or positive"):
+        build_trees(rows, y)
+    with pytest.raises(DataError, match="needs y"):
+        build_trees(X)
