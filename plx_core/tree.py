@@ -505,6 +505,16 @@ def id3_binary(
     every = np.stack([rec["allowed"] for rec in records])[:, by_first]  # nodes × by_first × values
     cons_all = (every.sum(axis=2) < sizes_all[by_first]).tolist()
     every = every.tolist()
+    named: dict[tuple[int, tuple[bool, ...]], tuple[str, tuple[str, ...]]] = {}
+
+    def values(j: int, row: list[bool]) -> tuple[str, tuple[str, ...]]:
+        """(feature, its allowed values) for one allowed-value row, each distinct row once."""
+        key = (j, tuple(row))
+        hit = named.get(key)
+        if hit is None:
+            hit = named[key] = (features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
+        return hit
+
     for rid in range(len(records) - 1, -1, -1):
         rec = records[rid]
         edge = rec["edge"]
@@ -516,9 +526,8 @@ def id3_binary(
             positives=rec["pos"],
             depth=rec["depth"],
             children=tuple(built[k] for k in rec["kids"]),
-            allowed=tuple((features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
-                          for j, row, con in zip(by_first, every[rid], cons_all[rid], strict=True)
-                          if con),
+            allowed=tuple(values(j, row) for j, row, con
+                          in zip(by_first, every[rid], cons_all[rid], strict=True) if con),
         )
     root = built[0]
     assert root is not None
