@@ -26,7 +26,13 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .encoding import check_label_variants, default_positive, natural_key, unknown_positive
+from .encoding import (
+    check_label_variants,
+    column_names,
+    default_positive,
+    natural_key,
+    unknown_positive,
+)
 from .errors import DataError
 
 MAX_BYTES = 50_000_000
@@ -1258,12 +1264,10 @@ def infer_schema(
     `delimiter` is the file's (`Table.delimiter`): a ';' decides how 1.234 and 1,234 read
     (`number_format`).
     """
-    cols = [str(c) for c in frame.columns]
     if label not in frame.columns:
-        raise DataError(f"no label column {label!r}; the columns are {cols}")
-    dup = sorted({c for c in cols if cols.count(c) > 1})
-    if dup:
-        raise DataError(f"duplicate column name(s) {dup}; rename them")
+        raise DataError(f"no label column {label!r}; the columns are "
+                        f"{[str(c) for c in frame.columns]}")
+    cols = column_names(frame)  # refuses a name that stands twice
     cuts = dict(cuts or {})
     y = _label_strings(frame[label], label_map)
     classes = tuple(sorted(pd.unique(y).tolist(), key=natural_key))
