@@ -113,8 +113,9 @@ rep = None
 done_n, planned = ws_agreement_progress(ws, n_rows, k, model)
 finished = ws_agreement_done(ws, n_rows, k, model)
 if finished or done_n:  # what was done: nothing is computed. The Continue button (whether it
-    # shows, and its count) is read from this same report: a stopped run's thread may still finish its row after this
-    # run began (Streamlit's fast reruns), so a second reading could count one row more.
+    # shows, and its count) is read from this same report: a stopped run's thread may still
+    # finish its row after this run began (Streamlit's fast reruns), so a second reading could
+    # count one row more.
     with guard("Comparing explanations with SHAP"):
         rep = ws_agreement(ws, n_rows, k, model, stop=lambda: True)
     if rep is not None:
