@@ -40,7 +40,7 @@ def test_targets_name_the_gaps():
 
 
 @pytest.mark.slow
-def test_command_line(tmp_path, capsys):
+def test_command_line(tmp_path, capsys, shared_data_dir):  # Zoo: a shared data set
     assert main(["compare", "--runs", "2", "--sets", "zoo", "--methods", "plx,LogReg",
                  "--max-rows", "80", "--out", str(tmp_path), "--no-progress"]) == 0
     assert (tmp_path / "compare.md").read_text().startswith("Command: `python -m plx_core")
