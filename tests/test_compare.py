@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import require_shared_data
 
 from plx_core.experiments.command import main
 from plx_core.experiments.compare import METHODS, compare_runs, markdown, summary, targets
@@ -50,9 +51,12 @@ def test_command_line(tmp_path, capsys, shared_data_dir):  # Zoo: a shared data 
 
 
 @pytest.mark.slow
-def test_summarise_only_measures_nothing(tmp_path, capsys):
+def test_summarise_only_measures_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PLX_DATA_DIR", str(tmp_path / "no-data-here"))  # nor reads any data
     assert main(["compare", "--sets", "zoo", "--summarise-only", "--out", str(tmp_path)]) == 2
     assert "no runs measured or logged" in capsys.readouterr().err
+    monkeypatch.undo()
+    require_shared_data()  # what follows measures on Zoo
     assert main(["compare", "--runs", "1", "--sets", "zoo", "--methods", "plx",
                  "--max-rows", "80", "--out", str(tmp_path), "--no-progress"]) == 0
     assert main(["compare", "--runs", "3", "--sets", "zoo", "--methods", "plx,SVM",

@@ -310,14 +310,16 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
         done = {(r["dataset"], int(r["run"]), r["method"]): r
                 for r in old.to_dict("records")}
     for key in set_keys:
+        if not measure:  # only the logged rows: the data set is not read (nor fetched)
+            rows += [done[(key, run, name)] for run in range(runs) for name in methods
+                     if (key, run, name) in done]
+            continue
         spec = SETS[key]
         X, yb, splits = split_set(key, runs, max_rows)
         for run, (tr, te) in enumerate(splits):
             for name in methods:
                 if (key, run, name) in done:
                     rows.append(done[(key, run, name)])
-                    continue
-                if not measure:
                     continue
                 model = make(name, run, X.shape[1])
                 with warnings.catch_warnings():
