@@ -199,7 +199,7 @@ def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
             side = "positive" if ws.decides(ws.query(values, view=v)) else "negative"
         return explain(v.kb, values, k, ws.answer_semantics, direction=side)
 
-    return ws.cached("explain", values_key(values), int(k), ws.threshold, view=v, make=make)
+    return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold
 
 
 def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
