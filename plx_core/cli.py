@@ -313,14 +313,13 @@ def _existing(path: str | Path) -> Path:
 
 def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
     """One line: how many rows hold unseen values, and the most common ones."""
+    from .query import unseen_note
+
     hit = unseen != ""
     if not hit.any():
         return
     vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
-    top = ", ".join(f"{v} ×{n}" for v, n in vals.head(5).items())
-    more = f" and {len(vals) - 5} more" if len(vals) > 5 else ""
-    say(f"{int(hit.sum())} row(s) hold values the model never saw, answered as missing "
-        f"(column 'unseen'): {top}{more}")
+    say(unseen_note(vals.to_dict(), int(hit.sum()), where=" (column 'unseen')"))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
