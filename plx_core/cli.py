@@ -145,7 +145,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
-    from .modelfile import ModelFile
+    from .modelfile import model_of
 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
@@ -198,19 +198,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
                                              number_format=schema.bins[f].number_format,
                                              text_missing=schema.bins[f].text_missing)
-    full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
-    cfg = clf.tuned_[0]
-    answer = None
-    if cfg is not None and not cfg.is_paper:
-        answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
-                  "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
-                  "paper_loo_f1": cfg.paper_loo_f1}
-    return ModelFile(schema, full, schema.positive, neg, answer,
-                     {"kb_kind": clf.kb_.kind if clf.kb_.kind in KB_KINDS else kb,
-                      "variant": clf.variant_, "n_train": int(len(yb)),
-                      "threshold": clf._threshold(), "class_weight": clf.class_weight_,
-                      "semantics": clf._semantics(), "chosen": clf.chosen_,
-                      "chosen_reason": clf.chosen_reason_})
+    return model_of(clf, schema, n_train=len(yb))
 
 
 class Model:
@@ -313,14 +301,13 @@ def _existing(path: str | Path) -> Path:
 
 def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
     """One line: how many rows hold unseen values, and the most common ones."""
+    from .query import unseen_note
+
     hit = unseen != ""
     if not hit.any():
         return
     vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
-    top = ", ".join(f"{v} ×{n}" for v, n in vals.head(5).items())
-    more = f" and {len(vals) - 5} more" if len(vals) > 5 else ""
-    say(f"{int(hit.sum())} row(s) hold values the model never saw, answered as missing "
-        f"(column 'unseen'): {top}{more}")
+    say(unseen_note(vals.to_dict(), int(hit.sum()), where=" (column 'unseen')"))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:

@@ -128,7 +128,8 @@ def read_table(
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
     if raw.startswith(b"PAR1"):
-        return _read_parquet(raw, where, max_rows, max_cols, missing)
+        return _read_parquet(raw, "the upload" if where == "the CSV" else where, max_rows,
+                             max_cols, missing)
     notes: list[str] = []
     raw = _unpack(raw, where, max_bytes, notes)
     text = _decode(raw, encoding, where, notes)
@@ -177,7 +178,8 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     except DataError:
         raise
     except Exception as exc:  # pyarrow's own errors name what is wrong with the file
-        raise DataError(f"{where} is a Parquet file that cannot be read ({exc})") from None
+        said = " ".join(str(exc).split())  # one line, whatever pyarrow wrote
+        raise DataError(f"{where} is a Parquet file that cannot be read ({said})") from None
     frame.columns = [str(c) for c in frame.columns]
     counts: dict[str, dict[str, int]] = {}
     for c in frame.columns:

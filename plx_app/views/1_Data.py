@@ -16,6 +16,7 @@ from plx_app.service import (
     use_data,
     validate,
 )
+from plx_app.service.tables import UPLOAD_TYPES
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
@@ -61,8 +62,8 @@ elif source == "Shared data set":
         with guard("Loading the shared data set"):
             raw = ws.raw if ws.raw.source == "shared" and ws.raw.name == name else load_shared(name)
 else:
-    up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated)",
-                          type=["csv", "txt", "data", "tsv"], key="data_upload")
+    up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated) or Parquet file",
+                          type=list(UPLOAD_TYPES), key="data_upload")
     u1, u2, u3 = st.columns(3)
     header = u1.checkbox("First row holds the column names", value=True, key="data_header")
     missing_txt = u2.text_input("Missing-value markers (comma separated; empty cells are "
@@ -84,6 +85,9 @@ else:
                     "(untick the header box, then split the octamer column into characters) work.")
     else:
         data = up.getvalue()
+        if data[:4] == b"PAR1":
+            u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
+                       "come from the file; the box above does not apply.")
         with guard("Reading the file"):
             first = load_upload(data, up.name, header, missing, None)
             text_cols = ["(none)"] + [c for c in first.frame.columns
