@@ -631,7 +631,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
         elif sel.chosen != "direct":
             key = (S.tree_key(sel.max_depth, sel.chosen) if sel.chosen in S.TREE_MODELS
-                   else sel.chosen)
+                   else sel.chosen)  # (pruned: the tree's own key, `alpha` prunes it)
             self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,
                                           (sel.max_depth,), alpha=sel.alpha)[key]
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "paper"

@@ -130,6 +130,17 @@ class Selection:
     alpha: float | None = None
     """The cost-complexity α the chosen "tree-bin-deep" is pruned at (None: not pruned)."""
 
+    @property
+    def key(self) -> str:
+        """The name the chosen candidate was scored under in `scores`."""
+        if self.alpha is not None:
+            return prune_key(self.alpha)
+        if self.chosen in TREE_MODELS:
+            return tree_key(self.max_depth, self.chosen)
+        if self.chosen == "direct-conf" and self.m is not None:
+            return conf_key(self.m)
+        return self.chosen
+
 
 def tree_key(depth: int | None, model: str = "tree-all") -> str:
     """The name a depth-limited tree candidate is scored under ("tree-all" unlimited; the
