@@ -15,8 +15,16 @@ from plx_core import wording
 from plx_core.encoding import value_str
 from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
-from plx_core.tree import (BinaryTreeNode, Tree, build_trees, prune, prune_alphas, tree_rows,
-                           trees_to_kb, truncate)
+from plx_core.tree import (
+    BinaryTreeNode,
+    Tree,
+    build_trees,
+    prune,
+    prune_alphas,
+    tree_rows,
+    trees_to_kb,
+    truncate,
+)
 
 TREE_CHOICES = ("tree-all", "tree-bin-deep")
 """Chosen models that answer with one tree's nodes (the tree view draws them)."""
