@@ -485,8 +485,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
         with each clause's α of "tree-bin-deep" (kept at α iff above it)."""
         from .selection import tree_key
-        from .tree import (build_trees, clause_values, cut_to_features, prune, prune_alphas,
-                           tree_rows, trees_to_kb, truncate)
+        from .tree import (
+            build_trees,
+            clause_values,
+            cut_to_features,
+            prune,
+            prune_alphas,
+            tree_rows,
+            trees_to_kb,
+            truncate,
+        )
 
         out = {}
         rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
