@@ -587,6 +587,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             held: list = []  # the held-out rows and their codes, shared by the fold's trees
             pruning = "tree-bin-deep" in kinds and bool(S.BIN_ALPHAS) and sem == "relevant"
             alphas: dict = {}  # each clause's cost-complexity α, per pruned tree model
+            rooted: set = set()  # pruned keys that leave only the root
+            base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             for k, kb in self._tree_kbs(f, yy, pos, kinds, cw,
                                         alphas=alphas if pruning else None).items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
@@ -600,6 +602,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                             if sem == "relevant" else (None, {None: k})]
                     if k in alphas:  # kept at α iff its α > α: level −α ≤ just below −α
                         pruned = {np.nextafter(-a, -np.inf): S.prune_key(a) for a in S.BIN_ALPHAS}
+                        # pruned to its root: no clause left, yet refitted it answers the base
+                        # rate (the root's clause), so the fold answers that too
+                        rooted.update(S.prune_key(a) for a in S.BIN_ALPHAS
+                                      if not (alphas[k] > a).any())
                         if cuts:
                             fams.append((-alphas[k], pruned))
                         else:  # the whole tree and its pruned ones from one lookup
@@ -607,6 +613,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 memo: dict = {}  # one held-out frame per fold
 
                 def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo):
+                    if key in rooted:
+                        return np.full(len(X), base)
                     if not memo:
                         # the fold's trees share features and domains: encode X once
                         enc = (X, kb.features, kb.domains)
