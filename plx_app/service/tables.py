@@ -19,6 +19,7 @@ from plx_core.data import (
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
+from plx_core.encoding import default_positive
 from plx_core.errors import DataError
 
 from .cache import fingerprint
@@ -216,6 +217,16 @@ def label_values(raw: RawTable, label: str) -> list[str]:
     vals = [str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v)) for v in s]
     out = sorted(set(vals), key=lambda v: (-vals.count(v), v))
     return out
+
+
+def positive_choice(values: Sequence[str]) -> int:
+    """Where the positive-class picker starts, for `label_values` (most rows first): the class
+    `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
+    their pairs), else "1" or "True" among more classes, else the rarest class."""
+    for v in (default_positive(list(values)), "1", "True"):
+        if v is not None and v in values:
+            return list(values).index(v)
+    return max(len(values) - 1, 0)
 
 
 
