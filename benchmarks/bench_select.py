@@ -3,9 +3,10 @@ demand (`python3 benchmarks/bench_select.py [SETS]`), not by pytest.
 
 On the first split of `python -m plx_core.experiments compare` (same rows, 70/30, up to 1,000
 rows), interleaved medians of 3 fits each: a 100-tree random forest (the comparison's
-"Forest"), `PLXClassifier()` without the newest candidate (the depth-weighted binary tree,
-"tree-bin-deep"), and the default. (The depth-limited trees and the Direct KB's leave-one-out
-means were measured the same way, against the search without them: RESULTS.md.)
+"Forest"), `PLXClassifier()` without the newest candidates (the depth-weighted binary tree
+pruned at each α of `selection.BIN_ALPHAS`), and the default. (The depth-limited trees, the
+Direct KB's leave-one-out means and the binary tree itself were measured the same way, against
+the search without them: RESULTS.md.)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cance
 
 
 def main(keys: list[str]) -> None:
-    cands = selection.CANDIDATES
+    alphas = selection.BIN_ALPHAS
     print("| set | forest fit | plx before | plx default | ratio to forest "
           "(before → after) |\n|---|---|---|---|---|")
     for key in keys:
@@ -37,11 +38,11 @@ def main(keys: list[str]) -> None:
 
         def plx(before: bool, Xt=Xt, yt=yt, nf=nf) -> None:
             if before:
-                selection.CANDIDATES = tuple(c for c in cands if c != "tree-bin-deep")
+                selection.BIN_ALPHAS = ()
             try:
                 make("plx", 0, nf).fit(Xt, yt)
             finally:
-                selection.CANDIDATES = cands
+                selection.BIN_ALPHAS = alphas
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -707,13 +707,17 @@ def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys)
     model = tmp_path / "m.json"
     assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
                  "--out", str(model)]) == 0
-    assert "tree-all answers: out-of-fold F1" in capsys.readouterr().err
+    said = capsys.readouterr().err  # the binary tree, pruned: 5% of the labels are flipped
+    assert "tree-bin-deep answers: out-of-fold F1" in said and "pruned at α = " in said
     doc = json.loads(model.read_text())
-    assert (doc["chosen"], doc["kb_kind"], doc["semantics"]) == ("tree-all", "tree-all", "relevant")
+    assert (doc["chosen"], doc["kb_kind"], doc["semantics"]) == (
+        "tree-bin-deep", "tree-bin-deep", "relevant")
     assert doc["answer"] is None and "out-of-fold F1" in doc["chosen_reason"]
     table = pd.read_csv(csv, dtype=str)
     clf = PLXClassifier(positive="yes").fit(table.drop(columns="label"), table["label"])
-    assert doc["threshold"] == clf.threshold_
+    assert doc["threshold"] == clf.threshold_ and clf.selection_.alpha is not None
+    assert len(clf.kb_) < len(PLXClassifier(positive="yes", kb="tree-bin-deep").fit(
+        table.drop(columns="label"), table["label"]).kb_)  # the pruned tree is what was saved
     rows = table.drop(columns="label").iloc[:40].copy()
     rows.iloc[0, 0] = np.nan  # a missing cell: answered from the path prefixes it knows
     rows.to_csv(tmp_path / "q.csv", index=False)
