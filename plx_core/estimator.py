@@ -63,6 +63,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    mixed_dates,
     numbered_like_ids,
     reads_as_numbers,
     uninformative,
@@ -464,6 +465,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 elif levels[c] is not None and date_format(s) is not None:
                     levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
                                   "have it binned as a time line")
+                elif (mixed := mixed_dates(s)) is not None:  # never silently categories
+                    if levels[c] is not None:
+                        levels[c] += f" — {mixed}"
+                    else:
+                        warnings.warn(f"column {c!r} is used as categories: {mixed}",
+                                      UserWarning, stacklevel=4)
                 elif levels[c] is not None and pd.api.types.infer_dtype(
                         raw[c], skipna=True) == "string" and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "

@@ -139,6 +139,21 @@ def test_kb_page_default_that_answers_with_a_direct_kb_says_so():
     assert "plx's default answers with" in said and "no tree" in said
 
 
+def test_data_notes_say_a_column_of_dates_in_two_formats_is_used_as_categories():
+    from plx_app.service import prepare, validate
+
+    r = np.random.default_rng(3)
+    d = pd.Timestamp("2024-01-01") + pd.to_timedelta(r.integers(0, 20, 120), "D")
+    frame = pd.DataFrame({
+        "when": [x.strftime("%Y-%m-%d") if i % 2 else x.strftime("%d/%m/%Y") for i, x in enumerate(d)],
+        "g": r.choice(list("ab"), 120), "y": r.choice(["no", "yes"], 120)})
+    raw = read_upload(frame.to_csv(index=False).encode(), "mixed.csv")
+    notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
+    said = [m for level, m in notes if "'when' is used as categories" in m]
+    assert len(said) == 1 and "more than one format" in said[0]
+    assert ("warning", said[0]) in notes
+
+
 def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
     # a noisy DNF: the default answers with the binary tree pruned at a cost-complexity α;
     # the page marks that candidate and draws the pruned tree, clause for clause

@@ -879,6 +879,19 @@ def test_decimal_says_how_a_semicolon_file_writes_its_numbers(tmp_path, capsys):
         assert_one_line_error(err, "--decimal", f"got {bad!r}")
 
 
+def test_fit_says_a_column_of_dates_in_two_formats_is_used_as_categories(tmp_path, capsys):
+    rng = np.random.default_rng(15)
+    days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 20, 120), unit="D")
+    when = [d.strftime("%Y-%m-%d") if i % 2 else d.strftime("%d/%m/%Y") for i, d in enumerate(days)]
+    data = tmp_path / "mixed.csv"
+    pd.DataFrame({"when": when, "site": rng.choice(["n", "s"], 120),
+                  "y": rng.choice(["no", "yes"], 120)}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "y", "--out", tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "'when' is used as categories" in ln]
+    assert len(said) == 1 and "dates written in more than one format" in said[0]
+
+
 def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path, capsys):
     # dd/mm/yyyy dates used to be left out ("too many distinct values"): fit said so and the
     # model could not see that every row after June is positive

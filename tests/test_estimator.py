@@ -598,6 +598,27 @@ def test_explain_names_a_key_that_is_no_feature():
     assert clf.explain({"a": 0.3, "b": "x"}, k=1).k == 1  # a partial row is still fine
 
 
+def _mixed_dates(n: int, days: int, seed: int = 0) -> pd.DataFrame:
+    """A text column of dates written two ways (ISO and day/month/year) beside a category."""
+    r = np.random.default_rng(seed)
+    d = pd.Timestamp("2024-01-01") + pd.to_timedelta(r.integers(0, days, n), "D")
+    txt = [x.strftime("%Y-%m-%d") if i % 2 else x.strftime("%d/%m/%Y") for i, x in enumerate(d)]
+    return pd.DataFrame({"when": txt, "g": r.choice(list("ab"), n)})
+
+
+def test_a_text_column_of_dates_in_two_formats_is_said_not_silently_categories():
+    y = np.random.default_rng(1).choice(["no", "yes"], 120)
+    with pytest.warns(UserWarning, match=r"column 'when' is used as categories: it holds dates "
+                                         r"written in more than one format \('"):
+        clf = PLXClassifier().fit(_mixed_dates(120, 20), y)
+    assert "when" in clf.kb_.features  # kept (as categories), and said
+    # left out (far too many levels): the reason says why the dates were not read
+    y = np.random.default_rng(2).choice(["no", "yes"], 400)
+    with pytest.warns(UserWarning, match=r"'when': .* — it holds dates written in more than one"):
+        clf = PLXClassifier().fit(_mixed_dates(400, 360), y)
+    assert "when" in clf.excluded_
+
+
 def test_new_rows_may_lack_the_columns_the_fit_left_out():
     # the fit said "left out of the KB (still accepted in predict)", yet new rows without the
     # ID column were refused ("column(s) ['id'] of the training data are missing"), where
