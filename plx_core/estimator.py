@@ -72,6 +72,7 @@ from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
     check_labels,
+    column_names,
     default_positive,
     match_columns,
     natural_key,
@@ -265,6 +266,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError("expected a table (rows × columns) but got one dimension. Reshape "
                             "your data: a DataFrame (a single row: `row.to_frame().T` or "
                             "`[row_dict]`)")
+        if not reset and isinstance(X, pd.DataFrame) and getattr(self, "excluded_", None):
+            # a left-out column (an ID, a constant) may be absent from new rows, as in `plx
+            # predict`: the KB never reads it ("still accepted in predict", not required)
+            have = set(column_names(X))
+            absent = [c for c in self.excluded_ if c not in have]
+            if absent:
+                X = X.reindex(columns=[*X.columns, *absent])
         X = match_columns(X, None if reset else getattr(self, "feature_names_in_", None))
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),

@@ -596,3 +596,19 @@ def test_explain_names_a_key_that_is_no_feature():
                                         r"\(it was fitted on a, b, c\)"):
         clf.explain({"a": 0.3, "bb": "x"})
     assert clf.explain({"a": 0.3, "b": "x"}, k=1).k == 1  # a partial row is still fine
+
+
+def test_new_rows_may_lack_the_columns_the_fit_left_out():
+    # the fit said "left out of the KB (still accepted in predict)", yet new rows without the
+    # ID column were refused ("column(s) ['id'] of the training data are missing"), where
+    # `plx predict` answers them
+    X, y = _mixed(150, seed=9)
+    X = X.assign(id=[f"r{i}" for i in range(150)], const=1)
+    with pytest.warns(UserWarning, match="left out"):
+        clf = PLXClassifier().fit(X, y)
+    assert set(clf.excluded_) == {"id", "const"}
+    slim = X.drop(columns=["id", "const"])[["c", "b", "a"]]
+    pd.testing.assert_frame_equal(clf.bounds(slim), clf.bounds(X))
+    assert clf.explain_many(slim.head(3)) == clf.explain_many(X.head(3))
+    with pytest.raises(DataError, match=r"column\(s\) \['a'\] of the training data are missing"):
+        clf.predict(slim.drop(columns="a"))  # a column the KB reads is still required
