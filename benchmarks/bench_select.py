@@ -17,7 +17,7 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from timing import interleaved  # noqa: E402
+from timing import interleaved_times  # noqa: E402
 
 from plx_core import selection  # noqa: E402
 from plx_core.experiments.compare import SETS, make, split_set  # noqa: E402
@@ -27,8 +27,8 @@ DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cance
 
 def main(keys: list[str]) -> None:
     alphas = selection.BIN_ALPHAS
-    print("| set | forest fit | plx before | plx default | ratio to forest "
-          "(before → after) |\n|---|---|---|---|---|")
+    print("| set | forest fit | plx before | plx default | ratio to forest (before → after) "
+          "| CPU s: forest, before, default |\n|---|---|---|---|---|---|")
     for key in keys:
         spec = SETS[key]
         X, yb, ((tr, _),) = split_set(key, 1, 1000)
@@ -46,11 +46,15 @@ def main(keys: list[str]) -> None:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            t = interleaved({"forest": lambda Xt=Xt, yt=yt, nf=nf: make("Forest", 0, nf).fit(Xt, yt),
-                             "before": lambda: plx(True), "after": lambda: plx(False)}, 3)
+            times = interleaved_times(
+                {"forest": lambda Xt=Xt, yt=yt, nf=nf: make("Forest", 0, nf).fit(Xt, yt),
+                 "before": lambda: plx(True), "after": lambda: plx(False)}, 3)
+        t = {k: v.wall for k, v in times.items()}
         f = t["forest"]
         print(f"| {spec.label} | {f:.2f} s | {t['before']:.2f} s | {t['after']:.2f} s | "
-              f"{t['before'] / f:.1f}× → {t['after'] / f:.1f}× |", flush=True)
+              f"{t['before'] / f:.1f}× → {t['after'] / f:.1f}× | "
+              f"{times['forest'].cpu:.2f}, {times['before'].cpu:.2f}, {times['after'].cpu:.2f} |",
+              flush=True)
 
 
 if __name__ == "__main__":

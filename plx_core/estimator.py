@@ -77,6 +77,7 @@ from .encoding import (
     default_positive,
     match_columns,
     natural_key,
+    typed_labels,
     unknown_positive,
     value_str,
 )
@@ -324,6 +325,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._groups = groups
         y_arr = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y), warn=True)
         check_labels(y_arr)
+        y_arr = typed_labels(y_arr)
         check_classification_targets(y_arr)
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):
@@ -886,6 +888,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         class in order on ties)."""
         self._check_threshold()
         return self._decide(self._means(X))
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy (scikit-learn's), with labels held as Python objects typed as `fit` types
+        them (`encoding.typed_labels`: scikit-learn's metrics call an object column of
+        whole numbers "unknown")."""
+        y = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y))
+        return super().score(X, typed_labels(y), sample_weight)
 
     def bounds_and_predict(self, X: Any) -> tuple[pd.DataFrame, np.ndarray]:
         """`bounds(X)` and `predict(X)` from one pass over the rows (a Dask partition, a
