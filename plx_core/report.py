@@ -21,10 +21,11 @@ from .clause import WeightedClause
 from .encoding import is_missing
 from .explain import counterfactual, evidence, explain
 from .kb import KB
-from .query import query
+from .query import TIE_EPS, query
 from .rules import list_rules, rule_group
 from .wording import (
     LEARNED,
+    THRESHOLD,
     advanced_lines,
     answer_sentence,
     class_names,
@@ -189,6 +190,7 @@ def case_report(
     created: str | None = None,
     top_evidence: int = 10,
     max_changes: int = 2,
+    threshold: float = THRESHOLD,
 ) -> str:
     """One self-contained HTML page explaining the decision on `instance`.
 
@@ -198,12 +200,16 @@ def case_report(
     project store through `rule_authors`); without it the KB's own rules are listed (author
     not recorded). Evidence from a rule names its author; learned clauses say so. `data` and `settings`: what the model was built from and how (shown as tables).
     `created` stamps the page (default: now, UTC). `positive_value`: the class value POS stands
-    for, when `positive` is a display name (`Survived = 1`).
+    for, when `positive` is a display name (`Survived = 1`). `threshold`: the model's decision
+    threshold (POS iff the mean of the bounds is above it; plx's default may choose one), at
+    which the page decides, explains and searches a flip.
     """
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
     b = query(kb, q, semantics=semantics)
-    verdict = decision_word(b.lower, b.upper, positive)
+    verdict = decision_word(b.lower, b.upper, positive, threshold)
+    side = "auto" if threshold == THRESHOLD else (
+        "positive" if b.mean > threshold + TIE_EPS else "negative")
     stamp = created or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts: list[str] = [
         "<!DOCTYPE html>",
@@ -216,9 +222,9 @@ def case_report(
         f"POS stands for {_e(pos)}.</p>",
         "<h2>Decision</h2>",
         f'<p class="decision">{_e(verdict)}</p>',
-        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth, positive_value=positive_value))}</p>",
-        bounds_svg(b.lower, b.upper),
-        f'<p class="muted">{_e(omega_meaning(positive))}</p>',
+        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth, threshold=threshold, positive_value=positive_value))}</p>",
+        bounds_svg(b.lower, b.upper, threshold),
+        f'<p class="muted">{_e(omega_meaning(positive, threshold))}</p>',
     ]
     # the instance
     inst = pd.DataFrame({"feature": [str(f) for f in instance],
@@ -229,7 +235,7 @@ def case_report(
     # the explanation
     parts.append("<h2>Why</h2>")
     if q:
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
+        e = explain(kb, q, k=min(k, len(q)), semantics=semantics, direction=side)
         parts.append(f"<p>{_e(explanation_sentence(e, positive))}</p>")
     else:
         parts.append("<p>No value is known, so there is nothing to explain.</p>")
@@ -249,7 +255,8 @@ def case_report(
     # counterfactual
     parts.append("<h2>What would change the decision</h2>")
     if q:
-        cf = counterfactual(kb, q, max_changes=max_changes, semantics=semantics)
+        cf = counterfactual(kb, q, max_changes=max_changes, semantics=semantics,
+                            threshold=threshold)
         parts.append(f"<p>{_e(counterfactual_sentence(cf, positive))}</p>")
     else:
         parts.append("<p>No value is known, so no change can be searched.</p>")

@@ -179,3 +179,29 @@ def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
     assert int(nodes.loc[nodes["answer"].notna(), "clauses"].sum()) == len(ws.kb) == len(est.kb_)
     grown = PLXClassifier(positive="1", kb="tree-bin-deep").fit(X, yy.astype(str))
     assert tree.n_nodes < len(grown.kb_)  # pruned: fewer nodes than the grown tree has clauses
+
+
+@pytest.mark.slow
+def test_case_report_decides_as_the_query_page_at_the_chosen_threshold():
+    # the downloaded case report decided at 0.5 while the Query page decides at the default's
+    # chosen threshold: a row between the two was "yes" in the report and "not yes" on the page
+    import re
+
+    from plx_app.service.insight import ws_case_report
+    from plx_app.service.instances import instance_from_row
+    from plx_core.datasets import rare_positives
+
+    X, y = rare_positives(0.1, n=400, seed=0)
+    raw = read_upload(X.assign(label=y).to_csv(index=False).encode(), "rare.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    t = ws.threshold
+    mean = ws.decisions("test")["mean"].to_numpy()
+    between = np.flatnonzero((mean > min(0.5, t)) & (mean <= max(0.5, t)))
+    assert t != 0.5 and len(between)  # the table is one where the two rules disagree
+    Xt, yt = ws.part("test")
+    inst = instance_from_row(Xt, yt, Xt.index[between[0]], "test")
+    page = ws_case_report(ws, inst)
+    b = ws.query(inst.as_dict())
+    shown = wording.decision_word(b.lower, b.upper, ws.class_name, t)
+    assert re.search(r'class="decision">([^<]*)<', page).group(1) == shown
