@@ -25,7 +25,6 @@ from .query import TIE_EPS, query
 from .rules import list_rules, rule_group
 from .wording import (
     LEARNED,
-    THRESHOLD,
     advanced_lines,
     answer_sentence,
     class_names,
@@ -190,9 +189,11 @@ def case_report(
     created: str | None = None,
     top_evidence: int = 10,
     max_changes: int = 2,
-    threshold: float = THRESHOLD,
+    threshold: float = 0.5,
 ) -> str:
-    """One self-contained HTML page explaining the decision on `instance`.
+    """One self-contained HTML page explaining the decision on `instance`, positive iff the
+    mean of its ω(POS) bounds is above `threshold` (the paper's 0.5, or the one the model
+    chose): the decision, the side explained and the flip searched all follow it.
 
     `positive` names the class POS stands for; `truth` the recorded label (optional).
     `rules`: the rules in force as mappings with `text` and optionally `id`, `author` (who
@@ -200,16 +201,15 @@ def case_report(
     project store through `rule_authors`); without it the KB's own rules are listed (author
     not recorded). Evidence from a rule names its author; learned clauses say so. `data` and `settings`: what the model was built from and how (shown as tables).
     `created` stamps the page (default: now, UTC). `positive_value`: the class value POS stands
-    for, when `positive` is a display name (`Survived = 1`). `threshold`: the model's decision
-    threshold (POS iff the mean of the bounds is above it; plx's default may choose one), at
-    which the page decides, explains and searches a flip.
+    for, when `positive` is a display name (`Survived = 1`).
     """
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
     b = query(kb, q, semantics=semantics)
     verdict = decision_word(b.lower, b.upper, positive, threshold)
-    side = "auto" if threshold == THRESHOLD else (
-        "positive" if b.mean > threshold + TIE_EPS else "negative")
+    side = "positive" if b.mean > threshold + TIE_EPS else "negative"
+    said = answer_sentence(b, positive, kb=kb, truth=truth, positive_value=positive_value,
+                           threshold=threshold)
     stamp = created or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts: list[str] = [
         "<!DOCTYPE html>",
@@ -222,7 +222,7 @@ def case_report(
         f"POS stands for {_e(pos)}.</p>",
         "<h2>Decision</h2>",
         f'<p class="decision">{_e(verdict)}</p>',
-        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth, threshold=threshold, positive_value=positive_value))}</p>",
+        f"<p>{_e(said)}</p>",
         bounds_svg(b.lower, b.upper, threshold),
         f'<p class="muted">{_e(omega_meaning(positive, threshold))}</p>',
     ]

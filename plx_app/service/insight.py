@@ -71,15 +71,17 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     data = {"data set": ws.dataset.name, "rows (train / test)": f"{len(ws.X_train)} / {len(ws.X_test)}",
             "label": s.label, "POS": ws.positive}
     settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.answer_semantics,
+                "decision threshold": ws.threshold,
                 "method": ws.method, "explanation size k": k,
                 "bins per numeric column": s.bins, "discretisation": s.method,
-                "class balance": s.balance, "seed": s.seed, "decision threshold": ws.threshold}
+                "class balance": s.balance, "seed": s.seed}
     key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, inst.label, int(k),
-           ws.answer_semantics, ws.threshold, repr(rules))
+           ws.answer_semantics, repr(rules))
     return ws.results.get(key, lambda: case_report(
         kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
         semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
-        title=f"plx case report: {inst.title()}", threshold=ws.threshold))
+        threshold=ws.threshold,
+        title=f"plx case report: {inst.title()}"))
 
 
 def showcase_instance(ws: Workspace, part: str = "test") -> Instance:
