@@ -205,3 +205,20 @@ def test_case_report_decides_as_the_query_page_at_the_chosen_threshold():
     b = ws.query(inst.as_dict())
     shown = wording.decision_word(b.lower, b.upper, ws.class_name, t)
     assert re.search(r'class="decision">([^<]*)<', page).group(1) == shown
+
+
+@pytest.mark.slow
+def test_global_view_decides_rows_as_the_query_page_at_the_chosen_threshold():
+    # the global view counted "decided POS" and explained each row at 0.5 under plx's
+    # default, whose chosen threshold the other pages decide with
+    from plx_app.service.insight import ws_global_view
+    from plx_core.datasets import rare_positives
+
+    X, y = rare_positives(0.1, n=400, seed=0)
+    raw = read_upload(X.assign(label=y).to_csv(index=False).encode(), "rare.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    g = ws_global_view(ws, k=1, max_rows=len(ws.X_test))
+    dec = ws.decisions("test")
+    assert ws.threshold != 0.5 and g.n_rows == len(dec)
+    assert g.positive_rows == int((dec["decision"] == "POS").sum())

@@ -93,3 +93,21 @@ def test_progress_counts_stop_keeps_rows_done_and_resumes(data):
     pd.testing.assert_frame_equal(again.features, full.features)
     pd.testing.assert_frame_equal(again.rules, full.rules)
     assert again.summary() == full.summary()
+
+
+def test_rows_are_decided_and_explained_at_the_threshold_given(data):
+    # plx's default may decide at another threshold than 0.5: the global view counted and
+    # explained its rows at 0.5, so its "decided POS" and explanations' sides were not the
+    # model's (rows at ω = 0.5 and 0.43 are POS at 0.4)
+    X, _, kb = data
+    g = global_view(kb, X, k=1, threshold=0.4)
+    means = [query(kb, r.to_dict()).mean for _, r in X.iterrows()]
+    assert g.positive_rows == sum(m > 0.4 for m in means) == 8
+    want: dict[str, int] = {}
+    for _, row in X.iterrows():
+        for f in explain(kb, row.to_dict(), k=1, direction="positive").features:
+            want[f] = want.get(f, 0) + 1
+    assert dict(zip(g.features["feature"], g.features["in_explanation"])) == {
+        f: want.get(f, 0) for f in kb.features}
+    assert set(g.explanations["decision"]) == {"POS"}
+    assert global_view(kb, X, k=1, threshold=0.5).positive_rows == global_view(kb, X, k=1).positive_rows == 1

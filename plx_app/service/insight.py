@@ -19,13 +19,14 @@ GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample be
 
 def _global_key(ws: Workspace, k: int, max_rows: int, part: str) -> tuple:
     return ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
-            ws.answer_semantics)
+            ws.answer_semantics, ws.threshold)
 
 
 def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part: str = "test",
                    progress: Callable[[int, int], None] | None = None,
                    stop: Callable[[], bool] | None = None) -> GlobalView:
-    """The global view of a split part under the current KB and rules. Rows are explained one
+    """The global view of a split part under the current KB and rules, decided at the session's
+    threshold (plx's default chooses its own). Rows are explained one
     by one (`progress(done, planned)`, `stop()` ends early with the rows done); each row's part
     is kept in the session, so a stopped or interrupted run continues where it ended."""
     X, _ = ws.part(part)
@@ -34,7 +35,8 @@ def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part:
     done = ws.results.get(key + ("rows",), dict)
     return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
                        random_state=ws.settings.seed, semantics=ws.answer_semantics,
-                       progress=progress, stop=stop, done=done, positive=ws.class_name)
+                       progress=progress, stop=stop, done=done, positive=ws.class_name,
+                       threshold=ws.threshold)
 
 
 def ws_global_progress(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
