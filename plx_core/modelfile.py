@@ -141,7 +141,12 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
                 "variant": clf.variant_}
     if n_train is not None:
         settings["n_train"] = int(n_train)
-    settings.update({"threshold": clf._threshold(), "class_weight": clf.class_weight_,
+    cw = clf.class_weight_
+    if isinstance(cw, dict):  # JSON keys: the labels' canonical strings (numpy keys too)
+        from .encoding import value_str
+
+        cw = {value_str(k): float(v) for k, v in cw.items()}
+    settings.update({"threshold": clf._threshold(), "class_weight": cw,
                      "semantics": clf._semantics(), "chosen": clf.chosen_,
                      "chosen_reason": clf.chosen_reason_})
     return ModelFile(schema, full, clf.positive_, neg, answer, settings)

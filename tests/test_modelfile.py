@@ -237,3 +237,18 @@ def test_a_model_file_refuses_what_it_cannot_hold_in_one_line(tmp_path):
     with pytest.raises(ModelFileError, match="variant='bagged' answers with more than the one KB"):
         save_model(PLXClassifier(variant="bagged", positive="sick").fit(X, y), tmp_path / "m.json")
     assert not (tmp_path / "m.json").exists()
+
+
+def test_class_weights_keyed_by_numpy_labels_save(tmp_path):
+    # class weights keyed by the labels' own numpy values (dict(zip(np.unique(y), w)), as
+    # scikit-learn's compute_class_weight is used) made save_model fail with a TypeError
+    from plx_core import PLXClassifier
+
+    X, y = _patients(120)
+    X = X.drop(columns=["id", "seen"])
+    yi = (y == "sick").astype(np.int64)
+    clf = PLXClassifier(class_weight=dict(zip(np.unique(yi), [1.0, 3.0]))).fit(X, yi)
+    save_model(clf, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    assert back.settings["class_weight"] == {"0": 1.0, "1": 3.0}
+    assert back.positive == "1"
