@@ -135,13 +135,21 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
-              memory_budget: int | str | None = None, threshold: float | None = None) -> Any:
+              memory_budget: int | str | None = None, threshold: float | None = None,
+              decimal: str | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
-    them and `plx predict` applies them (one home for the cut points)."""
-    from .data import column_numbers, infer_schema, is_date_format
+    them and `plx predict` applies them (one home for the cut points). `decimal` ('.' or
+    ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
+    from .data import (
+        column_numbers,
+        infer_schema,
+        is_date_format,
+        mixed_dates,
+        reading_delimiter,
+    )
     from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
@@ -150,9 +158,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
-        schema = infer_schema(frame, label, positive, delimiter=table.delimiter)
+        schema = infer_schema(frame, label, positive,
+                              delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    for c in schema.features:  # nor dates read as categories silently
+        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c])) is not None:
+            say(f"column {c!r} is used as categories: {mixed}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
@@ -333,7 +345,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
     out = _outputs(a, a.data)
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
-                      encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold)
+                      encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
+                      decimal=a.decimal)
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
@@ -452,6 +465,14 @@ def _threshold(text: str) -> float:
     return v
 
 
+def _decimal(text: str) -> str:
+    from .data import DECIMAL_MARKS
+
+    if text not in DECIMAL_MARKS:
+        raise argparse.ArgumentTypeError(f"must be the decimal mark, '.' or ',', got {text!r}")
+    return text
+
+
 def _add_missing(p: argparse.ArgumentParser) -> None:
     """The table-reading options every command that reads a CSV shares."""
     from .data import MISSING_MARKERS
@@ -493,6 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="positive iff the mean of the ω(POS) bounds > this (default: chosen "
                    "with the model by --variant auto, else 0.5; lower finds more positives, "
                    "higher fewer)")
+    f.add_argument("--decimal", type=_decimal, default=None, metavar="MARK",
+                   help="the decimal mark of numbers written as text, '.' or ',' (default: "
+                   "',' in a ';'-delimited file, where 1.234 reads as 1234; else '.')")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

@@ -624,6 +624,22 @@ def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     return u
 
 
+DECIMAL_MARKS = (".", ",")
+"""The decimal marks a user may name for a file (`plx fit --decimal`)."""
+
+
+def reading_delimiter(delimiter: str | None, decimal: str | None = None) -> str | None:
+    """The delimiter that settles how 1.234 and 1,234 read (`number_format`): the file's,
+    unless the user named the decimal mark — ',' reads as a ';'-delimited file does (1.234 a
+    thousand, 1,234 one and a bit), '.' as any other file (1.234 one and a bit)."""
+    if decimal is None:
+        return delimiter
+    if decimal not in DECIMAL_MARKS:
+        raise DataError(f"the decimal mark must be one of {' or '.join(map(repr, DECIMAL_MARKS))}, "
+                        f"got {decimal!r}")
+    return ";" if decimal == "," else ","
+
+
 def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     """The one `NUMBER_FORMATS` entry other than "plain" that reads every present value of a
     text column as a number, or None (plain numbers, text, or values no one format reads).
@@ -773,10 +789,11 @@ def _ambiguous_numbers(s: pd.Series) -> bool:
     return bool(u.str.fullmatch(_AMBIGUOUS).all() and u.str.contains(",", regex=False).any())
 
 
-def _mixed_dates(s: pd.Series) -> str | None:
+def mixed_dates(s: pd.Series) -> str | None:
     """Why a column of dates was not read as one (its values written in more than one of
     `DATE_FORMATS`, naming a value of the format most read and one it does not read), or None
-    when not every present value is written like a date."""
+    when not every present value is written like a date. Said wherever such a column is left
+    out or kept as categories (`plx fit`, the dashboard, `PLXClassifier.fit`)."""
     u = _present_text(s)
     if len(u) == 0 or not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
             _DATE_LIKE).all():  # the head first: most text columns are no dates
@@ -801,12 +818,13 @@ NUMBER_FORMAT_WORDS = {
     "thousands+currency": "amounts of money with thousands separators ($1,234.5 → 1234.5)",
     "decimal-comma+currency": "amounts of money with a decimal comma (1.234,5 € → 1234.5)",
     "dot-thousands": "whole numbers with '.' separating thousands (1.234 → 1234; every '.' "
-                     "is followed by three digits, in a ';'-delimited file or more than once)",
+                     "is followed by three digits, in a ';'-delimited file or more than once; "
+                     "plx fit --decimal . reads 1.234 as 1.234)",
     "dot-thousands+percent": "percentages with '.' separating thousands (1.234% → 1234)",
     "dot-thousands+currency": "amounts of money with '.' separating thousands (1.234 € → 1234)",
     "decimal-point": "numbers with a decimal point (1.234 → 1.234, not 1234: every '.' is "
                      "followed by three digits, so it could separate thousands, but the file "
-                     "is not ';'-delimited)",
+                     "is not ';'-delimited, or the decimal mark was given as '.')",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
@@ -1347,7 +1365,7 @@ def infer_schema(
                     why += (" — its values read as numbers written like 1,234, which could be a "
                             "thousand or 1.234: write them plainly (1234 or 1.234) to have "
                             "them binned")
-                elif not is_num and (mixed := _mixed_dates(s)) is not None:
+                elif not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
                 excluded[c] = why
                 continue

@@ -964,3 +964,21 @@ def test_data_page_refuses_a_damaged_or_too_large_parquet_in_one_line(base_ws, m
     monkeypatch.setattr(tables, "MAX_UPLOAD_ROWS", 50)
     at.file_uploader(key="data_upload").set_value(("big.parquet", data, "application/octet-stream")).run()
     assert not at.exception and any("has 60 rows, more than the cap" in e for e in errors(at)), errors(at)
+
+
+@pytest.mark.slow
+def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
+    # the picker started on the rarest class, so a table of mostly "Yes" opened with POS = "No"
+    # where `plx fit` and the estimator take "Yes" (encoding.default_positive)
+    from plx_app.service import positive_choice
+
+    assert positive_choice(["Yes", "No"]) == 0 and positive_choice(["0", "1"]) == 1
+    assert positive_choice(["FALSE", "TRUE"]) == 1 and positive_choice(["b", "a", "c"]) == 2
+    rows = [("red", "yes")] * 14 + [("blue", "no")] * 6 + [("blue", "yes")] * 4
+    csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("mostly-yes.csv", csv, "text/csv")).run()
+    assert not at.exception and not errors(at)
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    assert at.selectbox(key=pos_key).value == "yes"

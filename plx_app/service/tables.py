@@ -13,12 +13,14 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     infer_schema,
+    mixed_dates,
     read_table,
     reads_as_numbers,
     suggest_label,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
+from plx_core.encoding import default_positive
 from plx_core.errors import DataError
 
 from .cache import fingerprint
@@ -218,6 +220,16 @@ def label_values(raw: RawTable, label: str) -> list[str]:
     return out
 
 
+def positive_choice(values: Sequence[str]) -> int:
+    """Where the positive-class picker starts, for `label_values` (most rows first): the class
+    `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
+    their pairs), else "1" or "True" among more classes, else the rarest class."""
+    for v in (default_positive(list(values)), "1", "True"):
+        if v is not None and v in values:
+            return list(values).index(v)
+    return max(len(values) - 1, 0)
+
+
 
 
 def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
@@ -271,6 +283,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        for f in ds.schema.features:  # dates read as categories: never silently
+            if ds.schema.kinds[f] == "categorical" and (mixed := mixed_dates(ds.X[f])):
+                notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "

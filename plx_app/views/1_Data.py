@@ -11,6 +11,7 @@ from plx_app.service import (
     DataSettings,
     column_overview,
     label_values,
+    positive_choice,
     prepare,
     shared_available,
     use_data,
@@ -126,12 +127,8 @@ if n_unlabelled:
 values = label_values(raw, label)
 if base.positive in values and label == base.label:
     pos_default = values.index(base.positive)
-elif "1" in values:
-    pos_default = values.index("1")
-elif "True" in values:
-    pos_default = values.index("True")
 else:
-    pos_default = max(len(values) - 1, 0)
+    pos_default = positive_choice(values)
 if len(values) > 30:
     error(f"The label {label!r} has {len(values)} different values; choose a column with a few "
           "classes (a yes/no outcome).")
