@@ -577,8 +577,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
+        vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
+        if vote is not None:
+            oof["direct-vote"] = vote.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
+        if sel.chosen == "direct-vote":
+            # the fitted vote answers, its threshold moved into the prior clause (decides at
+            # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
+            self.kbs_[0] = vote.kb(0.5 if self.threshold is not None else sel.threshold)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
+            if self.threshold is None:
+                self.threshold_ = 0.5
+            return
         if sel.chosen == "direct-conf":
             from .weighting import confidence_kb
 
@@ -595,6 +606,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+        """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
+        `full`: its out-of-fold logistic probabilities and a maker of its KB."""
+        from . import vote as VT
+
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        sizes = [len(full.domains[f]) for f in full.features]
+        slots = VT.value_slots(codes, sizes)
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+
+    def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
+        """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with
+        labels y (1 = POS) as `class_weight_` says ((1, 1): none)."""
+        if self.class_weight_ == "balanced":
+            return V.balanced_weights(int(np.sum(y)), len(y))
+        cw = self._class_weights(self._labels, self.positive_)
+        return (1, 1) if cw is None else cw
 
     def _base_p(self, y: np.ndarray, cw: tuple[float, float] | None) -> float:
         """The training base rate of POS as the corrected clause probabilities see it (0.5

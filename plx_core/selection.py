@@ -10,6 +10,11 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   weighs by how far its m-estimated probability lies from the base rate), one candidate per m
   of `weighting.M_GRID`; scored by its exact leave-one-out ω(POS) means, on the same rows as
   the tuned Direct KB's, with a threshold chosen like the trees';
+* "direct-vote" — the Direct KB's one-feature clauses with fitted vote weights and a prior
+  clause (`plx_core.vote`: the weighted median's decision is a weighted vote, so the weights
+  let it add the evidence of every feature up); scored on `vote.VOTE_FOLDS` folds, its
+  threshold chosen on the vote's out-of-fold logistic probability and moved into the prior
+  clause (the KB decides at 0.5);
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
@@ -38,7 +43,7 @@ import pandas as pd
 
 from .variants import _f1  # the one F1 (the tuned variant's leave-one-out scores with it too)
 
-CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep")
+CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote")
 """The models compared (the binary trees: `TREE_MODELS`; "tree-bin", unit weights, is left
 out: the median over every node of a path dilutes the leaf that decides — on the
 comparison's splits at threshold 0.5 it tested 0.735 / 0.824 on MONK's 1 / Car against
@@ -222,7 +227,11 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     runner = sorted((n for n in scores if n != best and model_of.get(n, n) != model),
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
-    how = ("leave-one-out" if model in ("direct", "direct-conf") else f"{SELECT_FOLDS}-fold")
+    from .vote import VOTE_FOLDS
+
+    how = ("leave-one-out" if model in ("direct", "direct-conf") else
+           f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote" if model == "direct-vote"
+           else f"{SELECT_FOLDS}-fold")
     depth = int(setting) if model in TREE_MODELS and setting is not None else None
     m = float(setting) if model == "direct-conf" else None
     if model == "tree-all":
