@@ -3,9 +3,10 @@ demand (`python3 benchmarks/bench_select.py [SETS]`), not by pytest.
 
 On the first split of `python -m plx_core.experiments compare` (same rows, 70/30, up to 1,000
 rows), interleaved medians of 3 fits each: a 100-tree random forest (the comparison's
-"Forest"), `PLXClassifier()` without the newest candidate (the depth-weighted binary tree,
-"tree-bin-deep"), and the default. (The depth-limited trees and the Direct KB's leave-one-out
-means were measured the same way, against the search without them: RESULTS.md.)
+"Forest"), `PLXClassifier()` without the newest candidate (`NEWEST`: the fitted vote of the one-feature
+clauses, "direct-vote"), and the default. (The depth-limited trees, the Direct KB's
+leave-one-out means and the binary tree were measured the same way, against the search
+without them: RESULTS.md.)
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from timing import interleaved  # noqa: E402
 from plx_core import selection  # noqa: E402
 from plx_core.experiments.compare import SETS, make, split_set  # noqa: E402
 
-DEFAULT_SETS = "dnf,rare-5,rare-10,rare-additive,voting,car,monks-3,breast-cancer-30"
+DEFAULT_SETS = "dnf,rare-5,rare-10,rare-30,hiv1,rare-additive,breast-cancer-30,spect"
+NEWEST = "direct-vote"
 
 
 def main(keys: list[str]) -> None:
@@ -37,7 +39,7 @@ def main(keys: list[str]) -> None:
 
         def plx(before: bool, Xt=Xt, yt=yt, nf=nf) -> None:
             if before:
-                selection.CANDIDATES = tuple(c for c in cands if c != "tree-bin-deep")
+                selection.CANDIDATES = tuple(c for c in cands if c != NEWEST)
             try:
                 make("plx", 0, nf).fit(Xt, yt)
             finally:
