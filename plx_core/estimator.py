@@ -8,10 +8,11 @@ explains that class's KB (the class against the rest).
 (issue 4)"; `plx_core.variants` has the details):
 
 * "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
-  ("direct-conf", `plx_core.weighting`) or an ID3 all-node ("tree-all") KB, whichever has the
-  best F1 on the training rows (the Direct KBs by exact leave-one-out, the tree by
-  cross-validation: `plx_core.selection`; binary labels and `kb="direct"` only), with the
-  decision threshold chosen there unless `threshold` is given;
+  ("direct-conf", `plx_core.weighting`), the Direct KB's one-feature clauses with fitted vote
+  weights ("direct-vote", `plx_core.vote`) or an ID3 tree KB, whichever has the best F1 on the
+  training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
+  `plx_core.selection`; binary labels and `kb="direct"` only), with the decision threshold
+  chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
   positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
 * "tuned" — the same KB semantics, with the clause-length window and a prior clause
@@ -24,8 +25,9 @@ explains that class's KB (the class against the rest).
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
 used as built whatever the variant, and `variant_` records "paper" then (and when `auto` chooses
-the tree); when `auto` chooses the Direct KB with confidence weights, `variant_` is
-"direct-conf", as `chosen_` is (`plx_core.wording.model_name` says it in words).
+the tree); when `auto` chooses the Direct KB with confidence weights or the fitted vote,
+`variant_` is "direct-conf" or "direct-vote", as `chosen_` is (`plx_core.wording.model_name`
+says it in words).
 
 Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):
 
@@ -186,7 +188,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
     cut points); `chosen_` (the model that answers: one of `plx_core.selection.CANDIDATES`
-    — "direct", "direct-conf", "tree-all", "tree-bin-deep" — when `variant="auto"` chooses
+    — "direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote" — when `variant="auto"` chooses
     for kb="direct", else the `kb` given), `chosen_reason_` (why, in a sentence), `selection_`
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for

@@ -45,8 +45,9 @@ comparison with the leave-one-out of the Direct KBs where it was the better mode
 FTOL = 1e-7
 """The solver stops when the loss changes by less than this share of itself."""
 WEIGHT_CUT = 1e-6
-"""Fitted weights below this share of the largest are 0 (the bound is active; the solver
-leaves them at ~1e-10)."""
+"""Fitted weights below this share of the largest vote (or of 1, on the logit scale) are 0:
+the bound is active and the solver leaves them at ~1e-16; and the LP, the reference for
+every answer, accepts weights at most `lp.MAX_WEIGHT_RATIO` (1e7) apart."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
     out = []
     for i, (a, wd) in enumerate(zip(np.cumsum([0, *widths[:-1]]), widths)):
         w = res.x[a:a + wd].copy()
-        w[w < WEIGHT_CUT * max(float(w.max(initial=0.0)), 1e-300)] = 0.0
+        w[w < WEIGHT_CUT * max(float(w.max(initial=0.0)), 1.0)] = 0.0
         out.append((w, float(res.x[m + i])))
     return out
 
@@ -190,12 +191,13 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
     offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     slot = offset[feat] + kb.codes[np.arange(kb.n_learned), feat]
     d = kb.positives * float(cw[0]) - (kb.support - kb.positives) * float(cw[1])
+    shift = b - float(np.log(threshold / (1.0 - threshold)))
     ww = w[slot]
-    keep = np.flatnonzero((ww > 0) & (d != 0))
+    keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
+                          & (d != 0))
     out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
              kind=kb.kind, max_len=1)
-    shift = b - float(np.log(threshold / (1.0 - threshold)))
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
