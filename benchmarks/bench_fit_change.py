@@ -6,9 +6,11 @@ demand, not by pytest.
 
 The older `plx_core` is imported under another name (`plx_before`; its modules import each
 other relatively), so both versions and a 100-tree random forest (the comparison's "Forest")
-fit the same rows interleaved, medians of 3 — a ratio to the forest measured minutes apart
-on a shared machine moves by ±50%. Rows: the first split of `python -m plx_core.experiments
-compare` (70/30, up to 1,000 rows), as `bench_select.py`.
+fit the same rows interleaved, medians of `REPEAT` — a ratio to the forest measured minutes
+apart on a shared machine moves by ±50%. Each is given in wall-clock and in CPU seconds of
+this process (`time.process_time`, which the other users' load moves less; run with
+`OMP_NUM_THREADS=1` so that both count one thread). Rows: the first split of `python -m
+plx_core.experiments compare` (70/30, up to 1,000 rows), as `bench_select.py`.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from timing import interleaved  # noqa: E402
+from timing import interleaved_times  # noqa: E402
 
 from plx_core.experiments.compare import SETS, make, plx_max_len, split_set  # noqa: E402
 
 DEFAULT_SETS = "dnf,rare-additive,syn-12-4,syn-12-8,syn-10-4,car"
+REPEAT = 5
 
 
 def before_estimator(root: str):
@@ -41,22 +44,23 @@ def before_estimator(root: str):
 
 def main(root: str, keys: list[str]) -> None:
     before = before_estimator(root)
-    print("| set | forest fit | plx before | plx now | ratio to forest (before → now) |\n"
-          "|---|---|---|---|---|")
+    print("| set | forest fit (wall / CPU) | plx before | plx now | ratio to forest, wall "
+          "(before → now) | ratio to forest, CPU (before → now) |\n|---|---|---|---|---|---|")
     for key in keys:
         spec = SETS[key]
         X, yb, ((tr, _),) = split_set(key, 1, 1000)
         Xt, yt, nf = X.iloc[tr], yb[tr], X.shape[1]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            t = interleaved({
+            t = interleaved_times({
                 "forest": lambda Xt=Xt, yt=yt, nf=nf: make("Forest", 0, nf).fit(Xt, yt),
                 "before": lambda Xt=Xt, yt=yt, nf=nf: before(
                     positive=1, random_state=0, max_len=plx_max_len(nf)).fit(Xt, yt),
-                "now": lambda Xt=Xt, yt=yt, nf=nf: make("plx", 0, nf).fit(Xt, yt)}, 3)
-        f = t["forest"]
-        print(f"| {spec.label} | {f:.2f} s | {t['before']:.2f} s | {t['now']:.2f} s | "
-              f"{t['before'] / f:.1f}× → {t['now'] / f:.1f}× |", flush=True)
+                "now": lambda Xt=Xt, yt=yt, nf=nf: make("plx", 0, nf).fit(Xt, yt)}, REPEAT)
+        f, b, n = t["forest"], t["before"], t["now"]
+        print(f"| {spec.label} | {f.wall:.2f} / {f.cpu:.2f} s | {b.wall:.2f} / {b.cpu:.2f} s | "
+              f"{n.wall:.2f} / {n.cpu:.2f} s | {b.wall / f.wall:.1f}× → {n.wall / f.wall:.1f}× | "
+              f"{b.cpu / f.cpu:.2f}× → {n.cpu / f.cpu:.2f}× |", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -20,11 +21,28 @@ def timed(fn: Callable[[], object]) -> float:
 def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
     """Median seconds per function, running them in turn `repeat` times (so load on the
     machine hits ours and the baseline alike)."""
-    times: dict[str, list[float]] = {k: [] for k in fns}
+    return {k: t.wall for k, t in interleaved_times(fns, repeat).items()}
+
+
+@dataclass(frozen=True)
+class Times:
+    """Median wall-clock and CPU seconds (this process: `time.process_time`) of one function;
+    on a shared machine the CPU seconds move less with the other users' load."""
+
+    wall: float
+    cpu: float
+
+
+def interleaved_times(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, Times]:
+    """`interleaved`, with each function's median CPU seconds beside its wall-clock ones."""
+    wall: dict[str, list[float]] = {k: [] for k in fns}
+    cpu: dict[str, list[float]] = {k: [] for k in fns}
     for _ in range(repeat):
         for k, fn in fns.items():
-            times[k].append(timed(fn))
-    return {k: statistics.median(v) for k, v in times.items()}
+            c = time.process_time()
+            wall[k].append(timed(fn))
+            cpu[k].append(time.process_time() - c)
+    return {k: Times(statistics.median(wall[k]), statistics.median(cpu[k])) for k in fns}
 
 
 def fmt(seconds: float, ms_digits: int = 2) -> str:

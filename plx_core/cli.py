@@ -135,22 +135,25 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               random_state: int = 0, *, drop_missing_label: bool = False,
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
-              memory_budget: int | str | None = None, threshold: float | None = None) -> Any:
+              memory_budget: int | str | None = None, threshold: float | None = None,
+              decimal: str | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
-    them and `plx predict` applies them (one home for the cut points)."""
-    from .data import column_numbers, infer_schema, is_date_format
+    them and `plx predict` applies them (one home for the cut points). `decimal` ('.' or
+    ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
+    from .data import column_numbers, infer_schema, is_date_format, reading_delimiter
     from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
-    from .modelfile import ModelFile
+    from .modelfile import model_of
 
     table = read_rows(csv, missing, say, encoding)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
-        schema = infer_schema(frame, label, positive, delimiter=table.delimiter)
+        schema = infer_schema(frame, label, positive,
+                              delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
     if schema.positive is None:
@@ -198,19 +201,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
                                              number_format=schema.bins[f].number_format,
                                              text_missing=schema.bins[f].text_missing)
-    full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
-    cfg = clf.tuned_[0]
-    answer = None
-    if cfg is not None and not cfg.is_paper:
-        answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
-                  "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
-                  "paper_loo_f1": cfg.paper_loo_f1}
-    return ModelFile(schema, full, schema.positive, neg, answer,
-                     {"kb_kind": clf.kb_.kind if clf.kb_.kind in KB_KINDS else kb,
-                      "variant": clf.variant_, "n_train": int(len(yb)),
-                      "threshold": clf._threshold(), "class_weight": clf.class_weight_,
-                      "semantics": clf._semantics(), "chosen": clf.chosen_,
-                      "chosen_reason": clf.chosen_reason_})
+    return model_of(clf, schema, n_train=len(yb))
 
 
 class Model:
@@ -313,14 +304,13 @@ def _existing(path: str | Path) -> Path:
 
 def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
     """One line: how many rows hold unseen values, and the most common ones."""
+    from .query import unseen_note
+
     hit = unseen != ""
     if not hit.any():
         return
     vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
-    top = ", ".join(f"{v} ×{n}" for v, n in vals.head(5).items())
-    more = f" and {len(vals) - 5} more" if len(vals) > 5 else ""
-    say(f"{int(hit.sum())} row(s) hold values the model never saw, answered as missing "
-        f"(column 'unseen'): {top}{more}")
+    say(unseen_note(vals.to_dict(), int(hit.sum()), where=" (column 'unseen')"))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
@@ -346,7 +336,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
     out = _outputs(a, a.data)
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
-                      encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold)
+                      encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
+                      decimal=a.decimal)
     fmt = choose_format(out, len(model.kb))
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
@@ -465,6 +456,14 @@ def _threshold(text: str) -> float:
     return v
 
 
+def _decimal(text: str) -> str:
+    from .data import DECIMAL_MARKS
+
+    if text not in DECIMAL_MARKS:
+        raise argparse.ArgumentTypeError(f"must be the decimal mark, '.' or ',', got {text!r}")
+    return text
+
+
 def _add_missing(p: argparse.ArgumentParser) -> None:
     """The table-reading options every command that reads a CSV shares."""
     from .data import MISSING_MARKERS
@@ -506,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="positive iff the mean of the ω(POS) bounds > this (default: chosen "
                    "with the model by --variant auto, else 0.5; lower finds more positives, "
                    "higher fewer)")
+    f.add_argument("--decimal", type=_decimal, default=None, metavar="MARK",
+                   help="the decimal mark of numbers written as text, '.' or ',' (default: "
+                   "',' in a ';'-delimited file, where 1.234 reads as 1234; else '.')")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

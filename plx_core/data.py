@@ -128,7 +128,8 @@ def read_table(
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
     if raw.startswith(b"PAR1"):
-        return _read_parquet(raw, where, max_rows, max_cols, missing)
+        return _read_parquet(raw, "the upload" if where == "the CSV" else where, max_rows,
+                             max_cols, missing)
     notes: list[str] = []
     raw = _unpack(raw, where, max_bytes, notes)
     text = _decode(raw, encoding, where, notes)
@@ -177,7 +178,8 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     except DataError:
         raise
     except Exception as exc:  # pyarrow's own errors name what is wrong with the file
-        raise DataError(f"{where} is a Parquet file that cannot be read ({exc})") from None
+        said = " ".join(str(exc).split())  # one line, whatever pyarrow wrote
+        raise DataError(f"{where} is a Parquet file that cannot be read ({said})") from None
     frame.columns = [str(c) for c in frame.columns]
     counts: dict[str, dict[str, int]] = {}
     for c in frame.columns:
@@ -622,6 +624,22 @@ def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     return u
 
 
+DECIMAL_MARKS = (".", ",")
+"""The decimal marks a user may name for a file (`plx fit --decimal`)."""
+
+
+def reading_delimiter(delimiter: str | None, decimal: str | None = None) -> str | None:
+    """The delimiter that settles how 1.234 and 1,234 read (`number_format`): the file's,
+    unless the user named the decimal mark — ',' reads as a ';'-delimited file does (1.234 a
+    thousand, 1,234 one and a bit), '.' as any other file (1.234 one and a bit)."""
+    if decimal is None:
+        return delimiter
+    if decimal not in DECIMAL_MARKS:
+        raise DataError(f"the decimal mark must be one of {' or '.join(map(repr, DECIMAL_MARKS))}, "
+                        f"got {decimal!r}")
+    return ";" if decimal == "," else ","
+
+
 def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     """The one `NUMBER_FORMATS` entry other than "plain" that reads every present value of a
     text column as a number, or None (plain numbers, text, or values no one format reads).
@@ -799,12 +817,13 @@ NUMBER_FORMAT_WORDS = {
     "thousands+currency": "amounts of money with thousands separators ($1,234.5 → 1234.5)",
     "decimal-comma+currency": "amounts of money with a decimal comma (1.234,5 € → 1234.5)",
     "dot-thousands": "whole numbers with '.' separating thousands (1.234 → 1234; every '.' "
-                     "is followed by three digits, in a ';'-delimited file or more than once)",
+                     "is followed by three digits, in a ';'-delimited file or more than once; "
+                     "plx fit --decimal . reads 1.234 as 1.234)",
     "dot-thousands+percent": "percentages with '.' separating thousands (1.234% → 1234)",
     "dot-thousands+currency": "amounts of money with '.' separating thousands (1.234 € → 1234)",
     "decimal-point": "numbers with a decimal point (1.234 → 1.234, not 1234: every '.' is "
                      "followed by three digits, so it could separate thousands, but the file "
-                     "is not ';'-delimited)",
+                     "is not ';'-delimited, or the decimal mark was given as '.')",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(

@@ -6,8 +6,10 @@ The same method, the same answers as in memory:
   path): one pass finds the value domains, the label's classes and the distinct rows; a second
   counts each partition's cube (`direct.count_rows`), and the partial cubes are summed
   pairwise (`direct.merge_counts`) — the cube of a table is the sum of its parts' cubes;
-* `fit_dask` fits a `PLXClassifier` ("tuned" or "paper") on it; the leave-one-out of the
-  tuned variant uses the same rows (`variants.loo_sample`) as the in-memory fit;
+* `fit_dask` fits a `PLXClassifier` ("tuned" or "paper") on it; numeric and date columns
+  are binned with the in-memory fit's cut points (found from their (value, label) counts,
+  `_discretizer_dask`); the leave-one-out of the tuned variant uses the same rows
+  (`variants.loo_sample`) as the in-memory fit;
 * `predict_dask` / `bounds_dask` / `explain_dask` answer a partitioned table with
   `map_partitions`, the fitted model broadcast to every worker once.
 
@@ -230,14 +232,73 @@ def _rows(ddf: Any, positions: np.ndarray | None) -> pd.DataFrame:
     return pd.concat(dask.compute(*picked), ignore_index=True)
 
 
+def _binnable(dtype: Any) -> bool:
+    """Whether a Dask column of this dtype may be binned as the in-memory fit bins it:
+    numbers (not booleans) and dates held as dates (`datetime64`, with or without a zone)."""
+    return (pd.api.types.is_datetime64_any_dtype(dtype)
+            or (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)))
+
+
+def _value_counts(part: pd.DataFrame, col: str, label: str) -> pd.DataFrame:
+    """One partition's rows per (present value of `col`, label string)."""
+    sub = part[[col, label]].dropna(subset=[col])
+    sub = sub.assign(**{label: sub[label].map(value_str)})
+    return sub.groupby([col, label], sort=False).size().rename("n").reset_index()
+
+
+def _sum_counts(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    both = pd.concat([a, b], ignore_index=True)
+    return both.groupby(list(both.columns[:2]), sort=False)["n"].sum().reset_index()
+
+
+def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, max_bins: int
+                      ) -> tuple[Any, dict[str, str | None]]:
+    """The `Discretizer` the in-memory fit would fit on this table's rows, and the in-memory
+    leave-out reason (`data.excess_levels`; None: kept) of each column it bins. Numeric and
+    date columns are gathered as (value, label) counts, summed over the partitions, and
+    each is rebuilt on the client one column at a time (sorted values, repeated by their
+    counts: cut points depend on neither order nor partitions), so the same
+    `Discretizer.fit` finds the same cut points."""
+    from .data import excess_levels, holds_dates, numbered_like_ids
+    from .discretize import Discretizer, numeric_values
+
+    dask, _, _ = _dask()
+    cols = [f for f in features if _binnable(ddf[f].dtype)]
+    parts = ddf.to_delayed()
+    counts = dask.compute(*[_tree(dask, [dask.delayed(_value_counts)(p, c, label) for p in parts],
+                                  _sum_counts) for c in cols])
+    disc = Discretizer(method, max_bins)
+    rebuilt, levels = {}, {}
+    for c, cnt in zip(cols, counts):
+        cnt = cnt.sort_values([c, label], kind="stable")
+        n = cnt["n"].to_numpy(dtype=np.int64)
+        values = pd.Series(np.repeat(cnt[c].to_numpy(), n), name=c).astype(ddf[c].dtype)
+        rebuilt[c] = (values, np.repeat(cnt[label].to_numpy(dtype=object), n))
+    binned = {}
+    for c, (values, y) in rebuilt.items():
+        one = Discretizer(method, max_bins).fit(values.to_frame(), y)
+        if c in one.binnings_:
+            binned[c] = one.binnings_[c]
+            x = numeric_values(values)
+            x = x[~np.isnan(x)]
+            levels[c] = excess_levels(len(np.unique(x)), max(len(x), 1),
+                                      numbered_like_ids(x) and not holds_dates(values),
+                                      max_levels=None)
+    disc.feature_names_in_ = np.array(features, dtype=object)
+    disc.binnings_ = {c: binned[c] for c in features if c in binned}
+    disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
+    return disc, levels
+
+
 def fit_dask(data: Any, label: str, **params: Any):
     """A binary `PLXClassifier` (variant "tuned" or "paper", Direct KB) fitted on a Dask
-    table; `params` are the estimator's. Predicts and explains like the in-memory fit on the
-    same rows (in the same order)."""
+    table; `params` are the estimator's. Numbers and dates (held as numbers and dates, as a
+    Parquet file or a pandas frame holds them) are binned with the in-memory fit's cut
+    points (`discretize`, `max_bins`; dates on a time line). Predicts and explains like the
+    in-memory fit on the same rows (in the same order)."""
     from . import variants as V
     from .data import columns_left_out, excess_levels, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
-    from .discretize import Discretizer
     from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_left_out
     from .query import encode_rows
@@ -247,9 +308,19 @@ def fit_dask(data: Any, label: str, **params: Any):
         raise DataError("fit_dask builds the Direct KB with variant 'auto', 'tuned' or 'paper'; "
                         f"got kb={clf.kb!r}, variant={clf.variant!r}")
     ddf = as_dask_frame(data)
+    if label not in ddf.columns:
+        _table_stats(ddf, label)  # names the missing label column
+    # numbers and dates binned as the in-memory fit bins them (same cut points), then the
+    # table is read through the bins: its domains are the bin labels
+    disc, bin_levels = _discretizer_dask(ddf, label, [str(c) for c in ddf.columns if c != label],
+                                         clf.discretize, clf.max_bins)
+    if disc.binnings_:
+        meta = ddf._meta.astype({c: object for c in disc.binnings_})
+        ddf = ddf.map_partitions(disc.transform, meta=meta)
     # the columns the in-memory fit leaves out (ID-like, too many levels, constant, empty)
     features, domains, classes, n, present = _table_stats(ddf, label)
-    levels = {f: excess_levels(len(domains[f]), max(int(present[f]), 1)) for f in features}
+    levels = {f: bin_levels[f] if f in bin_levels else
+              excess_levels(len(domains[f]), max(int(present[f]), 1)) for f in features}
     excluded = columns_left_out(levels, {
         f: uninformative(pd.Series(list(domains[f]), dtype=object))
         for f in features if levels[f] is None})
@@ -274,8 +345,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     if budget < total:
         why += V.kb_share_note(total)
     full.positive = pos
-    # the same class correction as PLXClassifier.fit (a table on a cluster holds categorical
-    # columns: numeric ones are binned before, so the discretiser is fitted on no column)
+    # the same class correction as PLXClassifier.fit
     clf.class_weight_ = None if clf.variant == "paper" else clf.class_weight
     cw = None
     n_pos = int(ddf[label].map_partitions(
@@ -289,10 +359,11 @@ def fit_dask(data: Any, label: str, **params: Any):
             cw = (given.get(pos, 1.0), float(np.mean([given.get(c, 1.0) for c in negs])))
         full = V.weighted_class_kb(full, *cw)
     clf.base_rates_ = [n_pos / n]
-    clf.discretizer_ = Discretizer(clf.discretize, clf.max_bins).fit(
-        pd.DataFrame({f: pd.Series([], dtype=object) for f in features}),
-        np.array([], dtype=object))
-    clf.cuts_ = {}
+    for c in excluded:  # a left-out column needs no bins (predict takes any value)
+        disc.binnings_.pop(c, None)
+        disc.cuts_.pop(c, None)
+    clf.discretizer_ = disc
+    clf.cuts_ = dict(disc.cuts_)
     if tuned:
         pick = V.loo_sample(full, n, clf.random_state)
         rows = _rows(ddf, pick)

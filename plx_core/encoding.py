@@ -19,11 +19,14 @@ from .errors import DataError
 
 
 def value_str(v: Any) -> str:
-    """The canonical string of a categorical value (`True` → "True", 3 → "3")."""
+    """The canonical string of a categorical value (`True` → "True", 3 → "3"; −0.0 → "0.0":
+    rounding leaves −0.0 beside 0.0, one number that must not become two classes)."""
     if isinstance(v, (bool, np.bool_)):
         return str(bool(v))
     if isinstance(v, (np.integer,)):
         return str(int(v))
+    if isinstance(v, (float, np.floating)) and v == 0:
+        return str(abs(v))
     return str(v)
 
 

@@ -88,6 +88,8 @@ from .query import (
     encode_rows,
     query_many,
     read_as_note,
+    unseen_cells,
+    unseen_note,
 )
 
 PREDICT_BLOCK = 100_000
@@ -124,6 +126,13 @@ def warn_read_as(read_as: Any) -> None:
     "True", "2" as "2.0"; `query.read_as_note`), with how many rows each."""
     if read_as:
         warnings.warn(read_as_note(read_as), UserWarning, stacklevel=3)
+
+
+def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
+    """The warning that names the values the KB never saw (`query.unseen_note`), answered as
+    missing: `plx predict` says them on stderr and in its `unseen` column."""
+    if cells:
+        warnings.warn(unseen_note(cells, n_rows), UserWarning, stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
@@ -262,12 +271,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
                                 columns=self._feature_names())
-        if isinstance(X, pd.DataFrame) and any(
-                not isinstance(t, np.dtype) or t.kind in "mM" for t in X.dtypes):
+        if isinstance(X, pd.DataFrame) and (len(set(X.dtypes)) > 1 or any(
+                not isinstance(t, np.dtype) or t.kind in "mM" for t in X.dtypes)):
             # pandas' own dtypes (category, Int64, boolean, string) and dates beside others
             # make scikit-learn cast the whole table to one dtype ("Cannot cast str dtype to
-            # float64", no common dtype of datetime64 and float64); as objects every cell
-            # keeps its value (Int64's <NA> stays missing, a date stays a Timestamp)
+            # float64", no common dtype of datetime64 and float64), and so do numbers of two
+            # dtypes (a 0–4 int code beside a float column became the categories "3.0" —
+            # `plx fit` reads "3" — and int64 IDs lost digits); as objects every cell keeps
+            # its value (Int64's <NA> stays missing, a date stays a Timestamp)
             X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
@@ -777,26 +788,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _means(self, X: Any) -> list[BoundsArray]:
         """`_block_means`, warning once about values read as the KB's value written otherwise
-        (as `plx predict` says them on stderr): nothing changed silently."""
-        res = self._block_means(X)
+        and about values it never saw (answered as missing), as `plx predict` says them on
+        stderr: nothing changed silently."""
+        res, unseen, n_unseen = self._block_means(X)
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
+            warn_unseen(unseen, n_unseen)
         return res
 
-    def _block_means(self, X: Any) -> list[BoundsArray]:
+    def _block_means(self, X: Any) -> tuple[list[BoundsArray], dict[str, int], int]:
         """Bounds of every KB for the rows of X, `PREDICT_BLOCK` rows at a time: validating,
         binning and encoding make copies of the rows, so memory stays bounded (one block)
-        whatever the number of rows; each block's lookups are chunked and threaded again."""
+        whatever the number of rows; each block's lookups are chunked and threaded again.
+        Also the values never seen in training (`query.unseen_cells`) and their rows."""
         check_is_fitted(self, "kbs_")
         n = _n_rows(X)
         if n <= PREDICT_BLOCK:
             frame = self.transform_rows(X)
-            return [self._answer(i, frame) for i in range(len(self.kbs_))]
+            res = [self._answer(i, frame) for i in range(len(self.kbs_))]
+            return res, unseen_cells(res[0], frame), len(np.unique(res[0].unseen_rows))
         if not hasattr(X, "iloc"):
             X = np.asarray(X, dtype=object)
         blocks = [self._block_means(X.iloc[a:a + PREDICT_BLOCK] if hasattr(X, "iloc")
                               else X[a:a + PREDICT_BLOCK]) for a in range(0, n, PREDICT_BLOCK)]
-        return [BoundsArray.concat([b[i] for b in blocks]) for i in range(len(self.kbs_))]
+        unseen: dict[str, int] = {}
+        for _, cells, _ in blocks:
+            for c, k in cells.items():
+                unseen[c] = unseen.get(c, 0) + k
+        return ([BoundsArray.concat([b[0][i] for b in blocks]) for i in range(len(self.kbs_))],
+                unseen, sum(b[2] for b in blocks))
 
     def bounds(self, X: Any) -> pd.DataFrame:
         """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
@@ -859,6 +879,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(answers[0].read_as)
+            warn_unseen(unseen_cells(answers[0], rows), len(np.unique(answers[0].unseen_rows)))
         if self.kb_ is not None:
             return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
         means = np.column_stack([a.mean for a in answers])
@@ -928,10 +949,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             x = pd.Series(x)
         if isinstance(x, pd.Series):
             names = self._feature_names()
-            if len(x) and not any(str(c) in names for c in x.index):  # say so, not "k=2 …"
-                shown = ", ".join(repr(str(c)) for c in list(x.index)[:5])
-                raise DataError(f"explain: none of {shown} is a feature of this classifier (it "
-                                f"was fitted on {', '.join(names[:5])}{', …' if len(names) > 5 else ''})")
+            unknown = [str(c) for c in x.index if str(c) not in names]
+            if unknown:  # say so, not "k=2 …", nor explain without a mistyped feature
+                shown = ", ".join(repr(c) for c in unknown[:5])
+                what = (f"none of {shown} is a feature" if len(unknown) == len(x) else
+                        f"{shown} {'is not a feature' if len(unknown) == 1 else 'are not features'}")
+                raise DataError(f"explain: {what} of this classifier (it was fitted on "
+                                f"{', '.join(names[:5])}{', …' if len(names) > 5 else ''})")
             row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index],
                                dtype=object)
             binned = self.discretizer_.transform(row).iloc[0]

@@ -86,10 +86,70 @@ def model_bytes(model: ModelFile, fmt: str = "json") -> bytes:
     return (head[:-1] + ', "kb": ' + model.kb.to_json().rstrip("\n") + "}\n").encode("utf-8")
 
 
-def save_model(model: ModelFile, path: str | Path, fmt: str = "auto") -> str:
-    """Write the model file atomically (`plx_core.export.write_atomic`); returns the format."""
+SAVED_VARIANTS = ("tuned", "paper", "direct-conf")
+"""The estimator variants a model file holds (one KB, its tuned window, threshold, semantics)."""
+
+
+def schema_of(clf: Any, label: str = "label") -> Any:
+    """How raw rows become a fitted `PLXClassifier`'s features, as a `plx_core.data.Schema`:
+    its bins (`discretizer_`) for the numeric columns, the KB's values for the others, the
+    left-out columns with their reasons."""
+    from .data import Schema
+
+    kb = clf.kb_
+    features = tuple(f for f in clf._feature_names() if f not in clf.excluded_)
+    bins = {f: b for f, b in clf.discretizer_.binnings_.items() if f in features}
+    return Schema(label, clf.positive_, features,
+                  {f: "numeric" if f in bins else "categorical" for f in features}, bins,
+                  dict(clf.excluded_), tuple(clf._class_str),
+                  {f: tuple(kb.domains[f]) for f in features if f not in bins and f in kb.domains})
+
+
+def model_of(clf: Any, schema: Any = None, label: str = "label",
+             n_train: int | None = None) -> ModelFile:
+    """The model file of a fitted binary `PLXClassifier` (what `plx fit` writes, and what
+    `save_model` writes for an estimator): the KB explanations search, the tuned window and
+    threshold that answer, the semantics and the choice made. `schema` turns raw rows into
+    its features (`plx fit`'s reading of the CSV); by default the fit's own (`schema_of`,
+    the label column named `label`)."""
+    if getattr(clf, "kbs_", None) is None:
+        raise ModelFileError("the classifier is not fitted: call fit before saving it")
+    if clf.kb_ is None:
+        raise ModelFileError(
+            f"a model file holds one yes/no model, and this classifier has {len(clf.classes_)} "
+            "classes: fit it on one class against the rest (e.g. y == 'gold') to save it")
+    variant = clf.variant_ if clf.chosen_ != "direct-conf" else "direct-conf"
+    if clf.kb == "direct" and variant not in SAVED_VARIANTS:
+        raise ModelFileError(f"variant={clf.variant!r} answers with more than the one KB a model "
+                             "file holds; model files hold the variants 'auto', 'tuned' and 'paper'")
+    schema = schema_of(clf, label) if schema is None else schema
+    neg = [c for c in clf._class_str if c != clf.positive_][0]
+    full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
+    cfg = clf.tuned_[0]
+    answer = None
+    if cfg is not None and not cfg.is_paper:
+        answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
+                  "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
+                  "paper_loo_f1": cfg.paper_loo_f1}
+    from .estimator import KB_KINDS
+
+    settings = {"kb_kind": clf.kb_.kind if clf.kb_.kind in KB_KINDS else clf.kb,
+                "variant": clf.variant_}
+    if n_train is not None:
+        settings["n_train"] = int(n_train)
+    settings.update({"threshold": clf._threshold(), "class_weight": clf.class_weight_,
+                     "semantics": clf._semantics(), "chosen": clf.chosen_,
+                     "chosen_reason": clf.chosen_reason_})
+    return ModelFile(schema, full, clf.positive_, neg, answer, settings)
+
+
+def save_model(model: Any, path: str | Path, fmt: str = "auto") -> str:
+    """Write the model file atomically (`plx_core.export.write_atomic`); returns the format.
+    `model` is a `ModelFile` or a fitted binary `PLXClassifier` (`model_of`)."""
     from .export import write_atomic
 
+    if not isinstance(model, ModelFile):
+        model = model_of(model)
     fmt = choose_format(path, len(model.kb), fmt)
     write_atomic(path, model_bytes(model, fmt))
     return fmt

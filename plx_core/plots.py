@@ -102,24 +102,25 @@ def _label_axis(n: int) -> dict:
 # --------------------------------------------------------------------------- query answers
 
 
-def decision_word(lower: float, upper: float, tie_eps: float = 1e-9) -> str:
+def decision_word(lower: float, upper: float, tie_eps: float = 1e-9, threshold: float = 0.5) -> str:
     mean = (lower + upper) / 2.0
-    if abs(mean - 0.5) <= tie_eps:
+    if abs(mean - threshold) <= tie_eps:
         return "tie"
-    return "POS" if mean > 0.5 else "NOT POS"
+    return "POS" if mean > threshold else "NOT POS"
 
 
 def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)",
-                    positive: Any = None) -> go.Figure:
-    """The ω(POS) interval [lower, upper] on [0, 1] with the 0.5 threshold and the mean; with
-    `positive` (what POS stands for) the title and axis name the class (`→ malignant`).
+                    positive: Any = None, threshold: float = 0.5) -> go.Figure:
+    """The ω(POS) interval [lower, upper] on [0, 1] with the decision threshold (the paper's
+    0.5 unless given) and the mean; with `positive` (what POS stands for) the title and axis
+    name the class (`→ malignant`).
 
     Trace 0 is the interval (x = [lower, upper]); trace 1 the mean marker. A point interval is
     drawn as a short bar so it stays visible.
     """
     lo, hi = float(bounds.lower), float(bounds.upper)
     mean = (lo + hi) / 2.0
-    word = decision_word(lo, hi)
+    word = decision_word(lo, hi, threshold=threshold)
     colour = {"POS": POS_COLOUR, "NOT POS": NEG_COLOUR, "tie": TIE_COLOUR}[word]
     fig = go.Figure()
     fig.add_trace(go.Scatter(
@@ -137,13 +138,13 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
             "tie": "tie (reported " + ("NOT POS" if positive is None else f"not {pos}") + ")"}[word]
     text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {said}"
     notes = [
-        dict(x=0.5, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
-             text="dashed line: threshold 0.5", font=dict(size=11, color="#333")),
+        dict(x=threshold, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
+             text=f"dashed line: threshold {threshold:g}", font=dict(size=11, color="#333")),
         dict(x=mean, xref="x", y=label, yref="y", yshift=-14, yanchor="top", showarrow=False,
              xanchor="left" if mean < 0.8 else "right",
              text=f"◇ middle {mean:.3f} (decides)", font=dict(size=11, color="#333")),
     ]
-    return _layout(fig, text, height=190, shapes=[_vline(0.5, color="black", dash="dash", width=1)],
+    return _layout(fig, text, height=190, shapes=[_vline(threshold, color="black", dash="dash", width=1)],
                    annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
                    xaxis=dict(range=[-0.02, 1.02], title=f"ω(POS): support for {pos}",
                               gridcolor="#eee", zeroline=False),
@@ -406,9 +407,10 @@ def tree_layout(nodes: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def tree_figure(tree: Any, selected: int | None = None, title: str | None = None,
                 max_depth: int | None = None) -> go.Figure:
-    """An ID3 tree (a `Tree`, or its `to_frame()`) drawn left to right: the root on the left,
-    one row per leaf, each node a marker coloured by p with its `feature=value`, count and p
-    beside it; hover repeats them. `customdata[i][0]` is the node id of `Tree.to_frame()`, so a
+    """An ID3 tree (a `Tree`, or its `to_frame()`, whose `label` column may be reworded and
+    whose optional `answer` column, ω(POS) as the KB answers a row ending at the node, goes in
+    the hover) drawn left to right: the root on the left, one row per leaf, each node a marker
+    coloured by p with its label, count and p beside it; hover repeats them. `customdata[i][0]` is the node id of `Tree.to_frame()`, so a
     plotly selection maps back to a node. With `max_depth`, deeper nodes are left out and a
     node whose children are hidden is marked "…"."""
     nodes = tree.to_frame() if hasattr(tree, "to_frame") else pd.DataFrame(tree)
@@ -433,9 +435,12 @@ def tree_figure(tree: Any, selected: int | None = None, title: str | None = None
     p = nodes["p"].to_numpy(dtype=float)
     count = nodes["count"].to_numpy()
     leaf = nodes["is_leaf"].to_numpy(dtype=bool)
+    answer = (nodes["answer"].to_numpy(dtype=float) if "answer" in nodes
+              else np.full(len(nodes), np.nan))
     hover = [
-        f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}" + ("<br>leaf" if lf else "")
-        for lab, c, pos_, pv, lf in zip(labels, count, nodes["positives"], p, leaf)
+        f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}"
+        + ("" if av != av else f"<br>answers ω(POS) = {av:.3f}") + ("<br>leaf" if lf else "")
+        for lab, c, pos_, pv, av, lf in zip(labels, count, nodes["positives"], p, answer, leaf)
     ]
     size = 10 + 16 * np.sqrt(count / max(int(count.max()), 1))
     ids = nodes["node"].to_numpy()

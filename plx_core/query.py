@@ -110,6 +110,33 @@ def read_as_note(read_as: Sequence[ReadAs], limit: int = 5) -> str:
     return f"values written otherwise than in training, read as the same value: {shown}{more}"
 
 
+def unseen_note(cells: Mapping[str, int], n_rows: int, limit: int = 5, where: str = "") -> str:
+    """One line naming the values the model never saw ("" when none), most rows first, each
+    `feature='value' ×rows`; they are answered as missing: the one wording of `plx predict`'s
+    stderr and the estimator's warning. `where` says where the rows are marked."""
+    if not cells:
+        return ""
+    top = sorted(cells.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{c} ×{n}" for c, n in top[:limit])
+    more = f" and {len(top) - limit} more" if len(top) > limit else ""
+    return (f"{n_rows} row(s) hold values the model never saw, answered as missing{where}: "
+            f"{shown}{more}")
+
+
+def unseen_cells(b: BoundsArray, X: pd.DataFrame) -> dict[str, int]:
+    """`feature='value'` → rows, for the cells of X (the rows `b` answers, columns by name)
+    whose value the KB never saw: one count per distinct value, no per-row Python."""
+    out: dict[str, int] = {}
+    for j in np.unique(b.unseen_cols):
+        f = b.features[int(j)]
+        cells = pd.Series(X[f].to_numpy(dtype=object)[b.unseen_rows[b.unseen_cols == j]],
+                          dtype=object)
+        for v, n in cells.value_counts(sort=False).items():
+            key = f"{f}={value_str(v)!r}"
+            out[key] = out.get(key, 0) + int(n)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class Bounds:
     """ω(POS) ∈ [lower, upper], and how it was found when it answers a query.

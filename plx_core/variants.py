@@ -333,15 +333,12 @@ class LooCount:
         units, self._unit_of = np.unique(np.column_stack([rows.inverse, c, y]), axis=0,
                                          return_inverse=True)
         self._unit_of = self._unit_of.ravel()
-        # per (left out, label): its units and their distinct rows
+        # each unit's kind (left out, label) and distinct row; units sort by distinct row, so
+        # with one unit a distinct row the units are the distinct rows (no column to pick)
         kinds, kind_of = np.unique(units[:, 1:], axis=0, return_inverse=True)
-        kind_of = kind_of.ravel()
-        self._kinds = []
-        for i, (cv, yv) in enumerate(kinds.tolist()):
-            mem = np.flatnonzero(kind_of == i)
-            cols = units[mem, 0]
-            whole = len(cols) == len(rows.support) and (cols == np.arange(len(cols))).all()
-            self._kinds.append((cv, yv, mem, None if whole else cols))
+        self._kinds = [(int(cv), int(yv)) for cv, yv in kinds.tolist()]
+        self._unit_kind = kind_of.ravel()
+        self._unit_row = None if len(units) == len(rows.support) else units[:, 0]
         self._distinct = rows.inverse
         self._pairs = [] if n * n_subsets(F, longest) <= self.keep_pairs else None
         self._offset = 0
@@ -352,7 +349,12 @@ class LooCount:
         return self._visit
 
     def _visit(self, k: int, at: np.ndarray, sup: np.ndarray, pos: np.ndarray) -> None:
-        """Add a chunk of length-k bodies' leave-one-out votes to the units' statistics."""
+        """Add a chunk of length-k bodies' leave-one-out votes to the units' statistics.
+
+        A body's vote for a unit depends only on the unit's kind and the body's (support,
+        positives), so the votes are computed per kind and distinct count (`_vote_tables`)
+        and each (subset, unit) pair gathers its vote from small tables, `LOO_STEP` pairs at
+        a time into reused buffers (no array the size of the chunk's pairs is allocated)."""
         above, below, equal, max_below, min_above = self._acc
         m = len(sup)
         if m:
@@ -360,37 +362,32 @@ class LooCount:
         if self._pairs is not None:  # the pairs' clauses (KB rows), −1: none
             self._pairs.append(np.where(at < m, at.astype(np.int64) + self._offset, -1))
         self._offset += m
-        S, d = at.shape
-        live: dict[int, np.ndarray] = {}
-        for cv, yv, mem, cols in self._kinds:
-            # one int64 per body holds its vote as a count in one of three 21-bit fields, so a
-            # single gather and sum counts all three; the last entry: no body (a missing
-            # member). A body of no other row than those left out is gone (vote 0): most long
-            # bodies (support 1), so only the others are computed
-            if cv not in live:
-                live[cv] = np.flatnonzero(sup > cv)
-            at_live = live[cv]
-            if not len(at_live):  # every body gone once the row leaves: nothing to add
-                continue
-            vote, p = _loo_votes(sup[at_live] - cv, pos[at_live] - cv * yv, self.weights)
-            packed = np.zeros(m + 1, np.int64)
-            packed[at_live] = _VOTE_FIELDS[vote]
-            pb = np.full(m + 1, -np.inf)
-            pa = np.full(m + 1, np.inf)
-            pb[at_live] = np.where(vote == BELOW, p, -np.inf)
-            pa[at_live] = np.where(vote == ABOVE, p, np.inf)
-            n_cols = d if cols is None else len(cols)
-            step = max(1, min(_FIELD - 1, TUNE_WORK // max(n_cols, 1)))
-            for s0 in range(0, S, step):
-                part = at[s0 : s0 + step]
-                if cols is not None:
-                    part = part[:, cols]
-                cnt = packed[part].sum(axis=0)
-                above[mem, k] += cnt & (_FIELD - 1)
-                below[mem, k] += (cnt >> 21) & (_FIELD - 1)
-                equal[mem, k] += cnt >> 42
-                max_below[mem, k] = np.maximum(max_below[mem, k], pb[part].max(axis=0))
-                min_above[mem, k] = np.minimum(min_above[mem, k], pa[part].min(axis=0))
+        if not m or int(sup.max()) <= min(cv for cv, _ in self._kinds):
+            return  # every body gone once its row leaves (support 1 when nothing repeats)
+        cell, fields, p_below, p_above, width = _vote_tables(sup, pos, self._kinds, self.weights)
+        S, U = len(at), len(self._unit_kind)
+        off = self._unit_kind * width  # each unit reads its kind's tables
+        step = max(1, min(_FIELD - 1, LOO_STEP // max(U, 1), S))
+        ix = np.empty((step, U), np.int64)
+        got = np.empty((step, U), np.int64)
+        val = np.empty((step, U))
+        cnt = np.zeros(U, np.int64)
+        mb = np.full(U, -np.inf)
+        ma = np.full(U, np.inf)
+        for s0 in range(0, S, step):
+            blk = at[s0 : s0 + step]
+            if self._unit_row is not None:  # one column a unit
+                blk = blk[:, self._unit_row]
+            n = len(blk)
+            np.add(blk if cell is None else np.take(cell, blk), off, out=ix[:n])
+            cnt += np.take(fields, ix[:n], out=got[:n], mode="clip").sum(axis=0)
+            np.maximum(mb, np.take(p_below, ix[:n], out=val[:n], mode="clip").max(axis=0), out=mb)
+            np.minimum(ma, np.take(p_above, ix[:n], out=val[:n], mode="clip").min(axis=0), out=ma)
+        above[:, k] += cnt & (_FIELD - 1)
+        below[:, k] += (cnt >> 21) & (_FIELD - 1)
+        equal[:, k] += cnt >> 42
+        np.maximum(max_below[:, k], mb, out=max_below[:, k])
+        np.minimum(min_above[:, k], ma, out=min_above[:, k])
 
     def pairs(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(training row, clause) of every clause of the counted KB inside each training row,
@@ -416,7 +413,42 @@ class LooCount:
 
 _FIELD = 1 << 21
 _VOTE_FIELDS = np.array([0, 1, _FIELD, _FIELD * _FIELD], np.int64)
-"""`LooCount`'s packed vote per `_loo_votes` vote: gone, `ABOVE`, `BELOW`, `EQUAL`."""
+"""`LooCount`'s packed vote per `_loo_votes` vote: gone, `ABOVE`, `BELOW`, `EQUAL` (one int64
+holds the three counts in 21-bit fields, so one gather and one sum count all three)."""
+LOO_STEP = 2**15
+"""(subset, unit) pairs `LooCount` gathers at once: its buffers stay in cache and are reused."""
+
+
+def _vote_tables(sup: np.ndarray, pos: np.ndarray, kinds: list[tuple[int, int]],
+                 weights: tuple[float, float] | None
+                 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Each body's leave-one-out vote for each kind (rows left out, label) of `LooCount`:
+    (cell, packed votes, p below 0.5, p above 0.5, width). The tables hold kind i's
+    entries at i · width + cell; a body's cell is its (support, positives) pair when few
+    such pairs exist (long bodies: supports of a few rows), else the body itself (`cell`
+    None), and the last cell of a kind (index m of `at`: no body) is gone. Gone: the
+    body's support is not above the rows left out; a vote is `_loo_votes`' (the same
+    floats: computed by it on the same counts)."""
+    m = len(sup)
+    smax = int(sup.max())
+    if (smax + 1) ** 2 <= m:  # few distinct (support, positives): one vote per pair
+        grid = np.arange(smax + 1)
+        sc, pc = np.repeat(grid, smax + 1), np.tile(grid, smax + 1)
+        n_cells = len(sc)
+        cell = np.append(sup * (smax + 1) + pos, n_cells).astype(
+            np.int16 if n_cells < 2**15 else np.int32)
+    else:
+        sc, pc, cell, n_cells = sup, pos, None, m
+    width = n_cells + 1
+    fields = np.zeros((len(kinds), width), np.int64)
+    p_below = np.full((len(kinds), width), -np.inf)
+    p_above = np.full((len(kinds), width), np.inf)
+    for i, (cv, yv) in enumerate(kinds):
+        vote, p = _loo_votes(sc - cv, pc - cv * yv, weights)  # gone where support ≤ cv
+        fields[i, :n_cells] = _VOTE_FIELDS[vote]
+        p_below[i, :n_cells] = np.where(vote == BELOW, p, -np.inf)
+        p_above[i, :n_cells] = np.where(vote == ABOVE, p, np.inf)
+    return cell, fields.ravel(), p_below.ravel(), p_above.ravel(), width
 
 
 def _tunable(y: np.ndarray) -> bool:

@@ -59,6 +59,21 @@ def condition(feature: str, value: Any) -> str:
     return f"{feature} = {value}"
 
 
+def values_condition(feature: str, allowed: Sequence[Any], domain: Sequence[Any]) -> str:
+    """A feature held to some of its values, in the shorter way: `safety = high`,
+    `safety ≠ low`, `buying ∈ {high, vhigh}` or `buying ∉ {low, med}` (a binary tree's
+    path; no quoting, no markup)."""
+    keep = [str(v) for v in allowed]
+    rest = [str(v) for v in domain if str(v) not in set(keep)]
+    if len(keep) == 1:
+        return condition(feature, keep[0])
+    if len(rest) == 1:
+        return f"{feature} ≠ {rest[0]}"
+    if len(keep) <= len(rest) or not rest:
+        return f"{feature} ∈ {{{', '.join(keep)}}}"
+    return f"{feature} ∉ {{{', '.join(rest)}}}"
+
+
 # --------------------------------------------------------------------------- the class names
 
 

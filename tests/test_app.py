@@ -887,3 +887,98 @@ def test_one_progress_bar_serves_both_callback_shapes():
     bars = [(p.proto.value, p.proto.text) for p in at.get("progress")]
     assert bars == [(75, "Explained 3 of 4 rows"), (100, "Built"), (50, "Explained 5 of 10 rows"),
                     (0, "Fitting the baseline…")]
+
+
+def _typed_table(n: int = 60) -> pd.DataFrame:
+    """Typed columns as a Parquet file keeps them: numbers (one missing), dates, booleans, a
+    category with nulls and text holding the missing marker NA."""
+    import numpy as np
+
+    r = np.random.default_rng(0)
+    df = pd.DataFrame({
+        "age": r.integers(18, 90, n).astype(float),
+        "when": pd.to_datetime("2024-01-01") + pd.to_timedelta(r.integers(0, 365, n), "D"),
+        "smoker": r.random(n) < 0.3,
+        "colour": pd.Categorical(r.choice(["red", "blue", None], n)),
+        "note": r.choice(["a", "b", "NA"], n),
+    })
+    df["outcome"] = np.where((df["age"] > 50) | df["smoker"], "yes", "no")
+    df.loc[3, "age"] = np.nan
+    return df
+
+
+def _upload_and_apply(base_ws, name: str, data: bytes) -> AppTest:
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value((name, data, "application/octet-stream")).run()
+    assert not at.exception and not errors(at), errors(at)
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    at.selectbox(key=pos_key).set_value("yes").run()
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at), errors(at)
+    return at
+
+
+@pytest.mark.slow
+def test_data_page_reads_a_parquet_upload_as_the_same_table_in_csv(base_ws):
+    import io
+
+    df = _typed_table()
+    buf = io.BytesIO()
+    df.to_parquet(buf)
+    at = _upload_and_apply(base_ws, "typed.parquet", buf.getvalue())
+    assert any("Parquet file" in c.value for c in at.caption)
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "typed.parquet" and ws.kb is not None and ws.positive == "yes"
+    X = ws.dataset.X
+    assert set(X.columns) == {"age", "when", "smoker", "colour", "note"}
+    assert X["age"].isna().sum() == 1 and X["note"].isna().sum() == (df["note"] == "NA").sum()
+    assert X["when"].dropna().str.contains("2024-").all()  # dates binned on a time line
+    # the same table written as CSV gives the same features, bins and labels
+    csv = _upload_and_apply(base_ws, "typed.csv", df.to_csv(index=False).encode())
+    ws_csv = csv.session_state["ws"]
+    pd.testing.assert_frame_equal(X.astype(str), ws_csv.dataset.X.astype(str))
+    assert ws.dataset.y.astype(str).tolist() == ws_csv.dataset.y.astype(str).tolist()
+
+
+@pytest.mark.slow
+def test_data_page_refuses_a_damaged_or_too_large_parquet_in_one_line(base_ws, monkeypatch):
+    import io
+
+    import plx_app.service.tables as tables
+
+    buf = io.BytesIO()
+    _typed_table().to_parquet(buf)
+    data = buf.getvalue()
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    cases = [(data[: len(data) // 2], "is a Parquet file that cannot be read"),
+             (b"PAR1" + bytes(200), "is a Parquet file that cannot be read"),
+             (data[4:], "does not start with Parquet's PAR1 marker")]
+    for i, (bad, said) in enumerate(cases):
+        at.file_uploader(key="data_upload").set_value((f"bad{i}.parquet", bad, "application/octet-stream")).run()
+        assert not at.exception
+        shown = errors(at)
+        assert len(shown) == 1 and said in shown[0] and "\n" not in shown[0], shown
+    # the row cap is read from the file's footer, before any row is read
+    monkeypatch.setattr(tables, "MAX_UPLOAD_ROWS", 50)
+    at.file_uploader(key="data_upload").set_value(("big.parquet", data, "application/octet-stream")).run()
+    assert not at.exception and any("has 60 rows, more than the cap" in e for e in errors(at)), errors(at)
+
+
+@pytest.mark.slow
+def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
+    # the picker started on the rarest class, so a table of mostly "Yes" opened with POS = "No"
+    # where `plx fit` and the estimator take "Yes" (encoding.default_positive)
+    from plx_app.service import positive_choice
+
+    assert positive_choice(["Yes", "No"]) == 0 and positive_choice(["0", "1"]) == 1
+    assert positive_choice(["FALSE", "TRUE"]) == 1 and positive_choice(["b", "a", "c"]) == 2
+    rows = [("red", "yes")] * 14 + [("blue", "no")] * 6 + [("blue", "yes")] * 4
+    csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("mostly-yes.csv", csv, "text/csv")).run()
+    assert not at.exception and not errors(at)
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    assert at.selectbox(key=pos_key).value == "yes"

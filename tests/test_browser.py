@@ -304,3 +304,38 @@ def test_global_view_counts_rows_and_stops_on_stop(browser, server, tmp_path):
         assert "Stopped" not in app.text()
     finally:
         ctx.close()
+
+
+def test_kb_page_draws_the_binary_tree_plx_chose(browser, server, tmp_path):
+    """plx's default on a value-against-rest rule answers with the binary tree: the page says
+    which model answers and why, and draws its `≠` nodes; clicking one shows its condition."""
+    from test_app_model import rest_table
+
+    path = tmp_path / "rest.csv"
+    rest_table().to_csv(path, index=False)
+    ctx, app = new_app(browser, server, "binary")
+    try:
+        app.open("")
+        new_project(app, "Binary tree")
+        app.nav("Data")
+        app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+        app.upload(path, expect="Suggested label: outcome")
+        app.click_button("Use this data", expect="Now using rest.csv")
+        app.nav("Knowledge base")
+        app.radio("Kind", "plx's default: the model PLXClassifier() (and plx fit) chooses, with its threshold")
+        app.click_button("Build", expect="The model that answers")
+        text = app.text()
+        assert "tree-bin-deep answers: out-of-fold F1" in text and "decision threshold" in text
+        app.act(app.page.get_by_role("tab", name="ID3 tree").click,
+                expect="Click a node to see its clause")
+        chart = app.page.locator('[data-testid="stPlotlyChart"]').first
+        points = chart.locator(".scatterlayer .trace").nth(1).locator(".point")
+        points.first.wait_for(state="visible")
+        assert "f1 ≠ a" in chart.text_content()  # the node labels are SVG text
+        app.act(lambda: points.nth(2).click(force=True), expect="Node #2:")  # pre-order: f1 ≠ a
+        clause = app.page.locator('[data-testid="stCode"]').first.inner_text()
+        assert clause.startswith("IF f1 ≠ a THEN outcome = 1: ω(POS) = "), clause
+        assert "five clauses" in app.text() or "5 clauses" in app.text()
+        app.shot("16_kb_binary_tree_node")
+    finally:
+        ctx.close()

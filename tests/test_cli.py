@@ -845,6 +845,36 @@ def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
     assert_one_line_error(err, "column 'betrag'", "'71.5' is not a number", "thousands")
 
 
+def test_decimal_says_how_a_semicolon_file_writes_its_numbers(tmp_path, capsys):
+    # a ';' file with '.' decimals and three decimal places (1.250 = one and a quarter) read
+    # as thousands, and nothing let the user say otherwise
+    rng = np.random.default_rng(14)
+    v = rng.integers(1_000, 9_999, 200) / 1000
+    lines = ["dose;gruppe;ziel"] + [f"{x:.3f};{g};{'ja' if x > 5 else 'nein'}"
+                                    for x, g in zip(v, rng.choice(["a", "b"], 200))]
+    data = tmp_path / "doses.csv"
+    data.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.json"
+    base = ["fit", data, "--label", "ziel", "--positive", "ja", "--out", model]
+    code, _, err = run(base, capsys)
+    assert code == 0 and "read as whole numbers with '.' separating thousands" in err
+    assert "--decimal ." in err  # the note says how to read it otherwise
+    code, _, err = run(base + ["--decimal", "."], capsys)
+    assert code == 0, err
+    assert "column 'dose': read as numbers with a decimal point" in err
+    bins = json.loads(model.read_text())["schema"]["bins"]["dose"]
+    assert bins["number_format"] == "decimal-point" and 4 < bins["cuts"][0] < 6
+    new = tmp_path / "new.csv"  # new rows may then write 7.5 (no thousands reading)
+    new.write_text("dose;gruppe\n7.5;a\n2.250;b\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["ja", "nein"]
+    for bad in ("x", ";", "comma"):
+        code, _, err = run(base + ["--decimal", bad], capsys)
+        assert code == 2
+        assert_one_line_error(err, "--decimal", f"got {bad!r}")
+
+
 def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path, capsys):
     # dd/mm/yyyy dates used to be left out ("too many distinct values"): fit said so and the
     # model could not see that every row after June is positive

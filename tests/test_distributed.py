@@ -211,3 +211,30 @@ def test_cli_predict_on_the_cluster_reads_a_parquet_files_empty_text_as_plain_pr
     a, b = pd.read_csv(plain), pd.read_csv(dist)
     assert a["unseen"].isna().all()  # "" is missing, not a value the model lacks
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_the_cluster_fit_bins_dates_and_numbers_as_the_in_memory_fit(client, tmp_path):
+    # fit_dask read a date column as categories (one per day) where PLXClassifier.fit bins it
+    # as a time line: same cut points, same KB, same answers
+    rng = np.random.default_rng(5)
+    n = 1200
+    when = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 366, n), "D")
+    X = pd.DataFrame({"when": when, "dose": rng.normal(5, 2, n).round(2),
+                      "kind": rng.choice(list("abc"), n)})
+    X.loc[rng.random(n) < 0.05, "when"] = pd.NaT  # missing dates stay unknown
+    late = X["when"] > pd.Timestamp("2024-07-01")
+    y = ((late ^ (X["dose"] > 6)) ^ (rng.random(n) < 0.1)).map({True: "yes", False: "no"})
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+    path = tmp_path / "dates"
+    path.mkdir()
+    for i, part in enumerate(np.array_split(np.arange(n), 4)):
+        X.assign(label=y).iloc[part].to_parquet(path / f"part.{i}.parquet")
+    clf = D.fit_dask(str(path), "label", positive="yes")
+    assert set(ref.cuts_) == {"when", "dose"} and clf.cuts_ == ref.cuts_
+    assert ref.discretizer_.binnings_["when"].labels[0].startswith("<2024-")  # a time line
+    assert clf.kb_.domains["when"] == ref.kb_.domains["when"]
+    assert clf.kb_.to_text() == ref.kb_.to_text()
+    test = X.sample(300, random_state=1)
+    got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=3), client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
+    assert got["prediction"].tolist() == [str(v) for v in ref.predict(test)]

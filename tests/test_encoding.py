@@ -123,3 +123,16 @@ def test_columns_of_one_name_are_refused_naming_each_name_once():
     named = pd.DataFrame([[1, 2]], columns=[1, "1"])  # one name as text: the same column
     with pytest.raises(DataError, match=r"\['1'\]"):
         as_frame(named)
+
+
+def test_negative_zero_is_the_class_and_category_zero():
+    # np.round(-0.3) is -0.0: it made a class "-0.0" beside "0.0" (four classes for three)
+    from plx_core import PLXClassifier
+
+    v = np.random.default_rng(8).normal(size=200)
+    level = np.round(v).clip(-1, 1)
+    assert {value_str(x) for x in level} == {"-1.0", "0.0", "1.0"}
+    X = pd.DataFrame({"v": v, "k": np.round(v * 0.3)})
+    clf = PLXClassifier().fit(X, level)
+    assert len(clf.classes_) == 3 and clf.score(X, level) > 0.9
+    assert set(clf.kbs_[0].domains["k"]) == {"-1.0", "0.0", "1.0"}

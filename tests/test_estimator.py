@@ -550,3 +550,49 @@ def test_a_positive_written_otherwise_is_named():
     X = pd.DataFrame({"a": list("xyxyxyxy")})
     with pytest.raises(DataError, match=r"positive='YES' is not a class of y .*did you mean 'yes'"):
         PLXClassifier(positive="YES").fit(X, ["yes", "no"] * 4)
+
+
+def test_an_integer_code_beside_a_float_column_keeps_its_values():
+    # a 0–4 code beside a float column became the categories "0.0" … "4.0" (scikit-learn's
+    # validation cast the table to floats), where `plx fit` on the same table says "3"
+    import warnings
+
+    rng = np.random.default_rng(31)
+    code, dose = rng.integers(0, 5, 240), rng.choice([0.5, 1.0, 2.0], 240)
+    X = pd.DataFrame({"code": code, "dose": dose})
+    y = ((code == 3) | (dose == 2.0)).astype(int)
+    clf = PLXClassifier().fit(X, y)
+    assert clf.kb_.domains["code"] == ("0", "1", "2", "3", "4")
+    assert clf.cuts_ == {"dose": (2.0,)}  # the 3-value float column is binned, the code is not
+    row = X[(X.code == 3) & (X.dose < 2)].head(1)
+    assert clf.explain(row, k=1).features == {"code": "3"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the user's own ints, as fitted: nothing read otherwise
+        assert (clf.predict(X) == y).all()
+    big = pd.DataFrame({"id": np.arange(2**60, 2**60 + 240), "dose": dose})
+    with pytest.warns(UserWarning, match="'id': ID-like: 240 distinct"):  # not rounded together
+        PLXClassifier().fit(big, y)
+
+
+def test_values_never_seen_in_training_are_warned_about_with_their_rows():
+    # an unseen category was answered as missing without a word (`plx predict` names it)
+    X, y = _mixed(200, seed=5)
+    clf = PLXClassifier().fit(X, y)
+    new = X.head(6).assign(b=["w", "w", "x", "x", "v", "y"])
+    with pytest.warns(UserWarning, match=r"3 row\(s\) hold values the model never saw, answered "
+                                         r"as missing: b='w' ×2, b='v' ×1"):
+        got = clf.bounds(new)
+    want = clf.bounds(new.assign(b=new.b.where(new.b.isin(list("xyz")))))  # as missing
+    pd.testing.assert_frame_equal(got, want)
+    with pytest.warns(UserWarning, match=r"1 row\(s\) hold values .*: b='w' ×1"):
+        clf.explain(new.head(1))
+
+
+def test_explain_names_a_key_that_is_no_feature():
+    # {'c': …, 'vv': …} was explained on 'c' alone: the mistyped 'vv' was dropped silently
+    X, y = _mixed(120, seed=6)
+    clf = PLXClassifier().fit(X, y)
+    with pytest.raises(DataError, match=r"explain: 'bb' is not a feature of this classifier "
+                                        r"\(it was fitted on a, b, c\)"):
+        clf.explain({"a": 0.3, "bb": "x"})
+    assert clf.explain({"a": 0.3, "b": "x"}, k=1).k == 1  # a partial row is still fine

@@ -171,3 +171,63 @@ def test_a_binary_tree_model_round_trips_through_the_cli_and_answers_as_the_esti
     assert main(["explain", str(tmp_path / "m.npz"), str(rows), "--k", "1", "--out",
                  str(tmp_path / "e.csv")]) == 0
     assert len(pd.read_csv(tmp_path / "e.csv")) == len(test)
+
+
+def _patients(n: int = 300, seed: int = 13) -> tuple[pd.DataFrame, np.ndarray]:
+    """A raw table a Python user fits: numbers, a date, text with '=' in a value, a boolean, a
+    0–4 code, an ID column (left out)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.normal(50, 12, n).round(1),
+                      "seen": pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.integers(0, 700, n), "D"),
+                      "city": rng.choice(["Paris", "Zürich", "a=b"], n),
+                      "flag": rng.choice([True, False], n), "grade": rng.integers(0, 5, n),
+                      "id": [f"r{i}" for i in range(n)]})
+    y = np.where((X.grade == 3) | (X.age > 60) | (X.flag & (X.city == "a=b")), "sick", "well")
+    return X, y
+
+
+@pytest.mark.parametrize("settings", [{}, {"kb": "tree"}, {"variant": "tuned", "threshold": 0.3}])
+def test_a_fitted_estimator_saves_a_model_file_plx_predict_answers_as_it_does(tmp_path, settings):
+    # there was no way to save a PLXClassifier but pickle: save_model wanted a ModelFile that
+    # only `plx fit` could make
+    import warnings
+
+    from plx_core import PLXClassifier
+    from plx_core.cli import main
+
+    X, y = _patients()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the ID column is left out, and said
+        clf = PLXClassifier(positive="sick", **settings).fit(X.iloc[:200], y[:200])
+    test, rows = X.iloc[200:], tmp_path / "new.csv"
+    test.to_csv(rows, index=False)
+    want = clf.bounds(test)
+    for name in ("m.json", "m.npz"):
+        save_model(clf, tmp_path / name)
+        back = load_model(tmp_path / name)
+        assert (back.positive, back.negative) == ("sick", "well")
+        assert back.schema.excluded == clf.excluded_ and back.settings["chosen"] == clf.chosen_
+        assert main(["predict", str(tmp_path / name), str(rows), "--out", str(tmp_path / "p.csv")]) == 0
+        got = pd.read_csv(tmp_path / "p.csv")
+        np.testing.assert_allclose(got[["lower", "upper"]], want[["lower", "upper"]])
+        assert got["decision"].tolist() == clf.predict(test).tolist()
+    assert main(["explain", str(tmp_path / "m.json"), str(rows), "--out", str(tmp_path / "e.csv")]) == 0
+    from plx_core.rules import features_text
+
+    said = pd.read_csv(tmp_path / "e.csv")["features"].tolist()
+    assert said == [features_text(e.features) for e in clf.explain_many(test)]
+
+
+def test_a_model_file_refuses_what_it_cannot_hold_in_one_line(tmp_path):
+    from plx_core import PLXClassifier
+
+    X, y = _patients(120)
+    X = X.drop(columns=["id", "seen"])
+    with pytest.raises(ModelFileError, match="not fitted"):
+        save_model(PLXClassifier(), tmp_path / "m.json")
+    three = np.where(X.grade > 2, "a", np.where(X.age > 50, "b", "c"))
+    with pytest.raises(ModelFileError, match="one yes/no model, and this classifier has 3 classes"):
+        save_model(PLXClassifier().fit(X, three), tmp_path / "m.json")
+    with pytest.raises(ModelFileError, match="variant='bagged' answers with more than the one KB"):
+        save_model(PLXClassifier(variant="bagged", positive="sick").fit(X, y), tmp_path / "m.json")
+    assert not (tmp_path / "m.json").exists()

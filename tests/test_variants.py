@@ -75,13 +75,22 @@ def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replica
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
-       replicas=st.booleans(), values=st.sampled_from([3, 9]), max_len=st.sampled_from([None, 3]))
-def test_leave_one_out_from_the_count_equals_the_lookup(seed, weights, replicas, values, max_len):
+       replicas=st.booleans(), values=st.sampled_from([3, 9]), max_len=st.sampled_from([None, 3]),
+       step=st.sampled_from([V.LOO_STEP, 40]))
+def test_leave_one_out_from_the_count_equals_the_lookup(seed, weights, replicas, values, max_len,
+                                                        step):
     """The tuned variant's leave-one-out gathered while the Direct KB is counted
     (`LooCount`) is exactly `loo_level_stats` (pinned above against rebuilding without the
     row), with missing cells, class weights, replicas left out together, a length cap and
-    many values a feature (bodies counted by sorting, not by table); and `tune` chooses the
-    same configuration from it."""
+    many values a feature (bodies counted by sorting, not by table), its pairs gathered in
+    one step or in many (`LOO_STEP`); and `tune` chooses the same configuration from it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(V, "LOO_STEP", step)
+        check_loo_count(seed, weights, replicas, values, max_len)
+
+
+def check_loo_count(seed, weights, replicas, values, max_len):
+    """`test_leave_one_out_from_the_count_equals_the_lookup` on one seeded table."""
     from plx_core.direct import direct_kb_with_reason
 
     rng = np.random.default_rng(seed)

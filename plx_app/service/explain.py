@@ -24,7 +24,7 @@ from plx_core.kb import KB
 from plx_core.query import Bounds
 from plx_core.wording import clause_texts, counterfactual_sentence
 
-from .workspace import KBView, Workspace
+from .workspace import THRESHOLD, KBView, Workspace
 
 EXPLAIN_BUDGET = 20000  # sub-queries scored exhaustively before the beam search takes over
 CF_WORK = 300_000  # counterfactual rows × feature subsets per row, per click
@@ -38,14 +38,15 @@ def known(values: Mapping[str, Any]) -> dict[str, str]:
 
 
 def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "auto",
-            budget: int = EXPLAIN_BUDGET) -> Explanation:
+            budget: int = EXPLAIN_BUDGET, direction: str = "auto") -> Explanation:
     """The k known features of `values` that decide its answer (`plx_core.explain.explain`;
-    k is clipped to the number of known features)."""
+    k is clipped to the number of known features; `direction` the side explained, "auto":
+    the side of the paper's 0.5 rule)."""
     vals = known(values)
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
     k = max(1, min(int(k), len(vals)))
-    return _explain(kb, vals, k, budget=budget, semantics=semantics)
+    return _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction)
 
 
 def candidates_table(e: Explanation) -> pd.DataFrame:
@@ -188,10 +189,17 @@ class AgreementReport:
 
 def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
                view: KBView | None = None) -> Explanation:
-    """`explain` on the session's KB with its rules (or `view`), cached."""
+    """`explain` on the session's KB with its rules (or `view`), cached: the side explained
+    is the side the session answers at its threshold (plx's default may not use 0.5)."""
     v = view or ws.view()
-    return ws.cached("explain", values_key(values), int(k), view=v,
-                     make=lambda: explain(v.kb, values, k, ws.semantics))
+
+    def make() -> Explanation:
+        side = "auto"
+        if ws.threshold != THRESHOLD:
+            side = "positive" if ws.decides(ws.query(values, view=v)) else "negative"
+        return explain(v.kb, values, k, ws.answer_semantics, direction=side)
+
+    return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold
 
 
 def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
@@ -199,14 +207,14 @@ def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
     """`shapley` on the session's KB with its rules (or `view`), cached."""
     v = view or ws.view()
     return ws.cached("shapley", values_key(values), view=v,
-                     make=lambda: shapley(v.kb, values, ws.semantics))
+                     make=lambda: shapley(v.kb, values, ws.answer_semantics))
 
 
 def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counterfactual | None:
     """`counterfactual` on the session's KB with its rules, cached."""
     v = ws.view()
     return ws.cached("counterfactual", values_key(values), view=v,
-                     make=lambda: counterfactual(v.kb, values, CF_MAX_CHANGES, ws.semantics))
+                     make=lambda: counterfactual(v.kb, values, CF_MAX_CHANGES, ws.answer_semantics))
 
 
 def ws_figure(ws: Workspace, name: str, values: Mapping[str, str | None], *parts: Any,

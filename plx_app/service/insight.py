@@ -19,7 +19,7 @@ GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample be
 
 def _global_key(ws: Workspace, k: int, max_rows: int, part: str) -> tuple:
     return ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
-            ws.semantics)
+            ws.answer_semantics)
 
 
 def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part: str = "test",
@@ -33,7 +33,7 @@ def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part:
     key = _global_key(ws, k, max_rows, part)
     done = ws.results.get(key + ("rows",), dict)
     return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
-                       random_state=ws.settings.seed, semantics=ws.semantics,
+                       random_state=ws.settings.seed, semantics=ws.answer_semantics,
                        progress=progress, stop=stop, done=done, positive=ws.class_name)
 
 
@@ -52,7 +52,7 @@ def ws_curves(ws: Workspace, part: str = "test") -> tuple[Curves, Any, Any]:
     _, y = ws.part(part)
     truth = (y.astype(str) == ws.positive).to_numpy()
     score = dec["mean"].to_numpy(dtype=float)
-    key = ("curves", part, ws.data_key, ws.kb_key, ws.rules_key(), ws.semantics, ws.method)
+    key = ("curves", part, ws.data_key, ws.kb_key, ws.rules_key(), ws.answer_semantics, ws.method)
     return ws.results.get(key, lambda: curves(truth, score)), truth, score
 
 
@@ -70,15 +70,15 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     s = ws.settings
     data = {"data set": ws.dataset.name, "rows (train / test)": f"{len(ws.X_train)} / {len(ws.X_test)}",
             "label": s.label, "POS": ws.positive}
-    settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.semantics,
+    settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.answer_semantics,
                 "method": ws.method, "explanation size k": k,
                 "bins per numeric column": s.bins, "discretisation": s.method,
                 "class balance": s.balance, "seed": s.seed}
     key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, inst.label, int(k),
-           ws.semantics, repr(rules))
+           ws.answer_semantics, repr(rules))
     return ws.results.get(key, lambda: case_report(
         kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
-        semantics=ws.semantics, rules=rules, data=data, settings=settings,
+        semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
         title=f"plx case report: {inst.title()}"))
 
 

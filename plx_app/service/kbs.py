@@ -14,21 +14,26 @@ from plx_core.estimator import KB_KINDS as ESTIMATOR_KB_KINDS
 from plx_core.kb import KB, WeightedClause
 from plx_core.tree import Tree, tree_kb_with_trees
 
-KB_KINDS = {k: ESTIMATOR_KB_KINDS[k] for k in ("direct", "tree", "tree-all", "forest")}
-"""The kinds the Knowledge base page builds and draws (a binary tree's node is a set of
-clauses, one per value combination, which the page's one-clause node view does not show;
-`PLXClassifier(kb="tree-bin-deep")` and `plx fit --kb` build those)."""
+from .model import ModelChoice, fit_default
+
+KB_KINDS = {"auto": "plx's default: the model PLXClassifier() (and plx fit) chooses, with its "
+                    "threshold", **{k: ESTIMATOR_KB_KINDS[k] for k in ("direct", "tree", "tree-all", "forest")}}
+"""The kinds the Knowledge base page builds and draws: "auto" fits `PLXClassifier()` on the
+training rows and answers with what it chose (a Direct KB, or a tree's all-node KB —
+possibly a binary one, drawn node by node); the others build the paper's KBs as asked."""
 
 
 @dataclass(frozen=True)
 class KBSettings:
-    kind: str = "direct"  # direct | tree | tree-all | forest
+    kind: str = "direct"  # auto | direct | tree | tree-all | forest
     max_len: int | None = None  # Direct KB
     n_trees: int = 10  # forest
     max_depth: int | None = None  # trees
     random_state: int = 0
 
     def label(self) -> str:
+        if self.kind == "auto":
+            return "plx's default"
         if self.kind == "direct":
             return "Direct" + ("" if self.max_len is None else f" (max_len {self.max_len})")
         if self.kind == "forest":
@@ -36,6 +41,8 @@ class KBSettings:
         return {"tree": "Tree (leaves)", "tree-all": "Tree (all nodes)"}[self.kind]
 
     def key(self) -> tuple:
+        if self.kind == "auto":
+            return ("auto", self.random_state)
         if self.kind == "direct":
             return ("direct", self.max_len)
         if self.kind == "forest":
@@ -69,12 +76,19 @@ def default_max_len(n_rows: int, n_features: int) -> int | None:
 def build_kb(
     X: pd.DataFrame, y: pd.Series, positive: str, settings: KBSettings,
     progress: Callable[[float, str], None] | None = None,
-) -> tuple[KB, list[Tree], float]:
-    """Build a KB; returns (kb, trees (for tree kinds), seconds). `progress(fraction, text)`."""
+) -> tuple[KB, list[Tree], float, ModelChoice | None]:
+    """Build a KB; returns (kb, trees (for tree kinds), seconds, the default's choice (kind
+    "auto"; else None)). `progress(fraction, text)`. Kind "auto" fits on each training row
+    once (`fit_default`)."""
     say = progress or (lambda f, t: None)
     t0 = time.perf_counter()
     trees: list[Tree] = []
-    if settings.kind == "direct":
+    model = None
+    if settings.kind == "auto":
+        once = ~X.index.duplicated(keep="first")
+        kb, trees, model = fit_default(X[once], y[once], positive, settings.random_state,
+                                       DASHBOARD_BUDGET, progress)
+    elif settings.kind == "direct":
         say(0.05, "Counting every feature-value set of the training rows…")
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)
         kb = direct_kb(X, y, positive=positive, max_len=settings.max_len or X.shape[1])
@@ -94,7 +108,7 @@ def build_kb(
     kb.index()
     secs = time.perf_counter() - t0
     say(1.0, f"Built {len(kb):,} clauses in {secs:.2f} s")
-    return kb, trees, secs
+    return kb, trees, secs, model
 
 
 def with_rules(kb: KB, rules: Sequence[WeightedClause]) -> KB:

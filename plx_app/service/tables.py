@@ -19,6 +19,7 @@ from plx_core.data import (
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
+from plx_core.encoding import default_positive
 from plx_core.errors import DataError
 
 from .cache import fingerprint
@@ -32,6 +33,9 @@ BUILTIN = {
 MAX_UPLOAD_BYTES = 50_000_000
 MAX_UPLOAD_ROWS = 200_000
 MAX_UPLOAD_COLS = 200
+UPLOAD_TYPES = ("csv", "txt", "data", "tsv", "parquet", "pq")
+"""File name endings the Data page's uploader takes."""
+PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
 
@@ -130,7 +134,10 @@ def read_upload(
     missing: Sequence[str] = MISSING_MARKERS,
     split_column: str | None = None,
 ) -> RawTable:
-    """An uploaded CSV as a raw table. Sizes are checked before parsing. `split_column` turns
+    """An uploaded CSV or Parquet file (`plx_core.data.read_table`, as `plx fit` reads them:
+    a Parquet file's columns keep their types, `header` does not apply) as a raw table. Sizes
+    are checked before parsing (a Parquet file's rows and columns from its footer, before any
+    row is read); a file named .parquet that is not one is refused. `split_column` turns
     a column of equal-length strings (an octamer such as `SLNLRETN`) into one feature per
     character (`<col>_1` … `<col>_L`): that is how the HIV-1 files are used. A field equal to
     one of `missing` (default: the engine's `MISSING_MARKERS`, as the CLI reads) is missing."""
@@ -139,6 +146,9 @@ def read_upload(
             f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "
             f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB"
         )
+    if filename.lower().endswith(PARQUET_SUFFIXES) and not bytes(data[:4]) == b"PAR1":
+        raise DataError(f"{filename!r} is named as a Parquet file but does not start with "
+                        "Parquet's PAR1 marker: the file is damaged or is not Parquet")
     table = read_table(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
                        max_cols=MAX_UPLOAD_COLS)
     frame = table.frame
@@ -207,6 +217,16 @@ def label_values(raw: RawTable, label: str) -> list[str]:
     vals = [str(v) if not isinstance(v, float) or not v.is_integer() else str(int(v)) for v in s]
     out = sorted(set(vals), key=lambda v: (-vals.count(v), v))
     return out
+
+
+def positive_choice(values: Sequence[str]) -> int:
+    """Where the positive-class picker starts, for `label_values` (most rows first): the class
+    `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
+    their pairs), else "1" or "True" among more classes, else the rarest class."""
+    for v in (default_positive(list(values)), "1", "True"):
+        if v is not None and v in values:
+            return list(values).index(v)
+    return max(len(values) - 1, 0)
 
 
 

@@ -9,18 +9,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
 from plx_core.data import Dataset, train_test_split_stratified
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
-from plx_core.query import Bounds, BoundsArray, query, query_many
+from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many
 from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
 
 from .cache import LRU, fingerprint
 from .instances import Instance, unique_rows
 from .kbs import KBSettings, build_kb, default_max_len, with_rules
+from .model import ModelChoice
 from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
 from .tables import DataSettings, RawTable, prepare, raw_default
 
@@ -44,6 +46,7 @@ class Workspace:
     kb_cached: bool = False
     kb_key: tuple | None = None
     kb_note: str = ""
+    model: ModelChoice | None = None  # what plx's default chose (kind "auto")
     rules: list[WeightedClause] = field(default_factory=list)
     selected: Instance | None = None
     semantics: str = "auto"
@@ -101,9 +104,9 @@ class Workspace:
         """Build (or fetch from this session's cache) the KB for the data and settings."""
         key = ("kb", self.data_key, settings.key())
         cached = key in self.kbs
-        kb, trees, secs = self.kbs.get(
+        kb, trees, secs, model = self.kbs.get(
             key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
-        self.kb, self.trees, self.build_seconds = kb, trees, secs
+        self.kb, self.trees, self.build_seconds, self.model = kb, trees, secs, model
         self.kb_settings, self.kb_key, self.kb_cached = settings, key, cached
         self.kb_note = ""
         return kb
@@ -113,7 +116,7 @@ class Workspace:
         """Another KB on the same data (e.g. a Tree KB to compare with), from the session cache
         when built before; the current KB stays as it is."""
         key = ("kb", self.data_key, settings.key())
-        kb, _, _ = self.kbs.get(
+        kb, _, _, _ = self.kbs.get(
             key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
         return kb, key
 
@@ -139,8 +142,9 @@ class Workspace:
         base = kb.without_rules()
         base.index()
         key = ("kb", "import", fingerprint(text))
-        self.kbs.get(key, lambda: (base, [], 0.0))
+        self.kbs.get(key, lambda: (base, [], 0.0, None))
         self.kb, self.trees, self.build_seconds, self.kb_key = base, [], 0.0, key
+        self.model = None
         self.kb_cached = False
         self.kb_note = f"imported ({base.kind}, {len(base):,} clauses)"
         self.rules = list(incoming) if rules == "replace" else merge_rules(self.rules, incoming)
@@ -212,6 +216,28 @@ class Workspace:
 
     # ------------------------------------------------------------------ settings and rules
 
+    @property
+    def threshold(self) -> float:
+        """The decision threshold that answers: the default's chosen one (kind "auto"), else
+        the paper's 0.5 (positive iff the mean of the bounds is above it)."""
+        return self.model.threshold if self.model is not None else THRESHOLD
+
+    @property
+    def answer_semantics(self) -> str:
+        """The semantics queries run with: the chosen setting, where "auto" under plx's
+        default means the semantics its chosen model answers with."""
+        if self.semantics == "auto" and self.model is not None:
+            return self.model.semantics
+        return self.semantics
+
+    def decides(self, b: Bounds) -> bool:
+        """Whether bounds are answered POS at the threshold in use (a tie is not)."""
+        return b.mean > self.threshold + TIE_EPS
+
+    def decision_word(self, b: Bounds) -> str:
+        """The decision of bounds in words at the threshold in use: POS, NOT POS or a tie."""
+        return decision_word(b, self.threshold)
+
     def set_query_settings(self, semantics: str, method: str) -> None:
         """Which clauses a query uses ("auto" | "relevant" | "full") and how it is solved
         ("auto" | "lp")."""
@@ -271,7 +297,7 @@ class Workspace:
             f: v for f, v in inst.items() if not is_missing(v)}
         v = view or self.view(rules)
         return self.cached("query", tuple(sorted(values.items())), view=v,
-                           make=lambda: query(v.kb, values, semantics=self.semantics,
+                           make=lambda: query(v.kb, values, semantics=self.answer_semantics,
                                               method=self.method))
 
     def decisions(self, part: str = "test", rules: bool = True) -> pd.DataFrame:
@@ -280,7 +306,8 @@ class Workspace:
         v = self.view(rules)
         return self.cached("decisions", part, view=v,
                            make=lambda: decision_frame(v.kb, X, y, self.positive,
-                                                       self.semantics, self.method))
+                                                       self.answer_semantics, self.method,
+                                                       self.threshold))
 
     def truth(self, part: str = "test") -> np.ndarray:
         """Whether each row of a split part is POS."""
@@ -319,6 +346,7 @@ class Workspace:
         self.selected = inst
 
 
+THRESHOLD = wording.THRESHOLD
 SEMANTICS = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
              "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
 METHODS = {"auto": "auto (exact weighted median when possible, else the LP)",
@@ -345,21 +373,26 @@ class RulesEffect:
     selected_bounds: tuple[Bounds, Bounds] | None
 
 
-def decision_word(b: Bounds) -> str:
-    """The decision of bounds in words: POS, NOT POS, or a tie (reported NOT POS)."""
-    return "tie (reported NOT POS)" if b.tie else ("POS" if b.positive else "NOT POS")
+def decision_word(b: Bounds, threshold: float = THRESHOLD) -> str:
+    """The decision of bounds in words at `threshold`: POS, NOT POS, or a tie (reported
+    NOT POS)."""
+    return wording.decision_word(b.lower, b.upper, "POS", threshold)
 
 
 def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
-                   semantics: str = "auto", method: str = "auto") -> pd.DataFrame:
+                   semantics: str = "auto", method: str = "auto",
+                   threshold: float = THRESHOLD) -> pd.DataFrame:
+    """Bounds and decision (positive iff the mean is above `threshold`) of every row of X."""
     ba: BoundsArray = query_many(kb, X, semantics=semantics, method=method)
+    pos = ba.mean > threshold + TIE_EPS
     out = pd.DataFrame({"lower": ba.lower, "upper": ba.upper, "mean": ba.mean,
-                        "decision": np.where(ba.positive, "POS", "NOT POS"),
-                        "tie": ba.tie, "method": ba.method}, index=X.index)
+                        "decision": np.where(pos, "POS", "NOT POS"),
+                        "tie": np.abs(ba.mean - threshold) <= TIE_EPS, "method": ba.method},
+                       index=X.index)
     if y is not None:
         truth = (y.astype(str) == str(positive)).to_numpy()
         out["label"] = y.astype(str).to_numpy()
-        out["correct"] = truth == ba.positive
+        out["correct"] = truth == pos
     return out
 
 
@@ -395,6 +428,7 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     ws.kb = None
     ws.kb_key = None
     ws.trees = []
+    ws.model = None
     ws.selected = None
     kind = ws.kb_settings.kind
     ml = default_max_len(*ws.X_train.shape) if kind == "direct" else ws.kb_settings.max_len

@@ -11,11 +11,13 @@ from plx_app.service import (
     DataSettings,
     column_overview,
     label_values,
+    positive_choice,
     prepare,
     shared_available,
     use_data,
     validate,
 )
+from plx_app.service.tables import UPLOAD_TYPES
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
@@ -61,8 +63,8 @@ elif source == "Shared data set":
         with guard("Loading the shared data set"):
             raw = ws.raw if ws.raw.source == "shared" and ws.raw.name == name else load_shared(name)
 else:
-    up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated)",
-                          type=["csv", "txt", "data", "tsv"], key="data_upload")
+    up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated) or Parquet file",
+                          type=list(UPLOAD_TYPES), key="data_upload")
     u1, u2, u3 = st.columns(3)
     header = u1.checkbox("First row holds the column names", value=True, key="data_header")
     missing_txt = u2.text_input("Missing-value markers (comma separated; empty cells are "
@@ -84,6 +86,9 @@ else:
                     "(untick the header box, then split the octamer column into characters) work.")
     else:
         data = up.getvalue()
+        if data[:4] == b"PAR1":
+            u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
+                       "come from the file; the box above does not apply.")
         with guard("Reading the file"):
             first = load_upload(data, up.name, header, missing, None)
             text_cols = ["(none)"] + [c for c in first.frame.columns
@@ -122,12 +127,8 @@ if n_unlabelled:
 values = label_values(raw, label)
 if base.positive in values and label == base.label:
     pos_default = values.index(base.positive)
-elif "1" in values:
-    pos_default = values.index("1")
-elif "True" in values:
-    pos_default = values.index("True")
 else:
-    pos_default = max(len(values) - 1, 0)
+    pos_default = positive_choice(values)
 if len(values) > 30:
     error(f"The label {label!r} has {len(values)} different values; choose a column with a few "
           "classes (a yes/no outcome).")

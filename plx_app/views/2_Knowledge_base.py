@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from plx_app.service import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
+from plx_app.service.model import ModelChoice, tree_view_frame
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, error, figure, guard, md, wrapped_table
 from plx_core import wording
@@ -36,7 +37,11 @@ kind = k1.radio("Kind", kinds, index=kinds.index(ws.kb_settings.kind), format_fu
 cur = ws.kb_settings
 max_len, n_trees, max_depth = cur.max_len, cur.n_trees, cur.max_depth
 F = len(ws.features)
-if kind == "direct":
+if kind == "auto":
+    k2.caption("Compares the Direct KB, the Direct KB with confidence weights, an ID3 tree and "
+               "a binary ID3 tree (one value against the rest) on the training rows, each row "
+               "once, and answers with the best, at the threshold it chose.")
+elif kind == "direct":
     ml = k2.number_input("max_len: most feature literals per clause (0 = no cap)", 0, F,
                          int(cur.max_len or 0), key="kb_max_len")
     max_len = None if ml == 0 else int(ml)
@@ -68,6 +73,30 @@ if ws.kb_cached:
     st.caption("Taken from this session's cache (same data and settings): nothing was rebuilt.")
 if settings != ws.kb_settings and not ws.kb_note:
     st.caption(md(f"The settings above ({settings.label()}) differ from the KB in use: press Build."))
+
+
+def model_panel(model: ModelChoice) -> None:
+    """Which model plx's default chose, why, and how it answers."""
+    st.markdown(md(f"Answering: {model.name} ({model.chosen}), decision threshold "
+                   f"{model.threshold:g} on the mean of the ω(POS) bounds, "
+                   f"{wording.semantics_name(model.semantics)}."))
+    st.text(model.reason)
+    if len(model.scores):
+        st.dataframe(model.scores, hide_index=True, width="stretch", key="kb_model_scores",
+                     column_config={"out-of-fold F1": st.column_config.NumberColumn(format="%.3f"),
+                                    "threshold": st.column_config.NumberColumn(format="%.2f")})
+        st.caption("Each candidate's F1 on the training rows it did not learn from (leave-one-"
+                   "out for the Direct KBs, 5 folds for the trees), at its best threshold; the "
+                   "one marked answers. The test split was not used.")
+    for col, why in model.excluded:
+        st.caption(md(f"Left out: {col} ({why})"))
+    if model.tree_note:
+        st.caption(md(model.tree_note))
+
+
+if ws.model is not None:
+    st.subheader("The model that answers")
+    model_panel(ws.model)
 
 TABS = ["Browse clauses", "ID3 tree", "Export / import"]
 # the tabs keep their state across reruns (a click on the tree must not jump back to the
@@ -108,17 +137,50 @@ def browse_tab() -> None:
                                      "w": st.column_config.NumberColumn(format="%.3g")})
 
 
+def node_detail(row, chosen: int) -> None:
+    """A node of the tree in use: its path, counts and, for plx's default, how it answers."""
+    answers = "answer" in row.index and row["answer"] == row["answer"]  # NaN: answers no row
+    st.markdown(f"**Node #{chosen}**: {md(row['label'])} · {row['count']} training rows · "
+                f"{row['positives']} positive · p = {row['p']:.3f}"
+                + (" · leaf" if row["is_leaf"] else ""))
+    if row["clauses"] > 1 or "answer" in row.index:
+        # a binary tree's node holds a set of values per feature: one clause per combination
+        cond = row["condition"]
+        said = (f"IF {cond} THEN {ws.class_name}: ω(POS) = {row['answer']:.3f}" if answers
+                else f"IF {cond}: no clause (a row with no known feature answers nothing)")
+        st.code(said, language=None)
+        if answers:
+            decided = wording.decision_word(row["answer"], row["answer"], ws.class_name,
+                                            ws.threshold)
+            st.caption(md(
+                f"A row whose known values reach this node and no deeper is answered ω(POS) = "
+                f"{row['answer']:.3f} (the share of positives here, {row['p']:.3f}, corrected "
+                f"to a balanced prior) → {decided} at threshold {ws.threshold:g}. In the KB the "
+                f"node is {wording.plural(int(row['clauses']), 'clause')} (one per combination "
+                f"of its allowed values), weight {row['w']:g}"
+                + (": deeper nodes outweigh it." if ws.model and ws.model.chosen == "tree-bin-deep"
+                   else ".")))
+        return
+    raw = f"[{row['p']:.4g}] {row['clause']}"
+    st.code(wording.clause_sentence(parse_clause(raw), ws.class_name), language=None)
+    st.caption(md(f"The same clause in the clause syntax: {raw}"))
+
+
 def tree_tab() -> None:
     if not ws.trees:
-        st.info("The tree view shows the ID3 tree behind a Tree or Forest KB. Choose Tree or "
-                "Forest above and press Build (the Direct KB has no tree).")
+        if ws.model is not None:
+            st.info(md(f"plx's default answers with {ws.model.name}: "
+                       + (ws.model.tree_note or "it has no tree to draw (browse its clauses).")))
+            return
+        st.info("The tree view shows the ID3 tree behind a Tree or Forest KB, or the tree plx's "
+                "default chose. Choose one above and press Build (the Direct KB has no tree).")
     else:
         t = 0
         if len(ws.trees) > 1:
             t = st.selectbox("Tree of the forest", list(range(len(ws.trees))),
                              format_func=lambda i: f"tree {i + 1}", key="kb_tree_pick")
         tree = ws.trees[t]
-        nodes = tree.to_frame()
+        nodes = tree_view_frame(tree, kb if ws.model is not None else None)
         st.caption(f"{len(nodes)} nodes, depth {tree.depth}. Click a node to see its clause.")
         shown = tree.depth
         if tree.depth > 4:
@@ -137,7 +199,7 @@ def tree_tab() -> None:
         chosen = chosen if chosen in options else 0
         st.session_state[node_key] = chosen
         st.session_state[pick_key] = chosen
-        figure(tree_figure(tree, selected=chosen, max_depth=shown), key=plot_key, on_select="rerun",
+        figure(tree_figure(nodes, selected=chosen, max_depth=shown), key=plot_key, on_select="rerun",
                selection_mode=("points",))
 
         def _picked(node_key=node_key, pick_key=pick_key):
@@ -146,13 +208,7 @@ def tree_tab() -> None:
         st.selectbox("Node", options, key=pick_key, on_change=_picked,
                      format_func=lambda i: f"#{i} {nodes.loc[i, 'label']} "
                      f"(n={nodes.loc[i, 'count']}, p={nodes.loc[i, 'p']:.2f})")
-        row = nodes.loc[chosen]
-        st.markdown(f"**Node #{chosen}**: {md(row['label'])} · {row['count']} training rows · "
-                    f"{row['positives']} positive · p = {row['p']:.3f}"
-                    + (" · leaf" if row["is_leaf"] else ""))
-        raw = f"[{row['p']:.4g}] {row['clause']}"
-        st.code(wording.clause_sentence(parse_clause(raw), ws.class_name), language=None)
-        st.caption(md(f"The same clause in the clause syntax: {raw}"))
+        node_detail(nodes.loc[chosen], chosen)
 
 
 def io_tab() -> None:

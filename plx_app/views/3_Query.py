@@ -189,15 +189,16 @@ with guard("Answering the query"):
         b, shown = answer.value
         known = shown.known()
         pos_name, neg_name = wording.class_names(ws.class_name)
-        word = "tie" if b.tie else (pos_name if b.positive else neg_name)
+        word = wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold)
         a = st.columns(4)
-        a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly 0.5 "
-                                              f"is reported as {neg_name}"))
+        a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly "
+                                              f"{ws.threshold:g} is reported as {neg_name}"))
         a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
         a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
         a[3].metric("True label", "unknown" if shown.label is None else shown.label)
         st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
-                                               truth=shown.label, positive_value=ws.positive)))
+                                               truth=shown.label, positive_value=ws.positive,
+                                               threshold=ws.threshold)))
         if st.session_state.pop("q_first", False):
             st.info("This first row is one plx decides correctly and confidently. Pick any "
                     "other row above, or change values under \"Edit values\".")
@@ -211,7 +212,8 @@ with guard("Answering the query"):
             st.markdown(md("\n".join(wording.advanced_lines(b))))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
         values = inst.as_dict()
-        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(b, positive=ws.class_name)),
+        figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(
+                   b, positive=ws.class_name, threshold=ws.threshold)),
                key="q_bounds")
         notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from plx_app.app import page
-from plx_app.service import decision_word, instance_from_row
+from plx_app.service import instance_from_row
 from plx_app.service.explain import (
     SHAP_MODELS,
     candidates_table,
@@ -175,7 +175,7 @@ elif mode == "SHAP on a baseline model":
         c1, c2 = st.columns(2)
         with c1:
             st.markdown("**plx: Shapley values of ω(POS)**")
-            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → {decision_word(b)}"))
+            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → {ws.decision_word(b)}"))
             figure(shapley_bars(cmp.plx, instance=values, order=cmp.order), key="x_cmp_plx",
                    static=True)
         with c2:

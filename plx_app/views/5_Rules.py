@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from plx_app.project_ui import rules_history, why_input
-from plx_app.service import decision_word, parse_conditions, rule_text, rules_frame
+from plx_app.service import parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
 from plx_app.widgets import error, figure, guard, keep_last, md, require_kb, wrapped_table
 from plx_core import wording
@@ -129,6 +129,6 @@ with guard("Showing the rules' effect"):
             st.dataframe(fx.flips, width="stretch", height=240)
         if fx.selected_bounds is not None:
             b0, b1 = fx.selected_bounds
-            st.markdown(md(f"Selected instance ({fx.selected.title()}): {decision_word(b0)} → "
-                           f"{decision_word(b1)}"))
+            st.markdown(md(f"Selected instance ({fx.selected.title()}): {ws.decision_word(b0)} → "
+                           f"{ws.decision_word(b1)}"))
             figure(bounds_compare([("without rules", b0), ("with rules", b1)]), key="r_effect")

@@ -69,12 +69,14 @@ with guard("Showing the scores"):
 
 st.subheader("Decision threshold: ROC and precision–recall")
 st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "
-              "threshold (0.5 by default, the paper's rule). Move the threshold to trade "
+              f"threshold ({ws.threshold:g} for the KB in use; 0.5 is the paper's rule, plx's "
+              "default chooses its own on the training rows). Move the threshold to trade "
               "sensitivity (finding every positive) against specificity (not raising false "
               "alarms); the curves show every threshold at once, the orange point the one chosen. "
               "This view does not change the decisions on the other pages."))
 with guard("Drawing the ROC and precision–recall curves"):
-    threshold = st.slider("Threshold on the mean ω(POS)", 0.0, 0.99, 0.5, 0.01, key="ev_threshold")
+    threshold = st.slider("Threshold on the mean ω(POS)", 0.0, 0.99, float(ws.threshold), 0.01,
+                          key="ev_threshold")
     cv, _, _ = ws_curves(ws, "test")
     at_t = ws_at_threshold(ws, threshold, "test")
     t = st.columns(5)

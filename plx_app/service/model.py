@@ -1,0 +1,161 @@
+"""The model plx's default picks (`PLXClassifier()`, as `plx fit` fits it) for the dashboard:
+which candidate answers and why, its threshold and semantics, the tree it answers with, and
+that tree's nodes in words for the tree view."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from plx_core import wording
+from plx_core.estimator import PLXClassifier
+from plx_core.kb import KB
+from plx_core.tree import BinaryTreeNode, Tree, build_trees, tree_rows, trees_to_kb, truncate
+
+TREE_CHOICES = ("tree-all", "tree-bin-deep")
+"""Chosen models that answer with one tree's nodes (the tree view draws them)."""
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """What the default fit chose: `chosen` (a `plx_core.selection.CANDIDATES` name),
+    `reason` (its sentence), `threshold` and `semantics` (how it answers), `scores` (each
+    candidate's out-of-fold F1 and threshold on the training rows, best first), the
+    columns it left out and why, and a note when its tree could not be redrawn."""
+
+    chosen: str
+    reason: str
+    threshold: float
+    semantics: str
+    scores: pd.DataFrame
+    max_depth: int | None = None
+    excluded: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+    tree_note: str = ""
+
+    @property
+    def name(self) -> str:
+        """The chosen model in plain words."""
+        return wording.model_name(self.chosen)
+
+
+def selection_table(sel) -> pd.DataFrame:
+    """Every candidate of a `plx_core.selection.Selection`: out-of-fold F1, the threshold it
+    would answer with, and which one answers (best F1 first)."""
+    rows = [{"candidate": k, "out-of-fold F1": float(v),
+             "threshold": float(sel.thresholds.get(k, np.nan))} for k, v in sel.scores.items()]
+    frame = pd.DataFrame(rows, columns=["candidate", "out-of-fold F1", "threshold"])
+    frame = frame.sort_values("out-of-fold F1", ascending=False, kind="stable").reset_index(drop=True)
+    from plx_core.selection import TREE_MODELS, conf_key, tree_key
+
+    answering = (tree_key(sel.max_depth, sel.chosen) if sel.chosen in TREE_MODELS
+                 else conf_key(sel.m) if sel.chosen == "direct-conf" and sel.m is not None
+                 else sel.chosen)
+    frame["answers"] = frame["candidate"] == answering
+    return frame
+
+
+def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int = 0,
+                memory_budget: int | None = None,
+                progress: Callable[[float, str], None] | None = None
+                ) -> tuple[KB, list[Tree], ModelChoice]:
+    """Fit `PLXClassifier()` (variant "auto") on the training rows; returns the KB that
+    answers, the tree it answers with (redrawn from the same rows; empty for a Direct KB)
+    and the `ModelChoice`. X holds each training row once: the estimator's balanced class
+    weights do what replicated rows would, and replicas would stop its cross-validation."""
+    say = progress or (lambda f, t: None)
+    say(0.05, "Fitting plx's default: comparing the Direct KB and the trees on the training rows…")
+    labels = y.astype(str)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = PLXClassifier(positive=positive, random_state=random_state,
+                            memory_budget=memory_budget).fit(X, labels)
+    said = tuple(dict.fromkeys(str(w.message) for w in caught))
+    sel = est.selection_
+    scores = selection_table(sel) if sel is not None else pd.DataFrame(
+        columns=["candidate", "out-of-fold F1", "threshold", "answers"])
+    trees: list[Tree] = []
+    note = ""
+    if est.chosen_ in TREE_CHOICES:
+        say(0.7, "Redrawing the chosen tree…")
+        trees, note = answering_tree(est, X, labels)
+    choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
+                         est._semantics(), scores, None if sel is None else sel.max_depth,
+                         tuple(est.excluded_.items()), said, note)
+    return est.kb_, trees, choice
+
+
+def answering_tree(est: PLXClassifier, X: pd.DataFrame, labels: pd.Series) -> tuple[list[Tree], str]:
+    """The tree behind a fitted estimator's chosen tree KB, grown again on the same binned
+    rows with the same settings and cut at the chosen depth; ([], why) unless its all-node
+    KB has exactly the answering KB's clauses (same bodies, supports, weights)."""
+    binary = est.chosen_ == "tree-bin-deep"
+    frame = est.transform_rows(X).drop(columns=list(est.excluded_))
+    yy = (labels.to_numpy() == est.positive_).astype(int)
+    grown = build_trees(tree_rows(frame, yy, positive=1), n_trees=1, bootstrap=est.bootstrap,
+                        max_features=est.max_features, max_depth=est.max_depth,
+                        random_state=est.random_state, binary=binary)[0]
+    depth = est.selection_.max_depth if est.selection_ is not None else None
+    tree = truncate(grown, depth)
+    again = trees_to_kb([tree], "all", weights="depth" if binary else "unit")
+    kb = est.kb_
+    same = (again.codes.shape == kb.codes.shape and list(again.features) == list(kb.features)
+            and np.array_equal(again.codes, kb.codes) and np.array_equal(again.support, kb.support)
+            and np.array_equal(again.w, kb.w))
+    if not same:
+        return [], ("the chosen tree could not be redrawn clause for clause; browse its "
+                    "clauses instead")
+    return [tree], ""
+
+
+def tree_view_frame(tree: Tree, kb: KB | None = None) -> pd.DataFrame:
+    """`Tree.to_frame()` in words for the tree view: `label` the edge into the node
+    (`safety = low`, `safety ≠ low`, or `buying ∈ {high, vhigh}` where the path narrowed
+    the feature before), `condition` its whole path (`;`-joined), `clauses` how many
+    clauses it is in the KB, and, given the KB drawn from this tree's every node,
+    `answer` (ω(POS) of a row whose known values reach no deeper: the node's corrected p)
+    and `w` (its weight); the root answers no row (NaN) unless it is the only node."""
+    nodes = tree.to_frame()
+    objs = list(tree.nodes())  # the same pre-order as to_frame
+    labels, conds, n_clauses = [], [], []
+    for node in objs:
+        if isinstance(node, BinaryTreeNode):
+            sets = dict(node.allowed)
+            parts = [wording.values_condition(f, v, tree.domains[f]) for f, v in node.allowed]
+            n_clauses.append(node.n_clauses)
+            if node.feature is None:
+                labels.append("root")
+            elif node.equal:
+                labels.append(wording.condition(node.feature, node.value))
+            else:
+                keep = sets[node.feature]
+                narrowed = len(keep) < len(tree.domains[node.feature]) - 1
+                labels.append(wording.values_condition(node.feature, keep, tree.domains[node.feature])
+                              if narrowed else f"{node.feature} ≠ {node.value}")
+        else:
+            parts = [wording.condition(f, v) for f, v in node.path]
+            n_clauses.append(1)
+            labels.append("root" if node.feature is None else wording.condition(node.feature, node.value))
+        conds.append("; ".join(parts) if parts else "every row")
+    nodes["label"] = labels
+    nodes["condition"] = conds
+    nodes["clauses"] = n_clauses
+    if kb is not None:
+        with_clause = [n.feature is not None or n.is_leaf for n in objs]
+        sizes = np.array([c for c, has in zip(n_clauses, with_clause) if has], dtype=np.int64)
+        if int(sizes.sum()) == len(kb.p):
+            first = np.cumsum(sizes) - sizes
+            answer = np.full(len(objs), np.nan)
+            weight = np.full(len(objs), np.nan)
+            answer[np.flatnonzero(with_clause)] = kb.p[first]
+            weight[np.flatnonzero(with_clause)] = kb.w[first]
+            nodes["answer"], nodes["w"] = answer, weight
+    return nodes
+
+
+__all__ = ["ModelChoice", "TREE_CHOICES", "answering_tree", "fit_default", "selection_table",
+           "tree_view_frame"]

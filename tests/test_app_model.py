@@ -1,0 +1,139 @@
+"""plx's default model in the dashboard (`plx_app.service.model`, the Knowledge base page):
+which candidate answers and why, its threshold, and its tree drawn node by node — a binary
+(value-against-rest) tree included — answering as `PLXClassifier()` does."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from plx_app.service import KBSettings, new_workspace, read_upload
+from plx_app.service.model import tree_view_frame
+from plx_core import PLXClassifier, wording
+from plx_core.plots import tree_figure
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+APP = str(ROOT / "app.py")
+PAGE = "plx_app/views/2_Knowledge_base.py"
+
+
+def rest_table(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    """Six 6-valued columns; outcome 1 iff f1 = a, or f1 ≠ a and f2 ≠ b and f3 = c: a rule of
+    one value against the rest, which the binary tree learns exactly."""
+    r = np.random.default_rng(seed)
+    X = pd.DataFrame({f"f{i}": r.choice(list("abcdef"), n) for i in range(1, 7)})
+    y = (X.f1 == "a") | ((X.f1 != "a") & (X.f2 != "b") & (X.f3 == "c"))
+    return X.assign(outcome=y.astype(int))
+
+
+@pytest.fixture(scope="module")
+def rest_ws():
+    raw = read_upload(rest_table().to_csv(index=False).encode(), "rest.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="1"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    return ws
+
+
+def test_default_model_answers_as_the_estimator(rest_ws):
+    ws = rest_ws
+    X, y = ws.part("train")
+    est = PLXClassifier(positive="1").fit(X, y.astype(str))
+    assert ws.model.chosen == est.chosen_ == "tree-bin-deep"
+    assert ws.model.threshold == est.threshold_ and ws.threshold == est.threshold_
+    assert ws.model.reason == est.chosen_reason_
+    # the candidates' scores are the estimator's, best first, the chosen one marked
+    scores = ws.model.scores
+    assert dict(zip(scores["candidate"], scores["out-of-fold F1"])) == est.selection_.scores
+    assert scores.loc[scores["answers"], "candidate"].tolist() == ["tree-bin-deep"]
+    assert scores["out-of-fold F1"].is_monotonic_decreasing
+    # the dashboard decides the test rows as the estimator predicts them
+    dec = ws.decisions("test")
+    assert (dec["decision"] == "POS").tolist() == (est.predict(ws.X_test) == "1").tolist()
+    assert np.allclose(dec["mean"], est.bounds(ws.X_test)["mean"])
+
+
+def test_binary_tree_nodes_read_as_conditions_and_answer_as_the_kb(rest_ws):
+    ws = rest_ws
+    (tree,) = ws.trees
+    nodes = tree_view_frame(tree, ws.kb)
+    assert nodes.loc[0, "label"] == "root" and np.isnan(nodes.loc[0, "answer"])
+    assert {"f1 = a", "f1 ≠ a"} <= set(nodes["label"])
+    rest = nodes[nodes["label"] == "f1 ≠ a"].iloc[0]
+    assert rest["clauses"] == 5 and rest["condition"] == "f1 ≠ a"
+    # every node's clauses are in the KB that answers: a row reaching the node gets `answer`
+    assert int(nodes.loc[nodes["answer"].notna(), "clauses"].sum()) == len(ws.kb)
+    for _, node in nodes[nodes["answer"].notna()].iterrows():
+        if node["clauses"] == 1 and node["condition"].count(";") == 0:
+            f, v = node["condition"].split(" = ")
+            assert ws.query({f: v}).mean == pytest.approx(node["answer"])
+    # a full test row reaches one leaf (its values in every allowed set of the path) and is
+    # answered that leaf's ω(POS)
+    objs = list(tree.nodes())  # the frame's order
+    for _, row in ws.X_test.head(20).iterrows():
+        reached = [i for i, n in enumerate(objs) if n.is_leaf
+                   and all(row[f] in vals for f, vals in n.allowed)]
+        assert len(reached) == 1
+        assert ws.query(row.to_dict()).mean == pytest.approx(nodes.loc[reached[0], "answer"])
+    fig = tree_figure(nodes)
+    assert "f1 ≠ a" in " ".join(fig.data[1].text)
+    assert any("answers ω(POS)" in h for h in fig.data[1].hovertext)
+
+
+def test_values_condition_says_the_shorter_set():
+    dom = ("high", "low", "med", "vhigh")
+    assert wording.values_condition("safety", ["low"], dom) == "safety = low"
+    assert wording.values_condition("safety", ["high", "med", "vhigh"], dom) == "safety ≠ low"
+    assert wording.values_condition("buying", ["high", "vhigh"], dom) == "buying ∈ {high, vhigh}"
+    dom5 = (*dom, "xl")
+    assert wording.values_condition("b", ["high", "med", "vhigh"], dom5) == "b ∉ {low, xl}"
+
+
+@pytest.mark.slow
+def test_kb_page_shows_the_chosen_binary_tree(rest_ws):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = rest_ws.fork()
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.text]).replace("\\", "")
+    assert "The model that answers" in [s.value for s in at.subheader]
+    assert "tree-bin-deep answers: out-of-fold F1" in text
+    assert f"decision threshold {rest_ws.threshold:g}" in text
+    shown = at.dataframe[0].value
+    assert shown.loc[shown["answers"], "candidate"].tolist() == ["tree-bin-deep"]
+    at.session_state["kb_tab"] = "ID3 tree"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    nodes = tree_view_frame(rest_ws.trees[0], rest_ws.kb)
+    rest = int(nodes.index[nodes["label"] == "f1 ≠ a"][0])
+    at.selectbox(key="kb_node_pick_0").set_value(rest).run()
+    assert not at.exception, [e.value for e in at.exception]
+    code = [c.value for c in at.code]
+    assert any(c.startswith("IF f1 ≠ a THEN 1") or c.startswith("IF f1 ≠ a THEN outcome = 1")
+               for c in code), code
+    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption]).replace("\\", "")
+    assert "5 clauses" in text or "five clauses" in text
+
+
+@pytest.mark.slow
+def test_kb_page_default_that_answers_with_a_direct_kb_says_so():
+    ws = new_workspace(build=False)
+    ws.set_kb(KBSettings("auto"))
+    assert ws.model.chosen in ("direct", "direct-conf") and not ws.trees
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    at.session_state["kb_tab"] = "ID3 tree"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(i.value) for i in at.info).replace("\\", "")
+    assert "plx's default answers with" in said and "no tree" in said
