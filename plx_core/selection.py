@@ -230,7 +230,8 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     from .vote import VOTE_FOLDS
 
     how = ("leave-one-out" if model in ("direct", "direct-conf") else
-           f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote" if model == "direct-vote"
+           f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote; its threshold is on the "
+           "vote's probability, moved into the prior clause" if model == "direct-vote"
            else f"{SELECT_FOLDS}-fold")
     depth = int(setting) if model in TREE_MODELS and setting is not None else None
     m = float(setting) if model == "direct-conf" else None
