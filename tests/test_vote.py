@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fastpath import datasets
 
 from plx_core import query
 from plx_core import variants as V
@@ -49,21 +50,14 @@ def fitted_vote(X, y, balanced=True, C=1.0):
 
 @st.composite
 def tables(draw):
-    n_feat = draw(st.integers(2, 4))
-    n_val = draw(st.integers(2, 3))
-    n = draw(st.integers(6, 30))
-    rows = draw(st.lists(st.lists(st.integers(0, n_val - 1), min_size=n_feat, max_size=n_feat),
-                         min_size=n, max_size=n))
-    y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    y[0], y[-1] = 0, 1
-    X = pd.DataFrame(np.array(rows).astype(str), columns=[f"a{i + 1}" for i in range(n_feat)])
+    """A small table, labels and query (`test_fastpath.datasets`) with up to 3 missing cells,
+    a threshold and whether the probabilities are class-corrected."""
+    X, y, q = draw(datasets())
+    X = X.astype(object)
+    n, n_feat = X.shape
     for i, j in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n_feat - 1)),
                               max_size=3)):
         X.iat[i, j] = None  # a missing cell: its feature is open in the query
-    q = {}
-    for f in X.columns:  # a query: a seen value, an unseen one, or unknown
-        c = draw(st.integers(0, n_val + 1))
-        q[f] = None if c == n_val else ("9" if c == n_val + 1 else str(c))
     return X, np.array(y), q, draw(st.sampled_from([0.2, 0.5, 0.7])), draw(st.booleans())
 
 
