@@ -143,7 +143,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points). `decimal` ('.' or
     ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
-    from .data import column_numbers, infer_schema, is_date_format, reading_delimiter
+    from .data import (
+        column_numbers,
+        infer_schema,
+        is_date_format,
+        mixed_dates,
+        reading_delimiter,
+    )
     from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
@@ -156,6 +162,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    for c in schema.features:  # nor dates read as categories silently
+        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c])) is not None:
+            say(f"column {c!r} is used as categories: {mixed}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):

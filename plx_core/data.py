@@ -789,10 +789,11 @@ def _ambiguous_numbers(s: pd.Series) -> bool:
     return bool(u.str.fullmatch(_AMBIGUOUS).all() and u.str.contains(",", regex=False).any())
 
 
-def _mixed_dates(s: pd.Series) -> str | None:
+def mixed_dates(s: pd.Series) -> str | None:
     """Why a column of dates was not read as one (its values written in more than one of
     `DATE_FORMATS`, naming a value of the format most read and one it does not read), or None
-    when not every present value is written like a date."""
+    when not every present value is written like a date. Said wherever such a column is left
+    out or kept as categories (`plx fit`, the dashboard, `PLXClassifier.fit`)."""
     u = _present_text(s)
     if len(u) == 0 or not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
             _DATE_LIKE).all():  # the head first: most text columns are no dates
@@ -1364,7 +1365,7 @@ def infer_schema(
                     why += (" — its values read as numbers written like 1,234, which could be a "
                             "thousand or 1.234: write them plainly (1234 or 1.234) to have "
                             "them binned")
-                elif not is_num and (mixed := _mixed_dates(s)) is not None:
+                elif not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
                 excluded[c] = why
                 continue

@@ -7,6 +7,7 @@ numeric columns are discretised. Here a float column is an error, not a silent c
 from __future__ import annotations
 
 import math
+import numbers
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,30 @@ def check_labels(arr: np.ndarray) -> None:
     if missing:
         raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
     check_label_variants({value_str(v) for v in arr})
+
+
+def typed_labels(arr: np.ndarray) -> np.ndarray:
+    """Labels held as Python objects (an object column of whole numbers, floats or booleans,
+    as a database, JSON records or `astype(object)` leave them) as the typed array
+    scikit-learn classifies (it called them "unknown ... continuous values"); labels that mix
+    kinds are refused naming a row of each (1 and "1" would print as one class). Missing
+    labels are refused before (`check_labels`)."""
+    if arr.dtype != object:
+        return arr
+    kind = pd.api.types.infer_dtype(arr, skipna=True)
+    if kind in ("integer", "floating", "mixed-integer-float", "boolean"):
+        return pd.Series(arr, dtype=object).infer_objects().to_numpy()
+    if kind in ("mixed-integer", "mixed"):
+        first: dict[str, int] = {}
+        for i, v in enumerate(arr):
+            what = ("booleans" if isinstance(v, (bool, np.bool_)) else
+                    "numbers" if isinstance(v, numbers.Number) else "text")
+            first.setdefault(what, i)
+        if len(first) > 1:
+            (a, i), (b, j) = list(first.items())[:2]
+            raise DataError(f"the label mixes {a} (row {i}: {arr[i]!r}) and {b} (row {j}: "
+                            f"{arr[j]!r}); write every class one way (e.g. y.astype(str))")
+    return arr
 
 
 def check_label_variants(classes: Any, label: str | None = None) -> None:

@@ -65,6 +65,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    mixed_dates,
     numbered_like_ids,
     reads_as_numbers,
     uninformative,
@@ -74,9 +75,11 @@ from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
     check_labels,
+    column_names,
     default_positive,
     match_columns,
     natural_key,
+    typed_labels,
     unknown_positive,
     value_str,
 )
@@ -267,6 +270,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError("expected a table (rows × columns) but got one dimension. Reshape "
                             "your data: a DataFrame (a single row: `row.to_frame().T` or "
                             "`[row_dict]`)")
+        if not reset and isinstance(X, pd.DataFrame) and getattr(self, "excluded_", None):
+            # a left-out column (an ID, a constant) may be absent from new rows, as in `plx
+            # predict`: the KB never reads it ("still accepted in predict", not required)
+            have = set(column_names(X))
+            absent = [c for c in self.excluded_ if c not in have]
+            if absent:
+                X = X.reindex(columns=[*X.columns, *absent])
         X = match_columns(X, None if reset else getattr(self, "feature_names_in_", None))
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
             return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
@@ -317,6 +327,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._groups = groups
         y_arr = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y), warn=True)
         check_labels(y_arr)
+        y_arr = typed_labels(y_arr)
         check_classification_targets(y_arr)
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):
@@ -456,6 +467,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 elif levels[c] is not None and date_format(s) is not None:
                     levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
                                   "have it binned as a time line")
+                elif (mixed := mixed_dates(s)) is not None:  # never silently categories
+                    if levels[c] is not None:
+                        levels[c] += f" — {mixed}"
+                    else:
+                        warnings.warn(f"column {c!r} is used as categories: {mixed}",
+                                      UserWarning, stacklevel=4)
                 elif levels[c] is not None and pd.api.types.infer_dtype(
                         raw[c], skipna=True) == "string" and reads_as_numbers(s):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
@@ -476,15 +493,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
-                  depths: tuple[int | None, ...] = ()) -> dict:
+                  depths: tuple[int | None, ...] = (), alpha: float | None = None,
+                  alphas: dict | None = None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
         also cut at each of these depth limits, as is "tree-bin-deep"; "tree-bin" at each limit
         on the features a path constrains (keys `selection.tree_key(d, kind)`; one tree grown,
-        see `truncate`, `cut_to_features`)."""
+        see `truncate`, `cut_to_features`). `alpha`: "tree-bin-deep" cost-complexity pruned
+        at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
+        with each clause's α of "tree-bin-deep" (kept at α iff above it)."""
         from .selection import tree_key
-        from .tree import build_trees, cut_to_features, tree_rows, trees_to_kb, truncate
+        from .tree import (
+            build_trees,
+            clause_values,
+            cut_to_features,
+            prune,
+            prune_alphas,
+            tree_rows,
+            trees_to_kb,
+            truncate,
+        )
 
         out = {}
         rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
@@ -503,6 +532,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             two = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
                               random_state=self.random_state, binary=True)
+            if alpha is not None or alphas is not None:
+                wp, wn = self._prune_weights(y, cw)
+                node_alpha = prune_alphas(two[0], wp, wn)
+                if alphas is not None:
+                    alphas["tree-bin-deep"] = clause_values(two[0], node_alpha)
+                if alpha is not None:
+                    two = [prune(two[0], node_alpha > alpha)]
             for k in binary:
                 deep = k == "tree-bin-deep"
                 out[k] = trees_to_kb(two, "all", weights="depth" if deep else "unit")
@@ -520,6 +556,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             kb.positive = positive
             out[k] = self._corrected(kb, y, cw)
         return out
+
+    def _prune_weights(self, y: np.ndarray, cw: tuple[float, float] | None
+                       ) -> tuple[float, float]:
+        """(w_pos, w_neg) the pruning cost counts errors with: the class correction's."""
+        if self.class_weight_ == "balanced":
+            return V.balanced_weights(int(y.sum()), len(y))
+        return cw if cw is not None else (1.0, 1.0)
 
     def _select(self, frame: pd.DataFrame, labels: np.ndarray) -> None:
         """variant="auto": keep the tuned Direct KB or replace it by the confidence-weighted
@@ -556,34 +599,55 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
-            # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths),
-            # so every depth is answered from one lookup (`bounds_by_max_len`)
+            # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths; pruned
+            # at α: the clauses whose α is above it), so every cut is answered from one lookup
+            # (`bounds_by_max_len`)
             out = {}
             held: list = []  # the held-out rows and their codes, shared by the fold's trees
-            for k, kb in self._tree_kbs(f, yy, pos, kinds, cw).items():
+            pruning = "tree-bin-deep" in kinds and bool(S.BIN_ALPHAS) and sem == "relevant"
+            alphas: dict = {}  # each clause's cost-complexity α, per pruned tree model
+            rooted: set = set()  # pruned keys that leave only the root
+            base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
+            for k, kb in self._tree_kbs(f, yy, pos, kinds, cw,
+                                        alphas=alphas if pruning else None).items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
+                # per family of cuts: the clause levels and {limit: candidate key}
                 cuts = depths(k) if k in S.TREE_MODELS else ()
-                levels = None
+                fams = [(None, {d: S.tree_key(d, k) for d in (None, *cuts)})]
                 if k == "tree-bin-deep":
-                    levels = np.rint(np.log2(kb.w)).astype(np.int64)  # weights 2^depth
-                    cuts = cuts if sem == "relevant" else ()
+                    depth = np.rint(np.log2(kb.w)).astype(np.int64)  # weights 2^depth
+                    fams = [(depth, {d: S.tree_key(d, k) for d in (None, *cuts)})
+                            if sem == "relevant" else (None, {None: k})]
+                    if k in alphas:  # kept at α iff its α > α: level −α ≤ just below −α
+                        pruned = {np.nextafter(-a, -np.inf): S.prune_key(a) for a in S.BIN_ALPHAS}
+                        # pruned to its root: no clause left, yet refitted it answers the base
+                        # rate (the root's clause), so the fold answers that too
+                        rooted.update(S.prune_key(a) for a in S.BIN_ALPHAS
+                                      if not (alphas[k] > a).any())
+                        if cuts:
+                            fams.append((-alphas[k], pruned))
+                        else:  # the whole tree and its pruned ones from one lookup
+                            fams = [(-alphas[k], {None: k, **pruned})]
                 memo: dict = {}  # one held-out frame per fold
 
-                def answer(X: pd.DataFrame, d: int | None, kb=kb, cuts=cuts, memo=memo,
-                           levels=levels):
+                def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo):
+                    if key in rooted:
+                        return np.full(len(X), base)
                     if not memo:
                         # the fold's trees share features and domains: encode X once
-                        key = (X, kb.features, kb.domains)
+                        enc = (X, kb.features, kb.domains)
                         if sem == "relevant" and not (held and held[0][0] is X
-                                                      and held[0][1:] == key[1:]):
-                            held[:] = [key, encode_query_rows(kb, X)]
-                        memo.update(V.bounds_by_max_len(
-                            kb, X, (None, *cuts), semantics=sem, n_jobs=1, levels=levels,
-                            encoded=held[1] if held and held[0][0] is X else None))
-                    return memo[d].mean
-                out[k] = functools.partial(answer, d=None)
-                out.update({S.tree_key(d, k): functools.partial(answer, d=d) for d in cuts})
+                                                      and held[0][1:] == enc[1:]):
+                            held[:] = [enc, encode_query_rows(kb, X)]
+                        for levels, keys in fams:
+                            got = V.bounds_by_max_len(
+                                kb, X, tuple(keys), semantics=sem, n_jobs=1, levels=levels,
+                                encoded=held[1] if held and held[0][0] is X else None)
+                            memo.update({keys[lim]: got[lim] for lim in keys})
+                    return memo[key].mean
+                out.update({key: functools.partial(answer, key=key)
+                            for _lev, keys in fams for key in keys.values()})
             return out
 
         oof = S.out_of_fold(frame, y, fit_fold, self.random_state) if kinds else {}
@@ -593,7 +657,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
         if vote is not None:
             oof["direct-vote"] = vote.oof
-        sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof)
+        sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
+                       fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state))
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen == "direct-vote":
             # the fitted vote answers, its threshold moved into the prior clause (decides at
@@ -612,9 +677,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
         elif sel.chosen != "direct":
             key = (S.tree_key(sel.max_depth, sel.chosen) if sel.chosen in S.TREE_MODELS
-                   else sel.chosen)
+                   else sel.chosen)  # (pruned: the tree's own key, `alpha` prunes it)
             self.kbs_[0] = self._tree_kbs(frame, y, pos, (sel.chosen,), cw,
-                                          (sel.max_depth,))[key]
+                                          (sel.max_depth,), alpha=sel.alpha)[key]
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, "paper"
             self.semantics_ = sem
         if self.threshold is None:
@@ -854,6 +919,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         class in order on ties)."""
         self._check_threshold()
         return self._decide(self._means(X))
+
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
+        """Accuracy (scikit-learn's), with labels held as Python objects typed as `fit` types
+        them (`encoding.typed_labels`: scikit-learn's metrics call an object column of
+        whole numbers "unknown")."""
+        y = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y))
+        return super().score(X, typed_labels(y), sample_weight)
 
     def bounds_and_predict(self, X: Any) -> tuple[pd.DataFrame, np.ndarray]:
         """`bounds(X)` and `predict(X)` from one pass over the rows (a Dask partition, a

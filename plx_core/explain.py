@@ -1322,11 +1322,14 @@ def counterfactual(
     semantics: str = "auto",
     max_rows: int = 200_000,
     features: Sequence[str] | None = None,
+    threshold: float = 0.5,
 ) -> Counterfactual:
     """Fewest changes of the query's known features (restricted to `features` if given), each
-    to another value of the feature's training domain, that flip the decision. Search by
-    number of changes (1, 2, …, `max_changes`), every candidate row of a level answered in one
-    `query_many` batch; stops early (`truncated`) if a level would exceed `max_rows` rows."""
+    to another value of the feature's training domain, that flip the decision (positive iff
+    the mean of the bounds is above `threshold`: the paper's 0.5, or an estimator's). Search
+    by number of changes (1, 2, …, `max_changes`), every candidate row of a level answered in
+    one `query_many` batch; stops early (`truncated`) if a level would exceed `max_rows`
+    rows."""
     max_changes = _check_int("max_changes", max_changes, 1)
     max_rows = _check_int("max_rows", max_rows, 1)
     sem = resolve_semantics(kb, semantics)
@@ -1339,7 +1342,7 @@ def counterfactual(
             raise DataError(f"features {unknown} are not known in the query ({names})")
         names = [f for f in names if f in set(features)]
     b0 = query(kb, base | dict(pq.atoms), semantics=sem)
-    pos0 = bool(b0.positive)
+    pos0 = bool(b0.mean > threshold + TIE_EPS)
     alts = {f: [v for v in kb.domains[f] if v != base[f]] for f in names}
     evaluated, truncated = 0, False
     for m in range(1, max_changes + 1):
@@ -1370,7 +1373,7 @@ def counterfactual(
             lo, hi = res.lower, res.upper
         evaluated += len(rows)
         mean = (lo + hi) / 2
-        flips = (mean > 0.5 + TIE_EPS) != pos0
+        flips = (mean > threshold + TIE_EPS) != pos0
         if not flips.any():
             continue
         idx = np.flatnonzero(flips)

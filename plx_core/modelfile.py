@@ -93,11 +93,15 @@ SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote")
 def schema_of(clf: Any, label: str = "label") -> Any:
     """How raw rows become a fitted `PLXClassifier`'s features, as a `plx_core.data.Schema`:
     its bins (`discretizer_`) for the numeric columns, the KB's values for the others, the
-    left-out columns with their reasons."""
+    left-out columns with their reasons; `label` (with "_" added while a feature has that
+    name) names the label column a table of new rows may hold."""
     from .data import Schema
 
     kb = clf.kb_
-    features = tuple(f for f in clf._feature_names() if f not in clf.excluded_)
+    names = clf._feature_names()
+    while label in names:  # a feature called "label" must not be read as the label
+        label += "_"
+    features = tuple(f for f in names if f not in clf.excluded_)
     bins = {f: b for f, b in clf.discretizer_.binnings_.items() if f in features}
     return Schema(label, clf.positive_, features,
                   {f: "numeric" if f in bins else "categorical" for f in features}, bins,

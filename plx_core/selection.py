@@ -18,7 +18,8 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
-  unit or depth weights (`TREE_MODELS`);
+  unit or depth weights (`TREE_MODELS`); "tree-bin-deep" also cost-complexity pruned at each α
+  of `BIN_ALPHAS` (CART's weakest-link pruning, read off the one tree grown per fold);
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
@@ -27,7 +28,10 @@ its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanc
 means chosen among `THRESHOLDS` for out-of-fold F1.
 
 The candidate with the largest out-of-fold F1 answers; ties go to the Direct KB (the paper's
-model), then to the order of `CANDIDATES`. The Direct KB's leave-one-out F1 is that of the
+model), then to the order of `CANDIDATES`. A pruned tree answers only if it beats the best
+candidate that is not pruned by more than `PRUNE_SE` standard errors of their paired per-fold
+F1 differences (`one_se`): the α is a choice among near-equal fold scores, so it must win by
+more than the folds' noise (CART's one-standard-error rule, there for the same reason). The Direct KB's leave-one-out F1 is that of the
 best of its tuned configurations, so the comparison leans towards it: another model must
 beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULTS.md
 ("Accuracy on the data users bring").
@@ -70,6 +74,18 @@ leaf answers as a decision tree's does. Depth limits were measured and not kept
 (benchmarks/RESULTS.md): (3, unlimited) cost the rare additive table 0.012, the full grid
 (2, 3, 4, 5, 6, 8, unlimited) the rare sets 0.010–0.019 — there the best depth is a draw
 among near-equal out-of-fold scores — although it took DNF + noise 0.04–0.05 up."""
+BIN_ALPHAS: tuple[float, ...] = (0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.02,
+                                 0.03)
+"""Cost-complexity α at which "tree-bin-deep" is also scored pruned (`tree.prune_alphas`: the
+balanced misclassification rate of the training rows plus α per leaf, CART's weakest link),
+in tie order (the larger tree first). Each fold's one grown tree is answered at every α from
+one lookup; the chosen α prunes the tree grown on all training rows. A pruned tree answers
+only past the `one_se` rule. Measured in benchmarks/RESULTS.md ("Pruning the binary tree"):
+on DNF + 10% noise it stops at the label's terms (+0.05); chosen by out-of-fold F1 alone it
+cost the rare sets up to 0.026, as the depth grid did."""
+PRUNE_SE = 1.0
+"""How many standard errors of the paired per-fold F1 differences a pruned tree must beat the
+best candidate without pruning by (`one_se`). 0: the plain maximum (not kept, above)."""
 TREE_DEPTHS: tuple[int | None, ...] = (None, 4, 3, 2)
 """Depth limits tried for "tree-all" (None: grown until pure, the ID3 of the paper), in tie
 order: a limit answers only if it beats the deeper trees out of fold, so where depth makes no
@@ -125,6 +141,19 @@ class Selection:
     """The depth limit of the chosen "tree-all" (None: unlimited, or the Direct KB answers)."""
     m: float | None = None
     """The m-estimate strength of the chosen "direct-conf" (None for the other models)."""
+    alpha: float | None = None
+    """The cost-complexity α the chosen "tree-bin-deep" is pruned at (None: not pruned)."""
+
+    @property
+    def key(self) -> str:
+        """The name the chosen candidate was scored under in `scores`."""
+        if self.alpha is not None:
+            return prune_key(self.alpha)
+        if self.chosen in TREE_MODELS:
+            return tree_key(self.max_depth, self.chosen)
+        if self.chosen == "direct-conf" and self.m is not None:
+            return conf_key(self.m)
+        return self.chosen
 
 
 def tree_key(depth: int | None, model: str = "tree-all") -> str:
@@ -134,6 +163,11 @@ def tree_key(depth: int | None, model: str = "tree-all") -> str:
     if depth is None:
         return model
     return f"{model} {'features' if model == 'tree-bin' else 'depth'}≤{depth}"
+
+
+def prune_key(alpha: float) -> str:
+    """The name "tree-bin-deep" cost-complexity pruned at α is scored under."""
+    return f"tree-bin-deep pruned α={alpha:g}"
 
 
 def depths_of(model: str) -> tuple[int | None, ...]:
@@ -148,13 +182,16 @@ def conf_key(m: float) -> str:
 
 def _candidates() -> list[tuple[str, str, float | None]]:
     """(key, model, setting) in tie order: the Direct KB, the confidence-weighted Direct KB per
-    m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth)."""
+    m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth;
+    a pruned "tree-bin-deep": its α, `is_pruned`)."""
     from .weighting import M_GRID
 
     out: list[tuple[str, str, float | None]] = []
     for name in CANDIDATES:
         if name in TREE_MODELS:
             out += [(tree_key(d, name), name, d) for d in depths_of(name)]
+            if name == "tree-bin-deep":
+                out += [(prune_key(a), name, a) for a in BIN_ALPHAS]
         elif name == "direct-conf":
             out += [(conf_key(m), name, m) for m in M_GRID]
         else:
@@ -190,6 +227,40 @@ def best_threshold(y: np.ndarray, means: np.ndarray, guarded: bool = False
     return float(ts[order[0]]), float(f1[order[0]])
 
 
+def is_pruned(key: str) -> bool:
+    """Whether a candidate key names a cost-complexity pruned tree (`prune_key`)."""
+    return key.startswith("tree-bin-deep pruned")
+
+
+def fold_f1(y: np.ndarray, means: np.ndarray, threshold: float, fold: np.ndarray) -> np.ndarray:
+    """F1 at `threshold` on each fold's rows (`fold`: the fold number of each row)."""
+    k = int(fold.max(initial=-1)) + 1
+    pred = np.nan_to_num(np.asarray(means, float), nan=-1.0) > threshold + 1e-9
+    yb = np.asarray(y, dtype=bool)
+    tp = np.bincount(fold, weights=pred & yb, minlength=k)
+    wrong = np.bincount(fold, weights=pred != yb, minlength=k)
+    return np.where(2 * tp + wrong > 0, 2 * tp / np.maximum(2 * tp + wrong, 1), 0.0)
+
+
+def one_se(y: np.ndarray, fold: np.ndarray, new: tuple[np.ndarray, float],
+           old: tuple[np.ndarray, float], mult: float = PRUNE_SE) -> tuple[bool, float, float]:
+    """(whether `new` beats `old` by more than `mult` standard errors, the F1 gain, that SE):
+    each is (out-of-fold means, threshold); the gain is their F1 difference on all rows and
+    the standard error that of the mean of their per-fold F1 differences."""
+    a, b = fold_f1(y, *new, fold), fold_f1(y, *old, fold)
+    gain = float(f1_at(y, new[0], np.array([new[1]]))[0] - f1_at(y, old[0], np.array([old[1]]))[0])
+    se = float(np.std(a - b, ddof=1) / np.sqrt(len(a))) if len(a) > 1 else 0.0
+    return gain > mult * se + 1e-12, gain, se
+
+
+def fold_ids(y: np.ndarray, k: int, seed: int | None) -> np.ndarray:
+    """The fold number of each row in `folds(y, k, seed)`."""
+    out = np.zeros(len(y), dtype=np.int64)
+    for i, (_tr, te) in enumerate(folds(y, k, seed)):
+        out[te] = i
+    return out
+
+
 def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Stratified k-fold (train, held-out) positions, shuffled with `seed`."""
     from sklearn.model_selection import StratifiedKFold
@@ -212,11 +283,12 @@ def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict
 
 
 def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
-           oof: dict[str, np.ndarray]) -> Selection:
+           oof: dict[str, np.ndarray], fold: np.ndarray | None = None) -> Selection:
     """The candidate with the best out-of-fold F1 (see the module docstring).
 
     `direct_pred`: the tuned Direct KB's leave-one-out decisions on `direct_rows` (positions
-    into y; None: all rows); the other candidates are scored on the same rows."""
+    into y; None: all rows); the other candidates are scored on the same rows. `fold`: each
+    row's fold (`fold_ids`), for the `one_se` rule a pruned tree must pass (None: none)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
@@ -230,27 +302,49 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             thresholds[key], scores[key] = best_threshold(y[rows], oof[key][rows],
                                                           guarded=key == "direct")
     rank = {key: i for i, (key, _m, _d) in enumerate(order)}
-    guarded = False
-    best = max(scores, key=lambda n: (scores[n], -rank.get(n, len(rank))))
+
+    def top(names: list[str]) -> str:
+        return max(names, key=lambda n: (scores[n], -rank.get(n, len(rank))))
+
+    best = top(list(scores))
+    vote_note = ""
     if best == "direct-vote" and len(scores) > 1:
-        runner = max((n for n in scores if n != best),
-                     key=lambda n: (scores[n], -rank.get(n, len(rank))))
+        runner = top([n for n in scores if n != best])
         if scores[best] <= scores[runner] + VOTE_MARGIN:
-            best, guarded = runner, True
+            vote_note = (f"; direct-vote scored {scores[best]:.3f}, not more than "
+                         f"{VOTE_MARGIN:g} above it")
+            best = runner
+    pruned_note = ""
+    plain = [n for n in scores if not is_pruned(n) and not (vote_note and n == "direct-vote")]
+    if is_pruned(best) and fold is not None and plain:
+        other = top(plain)
+
+        def answered(n: str) -> tuple[np.ndarray, float]:
+            got = oof[n][rows] if n in oof else np.asarray(direct_pred, float)
+            return got, thresholds[n]
+
+        wins, gain, se = one_se(y[rows], np.asarray(fold)[rows], answered(best), answered(other))
+        if wins:
+            pruned_note = (f"; beats {other} by {gain:.3f}, more than {PRUNE_SE:g} standard "
+                           f"error ({se:.3f})")
+        else:
+            pruned_note = (f"; {best} scored {scores[best]:.3f}, not more than {PRUNE_SE:g} "
+                           f"standard error ({se:.3f}) above it")
+            best = other
     model, setting = next(((m, d) for k, m, d in order if k == best), (best, None))
     model_of = {k: m for k, m, _d in order}
     runner = sorted((n for n in scores if n != best and model_of.get(n, n) != model),
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
-    if guarded:
-        against += f" (the fitted vote answers only by more than {VOTE_MARGIN:g})"
     from .vote import VOTE_FOLDS
 
     how = ("leave-one-out" if model in ("direct", "direct-conf") else
            f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote; its threshold is on the "
            "vote's probability, moved into the prior clause" if model == "direct-vote"
            else f"{SELECT_FOLDS}-fold")
-    depth = int(setting) if model in TREE_MODELS and setting is not None else None
+    alpha = float(setting) if is_pruned(best) else None
+    depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
+             else None)
     m = float(setting) if model == "direct-conf" else None
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
@@ -258,16 +352,19 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
         how += ", value-against-rest splits, " + (
             "depth unlimited" if depth is None else f"≤ {depth} features a path")
     elif model == "tree-bin-deep":
-        how += ", value-against-rest splits, the deepest node answers, depth " + (
-            "unlimited" if depth is None else f"≤ {depth}")
+        how += ", value-against-rest splits, the deepest node answers, " + (
+            f"pruned at α = {alpha:g}" if alpha is not None else
+            "depth " + ("unlimited" if depth is None else f"≤ {depth}"))
     if m is not None:
         how += f", m = {m:g}"
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
-              f"{thresholds[best]:g}) on {len(rows)} training rows{against}")
-    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m)
+              f"{thresholds[best]:g}) on {len(rows)} training rows{against}{pruned_note}{vote_note}")
+    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,
+                     alpha)
 
 
 __all__ = ["CANDIDATES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
-           "Selection", "depths_of",
+           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned",
+           "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
            "TREE_SEMANTICS"]

@@ -563,6 +563,113 @@ def truncate(tree: Tree, max_depth: int | None) -> Tree:
     return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
 
 
+# --------------------------------------------------------------------------- pruning
+
+
+def _node_arrays(tree: Tree) -> tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]:
+    """The nodes in pre-order (`Tree.nodes`), each one's parent position (-1: the root), row
+    count and positive count."""
+    nodes = list(tree.nodes())
+    index = {id(n): i for i, n in enumerate(nodes)}
+    parent = np.full(len(nodes), -1, dtype=np.int64)
+    for i, n in enumerate(nodes):
+        for c in n.children:
+            parent[index[id(c)]] = i
+    count = np.array([n.count for n in nodes], dtype=np.float64)
+    pos = np.array([n.positives for n in nodes], dtype=np.float64)
+    return nodes, parent, count, pos
+
+
+def prune_alphas(tree: Tree, w_pos: float = 1.0, w_neg: float = 1.0,
+                 cost: Literal["error", "deviance"] = "error") -> np.ndarray:
+    """Per node (pre-order): the cost-complexity α (CART's weakest-link pruning) from which
+    the node is pruned away (its parent has become a leaf); inf for the root.
+
+    The cost of a (sub)tree is its rows' weighted misclassification (positives weigh
+    `w_pos`, negatives `w_neg`; each answer region decides its weighted majority) as a
+    fraction of the root's weight, plus α per leaf; `cost="deviance"` counts its weighted
+    entropy in bits instead (a split always lowers it by its information gain, also where it
+    changes no decision but the probabilities). Rows a split cannot pass on (the split
+    feature missing) stay answered by the node, so they count in its subtree's cost as they
+    do in the KB. The α are nested: a tree pruned at α keeps the nodes whose value is > α,
+    and every such set is closed towards the root (`prune`)."""
+    nodes, parent, count, pos = _node_arrays(tree)
+    n = len(nodes)
+    wp, wn = pos * w_pos, (count - pos) * w_neg
+    total = max(wp[0] + wn[0], 1e-300)
+    def risk(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return (np.minimum(p, q) if cost == "error" else _nh(p + q, p)) / total
+
+    r_leaf = risk(wp, wn)
+    kids = [[] for _ in range(n)]
+    for i in range(1, n):
+        kids[parent[i]].append(i)
+    r_sub = r_leaf.copy()
+    leaves = np.ones(n)
+    for i in range(n - 1, -1, -1):  # children come after their parent in pre-order
+        if kids[i]:
+            ks = kids[i]
+            rp, rn = wp[i] - wp[ks].sum(), wn[i] - wn[ks].sum()  # rows left at the node
+            r_sub[i] = r_sub[ks].sum() + risk(np.array([max(rp, 0.0)]), np.array([max(rn, 0.0)]))[0]
+            leaves[i] = leaves[ks].sum()
+    collapse = np.full(n, np.inf)
+    internal = np.array([bool(k) for k in kids])
+    alive = internal.copy()
+    dead = np.zeros(n, dtype=bool)
+    level = 0.0
+    while alive.any():
+        g = np.where(alive, (r_leaf - r_sub) / np.maximum(leaves - 1, 1), np.inf)
+        t = int(np.argmin(g))
+        level = max(level, float(g[t]))
+        collapse[t] = level
+        # t becomes a leaf: its descendants go, its ancestors lose its subtree's leaves
+        stack = list(kids[t])
+        while stack:
+            c = stack.pop()
+            dead[c] = True
+            alive[c] = False
+            stack += kids[c]
+        alive[t] = False
+        dr, dl = r_leaf[t] - r_sub[t], leaves[t] - 1
+        r_sub[t], leaves[t] = r_leaf[t], 1
+        a = parent[t]
+        while a >= 0:
+            r_sub[a] += dr
+            leaves[a] -= dl
+            a = parent[a]
+    out = np.full(n, np.inf)
+    out[1:] = collapse[parent[1:]]
+    # a node goes with its parent or earlier (an ancestor that collapses first)
+    for i in range(1, n):
+        out[i] = min(out[i], out[parent[i]])
+    return out
+
+
+def prune(tree: Tree, keep: np.ndarray) -> Tree:
+    """`tree` without the nodes whose `keep` (one per node, pre-order) is False — with
+    `prune_alphas(tree) > α`, the tree cost-complexity pruned at α."""
+    keep = np.asarray(keep, dtype=bool)
+    index = {id(n): i for i, n in enumerate(tree.nodes())}
+    if len(keep) != len(index):
+        raise DataError(f"keep has {len(keep)} entries for a tree of {len(index)} nodes")
+
+    def cut(node: Any) -> Any:
+        return dataclasses.replace(
+            node, children=tuple(cut(c) for c in node.children if keep[index[id(c)]]))
+
+    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+
+
+def clause_values(tree: Tree, values: np.ndarray) -> np.ndarray:
+    """One value per node (pre-order) spread over the clauses of `trees_to_kb([tree], "all")`
+    (a binary tree's node gives one clause per combination of its allowed values)."""
+    values = np.asarray(values)
+    nodes = list(tree.nodes())
+    picked = [i for i, n in enumerate(nodes) if n.feature is not None or n.is_leaf]
+    sizes = [nodes[i].n_clauses if isinstance(nodes[i], BinaryTreeNode) else 1 for i in picked]
+    return np.repeat(values[picked], sizes)
+
+
 # --------------------------------------------------------------------------- level-wise growth
 
 

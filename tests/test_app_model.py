@@ -137,3 +137,45 @@ def test_kb_page_default_that_answers_with_a_direct_kb_says_so():
     assert not at.exception, [e.value for e in at.exception]
     said = " ".join(str(i.value) for i in at.info).replace("\\", "")
     assert "plx's default answers with" in said and "no tree" in said
+
+
+def test_data_notes_say_a_column_of_dates_in_two_formats_is_used_as_categories():
+    from plx_app.service import prepare, validate
+
+    r = np.random.default_rng(3)
+    d = pd.Timestamp("2024-01-01") + pd.to_timedelta(r.integers(0, 20, 120), "D")
+    frame = pd.DataFrame({
+        "when": [x.strftime("%Y-%m-%d") if i % 2 else x.strftime("%d/%m/%Y") for i, x in enumerate(d)],
+        "g": r.choice(list("ab"), 120), "y": r.choice(["no", "yes"], 120)})
+    raw = read_upload(frame.to_csv(index=False).encode(), "mixed.csv")
+    notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
+    said = [m for level, m in notes if "'when' is used as categories" in m]
+    assert len(said) == 1 and "more than one format" in said[0]
+    assert ("warning", said[0]) in notes
+
+
+def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
+    # a noisy DNF: the default answers with the binary tree pruned at a cost-complexity α;
+    # the page marks that candidate and draws the pruned tree, clause for clause
+    r = np.random.default_rng(1)
+    v = r.integers(0, 3, (600, 10))
+    y = ((v[:, 0] == 0) & (v[:, 1] == 1)) | ((v[:, 2] == 2) & (v[:, 3] == 0))
+    y = y ^ (r.random(600) < 0.1)
+    table = pd.DataFrame({f"f{i + 1}": v[:, i].astype(str) for i in range(10)}).assign(
+        outcome=y.astype(int))
+    raw = read_upload(table.to_csv(index=False).encode(), "dnf.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="1"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    X, yy = ws.part("train")
+    est = PLXClassifier(positive="1").fit(X, yy.astype(str))
+    alpha = est.selection_.alpha
+    assert ws.model.chosen == est.chosen_ == "tree-bin-deep" and alpha is not None
+    assert f"pruned at α = {alpha:g}" in ws.model.reason
+    scores = ws.model.scores
+    assert scores.loc[scores["answers"], "candidate"].tolist() == [f"tree-bin-deep pruned α={alpha:g}"]
+    (tree,) = ws.trees
+    assert not ws.model.tree_note
+    nodes = tree_view_frame(tree, ws.kb)
+    assert int(nodes.loc[nodes["answer"].notna(), "clauses"].sum()) == len(ws.kb) == len(est.kb_)
+    grown = PLXClassifier(positive="1", kb="tree-bin-deep").fit(X, yy.astype(str))
+    assert tree.n_nodes < len(grown.kb_)  # pruned: fewer nodes than the grown tree has clauses

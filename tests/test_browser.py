@@ -83,6 +83,16 @@ def new_project(app: App, name: str) -> None:
     app.click_button("Create", expect=f"Project: {name}")
 
 
+def upload_in_new_project(app: App, project: str, path: Path, label: str) -> None:
+    """Open the app, start a project and use the CSV at `path` (its label guessed as `label`)."""
+    app.open("")
+    new_project(app, project)
+    app.nav("Data")
+    app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+    app.upload(path, expect=f"Suggested label: {label}")
+    app.click_button("Use this data", expect=f"Now using {path.name}")
+
+
 def _decision(app: App) -> str:
     """The Decision metric (the class name, `not …`, or `tie`) as POS / NOT POS / tie."""
     shown = app.metric("Decision")
@@ -280,12 +290,7 @@ def test_global_view_counts_rows_and_stops_on_stop(browser, server, tmp_path):
     that the run outlasts the click (the default's 6 features explain 300 rows in ~0.5 s)."""
     ctx, app = new_app(browser, server, "stop")
     try:
-        app.open("")
-        new_project(app, "Stop")
-        app.nav("Data")
-        app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
-        app.upload(wide_table(tmp_path / "wide.csv"), expect="Suggested label: diagnosis")
-        app.click_button("Use this data", expect="Now using wide.csv")
+        upload_in_new_project(app, "Stop", wide_table(tmp_path / "wide.csv"), "diagnosis")
         app.nav("Global view", expect="Explain the rows")
         app.radio("Rows from", "training split", expect="Explaining 100 rows")
         app.page.get_by_role("button", name="Explain the rows").first.click()
@@ -315,12 +320,7 @@ def test_kb_page_draws_the_binary_tree_plx_chose(browser, server, tmp_path):
     rest_table().to_csv(path, index=False)
     ctx, app = new_app(browser, server, "binary")
     try:
-        app.open("")
-        new_project(app, "Binary tree")
-        app.nav("Data")
-        app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
-        app.upload(path, expect="Suggested label: outcome")
-        app.click_button("Use this data", expect="Now using rest.csv")
+        upload_in_new_project(app, "Binary tree", path, "outcome")
         app.nav("Knowledge base")
         app.radio("Kind", "plx's default: the model PLXClassifier() (and plx fit) chooses, with its threshold")
         app.click_button("Build", expect="The model that answers")

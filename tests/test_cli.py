@@ -707,13 +707,17 @@ def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys)
     model = tmp_path / "m.json"
     assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
                  "--out", str(model)]) == 0
-    assert "tree-all answers: out-of-fold F1" in capsys.readouterr().err
+    said = capsys.readouterr().err  # the binary tree, pruned: 5% of the labels are flipped
+    assert "tree-bin-deep answers: out-of-fold F1" in said and "pruned at α = " in said
     doc = json.loads(model.read_text())
-    assert (doc["chosen"], doc["kb_kind"], doc["semantics"]) == ("tree-all", "tree-all", "relevant")
+    assert (doc["chosen"], doc["kb_kind"], doc["semantics"]) == (
+        "tree-bin-deep", "tree-bin-deep", "relevant")
     assert doc["answer"] is None and "out-of-fold F1" in doc["chosen_reason"]
     table = pd.read_csv(csv, dtype=str)
     clf = PLXClassifier(positive="yes").fit(table.drop(columns="label"), table["label"])
-    assert doc["threshold"] == clf.threshold_
+    assert doc["threshold"] == clf.threshold_ and clf.selection_.alpha is not None
+    assert len(clf.kb_) < len(PLXClassifier(positive="yes", kb="tree-bin-deep").fit(
+        table.drop(columns="label"), table["label"]).kb_)  # the pruned tree is what was saved
     rows = table.drop(columns="label").iloc[:40].copy()
     rows.iloc[0, 0] = np.nan  # a missing cell: answered from the path prefixes it knows
     rows.to_csv(tmp_path / "q.csv", index=False)
@@ -879,6 +883,19 @@ def test_decimal_says_how_a_semicolon_file_writes_its_numbers(tmp_path, capsys):
         code, _, err = run(base + ["--decimal", bad], capsys)
         assert code == 2
         assert_one_line_error(err, "--decimal", f"got {bad!r}")
+
+
+def test_fit_says_a_column_of_dates_in_two_formats_is_used_as_categories(tmp_path, capsys):
+    rng = np.random.default_rng(15)
+    days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 20, 120), unit="D")
+    when = [d.strftime("%Y-%m-%d") if i % 2 else d.strftime("%d/%m/%Y") for i, d in enumerate(days)]
+    data = tmp_path / "mixed.csv"
+    pd.DataFrame({"when": when, "site": rng.choice(["n", "s"], 120),
+                  "y": rng.choice(["no", "yes"], 120)}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "y", "--out", tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "'when' is used as categories" in ln]
+    assert len(said) == 1 and "dates written in more than one format" in said[0]
 
 
 def test_a_date_column_decides_and_predict_reads_new_dates_the_same_way(tmp_path, capsys):

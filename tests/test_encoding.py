@@ -136,3 +136,24 @@ def test_negative_zero_is_the_class_and_category_zero():
     clf = PLXClassifier().fit(X, level)
     assert len(clf.classes_) == 3 and clf.score(X, level) > 0.9
     assert set(clf.kbs_[0].domains["k"]) == {"-1.0", "0.0", "1.0"}
+
+
+def test_labels_held_as_python_objects_are_classified_and_mixed_kinds_named():
+    # an object column of 0/1 (from a database, JSON records, astype(object)) was refused with
+    # scikit-learn's "Unknown label type: unknown ... continuous values"; 1 beside "1" was a
+    # TypeError
+    import pytest
+
+    from plx_core import DataError, PLXClassifier
+
+    X = pd.DataFrame({"a": list("xyzw") * 10})
+    for y, classes in [([1, 0] * 20, [0, 1]), ([True, False] * 20, [False, True]),
+                       ([1, 0.0] * 20, [0.0, 1.0])]:
+        y = pd.Series(y, dtype=object)
+        clf = PLXClassifier().fit(X, y)
+        assert clf.classes_.tolist() == classes and clf.score(X, y) == 1.0
+        assert clf.predict(X).tolist() == y.tolist()
+    for y, said in [(["1", 0], r"mixes text \(row 0: '1'\) and numbers \(row 1: 0\)"),
+                    ([True, 1], r"mixes booleans \(row 0: True\) and numbers \(row 1: 1\)")]:
+        with pytest.raises(DataError, match=said):
+            PLXClassifier().fit(X, pd.Series(y * 20, dtype=object))

@@ -596,3 +596,40 @@ def test_explain_names_a_key_that_is_no_feature():
                                         r"\(it was fitted on a, b, c\)"):
         clf.explain({"a": 0.3, "bb": "x"})
     assert clf.explain({"a": 0.3, "b": "x"}, k=1).k == 1  # a partial row is still fine
+
+
+def _mixed_dates(n: int, days: int, seed: int = 0) -> pd.DataFrame:
+    """A text column of dates written two ways (ISO and day/month/year) beside a category."""
+    r = np.random.default_rng(seed)
+    d = pd.Timestamp("2024-01-01") + pd.to_timedelta(r.integers(0, days, n), "D")
+    txt = [x.strftime("%Y-%m-%d") if i % 2 else x.strftime("%d/%m/%Y") for i, x in enumerate(d)]
+    return pd.DataFrame({"when": txt, "g": r.choice(list("ab"), n)})
+
+
+def test_a_text_column_of_dates_in_two_formats_is_said_not_silently_categories():
+    y = np.random.default_rng(1).choice(["no", "yes"], 120)
+    with pytest.warns(UserWarning, match=r"column 'when' is used as categories: it holds dates "
+                                         r"written in more than one format \('"):
+        clf = PLXClassifier().fit(_mixed_dates(120, 20), y)
+    assert "when" in clf.kb_.features  # kept (as categories), and said
+    # left out (far too many levels): the reason says why the dates were not read
+    y = np.random.default_rng(2).choice(["no", "yes"], 400)
+    with pytest.warns(UserWarning, match=r"'when': .* — it holds dates written in more than one"):
+        clf = PLXClassifier().fit(_mixed_dates(400, 360), y)
+    assert "when" in clf.excluded_
+
+
+def test_new_rows_may_lack_the_columns_the_fit_left_out():
+    # the fit said "left out of the KB (still accepted in predict)", yet new rows without the
+    # ID column were refused ("column(s) ['id'] of the training data are missing"), where
+    # `plx predict` answers them
+    X, y = _mixed(150, seed=9)
+    X = X.assign(id=[f"r{i}" for i in range(150)], const=1)
+    with pytest.warns(UserWarning, match="left out"):
+        clf = PLXClassifier().fit(X, y)
+    assert set(clf.excluded_) == {"id", "const"}
+    slim = X.drop(columns=["id", "const"])[["c", "b", "a"]]
+    pd.testing.assert_frame_equal(clf.bounds(slim), clf.bounds(X))
+    assert clf.explain_many(slim.head(3)) == clf.explain_many(X.head(3))
+    with pytest.raises(DataError, match=r"column\(s\) \['a'\] of the training data are missing"):
+        clf.predict(slim.drop(columns="a"))  # a column the KB reads is still required

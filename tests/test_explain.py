@@ -346,6 +346,19 @@ def test_counterfactual_positive_to_negative(direct):
     assert not query(direct, cf.new_query).positive
 
 
+def test_counterfactual_flips_the_decision_at_the_threshold_given(direct):
+    # an estimator (plx's default) may decide at another threshold than 0.5: the flip sought
+    # is across that threshold. 1101 answers 2/3: positive at 0.5, negative at 0.7
+    q = as_query("1101")
+    at_half = counterfactual(direct, q)
+    assert at_half.positive and at_half.new_bounds[1] <= 0.5
+    cf = counterfactual(direct, q, threshold=0.7)
+    assert not cf.positive and cf.found
+    assert (cf.new_bounds[0] + cf.new_bounds[1]) / 2 > 0.7
+    for alt in cf.alternatives:  # every flip listed crosses 0.7
+        assert alt["mean"] > 0.7
+
+
 # --------------------------------------------------------------------------- Syn 10/4
 
 

@@ -16,6 +16,7 @@ from plx_core.modelfile import (
     choose_format,
     load_model,
     model_bytes,
+    model_of,
     save_model,
 )
 
@@ -223,6 +224,11 @@ def test_a_model_file_refuses_what_it_cannot_hold_in_one_line(tmp_path):
 
     X, y = _patients(120)
     X = X.drop(columns=["id", "seen"])
+    named = X.rename(columns={"city": "label"})  # a feature called "label" stays a feature
+    clf = PLXClassifier(positive="sick").fit(named, y)
+    back = model_of(clf)
+    assert back.schema.label == "label_" and "label" in back.schema.features
+    assert back.schema.apply(named)[0]["label"].tolist() == named["label"].tolist()
     with pytest.raises(ModelFileError, match="not fitted"):
         save_model(PLXClassifier(), tmp_path / "m.json")
     three = np.where(X.grade > 2, "a", np.where(X.age > 50, "b", "c"))

@@ -114,8 +114,12 @@ def test_given_threshold_and_other_variants_are_kept_as_given():
     assert few.chosen_ == "direct" and "too few" in few.chosen_reason_
 
 
-def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows():
-    # a tree grown until pure fits the 10% flipped labels; the depth search cuts it
+def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows(monkeypatch):
+    # a tree grown until pure fits the 10% flipped labels; the depth search cuts it (the
+    # multiway tree's depths: the pruned binary tree, which wins here, is tested below)
+    import plx_core.selection as S
+
+    monkeypatch.setattr(S, "BIN_ALPHAS", ())
     X, y = dnf_table(noise=0.1)
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
@@ -226,6 +230,7 @@ def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_foll
     from plx_core import query
 
     assert "tree-bin-deep" in S.CANDIDATES
+    monkeypatch.setattr(S, "BIN_ALPHAS", ())  # the binary tree grown until pure (pruned: below)
     X, y, pos = car_rows()
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive=pos).fit(X.iloc[tr], y[tr])
@@ -259,3 +264,100 @@ def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_foll
     assert other.chosen_ != "tree-bin-deep"
     assert other.selection_.scores == {k: v for k, v in s.scores.items()
                                        if not k.startswith("tree-bin")}
+
+
+def test_one_se_weighs_a_gain_against_the_folds_noise():
+    from plx_core.selection import fold_f1, one_se
+
+    y = np.tile([1, 1, 0, 0, 0], 10).astype(bool)  # 50 rows, 5 folds of 10, 4 positives each
+    fold = np.repeat(np.arange(5), 10)
+    old = np.where(y, 0.9, 0.1)
+    old[::10] = 0.1  # misses one positive a fold: F1 6/7 on every fold
+    assert fold_f1(y, old, 0.5, fold) == pytest.approx([6 / 7] * 5)
+    steady = old.copy()
+    steady[::10] = 0.9  # finds it on every fold: F1 1 everywhere, the gain with no noise
+    wins, gain, se = one_se(y, fold, (steady, 0.5), (old, 0.5))
+    assert wins and gain == pytest.approx(1 - 6 / 7) and se == 0.0
+    lucky = old.copy()
+    lucky[0] = 0.9  # finds it on fold 0 only, and misses another positive on fold 1
+    lucky[11] = 0.1
+    wins, gain, se = one_se(y, fold, (lucky, 0.5), (old, 0.5))
+    assert not wins and 0.0 <= gain < se
+    assert one_se(y, fold, (lucky, 0.5), (old, 0.5), mult=0.0)[0] == (gain > 0)
+
+
+def test_choose_lets_a_pruned_tree_answer_only_past_one_standard_error():
+    from plx_core.selection import prune_key
+
+    y = np.tile([1, 1, 0, 0, 0], 10).astype(bool)
+    fold = np.repeat(np.arange(5), 10)
+    plain = np.where(y, 0.9, 0.1)
+    plain[::10] = 0.1
+    steady, lucky = plain.copy(), plain.copy()
+    steady[::10] = 0.9
+    lucky[[0, 20]] = 0.9  # two folds better, one worse: best F1, within the noise
+    lucky[11] = 0.1
+    key = prune_key(0.005)
+    s = choose(y, None, None, {"direct": plain, "tree-bin-deep": plain, key: lucky}, fold=fold)
+    assert s.scores[key] == max(s.scores.values()) > s.scores["direct"]
+    assert s.chosen == "direct" and s.alpha is None
+    assert f"{key} scored {s.scores[key]:.3f}, not more than 1 standard error" in s.reason
+    s = choose(y, None, None, {"direct": plain, "tree-bin-deep": plain, key: steady}, fold=fold)
+    assert s.chosen == "tree-bin-deep" and s.alpha == 0.005 and s.max_depth is None
+    assert "pruned at α = 0.005" in s.reason and "more than 1 standard error (0.000)" in s.reason
+    # without folds (a caller with no fold numbers) the plain maximum answers
+    assert choose(y, None, None, {"direct": plain, key: lucky}).alpha == 0.005
+
+
+def test_a_noisy_dnf_is_answered_by_the_pruned_binary_tree_and_explained_by_it():
+    # the binary tree grown until pure fits the 10% flipped labels; pruned it stops at the
+    # label's two terms — better on every fold by more than their noise
+    from plx_core.tree import build_trees, prune, prune_alphas, trees_to_kb
+    from plx_core.variants import balanced_weights
+
+    X, y = dnf_table(noise=0.1)
+    tr, te = np.arange(420), np.arange(420, 600)
+    clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
+    s = clf.selection_
+    assert clf.chosen_ == "tree-bin-deep" and s.alpha is not None and s.max_depth is None
+    assert f"pruned at α = {s.alpha:g}" in clf.chosen_reason_
+    assert "more than 1 standard error" in clf.chosen_reason_
+    assert s.scores[f"tree-bin-deep pruned α={s.alpha:g}"] == max(s.scores.values())
+    assert s.scores[f"tree-bin-deep pruned α={s.alpha:g}"] > s.scores["tree-bin-deep"]
+    # the answering KB is the tree grown on all training rows, pruned at that α
+    yy = (y[tr] == "yes").astype(int)
+    (tree,) = build_trees(X.iloc[tr], yy, positive=1, binary=True)
+    pruned = prune(tree, prune_alphas(tree, *balanced_weights(int(yy.sum()), len(yy))) > s.alpha)
+    want = trees_to_kb([pruned], "all", weights="depth")
+    assert len(clf.kb_) == len(want) < len(trees_to_kb([tree], "all", weights="depth"))
+    def bodies(kb):  # the clauses without their (class-corrected) probabilities
+        return sorted(line.split("] ", 1)[1] for line in kb.to_text().splitlines()
+                      if "] " in line)
+
+    assert bodies(clf.kb_) == bodies(want)
+    full = PLXClassifier(positive="yes", kb="tree-bin-deep", threshold=clf.threshold_).fit(
+        X.iloc[tr], y[tr])
+    f1 = f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes")
+    assert f1 >= f1_score(y[te] == "yes", full.predict(X.iloc[te]) == "yes") and f1 > 0.8
+    # explanations search the pruned tree: a positive row is explained by a term of the label
+    pred = clf.predict(X.iloc[te])
+    i = int(np.flatnonzero((pred == "yes") & (y[te] == "yes"))[0])
+    e = clf.explain(X.iloc[te[i]], k=2)
+    assert e.positive is True and set(e.features) in ({"f1", "f2"}, {"f3", "f4"})
+
+
+def test_where_the_grown_tree_is_no_worse_no_pruned_tree_answers():
+    # noise-free DNF: pruning ties the grown binary tree at small α and loses at large α;
+    # ties go to the larger tree, so the tree grown until pure answers
+    X, y = dnf_table(noise=0.0)
+    clf = PLXClassifier(positive="yes").fit(X.iloc[:420], y[:420])
+    s = clf.selection_
+    assert clf.chosen_ == "tree-bin-deep" and s.alpha is None and "pruned" not in clf.chosen_reason_
+    pruned = [v for k, v in s.scores.items() if k.startswith("tree-bin-deep pruned")]
+    assert len(pruned) == 10 and max(pruned) <= s.scores["tree-bin-deep"] > min(pruned)
+    # votes spread over every column: the more the binary tree is pruned, the worse it does
+    X, y = additive_table()
+    s = PLXClassifier(positive="yes").fit(X, y).selection_
+    assert s.alpha is None
+    assert s.scores["tree-bin-deep pruned α=0.03"] < s.scores["tree-bin-deep pruned α=0.005"] \
+        < s.scores["tree-bin-deep"]

@@ -605,3 +605,73 @@ def test_trees_grown_on_rows_encoded_once_are_the_trees_of_the_table(example2):
         build_trees(rows, y)
     with pytest.raises(DataError, match="needs y"):
         build_trees(X)
+
+
+# --------------------------------------------------------------------------- pruning
+
+
+def test_cost_complexity_alphas_by_hand():
+    # 8 rows, 4 positive. The tree splits a2=0 (5 rows, 1 positive) from a2≠0 (3 positives),
+    # then a1=0 (1 negative) from a1≠0 (1 positive, 3 negatives: nothing left to split it).
+    # Errors as a share of the 8 rows: the root as a leaf 4/8, a2=0 as a leaf 1/8, its two
+    # children 0 + 1/8 — a split that changes no decision goes at α = 0 —, then the root
+    # (4/8 − 1/8 over one more leaf) at α = 3/8.
+    from plx_core.tree import prune, prune_alphas
+
+    X = pd.DataFrame({"a1": list("00001111"), "a2": list("01110000")})
+    y = [0, 1, 1, 1, 1, 0, 0, 0]
+    (tree,) = build_trees(X, y, positive=1, binary=True)
+    labels = [(n.label, n.depth) for n in tree.nodes()]
+    assert labels == [("root", 0), ("a2=0", 1), ("a1=0", 2), ("a1≠0", 2), ("a2≠0", 1)]
+    alpha = prune_alphas(tree)
+    assert alpha.tolist() == pytest.approx([np.inf, 3 / 8, 0.0, 0.0, 3 / 8])
+    assert prune(tree, alpha > 0.0).n_nodes == 3 and prune(tree, alpha > 0.4).n_nodes == 1
+    assert prune(tree, alpha > -1.0) == tree
+    # negatives weighing 3: the root as a leaf errs on the 4 positives (4/16), the tree on
+    # the positive below a2=0 (1/16): the root goes at α = 3/16
+    assert prune_alphas(tree, w_pos=1.0, w_neg=3.0).tolist() == pytest.approx(
+        [np.inf, 3 / 16, 0.0, 0.0, 3 / 16])
+    # the deviance counts what a split tells about the probabilities: every split pays
+    dev = prune_alphas(tree, cost="deviance")
+    assert (dev[1:] > 0).all()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.sampled_from([0.0, 0.01, 0.03, 0.1, 0.3]))
+def test_a_pruned_binary_tree_is_its_kb_cut_by_alpha(data, a):
+    # the search answers every α off one grown tree: the KB of the tree pruned at α is the
+    # whole tree's KB keeping the clauses whose α is above it, and answers alike
+    from plx_core.query import query_many
+    from plx_core.tree import clause_values, prune, prune_alphas
+    from plx_core.variants import bounds_by_max_len
+
+    X, y, sizes = data
+    (tree,) = build_trees(X, y, positive=1, binary=True)
+    alpha = prune_alphas(tree, 2.0, 1.0)
+    nodes = list(tree.nodes())
+    index = {id(n): i for i, n in enumerate(nodes)}
+    for n in nodes:  # nested: a node goes no later than its parent
+        for c in n.children:
+            assert alpha[index[id(c)]] <= alpha[index[id(n)]]
+    pruned = prune(tree, alpha > a)
+    deep = trees_to_kb([tree], "all", weights="depth")
+    cut = trees_to_kb([pruned], "all", weights="depth")
+    per_clause = clause_values(tree, alpha)
+    assert len(per_clause) == len(deep)
+    if pruned.root.is_leaf:  # pruned to the root: its one clause, the base rate (a KB needs one)
+        assert len(cut) == 1 and cut.lengths.max(initial=0) == 0 and not (per_clause > a).any()
+        return
+    assert clause_set(cut) == {c for c, k in zip(clause_set_list(deep), per_clause > a) if k}
+    rows = pd.DataFrame(full_rows(sizes, np.random.default_rng(3), 8))
+    lim = np.nextafter(-a, -np.inf)
+    got = bounds_by_max_len(deep, rows, [lim], semantics="relevant", levels=-per_clause)[lim]
+    want = query_many(cut, rows, semantics="relevant")
+    assert np.allclose(got.lower, want.lower) and np.allclose(got.upper, want.upper)
+
+
+def test_prune_checks_its_mask():
+    from plx_core.tree import prune
+
+    (tree,) = build_trees(pd.DataFrame({"a": list("0011")}), [0, 0, 1, 1], binary=True)
+    with pytest.raises(DataError, match="keep has 1 entries"):
+        prune(tree, np.ones(1, bool))

@@ -76,14 +76,16 @@ def cf_rows(kb: KB, n_known: int) -> int:
 
 
 def counterfactual(kb: KB, values: Mapping[str, str | None], max_changes: int = CF_MAX_CHANGES,
-                   semantics: str = "auto", max_rows: int | None = None) -> Counterfactual | None:
-    """Fewest changes of known values that flip the decision (`plx_core.explain`); None when
-    no value is known."""
+                   semantics: str = "auto", max_rows: int | None = None,
+                   threshold: float = THRESHOLD) -> Counterfactual | None:
+    """Fewest changes of known values that flip the decision at `threshold`
+    (`plx_core.explain`); None when no value is known."""
     vals = known(values)
     if not vals:
         return None
     rows = cf_rows(kb, len(vals)) if max_rows is None else max_rows
-    return _counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows)
+    return _counterfactual(kb, vals, max_changes=max_changes, semantics=semantics, max_rows=rows,
+                           threshold=threshold)
 
 
 # --------------------------------------------------------------------------- SHAP baseline
@@ -214,7 +216,8 @@ def ws_counterfactual(ws: Workspace, values: Mapping[str, str | None]) -> Counte
     """`counterfactual` on the session's KB with its rules, cached."""
     v = ws.view()
     return ws.cached("counterfactual", values_key(values), view=v,
-                     make=lambda: counterfactual(v.kb, values, CF_MAX_CHANGES, ws.answer_semantics))
+                     make=lambda: counterfactual(v.kb, values, CF_MAX_CHANGES, ws.answer_semantics,
+                                                 threshold=ws.threshold))
 
 
 def ws_figure(ws: Workspace, name: str, values: Mapping[str, str | None], *parts: Any,

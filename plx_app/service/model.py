@@ -12,9 +12,19 @@ import numpy as np
 import pandas as pd
 
 from plx_core import wording
+from plx_core.encoding import value_str
 from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
-from plx_core.tree import BinaryTreeNode, Tree, build_trees, tree_rows, trees_to_kb, truncate
+from plx_core.tree import (
+    BinaryTreeNode,
+    Tree,
+    build_trees,
+    prune,
+    prune_alphas,
+    tree_rows,
+    trees_to_kb,
+    truncate,
+)
 
 TREE_CHOICES = ("tree-all", "tree-bin-deep")
 """Chosen models that answer with one tree's nodes (the tree view draws them)."""
@@ -50,12 +60,7 @@ def selection_table(sel) -> pd.DataFrame:
              "threshold": float(sel.thresholds.get(k, np.nan))} for k, v in sel.scores.items()]
     frame = pd.DataFrame(rows, columns=["candidate", "out-of-fold F1", "threshold"])
     frame = frame.sort_values("out-of-fold F1", ascending=False, kind="stable").reset_index(drop=True)
-    from plx_core.selection import TREE_MODELS, conf_key, tree_key
-
-    answering = (tree_key(sel.max_depth, sel.chosen) if sel.chosen in TREE_MODELS
-                 else conf_key(sel.m) if sel.chosen == "direct-conf" and sel.m is not None
-                 else sel.chosen)
-    frame["answers"] = frame["candidate"] == answering
+    frame["answers"] = frame["candidate"] == sel.key
     return frame
 
 
@@ -91,16 +96,21 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
 
 def answering_tree(est: PLXClassifier, X: pd.DataFrame, labels: pd.Series) -> tuple[list[Tree], str]:
     """The tree behind a fitted estimator's chosen tree KB, grown again on the same binned
-    rows with the same settings and cut at the chosen depth; ([], why) unless its all-node
-    KB has exactly the answering KB's clauses (same bodies, supports, weights)."""
+    rows with the same settings and cut at the chosen depth (or pruned at the chosen
+    cost-complexity α); ([], why) unless its all-node KB has exactly the answering KB's
+    clauses (same bodies, supports, weights)."""
     binary = est.chosen_ == "tree-bin-deep"
     frame = est.transform_rows(X).drop(columns=list(est.excluded_))
     yy = (labels.to_numpy() == est.positive_).astype(int)
     grown = build_trees(tree_rows(frame, yy, positive=1), n_trees=1, bootstrap=est.bootstrap,
                         max_features=est.max_features, max_depth=est.max_depth,
                         random_state=est.random_state, binary=binary)[0]
-    depth = est.selection_.max_depth if est.selection_ is not None else None
-    tree = truncate(grown, depth)
+    sel = est.selection_
+    tree = truncate(grown, sel.max_depth if sel is not None else None)
+    if sel is not None and sel.alpha is not None:  # as the fit prunes it (its class weights)
+        weights = est._prune_weights(yy, est._class_weights(
+            np.array([value_str(v) for v in labels], dtype=object), est.positive_))
+        tree = prune(tree, prune_alphas(tree, *weights) > sel.alpha)
     again = trees_to_kb([tree], "all", weights="depth" if binary else "unit")
     kb = est.kb_
     same = (again.codes.shape == kb.codes.shape and list(again.features) == list(kb.features)

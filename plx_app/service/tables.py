@@ -13,6 +13,7 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     infer_schema,
+    mixed_dates,
     read_table,
     reads_as_numbers,
     suggest_label,
@@ -282,6 +283,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        for f in ds.schema.features:  # dates read as categories: never silently
+            if ds.schema.kinds[f] == "categorical" and (mixed := mixed_dates(ds.X[f])):
+                notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
