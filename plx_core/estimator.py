@@ -86,6 +86,7 @@ from .encoding import (
 from .errors import DataError
 from .query import (
     TIE_EPS,
+    UNSEEN,
     BoundsArray,
     encode_query_rows,
     encode_rows,
@@ -821,7 +822,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             lower = np.mean([p.lower for p in parts], axis=0)
             upper = np.mean([p.upper for p in parts], axis=0)
             read_as = {(r.feature, r.written, r.value): r for p in parts for r in p.read_as}
+            # unseen: against the full KB's values (a bootstrap member lacks some it saw)
+            ur, uc = np.nonzero(encode_rows(kb, frame) == UNSEEN)
             return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object),
+                               tuple(kb.features), ur, uc,
                                read_as=tuple(read_as.values()))  # every member sees the rows
         return query_many(kb, frame, semantics=self._semantics())
 

@@ -586,6 +586,15 @@ def test_values_never_seen_in_training_are_warned_about_with_their_rows():
     pd.testing.assert_frame_equal(got, want)
     with pytest.warns(UserWarning, match=r"1 row\(s\) hold values .*: b='w' ×1"):
         clf.explain(new.head(1))
+    import warnings
+
+    for variant in ("bagged", "subspace"):  # ensembles answer with several KBs: said once too
+        ens = PLXClassifier(variant=variant, n_estimators=3).fit(X, y)
+        with pytest.warns(UserWarning, match=r"3 row\(s\) hold values .*: b='w' ×2, b='v' ×1"):
+            ens.predict(new)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # values a bootstrap sample missed were still seen
+            ens.predict(X)
 
 
 def test_explain_names_a_key_that_is_no_feature():
