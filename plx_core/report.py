@@ -21,7 +21,7 @@ from .clause import WeightedClause
 from .encoding import is_missing
 from .explain import counterfactual, evidence, explain
 from .kb import KB
-from .query import query
+from .query import TIE_EPS, query
 from .rules import list_rules, rule_group
 from .wording import (
     LEARNED,
@@ -189,8 +189,11 @@ def case_report(
     created: str | None = None,
     top_evidence: int = 10,
     max_changes: int = 2,
+    threshold: float = 0.5,
 ) -> str:
-    """One self-contained HTML page explaining the decision on `instance`.
+    """One self-contained HTML page explaining the decision on `instance`, positive iff the
+    mean of its ω(POS) bounds is above `threshold` (the paper's 0.5, or the one the model
+    chose): the decision, the side explained and the flip searched all follow it.
 
     `positive` names the class POS stands for; `truth` the recorded label (optional).
     `rules`: the rules in force as mappings with `text` and optionally `id`, `author` (who
@@ -203,7 +206,10 @@ def case_report(
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
     b = query(kb, q, semantics=semantics)
-    verdict = decision_word(b.lower, b.upper, positive)
+    verdict = decision_word(b.lower, b.upper, positive, threshold)
+    side = "positive" if b.mean > threshold + TIE_EPS else "negative"
+    said = answer_sentence(b, positive, kb=kb, truth=truth, positive_value=positive_value,
+                           threshold=threshold)
     stamp = created or _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts: list[str] = [
         "<!DOCTYPE html>",
@@ -216,9 +222,9 @@ def case_report(
         f"POS stands for {_e(pos)}.</p>",
         "<h2>Decision</h2>",
         f'<p class="decision">{_e(verdict)}</p>',
-        f"<p>{_e(answer_sentence(b, positive, kb=kb, truth=truth, positive_value=positive_value))}</p>",
-        bounds_svg(b.lower, b.upper),
-        f'<p class="muted">{_e(omega_meaning(positive))}</p>',
+        f"<p>{_e(said)}</p>",
+        bounds_svg(b.lower, b.upper, threshold),
+        f'<p class="muted">{_e(omega_meaning(positive, threshold))}</p>',
     ]
     # the instance
     inst = pd.DataFrame({"feature": [str(f) for f in instance],
@@ -229,7 +235,7 @@ def case_report(
     # the explanation
     parts.append("<h2>Why</h2>")
     if q:
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
+        e = explain(kb, q, k=min(k, len(q)), semantics=semantics, direction=side)
         parts.append(f"<p>{_e(explanation_sentence(e, positive))}</p>")
     else:
         parts.append("<p>No value is known, so there is nothing to explain.</p>")
@@ -249,7 +255,8 @@ def case_report(
     # counterfactual
     parts.append("<h2>What would change the decision</h2>")
     if q:
-        cf = counterfactual(kb, q, max_changes=max_changes, semantics=semantics)
+        cf = counterfactual(kb, q, max_changes=max_changes, semantics=semantics,
+                            threshold=threshold)
         parts.append(f"<p>{_e(counterfactual_sentence(cf, positive))}</p>")
     else:
         parts.append("<p>No value is known, so no change can be searched.</p>")

@@ -117,3 +117,15 @@ def test_evidence_names_rule_authors_and_learned_clauses(kb):
     text = " ".join(_parse(page).text)
     assert "rule dr1: Dr Ann, 2026-02-03 10:00 UTC" in text and "learned from data" in text
     assert "Dr Bo" in text  # who added it
+
+
+def test_report_decides_explains_and_flips_at_the_threshold_given(kb):
+    # plx's default may decide at another threshold than 0.5: the report follows it
+    q = as_query("1101")  # ω(POS) = 2/3: positive at 0.5, negative at 0.7
+    b = query(kb, q)
+    at_half = " ".join(_parse(case_report(kb, q, created="2026-01-01")).text)
+    page = " ".join(_parse(case_report(kb, q, created="2026-01-01", threshold=0.7)).text)
+    assert answer_sentence(b, "POS", kb=kb) in at_half
+    assert answer_sentence(b, "POS", kb=kb, threshold=0.7) in page
+    assert "threshold 0.7" in page or "above 0.7" in page
+    assert answer_sentence(b, "POS", kb=kb, threshold=0.7) != answer_sentence(b, "POS", kb=kb)

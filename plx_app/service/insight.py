@@ -71,6 +71,7 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     data = {"data set": ws.dataset.name, "rows (train / test)": f"{len(ws.X_train)} / {len(ws.X_test)}",
             "label": s.label, "POS": ws.positive}
     settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.answer_semantics,
+                "decision threshold": ws.threshold,
                 "method": ws.method, "explanation size k": k,
                 "bins per numeric column": s.bins, "discretisation": s.method,
                 "class balance": s.balance, "seed": s.seed}
@@ -79,6 +80,7 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     return ws.results.get(key, lambda: case_report(
         kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
         semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
+        threshold=ws.threshold,
         title=f"plx case report: {inst.title()}"))
 
 
