@@ -26,10 +26,10 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .clause import PRIOR_ID
 from .encoding import is_missing, value_str
 from .errors import DataError
 from .index import subset_plan
-from .clause import PRIOR_ID
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
 from .median import (

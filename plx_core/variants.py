@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets
 from .clause import PRIOR_ID
+from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
 from .median import weighted_median_intervals
 from .query import (
