@@ -158,6 +158,18 @@ class Workspace:
             return base
         return self.cached("kb+rules", scope="kb", make=lambda: with_rules(base, enabled))
 
+    def explained_kb(self) -> KB:
+        """The KB explanations search, with the enabled rules: under plx's default the full
+        Direct KB behind a tuned one (as `PLXClassifier.explain` searches), else the KB in use."""
+        searched = self.model.searched if self.model is not None else None
+        if searched is None:
+            return self.current_kb()
+        enabled = [r for r in self.rules if r.enabled]
+        if not enabled:
+            return searched
+        return self.cached("searched+rules", scope="kb",
+                           make=lambda: with_rules(searched, enabled))
+
     def rules_key(self) -> tuple:
         return rules_signature(self.rules)
 
