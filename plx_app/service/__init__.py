@@ -29,7 +29,9 @@ from .tables import (
     MAX_UPLOAD_ROWS,
     DataSettings,
     RawTable,
+    Split,
     column_overview,
+    cut_points,
     label_values,
     positive_choice,
     prepare,
@@ -38,6 +40,7 @@ from .tables import (
     raw_shared,
     read_upload,
     shared_available,
+    split,
     split_characters,
     validate,
 )
@@ -56,12 +59,12 @@ from .workspace import (
 __all__ = [
     "BUILTIN", "DASHBOARD_BASELINES", "DEFAULT_NAME", "KB_KINDS", "LRU", "MAX_UPLOAD_BYTES",
     "MAX_UPLOAD_COLS", "MAX_UPLOAD_ROWS", "METHODS", "SEMANTICS", "SORT_KEYS", "UNKNOWN",
-    "BrowseQuery", "DataSettings", "Instance", "KBSettings", "KBView", "RawTable", "RulesEffect",
+    "BrowseQuery", "DataSettings", "Split", "Instance", "KBSettings", "KBView", "RawTable", "RulesEffect",
     "Workspace", "baseline_scores", "browse_kb", "browse_mask", "build_kb", "column_overview",
     "confusion", "decision_frame", "decision_word", "default_max_len", "edit_instance",
     "fingerprint", "instance_from_row", "kb_csv", "label_values", "new_workspace", "next_rule_id",
-    "parse_conditions", "positive_choice", "prepare", "raw_builtin", "raw_default", "raw_shared", "read_upload",
+    "cut_points", "parse_conditions", "positive_choice", "prepare", "raw_builtin", "raw_default", "raw_shared", "read_upload",
     "rule_clause", "rule_parts", "rule_text", "rules_frame", "safe_cell", "safe_csv", "scores",
-    "shared_available", "split_characters", "unique_rows", "use_data", "validate",
+    "shared_available", "split", "split_characters", "unique_rows", "use_data", "validate",
     "validate_conditions", "with_rules",
 ]
