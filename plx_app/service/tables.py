@@ -85,7 +85,8 @@ class RawTable:
 
 def raw_default() -> RawTable:
     """The default diagnosis set as raw numbers: `breast_cancer_default()` is this table with
-    `defaults` applied (6 measurements, 3 quantile bins each)."""
+    `defaults` applied (6 measurements, 3 quantile bins each, cut on the whole table as that
+    named set defines them; choose a discretisation on the Data page to cut on training rows)."""
     from sklearn.datasets import load_breast_cancer
 
     from plx_core.datasets import BREAST_CANCER_FEATURES
@@ -96,7 +97,7 @@ def raw_default() -> RawTable:
     frame = frame.reset_index(drop=True)
     feats = tuple(BREAST_CANCER_FEATURES)
     settings = DataSettings("diagnosis", "malignant", feats, numeric=feats, method="quantile",
-                            bins=3)
+                            bins=3, cut_on="table")  # the set's fixed bins, as in plx_core
     return RawTable(
         DEFAULT_NAME, frame,
         "Breast cancer Wisconsin (diagnostic): 569 tumours, 212 malignant and 357 benign; six "
@@ -289,6 +290,14 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
     if len(classes) < 2:
         raise DataError(f"every row has the label {classes[0]!r}; plx needs both outcomes")
     return Dataset(raw.name, X, y, schema.positive, raw.description, schema)
+
+
+def keep_cuts(base: DataSettings, settings: DataSettings) -> DataSettings:
+    """`settings` cutting where `base` cuts (`cut_on`) while the binning choices are the same;
+    a changed binning is cut on the training rows."""
+    same = all(getattr(base, k) == getattr(settings, k)
+               for k in ("numeric", "method", "bins", "bins_per_column"))
+    return replace(settings, cut_on=base.cut_on if same else "train")
 
 
 @dataclass(frozen=True)

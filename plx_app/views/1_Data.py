@@ -12,6 +12,7 @@ from plx_app.service import (
     column_overview,
     label_values,
     cut_points,
+    keep_cuts,
     positive_choice,
     shared_available,
     use_data,
@@ -212,8 +213,8 @@ settings = DataSettings(
     numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
     test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
-    cut_on=base.cut_on if same else "train",
 )
+settings = keep_cuts(base, settings)  # cut on training rows once the user changes the binning
 
 st.subheader("5. Preview")
 prepared = None
