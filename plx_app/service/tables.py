@@ -13,11 +13,11 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     infer_schema,
-    train_test_split_stratified,
     mixed_dates,
     read_table,
     reads_as_numbers,
     suggest_label,
+    train_test_split_stratified,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
