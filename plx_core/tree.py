@@ -31,6 +31,7 @@ taken, so a KB has at most `EXPAND_CAP` clauses per node: nothing exponential in
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -154,15 +155,115 @@ class BinaryTreeNode:
         return " | ".join(lits)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class TreeArrays:
+    """A tree's nodes as arrays, in pre-order (children in their order: by value code under a
+    multiway split, the `=` child before the `≠` one under a binary split) — what the growers
+    give and `trees_to_kb`, `truncate` and `cut_to_features` read, with no Python per node."""
+
+    parent: np.ndarray
+    """The parent's position (−1: the root)."""
+    depth: np.ndarray
+    count: np.ndarray
+    """Training rows at the node."""
+    positives: np.ndarray
+    feature: np.ndarray
+    """The column of the edge into the node (−1: the root)."""
+    value: np.ndarray
+    """The value code of the edge into the node (−1: the root)."""
+    equal: np.ndarray
+    """Whether that edge is `=` (False: a binary split's `≠` child)."""
+    path: np.ndarray | None = None
+    """Multiway: per node and column, the value code its path fixes (−1: none)."""
+    allowed: np.ndarray | None = None
+    """Binary: per node, column and value code, whether the value is allowed on its path."""
+    rank: np.ndarray | None = None
+    """Binary: per node and column, the column's place among those its path narrows (−1:
+    not narrowed), in the order of their first split in the grown tree's pre-order — the
+    order of `BinaryTreeNode.allowed` and of the node's clause expansion; kept when the tree
+    is cut."""
+
+    @property
+    def binary(self) -> bool:
+        return self.allowed is not None
+
+    def is_leaf(self) -> np.ndarray:
+        """Whether each node has no children."""
+        return np.bincount(self.parent[1:], minlength=len(self.parent)) == 0
+
+    def constrained(self, sizes: np.ndarray) -> np.ndarray:
+        """Per node and column (domain sizes `sizes`), whether its path narrows the column."""
+        if self.allowed is None:
+            return self.path >= 0
+        return self.allowed.sum(axis=2) < sizes
+
+    def n_clauses(self, sizes: np.ndarray) -> np.ndarray:
+        """How many clauses each node expands into (the product of its allowed-set sizes)."""
+        if self.allowed is None:
+            return np.ones(len(self.parent), np.int64)
+        n_allowed = self.allowed.sum(axis=2)
+        return np.where(n_allowed < sizes, n_allowed, 1).prod(axis=1).astype(np.int64)
+
+    def kept(self, keep: np.ndarray) -> TreeArrays:
+        """The nodes where `keep` (closed under ancestors: a kept node's parent is kept)."""
+        new = np.cumsum(keep) - 1
+        parent = self.parent[keep]
+        return dataclasses.replace(
+            self, parent=np.where(parent >= 0, new[np.maximum(parent, 0)], -1),
+            **{f: getattr(self, f)[keep] for f in ("depth", "count", "positives", "feature",
+                                                    "value", "equal")},
+            path=None if self.path is None else self.path[keep],
+            allowed=None if self.allowed is None else self.allowed[keep],
+            rank=None if self.rank is None else self.rank[keep])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TreeArrays):
+            return NotImplemented
+        return all((a is None and b is None) or (a is not None and b is not None
+                                                 and np.array_equal(a, b))
+                   for a, b in ((getattr(self, f.name), getattr(other, f.name))
+                                for f in dataclasses.fields(self)))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Tree:
     """An ID3 tree (multiway `TreeNode`s, or binary `BinaryTreeNode`s) with the feature names
-    and value domains of the data it was grown on."""
+    and value domains of the data it was grown on. Its nodes are held as arrays (`arrays`:
+    what `trees_to_kb`, `truncate` and `cut_to_features` read); `root`, the nodes as objects
+    for showing and walking the tree, is built on first use — a fit's trees are read as KBs
+    only. `Tree(root, features, domains, positive)` takes nodes built by hand."""
 
-    root: TreeNode | BinaryTreeNode
-    features: tuple[str, ...]
-    domains: dict[str, tuple[str, ...]]
-    positive: str | None = None
+    def __init__(self, root: TreeNode | BinaryTreeNode | None = None,
+                 features: tuple[str, ...] = (), domains: dict[str, tuple[str, ...]] | None = None,
+                 positive: str | None = None, *, arrays: TreeArrays | None = None) -> None:
+        if (root is None) == (arrays is None):
+            raise DataError("a Tree is built from its root node or from its arrays, one of them")
+        self.features = tuple(features)
+        self.domains = {} if domains is None else domains
+        self.positive = positive
+        if root is not None:
+            self.__dict__["root"] = root
+            arrays = _arrays_of_nodes(root, self.features, self.domains)
+        self.arrays: TreeArrays = arrays
+
+    @functools.cached_property
+    def root(self) -> TreeNode | BinaryTreeNode:
+        """The root node (its descendants as `children`), built from `arrays` once."""
+        return _nodes_of_arrays(self.arrays, self.features, self.domains)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tree):
+            return NotImplemented
+        return ((self.features, self.domains, self.positive, self.arrays)
+                == (other.features, other.domains, other.positive, other.arrays))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        kind = "binary" if self.arrays.binary else "multiway"
+        return (f"Tree({kind}, {self.n_nodes} nodes, depth {self.depth}, "
+                f"features={self.features!r}, positive={self.positive!r})")
 
     def nodes(self) -> Iterator[TreeNode]:
         """All nodes in pre-order (children in value-code order)."""
@@ -178,11 +279,15 @@ class Tree:
 
     @property
     def n_nodes(self) -> int:
-        return sum(1 for _ in self.nodes())
+        return len(self.arrays.parent)
 
     @property
     def depth(self) -> int:
-        return max(n.depth for n in self.nodes())
+        return int(self.arrays.depth.max())
+
+    def sizes(self) -> np.ndarray:
+        """The number of values of each feature's domain."""
+        return np.array([len(self.domains[f]) for f in self.features], dtype=np.int64)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per node in pre-order, for a tree view: `node` is the pre-order id and
@@ -209,6 +314,133 @@ class Tree:
             )
             stack.extend((c, nid) for c in reversed(node.children))
         return pd.DataFrame(rows)
+
+
+def _nodes_of_arrays(a: TreeArrays, features: tuple[str, ...],
+                     domains: dict[str, tuple[str, ...]]) -> TreeNode | BinaryTreeNode:
+    """The root of `a`'s nodes as objects (Python per node: for showing and walking a tree)."""
+    n = len(a.parent)
+    parent = a.parent.tolist()
+    kids: list[list[int]] = [[] for _ in range(n)]
+    for i in range(1, n):
+        kids[parent[i]].append(i)
+    dom = [domains[f] for f in features]
+    feat, val, eq = a.feature.tolist(), a.value.tolist(), a.equal.tolist()
+    count, pos, depth = a.count.tolist(), a.positives.tolist(), a.depth.tolist()
+    built: list[Any] = [None] * n
+    if a.allowed is None:
+        paths: list[tuple[tuple[str, str], ...]] = [()] * n
+        for i in range(1, n):
+            paths[i] = paths[parent[i]] + ((features[feat[i]], dom[feat[i]][val[i]]),)
+        for i in range(n - 1, -1, -1):
+            built[i] = TreeNode(
+                feature=paths[i][-1][0] if paths[i] else None,
+                value=paths[i][-1][1] if paths[i] else None,
+                count=count[i], positives=pos[i], depth=depth[i],
+                children=tuple(built[k] for k in kids[i]), path=paths[i])
+        return built[0]
+    rank = a.rank
+    order = np.argsort(np.where(rank >= 0, rank, len(features)), axis=1, kind="stable")
+    n_con = (rank >= 0).sum(axis=1).tolist()
+    order = order.tolist()
+    every = a.allowed.tolist()
+    named: dict[tuple[int, tuple[bool, ...]], tuple[str, tuple[str, ...]]] = {}
+
+    def values(j: int, row: list[bool]) -> tuple[str, tuple[str, ...]]:
+        """(feature, its allowed values) for one allowed-value row, each distinct row once."""
+        key = (j, tuple(row))
+        hit = named.get(key)
+        if hit is None:
+            hit = named[key] = (features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
+        return hit
+
+    for i in range(n - 1, -1, -1):
+        built[i] = BinaryTreeNode(
+            feature=None if feat[i] < 0 else features[feat[i]],
+            value=None if feat[i] < 0 else dom[feat[i]][val[i]],
+            equal=eq[i], count=count[i], positives=pos[i], depth=depth[i],
+            children=tuple(built[k] for k in kids[i]),
+            allowed=tuple(values(j, every[i][j]) for j in order[i][: n_con[i]]))
+    return built[0]
+
+
+def _arrays_of_nodes(root: TreeNode | BinaryTreeNode, features: tuple[str, ...],
+                     domains: dict[str, tuple[str, ...]]) -> TreeArrays:
+    """The arrays of a tree given by its root node (a tree built by hand)."""
+    col = {f: j for j, f in enumerate(features)}
+    code = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
+    nodes: list[Any] = []
+    parent: list[int] = []
+    stack: list[tuple[Any, int]] = [(root, -1)]
+    while stack:
+        node, p = stack.pop()
+        parent.append(p)
+        nodes.append(node)
+        stack.extend((c, len(nodes) - 1) for c in reversed(node.children))
+    feature = [-1 if nd.feature is None else col[nd.feature] for nd in nodes]
+    value = [-1 if nd.feature is None else code[nd.feature][nd.value] for nd in nodes]
+    binary = isinstance(root, BinaryTreeNode)
+    ints = {"parent": parent, "depth": [nd.depth for nd in nodes], "count": [nd.count for nd in nodes],
+            "positives": [nd.positives for nd in nodes], "feature": feature, "value": value}
+    a = {k: np.array(v, dtype=np.int64) for k, v in ints.items()}
+    a["equal"] = np.array([nd.equal if binary else True for nd in nodes], dtype=bool)
+    n, F = len(nodes), len(features)
+    if not binary:
+        path = np.full((n, F), -1, np.int64)
+        for i, nd in enumerate(nodes):
+            for f, v in nd.path:
+                path[i, col[f]] = code[f][v]
+        return TreeArrays(**a, path=path)
+    sizes = np.array([len(domains[f]) for f in features], dtype=np.int64)
+    allowed = np.repeat((np.arange(int(sizes.max(initial=1))) < sizes[:, None])[None], n, axis=0)
+    rank = np.full((n, F), -1, np.int64)
+    for i, nd in enumerate(nodes):
+        for r, (f, vs) in enumerate(nd.allowed):
+            allowed[i, col[f]] = False
+            allowed[i, col[f], [code[f][v] for v in vs]] = True
+            rank[i, col[f]] = r
+    return TreeArrays(**a, allowed=allowed, rank=rank)
+
+
+def _with_rank(a: TreeArrays, sizes: np.ndarray) -> TreeArrays:
+    """A grown binary tree's arrays with `rank`: each node's narrowed columns in the order of
+    their first split in pre-order."""
+    feats, first = np.unique(a.feature[1:], return_index=True)
+    place = np.full(len(sizes), len(sizes), np.int64)
+    place[feats] = np.argsort(np.argsort(first, kind="stable"), kind="stable")
+    con = a.allowed.sum(axis=2) < sizes
+    key = np.where(con, place, len(sizes))
+    rank = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1, kind="stable")
+    return dataclasses.replace(a, rank=np.where(con, rank, -1))
+
+
+def _arrays_of_records(records: list[dict[str, Any]], sizes: np.ndarray, binary: bool
+                       ) -> TreeArrays:
+    """The arrays of the node-by-node growers' records (pre-order: "count", "pos", "depth",
+    "kids", and "path" ((column, code) from the root) or "allowed" and "edge")."""
+    n = len(records)
+    parent = np.full(n, -1, np.int64)
+    for i, rec in enumerate(records):
+        parent[rec["kids"]] = i
+    a = {"parent": parent,
+         **{k: np.array([r[src] for r in records], dtype=np.int64)
+            for k, src in (("depth", "depth"), ("count", "count"), ("positives", "pos"))}}
+    if binary:
+        edges = [(-1, -1, True) if r["edge"] is None else r["edge"] for r in records]
+        a["feature"] = np.array([e[0] for e in edges], dtype=np.int64)
+        a["value"] = np.array([e[1] for e in edges], dtype=np.int64)
+        a["equal"] = np.array([e[2] for e in edges], dtype=bool)
+        return _with_rank(TreeArrays(**a, allowed=np.stack([r["allowed"] for r in records])),
+                          sizes)
+    last = [r["path"][-1] if r["path"] else (-1, -1) for r in records]
+    a["feature"] = np.array([e[0] for e in last], dtype=np.int64)
+    a["value"] = np.array([e[1] for e in last], dtype=np.int64)
+    a["equal"] = np.ones(n, dtype=bool)
+    path = np.full((n, len(sizes)), -1, np.int64)
+    for i, rec in enumerate(records):
+        for j, v in rec["path"]:
+            path[i, j] = v
+    return TreeArrays(**a, path=path)
 
 
 # --------------------------------------------------------------------------- ID3
@@ -346,7 +578,7 @@ def id3(
     n, n_feat = codes.shape
 
     if feature_subset is None:
-        records = _id3_records(codes, yv, sizes_all, max_depth, min_samples_split)
+        arrays = _id3_levels(codes, yv, sizes_all, max_depth, min_samples_split)
     else:  # sampled candidates: the rng draws in pre-order, node by node
         # Pre-order growth with an explicit stack (depth can reach min(rows, features)).
         records: list[dict[str, Any]] = []
@@ -387,22 +619,9 @@ def id3(
             for child_rows, v in reversed(children):  # reversed: first child popped first
                 stack.append((child_rows, rid, depth + 1, path + ((j, v),)))
 
-    built: list[TreeNode | None] = [None] * len(records)
-    for rid in range(len(records) - 1, -1, -1):
-        rec = records[rid]
-        named = tuple((features[j], domains[features[j]][v]) for j, v in rec["path"])
-        built[rid] = TreeNode(
-            feature=named[-1][0] if named else None,
-            value=named[-1][1] if named else None,
-            count=rec["count"],
-            positives=rec["pos"],
-            depth=rec["depth"],
-            children=tuple(built[k] for k in rec["kids"]),
-            path=named,
-        )
-    root = built[0]
-    assert root is not None
-    return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
+        arrays = _arrays_of_records(records, sizes_all, binary=False)
+    return Tree(arrays=arrays, features=features,
+                domains={f: tuple(domains[f]) for f in features}, positive=positive)
 
 
 def _binary_gains(codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
@@ -448,8 +667,8 @@ def id3_binary(
     _check_int("expand_cap", expand_cap, 1, allow_none=False)
     n, n_feat = codes.shape
     if feature_subset is None:
-        records = _id3_binary_records(codes, yv, sizes_all, max_depth, min_samples_split,
-                                      expand_cap)
+        arrays = _id3_binary_levels(codes, yv, sizes_all, max_depth, min_samples_split,
+                                    expand_cap)
     else:  # sampled candidates: the rng draws in pre-order, node by node
         col_of = np.repeat(np.arange(n_feat), sizes_all + 1)
         val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes_all])
@@ -495,43 +714,9 @@ def id3_binary(
                           int(rest[j]), (j, v, False)))
             stack.append((rows[col == v], rid, depth + 1, eq_allowed, per, (j, v, True)))
 
-    built: list[BinaryTreeNode | None] = [None] * len(records)
-    first_split: dict[int, int] = {}  # feature → pre-order position of its first split
-    for rid, rec in enumerate(records):
-        if rec["edge"] is not None:
-            first_split.setdefault(rec["edge"][0], rid)
-    dom = [domains[features[j]] for j in range(n_feat)]
-    by_first = sorted(first_split, key=first_split.__getitem__)  # features in first-split order
-    every = np.stack([rec["allowed"] for rec in records])[:, by_first]  # nodes × by_first × values
-    cons_all = (every.sum(axis=2) < sizes_all[by_first]).tolist()
-    every = every.tolist()
-    named: dict[tuple[int, tuple[bool, ...]], tuple[str, tuple[str, ...]]] = {}
-
-    def values(j: int, row: list[bool]) -> tuple[str, tuple[str, ...]]:
-        """(feature, its allowed values) for one allowed-value row, each distinct row once."""
-        key = (j, tuple(row))
-        hit = named.get(key)
-        if hit is None:
-            hit = named[key] = (features[j], tuple(v for v, keep in zip(dom[j], row) if keep))
-        return hit
-
-    for rid in range(len(records) - 1, -1, -1):
-        rec = records[rid]
-        edge = rec["edge"]
-        built[rid] = BinaryTreeNode(
-            feature=None if edge is None else features[edge[0]],
-            value=None if edge is None else dom[edge[0]][edge[1]],
-            equal=True if edge is None else edge[2],
-            count=rec["count"],
-            positives=rec["pos"],
-            depth=rec["depth"],
-            children=tuple(built[k] for k in rec["kids"]),
-            allowed=tuple(values(j, row) for j, row, con
-                          in zip(by_first, every[rid], cons_all[rid], strict=True) if con),
-        )
-    root = built[0]
-    assert root is not None
-    return Tree(root, features, {f: tuple(domains[f]) for f in features}, positive)
+        arrays = _arrays_of_records(records, sizes_all, binary=True)
+    return Tree(arrays=arrays, features=features,
+                domains={f: tuple(domains[f]) for f in features}, positive=positive)
 
 
 def cut_to_features(tree: Tree, max_features: int | None) -> Tree:
@@ -541,12 +726,10 @@ def cut_to_features(tree: Tree, max_features: int | None) -> Tree:
     _check_int("max_features", max_features, 1)
     if max_features is None:
         return tree
-
-    def cut(node: Any) -> Any:
-        kids = tuple(cut(c) for c in node.children if len(c.allowed) <= max_features)
-        return dataclasses.replace(node, children=kids)
-
-    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+    # a path only narrows further down, so the kept nodes keep their ancestors
+    keep = tree.arrays.constrained(tree.sizes()).sum(axis=1) <= max_features
+    return Tree(arrays=tree.arrays.kept(keep), features=tree.features, domains=tree.domains,
+                positive=tree.positive)
 
 
 def truncate(tree: Tree, max_depth: int | None) -> Tree:
@@ -555,29 +738,13 @@ def truncate(tree: Tree, max_depth: int | None) -> Tree:
     _check_int("max_depth", max_depth, 1)
     if max_depth is None or tree.depth <= max_depth:
         return tree
-
-    def cut(node: Any) -> Any:
-        kids = () if node.depth >= max_depth else tuple(cut(c) for c in node.children)
-        return dataclasses.replace(node, children=kids)
-
-    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+    return Tree(arrays=tree.arrays.kept(tree.arrays.depth <= max_depth), features=tree.features,
+                domains=tree.domains, positive=tree.positive)
 
 
 # --------------------------------------------------------------------------- pruning
 
 
-def _node_arrays(tree: Tree) -> tuple[list[Any], np.ndarray, np.ndarray, np.ndarray]:
-    """The nodes in pre-order (`Tree.nodes`), each one's parent position (-1: the root), row
-    count and positive count."""
-    nodes = list(tree.nodes())
-    index = {id(n): i for i, n in enumerate(nodes)}
-    parent = np.full(len(nodes), -1, dtype=np.int64)
-    for i, n in enumerate(nodes):
-        for c in n.children:
-            parent[index[id(c)]] = i
-    count = np.array([n.count for n in nodes], dtype=np.float64)
-    pos = np.array([n.positives for n in nodes], dtype=np.float64)
-    return nodes, parent, count, pos
 
 
 def prune_alphas(tree: Tree, w_pos: float = 1.0, w_neg: float = 1.0,
@@ -593,8 +760,9 @@ def prune_alphas(tree: Tree, w_pos: float = 1.0, w_neg: float = 1.0,
     feature missing) stay answered by the node, so they count in its subtree's cost as they
     do in the KB. The α are nested: a tree pruned at α keeps the nodes whose value is > α,
     and every such set is closed towards the root (`prune`)."""
-    nodes, parent, count, pos = _node_arrays(tree)
-    n = len(nodes)
+    a = tree.arrays
+    parent, count, pos = a.parent, a.count.astype(np.float64), a.positives.astype(np.float64)
+    n = len(parent)
     wp, wn = pos * w_pos, (count - pos) * w_neg
     total = max(wp[0] + wn[0], 1e-300)
     def risk(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -648,26 +816,25 @@ def prune_alphas(tree: Tree, w_pos: float = 1.0, w_neg: float = 1.0,
 def prune(tree: Tree, keep: np.ndarray) -> Tree:
     """`tree` without the nodes whose `keep` (one per node, pre-order) is False — with
     `prune_alphas(tree) > α`, the tree cost-complexity pruned at α."""
+    a = tree.arrays
     keep = np.asarray(keep, dtype=bool)
-    index = {id(n): i for i, n in enumerate(tree.nodes())}
-    if len(keep) != len(index):
-        raise DataError(f"keep has {len(keep)} entries for a tree of {len(index)} nodes")
-
-    def cut(node: Any) -> Any:
-        return dataclasses.replace(
-            node, children=tuple(cut(c) for c in node.children if keep[index[id(c)]]))
-
-    return Tree(cut(tree.root), tree.features, tree.domains, tree.positive)
+    if len(keep) != len(a.parent):
+        raise DataError(f"keep has {len(keep)} entries for a tree of {len(a.parent)} nodes")
+    kept = keep.copy()
+    kept[0] = True  # the root stays; a node goes with its parent
+    for d in range(1, int(a.depth.max()) + 1):
+        at = np.flatnonzero(a.depth == d)
+        kept[at] &= kept[a.parent[at]]
+    return Tree(arrays=a.kept(kept), features=tree.features, domains=tree.domains,
+                positive=tree.positive)
 
 
 def clause_values(tree: Tree, values: np.ndarray) -> np.ndarray:
     """One value per node (pre-order) spread over the clauses of `trees_to_kb([tree], "all")`
     (a binary tree's node gives one clause per combination of its allowed values)."""
-    values = np.asarray(values)
-    nodes = list(tree.nodes())
-    picked = [i for i, n in enumerate(nodes) if n.feature is not None or n.is_leaf]
-    sizes = [nodes[i].n_clauses if isinstance(nodes[i], BinaryTreeNode) else 1 for i in picked]
-    return np.repeat(values[picked], sizes)
+    a = tree.arrays
+    picked = _clause_nodes(a, "all")
+    return np.repeat(np.asarray(values)[picked], a.n_clauses(tree.sizes())[picked])
 
 
 # --------------------------------------------------------------------------- level-wise growth
@@ -675,37 +842,53 @@ def clause_values(tree: Tree, values: np.ndarray) -> np.ndarray:
 
 @dataclass
 class _Level:
-    """The nodes of one depth of a growing tree: their record ids and, per row still in the
-    tree, its row number and the position of its node in the level."""
+    """The nodes of one depth of a growing tree: how many, and per row still in the tree, its
+    row number and the position of its node in the level."""
 
-    rids: list[int]
+    k: int
     rows: np.ndarray
     at: np.ndarray
 
 
-def _preorder(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records numbered breadth-first renumbered in pre-order (children in their order), as
-    the per-node growers number them."""
-    order: list[int] = []
-    stack = [0]
-    while stack:
-        rid = stack.pop()
-        order.append(rid)
-        stack.extend(reversed(records[rid]["kids"]))
-    new = {old: k for k, old in enumerate(order)}
-    out = [records[old] for old in order]
-    for rec in out:
-        rec["kids"] = [new[k] for k in rec["kids"]]
-    return out
+def _root(n_feat: int, **body: np.ndarray) -> dict[str, np.ndarray]:
+    """The root's level of `_from_levels` (its counts are filled in once counted)."""
+    return {"parent": np.full(1, -1, np.int64), "depth": np.zeros(1, np.int64),
+            "feature": np.full(1, -1, np.int64), "value": np.full(1, -1, np.int64),
+            "equal": np.ones(1, dtype=bool), **body}
 
 
-def _level_counts(bins: np.ndarray, yv: np.ndarray, level: _Level, total: int,
-                  records: list[dict[str, Any]], depth: int, min_samples_split: int,
-                  max_depth: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _from_levels(levels: list[dict[str, np.ndarray]], sizes: np.ndarray) -> TreeArrays:
+    """Nodes grown a depth at a time (a level's nodes grouped by parent, in order; parents
+    numbered breadth-first) as pre-order arrays, numbered as the node-by-node growers number
+    them: a node comes 1 + the sizes of its earlier siblings' subtrees after its parent."""
+    cat = {k: np.concatenate([lv[k] for lv in levels]) for k in levels[0]}
+    parent = cat["parent"]
+    n = len(parent)
+    bounds = np.cumsum([0] + [len(lv["parent"]) for lv in levels]).tolist()
+    size = np.ones(n, np.int64)
+    for lo, hi in reversed(list(zip(bounds[1:-1], bounds[2:], strict=True))):
+        np.add.at(size, parent[lo:hi], size[lo:hi])
+    pre = np.zeros(n, np.int64)
+    for lo, hi in zip(bounds[1:-1], bounds[2:], strict=True):
+        p, s = parent[lo:hi], size[lo:hi]
+        before = np.cumsum(s) - s
+        first = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])  # each parent's first child
+        pre[lo:hi] = pre[p] + 1 + before - np.repeat(before[first], np.diff(np.r_[first, len(p)]))
+    order = np.empty(n, np.int64)
+    order[pre] = np.arange(n)
+    out = {k: v[order] for k, v in cat.items()}
+    out["parent"] = np.where(out["parent"] >= 0, pre[np.maximum(out["parent"], 0)], -1)
+    a = TreeArrays(**out)
+    return _with_rank(a, sizes) if a.binary else a
+
+
+def _level_counts(bins: np.ndarray, yv: np.ndarray, level: _Level, total: int, depth: int,
+                  min_samples_split: int, max_depth: int | None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rows and positive rows per (node, bin) of a level from one `np.bincount` (bins:
-    `_bin_counts`' layout), each node's counts recorded; returns (count, positives, per-node
-    rows and positive rows (k × 2), whether each node may split — impure, enough rows, above `max_depth`)."""
-    k = len(level.rids)
+    `_bin_counts`' layout); returns (count, positives, per-node rows and positive rows (k ×
+    2), whether each node may split — impure, enough rows, above `max_depth`)."""
+    k = level.k
     yr = yv[level.rows].astype(np.int64)
     key = ((level.at[:, None] * total + bins[level.rows]) * 2 + yr[:, None]).ravel()
     both = np.bincount(key, minlength=k * total * 2).reshape(k, total, 2)
@@ -713,9 +896,6 @@ def _level_counts(bins: np.ndarray, yv: np.ndarray, level: _Level, total: int,
     cnt = both[:, :, 0] + pos
     n_node = np.bincount(level.at, minlength=k)
     p_node = np.bincount(level.at, weights=yr, minlength=k).astype(np.int64)
-    for i, rid in enumerate(level.rids):
-        records[rid]["count"] = int(n_node[i])
-        records[rid]["pos"] = int(p_node[i])
     split = ((p_node > 0) & (p_node < n_node) & (n_node >= min_samples_split)
              & (max_depth is None or depth < max_depth))
     return cnt, pos, np.stack([n_node, p_node], axis=1), split
@@ -733,10 +913,10 @@ def _layout(codes: np.ndarray, sizes: np.ndarray
     return base, is_value, total, bins, _xlogx(np.arange(len(codes) + 1))
 
 
-def _id3_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth: int | None,
-                 min_samples_split: int) -> list[dict[str, Any]]:
-    """`id3`'s node records (pre-order) grown a depth at a time, all nodes of a depth from one
-    bincount: the same splits as node by node (same counts, same float operations)."""
+def _id3_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth: int | None,
+                min_samples_split: int) -> TreeArrays:
+    """`id3`'s tree grown a depth at a time, all nodes of a depth from one bincount: the same
+    splits as node by node (same counts, same float operations)."""
     n, n_feat = codes.shape
     base, is_value, total, bins, xl = _layout(codes, sizes)
     vals = np.arange(int(sizes.max()))
@@ -744,58 +924,55 @@ def _id3_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth
     def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
         return xl[c] - xl[p] - xl[c - p]
 
-    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [], "path": ()}]
-    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
-    used = np.zeros((1, n_feat), dtype=bool)
-    depth = 0
+    levels = [_root(n_feat, path=np.full((1, n_feat), -1, np.int64))]
+    level = _Level(1, np.arange(n), np.zeros(n, dtype=np.int64))
+    depth = offset = 0
     while True:
-        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
-                                              min_samples_split, max_depth)
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, depth, min_samples_split,
+                                              max_depth)
+        levels[-1]["count"], levels[-1]["positives"] = node[:, 0], node[:, 1]
         s = np.flatnonzero(split)
-        cnt, pos, node, used = cnt[s], pos[s], node[s], used[s]
+        cnt, pos, node, path = cnt[s], pos[s], node[s], levels[-1]["path"][s]
         term = np.where(is_value, nh(cnt, pos), 0.0)
         n_known = node[:, :1] - cnt[:, base]
         p_known = node[:, 1:] - pos[:, base]
         gain = (nh(n_known, p_known) - np.add.reduceat(term, base, axis=1)) / node[:, :1]
         distinct = np.add.reduceat(((cnt > 0) & is_value).astype(np.int64), base, axis=1)
-        eligible = ~used & (distinct >= 2)
+        eligible = (path < 0) & (distinct >= 2)  # a feature not yet on the path
         has = eligible.any(axis=1)
         if not has.any():
             break
-        s, cnt, used, eligible, gain = s[has], cnt[has], used[has], eligible[has], gain[has]
+        s, cnt, path, eligible, gain = s[has], cnt[has], path[has], eligible[has], gain[has]
         g = np.where(eligible, gain, -np.inf)
         j = np.argmax(eligible & (g >= g.max(axis=1, keepdims=True) - GAIN_TOL), axis=1)
         present = (vals < sizes[j][:, None]) & (
             np.take_along_axis(cnt, np.minimum(base[j][:, None] + 1 + vals, total - 1), 1) > 0)
         rank = np.cumsum(present, axis=1) - 1
         first = np.concatenate([[0], np.cumsum(present.sum(axis=1))[:-1]])
-        rids: list[int] = []
-        for i, (parent, jj) in enumerate(zip(s.tolist(), j.tolist(), strict=True)):
-            prec = records[level.rids[parent]]
-            for v in np.flatnonzero(present[i]).tolist():
-                prec["kids"].append(len(records))
-                rids.append(len(records))
-                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
-                                "path": prec["path"] + ((jj, v),)})
-        used = np.repeat(used, present.sum(axis=1), axis=0)
-        used[np.arange(len(used)), np.repeat(j, present.sum(axis=1))] = True
-        slot = np.full(len(level.rids), -1)
+        i, v = np.nonzero(present)  # the children: per split node, its present values in order
+        kid_path = path[i]
+        kid_path[np.arange(len(i)), j[i]] = v
+        levels.append({"parent": offset + s[i], "depth": np.full(len(i), depth + 1),
+                       "feature": j[i], "value": v, "equal": np.ones(len(i), dtype=bool),
+                       "path": kid_path})
+        slot = np.full(level.k, -1)
         slot[s] = np.arange(len(s))
         sl = slot[level.at]
         rows, sl = level.rows[sl >= 0], sl[sl >= 0]
         c = codes[rows, j[sl]].astype(np.int64)
         known = c >= 0  # rows missing the split feature go to no child
         rows, sl, c = rows[known], sl[known], c[known]
-        level = _Level(rids, rows, first[sl] + rank[sl, c])
+        offset += level.k
+        level = _Level(len(i), rows, first[sl] + rank[sl, c])
         depth += 1
-    return _preorder(records)
+    return _from_levels(levels, sizes)
 
 
-def _id3_binary_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
-                        max_depth: int | None, min_samples_split: int, expand_cap: int
-                        ) -> list[dict[str, Any]]:
-    """`id3_binary`'s node records (pre-order) grown a depth at a time, all nodes of a depth
-    from one bincount: the same splits as node by node (same counts, same float operations)."""
+def _id3_binary_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
+                       max_depth: int | None, min_samples_split: int, expand_cap: int
+                       ) -> TreeArrays:
+    """`id3_binary`'s tree grown a depth at a time, all nodes of a depth from one bincount:
+    the same splits as node by node (same counts, same float operations)."""
     n, n_feat = codes.shape
     base, is_value, total, bins, xl = _layout(codes, sizes)
     col_of = np.repeat(np.arange(n_feat), sizes + 1)
@@ -804,17 +981,17 @@ def _id3_binary_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
     def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
         return xl[c] - xl[p] - xl[c - p]
 
-    allowed = (np.arange(int(sizes.max())) < sizes[:, None])[None]
-    records: list[dict[str, Any]] = [{"count": 0, "pos": 0, "depth": 0, "kids": [],
-                                      "allowed": allowed[0], "edge": None}]
+    levels = [_root(n_feat, allowed=(np.arange(int(sizes.max())) < sizes[:, None])[None])]
     combos = np.ones(1, dtype=np.int64)
-    level = _Level([0], np.arange(n), np.zeros(n, dtype=np.int64))
-    depth = 0
+    level = _Level(1, np.arange(n), np.zeros(n, dtype=np.int64))
+    depth = offset = 0
     while True:
-        cnt, pos, node, split = _level_counts(bins, yv, level, total, records, depth,
-                                              min_samples_split, max_depth)
+        cnt, pos, node, split = _level_counts(bins, yv, level, total, depth, min_samples_split,
+                                              max_depth)
+        levels[-1]["count"], levels[-1]["positives"] = node[:, 0], node[:, 1]
         s = np.flatnonzero(split)
-        cnt, pos, node, allowed, combos = cnt[s], pos[s], node[s], allowed[s], combos[s]
+        cnt, pos, node, allowed, combos = (cnt[s], pos[s], node[s], levels[-1]["allowed"][s],
+                                           combos[s])
         n_known = (node[:, :1] - cnt[:, base])[:, col_of]
         p_known = (node[:, 1:] - pos[:, base])[:, col_of]
         left = np.where(is_value, cnt, 0)
@@ -842,25 +1019,20 @@ def _id3_binary_records(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
         kids[2 * m + 1, j, v] = False
         per = combos // np.where(constrained[m, j], n_allowed[m, j], 1)
         combos = np.stack([per, rest[m, j]], axis=1).ravel()
-        rids = list(range(len(records), len(records) + 2 * len(s)))
-        for i, (parent, jj, vv) in enumerate(zip(s.tolist(), j.tolist(), v.tolist(),
-                                                 strict=True)):
-            prec = records[level.rids[parent]]
-            prec["kids"] += rids[2 * i : 2 * i + 2]
-            for eq in (True, False):
-                records.append({"count": 0, "pos": 0, "depth": depth + 1, "kids": [],
-                                "allowed": kids[2 * i + (not eq)], "edge": (jj, vv, eq)})
-        allowed = kids
-        slot = np.full(len(level.rids), -1)
+        levels.append({"parent": offset + np.repeat(s, 2), "depth": np.full(2 * len(s), depth + 1),
+                       "feature": np.repeat(j, 2), "value": np.repeat(v, 2),
+                       "equal": np.tile([True, False], len(s)), "allowed": kids})
+        slot = np.full(level.k, -1)
         slot[s] = m
         sl = slot[level.at]
         rows, sl = level.rows[sl >= 0], sl[sl >= 0]
         c = codes[rows, j[sl]].astype(np.int64)
         eqr = c == v[sl]
         known = c >= 0  # rows missing the split feature go to no child
-        level = _Level(rids, rows[known], (2 * sl + ~eqr)[known])
+        offset += level.k
+        level = _Level(2 * len(s), rows[known], (2 * sl + ~eqr)[known])
         depth += 1
-    return _preorder(records)
+    return _from_levels(levels, sizes)
 
 
 # --------------------------------------------------------------------------- KBs
@@ -955,12 +1127,41 @@ def build_trees(
     return trees
 
 
-def _clause_nodes(tree: Tree, nodes: str) -> list[TreeNode]:
-    """Nodes that give clauses: the leaves, or every non-root node (plus a root that is a leaf,
-    whose clause is the bare `[base rate] POS`)."""
+def _clause_nodes(a: TreeArrays, nodes: str) -> np.ndarray:
+    """Which nodes give clauses: the leaves, or every non-root node (plus a root that is a
+    leaf, whose clause is the bare `[base rate] POS`)."""
+    leaf = a.is_leaf()
     if nodes == "leaves":
-        return tree.leaves()
-    return [n for n in tree.nodes() if n.feature is not None or n.is_leaf]
+        return leaf
+    keep = a.parent >= 0
+    keep[0] |= leaf[0]
+    return keep
+
+
+def _node_bodies(a: TreeArrays, keep: np.ndarray, sizes: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(clauses per node, their code rows) of the nodes where `keep`: a multiway node's path;
+    a binary node's allowed values expanded into one clause per combination, in
+    `itertools.product` order over its narrowed columns by `rank` (the last varies fastest),
+    values in code order."""
+    if a.allowed is None:
+        return np.ones(int(keep.sum()), np.int64), a.path[keep]
+    rank = a.rank[keep]
+    order = np.argsort(np.where(rank >= 0, rank, len(sizes)), axis=1, kind="stable")
+    allowed = np.take_along_axis(a.allowed[keep], order[:, :, None], axis=1)  # in rank order
+    con = np.take_along_axis(rank >= 0, order, axis=1)
+    size = np.where(con, allowed.sum(axis=2), 1).astype(np.int64)
+    per = size.prod(axis=1)
+    stride = np.cumprod(size[:, ::-1], axis=1)[:, ::-1] // size  # clauses sharing a value
+    values = np.argsort(~allowed, axis=2, kind="stable")  # each feature's allowed codes first
+    node = np.repeat(np.arange(len(per)), per)
+    r = np.arange(len(node)) - np.repeat(np.cumsum(per) - per, per)  # clause within its node
+    codes = np.full((len(node), len(sizes)), -1, np.int64)
+    for t in range(int(con.sum(axis=1).max(initial=0))):  # each node's t-th narrowed column
+        on = np.flatnonzero(con[node, t])
+        nd = node[on]
+        codes[on, order[nd, t]] = values[nd, t, r[on] // stride[nd, t] % size[nd, t]]
+    return per, codes
 
 
 def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None = None,
@@ -985,49 +1186,23 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     if not trees:
         raise DataError("trees_to_kb needs at least one tree")
     features, domains, positive = trees[0].features, trees[0].domains, trees[0].positive
-    col = {f: j for j, f in enumerate(features)}
-    lookup = {f: {v: k for k, v in enumerate(domains[f])} for f in features}
-    picked = [n for t in trees for n in _clause_nodes(t, nodes)]
-    # per node: the columns it constrains and their allowed codes; one clause per combination
-    # one entry per (node, feature it constrains): the column, the allowed codes (in `flat`
-    # from `start`) and `stride`, how many consecutive clauses of the node share one of its
-    # values (itertools.product order: the node's last feature varies fastest)
-    lit_node: list[int] = []
-    lit_col: list[int] = []
-    lit_size: list[int] = []
-    lit_start: list[int] = []
-    lit_stride: list[int] = []
-    flat: list[int] = []
-    sizes_l: list[int] = []
-    for i, node in enumerate(picked):
-        sets = (node.allowed if isinstance(node, BinaryTreeNode)
-                else tuple((f, (v,)) for f, v in node.path))
-        strides = []
-        size = 1
-        for _f, vs in reversed(sets):
-            strides.append(size)
-            size *= len(vs)
-        for (f, vs), stride in zip(sets, reversed(strides), strict=True):
-            lit_node.append(i)
-            lit_col.append(col[f])
-            lit_size.append(len(vs))
-            lit_start.append(len(flat))
-            lit_stride.append(stride)
-            flat += [lookup[f][v] for v in vs]
-        sizes_l.append(size)
-    sizes = np.array(sizes_l, dtype=np.int64)
-    m = int(sizes.sum())
-    codes = np.full((m, len(features)), -1, dtype=np.int32)
-    if lit_node:
-        node_of = np.array(lit_node, dtype=np.int64)
-        per = sizes[node_of]  # clauses each entry fills
-        lit = np.repeat(np.arange(len(node_of)), per)
-        r = np.arange(len(lit)) - np.repeat(np.cumsum(per) - per, per)  # clause within node
-        clause = (np.cumsum(sizes) - sizes)[node_of[lit]] + r
-        value = r // np.array(lit_stride, dtype=np.int64)[lit] % np.array(lit_size)[lit]
-        codes[clause, np.array(lit_col)[lit]] = np.array(flat)[np.array(lit_start)[lit] + value]
+    sizes = trees[0].sizes()
+    per_l, codes_l, count_l, pos_l, depth_l = [], [], [], [], []
+    for tree in trees:
+        a = tree.arrays
+        keep = _clause_nodes(a, nodes)
+        per, codes = _node_bodies(a, keep, sizes)
+        per_l.append(per)
+        codes_l.append(codes)
+        count_l.append(a.count[keep])
+        pos_l.append(a.positives[keep])
+        depth_l.append(a.depth[keep])
+    per = np.concatenate(per_l)
+    count, positives = np.concatenate(count_l), np.concatenate(pos_l)
+    p = np.where(count > 0, positives / np.maximum(count, 1), 0.0)
+    m = int(per.sum())
     if kind is None:
-        binary = isinstance(trees[0].root, BinaryTreeNode)
+        binary = trees[0].arrays.binary
         kind = ("forest" if len(trees) > 1 else
                 ("tree-bin" + ("-deep" if weights == "depth" else "")
                  + ("-leaves" if nodes == "leaves" else "")) if binary else
@@ -1035,14 +1210,14 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     return KB(
         features,
         dict(domains),
-        codes=encoding.smallest_int(codes),
+        codes=encoding.smallest_int(np.concatenate(codes_l)),
         head=np.ones(m, dtype=np.int8),
-        p=np.repeat([n.p for n in picked], sizes).astype(np.float64),
-        w=(np.repeat(1.0 / sizes, sizes) if weights == "split" else
-           np.repeat(2.0 ** np.minimum([n.depth for n in picked], DEPTH_WEIGHT_CAP), sizes)
+        p=np.repeat(p, per).astype(np.float64),
+        w=(np.repeat(1.0 / per, per) if weights == "split" else
+           np.repeat(2.0 ** np.minimum(np.concatenate(depth_l), DEPTH_WEIGHT_CAP), per)
            if weights == "depth" else np.ones(m)),
-        support=np.repeat([n.count for n in picked], sizes).astype(np.int64),
-        positives=np.repeat([n.positives for n in picked], sizes).astype(np.int64),
+        support=np.repeat(count, per).astype(np.int64),
+        positives=np.repeat(positives, per).astype(np.int64),
         source=np.full(m, TREE_SOURCE, dtype=np.int8),
         positive=positive,
         kind=kind,

@@ -607,6 +607,60 @@ def test_trees_grown_on_rows_encoded_once_are_the_trees_of_the_table(example2):
         build_trees(X)
 
 
+def reference_kb_rows(tree: Tree, nodes: str, weights: str) -> list[tuple]:
+    """A plain reference for `trees_to_kb`: walk the node objects in pre-order and expand each
+    clause node with `itertools.product` over its allowed values (a multiway node: its path)
+    — (code row, p, w, support, positives) per clause."""
+    import itertools
+
+    col = {f: j for j, f in enumerate(tree.features)}
+    code = {f: {v: k for k, v in enumerate(tree.domains[f])} for f in tree.features}
+    out = []
+    for node in tree.nodes():
+        if (node.is_leaf if nodes == "leaves" else node.feature is not None or node.is_leaf):
+            sets = (node.allowed if hasattr(node, "allowed")
+                    else tuple((f, (v,)) for f, v in node.path))
+            combos = list(itertools.product(*[vs for _, vs in sets]))
+            w = {"unit": 1.0, "depth": 2.0 ** min(node.depth, 40), "split": 1 / len(combos)}
+            for combo in combos:
+                row = [-1] * len(tree.features)
+                for (f, _), v in zip(sets, combo):
+                    row[col[f]] = code[f][v]
+                out.append((tuple(row), node.p, w[weights], node.count, node.positives))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.booleans(), st.sampled_from(["leaves", "all"]),
+       st.sampled_from(["unit", "depth", "split"]), st.integers(1, 6))
+def test_the_kb_of_a_tree_is_its_nodes_expanded_one_by_one(data, binary, nodes, weights, cap):
+    """`trees_to_kb` reads the tree's arrays with no Python per node; it equals the plain
+    reference expanding the tree's node objects one by one (clause order, bodies, p, weights
+    and counts), for multiway and binary trees, cut by depth or by features, and a tree built
+    by hand from its root node is the grown tree."""
+    from plx_core.tree import cut_to_features
+
+    X, y, sizes = data
+    codes = np.column_stack([X[c].map(lambda v: -1 if v is None else int(v[1:])).to_numpy()
+                             for c in X.columns]).astype(np.int64)
+    doms = {c: tuple(f"v{k}" for k in range(s)) for c, s in zip(X.columns, sizes)}
+    kw = {"features": tuple(X.columns), "domains": doms, "positive": "1"}
+    tree = (id3_binary(codes, np.array(y), expand_cap=cap, **kw) if binary
+            else id3(codes, np.array(y), **kw))
+    cuts = [tree, truncate(tree, 2)] + ([cut_to_features(tree, 1)] if binary else [])
+    for t in cuts:
+        kb = trees_to_kb([t], nodes, weights=weights)
+        got = [(tuple(r), p, w, s, q) for r, p, w, s, q in zip(
+            kb.codes.tolist(), kb.p.tolist(), kb.w.tolist(), kb.support.tolist(),
+            kb.positives.tolist())]
+        want = reference_kb_rows(t, nodes, weights)
+        assert len(kb) == len(want)  # a root leaf's bare `POS` is the KB's prior clause
+        assert got == [r for r in want if max(r[0]) >= 0]
+        by_hand = Tree(t.root, t.features, t.domains, t.positive)
+        assert by_hand == t and by_hand.root is t.root
+        assert trees_to_kb([by_hand], nodes, weights=weights).to_text() == kb.to_text()
+
+
 # --------------------------------------------------------------------------- pruning
 
 
