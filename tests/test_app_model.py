@@ -221,3 +221,25 @@ def test_case_report_and_global_view_decide_as_the_query_page_at_the_chosen_thre
     assert re.search(r'class="decision">([^<]*)<', page).group(1) == shown
     g = ws_global_view(ws, k=1, max_rows=len(Xt))
     assert g.n_rows == len(Xt) and g.positive_rows == int((mean > t + 1e-9).sum())
+
+@pytest.mark.slow
+@pytest.mark.realdata
+def test_default_explanations_are_the_estimators_when_it_answers_with_the_tuned_direct_kb():
+    # the tuned Direct KB answers, but PLXClassifier.explain searches the full Direct KB on
+    # the side the classifier answered; the dashboard searched the answering KB (23 of 30
+    # MONK's 1 test rows explained otherwise)
+    from conftest import require_shared_data
+
+    from plx_app.service.explain import ws_explain
+    from plx_app.service.tables import raw_shared
+
+    require_shared_data()
+    ws = new_workspace(raw_shared("monks-1"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    X, y = ws.part("train")
+    est = PLXClassifier(positive=ws.positive).fit(X, y.astype(str))
+    assert ws.model.chosen == est.chosen_ and ws.model.searched is not None
+    for i in range(20):
+        row = ws.X_test.iloc[i]
+        assert dict(ws_explain(ws, row.to_dict(), 2).features) == \
+            dict(est.explain(row.to_frame().T, k=2).features)
