@@ -10,6 +10,10 @@ from .errors import DataError
 from .tokens import quote as _quote
 
 POS = "POS"
+PRIOR_ID = "prior"
+"""The id of a tuned prior clause `[1] POS` / `[0] POS` (`plx_core.variants`): extra votes that
+move the decision among the evidence's clause probabilities. It shifts evidence, so a query
+with no other clause to answer it is answered without it (`query.prior_alone`), not by it."""
 SOURCES = ("data", "tree", "rule", "user")
 
 

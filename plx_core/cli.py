@@ -353,7 +353,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
     if a.kb != "direct":  # asked for, not chosen
         how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
     elif st.get("chosen", "direct") != "direct":
-        setting = "depth" if st["kb_kind"] != "direct" else "m"
+        setting = ("depth" if st["kb_kind"] != "direct" else
+                   "weights" if st["chosen"] == "direct-vote" else "m")
         how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
                f"{st['threshold']:g}")
     elif model.answer:

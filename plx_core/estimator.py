@@ -8,10 +8,11 @@ explains that class's KB (the class against the rest).
 (issue 4)"; `plx_core.variants` has the details):
 
 * "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
-  ("direct-conf", `plx_core.weighting`) or an ID3 all-node ("tree-all") KB, whichever has the
-  best F1 on the training rows (the Direct KBs by exact leave-one-out, the tree by
-  cross-validation: `plx_core.selection`; binary labels and `kb="direct"` only), with the
-  decision threshold chosen there unless `threshold` is given;
+  ("direct-conf", `plx_core.weighting`), the Direct KB's one-feature clauses with fitted vote
+  weights ("direct-vote", `plx_core.vote`) or an ID3 tree KB, whichever has the best F1 on the
+  training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
+  `plx_core.selection`; binary labels and `kb="direct"` only), with the decision threshold
+  chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
   positive iff the mean of the ω(POS) bounds > 0.5 (a tie at 0.5 is negative);
 * "tuned" — the same KB semantics, with the clause-length window and a prior clause
@@ -24,8 +25,9 @@ explains that class's KB (the class against the rest).
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
 used as built whatever the variant, and `variant_` records "paper" then (and when `auto` chooses
-the tree); when `auto` chooses the Direct KB with confidence weights, `variant_` is
-"direct-conf", as `chosen_` is (`plx_core.wording.model_name` says it in words).
+the tree); when `auto` chooses the Direct KB with confidence weights or the fitted vote,
+`variant_` is "direct-conf" or "direct-vote", as `chosen_` is (`plx_core.wording.model_name`
+says it in words).
 
 Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):
 
@@ -199,7 +201,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     `class_weight_` the correction used; `base_rates_` the training share of POS per KB;
     `discretizer_` (a fitted `plx_core.discretize.Discretizer`) and `cuts_` (numeric column →
     cut points); `chosen_` (the model that answers: one of `plx_core.selection.CANDIDATES`
-    — "direct", "direct-conf", "tree-all", "tree-bin-deep" — when `variant="auto"` chooses
+    — "direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote" — when `variant="auto"` chooses
     for kb="direct", else the `kb` given), `chosen_reason_` (why, in a sentence), `selection_`
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
@@ -653,9 +655,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
+        vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
+        if vote is not None:
+            oof["direct-vote"] = vote.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
                        fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state))
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
+        if sel.chosen == "direct-vote":
+            # the fitted vote answers, its threshold moved into the prior clause (decides at
+            # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
+            self.kbs_[0] = vote.kb(0.5 if self.threshold is not None else sel.threshold)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
+            if self.threshold is None:
+                self.threshold_ = 0.5
+            return
         if sel.chosen == "direct-conf":
             from .weighting import confidence_kb
 
@@ -672,6 +685,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+        """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
+        `full`: its out-of-fold logistic probabilities and a maker of its KB."""
+        from . import vote as VT
+
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        sizes = [len(full.domains[f]) for f in full.features]
+        slots = VT.value_slots(codes, sizes)
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+
+    def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
+        """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with
+        labels y (1 = POS) as `class_weight_` says ((1, 1): none)."""
+        if self.class_weight_ == "balanced":
+            return V.balanced_weights(int(np.sum(y)), len(y))
+        cw = self._class_weights(self._labels, self.positive_)
+        return (1, 1) if cw is None else cw
 
     def _base_p(self, y: np.ndarray, cw: tuple[float, float] | None) -> float:
         """The training base rate of POS as the corrected clause probabilities see it (0.5

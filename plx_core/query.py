@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .clause import PRIOR_ID
 from .encoding import is_missing, value_str
 from .errors import DataError
 from .index import subset_plan
@@ -520,6 +521,9 @@ def reduce_kb(kb: KB, pq: PreparedQuery, sem: str) -> Reduction:
             lp_extra.append((kb.n_learned + j, c, rest))
         elif state == "class-both":
             lp_extra.append((kb.n_learned + j, c, rest))
+    if (extra_med and len(rows) == 0 and len(lp_rows) == 0 and not lp_extra
+            and all(kb.extra[int(t[0]) - kb.n_learned].id == PRIOR_ID for t in extra_med)):
+        extra_med = []  # a prior shifts evidence; alone it is no evidence (`prior_alone`)
     if extra_med:
         arr = np.array(extra_med, dtype=float)
         med_clause.append(arr[:, 0].astype(np.int64))
@@ -845,6 +849,8 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
         else:
             for t in tasks:
                 run(t)
+        bare = prior_alone(kb, codes, rq, lower, upper) & ~slow
+        lower[bare], upper[bare] = 0.0, 1.0  # what the KB answers without the prior
     else:
         slow[:] = True
     for i in np.flatnonzero(slow):
@@ -1073,6 +1079,34 @@ def _rule_terms(kb: KB, codes: np.ndarray, sem: str):
             targets.append(np.full(len(rows), 1.0 - c.p if True in signs else c.p))
             weights.append(np.full(len(rows), c.w))
     return np.concatenate(qids), np.concatenate(targets), np.concatenate(weights), slow
+
+
+def prior_alone(kb: KB, codes: np.ndarray, rule_rows: np.ndarray, lower: np.ndarray,
+                upper: np.ndarray) -> np.ndarray:
+    """Rows (bool) answered by prior clauses (id `PRIOR_ID`) alone: no learned clause is
+    relevant to them and no other rule gives them a term. A prior moves the decision among the
+    evidence's clause probabilities (`plx_core.variants`); a row that knows nothing the
+    training rows showed has no evidence, so it must not be decided with certainty by a tuning
+    device — such rows are answered as without the prior ([0, 1], no evidence). `rule_rows`:
+    the row of every rule term (`_rule_terms`); `lower`/`upper` the answers with the prior
+    (only rows answered exactly at a prior's target are looked up again)."""
+    n = len(codes)
+    priors = [c for c in kb.extra if c.enabled and c.id == PRIOR_ID]
+    if not priors or n == 0:
+        return np.zeros(n, dtype=bool)
+    others = np.bincount(rule_rows, minlength=n) > len(priors)
+    at = np.zeros(n, dtype=bool)
+    for c in priors:
+        at |= (lower == upper) & (lower == (1.0 - c.p if c.literals[0].negated else c.p))
+    cand = np.flatnonzero(at & ~others)
+    if not len(cand):
+        return np.zeros(n, dtype=bool)
+    from .variants import relevant_pairs  # variants builds on this module
+
+    row, _ = relevant_pairs(kb, codes[cand])
+    out = np.zeros(n, dtype=bool)
+    out[cand] = np.bincount(row, minlength=len(cand)) == 0
+    return out
 
 
 def _unseen_of(kb: KB, row: np.ndarray) -> dict[str, str]:

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .clause import PRIOR_ID
 from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets
 from .kb import KB, POS, Literal, WeightedClause
 from .median import weighted_median_intervals
@@ -55,7 +56,6 @@ from .query import (
     resolve_semantics,
 )
 
-PRIOR_ID = "prior"
 TUNE_Z = 0.0
 """A tuned configuration replaces the paper's only if it wins by more than this many standard
 errors of the paired difference in leave-one-out correct answers (0: it must answer more

@@ -493,6 +493,7 @@ def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float 
 MODEL_NAMES = {
     "direct": "the tuned Direct KB",
     "direct-conf": "the Direct KB with confidence weights",
+    "direct-vote": "the Direct KB's one-feature clauses with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
     "forest": "the ID3 forest",

@@ -153,7 +153,13 @@ def nursery_rows(n=300, seed=1):
     return ds.X.iloc[idx].reset_index(drop=True), ds.y.iloc[idx].to_numpy(), ds.positive
 
 
-def test_the_confidence_weighted_direct_kb_answers_where_it_wins_and_is_what_explain_searches():
+def test_the_confidence_weighted_direct_kb_answers_where_it_wins_and_is_what_explain_searches(
+        monkeypatch):
+    import plx_core.selection as S
+
+    # among the candidates before the fitted vote ("direct-vote" wins these 300 rows' folds;
+    # tests/test_vote.py covers it)
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "direct-vote"))
     X, y, pos = nursery_rows()
     clf = PLXClassifier(positive=pos).fit(X, y)
     s = clf.selection_

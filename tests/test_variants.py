@@ -303,3 +303,39 @@ def test_scanning_finds_the_same_clauses_as_the_subsets(scan_up_to):
         want = sorted(zip(*(a.tolist() for a in V.relevant_pairs(kb, codes))))
         got = sorted(zip(*(a.tolist() for a in V.relevant_pairs(kb, codes, scan_up_to=scan_up_to))))
         assert got == want and want
+
+
+def test_a_row_that_knows_nothing_is_not_decided_by_the_tuned_prior(tmp_path):
+    """The prior clause `[1] POS` moves the decision among the evidence's clause votes; a row
+    with no known (or only unseen) values has no evidence, so it answers [0, 1] — not the
+    prior's certainty — through the estimator, `query`, `plx predict` and the dashboard."""
+    from plx_app.service.workspace import decision_frame
+    from plx_core.cli import main
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({c: rng.choice(list("abc"), 300) for c in "abcde"})
+    y = ((X.a == "a") | (X.b == "b")).astype(int).to_numpy()
+    clf = PLXClassifier(kb="direct", variant="tuned", positive=1).fit(X, y)
+    assert clf.tuned_[0].prior_weight > 0  # a prior [1] POS answers with the window
+    Q = pd.DataFrame({c: [None, "zz", "a"] for c in "abcde"}, dtype=object)
+    with pytest.warns(UserWarning, match="never saw"):
+        b = clf.bounds(Q)
+        pred = clf.predict(Q)
+    assert b[["lower", "upper"]].to_numpy()[:2].tolist() == [[0.0, 1.0], [0.0, 1.0]]
+    assert pred.tolist() == [0, 0, 1]  # rows with evidence still answer (a = a: positive)
+    nothing = query(clf.kb_, {})
+    assert (nothing.lower, nothing.upper, nothing.no_evidence) == (0.0, 1.0, True)
+    assert tuple(query(clf.kb_, {}, method="lp")) == (0.0, 1.0)
+    # the dashboard's decisions and `plx predict` answer the same
+    dec = decision_frame(clf.kb_, Q, None, "1")
+    assert dec["decision"].tolist() == ["NOT POS", "NOT POS", "POS"]
+    assert dec["lower"].tolist()[:2] == [0.0, 0.0] and dec["upper"].tolist()[:2] == [1.0, 1.0]
+    data, model, qf, out = (tmp_path / n for n in ("d.csv", "m.json", "q.csv", "p.csv"))
+    X.assign(label=y).to_csv(data, index=False)
+    Q.to_csv(qf, index=False)
+    assert main(["fit", str(data), "--label", "label", "--kb", "direct", "--variant", "tuned",
+                 "--out", str(model)]) == 0
+    assert main(["predict", str(model), str(qf), "--out", str(out)]) == 0
+    p = pd.read_csv(out)
+    assert p["decision"].tolist() == [0, 0, 1]
+    assert p["lower"].tolist()[:2] == [0.0, 0.0] and p["upper"].tolist()[:2] == [1.0, 1.0]

@@ -1,0 +1,226 @@
+"""Fitted vote weights for the Direct KB's one-feature clauses: the "direct-vote" candidate of
+`variant="auto"`.
+
+Under the relevant semantics a query's ω(POS) is the weighted median of the probabilities of
+the clauses inside it, so it lies above 0.5 exactly when the clauses whose p is above 0.5
+outweigh those below: the decision is a weighted vote, Σ_c w_c · sign(p_c − 0.5). A median of
+frequencies alone cannot add evidence up — on a table whose label sums many weak effects each
+clause's p stays near the base rate — but the vote of one clause per known feature value does,
+once the weights say how much each vote is worth. Here the KB is the Direct KB cut to its
+one-feature clauses `POS ∨ ¬a=v` (p and counts as counted, class-corrected) plus the prior
+clause `[1] POS` or `[0] POS`, and the weights are fitted on the training rows: a logistic
+regression of the label on the clauses' votes, weights ≥ 0 (a clause votes the way its own
+frequency says, or not at all), an L2 penalty (`VOTE_C`), classes weighed as the KB's
+probabilities are corrected; its intercept is the prior clause's signed weight. A clause whose
+weight is 0 (or whose p is exactly 0.5) is left out of the KB. Each training row's votes are
+those of the clauses without the row (leave-one-out counts), as a held-out row would see them.
+
+The answer is still the weighted median of clause probabilities (the LP's bounds, the fast
+path), saved in the model file as it answers, and `explain` searches this KB. It is scored by
+`VOTE_FOLDS`-fold cross-validation on the training rows (the counts of each fold are the
+fold's own); its threshold is chosen on the out-of-fold logistic probabilities of the vote
+among `selection.THRESHOLDS` and moved into the prior clause (a threshold t adds −logit(t) to
+its signed weight), so the KB decides at 0.5. Measured in benchmarks/RESULTS.md ("Fitted vote
+weights").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import minimize
+
+from .kb import KB, POS, Literal, WeightedClause
+from .variants import PRIOR_ID, windowed_kb
+
+VOTE_C = 1.0
+"""The inverse L2 penalty of the vote weights' logistic fit (scikit-learn's C: the loss is
+summed over rows, each class weighing as the KB's correction says, mean row weight 1)."""
+VOTE_FOLDS = 10
+"""Folds the candidate is scored on: with 5, each fold's counts lose a fifth of the rows and
+its out-of-fold F1 fell below its test F1 by ~0.04 on HIV-1 (10 folds: ~0.02), so it lost the
+comparison with the leave-one-out of the Direct KBs where it was the better model."""
+FTOL = 1e-7
+"""The solver stops when the loss changes by less than this share of itself."""
+WEIGHT_CUT = 1e-6
+"""Fitted weights below this share of the largest vote (or of 1, on the logit scale) are 0:
+the bound is active and the solver leaves them at ~1e-16; and the LP, the reference for
+every answer, accepts weights at most `lp.MAX_WEIGHT_RATIO` (1e7) apart."""
+
+
+@dataclass(frozen=True)
+class ValueSlots:
+    """One slot per (feature, value) code of the training rows: `slot` (rows × features, −1
+    where the cell is open or unseen) and the number of slots."""
+
+    slot: np.ndarray
+    n: int
+
+
+def value_slots(codes: np.ndarray, sizes: np.ndarray | list[int]) -> ValueSlots:
+    """The slots of query codes (`query.encode_rows`) over features with `sizes` values."""
+    codes = np.asarray(codes, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    known = (codes >= 0) & (codes < sizes[None, :])
+    return ValueSlots(np.where(known, codes + offset[None, :], -1), int(sizes.sum()))
+
+
+def slot_counts(vs: ValueSlots, y: np.ndarray, rows: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(support, positives) of every slot over `rows` (default all): the one-feature clauses'
+    counts."""
+    s = vs.slot if rows is None else vs.slot[rows]
+    yy = np.asarray(y) if rows is None else np.asarray(y)[rows]
+    known = s >= 0
+    flat = s[known]
+    sup = np.bincount(flat, minlength=vs.n)
+    pos = np.bincount(flat, weights=np.broadcast_to(yy[:, None], s.shape)[known],
+                      minlength=vs.n).astype(np.int64)
+    return sup, pos
+
+
+def votes(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, counts: tuple[np.ndarray, np.ndarray],
+          cw: tuple[float, float], leave_out: bool) -> sparse.csr_matrix:
+    """(len(rows) × slots) sign(p − 0.5) of each row's one-feature clauses under `counts`
+    (`leave_out`: the row taken out of them — the row is among the counted ones), p corrected
+    by the class weights `cw` = (w_pos, w_neg): the sign of w_pos·positives − w_neg·negatives.
+    A clause left without rows does not vote."""
+    s = vs.slot[rows]
+    r, j = np.nonzero(s >= 0)
+    c = s[r, j]
+    sup, pos = counts[0][c], counts[1][c]
+    if leave_out:
+        yy = np.asarray(y)[rows][r]
+        sup, pos = sup - 1, pos - yy
+    d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
+    keep = (sup > 0) & (d != 0)
+    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=(len(rows), vs.n))
+
+
+def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C
+                ) -> tuple[np.ndarray, float]:
+    """(weights ≥ 0, intercept) minimising Σ_i row_w_i · log(1 + exp(−y±_i (S_i·w + b)))
+    + |w|² / (2C) (L-BFGS-B from 0; deterministic)."""
+    return fit_many([(S, y, row_w)], C)[0]
+
+
+def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
+             C: float = VOTE_C) -> list[tuple[np.ndarray, float]]:
+    """`fit_weights` of several independent problems (S, y, row weights) with one solver run
+    on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
+    the cross-validation cost one run's Python overhead, not ten."""
+    k = len(problems)
+    S = sparse.block_diag([p[0] for p in problems], format="csr")
+    St = S.T.tocsr()
+    ys = np.concatenate([2.0 * np.asarray(p[1], dtype=float) - 1.0 for p in problems])
+    rw = np.concatenate([np.asarray(p[2], dtype=float) for p in problems])
+    block = np.repeat(np.arange(k), [p[0].shape[0] for p in problems])
+    widths = [p[0].shape[1] for p in problems]
+    m = S.shape[1]
+
+    def loss(x):
+        w, b = x[:m], x[m:]
+        z = ys * (S @ w + b[block])
+        g = -rw * ys * np.exp(-np.logaddexp(0.0, z))  # d loss / d score
+        val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w))
+        return val, np.concatenate([St @ g + w / C, np.bincount(block, g, minlength=k)])
+
+    res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
+                   bounds=[(0.0, None)] * m + [(None, None)] * k,
+                   options={"maxiter": 2000, "ftol": FTOL, "gtol": 1e-6 * k})
+    out = []
+    for i, (a, wd) in enumerate(zip(np.cumsum([0, *widths[:-1]]), widths)):
+        w = res.x[a:a + wd].copy()
+        w[w < WEIGHT_CUT * max(float(w.max(initial=0.0)), 1.0)] = 0.0
+        out.append((w, float(res.x[m + i])))
+    return out
+
+
+def row_weights(y: np.ndarray, cw: tuple[float, float]) -> np.ndarray:
+    """Each row's weight in the fit: w_pos or w_neg, scaled to mean 1."""
+    yb = np.asarray(y) == 1
+    w = np.where(yb, float(cw[0]), float(cw[1]))
+    return w * (len(w) / max(float(w.sum()), 1e-300))
+
+
+def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, float],
+             C: float = VOTE_C) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
+    """(weights per slot, intercept, the rows' slot counts) fitted on training `rows`."""
+    counts = slot_counts(vs, y, rows)
+    S = votes(vs, y, rows, counts, cw, leave_out=True)
+    w, b = fit_weights(S, np.asarray(y)[rows], row_weights(np.asarray(y)[rows], cw), C)
+    return w, b, counts
+
+
+def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
+              C: float = VOTE_C) -> tuple[np.ndarray, tuple[np.ndarray, float]]:
+    """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold —,
+    the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
+    weights. The k + 1 fits are one solver run (`fit_many`)."""
+    from .selection import folds
+
+    y = np.asarray(y)
+    parts = [(tr, te, cw_of(y[tr])) for tr, te in folds(y, k, seed)]
+    parts.append((np.arange(len(y)), None, cw_of(y)))
+    counts = [slot_counts(vs, y, tr) for tr, _te, _cw in parts]
+    problems = [(votes(vs, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
+                for (tr, _te, cw), c in zip(parts, counts)]
+    fits = fit_many(problems, C)
+    out = np.full(len(y), np.nan)
+    for (_tr, te, cw), c, (w, b) in zip(parts[:-1], counts, fits):
+        out[te] = votes(vs, y, te, c, cw, leave_out=False) @ w + b
+    return out, fits[-1]
+
+
+def probability(score: np.ndarray) -> np.ndarray:
+    """The vote's logistic probability (what the threshold is chosen on)."""
+    return np.exp(-np.logaddexp(0.0, -np.asarray(score, dtype=float)))
+
+
+def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, b: float,
+            threshold: float = 0.5) -> KB:
+    """The KB that answers: `full`'s one-feature clauses with the fitted slot weights `w` (a
+    clause of weight 0, or at p = 0.5 exactly under the class weights `cw`: left out) and the
+    prior clause with signed weight b − logit(threshold) ([1] POS above 0, [0] POS below, none
+    at 0). `sizes`: the values of each feature (`value_slots`)."""
+    kb = windowed_kb(full, 1, 1, 0)
+    feat = np.argmax(kb.codes >= 0, axis=1)
+    offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    slot = offset[feat] + kb.codes[np.arange(kb.n_learned), feat]
+    d = kb.positives * float(cw[0]) - (kb.support - kb.positives) * float(cw[1])
+    shift = b - float(np.log(threshold / (1.0 - threshold)))
+    ww = w[slot]
+    keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
+                          & (d != 0))
+    out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
+             kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
+             kind=kb.kind, max_len=1)
+    if shift != 0.0:
+        out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
+                                        source="data", id=PRIOR_ID))
+    return out
+
+
+class VoteCandidate:
+    """The "direct-vote" candidate of one training set: its out-of-fold logistic
+    probabilities (`oof`, scored like the other candidates) and, once chosen, its KB (`kb`)."""
+
+    def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
+                 weights_of, seed: int | None):
+        self.full, self.sizes = full, sizes
+        self.cw = weights_of(np.asarray(y))
+        score, self.fit = cross_fit(slots, y, weights_of, seed)
+        self.oof = probability(score)
+
+    def kb(self, threshold: float = 0.5) -> KB:
+        """The vote KB fitted on every training row, deciding at 0.5 as the vote's logistic
+        probability would at `threshold`."""
+        return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold)
+
+
+__all__ = ["VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
+           "fit_rows", "fit_weights",
+           "probability", "row_weights", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -1,0 +1,203 @@
+"""The fitted vote of the Direct KB's one-feature clauses ("direct-vote" of variant="auto"):
+one KB of weighted clauses answered by the LP / weighted median, whose decision at 0.5 is the
+weighted vote it was fitted as; chosen where a label adds up many weak features, saved and
+explained as it answers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fastpath import datasets
+
+from plx_core import query
+from plx_core import variants as V
+from plx_core import vote as VT
+from plx_core.direct import direct_kb
+from plx_core.estimator import PLXClassifier
+from plx_core.query import TIE_EPS, encode_rows
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def weak_sum_table(n=700, seed=0, relevant=6, noise=2, values=6):
+    """`relevant` columns of `values` values, each value moving the log-odds a little (seeded
+    random effects, like the residues of a cleavage site), and `noise` columns that do not;
+    the label is drawn from the logistic of the sum — evidence a median of frequencies cannot
+    add up, a vote can."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, values, (n, relevant + noise))
+    effect = rng.normal(0, 0.8, (relevant, values))
+    score = sum(effect[j][v[:, j]] for j in range(relevant)) - 1.0
+    y = rng.random(n) < 1 / (1 + np.exp(-score))
+    X = pd.DataFrame(v.astype(str).astype(object),
+                     columns=[f"r{i}" for i in range(relevant)] + [f"z{i}" for i in range(noise)])
+    return X, np.where(y, "yes", "no")
+
+
+def fitted_vote(X, y, balanced=True, C=1.0):
+    """(the vote KB of a Direct KB of X, its one-feature slots and the fit) on all rows."""
+    y = np.asarray(y)
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else (1, 1)
+    full = direct_kb(X, y, positive=1)
+    if balanced:
+        full = V.weighted_class_kb(full, *cw)
+    sizes = [len(full.domains[f]) for f in full.features]
+    slots = VT.value_slots(encode_rows(full, X), sizes)
+    w, b, _ = VT.fit_rows(slots, y, np.arange(len(y)), cw, C)
+    return full, sizes, slots, cw, w, b
+
+
+@st.composite
+def tables(draw):
+    """A small table, labels and query (`test_fastpath.datasets`) with up to 3 missing cells,
+    a threshold and whether the probabilities are class-corrected."""
+    X, y, q = draw(datasets())
+    X = X.astype(object)
+    n, n_feat = X.shape
+    for i, j in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n_feat - 1)),
+                              max_size=3)):
+        X.iat[i, j] = None  # a missing cell: its feature is open in the query
+    return X, np.array(y), q, draw(st.sampled_from([0.2, 0.5, 0.7])), draw(st.booleans())
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(data=tables())
+def test_the_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
+    X, y, q, t, balanced = data
+    full, sizes, slots, cw, w, b = fitted_vote(X, y, balanced)
+    kb = VT.vote_kb(full, sizes, cw, w, b, threshold=t)
+    assert kb.n_learned == 0 or (kb.lengths == 1).all()
+    assert all(c.id == V.PRIOR_ID for c in kb.extra)
+    fast = query(kb, q)
+    lp = query(kb, q, method="lp")
+    assert fast.method == "median" and lp.method == "lp"
+    assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
+    assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+    # the decision at 0.5 is the sign of the vote Σ w·sign(p − 0.5) + b − logit(t)
+    row = pd.DataFrame([q]).astype(object)
+    codes = encode_rows(full, row)
+    s = VT.votes(VT.value_slots(codes, sizes), np.zeros(1), np.arange(1),
+                 VT.slot_counts(slots, y), cw, leave_out=False)
+    score = float((s @ w)[0] + b - np.log(t / (1 - t)))
+    if abs(score) > 1e-9:
+        assert (fast.mean > 0.5 + TIE_EPS) == (score > 0)
+
+
+def test_leave_one_out_votes_are_the_votes_of_the_counts_without_the_row():
+    X, y = weak_sum_table(n=80, seed=3, relevant=3, noise=1, values=3)
+    y = (y == "yes").astype(int)
+    X.iloc[5, 1] = None
+    cw = V.balanced_weights(int(y.sum()), len(y))
+    full = direct_kb(X, y, positive=1)
+    sizes = [len(full.domains[f]) for f in full.features]
+    slots = VT.value_slots(encode_rows(full, X), sizes)
+    loo = VT.votes(slots, y, np.arange(len(y)), VT.slot_counts(slots, y), cw, leave_out=True)
+    for i in (0, 5, 17, 40):
+        keep = np.arange(len(y)) != i
+        other = V.weighted_class_kb(direct_kb(X[keep], y[keep], positive=1), *cw)
+        one = V.windowed_kb(other, 1, 1, 0)
+        row_votes = loo[i].toarray().ravel()
+        for f in X.columns:
+            v = X.at[i, f]
+            if v is None or pd.isna(v):
+                continue
+            j = list(full.features).index(f)
+            slot = slots.slot[i, j]
+            c = next(k for k in range(one.n_learned)
+                     if one.codes[k, one.feature_index(f)] == one.domains[f].index(str(v)))
+            want = np.sign(one.p[c] - 0.5) if abs(one.p[c] - 0.5) > 1e-12 else 0.0
+            assert row_votes[slot] == want
+
+
+def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
+    X, y = weak_sum_table()
+    tr, te = np.arange(500), np.arange(500, 700)
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    s = clf.selection_
+    assert clf.chosen_ == clf.variant_ == "direct-vote"
+    assert s.scores["direct-vote"] == max(s.scores.values()) > s.scores["direct"]
+    assert clf.chosen_reason_.startswith("direct-vote answers: out-of-fold F1")
+    assert "10-fold" in clf.chosen_reason_
+    # one KB: one-feature clauses with the Direct KB's probabilities, fitted weights, a prior
+    kb = clf.kb_
+    assert kb.kind == "direct" and (kb.lengths == 1).all() and clf.threshold_ == 0.5
+    assert [c.id for c in kb.extra] in ([], ["prior"])
+    tuned = PLXClassifier(positive="yes", variant="tuned").fit(X.iloc[tr], y[tr]).paper_kbs_[0]
+    one = V.windowed_kb(tuned, 1, 1, 0)
+    same = {tuple(c): p for c, p in zip(one.codes.tolist(), one.p)}
+    assert all(same[tuple(c)] == p for c, p in zip(kb.codes.tolist(), kb.p))
+    # the votes that matter weigh most: every noise column together less than a relevant one
+    feat = np.argmax(kb.codes >= 0, axis=1)
+    per = np.bincount(feat, weights=kb.w, minlength=len(kb.features))
+    noise = [i for i, f in enumerate(kb.features) if f.startswith("z")]
+    relevant = [i for i, f in enumerate(kb.features) if f.startswith("r")]
+    assert per[noise].max() < np.median(per[relevant])
+    # it answers held-out rows better than the model the search had before it
+    from sklearn.metrics import f1_score
+
+    before = PLXClassifier(positive="yes", random_state=0)
+    import plx_core.selection as S
+
+    cands = S.CANDIDATES
+    try:
+        S.CANDIDATES = tuple(c for c in cands if c != "direct-vote")
+        before.fit(X.iloc[tr], y[tr])
+    finally:
+        S.CANDIDATES = cands
+    f_new = f1_score(y[te] == "yes", clf.predict(X.iloc[te]) == "yes")
+    f_old = f1_score(y[te] == "yes", before.predict(X.iloc[te]) == "yes")
+    assert f_new > f_old
+    # the decision is the KB's mean against 0.5, and explanations follow the KB that answers
+    rows = X.iloc[te[:60]]
+    means = clf.bounds(rows)["mean"].to_numpy()
+    pred = clf.predict(rows)
+    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
+    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
+        row = rows.iloc[i]
+        e = clf.explain(row, k=2)
+        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
+        sub = query(kb, {f: row[f] for f in e.features})
+        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
+                                                     pytest.approx(sub.upper))
+
+
+@pytest.mark.slow
+def test_a_given_threshold_is_kept_and_the_vote_is_not_shifted():
+    X, y = weak_sum_table()
+    clf = PLXClassifier(positive="yes", random_state=0, threshold=0.5).fit(X, y)
+    auto = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert clf.chosen_ == auto.chosen_ == "direct-vote" and clf.threshold_ == 0.5
+    w = {c.id: c for c in clf.kb_.extra}
+    a = {c.id: c for c in auto.kb_.extra}
+    t = auto.selection_.thresholds["direct-vote"]
+    # the chosen threshold t is moved into the prior clause: b − logit(t)
+    def signed(c):
+        return 0.0 if c is None else (c.w if c.p == 1.0 else -c.w)
+
+    assert signed(a.get("prior")) == pytest.approx(signed(w.get("prior")) - np.log(t / (1 - t)))
+
+
+@pytest.mark.slow
+def test_a_model_file_keeps_the_vote_as_it_answers(tmp_path):
+    from plx_core.cli import Model, fit_model
+    from plx_core.modelfile import load_model, save_model
+
+    X, y = weak_sum_table()
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert clf.chosen_ == "direct-vote"
+    for name in ("m.json", "m.npz"):
+        save_model(clf, tmp_path / name)  # the estimator itself (`modelfile.model_of`)
+        back = load_model(tmp_path / name)
+        assert back.settings["chosen"] == back.settings["variant"] == "direct-vote"
+        assert back.answer is None  # no window: the stored KB is the KB that answers
+        assert back.kb.to_text() == clf.kb_.to_text() and np.array_equal(back.kb.w, clf.kb_.w)
+        got = Model(back).predict(X)
+        assert (got["decision"].to_numpy() == clf.predict(X)).all()
+        assert np.array_equal(got["mean"].to_numpy(), clf.bounds(X)["mean"].to_numpy())
+    # `plx fit` on the same rows as a CSV writes the same model
+    csv = tmp_path / "t.csv"
+    X.assign(label=y).to_csv(csv, index=False)
+    mf = fit_model(csv, "label", positive="yes", say=lambda _s: None)
+    assert mf.settings["chosen"] == "direct-vote" and mf.kb.to_text() == clf.kb_.to_text()
