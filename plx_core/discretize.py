@@ -7,7 +7,11 @@ runs inside `fit`) and the cut-point finders it offers.
   interactions (XOR-like labels no single column predicts);
 * "tree" — supervised: the thresholds of a shallow CART tree on the column alone
   (`max_bins` leaves, at least 5% of the rows per leaf);
-* "quantile" — unsupervised equal-frequency cuts (`plx_core.data.fit_bins`).
+* "quantile" / "uniform" — unsupervised equal-frequency / equal-width cuts
+  (`plx_core.data.fit_bins`).
+
+`fit_binnings` refits the bins of a `plx_core.data.Schema` on chosen rows (the dashboard's
+training rows), so a table read by a schema is cut where the estimator would cut it.
 
 A column is numeric when its values are numbers (a numeric dtype, or numbers in an object
 column — never text) and it either holds non-whole numbers or has more than `max_categories`
@@ -38,7 +42,7 @@ from .data import (
 )
 from .errors import DataError
 
-METHODS = ("mdlp", "tree", "quantile")
+METHODS = ("mdlp", "tree", "quantile", "uniform")
 DEFAULT_METHOD = "mdlp"
 """Measured (benchmarks/RESULTS.md, "Discretisation"): see `plx_core.estimator`."""
 
@@ -184,8 +188,8 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
     fmt = DATE_ISO if holds_dates(values) else "plain"
-    if method == "quantile":
-        return fit_bins(values, "quantile", max_bins, named=False, number_format=fmt)
+    if method in ("quantile", "uniform"):
+        return fit_bins(values, method, max_bins, named=False, number_format=fmt)
     x = numeric_values(values)
     if x is None:
         raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
@@ -209,8 +213,8 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
 class Discretizer(TransformerMixin, BaseEstimator):
     """Bin the numeric columns of a table; leave the others as they are.
 
-    method: "mdlp" (default), "tree" or "quantile"; max_bins: the most bins per column
-    (quantile: exactly that many, fewer where values tie); max_categories: whole-number
+    method: "mdlp" (default), "tree", "quantile" or "uniform"; max_bins: the most bins per
+    column (quantile / uniform: exactly that many, fewer where values tie); max_categories: whole-number
     columns with at most this many distinct values stay categorical.
 
     Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
@@ -231,7 +235,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
                 or self.max_bins < 2:
             raise DataError(f"max_bins must be an integer ≥ 2, got {self.max_bins!r}")
         frame = _as_frame(X)
-        if self.method != "quantile":
+        if self.method not in ("quantile", "uniform"):
             if y is None:
                 raise DataError(f"discretize={self.method!r} needs the labels y")
             y = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
@@ -268,6 +272,30 @@ class Discretizer(TransformerMixin, BaseEstimator):
         return out
 
 
+def fit_binnings(binnings: Mapping[str, Binning], frame: pd.DataFrame, y: Any,
+                 method: str = DEFAULT_METHOD, max_bins: int | Mapping[str, int] = 4
+                 ) -> dict[str, Binning]:
+    """The columns of `binnings` (a schema's, which say how each column's text reads as
+    numbers) cut again by `fit_cuts` on the rows of `frame` and their labels `y`: the cut
+    points `PLXClassifier` would find on those rows, kept with each column's reading."""
+    from dataclasses import replace
+
+    from .data import column_numbers, is_date_format
+
+    labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
+    if len(labels) != len(frame):
+        raise DataError(f"the rows have {len(frame)} entries but the labels {len(labels)}")
+    out = {}
+    for f, b in binnings.items():
+        x = pd.Series(column_numbers(frame[f], b.number_format), index=frame.index, name=f)
+        if is_date_format(b.number_format):  # a time line, labelled as dates
+            x = pd.Series(pd.to_datetime(x, unit="D"), index=frame.index, name=f)
+        bins = max_bins.get(f, 4) if isinstance(max_bins, Mapping) else max_bins
+        out[f] = replace(fit_cuts(x, labels, method, int(bins)), number_format=b.number_format,
+                         text_missing=b.text_missing)
+    return out
+
+
 def _as_frame(X: Any) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
         return X
@@ -277,5 +305,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_cuts", "is_numeric", "mdlp_cuts",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_cuts",
            "numeric_values", "tree_cuts"]

@@ -179,3 +179,26 @@ def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
     assert int(nodes.loc[nodes["answer"].notna(), "clauses"].sum()) == len(ws.kb) == len(est.kb_)
     grown = PLXClassifier(positive="1", kb="tree-bin-deep").fit(X, yy.astype(str))
     assert tree.n_nodes < len(grown.kb_)  # pruned: fewer nodes than the grown tree has clauses
+
+
+@pytest.mark.slow
+@pytest.mark.realdata
+def test_default_explanations_are_the_estimators_when_it_answers_with_the_tuned_direct_kb():
+    # the tuned Direct KB answers, but PLXClassifier.explain searches the full Direct KB on
+    # the side the classifier answered; the dashboard searched the answering KB (23 of 30
+    # MONK's 1 test rows explained otherwise)
+    from conftest import require_shared_data
+
+    from plx_app.service.explain import ws_explain
+    from plx_app.service.tables import raw_shared
+
+    require_shared_data()
+    ws = new_workspace(raw_shared("monks-1"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    X, y = ws.part("train")
+    est = PLXClassifier(positive=ws.positive).fit(X, y.astype(str))
+    assert ws.model.chosen == est.chosen_ and ws.model.searched is not None
+    for i in range(20):
+        row = ws.X_test.iloc[i]
+        assert dict(ws_explain(ws, row.to_dict(), 2).features) == \
+            dict(est.explain(row.to_frame().T, k=2).features)

@@ -192,14 +192,18 @@ class AgreementReport:
 def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
                view: KBView | None = None) -> Explanation:
     """`explain` on the session's KB with its rules (or `view`), cached: the side explained
-    is the side the session answers at its threshold (plx's default may not use 0.5)."""
+    is the side the session answers at its threshold (plx's default may not use 0.5), and
+    under plx's default the KB searched is the one `PLXClassifier.explain` searches
+    (`Workspace.explained_kb`)."""
     v = view or ws.view()
+    own = ws.model is not None and v.key == ws.view().key  # one key, one answer
 
     def make() -> Explanation:
         side = "auto"
-        if ws.threshold != THRESHOLD:
+        if ws.threshold != THRESHOLD or own:
             side = "positive" if ws.decides(ws.query(values, view=v)) else "negative"
-        return explain(v.kb, values, k, ws.answer_semantics, direction=side)
+        kb = ws.explained_kb() if own else v.kb
+        return explain(kb, values, k, ws.answer_semantics, direction=side)
 
     return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,9 @@ class ModelChoice:
     excluded: tuple[tuple[str, str], ...] = ()
     warnings: tuple[str, ...] = ()
     tree_note: str = ""
+    searched: KB | None = field(default=None, compare=False, repr=False)
+    """The KB explanations search when it is not the one that answers: the full Direct KB
+    behind a tuned one (what `PLXClassifier.explain` searches); None: the answering KB."""
 
     @property
     def name(self) -> str:
@@ -90,7 +93,7 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
         trees, note = answering_tree(est, X, labels)
     choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
                          est._semantics(), scores, None if sel is None else sel.max_depth,
-                         tuple(est.excluded_.items()), said, note)
+                         tuple(est.excluded_.items()), said, note, est.paper_kbs_[0])
     return est.kb_, trees, choice
 
 

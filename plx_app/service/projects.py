@@ -144,6 +144,8 @@ def open_project(store: Store, pid: int) -> tuple[Workspace, Link, list[str]]:
     notes: list[str] = []
     try:
         settings = settings_from(DataSettings, p.settings) if p.settings else raw.defaults
+        if p.settings and "cut_on" not in p.settings:  # saved before cuts were fitted on
+            settings = dataclasses.replace(settings, cut_on="table")  # training rows: read as saved
         ws = new_workspace(raw, settings, build=False)
     except DataError as exc:
         notes.append(f"The saved data settings do not apply any more ({exc}); the defaults are used.")

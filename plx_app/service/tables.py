@@ -17,9 +17,11 @@ from plx_core.data import (
     read_table,
     reads_as_numbers,
     suggest_label,
+    train_test_split_stratified,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
+from plx_core.discretize import DEFAULT_METHOD, fit_binnings
 from plx_core.encoding import default_positive
 from plx_core.errors import DataError
 
@@ -37,26 +39,33 @@ MAX_UPLOAD_COLS = 200
 UPLOAD_TYPES = ("csv", "txt", "data", "tsv", "parquet", "pq")
 """File name endings the Data page's uploader takes."""
 PARQUET_SUFFIXES = (".parquet", ".pq")
+CUT_METHODS = {"mdlp": "supervised (entropy / MDL; default)", "tree": "supervised (small tree)",
+               "quantile": "equal-frequency bins", "uniform": "equal-width bins"}
+"""The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page."""
 
 
 
 
 @dataclass(frozen=True)
 class DataSettings:
-    """How a raw table becomes features, a label and a split (see `infer_schema`)."""
+    """How a raw table becomes features, a label and a split (see `infer_schema`). Numeric
+    columns are cut by the estimator's discretiser (`plx_core.discretize`, `method` with at
+    most `bins` bins) on the training rows only (`cut_on="train"`); "table" is how sessions
+    saved before that were cut (quantiles of the whole table), kept so they read as saved."""
 
     label: str
     positive: str | None = None
     features: tuple[str, ...] | None = None  # None: every column but the label (auto exclusions)
     numeric: tuple[str, ...] = ()
     categorical: tuple[str, ...] = ()
-    method: str = "quantile"
+    method: str = DEFAULT_METHOD
     bins: int = 4
     bins_per_column: tuple[tuple[str, int], ...] = ()
     test_size: float = 0.3
     seed: int = 0
     balance: str = "train"
     drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
+    cut_on: str = "train"  # "train" | "table" (sessions saved before cuts were fitted on training)
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,8 @@ class RawTable:
 
 def raw_default() -> RawTable:
     """The default diagnosis set as raw numbers: `breast_cancer_default()` is this table with
-    `defaults` applied (6 measurements, 3 quantile bins each)."""
+    `defaults` applied (6 measurements, 3 quantile bins each, cut on the whole table as that
+    named set defines them; choose a discretisation on the Data page to cut on training rows)."""
     from sklearn.datasets import load_breast_cancer
 
     from plx_core.datasets import BREAST_CANCER_FEATURES
@@ -86,7 +96,8 @@ def raw_default() -> RawTable:
     frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
     frame = frame.reset_index(drop=True)
     feats = tuple(BREAST_CANCER_FEATURES)
-    settings = DataSettings("diagnosis", "malignant", feats, numeric=feats, bins=3)
+    settings = DataSettings("diagnosis", "malignant", feats, numeric=feats, method="quantile",
+                            bins=3, cut_on="table")  # the set's fixed bins, as in plx_core
     return RawTable(
         DEFAULT_NAME, frame,
         "Breast cancer Wisconsin (diagnostic): 569 tumours, 212 malignant and 357 benign; six "
@@ -232,8 +243,10 @@ def positive_choice(values: Sequence[str]) -> int:
 
 
 
-def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
-    """The data set the settings make of the raw table (errors say what to change)."""
+def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None) -> Dataset:
+    """The data set the settings make of the raw table (errors say what to change); numeric
+    columns are cut on the rows `train` (index labels) when given, else on the whole table
+    (`split` gives the training rows)."""
     if settings.label not in raw.frame.columns:
         raise DataError(f"choose a label column; {settings.label!r} is not one of the columns")
     if settings.positive is None:
@@ -261,14 +274,69 @@ def prepare(raw: RawTable, settings: DataSettings) -> Dataset:
         numeric=[c for c in settings.numeric if c != settings.label],
         categorical=[c for c in settings.categorical if c != settings.label
                      and c not in settings.numeric],
-        method=settings.method, bins=bins, label_map=label_map, delimiter=raw.delimiter,
-    )
+        method=settings.method if settings.method in ("quantile", "uniform") else "quantile",
+        bins=bins, label_map=label_map, delimiter=raw.delimiter,
+    )  # supervised cuts need the labels: fitted below, on the training rows
     X, y = schema.apply(frame)
     assert y is not None
+    if train is not None and schema.bins and settings.cut_on == "train":
+        rows = frame.index.isin(train)
+        yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, "other")
+        schema.bins.update(fit_binnings(schema.bins, frame[rows], yb[rows], settings.method,
+                                        bins))
+        X, y = schema.apply(frame)
+        assert y is not None
     classes = y.unique()
     if len(classes) < 2:
         raise DataError(f"every row has the label {classes[0]!r}; plx needs both outcomes")
     return Dataset(raw.name, X, y, schema.positive, raw.description, schema)
+
+
+def keep_cuts(base: DataSettings, settings: DataSettings) -> DataSettings:
+    """`settings` cutting where `base` cuts (`cut_on`) while the binning choices are the same;
+    a changed binning is cut on the training rows."""
+    same = all(getattr(base, k) == getattr(settings, k)
+               for k in ("numeric", "method", "bins", "bins_per_column"))
+    return replace(settings, cut_on=base.cut_on if same else "train")
+
+
+@dataclass(frozen=True)
+class Split:
+    """A prepared data set and its train/test parts; numeric columns cut on the training rows."""
+
+    dataset: Dataset
+    X_train: pd.DataFrame
+    X_test: pd.DataFrame
+    y_train: pd.Series
+    y_test: pd.Series
+
+
+def split(raw: RawTable, settings: DataSettings) -> Split:
+    """Split the rows (stratified by the label, `settings.seed`), then cut the numeric columns
+    by the estimator's discretiser on the training rows only — as `PLXClassifier.fit` and
+    `plx fit` do — so no test row moves a cut point."""
+    ds = prepare(raw, settings)
+    parts = train_test_split_stratified(ds.X, ds.y, settings.test_size, settings.seed,
+                                        settings.balance)
+    if ds.schema is not None and ds.schema.bins and settings.cut_on == "train":
+        ds = prepare(raw, settings, parts[0].index.unique())
+        parts = (ds.X.loc[parts[0].index], ds.X.loc[parts[1].index],
+                 ds.y.loc[parts[2].index], ds.y.loc[parts[3].index])
+    return Split(ds, *parts)
+
+
+def cut_points(ds: Dataset) -> pd.DataFrame:
+    """One row per numeric column: how it was cut, its cut points (as its bin labels write
+    them) and its bins — what the KB's values and every answer of the session use."""
+    from plx_core.data import date_text, fmt_number, is_date_format
+
+    rows = []
+    for f, b in (ds.schema.bins if ds.schema is not None else {}).items():
+        show = date_text if is_date_format(b.number_format) else fmt_number
+        rows.append({"column": f, "method": b.method,
+                     "cut points": ", ".join(show(c) for c in b.cuts) or "(none)",
+                     "bins": " | ".join(b.labels)})
+    return pd.DataFrame(rows, columns=["column", "method", "cut points", "bins"])
 
 
 def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> list[tuple[str, str]]:

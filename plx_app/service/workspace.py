@@ -11,7 +11,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.data import Dataset, train_test_split_stratified
+from plx_core.data import Dataset
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
@@ -24,7 +24,7 @@ from .instances import Instance, unique_rows
 from .kbs import KBSettings, build_kb, default_max_len, with_rules
 from .model import ModelChoice
 from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
-from .tables import DataSettings, RawTable, prepare, raw_default
+from .tables import DataSettings, RawTable, raw_default, split
 
 
 @dataclass
@@ -157,6 +157,18 @@ class Workspace:
         if not enabled:
             return base
         return self.cached("kb+rules", scope="kb", make=lambda: with_rules(base, enabled))
+
+    def explained_kb(self) -> KB:
+        """The KB explanations search, with the enabled rules: under plx's default the full
+        Direct KB behind a tuned one (as `PLXClassifier.explain` searches), else the KB in use."""
+        searched = self.model.searched if self.model is not None else None
+        if searched is None:
+            return self.current_kb()
+        enabled = [r for r in self.rules if r.enabled]
+        if not enabled:
+            return searched
+        return self.cached("searched+rules", scope="kb",
+                           make=lambda: with_rules(searched, enabled))
 
     def rules_key(self) -> tuple:
         return rules_signature(self.rules)
@@ -410,9 +422,9 @@ def new_workspace(raw: RawTable | None = None, settings: DataSettings | None = N
 
 
 def _workspace_for(raw: RawTable, settings: DataSettings) -> Workspace:
-    ds = prepare(raw, settings)
-    X_tr, X_te, y_tr, y_te = train_test_split_stratified(ds.X, ds.y, settings.test_size,
-                                                         settings.seed, settings.balance)
+    parts = split(raw, settings)  # numeric columns cut on the training rows only
+    ds, X_tr, X_te, y_tr, y_te = (parts.dataset, parts.X_train, parts.X_test, parts.y_train,
+                                  parts.y_test)
     key = fingerprint(raw.fingerprint, X_tr, y_tr, X_te, y_te, ds.positive)
     return Workspace(raw, settings, ds, X_tr, X_te, y_tr, y_te, key)
 

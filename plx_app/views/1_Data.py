@@ -10,14 +10,16 @@ from plx_app.service import (
     DEFAULT_NAME,
     DataSettings,
     column_overview,
+    cut_points,
+    keep_cuts,
     label_values,
     positive_choice,
-    prepare,
     shared_available,
     use_data,
     validate,
 )
-from plx_app.service.tables import UPLOAD_TYPES
+from plx_app.service.tables import CUT_METHODS, UPLOAD_TYPES
+from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
@@ -174,12 +176,13 @@ numeric = st.multiselect("Numeric columns to cut into bins (others are categoric
                          numeric_opts, default=[c for c in num_default if c in numeric_opts],
                          key=f"data_numeric_{fp}_{label}")
 b1, b2 = st.columns(2)
-method = b1.selectbox("Discretisation", ["quantile", "uniform"],
-                      index=["quantile", "uniform"].index(base.method) if base.method in ("quantile", "uniform") else 0,
-                      format_func=lambda m: {"quantile": "equal-frequency bins",
-                                             "uniform": "equal-width bins"}[m],
-                      key=f"data_method_{fp}")
-bins = b2.slider("Bins per numeric column", 2, 10, int(base.bins), key=f"data_bins_{fp}")
+method = b1.selectbox("Discretisation", list(CUT_METHODS),
+                      index=list(CUT_METHODS).index(base.method) if base.method in CUT_METHODS else 0,
+                      format_func=CUT_METHODS.get, key=f"data_method_{fp}",
+                      help="Cut points are found on the training rows only, by the same "
+                           "discretiser as PLXClassifier and plx fit (the default is theirs).")
+bins = b2.slider("Bins per numeric column (at most, for the supervised methods)", 2, 10,
+                 int(base.bins), key=f"data_bins_{fp}")
 per_column: dict[str, int] = dict(base.bins_per_column) if same else {}
 if numeric:
     with st.expander("Bins for single columns"):
@@ -211,17 +214,23 @@ settings = DataSettings(
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
     test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
 )
+settings = keep_cuts(base, settings)  # cut on training rows once the user changes the binning
 
 st.subheader("5. Preview")
 prepared = None
 with guard("The settings do not give a usable table"):
-    prepared = prepare(raw, settings)
+    prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
     notes = validate(prepared, "direct", None)
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
     st.info("  \n".join(md(t) for level, t in notes if level != "warning"))
+    cuts = cut_points(prepared)
+    if len(cuts):
+        st.caption("Cut points of the numeric columns, found on the training rows only "
+                   "(the model, its answers and the rule form use these bins):")
+        st.dataframe(cuts, hide_index=True, width="stretch", key="data_cut_points")
     st.dataframe(prepared.frame().head(20), width="stretch", height=300, placeholder="(missing)")
 
 unchanged = same and settings == ws.settings

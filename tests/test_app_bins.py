@@ -1,0 +1,129 @@
+"""The dashboard cuts numeric columns as `PLXClassifier` and `plx fit` do: the engine's one
+discretiser (`plx_core.discretize`), fitted on the training rows only, its cut points shown on
+the Data page, and the dashboard's answers for a row equal to the estimator's and the CLI's."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from plx_app.service import KBSettings, cut_points, new_workspace, read_upload, split
+from plx_core import Discretizer, PLXClassifier
+from plx_core.cli import Model, fit_model
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+APP = str(ROOT / "app.py")
+FEATURES = ["age", "income", "colour"]
+
+
+def people(n: int = 240, seed: int = 3) -> pd.DataFrame:
+    """Whole-number ages 20–80, incomes with decimals, a colour; outcome mostly age > 62."""
+    r = np.random.default_rng(seed)
+    age = r.integers(20, 81, n)
+    income = np.round(r.lognormal(3.5, 0.4, n), 2)
+    colour = r.choice(["red", "green", "blue"], n)
+    y = (age > 62) ^ (r.random(n) < 0.1)
+    return pd.DataFrame({"age": age, "income": income, "colour": colour,
+                         "outcome": y.astype(int)})
+
+
+TABLE = people()
+CSV = TABLE.to_csv(index=False).encode()
+
+
+@pytest.fixture(scope="module")
+def raw():
+    return read_upload(CSV, "people.csv")
+
+
+def settings_of(raw, **kw):
+    return replace(raw.defaults, positive="1", features=tuple(FEATURES),
+                   numeric=("age", "income"), categorical=("colour",), **kw)
+
+
+def train_rows(raw, ws):
+    """The rows (as numbers) the workspace trained on, each once in its order, and labels."""
+    X, y = ws.part("train")
+    return TABLE.loc[X.index, FEATURES], y.astype(str)
+
+
+def test_cut_points_are_the_estimators_on_the_training_rows(raw):
+    settings = settings_of(raw)
+    assert settings.method == "mdlp"  # the estimator's default
+    ws = new_workspace(raw, settings, build=False)
+    X, y = train_rows(raw, ws)
+    est = Discretizer().fit(X, y)
+    got = {f: b.cuts for f, b in ws.dataset.schema.bins.items()}
+    assert got == {f: est.cuts_[f] for f in ("age", "income")}
+    assert got["age"]  # age is cut where the label turns, not at quantiles
+    shown = cut_points(ws.dataset).set_index("column")
+    assert shown.loc["age", "method"] == "mdlp"
+    assert shown.loc["age", "bins"] == " | ".join(est.binnings_["age"].labels)
+    # every row, test rows included, is binned by those cut points
+    assert set(ws.X_test["age"]) <= set(est.binnings_["age"].labels)
+    # the user's choice (quantiles, 3 bins) goes to the same discretiser, on training rows
+    ws3 = new_workspace(raw, settings_of(raw, method="quantile", bins=3), build=False)
+    X3, y3 = train_rows(raw, ws3)
+    q = Discretizer("quantile", 3).fit(X3, y3)
+    assert {f: b.cuts for f, b in ws3.dataset.schema.bins.items()} == dict(q.cuts_)
+
+
+def test_test_rows_never_move_a_cut_point(raw):
+    settings = settings_of(raw, method="quantile")
+    ws = new_workspace(raw, settings, build=False)
+    frame = raw.frame.copy()
+    frame.loc[ws.X_test.index, "age"] = 1000  # only the test rows change
+    frame.loc[ws.X_test.index, "income"] = 0.01
+    changed = replace(raw, frame=frame)
+    after = split(changed, settings)
+    assert {f: b.cuts for f, b in after.dataset.schema.bins.items()} == \
+        {f: b.cuts for f, b in ws.dataset.schema.bins.items()}
+    assert (after.X_test["age"] == after.dataset.schema.bins["age"].labels[-1]).all()
+
+
+@pytest.mark.slow
+def test_dashboard_answers_as_the_estimator_and_plx_predict(raw, tmp_path):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("plx_app/views/1_Data.py").run()
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("people.csv", CSV, "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    at.selectbox(key=pos_key).set_value("1").run()
+    num_key = [s for s in at.session_state if str(s).startswith("data_numeric_")][0]
+    assert set(at.multiselect(key=num_key).value) == {"age", "income"}
+    at.button(key="data_apply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state["ws"]
+    assert ws.dataset.name == "people.csv"
+    X, y = train_rows(raw, ws)
+    est = PLXClassifier(positive="1", random_state=0).fit(X, y)
+    # the Data page shows the fitted model's cut points
+    shown = [d.value for d in at.dataframe if "cut points" in d.value.columns]
+    assert len(shown) == 1
+    shown = shown[0].set_index("column")
+    assert shown.loc["age", "bins"] == " | ".join(est.discretizer_.binnings_["age"].labels)
+    assert shown.loc["income", "bins"] == " | ".join(est.discretizer_.binnings_["income"].labels)
+    # plx's default in the dashboard answers each test row as the estimator does on raw rows
+    ws.set_kb(KBSettings("auto"))
+    dec = ws.decisions("test")
+    rows = TABLE.loc[ws.X_test.index, FEATURES]
+    ref = est.bounds(rows)
+    assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    assert (dec["decision"] == "POS").tolist() == (est.predict(rows) == "1").tolist()
+    # … and as `plx fit` / `plx predict` on a CSV of the same training rows
+    train_csv = tmp_path / "train.csv"
+    X.assign(outcome=y.to_numpy()).to_csv(train_csv, index=False)
+    model = fit_model(train_csv, "outcome", "1", say=lambda m: None)
+    m = Model(model)
+    cli = m.predict(m.schema.apply(raw.frame.loc[ws.X_test.index, FEATURES])[0])  # as read
+    assert np.allclose(cli["lower"], ref["lower"]) and np.allclose(cli["upper"], ref["upper"])
