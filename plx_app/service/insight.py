@@ -19,7 +19,7 @@ GLOBAL_ROWS = 100  # rows the global view explains per click (a seeded sample be
 
 def _global_key(ws: Workspace, k: int, max_rows: int, part: str) -> tuple:
     return ("global", part, ws.data_key, ws.kb_key, ws.rules_key(), int(k), int(max_rows),
-            ws.answer_semantics)
+            ws.answer_semantics, ws.threshold)
 
 
 def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part: str = "test",
@@ -34,7 +34,8 @@ def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part:
     done = ws.results.get(key + ("rows",), dict)
     return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
                        random_state=ws.settings.seed, semantics=ws.answer_semantics,
-                       progress=progress, stop=stop, done=done, positive=ws.class_name)
+                       progress=progress, stop=stop, done=done, positive=ws.class_name,
+                       threshold=ws.threshold)
 
 
 def ws_global_progress(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
