@@ -385,6 +385,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import explain_many
+    from .query import encode_rows
     from .rules import features_text
 
     out = _outputs(a, a.model, a.data)
@@ -393,7 +394,10 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    ks = [min(a.k, len(q)) for q in qs]
+    # an unseen value is unknown (predict answers it as missing): never cited, k capped
+    seen = (encode_rows(model.kb_full, X) >= 0).sum(axis=1)
+    ks = [int(min(a.k, s)) for s in seen]
+    said = np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", "")
     sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
     todo = [i for i, k in enumerate(ks) if k > 0]
     # every row in one batch (rows asking the same question explained once; chunked, threaded)
@@ -407,14 +411,14 @@ def cmd_explain(a: argparse.Namespace) -> None:
                 "upper": pred["upper"].iloc[i], "k": k}
         if k == 0:
             rows.append({**base, "features": "", "sub_lower": np.nan, "sub_upper": np.nan,
-                         "search": "", "note": "the row knows no feature",
+                         "search": "", "note": f"the row knows no feature{said[i]}",
                          "unseen": pred["unseen"].iloc[i]})
             continue
         e = found[i]
         rows.append({**base,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
-                     "note": "" if k == a.k else f"only {k} known feature(s)",
+                     "note": "" if k == a.k else f"only {k} known feature(s){said[i]}",
                      "unseen": pred["unseen"].iloc[i]})
     _write_csv(pd.DataFrame(rows), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")

@@ -445,10 +445,14 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
     quiet copy sent to every worker once (`client.scatter(..., broadcast=True)`) when a client
     is given."""
     ddf = as_dask_frame(data)
-    features = [str(f) for f in clf.feature_names_in_]
-    missing = [f for f in features if f not in ddf.columns]
+    left_out = set(getattr(clf, "excluded_", None) or ())
+    have = {str(c) for c in ddf.columns}
+    missing = [str(f) for f in clf.feature_names_in_ if str(f) not in have | left_out]
     if missing:
         raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
+    # a column the fit left out (an ID, a constant) may be absent, as in the in-memory predict
+    # and `plx predict`: the model reads the rows without it (`PLXClassifier._frame`)
+    features = [str(f) for f in clf.feature_names_in_ if str(f) in have]
     _warn_read_as(clf, ddf, features, client)
     quiet = _quiet_copy(clf)
     return ddf, features, client.scatter(quiet, broadcast=True) if client is not None else quiet

@@ -146,13 +146,14 @@ def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
             f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
 
 
-def _known_k(k: Any, rows: pd.DataFrame) -> Any:
-    """Per row, `k` lowered to the features the row knows (a row with missing cells is
-    explained by all it knows, and the explanation's `k` says so, as `plx explain` does);
-    `k` as given when it is not a whole number or the row knows nothing (explain names it)."""
+def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
+    """Per row, `k` lowered to the features the row knows with a value `kb` saw (a row with
+    missing or unseen cells is explained by all it knows, and the explanation's `k` says so,
+    as `plx explain` does); `k` as given when it is not a whole number or the row knows
+    nothing (explain names it)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         return [k] * len(rows)
-    known = rows.notna().sum(axis=1).to_numpy()
+    known = (encode_rows(kb, rows) >= 0).sum(axis=1)
     return [int(min(k, n)) if n >= 1 else int(k) for n in known]
 
 
@@ -983,7 +984,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             direction = ["positive" if d else "negative" for d in decided]
         direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
                                else [direction] * len(rows), dtype=object)
-        ks = np.asarray(_known_k(k, rows), dtype=object)
+        ks = np.asarray(_known_k(k, rows, self._searched(0)), dtype=object)
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
         out: list = [None] * len(records)
         done = 0
@@ -1044,6 +1045,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         which, decided = self._explained(row)
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
-        e = explain(self._searched(int(which[0])), x, k=_known_k(k, row)[0],
+        e = explain(self._searched(int(which[0])), x, k=_known_k(k, row, kb)[0],
                     semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=bool(decided[0]))

@@ -173,6 +173,15 @@ def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...]
                        tuple(np.flatnonzero(np.bincount(size)).tolist()))
 
 
+def unseen_said(unseen: dict[str, str]) -> str:
+    """The clause an explanation's message adds for values never seen in training: they
+    count as unknown, so k is capped at the known values the KB saw."""
+    if not unseen:
+        return ""
+    return ("; values never seen in training count as unknown: "
+            + ", ".join(f"{f}={v!r}" for f, v in list(unseen.items())[:5]))
+
+
 class _SubQueries:
     """Evaluates sub-queries of one query: bounds plus the tie-break statistics.
 
@@ -191,10 +200,13 @@ class _SubQueries:
         self.shared = shared  # full semantics: sub-query answers shared across rows (explain_many)
         self.sem = resolve_semantics(kb, semantics)
         self.pq: PreparedQuery = prepare_query(kb, q)
-        self.cols = np.flatnonzero(self.pq.codes != OPEN)  # known features (seen or unseen)
+        # the query as given (unseen values too), but explained by the known values the KB
+        # saw: an unseen value is no evidence (query answers it as missing), so never cited
+        self.query = {f: self.pq.values[f] for f, c in zip(kb.features, self.pq.codes)
+                      if c != OPEN} | {a: v for a, v in self.pq.atoms.items()}
+        self.cols = np.flatnonzero(self.pq.codes >= 0)
         self.names = tuple(kb.features[j] for j in self.cols)
         self.values = tuple(self.pq.values[f] for f in self.names)
-        self.query = dict(zip(self.names, self.values)) | {a: v for a, v in self.pq.atoms.items()}
         self.full = query(kb, self.query, semantics=self.sem)
         self.n = len(self.cols)
         self.evaluated = 0
@@ -791,7 +803,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
     ev = _SubQueries(kb, q, semantics)
     if not 1 <= k <= ev.n:
         raise DataError(f"k={k} is not between 1 and the {ev.n} feature(s) the query knows "
-                        f"({list(ev.names)})")
+                        f"({list(ev.names)}){unseen_said(ev.pq.unseen)}")
     fb = ev.full
     positive = fb.positive if direction == "auto" else direction == "positive"
     side = "positive" if positive else "negative"
@@ -847,7 +859,7 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
         if not 1 <= k <= n:
             raise DataError(
                 f"k={k} is not between 1 and the {n} feature(s) the query knows "
-                f"({list(ev.names)})"
+                f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
             )
     positive = ev.full.positive if direction == "auto" else direction == "positive"
     limit = budget if ev.sem == "relevant" else lp_budget
@@ -970,10 +982,10 @@ def explain_many(
             pq = prepare_query(kb, r)
         except DataError as exc:
             raise DataError(f"row {i}: {exc}") from None
-        known = int((pq.codes != OPEN).sum())
+        known = int((pq.codes >= 0).sum())  # an unseen value is unknown (see _SubQueries)
         if not 1 <= ks[i] <= known:
             raise DataError(f"row {i}: k={ks[i]} is not between 1 and the {known} feature(s) "
-                            "the row knows")
+                            f"the row knows{unseen_said(pq.unseen)}")
         key = (pq.codes.tobytes(), tuple(sorted(pq.unseen.items())),
                tuple(sorted(pq.atoms.items())), ks[i], dirs[i])
         keys.append(key)

@@ -23,8 +23,8 @@ from .encoding import is_missing
 from .errors import DataError
 from .explain import Explanation, explain, explain_many, shapley
 from .kb import KB
-from .query import TIE_EPS, query, query_many
-from .wording import THRESHOLD, clause_text, plural
+from .query import TIE_EPS
+from .wording import clause_text, plural
 
 CHUNK = 16  # rows whose explanations are made together (explain_many: shared work, threads)
 
@@ -97,25 +97,28 @@ def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) ->
 
 def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semantics: str = "auto",
              shapley_samples: int = 64, random_state: int | None = 0,
-             explanation: Explanation | None = None, threshold: float = THRESHOLD) -> RowPart:
+             explanation: Explanation | None = None, threshold: float = 0.5) -> RowPart:
     """Explain one row (known values `q`) for the global view (`explanation`: its k-feature
-    explanation when already made, e.g. by `explain_many` for a chunk of rows), decided and
-    explained at `threshold` (POS iff the mean of the bounds is above it)."""
-    if explanation is not None:
-        e = explanation
-    elif threshold == THRESHOLD:
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics)
-    else:
-        side = "positive" if query(kb, q, semantics=semantics).mean > threshold + TIE_EPS else "negative"
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics, direction=side)
+    explanation when already made, e.g. by `explain_many` for a chunk of rows), the row
+    decided positive iff the mean of its bounds is above `threshold`."""
+    e = explanation if explanation is not None else explain(kb, q, k=min(k, len(q)),
+                                                            semantics=semantics)
+    b = e.query_bounds  # the row's own answer, made by the explanation (no second query)
+    if explanation is None and _side(b, threshold) != e.positive:  # explain the side decided
+        e = explain(kb, q, k=min(k, len(q)), semantics=semantics,
+                    direction="positive" if _side(b, threshold) else "negative")
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
     got = dict(zip(sv.features, sv.values, strict=True))
-    b = e.query_bounds  # the row's own answer, made by the explanation (no second query)
     ev = b.evidence
-    pos = bool(b.positive) if threshold == THRESHOLD else bool(b.mean > threshold + TIE_EPS)
-    return RowPart(tuple(e.features.items()), e.direction == "positive", pos,
+    positive = _side(b, threshold)
+    return RowPart(tuple(e.features.items()), positive, positive,
                    tuple(float(got.get(f, 0.0)) for f in feats), bool(sv.exact),
                    tuple(int(c) for c in ev.clause[~ev.overridden]))
+
+
+def _side(b: Any, threshold: float) -> bool:
+    """The decision on bounds `b` at `threshold` (positive iff the mean is above it)."""
+    return bool((b[0] + b[1]) / 2.0 > threshold + TIE_EPS)
 
 
 def global_view(
@@ -134,7 +137,7 @@ def global_view(
     stop: Callable[[], bool] | None = None,
     done: MutableMapping[Hashable, RowPart | None] | None = None,
     positive: Any = None,
-    threshold: float = THRESHOLD,
+    threshold: float = 0.5,
 ) -> GlobalView:
     """Aggregate k-feature explanations, |Shapley| and decisive rules over ≤ `max_rows` rows
     of X (a seeded sample). A row that knows fewer than k features is explained with all it
@@ -146,9 +149,9 @@ def global_view(
     `stop()` is true the view covers the rows done so far (`complete` is False). `done` keeps
     each row's part by its index, read before and written after each row, so a stopped or
     interrupted run continues where it ended (pass the same mapping for the same KB, rows, k
-    and settings). `positive` names the class in the rules' text (`THEN malignant`).
-    `threshold`: the model's decision threshold (plx's default may choose another than 0.5):
-    rows are decided, and explained on their side, at it."""
+    and settings). `positive` names the class in the rules' text (`THEN malignant`). A row is
+decided, and explained on the side decided, at `threshold` (the paper's 0.5, or the one the
+model answers with, e.g. plx's default's)."""
     if k < 1:
         raise DataError(f"k must be at least 1, got {k}")
     rows = sample_rows(X, max_rows, random_state)
@@ -165,10 +168,6 @@ def global_view(
     records = rows.to_dict(orient="records")
     queries = [{f: v for f, v in rec.items() if not is_missing(v)} for rec in records]
     made: dict[int, Explanation] = {}  # explanations of the current chunk (explain_many)
-    sides: list[str] | None = None  # each row's side at `threshold` ("auto": 0.5's)
-    if threshold != THRESHOLD:
-        mean = query_many(kb, rows, semantics=semantics).mean
-        sides = ["positive" if m > threshold + TIE_EPS else "negative" for m in mean]
     for i, idx in enumerate(rows.index):
         if idx not in done:
             if stop is not None and stop():
@@ -178,9 +177,19 @@ def global_view(
                          if queries[j] and rows.index[j] not in done]
                 es = explain_many(kb, [queries[j] for j in chunk],
                                   k=[min(k, len(queries[j])) for j in chunk],
-                                  semantics=semantics, stop=stop,
-                                  direction="auto" if sides is None else [sides[j] for j in chunk])
+                                  semantics=semantics, stop=stop)
                 made = dict(zip(chunk, es))  # a prefix when stopped
+                redo = [j for j, e in made.items() if _side(e.query_bounds, threshold) != e.positive]
+                if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
+                    again = explain_many(kb, [queries[j] for j in redo],
+                                         k=[min(k, len(queries[j])) for j in redo],
+                                         semantics=semantics, stop=stop,
+                                         direction=["positive" if _side(made[j].query_bounds,
+                                                                        threshold) else "negative"
+                                                    for j in redo])
+                    made.update(zip(redo, again))
+                    if len(again) < len(redo):  # stopped: keep the prefix explained rightly
+                        made = {j: e for j, e in made.items() if j < redo[len(again)]}
                 if i not in made:
                     break
             done[idx] = row_part(kb, queries[i], k, feats, semantics, shapley_samples,

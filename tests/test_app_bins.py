@@ -127,3 +127,30 @@ def test_dashboard_answers_as_the_estimator_and_plx_predict(raw, tmp_path):
     m = Model(model)
     cli = m.predict(m.schema.apply(raw.frame.loc[ws.X_test.index, FEATURES])[0])  # as read
     assert np.allclose(cli["lower"], ref["lower"]) and np.allclose(cli["upper"], ref["upper"])
+
+
+def test_a_session_saved_before_keeps_its_bins_and_rules(raw, tmp_path):
+    """Settings saved before cuts were fitted on training rows (no `cut_on`, quantiles of the
+    whole table) reopen with the bins they were saved with, so a saved rule still reads."""
+    from plx_app.service import prepare, rule_clause
+    from plx_app.service.projects import create_project, open_project, settings_dict
+    from plx_core.store import Store
+
+    old = settings_of(raw, method="quantile")
+    whole = prepare(raw, old).schema.bins["income"]  # how the dashboard cut it before
+    saved = settings_dict(old)
+    del saved["cut_on"]
+    store = Store(home=tmp_path)
+    pid = create_project(store, "old", raw)
+    info = store.get(pid)
+    store.save(pid, info.version, settings=saved)
+    rule = rule_clause([("income", whole.labels[-1])], "POS", 0.9, 5, "r1")
+    store.save_rules(pid, [rule], store.get(pid).rules_version)
+    ws, _, notes = open_project(store, pid)
+    assert ws.settings.cut_on == "table" and not notes
+    assert ws.dataset.schema.bins["income"].cuts == whole.cuts
+    assert [r.id for r in ws.rules] == ["r1"]
+    assert whole.labels[-1] in ws.domains()["income"]  # the rule form and the KB know its value
+    assert len(ws.current_kb()) == len(ws.ensure_kb()) + 1  # and the rule takes part
+    # a fresh upload of the same table is cut on the training rows
+    assert new_workspace(raw, old, build=False).dataset.schema.bins["income"].cuts != whole.cuts

@@ -238,3 +238,24 @@ def test_the_cluster_fit_bins_dates_and_numbers_as_the_in_memory_fit(client, tmp
     got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=3), client=client).compute()
     np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
     assert got["prediction"].tolist() == [str(v) for v in ref.predict(test)]
+
+
+def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
+    """As the in-memory predict and `plx predict` do, the Dask answers accept rows that lack an
+    ID or constant column the fit left out (the KB never reads it)."""
+    X, y = table(n=600, F=3, seed=2)
+    X = X.assign(id=[f"r{i}" for i in range(len(X))], k="same")
+    with pytest.warns(UserWarning, match="left out"):
+        clf = PLXClassifier(positive="yes").fit(X, y)
+    assert set(clf.excluded_) == {"id", "k"}
+    test, _ = table(n=200, F=3, seed=3)  # f0, f1, f2 only
+    ddf = D.as_dask_frame(test, npartitions=2)
+    got = D.bounds_dask(clf, ddf, client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), clf.bounds(test)["mean"].to_numpy())
+    assert D.predict_dask(clf, ddf, client=client).tolist() == clf.predict(test).astype(str).tolist()
+    ex = D.explain_dask(clf, D.as_dask_frame(test.head(6), npartitions=2), k=2,
+                        client=client).compute()
+    assert ex["features"].tolist() == [features_text(clf.explain(test.iloc[[i]], k=2).features)
+                                       for i in range(6)]
+    with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['f1'\]"):
+        D.bounds_dask(clf, D.as_dask_frame(test.drop(columns="f1"), npartitions=2), client=client)

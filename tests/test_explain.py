@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from paper import FEATURES, as_query, example2
 
@@ -714,8 +714,11 @@ def test_explain_many_equals_a_loop_on_random_direct_kbs(data, n_features, max_l
                                        min_size=n_features, max_size=n_features)
                               .filter(lambda r: any(v is not None for v in r)),
                               min_size=1, max_size=12))
-    known = [sum(v is not None for v in r) for r in rows]
-    ks = [data.draw(st.integers(1, m)) for m in known]
+    # an unseen value ("d", or one the training rows lack) is unknown: k ≤ the seen values
+    seen = [sum(v in kb.domains[f] for f, v in zip(feats, r)) for r in rows]
+    rows = [r for r, m in zip(rows, seen) if m]
+    assume(rows)
+    ks = [data.draw(st.integers(1, m)) for m in seen if m]
     dirs = [data.draw(st.sampled_from(["auto", "positive", "negative"])) for _ in rows]
     _assert_many_is_the_loop(kb, pd.DataFrame(rows, columns=feats, dtype=object), ks, dirs)
 
@@ -737,3 +740,44 @@ def test_tree_kbs_under_the_relevant_semantics_explain_many_rows_like_a_loop(mon
                 for i in range(len(rows))]
         assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
     assert sum(seen) > len(rows)
+
+
+def test_an_unseen_value_is_never_cited_and_caps_k(tmp_path):
+    """A value never seen in training is no evidence (predict answers it as missing): no
+    explanation cites it, and k is capped at the known values the KB saw — through `explain`,
+    the estimator's explain / explain_many and `plx explain`, each saying so."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+    from plx_core.cli import main
+    from plx_core.explain import explain
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({c: rng.choice(list("abc"), 200) for c in "abcde"})
+    y = ((X.a == "a") | (X.b == "b")).astype(int).to_numpy()
+    kb = direct_kb(X, y, positive=1)
+    e = explain(kb, {"a": "a", "c": "zz", "d": "q"}, k=1)
+    assert e.features == {"a": "a"} and e.query["c"] == "zz"
+    with pytest.raises(DataError, match=r"never seen in training.*c='zz'"):
+        explain(kb, {"a": "a", "c": "zz", "d": "q"}, k=2)
+    with pytest.raises(DataError, match="never seen"):
+        explain(kb, {"c": "zz", "d": "q", "e": "u"}, k=1)
+    clf = PLXClassifier(kb="direct", positive=1).fit(X, y)
+    with pytest.warns(UserWarning, match="never saw"):
+        e = clf.explain({"a": "a", "b": "b", "c": "zz", "d": "q", "e": "u"}, k=3)
+        many = clf.explain_many(pd.DataFrame({"a": ["a"], "b": ["b"], "c": ["zz"],
+                                              "d": [None], "e": ["u"]}), k=3)
+    assert e.k == 2 and set(e.features) == {"a", "b"}
+    assert many[0].k == 2 and set(many[0].features) == {"a", "b"}
+    data, model, qf, out = (tmp_path / n for n in ("d.csv", "m.json", "q.csv", "e.csv"))
+    X.assign(label=y).to_csv(data, index=False)
+    pd.DataFrame({"a": ["a", "zz"], "b": ["b", "zz"], "c": ["zz", "zz"], "d": ["q", "zz"],
+                  "e": ["c", "zz"]}).to_csv(qf, index=False)
+    assert main(["fit", str(data), "--label", "label", "--kb", "direct", "--out", str(model)]) == 0
+    assert main(["explain", str(model), str(qf), "--k", "4", "--out", str(out)]) == 0
+    got = pd.read_csv(out, keep_default_na=False)
+    assert got["k"].tolist() == [3, 0]
+    assert "zz" not in got["features"][0] and "q" not in got["features"][0]
+    assert got["note"].tolist() == ["only 3 known feature(s) seen in training",
+                                    "the row knows no feature seen in training"]
+    assert got["features"][1] == ""

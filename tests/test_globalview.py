@@ -95,19 +95,25 @@ def test_progress_counts_stop_keeps_rows_done_and_resumes(data):
     assert again.summary() == full.summary()
 
 
-def test_rows_are_decided_and_explained_at_the_threshold_given(data):
-    # plx's default may decide at another threshold than 0.5: the global view counted and
-    # explained its rows at 0.5, so its "decided POS" and explanations' sides were not the
-    # model's (rows at ω = 0.5 and 0.43 are POS at 0.4)
-    X, _, kb = data
-    g = global_view(kb, X, k=1, threshold=0.4)
-    means = [query(kb, r.to_dict()).mean for _, r in X.iterrows()]
-    assert g.positive_rows == sum(m > 0.4 for m in means) == 8
-    want: dict[str, int] = {}
-    for _, row in X.iterrows():
-        for f in explain(kb, row.to_dict(), k=1, direction="positive").features:
-            want[f] = want.get(f, 0) + 1
-    assert dict(zip(g.features["feature"], g.features["in_explanation"])) == {
-        f: want.get(f, 0) for f in kb.features}
-    assert set(g.explanations["decision"]) == {"POS"}
-    assert global_view(kb, X, k=1, threshold=0.5).positive_rows == global_view(kb, X, k=1).positive_rows == 1
+def test_rows_are_decided_and_explained_at_the_threshold_that_answers():
+    """Under a model that decides at t ≠ 0.5 (plx's default), the view counts the rows it
+    decides positive at t and explains each on that side, as PLXClassifier.explain does."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({c: rng.choice(list("abc"), 120) for c in "pqrs"})
+    y = ((X["p"] == "a") | ((X["q"] == "b") & (rng.random(120) < 0.6))).astype(int).tolist()
+    kb = direct_kb(X, y, positive=1)
+    means = np.array([query(kb, r.to_dict()).mean for _, r in X.iterrows()])
+    t = float(np.quantile(means, 0.8))  # a threshold that turns positives at 0.5 negative
+    flipped = (means > 0.5 + 1e-9) & ~(means > t + 1e-9)
+    assert flipped.any()
+    g = global_view(kb, X, k=1, max_rows=200, threshold=t)
+    assert g.positive_rows == int((means > t + 1e-9).sum())
+    expected: dict[str, int] = {}
+    for (_, row), m in zip(X.iterrows(), means):
+        side = "positive" if m > t + 1e-9 else "negative"
+        for f in explain(kb, row.to_dict(), k=1, direction=side).features:
+            expected[f] = expected.get(f, 0) + 1
+    got = dict(zip(g.features["feature"], g.features["in_explanation"]))
+    assert got == {f: expected.get(f, 0) for f in kb.features}
+    at_half = global_view(kb, X, k=1, max_rows=200)
+    assert at_half.positive_rows == int((means > 0.5 + 1e-9).sum()) != g.positive_rows
