@@ -73,12 +73,32 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
     if isinstance(data, dd.DataFrame):
         return data
     if isinstance(data, pd.DataFrame):
-        return dd.from_pandas(data, npartitions=npartitions, sort=False)
+        return dd.from_pandas(_numbers_as_floats(data), npartitions=npartitions, sort=False)
     path = str(data)
     if _is_csv(path):
         markers = list(MISSING_MARKERS if missing is None else missing)
         return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=markers)
     return dd.read_parquet(path)
+
+
+def _numbers_as_floats(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with each object column that holds only numbers (Decimal from a database,
+    `astype(object)`; `discretize.numeric_values`, dates excepted) as floats: the in-memory fit
+    bins such a column, while Dask would turn it into text and leave it out."""
+    from .data import holds_dates
+    from .discretize import numeric_values
+
+    floats = {}
+    for c in frame.columns[[pd.api.types.is_object_dtype(t) for t in frame.dtypes]]:
+        x = None if holds_dates(frame[c]) else numeric_values(frame[c])
+        if x is not None:
+            floats[c] = x
+    if not floats:
+        return frame
+    out = frame.copy()  # column names may be any hashable, so not assign(**floats)
+    for c, x in floats.items():
+        out[c] = x
+    return out
 
 
 # --------------------------------------------------------------------------- partition tasks

@@ -259,3 +259,26 @@ def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
                                        for i in range(6)]
     with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['f1'\]"):
         D.bounds_dask(clf, D.as_dask_frame(test.drop(columns="f1"), npartitions=2), client=client)
+
+
+def test_the_cluster_fit_bins_numbers_held_as_objects_as_the_in_memory_fit(client):
+    """Numbers held in an object column (Decimal from a database, astype(object)) are binned
+    in memory; fit_dask left them out as too many distinct values: same cuts and KB now."""
+    from decimal import Decimal
+
+    rng = np.random.default_rng(11)
+    n = 400
+    dose = rng.normal(5, 2, n).round(2)
+    X = pd.DataFrame({"dose": pd.Series([Decimal(str(v)) for v in dose], dtype=object),
+                      "level": pd.Series(rng.normal(0, 1, n).round(3)).astype(object),
+                      "kind": rng.choice(list("abc"), n)})
+    X.loc[:20, "dose"] = None  # a partition may start with missing cells
+    y = pd.Series(np.where((dose > 6) ^ (rng.random(n) < 0.1), "yes", "no"))
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+    clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=4), "label",
+                     positive="yes", variant="tuned")
+    assert set(ref.cuts_) == {"dose", "level"} and clf.cuts_ == ref.cuts_
+    assert clf.kb_.to_text() == ref.kb_.to_text()
+    test = X.sample(100, random_state=2)
+    got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
