@@ -466,8 +466,11 @@ def _bin_counts(codes: np.ndarray, y: np.ndarray, sizes: np.ndarray
     return base, is_value, cnt, pos
 
 
-def _nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """c · the entropy (bits) of c rows with p positives."""
+def _nh(c: np.ndarray, p: np.ndarray, xl: np.ndarray | None = None) -> np.ndarray:
+    """c · the entropy (bits) of c rows with p positives (`xl`: `_xlogx` of 0 … rows, looked up
+    instead of computed — whole-number counts, the same values)."""
+    if xl is not None:
+        return xl[c] - xl[p] - xl[c - p]
     return _xlogx(c) - _xlogx(p) - _xlogx(c - p)
 
 
@@ -921,9 +924,6 @@ def _id3_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth:
     base, is_value, total, bins, xl = _layout(codes, sizes)
     vals = np.arange(int(sizes.max()))
 
-    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
-        return xl[c] - xl[p] - xl[c - p]
-
     levels = [_root(n_feat, path=np.full((1, n_feat), -1, np.int64))]
     level = _Level(1, np.arange(n), np.zeros(n, dtype=np.int64))
     depth = offset = 0
@@ -933,10 +933,10 @@ def _id3_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray, max_depth:
         levels[-1]["count"], levels[-1]["positives"] = node[:, 0], node[:, 1]
         s = np.flatnonzero(split)
         cnt, pos, node, path = cnt[s], pos[s], node[s], levels[-1]["path"][s]
-        term = np.where(is_value, nh(cnt, pos), 0.0)
+        term = np.where(is_value, _nh(cnt, pos, xl), 0.0)
         n_known = node[:, :1] - cnt[:, base]
         p_known = node[:, 1:] - pos[:, base]
-        gain = (nh(n_known, p_known) - np.add.reduceat(term, base, axis=1)) / node[:, :1]
+        gain = (_nh(n_known, p_known, xl) - np.add.reduceat(term, base, axis=1)) / node[:, :1]
         distinct = np.add.reduceat(((cnt > 0) & is_value).astype(np.int64), base, axis=1)
         eligible = (path < 0) & (distinct >= 2)  # a feature not yet on the path
         has = eligible.any(axis=1)
@@ -978,9 +978,6 @@ def _id3_binary_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
     col_of = np.repeat(np.arange(n_feat), sizes + 1)
     val_of = np.concatenate([np.arange(-1, int(s)) for s in sizes])
 
-    def nh(c: np.ndarray, p: np.ndarray) -> np.ndarray:
-        return xl[c] - xl[p] - xl[c - p]
-
     levels = [_root(n_feat, allowed=(np.arange(int(sizes.max())) < sizes[:, None])[None])]
     combos = np.ones(1, dtype=np.int64)
     level = _Level(1, np.arange(n), np.zeros(n, dtype=np.int64))
@@ -998,7 +995,8 @@ def _id3_binary_levels(codes: np.ndarray, yv: np.ndarray, sizes: np.ndarray,
         lpos = np.where(is_value, pos, 0)
         right = np.where(is_value, n_known - left, 0)
         rpos = np.where(is_value, p_known - lpos, 0)
-        gain = (nh(n_known, p_known) - nh(left, lpos) - nh(right, rpos)) / node[:, :1]
+        gain = (_nh(n_known, p_known, xl) - _nh(left, lpos, xl) - _nh(right, rpos, xl)
+                ) / node[:, :1]
         n_allowed = allowed.sum(axis=2)
         constrained = n_allowed < sizes
         rest = combos[:, None] // np.where(constrained, n_allowed, 1) * (n_allowed - 1)
