@@ -502,6 +502,24 @@ MODEL_NAMES = {
 }
 
 
+def scoring_words() -> str:
+    """How plx's default scores its candidates on the training rows (`selection`)."""
+    from .selection import SELECT_FOLDS
+    from .vote import VOTE_FOLDS
+
+    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the fitted vote, "
+            f"{SELECT_FOLDS} for the trees")
+
+
+def candidates_sentence() -> str:
+    """What plx's default compares (`selection.CANDIDATES`) and how it picks, in one sentence."""
+    from .selection import CANDIDATES
+
+    names = "; ".join(model_name(c) for c in CANDIDATES)  # a name may hold a comma
+    return (f"Compares {names} — on the training rows, each row once ({scoring_words()}) — and "
+            "answers with the best, at the threshold it chose.")
+
+
 def model_name(chosen: str) -> str:
     """A plain name for the model that answers (`PLXClassifier.chosen_`, the model file's
     "chosen"): `direct-conf` → the Direct KB with confidence weights."""

@@ -184,3 +184,11 @@ def test_the_models_auto_chooses_between_have_plain_names():
     assert W.model_name("direct-conf") == "the Direct KB with confidence weights"
     assert W.model_name("tree-all") == "the ID3 tree"
     assert all(W.model_name(c) != c for c in CANDIDATES)  # every candidate has a name
+
+
+def test_the_default_s_candidates_are_named_as_the_search_has_them():
+    from plx_core.selection import CANDIDATES
+
+    said = W.candidates_sentence()
+    assert all(W.model_name(c) in said for c in CANDIDATES)
+    assert "fitted vote" in said and "leave-one-out" in W.scoring_words()

@@ -38,9 +38,7 @@ cur = ws.kb_settings
 max_len, n_trees, max_depth = cur.max_len, cur.n_trees, cur.max_depth
 F = len(ws.features)
 if kind == "auto":
-    k2.caption("Compares the Direct KB, the Direct KB with confidence weights, an ID3 tree and "
-               "a binary ID3 tree (one value against the rest) on the training rows, each row "
-               "once, and answers with the best, at the threshold it chose.")
+    k2.caption(wording.candidates_sentence())
 elif kind == "direct":
     ml = k2.number_input("max_len: most feature literals per clause (0 = no cap)", 0, F,
                          int(cur.max_len or 0), key="kb_max_len")
@@ -85,9 +83,9 @@ def model_panel(model: ModelChoice) -> None:
         st.dataframe(model.scores, hide_index=True, width="stretch", key="kb_model_scores",
                      column_config={"out-of-fold F1": st.column_config.NumberColumn(format="%.3f"),
                                     "threshold": st.column_config.NumberColumn(format="%.2f")})
-        st.caption("Each candidate's F1 on the training rows it did not learn from (leave-one-"
-                   "out for the Direct KBs, 5 folds for the trees), at its best threshold; the "
-                   "one marked answers. The test split was not used.")
+        st.caption(f"Each candidate's F1 on the training rows it did not learn from "
+                   f"({wording.scoring_words()}), at its best threshold; the one marked "
+                   "answers. The test split was not used.")
     for col, why in model.excluded:
         st.caption(md(f"Left out: {col} ({why})"))
     if model.tree_note:
