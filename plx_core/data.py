@@ -206,8 +206,15 @@ def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
     head = text[:65536]
     if len(text) > len(head) and "\n" in head:
         head = head[: head.rindex("\n") + 1]
-    lines = [ln.rstrip("\r") for ln in head.split("\n", 51)[:50] if ln.strip()]
-    sample = "\n".join(lines)
+    lines: list[str] = []
+    whole, quotes = 0, 0  # lines up to the last one that ends outside a quoted field
+    for ln in head.split("\n", 51)[:50]:
+        quotes += ln.count('"')
+        if ln.strip():
+            lines.append(ln.rstrip("\r"))
+        if quotes % 2 == 0:
+            whole = len(lines)
+    sample = "\n".join(lines[:whole] or lines)  # a cell's line break cut no record in two
 
     def score(d: str) -> int:
         try:

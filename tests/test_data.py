@@ -116,6 +116,21 @@ def test_quoted_commas_newlines_and_crlf():
     assert f["fare"].tolist() == ["7.25", "8"]
 
 
+@pytest.mark.parametrize("delim", [";", "\t", "|"])
+def test_a_cell_with_line_breaks_anywhere_in_the_head_keeps_the_delimiter(delim):
+    # a spreadsheet's note cell spanning lines, wherever the sniffed head ends; decimal
+    # commas tempt a ',' reading
+    for at in range(0, 60, 1):
+        rows = [delim.join(["waarde", "opmerking", "uitkomst", "", ""])]
+        for i in range(80):
+            note = '"one\r\n\r\ntwo, three"' if i == at else "plain"
+            rows.append(delim.join([f"{i},5", note, "ja" if i % 2 else "nee", "", ""]))
+        text = "\ufeff" + "\r\n".join(rows) + "\r\n"
+        assert detect_delimiter(text) == delim, at
+        t = read_table(text.encode())
+        assert t.frame.shape == (80, 5) and t.frame["opmerking"].iloc[at] == "one\r\n\r\ntwo, three"
+
+
 def test_semicolon_file_with_commas_in_values():
     raw = b"a;b\n1,5;x\n2,5;y\n3,0;z\n"
     f = load_csv(raw)
