@@ -61,12 +61,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from .data import (
+    NUMBER_FORMAT_WORDS,
     columns_left_out,
     date_format,
     excess_levels,
     holds_dates,
     mixed_dates,
-    NUMBER_FORMAT_WORDS,
     number_reading,
     numbered_like_ids,
     uninformative,
