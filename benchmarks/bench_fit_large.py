@@ -81,11 +81,12 @@ def main(name: str, sizes: list[int], repeat: int, before_root: str | None) -> N
         Xe = one_hot(X)
         fresh, _ = table(name, 2000, seed=1)
         fitted: dict = {}
-        fns = {"forest": lambda: RandomForestClassifier(random_state=0, n_jobs=1).fit(Xe, y)}
+        fns = {"forest": lambda Xe=Xe, y=y: RandomForestClassifier(
+            random_state=0, n_jobs=1).fit(Xe, y)}
         if before is not None:
-            fns["before"] = lambda: fitted.__setitem__(
+            fns["before"] = lambda X=X, y=y, fitted=fitted: fitted.__setitem__(
                 "before", before(positive=1, random_state=0).fit(X, y))
-        fns["now"] = lambda: fitted.__setitem__(
+        fns["now"] = lambda X=X, y=y, fitted=fitted: fitted.__setitem__(
             "now", PLXClassifier(positive=1, random_state=0).fit(X, y))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -643,9 +643,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         else:  # the whole tree and its pruned ones from one lookup
                             fams = [(-alphas[k], {None: k, **pruned})]
                 memo: dict = {}  # one held-out frame per fold
+                tree = drawn.get(k)
 
-                def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo,
-                           tree=drawn.get(k)):
+                def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo, tree=tree):
                     if key in rooted:
                         return np.full(len(X), base)
                     if not memo:

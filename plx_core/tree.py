@@ -1235,7 +1235,6 @@ def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
     a binary node's clause is the one of its allowed-value combinations that holds the row's
     values (`_node_bodies`' order), found by mixed-radix position, not by search."""
     codes = np.asarray(codes)
-    n = len(codes)
     if not trees:
         raise DataError("path_clauses needs at least one tree")
     sizes = trees[0].sizes()
@@ -1253,8 +1252,6 @@ def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
         rows_l.append(r)
         clauses_l.append(first[nd] + (_clause_within(a, sizes, codes, r, nd) if a.binary
                                       else 0))
-    if not rows_l:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return (np.concatenate(rows_l).astype(np.int64),
             np.concatenate(clauses_l).astype(np.int64))
 
