@@ -14,8 +14,8 @@ import pytest
 from plx_core import cli
 from plx_core import selection as S
 from plx_core.estimator import PLXClassifier
-from plx_core.modelfile import load_model, save_model
 from plx_core.explain import citable
+from plx_core.modelfile import load_model, save_model
 from plx_core.query import TIE_EPS, encode_rows, query_many
 
 CHOOSABLE = tuple(S.CANDIDATES)
