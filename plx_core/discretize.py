@@ -108,8 +108,7 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
     """Entropy (bits) of each row of class counts."""
     tot = counts.sum(axis=-1, keepdims=True)
     p = counts / np.where(tot > 0, tot, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(p > 0, p * np.log2(np.where(p > 0, p, 1)), 0.0)
+    t = p * np.log2(p, out=np.zeros_like(p), where=p > 0)  # 0 · log 0 = 0
     return -t.sum(axis=-1)
 
 
@@ -127,6 +126,16 @@ def mdlp_cuts(x: np.ndarray, y: np.ndarray, max_bins: int | None = None) -> list
     K = int(ycode.max()) + 1
     counts = np.zeros((len(values), K))
     np.add.at(counts, (inv.ravel(), ycode.ravel()), 1.0)
+    return mdlp_counts(values, counts, max_bins)
+
+
+def mdlp_counts(values: np.ndarray, counts: np.ndarray, max_bins: int | None = None
+                ) -> list[float]:
+    """`mdlp_cuts` from the sorted distinct values and their class counts (values × classes):
+    the cuts of many row subsets of one column (the folds of a cross-validation) without
+    sorting it again."""
+    if len(values) < 2:
+        return []
     found: list[tuple[float, int]] = []  # (gain, boundary index i: cut between values i-1, i)
 
     stack = [(0, len(values))]
@@ -135,13 +144,15 @@ def mdlp_cuts(x: np.ndarray, y: np.ndarray, max_bins: int | None = None) -> list
         if b - a < 2:
             continue
         seg = counts[a:b]
-        cum = np.cumsum(seg, axis=0)[:-1]  # left counts for a cut after each value but the last
         total = seg.sum(axis=0)
+        if (total > 0).sum() < 2:  # one class: no split gains (gain 0 ≤ the MDL cost)
+            continue
+        cum = np.cumsum(seg, axis=0)[:-1]  # left counts for a cut after each value but the last
         right = total - cum
         nl = cum.sum(axis=1)
         nr = right.sum(axis=1)
         N = total.sum()
-        e_l, e_r = _entropy(cum), _entropy(right)
+        e_l, e_r = np.split(_entropy(np.concatenate([cum, right])), 2)  # one call: rows alike
         ent = (nl * e_l + nr * e_r) / N
         j = int(np.argmin(ent))
         e_s = float(_entropy(total))
@@ -314,5 +325,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_cuts",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts",
            "numeric_values", "tree_cuts"]

@@ -752,19 +752,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray):
         """The fitted vote on `vote.FINE_BINS` equal-frequency bins per numeric column
         ("direct-vote bins=8"): (the candidate, its `Discretizer` — the fitted model's should
-        it answer), or None without numeric columns. The
+        it answer), or None without numeric columns or above `vote.OPTIMISM_RUNS`. The
         cuts are unsupervised, so every training row may place them (no label leaks into the
         folds); the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
         from .discretize import fit_cuts
-        from .vote import FINE_BINS
+        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS
 
-        if not FINE_BINS or not nums:
+        if not FINE_BINS or not nums or VOTE_FOLDS * len(nums) > OPTIMISM_RUNS:
             return None
         disc = Discretizer("quantile", FINE_BINS, self.discretizer_.max_categories)
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
-        fine = disc.transform(raw).drop(columns=list(self.excluded_))
+        fine = raw.drop(columns=list(self.excluded_)).copy()
+        for c, b in disc.binnings_.items():  # `Binning.apply` of numbers already read
+            v = numeric_values(nums[c])
+            at = np.searchsorted(np.asarray(b.cuts, dtype=float), v, "right")
+            fine[c] = np.where(np.isnan(v), np.nan, np.asarray(b.labels, dtype=object)[
+                np.minimum(at, len(b.labels) - 1)])
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
@@ -775,10 +780,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """How much the fit's cut points flatter the candidates scored on them: the vote's
         out-of-fold F1 on those cuts (placed with every training row, the held-out folds'
         labels included) minus its F1 with each fold's own cuts (placed on the fold's training
-        rows, the same folds); 0 for unsupervised cuts. Measured in benchmarks/RESULTS.md
-        ("The fitted vote on finer bins"): ~0.05 on Rare 30%."""
+        rows, the same folds); 0 for unsupervised cuts. Measured in benchmarks/RESULTS.md ("The
+        fitted vote on finer bins"): 0.02–0.11 on the rare sets."""
         from . import vote as VT
-        from .discretize import fit_cuts
         from .selection import best_threshold, folds
 
         if self.discretize in ("quantile", "uniform") or not nums:
@@ -787,12 +791,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         sizes = [len(full.domains[f]) for f in feats]
         x = {c: numeric_values(v) for c, v in nums.items()}
+        # MDLP's class counts per distinct value, per fold, from one sort of each column
+        # (a fold's cuts are those of `fit_cuts` on its rows: 10 folds × 30 columns of calls
+        # were 40% of a fit)
+        distinct = {c: np.unique(v[np.isfinite(v)], return_inverse=True) for c, v in x.items()}
         fold_slots = []
         for tr, _te in folds(y, VT.VOTE_FOLDS, self.random_state):
             own, own_sizes = codes.copy(), list(sizes)
             for c in nums:
-                cuts = np.asarray(fit_cuts(pd.Series(x[c][tr], name=c), self._labels[tr],
-                                           self.discretize, self.max_bins).cuts, dtype=float)
+                cuts = self._fold_cuts(x[c], distinct[c], y, tr)
                 j = feats.index(c)
                 own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
                 own_sizes[j] = len(cuts) + 1
@@ -801,6 +808,29 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                  self.random_state, fold_slots=fold_slots, final=False)
         return (best_threshold(y, vote.oof)[1]
                 - best_threshold(y, VT.probability(honest))[1])
+
+    def _fold_cuts(self, x: np.ndarray, distinct: tuple[np.ndarray, np.ndarray], y: np.ndarray,
+                   rows: np.ndarray) -> np.ndarray:
+        """The cut points `fit_cuts` finds for one numeric column on training `rows` (binary
+        labels y), for MDLP from the column's distinct values sorted once (`distinct`: values
+        and each finite cell's index among them)."""
+        from .discretize import fit_cuts, mdlp_counts
+
+        if self.discretize != "mdlp":
+            return np.asarray(fit_cuts(pd.Series(x[rows]), self._labels[rows], self.discretize,
+                                       self.max_bins).cuts, dtype=float)
+        values, inv = distinct
+        finite = np.isfinite(x)
+        at = np.zeros(len(x), dtype=bool)
+        at[rows] = True
+        keep = at[finite]
+        counts = np.bincount(inv[keep] * 2 + np.asarray(y)[finite][keep],
+                             minlength=2 * len(values)).reshape(-1, 2).astype(float)
+        seen = counts.sum(axis=1) > 0
+        cuts = mdlp_counts(values[seen], counts[seen], int(self.max_bins))
+        if not cuts and keep.any():  # as `fit_cuts`: a median split
+            cuts = list(fit_cuts(pd.Series(x[rows]), None, "quantile", 2).cuts)
+        return np.asarray(cuts, dtype=float)
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
         """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with
