@@ -33,7 +33,9 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
 
 * **Raw tables.** Numeric columns are cut into bins inside `fit`, on the training rows only
   (`plx_core.discretize.Discretizer`, `discretize=` "mdlp" by default); the cut points are
-  part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain.
+  part of the fitted model (`discretizer_`, `cuts_`) and re-applied in predict and explain —
+  when "auto" answers with the vote on 8 equal-frequency bins per numeric column
+  (`selection_.bins`), those are its cut points (`discretizer_.method` "quantile").
   Missing values stay missing (the feature is left open in the query).
 * **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
   probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with

@@ -287,3 +287,20 @@ def test_the_cross_validation_scores_a_row_without_evidence_as_the_kb_answers_it
     kb = VT.vote_kb(full, sizes, cw_of(y), w, b)
     got = query(kb, {f: None for f in X.columns})
     assert (got.lower, got.upper, got.positive) == (0.0, 1.0, False)
+
+
+@pytest.mark.slow
+def test_above_the_cut_search_budget_the_vote_is_scored_on_the_fits_cuts_only():
+    from plx_core.vote import OPTIMISM_RUNS, VOTE_FOLDS
+
+    rng = np.random.default_rng(0)
+    n_cols = OPTIMISM_RUNS // VOTE_FOLDS + 1  # one numeric column too many
+    x = rng.standard_normal((300, n_cols))
+    y = np.where(x[:, :4].sum(axis=1) + rng.normal(0, 1, 300) > 0, "yes", "no")
+    X = pd.DataFrame(x, columns=[f"x{i}" for i in range(n_cols)])
+    clf = PLXClassifier(positive="yes", max_len=2).fit(X, y)
+    assert "direct-vote" in clf.selection_.scores
+    assert not any(k.startswith("direct-vote ") for k in clf.selection_.scores)
+    assert clf.discretizer_.method == "mdlp"
+    fewer = PLXClassifier(positive="yes", max_len=2).fit(X.iloc[:, :n_cols - 1], y)
+    assert "direct-vote bins=8" in fewer.selection_.scores
