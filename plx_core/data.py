@@ -81,6 +81,15 @@ class Table:
         return [int(self.lines[i]) for i in rows]
 
 
+def row_name(index: pd.Index, i: int) -> str:
+    """How a message names the row at position `i`: a file's table (indexed by its lines, as
+    `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
+    row being the `row` of the CLI's outputs —, any other table by its index label."""
+    if index.name == "line":
+        return f"line {index[i]!r} (data row {i + 1})"
+    return f"row {index[i]!r}"
+
+
 def load_csv(
     source: str | Path | bytes,
     *,
@@ -917,7 +926,7 @@ class Binning:
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
             raise DataError(
-                f"column {str(values.name)!r}, row {values.index[i]!r}: value "
+                f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
@@ -1009,8 +1018,8 @@ def fit_bins(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise DataError(
-            f"column {str(values.name)!r}, row {values.index[i]!r}: value {values.iloc[i]!r} "
-            "is not a number; it cannot be discretised"
+            f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
+            f"{values.iloc[i]!r} is not a number; it cannot be discretised"
         )
     x = x[~np.isnan(x)]
     if method == "cuts":
@@ -1396,7 +1405,7 @@ def infer_schema(
             if not is_num:
                 r = int(np.flatnonzero(bad)[0])
                 raise DataError(
-                    f"column {c!r} is listed as numeric but row {s.index[r]!r} holds "
+                    f"column {c!r} is listed as numeric but {row_name(s.index, r)} holds "
                     f"{s.iloc[r]!r}, not a number"
                 )
             kind = "numeric"
