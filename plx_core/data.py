@@ -818,7 +818,8 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
     u = _present_text(s)
-    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string":
+    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
+            u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
     shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
@@ -1420,10 +1421,10 @@ def infer_schema(
                                 id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
-                if not is_num and (unread := unread_numbers(s, delimiter)) is not None:
-                    why += f" — {unread}"
-                elif not is_num and (mixed := mixed_dates(s)) is not None:
+                if not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
+                elif not is_num and (unread := unread_numbers(s, delimiter)) is not None:
+                    why += f" — {unread}"
                 excluded[c] = why
                 continue
             if n_distinct == 1:
