@@ -51,6 +51,11 @@ DEFAULT_METHOD = "mdlp"
 # Which columns are numeric
 
 
+_NUMBER_KINDS = frozenset({"floating", "integer", "mixed-integer-float"})
+"""`infer_dtype` kinds (missing values skipped) of object columns holding only real numbers
+(Python or numpy ints and floats; never a boolean or a Decimal, which have kinds of their own)."""
+
+
 def numeric_values(s: pd.Series) -> np.ndarray | None:
     """The column as floats (NaN where missing) when every present value is a number held as a
     number (not text, not a boolean) or a date held as a date (`data.holds_dates`: days since
@@ -65,6 +70,10 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)
+    if pd.api.types.infer_dtype(vals, skipna=True) in _NUMBER_KINDS and present.any():
+        out = np.full(len(vals), np.nan)  # numbers only (no bool, no Decimal): no cell to look at
+        out[present] = vals[present].astype(float)
+        return out
     ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
         (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
          for v in vals[present]), dtype=bool, count=int(present.sum()),
