@@ -51,9 +51,9 @@ DEFAULT_METHOD = "mdlp"
 # Which columns are numeric
 
 
-_NUMBER_KINDS = frozenset({"floating", "integer", "mixed-integer-float"})
-"""`infer_dtype` kinds (missing values skipped) of object columns holding only real numbers
-(Python or numpy ints and floats; never a boolean or a Decimal, which have kinds of their own)."""
+_NUMBER_KINDS = ("floating", "integer", "mixed-integer-float", "decimal")
+"""`pandas.api.types.infer_dtype` kinds of an object column whose every present cell is a
+number (never a boolean): read at once, as the estimator's object frame holds every column."""
 
 
 def numeric_values(s: pd.Series) -> np.ndarray | None:
@@ -67,18 +67,18 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     if holds_dates(s):
         return column_numbers(s, DATE_ISO)
     vals = s.to_numpy(dtype=object)
-    if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
+    kind = pd.api.types.infer_dtype(vals, skipna=True)
+    if kind == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)
-    if pd.api.types.infer_dtype(vals, skipna=True) in _NUMBER_KINDS and present.any():
-        out = np.full(len(vals), np.nan)  # numbers only (no bool, no Decimal): no cell to look at
-        out[present] = vals[present].astype(float)
-        return out
-    ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
-        (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
-         for v in vals[present]), dtype=bool, count=int(present.sum()),
-    )
-    if not ok.all() or not present.any():
+    if kind not in _NUMBER_KINDS:  # each cell looked at (numbers.Real beside others)
+        ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
+            (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
+             for v in vals[present]), dtype=bool, count=int(present.sum()),
+        )
+        if not ok.all():
+            return None
+    if not present.any():
         return None
     out = np.full(len(vals), np.nan)
     out[present] = vals[present].astype(float)
