@@ -811,7 +811,7 @@ def weakest_link_by_scan(tree, w_pos: float, w_neg: float) -> np.ndarray:
         level = max(level, g[t])
         collapse[t], cut[t] = level, True
     out = np.full(len(nodes), np.inf)
-    for i, n in enumerate(nodes):
+    for i in range(len(nodes)):
         for k in kids[i]:
             out[k] = min(collapse[i], out[i])
     return out
