@@ -1254,8 +1254,8 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
 
 def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(query row, clause row) of every clause of `trees_to_kb(trees, nodes)` whose body ⊆ the
-    row's known values — what `variants.relevant_pairs` finds in that KB — by walking each row
+    """(query row, learned clause row) of every clause of `trees_to_kb(trees, nodes)` whose
+    body ⊆ the row's known values — what `variants.relevant_pairs` finds in that KB — by walking each row
     down each tree's arrays: rows × depth, not rows × clauses.
 
     `codes`: query codes over the trees' features and domains (`query.encode_query_rows`;
@@ -1272,7 +1272,9 @@ def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
     offset = 0
     for tree in trees:
         a = tree.arrays
-        keep = _clause_nodes(a, nodes)
+        # a one-leaf tree's bodiless `[p] POS` is no learned clause row: the KB moves it to
+        # its extra clauses, which every query sees (`KB._move_bodiless`)
+        keep = _clause_nodes(a, nodes) & (a.parent >= 0)
         per = np.where(keep, a.n_clauses(sizes), 0)
         first = offset + np.cumsum(per) - per  # each node's first clause in the KB
         offset += int(per.sum())
