@@ -150,13 +150,16 @@ def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
 
 
 def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
-    """Per row, `k` lowered to the features the row knows with a value `kb` saw (a row with
-    missing or unseen cells is explained by all it knows, and the explanation's `k` says so,
+    """Per row, `k` lowered to the features the row knows with a value `kb` saw, of a feature
+    some clause of `kb` uses (`explain.citable`; a row with missing or unseen cells is
+    explained by all it knows, and the explanation's `k` says so,
     as `plx explain` does); `k` as given when it is not a whole number or the row knows
     nothing (explain names it)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         return [k] * len(rows)
-    known = (encode_rows(kb, rows) >= 0).sum(axis=1)
+    from .explain import citable
+
+    known = citable(kb, encode_rows(kb, rows)).sum(axis=1)
     return [int(min(k, n)) if n >= 1 else int(k) for n in known]
 
 
