@@ -29,6 +29,7 @@ import pandas as pd
 from .encoding import (
     check_label_variants,
     column_names,
+    column_twins,
     default_positive,
     natural_key,
     unknown_positive,
@@ -1111,7 +1112,8 @@ class Schema:
         as they are (the engine reports them)."""
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
-            raise DataError(f"the rows lack the feature column(s) {absent}")
+            raise DataError(f"the rows lack the feature column(s) {absent}"
+                            f"{column_twins(absent, [c for c in frame.columns if c not in self.features])}")
         cols = {}
         for f in self.features:
             s = frame[f]
@@ -1349,7 +1351,8 @@ def infer_schema(
     (`number_format`).
     """
     if label not in frame.columns:
-        raise DataError(f"no label column {label!r}; the columns are "
+        raise DataError(f"no label column {label!r}{column_twins([label], frame.columns)}; "
+                        "the columns are "
                         f"{[str(c) for c in frame.columns]}")
     cols = column_names(frame)  # refuses a name that stands twice
     cuts = dict(cuts or {})
