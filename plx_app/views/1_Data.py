@@ -75,6 +75,15 @@ else:
                                 help="The same markers the plx command line reads as missing "
                                      "(plx_core.data.MISSING_MARKERS). Remove one that is a real "
                                      "value in your table (e.g. NA for North America).")
+    DECIMALS = {None: "as the file's separator says ('1.234' is a thousand in a ';' file)",
+                ".": "'.' (1.5, 1,234.5)", ",": "',' (1,5, 1.234,5)"}
+    decimal = u3.selectbox("Decimal mark of numbers written as text", list(DECIMALS),
+                           format_func=DECIMALS.get, key="data_decimal",
+                           index=list(DECIMALS).index(ws.raw.options.get("decimal"))
+                           if ws.raw.source == "upload" else 0,
+                           help="As plx fit --decimal: by default a ';'-separated file reads "
+                                "',' as the decimal mark and '1.234' as a thousand; name the "
+                                "mark when the file writes numbers otherwise.")
     missing = tuple(dict.fromkeys(["", *(m.strip() for m in missing_txt.split(",") if m.strip())]))
     u2.caption(md("Read as missing: empty cells, " + ", ".join(m for m in missing if m)
                   if len(missing) > 1 else "Read as missing: empty cells only."))
@@ -92,14 +101,15 @@ else:
             u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
                        "come from the file; the box above does not apply.")
         with guard("Reading the file"):
-            first = load_upload(data, up.name, header, missing, None)
+            first = load_upload(data, up.name, header, missing, None, decimal)
             text_cols = ["(none)"] + [c for c in first.frame.columns
                                       if first.frame[c].notna().all()
                                       and first.frame[c].astype(str).str.len().nunique() == 1
                                       and 2 <= first.frame[c].astype(str).str.len().iloc[0] <= 64]
             split = u3.selectbox("Split a text column into one feature per character",
                                  text_cols, key="data_split")
-            raw = first if split == "(none)" else load_upload(data, up.name, header, missing, split)
+            raw = first if split == "(none)" else load_upload(data, up.name, header, missing,
+                                                              split, decimal)
 
 if raw is None:
     st.stop()
