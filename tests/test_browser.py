@@ -106,7 +106,7 @@ def test_end_to_end(browser, server, tmp_path):
     try:
         # 1. the app opens on the default diagnosis set
         app.open("", expect="breast-cancer-wisconsin")
-        assert "2,014 clauses" in app.sidebar_text()
+        assert "KB: plx's default (" in app.sidebar_text()
         app.shot("01_data_default")
 
         # 2. upload a CSV (Titanic): the label is guessed, POS defaults to "1"

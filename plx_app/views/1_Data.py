@@ -236,6 +236,9 @@ if prepared is not None:
         if level == "warning":
             st.warning(md(text))
     st.info("  \n".join(md(t) for level, t in notes if level != "warning"))
+    if raw.source == "upload" and any("--decimal" in t for _, t in notes):
+        st.caption("To read these numbers with the other decimal mark, choose it under "
+                   "\"Decimal mark of numbers written as text\" above (plx fit's --decimal).")
     cuts = cut_points(prepared)
     if len(cuts):
         st.caption("Cut points of the numeric columns, found on the training rows only "
@@ -253,8 +256,10 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
         # rerun so that the whole page (the "In use" header first) shows the new data
         st.session_state["data_done"] = (
             f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "
-            f"rows; {ws.kb_settings.label()} KB with {len(ws.kb):,} clauses built in "
-            f"{ws.build_seconds:.2f} s.", notes)
+            f"rows; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
+            f"{ws.build_seconds:.2f} s" + (f": it answers with {ws.model.name}, decision "
+                                           f"threshold {ws.threshold:g}." if ws.model else "."),
+            notes)
         st.rerun()
 if "data_done" in st.session_state:
     done, notes = st.session_state.pop("data_done")
