@@ -197,6 +197,7 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
              "hiv1": "hiv1-protease/746Data.txt"}
     path = root / files[name]
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.default_timeout = 300  # plx's default compares its candidates on 5,687 Mushroom rows
     at.radio(key="data_source").set_value("Upload a CSV").run()
     if name != "titanic":
         at.checkbox(key="data_header").uncheck().run()
