@@ -148,6 +148,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         is_date_format,
         mixed_dates,
         reading_delimiter,
+        unread_numbers,
     )
     from .discretize import is_numeric
     from .encoding import number_key
@@ -161,8 +162,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
-    for c in schema.features:  # nor dates read as categories silently
-        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c])) is not None:
+    for c in schema.features:  # nor dates or numbers read as categories silently
+        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
+                frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             say(f"column {c!r} is used as categories: {mixed}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
@@ -430,6 +432,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose usage errors are `CLIError`s (one line, exit 2, through `main`)."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
+        if message.endswith("expected one argument"):  # --missing -,n/a: '-' reads as an option
+            opt = message.split(":")[0].removeprefix("argument ").split("/")[-1]
+            message += f" (a value starting with '-' is written {opt}=VALUE, e.g. {opt}=-,n/a)"
         raise CLIError(f"{self.prog}: {message} (see {self.prog} -h)")
 
 

@@ -61,14 +61,16 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from .data import (
+    NUMBER_FORMAT_WORDS,
     columns_left_out,
     date_format,
     excess_levels,
     holds_dates,
     mixed_dates,
+    number_reading,
     numbered_like_ids,
-    reads_as_numbers,
     uninformative,
+    unread_numbers,
 )
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
@@ -476,9 +478,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         warnings.warn(f"column {c!r} is used as categories: {mixed}",
                                       UserWarning, stacklevel=4)
                 elif levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) == "string" and reads_as_numbers(s):
+                        raw[c], skipna=True) == "string" and (fmt := number_reading(s)):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
-                                  "errors='coerce' turns the rest into missing) to have it binned")
+                                  "errors='coerce' turns the rest into missing) to have it binned"
+                                  if fmt == "plain" else
+                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
+                                  "to numbers (pd.to_numeric reads plain numbers only: take the "
+                                  "signs and separators out first) to have it binned")
+                elif levels[c] is not None and (unread := unread_numbers(s)) is not None:
+                    levels[c] += f" — {unread}"
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
