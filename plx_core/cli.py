@@ -385,7 +385,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import explain_many
+    from .explain import citable, explain_many
     from .query import encode_rows
     from .rules import features_text
 
@@ -395,10 +395,14 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    # an unseen value is unknown (predict answers it as missing): never cited, k capped
-    seen = (encode_rows(model.kb_full, X) >= 0).sum(axis=1)
+    # an unseen value is unknown (predict answers it as missing), and so is a feature no
+    # clause uses (it changes no answer): never cited, k capped (`explain.citable`)
+    codes = encode_rows(model.kb_full, X)
+    seen = citable(model.kb_full, codes).sum(axis=1)
     ks = [int(min(a.k, s)) for s in seen]
-    said = np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", "")
+    said = np.char.add(
+        np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", ""),
+        np.where((codes >= 0).sum(axis=1) > seen, " that the model uses", ""))
     sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
     todo = [i for i, k in enumerate(ks) if k > 0]
     # every row in one batch (rows asking the same question explained once; chunked, threaded)
