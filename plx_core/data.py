@@ -81,6 +81,12 @@ class Table:
         """The file lines of data rows given by position (0-based)."""
         return [int(self.lines[i]) for i in rows]
 
+    def by_line(self) -> pd.DataFrame:
+        """The frame indexed by each row's line in the file (a spreadsheet's row number; a
+        Parquet file's rows from 1), as Python ints: a message naming "row 3" points at it.
+        How `plx fit` and the dashboard number the rows of what they read."""
+        return self.frame.set_axis(pd.Index(self.lines.tolist(), dtype=object, name="line"))
+
 
 def row_name(index: pd.Index, i: int) -> str:
     """How a message names the row at position `i`: a file's table (indexed by its lines, as
@@ -1314,6 +1320,17 @@ def numbered_like_ids(x: np.ndarray) -> bool:
     return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
 
 
+def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:
+    """Whether a column of numbers `x` (read in format `fmt`) is binned: the estimator's rule
+    (`discretize.is_numeric`: non-whole numbers, or more than `max_categories` distinct values),
+    so `plx fit`, the dashboard and `PLXClassifier` type one table alike; dates as before."""
+    if is_date_format(fmt):
+        return n_distinct > max_categories
+    from .discretize import is_numeric  # discretize builds on this module
+
+    return is_numeric(pd.Series(x, dtype=float), max_categories)
+
+
 def infer_schema(
     frame: pd.DataFrame,
     label: str,
@@ -1335,8 +1352,9 @@ def infer_schema(
 ) -> Schema:
     """Decide, once, how `frame` becomes features and a label.
 
-    A column is numeric when every present value is a number and it has more than
-    `max_categories` distinct values (or it is listed in `numeric` / `cuts`); numeric columns
+    A column is numeric when every present value is a number and it holds non-whole numbers
+    or more than `max_categories` distinct values (the estimator's rule,
+    `discretize.is_numeric`), or it is listed in `numeric` / `cuts`; numeric columns
     are discretised by `method` with `bins` (both may be per-column dicts) or by `cuts`.
     Columns are excluded, with the reason recorded, when they are ID-like (distinct values /
     present values ≥ `id_threshold`, more than `max_categories` distinct, and text or
@@ -1420,7 +1438,8 @@ def infer_schema(
         elif c in categorical:
             kind = "categorical"
         else:
-            kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
+            kind = "numeric" if is_num and _binned(x, fmt, n_distinct, max_categories) \
+                else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
             why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
