@@ -62,10 +62,18 @@ def _number_key(v: str) -> str:
 def check_labels(arr: np.ndarray) -> None:
     """Refuse missing labels (naming the rows) and classes that differ only in case or
     surrounding spaces ("Yes" / "yes "), which would otherwise become separate classes."""
-    missing = [i for i, v in enumerate(arr) if is_missing(v)]
+    inverse, strs = column_strings(np.asarray(arr, dtype=object))
+    missing = np.flatnonzero(inverse < 0).tolist()
     if missing:
         raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
-    check_label_variants({value_str(v) for v in arr})
+    check_label_variants(set(strs))
+
+
+def label_strings(arr: np.ndarray) -> np.ndarray:
+    """Each label's `value_str` (an object array), written once per distinct value
+    (`column_strings`); labels are checked not missing before (`check_labels`)."""
+    inverse, strs = column_strings(np.asarray(arr, dtype=object))
+    return np.array(strs, dtype=object)[inverse]
 
 
 def typed_labels(arr: np.ndarray) -> np.ndarray:
@@ -208,6 +216,19 @@ def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
     return cols
 
 
+def column_twins(names: Sequence[str], columns: Sequence[Any]) -> str:
+    """" ('AGE' differs from it only in case or spaces)" for the `names` a table lacks that
+    one of its other `columns` writes otherwise (`value_twin`), else ""."""
+    have = [str(c) for c in columns]
+    pairs = [(n, have[t]) for n in names if (t := value_twin(have, str(n))) is not None]
+    if not pairs:
+        return ""
+    if len(names) == 1:
+        return f" ({pairs[0][1]!r} differs from it only in case or spaces)"
+    return " (" + ", ".join(f"{h!r} differs from {n!r}" for n, h in pairs) + \
+        " only in case or spaces)"
+
+
 def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     """A DataFrame's columns checked (no duplicates) and, against the `fitted` names, matched
     by name: the fitted order, one line naming any missing or unknown column. Other X as is."""
@@ -219,7 +240,9 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     names = [str(c) for c in fitted]
     missing = [c for c in names if c not in cols]
     if missing:
-        raise DataError(f"column(s) {missing[:10]} of the training data are missing")
+        others = [c for c in cols if c not in names]
+        raise DataError(f"column(s) {missing[:10]} of the training data are missing"
+                        f"{column_twins(missing[:10], others)}")
     extra = [c for c in cols if c not in names]
     if extra:
         raise DataError(f"column(s) {extra[:10]} were not in the training data; drop them")
@@ -241,6 +264,8 @@ def check_categorical(frame: pd.DataFrame) -> None:
             )
         if s.dtype == object:
             vals = s.to_numpy()
+            if pd.api.types.infer_dtype(vals, skipna=True) in _HOMOGENEOUS:
+                continue  # text, whole numbers or booleans: no float to refuse
             for i, v in enumerate(vals):
                 if isinstance(v, float) and not math.isnan(v) and not float(v).is_integer():
                     text = next((j for j, t in enumerate(vals) if isinstance(t, str)), None)
@@ -330,7 +355,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
     if len(arr) == 0:
         raise DataError("the label has no rows")
     check_labels(arr)
-    strs = np.array([value_str(v) for v in arr], dtype=object)
+    strs = label_strings(arr)
     classes = sorted(set(strs.tolist()), key=natural_key)
     if positive is None:
         if len(classes) == 1:
