@@ -60,6 +60,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
+from . import vote as VT
 from .data import (
     columns_left_out,
     date_format,
@@ -496,7 +497,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
-                  alphas: dict | None = None) -> dict:
+                  alphas: dict | None = None, nodes: dict | None = None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -504,7 +505,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         on the features a path constrains (keys `selection.tree_key(d, kind)`; one tree grown,
         see `truncate`, `cut_to_features`). `alpha`: "tree-bin-deep" cost-complexity pruned
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
-        with each clause's α of "tree-bin-deep" (kept at α iff above it)."""
+        with each clause's α of "tree-bin-deep" (kept at α iff above it); `nodes` (a dict):
+        with each clause's node of "tree-bin-deep" (pre-order; a node's clauses vote as one in
+        the rule vote, `vote.rule_set`)."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -534,6 +537,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             two = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
                               random_state=self.random_state, binary=True)
+            if nodes is not None:
+                nodes["tree-bin-deep"] = clause_values(two[0], np.arange(len(two[0].arrays.parent)))
             if alpha is not None or alphas is not None:
                 wp, wn = self._prune_weights(y, cw)
                 node_alpha = prune_alphas(two[0], wp, wn)
@@ -590,6 +595,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return
         cw = self._class_weights(labels, pos)
         kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "forest", *S.TREE_MODELS))
+        rules = "rule-vote" in S.CANDIDATES
+        if rules:  # the rule vote weighs the clauses of these two trees
+            kinds = tuple(dict.fromkeys((*kinds, *S.RULE_TREES)))
         # a Tree KB answers a full query alike under both semantics; on a partial one (a
         # missing cell) "relevant" answers from the matching path prefixes, without an LP
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
@@ -610,8 +618,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             alphas: dict = {}  # each clause's cost-complexity α, per pruned tree model
             rooted: set = set()  # pruned keys that leave only the root
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
-            for k, kb in self._tree_kbs(f, yy, pos, kinds, cw,
-                                        alphas=alphas if pruning else None).items():
+            nodes: dict = {}
+            kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
+                                 nodes=nodes)
+            if rules:  # the rule vote of the fold's two trees, answering its held-out rows
+                rv, like = self._rule_vote(kbs, nodes, f, yy)
+                out["rule-vote"] = lambda X, rv=rv, like=like: VT.probability(
+                    rv.score(encode_rows(like, X)))
+            for k, kb in kbs.items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
                 # per family of cuts: the clause levels and {limit: candidate key}
@@ -670,6 +684,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if self.threshold is None:
                 self.threshold_ = 0.5
             return
+        if sel.chosen == "rule-vote":
+            # the rule vote of the two trees grown on every training row, its threshold moved
+            # into the prior clause (decides at 0.5), answered like a tree by "relevant"
+            nodes: dict = {}
+            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, nodes=nodes)
+            rv, like = self._rule_vote(kbs, nodes, frame, y)
+            self.kbs_[0] = rv.kb(like, 0.5 if self.threshold is not None else sel.threshold)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
+            self.semantics_ = sem
+            if self.threshold is None:
+                self.threshold_ = 0.5
+            return
         if sel.chosen == "direct-conf":
             from .weighting import confidence_kb
 
@@ -686,6 +712,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _rule_vote(self, kbs: dict, nodes: dict, frame: pd.DataFrame, y: np.ndarray):
+        """(the "rule-vote" candidate fitted on these rows — `vote.RuleVote` of the one-feature
+        clauses and the clauses of `selection.RULE_TREES` in `kbs`, a binary node's clauses one
+        vote by `nodes` —, the KB whose features and domains it answers with)."""
+        from . import selection as S
+
+        like = kbs[S.RULE_TREES[0]]
+        sizes = [len(like.domains[f]) for f in like.features]
+        rules = VT.rule_set(sizes, [(kbs[k].codes, nodes.get(k)) for k in S.RULE_TREES])
+        return VT.RuleVote(rules, encode_rows(like, frame), y, self._fold_weights(y)), like
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB

@@ -47,7 +47,7 @@ import pandas as pd
 
 from .variants import _f1  # the one F1 (the tuned variant's leave-one-out scores with it too)
 
-CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote")
+CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote", "rule-vote")
 """The models compared (the binary trees: `TREE_MODELS`; "tree-bin", unit weights, is left
 out: the median over every node of a path dilutes the leaf that decides — on the
 comparison's splits at threshold 0.5 it tested 0.735 / 0.824 on MONK's 1 / Car against
@@ -60,6 +60,10 @@ from the path prefixes it knows. A "forest" candidate (10 ID3 trees, `PLXClassif
 is supported but left out: grown in every fold it was 90% of the search's time (2.3–4.3× a
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
+RULE_TREES = ("tree-all", "tree-bin-deep")
+"""The trees whose path clauses "rule-vote" weighs (`vote.RuleVote`, with the one-feature
+clauses): the multiway ID3 tree's every node and the binary tree's every node (one vote per
+node), both grown until pure on the fold's training rows — the trees the search grows anyway."""
 TREE_MODELS = ("tree-all", "tree-bin", "tree-bin-deep")
 """The tree models, each scored at every limit of `depths_of(model)`: the multiway ID3 tree,
 and the binary one (`plx_core.tree.id3_binary`: value-against-rest splits, each node one
@@ -341,7 +345,9 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     how = ("leave-one-out" if model in ("direct", "direct-conf") else
            f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote; its threshold is on the "
            "vote's probability, moved into the prior clause" if model == "direct-vote"
-           else f"{SELECT_FOLDS}-fold")
+           else f"{SELECT_FOLDS}-fold, the fitted vote of the one-feature clauses and the trees' "
+           "path clauses; its threshold is on the vote's probability, moved into the prior "
+           "clause" if model == "rule-vote" else f"{SELECT_FOLDS}-fold")
     alpha = float(setting) if is_pruned(best) else None
     depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
              else None)
@@ -363,7 +369,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
                      alpha)
 
 
-__all__ = ["CANDIDATES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["CANDIDATES", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",

@@ -42,6 +42,9 @@ VOTE_FOLDS = 10
 """Folds the candidate is scored on: with 5, each fold's counts lose a fifth of the rows and
 its out-of-fold F1 fell below its test F1 by ~0.04 on HIV-1 (10 folds: ~0.02), so it lost the
 comparison with the leave-one-out of the Direct KBs where it was the better model."""
+RULE_C = 1.0
+RULE_L1 = 0.5
+RULE_MIN_SUPPORT = 1
 FTOL = 1e-7
 """The solver stops when the loss changes by less than this share of itself."""
 WEIGHT_CUT = 1e-6
@@ -90,25 +93,36 @@ def votes(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, counts: tuple[np.ndar
     A clause left without rows does not vote."""
     s = vs.slot[rows]
     r, j = np.nonzero(s >= 0)
-    c = s[r, j]
+    member = sparse.csr_matrix((np.ones(len(r), bool), (r, s[r, j])), shape=(len(rows), vs.n))
+    return group_votes(member, np.asarray(y)[rows], counts, cw, leave_out)
+
+
+def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
+                counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float],
+                leave_out: bool) -> sparse.csr_matrix:
+    """(rows × votes) sign(w_pos·positives − w_neg·negatives) of each vote a row takes part in
+    (`member`, rows × votes), under `counts` (support, positives per vote; `leave_out`: the
+    row is among them and is taken out, with its label in `y_rows`)."""
+    m = member.tocoo()
+    r, c = m.row, m.col
     sup, pos = counts[0][c], counts[1][c]
     if leave_out:
-        yy = np.asarray(y)[rows][r]
+        yy = np.asarray(y_rows)[r]
         sup, pos = sup - 1, pos - yy
     d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
     keep = (sup > 0) & (d != 0)
-    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=(len(rows), vs.n))
+    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=member.shape)
 
 
-def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C
-                ) -> tuple[np.ndarray, float]:
+def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C,
+                l1: float = 0.0) -> tuple[np.ndarray, float]:
     """(weights ≥ 0, intercept) minimising Σ_i row_w_i · log(1 + exp(−y±_i (S_i·w + b)))
-    + |w|² / (2C) (L-BFGS-B from 0; deterministic)."""
-    return fit_many([(S, y, row_w)], C)[0]
+    + |w|² / (2C) + l1 · Σ w (L-BFGS-B from 0; deterministic)."""
+    return fit_many([(S, y, row_w)], C, l1)[0]
 
 
 def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
-             C: float = VOTE_C) -> list[tuple[np.ndarray, float]]:
+             C: float = VOTE_C, l1: float = 0.0) -> list[tuple[np.ndarray, float]]:
     """`fit_weights` of several independent problems (S, y, row weights) with one solver run
     on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
     the cross-validation cost one run's Python overhead, not ten."""
@@ -125,8 +139,8 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
         w, b = x[:m], x[m:]
         z = ys * (S @ w + b[block])
         g = -rw * ys * np.exp(-np.logaddexp(0.0, z))  # d loss / d score
-        val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w))
-        return val, np.concatenate([St @ g + w / C, np.bincount(block, g, minlength=k)])
+        val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w) + l1 * w.sum())
+        return val, np.concatenate([St @ g + w / C + l1, np.bincount(block, g, minlength=k)])
 
     res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
                    bounds=[(0.0, None)] * m + [(None, None)] * k,
@@ -204,6 +218,134 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
     return out
 
 
+def body_matches(bodies: np.ndarray, sizes: np.ndarray | list[int], codes: np.ndarray
+                 ) -> sparse.csr_matrix:
+    """(rows × bodies) whether a row (query codes, −1 open or unseen) holds every literal of a
+    body (code rows over the same features, −1 where a body says nothing): under the relevant
+    semantics, which clauses apply to the row. A body without literals applies to no row."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n = int(sizes.sum())
+
+    def one_hot(c: np.ndarray) -> sparse.csr_matrix:
+        s = value_slots(c, sizes).slot
+        r, j = np.nonzero(s >= 0)
+        return sparse.csr_matrix((np.ones(len(r)), (r, s[r, j])), shape=(len(c), n))
+
+    bodies = np.asarray(bodies, dtype=np.int64)
+    hits = (one_hot(np.asarray(codes, dtype=np.int64)) @ one_hot(bodies).T).tocoo()
+    full = hits.data == (bodies >= 0).sum(axis=1)[hits.col]
+    return sparse.csr_matrix((np.ones(int(full.sum()), bool), (hits.row[full], hits.col[full])),
+                             shape=hits.shape)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The clauses a rule vote weighs: their `bodies` (code rows over features of `sizes`
+    values), `source` (`clause.SOURCES` index: "data" for a one-feature clause, "tree" for a
+    tree path) and `group`, the vote each clause belongs to (a binary tree node's clauses are
+    mutually exclusive — a row holds at most one — so they vote as one, with the node's
+    counts), `n` votes."""
+
+    bodies: np.ndarray
+    source: np.ndarray
+    group: np.ndarray
+    n: int
+    sizes: np.ndarray
+
+    def member(self, codes: np.ndarray) -> sparse.csr_matrix:
+        """(rows × votes) whether each row takes part in each vote."""
+        m = body_matches(self.bodies, self.sizes, codes).tocoo()
+        return sparse.csr_matrix((np.ones(len(m.row), bool), (m.row, self.group[m.col])),
+                                 shape=(m.shape[0], self.n))
+
+
+def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.ndarray | None]]
+             ) -> RuleSet:
+    """The one-feature clause of every (feature, value), then the clauses of `paths` — each
+    (bodies, the node of each body or None: one node a body) — without the bodies that say
+    nothing (a tree's root) and without a one-clause vote whose body is already there."""
+    from .tree import TREE_SOURCE
+
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n_feat, n_one = len(sizes), int(sizes.sum())
+    one = np.full((n_one, n_feat), -1, np.int64)
+    feat = np.repeat(np.arange(n_feat), sizes)
+    one[np.arange(n_one), feat] = np.arange(n_one) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    bodies, groups, sources, n = [one], [np.arange(n_one)], [np.zeros(n_one, np.int8)], n_one
+    for b, node in paths:
+        b = np.asarray(b, dtype=np.int64)
+        node = np.arange(len(b)) if node is None else np.asarray(node)
+        keep = (b >= 0).any(axis=1)
+        _u, g = np.unique(node[keep], return_inverse=True)
+        bodies.append(b[keep])
+        groups.append(g.ravel() + n)
+        sources.append(np.full(int(keep.sum()), TREE_SOURCE, np.int8))
+        n += len(_u)
+    body, group, source = np.concatenate(bodies), np.concatenate(groups), np.concatenate(sources)
+    single = np.bincount(group, minlength=n)[group] == 1
+    _u, first = np.unique(np.where(single[:, None], body, -2 - np.arange(len(body))[:, None]),
+                          axis=0, return_index=True)
+    keep = np.sort(first)  # a repeated one-clause vote: its first body stays
+    _g, group = np.unique(group[keep], return_inverse=True)
+    return RuleSet(body[keep], source[keep], group.ravel(), len(_g), sizes)
+
+
+def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(support, positives) of every vote over the rows of `member`."""
+    sup = np.asarray(member.sum(axis=0)).ravel().astype(np.int64)
+    pos = np.asarray(member.T.astype(np.int64) @ np.asarray(y, dtype=np.int64)).ravel()
+    return sup, pos
+
+
+class RuleVote:
+    """A rule vote fitted on training rows (RuleFit in plx's clauses): the one-feature clauses
+    and the trees' path clauses of `rules`, each voting sign(p − 0.5) with a fitted weight ≥ 0
+    (each training row voted on by leave-one-out counts, as for `VoteCandidate`), the
+    intercept the prior clause's signed weight."""
+
+    def __init__(self, rules: RuleSet, codes: np.ndarray, y: np.ndarray,
+                 cw: tuple[float, float], C: float | None = None, l1: float | None = None):
+        self.rules, self.cw = rules, cw
+        y = np.asarray(y)
+        member = rules.member(codes)
+        self.counts = rule_counts(member, y)
+        S = group_votes(member, y, self.counts, cw, leave_out=True)
+        if RULE_MIN_SUPPORT > 1:
+            S = S.multiply(self.counts[0][None, :] >= RULE_MIN_SUPPORT).tocsr()
+        self.w, self.b = fit_weights(S, y, row_weights(y, cw),
+                                     RULE_C if C is None else C, RULE_L1 if l1 is None else l1)
+
+    def score(self, codes: np.ndarray) -> np.ndarray:
+        """The vote S·w + b of rows (query codes) never counted."""
+        S = group_votes(self.rules.member(codes), np.zeros(len(codes)), self.counts, self.cw,
+                        leave_out=False)
+        return S @ self.w + self.b
+
+    def kb(self, like: KB, threshold: float = 0.5) -> KB:
+        """The KB that answers (features and domains of `like`): every clause whose vote has a
+        weight (and p ≠ 0.5), with its vote's counts, class-corrected p and weight, plus the
+        prior clause of signed weight b − logit(threshold), as in `vote_kb`."""
+        from .variants import reweighted_p
+
+        r = self.rules
+        sup, pos = self.counts[0][r.group], self.counts[1][r.group]
+        d = pos * float(self.cw[0]) - (sup - pos) * float(self.cw[1])
+        ww = self.w[r.group]
+        shift = self.b - float(np.log(threshold / (1.0 - threshold)))
+        keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
+                              & (d != 0) & (sup > 0))
+        p = np.clip(reweighted_p(pos[keep] / sup[keep], *self.cw), 0.0, 1.0)
+        lengths = (r.bodies[keep] >= 0).sum(axis=1)
+        out = KB(like.features, dict(like.domains), r.bodies[keep].astype(np.int32),
+                 np.ones(len(keep), np.int8), p, ww[keep], sup[keep], pos[keep], r.source[keep],
+                 [], positive=like.positive, kind="rule-vote",
+                 max_len=int(lengths.max(initial=1)))
+        if shift != 0.0:
+            out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0,
+                                            abs(shift), source="data", id=PRIOR_ID))
+        return out
+
+
 class VoteCandidate:
     """The "direct-vote" candidate of one training set: its out-of-fold logistic
     probabilities (`oof`, scored like the other candidates) and, once chosen, its KB (`kb`)."""
@@ -221,6 +363,7 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold)
 
 
-__all__ = ["VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
+__all__ = ["RuleSet", "RuleVote", "VoteCandidate", "body_matches", "group_votes", "rule_counts",
+           "rule_set", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights",
            "probability", "row_weights", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -494,6 +494,7 @@ MODEL_NAMES = {
     "direct": "the tuned Direct KB",
     "direct-conf": "the Direct KB with confidence weights",
     "direct-vote": "the Direct KB's one-feature clauses with fitted vote weights",
+    "rule-vote": "the one-feature clauses and the trees' path clauses with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
     "forest": "the ID3 forest",
