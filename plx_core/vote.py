@@ -20,7 +20,10 @@ path), saved in the model file as it answers, and `explain` searches this KB. It
 `VOTE_FOLDS`-fold cross-validation on the training rows (the counts of each fold are the
 fold's own); its threshold is chosen on the out-of-fold logistic probabilities of the vote
 among `selection.THRESHOLDS` and moved into the prior clause (a threshold t adds −logit(t) to
-its signed weight), so the KB decides at 0.5. Measured in benchmarks/RESULTS.md ("Fitted vote
+its signed weight), so the KB decides at 0.5. A held-out row no clause votes on is scored as
+the KB answers it — [0, 1], no evidence, negative (`scores`) —, not by the intercept: the
+prior clause alone decides nothing (`query.prior_alone`), and a score the model does not
+answer with must not choose it. Measured in benchmarks/RESULTS.md ("Fitted vote
 weights").
 """
 
@@ -171,7 +174,8 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C) -> tuple[np.ndarray, tuple[np.ndarray, float]]:
-    """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold —,
+    """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
+    NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
     weights. The k + 1 fits are one solver run (`fit_many`)."""
     from .selection import folds
@@ -185,8 +189,19 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
     fits = fit_many(problems, C)
     out = np.full(len(y), np.nan)
     for (_tr, te, cw), c, (w, b) in zip(parts[:-1], counts, fits):
-        out[te] = votes(vs, y, te, c, cw, leave_out=False) @ w + b
+        out[te] = scores(votes(vs, y, te, c, cw, leave_out=False), w, b)
     return out, fits[-1]
+
+
+def scores(S: sparse.csr_matrix, w: np.ndarray, b: float) -> np.ndarray:
+    """Each row's vote score S·w + b, NaN where no clause of weight > 0 votes: the vote KB has
+    no clause for such a row and answers it [0, 1] (its prior clause alone decides nothing,
+    `query.prior_alone`), so the cross-validation scores it as that answer — no evidence,
+    negative at every threshold — not as the intercept, which would score a model that does
+    not answer."""
+    S = sparse.csr_matrix(S)
+    voting = (abs(S) @ (np.asarray(w) > 0).astype(float)) > 0
+    return np.where(voting, S @ w + b, np.nan)
 
 
 def probability(score: np.ndarray) -> np.ndarray:
@@ -366,4 +381,4 @@ class VoteCandidate:
 __all__ = ["RuleSet", "RuleVote", "VoteCandidate", "body_matches", "group_votes", "rule_counts",
            "rule_set", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights",
-           "probability", "row_weights", "slot_counts", "value_slots", "vote_kb", "votes"]
+           "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -80,9 +80,12 @@ def test_the_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
     codes = encode_rows(full, row)
     s = VT.votes(VT.value_slots(codes, sizes), np.zeros(1), np.arange(1),
                  VT.slot_counts(slots, y), cw, leave_out=False)
-    score = float((s @ w)[0] + b - np.log(t / (1 - t)))
-    if fast.n_relevant == 0:  # no learned clause applies: the prior clause alone decides
-        # nothing (a row with no evidence, as under the tuned Direct KB): [0, 1], negative
+    # the score the cross-validation gives the row (`vote.scores`), on the KB's threshold
+    score = float(VT.scores(s, w, b - np.log(t / (1 - t)))[0])
+    # no learned clause applies exactly when no clause votes (the score is NaN: no evidence)
+    assert (fast.n_relevant == 0) == np.isnan(score)
+    if fast.n_relevant == 0:  # the prior clause alone decides nothing (a row with no
+        # evidence, as under the tuned Direct KB): [0, 1], negative — as the score counts it
         assert (fast.lower, fast.upper) == (0.0, 1.0) and not fast.positive
     elif abs(score) > 1e-9:
         assert (fast.mean > 0.5 + TIE_EPS) == (score > 0)
@@ -204,3 +207,22 @@ def test_a_model_file_keeps_the_vote_as_it_answers(tmp_path):
     X.assign(label=y).to_csv(csv, index=False)
     mf = fit_model(csv, "label", positive="yes", say=lambda _s: None)
     assert mf.settings["chosen"] == "direct-vote" and mf.kb.to_text() == clf.kb_.to_text()
+
+
+def test_the_cross_validation_scores_a_row_without_evidence_as_the_kb_answers_it():
+    # rows whose every cell is missing have no clause in any fold's vote KB: the KB answers
+    # them [0, 1] (negative), so their out-of-fold score is no evidence (NaN, negative at
+    # every threshold), not the intercept's probability
+    X, y = weak_sum_table(n=200, seed=4, relevant=3, noise=1, values=3)
+    X.iloc[:12] = None
+    y = (y == "yes").astype(int)
+    y[:6] = 1  # some are positive: an intercept score could have counted them right
+    cw_of = lambda yy: V.balanced_weights(int(np.sum(yy)), len(yy))  # noqa: E731
+    full = V.weighted_class_kb(direct_kb(X, y, positive=1), *cw_of(y))
+    sizes = [len(full.domains[f]) for f in full.features]
+    slots = VT.value_slots(encode_rows(full, X), sizes)
+    score, (w, b) = VT.cross_fit(slots, y, cw_of, seed=0)
+    assert np.isnan(score[:12]).all() and np.isfinite(score[12:]).all()
+    kb = VT.vote_kb(full, sizes, cw_of(y), w, b)
+    got = query(kb, {f: None for f in X.columns})
+    assert (got.lower, got.upper, got.positive) == (0.0, 1.0, False)
