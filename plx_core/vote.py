@@ -255,54 +255,85 @@ def body_matches(bodies: np.ndarray, sizes: np.ndarray | list[int], codes: np.nd
 
 @dataclass(frozen=True)
 class RuleSet:
-    """The clauses a rule vote weighs: their `bodies` (code rows over features of `sizes`
-    values), `source` (`clause.SOURCES` index: "data" for a one-feature clause, "tree" for a
-    tree path) and `group`, the vote each clause belongs to (a binary tree node's clauses are
-    mutually exclusive — a row holds at most one — so they vote as one, with the node's
-    counts), `n` votes."""
+    """The clauses a rule vote weighs: every clause's `bodies` row (codes over features of
+    `sizes` values; the one-feature clauses first, then each tree's clauses in its KB's order)
+    and `group`, the vote it belongs to (−1: none, a body without literals); a binary tree
+    node's clauses are mutually exclusive — a row holds at most one — so they are one vote,
+    with the node's counts, and a clause whose body another vote already has is that vote.
+    `shown`: the clauses the KB writes (a vote's clauses once each); `source`: each clause's
+    `clause.SOURCES` index ("data" for a one-feature clause, "tree" for a path)."""
 
     bodies: np.ndarray
     source: np.ndarray
     group: np.ndarray
+    shown: np.ndarray
     n: int
     sizes: np.ndarray
+    starts: tuple[int, ...]
+    """Where each tree's clauses start (the one-feature clauses start at 0)."""
 
-    def member(self, codes: np.ndarray) -> sparse.csr_matrix:
-        """(rows × votes) whether each row takes part in each vote."""
-        m = body_matches(self.bodies, self.sizes, codes).tocoo()
-        return sparse.csr_matrix((np.ones(len(m.row), bool), (m.row, self.group[m.col])),
-                                 shape=(m.shape[0], self.n))
+    def member(self, codes: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]] | None = None
+               ) -> sparse.csr_matrix:
+        """(rows × votes) whether each row (query codes) takes part in each vote. `pairs`:
+        per tree, the (row, clause of its KB) pairs whose body the row holds
+        (`tree.path_clauses`); None: found by matching every body (`body_matches`)."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if pairs is None:
+            m = body_matches(self.bodies, self.sizes, codes).tocoo()
+            r, c = m.row, m.col
+        else:
+            slot = value_slots(codes, self.sizes).slot
+            r0, j = np.nonzero(slot >= 0)
+            r = np.concatenate([r0, *(p[0] for p in pairs)])
+            c = np.concatenate([slot[r0, j], *(np.asarray(p[1]) + s
+                                               for p, s in zip(pairs, self.starts))])
+        g = self.group[c]
+        on = g >= 0
+        m = sparse.csr_matrix((np.ones(int(on.sum())), (r[on], g[on])),
+                              shape=(len(codes), self.n))
+        m.data[:] = 1.0  # a vote's clauses are exclusive; a repeated body is one vote
+        return m.astype(bool)
 
 
 def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.ndarray | None]]
              ) -> RuleSet:
     """The one-feature clause of every (feature, value), then the clauses of `paths` — each
-    (bodies, the node of each body or None: one node a body) — without the bodies that say
-    nothing (a tree's root) and without a one-clause vote whose body is already there."""
+    (a tree KB's bodies, the node of each clause or None: one node a clause) —, each vote once
+    (a one-clause vote whose body is already there is that vote)."""
     from .tree import TREE_SOURCE
 
     sizes = np.asarray(sizes, dtype=np.int64)
     n_feat, n_one = len(sizes), int(sizes.sum())
     one = np.full((n_one, n_feat), -1, np.int64)
-    feat = np.repeat(np.arange(n_feat), sizes)
-    one[np.arange(n_one), feat] = np.arange(n_one) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    bodies, groups, sources, n = [one], [np.arange(n_one)], [np.zeros(n_one, np.int8)], n_one
+    one[np.arange(n_one), np.repeat(np.arange(n_feat), sizes)] = (
+        np.arange(n_one) - np.repeat(np.cumsum(sizes) - sizes, sizes))
+    bodies, groups, sources, starts, n = [one], [np.arange(n_one)], [np.zeros(n_one, np.int8)], [], n_one
+    at = n_one
     for b, node in paths:
-        b = np.asarray(b, dtype=np.int64)
-        node = np.arange(len(b)) if node is None else np.asarray(node)
-        keep = (b >= 0).any(axis=1)
-        _u, g = np.unique(node[keep], return_inverse=True)
-        bodies.append(b[keep])
-        groups.append(g.ravel() + n)
-        sources.append(np.full(int(keep.sum()), TREE_SOURCE, np.int8))
+        b = np.asarray(b, dtype=np.int64).reshape(-1, n_feat)
+        node = np.arange(len(b)) if node is None or not len(b) else np.asarray(node)
+        _u, g = np.unique(node, return_inverse=True)
+        g = g.ravel() + n
+        g[~(b >= 0).any(axis=1)] = -1  # the root's bare clause: the intercept's part
+        bodies.append(b)
+        groups.append(g)
+        sources.append(np.full(len(b), TREE_SOURCE, np.int8))
+        starts.append(at)
+        at += len(b)
         n += len(_u)
     body, group, source = np.concatenate(bodies), np.concatenate(groups), np.concatenate(sources)
-    single = np.bincount(group, minlength=n)[group] == 1
-    _u, first = np.unique(np.where(single[:, None], body, -2 - np.arange(len(body))[:, None]),
-                          axis=0, return_index=True)
-    keep = np.sort(first)  # a repeated one-clause vote: its first body stays
-    _g, group = np.unique(group[keep], return_inverse=True)
-    return RuleSet(body[keep], source[keep], group.ravel(), len(_g), sizes)
+    size = np.bincount(np.maximum(group, 0), minlength=n)
+    single = (group >= 0) & (size[np.maximum(group, 0)] == 1)
+    # a one-clause vote whose body came before: the same rows, so the same vote
+    key = np.where(single[:, None], body, -2 - np.arange(len(body))[:, None])
+    _k, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    twin = first[inv.ravel()]
+    group = np.where(single, group[twin], group)
+    _g, dense = np.unique(group[group >= 0], return_inverse=True)
+    out = np.full(len(group), -1, np.int64)
+    out[group >= 0] = dense.ravel()
+    shown = (out >= 0) & (~single | (twin == np.arange(len(body))))
+    return RuleSet(body, source, out, shown, len(_g), sizes, tuple(starts))
 
 
 def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -319,10 +350,11 @@ class RuleVote:
     intercept the prior clause's signed weight."""
 
     def __init__(self, rules: RuleSet, codes: np.ndarray, y: np.ndarray,
-                 cw: tuple[float, float], C: float | None = None, l1: float | None = None):
+                 cw: tuple[float, float], pairs: list | None = None,
+                 C: float | None = None, l1: float | None = None):
         self.rules, self.cw = rules, cw
         y = np.asarray(y)
-        member = rules.member(codes)
+        member = rules.member(codes, pairs)
         self.counts = rule_counts(member, y)
         S = group_votes(member, y, self.counts, cw, leave_out=True)
         if RULE_MIN_SUPPORT > 1:
@@ -330,11 +362,12 @@ class RuleVote:
         self.w, self.b = fit_weights(S, y, row_weights(y, cw),
                                      RULE_C if C is None else C, RULE_L1 if l1 is None else l1)
 
-    def score(self, codes: np.ndarray) -> np.ndarray:
-        """The vote S·w + b of rows (query codes) never counted."""
-        S = group_votes(self.rules.member(codes), np.zeros(len(codes)), self.counts, self.cw,
-                        leave_out=False)
-        return S @ self.w + self.b
+    def score(self, codes: np.ndarray, pairs: list | None = None) -> np.ndarray:
+        """The vote S·w + b of rows (query codes, `pairs` as for `RuleSet.member`) never
+        counted; NaN where no clause of weight > 0 votes (`scores`)."""
+        S = group_votes(self.rules.member(codes, pairs), np.zeros(len(codes)), self.counts,
+                        self.cw, leave_out=False)
+        return scores(S, self.w, self.b)
 
     def kb(self, like: KB, threshold: float = 0.5) -> KB:
         """The KB that answers (features and domains of `like`): every clause whose vote has a
@@ -343,9 +376,10 @@ class RuleVote:
         from .variants import reweighted_p
 
         r = self.rules
-        sup, pos = self.counts[0][r.group], self.counts[1][r.group]
+        g = np.maximum(r.group, 0)
+        sup, pos = self.counts[0][g], self.counts[1][g]
         d = pos * float(self.cw[0]) - (sup - pos) * float(self.cw[1])
-        ww = self.w[r.group]
+        ww = np.where(r.shown, self.w[g], 0.0)
         shift = self.b - float(np.log(threshold / (1.0 - threshold)))
         keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
                               & (d != 0) & (sup > 0))
