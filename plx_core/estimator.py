@@ -497,7 +497,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
-                  alphas: dict | None = None, nodes: dict | None = None) -> dict:
+                  alphas: dict | None = None, drawn: dict | None = None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -505,9 +505,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         on the features a path constrains (keys `selection.tree_key(d, kind)`; one tree grown,
         see `truncate`, `cut_to_features`). `alpha`: "tree-bin-deep" cost-complexity pruned
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
-        with each clause's α of "tree-bin-deep" (kept at α iff above it); `nodes` (a dict):
-        with each clause's node of "tree-bin-deep" (pre-order; a node's clauses vote as one in
-        the rule vote, `vote.rule_set`)."""
+        with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
+        filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`)."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -528,7 +527,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                               random_state=self.random_state)
             for k in ("tree", "tree-all"):
                 if k in kinds:
-                    out[k] = trees_to_kb(one, "all" if k == "tree-all" else "leaves")
+                    nodes = "all" if k == "tree-all" else "leaves"
+                    out[k] = trees_to_kb(one, nodes)
+                    if drawn is not None:
+                        drawn[k] = (one, nodes)
             for d in depths:
                 if "tree-all" in kinds and d is not None:
                     out[tree_key(d)] = trees_to_kb([truncate(one[0], d)], "all", kind="tree-all")
@@ -537,8 +539,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             two = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
                               random_state=self.random_state, binary=True)
-            if nodes is not None:
-                nodes["tree-bin-deep"] = clause_values(two[0], np.arange(len(two[0].arrays.parent)))
             if alpha is not None or alphas is not None:
                 wp, wn = self._prune_weights(y, cw)
                 node_alpha = prune_alphas(two[0], wp, wn)
@@ -549,16 +549,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             for k in binary:
                 deep = k == "tree-bin-deep"
                 out[k] = trees_to_kb(two, "all", weights="depth" if deep else "unit")
+                if drawn is not None:
+                    drawn[k] = (two, "all")
                 for d in depths:
                     if d is not None:
                         out[tree_key(d, k)] = (
                             trees_to_kb([truncate(two[0], d)], "all", weights="depth") if deep
                             else trees_to_kb([cut_to_features(two[0], d)], "all"))
         if "forest" in kinds:
-            out["forest"] = trees_to_kb(build_trees(
-                rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
-                max_features=self.max_features, max_depth=self.max_depth,
-                random_state=self.random_state), "leaves", kind="forest")
+            many = build_trees(rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
+                               max_features=self.max_features, max_depth=self.max_depth,
+                               random_state=self.random_state)
+            out["forest"] = trees_to_kb(many, "leaves", kind="forest")
+            if drawn is not None:
+                drawn["forest"] = (many, "leaves")
         for k, kb in out.items():
             kb.positive = positive
             out[k] = self._corrected(kb, y, cw)
@@ -607,6 +611,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return tuple(d for d in S.depths_of(model) if d is not None
                          and (self.max_depth is None or d < self.max_depth))
 
+        from .tree import path_clauses
+
         def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
             # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths; pruned
@@ -618,13 +624,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             alphas: dict = {}  # each clause's cost-complexity α, per pruned tree model
             rooted: set = set()  # pruned keys that leave only the root
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
-            nodes: dict = {}
+            drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                 nodes=nodes)
+                                 drawn=drawn)
             if rules:  # the rule vote of the fold's two trees, answering its held-out rows
-                rv, like = self._rule_vote(kbs, nodes, f, yy)
-                out["rule-vote"] = lambda X, rv=rv, like=like: VT.probability(
-                    rv.score(encode_rows(like, X)))
+                rv = self._rule_vote(kbs, drawn, f, yy)
+                out["rule-vote"] = lambda X, rv=rv: VT.probability(rv.score_rows(X))
             for k, kb in kbs.items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
@@ -646,8 +651,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         else:  # the whole tree and its pruned ones from one lookup
                             fams = [(-alphas[k], {None: k, **pruned})]
                 memo: dict = {}  # one held-out frame per fold
+                tree = drawn.get(k)
 
-                def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo):
+                def answer(X: pd.DataFrame, key: str, kb=kb, fams=fams, memo=memo, tree=tree):
                     if key in rooted:
                         return np.full(len(X), base)
                     if not memo:
@@ -656,10 +662,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         if sem == "relevant" and not (held and held[0][0] is X
                                                       and held[0][1:] == enc[1:]):
                             held[:] = [enc, encode_query_rows(kb, X)]
+                        encoded = held[1] if held and held[0][0] is X else None
+                        # the relevant clauses of a tree's KB: the nodes each row's walk
+                        # down the tree reaches (the same pairs as matching every clause)
+                        pairs = (path_clauses(tree[0], encoded[0], tree[1])
+                                 if tree is not None and encoded is not None else None)
                         for levels, keys in fams:
                             got = V.bounds_by_max_len(
                                 kb, X, tuple(keys), semantics=sem, n_jobs=1, levels=levels,
-                                encoded=held[1] if held and held[0][0] is X else None)
+                                encoded=encoded, pairs=pairs)
                             memo.update({keys[lim]: got[lim] for lim in keys})
                     return memo[key].mean
                 out.update({key: functools.partial(answer, key=key)
@@ -687,10 +698,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sel.chosen == "rule-vote":
             # the rule vote of the two trees grown on every training row, its threshold moved
             # into the prior clause (decides at 0.5), answered like a tree by "relevant"
-            nodes: dict = {}
-            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, nodes=nodes)
-            rv, like = self._rule_vote(kbs, nodes, frame, y)
-            self.kbs_[0] = rv.kb(like, 0.5 if self.threshold is not None else sel.threshold)
+            drawn: dict = {}
+            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn)
+            rv = self._rule_vote(kbs, drawn, frame, y)
+            self.kbs_[0] = rv.kb(0.5 if self.threshold is not None else sel.threshold)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
             self.semantics_ = sem
             if self.threshold is None:
@@ -713,16 +724,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.threshold is None:
             self.threshold_ = sel.threshold
 
-    def _rule_vote(self, kbs: dict, nodes: dict, frame: pd.DataFrame, y: np.ndarray):
-        """(the "rule-vote" candidate fitted on these rows — `vote.RuleVote` of the one-feature
-        clauses and the clauses of `selection.RULE_TREES` in `kbs`, a binary node's clauses one
-        vote by `nodes` —, the KB whose features and domains it answers with)."""
+    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray):
+        """The "rule-vote" candidate fitted on these rows (`vote.RuleVote`): the one-feature
+        clauses and the clauses of the `selection.RULE_TREES` in `kbs` that split the rows
+        (`drawn`: their trees, which rows walk down)."""
         from . import selection as S
 
-        like = kbs[S.RULE_TREES[0]]
-        sizes = [len(like.domains[f]) for f in like.features]
-        rules = VT.rule_set(sizes, [(kbs[k].codes, nodes.get(k)) for k in S.RULE_TREES])
-        return VT.RuleVote(rules, encode_rows(like, frame), y, self._fold_weights(y)), like
+        trees = [k for k in S.RULE_TREES if kbs[k].lengths.max(initial=0) > 0]
+        return VT.RuleVote.of(kbs[S.RULE_TREES[0]], [kbs[k] for k in trees],
+                              [drawn[k][0][0] for k in trees], frame, y,
+                              self._fold_weights(y))
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB

@@ -1222,6 +1222,107 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
     )
 
 
+def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(query row, clause row) of every clause of `trees_to_kb(trees, nodes)` whose body ⊆ the
+    row's known values — what `variants.relevant_pairs` finds in that KB — by walking each row
+    down each tree's arrays: rows × depth, not rows × clauses.
+
+    `codes`: query codes over the trees' features and domains (`query.encode_query_rows`;
+    below 0: missing or unseen). A node's body is its path's conditions, so the nodes whose
+    clauses a row meets are those its walk reaches: the walk stops where the split column is
+    not known (every node below narrows that column) or no child admits the row's value;
+    a binary node's clause is the one of its allowed-value combinations that holds the row's
+    values (`_node_bodies`' order), found by mixed-radix position, not by search."""
+    codes = np.asarray(codes)
+    if not trees:
+        raise DataError("path_clauses needs at least one tree")
+    sizes = trees[0].sizes()
+    rows_l, clauses_l = [], []
+    offset = 0
+    for tree in trees:
+        a = tree.arrays
+        keep = _clause_nodes(a, nodes)
+        per = np.where(keep, a.n_clauses(sizes), 0)
+        first = offset + np.cumsum(per) - per  # each node's first clause in the KB
+        offset += int(per.sum())
+        r, nd = _walk(a, codes)
+        on = keep[nd]
+        r, nd = r[on], nd[on]
+        rows_l.append(r)
+        clauses_l.append(first[nd] + (_clause_within(a, sizes, codes, r, nd) if a.binary
+                                      else 0))
+    return (np.concatenate(rows_l).astype(np.int64),
+            np.concatenate(clauses_l).astype(np.int64))
+
+
+def _walk(a: TreeArrays, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row, node) for every node of the tree `a` each query row's walk reaches (the root
+    included): a node's child is the one whose edge admits the row's known value of the
+    split column (multiway: the child of that value; binary: the `=` or `≠` child whose
+    allowed set holds it); the walk stops where none does."""
+    n, N = len(codes), len(a.parent)
+    kid = np.arange(1, N)
+    par = a.parent[1:]
+    split = np.full(N, -1, np.int64)
+    split[par] = a.feature[1:]  # every child of a node shares its split column
+    rows_l, nodes_l = [np.arange(n)], [np.zeros(n, np.int64)]
+    if a.binary:
+        eq_kid = np.full(N, -1, np.int64)
+        ne_kid = np.full(N, -1, np.int64)
+        eq_kid[par[a.equal[1:]]] = kid[a.equal[1:]]
+        ne_kid[par[~a.equal[1:]]] = kid[~a.equal[1:]]
+    else:
+        width = int(a.value.max(initial=0)) + 1
+        child_key = par * width + a.value[1:]
+        order = np.argsort(child_key, kind="stable")
+        child_key, child_of = child_key[order], kid[order]
+    rows, at = np.arange(n), np.zeros(n, np.int64)
+    while len(rows):
+        f = split[at]
+        c = np.where(f >= 0, codes[rows, np.maximum(f, 0)], -1)
+        go = c >= 0  # a leaf, or the split column missing / unseen: the walk ends
+        rows, at, f, c = rows[go], at[go], f[go], c[go]
+        if a.binary:
+            e, ne = eq_kid[at], ne_kid[at]
+            in_e = (e >= 0) & a.allowed[np.maximum(e, 0), f, c]
+            in_ne = (ne >= 0) & a.allowed[np.maximum(ne, 0), f, c]
+            nxt = np.where(in_e, e, np.where(in_ne, ne, -1))
+        else:
+            key = at * width + np.minimum(c, width - 1)
+            pos = np.minimum(np.searchsorted(child_key, key), max(len(child_key) - 1, 0))
+            hit = (c < width) & (child_key[pos] == key) if len(child_key) else np.zeros(
+                len(key), bool)
+            nxt = np.where(hit, child_of[pos] if len(child_key) else -1, -1)
+        ok = nxt >= 0
+        rows, at = rows[ok], nxt[ok]
+        rows_l.append(rows)
+        nodes_l.append(at)
+    return np.concatenate(rows_l), np.concatenate(nodes_l)
+
+
+def _clause_within(a: TreeArrays, sizes: np.ndarray, codes: np.ndarray, rows: np.ndarray,
+                   nodes: np.ndarray) -> np.ndarray:
+    """For (row, binary node) pairs the row's walk reached: which of the node's clauses
+    (`_node_bodies`: allowed-value combinations over its narrowed columns in `rank` order,
+    the last varying fastest, values in code order) holds the row's values."""
+    con_all = a.rank >= 0
+    size = np.where(con_all, a.allowed.sum(axis=2), 1).astype(np.int64)  # per tree node
+    order = np.argsort(np.where(con_all, a.rank, len(sizes)), axis=1, kind="stable")
+    size_r = np.take_along_axis(size, order, axis=1)
+    stride_r = np.cumprod(size_r[:, ::-1], axis=1)[:, ::-1] // size_r
+    stride = np.empty_like(stride_r)
+    np.put_along_axis(stride, order, stride_r, axis=1)
+    con = con_all[nodes]
+    out = np.zeros(len(nodes), np.int64)
+    for j in np.flatnonzero(con.any(axis=0)):
+        on = np.flatnonzero(con[:, j])
+        c = codes[rows[on], j]  # known and allowed: the walk passed every split of column j
+        below = a.allowed[nodes[on], j, :] & (np.arange(a.allowed.shape[2]) < c[:, None])
+        out[on] += below.sum(axis=1) * stride[nodes[on], j]
+    return out
+
+
 def tree_kb_with_trees(
     X: Any,
     y: Any,

@@ -651,7 +651,8 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
 
 def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics: str = "auto",
                       n_jobs: int | None = None, levels: np.ndarray | None = None,
-                      encoded: tuple | None = None) -> dict[int | None, BoundsArray]:
+                      encoded: tuple | None = None, pairs: tuple[np.ndarray, np.ndarray] | None = None
+                      ) -> dict[int | None, BoundsArray]:
     """`query_many(windowed_kb(kb, 1, m, 0), X, semantics)` for every clause-length limit m of
     `max_lens` (None: the whole KB), from one lookup of each row's relevant clauses.
 
@@ -665,7 +666,9 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     clause; default its length): the limits cut on these instead — a depth-weighted binary
     tree's node depths, so each limit is that tree cut at a depth (`tree.truncate`).
     `encoded`: `encode_query_rows(kb, X)` when already known (from a KB of the same features
-    and domains, e.g. the other tree of the same rows)."""
+    and domains, e.g. the other tree of the same rows). `pairs`: the rows' relevant (row,
+    clause) pairs when already known — `tree.path_clauses` of the trees the KB was drawn from,
+    which walks each row down a tree instead of matching it against every clause."""
     sem = resolve_semantics(kb, semantics)
     limits = list(dict.fromkeys(max_lens))
     if levels is not None and (sem != "relevant" or any(c.enabled for c in kb.extra)):
@@ -675,7 +678,8 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
                               n_jobs=n_jobs) for m in limits}
     codes, ignored, read_as = encode_query_rows(kb, X) if encoded is None else encoded
     n = len(codes)
-    row, crow = relevant_pairs(kb, codes, n_jobs, scan_up_to=SCAN_UP_TO)
+    row, crow = (relevant_pairs(kb, codes, n_jobs, scan_up_to=SCAN_UP_TO) if pairs is None
+                 else pairs)
     length = (kb.lengths if levels is None else np.asarray(levels))[crow]
     target = np.where(kb.head[crow] > 0, kb.p[crow], 1.0 - kb.p[crow])
     w = kb.w[crow]

@@ -345,37 +345,65 @@ def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, n
 
 class RuleVote:
     """A rule vote fitted on training rows (RuleFit in plx's clauses): the one-feature clauses
-    and the trees' path clauses of `rules`, each voting sign(p − 0.5) with a fitted weight ≥ 0
-    (each training row voted on by leave-one-out counts, as for `VoteCandidate`), the
-    intercept the prior clause's signed weight."""
+    and the trees' path clauses of `rules`, each vote sign(p − 0.5) with a fitted weight ≥ 0
+    (each training row voted on by leave-one-out counts, as for `VoteCandidate`; L2 `RULE_C`
+    and L1 `RULE_L1`, which leaves most paths out of the KB), the intercept the prior clause's
+    signed weight. `like`: the KB whose features and domains rows are read with; `trees`: the
+    trees of the path clauses, in `rules`' order, which rows walk down to find their clauses
+    (`tree.path_clauses`; None: every body matched, `body_matches`)."""
 
-    def __init__(self, rules: RuleSet, codes: np.ndarray, y: np.ndarray,
-                 cw: tuple[float, float], pairs: list | None = None,
+    def __init__(self, like: KB, rules: RuleSet, codes: np.ndarray, y: np.ndarray,
+                 cw: tuple[float, float], trees: list | None = None,
                  C: float | None = None, l1: float | None = None):
-        self.rules, self.cw = rules, cw
+        self.like, self.rules, self.cw, self.trees = like, rules, cw, trees
         y = np.asarray(y)
-        member = rules.member(codes, pairs)
+        member = self.member(codes)
         self.counts = rule_counts(member, y)
         S = group_votes(member, y, self.counts, cw, leave_out=True)
-        if RULE_MIN_SUPPORT > 1:
-            S = S.multiply(self.counts[0][None, :] >= RULE_MIN_SUPPORT).tocsr()
         self.w, self.b = fit_weights(S, y, row_weights(y, cw),
                                      RULE_C if C is None else C, RULE_L1 if l1 is None else l1)
 
-    def score(self, codes: np.ndarray, pairs: list | None = None) -> np.ndarray:
-        """The vote S·w + b of rows (query codes, `pairs` as for `RuleSet.member`) never
-        counted; NaN where no clause of weight > 0 votes (`scores`)."""
-        S = group_votes(self.rules.member(codes, pairs), np.zeros(len(codes)), self.counts,
-                        self.cw, leave_out=False)
+    @classmethod
+    def of(cls, like: KB, kbs: list[KB], trees: list, frame, y: np.ndarray,
+           cw: tuple[float, float]) -> RuleVote:
+        """The rule vote of the one-feature clauses over `like`'s features and the all-node
+        KBs `kbs` of `trees` (`tree.trees_to_kb(…, "all")`), fitted on the rows of `frame`."""
+        from .query import encode_rows
+        from .tree import clause_values
+
+        sizes = [len(like.domains[f]) for f in like.features]
+        rules = rule_set(sizes, [(kb.codes, clause_values(t, np.arange(t.n_nodes)))
+                                 for kb, t in zip(kbs, trees)])
+        return cls(like, rules, encode_rows(like, frame), y, cw, trees)
+
+    def member(self, codes: np.ndarray) -> sparse.csr_matrix:
+        """(rows × votes) whether each row (codes over `like`) takes part in each vote."""
+        if self.trees is None:
+            return self.rules.member(codes)
+        from .tree import path_clauses
+
+        return self.rules.member(codes, [path_clauses([t], codes, "all") for t in self.trees])
+
+    def score(self, codes: np.ndarray) -> np.ndarray:
+        """The vote S·w + b of rows (codes over `like`) never counted; NaN where no clause of
+        weight > 0 votes (`scores`)."""
+        S = group_votes(self.member(codes), np.zeros(len(codes)), self.counts, self.cw,
+                        leave_out=False)
         return scores(S, self.w, self.b)
 
-    def kb(self, like: KB, threshold: float = 0.5) -> KB:
+    def score_rows(self, X) -> np.ndarray:
+        """`score` of a frame of rows."""
+        from .query import encode_rows
+
+        return self.score(encode_rows(self.like, X))
+
+    def kb(self, threshold: float = 0.5) -> KB:
         """The KB that answers (features and domains of `like`): every clause whose vote has a
         weight (and p ≠ 0.5), with its vote's counts, class-corrected p and weight, plus the
         prior clause of signed weight b − logit(threshold), as in `vote_kb`."""
         from .variants import reweighted_p
 
-        r = self.rules
+        r, like = self.rules, self.like
         g = np.maximum(r.group, 0)
         sup, pos = self.counts[0][g], self.counts[1][g]
         d = pos * float(self.cw[0]) - (sup - pos) * float(self.cw[1])

@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from plx_core.errors import DataError
 from plx_core.kb import KB, SOURCES
-from plx_core.query import query
+from plx_core.query import encode_query_rows, query, query_many
 from plx_core.tree import (
     Tree,
     build_trees,
     id3,
     id3_binary,
+    path_clauses,
     tree_kb,
     tree_kb_with_trees,
     tree_rows,
@@ -493,6 +494,56 @@ def test_the_expanded_kb_answers_a_full_row_as_the_binary_tree(data, seed, cap):
         # a full query gets the same answer under the full semantics (no LP needed)
         f = query(deep, row, semantics="full")
         assert (f.lower, f.upper) == (pytest.approx(b.lower), pytest.approx(b.upper))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_walking_rows_down_a_grown_binary_tree_finds_every_clause_a_scan_finds(seed):
+    from plx_core.variants import relevant_pairs
+
+    # nodes narrowing several columns to several values each (so the clause within a node
+    # is a mixed-radix position), rows with missing and never-seen values
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"f{j}": rng.choice(list("abcde"), 300) for j in range(4)}, dtype=object)
+    y = ((X.f0 != "a") & (X.f1 != "b") | (X.f2 == "c")).to_numpy() ^ (rng.random(300) < 0.2)
+    trees = build_trees(X, y.astype(int), positive=1, binary=True, random_state=seed)
+    kb = trees_to_kb(trees, "all")
+    assert len(kb) > 0 and trees[0].n_nodes > 10
+    Q = X.sample(200, random_state=seed).reset_index(drop=True)
+    Q = Q.mask(rng.random(Q.shape) < 0.1).mask(rng.random(Q.shape) < 0.05, "zz")
+    codes = encode_query_rows(kb, Q)[0]
+    walked, scanned = path_clauses(trees, codes), relevant_pairs(kb, codes)
+    assert sorted(zip(*map(list, walked))) == sorted(zip(*map(list, scanned)))
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.integers(0, 2**16), st.booleans(),
+       st.sampled_from(["leaves", "all"]), st.sampled_from(["unit", "depth"]), st.integers(1, 2))
+def test_walking_rows_down_the_trees_finds_the_clauses_the_relevant_semantics_answers_with(
+        data, seed, binary, nodes, weights, n_trees):
+    from plx_core.variants import bounds_by_max_len, relevant_pairs
+
+    X, y, sizes = data
+    trees = build_trees(X, y, positive=1, binary=binary, n_trees=n_trees,
+                        bootstrap=n_trees > 1, random_state=seed)
+    kb = trees_to_kb(trees, nodes, weights=weights)
+    rng = np.random.default_rng(seed)
+    # queries with known, missing and never-seen values ("zz": not in any domain)
+    Q = pd.DataFrame({c: rng.choice([*(f"v{k}" for k in range(s)), None, "zz"], 10)
+                      for c, s in zip(X.columns, sizes)}, dtype=object)
+    codes = encode_query_rows(kb, Q)[0]
+    walked = path_clauses(trees, codes, nodes)
+    scanned = relevant_pairs(kb, codes)
+    assert sorted(zip(*map(list, walked))) == sorted(zip(*map(list, scanned)))
+    # so the bounds are the relevant semantics' (and the LP's) for every row
+    got = bounds_by_max_len(kb, Q, [None], semantics="relevant", pairs=walked)[None]
+    want = query_many(kb, Q, semantics="relevant")
+    assert np.array_equal(got.lower, want.lower) and np.array_equal(got.upper, want.upper)
+    for i in range(3):
+        q = {c: Q.iloc[i][c] for c in Q.columns}
+        lp = query(kb, q, semantics="relevant", method="lp")
+        assert got.lower[i] == pytest.approx(lp.lower, abs=1e-6)
+        assert got.upper[i] == pytest.approx(lp.upper, abs=1e-6)
 
 
 @pytest.mark.slow

@@ -249,12 +249,14 @@ def rule_vote_of(X, y, balanced=True):
 
     y = np.asarray(y)
     cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else (1, 1)
-    multi, _ = tree_kb_with_trees(X, y, positive=1, nodes="all")
+    multi, (one,) = tree_kb_with_trees(X, y, positive=1, nodes="all")
     binary, (two,) = tree_kb_with_trees(X, y, positive=1, nodes="all", binary=True)
     sizes = [len(multi.domains[f]) for f in multi.features]
     node = clause_values(two, np.arange(two.n_nodes))
     rules = VT.rule_set(sizes, [(multi.codes, None), (binary.codes, node)])
-    return multi, rules, VT.RuleVote(rules, encode_rows(multi, X), y, cw)
+    rv = VT.RuleVote(multi, rules, encode_rows(multi, X), y, cw)
+    rv.walked = [one, two]  # the trees, for the tests that walk rows down them
+    return multi, rules, rv
 
 
 @pytest.mark.slow
@@ -263,7 +265,7 @@ def rule_vote_of(X, y, balanced=True):
 def test_the_rule_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
     X, y, q, t, balanced = data
     multi, rules, rv = rule_vote_of(X, y, balanced)
-    kb = rv.kb(multi, threshold=t)
+    kb = rv.kb(threshold=t)
     assert kb.kind == "rule-vote" and all(c.id == V.PRIOR_ID for c in kb.extra)
     fast = query(kb, q, semantics="relevant")
     lp = query(kb, q, semantics="relevant", method="lp")
@@ -283,9 +285,17 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
     X, y = either_table(n=120, seed=2)
     y = (y == "yes").astype(int)
     X.iloc[3, 2] = None
-    multi, rules, _rv = rule_vote_of(X, y)
+    multi, rules, rv = rule_vote_of(X, y)
     codes = encode_rows(multi, X)
     member = rules.member(codes).toarray()
+    # walking the rows down the trees finds the votes matching every body finds
+    cw = V.balanced_weights(int(y.sum()), len(y))
+    walked = VT.RuleVote(multi, rules, codes, y, cw, trees=rv.walked)
+    other = X.sample(frac=1.0, random_state=0).reset_index(drop=True)
+    other.iloc[0, 0], other.iloc[1, 4] = None, "9"  # missing, unseen
+    for c in (codes, encode_rows(multi, other)):
+        assert (walked.member(c).toarray() == rules.member(c).toarray()).all()
+    assert np.array_equal(walked.w, rv.w) and walked.b == rv.b
     # a row takes part in a vote iff it holds the body of one of the vote's clauses
     held = VT.body_matches(rules.bodies, rules.sizes, codes).toarray()
     for g in range(rules.n):
@@ -293,7 +303,6 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
     # a binary node's clauses are one vote, and every vote's clauses are written once
     assert rules.n < int((rules.group >= 0).sum())
     assert np.array_equal(np.unique(rules.group[rules.shown]), np.arange(rules.n))
-    cw = V.balanced_weights(int(y.sum()), len(y))
     m = rules.member(codes)
     loo = VT.group_votes(m, y, VT.rule_counts(m, y), cw, leave_out=True).toarray()
     for i in (0, 3, 50):

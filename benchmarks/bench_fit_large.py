@@ -1,0 +1,113 @@
+"""Fit time of the default `PLXClassifier()` on large generated tables against a random forest,
+in one process (issue 11 point 4: within 3× a random forest's fit): run on demand, not by
+pytest.
+
+    OMP_NUM_THREADS=1 nice -n 19 python benchmarks/bench_fit_large.py TABLE ROWS[,ROWS…] [REPEAT] [BEFORE]
+
+TABLE: "additive" — 6 normal numbers and 7 five-valued categories, 20% positives from a noisy
+additive score (the table a new user tried at 20,000 rows); "wide" — 40 normal numbers, 10%
+positives from a noisy score of 8 of them, 5% of the cells missing. The forest is
+`RandomForestClassifier(random_state=0, n_jobs=1)` (100 trees) on the one-hot columns (the
+numbers as they are, missing ones as 0 and a missing flag), plx the default on the raw frame;
+both fit interleaved, medians of REPEAT (default 3), wall-clock and CPU seconds of this
+process (`timing.interleaved_times`). BEFORE: the root of an older `plx_core` (`git archive
+COMMIT plx_core | tar -x -C DIR`), fitted beside the current one (imported as `plx_before`,
+as `bench_fit_change.py` does); its model is checked to be the same — chosen candidate,
+threshold, the answering KB's text, predict_proba of 2,000 fresh rows.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from bench_fit_change import before_estimator  # noqa: E402
+from timing import interleaved_times  # noqa: E402
+
+from plx_core import PLXClassifier  # noqa: E402
+
+TABLES = ("additive", "wide")
+
+
+def table(name: str, n: int, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """The generated table `name` with n rows (module docstring), seeded."""
+    rng = np.random.default_rng(seed)
+    if name == "additive":
+        X = pd.DataFrame({f"x{i}": rng.normal(size=n) for i in range(6)})
+        for i in range(7):
+            X[f"c{i}"] = rng.choice(list("abcde"), n)
+        s = (X.x0 + 0.8 * X.x1 - 0.5 * X.x2 + (X.c0 == "a") + 0.7 * (X.c1 == "b")
+             + rng.normal(size=n))
+        return X, (s > np.quantile(s, 0.8)).to_numpy().astype(int)
+    if name == "wide":
+        Z = rng.normal(size=(n, 40))
+        coef = np.zeros(40)
+        coef[:8] = [1.0, -0.8, 0.7, 0.6, -0.5, 0.5, 0.4, -0.3]
+        s = Z @ coef + 0.5 * Z[:, 0] * Z[:, 1] + rng.normal(size=n)
+        y = (s > np.quantile(s, 0.9)).astype(int)
+        Z[rng.random(Z.shape) < 0.05] = np.nan
+        return pd.DataFrame(Z, columns=[f"x{i}" for i in range(40)]), y
+    raise SystemExit(f"unknown table {name!r}: one of {TABLES}")
+
+
+def one_hot(X: pd.DataFrame) -> pd.DataFrame:
+    """The forest's columns: numbers as they are (missing: 0 and a flag), categories one-hot."""
+    num = X.select_dtypes("number")
+    flags = num.isna().add_suffix("_missing").loc[:, num.isna().any().to_numpy()]
+    return pd.concat([num.fillna(0.0), flags.astype(float),
+                      pd.get_dummies(X.select_dtypes(exclude="number"), dtype=float)], axis=1)
+
+
+def model_of(clf) -> tuple:
+    """What must not change: chosen candidate, threshold, the answering KB's text."""
+    return clf.chosen_, clf.threshold_, clf.kb_.to_text()
+
+
+def main(name: str, sizes: list[int], repeat: int, before_root: str | None) -> None:
+    from sklearn.ensemble import RandomForestClassifier
+
+    before = before_estimator(before_root) if before_root else None
+    head = "| rows | forest fit (wall / CPU) | plx" + (" before | plx now" if before else "")
+    print(head + " | ratio to forest, wall | ratio to forest, CPU | chosen |"
+          + (" same model |" if before else ""))
+    for n in sizes:
+        X, y = table(name, n)
+        Xe = one_hot(X)
+        fresh, _ = table(name, 2000, seed=1)
+        fitted: dict = {}
+        fns = {"forest": lambda Xe=Xe, y=y: RandomForestClassifier(
+            random_state=0, n_jobs=1).fit(Xe, y)}
+        if before is not None:
+            fns["before"] = lambda X=X, y=y, fitted=fitted: fitted.__setitem__(
+                "before", before(positive=1, random_state=0).fit(X, y))
+        fns["now"] = lambda X=X, y=y, fitted=fitted: fitted.__setitem__(
+            "now", PLXClassifier(positive=1, random_state=0).fit(X, y))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = interleaved_times(fns, repeat)
+        f, now = t["forest"], t["now"]
+        chosen = fitted["now"].chosen_
+        if before is not None:
+            b = t["before"]
+            same = (model_of(fitted["before"]) == model_of(fitted["now"]) and np.array_equal(
+                fitted["before"].predict_proba(fresh), fitted["now"].predict_proba(fresh)))
+            print(f"| {n:,} | {f.wall:.2f} / {f.cpu:.2f} s | {b.wall:.2f} / {b.cpu:.2f} s | "
+                  f"{now.wall:.2f} / {now.cpu:.2f} s | {b.wall / f.wall:.1f}× → "
+                  f"{now.wall / f.wall:.1f}× | {b.cpu / f.cpu:.2f}× → {now.cpu / f.cpu:.2f}× | "
+                  f"{chosen} | {'yes' if same else 'NO'} |", flush=True)
+        else:
+            print(f"| {n:,} | {f.wall:.2f} / {f.cpu:.2f} s | {now.wall:.2f} / {now.cpu:.2f} s | "
+                  f"{now.wall / f.wall:.1f}× | {now.cpu / f.cpu:.2f}× | {chosen} |", flush=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], [int(s) for s in sys.argv[2].split(",")],
+         int(sys.argv[3]) if len(sys.argv) > 3 else 3, sys.argv[4] if len(sys.argv) > 4 else None)
