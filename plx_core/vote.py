@@ -47,7 +47,7 @@ its out-of-fold F1 fell below its test F1 by ~0.04 on HIV-1 (10 folds: ~0.02), s
 comparison with the leave-one-out of the Direct KBs where it was the better model."""
 RULE_C = 1.0
 RULE_L1 = 0.5
-RULE_MIN_SUPPORT = 1
+RULE_FTOL = 1e-5
 FTOL = 1e-7
 """The solver stops when the loss changes by less than this share of itself."""
 WEIGHT_CUT = 1e-6
@@ -118,14 +118,16 @@ def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
 
 
 def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C,
-                l1: float = 0.0) -> tuple[np.ndarray, float]:
+                l1: float = 0.0, ftol: float | None = None) -> tuple[np.ndarray, float]:
     """(weights ≥ 0, intercept) minimising Σ_i row_w_i · log(1 + exp(−y±_i (S_i·w + b)))
-    + |w|² / (2C) + l1 · Σ w (L-BFGS-B from 0; deterministic)."""
-    return fit_many([(S, y, row_w)], C, l1)[0]
+    + |w|² / (2C) + l1 · Σ w (L-BFGS-B from 0, stopping at `ftol`, default `FTOL`;
+    deterministic)."""
+    return fit_many([(S, y, row_w)], C, l1, ftol)[0]
 
 
 def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
-             C: float = VOTE_C, l1: float = 0.0) -> list[tuple[np.ndarray, float]]:
+             C: float = VOTE_C, l1: float = 0.0, ftol: float | None = None
+             ) -> list[tuple[np.ndarray, float]]:
     """`fit_weights` of several independent problems (S, y, row weights) with one solver run
     on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
     the cross-validation cost one run's Python overhead, not ten."""
@@ -147,7 +149,8 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
 
     res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
                    bounds=[(0.0, None)] * m + [(None, None)] * k,
-                   options={"maxiter": 2000, "ftol": FTOL, "gtol": 1e-6 * k})
+                   options={"maxiter": 2000, "ftol": FTOL if ftol is None else ftol,
+                            "gtol": 1e-6 * k})
     out = []
     for i, (a, wd) in enumerate(zip(np.cumsum([0, *widths[:-1]]), widths)):
         w = res.x[a:a + wd].copy()
@@ -360,8 +363,8 @@ class RuleVote:
         member = self.member(codes)
         self.counts = rule_counts(member, y)
         S = group_votes(member, y, self.counts, cw, leave_out=True)
-        self.w, self.b = fit_weights(S, y, row_weights(y, cw),
-                                     RULE_C if C is None else C, RULE_L1 if l1 is None else l1)
+        self.w, self.b = fit_weights(S, y, row_weights(y, cw), RULE_C if C is None else C,
+                                     RULE_L1 if l1 is None else l1, RULE_FTOL)
 
     @classmethod
     def of(cls, like: KB, kbs: list[KB], trees: list, frame, y: np.ndarray,
