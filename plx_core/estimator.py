@@ -9,8 +9,9 @@ explains that class's KB (the class against the rest).
 
 * "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
   ("direct-conf", `plx_core.weighting`), the Direct KB's one-feature clauses with fitted vote
-  weights ("direct-vote", `plx_core.vote`) or an ID3 tree KB, whichever has the best F1 on the
-  training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
+  weights ("direct-vote", `plx_core.vote`), an ID3 tree KB, or the one-feature clauses and the
+  trees' path clauses with fitted vote weights ("rule-vote", `plx_core.vote.RuleVote`: RuleFit in
+  plx's clauses), whichever has the best F1 on the training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
   `plx_core.selection`; binary labels and `kb="direct"` only), with the decision threshold
   chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
@@ -25,8 +26,8 @@ explains that class's KB (the class against the rest).
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
 used as built whatever the variant, and `variant_` records "paper" then (and when `auto` chooses
-the tree); when `auto` chooses the Direct KB with confidence weights or the fitted vote,
-`variant_` is "direct-conf" or "direct-vote", as `chosen_` is (`plx_core.wording.model_name`
+the tree); when `auto` chooses the Direct KB with confidence weights or a fitted vote,
+`variant_` is "direct-conf", "direct-vote" or "rule-vote", as `chosen_` is (`plx_core.wording.model_name`
 says it in words).
 
 Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):

@@ -20,6 +20,13 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
   unit or depth weights (`TREE_MODELS`); "tree-bin-deep" also cost-complexity pruned at each α
   of `BIN_ALPHAS` (CART's weakest-link pruning, read off the one tree grown per fold);
+* "rule-vote" — RuleFit in plx's clauses (`vote.RuleVote`): the one-feature clauses and every
+  node's path clause of the two trees of `RULE_TREES` (grown in each fold anyway), with fitted
+  non-negative vote weights (L1 and L2) and a prior clause, answered by the weighted median
+  like "direct-vote" (whose docstring says why the median reproduces the vote); a row that
+  holds "either term" of a label gets the vote of that term's path, which a median of subset
+  frequencies cannot give it. Scored on the `SELECT_FOLDS` folds of the trees, its threshold
+  chosen on the vote's out-of-fold probability and moved into the prior clause;
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 

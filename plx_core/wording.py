@@ -508,8 +508,8 @@ def scoring_words() -> str:
     from .selection import SELECT_FOLDS
     from .vote import VOTE_FOLDS
 
-    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the fitted vote, "
-            f"{SELECT_FOLDS} for the trees")
+    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the one-feature vote, "
+            f"{SELECT_FOLDS} for the trees and the rule vote")
 
 
 def candidates_sentence() -> str:
