@@ -47,7 +47,7 @@ beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULT
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -132,6 +132,14 @@ the test rows on runs 10–19 by 0.007 in all; with this margin −0.002). Measu
 benchmarks/RESULTS.md ("Fitted vote weights"), with margins 0, 0.005, 0.02, 0.03 and a sign
 test on the rows answered correctly (as the Direct KB's threshold is guarded) that kept SPECT's
 losing splits."""
+RULE_MARGIN = VOTE_MARGIN
+""""rule-vote" answers only if its out-of-fold F1 beats that of the model the search chooses
+without it by more than this (the same margin as "direct-vote"'s, for the same reason: a
+threshold chosen on the rows it is scored on, among near-equal scores). Compared with the
+best other score it would also stand in the way of the rules that guard the others (a pruned
+tree must beat the best plain candidate by a standard error, "direct-vote" by its margin): on
+DNF + 10% noise it blocked the pruned tree on 3 of 10 splits (−0.012). Measured in
+benchmarks/RESULTS.md ("The rule vote")."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -300,6 +308,21 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     `direct_pred`: the tuned Direct KB's leave-one-out decisions on `direct_rows` (positions
     into y; None: all rows); the other candidates are scored on the same rows. `fold`: each
     row's fold (`fold_ids`), for the `one_se` rule a pruned tree must pass (None: none)."""
+    if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
+        rest = {k: v for k, v in oof.items() if k != "rule-vote"}
+        if rest or direct_pred is not None:
+            without = choose(y, direct_pred, direct_rows, rest, fold)
+            rv = choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]})
+            if rv.scores["rule-vote"] <= without.scores[without.key] + RULE_MARGIN:
+                note = (f"; rule-vote scored {rv.scores['rule-vote']:.3f}, not more than "
+                        f"{RULE_MARGIN:g} above it")
+                return replace(without, reason=without.reason + note,
+                               scores={**without.scores, **rv.scores},
+                               thresholds={**without.thresholds, **rv.thresholds})
+            rv_reason = (f"; without it {without.key} {without.scores[without.key]:.3f}")
+            return replace(rv, reason=rv.reason + rv_reason,
+                           scores={**without.scores, **rv.scores},
+                           thresholds={**without.thresholds, **rv.thresholds})
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
@@ -376,7 +399,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
                      alpha)
 
 
-__all__ = ["CANDIDATES", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",

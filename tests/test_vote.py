@@ -314,8 +314,8 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
 
 @pytest.mark.slow
 def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path):
-    from plx_core.modelfile import load_model, save_model
     from plx_core.cli import Model
+    from plx_core.modelfile import load_model, save_model
 
     X, y = either_table()
     tr, te = np.arange(300), np.arange(300, 400)
