@@ -149,6 +149,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         is_date_format,
         mixed_dates,
         reading_delimiter,
+        unread_numbers,
     )
     from .discretize import is_numeric
     from .encoding import number_key
@@ -162,8 +163,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
-    for c in schema.features:  # nor dates read as categories silently
-        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c])) is not None:
+    for c in schema.features:  # nor dates or numbers read as categories silently
+        if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
+                frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             say(f"column {c!r} is used as categories: {mixed}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
@@ -384,7 +386,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import explain_many
+    from .explain import citable, explain_many
     from .query import encode_rows
     from .rules import features_text
 
@@ -394,10 +396,14 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    # an unseen value is unknown (predict answers it as missing): never cited, k capped
-    seen = (encode_rows(model.kb_full, X) >= 0).sum(axis=1)
+    # an unseen value is unknown (predict answers it as missing), and so is a feature no
+    # clause uses (it changes no answer): never cited, k capped (`explain.citable`)
+    codes = encode_rows(model.kb_full, X)
+    seen = citable(model.kb_full, codes).sum(axis=1)
     ks = [int(min(a.k, s)) for s in seen]
-    said = np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", "")
+    said = np.char.add(
+        np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", ""),
+        np.where((codes >= 0).sum(axis=1) > seen, " that the model uses", ""))
     sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
     todo = [i for i, k in enumerate(ks) if k > 0]
     # every row in one batch (rows asking the same question explained once; chunked, threaded)
@@ -431,6 +437,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose usage errors are `CLIError`s (one line, exit 2, through `main`)."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
+        if message.endswith("expected one argument"):  # --missing -,n/a: '-' reads as an option
+            opt = message.split(":")[0].removeprefix("argument ").split("/")[-1]
+            message += f" (a value starting with '-' is written {opt}=VALUE, e.g. {opt}=-,n/a)"
         raise CLIError(f"{self.prog}: {message} (see {self.prog} -h)")
 
 

@@ -206,8 +206,15 @@ def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:
     head = text[:65536]
     if len(text) > len(head) and "\n" in head:
         head = head[: head.rindex("\n") + 1]
-    lines = [ln.rstrip("\r") for ln in head.split("\n", 51)[:50] if ln.strip()]
-    sample = "\n".join(lines)
+    lines: list[str] = []
+    whole, quotes = 0, 0  # lines up to the last one that ends outside a quoted field
+    for ln in head.split("\n", 51)[:50]:
+        quotes += ln.count('"')
+        if ln.strip():
+            lines.append(ln.rstrip("\r"))
+        if quotes % 2 == 0:
+            whole = len(lines)
+    sample = "\n".join(lines[:whole] or lines)  # a cell's line break cut no record in two
 
     def score(d: str) -> int:
         try:
@@ -637,7 +644,12 @@ def reading_delimiter(delimiter: str | None, decimal: str | None = None) -> str 
     if decimal not in DECIMAL_MARKS:
         raise DataError(f"the decimal mark must be one of {' or '.join(map(repr, DECIMAL_MARKS))}, "
                         f"got {decimal!r}")
-    return ";" if decimal == "," else ","
+    return ";" if decimal == "," else DECIMAL_POINT
+
+
+DECIMAL_POINT = "."
+"""The reading delimiter of a file whose decimal mark the user named '.': 1.234 is one and a
+bit, and 1,234 (not guessed in a ',' file) a thousand."""
 
 
 def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
@@ -699,7 +711,7 @@ def _number_style(core: pd.Series, delimiter: str | None) -> str | None:
         return _dot_style(core, delimiter) or (
             "plain" if pd.to_numeric(core, errors="coerce").notna().all() else None)
     if core.str.fullmatch(_AMBIGUOUS).all():
-        return "decimal-comma" if delimiter == ";" else None
+        return {";": "decimal-comma", DECIMAL_POINT: "thousands"}.get(delimiter or "")
     fits = [f for f, rx in (("thousands", _THOUSANDS), ("decimal-comma", _DECIMAL_COMMA))
             if core.str.fullmatch(rx).all()]
     return fits[0] if len(fits) == 1 else None
@@ -775,18 +787,55 @@ def _number_shaped(s: pd.Series) -> np.ndarray:
 def reads_as_numbers(s: pd.Series, delimiter: str | None = None) -> bool:
     """True when a text column is numbers as `infer_schema` reads them from a file: plainly or
     in one `NUMBER_FORMATS` entry, up to a few stray texts (`STRAY_SHARE`)."""
-    if pd.api.types.is_bool_dtype(s.dtype):
-        return False
-    return bool(s.notna().any()) and not _read_numbers(s, delimiter)[1].any()
+    return number_reading(s, delimiter) is not None
 
 
-def _ambiguous_numbers(s: pd.Series) -> bool:
-    """True when every present value is a whole number or 1,234-style (see `number_format`)."""
-    u = s.dropna()
-    if len(u) == 0 or not all(isinstance(v, str) for v in u):
-        return False
-    u = pd.Series(u.to_numpy(dtype=object)).str.strip()
-    return bool(u.str.fullmatch(_AMBIGUOUS).all() and u.str.contains(",", regex=False).any())
+def number_reading(s: pd.Series, delimiter: str | None = None) -> str | None:
+    """The `NUMBER_FORMATS` entry (or "plain") in which a column reads as numbers as
+    `infer_schema` reads it from a file (`reads_as_numbers`), or None when it does not."""
+    if pd.api.types.is_bool_dtype(s.dtype) or not s.notna().any():
+        return None
+    _, bad, fmt, _ = _read_numbers(s, delimiter)
+    return None if bad.any() else fmt
+
+
+def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
+    """Why a text column most of whose cells are written like numbers was not read as numbers
+    (as `infer_schema` reads a file's column), or None: its numbers are written like 1,234
+    (a thousand, or 1.234: the decimal mark is not guessed), or it holds more other text than
+    a number column may (`STRAY_SHARE`, `STRAY_VALUES`: '-' in 15 % of the cells), naming
+    those texts and how many cells. Said wherever such a column is left out or kept as
+    categories, so that numbers never silently become categories or vanish."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    u = _present_text(s)
+    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string":
+        return None
+    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+    shaped = shaped.fillna(False).to_numpy(dtype=bool)
+    if shaped.mean() < 0.5:
+        return None
+    core = pd.Series(u[shaped].to_numpy(dtype=object))
+    fmt = number_format(core, delimiter)
+    if fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
+        if not (core.str.fullmatch(_AMBIGUOUS).all() and core.str.contains(",").any()):
+            return None
+        why = ("its values read as numbers written like 1,234, which could be a thousand or "
+               "1.234: name the decimal mark (plx fit --decimal . or ,; thousands=',' of "
+               "pandas.read_csv) or write them plainly (1234 or 1.234) to have them binned")
+    else:
+        why = None
+    rest = u[~shaped].value_counts()
+    if int(rest.sum()) <= STRAY_SHARE * len(u) and len(rest) <= STRAY_VALUES:
+        return why  # few enough to read as missing
+    shown = ", ".join(f"{t!r} ×{n}" for t, n in rest.head(STRAY_VALUES).items())
+    more = f", … ({len(rest)} texts)" if len(rest) > STRAY_VALUES else ""
+    texts = (f"its values are numbers except {int(rest.sum())} cell(s) of text "
+             f"({int(rest.sum()) / len(u):.0%}: {shown}{more}), more than a number column "
+             f"may hold ({STRAY_SHARE:.0%}, {STRAY_VALUES} texts): name them missing markers "
+             "(plx fit --missing, the Data page's missing-value markers, na_values of "
+             "pandas.read_csv) to have it binned")
+    return texts if why is None else f"{texts}; and {why}"
 
 
 def mixed_dates(s: pd.Series) -> str | None:
@@ -1220,7 +1269,8 @@ def uninformative(s: pd.Series) -> str | None:
     if len(vals) == 0:
         return "all values missing"
     if vals.nunique() > 1 and (s.dtype != object or pd.api.types.infer_dtype(
-            vals, skipna=True) == "string"):  # values of one type that differ print differently
+            vals, skipna=True) in ("string", "floating", "integer")):  # values of one type
+        # that differ print differently (an object frame's numbers too, without a str each)
         return None
     strs = as_strings(vals)
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
@@ -1361,10 +1411,8 @@ def infer_schema(
                                 id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
-                if not is_num and _ambiguous_numbers(s):
-                    why += (" — its values read as numbers written like 1,234, which could be a "
-                            "thousand or 1.234: write them plainly (1234 or 1.234) to have "
-                            "them binned")
+                if not is_num and (unread := unread_numbers(s, delimiter)) is not None:
+                    why += f" — {unread}"
                 elif not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
                 excluded[c] = why

@@ -51,6 +51,11 @@ DEFAULT_METHOD = "mdlp"
 # Which columns are numeric
 
 
+_NUMBER_KINDS = ("floating", "integer", "mixed-integer-float", "decimal")
+"""`pandas.api.types.infer_dtype` kinds of an object column whose every present cell is a
+number (never a boolean): read at once, as the estimator's object frame holds every column."""
+
+
 def numeric_values(s: pd.Series) -> np.ndarray | None:
     """The column as floats (NaN where missing) when every present value is a number held as a
     number (not text, not a boolean) or a date held as a date (`data.holds_dates`: days since
@@ -62,14 +67,18 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     if holds_dates(s):
         return column_numbers(s, DATE_ISO)
     vals = s.to_numpy(dtype=object)
-    if pd.api.types.infer_dtype(vals, skipna=True) == "string":  # text: no cell to look at
+    kind = pd.api.types.infer_dtype(vals, skipna=True)
+    if kind == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)
-    ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
-        (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
-         for v in vals[present]), dtype=bool, count=int(present.sum()),
-    )
-    if not ok.all() or not present.any():
+    if kind not in _NUMBER_KINDS:  # each cell looked at (numbers.Real beside others)
+        ok = np.fromiter(  # Decimal: what databases return for NUMERIC columns (SQLAlchemy)
+            (isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, (bool, np.bool_))
+             for v in vals[present]), dtype=bool, count=int(present.sum()),
+        )
+        if not ok.all():
+            return None
+    if not present.any():
         return None
     out = np.full(len(vals), np.nan)
     out[present] = vals[present].astype(float)

@@ -63,14 +63,16 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import variants as V
 from . import vote as VT
 from .data import (
+    NUMBER_FORMAT_WORDS,
     columns_left_out,
     date_format,
     excess_levels,
     holds_dates,
     mixed_dates,
+    number_reading,
     numbered_like_ids,
-    reads_as_numbers,
     uninformative,
+    unread_numbers,
 )
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
 from .discretize import METHODS as DISCRETIZE_METHODS
@@ -149,13 +151,16 @@ def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
 
 
 def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
-    """Per row, `k` lowered to the features the row knows with a value `kb` saw (a row with
-    missing or unseen cells is explained by all it knows, and the explanation's `k` says so,
+    """Per row, `k` lowered to the features the row knows with a value `kb` saw, of a feature
+    some clause of `kb` uses (`explain.citable`; a row with missing or unseen cells is
+    explained by all it knows, and the explanation's `k` says so,
     as `plx explain` does); `k` as given when it is not a whole number or the row knows
     nothing (explain names it)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         return [k] * len(rows)
-    known = (encode_rows(kb, rows) >= 0).sum(axis=1)
+    from .explain import citable
+
+    known = citable(kb, encode_rows(kb, rows)).sum(axis=1)
     return [int(min(k, n)) if n >= 1 else int(k) for n in known]
 
 
@@ -355,7 +360,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
-        frame = self._leave_out(self.discretizer_.transform(frame), frame)
+        raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -389,7 +394,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.ensembles_.append(ens)
         if self.variant == "auto" and self.kb == "direct":
             if len(classes) == 2:
-                self._select(frame, labels)
+                self._select(frame, labels, raw)
             else:
                 self.chosen_reason_ = "direct answers: selection is for binary labels; " \
                                       "one-vs-rest KBs are tuned Direct KBs"
@@ -478,9 +483,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         warnings.warn(f"column {c!r} is used as categories: {mixed}",
                                       UserWarning, stacklevel=4)
                 elif levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) == "string" and reads_as_numbers(s):
+                        raw[c], skipna=True) == "string" and (fmt := number_reading(s)):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
-                                  "errors='coerce' turns the rest into missing) to have it binned")
+                                  "errors='coerce' turns the rest into missing) to have it binned"
+                                  if fmt == "plain" else
+                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
+                                  "to numbers (pd.to_numeric reads plain numbers only: take the "
+                                  "signs and separators out first) to have it binned")
+                elif levels[c] is not None and (unread := unread_numbers(s)) is not None:
+                    levels[c] += f" — {unread}"
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
@@ -576,11 +587,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return V.balanced_weights(int(y.sum()), len(y))
         return cw if cw is not None else (1.0, 1.0)
 
-    def _select(self, frame: pd.DataFrame, labels: np.ndarray) -> None:
+    def _select(self, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame) -> None:
         """variant="auto": keep the tuned Direct KB or replace it by the confidence-weighted
-        Direct KB or the Tree/forest KB with the better out-of-fold F1 on the training rows
-        (`plx_core.selection`); sets `chosen_`,
-        `chosen_reason_`, `selection_` and, unless `threshold` was given, `threshold_`."""
+        Direct KB, the fitted vote or the Tree/forest KB with the better out-of-fold F1 on the
+        training rows (`plx_core.selection`; `raw`: the rows before binning, which the vote on
+        finer bins cuts again); sets `chosen_`, `chosen_reason_`, `selection_` and, unless
+        `threshold` was given, `threshold_` — and, when the vote on finer bins answers,
+        `discretizer_` and `cuts_` to its cut points."""
         from . import selection as S
 
         pos = self.positive_
@@ -683,15 +696,28 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         base = self._base_p(y, cw)
         oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
         vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
+        votes, offsets = {}, {}
         if vote is not None:
-            oof["direct-vote"] = vote.oof
+            votes[None] = (vote, None)
+            nums = self._numbers(raw)  # the numeric columns' values, read once
+            fine = self._fine_vote(raw, nums, y)
+            if fine is not None:
+                from .vote import FINE_BINS
+
+                votes[FINE_BINS] = fine
+                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+        for bins, (cand, _disc) in votes.items():
+            oof[S.vote_key(bins)] = cand.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
-                       fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state))
+                       fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state), offsets=offsets)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen == "direct-vote":
             # the fitted vote answers, its threshold moved into the prior clause (decides at
             # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
-            self.kbs_[0] = vote.kb(0.5 if self.threshold is not None else sel.threshold)
+            cand, disc = votes[sel.bins]
+            self.kbs_[0] = cand.kb(0.5 if self.threshold is not None else sel.threshold)
+            if disc is not None:  # its bins are the model's: predict, explain, model files
+                self.discretizer_, self.cuts_ = disc, dict(disc.cuts_)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
             if self.threshold is None:
                 self.threshold_ = 0.5
@@ -736,15 +762,77 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                               [drawn[k][0][0] for k in trees], frame, y,
                               self._fold_weights(y))
 
-    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
-        `full`: its out-of-fold logistic probabilities and a maker of its KB."""
+        `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
+        its out-of-fold logistic probabilities and a maker of its KB."""
         from . import vote as VT
 
-        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        if codes is None:
+            codes = self._codes if self._codes is not None else encode_rows(full, frame)
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+
+    def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
+        """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its
+        bins read as dates)."""
+        return {c: raw[c] if holds_dates(raw[c]) else
+                pd.Series(numeric_values(raw[c]), index=raw.index, name=c)
+                for c in self.discretizer_.binnings_}
+
+    def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray):
+        """The fitted vote on `vote.FINE_BINS` equal-frequency bins per numeric column
+        ("direct-vote bins=8"): (the candidate, its `Discretizer` — the fitted model's should
+        it answer), or None without numeric columns. The
+        cuts are unsupervised, so every training row may place them (no label leaks into the
+        folds); the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
+        from .discretize import fit_cuts
+        from .vote import FINE_BINS
+
+        if not FINE_BINS or not nums:
+            return None
+        disc = Discretizer("quantile", FINE_BINS, self.discretizer_.max_categories)
+        disc.feature_names_in_ = self.discretizer_.feature_names_in_
+        disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
+        disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
+        fine = disc.transform(raw).drop(columns=list(self.excluded_))
+        full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
+        full.positive = self.positive_
+        full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
+        return self._vote(full, fine, y, encode_rows(full, fine)), disc
+
+    def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
+                      y: np.ndarray) -> float:
+        """How much the fit's cut points flatter the candidates scored on them: the vote's
+        out-of-fold F1 on those cuts (placed with every training row, the held-out folds'
+        labels included) minus its F1 with each fold's own cuts (placed on the fold's training
+        rows, the same folds); 0 for unsupervised cuts. Measured in benchmarks/RESULTS.md
+        ("The fitted vote on finer bins"): ~0.05 on Rare 30%."""
+        from . import vote as VT
+        from .discretize import fit_cuts
+        from .selection import best_threshold, folds
+
+        if self.discretize in ("quantile", "uniform") or not nums:
+            return 0.0
+        feats = list(full.features)
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        sizes = [len(full.domains[f]) for f in feats]
+        x = {c: numeric_values(v) for c, v in nums.items()}
+        fold_slots = []
+        for tr, _te in folds(y, VT.VOTE_FOLDS, self.random_state):
+            own, own_sizes = codes.copy(), list(sizes)
+            for c in nums:
+                cuts = np.asarray(fit_cuts(pd.Series(x[c][tr], name=c), self._labels[tr],
+                                           self.discretize, self.max_bins).cuts, dtype=float)
+                j = feats.index(c)
+                own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
+                own_sizes[j] = len(cuts) + 1
+            fold_slots.append(VT.value_slots(own, own_sizes))
+        honest, _ = VT.cross_fit(VT.value_slots(codes, sizes), y, self._fold_weights,
+                                 self.random_state, fold_slots=fold_slots, final=False)
+        return (best_threshold(y, vote.oof)[1]
+                - best_threshold(y, VT.probability(honest))[1])
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
         """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with

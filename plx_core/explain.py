@@ -188,6 +188,40 @@ def unseen_said(unseen: dict[str, str]) -> str:
             + ", ".join(f"{f}={v!r}" for f, v in list(unseen.items())[:5]))
 
 
+def mentioned_features(kb: KB) -> np.ndarray:
+    """Per feature of `kb`, whether some clause (learned, or an enabled rule) has a literal on
+    it. A known value of a feature no clause mentions changes no answer under either
+    semantics, so an explanation never cites it (as it never cites an unseen value): a tree
+    that splits on 2 of 6 features explains by those 2."""
+    mentioned = np.zeros(len(kb.features), bool)
+    if kb.n_learned:  # from the index: one scan of the KB, not one per query
+        mentioned |= kb.index().mentioned
+    pos_of = kb.feature_positions()
+    for c in kb.extra:
+        if c.enabled:
+            for lit in c.literals:
+                if lit.is_feature:
+                    mentioned[pos_of[lit.atom]] = True
+    return mentioned
+
+
+def citable(kb: KB, codes: np.ndarray) -> np.ndarray:
+    """Which cells of query codes (`query.encode_rows`: rows × features, or one row) an
+    explanation may cite: a value the KB saw, of a feature some clause mentions
+    (`mentioned_features`). Its count per row is the largest k an explanation can have."""
+    return (np.asarray(codes) >= 0) & mentioned_features(kb)
+
+
+def uncited_said(kb: KB, pq: PreparedQuery) -> str:
+    """The clause an explanation's message adds for known values of features no clause of
+    the KB mentions (they count as unknown, as unseen values do), "" when none."""
+    quiet = [f for f, c, m in zip(kb.features, pq.codes, mentioned_features(kb)) if c >= 0 and not m]
+    if not quiet:
+        return ""
+    return ("; features no clause of the model uses count as unknown: "
+            + ", ".join(quiet[:5]) + (", …" if len(quiet) > 5 else ""))
+
+
 class _SubQueries:
     """Evaluates sub-queries of one query: bounds plus the tie-break statistics.
 
@@ -201,7 +235,8 @@ class _SubQueries:
     semantics: one `query` per sub-query (LP where needed), statistics from its median terms.
     """
 
-    def __init__(self, kb: KB, q: Any, semantics: str = "auto", shared: dict | None = None):
+    def __init__(self, kb: KB, q: Any, semantics: str = "auto", shared: dict | None = None,
+                 cited_only: bool = True):
         self.kb = kb
         self.shared = shared  # full semantics: sub-query answers shared across rows (explain_many)
         self.sem = resolve_semantics(kb, semantics)
@@ -210,20 +245,15 @@ class _SubQueries:
         # saw: an unseen value is no evidence (query answers it as missing), so never cited
         self.query = {f: self.pq.values[f] for f, c in zip(kb.features, self.pq.codes)
                       if c != OPEN} | {a: v for a, v in self.pq.atoms.items()}
-        self.cols = np.flatnonzero(self.pq.codes >= 0)
+        # the features a sub-query may keep: known, and (`cited_only`, every explanation)
+        # mentioned by some clause — keeping another changes nothing, citing it would mislead
+        mentioned = mentioned_features(kb)
+        self.cols = np.flatnonzero((self.pq.codes >= 0) & (mentioned | (not cited_only)))
         self.names = tuple(kb.features[j] for j in self.cols)
         self.values = tuple(self.pq.values[f] for f in self.names)
         self.full = query(kb, self.query, semantics=self.sem)
         self.n = len(self.cols)
         self.evaluated = 0
-        mentioned = np.zeros(len(kb.features), bool)
-        if kb.n_learned:  # from the index: one scan of the KB, not one per query
-            mentioned |= kb.index().mentioned
-        pos_of = kb.feature_positions()
-        for c in kb.extra:
-            for lit in c.literals:
-                if lit.is_feature:
-                    mentioned[pos_of[lit.atom]] = True
         self._mentioned = mentioned[self.cols]  # per known feature of the query
         if self.sem == "relevant":
             # On the exact median path every relevant clause is a median term, and a sub-query's
@@ -813,11 +843,14 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
     ev = _SubQueries(kb, q, semantics)
     if not 1 <= k <= ev.n:
         raise DataError(f"k={k} is not between 1 and the {ev.n} feature(s) the query knows "
-                        f"({list(ev.names)}){unseen_said(ev.pq.unseen)}")
+                        f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
+                        f"{uncited_said(kb, ev.pq)}")
     fb = ev.full
     positive = fb.positive if direction == "auto" else direction == "positive"
     side = "positive" if positive else "negative"
-    chosen = set(shapley(kb, q, semantics=semantics).top(k, side))
+    sh = shapley(kb, q, semantics=semantics)
+    cited = set(ev.names)  # (a feature no clause uses has value 0 and is never cited)
+    chosen = set([f for f in sh.top(len(sh.features), side) if f in cited][:k])
     mask = np.array([[f in chosen for f in ev.names]])
     r = ev.evaluate(mask)
     idx = [i for i, f in enumerate(ev.names) if f in chosen]
@@ -869,7 +902,7 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
         if not 1 <= k <= n:
             raise DataError(
                 f"k={k} is not between 1 and the {n} feature(s) the query knows "
-                f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
+                f"({list(ev.names)}){unseen_said(ev.pq.unseen)}{uncited_said(ev.kb, ev.pq)}"
             )
     positive = ev.full.positive if direction == "auto" else direction == "positive"
     limit = budget if ev.sem == "relevant" else lp_budget
@@ -992,10 +1025,10 @@ def explain_many(
             pq = prepare_query(kb, r)
         except DataError as exc:
             raise DataError(f"row {i}: {exc}") from None
-        known = int((pq.codes >= 0).sum())  # an unseen value is unknown (see _SubQueries)
+        known = int(citable(kb, pq.codes).sum())  # an unseen value is unknown (_SubQueries)
         if not 1 <= ks[i] <= known:
             raise DataError(f"row {i}: k={ks[i]} is not between 1 and the {known} feature(s) "
-                            f"the row knows{unseen_said(pq.unseen)}")
+                            f"the row knows{unseen_said(pq.unseen)}{uncited_said(kb, pq)}")
         key = (pq.codes.tobytes(), tuple(sorted(pq.unseen.items())),
                tuple(sorted(pq.atoms.items())), ks[i], dirs[i])
         keys.append(key)
@@ -1164,7 +1197,7 @@ def shapley(
     """
     n_samples = _check_int("n_samples", n_samples, 2)
     exact_max = _check_int("exact_max", exact_max, 0)
-    ev = _SubQueries(kb, q, semantics)
+    ev = _SubQueries(kb, q, semantics, cited_only=False)  # an unused feature: value 0
     n = ev.n
     fb = ev.full
     if n == 0:
@@ -1430,6 +1463,9 @@ def counterfactual(
 __all__ = [
     "TIE_BREAK",
     "Candidate",
+    "citable",
+    "mentioned_features",
+    "uncited_said",
     "Counterfactual",
     "Explanation",
     "ShapleyValues",

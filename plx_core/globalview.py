@@ -21,9 +21,9 @@ import pandas as pd
 
 from .encoding import is_missing
 from .errors import DataError
-from .explain import Explanation, explain, explain_many, shapley
+from .explain import Explanation, citable, explain, explain_many, shapley
 from .kb import KB
-from .query import TIE_EPS
+from .query import TIE_EPS, encode_rows
 from .wording import clause_text, plural
 
 CHUNK = 16  # rows whose explanations are made together (explain_many: shared work, threads)
@@ -101,11 +101,13 @@ def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semanti
     """Explain one row (known values `q`) for the global view (`explanation`: its k-feature
     explanation when already made, e.g. by `explain_many` for a chunk of rows), the row
     decided positive iff the mean of its bounds is above `threshold`."""
-    e = explanation if explanation is not None else explain(kb, q, k=min(k, len(q)),
+    most = k if explanation is not None else int(  # what an explanation can cite
+        citable(kb, encode_rows(kb, pd.DataFrame([dict(q)]))).sum())
+    e = explanation if explanation is not None else explain(kb, q, k=min(k, most),
                                                             semantics=semantics)
     b = e.query_bounds  # the row's own answer, made by the explanation (no second query)
     if explanation is None and _side(b, threshold) != e.positive:  # explain the side decided
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics,
+        e = explain(kb, q, k=min(k, most), semantics=semantics,
                     direction="positive" if _side(b, threshold) else "negative")
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
     got = dict(zip(sv.features, sv.values, strict=True))
@@ -167,6 +169,10 @@ model answers with, e.g. plx's default's)."""
     parts: list[RowPart | None] = []
     records = rows.to_dict(orient="records")
     queries = [{f: v for f, v in rec.items() if not is_missing(v)} for rec in records]
+    # what an explanation can cite (`explain.citable`: a seen value of a feature some clause
+    # uses); a row with none is explained by nothing, as a row that knows no value
+    cite = citable(kb, encode_rows(kb, rows)).sum(axis=1)
+    queries = [q if cite[i] else {} for i, q in enumerate(queries)]
     made: dict[int, Explanation] = {}  # explanations of the current chunk (explain_many)
     for i, idx in enumerate(rows.index):
         if idx not in done:
@@ -176,13 +182,13 @@ model answers with, e.g. plx's default's)."""
                 chunk = [j for j in range(i, min(i + CHUNK, len(rows)))
                          if queries[j] and rows.index[j] not in done]
                 es = explain_many(kb, [queries[j] for j in chunk],
-                                  k=[min(k, len(queries[j])) for j in chunk],
+                                  k=[min(k, int(cite[j])) for j in chunk],
                                   semantics=semantics, stop=stop)
                 made = dict(zip(chunk, es))  # a prefix when stopped
                 redo = [j for j, e in made.items() if _side(e.query_bounds, threshold) != e.positive]
                 if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
                     again = explain_many(kb, [queries[j] for j in redo],
-                                         k=[min(k, len(queries[j])) for j in redo],
+                                         k=[min(k, int(cite[j])) for j in redo],
                                          semantics=semantics, stop=stop,
                                          direction=["positive" if _side(made[j].query_bounds,
                                                                         threshold) else "negative"

@@ -157,9 +157,13 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
     no_ev = bool(getattr(bounds, "no_evidence", False))
     sources = evidence_sources(bounds, kb) if kb is not None else []
     who = _who(sources) if sources else "The learned rules"
-    if no_ev:
+    if no_ev:  # [0, 1]: its middle, 0.5, meets the threshold as any answer's does
+        side = ("exactly the threshold, a tie, reported as " + neg
+                if abs(0.5 - threshold) <= TIE_EPS else
+                f"{'above' if 0.5 > threshold else 'below'} the threshold {t}, so "
+                f"{pos if 0.5 > threshold else neg}")
         text = (f"No rule covers these values, so the support for {pos} can be anything "
-                f"between 0 and 1; its middle is exactly {t}, a tie, reported as {neg}.")
+                f"between 0 and 1; its middle, 0.5, is {side}.")
     else:
         point = abs(hi - lo) <= 5e-4
         if point:

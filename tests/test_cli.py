@@ -890,6 +890,52 @@ def test_decimal_says_how_a_semicolon_file_writes_its_numbers(tmp_path, capsys):
         assert_one_line_error(err, "--decimal", f"got {bad!r}")
 
 
+def test_numbers_the_reader_cannot_read_are_said_with_the_way_to_read_them(tmp_path, capsys):
+    # incomes written 12,345 with a few '-' cells (a thousand, or 12.345? not guessed), a
+    # score with '-' in 15 % of its cells, and a 20-value count with 'x' in 20 %: each was
+    # left out as "ID-like" / "too many values" or used as categories, without a word on
+    # the numbers in it
+    rng = np.random.default_rng(61)
+    n = 300
+    inc = rng.integers(1_000, 99_999, n)
+    score = rng.normal(50, 10, n)
+    count = rng.integers(0, 20, n)
+    rows = ["income,score,count,klass"]
+    for i in range(n):
+        rows.append(",".join([
+            "-" if i % 40 == 0 else f'"{inc[i]:,}"', "-" if i % 7 == 0 else f"{score[i]:.2f}",
+            "x" if i % 5 == 0 else str(count[i]), "high" if inc[i] > 50_000 else "low"]))
+    data = tmp_path / "numbers.csv"
+    data.write_text("\n".join(rows) + "\n")
+    model = tmp_path / "m.json"
+    base = ["fit", data, "--label", "klass", "--positive", "high", "--out", model]
+    code, _, err = run(base, capsys)
+    assert code == 0, err
+    line = next(ln for ln in err.splitlines() if "'income' is left out" in ln)
+    assert "1,234" in line and "--decimal" in line
+    line = next(ln for ln in err.splitlines() if "'score' is left out" in ln)
+    assert "numbers except" in line and "'-' ×43" in line and "--missing" in line
+    line = next(ln for ln in err.splitlines() if "'count' is used as categories" in ln)
+    assert "'x' ×60" in line
+    code, _, err = run(base + ["--decimal", "."], capsys)  # ',' then separates thousands
+    assert code == 0, err
+    assert "column 'income': read as numbers with thousands separators" in err
+    bins = json.loads(model.read_text())["schema"]["bins"]["income"]
+    assert bins["number_format"] == "thousands" and 40_000 < bins["cuts"][0] < 60_000
+    new = tmp_path / "new.csv"
+    new.write_text('income,score,count\n"71,500",50,3\n"2,250",50,3\n')
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["high", "low"]
+    code, _, err = run(base + ["--missing", "-,x,?"], capsys)  # '-' reads as an option there
+    assert code == 2
+    assert_one_line_error(err, "--missing", "--missing=-,n/a")
+    markers = "--missing=-,x,?,NA"  # named missing, both read as numbers and binned
+    code, _, err = run(base + ["--decimal", ".", markers], capsys)
+    assert code == 0, err
+    assert set(json.loads(model.read_text())["schema"]["bins"]) >= {"income", "score", "count"}
+
+
 def test_fit_says_a_column_of_dates_in_two_formats_is_used_as_categories(tmp_path, capsys):
     rng = np.random.default_rng(15)
     days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 20, 120), unit="D")

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from plx_core.data import (
+    DECIMAL_POINT,
     MISSING_MARKERS,
     Binning,
     Dataset,
@@ -28,6 +29,7 @@ from plx_core.data import (
     read_table,
     reads_as_numbers,
     train_test_split_stratified,
+    unread_numbers,
 )
 from plx_core.errors import DataError
 
@@ -114,6 +116,21 @@ def test_quoted_commas_newlines_and_crlf():
     assert f.shape == (2, 3)
     assert f["name"].tolist() == ["Braund, Mr. Owen", "two\r\nlines"]
     assert f["fare"].tolist() == ["7.25", "8"]
+
+
+@pytest.mark.parametrize("delim", [";", "\t", "|"])
+def test_a_cell_with_line_breaks_anywhere_in_the_head_keeps_the_delimiter(delim):
+    # a spreadsheet's note cell spanning lines, wherever the sniffed head ends; decimal
+    # commas tempt a ',' reading
+    for at in range(0, 60, 1):
+        rows = [delim.join(["waarde", "opmerking", "uitkomst", "", ""])]
+        for i in range(80):
+            note = '"one\r\n\r\ntwo, three"' if i == at else "plain"
+            rows.append(delim.join([f"{i},5", note, "ja" if i % 2 else "nee", "", ""]))
+        text = "\ufeff" + "\r\n".join(rows) + "\r\n"
+        assert detect_delimiter(text) == delim, at
+        t = read_table(text.encode())
+        assert t.frame.shape == (80, 5) and t.frame["opmerking"].iloc[at] == "one\r\n\r\ntwo, three"
 
 
 def test_semicolon_file_with_commas_in_values():
@@ -728,3 +745,49 @@ def test_a_repeated_date_reads_as_the_same_day_alone_or_among_others(fmt):
     alone = [_days(pd.Series([v], dtype=object), fmt)[0] for v in col]
     np.testing.assert_array_equal(_days(col, fmt), np.array(alone, dtype=float))
     assert np.isfinite(_days(col, fmt)).any()
+
+
+def _cells(rng, n, write, stray, share):
+    """`n` numbers written by `write`, a `share` of them replaced by the texts `stray`."""
+    v = [write(x) for x in rng.uniform(1_000, 90_000, n)]
+    for i in np.flatnonzero(rng.random(n) < share):
+        v[i] = stray[i % len(stray)]
+    return pd.Series(v, dtype=object)
+
+
+@pytest.mark.parametrize("write, stray, share, says", [
+    (lambda x: f"{x:,.0f}", ["-"], 0.03, ["1,234", "decimal mark"]),  # a thousand, or 1.234?
+    (lambda x: f"{x:.2f}", ["-"], 0.15, ["numbers except", "'-' ×", "missing markers"]),
+    (lambda x: f"{x:,.2f}%", ["n.a.", "—"], 0.10, ["numbers except", "'n.a.' ×", "'—' ×"]),
+    (lambda x: f"{x:.1f}", [f"t{i}" for i in range(8)], 0.045, ["numbers except", "texts)"]),
+    (lambda x: f"{x:,.0f}", ["-"], 0.2, ["numbers except", "; and", "1,234"]),  # both
+])
+def test_numbers_not_read_as_numbers_say_why_and_how(write, stray, share, says):
+    s = _cells(np.random.default_rng(62), 400, write, stray, share)
+    assert not reads_as_numbers(s)
+    why = unread_numbers(s)
+    assert why is not None and all(w in why for w in says), why
+    frame = pd.DataFrame({"x": s, "g": ["p", "q", "r", "s"] * 100, "y": ["a", "b"] * 200})
+    assert why in infer_schema(frame, "y", "a").excluded["x"]  # said where it is left out
+
+
+@pytest.mark.parametrize("values", [
+    ["12.5", "7", "-", *map(str, range(47))] * 4,  # a stray '-' read as missing: said so
+    ["red", "green", "12", "blue"] * 50,  # words with a number among them: text
+    ["1,234,567", "12"] * 50,  # thousands, read
+    [],
+])
+def test_columns_read_as_they_are_written_have_no_unread_numbers(values):
+    assert unread_numbers(pd.Series(values, dtype=object)) is None
+
+
+def test_a_named_decimal_point_reads_1_234_as_a_thousand():
+    s = pd.Series(["1,234", "12", "56,000", "-"] + [f"{v:,}" for v in range(7_000, 47_000, 1_000)],
+                  dtype=object)
+    assert number_format(s.iloc[:3]) is None  # not guessed
+    assert number_format(s.iloc[:3], DECIMAL_POINT) == "thousands"
+    assert number_format(pd.Series(["1.234", "12"]), DECIMAL_POINT) == "decimal-point"
+    frame = pd.DataFrame({"x": s, "y": ["a", "b"] * 22})
+    sch = infer_schema(frame, "y", "a", delimiter=DECIMAL_POINT, method="uniform", bins=2)
+    assert sch.bins["x"].number_format == "thousands" and sch.bins["x"].text_missing == ("-",)
+    assert column_numbers(pd.Series(["56,000"]), "thousands").tolist() == [56_000]

@@ -1,14 +1,17 @@
 """plx_core.discretize: which columns get bins, the supervised cut points, and the fitted
 transformer that PLXClassifier keeps."""
 
+import decimal
 import json
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plx_core import DataError, Discretizer
-from plx_core.discretize import is_numeric, mdlp_cuts, tree_cuts
+from plx_core.discretize import is_numeric, mdlp_cuts, numeric_values, tree_cuts
 
 
 def test_mdlp_finds_the_class_boundary_and_no_cut_in_noise():
@@ -76,3 +79,26 @@ def test_quantile_and_bad_arguments():
     d = Discretizer().fit(X, (X["v"] > 50).astype(int))
     with pytest.raises(DataError, match="not a number"):
         d.transform(pd.DataFrame({"v": ["tall"]}))
+
+
+_CELLS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True),
+                   st.none(), st.booleans(), st.sampled_from(["1.5", "a", ""]),
+                   st.decimals(allow_nan=False, allow_infinity=False, places=3),
+                   st.integers(-50, 50).map(np.int64), st.floats(-1e3, 1e3).map(np.float32))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_CELLS, min_size=1, max_size=12))
+def test_an_object_column_reads_as_numbers_iff_every_present_cell_is_a_number(cells):
+    # the estimator holds every column as objects: numbers there are read at once, and a
+    # boolean or a text among them still makes the column no number column
+    s = pd.Series(cells, dtype=object)
+    present = [v for v in cells if not pd.isna(v)]
+    numbers = bool(present) and all(
+        isinstance(v, (int, float, np.integer, np.floating, decimal.Decimal))
+        and not isinstance(v, (bool, np.bool_)) for v in present)
+    got = numeric_values(s)
+    assert (got is not None) == numbers
+    if numbers:
+        want = [np.nan if pd.isna(v) else float(v) for v in cells]
+        assert np.array_equal(got, np.array(want, dtype=float), equal_nan=True)

@@ -1,5 +1,7 @@
 """PLXClassifier: the scikit-learn contract, binary and one-vs-rest predictions, bad input."""
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -417,6 +419,34 @@ def test_a_left_out_text_column_of_numbers_says_how_to_have_it_binned():
     assert "pd.to_numeric" in m.excluded_["lab"]
     fixed = X.assign(lab=pd.to_numeric(X["lab"], errors="coerce"))
     assert "lab" in PLXClassifier().fit(fixed, (x > 50).astype(int)).cuts_
+
+
+@pytest.mark.parametrize("write, says", [
+    (lambda v: f"{v:.1f}%", "percentages"),
+    (lambda v: f"${v * 100:,.2f}", "amounts of money"),
+])
+def test_a_left_out_column_of_formatted_numbers_is_not_told_to_use_to_numeric(write, says):
+    # "12.5%" / "$1,234.50" from pd.read_csv: the hint said pd.to_numeric(errors='coerce'),
+    # which makes every cell of such a column missing
+    rng = np.random.default_rng(63)
+    x = rng.uniform(0, 100, 300)
+    X = pd.DataFrame({"r": [write(v) for v in x], "g": rng.choice(list("ab"), 300)})
+    with pytest.warns(UserWarning, match=f"'r': .* holds {says}"):
+        m = PLXClassifier().fit(X, (x > 50).astype(int))
+    assert "pd.to_numeric(" not in m.excluded_["r"] and "separators" in m.excluded_["r"]
+    assert pd.to_numeric(X["r"], errors="coerce").isna().all()  # the old advice's result
+
+
+def test_a_left_out_column_of_numbers_with_many_dashes_names_them():
+    rng = np.random.default_rng(64)
+    x = rng.uniform(0, 100, 300)
+    r = np.where(rng.random(300) < 0.2, "-", np.round(x, 2).astype(str)).astype(object)
+    X = pd.DataFrame({"r": r, "g": rng.choice(list("ab"), 300)})
+    with pytest.warns(UserWarning, match="'r': .* numbers except .* '-' ×"):
+        m = PLXClassifier().fit(X, (x > 50).astype(int))
+    assert "na_values" in m.excluded_["r"]
+    fixed = pd.read_csv(io.StringIO(X.to_csv(index=False)), na_values=["-"])
+    assert "r" in PLXClassifier().fit(fixed, (x > 50).astype(int)).cuts_
 
 
 def test_a_repeated_index_from_concat_is_not_taken_for_replicas():

@@ -62,6 +62,10 @@ def test_no_evidence_said():
     kb = KB.from_text("[0.9] POS | ~a=1\n")
     b = query(kb, {"a": "2"})
     assert "No rule covers these values" in W.answer_sentence(b)
+    # [0, 1]'s middle is 0.5, met against the threshold that answers as any answer's is
+    assert "0.5, is exactly the threshold, a tie, reported as NOT POS" in W.answer_sentence(b)
+    assert "0.5, is above the threshold 0.35, so POS" in W.answer_sentence(b, threshold=0.35)
+    assert "0.5, is below the threshold 0.6, so NOT POS" in W.answer_sentence(b, threshold=0.6)
 
 
 def test_clause_text_is_if_then_never_raw():

@@ -18,6 +18,7 @@ from plx_core.data import (
     reads_as_numbers,
     suggest_label,
     train_test_split_stratified,
+    unread_numbers,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
@@ -351,8 +352,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
-        for f in ds.schema.features:  # dates read as categories: never silently
-            if ds.schema.kinds[f] == "categorical" and (mixed := mixed_dates(ds.X[f])):
+        for f in ds.schema.features:  # dates or numbers read as categories: never silently
+            if ds.schema.kinds[f] == "categorical" and (
+                    mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
