@@ -117,6 +117,24 @@ def test_leave_one_out_votes_are_the_votes_of_the_counts_without_the_row():
             assert row_votes[slot] == want
 
 
+def decides_and_explains_by_its_kb(clf, rows):
+    """The fitted default decides `rows` by its KB's mean against 0.5, and an explanation of a
+    positive and a negative row has the bounds its KB gives the explaining features (the
+    semantics that answers); returns (means, decisions)."""
+    means = clf.bounds(rows)["mean"].to_numpy()
+    pred = clf.predict(rows)
+    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
+    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
+        row = rows.iloc[i]
+        e = clf.explain(row, k=2)
+        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
+        sub = query(clf.kb_, {f: row[f] for f in e.features}, semantics=clf.semantics_
+                    if hasattr(clf, "semantics_") else "auto")
+        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
+                                                     pytest.approx(sub.upper))
+    return means, pred
+
+
 def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
     X, y = weak_sum_table()
     tr, te = np.arange(500), np.arange(500, 700)
@@ -156,17 +174,7 @@ def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
     f_old = f1_score(y[te] == "yes", before.predict(X.iloc[te]) == "yes")
     assert f_new > f_old
     # the decision is the KB's mean against 0.5, and explanations follow the KB that answers
-    rows = X.iloc[te[:60]]
-    means = clf.bounds(rows)["mean"].to_numpy()
-    pred = clf.predict(rows)
-    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
-    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
-        row = rows.iloc[i]
-        e = clf.explain(row, k=2)
-        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
-        sub = query(kb, {f: row[f] for f in e.features})
-        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
-                                                     pytest.approx(sub.upper))
+    decides_and_explains_by_its_kb(clf, X.iloc[te[:60]])
 
 
 @pytest.mark.slow
@@ -392,16 +400,7 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
     assert again.kb_.to_text() == kb.to_text()
     # the decision is the KB's mean against 0.5, and explanations search that KB
     rows = X.iloc[te]
-    means = clf.bounds(rows)["mean"].to_numpy()
-    pred = clf.predict(rows)
-    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
-    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
-        row = rows.iloc[i]
-        e = clf.explain(row, k=2)
-        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
-        sub = query(kb, {f: row[f] for f in e.features}, semantics="relevant")
-        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
-                                                     pytest.approx(sub.upper))
+    means, pred = decides_and_explains_by_its_kb(clf, rows)
     # it answers held-out rows better than the search without it
     from sklearn.metrics import f1_score
 
