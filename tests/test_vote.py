@@ -382,7 +382,7 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
 
 
 @pytest.mark.slow
-def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path):
+def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path, capsys):
     from plx_core.cli import Model
     from plx_core.modelfile import load_model, save_model
 
@@ -423,6 +423,16 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
         got = Model(back).predict(rows)
         assert (got["decision"].to_numpy() == pred).all()
         assert np.array_equal(got["mean"].to_numpy(), means)
+    # `plx fit` on the same rows writes the same model and says what answers
+    from plx_core.cli import main
+
+    csv = tmp_path / "t.csv"
+    X.iloc[tr].assign(label=y[tr]).to_csv(csv, index=False)
+    assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
+                 "--out", str(tmp_path / "cli.json")]) == 0
+    said = capsys.readouterr().out
+    assert "the trees' path clauses with fitted vote weights chosen (weights as said above)" in said
+    assert load_model(tmp_path / "cli.json").kb.to_text() == kb.to_text()
     # variant="paper" is the paper's Direct KB, untouched by the search
     paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])
     assert paper.kb_.kind == "direct" and paper.chosen_ == "direct"
