@@ -340,8 +340,8 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
         rest = {k: v for k, v in oof.items() if k != "rule-vote"}
         if rest or direct_pred is not None:
-            without = choose(y, direct_pred, direct_rows, rest, fold, offsets)
-            rv = choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]})
+            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets)
+            rv = _choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]})
             if rv.scores["rule-vote"] <= without.scores[without.key] + RULE_MARGIN:
                 note = (f"; rule-vote scored {rv.scores['rule-vote']:.3f}, not more than "
                         f"{RULE_MARGIN:g} above it")
@@ -352,6 +352,13 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             return replace(rv, reason=rv.reason + rv_reason,
                            scores={**without.scores, **rv.scores},
                            thresholds={**without.thresholds, **rv.thresholds})
+    return _choose(y, direct_pred, direct_rows, oof, fold, offsets)
+
+
+def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
+            oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
+            offsets: dict[str, float] | None = None) -> Selection:
+    """`choose` among the candidates of `oof` as they are (the rule vote's margin aside)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
