@@ -81,6 +81,15 @@ class Table:
         return [int(self.lines[i]) for i in rows]
 
 
+def row_name(index: pd.Index, i: int) -> str:
+    """How a message names the row at position `i`: a file's table (indexed by its lines, as
+    `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
+    row being the `row` of the CLI's outputs —, any other table by its index label."""
+    if index.name == "line":
+        return f"line {index[i]!r} (data row {i + 1})"
+    return f"row {index[i]!r}"
+
+
 def load_csv(
     source: str | Path | bytes,
     *,
@@ -809,7 +818,8 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
     u = _present_text(s)
-    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string":
+    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
+            u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
     shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
@@ -917,7 +927,7 @@ class Binning:
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
             raise DataError(
-                f"column {str(values.name)!r}, row {values.index[i]!r}: value "
+                f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
@@ -1009,8 +1019,8 @@ def fit_bins(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise DataError(
-            f"column {str(values.name)!r}, row {values.index[i]!r}: value {values.iloc[i]!r} "
-            "is not a number; it cannot be discretised"
+            f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
+            f"{values.iloc[i]!r} is not a number; it cannot be discretised"
         )
     x = x[~np.isnan(x)]
     if method == "cuts":
@@ -1397,7 +1407,7 @@ def infer_schema(
             if not is_num:
                 r = int(np.flatnonzero(bad)[0])
                 raise DataError(
-                    f"column {c!r} is listed as numeric but row {s.index[r]!r} holds "
+                    f"column {c!r} is listed as numeric but {row_name(s.index, r)} holds "
                     f"{s.iloc[r]!r}, not a number"
                 )
             kind = "numeric"
@@ -1412,10 +1422,10 @@ def infer_schema(
                                 id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
-                if not is_num and (unread := unread_numbers(s, delimiter)) is not None:
-                    why += f" — {unread}"
-                elif not is_num and (mixed := mixed_dates(s)) is not None:
+                if not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
+                elif not is_num and (unread := unread_numbers(s, delimiter)) is not None:
+                    why += f" — {unread}"
                 excluded[c] = why
                 continue
             if n_distinct == 1:
