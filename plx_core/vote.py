@@ -238,8 +238,10 @@ def scores(S: sparse.csr_matrix, w: np.ndarray, b: float) -> np.ndarray:
 
 
 def probability(score: np.ndarray) -> np.ndarray:
-    """The vote's logistic probability (what the threshold is chosen on)."""
-    return np.exp(-np.logaddexp(0.0, -np.asarray(score, dtype=float)))
+    """The vote's logistic probability (what the threshold is chosen on); NaN stays NaN (a row
+    no clause votes on, `scores`), without numpy's warning."""
+    with np.errstate(invalid="ignore"):
+        return np.exp(-np.logaddexp(0.0, -np.asarray(score, dtype=float)))
 
 
 def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, b: float,
