@@ -29,6 +29,7 @@ import pandas as pd
 from .encoding import (
     check_label_variants,
     column_names,
+    column_twins,
     default_positive,
     natural_key,
     unknown_positive,
@@ -79,6 +80,12 @@ class Table:
     def line_of(self, rows: Sequence[int] | np.ndarray) -> list[int]:
         """The file lines of data rows given by position (0-based)."""
         return [int(self.lines[i]) for i in rows]
+
+    def by_line(self) -> pd.DataFrame:
+        """The frame indexed by each row's line in the file (a spreadsheet's row number; a
+        Parquet file's rows from 1), as Python ints: a message naming "row 3" points at it.
+        How `plx fit` and the dashboard number the rows of what they read."""
+        return self.frame.set_axis(pd.Index(self.lines.tolist(), dtype=object, name="line"))
 
 
 def row_name(index: pd.Index, i: int) -> str:
@@ -501,14 +508,17 @@ _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
 #: (04/03/2021 is 4 March unless a value's second field is above 12; the reading is said).
 DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
                                               "%Y/%m/%d")
-                             for tm in ("", " %H:%M", " %H:%M:%S")))
+                             for tm in ("", " %H:%M", " %H:%M:%S")),
+                *(d + tm for d in ("%d-%b-%Y", "%d %b %Y", "%b %d, %Y", "%d %B %Y", "%B %d, %Y")
+                  for tm in ("", " %H:%M", " %H:%M:%S")))  # month names, in English
 DATE_ISO = "date:ISO8601"
 """The number format of a column held as dates (datetime64, Timestamps): text in new rows
 is read as ISO dates."""
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS))
-_DATE_LIKE = (r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
+              r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
 
@@ -887,7 +897,7 @@ NUMBER_FORMAT_WORDS = {
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
-        "%m", "month").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
+        "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
@@ -1108,7 +1118,8 @@ class Schema:
         as they are (the engine reports them)."""
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
-            raise DataError(f"the rows lack the feature column(s) {absent}")
+            raise DataError(f"the rows lack the feature column(s) {absent}"
+                            f"{column_twins(absent, [c for c in frame.columns if c not in self.features])}")
         cols = {}
         for f in self.features:
             s = frame[f]
@@ -1309,6 +1320,17 @@ def numbered_like_ids(x: np.ndarray) -> bool:
     return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
 
 
+def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:
+    """Whether a column of numbers `x` (read in format `fmt`) is binned: the estimator's rule
+    (`discretize.is_numeric`: non-whole numbers, or more than `max_categories` distinct values),
+    so `plx fit`, the dashboard and `PLXClassifier` type one table alike; dates as before."""
+    if is_date_format(fmt):
+        return n_distinct > max_categories
+    from .discretize import is_numeric  # discretize builds on this module
+
+    return is_numeric(pd.Series(x, dtype=float), max_categories)
+
+
 def infer_schema(
     frame: pd.DataFrame,
     label: str,
@@ -1330,8 +1352,9 @@ def infer_schema(
 ) -> Schema:
     """Decide, once, how `frame` becomes features and a label.
 
-    A column is numeric when every present value is a number and it has more than
-    `max_categories` distinct values (or it is listed in `numeric` / `cuts`); numeric columns
+    A column is numeric when every present value is a number and it holds non-whole numbers
+    or more than `max_categories` distinct values (the estimator's rule,
+    `discretize.is_numeric`), or it is listed in `numeric` / `cuts`; numeric columns
     are discretised by `method` with `bins` (both may be per-column dicts) or by `cuts`.
     Columns are excluded, with the reason recorded, when they are ID-like (distinct values /
     present values ≥ `id_threshold`, more than `max_categories` distinct, and text or
@@ -1346,7 +1369,8 @@ def infer_schema(
     (`number_format`).
     """
     if label not in frame.columns:
-        raise DataError(f"no label column {label!r}; the columns are "
+        raise DataError(f"no label column {label!r}{column_twins([label], frame.columns)}; "
+                        "the columns are "
                         f"{[str(c) for c in frame.columns]}")
     cols = column_names(frame)  # refuses a name that stands twice
     cuts = dict(cuts or {})
@@ -1414,7 +1438,8 @@ def infer_schema(
         elif c in categorical:
             kind = "categorical"
         else:
-            kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
+            kind = "numeric" if is_num and _binned(x, fmt, n_distinct, max_categories) \
+                else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
             why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
