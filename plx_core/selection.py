@@ -14,7 +14,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   clause (`plx_core.vote`: the weighted median's decision is a weighted vote, so the weights
   let it add the evidence of every feature up); scored on `vote.VOTE_FOLDS` folds, its
   threshold chosen on the vote's out-of-fold logistic probability and moved into the prior
-  clause (the KB decides at 0.5);
+  clause (the KB decides at 0.5); scored twice when the table has numeric columns: on the
+  fit's own cut points ("direct-vote") and on `vote.FINE_BINS` equal-frequency bins per
+  numeric column ("direct-vote bins=8", `vote_key`), whose cut points become the fitted
+  model's when it answers;
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
@@ -114,7 +117,9 @@ of 700 rows, 2.9 M pairs), and where they moved F1 the tables had ≤ 697 subset
 (Nursery, Car, HIV-1, MONK's, the rare sets: ≤ 0.5 M pairs); measured in benchmarks/RESULTS.md."""
 VOTE_MARGIN = 0.01
 """"direct-vote" answers only if its out-of-fold F1 beats every other candidate's by more than
-this. Its score is a 10-fold estimate with a threshold chosen on the same rows, the others'
+this (and the vote on finer bins, "direct-vote bins=8", only if it also beats the vote on the
+fit's own cut points by more than this: on Breast cancer 30 it won the folds of 2 splits by
+0.002–0.007 and lost their test rows by 0.03–0.04). Its score is a 10-fold estimate with a threshold chosen on the same rows, the others'
 a leave-one-out or 5-fold one: on small tables the choice among near-equal scores is a draw
 (SPECT, 187 training rows: the vote won the folds on 13 of 20 splits by 0.000–0.024 and lost
 the test rows on runs 10–19 by 0.007 in all; with this margin −0.002). Measured in
@@ -143,6 +148,9 @@ class Selection:
     """The m-estimate strength of the chosen "direct-conf" (None for the other models)."""
     alpha: float | None = None
     """The cost-complexity α the chosen "tree-bin-deep" is pruned at (None: not pruned)."""
+    bins: int | None = None
+    """The equal-frequency bins per numeric column of the chosen "direct-vote" (None: the
+    fit's own cut points, or another model answers)."""
 
     @property
     def key(self) -> str:
@@ -153,6 +161,8 @@ class Selection:
             return tree_key(self.max_depth, self.chosen)
         if self.chosen == "direct-conf" and self.m is not None:
             return conf_key(self.m)
+        if self.chosen == "direct-vote":
+            return vote_key(self.bins)
         return self.chosen
 
 
@@ -180,10 +190,22 @@ def conf_key(m: float) -> str:
     return f"direct-conf m={m:g}"
 
 
+def vote_key(bins: int | None) -> str:
+    """The name the fitted vote is scored under: "direct-vote" on the fit's own cut points,
+    "direct-vote bins=8" on 8 equal-frequency bins per numeric column."""
+    return "direct-vote" if bins is None else f"direct-vote bins={bins}"
+
+
+def is_vote(key: str) -> bool:
+    """Whether a candidate key names the fitted vote (on either binning)."""
+    return key == "direct-vote" or key.startswith("direct-vote ")
+
+
 def _candidates() -> list[tuple[str, str, float | None]]:
     """(key, model, setting) in tie order: the Direct KB, the confidence-weighted Direct KB per
     m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth;
-    a pruned "tree-bin-deep": its α, `is_pruned`)."""
+    a pruned "tree-bin-deep": its α, `is_pruned`; "direct-vote": its bins, `vote_key`)."""
+    from .vote import FINE_BINS
     from .weighting import M_GRID
 
     out: list[tuple[str, str, float | None]] = []
@@ -194,6 +216,9 @@ def _candidates() -> list[tuple[str, str, float | None]]:
                 out += [(prune_key(a), name, a) for a in BIN_ALPHAS]
         elif name == "direct-conf":
             out += [(conf_key(m), name, m) for m in M_GRID]
+        elif name == "direct-vote":
+            out += [(vote_key(b), name, b) for b in (None, FINE_BINS or None)]
+            out = list(dict.fromkeys(out))  # FINE_BINS = 0: the one vote
         else:
             out.append((name, name, None))
     return out
@@ -283,12 +308,16 @@ def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict
 
 
 def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
-           oof: dict[str, np.ndarray], fold: np.ndarray | None = None) -> Selection:
+           oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
+           offsets: dict[str, float] | None = None) -> Selection:
     """The candidate with the best out-of-fold F1 (see the module docstring).
 
     `direct_pred`: the tuned Direct KB's leave-one-out decisions on `direct_rows` (positions
     into y; None: all rows); the other candidates are scored on the same rows. `fold`: each
-    row's fold (`fold_ids`), for the `one_se` rule a pruned tree must pass (None: none)."""
+    row's fold (`fold_ids`), for the `one_se` rule a pruned tree must pass (None: none).
+    `offsets`: added to a candidate's F1 before the comparison (and in `scores`): the vote on
+    unsupervised finer bins gets the optimism the fit's supervised cut points give the
+    candidates scored on them (`PLXClassifier` measures it on the vote)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
@@ -301,21 +330,29 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
         if key in oof:
             thresholds[key], scores[key] = best_threshold(y[rows], oof[key][rows],
                                                           guarded=key == "direct")
+    shifted = {k: d for k, d in (offsets or {}).items() if k in scores and d != 0.0}
+    for k, d in shifted.items():
+        scores[k] += d
     rank = {key: i for i, (key, _m, _d) in enumerate(order)}
 
     def top(names: list[str]) -> str:
         return max(names, key=lambda n: (scores[n], -rank.get(n, len(rank))))
 
-    best = top(list(scores))
+    # the vote on finer bins races only if it beats the vote on the fit's own cut points by
+    # more than the margin: the choice of binning is a choice among near-equal scores too
+    racing = [n for n in scores if not (is_vote(n) and n != "direct-vote" and "direct-vote" in
+                                        scores and scores[n] <= scores["direct-vote"] + VOTE_MARGIN)]
+    best = top(racing)
     vote_note = ""
-    if best == "direct-vote" and len(scores) > 1:
-        runner = top([n for n in scores if n != best])
+    others = [n for n in racing if not is_vote(n)]
+    if is_vote(best) and others:
+        runner = top(others)
         if scores[best] <= scores[runner] + VOTE_MARGIN:
-            vote_note = (f"; direct-vote scored {scores[best]:.3f}, not more than "
+            vote_note = (f"; {best} scored {scores[best]:.3f}, not more than "
                          f"{VOTE_MARGIN:g} above it")
             best = runner
     pruned_note = ""
-    plain = [n for n in scores if not is_pruned(n) and not (vote_note and n == "direct-vote")]
+    plain = [n for n in racing if not is_pruned(n) and not (vote_note and is_vote(n))]
     if is_pruned(best) and fold is not None and plain:
         other = top(plain)
 
@@ -346,6 +383,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
              else None)
     m = float(setting) if model == "direct-conf" else None
+    bins = int(setting) if model == "direct-vote" and setting is not None else None
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
     elif model == "tree-bin":
@@ -357,14 +395,19 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             "depth " + ("unlimited" if depth is None else f"≤ {depth}"))
     if m is not None:
         how += f", m = {m:g}"
+    if bins is not None:
+        how += f", on {bins} equal-frequency bins per numeric column"
+        if best in shifted:
+            how += (f"; its F1 {scores[best] - shifted[best]:.3f} {shifted[best]:+.3f}, the "
+                    "optimism the supervised cut points give the others")
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
               f"{thresholds[best]:g}) on {len(rows)} training rows{against}{pruned_note}{vote_note}")
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,
-                     alpha)
+                     alpha, bins)
 
 
 __all__ = ["CANDIDATES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
-           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned",
+           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
-           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key",
+           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_key",
            "TREE_SEMANTICS"]

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 from scipy.optimize import minimize
+from threadpoolctl import threadpool_limits
 
 from .kb import KB, POS, Literal, WeightedClause
 from .variants import PRIOR_ID, windowed_kb
@@ -47,6 +48,20 @@ its out-of-fold F1 fell below its test F1 by ~0.04 on HIV-1 (10 folds: ~0.02), s
 comparison with the leave-one-out of the Direct KBs where it was the better model."""
 FTOL = 1e-7
 """The solver stops when the loss changes by less than this share of itself."""
+FINE_BINS = 8
+"""Equal-frequency bins per numeric column of the vote's second candidate ("direct-vote
+bins=8", `selection.vote_key`): the same vote on the one-feature clauses of the numeric
+columns cut finer than the fit's own cut points (MDLP keeps the 2–3 bins that pay on their
+own, so the vote on them is a linear model on those bins; on 8 bins it is a step function
+per column, its L2 penalty keeping the steps small). Unsupervised cuts, so they are cut on
+every training row, the folds included (no label leaks into them); when it answers, its cut
+points are the fitted model's (`PLXClassifier.discretizer_`). 0: no such candidate. Measured
+in benchmarks/RESULTS.md ("The fitted vote on finer bins"): 8 against 6, 12, 16 quantile
+bins, MDLP with a weaker stop and an 8-leaf tree per column."""
+SOLVER_THREADS = 1
+"""BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
+OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
+one-thread time on a test problem; the vote's three fits 1.3 s of a 2.4 s fit on Rare 30%)."""
 WEIGHT_CUT = 1e-6
 """Fitted weights below this share of the largest vote (or of 1, on the logit scale) are 0:
 the bound is active and the solver leaves them at ~1e-16; and the LP, the reference for
@@ -131,9 +146,10 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
         val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w))
         return val, np.concatenate([St @ g + w / C, np.bincount(block, g, minlength=k)])
 
-    res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
-                   bounds=[(0.0, None)] * m + [(None, None)] * k,
-                   options={"maxiter": 2000, "ftol": FTOL, "gtol": 1e-6 * k})
+    with threadpool_limits(SOLVER_THREADS, user_api="blas"):
+        res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
+                       bounds=[(0.0, None)] * m + [(None, None)] * k,
+                       options={"maxiter": 2000, "ftol": FTOL, "gtol": 1e-6 * k})
     out = []
     for i, (a, wd) in enumerate(zip(np.cumsum([0, *widths[:-1]]), widths)):
         w = res.x[a:a + wd].copy()
@@ -159,24 +175,29 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
-              C: float = VOTE_C) -> tuple[np.ndarray, tuple[np.ndarray, float]]:
+              C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
+              final: bool = True) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
-    weights. The k + 1 fits are one solver run (`fit_many`)."""
+    weights. `fold_slots`: each fold's own slots of every row (its own cut points, placed on
+    its training rows), `vs` those of the fit on every row (`final` False: no such fit, None).
+    The k + 1 fits are one solver run (`fit_many`)."""
     from .selection import folds
 
     y = np.asarray(y)
     parts = [(tr, te, cw_of(y[tr])) for tr, te in folds(y, k, seed)]
-    parts.append((np.arange(len(y)), None, cw_of(y)))
-    counts = [slot_counts(vs, y, tr) for tr, _te, _cw in parts]
-    problems = [(votes(vs, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
-                for (tr, _te, cw), c in zip(parts, counts)]
+    if final:
+        parts.append((np.arange(len(y)), None, cw_of(y)))
+    slots = [*(fold_slots or [vs] * k), vs]
+    counts = [slot_counts(s, y, tr) for s, (tr, _te, _cw) in zip(slots, parts)]
+    problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
+                for s, (tr, _te, cw), c in zip(slots, parts, counts)]
     fits = fit_many(problems, C)
     out = np.full(len(y), np.nan)
-    for (_tr, te, cw), c, (w, b) in zip(parts[:-1], counts, fits):
-        out[te] = scores(votes(vs, y, te, c, cw, leave_out=False), w, b)
-    return out, fits[-1]
+    for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
+        out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
+    return out, fits[k] if final else None
 
 
 def scores(S: sparse.csr_matrix, w: np.ndarray, b: float) -> np.ndarray:
@@ -236,6 +257,6 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold)
 
 
-__all__ = ["VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
+__all__ = ["FINE_BINS", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -361,3 +361,24 @@ def test_where_the_grown_tree_is_no_worse_no_pruned_tree_answers():
     assert s.alpha is None
     assert s.scores["tree-bin-deep pruned α=0.03"] < s.scores["tree-bin-deep pruned α=0.005"] \
         < s.scores["tree-bin-deep"]
+
+
+def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_the_margin():
+    from plx_core.selection import VOTE_MARGIN, vote_key
+
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0] * 4, dtype=bool)
+    right = np.where(y, 0.9, 0.1)
+    half = np.where(np.arange(len(y)) % 2 == 0, 0.9, 0.1)  # half the rows wrong
+    fine = vote_key(8)
+    oof = {"tree-all": half, "direct-vote": right, fine: right}
+    # equal out-of-fold F1: the fit's own cut points answer
+    s = choose(y, None, None, oof)
+    assert (s.key, s.bins) == ("direct-vote", None)
+    # the finer bins' score raised by the others' optimism, but not past the margin
+    s = choose(y, None, None, oof, offsets={fine: VOTE_MARGIN / 2})
+    assert s.key == "direct-vote" and s.scores[fine] == pytest.approx(1 + VOTE_MARGIN / 2)
+    # past it: the finer bins answer, and the reason says what was added
+    s = choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN})
+    assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, 8)
+    assert "8 equal-frequency bins per numeric column" in s.reason
+    assert f"+{2 * VOTE_MARGIN:.3f}, the optimism" in s.reason

@@ -209,6 +209,67 @@ def test_a_model_file_keeps_the_vote_as_it_answers(tmp_path):
     assert mf.settings["chosen"] == "direct-vote" and mf.kb.to_text() == clf.kb_.to_text()
 
 
+@pytest.mark.slow
+def test_the_vote_on_finer_bins_answers_with_its_own_cut_points(tmp_path):
+    """Rare 30% (8 numbers, 8 categories; the label adds 1.5·x1 − x2 + 0.5·x4² up): the vote
+    on 8 equal-frequency bins per number wins the search, and its cut points are the model's
+    — in predict, explain, bounds (the LP's), model files — where the paper variant keeps
+    MDLP's."""
+    from plx_core.cli import Model
+    from plx_core.discretize import Discretizer
+    from plx_core.experiments.compare import split_set
+    from plx_core.modelfile import load_model, save_model
+    from plx_core.query import query_many
+
+    X, y, ((tr, te),) = split_set("rare-30", 1)
+    Xtr, Xte = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+    clf = PLXClassifier(positive=1, random_state=0).fit(Xtr, y[tr])
+    s = clf.selection_
+    assert (clf.chosen_, clf.variant_, s.key, s.bins) == (
+        "direct-vote", "direct-vote", "direct-vote bins=8", 8)
+    assert "on 8 equal-frequency bins per numeric column" in clf.chosen_reason_
+    numbers = [f"x{i}" for i in range(1, 9)]
+    eq = Discretizer("quantile", 8).fit(Xtr[numbers])
+    mdlp = Discretizer().fit(Xtr[numbers], y[tr])
+    assert clf.cuts_ == eq.cuts_ == clf.discretizer_.cuts_
+    assert all(len(clf.cuts_[c]) == 7 for c in numbers)
+    assert clf.cuts_["x1"] != mdlp.cuts_["x1"]
+    kb = clf.kb_
+    for c in numbers:  # the KB's values of a number are its bins' labels
+        assert set(kb.domains[c]) <= set(eq.binnings_[c].labels)
+    # predict: the rows cut where the model cuts, answered by the KB at the threshold
+    rows = eq.transform(Xte)
+    means = query_many(kb, rows, semantics="relevant").mean
+    assert np.array_equal(clf.bounds(Xte)["mean"].to_numpy(), means)
+    assert (clf.predict(Xte) == (means > clf._threshold() + TIE_EPS)).all()
+    # the fast path is the LP's answer on its clauses
+    for i in range(3):
+        q = {f: rows.iloc[i][f] for f in kb.features if pd.notna(rows.iloc[i][f])}
+        fast, lp = query(kb, q), query(kb, q, method="lp")
+        assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
+        assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+    # explain: the row's fine bins, bounds as the KB answers them
+    e = clf.explain(Xte.iloc[[0]], k=2)
+    for f, v in e.features.items():
+        assert v == rows.iloc[0][f]
+        if f in numbers:
+            assert v in eq.binnings_[f].labels
+    assert e.positive == bool(clf.predict(Xte.iloc[[0]])[0])
+    # deterministic
+    again = PLXClassifier(positive=1, random_state=0).fit(Xtr, y[tr])
+    assert again.cuts_ == clf.cuts_ and again.kb_.to_text() == kb.to_text()
+    # model files keep the cut points and answer as the estimator does
+    for name in ("m.json", "m.npz"):
+        save_model(clf, tmp_path / name)
+        back = load_model(tmp_path / name)
+        assert {c: back.schema.bins[c].cuts for c in numbers} == {c: clf.cuts_[c] for c in numbers}
+        got = Model(back).predict(back.schema.apply(Xte)[0])  # as `plx predict` reads rows
+        assert np.array_equal(got["mean"].to_numpy(), means)
+    # the paper's variant keeps MDLP's cut points
+    paper = PLXClassifier(positive=1, variant="paper").fit(Xtr, y[tr])
+    assert paper.discretizer_.method == "mdlp" and paper.cuts_["x1"] == mdlp.cuts_["x1"]
+
+
 def test_the_cross_validation_scores_a_row_without_evidence_as_the_kb_answers_it():
     # rows whose every cell is missing have no clause in any fold's vote KB: the KB answers
     # them [0, 1] (negative), so their out-of-fold score is no evidence (NaN, negative at
