@@ -53,8 +53,8 @@ def forced_choose(wanted):
     real = S.choose
     model_of = {k: (m, d) for k, m, d in S._candidates()}
 
-    def choose(y, direct_pred, direct_rows, oof, fold=None):
-        sel = real(y, direct_pred, direct_rows, oof, fold)
+    def choose(*args, **kwargs):
+        sel = real(*args, **kwargs)
         keys = [k for k in sel.scores if model_of.get(k, (k, None))[0] == wanted]
         if not keys:
             pytest.skip(f"{wanted} was not scored on this table")
