@@ -1269,8 +1269,9 @@ def uninformative(s: pd.Series) -> str | None:
     if len(vals) == 0:
         return "all values missing"
     if vals.nunique() > 1 and (s.dtype != object or pd.api.types.infer_dtype(
-            vals, skipna=True) in ("string", "floating", "integer")):  # values of one type
-        # that differ print differently (an object frame's numbers too, without a str each)
+            vals, skipna=True) in ("string", "floating", "integer", "mixed-integer-float")):
+        # values of one type that differ print differently (an object frame's numbers too,
+        # without a str each; 1 and 1.0 are one value)
         return None
     strs = as_strings(vals)
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None

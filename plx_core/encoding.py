@@ -62,10 +62,18 @@ def _number_key(v: str) -> str:
 def check_labels(arr: np.ndarray) -> None:
     """Refuse missing labels (naming the rows) and classes that differ only in case or
     surrounding spaces ("Yes" / "yes "), which would otherwise become separate classes."""
-    missing = [i for i, v in enumerate(arr) if is_missing(v)]
+    inverse, strs = column_strings(np.asarray(arr, dtype=object))
+    missing = np.flatnonzero(inverse < 0).tolist()
     if missing:
         raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
-    check_label_variants({value_str(v) for v in arr})
+    check_label_variants(set(strs))
+
+
+def label_strings(arr: np.ndarray) -> np.ndarray:
+    """Each label's `value_str` (an object array), written once per distinct value
+    (`column_strings`); labels are checked not missing before (`check_labels`)."""
+    inverse, strs = column_strings(np.asarray(arr, dtype=object))
+    return np.array(strs, dtype=object)[inverse]
 
 
 def typed_labels(arr: np.ndarray) -> np.ndarray:
@@ -241,6 +249,8 @@ def check_categorical(frame: pd.DataFrame) -> None:
             )
         if s.dtype == object:
             vals = s.to_numpy()
+            if pd.api.types.infer_dtype(vals, skipna=True) in _HOMOGENEOUS:
+                continue  # text, whole numbers or booleans: no float to refuse
             for i, v in enumerate(vals):
                 if isinstance(v, float) and not math.isnan(v) and not float(v).is_integer():
                     text = next((j for j, t in enumerate(vals) if isinstance(t, str)), None)
@@ -330,7 +340,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
     if len(arr) == 0:
         raise DataError("the label has no rows")
     check_labels(arr)
-    strs = np.array([value_str(v) for v in arr], dtype=object)
+    strs = label_strings(arr)
     classes = sorted(set(strs.tolist()), key=natural_key)
     if positive is None:
         if len(classes) == 1:

@@ -79,6 +79,7 @@ from .encoding import (
     check_labels,
     column_names,
     default_positive,
+    label_strings,
     match_columns,
     natural_key,
     typed_labels,
@@ -339,7 +340,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):
             raise DataError(f"X has {len(frame)} rows but y has {len(y_arr)}")
-        labels = np.array([value_str(v) for v in y_arr], dtype=object)
+        labels = label_strings(y_arr)
         classes = sorted(set(labels.tolist()), key=natural_key)
         if len(classes) < 2:
             raise DataError(f"y has only one class ({classes[0]!r}); plx needs at least two")

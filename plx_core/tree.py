@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -772,48 +773,77 @@ def prune_alphas(tree: Tree, w_pos: float = 1.0, w_neg: float = 1.0,
         return (np.minimum(p, q) if cost == "error" else _nh(p + q, p)) / total
 
     r_leaf = risk(wp, wn)
-    kids = [[] for _ in range(n)]
-    for i in range(1, n):
-        kids[parent[i]].append(i)
+    par, depth = parent[1:], a.depth
     r_sub = r_leaf.copy()
     leaves = np.ones(n)
-    for i in range(n - 1, -1, -1):  # children come after their parent in pre-order
-        if kids[i]:
-            ks = kids[i]
-            rp, rn = wp[i] - wp[ks].sum(), wn[i] - wn[ks].sum()  # rows left at the node
-            r_sub[i] = r_sub[ks].sum() + risk(np.array([max(rp, 0.0)]), np.array([max(rn, 0.0)]))[0]
-            leaves[i] = leaves[ks].sum()
+    n_kids = np.bincount(par, minlength=n)
+    internal = n_kids > 0
+    many = np.flatnonzero(n_kids > 2)
+    by_parent = np.argsort(par, kind="stable") + 1  # children grouped by parent, in order
+    start = np.concatenate([[0], np.cumsum(n_kids)])
+    kids_of = {i: by_parent[start[i]:start[i + 1]] for i in many.tolist()}
+    for d in range(int(depth.max(initial=0)) - 1, -1, -1):  # bottom-up, a depth at a time
+        kid = np.flatnonzero(depth[1:] == d + 1) + 1
+        up = parent[kid]
+        # two children: a + b whether bincount adds them from 0 or a sum over the pair does;
+        # more (multiway): the sum over the child list, whose pairwise order differs
+        sub, cp, cn, cl = (np.bincount(up, weights=v[kid], minlength=n)
+                           for v in (r_sub, wp, wn, leaves))
+        for i in many[depth[many] == d].tolist():
+            ks = kids_of[i]
+            sub[i], cp[i], cn[i], cl[i] = r_sub[ks].sum(), wp[ks].sum(), wn[ks].sum(), leaves[ks].sum()
+        at = np.flatnonzero((depth == d) & internal)
+        rest = risk(np.maximum(wp[at] - cp[at], 0.0), np.maximum(wn[at] - cn[at], 0.0))
+        r_sub[at] = sub[at] + rest  # rows left at the node (split feature missing) count here
+        leaves[at] = cl[at]
     collapse = np.full(n, np.inf)
-    internal = np.array([bool(k) for k in kids])
+    end = _subtree_ends(parent, depth)
     alive = internal.copy()
-    dead = np.zeros(n, dtype=bool)
+    # weakest link first: a heap of (g, node), stale entries skipped, so the node collapsed
+    # is argmin over the live g (ties: the first node), as a full scan per step would find
+    g = np.where(alive, (r_leaf - r_sub) / np.maximum(leaves - 1, 1), np.inf)
+    heap = [(float(g[i]), int(i)) for i in np.flatnonzero(alive)]
+    heapq.heapify(heap)
     level = 0.0
-    while alive.any():
-        g = np.where(alive, (r_leaf - r_sub) / np.maximum(leaves - 1, 1), np.inf)
-        t = int(np.argmin(g))
-        level = max(level, float(g[t]))
+    parent_l = parent.tolist()
+    while heap:
+        gt, t = heapq.heappop(heap)
+        if not alive[t] or gt != g[t]:
+            continue
+        level = max(level, gt)
         collapse[t] = level
-        # t becomes a leaf: its descendants go, its ancestors lose its subtree's leaves
-        stack = list(kids[t])
-        while stack:
-            c = stack.pop()
-            dead[c] = True
-            alive[c] = False
-            stack += kids[c]
-        alive[t] = False
+        # t becomes a leaf: its descendants (pre-order: the block after it) go, its
+        # ancestors lose its subtree's leaves
+        alive[t:end[t]] = False
+        g[t:end[t]] = np.inf
         dr, dl = r_leaf[t] - r_sub[t], leaves[t] - 1
         r_sub[t], leaves[t] = r_leaf[t], 1
-        a = parent[t]
-        while a >= 0:
-            r_sub[a] += dr
-            leaves[a] -= dl
-            a = parent[a]
+        u = parent_l[t]
+        while u >= 0:
+            r_sub[u] += dr
+            leaves[u] -= dl
+            if alive[u]:
+                g[u] = (r_leaf[u] - r_sub[u]) / max(leaves[u] - 1, 1)
+                heapq.heappush(heap, (float(g[u]), u))
+            u = parent_l[u]
     out = np.full(n, np.inf)
-    out[1:] = collapse[parent[1:]]
+    out[1:] = collapse[par]
     # a node goes with its parent or earlier (an ancestor that collapses first)
-    for i in range(1, n):
-        out[i] = min(out[i], out[parent[i]])
+    for d in range(1, int(depth.max(initial=0)) + 1):
+        at = np.flatnonzero(depth == d)
+        out[at] = np.minimum(out[at], out[parent[at]])
     return out
+
+
+def _subtree_ends(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Per node of a pre-order tree, one past its subtree's last node (its subtree is the
+    block of positions node .. end − 1)."""
+    n = len(parent)
+    size = np.ones(n, np.int64)
+    for d in range(int(depth.max(initial=0)), 0, -1):  # the deepest first: sizes add up
+        at = np.flatnonzero(depth == d)
+        np.add.at(size, parent[at], size[at])
+    return np.arange(n) + size
 
 
 def prune(tree: Tree, keep: np.ndarray) -> Tree:
@@ -1224,8 +1254,8 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
 
 def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """(query row, clause row) of every clause of `trees_to_kb(trees, nodes)` whose body ⊆ the
-    row's known values — what `variants.relevant_pairs` finds in that KB — by walking each row
+    """(query row, learned clause row) of every clause of `trees_to_kb(trees, nodes)` whose
+    body ⊆ the row's known values — what `variants.relevant_pairs` finds in that KB — by walking each row
     down each tree's arrays: rows × depth, not rows × clauses.
 
     `codes`: query codes over the trees' features and domains (`query.encode_query_rows`;
@@ -1242,7 +1272,9 @@ def path_clauses(trees: list[Tree], codes: np.ndarray, nodes: NodesMode = "all"
     offset = 0
     for tree in trees:
         a = tree.arrays
-        keep = _clause_nodes(a, nodes)
+        # a one-leaf tree's bodiless `[p] POS` is no learned clause row: the KB moves it to
+        # its extra clauses, which every query sees (`KB._move_bodiless`)
+        keep = _clause_nodes(a, nodes) & (a.parent >= 0)
         per = np.where(keep, a.n_clauses(sizes), 0)
         first = offset + np.cumsum(per) - per  # each node's first clause in the KB
         offset += int(per.sum())

@@ -53,8 +53,8 @@ def forced_choose(wanted):
     real = S.choose
     model_of = {k: (m, d) for k, m, d in S._candidates()}
 
-    def choose(*args, **kwargs):
-        sel = real(*args, **kwargs)
+    def choose(y, direct_pred, direct_rows, oof, fold=None, **kw):
+        sel = real(y, direct_pred, direct_rows, oof, fold, **kw)
         keys = [k for k in sel.scores if model_of.get(k, (k, None))[0] == wanted]
         if not keys:
             pytest.skip(f"{wanted} was not scored on this table")
@@ -67,7 +67,8 @@ def forced_choose(wanted):
             max_depth=None if pruned or wanted not in S.TREE_MODELS or setting is None
             else int(setting),
             m=float(setting) if wanted == "direct-conf" else None,
-            alpha=float(setting) if pruned else None)
+            alpha=float(setting) if pruned else None,
+            bins=int(setting) if wanted == "direct-vote" and setting is not None else None)
 
     return choose
 

@@ -774,6 +774,74 @@ def test_a_pruned_binary_tree_is_its_kb_cut_by_alpha(data, a):
     assert np.allclose(got.lower, want.lower) and np.allclose(got.upper, want.upper)
 
 
+def weakest_link_by_scan(tree, w_pos: float, w_neg: float) -> np.ndarray:
+    """CART's weakest-link α per node, the plain way: every step recomputes each live
+    internal node's subtree risk and leaves from scratch and collapses the weakest."""
+    nodes = list(tree.nodes())
+    index = {id(n): i for i, n in enumerate(nodes)}
+    kids = [[index[id(c)] for c in n.children] for n in nodes]
+    wp = np.array([n.positives * w_pos for n in nodes], float)
+    wn = np.array([(n.count - n.positives) * w_neg for n in nodes], float)
+    total = max(wp[0] + wn[0], 1e-300)
+    leaf_risk = np.minimum(wp, wn) / total
+    cut = [False] * len(nodes)
+
+    def sub(i):  # (risk, leaves) of the current subtree at i
+        if cut[i] or not kids[i]:
+            return leaf_risk[i], 1
+        parts = [sub(k) for k in kids[i]]
+        rest = min(max(wp[i] - sum(wp[k] for k in kids[i]), 0.0),
+                   max(wn[i] - sum(wn[k] for k in kids[i]), 0.0)) / total
+        return sum(r for r, _ in parts) + rest, sum(c for _, c in parts)
+
+    def live(i):
+        yield i
+        if not cut[i]:
+            for k in kids[i]:
+                yield from live(k)
+
+    collapse = np.full(len(nodes), np.inf)
+    level = 0.0
+    while True:
+        cand = [i for i in live(0) if kids[i] and not cut[i]]
+        if not cand:
+            break
+        g = {i: (leaf_risk[i] - sub(i)[0]) / max(sub(i)[1] - 1, 1) for i in cand}
+        t = min(cand, key=lambda i: (g[i], i))
+        level = max(level, g[t])
+        collapse[t], cut[t] = level, True
+    out = np.full(len(nodes), np.inf)
+    for i in range(len(nodes)):
+        for k in kids[i]:
+            out[k] = min(collapse[i], out[i])
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coded_tables(missing=True), st.sampled_from([(1.0, 1.0), (2.0, 1.0), (1.0, 3.0)]))
+def test_cost_complexity_alphas_are_the_weakest_link_found_by_a_full_scan(data, w):
+    from plx_core.tree import prune_alphas
+
+    X, y, _ = data
+    (tree,) = build_trees(X, y, positive=1, binary=True)
+    assert prune_alphas(tree, *w).tolist() == pytest.approx(
+        weakest_link_by_scan(tree, *w).tolist(), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cost_complexity_alphas_of_a_large_tree_by_a_full_scan(seed):
+    from plx_core.tree import prune_alphas
+
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"f{j}": rng.choice(list("abcd"), 400) for j in range(5)}, dtype=object)
+    X = X.mask(rng.random(X.shape) < 0.05)
+    y = ((X.f0 == "a") | (X.f1 == "b")).to_numpy().astype(int) ^ (rng.random(400) < 0.2)
+    (tree,) = build_trees(X, y, positive=1, binary=True)
+    assert tree.n_nodes > 50
+    assert prune_alphas(tree, 3.0, 1.0).tolist() == pytest.approx(
+        weakest_link_by_scan(tree, 3.0, 1.0).tolist(), abs=1e-12)
+
+
 def test_prune_checks_its_mask():
     from plx_core.tree import prune
 
