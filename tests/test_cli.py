@@ -469,7 +469,11 @@ def test_rows_are_named_by_their_line_and_encodings_can_be_named(tmp_path, capsy
     q.write_text("age\n33\n\nabc\n")  # a blank line: 'abc' is on line 4
     code, _, err = run(["predict", m, q, "--out", tmp_path / "p.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, "file", "q.csv", "column 'age', row 4: value 'abc'")
+    # the line a spreadsheet shows, and the data row: the `row` of predictions.csv
+    assert_one_line_error(err, "file", "q.csv", "column 'age', line 4 (data row 2): value 'abc'")
+    q.write_text("age\n33\n\n44\n")
+    assert run(["predict", m, q, "--out", tmp_path / "p.csv"], capsys)[0] == 0
+    assert pd.read_csv(tmp_path / "p.csv")["row"].tolist() == [1, 2]
     latin = tmp_path / "latin.csv"
     latin.write_bytes("a1,a2,a3,a4\nü,1,0,1\n".encode("latin-1"))
     model = tmp_path / "ex.json"

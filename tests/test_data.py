@@ -775,6 +775,7 @@ def test_numbers_not_read_as_numbers_say_why_and_how(write, stray, share, says):
     ["12.5", "7", "-", *map(str, range(47))] * 4,  # a stray '-' read as missing: said so
     ["red", "green", "12", "blue"] * 50,  # words with a number among them: text
     ["1,234,567", "12"] * 50,  # thousands, read
+    ["2021-03-04", "04.03.2021", "2021-07-01", "17.05.2022"] * 50,  # dates in two formats
     [],
 ])
 def test_columns_read_as_they_are_written_have_no_unread_numbers(values):
