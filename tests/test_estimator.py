@@ -713,3 +713,12 @@ def test_a_positive_class_is_never_dropped_silently_with_three_classes():
     assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
     with pytest.raises(DataError, match="the label is missing in row"):  # booleans with a gap
         PLXClassifier().fit(_XL, pd.array([*_BASE[:-1], None], dtype="boolean"))
+
+
+def test_predict_names_a_column_written_otherwise():
+    rng = np.random.default_rng(66)
+    X = pd.DataFrame({" Age": rng.integers(18, 90, 100), "g": rng.choice(list("ab"), 100)})
+    m = PLXClassifier().fit(X, (X[" Age"] > 50).astype(int))
+    with pytest.raises(DataError, match=r"\[' Age'\] of the training data are missing \('AGE' "
+                                        r"differs from it only in case or spaces\)"):
+        m.predict(X.rename(columns={" Age": "AGE"}))
