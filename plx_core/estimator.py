@@ -194,7 +194,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
-    where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
+    where it is the second; refused with more classes, which get one KB each). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
     > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
     "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per
@@ -377,6 +377,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.positive_ = pos
             targets = [pos]
         else:
+            if self.positive is not None:  # never dropped silently (`plx fit` makes it binary)
+                raise DataError(
+                    f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
+                    f"leave it unset for one KB per class (one-vs-rest), or pass y == "
+                    f"{value_str(self.positive)!r} to fit that class against the rest")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
