@@ -1,7 +1,7 @@
 """plx dashboard: from an uploaded table to explained, compared decisions.
 
 `main()` sets the page up, makes sure the session has its workspace (the default diagnosis data
-with its Direct KB), and builds the navigation; the page scripts in `views/` hold the widgets and
+with plx's default model), and builds the navigation; the page scripts in `views/` hold the widgets and
 call the service. Started by `plx dashboard` (this file is the script) or, in a checkout, by
 `streamlit run app.py` (which calls `main`).
 """
@@ -59,7 +59,8 @@ def main() -> None:
             n, f = ws.dataset.X.shape
             st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · POS = {md(ws.positive)}")
             if ws.kb is not None:
-                st.caption(f"KB: {md(ws.kb_note or ws.kb_settings.label())} · {len(ws.kb):,} clauses")
+                chosen = f" ({ws.model.name}, threshold {ws.threshold:g})" if ws.model else ""
+                st.caption(f"KB: {md(ws.kb_name + chosen)} · {len(ws.kb):,} clauses")
             else:
                 st.caption("KB: not built yet")
             n_on = sum(r.enabled for r in ws.rules)

@@ -22,7 +22,7 @@ WS_KEY = "ws"
 
 def workspace() -> Workspace:
     """This session's workspace: on first use, its saved project (the one in the page URL, else
-    the last one opened; a first start makes one on the default data with its Direct KB)."""
+    the last one opened; a first start makes one on the default data with plx's default)."""
     ws = st.session_state.get(WS_KEY)
     if ws is None:
         from plx_app.project_ui import open_session
@@ -33,8 +33,9 @@ def workspace() -> Workspace:
 
 @st.cache_data(max_entries=8, show_spinner="Reading the file…")
 def load_upload(data: bytes, name: str, header: bool, missing: tuple[str, ...],
-                split_column: str | None) -> RawTable:
-    return read_upload(data, name, header=header, missing=missing, split_column=split_column)
+                split_column: str | None, decimal: str | None = None) -> RawTable:
+    return read_upload(data, name, header=header, missing=missing, split_column=split_column,
+                       decimal=decimal)
 
 
 @st.cache_data(max_entries=16, show_spinner="Loading the data set…")

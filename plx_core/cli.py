@@ -84,8 +84,7 @@ def read_rows(path: str | Path, missing: Sequence[str] | None = None,
 
     table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing,
                        encoding=encoding)
-    lines = pd.Index(table.lines.tolist(), dtype=object, name="line")  # Python ints: "row 3"
-    table = replace(table, frame=table.frame.set_axis(lines))
+    table = replace(table, frame=table.by_line())
     for n in table.notes:
         say(f"{table.where}: {n}")
     if table.missing:

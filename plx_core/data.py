@@ -29,6 +29,7 @@ import pandas as pd
 from .encoding import (
     check_label_variants,
     column_names,
+    column_twins,
     default_positive,
     natural_key,
     unknown_positive,
@@ -79,6 +80,21 @@ class Table:
     def line_of(self, rows: Sequence[int] | np.ndarray) -> list[int]:
         """The file lines of data rows given by position (0-based)."""
         return [int(self.lines[i]) for i in rows]
+
+    def by_line(self) -> pd.DataFrame:
+        """The frame indexed by each row's line in the file (a spreadsheet's row number; a
+        Parquet file's rows from 1), as Python ints: a message naming "row 3" points at it.
+        How `plx fit` and the dashboard number the rows of what they read."""
+        return self.frame.set_axis(pd.Index(self.lines.tolist(), dtype=object, name="line"))
+
+
+def row_name(index: pd.Index, i: int) -> str:
+    """How a message names the row at position `i`: a file's table (indexed by its lines, as
+    `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
+    row being the `row` of the CLI's outputs —, any other table by its index label."""
+    if index.name == "line":
+        return f"line {index[i]!r} (data row {i + 1})"
+    return f"row {index[i]!r}"
 
 
 def load_csv(
@@ -492,14 +508,17 @@ _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
 #: (04/03/2021 is 4 March unless a value's second field is above 12; the reading is said).
 DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
                                               "%Y/%m/%d")
-                             for tm in ("", " %H:%M", " %H:%M:%S")))
+                             for tm in ("", " %H:%M", " %H:%M:%S")),
+                *(d + tm for d in ("%d-%b-%Y", "%d %b %Y", "%b %d, %Y", "%d %B %Y", "%B %d, %Y")
+                  for tm in ("", " %H:%M", " %H:%M:%S")))  # month names, in English
 DATE_ISO = "date:ISO8601"
 """The number format of a column held as dates (datetime64, Timestamps): text in new rows
 is read as ISO dates."""
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS))
-_DATE_LIKE = (r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
+              r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
 
@@ -809,7 +828,8 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
     u = _present_text(s)
-    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string":
+    if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
+            u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
     shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
@@ -877,7 +897,7 @@ NUMBER_FORMAT_WORDS = {
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
-        "%m", "month").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
+        "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
@@ -917,7 +937,7 @@ class Binning:
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
             raise DataError(
-                f"column {str(values.name)!r}, row {values.index[i]!r}: value "
+                f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
@@ -1009,8 +1029,8 @@ def fit_bins(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise DataError(
-            f"column {str(values.name)!r}, row {values.index[i]!r}: value {values.iloc[i]!r} "
-            "is not a number; it cannot be discretised"
+            f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
+            f"{values.iloc[i]!r} is not a number; it cannot be discretised"
         )
     x = x[~np.isnan(x)]
     if method == "cuts":
@@ -1098,7 +1118,8 @@ class Schema:
         as they are (the engine reports them)."""
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
-            raise DataError(f"the rows lack the feature column(s) {absent}")
+            raise DataError(f"the rows lack the feature column(s) {absent}"
+                            f"{column_twins(absent, [c for c in frame.columns if c not in self.features])}")
         cols = {}
         for f in self.features:
             s = frame[f]
@@ -1299,6 +1320,17 @@ def numbered_like_ids(x: np.ndarray) -> bool:
     return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
 
 
+def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:
+    """Whether a column of numbers `x` (read in format `fmt`) is binned: the estimator's rule
+    (`discretize.is_numeric`: non-whole numbers, or more than `max_categories` distinct values),
+    so `plx fit`, the dashboard and `PLXClassifier` type one table alike; dates as before."""
+    if is_date_format(fmt):
+        return n_distinct > max_categories
+    from .discretize import is_numeric  # discretize builds on this module
+
+    return is_numeric(pd.Series(x, dtype=float), max_categories)
+
+
 def infer_schema(
     frame: pd.DataFrame,
     label: str,
@@ -1320,8 +1352,9 @@ def infer_schema(
 ) -> Schema:
     """Decide, once, how `frame` becomes features and a label.
 
-    A column is numeric when every present value is a number and it has more than
-    `max_categories` distinct values (or it is listed in `numeric` / `cuts`); numeric columns
+    A column is numeric when every present value is a number and it holds non-whole numbers
+    or more than `max_categories` distinct values (the estimator's rule,
+    `discretize.is_numeric`), or it is listed in `numeric` / `cuts`; numeric columns
     are discretised by `method` with `bins` (both may be per-column dicts) or by `cuts`.
     Columns are excluded, with the reason recorded, when they are ID-like (distinct values /
     present values ≥ `id_threshold`, more than `max_categories` distinct, and text or
@@ -1336,7 +1369,8 @@ def infer_schema(
     (`number_format`).
     """
     if label not in frame.columns:
-        raise DataError(f"no label column {label!r}; the columns are "
+        raise DataError(f"no label column {label!r}{column_twins([label], frame.columns)}; "
+                        "the columns are "
                         f"{[str(c) for c in frame.columns]}")
     cols = column_names(frame)  # refuses a name that stands twice
     cuts = dict(cuts or {})
@@ -1397,14 +1431,15 @@ def infer_schema(
             if not is_num:
                 r = int(np.flatnonzero(bad)[0])
                 raise DataError(
-                    f"column {c!r} is listed as numeric but row {s.index[r]!r} holds "
+                    f"column {c!r} is listed as numeric but {row_name(s.index, r)} holds "
                     f"{s.iloc[r]!r}, not a number"
                 )
             kind = "numeric"
         elif c in categorical:
             kind = "categorical"
         else:
-            kind = "numeric" if is_num and n_distinct > max_categories else "categorical"
+            kind = "numeric" if is_num and _binned(x, fmt, n_distinct, max_categories) \
+                else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
             why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
@@ -1412,10 +1447,10 @@ def infer_schema(
                                 id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:
-                if not is_num and (unread := unread_numbers(s, delimiter)) is not None:
-                    why += f" — {unread}"
-                elif not is_num and (mixed := mixed_dates(s)) is not None:
+                if not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
+                elif not is_num and (unread := unread_numbers(s, delimiter)) is not None:
+                    why += f" — {unread}"
                 excluded[c] = why
                 continue
             if n_distinct == 1:

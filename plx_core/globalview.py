@@ -23,7 +23,7 @@ from .encoding import is_missing
 from .errors import DataError
 from .explain import Explanation, citable, explain, explain_many, shapley
 from .kb import KB
-from .query import TIE_EPS, encode_rows
+from .query import TIE_EPS, encode_rows, query
 from .wording import clause_text, plural
 
 CHUNK = 16  # rows whose explanations are made together (explain_many: shared work, threads)
@@ -97,15 +97,18 @@ def sample_rows(X: pd.DataFrame, max_rows: int, random_state: int | None = 0) ->
 
 def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semantics: str = "auto",
              shapley_samples: int = 64, random_state: int | None = 0,
-             explanation: Explanation | None = None, threshold: float = 0.5) -> RowPart:
+             explanation: Explanation | None = None, threshold: float = 0.5,
+             bounds: Any = None) -> RowPart:
     """Explain one row (known values `q`) for the global view (`explanation`: its k-feature
     explanation when already made, e.g. by `explain_many` for a chunk of rows), the row
-    decided positive iff the mean of its bounds is above `threshold`."""
+    decided positive iff the mean of its bounds is above `threshold`. `bounds`: the row's
+    answer from `kb` when the explanation searched another KB (`global_view`'s `explained`)."""
     most = k if explanation is not None else int(  # what an explanation can cite
         citable(kb, encode_rows(kb, pd.DataFrame([dict(q)]))).sum())
     e = explanation if explanation is not None else explain(kb, q, k=min(k, most),
                                                             semantics=semantics)
-    b = e.query_bounds  # the row's own answer, made by the explanation (no second query)
+    # the row's own answer, made by the explanation (no second query) unless given
+    b = e.query_bounds if bounds is None else bounds
     if explanation is None and _side(b, threshold) != e.positive:  # explain the side decided
         e = explain(kb, q, k=min(k, most), semantics=semantics,
                     direction="positive" if _side(b, threshold) else "negative")
@@ -140,6 +143,7 @@ def global_view(
     done: MutableMapping[Hashable, RowPart | None] | None = None,
     positive: Any = None,
     threshold: float = 0.5,
+    explained: KB | None = None,
 ) -> GlobalView:
     """Aggregate k-feature explanations, |Shapley| and decisive rules over ≤ `max_rows` rows
     of X (a seeded sample). A row that knows fewer than k features is explained with all it
@@ -153,7 +157,9 @@ def global_view(
     interrupted run continues where it ended (pass the same mapping for the same KB, rows, k
     and settings). `positive` names the class in the rules' text (`THEN malignant`). A row is
 decided, and explained on the side decided, at `threshold` (the paper's 0.5, or the one the
-model answers with, e.g. plx's default's)."""
+model answers with, e.g. plx's default's). `explained`: the KB the explanations search when
+it is not the one that answers (the full Direct KB behind a tuned one, as
+`PLXClassifier.explain` searches); decisions, Shapley values and decisive rules stay `kb`'s."""
     if k < 1:
         raise DataError(f"k must be at least 1, got {k}")
     rows = sample_rows(X, max_rows, random_state)
@@ -171,9 +177,11 @@ model answers with, e.g. plx's default's)."""
     queries = [{f: v for f, v in rec.items() if not is_missing(v)} for rec in records]
     # what an explanation can cite (`explain.citable`: a seen value of a feature some clause
     # uses); a row with none is explained by nothing, as a row that knows no value
-    cite = citable(kb, encode_rows(kb, rows)).sum(axis=1)
+    searched = kb if explained is None else explained
+    cite = citable(searched, encode_rows(searched, rows)).sum(axis=1)
     queries = [q if cite[i] else {} for i, q in enumerate(queries)]
     made: dict[int, Explanation] = {}  # explanations of the current chunk (explain_many)
+    answers: dict[int, Any] = {}  # the chunk's answers from kb when `explained` searches
     for i, idx in enumerate(rows.index):
         if idx not in done:
             if stop is not None and stop():
@@ -181,25 +189,37 @@ model answers with, e.g. plx's default's)."""
             if queries[i] and i not in made:  # the next chunk's explanations, made together
                 chunk = [j for j in range(i, min(i + CHUNK, len(rows)))
                          if queries[j] and rows.index[j] not in done]
-                es = explain_many(kb, [queries[j] for j in chunk],
-                                  k=[min(k, int(cite[j])) for j in chunk],
-                                  semantics=semantics, stop=stop)
-                made = dict(zip(chunk, es))  # a prefix when stopped
-                redo = [j for j, e in made.items() if _side(e.query_bounds, threshold) != e.positive]
-                if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
-                    again = explain_many(kb, [queries[j] for j in redo],
-                                         k=[min(k, int(cite[j])) for j in redo],
-                                         semantics=semantics, stop=stop,
-                                         direction=["positive" if _side(made[j].query_bounds,
-                                                                        threshold) else "negative"
-                                                    for j in redo])
-                    made.update(zip(redo, again))
-                    if len(again) < len(redo):  # stopped: keep the prefix explained rightly
-                        made = {j: e for j, e in made.items() if j < redo[len(again)]}
+                if explained is not None:  # decided by kb, explained on that side by `explained`
+                    answers = {j: query(kb, queries[j], semantics=semantics) for j in chunk}
+                    es = explain_many(explained, [queries[j] for j in chunk],
+                                      k=[min(k, int(cite[j])) for j in chunk],
+                                      semantics=semantics, stop=stop,
+                                      direction=["positive" if _side((answers[j].lower,
+                                                                      answers[j].upper), threshold)
+                                                 else "negative" for j in chunk])
+                    made = dict(zip(chunk, es))  # a prefix when stopped
+                else:
+                    es = explain_many(kb, [queries[j] for j in chunk],
+                                      k=[min(k, int(cite[j])) for j in chunk],
+                                      semantics=semantics, stop=stop)
+                    made = dict(zip(chunk, es))  # a prefix when stopped
+                    redo = [j for j, e in made.items()
+                            if _side(e.query_bounds, threshold) != e.positive]
+                    if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
+                        again = explain_many(kb, [queries[j] for j in redo],
+                                             k=[min(k, int(cite[j])) for j in redo],
+                                             semantics=semantics, stop=stop,
+                                             direction=["positive" if _side(
+                                                 made[j].query_bounds, threshold) else "negative"
+                                                 for j in redo])
+                        made.update(zip(redo, again))
+                        if len(again) < len(redo):  # stopped: keep the prefix explained rightly
+                            made = {j: e for j, e in made.items() if j < redo[len(again)]}
                 if i not in made:
                     break
             done[idx] = row_part(kb, queries[i], k, feats, semantics, shapley_samples,
-                                 random_state, made.get(i), threshold) if queries[i] else None
+                                 random_state, made.get(i), threshold,
+                                 answers.get(i)) if queries[i] else None
         parts.append(done[idx])
         if progress is not None:
             progress(i + 1, len(rows))

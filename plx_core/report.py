@@ -190,6 +190,7 @@ def case_report(
     top_evidence: int = 10,
     max_changes: int = 2,
     threshold: float = 0.5,
+    explained: KB | None = None,
 ) -> str:
     """One self-contained HTML page explaining the decision on `instance`, positive iff the
     mean of its ω(POS) bounds is above `threshold` (the paper's 0.5, or the one the model
@@ -201,7 +202,9 @@ def case_report(
     project store through `rule_authors`); without it the KB's own rules are listed (author
     not recorded). Evidence from a rule names its author; learned clauses say so. `data` and `settings`: what the model was built from and how (shown as tables).
     `created` stamps the page (default: now, UTC). `positive_value`: the class value POS stands
-    for, when `positive` is a display name (`Survived = 1`).
+    for, when `positive` is a display name (`Survived = 1`). `explained`: the KB the
+    explanation searches when it is not the one that answers (the full Direct KB behind a
+    tuned one, as `PLXClassifier.explain` searches); the answer and evidence stay `kb`'s.
     """
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
@@ -235,7 +238,8 @@ def case_report(
     # the explanation
     parts.append("<h2>Why</h2>")
     if q:
-        e = explain(kb, q, k=min(k, len(q)), semantics=semantics, direction=side)
+        e = explain(kb if explained is None else explained, q, k=min(k, len(q)),
+                    semantics=semantics, direction=side)
         parts.append(f"<p>{_e(explanation_sentence(e, positive))}</p>")
     else:
         parts.append("<p>No value is known, so there is nothing to explain.</p>")

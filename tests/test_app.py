@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from app_util import classic_workspace
 from streamlit.testing.v1 import AppTest
 
 from plx_app.service import (
     DataSettings,
     KBSettings,
+    default_max_len,
     instance_from_row,
     new_workspace,
     raw_builtin,
@@ -61,7 +63,7 @@ def metric(at: AppTest, label: str) -> str:
 
 @pytest.fixture(scope="module")
 def base_ws():
-    return new_workspace()
+    return classic_workspace()
 
 
 def fresh(base_ws):
@@ -81,7 +83,10 @@ def test_app_opens_on_the_default_diagnosis_set():
     assert metric(at, "Rows × features") == "569 × 6"
     assert metric(at, "POS is") == "malignant"
     side = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
-    assert "2,014 clauses" in side and "Rules: 0" in side
+    # plx's default answers, and the sidebar says which model and at which threshold
+    assert ws.kb_settings.kind == "auto" and ws.model is not None
+    assert f"plx's default ({ws.model.name}, threshold {ws.threshold:g}) · {len(ws.kb):,} " \
+        "clauses" in side and "Rules: 0" in side
     assert at.button(key="data_apply").disabled  # nothing to apply yet
 
 
@@ -192,6 +197,7 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
              "hiv1": "hiv1-protease/746Data.txt"}
     path = root / files[name]
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.default_timeout = 300  # plx's default compares its candidates on 5,687 Mushroom rows
     at.radio(key="data_source").set_value("Upload a CSV").run()
     if name != "titanic":
         at.checkbox(key="data_header").uncheck().run()
@@ -210,8 +216,10 @@ def test_shared_files_uploaded_through_the_data_page(base_ws, name):
     assert ws.dataset.name == path.name and ws.kb is not None
     if name == "hiv1":
         assert ws.features == tuple(f"a1_{i}" for i in range(1, 9))
-    if name == "mushroom":
-        assert ws.kb_settings.max_len == 2  # 21 usable features: capped to stay interactive
+    if name == "mushroom":  # an upload opens on plx's default, which says what answers
+        assert ws.kb_settings.kind == "auto" and ws.model is not None
+        at.switch_page("plx_app/views/2_Knowledge_base.py").run()
+        assert not at.exception and ws.model.reason in [t.value for t in at.text]
     for page in ("plx_app/views/3_Query.py", "plx_app/views/4_Explain.py"):
         at.switch_page(page).run()
         assert not at.exception and not errors(at), (page, errors(at))
@@ -733,9 +741,12 @@ def test_kb_too_large_is_reported_in_plain_words():
 
     raw = read_upload(frame.to_csv(index=False).encode(), "wide.csv")
     ws = new_workspace(raw, DataSettings("y", "1", tuple(frame.columns[:-1]),
-                                         categorical=tuple(frame.columns[:-1])))
-    assert ws.kb_settings.max_len is not None  # the default cap keeps it buildable
+                                         categorical=tuple(frame.columns[:-1])),
+                       kb=KBSettings("tree"))
     at = run("plx_app/views/2_Knowledge_base.py", ws)
+    at.radio(key="kb_kind").set_value("direct").run()
+    # choosing Direct starts at the default cap, which keeps it buildable
+    assert at.number_input(key="kb_max_len").value == default_max_len(*ws.X_train.shape) > 0
     at.number_input(key="kb_max_len").set_value(0).run()
     at.button(key="kb_build").click().run()
     assert not at.exception
@@ -937,7 +948,11 @@ def test_data_page_reads_a_parquet_upload_as_the_same_table_in_csv(base_ws):
     # the same table written as CSV gives the same features, bins and labels
     csv = _upload_and_apply(base_ws, "typed.csv", df.to_csv(index=False).encode())
     ws_csv = csv.session_state["ws"]
-    pd.testing.assert_frame_equal(X.astype(str), ws_csv.dataset.X.astype(str))
+    # the same rows and values; each numbered as its file numbers it (plx fit does the same):
+    # a Parquet file's rows from 1, a CSV's by their line (the header is line 1)
+    assert list(ws_csv.dataset.X.index) == [i + 1 for i in X.index]
+    pd.testing.assert_frame_equal(X.astype(str).reset_index(drop=True),
+                                  ws_csv.dataset.X.astype(str).reset_index(drop=True))
     assert ws.dataset.y.astype(str).tolist() == ws_csv.dataset.y.astype(str).tolist()
 
 

@@ -49,10 +49,16 @@ def settings_of(raw, **kw):
                    numeric=("age", "income"), categorical=("colour",), **kw)
 
 
+def at_lines(index) -> pd.DataFrame:
+    """TABLE's rows (as numbers) at the upload's index, the rows' lines in the CSV (the
+    header is line 1), as `plx fit` numbers them."""
+    return TABLE.iloc[[int(i) - 2 for i in index]][FEATURES].set_axis(index)
+
+
 def train_rows(raw, ws):
     """The rows (as numbers) the workspace trained on, each once in its order, and labels."""
     X, y = ws.part("train")
-    return TABLE.loc[X.index, FEATURES], y.astype(str)
+    return at_lines(X.index), y.astype(str)
 
 
 def test_cut_points_are_the_estimators_on_the_training_rows(raw):
@@ -116,7 +122,7 @@ def test_dashboard_answers_as_the_estimator_and_plx_predict(raw, tmp_path):
     # plx's default in the dashboard answers each test row as the estimator does on raw rows
     ws.set_kb(KBSettings("auto"))
     dec = ws.decisions("test")
-    rows = TABLE.loc[ws.X_test.index, FEATURES]
+    rows = at_lines(ws.X_test.index)
     ref = est.bounds(rows)
     assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
     assert (dec["decision"] == "POS").tolist() == (est.predict(rows) == "1").tolist()

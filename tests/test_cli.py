@@ -469,7 +469,11 @@ def test_rows_are_named_by_their_line_and_encodings_can_be_named(tmp_path, capsy
     q.write_text("age\n33\n\nabc\n")  # a blank line: 'abc' is on line 4
     code, _, err = run(["predict", m, q, "--out", tmp_path / "p.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, "file", "q.csv", "column 'age', row 4: value 'abc'")
+    # the line a spreadsheet shows, and the data row: the `row` of predictions.csv
+    assert_one_line_error(err, "file", "q.csv", "column 'age', line 4 (data row 2): value 'abc'")
+    q.write_text("age\n33\n\n44\n")
+    assert run(["predict", m, q, "--out", tmp_path / "p.csv"], capsys)[0] == 0
+    assert pd.read_csv(tmp_path / "p.csv")["row"].tolist() == [1, 2]
     latin = tmp_path / "latin.csv"
     latin.write_bytes("a1,a2,a3,a4\nü,1,0,1\n".encode("latin-1"))
     model = tmp_path / "ex.json"
@@ -929,6 +933,30 @@ def test_numbers_the_reader_cannot_read_are_said_with_the_way_to_read_them(tmp_p
     code, _, err = run(base + ["--decimal", ".", markers], capsys)
     assert code == 0, err
     assert set(json.loads(model.read_text())["schema"]["bins"]) >= {"income", "score", "count"}
+
+
+def test_a_column_written_otherwise_is_named_beside_the_one_missing(tmp_path, capsys):
+    # ' Age' and 'age' are two columns; a new file writing ' Age' as 'AGE' lacked ' Age', and
+    # a label typed 'Outcome' for 'outcome' was not found, without a word on the near name
+    rng = np.random.default_rng(65)
+    a, b = rng.integers(18, 90, 200), rng.integers(18, 90, 200)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({" Age": a, "age": b, "outcome": np.where(a > 50, "sick", "well")}).to_csv(
+        data, index=False)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "Outcome", "--out", m], capsys)
+    assert code == 2
+    assert_one_line_error(err, "no label column 'Outcome'", "'outcome' differs from it only")
+    code, _, err = run(["fit", data, "--label", "outcome", "--positive", "sick", "--out", m], capsys)
+    assert code == 0, err
+    new = tmp_path / "new.csv"
+    new.write_text("AGE,age\n60,20\n")
+    code, _, err = run(["predict", m, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err.splitlines()[-1], "[' Age']", "'AGE' differs from it only")
+    new.write_text(" Age\n60\n")  # 'age' lacking: ' Age' is another feature, not its twin
+    code, _, err = run(["predict", m, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2 and "['age']" in err and "differs" not in err
 
 
 def test_fit_says_a_column_of_dates_in_two_formats_is_used_as_categories(tmp_path, capsys):

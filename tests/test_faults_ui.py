@@ -15,9 +15,10 @@ from contextlib import contextmanager
 
 import cvxpy as cp
 import pytest
+from app_util import classic_workspace
 from test_app import errors, fresh, metric, run, texts
 
-from plx_app.service import KBSettings, instance_from_row, new_workspace, rule_clause
+from plx_app.service import KBSettings, instance_from_row, rule_clause
 from plx_core import query
 
 FAULTS = {  # kind → what the user must read in the error
@@ -47,7 +48,7 @@ def solver_fault(kind: str) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def base_ws():
-    return new_workspace()
+    return classic_workspace()
 
 
 def lp_ws(base_ws):

@@ -46,24 +46,27 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from app_util import classic_settings, classic_workspace  # noqa: E402
+
 from plx_app.service import explain as engine  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def ws0():
-    return new_workspace()
+    return classic_workspace()
 
 
 @pytest.fixture()
 def ws():
-    return new_workspace()
+    return classic_workspace()
 
 
 # --------------------------------------------------------------------------- data
 
 
-def test_raw_default_reproduces_the_builtin_default():
-    ds = prepare(raw_default(), raw_default().defaults)
+def test_classic_settings_reproduce_the_builtin_default():
+    raw, settings = classic_settings()
+    ds = prepare(raw, settings)
     ref = breast_cancer_default()
     assert ds.X.reset_index(drop=True).equals(ref.X.reset_index(drop=True))
     assert list(ds.y) == list(ref.y)
@@ -159,14 +162,14 @@ def test_kb_is_cached_per_session_by_data_and_settings(ws):
     kb1 = ws.kb
     ws.set_kb(KBSettings("tree"))
     assert ws.kb.kind == "tree" and ws.trees and not ws.kb_cached
-    ws.set_kb(KBSettings())
+    ws.set_kb(KBSettings("direct"))
     assert ws.kb is kb1 and ws.kb_cached  # the same object: nothing rebuilt
     ws.set_kb(KBSettings("tree"))
     assert ws.kb_cached
 
 
 def test_workspaces_share_nothing():
-    a, b = new_workspace(), new_workspace()
+    a, b = classic_workspace(), classic_workspace()
     a.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
     assert b.rules == []
     assert a.kbs is not b.kbs and a.results is not b.results
@@ -221,7 +224,7 @@ def test_use_data_drops_rules_that_no_longer_fit(ws):
 def test_import_kb_round_trip(ws):
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))
     text = ws.current_kb().to_json()
-    w2 = new_workspace()
+    w2 = classic_workspace()
     base = w2.import_kb(text)
     assert len(base) == len(ws.kb) and [r.id for r in w2.rules] == ["r1"]
     with pytest.raises(DataError, match="does not fit the data"):

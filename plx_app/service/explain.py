@@ -196,13 +196,13 @@ def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
     under plx's default the KB searched is the one `PLXClassifier.explain` searches
     (`Workspace.explained_kb`)."""
     v = view or ws.view()
-    own = ws.model is not None and v.key == ws.view().key  # one key, one answer
+    own = ws.model is not None and ws.is_own(v)  # the default's KB, with or without rules
 
     def make() -> Explanation:
         side = "auto"
         if ws.threshold != THRESHOLD or own:
             side = "positive" if ws.decides(ws.query(values, view=v)) else "negative"
-        kb = ws.explained_kb() if own else v.kb
+        kb = ws.explained_kb(rules=bool(v.key[1])) if own else v.kb
         return explain(kb, values, k, ws.answer_semantics, direction=side)
 
     return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold

@@ -36,7 +36,13 @@ def ws_global_view(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS, part:
     return global_view(kb, X, k=min(k, len(ws.features)), max_rows=max_rows,
                        random_state=ws.settings.seed, semantics=ws.answer_semantics,
                        progress=progress, stop=stop, done=done, positive=ws.class_name,
-                       threshold=ws.threshold)
+                       threshold=ws.threshold, explained=_searched(ws))
+
+
+def _searched(ws: Workspace):
+    """The KB explanations search when it is not the answering one (plx's default behind a
+    tuned Direct KB, as `PLXClassifier.explain`), with the enabled rules; else None."""
+    return ws.explained_kb() if ws.model is not None and ws.model.searched is not None else None
 
 
 def ws_global_progress(ws: Workspace, k: int = 2, max_rows: int = GLOBAL_ROWS,
@@ -82,7 +88,7 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     return ws.results.get(key, lambda: case_report(
         kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
         semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
-        threshold=ws.threshold,
+        threshold=ws.threshold, explained=_searched(ws),
         title=f"plx case report: {inst.title()}"))
 
 

@@ -25,7 +25,7 @@ possibly a binary one, drawn node by node); the others build the paper's KBs as 
 
 @dataclass(frozen=True)
 class KBSettings:
-    kind: str = "direct"  # auto | direct | tree | tree-all | forest
+    kind: str = "auto"  # auto (plx's default, what PLXClassifier() fits) | direct | tree | tree-all | forest
     max_len: int | None = None  # Direct KB
     n_trees: int = 10  # forest
     max_depth: int | None = None  # trees

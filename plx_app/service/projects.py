@@ -30,7 +30,7 @@ from plx_core.store import (
 )
 
 from .instances import Instance
-from .kbs import KBSettings, default_max_len
+from .kbs import KBSettings
 from .tables import DEFAULT_NAME, DataSettings, RawTable, raw_builtin, raw_shared, read_upload
 from .workspace import Workspace, new_workspace
 
@@ -93,7 +93,8 @@ def load_raw(store: Store, p: Project) -> RawTable:
     o = ref.options
     return read_upload(store.blob(p.data_sha or ""), ref.name, header=bool(o.get("header", True)),
                        missing=tuple(o.get("missing", MISSING_MARKERS)),
-                       split_column=o.get("split_column"))
+                       split_column=o.get("split_column"), decimal=o.get("decimal"),
+                       rows=o.get("rows", "positions"))  # saved before rows were file lines
 
 
 def _state(ws: Workspace) -> dict[str, Any]:
@@ -151,11 +152,10 @@ def open_project(store: Store, pid: int) -> tuple[Workspace, Link, list[str]]:
         notes.append(f"The saved data settings do not apply any more ({exc}); the defaults are used.")
         ws = new_workspace(raw, raw.defaults, build=False)
     try:
-        ws.kb_settings = settings_from(KBSettings, p.kb) if p.kb else KBSettings(
-            max_len=default_max_len(*ws.X_train.shape))
+        ws.kb_settings = settings_from(KBSettings, p.kb) if p.kb else KBSettings()
     except DataError as exc:
         notes.append(f"The saved KB settings do not apply any more ({exc}); the defaults are used.")
-        ws.kb_settings = KBSettings(max_len=default_max_len(*ws.X_train.shape))
+        ws.kb_settings = KBSettings()
     if p.kb_sha:
         ws.import_kb(store.blob(p.kb_sha), rules="replace")
     else:

@@ -15,6 +15,7 @@ from plx_core.data import (
     infer_schema,
     mixed_dates,
     read_table,
+    reading_delimiter,
     reads_as_numbers,
     suggest_label,
     train_test_split_stratified,
@@ -85,9 +86,11 @@ class RawTable:
 
 
 def raw_default() -> RawTable:
-    """The default diagnosis set as raw numbers: `breast_cancer_default()` is this table with
-    `defaults` applied (6 measurements, 3 quantile bins each, cut on the whole table as that
-    named set defines them; choose a discretisation on the Data page to cut on training rows)."""
+    """The default diagnosis set as raw numbers (six of scikit-learn's 30 measurements), read
+    as an upload of the same table is: its measurements cut by the estimator's discretiser on
+    the training rows only, so the dashboard answers as `PLXClassifier()` fitted on those rows.
+    (`plx_core.datasets.breast_cancer_default()` is the set with three quantile bins of the
+    whole table, the fixed benchmark; projects saved with those bins keep them.)"""
     from sklearn.datasets import load_breast_cancer
 
     from plx_core.datasets import BREAST_CANCER_FEATURES
@@ -97,12 +100,12 @@ def raw_default() -> RawTable:
     frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
     frame = frame.reset_index(drop=True)
     feats = tuple(BREAST_CANCER_FEATURES)
-    settings = DataSettings("diagnosis", "malignant", feats, numeric=feats, method="quantile",
-                            bins=3, cut_on="table")  # the set's fixed bins, as in plx_core
+    settings = DataSettings("diagnosis", "malignant", feats, numeric=feats)
     return RawTable(
         DEFAULT_NAME, frame,
         "Breast cancer Wisconsin (diagnostic): 569 tumours, 212 malignant and 357 benign; six "
-        "of the 30 measurements, each cut into three equal-frequency bins.",
+        "of the 30 measurements, each cut into bins on the training rows (the Data page shows "
+        "the cut points).",
         fingerprint("builtin", DEFAULT_NAME), settings,
     )
 
@@ -146,6 +149,8 @@ def read_upload(
     header: bool = True,
     missing: Sequence[str] = MISSING_MARKERS,
     split_column: str | None = None,
+    decimal: str | None = None,
+    rows: str = "lines",
 ) -> RawTable:
     """An uploaded CSV or Parquet file (`plx_core.data.read_table`, as `plx fit` reads them:
     a Parquet file's columns keep their types, `header` does not apply) as a raw table. Sizes
@@ -153,7 +158,14 @@ def read_upload(
     row is read); a file named .parquet that is not one is refused. `split_column` turns
     a column of equal-length strings (an octamer such as `SLNLRETN`) into one feature per
     character (`<col>_1` … `<col>_L`): that is how the HIV-1 files are used. A field equal to
-    one of `missing` (default: the engine's `MISSING_MARKERS`, as the CLI reads) is missing."""
+    one of `missing` (default: the engine's `MISSING_MARKERS`, as the CLI reads) is missing.
+    `decimal` ('.' or ','; None: the file's delimiter decides) is the decimal mark of numbers
+    written as text, as `plx fit --decimal` takes it (`data.reading_delimiter`). Rows are
+    indexed by their line in the file (`rows="lines"`, as `plx fit` numbers them, so every
+    message and row picker names the line a spreadsheet shows); `rows="positions"` (0, 1, …)
+    is how projects saved before that numbered them, kept so their case notes stay put."""
+    if rows not in ("lines", "positions"):
+        raise DataError(f"rows must be 'lines' or 'positions', not {rows!r}")
     if len(data) > MAX_UPLOAD_BYTES:
         raise DataError(
             f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "
@@ -162,9 +174,11 @@ def read_upload(
     if filename.lower().endswith(PARQUET_SUFFIXES) and not bytes(data[:4]) == b"PAR1":
         raise DataError(f"{filename!r} is named as a Parquet file but does not start with "
                         "Parquet's PAR1 marker: the file is damaged or is not Parquet")
+    reading_delimiter(None, decimal)  # a bad decimal mark: one line, before the file is read
     table = read_table(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
                        max_cols=MAX_UPLOAD_COLS)
-    frame = table.frame
+    reading = reading_delimiter(table.delimiter, decimal)
+    frame = table.by_line() if rows == "lines" else table.frame  # as plx fit numbers rows
     frame.columns = [str(c) for c in frame.columns]
     if split_column:
         frame = split_characters(frame, split_column)
@@ -173,9 +187,10 @@ def read_upload(
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
     return RawTable(filename, frame, f"Uploaded file {filename!r}.",
-                    fingerprint(data, header, tuple(missing), split_column), settings, "upload",
-                    bytes(data), {"header": bool(header), "missing": list(missing),
-                                  "split_column": split_column}, table.delimiter)
+                    fingerprint(data, header, tuple(missing), split_column, decimal, rows),
+                    settings, "upload", bytes(data),
+                    {"header": bool(header), "missing": list(missing),
+                     "split_column": split_column, "decimal": decimal, "rows": rows}, reading)
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -185,15 +200,16 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
         raise DataError(f"there is no column {column!r} to split; the columns are {list(frame.columns)}")
     s = frame[column]
     if s.isna().any():
-        row = int(np.flatnonzero(s.isna().to_numpy())[0])
-        raise DataError(f"column {column!r} is empty in row {row + 1}; every value must be text to split")
+        row = s.index[int(np.flatnonzero(s.isna().to_numpy())[0])]
+        raise DataError(f"column {column!r} is empty in row {row}; every value must be text to split")
     text = s.astype(str)
     lengths = text.str.len()
     if lengths.nunique() != 1:
-        row = int(np.flatnonzero((lengths != lengths.iloc[0]).to_numpy())[0])
+        at = int(np.flatnonzero((lengths != lengths.iloc[0]).to_numpy())[0])
         raise DataError(
-            f"column {column!r} holds texts of different lengths (row 1 has {lengths.iloc[0]} "
-            f"characters, row {row + 1} has {lengths.iloc[row]}); only equal-length texts can be "
+            f"column {column!r} holds texts of different lengths (row {s.index[0]} has "
+            f"{lengths.iloc[0]} characters, row {s.index[at]} has {lengths.iloc[at]}); only "
+            "equal-length texts can be "
             "split into one feature per character"
         )
     n = int(lengths.iloc[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -104,8 +105,7 @@ class Workspace:
         """Build (or fetch from this session's cache) the KB for the data and settings."""
         key = ("kb", self.data_key, settings.key())
         cached = key in self.kbs
-        kb, trees, secs, model = self.kbs.get(
-            key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
+        kb, trees, secs, model = self.kbs.get(key, lambda: self._build(key, settings, progress))
         self.kb, self.trees, self.build_seconds, self.model = kb, trees, secs, model
         self.kb_settings, self.kb_key, self.kb_cached = settings, key, cached
         self.kb_note = ""
@@ -116,9 +116,20 @@ class Workspace:
         """Another KB on the same data (e.g. a Tree KB to compare with), from the session cache
         when built before; the current KB stays as it is."""
         key = ("kb", self.data_key, settings.key())
-        kb, _, _, _ = self.kbs.get(
-            key, lambda: build_kb(self.X_train, self.y_train, self.positive, settings, progress))
+        kb, _, _, _ = self.kbs.get(key, lambda: self._build(key, settings, progress))
         return kb, key
+
+    def _build(self, key: tuple, settings: KBSettings,
+               progress: Callable[[float, str], None] | None) -> tuple:
+        """`build_kb` on the training rows; on a built-in table (public data, the same for
+        every user) once per process (`BUILTIN_KBS`), so a first page load does not refit."""
+        def make() -> tuple:
+            return build_kb(self.X_train, self.y_train, self.positive, settings, progress)
+
+        if self.raw.source != "builtin":
+            return make()
+        with _BUILTIN_LOCK:
+            return BUILTIN_KBS.get(key, make)
 
     def import_kb(self, text: str | bytes, rules: str = "merge") -> KB:
         """Use a KB read from JSON (its features must be the data's features). Its rules are
@@ -158,14 +169,15 @@ class Workspace:
             return base
         return self.cached("kb+rules", scope="kb", make=lambda: with_rules(base, enabled))
 
-    def explained_kb(self) -> KB:
-        """The KB explanations search, with the enabled rules: under plx's default the full
-        Direct KB behind a tuned one (as `PLXClassifier.explain` searches), else the KB in use."""
+    def explained_kb(self, rules: bool = True) -> KB:
+        """The KB explanations search, with the enabled rules unless `rules` is False: under
+        plx's default the full Direct KB behind a tuned one (as `PLXClassifier.explain`
+        searches), else the KB in use."""
         searched = self.model.searched if self.model is not None else None
         if searched is None:
-            return self.current_kb()
+            return self.current_kb() if rules else self.ensure_kb()
         enabled = [r for r in self.rules if r.enabled]
-        if not enabled:
+        if not enabled or not rules:
             return searched
         return self.cached("searched+rules", scope="kb",
                            make=lambda: with_rules(searched, enabled))
@@ -173,30 +185,40 @@ class Workspace:
     def rules_key(self) -> tuple:
         return rules_signature(self.rules)
 
+    @property
+    def kb_name(self) -> str:
+        """The KB in use in words (`plx's default`, `Direct`, `imported (…)`)."""
+        self.ensure_kb()
+        return self.kb_note or self.kb_settings.label()
+
     def view(self, rules: bool = True) -> KBView:
         """The session's KB (with its enabled rules unless `rules` is False) and its key."""
         if rules:
-            return KBView("current", self.current_kb(), (self.kb_key, self.rules_key()))
-        return KBView("without rules", self.ensure_kb(), (self.kb_key, ()))
+            return KBView(f"{self.kb_name} with rules", self.current_kb(),
+                          (self.kb_key, self.rules_key()))
+        return KBView(self.kb_name, self.ensure_kb(), (self.kb_key, ()))
+
+    def is_own(self, view: KBView) -> bool:
+        """Whether `view` is the KB in use (with or without its rules)."""
+        return view.key[0] == self.kb_key
 
     def comparison_views(self, progress: Callable[[float, str], None] | None = None
                          ) -> list[KBView | None]:
-        """The KBs the Explain page sets side by side: Direct (the current cap), a Tree KB from
-        the leaves, and the Direct KB with the enabled rules (None without rules). Built KBs
-        come from the session cache; the current KB stays as it is."""
+        """The KBs the Explain page sets side by side: the KB in use when it is neither of the
+        paper's two (plx's default, first), Direct (the current cap), a Tree KB from the
+        leaves, and the KB in use with the enabled rules (None without rules). Built KBs come
+        from the session cache; the current KB stays as it is."""
         say = progress or (lambda f, t: None)
         ml = self.kb_settings.max_len if self.kb_settings.kind == "direct" else None
         out: list[KBView | None] = []
+        if self.kb_settings.kind not in ("direct", "tree") or self.kb_note:
+            out.append(self.view(rules=False))
         for i, (name, s) in enumerate([("Direct", KBSettings("direct", ml)),
                                        ("Tree (leaves)", KBSettings("tree"))]):
             kb, key = self.kb_for(s, lambda f, t, i=i: say((i + f) / 3, t))
             out.append(KBView(name, kb, (key, ())))
-        enabled = [r for r in self.rules if r.enabled]
-        if enabled:
-            base, key = out[0], (out[0].key[0], self.rules_key())
-            kbr = self.cached("kb+rules", scope="kb", view=KBView("", base.kb, key),
-                              make=lambda: with_rules(base.kb, enabled))
-            out.append(KBView("Direct with rules", kbr, key))
+        if any(r.enabled for r in self.rules):
+            out.append(self.view())
         else:
             out.append(None)
         say(1.0, "Ready")
@@ -358,6 +380,10 @@ class Workspace:
         self.selected = inst
 
 
+BUILTIN_KBS = LRU(6)
+"""KBs built on the built-in tables, shared by every session of the process: public data,
+and a built KB (with its trees and the default's choice) is never changed in place."""
+_BUILTIN_LOCK = threading.Lock()
 THRESHOLD = wording.THRESHOLD
 SEMANTICS = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
              "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}
@@ -409,16 +435,18 @@ def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
 
 
 def new_workspace(raw: RawTable | None = None, settings: DataSettings | None = None,
-                  build: bool = True) -> Workspace:
+                  build: bool = True, kb: KBSettings | None = None) -> Workspace:
     """A workspace on `raw` (default: the built-in diagnosis set, split 70/30 with seed 0),
-    with the Direct KB built unless `build` is False."""
+    with its KB (`kb`; default: plx's default, the model `PLXClassifier()` fits) built unless
+    `build` is False."""
     raw = raw if raw is not None else raw_default()
     settings = settings if settings is not None else raw.defaults
     ws = _workspace_for(raw, settings)
+    ws.kb_settings = kb if kb is not None else KBSettings()
     if build:
-        ws.kb_settings = KBSettings(max_len=default_max_len(*ws.X_train.shape))
         ws.ensure_kb()
     return ws
+
 
 
 def _workspace_for(raw: RawTable, settings: DataSettings) -> Workspace:
@@ -435,6 +463,8 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     fresh = _workspace_for(raw, settings)
     notes = []
     old_rules = ws.rules
+    if fresh.raw.fingerprint != ws.raw.fingerprint:  # another table: plx's default answers
+        ws.kb_settings = KBSettings(random_state=ws.kb_settings.random_state)
     for name in ("raw", "settings", "dataset", "X_train", "X_test", "y_train", "y_test", "data_key"):
         setattr(ws, name, getattr(fresh, name))
     ws.kb = None

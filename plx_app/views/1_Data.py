@@ -75,6 +75,15 @@ else:
                                 help="The same markers the plx command line reads as missing "
                                      "(plx_core.data.MISSING_MARKERS). Remove one that is a real "
                                      "value in your table (e.g. NA for North America).")
+    DECIMALS = {None: "as the file's separator says ('1.234' is a thousand in a ';' file)",
+                ".": "'.' (1.5, 1,234.5)", ",": "',' (1,5, 1.234,5)"}
+    decimal = u3.selectbox("Decimal mark of numbers written as text", list(DECIMALS),
+                           format_func=DECIMALS.get, key="data_decimal",
+                           index=list(DECIMALS).index(ws.raw.options.get("decimal"))
+                           if ws.raw.source == "upload" else 0,
+                           help="As plx fit --decimal: by default a ';'-separated file reads "
+                                "',' as the decimal mark and '1.234' as a thousand; name the "
+                                "mark when the file writes numbers otherwise.")
     missing = tuple(dict.fromkeys(["", *(m.strip() for m in missing_txt.split(",") if m.strip())]))
     u2.caption(md("Read as missing: empty cells, " + ", ".join(m for m in missing if m)
                   if len(missing) > 1 else "Read as missing: empty cells only."))
@@ -92,14 +101,15 @@ else:
             u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
                        "come from the file; the box above does not apply.")
         with guard("Reading the file"):
-            first = load_upload(data, up.name, header, missing, None)
+            first = load_upload(data, up.name, header, missing, None, decimal)
             text_cols = ["(none)"] + [c for c in first.frame.columns
                                       if first.frame[c].notna().all()
                                       and first.frame[c].astype(str).str.len().nunique() == 1
                                       and 2 <= first.frame[c].astype(str).str.len().iloc[0] <= 64]
             split = u3.selectbox("Split a text column into one feature per character",
                                  text_cols, key="data_split")
-            raw = first if split == "(none)" else load_upload(data, up.name, header, missing, split)
+            raw = first if split == "(none)" else load_upload(data, up.name, header, missing,
+                                                              split, decimal)
 
 if raw is None:
     st.stop()
@@ -226,6 +236,9 @@ if prepared is not None:
         if level == "warning":
             st.warning(md(text))
     st.info("  \n".join(md(t) for level, t in notes if level != "warning"))
+    if raw.source == "upload" and any("--decimal" in t for _, t in notes):
+        st.caption("To read these numbers with the other decimal mark, choose it under "
+                   "\"Decimal mark of numbers written as text\" above (plx fit's --decimal).")
     cuts = cut_points(prepared)
     if len(cuts):
         st.caption("Cut points of the numeric columns, found on the training rows only "
@@ -243,8 +256,10 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
         # rerun so that the whole page (the "In use" header first) shows the new data
         st.session_state["data_done"] = (
             f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "
-            f"rows; {ws.kb_settings.label()} KB with {len(ws.kb):,} clauses built in "
-            f"{ws.build_seconds:.2f} s.", notes)
+            f"rows; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
+            f"{ws.build_seconds:.2f} s" + (f": it answers with {ws.model.name}, decision "
+                                           f"threshold {ws.threshold:g}." if ws.model else "."),
+            notes)
         st.rerun()
 if "data_done" in st.session_state:
     done, notes = st.session_state.pop("data_done")

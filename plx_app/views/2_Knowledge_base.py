@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from plx_app.service import KB_KINDS, SORT_KEYS, BrowseQuery, KBSettings, browse_kb, kb_csv
+from plx_app.service import (
+    KB_KINDS,
+    SORT_KEYS,
+    BrowseQuery,
+    KBSettings,
+    browse_kb,
+    default_max_len,
+    kb_csv,
+)
 from plx_app.service.model import ModelChoice, tree_view_frame
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, error, figure, guard, md, wrapped_table
@@ -40,8 +48,10 @@ F = len(ws.features)
 if kind == "auto":
     k2.caption(wording.candidates_sentence())
 elif kind == "direct":
+    start = cur.max_len if cur.kind == "direct" else default_max_len(*ws.X_train.shape)
     ml = k2.number_input("max_len: most feature literals per clause (0 = no cap)", 0, F,
-                         int(cur.max_len or 0), key="kb_max_len")
+                         int(start or 0), key="kb_max_len",
+                         help="Starts at the largest cap that keeps a click interactive here.")
     max_len = None if ml == 0 else int(ml)
 else:
     md_ = k2.number_input("Maximum tree depth (0 = grow until pure)", 0, F, int(cur.max_depth or 0),

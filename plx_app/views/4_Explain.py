@@ -158,7 +158,7 @@ elif mode == "Across KB kinds":
         for c, view in zip(cols, views):
             with c:
                 if view is None:
-                    st.markdown("**Direct with rules**")
+                    st.markdown(f"**{md(ws.kb_name)} with rules**")
                     st.info("No rules yet: add one on the Rules page to see its effect here.")
                     continue
                 explanation_block(values, k, view=view, key=f"x_kind_{view.name}",

@@ -30,7 +30,7 @@ st.title("Evaluate")
 
 require_kb(ws)
 
-label = ws.kb_note or ws.kb_settings.label()
+label = ws.kb_name
 pos_name, neg_name = wording.class_names(ws.class_name)
 st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; POS = {ws.positive!r}; "
               f"KB {label}" + (f" with {sum(r.enabled for r in ws.rules)} rule(s)" if ws.rules else "")))
@@ -48,7 +48,10 @@ with guard("Showing the scores"):
         m[1].metric("Precision", f"{s['precision']:.3f}")
         m[2].metric("Recall", f"{s['recall']:.3f}")
         m[3].metric("Accuracy", f"{s['accuracy']:.3f}")
-        m[4].metric("Ties at 0.5", f"{int(dec['tie'].sum())}", help="Rows whose ω(POS) bounds have mean exactly 0.5; reported NOT POS (the paper's rule: positive iff mean > 0.5)")
+        m[4].metric(f"Ties at {ws.threshold:g}", f"{int(dec['tie'].sum())}",
+                    help=f"Rows whose ω(POS) bounds have mean exactly {ws.threshold:g}, the "
+                         f"decision threshold of the KB in use; reported NOT POS (positive iff "
+                         f"the mean is above it)")
         c1, c2 = st.columns(2)
         with c1:
             cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]

@@ -1,0 +1,204 @@
+"""The dashboard answers as the estimator does: it opens (and switches to an upload) on plx's
+default, the model `PLXClassifier()` fits on the training rows, built-in set included; it types
+and cuts columns as the estimator; it numbers an upload's rows by their line in the file and
+reads its decimal mark as `plx fit` does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_app.service import (
+    KBSettings,
+    new_workspace,
+    prepare,
+    raw_default,
+    read_upload,
+    use_data,
+)
+from plx_app.service.explain import ws_explain
+from plx_core import Discretizer, PLXClassifier
+from plx_core.cli import fit_model, read_rows
+from plx_core.data import infer_schema
+from plx_core.errors import DataError
+
+
+def clinic(n: int = 300, seed: int = 1) -> pd.DataFrame:
+    """Small whole numbers (children 0–4 with missing cells, grade 1–3), a dose with four
+    non-whole values, a measurement with decimals and missing cells, an age; sick mostly
+    when old or of grade 3."""
+    r = np.random.default_rng(seed)
+    df = pd.DataFrame({"children": r.integers(0, 5, n).astype(float), "grade": r.integers(1, 4, n),
+                       "dose": r.choice([0.5, 1.5, 2.5, 3.5], n),
+                       "bmi": np.round(r.normal(27, 4, n), 1), "age": r.integers(20, 90, n)})
+    sick = ((df["age"] > 60) | (df["grade"] == 3)) ^ (r.random(n) < 0.08)
+    df["outcome"] = np.where(sick, "sick", "well")
+    df.loc[r.random(n) < 0.1, "bmi"] = np.nan
+    df.loc[r.random(n) < 0.1, "children"] = np.nan
+    return df
+
+
+TABLE = clinic()
+CSV = TABLE.to_csv(index=False).encode()
+FEATURES = [c for c in TABLE.columns if c != "outcome"]
+
+
+def at_lines(index) -> pd.DataFrame:
+    """TABLE's rows (as pandas reads the CSV) at the upload's index: lines (header = line 1)."""
+    return TABLE.iloc[[int(i) - 2 for i in index]][FEATURES].set_axis(index)
+
+
+@pytest.fixture(scope="module")
+def upload_ws():
+    raw = read_upload(CSV, "clinic.csv")
+    return new_workspace(raw, replace(raw.defaults, positive="sick"))
+
+
+def test_an_upload_is_typed_cut_and_answered_as_the_estimator(upload_ws):
+    ws = upload_ws
+    assert ws.kb_settings.kind == "auto" and ws.model is not None  # plx's default
+    X, y = ws.part("train")
+    est = PLXClassifier(positive="sick", random_state=0).fit(at_lines(X.index), y.astype(str))
+    schema = ws.dataset.schema
+    # same column typing: the dose (four non-whole values) is binned, small whole numbers
+    # (children with missing cells, grade) stay categories
+    assert {f for f, k in schema.kinds.items() if k == "numeric"} == set(est.cuts_) \
+        == {"dose", "bmi", "age"}
+    assert {f: b.cuts for f, b in schema.bins.items()} == dict(est.cuts_)
+    # the same model, threshold and answers on every test row (missing cells unknown)
+    assert ws.model.chosen == est.chosen_ and ws.threshold == est.threshold_
+    rows = at_lines(ws.X_test.index)
+    dec, ref = ws.decisions("test"), est.bounds(rows)
+    assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    assert (dec["decision"] == "POS").tolist() == (est.predict(rows) == "sick").tolist()
+    # the explanation of a row with an unknown feature is the estimator's
+    i = next(j for j in ws.X_test.index if pd.isna(ws.X_test.loc[j, "bmi"]))
+    values = {f: v for f, v in ws.X_test.loc[i].items() if pd.notna(v)}
+    mine = ws_explain(ws, values, 2)
+    theirs = est.explain(at_lines([i]), k=2)
+    assert mine.features.keys() == theirs.features.keys()
+    assert (mine.bounds.lower, mine.bounds.upper) == pytest.approx(
+        (theirs.bounds.lower, theirs.bounds.upper))
+
+
+def test_plx_fit_types_the_same_table_as_the_estimator(tmp_path):
+    path = tmp_path / "clinic.csv"
+    path.write_bytes(CSV)
+    model = fit_model(path, "outcome", "sick", say=lambda m: None)
+    est = PLXClassifier(positive="sick", random_state=0).fit(TABLE[FEATURES], TABLE["outcome"])
+    assert {f: b.cuts for f, b in model.schema.bins.items()} == dict(est.cuts_)
+
+
+def test_the_diagnosis_set_is_cut_on_the_training_rows_as_the_estimator():
+    ws = new_workspace()
+    assert ws.kb_settings.kind == "auto" and ws.model is not None
+    assert ws.settings.cut_on == "train"
+    raw = raw_default()
+    X, y = ws.part("train")
+    numbers = raw.frame.loc[X.index, list(ws.features)]
+    # the estimator's discretiser (its default: MDLP, at most 4 bins) on the training rows
+    cuts = Discretizer().fit(numbers, y.astype(str)).cuts_
+    assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(cuts)
+    # plx's default fitted on those binned training rows answers every test row
+    est = PLXClassifier(positive="malignant", random_state=0).fit(X, y.astype(str))
+    assert ws.model.chosen == est.chosen_ and ws.threshold == est.threshold_
+    ref = est.bounds(ws.X_test)
+    dec = ws.decisions("test")
+    assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    # test rows never move a cut point
+    frame = raw.frame.copy()
+    frame.loc[ws.X_test.index, "worst radius"] = 1000.0
+    moved = new_workspace(replace(raw, frame=frame), ws.settings, build=False)
+    assert moved.dataset.schema.bins["worst radius"].cuts == ws.dataset.schema.bins["worst radius"].cuts
+
+
+def test_direct_and_tree_stay_selectable_and_answer_at_one_half(upload_ws):
+    ws = upload_ws.fork()
+    default_kb, t = ws.kb, ws.threshold
+    ws.set_kb(KBSettings("direct"))
+    assert ws.kb.kind == "direct" and ws.model is None and ws.threshold == 0.5
+    ws.set_kb(KBSettings("tree"))
+    assert ws.kb.kind == "tree" and ws.model is None
+    ws.set_kb(KBSettings())  # back to plx's default, from the session's cache
+    assert ws.kb is default_kb and ws.kb_cached and ws.threshold == t
+
+
+def test_switching_to_another_table_goes_back_to_plx_default():
+    ws = new_workspace(kb=KBSettings("direct"))
+    raw = read_upload(CSV, "clinic.csv")
+    use_data(ws, raw, replace(raw.defaults, positive="sick"))
+    ws.ensure_kb()
+    assert ws.kb_settings.kind == "auto" and ws.model is not None
+    ws.set_kb(KBSettings("direct"))  # the same table with other settings keeps the choice
+    use_data(ws, raw, replace(ws.settings, seed=1))
+    assert ws.kb_settings.kind == "direct"
+
+
+def test_upload_rows_are_numbered_by_their_line_as_plx_fit_numbers_them(tmp_path):
+    text = "a,b,y\n1,x,yes\n\n2,x,no\n3,oops,yes\n4,x,no\n5,x,yes\n"  # a blank line 3
+    raw = read_upload(text.encode(), "lines.csv")
+    assert list(raw.frame.index) == [2, 4, 5, 6, 7]
+    path = tmp_path / "lines.csv"
+    path.write_text(text)
+    cli = read_rows(path, say=lambda m: None)
+    assert list(cli.frame.index) == list(raw.frame.index)
+    # one message, one numbering: a column declared numeric holding text names its line
+    with pytest.raises(DataError) as mine:
+        prepare(raw, replace(raw.defaults, label="y", positive="yes", numeric=("b",)))
+    with pytest.raises(DataError) as theirs:
+        infer_schema(cli.frame, "y", "yes", numeric=["b"])
+    assert str(mine.value) == str(theirs.value) and "row 2 " in str(mine.value)
+
+
+def test_decimal_mark_of_an_upload_is_plx_fits(tmp_path):
+    # a ';' file written with '.' decimals and three places reads as thousands by default
+    r = np.random.default_rng(4)
+    x = np.round(r.uniform(1, 3, 80), 3)
+    lines = ["dose;y"] + [f"{v:.3f};{'yes' if v > 2 else 'no'}" for v in x]
+    data = ("\n".join(lines) + "\n").encode()
+    default = prepare(read_upload(data, "d.csv"), replace(read_upload(data, "d.csv").defaults,
+                                                            positive="yes"))
+    named = read_upload(data, "d.csv", decimal=".")
+    ds = prepare(named, replace(named.defaults, positive="yes"))
+    assert max(default.schema.bins["dose"].cuts) > 100  # 1.250 read as 1250
+    assert max(ds.schema.bins["dose"].cuts) < 3  # read as 1.25, as plx fit --decimal . does
+    path = tmp_path / "d.csv"
+    path.write_bytes(data)
+    model = fit_model(path, "y", "yes", say=lambda m: None, decimal=".")
+    assert model.schema.bins["dose"].number_format == ds.schema.bins["dose"].number_format
+    with pytest.raises(DataError, match="decimal mark"):
+        read_upload(data, "d.csv", decimal=";")
+    assert named.options["decimal"] == "." and named.fingerprint != read_upload(data, "d.csv").fingerprint
+
+
+@pytest.mark.slow
+def test_case_report_and_global_view_explain_as_the_estimator_under_the_default():
+    # the tuned Direct KB answers the diagnosis set; PLXClassifier.explain searches the full
+    # Direct KB on the side answered: so do the Query page, the case report and the global view
+    import html
+    import re
+    from collections import Counter
+
+    from plx_app.service.insight import ws_case_report, ws_global_view
+    from plx_app.service.instances import instance_from_row
+    from plx_core import wording
+
+    ws = new_workspace().fork()
+    assert ws.model.searched is not None and ws.model.searched is not ws.kb
+    X, y = ws.part("test")
+    rows = X.iloc[:40]
+    mine = {i: ws_explain(ws, {f: v for f, v in X.loc[i].items() if pd.notna(v)}, 2)
+            for i in rows.index}
+    inst = instance_from_row(X, y, rows.index[0], "test")
+    page = ws_case_report(ws, inst)
+    why = re.search(r"<h2>Why</h2>\s*<p>([^<]*)</p>", page).group(1)
+    assert html.unescape(why) == wording.explanation_sentence(mine[rows.index[0]], ws.class_name)
+    g = ws_global_view(ws.fork(), k=2, max_rows=len(X))
+    used = Counter(f for i in X.index for f in ws_explain(
+        ws, {f: v for f, v in X.loc[i].items() if pd.notna(v)}, 2).features)
+    assert dict(zip(g.features["feature"], g.features["in_explanation"])) == \
+        {f: used.get(f, 0) for f in g.features["feature"]}
+    assert g.positive_rows == int((ws.decisions("test")["decision"] == "POS").sum())

@@ -1,0 +1,130 @@
+"""A clinician's walk in headless Chromium: the dashboard opens on plx's default (the model
+`PLXClassifier()` fits), an uploaded CSV with numbers and missing cells gets it too, and every
+page answers with it — a row with unknown features queried, explained, a rule added, the KB
+kinds compared; the upload's decimal mark is a choice, as `plx fit --decimal`.
+
+The seconds each step took are printed (run with -s to read them); nothing is timed in an
+assert."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from browser_util import App, streamlit_server
+from test_browser import _decision, browser, chromium  # noqa: F401 - the browser they drive
+
+pytestmark = pytest.mark.browser
+
+
+def clinic_csv(path: Path, n: int = 160, seed: int = 5) -> Path:
+    """Whole numbers (children 0–4, grade 1–3), a dose of four non-whole values, a BMI with
+    decimals, an age; empty and NA cells; sick mostly when old or of grade 3."""
+    r = np.random.default_rng(seed)
+    df = pd.DataFrame({"children": r.integers(0, 5, n).astype(object),
+                       "grade": r.integers(1, 4, n), "dose": r.choice([0.5, 1.5, 2.5, 3.5], n),
+                       "bmi": np.round(r.normal(27, 4, n), 1).astype(object),
+                       "age": r.integers(20, 90, n)})
+    sick = ((df["age"] > 60) | (df["grade"] == 3)) ^ (r.random(n) < 0.08)
+    df["outcome"] = np.where(sick, "sick", "well")
+    df.loc[r.random(n) < 0.1, "bmi"] = ""
+    df.loc[r.random(n) < 0.1, "children"] = "NA"
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # noqa: F811
+    times: dict[str, float] = {}
+    with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
+        app = App(ctx.new_page(), server, "clinic")
+        try:
+            # the first page load fits plx's default on the built-in set (once per process)
+            times["first page load"] = app.open("", expect="breast-cancer-wisconsin")
+            side = app.sidebar_text()
+            assert "KB: plx's default (" in side and "threshold" in side
+
+            app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+            times["upload"] = app.upload(clinic_csv(tmp_path / "clinic.csv"),
+                                         expect="Suggested label: outcome")
+            times["positive class"] = app.select("Positive class (POS)", "sick",
+                                                 expect="Cut points of the numeric columns")
+            body = app.text()
+            # typed as the estimator types them: the dose is binned, small whole numbers not
+            assert "'dose' is numeric" in body and "'grade' is numeric" not in body
+            assert "'children' is missing in" in body and "'bmi' is missing in" in body
+            times["use this data (fits plx's default)"] = app.click_button(
+                "Use this data", expect="Now using clinic.csv")
+            assert "plx's default KB" in app.text()
+
+            times["knowledge base page"] = app.nav("Knowledge base",
+                                                   expect="The model that answers")
+            body = app.text()
+            assert "answers: out-of-fold F1" in body and "Answering:" in body
+            assert "decision threshold" in body
+
+            times["query page"] = app.nav("Query", expect="Answer")
+            app.act(app.page.get_by_text("Only rows with a missing value").click,
+                    expect="rows. Click a row")
+            times["pick a row with a missing cell"], picked = app.select_other(
+                "Instance", 1, expect="Counterfactual")  # the first listed is the current row
+            line = int(re.search(r"row (\d+)", picked).group(1))
+            assert line >= 2  # rows are named by their line in the file (the header is line 1)
+            known = re.search(r"(\d) of 5 features known", app.text())
+            assert known and int(known.group(1)) < 5
+            decision = _decision(app)  # the metric names the class: sick / not sick / tie
+
+            times["explain page"] = app.nav("Explain", expect="Explanation (k=2")
+
+            app.nav("Rules", expect="Add a rule")
+            app.click_button("Take the conditions from the selected instance")
+            flip_to = "NOT POS" if decision == "POS" else "POS"
+            form = app.page.locator('[data-testid="stForm"]').first
+            form.get_by_text(flip_to, exact=True).click()
+            app.fill_in_form("stNumberInput", "p (probability", "1")
+            app.fill_in_form("stNumberInput", "w (weight)", "100000")
+            times["add a rule"] = app.click_button("Add rule", expect="Added r1")
+            app.nav("Query", expect="Answer")
+            assert _decision(app) == flip_to
+
+            app.nav("Explain", expect="Side by side")
+            times["compare KB kinds"] = app.radio("Compare", "Across KB kinds",
+                                                  expect="plx's default with rules")
+            body = app.text()
+            assert "plx's default (" in body and "Direct (" in body and "Tree (leaves) (" in body
+
+            times["evaluate page"] = app.nav("Evaluate", expect="Confusion matrix")
+            assert "Ties at" in app.text()
+            errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
+            assert errs.count() == 0, errs.first.inner_text()
+            assert not app.dialogs
+        finally:
+            ctx.close()
+    print("\n" + "\n".join(f"{k}: {v:.2f} s" for k, v in times.items()))
+
+
+def test_the_decimal_mark_of_an_upload_is_a_choice(browser, tmp_path):  # noqa: F811
+    r = np.random.default_rng(4)
+    x = np.round(r.uniform(1, 3, 80), 3)
+    path = tmp_path / "doses.csv"  # a ';' file written with '.' decimals and three places
+    path.write_text("dose;y\n" + "".join(f"{v:.3f};{'yes' if v > 2 else 'no'}\n" for v in x))
+    with streamlit_server() as server:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
+        app = App(ctx.new_page(), server, "decimal")
+        try:
+            app.open("", expect="breast-cancer-wisconsin")
+            app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+            app.upload(path, expect="Cut points of the numeric columns")
+            assert "separating thousands" in app.text()  # ';' file: 1.250 reads as 1250 …
+            app.expect("choose it under")  # … and the page says where to change it
+            app.select("Decimal mark of numbers written as text", "'.' (1.5",
+                       expect="with a decimal point")
+            assert "separating thousands" not in app.text()
+            app.click_button("Use this data", expect="Now using doses.csv")
+            assert not app.dialogs
+        finally:
+            ctx.close()
