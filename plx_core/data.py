@@ -29,6 +29,7 @@ import pandas as pd
 from .encoding import (
     check_label_variants,
     column_names,
+    column_twins,
     default_positive,
     natural_key,
     unknown_positive,
@@ -507,14 +508,17 @@ _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
 #: (04/03/2021 is 4 March unless a value's second field is above 12; the reading is said).
 DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
                                               "%Y/%m/%d")
-                             for tm in ("", " %H:%M", " %H:%M:%S")))
+                             for tm in ("", " %H:%M", " %H:%M:%S")),
+                *(d + tm for d in ("%d-%b-%Y", "%d %b %Y", "%b %d, %Y", "%d %B %Y", "%B %d, %Y")
+                  for tm in ("", " %H:%M", " %H:%M:%S")))  # month names, in English
 DATE_ISO = "date:ISO8601"
 """The number format of a column held as dates (datetime64, Timestamps): text in new rows
 is read as ISO dates."""
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS))
-_DATE_LIKE = (r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
+              r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
 
@@ -893,7 +897,7 @@ NUMBER_FORMAT_WORDS = {
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
-        "%m", "month").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
+        "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
@@ -1114,7 +1118,8 @@ class Schema:
         as they are (the engine reports them)."""
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
-            raise DataError(f"the rows lack the feature column(s) {absent}")
+            raise DataError(f"the rows lack the feature column(s) {absent}"
+                            f"{column_twins(absent, [c for c in frame.columns if c not in self.features])}")
         cols = {}
         for f in self.features:
             s = frame[f]
@@ -1364,7 +1369,8 @@ def infer_schema(
     (`number_format`).
     """
     if label not in frame.columns:
-        raise DataError(f"no label column {label!r}; the columns are "
+        raise DataError(f"no label column {label!r}{column_twins([label], frame.columns)}; "
+                        "the columns are "
                         f"{[str(c) for c in frame.columns]}")
     cols = column_names(frame)  # refuses a name that stands twice
     cuts = dict(cuts or {})

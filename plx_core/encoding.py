@@ -216,6 +216,19 @@ def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
     return cols
 
 
+def column_twins(names: Sequence[str], columns: Sequence[Any]) -> str:
+    """" ('AGE' differs from it only in case or spaces)" for the `names` a table lacks that
+    one of its other `columns` writes otherwise (`value_twin`), else ""."""
+    have = [str(c) for c in columns]
+    pairs = [(n, have[t]) for n in names if (t := value_twin(have, str(n))) is not None]
+    if not pairs:
+        return ""
+    if len(names) == 1:
+        return f" ({pairs[0][1]!r} differs from it only in case or spaces)"
+    return " (" + ", ".join(f"{h!r} differs from {n!r}" for n, h in pairs) + \
+        " only in case or spaces)"
+
+
 def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     """A DataFrame's columns checked (no duplicates) and, against the `fitted` names, matched
     by name: the fitted order, one line naming any missing or unknown column. Other X as is."""
@@ -227,7 +240,9 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     names = [str(c) for c in fitted]
     missing = [c for c in names if c not in cols]
     if missing:
-        raise DataError(f"column(s) {missing[:10]} of the training data are missing")
+        others = [c for c in cols if c not in names]
+        raise DataError(f"column(s) {missing[:10]} of the training data are missing"
+                        f"{column_twins(missing[:10], others)}")
     extra = [c for c in cols if c not in names]
     if extra:
         raise DataError(f"column(s) {extra[:10]} were not in the training data; drop them")

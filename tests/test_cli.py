@@ -935,6 +935,30 @@ def test_numbers_the_reader_cannot_read_are_said_with_the_way_to_read_them(tmp_p
     assert set(json.loads(model.read_text())["schema"]["bins"]) >= {"income", "score", "count"}
 
 
+def test_a_column_written_otherwise_is_named_beside_the_one_missing(tmp_path, capsys):
+    # ' Age' and 'age' are two columns; a new file writing ' Age' as 'AGE' lacked ' Age', and
+    # a label typed 'Outcome' for 'outcome' was not found, without a word on the near name
+    rng = np.random.default_rng(65)
+    a, b = rng.integers(18, 90, 200), rng.integers(18, 90, 200)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({" Age": a, "age": b, "outcome": np.where(a > 50, "sick", "well")}).to_csv(
+        data, index=False)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "Outcome", "--out", m], capsys)
+    assert code == 2
+    assert_one_line_error(err, "no label column 'Outcome'", "'outcome' differs from it only")
+    code, _, err = run(["fit", data, "--label", "outcome", "--positive", "sick", "--out", m], capsys)
+    assert code == 0, err
+    new = tmp_path / "new.csv"
+    new.write_text("AGE,age\n60,20\n")
+    code, _, err = run(["predict", m, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err.splitlines()[-1], "[' Age']", "'AGE' differs from it only")
+    new.write_text(" Age\n60\n")  # 'age' lacking: ' Age' is another feature, not its twin
+    code, _, err = run(["predict", m, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2 and "['age']" in err and "differs" not in err
+
+
 def test_fit_says_a_column_of_dates_in_two_formats_is_used_as_categories(tmp_path, capsys):
     rng = np.random.default_rng(15)
     days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 20, 120), unit="D")

@@ -567,6 +567,9 @@ def test_a_semicolon_files_thousands_are_binned_as_thousands_and_said():
 @pytest.mark.parametrize("written, fmt", [
     ("%Y-%m-%d", "date:ISO8601"), ("%d/%m/%Y", "date:%d/%m/%Y"), ("%m/%d/%Y", "date:%m/%d/%Y"),
     ("%d.%m.%Y %H:%M", "date:%d.%m.%Y %H:%M"), ("%Y-%m-%dT%H:%M:%SZ", "date:ISO8601"),
+    # month names, as spreadsheets and reports write them: left out as "too many values"
+    ("%d-%b-%Y", "date:%d-%b-%Y"), ("%b %d, %Y", "date:%b %d, %Y"), ("%d %B %Y", "date:%d %B %Y"),
+    ("%B %d, %Y %H:%M", "date:%B %d, %Y %H:%M"),
 ])
 def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
     # one row per day, as a daily log has: the dates fill a run like row numbers, and were
@@ -592,6 +595,8 @@ def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
 
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
+    assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
+    assert number_format(pd.Series(["Mar 04, 2021", "04 Mar 2021"], dtype=object)) is None
     assert number_format(pd.Series(["1.2.3", "4.5.6"], dtype=object)) is None
     assert number_format(pd.Series(["2021-01-01", "04/03/2021"], dtype=object)) is None
 

@@ -672,3 +672,12 @@ def test_new_rows_may_lack_the_columns_the_fit_left_out():
     assert clf.explain_many(slim.head(3)) == clf.explain_many(X.head(3))
     with pytest.raises(DataError, match=r"column\(s\) \['a'\] of the training data are missing"):
         clf.predict(slim.drop(columns="a"))  # a column the KB reads is still required
+
+
+def test_predict_names_a_column_written_otherwise():
+    rng = np.random.default_rng(66)
+    X = pd.DataFrame({" Age": rng.integers(18, 90, 100), "g": rng.choice(list("ab"), 100)})
+    m = PLXClassifier().fit(X, (X[" Age"] > 50).astype(int))
+    with pytest.raises(DataError, match=r"\[' Age'\] of the training data are missing \('AGE' "
+                                        r"differs from it only in case or spaces\)"):
+        m.predict(X.rename(columns={" Age": "AGE"}))
