@@ -150,7 +150,7 @@ def test_upload_rows_are_numbered_by_their_line_as_plx_fit_numbers_them(tmp_path
         prepare(raw, replace(raw.defaults, label="y", positive="yes", numeric=("b",)))
     with pytest.raises(DataError) as theirs:
         infer_schema(cli.frame, "y", "yes", numeric=["b"])
-    assert str(mine.value) == str(theirs.value) and "row 2 " in str(mine.value)
+    assert str(mine.value) == str(theirs.value) and "line 2 " in str(mine.value)
 
 
 def test_decimal_mark_of_an_upload_is_plx_fits(tmp_path):
