@@ -355,7 +355,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
         how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
     elif st.get("chosen", "direct") != "direct":
         setting = ("depth" if st["kb_kind"] != "direct" else
-                   "weights" if st["chosen"] == "direct-vote" else "m")
+                   "weights" if st["chosen"] in ("direct-vote", "rule-vote") else "m")
         how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
                f"{st['threshold']:g}")
     elif model.answer:

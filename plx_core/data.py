@@ -841,8 +841,9 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
         if not (core.str.fullmatch(_AMBIGUOUS).all() and core.str.contains(",").any()):
             return None
         why = ("its values read as numbers written like 1,234, which could be a thousand or "
-               "1.234: name the decimal mark (plx fit --decimal . or ,; thousands=',' of "
-               "pandas.read_csv) or write them plainly (1234 or 1.234) to have them binned")
+               "1.234: name the decimal mark (plx fit --decimal . or ,; the Data page's decimal "
+               "mark; thousands=',' of pandas.read_csv) or write them plainly (1234 or 1.234) "
+               "to have them binned")
     else:
         why = None
     rest = u[~shaped].value_counts()

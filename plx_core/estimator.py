@@ -9,8 +9,9 @@ explains that class's KB (the class against the rest).
 
 * "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
   ("direct-conf", `plx_core.weighting`), the Direct KB's one-feature clauses with fitted vote
-  weights ("direct-vote", `plx_core.vote`) or an ID3 tree KB, whichever has the best F1 on the
-  training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
+  weights ("direct-vote", `plx_core.vote`), an ID3 tree KB, or the one-feature clauses and the
+  trees' path clauses with fitted vote weights ("rule-vote", `plx_core.vote.RuleVote`: RuleFit in
+  plx's clauses), whichever has the best F1 on the training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
   `plx_core.selection`; binary labels and `kb="direct"` only), with the decision threshold
   chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
@@ -25,8 +26,8 @@ explains that class's KB (the class against the rest).
 
 Tuning and ensembles apply to the Direct KB; a Tree/forest KB (`kb=` other than "direct") is
 used as built whatever the variant, and `variant_` records "paper" then (and when `auto` chooses
-the tree); when `auto` chooses the Direct KB with confidence weights or the fitted vote,
-`variant_` is "direct-conf" or "direct-vote", as `chosen_` is (`plx_core.wording.model_name`
+the tree); when `auto` chooses the Direct KB with confidence weights or a fitted vote,
+`variant_` is "direct-conf", "direct-vote" or "rule-vote", as `chosen_` is (`plx_core.wording.model_name`
 says it in words).
 
 Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exactly):
@@ -60,6 +61,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from . import variants as V
+from . import vote as VT
 from .data import (
     NUMBER_FORMAT_WORDS,
     columns_left_out,
@@ -192,7 +194,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
-    where it is the second). class_weight: "balanced" (default) or None (the raw base rate;
+    where it is the second; refused with more classes, which get one KB each). class_weight: "balanced" (default) or None (the raw base rate;
     `variant="paper"` always uses None). threshold: positive iff the mean of the ω(POS) bounds
     > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
     "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per
@@ -375,6 +377,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.positive_ = pos
             targets = [pos]
         else:
+            if self.positive is not None:  # never dropped silently (`plx fit` makes it binary)
+                raise DataError(
+                    f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
+                    f"leave it unset for one KB per class (one-vs-rest), or pass y == "
+                    f"{value_str(self.positive)!r} to fit that class against the rest")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
@@ -612,6 +619,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return
         cw = self._class_weights(labels, pos)
         kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "forest", *S.TREE_MODELS))
+        rules = "rule-vote" in S.CANDIDATES
+        if rules:  # the rule vote weighs the clauses of these two trees
+            kinds = tuple(dict.fromkeys((*kinds, *S.RULE_TREES)))
         # a Tree KB answers a full query alike under both semantics; on a partial one (a
         # missing cell) "relevant" answers from the matching path prefixes, without an LP
         sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
@@ -635,8 +645,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             rooted: set = set()  # pruned keys that leave only the root
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
-            for k, kb in self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                        drawn=drawn).items():
+            kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
+                                 drawn=drawn)
+            if rules:  # the rule vote of the fold's two trees, answering its held-out rows
+                rv = self._rule_vote(kbs, drawn, f, yy)
+                out["rule-vote"] = lambda X, rv=rv: VT.probability(rv.score_rows(X))
+            for k, kb in kbs.items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
                 # per family of cuts: the clause levels and {limit: candidate key}
@@ -714,6 +728,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if self.threshold is None:
                 self.threshold_ = 0.5
             return
+        if sel.chosen == "rule-vote":
+            # the rule vote of the two trees grown on every training row, its threshold moved
+            # into the prior clause (decides at 0.5), answered like a tree by "relevant"
+            drawn: dict = {}
+            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn)
+            rv = self._rule_vote(kbs, drawn, frame, y)
+            self.kbs_[0] = rv.kb(0.5 if self.threshold is not None else sel.threshold)
+            self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
+            self.semantics_ = sem
+            if self.threshold is None:
+                self.threshold_ = 0.5
+            return
         if sel.chosen == "direct-conf":
             from .weighting import confidence_kb
 
@@ -730,6 +756,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray):
+        """The "rule-vote" candidate fitted on these rows (`vote.RuleVote`): the one-feature
+        clauses and the clauses of the `selection.RULE_TREES` in `kbs` that split the rows
+        (`drawn`: their trees, which rows walk down)."""
+        from . import selection as S
+
+        trees = [k for k in S.RULE_TREES if kbs[k].lengths.max(initial=0) > 0]
+        return VT.RuleVote.of(kbs[S.RULE_TREES[0]], [kbs[k] for k in trees],
+                              [drawn[k][0][0] for k in trees], frame, y,
+                              self._fold_weights(y))
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB

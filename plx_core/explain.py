@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .clause import PRIOR_ID
 from .errors import DataError
 from .index import subset_plan
 from .kb import KB
@@ -130,6 +131,9 @@ class _ClauseSets:
     equal: bool
     n_finite: int
     sizes: tuple[int, ...]  # the distinct sizes
+    prior: np.ndarray | None = None
+    """Whether each clause is a prior clause (id `PRIOR_ID`): a sub-query with no other clause
+    is answered [0, 1], as `query` answers it (`query.prior_alone`)."""
 
 
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
@@ -168,9 +172,11 @@ def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...]
         size = np.zeros(len(kept), np.int64)
         size[from_kb] = lengths[ids[kept[from_kb]]]  # type: ignore[index]
         size[~from_kb] = rule_member[keep[rules]].sum(axis=1)
+    prior = np.zeros(len(ids), bool)
+    prior[rules] = [kb.extra[int(ids[j]) - kb.n_learned].id == PRIOR_ID for j in rules.tolist()]
     return _ClauseSets(member, _bitmasks(member) if len(cols) <= 62 else None, size,
                        evidence.target[kept], evidence.w[kept], equal, int(finite.sum()),
-                       tuple(np.flatnonzero(np.bincount(size)).tolist()))
+                       tuple(np.flatnonzero(np.bincount(size)).tolist()), prior[kept])
 
 
 def unseen_said(unseen: dict[str, str]) -> str:
@@ -460,6 +466,10 @@ class _SubQueries:
                 lo, hi = equal_weight_medians(s_idx, self._rank[j_idx], self._values, S)
             else:
                 lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
+            prior = self._sets.prior
+            if prior is not None and prior.any():  # a prior alone is no evidence: [0, 1]
+                bare = np.bincount(s_idx, weights=~prior[j_idx], minlength=S) == 0
+                lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
                 self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],

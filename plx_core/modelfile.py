@@ -86,7 +86,7 @@ def model_bytes(model: ModelFile, fmt: str = "json") -> bytes:
     return (head[:-1] + ', "kb": ' + model.kb.to_json().rstrip("\n") + "}\n").encode("utf-8")
 
 
-SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote")
+SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote", "rule-vote")
 """The estimator variants a model file holds (one KB, its tuned window, threshold, semantics)."""
 
 

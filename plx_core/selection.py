@@ -23,6 +23,13 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
   unit or depth weights (`TREE_MODELS`); "tree-bin-deep" also cost-complexity pruned at each α
   of `BIN_ALPHAS` (CART's weakest-link pruning, read off the one tree grown per fold);
+* "rule-vote" — RuleFit in plx's clauses (`vote.RuleVote`): the one-feature clauses and every
+  node's path clause of the two trees of `RULE_TREES` (grown in each fold anyway), with fitted
+  non-negative vote weights (L1 and L2) and a prior clause, answered by the weighted median
+  like "direct-vote" (whose docstring says why the median reproduces the vote); a row that
+  holds "either term" of a label gets the vote of that term's path, which a median of subset
+  frequencies cannot give it. Scored on the `SELECT_FOLDS` folds of the trees, its threshold
+  chosen on the vote's out-of-fold probability and moved into the prior clause;
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
@@ -43,14 +50,14 @@ beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULT
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from .variants import _f1  # the one F1 (the tuned variant's leave-one-out scores with it too)
 
-CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote")
+CANDIDATES = ("direct", "direct-conf", "tree-all", "tree-bin-deep", "direct-vote", "rule-vote")
 """The models compared (the binary trees: `TREE_MODELS`; "tree-bin", unit weights, is left
 out: the median over every node of a path dilutes the leaf that decides — on the
 comparison's splits at threshold 0.5 it tested 0.735 / 0.824 on MONK's 1 / Car against
@@ -63,6 +70,10 @@ from the path prefixes it knows. A "forest" candidate (10 ID3 trees, `PLXClassif
 is supported but left out: grown in every fold it was 90% of the search's time (2.3–4.3× a
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
+RULE_TREES = ("tree-all", "tree-bin-deep")
+"""The trees whose path clauses "rule-vote" weighs (`vote.RuleVote`, with the one-feature
+clauses): the multiway ID3 tree's every node and the binary tree's every node (one vote per
+node), both grown until pure on the fold's training rows — the trees the search grows anyway."""
 TREE_MODELS = ("tree-all", "tree-bin", "tree-bin-deep")
 """The tree models, each scored at every limit of `depths_of(model)`: the multiway ID3 tree,
 and the binary one (`plx_core.tree.id3_binary`: value-against-rest splits, each node one
@@ -126,6 +137,14 @@ the test rows on runs 10–19 by 0.007 in all; with this margin −0.002). Measu
 benchmarks/RESULTS.md ("Fitted vote weights"), with margins 0, 0.005, 0.02, 0.03 and a sign
 test on the rows answered correctly (as the Direct KB's threshold is guarded) that kept SPECT's
 losing splits."""
+RULE_MARGIN = VOTE_MARGIN
+""""rule-vote" answers only if its out-of-fold F1 beats that of the model the search chooses
+without it by more than this (the same margin as "direct-vote"'s, for the same reason: a
+threshold chosen on the rows it is scored on, among near-equal scores). Compared with the
+best other score it would also stand in the way of the rules that guard the others (a pruned
+tree must beat the best plain candidate by a standard error, "direct-vote" by its margin): on
+DNF + 10% noise it blocked the pruned tree on 3 of 10 splits (−0.012). Measured in
+benchmarks/RESULTS.md ("The rule vote")."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -318,6 +337,28 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     `offsets`: added to a candidate's F1 before the comparison (and in `scores`): the vote on
     unsupervised finer bins gets the optimism the fit's supervised cut points give the
     candidates scored on them (`PLXClassifier` measures it on the vote)."""
+    if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
+        rest = {k: v for k, v in oof.items() if k != "rule-vote"}
+        if rest or direct_pred is not None:
+            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets)
+            rv = _choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]})
+            if rv.scores["rule-vote"] <= without.scores[without.key] + RULE_MARGIN:
+                note = (f"; rule-vote scored {rv.scores['rule-vote']:.3f}, not more than "
+                        f"{RULE_MARGIN:g} above it")
+                return replace(without, reason=without.reason + note,
+                               scores={**without.scores, **rv.scores},
+                               thresholds={**without.thresholds, **rv.thresholds})
+            rv_reason = (f"; without it {without.key} {without.scores[without.key]:.3f}")
+            return replace(rv, reason=rv.reason + rv_reason,
+                           scores={**without.scores, **rv.scores},
+                           thresholds={**without.thresholds, **rv.thresholds})
+    return _choose(y, direct_pred, direct_rows, oof, fold, offsets)
+
+
+def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
+            oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
+            offsets: dict[str, float] | None = None) -> Selection:
+    """`choose` among the candidates of `oof` as they are (the rule vote's margin aside)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
@@ -378,7 +419,9 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     how = ("leave-one-out" if model in ("direct", "direct-conf") else
            f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote; its threshold is on the "
            "vote's probability, moved into the prior clause" if model == "direct-vote"
-           else f"{SELECT_FOLDS}-fold")
+           else f"{SELECT_FOLDS}-fold, the fitted vote of the one-feature clauses and the trees' "
+           "path clauses; its threshold is on the vote's probability, moved into the prior "
+           "clause" if model == "rule-vote" else f"{SELECT_FOLDS}-fold")
     alpha = float(setting) if is_pruned(best) else None
     depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
              else None)
@@ -406,7 +449,7 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
                      alpha, bins)
 
 
-__all__ = ["CANDIDATES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_key",

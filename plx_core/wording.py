@@ -498,6 +498,7 @@ MODEL_NAMES = {
     "direct": "the tuned Direct KB",
     "direct-conf": "the Direct KB with confidence weights",
     "direct-vote": "the Direct KB's one-feature clauses with fitted vote weights",
+    "rule-vote": "the one-feature clauses and the trees' path clauses with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
     "forest": "the ID3 forest",
@@ -511,8 +512,8 @@ def scoring_words() -> str:
     from .selection import SELECT_FOLDS
     from .vote import VOTE_FOLDS
 
-    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the fitted vote, "
-            f"{SELECT_FOLDS} for the trees")
+    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the one-feature vote, "
+            f"{SELECT_FOLDS} for the trees and the rule vote")
 
 
 def candidates_sentence() -> str:

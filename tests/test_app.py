@@ -982,6 +982,27 @@ def test_data_page_refuses_a_damaged_or_too_large_parquet_in_one_line(base_ws, m
 
 
 @pytest.mark.slow
+def test_data_page_says_a_positive_class_it_does_not_know_is_a_pick_to_check(base_ws):
+    # "y"/"n" is no pair plx assumes: the picker starts on the rarer class and says so,
+    # where `plx fit` and the estimator ask (no silent guess)
+    from plx_app.service import positive_note
+
+    assert positive_note(["n", "y"], "y").startswith("plx does not assume which of 'n' and 'y'")
+    assert positive_note(["no", "yes"], "yes") == "" and positive_note(["n", "y"], "n") == ""
+    rows = [("red", "y")] * 6 + [("blue", "n")] * 14 + [("blue", "y")] * 4
+    csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("yn.csv", csv, "text/csv")).run()
+    assert not at.exception
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    assert at.selectbox(key=pos_key).value == "y"
+    assert any("plx does not assume which of 'n' and 'y'" in c.value for c in at.caption)
+    at.selectbox(key=pos_key).set_value("n").run()  # the user chose: nothing more to say
+    assert not any("plx does not assume" in c.value for c in at.caption)
+
+
+@pytest.mark.slow
 def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
     # the picker started on the rarest class, so a table of mostly "Yes" opened with POS = "No"
     # where `plx fit` and the estimator take "Yes" (encoding.default_positive)

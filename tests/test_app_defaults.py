@@ -150,7 +150,7 @@ def test_upload_rows_are_numbered_by_their_line_as_plx_fit_numbers_them(tmp_path
         prepare(raw, replace(raw.defaults, label="y", positive="yes", numeric=("b",)))
     with pytest.raises(DataError) as theirs:
         infer_schema(cli.frame, "y", "yes", numeric=["b"])
-    assert str(mine.value) == str(theirs.value) and "line 2 " in str(mine.value)
+    assert str(mine.value) == str(theirs.value) and "line 2 (data row 1) " in str(mine.value)
 
 
 def test_decimal_mark_of_an_upload_is_plx_fits(tmp_path):
@@ -172,6 +172,22 @@ def test_decimal_mark_of_an_upload_is_plx_fits(tmp_path):
     with pytest.raises(DataError, match="decimal mark"):
         read_upload(data, "d.csv", decimal=";")
     assert named.options["decimal"] == "." and named.fingerprint != read_upload(data, "d.csv").fingerprint
+
+
+def test_a_named_decimal_point_reads_an_uploads_1_234_column_as_thousands():
+    # incomes written 12,345: not guessed (said, naming the decimal mark); with '.' named
+    # the decimal mark, ',' separates thousands, as plx fit --decimal . reads them
+    r = np.random.default_rng(67)
+    v = r.integers(1_000, 99_999, 120)
+    data = ("income,g,y\n" + "".join(f'"{x:,}",{g},{"hi" if x > 50_000 else "lo"}\n'
+                                      for x, g in zip(v, r.choice(["a", "b"], 120)))).encode()
+    raw = read_upload(data, "d.csv")
+    ds = prepare(raw, replace(raw.defaults, positive="hi"))
+    assert "income" in ds.schema.excluded and "decimal mark" in ds.schema.excluded["income"]
+    named = read_upload(data, "d.csv", decimal=".")
+    ds = prepare(named, replace(named.defaults, positive="hi"))
+    assert ds.schema.bins["income"].number_format == "thousands"
+    assert any(40_000 < c < 60_000 for c in ds.schema.bins["income"].cuts)  # not 12.345
 
 
 @pytest.mark.slow

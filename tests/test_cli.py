@@ -700,10 +700,15 @@ def test_model_file_semantics_is_checked(tmp_path, capsys):
     assert "field 'semantics'" in capsys.readouterr().err
 
 
-def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys):
+def test_a_chosen_tree_is_saved_and_answers_like_the_estimator(tmp_path, capsys, monkeypatch):
     from test_selection import dnf_table
 
+    import plx_core.selection as S
     from plx_core.estimator import PLXClassifier
+
+    # among the candidates before the rule vote, which wins this table's folds
+    # (tests/test_vote.py saves that one)
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "rule-vote"))
 
     X, y = dnf_table()
     csv = tmp_path / "dnf.csv"
@@ -1107,3 +1112,27 @@ def test_a_positive_class_written_otherwise_is_named_not_taken(tmp_path, capsys)
     code, _, err = run(["fit", only, "--label", "y", "--out", tmp_path / "o.json"], capsys)
     assert code == 2
     assert_one_line_error(err, "no column besides the label 'y'")
+
+
+@pytest.mark.parametrize("pos, neg, assumed", [
+    ("TRUE", "FALSE", "TRUE"), ("1.0", "0.0", "1.0"), ("1", "0", "1"), ("Yes", "No", "Yes"),
+    ("true", "false", "true"), ("1", "-1", "1"),
+    (" Yes", " No", None), ("y", "n", None), ("T", "F", None), ("2", "1", None),
+])
+def test_plx_fit_assumes_the_positive_class_only_for_the_known_pairs(tmp_path, capsys, pos,
+                                                                     neg, assumed):
+    """As the estimator: the second of 0/1, −1/1, False/True, no/yes (case aside, as the file
+    writes it) goes without saying; any other pair is asked for, naming the classes."""
+    data = tmp_path / "d.csv"
+    rows = ["a,y"] + [f"{'xyz'[i % 3]},\"{pos if i % 3 == 1 else neg}\"" for i in range(30)]
+    data.write_text("\n".join(rows) + "\n")
+    code, out, err = run(["fit", data, "--label", "y", "--variant", "tuned", "--out",
+                          tmp_path / "m.json"], capsys)
+    if assumed is None:
+        assert code == 2 and not (tmp_path / "m.json").exists()
+        assert_one_line_error(err, "pass --positive", repr(pos), repr(neg))
+    else:
+        from plx_core.modelfile import load_model
+
+        assert code == 0 and f"POS = {assumed!r}" in out
+        assert load_model(tmp_path / "m.json").positive == assumed

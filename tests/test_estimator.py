@@ -674,6 +674,47 @@ def test_new_rows_may_lack_the_columns_the_fit_left_out():
         clf.predict(slim.drop(columns="a"))  # a column the KB reads is still required
 
 
+_BASE = np.random.default_rng(5).random(40) < 0.4
+_XL = pd.DataFrame({"a": np.random.default_rng(6).choice(list("xyz"), 40),
+                    "b": np.random.default_rng(7).choice(list("pq"), 40)})
+
+
+@pytest.mark.parametrize("y, positive", [
+    (np.where(_BASE, "TRUE", "FALSE"), "TRUE"),  # False/True, case aside
+    (np.where(_BASE, 1.0, 0.0), "1.0"),  # 0/1 as floats: the data's own spelling
+    (np.where(_BASE, "1", "0"), "1"),
+    (np.where(_BASE, 1, 0).astype(object), "1"),
+    (_BASE, "True"),
+    (np.where(_BASE, "Yes", "No"), "Yes"),
+    (np.where(_BASE, 1, -1), "1"),
+    (np.where(_BASE, " Yes", " No"), None),  # spaced: not the pair as written, so asked
+    (np.where(_BASE, "y", "n"), None),
+    (np.where(_BASE, "T", "F"), None),
+    (np.where(_BASE, 2, 1), None),
+])
+def test_the_positive_class_is_assumed_only_for_the_known_pairs(y, positive):
+    """The positive class of a binary label is the second of 0/1, −1/1, False/True, no/yes
+    (case aside, in the data's own spelling) and asked for otherwise, naming the classes."""
+    if positive is None:
+        with pytest.raises(DataError, match="pass positive= to say which one POS stands for") as e:
+            PLXClassifier(variant="tuned").fit(_XL, y)
+        assert all(repr(str(c)) in str(e.value) for c in set(map(str, y)))
+    else:
+        assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ == positive
+
+
+def test_a_positive_class_is_never_dropped_silently_with_three_classes():
+    """positive= with more than two classes was ignored (one-vs-rest, positive_ None) where
+    `plx fit --positive` fits that class against the rest: now one line says what to do."""
+    y = np.where(_BASE, "a", np.where(np.arange(40) % 2, "b", "c"))
+    with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; positive= is for two "
+                                        r"classes.*y == 'a'"):
+        PLXClassifier(positive="a").fit(_XL, y)
+    assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
+    with pytest.raises(DataError, match="the label is missing in row"):  # booleans with a gap
+        PLXClassifier().fit(_XL, pd.array([*_BASE[:-1], None], dtype="boolean"))
+
+
 def test_predict_names_a_column_written_otherwise():
     rng = np.random.default_rng(66)
     X = pd.DataFrame({" Age": rng.integers(18, 90, 100), "g": rng.choice(list("ab"), 100)})

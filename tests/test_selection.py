@@ -66,7 +66,12 @@ def test_a_guarded_threshold_leaves_half_only_for_more_rows_answered_correctly()
     assert best_threshold(y2, m2, guarded=True) == (0.5, pytest.approx(2 / 3))
 
 
-def test_default_chooses_a_tree_on_a_small_dnf_and_explains_that_tree():
+def test_default_chooses_a_tree_on_a_small_dnf_and_explains_that_tree(monkeypatch):
+    import plx_core.selection as S
+
+    # among the candidates before the rule vote, which wins this table's folds
+    # (tests/test_vote.py chooses and explains that one)
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "rule-vote"))
     X, y = dnf_table()
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
@@ -120,6 +125,7 @@ def test_a_noisy_small_dnf_picks_a_depth_limited_tree_no_worse_on_held_out_rows(
     import plx_core.selection as S
 
     monkeypatch.setattr(S, "BIN_ALPHAS", ())
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "rule-vote"))
     X, y = dnf_table(noise=0.1)
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive="yes").fit(X.iloc[tr], y[tr])
@@ -159,7 +165,8 @@ def test_the_confidence_weighted_direct_kb_answers_where_it_wins_and_is_what_exp
 
     # among the candidates before the fitted vote ("direct-vote" wins these 300 rows' folds;
     # tests/test_vote.py covers it)
-    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "direct-vote"))
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES
+                                               if c not in ("direct-vote", "rule-vote")))
     X, y, pos = nursery_rows()
     clf = PLXClassifier(positive=pos).fit(X, y)
     s = clf.selection_
@@ -231,6 +238,8 @@ def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_foll
 
     assert "tree-bin-deep" in S.CANDIDATES
     monkeypatch.setattr(S, "BIN_ALPHAS", ())  # the binary tree grown until pure (pruned: below)
+    # among the candidates before the rule vote, which wins these rows' folds by 0.01
+    monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "rule-vote"))
     X, y, pos = car_rows()
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive=pos).fit(X.iloc[tr], y[tr])

@@ -117,6 +117,24 @@ def test_leave_one_out_votes_are_the_votes_of_the_counts_without_the_row():
             assert row_votes[slot] == want
 
 
+def decides_and_explains_by_its_kb(clf, rows):
+    """The fitted default decides `rows` by its KB's mean against 0.5, and an explanation of a
+    positive and a negative row has the bounds its KB gives the explaining features (the
+    semantics that answers); returns (means, decisions)."""
+    means = clf.bounds(rows)["mean"].to_numpy()
+    pred = clf.predict(rows)
+    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
+    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
+        row = rows.iloc[i]
+        e = clf.explain(row, k=2)
+        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
+        sub = query(clf.kb_, {f: row[f] for f in e.features}, semantics=clf.semantics_
+                    if hasattr(clf, "semantics_") else "auto")
+        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
+                                                     pytest.approx(sub.upper))
+    return means, pred
+
+
 def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
     X, y = weak_sum_table()
     tr, te = np.arange(500), np.arange(500, 700)
@@ -156,17 +174,7 @@ def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
     f_old = f1_score(y[te] == "yes", before.predict(X.iloc[te]) == "yes")
     assert f_new > f_old
     # the decision is the KB's mean against 0.5, and explanations follow the KB that answers
-    rows = X.iloc[te[:60]]
-    means = clf.bounds(rows)["mean"].to_numpy()
-    pred = clf.predict(rows)
-    assert (pred == np.where(means > 0.5 + TIE_EPS, "yes", "no")).all()
-    for i in (int(np.flatnonzero(pred == "yes")[0]), int(np.flatnonzero(pred == "no")[0])):
-        row = rows.iloc[i]
-        e = clf.explain(row, k=2)
-        assert e.positive == (pred[i] == "yes") and len(e.features) == 2
-        sub = query(kb, {f: row[f] for f in e.features})
-        assert (e.bounds.lower, e.bounds.upper) == (pytest.approx(sub.lower),
-                                                     pytest.approx(sub.upper))
+    decides_and_explains_by_its_kb(clf, X.iloc[te[:60]])
 
 
 @pytest.mark.slow
@@ -287,3 +295,144 @@ def test_the_cross_validation_scores_a_row_without_evidence_as_the_kb_answers_it
     kb = VT.vote_kb(full, sizes, cw_of(y), w, b)
     got = query(kb, {f: None for f in X.columns})
     assert (got.lower, got.upper, got.positive) == (0.0, 1.0, False)
+
+
+# --------------------------------------------------------------------------- the rule vote
+
+
+def either_table(n=400, seed=1):
+    """A label that is either of two things — three values summing high, or two columns both
+    at 0 — with 3% flipped: a vote over tree paths and one-feature clauses can say "either
+    suffices", a median of frequencies and one tree less well ("rule-vote" wins its folds)."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 4, (n, 7))
+    y = (v[:, :3].sum(axis=1) >= 6) | ((v[:, 3] == 0) & (v[:, 4] == 0))
+    y ^= rng.random(n) < 0.03
+    X = pd.DataFrame(v.astype(str).astype(object), columns=[f"c{i}" for i in range(7)])
+    return X, np.where(y, "yes", "no")
+
+
+def rule_vote_of(X, y, balanced=True):
+    """(the multiway tree-all KB, the rule set, the `RuleVote`) of X's two trees on all rows."""
+    from plx_core.tree import clause_values, tree_kb_with_trees
+
+    y = np.asarray(y)
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else (1, 1)
+    multi, (one,) = tree_kb_with_trees(X, y, positive=1, nodes="all")
+    binary, (two,) = tree_kb_with_trees(X, y, positive=1, nodes="all", binary=True)
+    sizes = [len(multi.domains[f]) for f in multi.features]
+    node = clause_values(two, np.arange(two.n_nodes))
+    rules = VT.rule_set(sizes, [(multi.codes, None), (binary.codes, node)])
+    rv = VT.RuleVote(multi, rules, encode_rows(multi, X), y, cw)
+    rv.walked = [one, two]  # the trees, for the tests that walk rows down them
+    return multi, rules, rv
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(data=tables())
+def test_the_rule_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
+    X, y, q, t, balanced = data
+    multi, rules, rv = rule_vote_of(X, y, balanced)
+    kb = rv.kb(threshold=t)
+    assert kb.kind == "rule-vote" and all(c.id == V.PRIOR_ID for c in kb.extra)
+    fast = query(kb, q, semantics="relevant")
+    lp = query(kb, q, semantics="relevant", method="lp")
+    assert fast.method == "median" and lp.method == "lp"
+    assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
+    assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+    row = pd.DataFrame([q]).astype(object)
+    score = float(rv.score(encode_rows(multi, row))[0] - np.log(t / (1 - t)))
+    if fast.n_relevant == 0:  # no learned clause applies: [0, 1], negative
+        assert (fast.lower, fast.upper) == (0.0, 1.0) and not fast.positive
+        assert np.isnan(score)
+    elif abs(score) > 1e-9:
+        assert (fast.mean > 0.5 + TIE_EPS) == (score > 0)
+
+
+def test_rule_votes_match_bodies_and_leave_the_row_out():
+    X, y = either_table(n=120, seed=2)
+    y = (y == "yes").astype(int)
+    X.iloc[3, 2] = None
+    multi, rules, rv = rule_vote_of(X, y)
+    codes = encode_rows(multi, X)
+    member = rules.member(codes).toarray()
+    # walking the rows down the trees finds the votes matching every body finds
+    cw = V.balanced_weights(int(y.sum()), len(y))
+    walked = VT.RuleVote(multi, rules, codes, y, cw, trees=rv.walked)
+    other = X.sample(frac=1.0, random_state=0).reset_index(drop=True)
+    other.iloc[0, 0], other.iloc[1, 4] = None, "9"  # missing, unseen
+    for c in (codes, encode_rows(multi, other)):
+        assert (walked.member(c).toarray() == rules.member(c).toarray()).all()
+    assert np.array_equal(walked.w, rv.w) and walked.b == rv.b
+    # a row takes part in a vote iff it holds the body of one of the vote's clauses
+    held = VT.body_matches(rules.bodies, rules.sizes, codes).toarray()
+    for g in range(rules.n):
+        assert (member[:, g] == held[:, rules.group == g].any(axis=1)).all()
+    # a binary node's clauses are one vote, and every vote's clauses are written once
+    assert rules.n < int((rules.group >= 0).sum())
+    assert np.array_equal(np.unique(rules.group[rules.shown]), np.arange(rules.n))
+    m = rules.member(codes)
+    loo = VT.group_votes(m, y, VT.rule_counts(m, y), cw, leave_out=True).toarray()
+    for i in (0, 3, 50):
+        keep = np.arange(len(y)) != i
+        without = VT.rule_counts(m[keep], y[keep])
+        one = VT.group_votes(m[[i]], y[[i]], without, cw, leave_out=False).toarray()[0]
+        assert np.array_equal(loo[i], one)
+
+
+@pytest.mark.slow
+def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path, capsys):
+    from plx_core.cli import Model
+    from plx_core.modelfile import load_model, save_model
+
+    X, y = either_table()
+    tr, te = np.arange(300), np.arange(300, 400)
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    s = clf.selection_
+    assert clf.chosen_ == clf.variant_ == "rule-vote"
+    assert s.scores["rule-vote"] == max(s.scores.values())
+    assert clf.chosen_reason_.startswith("rule-vote answers: out-of-fold F1")
+    kb = clf.kb_
+    assert kb.kind == "rule-vote" and clf.threshold_ == 0.5 and kb.lengths.max() >= 2
+    # deterministic with a seed
+    again = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    assert again.kb_.to_text() == kb.to_text()
+    # the decision is the KB's mean against 0.5, and explanations search that KB
+    rows = X.iloc[te]
+    means, pred = decides_and_explains_by_its_kb(clf, rows)
+    # it answers held-out rows better than the search without it
+    from sklearn.metrics import f1_score
+
+    import plx_core.selection as S
+
+    cands = S.CANDIDATES
+    try:
+        S.CANDIDATES = tuple(c for c in cands if c != "rule-vote")
+        before = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    finally:
+        S.CANDIDATES = cands
+    assert f1_score(y[te] == "yes", pred == "yes") > f1_score(
+        y[te] == "yes", before.predict(rows) == "yes")
+    # a model file keeps it as it answers
+    for name in ("m.json", "m.npz"):
+        save_model(clf, tmp_path / name)
+        back = load_model(tmp_path / name)
+        assert back.settings["chosen"] == back.settings["variant"] == "rule-vote"
+        assert back.kb.to_text() == kb.to_text() and np.array_equal(back.kb.w, kb.w)
+        got = Model(back).predict(rows)
+        assert (got["decision"].to_numpy() == pred).all()
+        assert np.array_equal(got["mean"].to_numpy(), means)
+    # `plx fit` on the same rows writes the same model and says what answers
+    from plx_core.cli import main
+
+    csv = tmp_path / "t.csv"
+    X.iloc[tr].assign(label=y[tr]).to_csv(csv, index=False)
+    assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
+                 "--out", str(tmp_path / "cli.json")]) == 0
+    said = capsys.readouterr().out
+    assert "the trees' path clauses with fitted vote weights chosen (weights as said above)" in said
+    assert load_model(tmp_path / "cli.json").kb.to_text() == kb.to_text()
+    # variant="paper" is the paper's Direct KB, untouched by the search
+    paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])
+    assert paper.kb_.kind == "direct" and paper.chosen_ == "direct"

@@ -258,6 +258,19 @@ def positive_choice(values: Sequence[str]) -> int:
     return max(len(values) - 1, 0)
 
 
+def positive_note(values: Sequence[str], chosen: str) -> str:
+    """The sentence that says the picker's start is not one plx assumes ("" when it is, or
+    when the user chose): two classes outside 0/1, −1/1, False/True and no/yes start on the
+    rarer one, which is a pick to check, not a known positive class."""
+    vals = list(values)
+    if (len(vals) != 2 or default_positive(vals) is not None or not vals
+            or chosen != vals[positive_choice(vals)]):
+        return ""
+    return (f"plx does not assume which of {vals[0]!r} and {vals[1]!r} is positive (it does for "
+            f"0/1, −1/1, False/True and no/yes): the rarer, {chosen!r}, is picked to start "
+            "with — choose the class POS stands for.")
+
+
 
 
 def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None) -> Dataset:

@@ -14,6 +14,7 @@ from plx_app.service import (
     keep_cuts,
     label_values,
     positive_choice,
+    positive_note,
     shared_available,
     use_data,
     validate,
@@ -149,6 +150,8 @@ positive = l2.selectbox("Positive class (POS)", values, index=pos_default, key=f
 if len(values) > 2:
     st.caption(md(f"The label has {len(values)} classes: {positive!r} is POS, every other class "
                   "counts as NOT POS."))
+elif not (base.positive == positive and label == base.label) and positive_note(values, positive):
+    st.caption(md(positive_note(values, positive)))  # a start to check, never a silent guess
 
 st.subheader("3. Columns")
 overview = column_overview(raw, DataSettings(label, positive, base.features))
