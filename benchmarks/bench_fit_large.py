@@ -60,8 +60,9 @@ def one_hot(X: pd.DataFrame) -> pd.DataFrame:
     """The forest's columns: numbers as they are (missing: 0 and a flag), categories one-hot."""
     num = X.select_dtypes("number")
     flags = num.isna().add_suffix("_missing").loc[:, num.isna().any().to_numpy()]
-    return pd.concat([num.fillna(0.0), flags.astype(float),
-                      pd.get_dummies(X.select_dtypes(exclude="number"), dtype=float)], axis=1)
+    cat = X.select_dtypes(exclude="number")
+    parts = [num.fillna(0.0), flags.astype(float)]
+    return pd.concat(parts + ([pd.get_dummies(cat, dtype=float)] if cat.shape[1] else []), axis=1)
 
 
 def model_of(clf) -> tuple:

@@ -74,6 +74,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
                 "Instance", 1, expect="Counterfactual")  # the first listed is the current row
             line = int(re.search(r"row (\d+)", picked).group(1))
             assert line >= 2  # rows are named by their line in the file (the header is line 1)
+            assert "Rows are named by their line in your file" in app.text()
             known = re.search(r"(\d) of 5 features known", app.text())
             assert known and int(known.group(1)) < 5
             decision = _decision(app)  # the metric names the class: sick / not sick / tie

@@ -117,7 +117,11 @@ with guard("Listing the rows"):
         hit = shown[features].astype(str).apply(lambda c: c.str.contains(text.strip(), regex=False))
         shown = shown[hit.any(axis=1).to_numpy()]
     labels = [_plain(i) for i in shown.index]
-    st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below.")
+    lines = (ws.raw.source == "upload" and ws.raw.options.get("rows") == "lines"
+             and not (ws.raw.file or b"").startswith(b"PAR1"))  # a CSV's lines
+    st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below."
+               + (" Rows are named by their line in your file (the header is line 1), as "
+                  "plx fit names them." if lines else ""))
     st.dataframe(shown, width="stretch", height=260, key="q_table", placeholder="(missing)",
                  on_select=functools.partial(_table_selected, part, labels),
                  selection_mode="single-row")
