@@ -143,14 +143,12 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     them and `plx predict` applies them (one home for the cut points). `decimal` ('.' or
     ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
     from .data import (
-        column_numbers,
+        estimator_rows,
         infer_schema,
-        is_date_format,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
     )
-    from .discretize import is_numeric
     from .encoding import number_key
     from .estimator import PLXClassifier
     from .modelfile import model_of
@@ -183,14 +181,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         if b.reading():  # read, and said
             say(f"column {f!r}: {b.reading()}" + (
                 f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
-    numbers = {f: pd.Series(column_numbers(frame[f], b.number_format), index=frame.index)
-               for f, b in schema.bins.items()}
-    for f, b in schema.bins.items():  # dates reach the estimator as dates (a time line)
-        if is_date_format(b.number_format):
-            numbers[f] = pd.Series(pd.to_datetime(numbers[f], unit="D"), index=frame.index)
-    raw = [f for f, v in numbers.items() if is_numeric(v)]
-    for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
-        X[f] = numbers[f].to_numpy()
+    X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     neg = _negative_label(schema)
     if len(schema.classes) > 2:
         others = [c for c in schema.classes if c != schema.positive]

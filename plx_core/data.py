@@ -1091,6 +1091,25 @@ def discretise(
 # Schema
 
 
+def estimator_rows(schema: Schema, frame: pd.DataFrame, X: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The rows `PLXClassifier` is fitted on as `plx fit` fits it: `X` (`schema.apply(frame)`)
+    with each binned column that reads as numbers given back as numbers from `frame` (dates
+    as dates, a time line), so the estimator's own `Discretizer` cuts them; and those columns.
+    One home for the CLI and the dashboard, so both fit the same model on the same table."""
+    from .discretize import is_numeric  # discretize builds on this module
+
+    numbers = {f: pd.Series(column_numbers(frame.loc[X.index, f], b.number_format), index=X.index)
+               for f, b in schema.bins.items()}
+    for f, b in schema.bins.items():  # dates reach the estimator as dates (a time line)
+        if is_date_format(b.number_format):
+            numbers[f] = pd.Series(pd.to_datetime(numbers[f], unit="D"), index=X.index)
+    raw = [f for f, v in numbers.items() if is_numeric(v)]
+    X = X.copy()
+    for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
+        X[f] = numbers[f].to_numpy()
+    return X, raw
+
+
 @dataclass(frozen=True)
 class Schema:
     """The recorded choices that turn a raw table into features (strings) and a label.

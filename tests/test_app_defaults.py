@@ -20,6 +20,7 @@ from plx_app.service import (
     use_data,
 )
 from plx_app.service.explain import ws_explain
+from plx_app.service.instances import instance_from_row
 from plx_core import Discretizer, PLXClassifier
 from plx_core.cli import fit_model, read_rows
 from plx_core.data import infer_schema
@@ -99,20 +100,80 @@ def test_the_diagnosis_set_is_cut_on_the_training_rows_as_the_estimator():
     raw = raw_default()
     X, y = ws.part("train")
     numbers = raw.frame.loc[X.index, list(ws.features)]
-    # the estimator's discretiser (its default: MDLP, at most 4 bins) on the training rows
-    cuts = Discretizer().fit(numbers, y.astype(str)).cuts_
-    assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(cuts)
-    # plx's default fitted on those binned training rows answers every test row
-    est = PLXClassifier(positive="malignant", random_state=0).fit(X, y.astype(str))
+    # plx's default is PLXClassifier() fitted on the raw training rows, cut where it cuts
+    est = PLXClassifier(positive="malignant", random_state=0).fit(numbers, y.astype(str))
     assert ws.model.chosen == est.chosen_ and ws.threshold == est.threshold_
-    ref = est.bounds(ws.X_test)
-    dec = ws.decisions("test")
+    assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(est.cuts_)
+    rows = raw.frame.loc[ws.X_test.index, list(ws.features)]
+    ref, dec = est.bounds(rows), ws.decisions("test")
     assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    # the Data page's bins: the estimator's discretiser (its default: MDLP, at most 4 bins)
+    # on the training rows, what the paper's KBs are built on
+    cuts = Discretizer().fit(numbers, y.astype(str)).cuts_
+    direct = ws.fork()
+    direct.set_kb(KBSettings("direct"))
+    assert {f: b.cuts for f, b in direct.dataset.schema.bins.items()} == dict(cuts)
     # test rows never move a cut point
     frame = raw.frame.copy()
     frame.loc[ws.X_test.index, "worst radius"] = 1000.0
     moved = new_workspace(replace(raw, frame=frame), ws.settings, build=False)
-    assert moved.dataset.schema.bins["worst radius"].cuts == ws.dataset.schema.bins["worst radius"].cuts
+    assert moved.dataset.schema.bins["worst radius"].cuts == direct.dataset.schema.bins["worst radius"].cuts
+
+
+def rare_csv(n: int = 1000) -> tuple[pd.DataFrame, bytes]:
+    """30% positives adding up 1.5·x1 − x2 + 0.5·x4² (`datasets.rare_positives`), eight
+    numbers and two categories: `PLXClassifier()` answers with the vote on 8 equal-frequency
+    bins per number ("direct-vote bins=8"), not on MDLP's cut points."""
+    from plx_core.datasets import rare_positives
+
+    X, y = rare_positives(0.3, n=n, seed=0)
+    cols = [f"x{i}" for i in range(1, 9)] + ["c1", "c2"]
+    table = X[cols].assign(label=y.to_numpy())
+    return table, table.to_csv(index=False).encode()
+
+
+@pytest.mark.slow
+def test_the_default_answers_on_its_own_cut_points_as_the_estimator():
+    # the same CSV: the dashboard's default is PLXClassifier() on the raw training rows — the
+    # vote on finer bins answers, and its cut points are used for queries, explanations,
+    # row lists and the model panel while it answers (the Data page keeps its MDLP bins)
+    table, csv = rare_csv()
+    feats = [c for c in table.columns if c != "label"]
+    raw = read_upload(csv, "rare.csv")
+    ws = new_workspace(raw, replace(raw.defaults, label="label", positive="yes"))
+    X, y = ws.part("train")
+    lines = lambda idx: table.iloc[[int(i) - 2 for i in idx]][feats].set_axis(idx)  # noqa: E731
+    est = PLXClassifier(positive="yes", random_state=0).fit(lines(X.index), y.astype(str))
+    assert est.selection_.key == "direct-vote bins=8"
+    assert ws.model.chosen == est.chosen_ == "direct-vote" and ws.threshold == est.threshold_
+    # the cut points in effect are the model's, in the rows and in the model panel
+    assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(est.cuts_)
+    panel = ws.model_cut_points()
+    assert panel is not None and len(panel) == 8
+    assert all(len(c.split(", ")) == 7 for c in panel["cut points"])
+    # the same bounds and decisions on every test row
+    rows = lines(ws.X_test.index)
+    dec, ref = ws.decisions("test"), est.bounds(rows)
+    assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    assert (dec["decision"] == "POS").tolist() == (est.predict(rows) == "yes").tolist()
+    # a row picked from the list is queried and explained as the estimator does
+    i = ws.X_test.index[3]
+    inst = instance_from_row(*ws.part("test"), i, "test")
+    b = ws.query(inst)
+    assert (b.lower, b.upper) == pytest.approx((ref["lower"].iloc[3], ref["upper"].iloc[3]))
+    mine, theirs = ws_explain(ws, inst.known(), 2), est.explain(lines([i]), k=2)
+    assert mine.features == theirs.features
+    # another KB kind answers on the Data page's bins (MDLP's), and back again
+    other = ws.fork()
+    other.set_selected(inst)
+    other.set_kb(KBSettings("direct"))
+    assert other.model_cut_points() is None
+    assert other.dataset.schema.bins["x1"].cuts != est.cuts_["x1"]
+    assert other.selected is not None and other.selected.row == i
+    assert other.selected.known() == {f: v for f, v in other.X_test.loc[i].items() if pd.notna(v)}
+    other.set_kb(KBSettings())
+    assert other.kb is ws.kb and other.dataset.schema.bins["x1"].cuts == est.cuts_["x1"]
+    assert other.selected.known() == inst.known()
 
 
 def test_direct_and_tree_stay_selectable_and_answer_at_one_half(upload_ws):
@@ -192,17 +253,17 @@ def test_a_named_decimal_point_reads_an_uploads_1_234_column_as_thousands():
 
 @pytest.mark.slow
 def test_case_report_and_global_view_explain_as_the_estimator_under_the_default():
-    # the tuned Direct KB answers the diagnosis set; PLXClassifier.explain searches the full
+    # the tuned Direct KB answers the clinic table; PLXClassifier.explain searches the full
     # Direct KB on the side answered: so do the Query page, the case report and the global view
     import html
     import re
     from collections import Counter
 
     from plx_app.service.insight import ws_case_report, ws_global_view
-    from plx_app.service.instances import instance_from_row
     from plx_core import wording
 
-    ws = new_workspace().fork()
+    raw = read_upload(CSV, "clinic.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="sick")).fork()
     assert ws.model.searched is not None and ws.model.searched is not ws.kb
     X, y = ws.part("test")
     rows = X.iloc[:40]

@@ -127,7 +127,7 @@ def test_kb_page_shows_the_chosen_binary_tree(rest_ws):
 def test_kb_page_default_that_answers_with_a_direct_kb_says_so():
     ws = new_workspace(build=False)
     ws.set_kb(KBSettings("auto"))
-    assert ws.model.chosen in ("direct", "direct-conf") and not ws.trees
+    assert ws.model.chosen in ("direct", "direct-conf", "direct-vote") and not ws.trees
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["ws"] = ws
     at.run()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
+from plx_core.data import Binning
 from plx_core.direct import direct_kb
 from plx_core.errors import DataError
 from plx_core.estimator import KB_KINDS as ESTIMATOR_KB_KINDS
@@ -76,18 +77,21 @@ def default_max_len(n_rows: int, n_features: int) -> int | None:
 def build_kb(
     X: pd.DataFrame, y: pd.Series, positive: str, settings: KBSettings,
     progress: Callable[[float, str], None] | None = None,
+    raw: tuple[pd.DataFrame, Mapping[str, Binning]] | None = None,
 ) -> tuple[KB, list[Tree], float, ModelChoice | None]:
     """Build a KB; returns (kb, trees (for tree kinds), seconds, the default's choice (kind
     "auto"; else None)). `progress(fraction, text)`. Kind "auto" fits on each training row
-    once (`fit_default`)."""
+    once (`fit_default`), on `raw` when given: (X's rows with numbers as numbers, as `plx fit`
+    fits them — `data.estimator_rows` —, how the Data page reads each binned column)."""
     say = progress or (lambda f, t: None)
     t0 = time.perf_counter()
     trees: list[Tree] = []
     model = None
     if settings.kind == "auto":
-        once = ~X.index.duplicated(keep="first")
-        kb, trees, model = fit_default(X[once], y[once], positive, settings.random_state,
-                                       DASHBOARD_BUDGET, progress)
+        rows, formats = raw if raw is not None else (X, {})
+        once = ~rows.index.duplicated(keep="first")
+        kb, trees, model = fit_default(rows[once], y[once], positive, settings.random_state,
+                                       DASHBOARD_BUDGET, progress, formats)
     elif settings.kind == "direct":
         say(0.05, "Counting every feature-value set of the training rows…")
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)

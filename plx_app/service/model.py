@@ -5,13 +5,14 @@ that tree's nodes in words for the tree view."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from plx_core import wording
+from plx_core.data import Binning
 from plx_core.encoding import value_str
 from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
@@ -49,6 +50,10 @@ class ModelChoice:
     searched: KB | None = field(default=None, compare=False, repr=False)
     """The KB explanations search when it is not the one that answers: the full Direct KB
     behind a tuned one (what `PLXClassifier.explain` searches); None: the answering KB."""
+    bins: Mapping[str, Binning] = field(default_factory=dict, compare=False, repr=False)
+    """The model's cut points (`PLXClassifier.discretizer_`), read from text as the Data
+    page reads each column: its KB's values of a number are these bins' labels (the vote on
+    finer bins cuts where the Data page does not)."""
 
     @property
     def name(self) -> str:
@@ -69,12 +74,15 @@ def selection_table(sel) -> pd.DataFrame:
 
 def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int = 0,
                 memory_budget: int | None = None,
-                progress: Callable[[float, str], None] | None = None
+                progress: Callable[[float, str], None] | None = None,
+                formats: Mapping[str, Binning] | None = None,
                 ) -> tuple[KB, list[Tree], ModelChoice]:
     """Fit `PLXClassifier()` (variant "auto") on the training rows; returns the KB that
     answers, the tree it answers with (redrawn from the same rows; empty for a Direct KB)
-    and the `ModelChoice`. X holds each training row once: the estimator's balanced class
-    weights do what replicated rows would, and replicas would stop its cross-validation."""
+    and the `ModelChoice`. X holds each training row once (numbers as numbers, as `plx fit`
+    passes them: `data.estimator_rows`): the estimator's balanced class weights do what
+    replicated rows would, and replicas would stop its cross-validation. `formats`: how the
+    Data page reads each binned column from text (the model's bins keep it, as `plx fit`'s)."""
     say = progress or (lambda f, t: None)
     say(0.05, "Fitting plx's default: comparing the Direct KB and the trees on the training rows…")
     labels = y.astype(str)
@@ -91,9 +99,13 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     if est.chosen_ in TREE_CHOICES:
         say(0.7, "Redrawing the chosen tree…")
         trees, note = answering_tree(est, X, labels)
+    formats = formats or {}
+    bins = {f: replace(b, number_format=formats[f].number_format,
+                       text_missing=formats[f].text_missing) if f in formats else b
+            for f, b in est.discretizer_.binnings_.items()}
     choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
                          est._semantics(), scores, None if sel is None else sel.max_depth,
-                         tuple(est.excluded_.items()), said, note, est.paper_kbs_[0])
+                         tuple(est.excluded_.items()), said, note, est.paper_kbs_[0], bins)
     return est.kb_, trees, choice
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.data import Dataset
+from plx_core.data import Dataset, estimator_rows
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
@@ -54,6 +54,9 @@ class Workspace:
     method: str = "auto"
     kbs: LRU = field(default_factory=lambda: LRU(6))
     results: LRU = field(default_factory=lambda: LRU(512))
+    page: tuple | None = None
+    """The Data page's (dataset, X_train, X_test, data_key) while the rows are cut where plx's
+    default cuts (`_use_cuts`); None: the rows are the Data page's."""
 
     def fork(self) -> Workspace:
         """A workspace for another session on the same data: it shares the built KBs (never
@@ -103,13 +106,62 @@ class Workspace:
 
     def set_kb(self, settings: KBSettings, progress: Callable[[float, str], None] | None = None) -> KB:
         """Build (or fetch from this session's cache) the KB for the data and settings."""
+        self._use_cuts(None)  # every KB is keyed and built on the Data page's rows
         key = ("kb", self.data_key, settings.key())
         cached = key in self.kbs
         kb, trees, secs, model = self.kbs.get(key, lambda: self._build(key, settings, progress))
         self.kb, self.trees, self.build_seconds, self.model = kb, trees, secs, model
         self.kb_settings, self.kb_key, self.kb_cached = settings, key, cached
         self.kb_note = ""
+        self._use_cuts(model)
         return kb
+
+    def _use_cuts(self, model: ModelChoice | None) -> None:
+        """Cut the rows where the KB in use cuts them: where plx's default's model cuts
+        (`ModelChoice.bins`) when its bins are not the Data page's — the vote on finer bins
+        answers on its own cut points, as `PLXClassifier` does —, else as the Data page cuts.
+        Queries, explanations, instance lists and the Data page's cut points then use them;
+        a row picked from the data is picked again with its values so cut."""
+        if self.page is not None:
+            self.dataset, self.X_train, self.X_test, self.data_key = self.page
+            self.page = None
+            self._reselect()
+        schema = self.dataset.schema
+        if model is None or not model.bins or schema is None or all(
+                f in schema.bins and (b.cuts, b.labels) == (schema.bins[f].cuts, schema.bins[f].labels)
+                for f, b in model.bins.items()):
+            return
+        self.page = (self.dataset, self.X_train, self.X_test, self.data_key)
+        cut = replace(schema, bins={**schema.bins, **model.bins})
+        ds = self.dataset
+        X, _ = cut.apply(self.raw.frame.loc[ds.X.index])
+        self.dataset = Dataset(ds.name, X, ds.y, ds.positive, ds.description, cut)
+        self.X_train, self.X_test = X.loc[self.X_train.index], X.loc[self.X_test.index]
+        self.data_key = fingerprint(self.data_key, *((f, b.cuts) for f, b in model.bins.items()))
+        self._reselect()
+
+    def model_cut_points(self) -> pd.DataFrame | None:
+        """The cut points in effect when plx's default cuts where the Data page does not
+        (`tables.cut_points` of the rows as cut now); None when the Data page's are."""
+        from .tables import cut_points
+
+        return cut_points(self.dataset) if self.page is not None else None
+
+    def _reselect(self) -> None:
+        """The selected row's values as the rows are cut now (an edited query is kept when
+        its values still fit, else dropped)."""
+        from .instances import instance_from_row
+
+        sel = self.selected
+        if sel is None:
+            return
+        if sel.origin in ("test", "train") and sel.row is not None:
+            X, y = self.part(sel.origin)
+            if sel.row in X.index:
+                self.selected = instance_from_row(X, y, sel.row, sel.origin)
+                return
+        if validate_conditions(list(sel.known().items()), self.domains()):
+            self.selected = None
 
     def kb_for(self, settings: KBSettings,
                progress: Callable[[float, str], None] | None = None) -> tuple[KB, tuple]:
@@ -124,7 +176,13 @@ class Workspace:
         """`build_kb` on the training rows; on a built-in table (public data, the same for
         every user) once per process (`BUILTIN_KBS`), so a first page load does not refit."""
         def make() -> tuple:
-            return build_kb(self.X_train, self.y_train, self.positive, settings, progress)
+            raw = None
+            if settings.kind == "auto" and self.dataset.schema is not None:
+                # numbers as numbers, as `plx fit` fits them: the estimator cuts them itself
+                schema = self.dataset.schema
+                rows, _ = estimator_rows(schema, self.raw.frame, self.X_train)
+                raw = (rows, schema.bins)
+            return build_kb(self.X_train, self.y_train, self.positive, settings, progress, raw)
 
         if self.raw.source != "builtin":
             return make()
@@ -137,6 +195,7 @@ class Workspace:
         them (`"replace"`)."""
         if rules not in ("merge", "replace"):
             raise DataError(f"rules must be 'merge' or 'replace', not {rules!r}")
+        self._use_cuts(None)  # an imported KB answers on the Data page's bins
         kb = KB.from_json(text)
         missing = [f for f in self.features if f not in kb.features]
         extra = [f for f in kb.features if f not in self.features]
@@ -467,6 +526,7 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
         ws.kb_settings = KBSettings(random_state=ws.kb_settings.random_state)
     for name in ("raw", "settings", "dataset", "X_train", "X_test", "y_train", "y_test", "data_key"):
         setattr(ws, name, getattr(fresh, name))
+    ws.page = None
     ws.kb = None
     ws.kb_key = None
     ws.trees = []

@@ -247,6 +247,9 @@ if prepared is not None:
         st.caption("Cut points of the numeric columns, found on the training rows only "
                    "(the model, its answers and the rule form use these bins):")
         st.dataframe(cuts, hide_index=True, width="stretch", key="data_cut_points")
+        if same and settings == ws.settings and ws.model_cut_points() is not None:
+            st.caption("plx's default, which answers now, cuts at its own cut points (shown "
+                       "on the Knowledge base page), as PLXClassifier and plx fit do.")
     st.dataframe(prepared.frame().head(20), width="stretch", height=300, placeholder="(missing)")
 
 unchanged = same and settings == ws.settings

@@ -100,6 +100,12 @@ def model_panel(model: ModelChoice) -> None:
         st.caption(md(f"Left out: {col} ({why})"))
     if model.tree_note:
         st.caption(md(model.tree_note))
+    cuts = ws.model_cut_points()
+    if cuts is not None:
+        st.caption("It cuts the numeric columns at its own cut points, not the Data page's bins "
+                   "(as PLXClassifier and plx fit do): queries, explanations and row lists use "
+                   "these while it answers.")
+        st.dataframe(cuts, hide_index=True, width="stretch", key="kb_model_cuts")
 
 
 if ws.model is not None:
