@@ -174,6 +174,11 @@ def test_the_default_answers_on_its_own_cut_points_as_the_estimator():
     other.set_kb(KBSettings())
     assert other.kb is ws.kb and other.dataset.schema.bins["x1"].cuts == est.cuts_["x1"]
     assert other.selected.known() == inst.known()
+    # a binning the user chose on the Data page is what plx's default is fitted on
+    chosen = new_workspace(raw, replace(ws.settings, method="quantile", bins=3))
+    assert chosen.model_cut_points() is None
+    assert all(len(b.cuts) == 2 for b in chosen.dataset.schema.bins.values())
+    assert set(chosen.kb.domains["x1"]) <= set(chosen.dataset.schema.bins["x1"].labels)
 
 
 def test_direct_and_tree_stay_selectable_and_answer_at_one_half(upload_ws):

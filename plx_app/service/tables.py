@@ -69,6 +69,17 @@ class DataSettings:
     drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
     cut_on: str = "train"  # "train" | "table" (sessions saved before cuts were fitted on training)
 
+    def cuts_as_estimator(self) -> bool:
+        """Whether numeric columns are cut as `PLXClassifier()` cuts them (its discretiser and
+        number of bins, on the training rows): then plx's default is fitted on the raw rows, as
+        `plx fit` fits it, and may cut finer; a binning the user chose (or a saved session's
+        whole-table bins) is what it is fitted on, as `PLXClassifier` fitted on binned columns."""
+        from plx_core.estimator import PLXClassifier
+
+        est = PLXClassifier()
+        return (self.method == est.discretize and self.bins == est.max_bins
+                and not self.bins_per_column and self.cut_on == "train")
+
 
 @dataclass(frozen=True)
 class RawTable:

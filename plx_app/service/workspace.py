@@ -177,7 +177,8 @@ class Workspace:
         every user) once per process (`BUILTIN_KBS`), so a first page load does not refit."""
         def make() -> tuple:
             raw = None
-            if settings.kind == "auto" and self.dataset.schema is not None:
+            if (settings.kind == "auto" and self.dataset.schema is not None
+                    and self.settings.cuts_as_estimator()):
                 # numbers as numbers, as `plx fit` fits them: the estimator cuts them itself
                 schema = self.dataset.schema
                 rows, _ = estimator_rows(schema, self.raw.frame, self.X_train)
