@@ -12,7 +12,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.data import Dataset, estimator_rows
+from plx_core.data import Binning, Dataset, estimator_rows
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
@@ -113,10 +113,10 @@ class Workspace:
         self.kb, self.trees, self.build_seconds, self.model = kb, trees, secs, model
         self.kb_settings, self.kb_key, self.kb_cached = settings, key, cached
         self.kb_note = ""
-        self._use_cuts(model)
+        self._use_cuts(model.bins if model is not None else None)
         return kb
 
-    def _use_cuts(self, model: ModelChoice | None) -> None:
+    def _use_cuts(self, bins: Mapping[str, Binning] | None) -> None:
         """Cut the rows where the KB in use cuts them: where plx's default's model cuts
         (`ModelChoice.bins`) when its bins are not the Data page's — the vote on finer bins
         answers on its own cut points, as `PLXClassifier` does —, else as the Data page cuts.
@@ -127,17 +127,17 @@ class Workspace:
             self.page = None
             self._reselect()
         schema = self.dataset.schema
-        if model is None or not model.bins or schema is None or all(
+        if not bins or schema is None or all(
                 f in schema.bins and (b.cuts, b.labels) == (schema.bins[f].cuts, schema.bins[f].labels)
-                for f, b in model.bins.items()):
+                for f, b in bins.items()):
             return
         self.page = (self.dataset, self.X_train, self.X_test, self.data_key)
-        cut = replace(schema, bins={**schema.bins, **model.bins})
+        cut = replace(schema, bins={**schema.bins, **bins})
         ds = self.dataset
         X, _ = cut.apply(self.raw.frame.loc[ds.X.index])
         self.dataset = Dataset(ds.name, X, ds.y, ds.positive, ds.description, cut)
         self.X_train, self.X_test = X.loc[self.X_train.index], X.loc[self.X_test.index]
-        self.data_key = fingerprint(self.data_key, *((f, b.cuts) for f, b in model.bins.items()))
+        self.data_key = fingerprint(self.data_key, *((f, b.cuts) for f, b in bins.items()))
         self._reselect()
 
     def model_cut_points(self) -> pd.DataFrame | None:
@@ -171,6 +171,19 @@ class Workspace:
         kb, _, _, _ = self.kbs.get(key, lambda: self._build(key, settings, progress))
         return kb, key
 
+    def default_model(self) -> ModelChoice | None:
+        """What plx's default chooses on the Data page's rows (built once, from the cache)."""
+        key = ("kb", (self.page or (None,) * 4)[3] or self.data_key, KBSettings().key())
+        return self.kbs.get(key, lambda: self._build(key, KBSettings(), None))[3]
+
+    def _domains_of(self, kb: KB) -> dict[str, tuple[str, ...]]:
+        """The values the rows as cut now take, for the features `kb` has."""
+        from plx_core.encoding import natural_key
+
+        X = pd.concat([self.X_train, self.X_test])
+        return {f: tuple(sorted(X[f].dropna().astype(str).unique(), key=natural_key))
+                for f in self.features if f in kb.features}
+
     def _build(self, key: tuple, settings: KBSettings,
                progress: Callable[[float, str], None] | None) -> tuple:
         """`build_kb` on the training rows; on a built-in table (public data, the same for
@@ -196,7 +209,6 @@ class Workspace:
         them (`"replace"`)."""
         if rules not in ("merge", "replace"):
             raise DataError(f"rules must be 'merge' or 'replace', not {rules!r}")
-        self._use_cuts(None)  # an imported KB answers on the Data page's bins
         kb = KB.from_json(text)
         missing = [f for f in self.features if f not in kb.features]
         extra = [f for f in kb.features if f not in self.features]
@@ -207,8 +219,22 @@ class Workspace:
                 + ("; " if missing and extra else "")
                 + (f"it has feature(s) the data lacks {extra}" if extra else "")
             )
-        # a KB for the other class (or for other values) would answer every row flipped: refuse
-        check_kb_matches(kb, self.features, self.domains(), self.positive)
+        # a KB for the other class (or for other values) would answer every row flipped: refuse.
+        # It answers on the Data page's bins, or on plx's default's own cut points (the one
+        # other binning the dashboard answers with: a KB it exported under the default)
+        self._use_cuts(None)
+        try:
+            check_kb_matches(kb, self.features, self._domains_of(kb), self.positive)
+        except DataError:
+            model = self.default_model()
+            if model is None or not model.bins:
+                raise
+            self._use_cuts(model.bins)
+            try:
+                check_kb_matches(kb, self.features, self._domains_of(kb), self.positive)
+            except DataError:
+                self._use_cuts(None)
+                raise
         incoming = [c for c in kb.extra if c.source == "rule"]
         base = kb.without_rules()
         base.index()
