@@ -219,7 +219,7 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         # B adds its own rule; A still sees only its own
         from plx_app.service import new_workspace
 
-        small = new_workspace(build=False).domains()["worst radius"][0]  # a bin of the default
+        small = new_workspace().domains()["worst radius"][0]  # a bin plx's default answers on
         b.nav("Rules", expect="Add a rule")
         b.fill_in_form("stTextInput", "…or type conditions", f"worst radius={small}")
         b.click_button("Add rule", expect="Added r1")
@@ -272,7 +272,7 @@ def test_case_report_names_the_saved_rules_author(browser, server):
         app.fill("stTextInput", "Your name", "Dr <i>Report</i>")
         from plx_app.service import new_workspace
 
-        ws = new_workspace(build=False)
+        ws = new_workspace()  # the values plx's default answers on
         f = ws.features[0]
         app.page.get_by_text("…or type whole rules", exact=False).first.click()
         app.page.get_by_label("Rules", exact=True).first.wait_for(state="visible")
