@@ -453,3 +453,21 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
     # variant="paper" is the paper's Direct KB, untouched by the search
     paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])
     assert paper.kb_.kind == "direct" and paper.chosen_ == "direct"
+
+
+def test_above_the_row_budget_the_rule_vote_is_fitted_on_a_stratified_sample(monkeypatch):
+    X, y = either_table(n=1200, seed=3)
+    y = (y == "yes").astype(int)
+    at = VT.sample_rows(y, 400)
+    assert abs(len(at) - 400) <= 1 and np.array_equal(at, np.unique(at))
+    assert abs(y[at].mean() - y.mean()) < 0.005  # each class its share
+    assert np.array_equal(at, VT.sample_rows(y, 400))  # the same rows for the same labels
+    multi, _rules, every = rule_vote_of(X, y)  # 1,200 rows, within the budget: every row
+    monkeypatch.setattr(VT, "RULE_ROWS", 400)
+    _m, _r, sampled = rule_vote_of(X, y)
+    assert not np.array_equal(sampled.w, every.w)  # the budget bites
+    # the votes are still every row's counts, and the sample's weights decide like every row's
+    assert all(np.array_equal(a, b) for a, b in zip(sampled.counts, every.counts))
+    codes = encode_rows(multi, X)
+    a, b = every.score(codes), sampled.score(codes)
+    assert ((a > 0) == (b > 0)).mean() >= 0.95
