@@ -36,7 +36,7 @@ def _a_condition() -> str:
     """`IF "feature"="value"` for the default data's first feature and its first value."""
     from plx_app.service import new_workspace
 
-    ws = new_workspace(build=False)
+    ws = new_workspace()  # the values plx's default answers on
     f = ws.features[0]
     v = ws.domains()[f][0]
     return f'IF "{f}"="{v}"'
