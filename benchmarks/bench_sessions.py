@@ -5,7 +5,7 @@ Run: `python3 benchmarks/bench_sessions.py [--sessions 20] [--rounds 2] [--ttl 1
 It starts the server headless on a free port (tests/browser_util.py), runs one session's walk
 as the baseline, then `--rounds` rounds of N walks at once as N browser contexts of ONE
 headless Chromium (async playwright); a second round shows whether the server's memory grows
-with the sessions it has served. A walk: open the app; Knowledge base page, set max_len and build; Query page,
+with the sessions it has served. A walk: open the app; Knowledge base page, pick Direct, set max_len and build; Query page,
 read the bounds, change a feature value; Explain page; Rules page, add a rule whose weight is
 1000 + the session's index. Each session must see only its own KB, value and rule (no
 cross-talk) and no exception or error box. Times run from the input event to Streamlit's
@@ -62,7 +62,14 @@ NOTES = [
     "  after sessions close (CPython keeps freed memory for reuse), so 'after' equals the peak.",
 ]
 FEATURE = "worst texture"  # the value each session changes on the Query page
-CONDITION = "worst radius=<13.5"  # the rule each session adds (its weight is its own)
+
+
+def condition() -> str:
+    """The rule each session adds (its weight is its own): the first bin of worst radius as the
+    Data page cuts the built-in set (the walk builds a Direct KB, which answers on those bins)."""
+    from plx_app.service import new_workspace
+
+    return f"worst radius={new_workspace(build=False).domains()['worst radius'][0]}"
 
 
 def weight(i: int) -> int:
@@ -127,6 +134,11 @@ class AsyncApp:
     async def click_button(self, name: str, expect: str) -> float:
         return await self.act(self.page.get_by_role("button", name=name, exact=False).first.click,
                               expect)
+
+    async def radio(self, label: str, option: str, expect: str | None = None) -> float:
+        box = self.widget("stRadio", label)
+        return await self.act(
+            lambda: box.get_by_role("radio", name=option, exact=True).check(force=True), expect)
 
     async def fill(self, testid: str, label: str, value: str, expect: str | None = None) -> float:
         box = self.widget(testid, label).locator("input").first
@@ -218,6 +230,9 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         await check(step)
         step = "Knowledge base page"
         w.times[step] = await app.nav("Knowledge base", "clauses match")
+        step = "KB: pick Direct"  # the page opens on plx's default, which has no max_len
+        w.times[step] = await app.radio(
+            "Kind", "Direct (every feature-value set of the training rows)", "max_len")
         step = "KB: set max_len"
         w.times[step] = await app.fill("stNumberInput", "max_len", str(max_len), "press Build")
         step = "KB: build"
@@ -243,7 +258,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         await check(step)
         step = "Rules page"
         w.times[step] = await app.nav("Rules", "Add a rule")
-        await app.fill_in_form("stTextInput", "…or type conditions", CONDITION)
+        await app.fill_in_form("stTextInput", "…or type conditions", condition())
         await app.fill_in_form("stNumberInput", "w (weight)", str(own_w))
         step = "Rules: add a rule"
         w.times[step] = await app.click_button("Add rule", "Added r1")
@@ -444,7 +459,7 @@ def report(run: Run, n: int, ttl: int, timeout_s: float, rounds: int) -> str:
         f"{os.cpu_count()}-core machine (load average {os.getloadavg()[0]:.1f} at the end; other "
         f"jobs were running), Python {platform.python_version()}: one `streamlit run app.py` on "
         f"localhost, {n} browser contexts of ONE headless Debian Chromium (async playwright) "
-        "started together, each walking: open the app → Knowledge base, set max_len (3-5) and "
+        "started together, each walking: open the app → Knowledge base, pick Direct, set max_len (3-5) and "
         "build → Query, read the bounds, change worst texture → Explain → Rules, add a rule of "
         "weight 1000 + its index. Baseline: the same walk by one session alone, first, on the "
         f"same server; then {rounds} round(s) of {n} at once, {ttl + 20} s apart (the server "
