@@ -942,10 +942,14 @@ class Binning:
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s))"
             )
+        return pd.Series(self.labels_of(x), index=values.index, name=values.name, dtype=object)
+
+    def labels_of(self, x: np.ndarray) -> np.ndarray:
+        """The bin label of each number already read (floats; NaN stays NaN)."""
         idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
         out = np.asarray(self.labels, dtype=object)[np.minimum(idx, len(self.labels) - 1)]
         out[np.isnan(x)] = np.nan
-        return pd.Series(out, index=values.index, name=values.name, dtype=object)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         d = {"method": self.method, "cuts": list(self.cuts), "labels": list(self.labels)}

@@ -805,11 +805,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         fine = raw.drop(columns=list(self.excluded_)).copy()
-        for c, b in disc.binnings_.items():  # `Binning.apply` of numbers already read
-            v = numeric_values(nums[c])
-            at = np.searchsorted(np.asarray(b.cuts, dtype=float), v, "right")
-            fine[c] = np.where(np.isnan(v), np.nan, np.asarray(b.labels, dtype=object)[
-                np.minimum(at, len(b.labels) - 1)])
+        for c, b in disc.binnings_.items():  # numbers already read: no second parse
+            fine[c] = b.labels_of(numeric_values(nums[c]))
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
