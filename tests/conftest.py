@@ -75,11 +75,20 @@ SLOW = {
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests of `SLOW` (every parameter of a listed test) and the browser tests (a
-    real server and Chromium: minutes) as slow."""
+    real server and Chromium: minutes) as slow, and put each test in its xdist group: its
+    file's, or one "browser" group for every browser test.
+
+    The groups matter under `pytest -n 2 --dist loadgroup` (the README's CI command): a file's
+    tests stay on one worker, so its module-scoped fixtures (fitted models, servers) are built
+    once, and the browser tests run one after another on one worker, so two Streamlit servers
+    and Chromiums never compete with each other (their waits have timeouts)."""
     for item in items:
         name = item.nodeid.split("[", 1)[0].removeprefix("tests/")
-        if name in SLOW or item.get_closest_marker("browser") is not None:
+        browser = item.get_closest_marker("browser") is not None
+        if name in SLOW or browser:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group("browser" if browser else name.split("::")[0]))
 
 
 @pytest.fixture(autouse=True, scope="session")
