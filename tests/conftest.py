@@ -73,7 +73,15 @@ SLOW = {
 }
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_configure(config: pytest.Config) -> None:
+    """Under `--dist loadgroup`, xdist hands the groups out in collection order rather than
+    by their number of tests, so the browser group (few tests, the longest to run) starts first
+    and the other worker takes the rest meanwhile."""
+    if getattr(config.option, "dist", "no") == "loadgroup":
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of `SLOW` (every parameter of a listed test) and the browser tests (a
     real server and Chromium: minutes) as slow, and put each test in its xdist group: its
     file's, or one "browser" group for every browser test.
@@ -89,6 +97,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group("browser" if browser else name.split("::")[0]))
+    if getattr(config.option, "dist", "no") == "loadgroup":  # the browser group first
+        items.sort(key=lambda item: item.get_closest_marker("browser") is None)
 
 
 @pytest.fixture(autouse=True, scope="session")
