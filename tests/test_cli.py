@@ -1136,3 +1136,46 @@ def test_plx_fit_assumes_the_positive_class_only_for_the_known_pairs(tmp_path, c
 
         assert code == 0 and f"POS = {assumed!r}" in out
         assert load_model(tmp_path / "m.json").positive == assumed
+
+
+def _fail_on(monkeypatch, module, name, when):
+    """Make `module.name` raise a SolverError for the calls `when(args, kwargs)` picks (as a
+    solver time-out on one row would), the others answered as usual."""
+    from plx_core.errors import SolverTimeoutError
+
+    real = getattr(module, name)
+
+    def patched(*args, **kwargs):
+        if when(args, kwargs):
+            raise SolverTimeoutError("the LP solver hit its time limit (60 s)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, patched)
+
+
+def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, capsys,
+                                                             monkeypatch):
+    """One row the LP fails on gets NaN bounds and its reason in a note; the other rows are
+    answered and explained, and the exit status stays 0."""
+    import sys
+
+    E, Q = sys.modules["plx_core.explain"], sys.modules["plx_core.query"]  # the modules
+    model, pred, expl = (tmp_path / n for n in ("m.json", "p.csv", "e.csv"))
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--kb", "tree", "--variant", "paper",
+                 "--out", str(model)]) == 0
+    assert main(["predict", str(model), str(queries), "--out", str(pred)]) == 0
+    good = pd.read_csv(pred, keep_default_na=False)
+    _fail_on(monkeypatch, Q, "query", lambda a, kw: dict(a[1]) == {"a1": "0"})  # row 4: 0---
+    _fail_on(monkeypatch, E, "explain_all", lambda a, kw: dict(a[1]).get("a1") == "1")  # row 2
+    capsys.readouterr()
+    assert main(["predict", str(model), str(queries), "--out", str(pred)]) == 0
+    got = pd.read_csv(pred, keep_default_na=False)
+    assert got["note"].tolist()[:3] == ["", "", ""] and "time limit" in got["note"][3]
+    assert got["method"][3] == "failed" and got["lower"][3] == "" and got["upper"][3] == ""
+    cols = ["lower", "upper", "decision"]
+    assert np.array_equal(got.iloc[:3][cols].astype(float), good.iloc[:3][cols].astype(float))
+    assert "1 row(s) could not be answered" in capsys.readouterr().err
+    assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(expl)]) == 0
+    e = pd.read_csv(expl, keep_default_na=False)
+    assert "time limit" in e["note"][1] and e["features"][1] == ""
+    assert e["features"][0] != "" and e["features"][2] != ""
