@@ -165,6 +165,16 @@ def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
             f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
 
 
+CLOCK_HINTS = {
+    "time": "convert it to minutes since midnight (e.g. t = pd.to_datetime(s, format='%H:%M'); "
+            "t.dt.hour * 60 + t.dt.minute), as plx fit and the dashboard read it,",
+    "duration": "convert it to minutes (e.g. pd.to_timedelta(s).dt.total_seconds() / 60), as "
+                "plx fit and the dashboard read it,",
+}
+"""What to do with a DataFrame column of times of day or durations written as text (plx fit
+and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
+
+
 def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
     """Per row, `k` lowered to the features the row knows with a value `kb` saw, of a feature
     some clause of `kb` uses (`explain.citable`; a row with missing or unseen cells is
@@ -507,6 +517,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned"
                                   if fmt == "plain" else
+                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: "
+                                  f"{CLOCK_HINTS[fmt]} to have it binned"
+                                  if fmt in CLOCK_HINTS else
                                   f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
                                   "to numbers (pd.to_numeric reads plain numbers only: take the "
                                   "signs and separators out first) to have it binned")
