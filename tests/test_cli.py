@@ -1179,3 +1179,17 @@ def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, 
     e = pd.read_csv(expl, keep_default_na=False)
     assert "time limit" in e["note"][1] and e["features"][1] == ""
     assert e["features"][0] != "" and e["features"][2] != ""
+
+
+def test_fit_on_one_class_says_so_not_pass_positive(tmp_path, capsys):
+    """A label of one class is one line saying so, with or without --positive: '--positive'
+    cannot make two classes of one (it used to say 'has 1 classes …; pass --positive')."""
+    f = tmp_path / "one.csv"
+    f.write_text("a,y\n" + "".join(f"{'xy'[i % 2]},0\n" for i in range(10)), encoding="utf-8")
+    for extra in ([], ["--positive", "0"]):
+        code, _, err = run(["fit", f, "--label", "y", "--out", tmp_path / "m.json", *extra],
+                           capsys)
+        assert code == 2
+        assert_one_line_error(err, "'y'", "only one class ('0'", "both outcomes")
+        assert "--positive" not in err
+    assert not (tmp_path / "m.json").exists()
