@@ -75,6 +75,7 @@ from .query import (
     weighted_median,
     weighted_median_intervals,
 )
+from .tokens import condition_text
 
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
@@ -596,7 +597,7 @@ class Candidate:
         return Bounds(self.lower, self.upper)
 
     def label(self) -> str:
-        return ", ".join(f"{f}={v}" for f, v in zip(self.features, self.values))
+        return ", ".join(condition_text(f, v) for f, v in zip(self.features, self.values))
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))
@@ -662,7 +663,7 @@ class Explanation:
         )
 
     def summary(self) -> str:
-        sub = ", ".join(f"{f}={v}" for f, v in self.features.items())
+        sub = ", ".join(condition_text(f, v) for f, v in self.features.items())
         verdict = "positive" if self.positive else "negative"
         tie = f"; {self.tied} tied, decided by {self.resolved_by}" if self.tied else ""
         return (f"{sub} explains the {verdict} decision: ω(POS) ∈ [{self.bounds[0]:.4g}, "

@@ -475,7 +475,9 @@ def test_explain_page_side_by_side(base_ws, mode):
 
 
 def _cond(ws, n=2):
-    return [f"{f} = {v}" for f, v in list(ws.selected.known().items())[:n]]
+    from plx_core.wording import condition
+
+    return [condition(f, v) for f, v in list(ws.selected.known().items())[:n]]
 
 
 def test_rules_page_add_rule_flips_the_selected_decision(base_ws):

@@ -11,6 +11,7 @@ import pandas as pd
 
 from plx_core.errors import DataError
 from plx_core.kb import KB
+from plx_core.tokens import condition_text
 
 from .rules import rule_parts, rule_text
 
@@ -105,7 +106,7 @@ def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
     for i in idx[(page - 1) * size: page * size]:
         c = kb.clause(int(i))
         conds, head = rule_parts(c)
-        rows.append({"#": int(i), "IF": " AND ".join(f"{f}={v}" for f, v in conds),
+        rows.append({"#": int(i), "IF": " AND ".join(condition_text(f, v) for f, v in conds),
                      "THEN": head, "p": c.p, "w": c.w, "support": c.support,
                      "positives": c.positives, "length": len(conds), "source": c.source,
                      "enabled": c.enabled, "clause": c.to_text()})
