@@ -186,20 +186,34 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
     on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
     the cross-validation cost one run's Python overhead, not ten."""
     k = len(problems)
-    S = sparse.block_diag([p[0] for p in problems], format="csr")
-    St = S.T.tocsr()
+    heights = [p[0].shape[0] for p in problems]
+    block = np.repeat(np.arange(k), heights)
+    widths = [p[0].shape[1] for p in problems]
+    m = sum(widths)
+    # each problem's intercept is a last column of ones, so one product gives S·w + b per row
+    # (a row's sum in the same order, the intercept last) and one its gradient (each block's
+    # rows summed in order, as `bincount` did)
+    ones = sparse.csr_matrix((np.ones(len(block)), (np.arange(len(block)), block)),
+                             shape=(len(block), k))
+    A = sparse.hstack([sparse.block_diag([p[0] for p in problems], format="csr"), ones],
+                      format="csr")
+    At = A.T.tocsr()
     ys = np.concatenate([2.0 * np.asarray(p[1], dtype=float) - 1.0 for p in problems])
     rw = np.concatenate([np.asarray(p[2], dtype=float) for p in problems])
-    block = np.repeat(np.arange(k), [p[0].shape[0] for p in problems])
-    widths = [p[0].shape[1] for p in problems]
-    m = S.shape[1]
+    nrw = -rw * ys
 
     def loss(x):
-        w, b = x[:m], x[m:]
-        z = ys * (S @ w + b[block])
-        g = -rw * ys * np.exp(-np.logaddexp(0.0, z))  # d loss / d score
-        val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w) + l1 * w.sum())
-        return val, np.concatenate([St @ g + w / C + l1, np.bincount(block, g, minlength=k)])
+        w = x[:m]
+        z = ys * (A @ x)
+        # log(1 + e^∓z) = log(1 + e^−|z|) + max(∓z, 0): numpy's logaddexp(0, ∓z), bit for
+        # bit, from one exp and one log1p instead of two of each
+        soft = np.log1p(np.exp(-np.abs(z)))
+        g = nrw * np.exp(-(soft + np.maximum(z, 0.0)))  # d loss / d score
+        val = float(rw @ (soft + np.maximum(-z, 0.0)) + 0.5 / C * (w @ w) + l1 * w.sum())
+        grad = At @ g
+        grad[:m] += w / C
+        grad[:m] += l1
+        return val, grad
 
     with solver_threads():
         res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
