@@ -1045,8 +1045,7 @@ def test_parquet_files_fit_and_predict_as_their_csv_does(tmp_path, capsys):
 
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
-    from plx_core.textformat import parse_literals
-    from plx_core.tokens import tokenize
+    from plx_core.rules import parse_conditions
 
     rng = np.random.default_rng(12)
     x = rng.normal(size=120)
@@ -1060,9 +1059,9 @@ def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, caps
                         tmp_path / "e.csv"], capsys)
     assert code == 0, err
     for cell in pd.read_csv(tmp_path / "e.csv")["features"]:
-        lits = [lit for part in cell.split("; ") for lit in parse_literals(tokenize(part), None)]
-        assert {lit.atom for lit in lits} <= {"a=b", "two words"} and lits, cell
-        assert all(lit.value for lit in lits), cell
+        pairs = parse_conditions(cell)  # the column reads back as rule conditions
+        assert {f for f, _ in pairs} <= {"a=b", "two words"} and pairs, cell
+        assert all(v for _, v in pairs), cell
 
 
 def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, capsys):
