@@ -31,7 +31,9 @@ class BrowseQuery:
 
 
 def _literal_texts(kb: KB, f: str) -> list[str]:
-    return [f"{f}={v}" for v in kb.domains[f]]
+    """Each value of `f` as `f=v` and as the IF column writes it (quoted where needed), so a
+    search typed either way, or pasted from the column, finds it."""
+    return [f"{f}={v}\n{condition_text(f, v)}" for v in kb.domains[f]]
 
 
 def _clause_columns(kb: KB) -> dict[str, np.ndarray]:
