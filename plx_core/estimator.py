@@ -54,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -147,11 +148,32 @@ def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
         warnings.warn(unseen_note(cells, n_rows), UserWarning, stacklevel=3)
 
 
+def warn_failed(res: Sequence[BoundsArray]) -> None:
+    """The warning that names the rows no answer could be given for (the LP failed on them:
+    NaN bounds, decided negative); every other row is answered."""
+    failed = sorted({f for b in res for f in b.failed})
+    if failed:
+        shown = "; ".join(f"row {r}: {why}" for r, why in failed[:3])
+        more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+        warnings.warn(f"{len(failed)} row(s) could not be answered (NaN bounds): {shown}{more}",
+                      UserWarning, stacklevel=3)
+
+
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
     """The warning that names the columns a fit leaves out (`excluded_`) and why."""
     if excluded:
         warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
             f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
+
+
+CLOCK_HINTS = {
+    "time": "convert it to minutes since midnight (e.g. t = pd.to_datetime(s, format='%H:%M'); "
+            "t.dt.hour * 60 + t.dt.minute), as plx fit and the dashboard read it,",
+    "duration": "convert it to minutes (e.g. pd.to_timedelta(s).dt.total_seconds() / 60), as "
+                "plx fit and the dashboard read it,",
+}
+"""What to do with a DataFrame column of times of day or durations written as text (plx fit
+and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
 
 
 def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
@@ -496,6 +518,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned"
                                   if fmt == "plain" else
+                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: "
+                                  f"{CLOCK_HINTS[fmt]} to have it binned"
+                                  if fmt in CLOCK_HINTS else
                                   f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
                                   "to numbers (pd.to_numeric reads plain numbers only: take the "
                                   "signs and separators out first) to have it binned")
@@ -518,7 +543,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
-                  alphas: dict | None = None, drawn: dict | None = None) -> dict:
+                  alphas: dict | None = None, drawn: dict | None = None,
+                  encoded: list | None = None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -527,7 +553,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         see `truncate`, `cut_to_features`). `alpha`: "tree-bin-deep" cost-complexity pruned
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
         with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
-        filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`)."""
+        filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`);
+        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -542,6 +569,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         out = {}
         rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
+        if encoded is not None:
+            encoded.append(rows.codes)
         if "tree" in kinds or "tree-all" in kinds:
             one = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
@@ -648,11 +677,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             rooted: set = set()  # pruned keys that leave only the root
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
+            coded: list = []  # the fold's training rows as its trees read them
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                 drawn=drawn)
+                                 drawn=drawn, encoded=coded)
+
+            def codes_of(X: pd.DataFrame, kb) -> tuple:
+                # the held-out rows encoded once per fold for the trees' features and domains
+                # (kept for the relevant semantics, whose lookups take them)
+                enc = (X, kb.features, kb.domains)
+                if held and held[0][0] is X and held[0][1:] == enc[1:]:
+                    return held[1]
+                got = encode_query_rows(kb, X)
+                if sem == "relevant":
+                    held[:] = [enc, got]
+                return got
+
             if rules:  # the rule vote of the fold's two trees, answering its held-out rows
-                rv = self._rule_vote(kbs, drawn, f, yy)
-                out["rule-vote"] = lambda X, rv=rv: VT.probability(rv.score_rows(X))
+                rv = self._rule_vote(kbs, drawn, f, yy, coded[0])
+                out["rule-vote"] = lambda X, rv=rv: VT.probability(
+                    rv.score(codes_of(X, rv.like)[0]))
             for k, kb in kbs.items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
@@ -681,11 +724,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         return np.full(len(X), base)
                     if not memo:
                         # the fold's trees share features and domains: encode X once
-                        enc = (X, kb.features, kb.domains)
-                        if sem == "relevant" and not (held and held[0][0] is X
-                                                      and held[0][1:] == enc[1:]):
-                            held[:] = [enc, encode_query_rows(kb, X)]
-                        encoded = held[1] if held and held[0][0] is X else None
+                        encoded = codes_of(X, kb) if sem == "relevant" else None
                         # the relevant clauses of a tree's KB: the nodes each row's walk
                         # down the tree reaches (the same pairs as matching every clause)
                         pairs = (path_clauses(tree[0], encoded[0], tree[1])
@@ -734,9 +773,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sel.chosen == "rule-vote":
             # the rule vote of the two trees grown on every training row, its threshold moved
             # into the prior clause (decides at 0.5), answered like a tree by "relevant"
-            drawn: dict = {}
-            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn)
-            rv = self._rule_vote(kbs, drawn, frame, y)
+            drawn, coded = {}, []
+            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn, encoded=coded)
+            rv = self._rule_vote(kbs, drawn, frame, y, coded[0])
             self.kbs_[0] = rv.kb(0.5 if self.threshold is not None else sel.threshold)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
             self.semantics_ = sem
@@ -760,16 +799,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.threshold is None:
             self.threshold_ = sel.threshold
 
-    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray):
+    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray,
+                   codes: np.ndarray | None = None):
         """The "rule-vote" candidate fitted on these rows (`vote.RuleVote`): the one-feature
         clauses and the clauses of the `selection.RULE_TREES` in `kbs` that split the rows
-        (`drawn`: their trees, which rows walk down)."""
+        (`drawn`: their trees, which rows walk down; `codes`: the rows as the trees read
+        them, else encoded here)."""
         from . import selection as S
 
         trees = [k for k in S.RULE_TREES if kbs[k].lengths.max(initial=0) > 0]
         return VT.RuleVote.of(kbs[S.RULE_TREES[0]], [kbs[k] for k in trees],
                               [drawn[k][0][0] for k in trees], frame, y,
-                              self._fold_weights(y))
+                              self._fold_weights(y), codes)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
@@ -1000,7 +1041,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             ur, uc = np.nonzero(encode_rows(kb, frame) == UNSEEN)
             return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object),
                                tuple(kb.features), ur, uc,
-                               read_as=tuple(read_as.values()))  # every member sees the rows
+                               read_as=tuple(read_as.values()),  # every member sees the rows
+                               failed=tuple(sorted({f for p in parts for f in p.failed})))
         return query_many(kb, frame, semantics=self._semantics())
 
     def _semantics(self) -> str:
@@ -1037,6 +1079,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
+        warn_failed(res)
         return res
 
     def _block_means(self, X: Any) -> tuple[list[BoundsArray], dict[str, int], int]:
@@ -1145,9 +1188,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         same explanations as a loop of `explain`, made together; `progress(done, total)` after
         each chunk, `stop` — a threading.Event or a callable — ends early and the
         explanations done so far are returned). Rows are binned and decided in one batch; a row
-        that knows fewer than k features is explained by all it knows (its `k` says so)."""
+        that knows fewer than k features is explained by all it knows (its `k` and `note` say
+        so), and a row nothing can explain gets an `explain.Unexplained` with the reason."""
         check_is_fitted(self, "kbs_")
-        from .explain import explain_many
+        from .explain import Explanation, explain_many
 
         frame = self.transform_rows(X)
         rows = frame.reindex(columns=list(self._searched(0).features))
@@ -1157,7 +1201,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             direction = ["positive" if d else "negative" for d in decided]
         direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
                                else [direction] * len(rows), dtype=object)
-        ks = np.asarray(_known_k(k, rows, self._searched(0)), dtype=object)
+        ks = np.asarray([k] * len(rows), dtype=object)  # explain_many lowers k where it must
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
         out: list = [None] * len(records)
         done = 0
@@ -1170,7 +1214,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 (lambda d, _t, base=done: progress(base + d, len(records))),
                 stop=stop, **kwargs)
             for j, e in zip(at, part):
-                out[j] = dataclasses.replace(e, positive=bool(decided[j]))
+                out[j] = (dataclasses.replace(e, positive=bool(decided[j]))
+                          if isinstance(e, Explanation) else dataclasses.replace(e, row=int(j)))
             done += len(at)
             if len(part) < len(at):  # stopped: the rows done so far, a prefix
                 break
