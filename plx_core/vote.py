@@ -87,6 +87,16 @@ cuts (`PLXClassifier._cut_optimism`, one MDLP run per fold and numeric column). 
 cancer 30's fit to 3.1–3.3× a random forest's (on 5 folds 2.7–3.1×, and the estimate is
 noisier: Rare 10% lost a split by 0.21), and there, as on the rare additive table (35), it
 answered no split of 10."""
+PAIR_FEATURES = 12
+"""The most features a table may have for the vote to be scored on pairs of features too
+("direct-vote pairs", `selection.vote_key`): one slot per value of each feature and per
+combination of values of each pair of features (the Direct KB's two-feature clauses
+`POS ∨ ¬a=v ∨ ¬b=w`), so the vote can state an interaction — "a = v matters when b = w",
+"a1 = a2" — that no sum of one-feature votes states. A row takes part in n(n − 1)/2 pair
+votes: up to 12 features (66 pairs) the solver's work stays that of a few one-feature votes;
+above it the Direct KB itself is capped at 3 literals by the comparison (`compare.plx_max_len`)
+and the pairs outnumber the rows. Measured in benchmarks/RESULTS.md ("The fitted vote on pairs
+of features")."""
 SOLVER_THREADS = 1
 """BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
 OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
@@ -113,6 +123,29 @@ def value_slots(codes: np.ndarray, sizes: np.ndarray | list[int]) -> ValueSlots:
     offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     known = (codes >= 0) & (codes < sizes[None, :])
     return ValueSlots(np.where(known, codes + offset[None, :], -1), int(sizes.sum()))
+
+
+def pair_codes(codes: np.ndarray, sizes: np.ndarray | list[int]
+               ) -> tuple[np.ndarray, list[int]]:
+    """(codes, sizes) of the features followed by one column per pair of features i < j (in
+    `pair_list` order): the code of the pair's combination of values, c_i · size_j + c_j (−1
+    where either cell is open or unseen), so `value_slots` gives every one- and two-feature
+    clause a slot."""
+    codes = np.asarray(codes, dtype=np.int64)
+    sizes = [int(v) for v in sizes]
+    pairs = pair_list(len(sizes))
+    if not pairs:
+        return codes, sizes
+    i, j = np.array(pairs).T
+    sz = np.asarray(sizes, dtype=np.int64)
+    ok = (codes[:, i] >= 0) & (codes[:, i] < sz[i]) & (codes[:, j] >= 0) & (codes[:, j] < sz[j])
+    both = np.where(ok, codes[:, i] * sz[j] + codes[:, j], -1)
+    return np.hstack([codes, both]), sizes + (sz[i] * sz[j]).tolist()
+
+
+def pair_list(n: int) -> list[tuple[int, int]]:
+    """Every pair of n features (i < j), in the order `pair_codes` gives them columns."""
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
 
 def slot_counts(vs: ValueSlots, y: np.ndarray, rows: np.ndarray | None = None
@@ -273,14 +306,29 @@ def probability(score: np.ndarray) -> np.ndarray:
 
 def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, b: float,
             threshold: float = 0.5) -> KB:
-    """The KB that answers: `full`'s one-feature clauses with the fitted slot weights `w` (a
+    """The KB that answers: `full`'s one-feature clauses (and its two-feature ones when `sizes`
+    are `pair_codes`' sizes, the pairs' slots after the features') with the fitted slot weights `w` (a
     clause of weight 0, or at p = 0.5 exactly under the class weights `cw`: left out) and the
     prior clause with signed weight b − logit(threshold) ([1] POS above 0, [0] POS below, none
     at 0). `sizes`: the values of each feature (`value_slots`)."""
-    kb = windowed_kb(full, 1, 1, 0)
-    feat = np.argmax(kb.codes >= 0, axis=1)
+    n_feat = len(full.features)
+    longest = 2 if len(sizes) > n_feat else 1  # `pair_codes`' sizes: the pairs' slots too
+    kb = windowed_kb(full, 1, longest, 0)
+    known = kb.codes >= 0
+    first = np.argmax(known, axis=1)
+    last = n_feat - 1 - np.argmax(known[:, ::-1], axis=1)
+    rows = np.arange(kb.n_learned)
     offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    slot = offset[feat] + kb.codes[np.arange(kb.n_learned), feat]
+    slot = offset[first] + kb.codes[rows, first]
+    if longest == 2:
+        col = np.full((n_feat, n_feat), -1, np.int64)  # the column of pair (i, j)
+        for at, (i, j) in enumerate(pair_list(n_feat)):
+            col[i, j] = n_feat + at
+        two = first != last
+        c = col[first[two], last[two]]
+        slot[two] = offset[c] + (kb.codes[rows[two], first[two]].astype(np.int64)
+                                 * np.asarray(sizes, np.int64)[last[two]]
+                                 + kb.codes[rows[two], last[two]])
     d = kb.positives * float(cw[0]) - (kb.support - kb.positives) * float(cw[1])
     shift = b - float(np.log(threshold / (1.0 - threshold)))
     ww = w[slot]
@@ -288,7 +336,7 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
                           & (d != 0))
     out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
-             kind=kb.kind, max_len=1)
+             kind=kb.kind, max_len=longest)
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
@@ -508,5 +556,5 @@ class VoteCandidate:
 
 __all__ = ["FINE_BINS", "RuleSet", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights",
+           "fit_rows", "fit_weights", "PAIR_FEATURES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
