@@ -788,12 +788,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
         `vote.pair_codes`) of the class-corrected Direct KB `full`, or None above
-        `vote.PAIR_FEATURES` features or when `full` has no two-feature clauses (a `max_len`
-        of 1)."""
+        `vote.PAIR_VOTES` (rows × pairs of features) or when `full` has no two-feature clauses
+        (a `max_len` of 1)."""
         from . import vote as VT
 
         n = len(full.features)
-        if not 2 <= n <= VT.PAIR_FEATURES or (full.max_len is not None and full.max_len < 2):
+        if (n < 2 or len(y) * n * (n - 1) // 2 > VT.PAIR_VOTES
+                or (full.max_len is not None and full.max_len < 2)):
             return None
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         codes, sizes = VT.pair_codes(codes, [len(full.domains[f]) for f in full.features])

@@ -87,16 +87,16 @@ cuts (`PLXClassifier._cut_optimism`, one MDLP run per fold and numeric column). 
 cancer 30's fit to 3.1–3.3× a random forest's (on 5 folds 2.7–3.1×, and the estimate is
 noisier: Rare 10% lost a split by 0.21), and there, as on the rare additive table (35), it
 answered no split of 10."""
-PAIR_FEATURES = 12
-"""The most features a table may have for the vote to be scored on pairs of features too
-("direct-vote pairs", `selection.vote_key`): one slot per value of each feature and per
-combination of values of each pair of features (the Direct KB's two-feature clauses
-`POS ∨ ¬a=v ∨ ¬b=w`), so the vote can state an interaction — "a = v matters when b = w",
-"a1 = a2" — that no sum of one-feature votes states. A row takes part in n(n − 1)/2 pair
-votes: up to 12 features (66 pairs) the solver's work stays that of a few one-feature votes;
-above it the Direct KB itself is capped at 3 literals by the comparison (`compare.plx_max_len`)
-and the pairs outnumber the rows. Measured in benchmarks/RESULTS.md ("The fitted vote on pairs
-of features")."""
+PAIR_VOTES = 30_000
+"""The most pair votes — training rows × pairs of features, n(n − 1)/2 a row — the vote on pairs
+of features ("direct-vote pairs", `selection.vote_key`) is scored with; above it there is no
+such candidate. It gives one slot to each value of each feature and to each combination of
+values of each pair of features (the Direct KB's two-feature clauses `POS ∨ ¬a=v ∨ ¬b=w`), so
+the vote can state an interaction — "a = v matters when b = w", a grade that depends on two
+attributes — which no sum of one-feature votes states. Its solver's work grows with those
+votes (×11 fits): at 700 rows of 12 features (46,200) it cost a Syn 12/8 fit +0.95 s of CPU
+(0.70 → 1.65 s, 3.0× → 7.1× a random forest's), where it answered no split. Measured in
+benchmarks/RESULTS.md ("The fitted vote on pairs of features")."""
 SOLVER_THREADS = 1
 """BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
 OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
@@ -556,5 +556,5 @@ class VoteCandidate:
 
 __all__ = ["FINE_BINS", "RuleSet", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights", "PAIR_FEATURES", "pair_codes", "pair_list",
+           "fit_rows", "fit_weights", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
