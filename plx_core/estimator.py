@@ -788,8 +788,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
         `vote.pair_codes`) of the class-corrected Direct KB `full`, or None above
-        `vote.PAIR_VOTES` (rows × pairs of features) or when `full` has no two-feature clauses
-        (a `max_len` of 1)."""
+        `vote.PAIR_VOTES` (rows × pairs of features), below `vote.PAIR_SUPPORT` rows a
+        two-feature clause, or when `full` has none (a `max_len` of 1)."""
         from . import vote as VT
 
         n = len(full.features)
@@ -798,8 +798,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return None
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         codes, sizes = VT.pair_codes(codes, [len(full.domains[f]) for f in full.features])
-        return VT.VoteCandidate(full, VT.value_slots(codes, sizes), sizes, y,
-                                self._fold_weights, self.random_state)
+        slots = VT.value_slots(codes, sizes)
+        two = slots.slot[:, n:]
+        seen = len(np.unique(two[two >= 0]))
+        if (two >= 0).sum() < VT.PAIR_SUPPORT * max(seen, 1):
+            return None
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
+                                ftol=VT.PAIR_FTOL)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its

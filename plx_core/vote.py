@@ -97,6 +97,16 @@ attributes — which no sum of one-feature votes states. Its solver's work grows
 votes (×11 fits): at 700 rows of 12 features (46,200) it cost a Syn 12/8 fit +0.95 s of CPU
 (0.70 → 1.65 s, 3.0× → 7.1× a random forest's), where it answered no split. Measured in
 benchmarks/RESULTS.md ("The fitted vote on pairs of features")."""
+PAIR_SUPPORT = 10
+"""The fewest training rows a two-feature clause must hold on average (pair votes over the
+combinations of values seen) for the vote on pairs to be scored — the rule of thumb of ten
+rows per fitted weight: a clause seen on two or three rows votes by a sign its leave-one-out
+count flips, and thousands of such weights fit the folds' noise (HIV-1: 20 values a residue,
+7,500 pair clauses on 700 rows, 2.6 rows each; the pair vote won one split's folds and lost its
+test rows, and took the fit from 1.7× to 6.9× a random forest's)."""
+PAIR_FTOL = 1e-5
+"""The pair vote's solver stops at this loss change (as `RULE_FTOL`; `FTOL` for the
+one-feature vote): its problems are several times larger."""
 SOLVER_THREADS = 1
 """BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
 OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
@@ -262,13 +272,14 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
-              final: bool = True) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
+              final: bool = True, ftol: float | None = None
+              ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
     weights. `fold_slots`: each fold's own slots of every row (its own cut points, placed on
     its training rows), `vs` those of the fit on every row (`final` False: no such fit, None).
-    The k + 1 fits are one solver run (`fit_many`)."""
+    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`)."""
     from .selection import folds
 
     y = np.asarray(y)
@@ -279,7 +290,7 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
     counts = [slot_counts(s, y, tr) for s, (tr, _te, _cw) in zip(slots, parts)]
     problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
                 for s, (tr, _te, cw), c in zip(slots, parts, counts)]
-    fits = fit_many(problems, C)
+    fits = fit_many(problems, C, ftol=ftol)
     out = np.full(len(y), np.nan)
     for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
         out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
@@ -542,10 +553,10 @@ class VoteCandidate:
     probabilities (`oof`, scored like the other candidates) and, once chosen, its KB (`kb`)."""
 
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
-                 weights_of, seed: int | None):
+                 weights_of, seed: int | None, ftol: float | None = None):
         self.full, self.sizes = full, sizes
         self.cw = weights_of(np.asarray(y))
-        score, self.fit = cross_fit(slots, y, weights_of, seed)
+        score, self.fit = cross_fit(slots, y, weights_of, seed, ftol=ftol)
         self.oof = probability(score)
 
     def kb(self, threshold: float = 0.5) -> KB:
@@ -556,5 +567,5 @@ class VoteCandidate:
 
 __all__ = ["FINE_BINS", "RuleSet", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights", "PAIR_VOTES", "pair_codes", "pair_list",
+           "fit_rows", "fit_weights", "PAIR_FTOL", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
