@@ -14,6 +14,7 @@ from .estimator import PLXClassifier
 from .explain import Explanation, counterfactual, evidence, explain, explain_many, shapley
 from .kb import KB, POS, Literal, WeightedClause, check_kb_matches, parse_clause
 from .query import Bounds, query, query_many
+from .rulecheck import UnusedRule, unused_rules
 from .rules import (
     add_rules,
     conditions_text,
@@ -43,6 +44,7 @@ __all__ = [
     "SolverTimeoutError",
     "Tree",
     "TreeNode",
+    "UnusedRule",
     "WeightedClause",
     "add_rules",
     "check_kb_matches",
@@ -64,4 +66,5 @@ __all__ = [
     "rules_text",
     "shapley",
     "tree_kb",
+    "unused_rules",
 ]

@@ -149,7 +149,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         reading_delimiter,
         unread_numbers,
     )
-    from .encoding import number_key
+    from .encoding import number_key, one_class
     from .estimator import PLXClassifier
     from .modelfile import model_of
 
@@ -164,6 +164,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             say(f"column {c!r} is used as categories: {mixed}")
+    if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
+        raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
@@ -190,7 +192,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             f"{others[:10]}")
     yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
     if len(set(yb.tolist())) < 2:
-        raise CLIError(f"every row has label {schema.positive!r}; plx needs both classes")
+        raise one_class(schema.positive, f"the label {label!r}")
     clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                         random_state=random_state, memory_budget=memory_budget,
                         threshold=threshold).fit(X, yb)

@@ -205,7 +205,7 @@ def direct_kb_dask(data: Any, label: str, positive: Any = None, max_len: int | N
         parse_size,
         resolve_max_len,
     )
-    from .encoding import binary_target
+    from .encoding import binary_target, one_class
 
     dask, _, _ = _dask()
     ddf = as_dask_frame(data)
@@ -214,8 +214,7 @@ def direct_kb_dask(data: Any, label: str, positive: Any = None, max_len: int | N
     yb_check = classes if positive is None else classes + [value_str(positive)]
     _, pos = binary_target(pd.Series(yb_check), positive) if len(classes) else (None, None)
     if len(classes) < 2:
-        raise DataError(f"the label has only one class ({classes[0]!r}); plx needs both outcomes"
-                        if classes else "the label has no rows")
+        raise one_class(classes[0]) if classes else DataError("the label has no rows")
     sizes = [len(domains[f]) for f in features]
     radix = np.asarray(sizes, np.int64) + 1
     parts = ddf.to_delayed()

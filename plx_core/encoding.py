@@ -334,6 +334,13 @@ def smallest_int(codes: np.ndarray) -> np.ndarray:
     return codes.astype(dtype)
 
 
+def one_class(cls: str, where: str = "the label") -> DataError:
+    """The error for labels of one class (one wording for the estimator, the CLI and Dask):
+    there is nothing to tell apart, whatever positive class is named."""
+    return DataError(f"{where} has only one class ({cls!r}, in every row); plx needs rows of "
+                     "both outcomes")
+
+
 def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the label",
                      noun: str = "value") -> DataError:
     """The error for a `positive` that is no class: names the classes and, when one of them
@@ -359,7 +366,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
     classes = sorted(set(strs.tolist()), key=natural_key)
     if positive is None:
         if len(classes) == 1:
-            raise DataError(f"the label has only one class ({classes[0]!r}); plx needs both outcomes")
+            raise one_class(classes[0])
         if len(classes) > 2:
             raise DataError(
                 f"the label has {len(classes)} classes {classes[:8]}; pass positive= to pick the "

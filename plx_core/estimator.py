@@ -86,6 +86,7 @@ from .encoding import (
     label_strings,
     match_columns,
     natural_key,
+    one_class,
     typed_labels,
     unknown_positive,
     value_str,
@@ -347,7 +348,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         labels = label_strings(y_arr)
         classes = sorted(set(labels.tolist()), key=natural_key)
         if len(classes) < 2:
-            raise DataError(f"y has only one class ({classes[0]!r}); plx needs at least two")
+            raise one_class(classes[0], "y")
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
         if self.kb != "direct":

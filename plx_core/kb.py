@@ -88,6 +88,8 @@ class KB:
     _fpos_cache: Any = field(default=None, repr=False, compare=False)
     _lengths_cache: Any = field(default=None, repr=False, compare=False)
     _twins_cache: Any = field(default=None, repr=False, compare=False)
+    # (feature, value) pairs only a rule put into `domains` (a value the data never had)
+    _rule_only: frozenset = field(default=frozenset(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not KIND_RE.fullmatch(self.kind):
@@ -226,6 +228,7 @@ class KB:
             self.features, dict(self.domains), self.codes.copy(), self.head.copy(), self.p.copy(),
             self.w.copy(), self.support.copy(), self.positives.copy(), self.source.copy(),
             list(self.extra), self.positive, self.kind, self.max_len,
+            _rule_only=self._rule_only,
         )
 
     def _grow(self, literals: Iterable[Literal]) -> None:
@@ -256,6 +259,25 @@ class KB:
             self.domains[f] = tuple(domains.get(f, ())) + tuple(vals)
         self._index_cache = None  # key widths depend on the features and domain sizes
 
+    def _grow_by_rules(self, literals: Iterable[Literal]) -> None:
+        """`_grow` for rules' literals, remembering the values only a rule named (the data
+        never had them: `known_domains` leaves them out, `rulecheck` flags such rules)."""
+        lits = [lit for lit in literals if lit.is_feature]
+        new = {(lit.atom, lit.value) for lit in lits
+               if lit.value not in self.domains.get(lit.atom, ())}
+        self._grow(lits)
+        if new:
+            self._rule_only = self._rule_only | new
+
+    def known_domains(self) -> dict[str, tuple[str, ...]]:
+        """The values per feature the model knows from its data or learned clauses: `domains`
+        without the values only a rule named (features only a rule named are left out)."""
+        if not self._rule_only:
+            return dict(self.domains)
+        out = {f: tuple(v for v in vals if (f, v) not in self._rule_only)
+               for f, vals in self.domains.items()}
+        return {f: vals for f, vals in out.items() if vals}
+
     def _code_of(self, feature: str, value: str, grow: bool) -> tuple[int, int]:
         if grow:
             self._grow([Literal(feature, value)])
@@ -275,7 +297,8 @@ class KB:
         for c in clauses:
             if not isinstance(c, WeightedClause):
                 raise DataError(f"kb.add expects WeightedClause objects, got {type(c).__name__}")
-        self._grow(lit for c in clauses for lit in c.literals)
+        self._grow(lit for c in clauses if c.source != "rule" for lit in c.literals)
+        self._grow_by_rules(lit for c in clauses if c.source == "rule" for lit in c.literals)
         rows = []
         for c in clauses:
             if (c.is_learned_form and c.source != "rule" and c.enabled and c.id is None
@@ -337,7 +360,7 @@ class KB:
         """Edit a rule in place: `p`, `w`, `enabled` or `literals`."""
         i = self._rule_position(rule_id)
         self.extra[i] = replace(self.extra[i], **changes)
-        self._grow(self.extra[i].literals)
+        self._grow_by_rules(self.extra[i].literals)
         return self
 
     def _sharing(self, extra: list[WeightedClause]) -> KB:

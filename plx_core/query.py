@@ -38,6 +38,7 @@ from .median import (
     weighted_median,
     weighted_median_intervals,
 )
+from .rulecheck import warn_unused_rules
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
@@ -330,6 +331,7 @@ def query(
     sem = resolve_semantics(kb, semantics)
     if method not in ("auto", "lp"):
         raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
+    warn_unused_rules(kb)  # a rule on a value the model lacks never fires: say so
     pq = prepare_query(kb, q)
     red = reduce_kb(kb, pq, sem)
     unknown = tuple(kb.features[j] for j in np.flatnonzero(pq.codes == OPEN))
@@ -809,6 +811,7 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto",
     cut into chunks of at most `BATCH_PAIRS` lookups (memory does not grow with the rows), and
     the chunks answered on `n_jobs` threads (None: every core). Rules are evaluated
     column-wise; rows where a clause needs the LP go through `query` one by one."""
+    warn_unused_rules(kb)
     sem = resolve_semantics(kb, semantics)
     if method not in ("auto", "lp"):
         raise DataError(f"method must be 'auto' or 'lp', got {method!r}")

@@ -552,6 +552,22 @@ def test_rules_page_edit_disable_delete(base_ws):
     assert at.session_state["ws"].rules == [] and "No rules yet." in texts(at)
 
 
+def test_rules_page_names_a_rule_this_model_does_not_use(base_ws):
+    """A rule typed on another model's bins (kept in the session's list) is flagged in plain
+    words, with the values this model has; the others are listed as usual."""
+    ws = fresh(base_ws)
+    f = ws.features[0]
+    ws.rules.extend([rule_clause([(f, "(40, 52]")], "POS", 0.9, 50.0, "r1"),
+                     rule_clause([(f, ws.domains()[f][0])], "POS", 0.9, 50.0, "r2")])
+    at = run("plx_app/views/5_Rules.py", ws)
+    frame = at.dataframe[0].value
+    note = dict(zip(frame["id"], frame["note"]))
+    assert note["r1"].startswith("not used by this model: ") and "'(40, 52]'" in note["r1"]
+    assert repr(ws.domains()[f][0]) in note["r1"] and note["r2"] == ""
+    warned = [str(w.value).replace("\\", "") for w in at.warning]
+    assert any(w.startswith("Rule r1 is not used by this model") for w in warned), warned
+
+
 # --------------------------------------------------------------------------- Evaluate page
 
 

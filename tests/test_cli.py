@@ -1136,3 +1136,17 @@ def test_plx_fit_assumes_the_positive_class_only_for_the_known_pairs(tmp_path, c
 
         assert code == 0 and f"POS = {assumed!r}" in out
         assert load_model(tmp_path / "m.json").positive == assumed
+
+
+def test_fit_on_one_class_says_so_not_pass_positive(tmp_path, capsys):
+    """A label of one class is one line saying so, with or without --positive: '--positive'
+    cannot make two classes of one (it used to say 'has 1 classes …; pass --positive')."""
+    f = tmp_path / "one.csv"
+    f.write_text("a,y\n" + "".join(f"{'xy'[i % 2]},0\n" for i in range(10)), encoding="utf-8")
+    for extra in ([], ["--positive", "0"]):
+        code, _, err = run(["fit", f, "--label", "y", "--out", tmp_path / "m.json", *extra],
+                           capsys)
+        assert code == 2
+        assert_one_line_error(err, "'y'", "only one class ('0'", "both outcomes")
+        assert "--positive" not in err
+    assert not (tmp_path / "m.json").exists()

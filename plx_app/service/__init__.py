@@ -16,6 +16,7 @@ from .rules import (
     next_rule_id,
     parse_conditions,
     rule_clause,
+    rule_notes,
     rule_parts,
     rule_text,
     rules_frame,
@@ -66,7 +67,7 @@ __all__ = [
     "confusion", "decision_frame", "decision_word", "default_max_len", "edit_instance",
     "fingerprint", "instance_from_row", "kb_csv", "keep_cuts", "label_values", "new_workspace", "next_rule_id",
     "cut_points", "parse_conditions", "positive_choice", "positive_note", "prepare", "raw_builtin", "raw_default", "raw_shared", "read_upload",
-    "rule_clause", "rule_parts", "rule_text", "rules_frame", "safe_cell", "safe_csv", "scores",
+    "rule_clause", "rule_notes", "rule_parts", "rule_text", "rules_frame", "safe_cell", "safe_csv", "scores",
     "shared_available", "split", "split_characters", "unique_rows", "use_data", "validate",
     "validate_conditions", "with_rules",
 ]

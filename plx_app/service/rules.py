@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from plx_core.errors import DataError
-from plx_core.kb import POS, Literal, WeightedClause
+from plx_core.kb import KB, POS, Literal, WeightedClause
 from plx_core.kb import next_rule_id as _next_rule_id
 
 
@@ -74,11 +74,28 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
     return _parse_conditions(text, domains)
 
 
-def rules_frame(rules: Sequence[WeightedClause]) -> pd.DataFrame:
-    return pd.DataFrame(
+def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None) -> pd.DataFrame:
+    """One row per rule; with the model's `kb` (without rules) also a plain-text "note" saying
+    "not used by this model: …" for a rule on a feature or value the model does not know
+    (`plx_core.rulecheck.unused_rules`: typed under another model's bins, say)."""
+    frame = pd.DataFrame(
         [{"id": r.id, "rule": rule_text(r), "p": r.p, "w": r.w, "enabled": r.enabled} for r in rules],
         columns=["id", "rule", "p", "w", "enabled"],
     )
+    if kb is not None:
+        notes = rule_notes(kb, rules)
+        frame["note"] = [notes.get(str(r.id), "") for r in rules]
+    return frame
+
+
+def rule_notes(kb: KB, rules: Sequence[WeightedClause]) -> dict[str, str]:
+    """Rule id → "not used by this model: <why>" for the rules `kb` cannot use (none else)."""
+    from plx_core.rulecheck import unused_rules
+
+    notes: dict[str, list[str]] = {}
+    for u in unused_rules(kb, rules):
+        notes.setdefault(u.rule_id, []).append(u.reason)
+    return {rid: "not used by this model: " + "; ".join(why) for rid, why in notes.items()}
 
 
 def rules_signature(rules: Sequence[WeightedClause]) -> tuple:

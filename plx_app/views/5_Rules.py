@@ -8,7 +8,16 @@ import streamlit as st
 from plx_app.project_ui import rules_history, why_input
 from plx_app.service import parse_conditions, rule_text, rules_frame
 from plx_app.state import page_setup
-from plx_app.widgets import error, figure, guard, keep_last, md, require_kb, wrapped_table
+from plx_app.widgets import (
+    error,
+    figure,
+    guard,
+    keep_last,
+    md,
+    require_kb,
+    warning,
+    wrapped_table,
+)
 from plx_core import wording
 from plx_core.plots import bounds_compare
 
@@ -81,8 +90,13 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
-    wrapped_table(rules_frame(ws.rules), max_rows=6,
+    frame = rules_frame(ws.rules, ws.ensure_kb())  # "note": rules this model cannot use
+    for rid_, note in zip(frame["id"], frame["note"]):
+        if note:
+            warning(f"Rule {rid_} is {note}")
+    wrapped_table(frame, max_rows=6,
                   column_config={"rule": st.column_config.TextColumn(width="large"),
+                                 "note": st.column_config.TextColumn(width="large"),
                                  "p": st.column_config.NumberColumn(format="%.3f"),
                                  "w": st.column_config.NumberColumn(format="%.4g")})
     ids = [r.id for r in ws.rules]

@@ -1,0 +1,90 @@
+"""Rules the model cannot use (`plx_core.rulecheck`): named, with the values the model knows,
+by the function the service calls and by `query` / `PLXClassifier` as a warning."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core import PLXClassifier, UnusedRule, direct_kb, query, query_many, tree_kb, unused_rules
+from plx_core.rules import parse_rules, rule_clause, with_rules
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age": rng.choice(["<40", "40-60", ">60"], 60),
+                      "sex": rng.choice(["F", "M"], 60),
+                      "smoker": rng.choice(["yes", "no"], 60)})
+    y = np.where((X["age"] == ">60") | (X["smoker"] == "yes"), "sick", "well")
+    return X, y
+
+
+def _rules():
+    return [rule_clause([("age", "(40, 52]")], p=0.9, w=5, rule_id="r1"),   # other model's bin
+            rule_clause([("sex", "F")], p=0.9, w=5, rule_id="r2"),          # fine
+            rule_clause([("bmi", "high")], p=0.9, w=5, rule_id="r3"),       # dropped column
+            rule_clause([("smoker", "Yes")], p=0.9, w=5, rule_id="r4"),     # renamed value
+            rule_clause([("age", "45")], p=0.9, w=5, rule_id="r5")]         # a number, no bin
+
+
+def _caught(fn):
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        fn()
+    return [str(w.message) for w in got if "not used by this model" in str(w.message)]
+
+
+@pytest.mark.parametrize("build", [direct_kb, tree_kb])
+def test_every_rule_the_model_cannot_use_is_named_with_feature_value_and_known_values(data, build):
+    X, y = data
+    kb = build(X, y, positive="sick")
+    found = unused_rules(with_rules(kb, _rules()))
+    assert [(u.rule_id, u.feature, u.value) for u in found] == [
+        ("r1", "age", "(40, 52]"), ("r3", "bmi", "high"), ("r4", "smoker", "Yes"), ("r5", "age", "45")]
+    by = {u.rule_id: u for u in found}
+    assert set(by["r1"].known) == {"<40", "40-60", ">60"}
+    assert "'(40, 52]'" in by["r1"].message and "'40-60'" in by["r1"].message
+    assert by["r1"].message.startswith("rule r1 (IF age=\"(40, 52]\" THEN POS) is not used")
+    assert by["r3"].known == () and "no feature 'bmi'" in by["r3"].reason
+    assert "did you mean 'yes'" in by["r4"].reason
+    # the same check on the KB without the rules, given the rules (what the service calls)
+    assert unused_rules(kb, _rules()) == found
+    assert unused_rules(with_rules(kb, [_rules()[1]])) == []
+    assert isinstance(found[0], UnusedRule) and found[0].to_dict()["known"]
+
+
+def test_query_and_query_many_warn_once_naming_the_rule_and_answer_as_before(data):
+    X, y = data
+    kb = direct_kb(X, y, positive="sick")
+    plain = query(kb, {"age": "<40", "sex": "M"})
+    bad = with_rules(kb, [_rules()[0]])
+    msgs = _caught(lambda: query(bad, {"age": "<40", "sex": "M"}))
+    assert len(msgs) == 1 and "rule r1" in msgs[0] and "'(40, 52]'" in msgs[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = query(bad, {"age": "<40", "sex": "M"})
+    assert (again.lower, again.upper) == (plain.lower, plain.upper)
+    assert _caught(lambda: query_many(bad, X.head(3)))
+    # a disabled rule or a usable one says nothing
+    good = with_rules(kb, [_rules()[1]])
+    assert _caught(lambda: query(good, {"age": "<40"})) == []
+    off = with_rules(kb, [rule_clause([("age", "(40, 52]")], rule_id="r9", enabled=False)])
+    assert _caught(lambda: query(off, {"age": "<40"})) == []
+
+
+def test_plxclassifier_with_a_rule_on_a_value_it_does_not_have_warns(data):
+    X, y = data
+    clf = PLXClassifier(kb="direct", positive="sick").fit(X, y)
+    clf.kb_.add(parse_rules('IF age="(40, 52]" THEN POS [p=0.9, w=5]'))
+    msgs = _caught(lambda: clf.predict(X.head(4)))
+    assert msgs and "age" in msgs[0] and "(40, 52]" in msgs[0]
+
+
+def test_a_tree_value_on_no_path_is_still_known(data):
+    """A tree KB knows every value of its data, also those no path splits on: a rule there is
+    used (the full semantics reads it), so it is not flagged."""
+    X, y = data
+    kb = tree_kb(X[["age"]], y, positive="sick")
+    assert unused_rules(kb, [rule_clause([("age", "40-60")], rule_id="r1")]) == []
