@@ -17,7 +17,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   clause (the KB decides at 0.5); scored twice when the table has numeric columns: on the
   fit's own cut points ("direct-vote") and on `vote.FINE_BINS` equal-frequency bins per
   numeric column ("direct-vote bins=8", `vote_key`), whose cut points become the fitted
-  model's when it answers;
+  model's when it answers; and, within `vote.PAIR_VOTES` and `vote.PAIR_SUPPORT`, on the
+  one- and two-feature clauses ("direct-vote pairs", `vote.pair_codes`), which can state an
+  interaction of two features; either must beat the vote on the fit's own cut points and
+  every other candidate by `VOTE_MARGIN`;
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
