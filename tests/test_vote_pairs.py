@@ -7,7 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
-from test_vote import SETTINGS, decides_and_explains_by_its_kb, tables
+from test_vote import (
+    SETTINGS,
+    decides_and_explains_by_its_kb,
+    model_files_keep_it_as_it_answers,
+    tables,
+)
 
 from plx_core import query
 from plx_core import variants as V
@@ -75,9 +80,7 @@ def test_the_default_chooses_the_pair_vote_on_car_and_answers_as_the_lp(tmp_path
     from sklearn.metrics import f1_score
 
     import plx_core.selection as S
-    from plx_core.cli import Model
     from plx_core.experiments.compare import split_set
-    from plx_core.modelfile import load_model, save_model
 
     X, yb, ((tr, te),) = split_set("car", 1)
     y = np.where(yb == 1, "yes", "no")
@@ -117,14 +120,7 @@ def test_the_default_chooses_the_pair_vote_on_car_and_answers_as_the_lp(tmp_path
     assert f1_score(y[te] == "yes", pred == "yes") > f1_score(
         y[te] == "yes", before.predict(rows) == "yes")
     # a model file keeps it as it answers
-    for name in ("m.json", "m.npz"):
-        save_model(clf, tmp_path / name)
-        back = load_model(tmp_path / name)
-        assert back.settings["chosen"] == back.settings["variant"] == "direct-vote"
-        assert back.kb.to_text() == kb.to_text() and np.array_equal(back.kb.w, kb.w)
-        got = Model(back).predict(rows)
-        assert (got["decision"].to_numpy() == pred).all()
-        assert np.array_equal(got["mean"].to_numpy(), means)
+    model_files_keep_it_as_it_answers(clf, tmp_path, rows, "direct-vote", means, pred)
     # variant="paper" is the paper's Direct KB, untouched by the search
     paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])
     assert paper.kb_.kind == "direct" and paper.chosen_ == "direct"
