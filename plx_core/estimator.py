@@ -522,7 +522,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
-                  alphas: dict | None = None, drawn: dict | None = None) -> dict:
+                  alphas: dict | None = None, drawn: dict | None = None,
+                  encoded: list | None = None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -531,7 +532,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         see `truncate`, `cut_to_features`). `alpha`: "tree-bin-deep" cost-complexity pruned
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
         with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
-        filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`)."""
+        filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`);
+        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -546,6 +548,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         out = {}
         rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
+        if encoded is not None:
+            encoded.append(rows.codes)
         if "tree" in kinds or "tree-all" in kinds:
             one = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
@@ -652,11 +656,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             rooted: set = set()  # pruned keys that leave only the root
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
+            coded: list = []  # the fold's training rows as its trees read them
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                 drawn=drawn)
+                                 drawn=drawn, encoded=coded)
+
+            def codes_of(X: pd.DataFrame, kb) -> tuple:
+                # the held-out rows encoded once per fold for the trees' features and domains
+                # (kept for the relevant semantics, whose lookups take them)
+                enc = (X, kb.features, kb.domains)
+                if held and held[0][0] is X and held[0][1:] == enc[1:]:
+                    return held[1]
+                got = encode_query_rows(kb, X)
+                if sem == "relevant":
+                    held[:] = [enc, got]
+                return got
+
             if rules:  # the rule vote of the fold's two trees, answering its held-out rows
-                rv = self._rule_vote(kbs, drawn, f, yy)
-                out["rule-vote"] = lambda X, rv=rv: VT.probability(rv.score_rows(X))
+                rv = self._rule_vote(kbs, drawn, f, yy, coded[0])
+                out["rule-vote"] = lambda X, rv=rv: VT.probability(
+                    rv.score(codes_of(X, rv.like)[0]))
             for k, kb in kbs.items():
                 if kb.lengths.max(initial=0) == 0:  # one root leaf: no feature splits the rows
                     continue
@@ -685,11 +703,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         return np.full(len(X), base)
                     if not memo:
                         # the fold's trees share features and domains: encode X once
-                        enc = (X, kb.features, kb.domains)
-                        if sem == "relevant" and not (held and held[0][0] is X
-                                                      and held[0][1:] == enc[1:]):
-                            held[:] = [enc, encode_query_rows(kb, X)]
-                        encoded = held[1] if held and held[0][0] is X else None
+                        encoded = codes_of(X, kb) if sem == "relevant" else None
                         # the relevant clauses of a tree's KB: the nodes each row's walk
                         # down the tree reaches (the same pairs as matching every clause)
                         pairs = (path_clauses(tree[0], encoded[0], tree[1])
@@ -738,9 +752,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sel.chosen == "rule-vote":
             # the rule vote of the two trees grown on every training row, its threshold moved
             # into the prior clause (decides at 0.5), answered like a tree by "relevant"
-            drawn: dict = {}
-            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn)
-            rv = self._rule_vote(kbs, drawn, frame, y)
+            drawn, coded = {}, []
+            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn, encoded=coded)
+            rv = self._rule_vote(kbs, drawn, frame, y, coded[0])
             self.kbs_[0] = rv.kb(0.5 if self.threshold is not None else sel.threshold)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
             self.semantics_ = sem
@@ -764,16 +778,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.threshold is None:
             self.threshold_ = sel.threshold
 
-    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray):
+    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray,
+                   codes: np.ndarray | None = None):
         """The "rule-vote" candidate fitted on these rows (`vote.RuleVote`): the one-feature
         clauses and the clauses of the `selection.RULE_TREES` in `kbs` that split the rows
-        (`drawn`: their trees, which rows walk down)."""
+        (`drawn`: their trees, which rows walk down; `codes`: the rows as the trees read
+        them, else encoded here)."""
         from . import selection as S
 
         trees = [k for k in S.RULE_TREES if kbs[k].lengths.max(initial=0) > 0]
         return VT.RuleVote.of(kbs[S.RULE_TREES[0]], [kbs[k] for k in trees],
                               [drawn[k][0][0] for k in trees], frame, y,
-                              self._fold_weights(y))
+                              self._fold_weights(y), codes)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .kb import KB, POS, Literal, WeightedClause
 from .variants import PRIOR_ID, windowed_kb
@@ -91,6 +91,19 @@ SOLVER_THREADS = 1
 """BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
 OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
 one-thread time on a test problem; the vote's three fits 1.3 s of a 2.4 s fit on Rare 30%)."""
+_BLAS: list[ThreadpoolController] = []
+"""The BLAS libraries the solver's thread limit applies to, found once (`solver_threads`):
+finding them walks every loaded library, 6–11 ms a fit of the weights — 8 fits a
+training set made it ~0.07 s of a ~0.9 s fit."""
+
+
+def solver_threads():
+    """A context in which BLAS runs on `SOLVER_THREADS` threads (the libraries found once)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=SOLVER_THREADS, user_api="blas")
+
+
 WEIGHT_CUT = 1e-6
 """Fitted weights below this share of the largest vote (or of 1, on the logit scale) are 0:
 the bound is active and the solver leaves them at ~1e-16; and the LP, the reference for
@@ -173,22 +186,36 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
     on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
     the cross-validation cost one run's Python overhead, not ten."""
     k = len(problems)
-    S = sparse.block_diag([p[0] for p in problems], format="csr")
-    St = S.T.tocsr()
+    heights = [p[0].shape[0] for p in problems]
+    block = np.repeat(np.arange(k), heights)
+    widths = [p[0].shape[1] for p in problems]
+    m = sum(widths)
+    # each problem's intercept is a last column of ones, so one product gives S·w + b per row
+    # (a row's sum in the same order, the intercept last) and one its gradient (each block's
+    # rows summed in order, as `bincount` did)
+    ones = sparse.csr_matrix((np.ones(len(block)), (np.arange(len(block)), block)),
+                             shape=(len(block), k))
+    A = sparse.hstack([sparse.block_diag([p[0] for p in problems], format="csr"), ones],
+                      format="csr")
+    At = A.T.tocsr()
     ys = np.concatenate([2.0 * np.asarray(p[1], dtype=float) - 1.0 for p in problems])
     rw = np.concatenate([np.asarray(p[2], dtype=float) for p in problems])
-    block = np.repeat(np.arange(k), [p[0].shape[0] for p in problems])
-    widths = [p[0].shape[1] for p in problems]
-    m = S.shape[1]
+    nrw = -rw * ys
 
     def loss(x):
-        w, b = x[:m], x[m:]
-        z = ys * (S @ w + b[block])
-        g = -rw * ys * np.exp(-np.logaddexp(0.0, z))  # d loss / d score
-        val = float(rw @ np.logaddexp(0.0, -z) + 0.5 / C * (w @ w) + l1 * w.sum())
-        return val, np.concatenate([St @ g + w / C + l1, np.bincount(block, g, minlength=k)])
+        w = x[:m]
+        z = ys * (A @ x)
+        # log(1 + e^∓z) = log(1 + e^−|z|) + max(∓z, 0): numpy's logaddexp(0, ∓z), bit for
+        # bit, from one exp and one log1p instead of two of each
+        soft = np.log1p(np.exp(-np.abs(z)))
+        g = nrw * np.exp(-(soft + np.maximum(z, 0.0)))  # d loss / d score
+        val = float(rw @ (soft + np.maximum(-z, 0.0)) + 0.5 / C * (w @ w) + l1 * w.sum())
+        grad = At @ g
+        grad[:m] += w / C
+        grad[:m] += l1
+        return val, grad
 
-    with threadpool_limits(SOLVER_THREADS, user_api="blas"):
+    with solver_threads():
         res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
                        bounds=[(0.0, None)] * m + [(None, None)] * k,
                        options={"maxiter": 2000, "ftol": FTOL if ftol is None else ftol,
@@ -431,16 +458,18 @@ class RuleVote:
 
     @classmethod
     def of(cls, like: KB, kbs: list[KB], trees: list, frame, y: np.ndarray,
-           cw: tuple[float, float]) -> RuleVote:
+           cw: tuple[float, float], codes: np.ndarray | None = None) -> RuleVote:
         """The rule vote of the one-feature clauses over `like`'s features and the all-node
-        KBs `kbs` of `trees` (`tree.trees_to_kb(…, "all")`), fitted on the rows of `frame`."""
+        KBs `kbs` of `trees` (`tree.trees_to_kb(…, "all")`), fitted on the rows of `frame`
+        (`codes`: those rows already encoded over `like`, e.g. the trees' `TreeRows`)."""
         from .query import encode_rows
         from .tree import clause_values
 
         sizes = [len(like.domains[f]) for f in like.features]
         rules = rule_set(sizes, [(kb.codes, clause_values(t, np.arange(t.n_nodes)))
                                  for kb, t in zip(kbs, trees)])
-        return cls(like, rules, encode_rows(like, frame), y, cw, trees)
+        return cls(like, rules, encode_rows(like, frame) if codes is None else codes, y, cw,
+                   trees)
 
     def member(self, codes: np.ndarray) -> sparse.csr_matrix:
         """(rows × votes) whether each row (codes over `like`) takes part in each vote."""

@@ -471,3 +471,37 @@ def test_above_the_row_budget_the_rule_vote_is_fitted_on_a_stratified_sample(mon
     codes = encode_rows(multi, X)
     a, b = every.score(codes), sampled.score(codes)
     assert ((a > 0) == (b > 0)).mean() >= 0.95
+
+
+def test_fitted_weights_are_the_penalised_logistic_fit_of_scikit_learn():
+    """Each problem of one `fit_many` run gets the weights and intercept scikit-learn's L2
+    logistic regression finds for it alone (the same loss: row weights, C), where its optimum
+    has every weight > 0 (the bound inactive); with an L1 term or a vote that points the wrong
+    way the bound holds (weights ≥ 0) and the projected gradient vanishes."""
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(3)
+    problems = []
+    for n, m in ((300, 5), (250, 7), (280, 4)):
+        y = (rng.random(n) < 0.4).astype(int)
+        agree = rng.random((n, m)) < 0.7  # each vote agrees with the label 70% of the time
+        S = np.where(agree, 2 * y[:, None] - 1, 1 - 2 * y[:, None]).astype(float)
+        S[rng.random((n, m)) < 0.2] = 0.0  # a clause that does not vote on the row
+        rw = np.where(y == 1, 1.5, 0.7)
+        problems.append((sparse.csr_matrix(S), y, rw * len(rw) / rw.sum()))
+    fits = VT.fit_many(problems, C=0.5, ftol=1e-13)
+    for (S, y, rw), (w, b) in zip(problems, fits, strict=True):
+        ref = LogisticRegression(C=0.5, tol=1e-10, max_iter=10_000).fit(S.toarray(), y,
+                                                                          sample_weight=rw)
+        assert (ref.coef_[0] > 0.05).all()  # the bound is inactive: the same optimum
+        np.testing.assert_allclose(w, ref.coef_[0], atol=1e-4)
+        assert b == pytest.approx(ref.intercept_[0], abs=1e-4)
+    # a vote against the label, and an L1 term: the bound is active, the gradient says so
+    S, y, rw = problems[0]
+    S = sparse.hstack([S, -S[:, :1]], format="csr")
+    w, b = VT.fit_weights(S, y, rw, C=0.5, l1=2.0, ftol=1e-13)
+    assert w[-1] == 0.0 and (w >= 0).all()
+    z = S @ w + b
+    g = S.T @ (-rw * (2 * y - 1) / (1 + np.exp((2 * y - 1) * z))) + w / 0.5 + 2.0
+    assert np.abs(g[w > 0]).max() < 1e-3 and (g[w == 0] >= -1e-3).all()
