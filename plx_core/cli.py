@@ -282,14 +282,17 @@ class Model:
 
         b = query_many(self.kb, X, semantics=self.semantics)
         mean = b.mean
-        return pd.DataFrame({
+        out = pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
             "lower": b.lower, "upper": b.upper, "mean": mean,
             "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
             "unseen": self.unseen(X, b),
-        }), b.read_as
+        })
+        if b.failed:  # rows the LP failed on: NaN bounds and the reason, the others answered
+            out["note"] = b.notes
+        return out, b.read_as
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
@@ -331,6 +334,16 @@ def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
         return
     vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
     say(unseen_note(vals.to_dict(), int(hit.sum()), where=" (column 'unseen')"))
+
+
+def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
+    """One line: how many rows could not be answered (column 'note' says why, per row)."""
+    if "note" in pred:
+        hit = pred["note"].to_numpy(dtype=object) != ""
+        if hit.any():
+            first = int(np.flatnonzero(hit)[0])
+            say(f"{int(hit.sum())} row(s) could not be answered (NaN bounds; column 'note' says "
+                f"why), e.g. row {first + 1}: {pred['note'].iloc[first]}")
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
@@ -389,13 +402,14 @@ def cmd_predict(a: argparse.Namespace) -> None:
         X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
         pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    _report_failed(pred, _note)
     _write_csv(pred, out)
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
           f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import citable, explain_many
+    from .explain import Unexplained, citable, explain_many
     from .query import encode_rows
     from .rules import features_text
 
@@ -430,6 +444,11 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "unseen": pred["unseen"].iloc[i]})
             continue
         e = found[i]
+        if isinstance(e, Unexplained):  # this row only (its LP failed, say): the reason
+            rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
+                         "sub_upper": np.nan, "search": "", "note": e.reason,
+                         "unseen": pred["unseen"].iloc[i]})
+            continue
         rows.append({**base,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
