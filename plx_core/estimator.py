@@ -71,6 +71,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    label_copy,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -387,6 +388,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in frame.columns:  # kept (it may be a true cause), never silently
+            if (why := label_copy(raw[c], labels)) is not None:
+                warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
