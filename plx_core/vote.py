@@ -315,7 +315,7 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
                           & (d != 0))
     out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
-             kind=kb.kind, max_len=1)
+             kind=kb.kind, max_len=1, n_rows=kb.n_rows)
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
@@ -511,7 +511,7 @@ class RuleVote:
         out = KB(like.features, dict(like.domains), r.bodies[keep].astype(np.int32),
                  np.ones(len(keep), np.int8), p, ww[keep], sup[keep], pos[keep], r.source[keep],
                  [], positive=like.positive, kind="rule-vote",
-                 max_len=int(lengths.max(initial=1)))
+                 max_len=int(lengths.max(initial=1)), n_rows=like.n_rows)
         if shift != 0.0:
             out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0,
                                             abs(shift), source="data", id=PRIOR_ID))
