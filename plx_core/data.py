@@ -1398,6 +1398,26 @@ def uninformative(s: pd.Series) -> str | None:
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
 
 
+def label_copy(s: pd.Series, y: Any) -> str | None:
+    """Why a feature column looks like a copy of the label (its values pair one to one with
+    the label's classes on every row where it is present), or None. Kept, but said: a model
+    answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome."""
+    ys = as_strings(pd.Series(np.asarray(y, dtype=object), index=s.index))
+    vs = as_strings(s)
+    known = vs.notna().to_numpy() & ys.notna().to_numpy()
+    n_classes = ys.nunique(dropna=True)
+    if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
+        return None
+    pairs = pd.DataFrame({"v": vs[known].to_numpy(), "y": ys[known].to_numpy()}).drop_duplicates()
+    if not len(pairs) == pairs["v"].nunique() == pairs["y"].nunique() == n_classes:
+        return None
+    shown = ", ".join(f"{v!r} ↔ {c!r}" for v, c in
+                      sorted(pairs.itertuples(index=False), key=lambda p: natural_key(p[1]))[:4])
+    return (f"its values pair one to one with the label's classes on every row ({shown}): a "
+            "copy of the label? A model answers from it alone; leave it out unless new rows "
+            "know it before the outcome")
+
+
 def columns_left_out(levels: Mapping[str, str | None],
                      flat: Mapping[str, str | None]) -> dict[str, str]:
     """The columns a model leaves out, with why: each with a `levels` reason

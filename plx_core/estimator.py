@@ -71,6 +71,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    label_copy,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -387,6 +388,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in frame.columns:  # kept (it may be a true cause), never silently
+            if (why := label_copy(raw[c], labels)) is not None:
+                warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -754,15 +758,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 votes[FINE_BINS] = fine
                 offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+        pairs = self._pair_vote(full, frame, y) if vote is not None else None
         for bins, (cand, _disc) in votes.items():
             oof[S.vote_key(bins)] = cand.oof
+        if pairs is not None:
+            oof[S.vote_key(None, pairs=True)] = pairs.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
                        fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state), offsets=offsets)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen == "direct-vote":
             # the fitted vote answers, its threshold moved into the prior clause (decides at
             # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
-            cand, disc = votes[sel.bins]
+            cand, disc = (pairs, None) if sel.pairs else votes[sel.bins]
             self.kbs_[0] = cand.kb(0.5 if self.threshold is not None else sel.threshold)
             if disc is not None:  # its bins are the model's: predict, explain, model files
                 self.discretizer_, self.cuts_ = disc, dict(disc.cuts_)
@@ -823,6 +830,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+
+    def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+        """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
+        `vote.pair_codes`) of the class-corrected Direct KB `full`, or None above
+        `vote.PAIR_VOTES` (rows × pairs of features), below `vote.PAIR_SUPPORT` rows a
+        two-feature clause, or when `full` has none (a `max_len` of 1)."""
+        from . import vote as VT
+
+        n = len(full.features)
+        if (n < 2 or len(y) * n * (n - 1) // 2 > VT.PAIR_VOTES
+                or (full.max_len is not None and full.max_len < 2)):
+            return None
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        codes, sizes = VT.pair_codes(codes, [len(full.domains[f]) for f in full.features])
+        slots = VT.value_slots(codes, sizes)
+        two = slots.slot[:, n:]
+        seen = len(np.unique(two[two >= 0]))
+        if (two >= 0).sum() < VT.PAIR_SUPPORT * max(seen, 1):
+            return None
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
+                                ftol=VT.PAIR_FTOL)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its

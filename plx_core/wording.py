@@ -500,7 +500,8 @@ def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float 
 MODEL_NAMES = {
     "direct": "the tuned Direct KB",
     "direct-conf": "the Direct KB with confidence weights",
-    "direct-vote": "the Direct KB's one-feature clauses with fitted vote weights",
+    "direct-vote": "the Direct KB's one-feature (or one- and two-feature) clauses with fitted "
+                   "vote weights",
     "rule-vote": "the one-feature clauses and the trees' path clauses with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
