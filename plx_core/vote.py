@@ -149,9 +149,8 @@ def votes(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, counts: tuple[np.ndar
     by the class weights `cw` = (w_pos, w_neg): the sign of w_pos·positives − w_neg·negatives.
     A clause left without rows does not vote."""
     s = vs.slot[rows]
-    r, j = np.nonzero(s >= 0)
-    member = sparse.csr_matrix((np.ones(len(r), bool), (r, s[r, j])), shape=(len(rows), vs.n))
-    return group_votes(member, np.asarray(y)[rows], counts, cw, leave_out)
+    r, j = np.nonzero(s >= 0)  # a row's slots in increasing order, as a membership matrix's
+    return _signed(r, s[r, j], np.asarray(y)[rows], counts, cw, leave_out, (len(rows), vs.n))
 
 
 def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
@@ -161,14 +160,20 @@ def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
     (`member`, rows × votes), under `counts` (support, positives per vote; `leave_out`: the
     row is among them and is taken out, with its label in `y_rows`)."""
     m = member.tocoo()
-    r, c = m.row, m.col
+    return _signed(m.row, m.col, y_rows, counts, cw, leave_out, member.shape)
+
+
+def _signed(r: np.ndarray, c: np.ndarray, y_rows: np.ndarray,
+            counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float], leave_out: bool,
+            shape: tuple[int, int]) -> sparse.csr_matrix:
+    """`group_votes` of the (row r, vote c) memberships."""
     sup, pos = counts[0][c], counts[1][c]
     if leave_out:
         yy = np.asarray(y_rows)[r]
         sup, pos = sup - 1, pos - yy
     d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
     keep = (sup > 0) & (d != 0)
-    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=member.shape)
+    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=shape)
 
 
 def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C,
