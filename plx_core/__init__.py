@@ -11,7 +11,15 @@ from .errors import (
     SolverTimeoutError,
 )
 from .estimator import PLXClassifier
-from .explain import Explanation, counterfactual, evidence, explain, explain_many, shapley
+from .explain import (
+    Explanation,
+    Unexplained,
+    counterfactual,
+    evidence,
+    explain,
+    explain_many,
+    shapley,
+)
 from .kb import KB, POS, Literal, WeightedClause, check_kb_matches, parse_clause
 from .query import Bounds, query, query_many
 from .rulecheck import UnusedRule, unused_rules
@@ -44,6 +52,7 @@ __all__ = [
     "SolverTimeoutError",
     "Tree",
     "TreeNode",
+    "Unexplained",
     "UnusedRule",
     "WeightedClause",
     "add_rules",

@@ -28,6 +28,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -145,6 +146,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .data import (
         estimator_rows,
         infer_schema,
+        label_copy,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
@@ -160,10 +162,15 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    said: set[str] = set()  # what each note is about (its words before ': '), said once
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
+            said.add(f"column {c!r} is used as categories")
             say(f"column {c!r} is used as categories: {mixed}")
+        if (why := label_copy(frame[c], frame[label])) is not None:  # every class's copy
+            said.add(f"column {c!r}")
+            say(f"column {c!r}: {why}")
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
         raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
     if schema.positive is None:
@@ -193,9 +200,19 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
     if len(set(yb.tolist())) < 2:
         raise one_class(schema.positive, f"the label {label!r}")
-    clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
-                        random_state=random_state, memory_budget=memory_budget,
-                        threshold=threshold).fit(X, yb)
+    with warnings.catch_warnings(record=True) as caught:  # said as notes, each once
+        warnings.simplefilter("always")
+        clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
+                            random_state=random_state, memory_budget=memory_budget,
+                            threshold=threshold).fit(X, yb)
+    ours = Path(__file__).parent
+    for w in caught:  # plx's own warnings are notes here; others go on as they came
+        if w.category is UserWarning and Path(w.filename).parent == ours:
+            if (about := str(w.message).split(": ", 1)[0]) not in said:
+                said.add(about)
+                say(str(w.message))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if kb == "direct":
         say(clf.max_len_reason_)
     if clf.chosen_reason_:
@@ -265,14 +282,17 @@ class Model:
 
         b = query_many(self.kb, X, semantics=self.semantics)
         mean = b.mean
-        return pd.DataFrame({
+        out = pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
             "lower": b.lower, "upper": b.upper, "mean": mean,
             "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
             "unseen": self.unseen(X, b),
-        }), b.read_as
+        })
+        if b.failed:  # rows the LP failed on: NaN bounds and the reason, the others answered
+            out["note"] = b.notes
+        return out, b.read_as
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
@@ -314,6 +334,16 @@ def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
         return
     vals = pd.Series("; ".join(unseen[hit]).split("; ")).value_counts()
     say(unseen_note(vals.to_dict(), int(hit.sum()), where=" (column 'unseen')"))
+
+
+def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
+    """One line: how many rows could not be answered (column 'note' says why, per row)."""
+    if "note" in pred:
+        hit = pred["note"].to_numpy(dtype=object) != ""
+        if hit.any():
+            first = int(np.flatnonzero(hit)[0])
+            say(f"{int(hit.sum())} row(s) could not be answered (NaN bounds; column 'note' says "
+                f"why), e.g. row {first + 1}: {pred['note'].iloc[first]}")
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
@@ -372,13 +402,14 @@ def cmd_predict(a: argparse.Namespace) -> None:
         X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
         pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    _report_failed(pred, _note)
     _write_csv(pred, out)
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
           f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import citable, explain_many
+    from .explain import Unexplained, citable, explain_many
     from .query import encode_rows
     from .rules import features_text
 
@@ -413,6 +444,11 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "unseen": pred["unseen"].iloc[i]})
             continue
         e = found[i]
+        if isinstance(e, Unexplained):  # this row only (its LP failed, say): the reason
+            rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
+                         "sub_upper": np.nan, "search": "", "note": e.reason,
+                         "unseen": pred["unseen"].iloc[i]})
+            continue
         rows.append({**base,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,

@@ -514,9 +514,19 @@ DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y"
 DATE_ISO = "date:ISO8601"
 """The number format of a column held as dates (datetime64, Timestamps): text in new rows
 is read as ISO dates."""
+#: Clock readings and lengths of time, read as minutes: "time" (a time of day, 08:30,
+#: 17:45:10, 8:30 pm → minutes since midnight) and "duration" (2h 30m, 45 min, 1.5h, 90s →
+#: minutes). Binned like numbers, their bins labelled in the same writing (<08:30, ≥2h 30m).
+CLOCK_FORMATS = ("time", "duration")
+_TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[0-5]\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\.?"
+_DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
+                  "s": r"s|secs?|seconds?"}
+_DURATION_MINUTES = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+_DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
+                        for k, rx in _DURATION_PART.items())
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
-                  *(f"date:{d}" for d in DATE_FORMATS))
+                  *(f"date:{d}" for d in DATE_FORMATS), *CLOCK_FORMATS)
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
@@ -573,6 +583,60 @@ def _date_style(u: pd.Series) -> str | None:
                  and not np.isnan(_days(u, d)).any()), None)
 
 
+def _clock_style(u: pd.Series) -> str | None:
+    """"time" or "duration" (`CLOCK_FORMATS`) when every value of `u` (present, stripped
+    text) is written as one, else None; the head first (`SAMPLE`), most columns are neither."""
+    for fmt in CLOCK_FORMATS:
+        if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
+            return fmt
+    return None
+
+
+def _clock_shaped(v: pd.Series, clock: str) -> np.ndarray:
+    """Per value (stripped text): written as `clock` ("time" or "duration", with a number)."""
+    if clock == "time":
+        ok = v.str.fullmatch(_TIME)
+    else:
+        ok = v.str.fullmatch(_DURATION, case=False) & v.str.contains(r"\d\s*[A-Za-z]")
+    return ok.fillna(False).to_numpy(dtype=bool)
+
+
+def _minutes(s: pd.Series, clock: str) -> np.ndarray:
+    """Minutes of text written as `clock` ("time": since midnight; "duration": in all); NaN
+    where missing or not so written. Each distinct value is read once."""
+    codes, uniq = pd.factorize(s.astype(object), use_na_sentinel=True)
+    text = pd.Series(uniq, dtype=object).map(lambda v: v.strip() if isinstance(v, str) else "")
+    if clock == "time":
+        m = text.str.extract(r"^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*([AaPp])?\.?[Mm]?\.?$")
+        ok = _clock_shaped(text, "time")
+        h = pd.to_numeric(m[0], errors="coerce").to_numpy(dtype=float)
+        ampm = m[3].fillna("").str.lower().to_numpy(dtype=object)
+        h = np.where(ampm == "p", h % 12 + 12, np.where(ampm == "a", h % 12, h))
+        read = (h * 60 + pd.to_numeric(m[1], errors="coerce").to_numpy(dtype=float)
+                + pd.to_numeric(m[2], errors="coerce").fillna(0).to_numpy(dtype=float) / 60)
+    else:
+        m = text.str.extract("^" + _DURATION + "$", flags=re.IGNORECASE)
+        ok = _clock_shaped(text, "duration")
+        read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
+                   for k, per in _DURATION_MINUTES.items())
+    read = np.where(ok, read, np.nan)
+    return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
+
+
+def clock_text(minutes: float, clock: str) -> str:
+    """Minutes written as `clock` writes them: 510 → 08:30 ("time"), 150 → 2h 30m."""
+    secs = int(round(float(minutes) * 60))
+    if clock == "time":
+        h, rest = divmod(secs, 3600)
+        mm, ss = divmod(rest, 60)
+        return f"{h:02d}:{mm:02d}" + (f":{ss:02d}" if ss else "")
+    d, rest = divmod(secs, 86400)
+    h, rest = divmod(rest, 3600)
+    mm, ss = divmod(rest, 60)
+    parts = [f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (mm, "m"), (ss, "s")) if v]
+    return " ".join(parts) or "0m"
+
+
 def date_cuts(cuts: Sequence[float], x: np.ndarray) -> np.ndarray:
     """Cut points of a date column moved up to the data's resolution (a whole day when every
     value is one, else a whole second), so that bins read as dates and split the values as
@@ -609,6 +673,9 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
             raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
                             f"{number_format!r}")
         num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
+        return num, np.isnan(num) & s.notna().to_numpy()
+    if number_format in CLOCK_FORMATS:
+        num = _minutes(s, number_format)
         return num, np.isnan(num) & s.notna().to_numpy()
     obj = s.astype(object)
     if number_format not in ("plain", "decimal-point"):  # decimal-point reads plainly
@@ -692,6 +759,8 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
     if (d := _date_style(u)) is not None:
         return f"date:{d}"
+    if (clock := _clock_style(u)) is not None:
+        return clock
     if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
     signs = u.str.contains(r"[%$€£¥]", regex=True).any()
@@ -838,7 +907,10 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     core = pd.Series(u[shaped].to_numpy(dtype=object))
     fmt = number_format(core, delimiter)
     if fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
-        if not (core.str.fullmatch(_AMBIGUOUS).all() and core.str.contains(",").any()):
+        bare = core  # $1,200 and 12,5 %: the number without its sign
+        for unit in _UNITS:
+            bare = _strip_unit(bare, unit)
+        if not (bare.str.fullmatch(_AMBIGUOUS).all() and bare.str.contains(",").any()):
             return None
         why = ("its values read as numbers written like 1,234, which could be a thousand or "
                "1.234: name the decimal mark (plx fit --decimal . or ,; the Data page's decimal "
@@ -906,6 +978,8 @@ NUMBER_FORMAT_WORDS = {
                      "is not ';'-delimited, or the decimal mark was given as '.')",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
+    "time": "times of day as minutes since midnight (08:30 → 510)",
+    "duration": "lengths of time as minutes (2h 30m → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
@@ -1010,7 +1084,9 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
     `is_date_format`) as dates: `<2022-01-01`."""
     p = name or ""
     inside = f"{p}∈" if p else ""
-    show = date_text if is_date_format(number_format) else fmt_number
+    show = (date_text if is_date_format(number_format) else
+            (lambda v: clock_text(v, number_format)) if number_format in CLOCK_FORMATS
+            else fmt_number)
     c = [show(v) for v in cuts]
     if not c:
         return (f"{inside}(-∞, ∞)",)
@@ -1340,6 +1416,26 @@ def uninformative(s: pd.Series) -> str | None:
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
 
 
+def label_copy(s: pd.Series, y: Any) -> str | None:
+    """Why a feature column looks like a copy of the label (its values pair one to one with
+    the label's classes on every row where it is present), or None. Kept, but said: a model
+    answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome."""
+    ys = as_strings(pd.Series(np.asarray(y, dtype=object), index=s.index))
+    vs = as_strings(s)
+    known = vs.notna().to_numpy() & ys.notna().to_numpy()
+    n_classes = ys.nunique(dropna=True)
+    if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
+        return None
+    pairs = pd.DataFrame({"v": vs[known].to_numpy(), "y": ys[known].to_numpy()}).drop_duplicates()
+    if not len(pairs) == pairs["v"].nunique() == pairs["y"].nunique() == n_classes:
+        return None
+    shown = ", ".join(f"{v!r} ↔ {c!r}" for v, c in
+                      sorted(pairs.itertuples(index=False), key=lambda p: natural_key(p[1]))[:4])
+    return (f"its values pair one to one with the label's classes on every row ({shown}): a "
+            "copy of the label? A model answers from it alone; leave it out unless new rows "
+            "know it before the outcome")
+
+
 def columns_left_out(levels: Mapping[str, str | None],
                      flat: Mapping[str, str | None]) -> dict[str, str]:
     """The columns a model leaves out, with why: each with a `levels` reason
@@ -1485,7 +1581,8 @@ def infer_schema(
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
             why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
-                                    numbered_like_ids(present_x) and not is_date_format(fmt)),
+                                    numbered_like_ids(present_x) and not is_date_format(fmt)
+                                    and fmt not in CLOCK_FORMATS),
                                 id_threshold,
                                 max_categories, max_levels if kind == "categorical" else None)
             if why is not None:

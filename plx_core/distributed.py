@@ -557,6 +557,8 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
         if cluster is not None:
             cluster.close()
     res = pd.concat([d[0] for d in done]).reset_index(drop=True)
+    if "note" in res:  # a partition with rows the LP failed on: "" for every other row
+        res["note"] = res["note"].fillna("")
     read_as = merge_read_as([d[1] for d in done])
     if say is not None and read_as:
         say(read_as_note(read_as))

@@ -54,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    label_copy,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -147,11 +149,32 @@ def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
         warnings.warn(unseen_note(cells, n_rows), UserWarning, stacklevel=3)
 
 
+def warn_failed(res: Sequence[BoundsArray]) -> None:
+    """The warning that names the rows no answer could be given for (the LP failed on them:
+    NaN bounds, decided negative); every other row is answered."""
+    failed = sorted({f for b in res for f in b.failed})
+    if failed:
+        shown = "; ".join(f"row {r}: {why}" for r, why in failed[:3])
+        more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+        warnings.warn(f"{len(failed)} row(s) could not be answered (NaN bounds): {shown}{more}",
+                      UserWarning, stacklevel=3)
+
+
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
     """The warning that names the columns a fit leaves out (`excluded_`) and why."""
     if excluded:
         warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
             f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
+
+
+CLOCK_HINTS = {
+    "time": "convert it to minutes since midnight (e.g. t = pd.to_datetime(s, format='%H:%M'); "
+            "t.dt.hour * 60 + t.dt.minute), as plx fit and the dashboard read it,",
+    "duration": "convert it to minutes (e.g. pd.to_timedelta(s).dt.total_seconds() / 60), as "
+                "plx fit and the dashboard read it,",
+}
+"""What to do with a DataFrame column of times of day or durations written as text (plx fit
+and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
 
 
 def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
@@ -365,6 +388,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in frame.columns:  # kept (it may be a true cause), never silently
+            if (why := label_copy(raw[c], labels)) is not None:
+                warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -496,6 +522,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
                                   "errors='coerce' turns the rest into missing) to have it binned"
                                   if fmt == "plain" else
+                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: "
+                                  f"{CLOCK_HINTS[fmt]} to have it binned"
+                                  if fmt in CLOCK_HINTS else
                                   f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
                                   "to numbers (pd.to_numeric reads plain numbers only: take the "
                                   "signs and separators out first) to have it binned")
@@ -729,15 +758,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 votes[FINE_BINS] = fine
                 offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+        pairs = self._pair_vote(full, frame, y) if vote is not None else None
         for bins, (cand, _disc) in votes.items():
             oof[S.vote_key(bins)] = cand.oof
+        if pairs is not None:
+            oof[S.vote_key(None, pairs=True)] = pairs.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
                        fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state), offsets=offsets)
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen == "direct-vote":
             # the fitted vote answers, its threshold moved into the prior clause (decides at
             # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
-            cand, disc = votes[sel.bins]
+            cand, disc = (pairs, None) if sel.pairs else votes[sel.bins]
             self.kbs_[0] = cand.kb(0.5 if self.threshold is not None else sel.threshold)
             if disc is not None:  # its bins are the model's: predict, explain, model files
                 self.discretizer_, self.cuts_ = disc, dict(disc.cuts_)
@@ -798,6 +830,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+
+    def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+        """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
+        `vote.pair_codes`) of the class-corrected Direct KB `full`, or None above
+        `vote.PAIR_VOTES` (rows × pairs of features), below `vote.PAIR_SUPPORT` rows a
+        two-feature clause, or when `full` has none (a `max_len` of 1)."""
+        from . import vote as VT
+
+        n = len(full.features)
+        if (n < 2 or len(y) * n * (n - 1) // 2 > VT.PAIR_VOTES
+                or (full.max_len is not None and full.max_len < 2)):
+            return None
+        codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        codes, sizes = VT.pair_codes(codes, [len(full.domains[f]) for f in full.features])
+        slots = VT.value_slots(codes, sizes)
+        two = slots.slot[:, n:]
+        seen = len(np.unique(two[two >= 0]))
+        if (two >= 0).sum() < VT.PAIR_SUPPORT * max(seen, 1):
+            return None
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
+                                ftol=VT.PAIR_FTOL)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its
@@ -1018,7 +1071,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             ur, uc = np.nonzero(encode_rows(kb, frame) == UNSEEN)
             return BoundsArray(lower, upper, np.full(len(frame), "ensemble", dtype=object),
                                tuple(kb.features), ur, uc,
-                               read_as=tuple(read_as.values()))  # every member sees the rows
+                               read_as=tuple(read_as.values()),  # every member sees the rows
+                               failed=tuple(sorted({f for p in parts for f in p.failed})))
         return query_many(kb, frame, semantics=self._semantics())
 
     def _semantics(self) -> str:
@@ -1055,6 +1109,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
+        warn_failed(res)
         return res
 
     def _block_means(self, X: Any) -> tuple[list[BoundsArray], dict[str, int], int]:
@@ -1163,9 +1218,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         same explanations as a loop of `explain`, made together; `progress(done, total)` after
         each chunk, `stop` — a threading.Event or a callable — ends early and the
         explanations done so far are returned). Rows are binned and decided in one batch; a row
-        that knows fewer than k features is explained by all it knows (its `k` says so)."""
+        that knows fewer than k features is explained by all it knows (its `k` and `note` say
+        so), and a row nothing can explain gets an `explain.Unexplained` with the reason."""
         check_is_fitted(self, "kbs_")
-        from .explain import explain_many
+        from .explain import Explanation, explain_many
 
         frame = self.transform_rows(X)
         rows = frame.reindex(columns=list(self._searched(0).features))
@@ -1175,7 +1231,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             direction = ["positive" if d else "negative" for d in decided]
         direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
                                else [direction] * len(rows), dtype=object)
-        ks = np.asarray(_known_k(k, rows, self._searched(0)), dtype=object)
+        ks = np.asarray([k] * len(rows), dtype=object)  # explain_many lowers k where it must
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
         out: list = [None] * len(records)
         done = 0
@@ -1188,7 +1244,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 (lambda d, _t, base=done: progress(base + d, len(records))),
                 stop=stop, **kwargs)
             for j, e in zip(at, part):
-                out[j] = dataclasses.replace(e, positive=bool(decided[j]))
+                out[j] = (dataclasses.replace(e, positive=bool(decided[j]))
+                          if isinstance(e, Explanation) else dataclasses.replace(e, row=int(j)))
             done += len(at)
             if len(part) < len(at):  # stopped: the rows done so far, a prefix
                 break

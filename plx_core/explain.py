@@ -48,14 +48,14 @@ import functools
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .clause import PRIOR_ID
-from .errors import DataError
+from .errors import DataError, PLXError
 from .index import subset_plan
 from .kb import KB
 from .lp import solve_bounds_many
@@ -75,6 +75,7 @@ from .query import (
     weighted_median,
     weighted_median_intervals,
 )
+from .tokens import condition_text
 
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
@@ -596,7 +597,7 @@ class Candidate:
         return Bounds(self.lower, self.upper)
 
     def label(self) -> str:
-        return ", ".join(f"{f}={v}" for f, v in zip(self.features, self.values))
+        return ", ".join(condition_text(f, v) for f, v in zip(self.features, self.values))
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))
@@ -629,6 +630,7 @@ class Explanation:
     resolved_by: str
     semantics: str
     direction: str
+    note: str = ""  # explain_many: why fewer features than asked ("" when k is as asked)
 
     @property
     def mean(self) -> float:
@@ -661,7 +663,7 @@ class Explanation:
         )
 
     def summary(self) -> str:
-        sub = ", ".join(f"{f}={v}" for f, v in self.features.items())
+        sub = ", ".join(condition_text(f, v) for f, v in self.features.items())
         verdict = "positive" if self.positive else "negative"
         tie = f"; {self.tied} tied, decided by {self.resolved_by}" if self.tied else ""
         return (f"{sub} explains the {verdict} decision: ω(POS) ∈ [{self.bounds[0]:.4g}, "
@@ -676,6 +678,31 @@ class Explanation:
         }
         d["candidates"] = [c.to_dict() for c in self.candidates]
         return _jsonable(d)
+
+
+@dataclass(frozen=True)
+class Unexplained:
+    """A row of a batch (`explain_many`) that cannot be explained, in place of its Explanation:
+    `row` (0-based), its known values `query`, the `k` asked and the `reason` (one line: no
+    feature the model uses is known, a value the model cannot read, a solver failure). Has no
+    features, so code that lists an explanation's features lists none."""
+
+    row: int
+    query: dict[str, Any]
+    k: int
+    reason: str
+    features: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "note", self.note or self.reason)
+
+    def summary(self) -> str:
+        return f"row {self.row}: not explained: {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _jsonable({"row": self.row, "query": self.query, "k": self.k,
+                          "reason": self.reason, "explained": False})
 
 
 def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray,
@@ -973,6 +1000,18 @@ def _stopped(stop: Any) -> bool:
     return bool(stop.is_set() if hasattr(stop, "is_set") else stop())
 
 
+def unexplained_query(row: Any) -> dict[str, Any]:
+    """A row's known values as an `Unexplained` shows them (missing cells left out)."""
+    from .encoding import is_missing
+
+    items = row.items() if isinstance(row, (Mapping, pd.Series)) else ()
+    return {str(f): v for f, v in items if not is_missing(v)}
+
+
+def _unexplained(i: int, row: Any, k: int, reason: str) -> Unexplained:
+    return Unexplained(i, unexplained_query(row), k, reason)
+
+
 def explain_many(
     kb: KB,
     X: Any,
@@ -986,9 +1025,14 @@ def explain_many(
     n_jobs: int | None = None,
     progress: Any = None,
     stop: Any = None,
-) -> list[Explanation]:
+) -> list[Explanation | Unexplained]:
     """`explain` for every row of X (a DataFrame or a list of rows), in row order: the same
     explanations as a loop of `explain`, made together.
+
+    Every row is answered: a row nothing can explain (no feature the model uses is known, a
+    value that cannot be read, the LP failing on it) gets an `Unexplained` with the reason in
+    its place, and a row that knows fewer features than its k is explained by those it knows,
+    its `note` saying so; only bad arguments (a k below 1, an unknown direction) raise.
 
     `k` and `direction` are one value or one per row. Work is shared where it can be: rows
     asking the same question (same known values, k and direction) are explained once, and
@@ -1008,7 +1052,8 @@ def explain_many(
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
     rows = _rows_of(X)
     n = len(rows)
-    ks = [_check_int("k", v, None) for v in _per_row("k", k, n)]
+    ks = [_check_int("k" if n == 1 or isinstance(k, (int, np.integer)) else f"row {i}: k", v, 1)
+          for i, v in enumerate(_per_row("k", k, n))]
     dirs = _per_row("direction", direction, n)
     for i, d in enumerate(dirs):
         if d not in ("auto", "positive", "negative"):
@@ -1018,17 +1063,29 @@ def explain_many(
     _check_int("lp_budget", lp_budget, 0)
     _check_int("beam_width", beam_width, 1)
     resolve_semantics(kb, semantics)
-    # the same question once: key = known codes, unseen values, atoms, k, direction
-    keys, first_of = [], {}
+    # the same question once: key = known codes, unseen values, atoms, k, direction; a row
+    # that cannot be explained gets its reason instead (the batch goes on)
+    keys: list[tuple | None] = []
+    first_of: dict[tuple, int] = {}
+    notes: dict[int, str] = {}
+    unexplained: dict[int, Unexplained] = {}
     for i, r in enumerate(rows):
         try:
             pq = prepare_query(kb, r)
         except DataError as exc:
-            raise DataError(f"row {i}: {exc}") from None
+            unexplained[i] = _unexplained(i, r, ks[i], str(exc))
+            keys.append(None)
+            continue
         known = int(citable(kb, pq.codes).sum())  # an unseen value is unknown (_SubQueries)
-        if not 1 <= ks[i] <= known:
-            raise DataError(f"row {i}: k={ks[i]} is not between 1 and the {known} feature(s) "
-                            f"the row knows{unseen_said(pq.unseen)}{uncited_said(kb, pq)}")
+        said = f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}"
+        if known == 0:
+            unexplained[i] = _unexplained(i, r, ks[i], "the row knows no feature the model "
+                                          f"uses, so nothing can explain it{said}")
+            keys.append(None)
+            continue
+        if ks[i] > known:
+            notes[i] = f"only {known} of the k={ks[i]} feature(s) asked are known{said}"
+            ks[i] = known
         key = (pq.codes.tobytes(), tuple(sorted(pq.unseen.items())),
                tuple(sorted(pq.atoms.items())), ks[i], dirs[i])
         keys.append(key)
@@ -1040,18 +1097,26 @@ def explain_many(
 
     shared: dict = {}  # sub-query answers under the full semantics, shared by every row
 
-    def one(i: int) -> Explanation | None:
+    def one(i: int) -> Explanation | Unexplained | None:
         if _stopped(stop):
             return None
-        if strategy == "shapley":
-            return explain(kb, rows[i], k=ks[i], semantics=semantics, direction=dirs[i],
-                           strategy=strategy)
-        return explain_all(kb, rows[i], [ks[i]], budget=budget, beam_width=beam_width,
-                           semantics=semantics, lp_budget=lp_budget, direction=dirs[i],
-                           _shared=shared)[ks[i]]
+        try:
+            if strategy == "shapley":
+                return explain(kb, rows[i], k=ks[i], semantics=semantics, direction=dirs[i],
+                               strategy=strategy)
+            return explain_all(kb, rows[i], [ks[i]], budget=budget, beam_width=beam_width,
+                               semantics=semantics, lp_budget=lp_budget, direction=dirs[i],
+                               _shared=shared)[ks[i]]
+        except PLXError as exc:  # this row's LP failed, say: the others go on
+            return _unexplained(i, rows[i], ks[i], str(exc))
 
-    def prepared(i: int) -> _SubQueries | None:
-        return None if _stopped(stop) else _SubQueries(kb, rows[i], semantics)
+    def prepared(i: int) -> _SubQueries | Unexplained | None:
+        if _stopped(stop):
+            return None
+        try:
+            return _SubQueries(kb, rows[i], semantics)
+        except PLXError as exc:
+            return _unexplained(i, rows[i], ks[i], str(exc))
 
     def batched(todo: list[int]) -> Iterable[Explanation | None]:
         """The relevant semantics: each row's full query, then the rows `explain_rows` can
@@ -1059,19 +1124,24 @@ def explain_many(
         from .explain_batch import explain_rows
 
         evs = list(pool.map(prepared, todo) if pool else map(prepared, todo))
-        made = [j for j, ev in enumerate(evs) if ev is not None]
+        failed = {j: ev for j, ev in enumerate(evs) if isinstance(ev, Unexplained)}
+        made = [j for j, ev in enumerate(evs) if ev is not None and j not in failed]
         side = [evs[j].full.positive if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
                 else dirs[todo[j]] == "positive" for j in made]
         got = {j: e for j, e in zip(made, explain_rows(
             [evs[j] for j in made], [ks[todo[j]] for j in made], side, budget)) if e is not None}
         rest = [j for j in made if j not in got]
 
-        def single(j: int) -> Explanation:
+        def single(j: int) -> Explanation | Unexplained:
             i = todo[j]
-            return _explain_ev(evs[j], [ks[i]], budget, beam_width, lp_budget,  # type: ignore
-                               dirs[i])[ks[i]]
+            try:
+                return _explain_ev(evs[j], [ks[i]], budget, beam_width, lp_budget,  # type: ignore
+                                   dirs[i])[ks[i]]
+            except PLXError as exc:
+                return _unexplained(i, rows[i], ks[i], str(exc))
 
         got.update(zip(rest, pool.map(single, rest) if pool else map(single, rest)))
+        got.update(failed)
         return [got.get(j) for j in range(len(todo))]
 
     # threads pay off where numpy does the work (the relevant semantics); the full semantics'
@@ -1085,7 +1155,8 @@ def explain_many(
             if _stopped(stop):
                 break
             span = range(a, min(n, a + EXPLAIN_CHUNK))
-            todo = sorted({first_of[keys[i]] for i in span if keys[i] not in done})
+            todo = sorted({first_of[key] for i in span
+                           if (key := keys[i]) is not None and key not in done})
             if sem == "relevant" and strategy == "subquery":
                 results = batched(todo)
             else:
@@ -1094,9 +1165,18 @@ def explain_many(
                 if e is not None:
                     done[keys[i]] = e
             for i in span:
-                if keys[i] not in done:
+                key = keys[i]
+                if key is None:  # explained by nothing: its reason
+                    out.append(unexplained[i])
+                    continue
+                if key not in done:
                     return out  # stopped inside this chunk: the prefix done so far
-                out.append(done[keys[i]])
+                e = done[key]
+                if isinstance(e, Unexplained):
+                    e = replace(e, row=i, query=dict(unexplained_query(rows[i])))
+                elif i in notes:
+                    e = replace(e, note=notes[i])
+                out.append(e)
             if progress is not None:
                 progress(len(out), n)
     finally:

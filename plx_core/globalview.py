@@ -21,7 +21,7 @@ import pandas as pd
 
 from .encoding import is_missing
 from .errors import DataError
-from .explain import Explanation, citable, explain, explain_many, shapley
+from .explain import Explanation, Unexplained, citable, explain, explain_many, shapley
 from .kb import KB
 from .query import TIE_EPS, encode_rows, query
 from .wording import clause_text, plural
@@ -197,12 +197,12 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                                       direction=["positive" if _side((answers[j].lower,
                                                                       answers[j].upper), threshold)
                                                  else "negative" for j in chunk])
-                    made = dict(zip(chunk, es))  # a prefix when stopped
+                    made = _explained_only(dict(zip(chunk, es)), queries)  # a prefix if stopped
                 else:
                     es = explain_many(kb, [queries[j] for j in chunk],
                                       k=[min(k, int(cite[j])) for j in chunk],
                                       semantics=semantics, stop=stop)
-                    made = dict(zip(chunk, es))  # a prefix when stopped
+                    made = _explained_only(dict(zip(chunk, es)), queries)  # a prefix if stopped
                     redo = [j for j, e in made.items()
                             if _side(e.query_bounds, threshold) != e.positive]
                     if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
@@ -212,10 +212,10 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                                              direction=["positive" if _side(
                                                  made[j].query_bounds, threshold) else "negative"
                                                  for j in redo])
-                        made.update(zip(redo, again))
+                        made.update(_explained_only(dict(zip(redo, again)), queries))
                         if len(again) < len(redo):  # stopped: keep the prefix explained rightly
                             made = {j: e for j, e in made.items() if j < redo[len(again)]}
-                if i not in made:
+                if i not in made and queries[i]:
                     break
             done[idx] = row_part(kb, queries[i], k, feats, semantics, shapley_samples,
                                  random_state, made.get(i), threshold,
@@ -225,6 +225,16 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
             progress(i + 1, len(rows))
     return _aggregate(kb, parts, feats, len(X), len(rows), k, random_state, shapley_samples,
                       top_rules, top_explanations, positive)
+
+
+def _explained_only(made: dict[int, Any], queries: list[dict]) -> dict[int, Explanation]:
+    """The explanations of a batch; a row it could not explain (`explain.Unexplained`: its LP
+    failed, say) counts as explained by nothing, as a row that knows no value (its query is
+    emptied), and the other rows go on."""
+    for j, e in made.items():
+        if isinstance(e, Unexplained):
+            queries[j] = {}
+    return {j: e for j, e in made.items() if not isinstance(e, Unexplained)}
 
 
 def _aggregate(kb: KB, parts: Sequence[RowPart | None], feats: list[str], n_total: int,

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from .clause import PRIOR_ID
 from .encoding import is_missing, value_str
-from .errors import DataError
+from .errors import DataError, SolverError
 from .index import subset_plan
 from .kb import KB, POS, WeightedClause
 from .lp import ReducedProblem, solve_bounds
@@ -689,6 +689,9 @@ class BoundsArray:
     unseen_cols: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     ignored: tuple[str, ...] = ()
     read_as: tuple[ReadAs, ...] = ()
+    # (row, reason) of the rows that could not be answered (the LP failed on them): their
+    # bounds are NaN and their method "failed"; every other row is answered
+    failed: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def concat(cls, parts: Sequence[BoundsArray]) -> BoundsArray:
@@ -699,7 +702,16 @@ class BoundsArray:
                    np.concatenate([p.method for p in parts]), parts[0].features,
                    np.concatenate([p.unseen_rows + a for p, a in zip(parts, starts)]),
                    np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored,
-                   merge_read_as([p.read_as for p in parts]))
+                   merge_read_as([p.read_as for p in parts]),
+                   tuple((int(r + a), why) for p, a in zip(parts, starts) for r, why in p.failed))
+
+    @property
+    def notes(self) -> np.ndarray:
+        """Per row, why it was not answered ("" for every row that was)."""
+        out = np.full(len(self.lower), "", dtype=object)
+        for r, why in self.failed:
+            out[r] = why
+        return out
 
     @property
     def mean(self) -> np.ndarray:
@@ -856,13 +868,20 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
         lower[bare], upper[bare] = 0.0, 1.0  # what the KB answers without the prior
     else:
         slow[:] = True
+    failed = []
     for i in np.flatnonzero(slow):
         q = {f: (kb.domains[f][c] if c >= 0 else None) for f, c in zip(kb.features, codes[i])}
-        b = query(kb, {f: v for f, v in q.items() if v is not None} | _unseen_of(kb, codes[i]),
-                  semantics=sem, method=method)
+        try:
+            b = query(kb, {f: v for f, v in q.items() if v is not None} | _unseen_of(kb, codes[i]),
+                      semantics=sem, method=method)
+        except SolverError as exc:  # this row only: NaN with its reason, the others go on
+            lower[i], upper[i], meth[i] = np.nan, np.nan, "failed"
+            failed.append((int(i), str(exc)))
+            continue
         lower[i], upper[i], meth[i] = b.lower, b.upper, b.method
     ur, uc = np.nonzero(codes == UNSEEN)
-    return BoundsArray(lower, upper, meth, tuple(kb.features), ur, uc, ignored, read_as)
+    return BoundsArray(lower, upper, meth, tuple(kb.features), ur, uc, ignored, read_as,
+                       tuple(failed))
 
 
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray

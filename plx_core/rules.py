@@ -40,7 +40,7 @@ from .explain import _jsonable
 from .kb import KB, POS, Literal, WeightedClause, next_rule_id
 from .query import query, query_many
 from .textformat import clause_from_tokens, parse_meta
-from .tokens import AND_WORDS, Token, format_number, quote, split_lines, tokenize
+from .tokens import AND_WORDS, Token, condition_text, format_number, quote, split_lines, tokenize
 
 MAX_CLAUSES_PER_RULE = 64
 MAX_RULES_CHARS = 1_000_000  # rule text longer than this is refused before it is read
@@ -494,20 +494,17 @@ def _condition(seg: list[Token], text: str,
 # --------------------------------------------------------------------------- rendering
 
 
-def condition_text(feature: str, value: str, negated: bool = False) -> str:
-    """One condition as rule text: `a=v`, `"worst radius"="[13.5, 16.82)"`, `NOT a=v`."""
-    return ("NOT " if negated else "") + f"{quote(feature)}={quote(value)}"
-
-
 def conditions_text(conditions: Iterable[tuple[str, str]]) -> str:
     """(feature, value) pairs as `a=v AND b=w`; `parse_conditions` reads it back exactly."""
     return " AND ".join(condition_text(f, v) for f, v in conditions)
 
 
 def features_text(features: Mapping[str, Any]) -> str:
-    """An explanation's features as `a=v; b=w`, each condition as `condition_text` writes it
-    (`"a=b"=<0.5` for a column named `a=b` binned to `<0.5`)."""
-    return "; ".join(condition_text(str(f), str(v)) for f, v in features.items())
+    """An explanation's features as `a=v AND b=w` (`conditions_text`: quoted where needed,
+    `"a=b"=<0.5` for a column named `a=b` binned to `<0.5`), so the CLI's column pastes into
+    a rule or the Rules page's conditions field and `parse_conditions` reads it back (it
+    was joined by '; ', which a condition reads as part of its value)."""
+    return conditions_text((str(f), str(v)) for f, v in features.items())
 
 
 def rule_clause(conditions: Sequence[tuple[str, str]], head: str = "POS", p: float = 0.9,

@@ -17,7 +17,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   clause (the KB decides at 0.5); scored twice when the table has numeric columns: on the
   fit's own cut points ("direct-vote") and on `vote.FINE_BINS` equal-frequency bins per
   numeric column ("direct-vote bins=8", `vote_key`), whose cut points become the fitted
-  model's when it answers;
+  model's when it answers; and, within `vote.PAIR_VOTES` and `vote.PAIR_SUPPORT`, on the
+  one- and two-feature clauses ("direct-vote pairs", `vote.pair_codes`), which can state an
+  interaction of two features; either must beat the vote on the fit's own cut points and
+  every other candidate by `VOTE_MARGIN`;
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
@@ -170,6 +173,8 @@ class Selection:
     bins: int | None = None
     """The equal-frequency bins per numeric column of the chosen "direct-vote" (None: the
     fit's own cut points, or another model answers)."""
+    pairs: bool = False
+    """Whether the chosen "direct-vote" votes on pairs of features too ("direct-vote pairs")."""
 
     @property
     def key(self) -> str:
@@ -181,7 +186,7 @@ class Selection:
         if self.chosen == "direct-conf" and self.m is not None:
             return conf_key(self.m)
         if self.chosen == "direct-vote":
-            return vote_key(self.bins)
+            return vote_key(self.bins, self.pairs)
         return self.chosen
 
 
@@ -209,9 +214,12 @@ def conf_key(m: float) -> str:
     return f"direct-conf m={m:g}"
 
 
-def vote_key(bins: int | None) -> str:
+def vote_key(bins: int | None, pairs: bool = False) -> str:
     """The name the fitted vote is scored under: "direct-vote" on the fit's own cut points,
-    "direct-vote bins=8" on 8 equal-frequency bins per numeric column."""
+    "direct-vote bins=8" on 8 equal-frequency bins per numeric column, "direct-vote pairs" on
+    the one- and two-feature clauses (`vote.pair_codes`)."""
+    if pairs:
+        return "direct-vote pairs"
     return "direct-vote" if bins is None else f"direct-vote bins={bins}"
 
 
@@ -220,14 +228,14 @@ def is_vote(key: str) -> bool:
     return key == "direct-vote" or key.startswith("direct-vote ")
 
 
-def _candidates() -> list[tuple[str, str, float | None]]:
+def _candidates() -> list[tuple[str, str, float | str | None]]:
     """(key, model, setting) in tie order: the Direct KB, the confidence-weighted Direct KB per
     m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth;
     a pruned "tree-bin-deep": its α, `is_pruned`; "direct-vote": its bins, `vote_key`)."""
     from .vote import FINE_BINS
     from .weighting import M_GRID
 
-    out: list[tuple[str, str, float | None]] = []
+    out: list[tuple[str, str, float | str | None]] = []
     for name in CANDIDATES:
         if name in TREE_MODELS:
             out += [(tree_key(d, name), name, d) for d in depths_of(name)]
@@ -238,6 +246,7 @@ def _candidates() -> list[tuple[str, str, float | None]]:
         elif name == "direct-vote":
             out += [(vote_key(b), name, b) for b in (None, FINE_BINS or None)]
             out = list(dict.fromkeys(out))  # FINE_BINS = 0: the one vote
+            out.append((vote_key(None, pairs=True), name, "pairs"))
         else:
             out.append((name, name, None))
     return out
@@ -417,8 +426,9 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     from .vote import VOTE_FOLDS
 
     how = ("leave-one-out" if model in ("direct", "direct-conf") else
-           f"{VOTE_FOLDS}-fold, the one-feature clauses' fitted vote; its threshold is on the "
-           "vote's probability, moved into the prior clause" if model == "direct-vote"
+           f"{VOTE_FOLDS}-fold, the {'one- and two-feature' if setting == 'pairs' else 'one-feature'}"
+           " clauses' fitted vote; its threshold is on the vote's probability, moved into the "
+           "prior clause" if model == "direct-vote"
            else f"{SELECT_FOLDS}-fold, the fitted vote of the one-feature clauses and the trees' "
            "path clauses; its threshold is on the vote's probability, moved into the prior "
            "clause" if model == "rule-vote" else f"{SELECT_FOLDS}-fold")
@@ -426,7 +436,8 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
              else None)
     m = float(setting) if model == "direct-conf" else None
-    bins = int(setting) if model == "direct-vote" and setting is not None else None
+    pairs = model == "direct-vote" and setting == "pairs"
+    bins = int(setting) if model == "direct-vote" and setting is not None and not pairs else None
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
     elif model == "tree-bin":
@@ -446,7 +457,7 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
               f"{thresholds[best]:g}) on {len(rows)} training rows{against}{pruned_note}{vote_note}")
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,
-                     alpha, bins)
+                     alpha, bins, pairs)
 
 
 __all__ = ["CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",

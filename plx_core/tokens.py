@@ -89,6 +89,13 @@ def quote(name: str) -> str:
     return name
 
 
+def condition_text(feature: str, value: str, negated: bool = False, sep: str = "=") -> str:
+    """One condition `a=v` (`NOT a=v`), names and values quoted where the grammar needs it
+    (`"worst radius"="[13.5, 16.82)"`), so that every text naming a value — rule text,
+    explanations, the CLI's columns, the dashboard — reads back (`sep` " = " for prose)."""
+    return ("NOT " if negated else "") + f"{quote(str(feature))}{sep}{quote(str(value))}"
+
+
 def split_lines(text: str) -> list[str]:
     """Lines of rule or clause text: only \\n, \\r\\n and \\r end a line (str.splitlines would
     also split inside quoted names at U+0085, U+2028 and the like)."""

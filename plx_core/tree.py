@@ -44,6 +44,7 @@ from . import encoding
 from .errors import DataError
 from .kb import KB, POS, SOURCES
 from .kb import Literal as ClauseLiteral
+from .tokens import condition_text
 
 GAIN_TOL = 1e-12
 """Gains closer than this (in bits) are ties; float noise must not decide a tie."""
@@ -100,7 +101,7 @@ class TreeNode:
 
     @property
     def label(self) -> str:
-        return "root" if self.feature is None else f"{self.feature}={self.value}"
+        return "root" if self.feature is None else condition_text(self.feature, self.value)
 
     def clause_text(self) -> str:
         """The body of this node's clause, `POS | ~a4=0 | ~a1=0`, literals in path order."""

@@ -87,6 +87,26 @@ cuts (`PLXClassifier._cut_optimism`, one MDLP run per fold and numeric column). 
 cancer 30's fit to 3.1–3.3× a random forest's (on 5 folds 2.7–3.1×, and the estimate is
 noisier: Rare 10% lost a split by 0.21), and there, as on the rare additive table (35), it
 answered no split of 10."""
+PAIR_VOTES = 30_000
+"""The most pair votes — training rows × pairs of features, n(n − 1)/2 a row — the vote on pairs
+of features ("direct-vote pairs", `selection.vote_key`) is scored with; above it there is no
+such candidate. It gives one slot to each value of each feature and to each combination of
+values of each pair of features (the Direct KB's two-feature clauses `POS ∨ ¬a=v ∨ ¬b=w`), so
+the vote can state an interaction — "a = v matters when b = w", a grade that depends on two
+attributes — which no sum of one-feature votes states. Its solver's work grows with those
+votes (×11 fits): at 700 rows of 12 features (46,200) it cost a Syn 12/8 fit +0.95 s of CPU
+(0.70 → 1.65 s, 3.0× → 7.1× a random forest's), where it answered no split. Measured in
+benchmarks/RESULTS.md ("The fitted vote on pairs of features")."""
+PAIR_SUPPORT = 10
+"""The fewest training rows a two-feature clause must hold on average (pair votes over the
+combinations of values seen) for the vote on pairs to be scored — the rule of thumb of ten
+rows per fitted weight: a clause seen on two or three rows votes by a sign its leave-one-out
+count flips, and thousands of such weights fit the folds' noise (HIV-1: 20 values a residue,
+7,500 pair clauses on 700 rows, 2.6 rows each; the pair vote won one split's folds and lost its
+test rows, and took the fit from 1.7× to 6.9× a random forest's)."""
+PAIR_FTOL = 1e-5
+"""The pair vote's solver stops at this loss change (as `RULE_FTOL`; `FTOL` for the
+one-feature vote): its problems are several times larger."""
 SOLVER_THREADS = 1
 """BLAS threads the L-BFGS-B solver runs with: its vectors are ~10³ long, and with
 OpenBLAS's own threads on a loaded machine each of its steps waited ~9 ms for them (17× the
@@ -126,6 +146,29 @@ def value_slots(codes: np.ndarray, sizes: np.ndarray | list[int]) -> ValueSlots:
     offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     known = (codes >= 0) & (codes < sizes[None, :])
     return ValueSlots(np.where(known, codes + offset[None, :], -1), int(sizes.sum()))
+
+
+def pair_codes(codes: np.ndarray, sizes: np.ndarray | list[int]
+               ) -> tuple[np.ndarray, list[int]]:
+    """(codes, sizes) of the features followed by one column per pair of features i < j (in
+    `pair_list` order): the code of the pair's combination of values, c_i · size_j + c_j (−1
+    where either cell is open or unseen), so `value_slots` gives every one- and two-feature
+    clause a slot."""
+    codes = np.asarray(codes, dtype=np.int64)
+    sizes = [int(v) for v in sizes]
+    pairs = pair_list(len(sizes))
+    if not pairs:
+        return codes, sizes
+    i, j = np.array(pairs).T
+    sz = np.asarray(sizes, dtype=np.int64)
+    ok = (codes[:, i] >= 0) & (codes[:, i] < sz[i]) & (codes[:, j] >= 0) & (codes[:, j] < sz[j])
+    both = np.where(ok, codes[:, i] * sz[j] + codes[:, j], -1)
+    return np.hstack([codes, both]), sizes + (sz[i] * sz[j]).tolist()
+
+
+def pair_list(n: int) -> list[tuple[int, int]]:
+    """Every pair of n features (i < j), in the order `pair_codes` gives them columns."""
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
 
 def slot_counts(vs: ValueSlots, y: np.ndarray, rows: np.ndarray | None = None
@@ -261,13 +304,14 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
-              final: bool = True) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
+              final: bool = True, ftol: float | None = None
+              ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
     weights. `fold_slots`: each fold's own slots of every row (its own cut points, placed on
     its training rows), `vs` those of the fit on every row (`final` False: no such fit, None).
-    The k + 1 fits are one solver run (`fit_many`)."""
+    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`)."""
     from .selection import folds
 
     y = np.asarray(y)
@@ -278,7 +322,7 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
     counts = [slot_counts(s, y, tr) for s, (tr, _te, _cw) in zip(slots, parts)]
     problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
                 for s, (tr, _te, cw), c in zip(slots, parts, counts)]
-    fits = fit_many(problems, C)
+    fits = fit_many(problems, C, ftol=ftol)
     out = np.full(len(y), np.nan)
     for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
         out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
@@ -305,14 +349,29 @@ def probability(score: np.ndarray) -> np.ndarray:
 
 def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, b: float,
             threshold: float = 0.5) -> KB:
-    """The KB that answers: `full`'s one-feature clauses with the fitted slot weights `w` (a
+    """The KB that answers: `full`'s one-feature clauses (and its two-feature ones when `sizes`
+    are `pair_codes`' sizes, the pairs' slots after the features') with the fitted slot weights `w` (a
     clause of weight 0, or at p = 0.5 exactly under the class weights `cw`: left out) and the
     prior clause with signed weight b − logit(threshold) ([1] POS above 0, [0] POS below, none
     at 0). `sizes`: the values of each feature (`value_slots`)."""
-    kb = windowed_kb(full, 1, 1, 0)
-    feat = np.argmax(kb.codes >= 0, axis=1)
+    n_feat = len(full.features)
+    longest = 2 if len(sizes) > n_feat else 1  # `pair_codes`' sizes: the pairs' slots too
+    kb = windowed_kb(full, 1, longest, 0)
+    known = kb.codes >= 0
+    first = np.argmax(known, axis=1)
+    last = n_feat - 1 - np.argmax(known[:, ::-1], axis=1)
+    rows = np.arange(kb.n_learned)
     offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    slot = offset[feat] + kb.codes[np.arange(kb.n_learned), feat]
+    slot = offset[first] + kb.codes[rows, first]
+    if longest == 2:
+        col = np.full((n_feat, n_feat), -1, np.int64)  # the column of pair (i, j)
+        for at, (i, j) in enumerate(pair_list(n_feat)):
+            col[i, j] = n_feat + at
+        two = first != last
+        c = col[first[two], last[two]]
+        slot[two] = offset[c] + (kb.codes[rows[two], first[two]].astype(np.int64)
+                                 * np.asarray(sizes, np.int64)[last[two]]
+                                 + kb.codes[rows[two], last[two]])
     d = kb.positives * float(cw[0]) - (kb.support - kb.positives) * float(cw[1])
     shift = b - float(np.log(threshold / (1.0 - threshold)))
     ww = w[slot]
@@ -320,7 +379,7 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
                           & (d != 0))
     out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
-             kind=kb.kind, max_len=1)
+             kind=kb.kind, max_len=longest)
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
@@ -544,10 +603,10 @@ class VoteCandidate:
     probabilities (`oof`, scored like the other candidates) and, once chosen, its KB (`kb`)."""
 
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
-                 weights_of, seed: int | None):
+                 weights_of, seed: int | None, ftol: float | None = None):
         self.full, self.sizes = full, sizes
         self.cw = weights_of(np.asarray(y))
-        score, self.fit = cross_fit(slots, y, weights_of, seed)
+        score, self.fit = cross_fit(slots, y, weights_of, seed, ftol=ftol)
         self.oof = probability(score)
 
     def kb(self, threshold: float = 0.5) -> KB:
@@ -558,5 +617,5 @@ class VoteCandidate:
 
 __all__ = ["FINE_BINS", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights",
+           "fit_rows", "fit_weights", "PAIR_FTOL", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

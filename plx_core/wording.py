@@ -16,6 +16,7 @@ import numpy as np
 
 from .clause import WeightedClause
 from .query import TIE_EPS
+from .tokens import condition_text
 
 THRESHOLD = 0.5
 
@@ -55,8 +56,10 @@ def _cap(text: str) -> str:
 
 
 def condition(feature: str, value: Any) -> str:
-    """`feature = value` as the reader typed or saw it (no quoting, no markup)."""
-    return f"{feature} = {value}"
+    """`feature = value`, names and values quoted where the rule grammar needs it (`"worst
+    radius" = "[13.5, 16.82)"`: a name with a space or '=' reads one way only, and the text
+    reads back as a condition); no markup."""
+    return condition_text(str(feature), str(value), sep=" = ")
 
 
 def values_condition(feature: str, allowed: Sequence[Any], domain: Sequence[Any]) -> str:
@@ -245,7 +248,7 @@ def _lit_text(atom: str, value: str | None, holds: bool) -> str:
     if value is None:
         base = "POS" if atom == "POS" else atom
         return base if holds else f"NOT {base}"
-    return condition(atom, value) if holds else f"{atom} ≠ {value}"
+    return condition(atom, value) if holds else f"NOT {condition(atom, value)}"
 
 
 def clause_sentence(clause: WeightedClause, positive: Any = None) -> str:
@@ -497,7 +500,8 @@ def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float 
 MODEL_NAMES = {
     "direct": "the tuned Direct KB",
     "direct-conf": "the Direct KB with confidence weights",
-    "direct-vote": "the Direct KB's one-feature clauses with fitted vote weights",
+    "direct-vote": "the Direct KB's one-feature (or one- and two-feature) clauses with fitted "
+                   "vote weights",
     "rule-vote": "the one-feature clauses and the trees' path clauses with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",

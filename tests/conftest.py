@@ -73,13 +73,32 @@ SLOW = {
 }
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_configure(config: pytest.Config) -> None:
+    """Under `--dist loadgroup`, xdist hands the groups out in collection order rather than
+    by their number of tests, so the browser group (few tests, the longest to run) starts first
+    and the other worker takes the rest meanwhile."""
+    if getattr(config.option, "dist", "no") == "loadgroup":
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of `SLOW` (every parameter of a listed test) and the browser tests (a
-    real server and Chromium: minutes) as slow."""
+    real server and Chromium: minutes) as slow, and put each test in its xdist group: its
+    file's, or one "browser" group for every browser test.
+
+    The groups matter under `pytest -n 2 --dist loadgroup` (the README's CI command): a file's
+    tests stay on one worker, so its module-scoped fixtures (fitted models, servers) are built
+    once, and the browser tests run one after another on one worker, so two Streamlit servers
+    and Chromiums never compete with each other (their waits have timeouts)."""
     for item in items:
         name = item.nodeid.split("[", 1)[0].removeprefix("tests/")
-        if name in SLOW or item.get_closest_marker("browser") is not None:
+        browser = item.get_closest_marker("browser") is not None
+        if name in SLOW or browser:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group("browser" if browser else name.split("::")[0]))
+    if getattr(config.option, "dist", "no") == "loadgroup":  # the browser group first
+        items.sort(key=lambda item: item.get_closest_marker("browser") is None)
 
 
 @pytest.fixture(autouse=True, scope="session")

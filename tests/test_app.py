@@ -475,7 +475,9 @@ def test_explain_page_side_by_side(base_ws, mode):
 
 
 def _cond(ws, n=2):
-    return [f"{f} = {v}" for f, v in list(ws.selected.known().items())[:n]]
+    from plx_core.wording import condition
+
+    return [condition(f, v) for f, v in list(ws.selected.known().items())[:n]]
 
 
 def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
@@ -626,6 +628,23 @@ def test_evaluate_agreement_stopped_part_way_shows_rows_done_and_continues(base_
     assert ws_agreement_progress(ws, 20, 2, "CART") == (20, 20)
     full = ws_agreement(fresh(base_ws), 20, 2, "CART")  # as if never stopped
     assert ws_agreement(ws, 20, 2, "CART").summary == full.summary
+
+
+@pytest.mark.slow
+def test_evaluate_agreement_answers_every_row_and_notes_one_it_cannot_explain(base_ws):
+    """A test row holding only values the model never saw is explained by nothing: the
+    agreement goes on over the other rows, and the page says which row and why."""
+    ws = fresh(base_ws)
+    ws.X_test = ws.X_test.copy()
+    ws.X_test.iloc[1, :] = "never seen"
+    at = agreement_page(ws)
+    at.button(key="ev_start").click().run()
+    assert not at.exception and not errors(at), errors(at)
+    per_row = at.dataframe[-1].value
+    assert len(per_row) == 20 and per_row["plx explanation"].iloc[1] == ""
+    assert "never seen in training" in per_row["note"].iloc[1]
+    assert per_row["plx explanation"].iloc[[0, 2]].str.len().gt(0).all()
+    assert "1 of these 20 rows could not be explained by plx" in texts(at)
 
 
 def test_evaluate_offers_no_continue_when_a_stopped_run_ends_late(base_ws,

@@ -1,6 +1,8 @@
 """Walk every dashboard page in headless Chromium on three tables — the default set, an uploaded
 table with missing values and three classes, and a 30-feature table — at 1280 and 1920 px
 width, saving a full-page screenshot of each page (to $PLX_SHOTS, else artifacts/screenshots).
+Each page is rendered once and looked at in both widths (the window is resized on it): the
+scripts never see the width, so a second walk at 1920 px would run the same server work again.
 
 What a reader would check on each page: it renders without an error box, it says its decision
 in words, and nothing is fetched from another host.
@@ -62,8 +64,22 @@ def server():
         yield url
 
 
-def _walk(app: App, tag: str, width: int, shots: Path, outside: list[str]) -> None:
-    app.page.screenshot(path=str(shots / f"{tag}_{width}_0_Data.png"), full_page=True)
+def _look(app: App, tag: str, i: int, title: str, shots: Path) -> None:
+    """The page as it stands in each width: charts drawn, a full-page screenshot, no error box."""
+    for width in WIDTHS:
+        app.page.set_viewport_size({"width": width, "height": 2600})
+        charts = app.page.locator('[data-testid="stPlotlyChart"]')
+        for j in range(charts.count()):  # plotly draws after the script run: wait for each
+            charts.nth(j).locator(".main-svg").first.wait_for(state="attached")
+        app.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        app.page.screenshot(path=str(shots / f"{tag}_{width}_{i}_{title.replace(' ', '_')}.png"),
+                            full_page=True)
+        errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
+        assert errs.count() == 0, (tag, width, title, errs.first.inner_text())
+
+
+def _walk(app: App, tag: str, shots: Path, outside: list[str]) -> None:
+    _look(app, tag, 0, "Data", shots)
     for i, title in enumerate(PAGES, start=1):
         app.nav(title)
         if title == "Query":
@@ -71,13 +87,7 @@ def _walk(app: App, tag: str, width: int, shots: Path, outside: list[str]) -> No
             app.act(app.page.get_by_text("Chart the strongest evidence").first.click)
         if title == "Global view":  # user-started: start it, as a reader would
             app.click_button("Explain the rows", expect="Explanations given most often")
-        charts = app.page.locator('[data-testid="stPlotlyChart"]')
-        for j in range(charts.count()):  # plotly draws after the script run: wait for each
-            charts.nth(j).locator(".main-svg").first.wait_for(state="attached")
-        app.page.screenshot(path=str(shots / f"{tag}_{width}_{i}_{title.replace(' ', '_')}.png"),
-                            full_page=True)
-        errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
-        assert errs.count() == 0, (tag, title, errs.first.inner_text())
+        _look(app, tag, i, title, shots)
     assert not outside, outside
     assert not app.dialogs
 
@@ -92,39 +102,36 @@ def test_walk_every_page_on_three_tables(chromium, tmp_path):
     with sync_playwright() as pw:
         browser = launch(pw, chromium)
         try:
-            for width in WIDTHS:
-                # a server of its own (a new data folder): a new session opens the last
-                # project, which after the first width is the 30-feature upload
-                with streamlit_server() as server:
-                    ctx = browser.new_context(viewport={"width": width, "height": 2600})
-                    page = ctx.new_page()
-                    outside: list[str] = []
-                    page.on("request", lambda r, out=outside: None if r.url.startswith(
-                        (server, "data:", "blob:")) else out.append(r.url))
-                    app = App(page, server, f"walk{width}")
-                    app.timeout = 240_000  # a 30-feature table on a busy machine
-                    page.set_default_timeout(app.timeout)
-                    app.open("", expect="breast-cancer-wisconsin")
-                    _walk(app, "default", width, shots, outside)
+            with streamlit_server() as server:  # a new data folder: opens on the default set
+                ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": 2600})
+                page = ctx.new_page()
+                outside: list[str] = []
+                page.on("request", lambda r, out=outside: None if r.url.startswith(
+                    (server, "data:", "blob:")) else out.append(r.url))
+                app = App(page, server, "walk")
+                app.timeout = 240_000  # a 30-feature table on a busy machine
+                page.set_default_timeout(app.timeout)
+                app.open("", expect="breast-cancer-wisconsin")
+                _walk(app, "default", shots, outside)
 
-                    app.nav("Data")
-                    app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
-                    app.upload(penguins, expect="Suggested label: species")
-                    assert app.value("Label column") == "species"
-                    box = app.page.get_by_text("Leave out the 3 row(s) without a label")
-                    app.act(box.click, expect="rows:")
-                    app.click_button("Use this data", expect="Now using penguins.csv")
-                    assert "147 rows" in app.text()
-                    _walk(app, "penguins", width, shots, outside)
-                    app.nav("Query")
-                    app.act(app.page.get_by_text("Only rows with a missing value").click,
-                            expect="rows. Click a row")
-                    assert not re.search(r"\b0 of \d+ rows", app.text())  # missing values are found
+                app.nav("Data")
+                app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+                app.upload(penguins, expect="Suggested label: species")
+                assert app.value("Label column") == "species"
+                box = app.page.get_by_text("Leave out the 3 row(s) without a label")
+                app.act(box.click, expect="rows:")
+                app.click_button("Use this data", expect="Now using penguins.csv")
+                assert "147 rows" in app.text()
+                _walk(app, "penguins", shots, outside)
+                app.nav("Query")
+                app.act(app.page.get_by_text("Only rows with a missing value").click,
+                        expect="rows. Click a row")
+                assert not re.search(r"\b0 of \d+ rows", app.text())  # missing values are found
 
-                    app.nav("Data")
-                    app.upload(wide, expect="Suggested label: diagnosis")
-                    app.click_button("Use this data", expect="Now using wide.csv")
-                    _walk(app, "wide30", width, shots, outside)
-                    ctx.close()
+                app.nav("Data")
+                app.upload(wide, expect="Suggested label: diagnosis")
+                app.click_button("Use this data", expect="Now using wide.csv")
+                _walk(app, "wide30", shots, outside)
+                ctx.close()
         finally:
             browser.close()

@@ -44,8 +44,8 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     e = pd.read_csv(ex, keep_default_na=False)
     assert list(e.columns) == ["row", "decision", "lower", "upper", "k", "features", "sub_lower",
                                "sub_upper", "search", "note", "unseen"]
-    assert e["features"][1] in {"a1=1; a2=1", "a1=1; a3=1", "a1=1; a4=1", "a2=1; a3=1",
-                                "a2=1; a4=1", "a3=1; a4=1"}
+    assert e["features"][1] in {"a1=1 AND a2=1", "a1=1 AND a3=1", "a1=1 AND a4=1",
+                                "a2=1 AND a3=1", "a2=1 AND a4=1", "a3=1 AND a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1
     assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == "only 1 known feature(s)"
     assert "wrote" in capsys.readouterr().out
@@ -1045,8 +1045,7 @@ def test_parquet_files_fit_and_predict_as_their_csv_does(tmp_path, capsys):
 
 def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, capsys):
     # a column "a=b" binned to "<0.5" was written a=b=<0.5 (which '=' splits?)
-    from plx_core.textformat import parse_literals
-    from plx_core.tokens import tokenize
+    from plx_core.rules import parse_conditions
 
     rng = np.random.default_rng(12)
     x = rng.normal(size=120)
@@ -1060,9 +1059,9 @@ def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, caps
                         tmp_path / "e.csv"], capsys)
     assert code == 0, err
     for cell in pd.read_csv(tmp_path / "e.csv")["features"]:
-        lits = [lit for part in cell.split("; ") for lit in parse_literals(tokenize(part), None)]
-        assert {lit.atom for lit in lits} <= {"a=b", "two words"} and lits, cell
-        assert all(lit.value for lit in lits), cell
+        pairs = parse_conditions(cell)  # the column reads back as rule conditions
+        assert {f for f, _ in pairs} <= {"a=b", "two words"} and pairs, cell
+        assert all(v for _, v in pairs), cell
 
 
 def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, capsys):
@@ -1138,6 +1137,49 @@ def test_plx_fit_assumes_the_positive_class_only_for_the_known_pairs(tmp_path, c
         assert load_model(tmp_path / "m.json").positive == assumed
 
 
+def _fail_on(monkeypatch, module, name, when):
+    """Make `module.name` raise a SolverError for the calls `when(args, kwargs)` picks (as a
+    solver time-out on one row would), the others answered as usual."""
+    from plx_core.errors import SolverTimeoutError
+
+    real = getattr(module, name)
+
+    def patched(*args, **kwargs):
+        if when(args, kwargs):
+            raise SolverTimeoutError("the LP solver hit its time limit (60 s)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, patched)
+
+
+def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, capsys,
+                                                             monkeypatch):
+    """One row the LP fails on gets NaN bounds and its reason in a note; the other rows are
+    answered and explained, and the exit status stays 0."""
+    import sys
+
+    E, Q = sys.modules["plx_core.explain"], sys.modules["plx_core.query"]  # the modules
+    model, pred, expl = (tmp_path / n for n in ("m.json", "p.csv", "e.csv"))
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--kb", "tree", "--variant", "paper",
+                 "--out", str(model)]) == 0
+    assert main(["predict", str(model), str(queries), "--out", str(pred)]) == 0
+    good = pd.read_csv(pred, keep_default_na=False)
+    _fail_on(monkeypatch, Q, "query", lambda a, kw: dict(a[1]) == {"a1": "0"})  # row 4: 0---
+    _fail_on(monkeypatch, E, "explain_all", lambda a, kw: dict(a[1]).get("a1") == "1")  # row 2
+    capsys.readouterr()
+    assert main(["predict", str(model), str(queries), "--out", str(pred)]) == 0
+    got = pd.read_csv(pred, keep_default_na=False)
+    assert got["note"].tolist()[:3] == ["", "", ""] and "time limit" in got["note"][3]
+    assert got["method"][3] == "failed" and got["lower"][3] == "" and got["upper"][3] == ""
+    cols = ["lower", "upper", "decision"]
+    assert np.array_equal(got.iloc[:3][cols].astype(float), good.iloc[:3][cols].astype(float))
+    assert "1 row(s) could not be answered" in capsys.readouterr().err
+    assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(expl)]) == 0
+    e = pd.read_csv(expl, keep_default_na=False)
+    assert "time limit" in e["note"][1] and e["features"][1] == ""
+    assert e["features"][0] != "" and e["features"][2] != ""
+
+
 def test_fit_on_one_class_says_so_not_pass_positive(tmp_path, capsys):
     """A label of one class is one line saying so, with or without --positive: '--positive'
     cannot make two classes of one (it used to say 'has 1 classes …; pass --positive')."""
@@ -1150,3 +1192,20 @@ def test_fit_on_one_class_says_so_not_pass_positive(tmp_path, capsys):
         assert_one_line_error(err, "'y'", "only one class ('0'", "both outcomes")
         assert "--positive" not in err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
+    """A column pairing one to one with the label's classes is said once on stderr (a note,
+    not a Python warning), also when --positive makes one of four classes POS."""
+    rng = np.random.default_rng(5)
+    g = rng.choice(["hi", "lo", "mid", "rare"], 200)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"x": rng.choice(list("abc"), 200), "code": pd.Series(g).str[0].str.upper(),
+                  "cls": g}).to_csv(f, index=False)
+    for pos in ("hi", "rare"):
+        code, _, err = run(["fit", f, "--label", "cls", "--positive", pos,
+                            "--out", tmp_path / "m.json"], capsys)
+        assert code == 0 and "Traceback" not in err and "Warning" not in err
+        said = [ln for ln in err.splitlines() if "copy of the label" in ln]
+        assert len(said) == 1 and said[0].startswith("note: column 'code':"), err
+        assert "'R' ↔ 'rare'" in said[0]

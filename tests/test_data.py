@@ -797,3 +797,60 @@ def test_a_named_decimal_point_reads_1_234_as_a_thousand():
     sch = infer_schema(frame, "y", "a", delimiter=DECIMAL_POINT, method="uniform", bins=2)
     assert sch.bins["x"].number_format == "thousands" and sch.bins["x"].text_missing == ("-",)
     assert column_numbers(pd.Series(["56,000"]), "thousands").tolist() == [56_000]
+
+
+_CLOCKS = {  # how a column writes hour h, minute m, second x
+    "hm": lambda h, m, x: f"{h:02d}:{m:02d}",
+    "hms": lambda h, m, x: f"{h:02d}:{m:02d}:{x:02d}",
+    "ampm": lambda h, m, x: f"{(h % 12) or 12}:{m:02d} {'am' if h < 12 else 'PM'}",
+    "hm-dur": lambda h, m, x: f"{h % 5}h {m}m",
+    "min-dur": lambda h, m, x: f"{h * 60 + m} min",
+}
+
+
+@pytest.mark.parametrize("style, written, fmt, minutes, label0", [
+    ("hm", ["08:30", "17:45", "00:05", "23:59"], "time", [510, 1065, 5, 1439], r"<\d\d:\d\d"),
+    ("hms", ["08:30:15", "17:45:10", "00:00:30", "12:00:00"], "time",
+     [510.25, 1065 + 1 / 6, 0.5, 720], r"<\d\d:\d\d(:\d\d)?"),
+    ("ampm", ["8:30 am", "5:45 PM", "12:05 am", "12:30 pm"], "time", [510, 1065, 5, 750],
+     r"<\d\d:\d\d"),
+    ("hm-dur", ["2h 30m", "45m", "1h", "3h 5min"], "duration", [150, 45, 60, 185],
+     r"<(\d+[dhms] ?)+"),
+    ("min-dur", ["1.5h", "90s", "2 hours", "10 min"], "duration", [90, 1.5, 120, 10],
+     r"<(\d+[dhms] ?)+"),
+])
+def test_times_of_day_and_durations_are_read_as_minutes_and_binned(style, written, fmt, minutes,
+                                                                   label0):
+    """A column of clock readings or lengths of time was left out as "ID-like" (or kept as
+    hundreds of categories): it reads as minutes, binned, its bins written as it is."""
+    assert np.allclose(column_numbers(pd.Series(written, dtype=object), fmt), minutes)
+    assert number_format(pd.Series(written, dtype=object)) == fmt
+    rng = np.random.default_rng(3)
+    h, m, x = rng.integers(0, 24, 300), rng.integers(0, 60, 300), rng.integers(0, 60, 300)
+    col = pd.Series([_CLOCKS[style](*v) for v in zip(h, m, x)], dtype=object)
+    frame = pd.DataFrame({"when": col, "g": rng.choice(list("ab"), 300),
+                          "t": np.where(h >= 12, "yes", "no")})
+    sch = infer_schema(frame, "t", "yes", bins=2)
+    assert "when" not in sch.excluded and sch.kinds["when"] == "numeric", sch.excluded
+    b = sch.bins["when"]
+    assert b.number_format == fmt and "minutes" in b.reading()
+    assert re.fullmatch(label0, b.labels[0]), b.labels
+    X, _ = sch.apply(frame)
+    back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))
+    assert back.apply(frame)[0]["when"].tolist() == X["when"].tolist()
+    with pytest.raises(DataError, match=err("column 'when', row 0: value 'soon' is not a number")):
+        back.apply(pd.DataFrame({"when": ["soon"], "g": ["a"]}))
+
+
+def test_money_written_like_1_234_is_left_out_with_the_reason_not_as_an_id():
+    """$1,200 could be a thousand and two hundred or 1.2: not guessed, but the column is named
+    with the reason and how to have it read (the decimal mark); once named, it is binned."""
+    rng = np.random.default_rng(1)
+    v = rng.integers(100, 5000, 200)
+    frame = pd.DataFrame({"price": [f"${x:,}" for x in v], "g": rng.choice(list("ab"), 200),
+                          "t": np.where(v > 2500, "hi", "lo")})
+    sch = infer_schema(frame, "t", "hi")
+    assert "could be a thousand or 1.234" in sch.excluded["price"]
+    assert "decimal mark" in sch.excluded["price"]
+    named = infer_schema(frame, "t", "hi", delimiter=DECIMAL_POINT)
+    assert named.bins["price"].number_format == "thousands+currency"

@@ -568,18 +568,43 @@ def test_explain_many_reports_progress_and_stops_with_the_rows_done(monkeypatch)
     assert explain_many(kb, X.iloc[:10], k=2, stop=lambda: True) == []
 
 
-def test_explain_many_checks_every_row_before_the_work():
+def test_explain_many_checks_its_arguments_before_the_work():
     from plx_core import explain_many
 
     X, kbs = _kbs()
-    rows = X.iloc[:3].astype(object).copy()
-    rows.iloc[2, :] = None  # knows no feature
-    with pytest.raises(DataError, match="row 2: k=1 is not between 1 and the 0"):
-        explain_many(kbs["direct"], rows, k=1)
+    rows = X.iloc[:3]
     with pytest.raises(DataError, match="k has 2 entries for 3 rows"):
         explain_many(kbs["direct"], rows, k=[1, 2])
     with pytest.raises(DataError, match="row 1: direction"):
-        explain_many(kbs["direct"], X.iloc[:3], direction=["auto", "up", "auto"])
+        explain_many(kbs["direct"], rows, direction=["auto", "up", "auto"])
+    with pytest.raises(DataError, match="row 1: k must be a whole number ≥ 1, got 0"):
+        explain_many(kbs["direct"], rows, k=[1, 0, 1])
+
+
+def test_explain_many_answers_every_row_with_a_reason_for_those_it_cannot_explain():
+    """A row nothing can explain (no known value, only values the model never saw) gets its
+    reason in its place; a row knowing fewer features than k is explained by those, with a
+    note; every other row is explained as `explain` explains it alone."""
+    from plx_core import explain_many
+    from plx_core.explain import Unexplained
+
+    X, kbs = _kbs()
+    kb = kbs["direct"]
+    rows = X.iloc[:5].astype(object).copy()
+    rows.iloc[1, :] = None                      # knows no feature
+    rows.iloc[3, :] = "never seen"              # knows only values the model lacks
+    rows.iloc[4, 1:] = None                     # knows one feature, k=2 asked
+    out = explain_many(kb, rows, k=2)
+    assert len(out) == 5
+    for i in (1, 3):
+        assert isinstance(out[i], Unexplained) and out[i].row == i and out[i].features == {}
+        assert "knows no feature the model uses" in out[i].reason
+    assert "never seen" in out[3].reason  # the unseen values are named
+    assert out[4].k == 1 and out[4].note.startswith("only 1 of the k=2 feature(s) asked")
+    for i in (0, 2):
+        alone = explain(kb, {f: v for f, v in rows.iloc[i].items()}, k=2)
+        assert out[i].to_dict() == alone.to_dict() and out[i].note == ""
+    assert out[1].to_dict()["explained"] is False
 
 
 def test_the_classifier_explains_many_rows_like_one_at_a_time():

@@ -3,10 +3,11 @@
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 from paper import as_query, example2
 
-from plx_core import KB, DataError, PLXError, direct_kb, query
+from plx_core import KB, DataError, PLXError, direct_kb, query, query_many
 from plx_core.tree import tree_kb
 
 
@@ -512,3 +513,31 @@ def test_median_terms_given_sorted_answer_as_shuffled_ones(seed):
     slo, shi = weighted_median_intervals(q[shuffled], t[shuffled], w[shuffled], B)
     assert np.array_equal(lo, slo) and np.array_equal(hi, shi)
     assert (lo[np.bincount(q, minlength=B) == 0] == 0).all()
+
+
+def test_query_many_answers_every_row_when_the_lp_fails_on_one(monkeypatch):
+    """A row the LP fails on (a time-out, say) gets NaN bounds, method "failed" and its reason;
+    the other rows are answered as before."""
+    import sys
+
+    from plx_core.errors import SolverTimeoutError
+
+    Q = sys.modules["plx_core.query"]
+    X, y = example2()
+    kb = direct_kb(X, y)
+    rows = pd.DataFrame([as_query("0101"), as_query("1111"), as_query("0011")])
+    before = query_many(kb, rows, method="lp")
+    real = Q.query
+
+    def flaky(kb_, q, *a, **kw):
+        if dict(q) == as_query("1111"):
+            raise SolverTimeoutError("the LP solver hit its time limit (60 s)")
+        return real(kb_, q, *a, **kw)
+
+    monkeypatch.setattr(Q, "query", flaky)
+    got = query_many(kb, rows, method="lp")
+    assert np.isnan(got.lower[1]) and np.isnan(got.upper[1]) and got.method[1] == "failed"
+    assert got.failed == ((1, "the LP solver hit its time limit (60 s)"),)
+    assert list(got.notes) == ["", "the LP solver hit its time limit (60 s)", ""]
+    assert np.array_equal(got.lower[[0, 2]], before.lower[[0, 2]])
+    assert np.array_equal(got.upper[[0, 2]], before.upper[[0, 2]])

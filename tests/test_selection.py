@@ -238,8 +238,12 @@ def test_the_binary_tree_answers_only_where_it_wins_out_of_fold_and_explain_foll
 
     assert "tree-bin-deep" in S.CANDIDATES
     monkeypatch.setattr(S, "BIN_ALPHAS", ())  # the binary tree grown until pure (pruned: below)
-    # among the candidates before the rule vote, which wins these rows' folds by 0.01
+    # among the candidates before the rule vote, which wins these rows' folds by 0.01, and the
+    # vote on pairs of features, which wins Car's (`test_vote_pairs.py`)
     monkeypatch.setattr(S, "CANDIDATES", tuple(c for c in S.CANDIDATES if c != "rule-vote"))
+    from plx_core import vote as VT
+
+    monkeypatch.setattr(VT, "PAIR_VOTES", 0)
     X, y, pos = car_rows()
     tr, te = np.arange(420), np.arange(420, 600)
     clf = PLXClassifier(positive=pos).fit(X.iloc[tr], y[tr])

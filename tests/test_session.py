@@ -298,7 +298,9 @@ def test_browse_filters_sort_and_paginate(ws0):
     f, n = browse_kb(kb, BrowseQuery(features=("worst radius",), length=(1, 1)))
     assert n == len(kb.domains["worst radius"])
     s, n2 = browse_kb(kb, BrowseQuery(search="worst radius=<13.5", length=(1, 1)))
-    assert n2 == 1 and s.iloc[0]["IF"] == "worst radius=<13.5"
+    assert n2 == 1 and s.iloc[0]["IF"] == '"worst radius"=<13.5'  # quoted: it reads back
+    pasted, n3 = browse_kb(kb, BrowseQuery(search=s.iloc[0]["IF"], length=(1, 1)))
+    assert n3 == 1 and pasted.iloc[0]["IF"] == s.iloc[0]["IF"]
     s, n3 = browse_kb(kb, BrowseQuery(search="radius AND texture", length=(2, 2)))
     assert n3 == len(kb.domains["worst radius"]) * len(kb.domains["worst texture"])
 

@@ -135,6 +135,22 @@ def decides_and_explains_by_its_kb(clf, rows):
     return means, pred
 
 
+def model_files_keep_it_as_it_answers(clf, tmp_path, rows, chosen, means, pred):
+    """Saved as JSON and as npz and loaded back, the fitted default's model names `chosen` as
+    its model and variant, holds the same KB and weights, and answers `rows` as it did."""
+    from plx_core.cli import Model
+    from plx_core.modelfile import load_model, save_model
+
+    for name in ("m.json", "m.npz"):
+        save_model(clf, tmp_path / name)
+        back = load_model(tmp_path / name)
+        assert back.settings["chosen"] == back.settings["variant"] == chosen
+        assert back.kb.to_text() == clf.kb_.to_text() and np.array_equal(back.kb.w, clf.kb_.w)
+        got = Model(back).predict(rows)
+        assert (got["decision"].to_numpy() == pred).all()
+        assert np.array_equal(got["mean"].to_numpy(), means)
+
+
 def test_the_default_chooses_the_vote_where_a_label_adds_up_weak_features():
     X, y = weak_sum_table()
     tr, te = np.arange(500), np.arange(500, 700)
@@ -400,8 +416,7 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
 
 @pytest.mark.slow
 def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path, capsys):
-    from plx_core.cli import Model
-    from plx_core.modelfile import load_model, save_model
+    from plx_core.modelfile import load_model
 
     X, y = either_table()
     tr, te = np.arange(300), np.arange(300, 400)
@@ -432,14 +447,7 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
     assert f1_score(y[te] == "yes", pred == "yes") > f1_score(
         y[te] == "yes", before.predict(rows) == "yes")
     # a model file keeps it as it answers
-    for name in ("m.json", "m.npz"):
-        save_model(clf, tmp_path / name)
-        back = load_model(tmp_path / name)
-        assert back.settings["chosen"] == back.settings["variant"] == "rule-vote"
-        assert back.kb.to_text() == kb.to_text() and np.array_equal(back.kb.w, kb.w)
-        got = Model(back).predict(rows)
-        assert (got["decision"].to_numpy() == pred).all()
-        assert np.array_equal(got["mean"].to_numpy(), means)
+    model_files_keep_it_as_it_answers(clf, tmp_path, rows, "rule-vote", means, pred)
     # `plx fit` on the same rows writes the same model and says what answers
     from plx_core.cli import main
 

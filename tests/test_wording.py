@@ -71,10 +71,10 @@ def test_no_evidence_said():
 def test_clause_text_is_if_then_never_raw():
     c = parse_clause('[1] POS | ~"worst concave points"=≥0.1424 | ~texture=low')
     t = W.clause_text(c, "malignant")
-    assert t == "IF worst concave points = ≥0.1424 AND texture = low THEN malignant"
-    assert "|" not in t and "~" not in t and '"' not in t
+    assert t == 'IF "worst concave points" = ≥0.1424 AND texture = low THEN malignant'
+    assert "|" not in t and "~" not in t  # quotes only round a name with a space
     neg = parse_clause("[0.8] ~POS | a=1 | ~b=2")
-    assert W.clause_text(neg) == "IF a ≠ 1 AND b = 2 THEN NOT POS"
+    assert W.clause_text(neg) == "IF NOT a = 1 AND b = 2 THEN NOT POS"
     assert W.clause_text(parse_clause("[0.7] POS")) == "ALWAYS POS"
     s = W.clause_sentence(parse_rules("IF a=1 THEN POS [p=0.9, w=5, id=r7]")[0])
     assert s == "IF a = 1 THEN POS (probability 0.90, weight 5, expert rule r7)"
@@ -138,7 +138,7 @@ def test_user_text_is_kept_plain():
     kb = KB.from_text('[0.9] POS | ~"<b>x</b> [l](http://e)"=1\n')
     b = query(kb, {"<b>x</b> [l](http://e)": "1"})
     s = W.clause_text(kb.clause(0))
-    assert s == "IF <b>x</b> [l](http://e) = 1 THEN POS"
+    assert s == 'IF "<b>x</b> [l](http://e)" = 1 THEN POS'  # quoted: it has spaces
     assert "0.90" in W.answer_sentence(b)
 
 
@@ -196,3 +196,37 @@ def test_the_default_s_candidates_are_named_as_the_search_has_them():
     said = W.candidates_sentence()
     assert all(W.model_name(c) in said for c in CANDIDATES)
     assert "fitted vote" in said and "leave-one-out" in W.scoring_words()
+
+
+# --------------------------------------------------------------------------- quoting round trip
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from plx_core.explain import Candidate  # noqa: E402
+from plx_core.kb import Literal, WeightedClause  # noqa: E402
+from plx_core.rules import features_text, parse_conditions  # noqa: E402
+
+NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1,
+                max_size=10) | st.sampled_from(
+    ["a = b", "worst radius", "[13.5, 16.82)", "POS", "and", "x!=1", "a;b", "a, b", "a|b",
+     "#1", '"', "NOT", "≠", "x y = z"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(NAMES, NAMES), min_size=1, max_size=3, unique_by=lambda c: c[0]),
+       st.booleans())
+def test_every_text_naming_a_value_reads_back_for_any_names(pairs, negated_head):
+    """Explanation wording, a clause as the dashboard shows it, an explanation's label and the
+    CLI's features column name each feature and value so that the rule parser reads them back
+    as the same (feature, value) pairs: a name with a space, '=', ',' or ';' is quoted."""
+    for f, v in pairs:
+        assert parse_conditions(W.condition(f, v)) == [(f, v)]
+    # the CLI's features column and a candidate's label (", "-joined: commas separate)
+    assert parse_conditions(features_text(dict(pairs))) == pairs
+    cand = Candidate(tuple(f for f, _ in pairs), tuple(v for _, v in pairs), 0.0, 1.0, 0.5, 1, 1)
+    assert parse_conditions(cand.label()) == pairs
+    # a clause as the dashboard says it is rule text: it parses back as the same clause
+    lits = (Literal("POS", None, negated_head),) + tuple(Literal(f, v, True) for f, v in pairs)
+    back = parse_rules(W.clause_text(WeightedClause(lits, 0.9, 1.0)) + " [p=0.9]")
+    assert len(back) == 1 and set(back[0].literals) == set(lits)

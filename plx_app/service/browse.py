@@ -11,6 +11,7 @@ import pandas as pd
 
 from plx_core.errors import DataError
 from plx_core.kb import KB
+from plx_core.tokens import condition_text
 
 from .rules import rule_parts, rule_text
 
@@ -30,7 +31,9 @@ class BrowseQuery:
 
 
 def _literal_texts(kb: KB, f: str) -> list[str]:
-    return [f"{f}={v}" for v in kb.domains[f]]
+    """Each value of `f` as `f=v` and as the IF column writes it (quoted where needed), so a
+    search typed either way, or pasted from the column, finds it."""
+    return [f"{f}={v}\n{condition_text(f, v)}" for v in kb.domains[f]]
 
 
 def _clause_columns(kb: KB) -> dict[str, np.ndarray]:
@@ -105,7 +108,7 @@ def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
     for i in idx[(page - 1) * size: page * size]:
         c = kb.clause(int(i))
         conds, head = rule_parts(c)
-        rows.append({"#": int(i), "IF": " AND ".join(f"{f}={v}" for f, v in conds),
+        rows.append({"#": int(i), "IF": " AND ".join(condition_text(f, v) for f, v in conds),
                      "THEN": head, "p": c.p, "w": c.w, "support": c.support,
                      "positives": c.positives, "length": len(conds), "source": c.source,
                      "enabled": c.enabled, "clause": c.to_text()})

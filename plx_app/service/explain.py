@@ -8,7 +8,7 @@ values come as a Series (what `plx_core.plots.shapley_bars` draws).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from plx_core.direct import n_subsets
-from plx_core.explain import Counterfactual, Explanation
+from plx_core.errors import DataError
+from plx_core.explain import Counterfactual, Explanation, Unexplained
 from plx_core.explain import counterfactual as _counterfactual
 from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
@@ -331,32 +332,38 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "fore
         sv_all = sb.values.loc[X.index]
         pred_all = pd.Series(sb.predicted, index=sb.values.index).loc[X.index].to_numpy()
         theirs_all = top_k_features(sv_all, k, pred_all)
-        ours, phis, rows = [], [], []
+        ours, phis, rows, kept = [], [], [], []
         v = ws.view()
         for i, ((idx, r), th) in enumerate(zip(X.iterrows(), theirs_all, strict=True)):
             vals = _row_values(r)
-            if stop is not None and not (ws.is_cached("explain", values_key(vals), int(k), view=v)
-                                         and ws.is_cached("shapley", values_key(vals), view=v)) \
-                    and stop():
+            if stop is not None and not _row_done(ws, values_key(vals), k, v) and stop():
                 break
             if progress is not None:
                 progress(i, len(X))
-            e = ws_explain(ws, vals, k)
+            e = ws_explain_row(ws, vals, k)
+            if isinstance(e, Unexplained):  # this row only: its reason, the others go on
+                rows.append({"row": idx, "plx explanation": "", "SHAP top-k": ", ".join(th),
+                             "in common": None, "note": e.reason})
+                continue
+            kept.append(i)
             ours.append(tuple(e.features))
             phis.append(ws_shapley(ws, vals).reindex(list(X.columns)).fillna(0.0))
             rows.append({"row": idx, "plx explanation": ", ".join(e.features),
-                         "SHAP top-k": ", ".join(th), "in common": len(set(e.features) & set(th))})
+                         "SHAP top-k": ", ".join(th), "in common": len(set(e.features) & set(th)),
+                         "note": e.note})
         n = len(rows)
         if progress is not None:
             progress(n, len(X))
         if not n:
             raise ValueError("no row has been explained yet")
-        theirs = theirs_all[:n]
+        if not kept:
+            raise ValueError(f"none of the {n} row(s) could be explained: {rows[0]['note']}")
+        theirs = [theirs_all[i] for i in kept]
         ag = top_k_agreement(ours, theirs, k, features=list(ws.features), labels=("plx", "SHAP"))
         summary = {f"identical top-{k} sets": ag.same}
         summary.update({f"≥{j} in common": v for j, v in ag.at_least.items() if j < k})
-        summary.update(agreement(pd.DataFrame(phis, index=X.index[:n]), sv_all.iloc[:n], k))
-        return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), ag.n, k, model,
+        summary.update(agreement(pd.DataFrame(phis, index=X.index[kept]), sv_all.iloc[kept], k))
+        return AgreementReport(summary, ag.chosen, pd.DataFrame(rows), n, k, model,
                                planned=len(X))
 
     if ws_agreement_done(ws, n_rows, k, model):
@@ -385,15 +392,36 @@ def ws_agreement_progress(ws: Workspace, n_rows: int = 40, k: int = 2,
     v = ws.view()
     done = 0
     for _, r in X.iterrows():
-        key = values_key(_row_values(r))
-        if not (ws.is_cached("explain", key, int(k), view=v) and ws.is_cached("shapley", key, view=v)):
+        if not _row_done(ws, values_key(_row_values(r)), k, v):
             break
         done += 1
     return done, len(X)
 
 
+def _row_done(ws: Workspace, key: Hashable, k: int, v: KBView) -> bool:
+    """Whether the agreement's row `key` is done: explained with its Shapley values, or known
+    to be one nothing explains (`ws_explain_row`)."""
+    return ws.is_cached("unexplained", key, int(k), view=v) or (
+        ws.is_cached("explain", key, int(k), view=v) and ws.is_cached("shapley", key, view=v))
+
+
+def ws_explain_row(ws: Workspace, values: Mapping[str, str | None], k: int,
+                   view: KBView | None = None) -> Explanation | Unexplained:
+    """`ws_explain` for one row of a batch: a row nothing can explain (no value the model can
+    cite) gives an `Unexplained` with the reason (cached too) instead of stopping the batch."""
+    v = view or ws.view()
+    key = values_key(values)
+    if ws.is_cached("unexplained", key, int(k), view=v):
+        return ws.cached("unexplained", key, int(k), view=v, make=lambda: None)
+    try:
+        return ws_explain(ws, values, k, view=v)
+    except (DataError, ValueError) as exc:
+        note = Unexplained(-1, dict(known(values)), int(k), str(exc))
+        return ws.cached("unexplained", key, int(k), view=v, make=lambda: note)
+
+
 __all__ = ["AgreementReport", "SHAP_MODELS", "ShapComparison", "ShapRow", "agreement",
            "candidates_table", "cf_rows", "counterfactual", "counterfactual_text", "explain", "known", "shapley",
            "values_key", "ws_agreement", "ws_agreement_done", "ws_agreement_progress", "ws_counterfactual", "ws_evidence",
-           "ws_explain", "ws_figure", "ws_shap_comparison", "ws_shap_row", "ws_shap_test",
+           "ws_explain", "ws_explain_row", "ws_figure", "ws_shap_comparison", "ws_shap_row", "ws_shap_test",
            "ws_shapley"]

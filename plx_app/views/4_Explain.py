@@ -20,6 +20,7 @@ from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
 from plx_core.plots import explanation_bars, shapley_bars
+from plx_core.tokens import condition_text
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
 
@@ -33,7 +34,7 @@ if ws.selected is None:
 inst = ws.selected
 known = inst.known()
 st.caption(md(f"Instance: {inst.title()} — "
-              + ", ".join(f"{f}={v}" for f, v in known.items())
+              + ", ".join(condition_text(f, v) for f, v in known.items())
               + (f" — true label {inst.label}" if inst.label is not None else "")))
 st.page_link(page("3_Query.py"), label="Pick another instance on the Query page", icon=":material/help:")
 if not known:

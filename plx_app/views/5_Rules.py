@@ -20,6 +20,7 @@ from plx_app.widgets import (
 )
 from plx_core import wording
 from plx_core.plots import bounds_compare
+from plx_core.tokens import condition_text
 
 ws = page_setup()
 st.title("Rules")
@@ -28,8 +29,7 @@ require_kb(ws)
 why_input()
 
 domains = ws.domains()
-SEP = " = "
-pairs = [f"{f}{SEP}{v}" for f in ws.features for v in domains[f]]
+pairs = [wording.condition(f, v) for f in ws.features for v in domains[f]]  # quoted: reads back
 
 st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probability p and a "
                f"weight w. POS means {ws.positive!r}. The KB in use has {len(ws.kb):,} learned "
@@ -38,14 +38,15 @@ st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probab
 
 def _fill_from_instance() -> None:
     if ws.selected is not None:
-        st.session_state["r_conds"] = [f"{f}{SEP}{v}" for f, v in ws.selected.known().items()
-                                       if f"{f}{SEP}{v}" in pairs]
+        st.session_state["r_conds"] = [wording.condition(f, v)
+                                       for f, v in ws.selected.known().items()
+                                       if wording.condition(f, v) in pairs]
 
 
 if ws.selected is not None:
     sel = ws.selected
     st.caption(md(f"Selected instance ({sel.title()}): "
-                  + ", ".join(f"{f}={v}" for f, v in sel.known().items())))
+                  + ", ".join(condition_text(f, v) for f, v in sel.known().items())))
     st.button("Take the conditions from the selected instance", key="r_fill",
               on_click=_fill_from_instance)
 
@@ -63,7 +64,7 @@ with st.form("rule_form", clear_on_submit=False):
 
 if submitted:
     try:
-        chosen = [tuple(c.split(SEP, 1)) for c in conds] + parse_conditions(typed)
+        chosen = [pc for c in conds for pc in parse_conditions(c)] + parse_conditions(typed)
         rule, problems = ws.add_rule(chosen, head, p, w)
         for msg in problems:
             error(msg)

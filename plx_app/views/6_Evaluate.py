@@ -153,5 +153,9 @@ with guard("Showing the agreement"):
             chosen = chosen.rename(columns={"feature": "measure"})
             figure(agreement_figure(chosen, title="How often each feature is in the top-k"),
                    key="ev_chosen")
+        skipped = int(rep.rows["in common"].isna().sum()) if "in common" in rep.rows else 0
+        if skipped:
+            st.caption(f"{skipped} of these {rep.n} rows could not be explained by plx and are "
+                       "left out of the agreement; the Per row table's note column says why.")
         with st.expander("Per row"):
             st.dataframe(rep.rows, hide_index=True, width="stretch")

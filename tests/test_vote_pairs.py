@@ -1,0 +1,144 @@
+"""The fitted vote on pairs of features ("direct-vote pairs" of variant="auto"): the Direct KB's
+one- and two-feature clauses with fitted weights — one KB of weighted clauses answered by the
+LP / weighted median, whose decision is the vote it was fitted as; chosen where the label is
+an interaction of features (Car), saved and explained as it answers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from test_vote import (
+    SETTINGS,
+    decides_and_explains_by_its_kb,
+    model_files_keep_it_as_it_answers,
+    tables,
+)
+
+from plx_core import query
+from plx_core import variants as V
+from plx_core import vote as VT
+from plx_core.direct import direct_kb
+from plx_core.estimator import PLXClassifier
+from plx_core.query import TIE_EPS, encode_rows
+
+
+def pair_table(n=500, seed=0):
+    """Six columns of three values; the label is "a = b" or f = 0, with 5% flipped."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 3, (n, 6))
+    y = (v[:, 0] == v[:, 1]) | (v[:, 5] == 0)
+    y ^= rng.random(n) < 0.05
+    X = pd.DataFrame(v.astype(str).astype(object), columns=list("abcdef"))
+    return X, np.where(y, "yes", "no")
+
+
+def test_pair_codes_give_every_two_feature_value_combination_a_slot():
+    codes = np.array([[0, 1, 2], [1, -1, 0], [2, 0, 3]])
+    got, sizes = VT.pair_codes(codes, [3, 2, 4])
+    assert sizes == [3, 2, 4, 6, 12, 8]  # the pairs (0, 1), (0, 2), (1, 2)
+    assert VT.pair_list(3) == [(0, 1), (0, 2), (1, 2)]
+    assert got[:, 3:].tolist() == [[1, 2, 6], [-1, 4, -1], [4, 11, 3]]  # −1: an open cell
+    # one slot per (feature, value) and per (pair, combination): no two collide
+    slots = VT.value_slots(got, sizes)
+    assert slots.n == sum(sizes)
+    assert len(set(slots.slot[slots.slot >= 0].tolist())) == (slots.slot >= 0).sum()
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(data=tables())
+def test_the_pair_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
+    X, y, q, t, balanced = data
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else (1, 1)
+    full = direct_kb(X, y, positive=1)
+    if balanced:
+        full = V.weighted_class_kb(full, *cw)
+    codes, sizes = VT.pair_codes(encode_rows(full, X), [len(full.domains[f]) for f in full.features])
+    slots = VT.value_slots(codes, sizes)
+    w, b, counts = VT.fit_rows(slots, y, np.arange(len(y)), cw)
+    kb = VT.vote_kb(full, sizes, cw, w, b, threshold=t)
+    assert kb.n_learned == 0 or kb.lengths.max() <= 2
+    fast, lp = query(kb, q), query(kb, q, method="lp")
+    assert fast.method == "median" and lp.method == "lp"
+    assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
+    assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+    # the decision at 0.5 is the sign of the vote of the row's one- and two-feature clauses
+    row_codes, _ = VT.pair_codes(encode_rows(full, pd.DataFrame([q]).astype(object)),
+                                 [len(full.domains[f]) for f in full.features])
+    s = VT.votes(VT.value_slots(row_codes, sizes), np.zeros(1), np.arange(1), counts, cw,
+                 leave_out=False)
+    score = float(VT.scores(s, w, b - np.log(t / (1 - t)))[0])
+    assert (fast.n_relevant == 0) == np.isnan(score)
+    if fast.n_relevant and abs(score) > 1e-9:
+        assert (fast.mean > 0.5 + TIE_EPS) == (score > 0)
+
+
+@pytest.mark.slow
+def test_the_default_chooses_the_pair_vote_on_car_and_answers_as_the_lp(tmp_path, shared_data_dir):
+    """Car (UCI): the label is a hierarchy of six graded attributes ("unacceptable" when the
+    price is too high for the comfort and safety) — pairs of features decide it, not their sum."""
+    from sklearn.metrics import f1_score
+
+    import plx_core.selection as S
+    from plx_core.experiments.compare import split_set
+
+    X, yb, ((tr, te),) = split_set("car", 1)
+    y = np.where(yb == 1, "yes", "no")
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    s = clf.selection_
+    assert clf.chosen_ == clf.variant_ == "direct-vote" and s.pairs
+    assert s.key == "direct-vote pairs" and s.scores[s.key] == max(s.scores.values())
+    assert s.scores[s.key] > s.scores["direct-vote"] + S.VOTE_MARGIN
+    assert "one- and two-feature clauses' fitted vote" in clf.chosen_reason_
+    # one KB of one- and two-feature clauses of the Direct KB, with its probabilities
+    kb = clf.kb_
+    assert kb.kind == "direct" and set(kb.lengths.tolist()) == {1, 2} and clf.threshold_ == 0.5
+    tuned = PLXClassifier(positive="yes", variant="tuned").fit(X.iloc[tr], y[tr]).paper_kbs_[0]
+    two = V.windowed_kb(tuned, 1, 2, 0)
+    same = {tuple(c): p for c, p in zip(two.codes.tolist(), two.p)}
+    assert all(same[tuple(c)] == p for c, p in zip(kb.codes.tolist(), kb.p))
+    # answered by the LP: its bounds are the fast path's, on full rows and a partial one
+    rows = X.iloc[te]
+    for i in range(5):
+        q = {f: rows.iloc[i][f] for f in X.columns[: 6 - i % 3]}
+        fast, lp = query(kb, q), query(kb, q, method="lp")
+        assert (fast.lower, fast.upper) == (pytest.approx(lp.lower, abs=2e-7),
+                                            pytest.approx(lp.upper, abs=2e-7))
+    # deterministic with a seed
+    again = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    assert again.kb_.to_text() == kb.to_text()
+    # the decision is the KB's mean against 0.5, and explanations search that KB
+    means, pred = decides_and_explains_by_its_kb(clf, rows)
+    # it answers held-out rows better than the search without it
+    keep = VT.PAIR_VOTES
+    try:
+        VT.PAIR_VOTES = 0
+        before = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    finally:
+        VT.PAIR_VOTES = keep
+    assert not before.selection_.pairs
+    assert f1_score(y[te] == "yes", pred == "yes") > f1_score(
+        y[te] == "yes", before.predict(rows) == "yes")
+    # a model file keeps it as it answers
+    model_files_keep_it_as_it_answers(clf, tmp_path, rows, "direct-vote", means, pred)
+    # variant="paper" is the paper's Direct KB, untouched by the search
+    paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])
+    assert paper.kb_.kind == "direct" and paper.chosen_ == "direct"
+
+
+def test_no_pair_vote_without_two_feature_clauses_or_above_the_vote_budget():
+    X, y = pair_table(n=200)
+    one = PLXClassifier(positive="yes", random_state=0, max_len=1).fit(X, y)
+    assert "direct-vote pairs" not in one.selection_.scores
+    both = PLXClassifier(positive="yes", random_state=0, max_len=2).fit(X, y)
+    assert "direct-vote pairs" in both.selection_.scores
+    # 200 rows × 15 pairs of 6 features: over a budget of 2,999 pair votes, no candidate
+    keep = VT.PAIR_VOTES
+    try:
+        VT.PAIR_VOTES = 200 * 15 - 1
+        got = PLXClassifier(positive="yes", random_state=0, max_len=2).fit(X, y)
+    finally:
+        VT.PAIR_VOTES = keep
+    assert "direct-vote pairs" not in got.selection_.scores
+    assert got.selection_.scores == {k: v for k, v in both.selection_.scores.items()
+                                     if k != "direct-vote pairs"}
