@@ -14,7 +14,7 @@ from test_vote import (
     tables,
 )
 
-from plx_core import query
+from plx_core import query, query_many
 from plx_core import variants as V
 from plx_core import vote as VT
 from plx_core.direct import direct_kb
@@ -142,3 +142,31 @@ def test_no_pair_vote_without_two_feature_clauses_or_above_the_vote_budget():
     assert "direct-vote pairs" not in got.selection_.scores
     assert got.selection_.scores == {k: v for k, v in both.selection_.scores.items()
                                      if k != "direct-vote pairs"}
+
+
+def test_the_pair_vote_kb_decides_as_its_vote_where_features_have_different_sizes():
+    """Each two-feature clause gets the weight of its own pair slot (c_i · size_j + c_j): with
+    features of 2, 3 and 4 values a slot read with the wrong size gives another clause's weight
+    (the property test's features all have the same number of values)."""
+    rng = np.random.default_rng(7)
+    n = 240
+    v = np.column_stack([rng.integers(0, s, n) for s in (2, 3, 4)])
+    y = ((v[:, 1] == v[:, 2]) ^ (rng.random(n) < 0.05)).astype(int)
+    X = pd.DataFrame(v.astype(str).astype(object), columns=["a", "b", "c"])
+    full = direct_kb(X, y, positive=1)
+    sizes0 = [len(full.domains[f]) for f in full.features]
+    assert sorted(sizes0) == [2, 3, 4]
+    codes, sizes = VT.pair_codes(encode_rows(full, X), sizes0)
+    slots = VT.value_slots(codes, sizes)
+    cw = (1.0, 1.0)
+    w, b, counts = VT.fit_rows(slots, y, np.arange(n), cw)
+    kb = VT.vote_kb(full, sizes, cw, w, b)
+    assert kb.lengths.max() == 2
+    rows = X.drop_duplicates().reset_index(drop=True)
+    s = VT.votes(VT.value_slots(VT.pair_codes(encode_rows(full, rows), sizes0)[0], sizes),
+                 np.zeros(len(rows)), np.arange(len(rows)), counts, cw, leave_out=False)
+    score = VT.scores(s, w, b)
+    mean = query_many(kb, rows).mean
+    decided = np.abs(score) > 1e-6
+    assert decided.sum() > 10
+    assert ((mean[decided] > 0.5 + TIE_EPS) == (score[decided] > 0)).all()
