@@ -28,6 +28,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -145,6 +146,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .data import (
         estimator_rows,
         infer_schema,
+        label_copy,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
@@ -160,10 +162,15 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    said: set[str] = set()  # what each note is about (its words before ': '), said once
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
+            said.add(f"column {c!r} is used as categories")
             say(f"column {c!r} is used as categories: {mixed}")
+        if (why := label_copy(frame[c], frame[label])) is not None:  # every class's copy
+            said.add(f"column {c!r}")
+            say(f"column {c!r}: {why}")
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
         raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
     if schema.positive is None:
@@ -193,9 +200,19 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
     if len(set(yb.tolist())) < 2:
         raise one_class(schema.positive, f"the label {label!r}")
-    clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
-                        random_state=random_state, memory_budget=memory_budget,
-                        threshold=threshold).fit(X, yb)
+    with warnings.catch_warnings(record=True) as caught:  # said as notes, each once
+        warnings.simplefilter("always")
+        clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
+                            random_state=random_state, memory_budget=memory_budget,
+                            threshold=threshold).fit(X, yb)
+    ours = Path(__file__).parent
+    for w in caught:  # plx's own warnings are notes here; others go on as they came
+        if w.category is UserWarning and Path(w.filename).parent == ours:
+            if (about := str(w.message).split(": ", 1)[0]) not in said:
+                said.add(about)
+                say(str(w.message))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if kb == "direct":
         say(clf.max_len_reason_)
     if clf.chosen_reason_:

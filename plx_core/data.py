@@ -936,6 +936,15 @@ def mixed_dates(s: pd.Series) -> str | None:
     `DATE_FORMATS`, naming a value of the format most read and one it does not read), or None
     when not every present value is written like a date. Said wherever such a column is left
     out or kept as categories (`plx fit`, the dashboard, `PLXClassifier.fit`)."""
+    present = s.dropna().to_numpy(dtype=object)
+    try:  # each distinct value checked once first, in Python (a pandas text method costs ~1 ms
+        # a call): most columns hold a value not written like a date
+        distinct = pd.unique(present)
+    except TypeError:  # unhashable cells
+        distinct = present
+    date_like = re.compile(_DATE_LIKE)
+    if not all(date_like.fullmatch(str(v).strip()) for v in distinct):
+        return None
     u = _present_text(s)
     if len(u) == 0 or not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
             _DATE_LIKE).all():  # the head first: most text columns are no dates
@@ -1085,6 +1094,21 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
     return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
 
 
+def quantile_cuts(values: np.ndarray, counts: np.ndarray, bins: int,
+                  number_format: str = "plain") -> np.ndarray:
+    """`fit_bins`' equal-frequency cuts (before ties are merged) of a column given as its sorted
+    distinct values and how often each occurs: cut i is the smallest value with at least
+    ⌊n·i/bins⌋ values below it, rounded to 6 significant digits (dates: as they are). Also
+    the cuts of row subsets counted without reading the column again (`PLXClassifier`'s
+    per-fold cuts)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    below = np.cumsum(counts) - counts
+    targets = np.maximum(int(counts.sum()) * np.arange(1, bins) // bins, 1)
+    at = np.searchsorted(below, targets, side="left")
+    c = values[at[at < len(values)]]
+    return c if is_date_format(number_format) else _round_sig(c, 6)
+
+
 def fit_bins(
     values: pd.Series,
     method: Method = "quantile",
@@ -1134,13 +1158,7 @@ def fit_bins(
         raise DataError(f"column {str(values.name)!r} has only infinite values")
     lo, hi = float(x.min()), float(x.max())
     if method == "quantile":
-        # cut i is the smallest value with at least floor(n·i/bins) values below it
-        values, counts = np.unique(x, return_counts=True)
-        below = np.cumsum(counts) - counts
-        targets = np.maximum(len(x) * np.arange(1, bins) // bins, 1)
-        at = np.searchsorted(below, targets, side="left")
-        c = values[at[at < len(values)]]
-        c = c if is_date_format(number_format) else _round_sig(c, 6)
+        c = quantile_cuts(*np.unique(x, return_counts=True), bins, number_format)
     elif hi > lo and bins > 1:
         step = (hi - lo) / bins
         q = np.arange(1, bins) / bins
@@ -1396,6 +1414,26 @@ def uninformative(s: pd.Series) -> str | None:
         return None
     strs = as_strings(vals)
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
+
+
+def label_copy(s: pd.Series, y: Any) -> str | None:
+    """Why a feature column looks like a copy of the label (its values pair one to one with
+    the label's classes on every row where it is present), or None. Kept, but said: a model
+    answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome."""
+    ys = as_strings(pd.Series(np.asarray(y, dtype=object), index=s.index))
+    vs = as_strings(s)
+    known = vs.notna().to_numpy() & ys.notna().to_numpy()
+    n_classes = ys.nunique(dropna=True)
+    if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
+        return None
+    pairs = pd.DataFrame({"v": vs[known].to_numpy(), "y": ys[known].to_numpy()}).drop_duplicates()
+    if not len(pairs) == pairs["v"].nunique() == pairs["y"].nunique() == n_classes:
+        return None
+    shown = ", ".join(f"{v!r} ↔ {c!r}" for v, c in
+                      sorted(pairs.itertuples(index=False), key=lambda p: natural_key(p[1]))[:4])
+    return (f"its values pair one to one with the label's classes on every row ({shown}): a "
+            "copy of the label? A model answers from it alone; leave it out unless new rows "
+            "know it before the outcome")
 
 
 def columns_left_out(levels: Mapping[str, str | None],

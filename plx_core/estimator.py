@@ -71,6 +71,7 @@ from .data import (
     date_format,
     excess_levels,
     holds_dates,
+    label_copy,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -387,6 +388,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
+        for c in frame.columns:  # kept (it may be a true cause), never silently
+            if (why := label_copy(raw[c], labels)) is not None:
+                warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -917,6 +921,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """The cut points `fit_cuts` finds for one numeric column on training `rows` (binary
         labels y), for MDLP from the column's distinct values sorted once (`distinct`: values
         and each finite cell's index among them)."""
+        from .data import quantile_cuts
         from .discretize import fit_cuts, mdlp_counts
 
         if self.discretize != "mdlp":
@@ -931,8 +936,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                              minlength=2 * len(values)).reshape(-1, 2).astype(float)
         seen = counts.sum(axis=1) > 0
         cuts = mdlp_counts(values[seen], counts[seen], int(self.max_bins))
-        if not cuts and keep.any():  # as `fit_cuts`: a median split
-            cuts = list(fit_cuts(pd.Series(x[rows]), None, "quantile", 2).cuts)
+        if not cuts and keep.any():  # as `fit_cuts`: a median split (`fit_bins`, from the counts)
+            c = np.unique(quantile_cuts(values[seen], counts[seen].sum(axis=1), 2))
+            return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:

@@ -243,3 +243,17 @@ def test_default_explanations_are_the_estimators_when_it_answers_with_the_tuned_
         row = ws.X_test.iloc[i]
         assert dict(ws_explain(ws, row.to_dict(), 2).features) == \
             dict(est.explain(row.to_frame().T, k=2).features)
+
+
+def test_data_notes_say_a_copy_of_the_label():
+    from plx_app.service import prepare, validate
+
+    r = np.random.default_rng(8)
+    y = r.choice(["no", "yes"], 150)
+    frame = pd.DataFrame({"g": r.choice(list("abc"), 150), "x": r.normal(size=150),
+                          "flag": np.where(y == "yes", "T", "F"), "y": y})
+    frame["x"] = frame["x"] + (y == "yes") * 10  # binned in two, apart: a cause, not a copy
+    raw = read_upload(frame.to_csv(index=False).encode(), "leak.csv")
+    notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
+    said = [(level, m) for level, m in notes if "copy of the label" in m]
+    assert len(said) == 1 and said[0][0] == "warning" and said[0][1].startswith("Column 'flag'")

@@ -1192,3 +1192,20 @@ def test_fit_on_one_class_says_so_not_pass_positive(tmp_path, capsys):
         assert_one_line_error(err, "'y'", "only one class ('0'", "both outcomes")
         assert "--positive" not in err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
+    """A column pairing one to one with the label's classes is said once on stderr (a note,
+    not a Python warning), also when --positive makes one of four classes POS."""
+    rng = np.random.default_rng(5)
+    g = rng.choice(["hi", "lo", "mid", "rare"], 200)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"x": rng.choice(list("abc"), 200), "code": pd.Series(g).str[0].str.upper(),
+                  "cls": g}).to_csv(f, index=False)
+    for pos in ("hi", "rare"):
+        code, _, err = run(["fit", f, "--label", "cls", "--positive", pos,
+                            "--out", tmp_path / "m.json"], capsys)
+        assert code == 0 and "Traceback" not in err and "Warning" not in err
+        said = [ln for ln in err.splitlines() if "copy of the label" in ln]
+        assert len(said) == 1 and said[0].startswith("note: column 'code':"), err
+        assert "'R' ↔ 'rare'" in said[0]

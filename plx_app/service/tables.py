@@ -13,6 +13,7 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     infer_schema,
+    label_copy,
     mixed_dates,
     read_table,
     reading_delimiter,
@@ -396,6 +397,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
+            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y)):
+                notes.append(("warning", f"Column {f!r}: {why}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
