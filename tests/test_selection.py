@@ -395,3 +395,15 @@ def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_t
     assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, 8)
     assert "8 equal-frequency bins per numeric column" in s.reason
     assert f"+{2 * VOTE_MARGIN:.3f}, the optimism" in s.reason
+
+
+def test_a_choice_scored_on_a_sample_says_of_how_many_rows():
+    # on wide tables the tuned Direct KB's leave-one-out takes a seeded sample of the rows and
+    # the other candidates are scored on the same rows: "on 40 training rows" of 100 read as
+    # if rows had been dropped
+    rng = np.random.default_rng(3)
+    y = rng.random(100) < 0.4
+    rows = np.sort(rng.choice(100, 40, replace=False))
+    s = choose(y, y[rows], rows, {"tree-all": np.where(y, 0.9, 0.1)})
+    assert "on 40 training rows (a seeded sample of the 100" in s.reason
+    assert "of the 100" not in choose(y, y, None, {"tree-all": np.where(y, 0.9, 0.1)}).reason
