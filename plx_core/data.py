@@ -942,6 +942,15 @@ def mixed_dates(s: pd.Series) -> str | None:
     `DATE_FORMATS`, naming a value of the format most read and one it does not read), or None
     when not every present value is written like a date. Said wherever such a column is left
     out or kept as categories (`plx fit`, the dashboard, `PLXClassifier.fit`)."""
+    present = s.dropna().to_numpy(dtype=object)
+    try:  # each distinct value checked once first, in Python (a pandas text method costs ~1 ms
+        # a call): most columns hold a value not written like a date
+        distinct = pd.unique(present)
+    except TypeError:  # unhashable cells
+        distinct = present
+    date_like = re.compile(_DATE_LIKE)
+    if not all(date_like.fullmatch(str(v).strip()) for v in distinct):
+        return None
     u = _present_text(s)
     if len(u) == 0 or not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
             _DATE_LIKE).all():  # the head first: most text columns are no dates
@@ -1091,6 +1100,21 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
     return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
 
 
+def quantile_cuts(values: np.ndarray, counts: np.ndarray, bins: int,
+                  number_format: str = "plain") -> np.ndarray:
+    """`fit_bins`' equal-frequency cuts (before ties are merged) of a column given as its sorted
+    distinct values and how often each occurs: cut i is the smallest value with at least
+    ⌊n·i/bins⌋ values below it, rounded to 6 significant digits (dates: as they are). Also
+    the cuts of row subsets counted without reading the column again (`PLXClassifier`'s
+    per-fold cuts)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    below = np.cumsum(counts) - counts
+    targets = np.maximum(int(counts.sum()) * np.arange(1, bins) // bins, 1)
+    at = np.searchsorted(below, targets, side="left")
+    c = values[at[at < len(values)]]
+    return c if is_date_format(number_format) else _round_sig(c, 6)
+
+
 def fit_bins(
     values: pd.Series,
     method: Method = "quantile",
@@ -1140,13 +1164,7 @@ def fit_bins(
         raise DataError(f"column {str(values.name)!r} has only infinite values")
     lo, hi = float(x.min()), float(x.max())
     if method == "quantile":
-        # cut i is the smallest value with at least floor(n·i/bins) values below it
-        values, counts = np.unique(x, return_counts=True)
-        below = np.cumsum(counts) - counts
-        targets = np.maximum(len(x) * np.arange(1, bins) // bins, 1)
-        at = np.searchsorted(below, targets, side="left")
-        c = values[at[at < len(values)]]
-        c = c if is_date_format(number_format) else _round_sig(c, 6)
+        c = quantile_cuts(*np.unique(x, return_counts=True), bins, number_format)
     elif hi > lo and bins > 1:
         step = (hi - lo) / bins
         q = np.arange(1, bins) / bins

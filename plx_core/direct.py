@@ -832,7 +832,9 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
     visit = observe(enc.codes, rows, cap) if observe is not None else None
     counts = count_rows(enc.codes, yb, sizes, cap, rows=rows, visit=visit)
-    return kb_from_counts(counts, enc.features, enc.domains, pos, cap), reason
+    kb = kb_from_counts(counts, enc.features, enc.domains, pos, cap)
+    kb.n_rows = int(n)  # the rows a rule's weight is weighed against (`KB.rule_unit`)
+    return kb, reason
 
 
 # --------------------------------------------------------------------------- lazy answers

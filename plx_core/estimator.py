@@ -921,6 +921,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """The cut points `fit_cuts` finds for one numeric column on training `rows` (binary
         labels y), for MDLP from the column's distinct values sorted once (`distinct`: values
         and each finite cell's index among them)."""
+        from .data import quantile_cuts
         from .discretize import fit_cuts, mdlp_counts
 
         if self.discretize != "mdlp":
@@ -935,8 +936,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                              minlength=2 * len(values)).reshape(-1, 2).astype(float)
         seen = counts.sum(axis=1) > 0
         cuts = mdlp_counts(values[seen], counts[seen], int(self.max_bins))
-        if not cuts and keep.any():  # as `fit_cuts`: a median split
-            cuts = list(fit_cuts(pd.Series(x[rows]), None, "quantile", 2).cuts)
+        if not cuts and keep.any():  # as `fit_cuts`: a median split (`fit_bins`, from the counts)
+            c = np.unique(quantile_cuts(values[seen], counts[seen].sum(axis=1), 2))
+            return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:

@@ -57,6 +57,15 @@ def next_rule_id(ids: Iterable[str | None]) -> str:
     return f"r{n}"
 
 
+def _rows_of_clauses(kb: KB, ok: np.ndarray) -> float:
+    """Training rows read from learned clauses (`KB.rule_unit` when `n_rows` is unknown)."""
+    single = ok & (kb.lengths == 1)
+    if single.any():
+        feat = np.argmax(kb.codes[single] >= 0, axis=1)
+        return float(np.bincount(feat, weights=kb.support[single]).max())
+    return float(kb.support[ok].sum())
+
+
 def _as_rule(c: WeightedClause) -> WeightedClause:
     return replace(c, source="rule")
 
@@ -84,10 +93,12 @@ class KB:
     positive: str | None = None
     kind: str = "general"
     max_len: int | None = None
+    n_rows: int | None = None  # training rows the learned clauses were counted on (None: unknown)
     _index_cache: Any = field(default=None, repr=False, compare=False)
     _fpos_cache: Any = field(default=None, repr=False, compare=False)
     _lengths_cache: Any = field(default=None, repr=False, compare=False)
     _twins_cache: Any = field(default=None, repr=False, compare=False)
+    _unit_cache: Any = field(default=None, repr=False, compare=False)
     # (feature, value) pairs only a rule put into `domains` (a value the data never had)
     _rule_only: frozenset = field(default=frozenset(), repr=False, compare=False)
 
@@ -228,7 +239,7 @@ class KB:
             self.features, dict(self.domains), self.codes.copy(), self.head.copy(), self.p.copy(),
             self.w.copy(), self.support.copy(), self.positives.copy(), self.source.copy(),
             list(self.extra), self.positive, self.kind, self.max_len,
-            _rule_only=self._rule_only,
+            n_rows=self.n_rows, _rule_only=self._rule_only,
         )
 
     def _grow(self, literals: Iterable[Literal]) -> None:
@@ -268,6 +279,25 @@ class KB:
         self._grow(lits)
         if new:
             self._rule_only = self._rule_only | new
+
+    def rule_unit(self) -> float:
+        """The learned evidence one training row brings, in clause weights: Σ weight × support
+        / rows over the learned clauses (a Direct KB over n known features: 2^n − 1 unit
+        clauses; one tree: its leaf's weight; a forest: its trees'). A rule's weight w is a
+        clause weight like theirs, so w ≈ `rule_unit()` ties a rule with the data on a full
+        row and 2 × it outvotes them: the Rules page says so for the model in use, since the
+        same w weighs very differently in a Direct KB and a tree. 1.0 without learned
+        clauses with a support. Rows are `n_rows`, else read from the clauses: the most rows
+        one feature's one-literal clauses cover, or (none: one tree's leaves) their support."""
+        cache = self._unit_cache
+        if cache is not None and cache[0] is self.w and cache[1] is self.support:
+            return cache[2]
+        ok = self.support > 0
+        total = float(self.w[ok] @ self.support[ok]) if ok.any() else 0.0
+        rows = self.n_rows if self.n_rows else _rows_of_clauses(self, ok)
+        unit = total / rows if total > 0 and rows > 0 else 1.0
+        self._unit_cache = (self.w, self.support, unit)
+        return unit
 
     def known_domains(self) -> dict[str, tuple[str, ...]]:
         """The values per feature the model knows from its data or learned clauses: `domains`

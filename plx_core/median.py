@@ -52,8 +52,14 @@ def weighted_median(target: np.ndarray, weight: np.ndarray) -> tuple[float, floa
     return float(lo[0]), float(hi[0])
 
 
-def _sort_by_query(qid: np.ndarray, target: np.ndarray, grouped: bool) -> np.ndarray:
-    """Permutation sorting the terms by (query, target)."""
+def _sort_by_query(qid: np.ndarray, target: np.ndarray, grouped: bool) -> np.ndarray | None:
+    """Permutation sorting the terms by (query, target), ties in their order (stable); None
+    when they are so sorted already (the identity: the leave-one-out terms come sorted, and
+    two sorts of every term were ~7% of a default fit)."""
+    if len(qid) > 1:
+        step = qid[1:] != qid[:-1]
+        if (qid[1:] >= qid[:-1]).all() and (step | (target[1:] >= target[:-1])).all():
+            return None
     order = np.argsort(target, kind="stable")
     if grouped and len(qid) and qid[0] == qid[-1]:
         return order  # one query
@@ -112,7 +118,8 @@ def weighted_median_intervals(
     if len(target) == 0:
         return lower, upper
     order = _sort_by_query(qid, target, grouped)
-    q, t, w = qid[order], target[order], weight[order]
+    q, t, w = (qid, target, weight) if order is None else (qid[order], target[order],
+                                                             weight[order])
     new = np.concatenate([[True], q[1:] != q[:-1]])
     seg_start = np.flatnonzero(new)
     seg_len = np.diff(np.append(seg_start, len(q)))

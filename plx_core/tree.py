@@ -1249,6 +1249,7 @@ def trees_to_kb(trees: list[Tree], nodes: NodesMode = "leaves", kind: str | None
         positives=np.repeat(positives, per).astype(np.int64),
         source=np.full(m, TREE_SOURCE, dtype=np.int8),
         positive=positive,
+        n_rows=int(max(int(t.arrays.count[0]) for t in trees)) if trees else None,
         kind=kind,
     )
 

@@ -640,7 +640,7 @@ def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:
     out = KB(
         kb.features, dict(kb.domains), codes, kb.head[keep], kb.p[keep], kb.w[keep],
         kb.support[keep], kb.positives[keep], kb.source[keep], list(kb.extra),
-        positive=kb.positive, kind=kb.kind,
+        positive=kb.positive, kind=kb.kind, n_rows=kb.n_rows,
         max_len=max_len if max_len < top or kb.max_len is not None else kb.max_len,
         _lengths_cache=(codes, kept),  # the window's lengths: not counted again
     )

@@ -192,9 +192,8 @@ def votes(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, counts: tuple[np.ndar
     by the class weights `cw` = (w_pos, w_neg): the sign of w_pos·positives − w_neg·negatives.
     A clause left without rows does not vote."""
     s = vs.slot[rows]
-    r, j = np.nonzero(s >= 0)
-    member = sparse.csr_matrix((np.ones(len(r), bool), (r, s[r, j])), shape=(len(rows), vs.n))
-    return group_votes(member, np.asarray(y)[rows], counts, cw, leave_out)
+    r, j = np.nonzero(s >= 0)  # a row's slots in increasing order, as a membership matrix's
+    return _signed(r, s[r, j], np.asarray(y)[rows], counts, cw, leave_out, (len(rows), vs.n))
 
 
 def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
@@ -204,14 +203,20 @@ def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
     (`member`, rows × votes), under `counts` (support, positives per vote; `leave_out`: the
     row is among them and is taken out, with its label in `y_rows`)."""
     m = member.tocoo()
-    r, c = m.row, m.col
+    return _signed(m.row, m.col, y_rows, counts, cw, leave_out, member.shape)
+
+
+def _signed(r: np.ndarray, c: np.ndarray, y_rows: np.ndarray,
+            counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float], leave_out: bool,
+            shape: tuple[int, int]) -> sparse.csr_matrix:
+    """`group_votes` of the (row r, vote c) memberships."""
     sup, pos = counts[0][c], counts[1][c]
     if leave_out:
         yy = np.asarray(y_rows)[r]
         sup, pos = sup - 1, pos - yy
     d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
     keep = (sup > 0) & (d != 0)
-    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=member.shape)
+    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=shape)
 
 
 def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C,
@@ -374,7 +379,7 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
                           & (d != 0))
     out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
-             kind=kb.kind, max_len=longest)
+             kind=kb.kind, max_len=longest, n_rows=kb.n_rows)
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
@@ -473,15 +478,31 @@ def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.nda
     size = np.bincount(np.maximum(group, 0), minlength=n)
     single = (group >= 0) & (size[np.maximum(group, 0)] == 1)
     # a one-clause vote whose body came before: the same rows, so the same vote
-    key = np.where(single[:, None], body, -2 - np.arange(len(body))[:, None])
-    _k, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
-    twin = first[inv.ravel()]
+    twin = np.arange(len(body))
+    at = np.flatnonzero(single)
+    twin[at] = at[first_equal_row(body[at], sizes)]
     group = np.where(single, group[twin], group)
     _g, dense = np.unique(group[group >= 0], return_inverse=True)
     out = np.full(len(group), -1, np.int64)
     out[group >= 0] = dense.ravel()
     shown = (out >= 0) & (~single | (twin == np.arange(len(body))))
     return RuleSet(body, source, out, shown, len(_g), sizes, tuple(starts))
+
+
+def first_equal_row(bodies: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Per row of `bodies` (codes over features of `sizes` values, −1 where a body says
+    nothing), the position of the first row equal to it: each row as one integer (mixed
+    radix) when they fit int64, one 1-D sort instead of `np.unique(axis=0)`'s row sort."""
+    if not len(bodies):
+        return np.zeros(0, np.int64)
+    radix = np.asarray(sizes, dtype=np.int64) + 1
+    if float(np.prod(radix.astype(float))) < 2.0**62:
+        mult = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
+        key = (bodies.astype(np.int64) + 1) @ mult
+        _k, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _k, first, inv = np.unique(bodies, axis=0, return_index=True, return_inverse=True)
+    return first[inv.ravel()]
 
 
 def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -570,7 +591,7 @@ class RuleVote:
         out = KB(like.features, dict(like.domains), r.bodies[keep].astype(np.int32),
                  np.ones(len(keep), np.int8), p, ww[keep], sup[keep], pos[keep], r.source[keep],
                  [], positive=like.positive, kind="rule-vote",
-                 max_len=int(lengths.max(initial=1)))
+                 max_len=int(lengths.max(initial=1)), n_rows=like.n_rows)
         if shift != 0.0:
             out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0,
                                             abs(shift), source="data", id=PRIOR_ID))
@@ -594,7 +615,7 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold)
 
 
-__all__ = ["FINE_BINS", "RuleSet", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "PAIR_FTOL", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

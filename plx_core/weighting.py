@@ -118,10 +118,13 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
             lo_len, hi_len, prior = window
             inside = (length >= lo_len) & (length <= hi_len)
             rr, pp, ww = r[inside], p[inside], np.ones(int(inside.sum()))
-            if prior:
-                rr = np.concatenate([rr, np.arange(k)])
-                pp = np.concatenate([pp, np.full(k, 1.0 if prior > 0 else 0.0)])
-                ww = np.concatenate([ww, np.full(k, float(abs(prior)))])
+            if prior:  # each row's prior term where sorting by (row, target) puts it (after
+                # the row's terms at its target), so the terms stay sorted for the median
+                at = (np.searchsorted(rr, np.arange(k), "right") if prior > 0 else
+                      np.searchsorted(2 * rr + (pp > 0), 2 * np.arange(k) + 1, "left"))
+                rr = np.insert(rr, at, np.arange(k))
+                pp = np.insert(pp, at, 1.0 if prior > 0 else 0.0)
+                ww = np.insert(ww, at, float(abs(prior)))
             lo, hi = weighted_median_intervals(rr, pp, ww, k)
             out["window"][a:a + k] = (lo + hi) / 2.0
     return out

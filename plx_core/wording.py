@@ -511,6 +511,17 @@ MODEL_NAMES = {
 }
 
 
+def rule_weight_meaning(unit: float, model: str = "this model") -> str:
+    """What a rule's weight w means under a model whose training rows bring `unit` clause
+    weights of evidence each (`KB.rule_unit`), in plain words with its numbers."""
+    u = f"{unit:,.3g}" if unit < 1000 else f"{unit:,.0f}"
+    two = f"{2 * unit:,.3g}" if 2 * unit < 1000 else f"{2 * unit:,.0f}"
+    return (f"What w means for {model}: a training row brings about {u} in clause weights "
+            f"of evidence, so a rule with w = {u} weighs as much as the data on a full row and "
+            f"w = {two} outvotes them ('vs data' in the list is w ÷ {u}). Under another model "
+            f"the same w weighs differently: read this line again after switching.")
+
+
 def scoring_words() -> str:
     """How plx's default scores its candidates on the training rows (`selection`)."""
     from .selection import SELECT_FOLDS
@@ -587,7 +598,7 @@ __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "changes_sentence", "class_name", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",

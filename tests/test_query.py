@@ -495,6 +495,26 @@ def test_a_value_written_otherwise_is_read_as_the_kb_value_and_said():
         ("smoker", "TRUE", "True", 2), ("n", "2", "2.0", 2), ("n", "3", "3.0", 1)}
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_median_terms_given_sorted_answer_as_shuffled_ones(seed):
+    """Terms already sorted by (query, target) — the leave-one-out's, which skip the sort —
+    get the same intervals, bit for bit, as the same terms in any order (decimal weights,
+    whose sums depend on the order, and ties of targets included)."""
+    from plx_core.median import weighted_median_intervals
+
+    rng = np.random.default_rng(seed)
+    n, B = 400, 30
+    q = np.sort(rng.integers(0, B, n))
+    t = rng.choice(np.array([0.0, 0.1, 1 / 3, 0.5, 0.7, 1.0]), n)
+    w = rng.choice(np.array([0.3, 1e-3, 0.7, 1.1]), n)
+    order = np.lexsort((t, q))  # sorted by (query, target), ties in their order
+    shuffled = rng.permutation(n)
+    lo, hi = weighted_median_intervals(q[order], t[order], w[order], B)
+    slo, shi = weighted_median_intervals(q[shuffled], t[shuffled], w[shuffled], B)
+    assert np.array_equal(lo, slo) and np.array_equal(hi, shi)
+    assert (lo[np.bincount(q, minlength=B) == 0] == 0).all()
+
+
 def test_query_many_answers_every_row_when_the_lp_fails_on_one(monkeypatch):
     """A row the LP fails on (a time-out, say) gets NaN bounds, method "failed" and its reason;
     the other rows are answered as before."""

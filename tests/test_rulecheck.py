@@ -88,3 +88,38 @@ def test_a_tree_value_on_no_path_is_still_known(data):
     X, y = data
     kb = tree_kb(X[["age"]], y, positive="sick")
     assert unused_rules(kb, [rule_clause([("age", "40-60")], rule_id="r1")]) == []
+
+
+def test_rule_unit_is_the_evidence_a_training_row_brings(data):
+    """A Direct KB over n always-known features: 2^n − 1 unit clauses per row; one tree: one
+    leaf of weight 1 per row. Bounds without rules do not depend on it."""
+    X, y = data
+    assert direct_kb(X, y, positive="sick").rule_unit() == pytest.approx(7.0)
+    assert tree_kb(X, y, positive="sick").rule_unit() == pytest.approx(1.0)
+    kb = direct_kb(X, y, positive="sick")
+    kb.n_rows = None  # read from the clauses when not recorded (a KB from a file)
+    assert kb.rule_unit() == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize("times", [2.0, 0.5])
+def test_the_same_weight_relative_to_the_data_moves_two_kb_kinds_alike(times):
+    """A rule whose w is the same multiple of each model's evidence per row (the Rules page's
+    'vs data') has a comparable effect under a Direct KB and a tree: at 2× it decides every
+    row it applies to in both, its pull on ω(POS) within 10% of each other; the same raw w
+    (14 here) would decide the tree's rows and barely move the Direct KB's."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"f{j}": rng.choice(["a", "b", "c"], 400) for j in range(6)})
+    y = (((X.f0 == "a") & (X.f1 != "b")) | (rng.random(400) < 0.1)).astype(int).to_numpy()
+    rows = X[X.f2 == "c"].head(60)
+    shift, decided = {}, {}
+    for build in (direct_kb, tree_kb):
+        kb = build(X, y, positive=1)
+        rule = rule_clause([("f2", "c")], "POS", 0.95, times * kb.rule_unit(), "r1")
+        before, after = query_many(kb, rows), query_many(with_rules(kb, [rule]), rows)
+        shift[kb.kind] = float(np.mean(after.mean - before.mean))
+        decided[kb.kind] = float(np.mean(after.mean > 0.5))
+    if times == 2.0:
+        assert decided == {"direct": 1.0, "tree": 1.0}
+        assert shift["direct"] == pytest.approx(shift["tree"], rel=0.1)
+    else:  # a minority voice: it moves neither to decide every row
+        assert decided["direct"] < 1.0 and decided["tree"] < 1.0

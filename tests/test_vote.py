@@ -513,3 +513,17 @@ def test_fitted_weights_are_the_penalised_logistic_fit_of_scikit_learn():
     z = S @ w + b
     g = S.T @ (-rw * (2 * y - 1) / (1 + np.exp((2 * y - 1) * z))) + w / 0.5 + 2.0
     assert np.abs(g[w > 0]).max() < 1e-3 and (g[w == 0] >= -1e-3).all()
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_first_equal_row_is_the_first_occurrence_of_each_body(wide):
+    """Each body's first equal row, by one integer per row or (too many values for int64)
+    by sorting the rows."""
+    rng = np.random.default_rng(5)
+    sizes = np.full(40, 9) if wide else np.array([2, 3, 4])
+    bodies = rng.integers(-1, 2, (200, len(sizes)))
+    got = VT.first_equal_row(bodies, sizes)
+    want = [next(j for j in range(len(bodies)) if (bodies[j] == bodies[i]).all())
+            for i in range(len(bodies))]
+    assert got.tolist() == want
+    assert VT.first_equal_row(bodies[:0], sizes).tolist() == []

@@ -75,7 +75,9 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
 
 
 def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None) -> pd.DataFrame:
-    """One row per rule; with the model's `kb` (without rules) also a plain-text "note" saying
+    """One row per rule; with the model's `kb` (without rules) also "vs data", the weight as a
+    multiple of the evidence a training row brings under that model (`KB.rule_unit`: the same
+    w is 1,000× a Direct KB's clause and 1× a tree's leaf), and a plain-text "note" saying
     "not used by this model: …" for a rule on a feature or value the model does not know
     (`plx_core.rulecheck.unused_rules`: typed under another model's bins, say)."""
     frame = pd.DataFrame(
@@ -84,6 +86,7 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None) -> pd.Dat
     )
     if kb is not None:
         notes = rule_notes(kb, rules)
+        frame["vs data"] = [r.w / kb.rule_unit() for r in rules]  # × a row's evidence
         frame["note"] = [notes.get(str(r.id), "") for r in rules]
     return frame
 

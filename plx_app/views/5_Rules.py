@@ -33,8 +33,8 @@ pairs = [wording.condition(f, v) for f in ws.features for v in domains[f]]  # qu
 
 st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probability p and a "
                f"weight w. POS means {ws.positive!r}. The KB in use has {len(ws.kb):,} learned "
-               "clauses with weight 1, so a rule needs a weight of that order to outvote them "
-               "where they agree with each other."))
+               "clauses."))
+st.caption(md(wording.rule_weight_meaning(ws.ensure_kb().rule_unit(), ws.kb_name)))
 
 def _fill_from_instance() -> None:
     if ws.selected is not None:
@@ -97,6 +97,9 @@ else:
             warning(f"Rule {rid_} is {note}")
     wrapped_table(frame, max_rows=6,
                   column_config={"rule": st.column_config.TextColumn(width="large"),
+                                 "vs data": st.column_config.NumberColumn(
+                                     format="%.3g×", help="w as a multiple of the evidence a "
+                                     "training row brings under this model"),
                                  "note": st.column_config.TextColumn(width="large"),
                                  "p": st.column_config.NumberColumn(format="%.3f"),
                                  "w": st.column_config.NumberColumn(format="%.4g")})
