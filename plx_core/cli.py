@@ -285,7 +285,9 @@ class Model:
         out = pd.DataFrame({
             "row": np.arange(1, len(X) + 1),
             "lower": b.lower, "upper": b.upper, "mean": mean,
-            "decision": np.where(mean > self.threshold + TIE_EPS, self.positive, self.negative),
+            # a row the LP failed on (NaN bounds, its 'note') has no decision, not the negative
+            "decision": np.where(np.isnan(mean), "", np.where(mean > self.threshold + TIE_EPS,
+                                                              self.positive, self.negative)),
             "tie": np.abs(mean - self.threshold) <= TIE_EPS,
             "method": b.method,
             "unseen": self.unseen(X, b),
@@ -342,7 +344,7 @@ def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
         hit = pred["note"].to_numpy(dtype=object) != ""
         if hit.any():
             first = int(np.flatnonzero(hit)[0])
-            say(f"{int(hit.sum())} row(s) could not be answered (NaN bounds; column 'note' says "
+            say(f"{int(hit.sum())} row(s) could not be answered (NaN bounds, no decision; column 'note' says "
                 f"why), e.g. row {first + 1}: {pred['note'].iloc[first]}")
 
 

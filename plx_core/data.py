@@ -528,6 +528,7 @@ _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[
 _DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
                   "s": r"s|secs?|seconds?"}
 _DURATION_MINUTES = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+_METRES_OR_MINUTES = r"\d+(?:\.\d+)?\s*m"  # 1.8m: a length or a time; not read as either
 _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
                         for k, rx in _DURATION_PART.items())
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
@@ -591,9 +592,13 @@ def _date_style(u: pd.Series) -> str | None:
 
 def _clock_style(u: pd.Series) -> str | None:
     """"time" or "duration" (`CLOCK_FORMATS`) when every value of `u` (present, stripped
-    text) is written as one, else None; the head first (`SAMPLE`), most columns are neither."""
+    text) is written as one, else None; the head first (`SAMPLE`), most columns are neither.
+    A column whose every value is a number with a bare "m" (1.8m, 100 m) is no duration: that
+    is how metres are written too, and its bins would read <1m 38s."""
     for fmt in CLOCK_FORMATS:
         if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
+            if fmt == "duration" and u.str.fullmatch(_METRES_OR_MINUTES, case=False).all():
+                return None
             return fmt
     return None
 

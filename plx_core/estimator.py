@@ -1231,14 +1231,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             direction = ["positive" if d else "negative" for d in decided]
         direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
                                else [direction] * len(rows), dtype=object)
-        ks = np.asarray([k] * len(rows), dtype=object)  # explain_many lowers k where it must
+        one_k = np.ndim(k) == 0  # one k as given: a bad one is named as k, not as "row 0: k"
+        ks = None if one_k else np.asarray(k, dtype=object)  # explain_many lowers k if it must
         records = [{c: v for c, v in r.items()} for r in frame.to_dict("records")]
         out: list = [None] * len(records)
         done = 0
         for i in np.unique(which):  # one batch per explaining KB (one when binary)
             at = np.flatnonzero(which == i)
             part = explain_many(
-                self._searched(int(i)), [records[j] for j in at], k=list(ks[at]),
+                self._searched(int(i)), [records[j] for j in at], k=k if one_k or len(ks) != len(rows) else list(ks[at]),
                 semantics=self._semantics(), direction=list(direction[at]), n_jobs=n_jobs,
                 progress=None if progress is None else
                 (lambda d, _t, base=done: progress(base + d, len(records))),

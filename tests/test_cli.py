@@ -1171,6 +1171,7 @@ def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, 
     got = pd.read_csv(pred, keep_default_na=False)
     assert got["note"].tolist()[:3] == ["", "", ""] and "time limit" in got["note"][3]
     assert got["method"][3] == "failed" and got["lower"][3] == "" and got["upper"][3] == ""
+    assert got["decision"][3] == "" and not got["tie"][3]  # not decided negative
     cols = ["lower", "upper", "decision"]
     assert np.array_equal(got.iloc[:3][cols].astype(float), good.iloc[:3][cols].astype(float))
     assert "1 row(s) could not be answered" in capsys.readouterr().err

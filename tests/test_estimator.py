@@ -755,3 +755,16 @@ def test_a_dataframe_column_of_times_of_day_is_named_with_how_to_convert_it():
     with pytest.warns(UserWarning, match="'at'.*times of day.*minutes since midnight"):
         m_ = PLXClassifier().fit(X, (h >= 12).astype(int))
     assert "at" in m_.excluded_ and "pd.to_datetime(s, format='%H:%M')" in m_.excluded_["at"]
+
+
+def test_explain_many_names_a_bad_k_as_given_and_takes_one_k_per_row():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), 120), "b": rng.choice(list("pq"), 120)})
+    m = PLXClassifier(positive="yes", variant="paper").fit(
+        X, np.where((X["a"] == "x") | (X["b"] == "p"), "yes", "no"))
+    with pytest.raises(DataError, match=r"^k must be a whole number ≥ 1, got 0"):
+        m.explain_many(X.head(3), k=0)  # one k: named as the user gave it, not "row 0: k"
+    got = m.explain_many(X.head(3), k=[1, 2, 1])
+    assert [len(e.features) for e in got] == [1, 2, 1]
+    with pytest.raises(DataError, match="row 1: k must be"):
+        m.explain_many(X.head(3), k=[1, 0, 1])
