@@ -168,7 +168,7 @@ def read_table(
     delim = delimiter if delimiter is not None else detect_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
-                                  names)
+                                  names, notes)
     return Table(frame, where, counts, lines, tuple(notes), delim)
 
 
@@ -355,7 +355,7 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
         raise DataError(f"unknown encoding {encoding!r}") from exc
 
 
-def _parse(reader, where, delim, max_rows, max_cols, missing, header, names):
+def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None):
     """(frame, file line of each row, missing-marker counts per column); checks every
     record's field count while reading (the only per-row loop)."""
     rows: list[list[str]] = []
@@ -378,7 +378,7 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names):
         if not rec:
             continue
         if not columns:
-            columns = _columns(rec, where, max_cols, header, names, line)
+            columns = _columns(rec, where, max_cols, header, names, line, notes)
             n_cols = len(columns)
             header_line = line
             if header:
@@ -416,8 +416,9 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names):
     return frame, np.asarray(lines, dtype=np.int64), counts
 
 
-def _columns(first, where, max_cols, header, names, line) -> list[str]:
-    """Column names from the first record (or `names`), checking the cap and duplicates."""
+def _columns(first, where, max_cols, header, names, line, notes=None) -> list[str]:
+    """Column names from the first record (or `names`), checking the cap and duplicates;
+    an empty header cell is named "Unnamed: j" (pandas' name) and said in `notes`."""
     n_cols = len(first)
     if n_cols > max_cols:
         raise DataError(
@@ -425,6 +426,11 @@ def _columns(first, where, max_cols, header, names, line) -> list[str]:
         )
     if header:
         columns = [c if c != "" else f"Unnamed: {j}" for j, c in enumerate(first)]
+        empty = [j for j, c in enumerate(first) if c == ""]
+        if empty and notes is not None:  # named as pandas names them, and said
+            notes.append("header cell(s) left empty, named: " + ", ".join(
+                f"column {j + 1} '{columns[j]}'" for j in empty[:5])
+                + (f" and {len(empty) - 5} more" if len(empty) > 5 else ""))
     else:
         columns = list(names) if names is not None else [f"a{j + 1}" for j in range(n_cols)]
         if len(columns) != n_cols:

@@ -393,6 +393,9 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     racing = [n for n in scores if not (is_vote(n) and n != "direct-vote" and "direct-vote" in
                                         scores and scores[n] <= scores["direct-vote"] + VOTE_MARGIN)]
     best = top(racing)
+    unraced = "".join(  # said: it may score above the one that answers
+        f"; {n} scored {scores[n]:.3f}, not more than {VOTE_MARGIN:g} above direct-vote "
+        f"({scores['direct-vote']:.3f}), so not compared" for n in scores if n not in racing)
     vote_note = ""
     others = [n for n in racing if not is_vote(n)]
     if is_vote(best) and others:
@@ -420,7 +423,7 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
             best = other
     model, setting = next(((m, d) for k, m, d in order if k == best), (best, None))
     model_of = {k: m for k, m, _d in order}
-    runner = sorted((n for n in scores if n != best and model_of.get(n, n) != model),
+    runner = sorted((n for n in racing if n != best and model_of.get(n, n) != model),
                     key=lambda n: -scores[n])
     against = (f"; next {runner[0]} {scores[runner[0]]:.3f}" if runner else "")
     from .vote import VOTE_FOLDS
@@ -454,8 +457,11 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
         if best in shifted:
             how += (f"; its F1 {scores[best] - shifted[best]:.3f} {shifted[best]:+.3f}, the "
                     "optimism the supervised cut points give the others")
+    sampled = (f" (a seeded sample of the {len(y)}: the tuned Direct KB's leave-one-out "
+               "budget; every row is learned from)" if len(rows) < len(y) else "")
     reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
-              f"{thresholds[best]:g}) on {len(rows)} training rows{against}{pruned_note}{vote_note}")
+              f"{thresholds[best]:g}) on {len(rows)} training rows{sampled}{against}{pruned_note}"
+              f"{vote_note}{unraced}")
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,
                      alpha, bins, pairs)
 

@@ -257,3 +257,12 @@ def test_data_notes_say_a_copy_of_the_label():
     notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
     said = [(level, m) for level, m in notes if "copy of the label" in m]
     assert len(said) == 1 and said[0][0] == "warning" and said[0][1].startswith("Column 'flag'")
+
+
+def test_an_upload_says_what_reading_it_did():
+    # the file's notes (an empty header cell named, CR line endings) are on the Data page
+    # as plx fit says them on stderr
+    raw = read_upload(b"a,,y\r" + b"".join(b"%d,%d,%s\r" % (i % 3, i % 2, b"yn"[i % 2:i % 2 + 1])
+                                           for i in range(12)), "old.csv")
+    assert "column 2 'Unnamed: 1'" in raw.description and "CR only" in raw.description
+    assert list(raw.frame.columns) == ["a", "Unnamed: 1", "y"] and len(raw.frame) == 12

@@ -70,7 +70,7 @@ def test_rules_survive_a_restart_and_a_kill_during_a_save(browser, tmp_path):
     env = {"PLX_HOME": str(home)}
     cond = _a_condition()
     # 1. add a rule, named by its author, with a reason
-    with streamlit_server(8901, env=env) as url:
+    with streamlit_server(env=env) as url:
         ctx, app = new_app(browser, url, "store1")
         app.open("", expect="Data")
         app.nav("Rules", expect="Add a rule")
@@ -83,7 +83,7 @@ def test_rules_survive_a_restart_and_a_kill_during_a_save(browser, tmp_path):
     assert _head(home) == (1, 1)
     # 2. a new server: the rule is there; a save held open is killed
     procs: list[subprocess.Popen] = []
-    with streamlit_server(8902, env=dict(env, PLX_FAULT_SLOW_SAVE="120"), procs=procs) as url:
+    with streamlit_server(env=dict(env, PLX_FAULT_SLOW_SAVE="120"), procs=procs) as url:
         ctx, app = new_app(browser, url, "store2")
         app.open("", expect="Data")
         app.nav("Rules", expect="Add a rule")
@@ -103,7 +103,7 @@ def test_rules_survive_a_restart_and_a_kill_during_a_save(browser, tmp_path):
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert _head(home) == (1, 1)  # the last committed state: r1 only
     # 3. and the dashboard opens it and keeps working
-    with streamlit_server(8903, env=env) as url:
+    with streamlit_server(env=env) as url:
         ctx, app = new_app(browser, url, "store3")
         app.open("", expect="Data")
         app.nav("Rules", expect="Add a rule")

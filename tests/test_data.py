@@ -856,6 +856,17 @@ def test_money_written_like_1_234_is_left_out_with_the_reason_not_as_an_id():
     assert named.bins["price"].number_format == "thousands+currency"
 
 
+def test_empty_header_cells_are_named_and_said():
+    """An empty header cell gets pandas' name ("Unnamed: j") and a note names its column
+    number, so the name a model and its messages use is not a surprise."""
+    t = read_table(b"a,,b,\n1,2,3,4\n5,6,7,8\n")
+    assert list(t.frame.columns) == ["a", "Unnamed: 1", "b", "Unnamed: 3"]
+    assert t.frame["Unnamed: 1"].tolist() == ["2", "6"]  # nothing dropped
+    assert t.notes == ("header cell(s) left empty, named: column 2 'Unnamed: 1', "
+                       "column 4 'Unnamed: 3'",)
+    assert read_table(b"a,b\n1,2\n").notes == ()
+
+
 def test_lengths_in_metres_are_not_read_as_minutes():
     """1.8m is how a height in metres is written as well as 1.8 minutes: a column of numbers
     with a bare "m" is not guessed a duration (its bins read <1m 38s); one that also writes

@@ -198,7 +198,8 @@ def read_upload(
         raise DataError(f"the file has only {len(frame)} data row(s); plx needs more rows to learn from")
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
-    return RawTable(filename, frame, f"Uploaded file {filename!r}.",
+    said = "".join(f" {n[0].upper()}{n[1:]}." for n in table.notes)  # as plx fit says them
+    return RawTable(filename, frame, f"Uploaded file {filename!r}.{said}",
                     fingerprint(data, header, tuple(missing), split_column, decimal, rows),
                     settings, "upload", bytes(data),
                     {"header": bool(header), "missing": list(missing),
