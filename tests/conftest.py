@@ -81,6 +81,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups' marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of `SLOW` (every parameter of a listed test) and the browser tests (a
     real server and Chromium: minutes) as slow, and put each test in its xdist group: its
@@ -97,8 +98,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group("browser" if browser else name.split("::")[0]))
-    if getattr(config.option, "dist", "no") == "loadgroup":  # the browser group first
+    if _loadgroup(config):  # the browser group first (the workers' order is the schedule's)
         items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+
+
+def _loadgroup(config: pytest.Config) -> bool:
+    """Whether this process collects for `--dist loadgroup`: on the controller `dist` says
+    so; on a worker xdist sets `dist` to "no" and `loadgroup` to True."""
+    return (getattr(config.option, "dist", "no") == "loadgroup"
+            or bool(getattr(config.option, "loadgroup", False)))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker sends the collected ids
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Each test's xdist group in the id the worker sends (`test_x.py::t@group`, which the
+    loadgroup scheduler reads). pytest ≥ 9.2 keeps ids structured (`Node._id`) and xdist 3.8
+    still writes the group into the old `_nodeid` field, so the group is lost and the groups
+    above silently spread over both workers (pytest-dev/pytest-xdist#1386); older pytest
+    takes xdist's own suffix and nothing is done here."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # pytest < 9.2: xdist's suffix works
+        return
+    for item in session.items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is None or not hasattr(item, "_id"):
+            continue
+        group = str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        if "@" not in item.nodeid.rsplit("]", 1)[-1]:
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
 
 
 @pytest.fixture(autouse=True, scope="session")
