@@ -75,9 +75,11 @@ def unused_rules(kb: KB, rules: Iterable[WeightedClause] | None = None) -> list[
 
 def unused_rules_note(found: list[UnusedRule]) -> str:
     """One line for all of them ("" when none): what `warn_unused_rules` says."""
-    if not found:
-        return ""
-    return "; ".join(u.message for u in found)
+    by_rule: dict[tuple[str, str], list[str]] = {}
+    for u in found:  # a rule with several unknown conditions is named once, with every reason
+        by_rule.setdefault((u.rule_id, u.text), []).append(u.reason)
+    return "; ".join(f"rule {rid} ({text}) is not used by this model: " + "; ".join(why)
+                     for (rid, text), why in by_rule.items())
 
 
 def warn_unused_rules(kb: KB, stacklevel: int = 3) -> None:

@@ -123,3 +123,13 @@ def test_the_same_weight_relative_to_the_data_moves_two_kb_kinds_alike(times):
         assert shift["direct"] == pytest.approx(shift["tree"], rel=0.1)
     else:  # a minority voice: it moves neither to decide every row
         assert decided["direct"] < 1.0 and decided["tree"] < 1.0
+
+
+def test_a_rule_with_two_conditions_the_model_lacks_is_named_once_with_both(data):
+    X, y = data
+    kb = direct_kb(X, y, positive="sick")
+    bad = with_rules(kb, [rule_clause([("age", "45"), ("smoker", "Yes")], p=0.9, w=5,
+                                      rule_id="r7")])
+    msgs = _caught(lambda: query(bad, {"age": "<40"}))
+    assert len(msgs) == 1 and msgs[0].count("rule r7") == 1, msgs
+    assert "no value '45'" in msgs[0] and "no value 'Yes'" in msgs[0]

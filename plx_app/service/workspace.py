@@ -12,9 +12,9 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.data import Binning, Dataset, estimator_rows
+from plx_core.data import Binning, Dataset, estimator_rows, row_name
 from plx_core.encoding import is_missing
-from plx_core.errors import DataError
+from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
 from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many
 from plx_core.ruleset import merge_rules
@@ -508,6 +508,10 @@ def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
                    threshold: float = THRESHOLD) -> pd.DataFrame:
     """Bounds and decision (positive iff the mean is above `threshold`) of every row of X."""
     ba: BoundsArray = query_many(kb, X, semantics=semantics, method=method)
+    if ba.failed:  # a row without bounds has no decision: scores over the others would mislead
+        r, why = ba.failed[0]
+        more = f" (and {len(ba.failed) - 1} more rows)" if len(ba.failed) > 1 else ""
+        raise SolverError(f"{row_name(X.index, r)}{more} could not be answered: {why}")
     pos = ba.mean > threshold + TIE_EPS
     out = pd.DataFrame({"lower": ba.lower, "upper": ba.upper, "mean": ba.mean,
                         "decision": np.where(pos, "POS", "NOT POS"),
