@@ -43,6 +43,7 @@ def shared_data_dir() -> Path:
 
 
 SLOW = {
+    "test_cli.py::test_a_chosen_confidence_weighted_kb_is_saved_with_its_weights",
     "test_cli.py::test_the_installed_command_exits_2_without_a_traceback",
     "test_direct.py::test_counts_equal_brute_force",
     "test_direct.py::test_many_features_fall_back_to_per_subset_counting",
