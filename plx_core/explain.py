@@ -75,6 +75,7 @@ from .query import (
     weighted_median,
     weighted_median_intervals,
 )
+from .rulecheck import unused_rules_said
 from .tokens import condition_text
 
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
@@ -853,13 +854,14 @@ def explain(
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
     k = _check_int("k", k, None)
-    if strategy == "shapley":
-        _check_int("budget", budget, 0)
-        _check_int("lp_budget", lp_budget, 0)
-        _check_int("beam_width", beam_width, 1)
-        return _explain_by_shapley(kb, q, k, semantics, direction)
-    return explain_all(kb, q, [k], budget=budget, beam_width=beam_width, semantics=semantics,
-                       lp_budget=lp_budget, direction=direction)[k]
+    with unused_rules_said(kb):  # once, not once for each sub-query scored
+        if strategy == "shapley":
+            _check_int("budget", budget, 0)
+            _check_int("lp_budget", lp_budget, 0)
+            _check_int("beam_width", beam_width, 1)
+            return _explain_by_shapley(kb, q, k, semantics, direction)
+        return explain_all(kb, q, [k], budget=budget, beam_width=beam_width,
+                           semantics=semantics, lp_budget=lp_budget, direction=direction)[k]
 
 
 def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) -> Explanation:

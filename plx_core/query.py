@@ -38,7 +38,7 @@ from .median import (
     weighted_median,
     weighted_median_intervals,
 )
-from .rulecheck import warn_unused_rules
+from .rulecheck import unused_rules_said, warn_unused_rules
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
 UNSEEN = -2  # code of a query value never seen in training
@@ -823,14 +823,14 @@ def query_many(kb: KB, X: Any, semantics: str = "auto", method: str = "auto",
     cut into chunks of at most `BATCH_PAIRS` lookups (memory does not grow with the rows), and
     the chunks answered on `n_jobs` threads (None: every core). Rules are evaluated
     column-wise; rows where a clause needs the LP go through `query` one by one."""
-    warn_unused_rules(kb)
     sem = resolve_semantics(kb, semantics)
     if method not in ("auto", "lp"):
         raise DataError(f"method must be 'auto' or 'lp', got {method!r}")
-    if not isinstance(X, pd.DataFrame) or len(X) <= ROW_BLOCK:
-        return _query_block(kb, X, sem, method, n_jobs)
-    return BoundsArray.concat([_query_block(kb, X.iloc[a:a + ROW_BLOCK], sem, method, n_jobs)
-                               for a in range(0, len(X), ROW_BLOCK)])
+    with unused_rules_said(kb):  # once for the batch, not again for each row the LP answers
+        if not isinstance(X, pd.DataFrame) or len(X) <= ROW_BLOCK:
+            return _query_block(kb, X, sem, method, n_jobs)
+        return BoundsArray.concat([_query_block(kb, X.iloc[a:a + ROW_BLOCK], sem, method,
+                                                n_jobs) for a in range(0, len(X), ROW_BLOCK)])
 
 
 def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> BoundsArray:

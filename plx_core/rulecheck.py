@@ -10,7 +10,9 @@ this model: …" and `query` / `PLXClassifier` warn once instead of silently ign
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from .kb import KB, WeightedClause
 
 SHOWN_VALUES = 12  # known values listed in a message
+_SAID: ContextVar[bool] = ContextVar("plx_unused_rules_said", default=False)
 
 
 @dataclass(frozen=True)
@@ -85,8 +88,20 @@ def unused_rules_note(found: list[UnusedRule]) -> str:
 def warn_unused_rules(kb: KB, stacklevel: int = 3) -> None:
     """Warn (UserWarning) naming the KB's enabled rules the model cannot use; cheap when a rule
     never named a value the data lacks (the usual case: nothing to check)."""
-    if not kb._rule_only:
+    if not kb._rule_only or _SAID.get():
         return
     found = unused_rules(kb, [c for c in kb.rules if c.enabled])
     if found:
         warnings.warn(unused_rules_note(found), UserWarning, stacklevel=stacklevel)
+
+
+@contextmanager
+def unused_rules_said(kb: KB, stacklevel: int = 4) -> Iterator[None]:
+    """Warn about `kb`'s unused rules once, then not again inside the block: a batch (every
+    row of `query_many`, an explanation's sub-queries) says it once, not once a row."""
+    warn_unused_rules(kb, stacklevel=stacklevel)
+    token = _SAID.set(True)
+    try:
+        yield
+    finally:
+        _SAID.reset(token)

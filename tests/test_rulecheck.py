@@ -133,3 +133,16 @@ def test_a_rule_with_two_conditions_the_model_lacks_is_named_once_with_both(data
     msgs = _caught(lambda: query(bad, {"age": "<40"}))
     assert len(msgs) == 1 and msgs[0].count("rule r7") == 1, msgs
     assert "no value '45'" in msgs[0] and "no value 'Yes'" in msgs[0]
+
+
+def test_a_batch_and_an_explanation_say_an_unused_rule_once_not_once_a_row(data):
+    from plx_core import explain
+
+    X, y = data
+    kb = direct_kb(X, y, positive="sick")
+    bad = with_rules(kb, [rule_clause([("age", "(40, 52]"), ("sex", "F")], p=0.9, w=5,
+                                      rule_id="r1")])
+    assert len(_caught(lambda: query_many(bad, X.head(20), method="lp"))) == 1
+    assert len(_caught(lambda: explain(bad, X.iloc[0].to_dict(), k=2))) == 1
+    # and the next call says it again (the batch's silence does not outlive it)
+    assert len(_caught(lambda: query(bad, {"age": "<40"}))) == 1
