@@ -340,12 +340,14 @@ def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
 
 def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
     """One line: how many rows could not be answered (column 'note' says why, per row)."""
+    from .query import failed_rows_note
+
     if "note" in pred:
         hit = pred["note"].to_numpy(dtype=object) != ""
         if hit.any():
             first = int(np.flatnonzero(hit)[0])
-            say(f"{int(hit.sum())} row(s) could not be answered (NaN bounds, no decision; column 'note' says "
-                f"why), e.g. row {first + 1}: {pred['note'].iloc[first]}")
+            say(failed_rows_note(int(hit.sum()), f"row {first + 1}: {pred['note'].iloc[first]}",
+                                 "no decision; column 'note' says why"))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:

@@ -100,6 +100,7 @@ from .query import (
     BoundsArray,
     encode_query_rows,
     encode_rows,
+    failed_rows_note,
     query_many,
     read_as_note,
     unseen_cells,
@@ -149,15 +150,14 @@ def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
         warnings.warn(unseen_note(cells, n_rows), UserWarning, stacklevel=3)
 
 
-def warn_failed(res: Sequence[BoundsArray]) -> None:
+def warn_failed(res: Sequence[BoundsArray], decided: str) -> None:
     """The warning that names the rows no answer could be given for (the LP failed on them:
-    NaN bounds, decided negative); every other row is answered."""
+    NaN bounds) and what `predict` gave them (`decided`); every other row is answered."""
     failed = sorted({f for b in res for f in b.failed})
     if failed:
-        shown = "; ".join(f"row {r}: {why}" for r, why in failed[:3])
-        more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
-        warnings.warn(f"{len(failed)} row(s) could not be answered (NaN bounds): {shown}{more}",
-                      UserWarning, stacklevel=3)
+        r, why = failed[0]
+        warnings.warn(failed_rows_note(len(failed), f"row {r}: {why}", decided), UserWarning,
+                      stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
@@ -1109,7 +1109,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
-        warn_failed(res)
+        if len(res) == 1:
+            neg = self.classes_[1 - self._class_str.index(self.positive_)]
+            neg = neg.item() if isinstance(neg, np.generic) else neg  # 'no', not np.str_('no')
+            warn_failed(res, f"predict gives them the negative class {neg!r}")
+        else:
+            warn_failed(res, "predict chooses among the classes whose KB answered them")
         return res
 
     def _block_means(self, X: Any) -> tuple[list[BoundsArray], dict[str, int], int]:
@@ -1192,7 +1197,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             positive = res[0].mean > self._threshold() + TIE_EPS
             return np.where(positive, self.classes_[pos_col], self.classes_[1 - pos_col])
         means = np.column_stack([r.mean for r in res])
-        return self.classes_[np.argmax(means, axis=1)]
+        # a KB the LP failed on for a row (NaN) never wins it: the others decide
+        return self.classes_[np.argmax(np.nan_to_num(means, nan=-np.inf), axis=1)]
 
     def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         """Per row (binned, the searched KB's columns): which KB explains it and whether that

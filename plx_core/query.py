@@ -884,6 +884,12 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                        tuple(failed))
 
 
+def failed_rows_note(n: int, first: str, decided: str) -> str:
+    """The one wording for rows the LP failed on, wherever a batch reports them (`PLXClassifier`,
+    `plx predict`): how many, what was done with them, and the first with its reason."""
+    return f"{n} row(s) could not be answered (NaN bounds; {decided}), e.g. {first}"
+
+
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray
                  ) -> list[tuple[np.ndarray, np.ndarray, bool]]:
     """Chunks (rows, known features, by subsets?) of the rows answered without the LP: rows

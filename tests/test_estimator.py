@@ -768,3 +768,61 @@ def test_explain_many_names_a_bad_k_as_given_and_takes_one_k_per_row():
     assert [len(e.features) for e in got] == [1, 2, 1]
     with pytest.raises(DataError, match="row 1: k must be"):
         m.explain_many(X.head(3), k=[1, 0, 1])
+
+
+def _fail_row(monkeypatch, row: int) -> None:
+    """Every KB's LP fails on `row` of a batch (NaN bounds and a reason, as `query_many` gives)."""
+    import dataclasses
+
+    import plx_core.estimator as E
+
+    real = E.query_many
+
+    def failing(kb, X, *a, **kw):
+        b = real(kb, X, *a, **kw)
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[row] = up[row] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=((row, "solver crashed"),))
+
+    monkeypatch.setattr(E, "query_many", failing)
+
+
+def test_predict_says_what_it_gave_a_row_the_lp_failed_on(monkeypatch):
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), 80), "b": rng.choice(list("pq"), 80)})
+    y = np.where(X["a"] == "x", "sick", "well")
+    clf = PLXClassifier(kb="direct", positive="sick").fit(X, y)
+    plain = clf.predict(X.head(4))
+    _fail_row(monkeypatch, 1)
+    with pytest.warns(UserWarning, match=r"1 row\(s\) could not be answered .*negative class "
+                                          r"'well'.*row 1: solver crashed"):
+        got = clf.predict(X.head(4))
+    assert got[1] == "well" and list(got[[0, 2, 3]]) == list(plain[[0, 2, 3]])
+
+
+def test_several_classes_a_kb_that_failed_on_a_row_does_not_win_it(monkeypatch):
+    import plx_core.estimator as E
+
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), 90), "b": rng.choice(list("pq"), 90)})
+    y = X["a"].map({"x": "A", "y": "B", "z": "C"}).to_numpy()
+    y[:9] = "C"  # not a copy of column a
+    clf = PLXClassifier(kb="direct").fit(X, y)
+    plain = clf.predict(X.head(3))
+    real, calls = E.query_many, []
+
+    def first_kb_fails(kb, rows, *a, **kw):  # class A's KB (the first) fails on row 0
+        import dataclasses
+
+        b = real(kb, rows, *a, **kw)
+        calls.append(1)
+        if len(calls) % 3 != 1:
+            return b
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[0] = up[0] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=((0, "solver crashed"),))
+
+    monkeypatch.setattr(E, "query_many", first_kb_fails)
+    with pytest.warns(UserWarning, match="chooses among the classes whose KB answered"):
+        got = clf.predict(X.head(3))
+    assert got[0] in ("B", "C") and list(got[1:]) == list(plain[1:])

@@ -16,7 +16,7 @@ from plx_core.data import Binning, Dataset, estimator_rows, row_name
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
-from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many
+from plx_core.query import TIE_EPS, Bounds, BoundsArray, failed_rows_note, query, query_many
 from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
 
@@ -510,8 +510,8 @@ def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
     ba: BoundsArray = query_many(kb, X, semantics=semantics, method=method)
     if ba.failed:  # a row without bounds has no decision: scores over the others would mislead
         r, why = ba.failed[0]
-        more = f" (and {len(ba.failed) - 1} more rows)" if len(ba.failed) > 1 else ""
-        raise SolverError(f"{row_name(X.index, r)}{more} could not be answered: {why}")
+        raise SolverError(failed_rows_note(len(ba.failed), f"{row_name(X.index, r)}: {why}",
+                                           "no decision, so nothing is scored"))
     pos = ba.mean > threshold + TIE_EPS
     out = pd.DataFrame({"lower": ba.lower, "upper": ba.upper, "mean": ba.mean,
                         "decision": np.where(pos, "POS", "NOT POS"),
