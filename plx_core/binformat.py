@@ -53,6 +53,7 @@ def write_npz(kb: Any, target: str | Path | IO[bytes], meta: dict[str, Any] | No
         "features": list(kb.features),
         "domains": {f: list(kb.domains[f]) for f in kb.features},
         "clauses": [_clause_json(c) for c in kb.extra],
+        **kb.saved_state(),
         "meta": meta or {},
     }
     raw = json.dumps(header, ensure_ascii=False).encode("utf-8")
@@ -118,7 +119,7 @@ def read_npz(source: str | Path | bytes | IO[bytes], where: str = "KB file") -> 
                 positive=base.positive, kind=base.kind, max_len=base.max_len)
     except DataError as exc:
         raise bad(str(exc)) from None
-    return kb, meta
+    return kb.restore_state(base.saved_state()), meta
 
 
 def _checked_columns(a: dict[str, np.ndarray], base: Any, bad: Any) -> list[np.ndarray]:

@@ -89,6 +89,32 @@ def load_json(text: str, what: str) -> Any:
         raise ClauseSyntaxError(f"{what} is nested too deeply to be a plx file") from None
 
 
+def saved_state(doc: Any, kb: KB, where: str = "") -> dict[str, Any]:
+    """A KB file's `KB.saved_state` fields ("n_rows", "rule_only"), checked against the KB
+    read (`where` prefixes the one-line error); {} when the file has none."""
+    if not isinstance(doc, dict):
+        raise ClauseSyntaxError(where + "must be a JSON object")
+    out: dict[str, Any] = {}
+    n = doc.get("n_rows")
+    if n is not None:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ClauseSyntaxError(where + f"field 'n_rows' must be a positive integer, got {n!r}")
+        out["n_rows"] = n
+    only = doc.get("rule_only")
+    if only is not None:
+        if not isinstance(only, dict) or not all(
+                isinstance(v, list) and all(isinstance(x, str) for x in v) for v in only.values()):
+            raise ClauseSyntaxError(where + "field 'rule_only' must map feature names to lists "
+                                    "of strings")
+        for f, vals in only.items():
+            missing = [v for v in vals if v not in kb.domains.get(f, ())]
+            if missing:
+                raise ClauseSyntaxError(where + f"field 'rule_only': feature {f!r} has no value "
+                                        f"{missing[0]!r} in 'domains'")
+        out["rule_only"] = only
+    return out
+
+
 def kb_from_document(doc: Any, text: str | None = None, where: str = "") -> KB:
     """A KB from a parsed "plx-kb" JSON document (`text`, when given, lets errors name the
     line of a bad clause; it is only scanned when there is an error)."""
@@ -140,9 +166,10 @@ def kb_from_document(doc: Any, text: str | None = None, where: str = "") -> KB:
     fast = _learned_columns(clauses, features, doms)
     if fast is not None:  # every clause a plain learned one: straight into the columns
         try:
-            return KB(tuple(features), doms, *fast, kind=kind, positive=positive, max_len=max_len)
+            kb = KB(tuple(features), doms, *fast, kind=kind, positive=positive, max_len=max_len)
         except DataError as exc:
             raise bad(str(exc)) from None
+        return kb.restore_state(saved_state(doc, kb, where))
     out = []
     for i, item in enumerate(clauses):
         try:
@@ -155,7 +182,7 @@ def kb_from_document(doc: Any, text: str | None = None, where: str = "") -> KB:
         kb.add(out)
     except DataError as exc:
         raise bad(str(exc)) from None
-    return kb
+    return kb.restore_state(saved_state(doc, kb, where))
 
 
 _LEARNED_KEYS = frozenset(("literals", "p", "w", "source", "support", "positives"))

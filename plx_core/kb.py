@@ -299,6 +299,27 @@ class KB:
         self._unit_cache = (self.w, self.support, unit)
         return unit
 
+    def saved_state(self) -> dict[str, Any]:
+        """What a KB file keeps beside its clauses and domains, when there is any: the training
+        rows (`n_rows`, for `rule_unit`) and the values only a rule named ("rule_only", so a
+        reloaded model still flags the rules it cannot use)."""
+        out: dict[str, Any] = {}
+        if self.n_rows:
+            out["n_rows"] = int(self.n_rows)
+        if self._rule_only:
+            only: dict[str, list[str]] = {}
+            for f, v in sorted(self._rule_only):
+                only.setdefault(f, []).append(v)
+            out["rule_only"] = only
+        return out
+
+    def restore_state(self, state: dict[str, Any]) -> KB:
+        """`saved_state` back onto this KB (read and checked by `jsonformat.saved_state`)."""
+        self.n_rows = state.get("n_rows", self.n_rows)
+        only = state.get("rule_only", {})
+        self._rule_only = frozenset((f, v) for f, vals in only.items() for v in vals)
+        return self
+
     def known_domains(self) -> dict[str, tuple[str, ...]]:
         """The values per feature the model knows from its data or learned clauses: `domains`
         without the values only a rule named (features only a rule named are left out)."""
@@ -448,6 +469,9 @@ class KB:
             head.append(f"# max_len={self.max_len}")
         for f in self.features:
             head.append(f"# domain {_quote(f)}: " + " ".join(_quote(v) for v in self.domains[f]))
+        state = self.saved_state()
+        if state:
+            head.append(f"# state={json.dumps(state, ensure_ascii=False)}")
         body = _learned_text(self)
         body.extend(c.to_text() for c in self.extra)
         return "\n".join(head + body) + "\n"
@@ -456,7 +480,7 @@ class KB:
     def from_text(cls, text: str) -> KB:
         features: list[str] = []
         domains: dict[str, tuple[str, ...]] = {}
-        kind, positive, max_len = "general", None, None
+        kind, positive, max_len, state = "general", None, None, {}
         clauses: list[WeightedClause] = []
         # only "\n" ends a line: str.splitlines would also split inside quoted names at
         # characters such as U+0085 or U+2028
@@ -474,6 +498,9 @@ class KB:
                 m = re.match(r"#\s*max_len=(\d+)", line)
                 if m:
                     max_len = int(m.group(1))
+                m = re.match(r"#\s*state=(.*)$", line)
+                if m:
+                    state = _parse_header_json(m.group(1), lineno)
                 m = re.match(r"#\s*domain\s+(.*)$", line)
                 if m:
                     toks = _tokenize(m.group(1), lineno, offset=raw.index(m.group(1)))
@@ -487,7 +514,9 @@ class KB:
             clauses.append(parse_clause(line, lineno))
         kb = cls(tuple(features), domains, kind=kind, positive=positive, max_len=max_len)
         kb.add(clauses)
-        return kb
+        from .jsonformat import saved_state
+
+        return kb.restore_state(saved_state(state, kb, "the '# state=' line: "))
 
     # ------------------------------------------------------------------ JSON
 
@@ -501,6 +530,7 @@ class KB:
             "max_len": self.max_len,
             "features": list(self.features),
             "domains": {f: list(self.domains[f]) for f in self.features},
+            **self.saved_state(),
         }
         lines = [json.dumps(header, ensure_ascii=False)[:-1] + ', "clauses": [']
         items = learned_json(self)

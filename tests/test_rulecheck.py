@@ -146,3 +146,39 @@ def test_a_batch_and_an_explanation_say_an_unused_rule_once_not_once_a_row(data)
     assert len(_caught(lambda: explain(bad, X.iloc[0].to_dict(), k=2))) == 1
     # and the next call says it again (the batch's silence does not outlive it)
     assert len(_caught(lambda: query(bad, {"age": "<40"}))) == 1
+
+
+def test_a_saved_and_reloaded_kb_still_names_the_rules_it_cannot_use(data):
+    import io
+
+    from plx_core import KB
+    from plx_core.binformat import read_npz, write_npz
+
+    X, y = data
+    kb = with_rules(direct_kb(X, y, positive="sick"), _rules())
+    found = [(u.rule_id, u.feature, u.value) for u in unused_rules(kb)]
+    buf = io.BytesIO()
+    write_npz(kb, buf)
+    for back in (KB.from_json(kb.to_json()), KB.from_text(kb.to_text()),
+                 read_npz(buf.getvalue())[0]):
+        assert [(u.rule_id, u.feature, u.value) for u in unused_rules(back)] == found
+        assert back.n_rows == kb.n_rows == 60
+        assert back.rule_unit() == pytest.approx(kb.rule_unit())
+        assert _caught(lambda b=back: query(b, {"age": "<40"}))
+
+
+def test_a_kb_file_whose_rule_only_value_is_not_a_domain_value_is_one_clear_error(data):
+    import json
+
+    from plx_core import KB
+    from plx_core.errors import ClauseSyntaxError
+
+    X, y = data
+    kb = with_rules(direct_kb(X, y, positive="sick"), _rules()[:1])
+    doc = json.loads(kb.to_json())
+    doc["rule_only"] = {"age": ["(99, 100]"]}
+    with pytest.raises(ClauseSyntaxError, match="rule_only.*'age'.*'\\(99, 100\\]'"):
+        KB.from_json(json.dumps(doc))
+    doc["rule_only"], doc["n_rows"] = {}, -3
+    with pytest.raises(ClauseSyntaxError, match="n_rows"):
+        KB.from_json(json.dumps(doc))
