@@ -1431,10 +1431,14 @@ def label_copy(s: pd.Series, y: Any) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
     the label's classes on every row where it is present), or None. Kept, but said: a model
     answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome."""
-    ys = as_strings(pd.Series(np.asarray(y, dtype=object), index=s.index))
+    ys = y if isinstance(y, pd.Series) and y.dtype == object else pd.Series(np.asarray(y))
+    ys = as_strings(ys.set_axis(s.index))  # numbers and booleans by their dtype: no per-value work
+    n_classes = ys.nunique(dropna=True)
+    if (pd.api.types.is_numeric_dtype(s.dtype) and s.nunique(dropna=True) > n_classes
+            and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
+        return None  # numbers write one to one as strings: more values than classes, no copy
     vs = as_strings(s)
     known = vs.notna().to_numpy() & ys.notna().to_numpy()
-    n_classes = ys.nunique(dropna=True)
     if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
         return None
     pairs = pd.DataFrame({"v": vs[known].to_numpy(), "y": ys[known].to_numpy()}).drop_duplicates()
