@@ -750,9 +750,10 @@ def merge_counts(parts: Iterable[Counts], sizes: Sequence[int], max_len: int | N
 
 
 def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, positive: str,
-                   max_len: int | None) -> KB:
+                   max_len: int | None, n_rows: int | None = None) -> KB:
     """The Direct KB of counted bodies: p = positives / support, unit weights (the bodies'
-    lengths, when counted, kept as `KB.lengths`)."""
+    lengths, when counted, kept as `KB.lengths`); `n_rows` the rows counted (what a rule's
+    weight is weighed against, `KB.rule_unit`)."""
     m = len(counts.support)
     lengths = None
     if counts.lengths is not None and len(counts.lengths) == m:
@@ -762,7 +763,8 @@ def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, posit
         tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
         counts.positives / np.maximum(counts.support, 1), np.ones(m), counts.support,
         counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
-        max_len=max_len, _lengths_cache=None if lengths is None else (counts.codes, lengths),
+        max_len=max_len, n_rows=None if n_rows is None else int(n_rows),
+        _lengths_cache=None if lengths is None else (counts.codes, lengths),
     )
 
 
@@ -832,9 +834,7 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
     visit = observe(enc.codes, rows, cap) if observe is not None else None
     counts = count_rows(enc.codes, yb, sizes, cap, rows=rows, visit=visit)
-    kb = kb_from_counts(counts, enc.features, enc.domains, pos, cap)
-    kb.n_rows = int(n)  # the rows a rule's weight is weighed against (`KB.rule_unit`)
-    return kb, reason
+    return kb_from_counts(counts, enc.features, enc.domains, pos, cap, n), reason
 
 
 # --------------------------------------------------------------------------- lazy answers

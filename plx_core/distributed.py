@@ -225,7 +225,7 @@ def direct_kb_dask(data: Any, label: str, positive: Any = None, max_len: int | N
     counts = [dask.delayed(_part_counts)(p, features, label, domains, pos, sizes, cap)
               for p in parts]
     total = _tree(dask, counts, lambda a, b: _merge(sizes, cap, a, b)).compute()
-    return kb_from_counts(total, features, domains, pos, cap), reason
+    return kb_from_counts(total, features, domains, pos, cap, n), reason
 
 
 # --------------------------------------------------------------------------- the estimator
