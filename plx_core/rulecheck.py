@@ -78,11 +78,17 @@ def unused_rules(kb: KB, rules: Iterable[WeightedClause] | None = None) -> list[
 
 def unused_rules_note(found: list[UnusedRule]) -> str:
     """One line for all of them ("" when none): what `warn_unused_rules` says."""
-    by_rule: dict[tuple[str, str], list[str]] = {}
-    for u in found:  # a rule with several unknown conditions is named once, with every reason
-        by_rule.setdefault((u.rule_id, u.text), []).append(u.reason)
-    return "; ".join(f"rule {rid} ({text}) is not used by this model: " + "; ".join(why)
-                     for (rid, text), why in by_rule.items())
+    return "; ".join(f"rule {us[0].rule_id} ({us[0].text}) is not used by this model: "
+                     + "; ".join(u.reason for u in us) for us in by_rule(found).values())
+
+
+def by_rule(found: list[UnusedRule]) -> dict[str, list[UnusedRule]]:
+    """`unused_rules`' findings grouped by rule id, in rule order: a rule with several
+    conditions the model lacks is named once, with every reason."""
+    out: dict[str, list[UnusedRule]] = {}
+    for u in found:
+        out.setdefault(u.rule_id, []).append(u)
+    return out
 
 
 def warn_unused_rules(kb: KB, stacklevel: int = 3) -> None:

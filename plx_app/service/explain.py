@@ -411,13 +411,19 @@ def ws_explain_row(ws: Workspace, values: Mapping[str, str | None], k: int,
     cite) gives an `Unexplained` with the reason (cached too) instead of stopping the batch."""
     v = view or ws.view()
     key = values_key(values)
-    if ws.is_cached("unexplained", key, int(k), view=v):
-        return ws.cached("unexplained", key, int(k), view=v, make=lambda: None)
-    try:
-        return ws_explain(ws, values, k, view=v)
-    except (DataError, ValueError) as exc:
-        note = Unexplained(-1, dict(known(values)), int(k), str(exc))
-        return ws.cached("unexplained", key, int(k), view=v, make=lambda: note)
+
+    def answer() -> Explanation | Unexplained:
+        try:
+            return ws_explain(ws, values, k, view=v)
+        except (DataError, ValueError) as exc:
+            return Unexplained(-1, dict(known(values)), int(k), str(exc))
+
+    if ws.is_cached("unexplained", key, int(k), view=v):  # evicted since: worked out again
+        return ws.cached("unexplained", key, int(k), view=v, make=answer)
+    got = answer()
+    if isinstance(got, Unexplained):
+        ws.cached("unexplained", key, int(k), view=v, make=lambda: got)
+    return got
 
 
 __all__ = ["AgreementReport", "SHAP_MODELS", "ShapComparison", "ShapRow", "agreement",

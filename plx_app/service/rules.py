@@ -93,12 +93,10 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None) -> pd.Dat
 
 def rule_notes(kb: KB, rules: Sequence[WeightedClause]) -> dict[str, str]:
     """Rule id → "not used by this model: <why>" for the rules `kb` cannot use (none else)."""
-    from plx_core.rulecheck import unused_rules
+    from plx_core.rulecheck import by_rule, unused_rules
 
-    notes: dict[str, list[str]] = {}
-    for u in unused_rules(kb, rules):
-        notes.setdefault(u.rule_id, []).append(u.reason)
-    return {rid: "not used by this model: " + "; ".join(why) for rid, why in notes.items()}
+    return {rid: "not used by this model: " + "; ".join(u.reason for u in us)
+            for rid, us in by_rule(unused_rules(kb, rules)).items()}
 
 
 def rules_signature(rules: Sequence[WeightedClause]) -> tuple:
