@@ -850,7 +850,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if (two >= 0).sum() < VT.PAIR_SUPPORT * max(seen, 1):
             return None
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                ftol=VT.PAIR_FTOL)
+                                ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its
