@@ -32,7 +32,7 @@ from timing import interleaved_times  # noqa: E402
 
 from plx_core import PLXClassifier  # noqa: E402
 
-TABLES = ("additive", "wide")
+TABLES = ("additive", "wide", "long")
 
 
 def table(name: str, n: int, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
@@ -53,7 +53,37 @@ def table(name: str, n: int, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
         y = (s > np.quantile(s, 0.9)).astype(int)
         Z[rng.random(Z.shape) < 0.05] = np.nan
         return pd.DataFrame(Z, columns=[f"x{i}" for i in range(40)]), y
+    if name == "long":
+        return long_table(n, seed)
     raise SystemExit(f"unknown table {name!r}: one of {TABLES}")
+
+
+def long_table(n: int, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """The long table a user brings (issue: `plx fit` at 200,000 rows): 12 columns — 6
+    numbers (normal, skewed, ages, a count, two with 3% missing) and 6 categories of 3, 5, 8,
+    12, 20 and 40 levels (skewed frequencies) — and a rare-ish label (~8% positives) from two
+    terms of a noisy DNF and a weak additive part, seeded."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({
+        "income": rng.lognormal(10, 0.6, n).round(0),
+        "age": rng.integers(18, 90, n).astype(float),
+        "score": rng.normal(600, 80, n).round(1),
+        "visits": rng.poisson(3, n).astype(float),
+        "ratio": rng.beta(2, 5, n).round(4),
+        "temp": rng.normal(0, 1, n).round(3),
+    })
+    for name, k in (("region", 3), ("plan", 5), ("channel", 8), ("segment", 12),
+                    ("product", 20), ("city", 40)):
+        p = 1.0 / np.arange(1, k + 1)  # a few common levels and a tail of rare ones
+        X[name] = rng.choice([f"{name[:3]}{i}" for i in range(k)], n, p=p / p.sum())
+    t1 = (X.age > 60) & (X.plan == "pla1") & (X.score < 620)
+    t2 = (X.visits >= 6) & X.channel.isin(["cha2", "cha5"])
+    s = 0.6 * (X.ratio > 0.45) + 0.4 * (X.region == "reg2") + 0.3 * rng.normal(size=n)
+    y = (t1 | t2 | (s > 1.0)).to_numpy()
+    y = np.where(rng.random(n) < 0.03, ~y, y)  # 3% label noise
+    for c in ("score", "temp"):
+        X.loc[rng.random(n) < 0.03, c] = np.nan
+    return X, y.astype(int)
 
 
 def one_hot(X: pd.DataFrame) -> pd.DataFrame:
