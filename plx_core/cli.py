@@ -377,7 +377,6 @@ def cmd_fit(a: argparse.Namespace) -> None:
     from . import wording
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
-
     from .progress import StderrProgress
 
     out = _outputs(a, a.data)

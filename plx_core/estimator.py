@@ -79,7 +79,6 @@ from .data import (
     unread_numbers,
 )
 from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
-from .scale import check_fit_size, min_split, search_sample
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
@@ -108,6 +107,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
+from .scale import check_fit_size, min_split, search_sample
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""

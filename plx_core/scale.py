@@ -21,10 +21,11 @@ The comparison's sets have ≤ 1,000 rows, so no answer there changes. Measured 
 benchmarks/RESULTS.md ("Long tables"): at 200,000 rows the search on every row took 7 minutes
 and the sample's choice tests as well on held-out rows."""
 
-FIT_BYTES_PER_CELL = 1_000
-"""The peak memory of a default fit per training cell (row × column), measured on the long
-table of `benchmarks/bench_fit_large.py` (benchmarks/RESULTS.md, "Long tables"), rounded up:
-what `check_fit_size` holds a table against."""
+FIT_BYTES_PER_CELL = 300
+"""The peak memory of a default fit per training cell (row × column), the table itself
+included: measured 205 bytes on the long table of `benchmarks/bench_fit_large.py` at
+1,000,000 × 12 (peak RSS 2.4 GB; benchmarks/RESULTS.md, "Long tables"), rounded up — what
+`check_fit_size` holds a table against (4 GB: about 14 million cells)."""
 
 
 def search_sample(y: np.ndarray, seed: int | None, n: int | None = None) -> np.ndarray | None:
