@@ -442,8 +442,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True), y_arr[sample],
                                       progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
-        say(at, f"building the Direct KB of {len(frame):,} rows")
-        for c in targets:
+        if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
+                "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
+            self._untuned(frame, labels, sampled)
+        else:
+            say(at, f"building the Direct KB of {len(frame):,} rows")
+        for c in targets if not self.kbs_ else ():
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
             self.paper_kbs_.append(paper)
@@ -878,6 +882,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _untuned(self, frame: pd.DataFrame, labels: np.ndarray, sampled: PLXClassifier) -> None:
+        """The KBs `_build` would make, for a model chosen on a sample that needs no tuned
+        Direct KB of every row (a tree, a vote: its leave-one-out was 40% of a 1,000,000-row
+        fit): none, or for "direct-vote" the class-corrected Direct KB's clauses of one (with
+        pairs, two) features, which its KB is made of (`vote.vote_kb`)."""
+        pos = self.positive_
+        full = None
+        if sampled.chosen_ == "direct-vote":
+            y = (labels == pos).astype(int)
+            full = direct_kb_with_reason(frame, y, positive=1,
+                                         max_len=2 if sampled.selection_.pairs else 1)[0]
+            full.positive = pos
+            full = self._corrected(full, y, self._class_weights(labels, pos))
+        self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [full], [full], [None], [[]]
+        self.max_len_ = None if full is None else full.max_len
+        self.max_len_reason_ = (f"no Direct KB of every row: {sampled.chosen_}, chosen on a "
+                                "sample, answers without one")
 
     def _adopt_sampled(self, sampled: PLXClassifier, frame: pd.DataFrame, labels: np.ndarray,
                        raw: pd.DataFrame) -> None:

@@ -76,3 +76,21 @@ def test_a_fit_beyond_the_memory_budget_is_refused_before_the_work(monkeypatch):
     assert scale.size_text(need) in msg and "fit_dask" in msg and "at most 1,000 rows" in msg
     monkeypatch.undo()
     assert PLXClassifier(positive=1, memory_budget=need, variant="paper").fit(X, y).kb_ is not None
+
+
+def test_a_vote_chosen_on_a_sample_is_fitted_on_every_row(monkeypatch):
+    """A vote chosen on the sample answers with its weights fitted on every row (no folds), and
+    no tuned Direct KB of every row is built for it (it answers without one)."""
+    rng = np.random.default_rng(0)
+    n = 1500
+    X = pd.DataFrame({f"x{i}": rng.normal(size=n) for i in range(3)})
+    for i in range(3):
+        X[f"c{i}"] = rng.choice(list("abcde"), n)
+    s = X.x0 + 0.8 * X.x1 - 0.5 * X.x2 + (X.c0 == "a") + 0.7 * (X.c1 == "b") + rng.normal(size=n)
+    y = (s > np.quantile(s, 0.8)).to_numpy().astype(int)
+    monkeypatch.setattr(scale, "SEARCH_ROWS", 600)
+    clf = PLXClassifier(positive=1).fit(X, y)
+    assert clf.chosen_ == "direct-vote" and clf.search_rows_ == 600
+    assert clf.kb_.n_rows == 1500 and clf.paper_kbs_[0] is None  # counted on every row
+    assert "chosen on a sample, answers without one" in clf.max_len_reason_
+    assert clf.score(X, y) > 0.8
