@@ -964,7 +964,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return None
         if not cv:
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
-                                           ftol=VT.PAIR_FTOL)
+                                           ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
                                 ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
 

@@ -218,6 +218,18 @@ def test_the_default_states_a_equals_b_or_e_from_ninety_rows_with_sparse_pair_we
             assert "e" in got
     means, pred = decides_and_explains_by_its_kb(clf, grid)
     model_files_keep_it_as_it_answers(clf, tmp_path, grid, "direct-vote", means, pred)
+    # chosen on a sample of the rows (`scale.SEARCH_ROWS`), it is refitted on every row with
+    # the same sparse penalty: few clauses, the terms the heaviest
+    from plx_core import scale
+
+    with monkeypatch.context() as m:
+        m.setattr(scale, "SEARCH_ROWS", 80)
+        sampled = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert sampled.search_rows_ == 80 and sampled.selection_.pairs
+    k = sampled.kb_
+    assert k.n_learned < 60
+    assert {tuple((f, k.domains[f][c]) for f, c in zip(k.features, k.codes[i]) if c >= 0)
+            for i in np.argsort(-k.w)[:4]} == said
     # the pair vote with the one-feature vote's penalty (dense L2, no L1) misses it
     monkeypatch.setattr(VT, "PAIR_C", VT.VOTE_C)
     monkeypatch.setattr(VT, "PAIR_L1", 0.0)
