@@ -1239,9 +1239,10 @@ class Schema:
     categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
     label_map: dict[str, str] | None = None
 
-    def apply(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None]:
+    def apply(self, frame: pd.DataFrame, label: bool = True) -> tuple[pd.DataFrame, pd.Series | None]:
         """Transform rows (the training table or new ones): features as strings/NaN in schema
-        order, and the label as strings (None when `frame` has no label column).
+        order, and the label as strings (None when `frame` has no label column, or with
+        `label=False`: rows to predict are answered whatever their label cells hold).
 
         Numbers outside the fitted range fall into the open end bins; unseen categories are kept
         as they are (the engine reports them)."""
@@ -1256,7 +1257,7 @@ class Schema:
                 raise DataError(f"the rows have more than one column named {f!r}")
             cols[f] = self.bins[f].apply(s) if f in self.bins else as_strings(s)
         X = pd.DataFrame(cols, index=frame.index, columns=list(self.features), dtype=object)
-        if self.label not in frame.columns:
+        if not label or self.label not in frame.columns:
             return X, None
         return X, _label_strings(frame[self.label], self.label_map)
 

@@ -1210,3 +1210,24 @@ def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
         said = [ln for ln in err.splitlines() if "copy of the label" in ln]
         assert len(said) == 1 and said[0].startswith("note: column 'code':"), err
         assert "'R' ↔ 'rare'" in said[0]
+
+
+def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, capsys):
+    """Rows to predict may carry the label column with gaps (the training file itself, fitted
+    with --drop-missing-label): they are answered, not refused as a training label would be."""
+    from user_tables import label_bool_gaps
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(label_bool_gaps().data)
+    m, out, ex = tmp_path / "m.json", tmp_path / "p.csv", tmp_path / "e.csv"
+    code, _, err = run(["fit", data, "--label", "sick", "--drop-missing-label", "--out", m], capsys)
+    assert code == 0 and "dropped 14 of 300 row(s)" in err
+    code, _, err = run(["predict", m, data, "--out", out], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(out)
+    assert len(pred) == 300 and set(pred["decision"]) == {True, False}
+    truth = pd.read_csv(data)["sick"]
+    known = truth.notna().to_numpy()
+    assert (pred["decision"][known] == truth[known]).mean() > 0.7
+    assert main(["explain", str(m), str(data), "--out", str(ex)]) == 0
+    assert len(pd.read_csv(ex)) == 300
