@@ -32,6 +32,9 @@ from .encoding import (
     column_twins,
     default_positive,
     natural_key,
+    spelling_groups,
+    spelling_how,
+    spelling_shown,
     unknown_positive,
 )
 from .errors import DataError
@@ -1450,6 +1453,22 @@ def label_copy(s: pd.Series, y: Any) -> str | None:
     return (f"its values pair one to one with the label's classes on every row ({shown}): a "
             "copy of the label? A model answers from it alone; leave it out unless new rows "
             "know it before the outcome")
+
+
+def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
+    """Why a text column may count one value as several ("True" / "TRUE", "yes" / "Yes ", an
+    accent as one character or as a letter and a combining mark: the same text to a reader,
+    `encoding.text_key`), or None. Kept apart (they could differ on purpose), never silently:
+    each spelling learns from its own rows, and an explanation citing one looks like the other."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None  # numbers and booleans print one way
+    groups = spelling_groups(pd.unique(as_strings(s).dropna()))
+    if not groups:
+        return None
+    listed = "; ".join(f"{spelling_shown(g)} ({spelling_how(g)})" for g in groups[:shown])
+    more = f" and {len(groups) - shown} more" if len(groups) > shown else ""
+    return (f"writes values more than one way, kept apart as different values: {listed}{more}; "
+            "write each value one way to have them count as one")
 
 
 def columns_left_out(levels: Mapping[str, str | None],

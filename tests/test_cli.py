@@ -1231,3 +1231,19 @@ def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, cap
     assert (pred["decision"][known] == truth[known]).mean() > 0.7
     assert main(["explain", str(m), str(data), "--out", str(ex)]) == 0
     assert len(pd.read_csv(ex)) == 300
+
+
+def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys):
+    """'True' / 'TRUE' / 'yes' / 'Yes' in one column: kept as written (nothing merged) and said
+    once on stderr as a note naming the column and the spellings."""
+    from user_tables import mixed_bool
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(mixed_bool().data)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "disease", "--out", m], capsys)
+    assert code == 0 and "Warning" not in err
+    said = [ln for ln in err.splitlines() if "more than one way" in ln]
+    assert len(said) == 1 and said[0].startswith("note: column 'smoker' writes values"), err
+    assert "['TRUE', 'True'] (case or spaces)" in said[0]
+    assert len(json.loads(m.read_text())["schema"]["categories"]["smoker"]) == 10
