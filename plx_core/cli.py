@@ -145,6 +145,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
     from .data import (
         estimator_rows,
+        grouped_said,
         infer_schema,
         label_copy,
         mixed_dates,
@@ -162,6 +163,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    for c, kept in schema.grouped.items():  # nor grouped silently
+        say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(

@@ -70,8 +70,12 @@ from .data import (
     columns_left_out,
     date_format,
     excess_levels,
+    free_text,
+    group_levels,
+    grouped_said,
     holds_dates,
     label_copy,
+    many_levels,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -227,7 +231,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
     "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
-    `semantics_` (how the answering KB is queried).
+    `semantics_` (how the answering KB is queried). `excluded_` names the columns left out
+    and why (ID-like, free text, constant…); `grouped_` the categorical columns of more than
+    100 levels whose frequent levels are kept and the rest read as one "(other)" level, with
+    the sentence that says so (both also said in a warning; predict reads rare and unseen
+    values of a grouped column as "(other)").
     """
 
     def __init__(
@@ -479,6 +487,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
         zip: accuracy 0.84 vs 1.00)."""
         levels: dict[str, str | None] = {}
+        grouped: dict[str, tuple[str, ...]] = {}
         for c in frame.columns:
             s = frame[c]
             present = max(int(s.notna().sum()), 1)
@@ -489,7 +498,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                           and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
-                levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
+                n_distinct = int(s.nunique(dropna=True))
+                levels[c] = free_text(raw[c]) or excess_levels(n_distinct, present,
+                                                               max_levels=None)
+                if levels[c] is None:  # many levels: the frequent ones kept, the rest grouped
+                    levels[c], kept = many_levels(s, n_distinct)
+                    if kept is not None:
+                        grouped[c] = kept
                 if levels[c] is not None and pd.api.types.infer_dtype(
                         raw[c], skipna=True) in ("timedelta", "timedelta64"):
                     levels[c] += (" — it holds durations: convert them to a number (e.g. "
@@ -521,7 +536,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        return frame.drop(columns=list(self.excluded_))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+                         for c, kept in grouped.items() if c not in self.excluded_}
+        self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
+        if self.grouped_:
+            warnings.warn("grouped (rare and unseen values read as one level in predict): "
+                          + "; ".join(f"{c!r}: {w}" for c, w in self.grouped_.items()),
+                          UserWarning, stacklevel=3)
+        frame = frame.drop(columns=list(self.excluded_))
+        for c in self.grouped_:
+            frame[c] = group_levels(frame[c], grouped[c])
+        return frame
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
         """`kb` with the class correction of `class_weight_` for labels y (balanced: the base
@@ -861,6 +886,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         fine = raw.drop(columns=list(self.excluded_)).copy()
+        for c, kept in self.discretizer_.levels_.items():  # as transform reads them
+            fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
