@@ -1487,18 +1487,27 @@ def grouped_said(kept: Sequence[str], n_distinct: int | None = None,
 
 
 def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
-                min_rows: int = MIN_LEVEL_ROWS) -> tuple[str | None, tuple[str, ...] | None]:
+                min_rows: int = MIN_LEVEL_ROWS, delimiter: str | None = None
+                ) -> tuple[str | None, tuple[str, ...] | None]:
     """For a categorical column of `n_distinct` levels that is neither ID-like nor free text:
     (why it is left out, None), (None, its kept levels) when it is grouped, or (None, None)
     when it is kept as it is. More than `max_levels` levels are grouped (`frequent_levels`);
-    fewer than two frequent levels leave the column out."""
+    fewer than two frequent levels leave the column out, and so do numbers, dates or
+    durations written as text (their few frequent texts, a "n.a." or a "-", are no
+    categories: the reason's caller says how to convert them)."""
     if max_levels is None or n_distinct <= max_levels:
         return None, None
     kept = frequent_levels(s, max_levels, min_rows)
-    if len(kept) < 2:
+    vals = s.dropna()
+    typed = pd.api.types.infer_dtype(vals, skipna=True)
+    if len(kept) < 2 or typed.startswith(("timedelta", "datetime", "date", "time")) or (
+            typed == "string" and (date_format(vals) is not None or mixed_dates(vals) is not None
+            or number_reading(vals, delimiter) is not None
+            or unread_numbers(vals, delimiter) is not None)):
+        few = (f" and fewer than 2 of them in ≥ {min_rows} rows: nothing frequent enough to "
+               "learn from" if len(kept) < 2 else "")
         return (f"too many distinct values for a categorical feature ({n_distinct} > "
-                f"max_levels {max_levels}) and fewer than 2 of them in ≥ {min_rows} rows: "
-                "nothing frequent enough to learn from"), None
+                f"max_levels {max_levels}){few}"), None
     return None, kept
 
 
@@ -1671,6 +1680,7 @@ def infer_schema(
                 x, bad, fmt, stray = _read_numbers(s, delimiter)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
+        many = None  # many_levels' answer, once
         if c in numeric or c in cuts:
             if x is None:
                 raise DataError(f"column {c!r} is listed as numeric but it is boolean")
@@ -1694,7 +1704,8 @@ def infer_schema(
                                            and fmt not in CLOCK_FORMATS),
                                        id_threshold, max_categories, None)
             if why is None and kind == "categorical":
-                why = many_levels(s, n_distinct, max_levels)[0]
+                why, kept_levels = many = many_levels(s, n_distinct, max_levels,
+                                                      delimiter=delimiter)
             if why is not None:
                 if not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
@@ -1708,7 +1719,9 @@ def infer_schema(
         kinds[c] = kind
         kept.append(c)
         if kind == "categorical":  # many levels: the frequent ones kept, the rest grouped
-            kept_levels = many_levels(s, n_distinct, max_levels)[1]
+            if many is None:  # (listed columns skip the leave-out rules above)
+                many = many_levels(s, n_distinct, max_levels, delimiter=delimiter)
+            kept_levels = many[1]
             if kept_levels is not None:  # (a listed column of no frequent level: as it is)
                 grouped[c] = kept_levels
         if kind == "numeric":

@@ -148,3 +148,17 @@ def test_the_data_page_says_what_it_left_out_and_grouped():
     assert "Left out by default: id (ID-like" in body and "note (free text (" in body
     assert ("Column 'zip' is grouped: the 20 most frequent (each in ≥ 10 rows) kept, the "
             "others grouped as '(other)'.") in body
+
+
+def test_numbers_written_as_text_are_left_out_saying_how_not_grouped():
+    # 360 lab values and two frequent markers ("n.a.", "—"): no categories to keep, the
+    # column is left out with the hint to convert it, as before grouping existed
+    rng = np.random.default_rng(62)
+    lab = pd.Series([f"{x:.2f}" for x in rng.uniform(1, 90, 400)], dtype=object)
+    lab[rng.random(400) < 0.1] = "n.a."
+    frame = pd.DataFrame({"lab": lab, "g": rng.choice(list("pqrs"), 400),
+                          "y": rng.choice(["a", "b"], 400)})
+    s = infer_schema(frame, "y", "a")
+    assert s.grouped == {} and s.excluded["lab"].startswith("too many distinct values")
+    clf, said = fitted(frame[["lab", "g"]], np.where(frame.y == "a", "sick", "well"))
+    assert clf.grouped_ == {} and "numbers as text" in clf.excluded_["lab"]
