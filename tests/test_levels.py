@@ -155,10 +155,14 @@ def test_numbers_written_as_text_are_left_out_saying_how_not_grouped():
     # column is left out with the hint to convert it, as before grouping existed
     rng = np.random.default_rng(62)
     lab = pd.Series([f"{x:.2f}" for x in rng.uniform(1, 90, 400)], dtype=object)
-    lab[rng.random(400) < 0.1] = "n.a."
+    marked = rng.random(400) < 0.2
+    lab[marked] = rng.choice(["n.a.", "—"], int(marked.sum()))
     frame = pd.DataFrame({"lab": lab, "g": rng.choice(list("pqrs"), 400),
                           "y": rng.choice(["a", "b"], 400)})
     s = infer_schema(frame, "y", "a")
     assert s.grouped == {} and s.excluded["lab"].startswith("too many distinct values")
+    assert "fewer than 2" not in s.excluded["lab"]  # two frequent markers: still no grouping
     clf, said = fitted(frame[["lab", "g"]], np.where(frame.y == "a", "sick", "well"))
-    assert clf.grouped_ == {} and "numbers as text" in clf.excluded_["lab"]
+    assert clf.grouped_ == {} and clf.excluded_["lab"].startswith(
+        "too many distinct values for a categorical feature (")
+    assert "to have it binned" in clf.excluded_["lab"]
