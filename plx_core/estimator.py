@@ -1005,6 +1005,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
+        disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()
         for c, kept in self.discretizer_.levels_.items():  # as transform reads them
             fine[c] = group_levels(fine[c], kept)
