@@ -150,6 +150,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
         estimator_rows,
+        grouped_said,
         infer_schema,
         label_copy,
         mixed_dates,
@@ -180,6 +181,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    for c, kept in schema.grouped.items():  # nor grouped silently
+        say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
@@ -280,7 +283,7 @@ class Model:
             say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
         with _input(table.where):
-            X, _ = self.schema.apply(frame)
+            X, _ = self.schema.apply(frame, label=False)
         return X
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
@@ -435,8 +438,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import Unexplained, citable, explain_many
-    from .query import encode_rows
+    from .explain import Unexplained, explain_many
     from .rules import features_text
 
     out = _outputs(a, a.model, a.data)
@@ -445,41 +447,27 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    # an unseen value is unknown (predict answers it as missing), and so is a feature no
-    # clause uses (it changes no answer): never cited, k capped (`explain.citable`)
-    codes = encode_rows(model.kb_full, X)
-    seen = citable(model.kb_full, codes).sum(axis=1)
-    ks = [int(min(a.k, s)) for s in seen]
-    said = np.char.add(
-        np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", ""),
-        np.where((codes >= 0).sum(axis=1) > seen, " that the model uses", ""))
     sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
-    todo = [i for i, k in enumerate(ks) if k > 0]
-    # every row in one batch (rows asking the same question explained once; chunked, threaded)
-    found = dict(zip(todo, explain_many(model.kb_full, [qs[i] for i in todo],
-                                        k=[ks[i] for i in todo],
-                                        direction=[str(sides[i]) for i in todo],
-                                        semantics=model.semantics)))
+    # every row in one batch (rows asking the same question explained once; chunked, threaded);
+    # a row knowing fewer than k features the model can cite (an unseen value is unknown, as
+    # predict answers it, and so is a feature no clause uses) gets k lowered and the sentence
+    # that says so (`explain.lower_k`), a row knowing none the reason
+    found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
+                         semantics=model.semantics)
     rows = []
-    for i, k in enumerate(ks):
-        base = {"row": i + 1, "decision": pred["decision"].iloc[i], "lower": pred["lower"].iloc[i],
-                "upper": pred["upper"].iloc[i], "k": k}
-        if k == 0:
-            rows.append({**base, "features": "", "sub_lower": np.nan, "sub_upper": np.nan,
-                         "search": "", "note": f"the row knows no feature{said[i]}",
-                         "unseen": pred["unseen"].iloc[i]})
-            continue
-        e = found[i]
-        if isinstance(e, Unexplained):  # this row only (its LP failed, say): the reason
+    for i, e in enumerate(found):
+        base = {"row": i + 1, "decision": pred["decision"].iloc[i],
+                "explained_class": model.positive,  # the class the bounds are the support of
+                "lower": pred["lower"].iloc[i], "upper": pred["upper"].iloc[i]}
+        if isinstance(e, Unexplained):  # this row only (knows nothing, its LP failed): why
             rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
                          "sub_upper": np.nan, "search": "", "note": e.reason,
                          "unseen": pred["unseen"].iloc[i]})
             continue
-        rows.append({**base,
+        rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
-                     "note": "" if k == a.k else f"only {k} known feature(s){said[i]}",
-                     "unseen": pred["unseen"].iloc[i]})
+                     "note": e.note, "unseen": pred["unseen"].iloc[i]})
     _write_csv(pd.DataFrame(rows), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
 

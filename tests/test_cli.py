@@ -42,12 +42,13 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     ex = tmp_path / "expl.csv"
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
     e = pd.read_csv(ex, keep_default_na=False)
-    assert list(e.columns) == ["row", "decision", "lower", "upper", "k", "features", "sub_lower",
-                               "sub_upper", "search", "note", "unseen"]
+    assert list(e.columns) == ["row", "decision", "explained_class", "lower", "upper", "k",
+                               "features", "sub_lower", "sub_upper", "search", "note", "unseen"]
     assert e["features"][1] in {"a1=1 AND a2=1", "a1=1 AND a3=1", "a1=1 AND a4=1",
                                 "a2=1 AND a3=1", "a2=1 AND a4=1", "a3=1 AND a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1
-    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == "only 1 known feature(s)"
+    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == ("k lowered from 2 to 1: the row has 1 "
+                                                                 "known feature")
     assert "wrote" in capsys.readouterr().out
 
 
@@ -1210,6 +1211,43 @@ def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
         said = [ln for ln in err.splitlines() if "copy of the label" in ln]
         assert len(said) == 1 and said[0].startswith("note: column 'code':"), err
         assert "'R' ↔ 'rare'" in said[0]
+
+
+def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, capsys):
+    """Rows to predict may carry the label column with gaps (the training file itself, fitted
+    with --drop-missing-label): they are answered, not refused as a training label would be."""
+    from user_tables import label_bool_gaps
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(label_bool_gaps().data)
+    m, out, ex = tmp_path / "m.json", tmp_path / "p.csv", tmp_path / "e.csv"
+    code, _, err = run(["fit", data, "--label", "sick", "--drop-missing-label", "--out", m], capsys)
+    assert code == 0 and "dropped 14 of 300 row(s)" in err
+    code, _, err = run(["predict", m, data, "--out", out], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(out)
+    assert len(pred) == 300 and set(pred["decision"]) == {True, False}
+    truth = pd.read_csv(data)["sick"]
+    known = truth.notna().to_numpy()
+    assert (pred["decision"][known] == truth[known]).mean() > 0.7
+    assert main(["explain", str(m), str(data), "--out", str(ex)]) == 0
+    assert len(pd.read_csv(ex)) == 300
+
+
+def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys):
+    """'True' / 'TRUE' / 'yes' / 'Yes' in one column: kept as written (nothing merged) and said
+    once on stderr as a note naming the column and the spellings."""
+    from user_tables import mixed_bool
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(mixed_bool().data)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "disease", "--out", m], capsys)
+    assert code == 0 and "Warning" not in err
+    said = [ln for ln in err.splitlines() if "more than one way" in ln]
+    assert len(said) == 1 and said[0].startswith("note: column 'smoker' writes values"), err
+    assert "['TRUE', 'True'] (case or spaces)" in said[0]
+    assert len(json.loads(m.read_text())["schema"]["categories"]["smoker"]) == 10
 
 
 def _long_csv(tmp_path, n=400):
