@@ -75,16 +75,18 @@ def _note(message: str) -> None:
 
 
 def read_rows(path: str | Path, missing: Sequence[str] | None = None,
-              say: Callable[[str], None] = _note, encoding: str = "utf-8") -> Any:
+              say: Callable[[str], None] = _note, encoding: str = "utf-8",
+              max_bytes: int | None = None) -> Any:
     """The table at `path` through the one validated reader (`plx_core.data.read_table`),
     telling `say` what was read as missing and anything done to read it. Rows are indexed by
-    their line in the file (a spreadsheet's row number), so a message naming a row points at it."""
+    their line in the file (a spreadsheet's row number), so a message naming a row points at it.
+    `max_bytes`: the reader's cap on the file's bytes (default `data.MAX_BYTES`)."""
     from dataclasses import replace
 
-    from .data import MISSING_MARKERS, read_table
+    from .data import MAX_BYTES, MISSING_MARKERS, read_table
 
     table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing,
-                       encoding=encoding)
+                       encoding=encoding, max_bytes=max_bytes or MAX_BYTES)
     table = replace(table, frame=table.by_line())
     for n in table.notes:
         say(f"{table.where}: {n}")
@@ -155,15 +157,23 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         reading_delimiter,
         unread_numbers,
     )
+    from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import number_key, one_class
     from .estimator import PLXClassifier
     from .modelfile import model_of
     from .progress import silent, within
-    from .scale import check_fit_size
+    from .scale import check_fit_size, read_bytes, size_text
 
     told = progress or silent
     told(0.0, f"reading {Path(csv).name}")
-    table = read_rows(csv, missing, say, encoding)
+    cap = read_bytes(memory_budget)  # a file the fit could take, whatever the reader's default
+    if (size := _existing(csv).stat().st_size) > cap:
+        raise CLIError(f"{csv}: {size / 1e6:,.0f} MB is more than a fit within the "
+                       f"{size_text(parse_size(memory_budget or DEFAULT_MEMORY_BUDGET))} memory "
+                       f"budget reads ({cap / 1e6:,.0f} MB): raise --budget if the machine has "
+                       "the memory, fit on a sample of the rows, or on a Dask cluster "
+                       "(plx_core.distributed.fit_dask)")
+    table = read_rows(csv, missing, say, encoding, max_bytes=cap)
     check_fit_size(len(table.frame), max(table.frame.shape[1] - 1, 1), memory_budget)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):

@@ -1290,3 +1290,27 @@ def test_fit_refuses_a_table_beyond_its_memory_budget_before_the_work(tmp_path, 
     assert "100 KiB" in errors[0] or "0.1 MiB" in errors[0] or "MiB" in errors[0]
     assert "fit_dask" in errors[0]
     assert "binning" not in err  # said before the work: only the reading was told
+
+
+def test_fit_reads_a_file_as_large_as_its_budget_takes_and_refuses_a_larger_one_unread(
+        tmp_path, capsys, monkeypatch):
+    from plx_core import data, scale
+
+    csv, model = _long_csv(tmp_path), tmp_path / "m.json"
+    size = csv.stat().st_size
+    monkeypatch.setattr(data, "MAX_BYTES", size // 4)  # the reader's own cap: below the file
+    # the budget's cells at CSV_BYTES_PER_CELL each: the file fits, so it is read and fitted
+    assert scale.read_bytes("8MB") > size
+    assert main(["fit", str(csv), "--label", "label", "--budget", "8MB", "--out", str(model)]) == 0
+    capsys.readouterr()
+
+    def unread(*a, **k):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(data, "read_table", unread)
+    assert main(["fit", str(csv), "--label", "label", "--budget", "100KB", "--out",
+                 str(tmp_path / "n.json")]) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "is more than a fit within the" in errors[0]
+    assert "raise --budget" in errors[0] and "fit_dask" in errors[0]
