@@ -94,3 +94,14 @@ def test_a_vote_chosen_on_a_sample_is_fitted_on_every_row(monkeypatch):
     assert clf.kb_.n_rows == 1500 and clf.paper_kbs_[0] is None  # counted on every row
     assert "chosen on a sample, answers without one" in clf.max_len_reason_
     assert clf.score(X, y) > 0.8
+
+
+def test_the_memory_message_names_a_small_budget_as_given_not_zero():
+    """A budget under 1 MiB was said as "the 0 MiB memory budget" (sizes were rounded to MiB)."""
+    with pytest.raises(DataError) as e:
+        scale.check_fit_size(3000, 2, "100KB")
+    msg = str(e.value)
+    assert "over the 100 KiB memory budget" in msg and "0 MiB" not in msg
+    assert "at most 170 rows" in msg
+    with pytest.raises(DataError, match=r"fit on at most 1 row \(a sample\)"):
+        scale.check_fit_size(3000, 2, 700)
