@@ -436,8 +436,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
                       f"{len(frame):,} rows")
-            sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True), y_arr[sample],
-                                      progress=within(progress, 0.05, 0.6, "sample: "))
+            with warnings.catch_warnings():  # the table was said above, in its own numbers
+                warnings.simplefilter("ignore", UserWarning)
+                sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
+                                          y_arr[sample],
+                                          progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
         if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
