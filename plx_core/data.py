@@ -1434,7 +1434,7 @@ def label_copy(s: pd.Series, y: Any) -> str | None:
     ys = y if isinstance(y, pd.Series) and y.dtype == object else pd.Series(np.asarray(y))
     ys = as_strings(ys.set_axis(s.index))  # numbers and booleans by their dtype: no per-value work
     n_classes = ys.nunique(dropna=True)
-    if (pd.api.types.is_numeric_dtype(s.dtype) and s.nunique(dropna=True) > n_classes
+    if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
         return None  # numbers write one to one as strings: more values than classes, no copy
     vs = as_strings(s)
