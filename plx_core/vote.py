@@ -495,7 +495,7 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
         from .variants import reweighted_p
 
         p = np.clip(reweighted_p(pp / np.maximum(ps, 1), *cw), 0.0, 1.0)
-    shift = b - float(np.log(threshold / (1.0 - threshold)))
+    shift = prior_shift(b, threshold, w)
     ww = w[slot]
     keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
                           & (d != 0))
@@ -506,6 +506,14 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
     return out
+
+
+def prior_shift(b: float, threshold: float, w: np.ndarray) -> float:
+    """The prior clause's signed weight b − logit(threshold), 0 where it is below
+    `WEIGHT_CUT` of the largest vote (or of 1): an intercept at the solver's noise (4e-17 on a
+    symmetric table) is no clause — the LP cannot resolve weights 1e7 apart."""
+    shift = b - float(np.log(threshold / (1.0 - threshold)))
+    return 0.0 if abs(shift) < WEIGHT_CUT * max(float(np.max(w, initial=0.0)), 1.0) else shift
 
 
 def body_matches(bodies: np.ndarray, sizes: np.ndarray | list[int], codes: np.ndarray
@@ -705,7 +713,7 @@ class RuleVote:
         sup, pos = self.counts[0][g], self.counts[1][g]
         d = pos * float(self.cw[0]) - (sup - pos) * float(self.cw[1])
         ww = np.where(r.shown, self.w[g], 0.0)
-        shift = self.b - float(np.log(threshold / (1.0 - threshold)))
+        shift = prior_shift(self.b, threshold, self.w)
         keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
                               & (d != 0) & (sup > 0))
         p = np.clip(reweighted_p(pos[keep] / sup[keep], *self.cw), 0.0, 1.0)

@@ -25,7 +25,7 @@ from plx_core import Discretizer, PLXClassifier
 from plx_core.cli import fit_model, read_rows
 from plx_core.data import infer_schema
 from plx_core.errors import DataError
-
+from plx_core.vote import FINE_BINS
 
 def clinic(n: int = 300, seed: int = 1) -> pd.DataFrame:
     """Small whole numbers (children 0–4 with missing cells, grade 1–3), a dose with four
@@ -150,7 +150,7 @@ def test_the_default_answers_on_its_own_cut_points_as_the_estimator():
     assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(est.cuts_)
     panel = ws.model_cut_points()
     assert panel is not None and len(panel) == 8
-    assert all(len(c.split(", ")) == 7 for c in panel["cut points"])
+    assert all(len(c.split(", ")) == FINE_BINS - 1 for c in panel["cut points"])
     # the same bounds and decisions on every test row
     rows = lines(ws.X_test.index)
     dec, ref = ws.decisions("test"), est.bounds(rows)

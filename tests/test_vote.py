@@ -91,6 +91,21 @@ def test_the_vote_kb_answers_as_the_lp_and_decides_as_its_vote(data):
         assert (fast.mean > 0.5 + TIE_EPS) == (score > 0)
 
 
+def test_an_intercept_at_the_solvers_noise_is_no_prior_clause():
+    # a symmetric table: the fitted intercept is −4e-17, not 0; as a prior clause of that
+    # weight the LP refused the query (weights more than 1e7 apart)
+    X = pd.DataFrame({"a1": ["0"] * 8, "a2": list("11000101")}).astype(object)
+    y = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+    full, sizes, _slots, cw, w, b = fitted_vote(X, y, balanced=False)
+    assert b != 0.0 and abs(b) < 1e-12
+    kb = VT.vote_kb(full, sizes, cw, w, b)
+    assert kb.extra == []
+    q = {"a1": "0", "a2": "0"}
+    fast, lp = query(kb, q), query(kb, q, method="lp")
+    assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
+    assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+
+
 def test_leave_one_out_votes_are_the_votes_of_the_counts_without_the_row():
     X, y = weak_sum_table(n=80, seed=3, relevant=3, noise=1, values=3)
     y = (y == "yes").astype(int)
