@@ -3,7 +3,12 @@ test F1 and out-of-fold F1 per (bins, strength) on the comparison's splits — t
 check behind `vote.FINE_BINS` / `vote.FINE_SMOOTH` (benchmarks/RESULTS.md, "A smooth vote on
 fine bins").
 
-    python benchmarks/exp_smooth_vote.py SETS RUN0 RUN1 BINS:STRENGTH[:POOL][,…]
+    MODE=always|offset|plain|scored python benchmarks/exp_smooth_vote.py SETS RUN0 RUN1 \
+        BINS:STRENGTH[:POOL][,…]
+
+always: the vote on fine bins answers every split (every table, whatever its columns);
+offset: the default's own choice, with the optimism offset; plain: chosen without it;
+scored: which sets score the candidate at all (first split; RUN0, RUN1, BINS… unused).
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from plx_core.experiments.compare import make, split_set
 def main() -> None:
     sets, r0, r1, confs = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     confs = [tuple(float(v) for v in c.split(":")) for c in confs.split(",")]
-    mode = os.environ.get("MODE", "always")  # always | offset (the default's choice) | plain
+    # always | offset (the default's choice) | plain (no optimism offset) | scored
+    mode = os.environ.get("MODE", "always")
     if mode == "always":  # the fine vote always answers, on every table
         E.PLXClassifier._cut_optimism = lambda self, *a, **k: 10.0
         VT.OPTIMISM_RUNS = 10**6
@@ -31,6 +37,14 @@ def main() -> None:
         E.PLXClassifier._cut_optimism = lambda self, *a, **k: 0.0
         VT.OPTIMISM_RUNS = 10**6
     shift = 10.0 if mode == "always" else 0.0
+    if mode == "scored":  # which sets score the vote on fine bins at all (first split)
+        for key in sets:
+            X, y, splits = split_set(key, 1)
+            m = make("plx", 0, X.shape[1]).fit(X.iloc[splits[0][0]].reset_index(drop=True),
+                                               y[splits[0][0]])
+            fine = [k for k in m.model_.selection_.scores if "bins=" in k]
+            print(f"{key}: {fine or 'no vote on fine bins scored'}", flush=True)
+        return
     for key in sets:
         X, y, splits = split_set(key, r1)
         res = {c: [] for c in confs}

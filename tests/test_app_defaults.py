@@ -27,6 +27,7 @@ from plx_core.data import infer_schema
 from plx_core.errors import DataError
 from plx_core.vote import FINE_BINS
 
+
 def clinic(n: int = 300, seed: int = 1) -> pd.DataFrame:
     """Small whole numbers (children 0–4 with missing cells, grade 1–3), a dose with four
     non-whole values, a measurement with decimals and missing cells, an age; sick mostly
