@@ -388,6 +388,16 @@ def test_the_smooth_vote_kb_decides_as_its_vote_and_answers_as_the_lp():
         fast, lp = query(kb, q), query(kb, q, method="lp")
         assert fast.lower == pytest.approx(lp.lower, abs=2e-7)
         assert fast.upper == pytest.approx(lp.upper, abs=2e-7)
+    # fitted on every row alone (a vote a sample's search chose): the same vote
+    alone = VT.VoteCandidate.fitted(full, slots, sizes, y, cw_of_balanced, smooth=sm)
+    assert alone.fit[0] == pytest.approx(w, abs=0.02) and alone.fit[1] == pytest.approx(b, abs=0.02)
+    again = np.array([query(alone.kb(), {f: rows.iloc[i][f] for f in kb.features}).mean
+                      for i in range(60)])
+    assert ((again > 0.5 + TIE_EPS) == (got > 0.5 + TIE_EPS)).mean() >= 0.95
+
+
+def cw_of_balanced(yy):
+    return V.balanced_weights(int(np.sum(yy)), len(yy))
 
 
 def test_the_smooth_penalty_is_the_squared_differences_of_neighbouring_signed_votes():
