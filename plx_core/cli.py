@@ -270,7 +270,7 @@ class Model:
             say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
         with _input(table.where):
-            X, _ = self.schema.apply(frame)
+            X, _ = self.schema.apply(frame, label=False)
         return X
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:

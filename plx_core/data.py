@@ -32,6 +32,9 @@ from .encoding import (
     column_twins,
     default_positive,
     natural_key,
+    spelling_groups,
+    spelling_how,
+    spelling_shown,
     unknown_positive,
 )
 from .errors import DataError
@@ -1249,9 +1252,10 @@ class Schema:
     categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
     label_map: dict[str, str] | None = None
 
-    def apply(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series | None]:
+    def apply(self, frame: pd.DataFrame, label: bool = True) -> tuple[pd.DataFrame, pd.Series | None]:
         """Transform rows (the training table or new ones): features as strings/NaN in schema
-        order, and the label as strings (None when `frame` has no label column).
+        order, and the label as strings (None when `frame` has no label column, or with
+        `label=False`: rows to predict are answered whatever their label cells hold).
 
         Numbers outside the fitted range fall into the open end bins; unseen categories are kept
         as they are (the engine reports them)."""
@@ -1266,7 +1270,7 @@ class Schema:
                 raise DataError(f"the rows have more than one column named {f!r}")
             cols[f] = self.bins[f].apply(s) if f in self.bins else as_strings(s)
         X = pd.DataFrame(cols, index=frame.index, columns=list(self.features), dtype=object)
-        if self.label not in frame.columns:
+        if not label or self.label not in frame.columns:
             return X, None
         return X, _label_strings(frame[self.label], self.label_map)
 
@@ -1459,6 +1463,22 @@ def label_copy(s: pd.Series, y: Any) -> str | None:
     return (f"its values pair one to one with the label's classes on every row ({shown}): a "
             "copy of the label? A model answers from it alone; leave it out unless new rows "
             "know it before the outcome")
+
+
+def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
+    """Why a text column may count one value as several ("True" / "TRUE", "yes" / "Yes ", an
+    accent as one character or as a letter and a combining mark: the same text to a reader,
+    `encoding.text_key`), or None. Kept apart (they could differ on purpose), never silently:
+    each spelling learns from its own rows, and an explanation citing one looks like the other."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None  # numbers and booleans print one way
+    groups = spelling_groups(pd.unique(as_strings(s).dropna()))
+    if not groups:
+        return None
+    listed = "; ".join(f"{spelling_shown(g)} ({spelling_how(g)})" for g in groups[:shown])
+    more = f" and {len(groups) - shown} more" if len(groups) > shown else ""
+    return (f"writes values more than one way, kept apart as different values: {listed}{more}; "
+            "write each value one way to have them count as one")
 
 
 def columns_left_out(levels: Mapping[str, str | None],

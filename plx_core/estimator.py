@@ -75,6 +75,7 @@ from .data import (
     mixed_dates,
     number_reading,
     numbered_like_ids,
+    spelling_variants,
     uninformative,
     unread_numbers,
 )
@@ -400,6 +401,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         for c in frame.columns:  # kept (it may be a true cause), never silently
             if (why := label_copy(raw[c], labels)) is not None:
                 warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
+            if (how := spelling_variants(raw[c])) is not None:
+                warnings.warn(f"column {c!r} {how}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -966,9 +969,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return None
         if not cv:
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
-                                           ftol=VT.PAIR_FTOL)
+                                           ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                ftol=VT.PAIR_FTOL)
+                                ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its

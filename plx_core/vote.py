@@ -120,6 +120,17 @@ rows per fitted weight: a clause seen on two or three rows votes by a sign its l
 count flips, and thousands of such weights fit the folds' noise (HIV-1: 20 values a residue,
 7,500 pair clauses on 700 rows, 2.6 rows each; the pair vote won one split's folds and lost its
 test rows, and took the fit from 1.7× to 6.9× a random forest's)."""
+PAIR_C = 10.0
+"""The inverse L2 penalty of the pair vote's weights (`VOTE_C` is the one-feature vote's):
+on a logical label the deciding clauses must outweigh the many others, which a strong L2
+penalty keeps small and spreads over correlated clauses. Measured in benchmarks/RESULTS.md
+("Sparse weights for the vote on pairs"): MONK's 1, always answering, tests 0.877 at C = 1
+without L1 and 1.000 at C = 10 with `PAIR_L1` (its 10 clauses state (a1 = a2) ∨ a5 = 1)."""
+PAIR_L1 = 0.3
+"""The pair vote's L1 penalty per unit of weight (as `RULE_L1`): most of its one- and
+two-feature clauses get weight 0 and are left out of the KB, as RuleFit's lasso leaves its
+rules out, so the few that state the label are not drowned by the noise of the rest
+(hundreds of pair clauses on ~10 rows each)."""
 PAIR_FTOL = 1e-5
 """The pair vote's solver stops at this loss change (as `RULE_FTOL`; `FTOL` for the
 one-feature vote): its problems are several times larger."""
@@ -329,18 +340,18 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
-              final: bool = True, ftol: float | None = None,
-              smooth: tuple[np.ndarray, float] | None = None
+              final: bool = True, ftol: float | None = None, l1: float = 0.0,
+              smooth: tuple | None = None
               ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
     weights. `fold_slots`: each fold's own slots of every row (its own cut points, placed on
     its training rows), `vs` those of the fit on every row (`final` False: no such fit, None).
-    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`). `smooth`: (adjacent
-    slot pairs, strength, pool or None) — every fit's clauses vote by their counts pooled
-    (`pooled`) and their signed votes are penalised by `smooth_penalty`, its signs from its
-    own (pooled) counts."""
+    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`, with L1 `l1`).
+    `smooth`: (adjacent slot pairs, strength, pool or None) — every fit's clauses vote by
+    their counts pooled (`pooled`) and their signed votes are penalised by `smooth_penalty`,
+    its signs from its own (pooled) counts."""
     from .selection import folds
 
     y = np.asarray(y)
@@ -357,7 +368,7 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
                 for (_tr, _te, cw), c in zip(parts, counts)]
     problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
                 for s, (tr, _te, cw), c in zip(slots, parts, counts)]
-    fits = fit_many(problems, C, ftol=ftol, penalties=pens)
+    fits = fit_many(problems, C, l1, ftol=ftol, penalties=pens)
     out = np.full(len(y), np.nan)
     for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
         out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
@@ -733,20 +744,22 @@ class VoteCandidate:
     probabilities (`oof`, scored like the other candidates) and, once chosen, its KB (`kb`)."""
 
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
-                 weights_of, seed: int | None, ftol: float | None = None,
-                 smooth: tuple[np.ndarray, float] | None = None):
+                 weights_of, seed: int | None, ftol: float | None = None, C: float = VOTE_C,
+                 l1: float = 0.0, smooth: tuple | None = None):
         self.full, self.sizes = full, sizes
         self.cw = weights_of(np.asarray(y))
         self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
-        score, self.fit = cross_fit(slots, y, weights_of, seed, ftol=ftol, smooth=smooth)
+        score, self.fit = cross_fit(slots, y, weights_of, seed, C=C, ftol=ftol, l1=l1,
+                                    smooth=smooth)
         self.oof = probability(score)
 
     @classmethod
     def fitted(cls, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray, weights_of,
-               ftol: float | None = None, smooth: tuple | None = None) -> VoteCandidate:
+               ftol: float | None = None, C: float = VOTE_C, l1: float = 0.0,
+               smooth: tuple | None = None) -> VoteCandidate:
         """The candidate's KB maker fitted on every row alone, without its folds (`oof`
         None): for a vote a search on a sample of the rows chose (`scale.SEARCH_ROWS`) — the
-        problem `cross_fit` fits last (`smooth` as there)."""
+        problem `cross_fit` fits last (with the same penalties, `C`, `l1` and `smooth`)."""
         self = cls.__new__(cls)
         self.full, self.sizes, self.oof = full, sizes, None
         self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
@@ -759,7 +772,7 @@ class VoteCandidate:
         S = votes(slots, y, rows, counts, self.cw, leave_out=True)
         pen = (None if smooth is None else
                [smooth_penalty(smooth[0], vote_signs(counts, self.cw), smooth[1])])
-        self.fit = fit_many([(S, y, row_weights(y, self.cw))], VOTE_C, ftol=ftol,
+        self.fit = fit_many([(S, y, row_weights(y, self.cw))], C, l1, ftol=ftol,
                             penalties=pen)[0]
         return self
 
@@ -771,5 +784,5 @@ class VoteCandidate:
 
 __all__ = ["FINE_BINS", "FINE_POOL", "FINE_SMOOTH", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_FTOL", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
+           "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -1212,6 +1212,43 @@ def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
         assert "'R' ↔ 'rare'" in said[0]
 
 
+def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, capsys):
+    """Rows to predict may carry the label column with gaps (the training file itself, fitted
+    with --drop-missing-label): they are answered, not refused as a training label would be."""
+    from user_tables import label_bool_gaps
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(label_bool_gaps().data)
+    m, out, ex = tmp_path / "m.json", tmp_path / "p.csv", tmp_path / "e.csv"
+    code, _, err = run(["fit", data, "--label", "sick", "--drop-missing-label", "--out", m], capsys)
+    assert code == 0 and "dropped 14 of 300 row(s)" in err
+    code, _, err = run(["predict", m, data, "--out", out], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(out)
+    assert len(pred) == 300 and set(pred["decision"]) == {True, False}
+    truth = pd.read_csv(data)["sick"]
+    known = truth.notna().to_numpy()
+    assert (pred["decision"][known] == truth[known]).mean() > 0.7
+    assert main(["explain", str(m), str(data), "--out", str(ex)]) == 0
+    assert len(pd.read_csv(ex)) == 300
+
+
+def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys):
+    """'True' / 'TRUE' / 'yes' / 'Yes' in one column: kept as written (nothing merged) and said
+    once on stderr as a note naming the column and the spellings."""
+    from user_tables import mixed_bool
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(mixed_bool().data)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "disease", "--out", m], capsys)
+    assert code == 0 and "Warning" not in err
+    said = [ln for ln in err.splitlines() if "more than one way" in ln]
+    assert len(said) == 1 and said[0].startswith("note: column 'smoker' writes values"), err
+    assert "['TRUE', 'True'] (case or spaces)" in said[0]
+    assert len(json.loads(m.read_text())["schema"]["categories"]["smoker"]) == 10
+
+
 def _long_csv(tmp_path, n=400):
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"age": rng.integers(18, 90, n), "plan": rng.choice(list("abc"), n)})

@@ -18,6 +18,7 @@ from plx_core.data import (
     read_table,
     reading_delimiter,
     reads_as_numbers,
+    spelling_variants,
     suggest_label,
     train_test_split_stratified,
     unread_numbers,
@@ -400,6 +401,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
             if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y)):
                 notes.append(("warning", f"Column {f!r}: {why}."))
+            if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
+                notes.append(("warning", f"Column {f!r} {how}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
