@@ -182,7 +182,7 @@ def test_the_vote_on_finer_bins_keeps_the_grouping_when_it_answers(tmp_path):
     s = X.x0 + 0.8 * X.x1 - 0.5 * X.x2 + np.isin(X.zip, zips[:10]) + 0.5 * rng.normal(size=n)
     y = np.where(s > np.quantile(s, 0.7), "sick", "well")
     clf, _ = fitted(X, y, random_state=0)
-    assert clf.selection_.key == "direct-vote bins=8" and "zip" in clf.grouped_
+    assert clf.chosen_ == "direct-vote" and clf.selection_.bins and "zip" in clf.grouped_
     rare = X.iloc[:2].assign(zip=["Z299", "Q999"])  # a rare level and a never-seen one
     assert clf.transform_rows(rare)["zip"].tolist() == [OTHER_LEVEL, OTHER_LEVEL]
     path = tmp_path / "m.json"
