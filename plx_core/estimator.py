@@ -943,7 +943,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                               self._fold_weights(y), codes)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
-              cv: bool = True):
+              cv: bool = True, smooth: tuple | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
         `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
         its out-of-fold logistic probabilities and a maker of its KB (`cv` False: the maker
@@ -955,8 +955,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         if not cv:
-            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights)
-        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
+                                           smooth=smooth)
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
+                                smooth=smooth)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -991,11 +993,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
                    cv: bool = True):
-        """The fitted vote on `vote.FINE_BINS` equal-frequency bins per numeric column
-        ("direct-vote bins=8"): (the candidate, its `Discretizer` — the fitted model's should
-        it answer), or None without numeric columns or above `vote.OPTIMISM_RUNS`. The
-        cuts are unsupervised, so every training row may place them (no label leaks into the
-        folds); the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
+        """The smooth vote on `vote.FINE_BINS` equal-frequency bins per numeric column
+        ("direct-vote bins=32", `vote.smoothing`): (the candidate, its `Discretizer` — the
+        fitted model's should it answer), or None without numeric columns or above
+        `vote.OPTIMISM_RUNS`. The cuts are unsupervised, so every training row may place them
+        (no label leaks into the folds); the KB is the class-corrected Direct KB's one-feature
+        clauses on those bins."""
         from .discretize import fit_cuts
         from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS
 
@@ -1013,7 +1016,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return self._vote(full, fine, y, encode_rows(full, fine), cv), disc
+        return (self._vote(full, fine, y, encode_rows(full, fine), cv,
+                           smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
                       y: np.ndarray) -> float:
