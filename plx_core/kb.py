@@ -430,7 +430,7 @@ class KB:
         if p.shape != self.p.shape:
             raise DataError(f"with_p: {p.shape[0] if p.ndim else 0} probabilities for "
                             f"{self.n_learned} learned clauses")
-        if len(p) and not ((p >= 0) & (p <= 1)).all():
+        if len(p) and not (p.min() >= 0 and p.max() <= 1):  # two reductions, no temporaries
             bad = int(np.flatnonzero(~((p >= 0) & (p <= 1)))[0])
             raise DataError(f"clause {bad}: probability {float(p[bad])!r} is outside [0, 1]")
         out = self._sharing(list(self.extra))
