@@ -136,13 +136,16 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
               memory_budget: int | str | None = None, threshold: float | None = None,
-              decimal: str | None = None) -> Any:
+              decimal: str | None = None, progress: Callable[[float, str], None] | None = None
+              ) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
     them and `plx predict` applies them (one home for the cut points). `decimal` ('.' or
-    ','; None: the file's delimiter decides) is the decimal mark of numbers written as text."""
+    ','; None: the file's delimiter decides) is the decimal mark of numbers written as text.
+    `progress(fraction, text)` is told each phase (`plx_core.progress`); a table too large
+    to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
         estimator_rows,
         infer_schema,
@@ -154,8 +157,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .encoding import number_key, one_class
     from .estimator import PLXClassifier
     from .modelfile import model_of
+    from .progress import silent, within
+    from .scale import check_fit_size
 
+    told = progress or silent
+    told(0.0, f"reading {Path(csv).name}")
     table = read_rows(csv, missing, say, encoding)
+    check_fit_size(len(table.frame), max(table.frame.shape[1] - 1, 1), memory_budget)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
         schema = infer_schema(frame, label, positive,
@@ -204,7 +212,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         warnings.simplefilter("always")
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,
-                            threshold=threshold).fit(X, yb)
+                            threshold=threshold).fit(X, yb, progress=within(progress, 0.05, 0.95))
     ours = Path(__file__).parent
     for w in caught:  # plx's own warnings are notes here; others go on as they came
         if w.category is UserWarning and Path(w.filename).parent == ours:
@@ -369,13 +377,17 @@ def cmd_fit(a: argparse.Namespace) -> None:
     from . import wording
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
+    from .progress import StderrProgress
 
     out = _outputs(a, a.data)
+    progress = None if a.no_progress else StderrProgress(prog="plx fit")
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
-                      decimal=a.decimal)
+                      decimal=a.decimal, progress=progress)
     fmt = choose_format(out, len(model.kb))
+    if progress is not None:
+        progress(0.97, f"saving {out.name} ({len(model.kb):,} clauses)")
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
     if a.kb != "direct":  # asked for, not chosen
@@ -568,10 +580,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "without it such rows are refused")
     _add_missing(f)
     f.add_argument("--budget", type=_size, default=None, metavar="SIZE",
-                   help="memory for the Direct KB, e.g. 4GB (default 4GB); without --max-len "
-                        "the largest clause-length cap that fits is used, and said")
+                   help="memory for the fit, e.g. 4GB (default 4GB): a table whose fit needs "
+                        "more is refused before the work; without --max-len the Direct KB's "
+                        "largest clause-length cap that fits is used, and said")
     f.add_argument("--out", required=True, help="model file to write: name.json (readable) or "
                    "name.npz (compact binary); other names pick npz for large KBs")
+    f.add_argument("--no-progress", action="store_true",
+                   help="no progress lines on stderr (reading, binning, searching candidates "
+                   "k of n, building the KB, saving); notes and errors are still shown")
     f.set_defaults(func=cmd_fit)
     pr = sub.add_parser("predict", help="ω(POS) bounds and decisions for the rows of a CSV")
     pr.add_argument("model")

@@ -472,9 +472,19 @@ def as_strings(s: pd.Series) -> pd.Series:
     else:
         obj = s.to_numpy(dtype=object)
         miss = pd.isna(obj)
-        if pd.api.types.infer_dtype(obj, skipna=True) in ("string", "empty"):
+        kind = pd.api.types.infer_dtype(obj, skipna=True)
+        if kind in ("string", "empty"):
             out[~miss] = obj[~miss]  # the common case (text from a file): no per-value work
             return pd.Series(out, index=s.index, name=s.name, dtype=object)
+        if kind in ("floating", "integer"):  # numbers held as objects (an estimator's frame)
+            try:  # as the numeric dtypes are written, not value by value (same strings)
+                num = obj[~miss].astype(np.int64 if kind == "integer" else float)
+            except OverflowError:  # an integer beyond int64: each its own digits, below
+                num = None
+            if num is not None:
+                out[~miss] = (num.astype(str) if kind == "integer"
+                              else as_strings(pd.Series(num)).to_numpy(dtype=object))
+                return pd.Series(out, index=s.index, name=s.name, dtype=object)
         is_str = np.fromiter((type(v) is str for v in obj), dtype=bool, count=n)
         out[is_str] = obj[is_str]
         if not is_str.all():
@@ -1434,7 +1444,7 @@ def label_copy(s: pd.Series, y: Any) -> str | None:
     ys = y if isinstance(y, pd.Series) and y.dtype == object else pd.Series(np.asarray(y))
     ys = as_strings(ys.set_axis(s.index))  # numbers and booleans by their dtype: no per-value work
     n_classes = ys.nunique(dropna=True)
-    if (pd.api.types.is_numeric_dtype(s.dtype) and s.nunique(dropna=True) > n_classes
+    if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
         return None  # numbers write one to one as strings: more values than classes, no copy
     vs = as_strings(s)

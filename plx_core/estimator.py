@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -94,6 +94,7 @@ from .encoding import (
     value_str,
 )
 from .errors import DataError
+from .progress import Progress, silent, within
 from .query import (
     TIE_EPS,
     UNSEEN,
@@ -106,6 +107,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
+from .scale import check_fit_size, min_split, search_sample
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -331,11 +333,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
 
-    def fit(self, X: Any, y: Any, groups: Any = None) -> PLXClassifier:
+    def fit(self, X: Any, y: Any, groups: Any = None,
+            progress: Progress | None = None) -> PLXClassifier:
         """Build the KB(s). `groups` (one label per row) marks replicated rows for the
         "tuned" variant's leave-one-out; by default, when X is a DataFrame whose index
         repeats labels on identical rows (as `plx_core.data.balance` leaves replicas), the
-        index is used."""
+        index is used. `progress(fraction, text)` is told each phase (`plx_core.progress`).
+        A table whose fit would need more than `memory_budget` is refused before the work
+        (`scale.check_fit_size`); above `scale.SEARCH_ROWS` rows "auto" chooses on a
+        stratified sample (`search_rows_`, said in `chosen_reason_`)."""
+        say = progress or silent
         if self.kb not in KB_KINDS:
             raise DataError(f"kb must be one of {tuple(KB_KINDS)}, got {self.kb!r}")
         if self.variant not in VARIANTS:
@@ -358,6 +365,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if groups is not None:
             groups = np.asarray(groups, dtype=object).astype(str)
         frame = self._frame(X, reset=True)
+        check_fit_size(len(frame), frame.shape[1], self.memory_budget)
         if groups is not None and len(groups) != len(frame):
             raise DataError(f"groups has {len(groups)} entries for {len(frame)} rows")
         self._groups = groups
@@ -385,6 +393,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.selection_ = None
         self.semantics_ = self.semantics
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
+        say(0.02, f"binning {len(frame):,} rows × {frame.shape[1]} columns")
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
@@ -421,21 +430,44 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._labels = labels
         self._codes = None  # the training rows' codes, once encoded for the tuned variant
         self._loo = None  # the tuned variant's leave-one-out, gathered with the count
-        for c in targets:
+        choosing = self.variant == "auto" and self.kb == "direct" and len(classes) == 2
+        sample = search_sample(labels, self.random_state) if (
+            choosing and self._groups is None) else None
+        self.search_rows_ = None if sample is None else len(sample)
+        self._min_split = min_split(len(frame), self.search_rows_)
+        sampled = None
+        if sample is not None:  # the search on a sample; the model it chooses on every row
+            say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
+                      f"{len(frame):,} rows")
+            sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True), y_arr[sample],
+                                      progress=within(progress, 0.05, 0.6, "sample: "))
+        at = 0.6 if sampled is not None else 0.1
+        if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
+                "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
+            self._untuned(frame, labels, sampled)
+        else:
+            say(at, f"building the Direct KB of {len(frame):,} rows")
+        for c in targets if not self.kbs_ else ():
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
             self.paper_kbs_.append(paper)
             self.tuned_.append(tuned)
             self.ensembles_.append(ens)
         if self.variant == "auto" and self.kb == "direct":
-            if len(classes) == 2:
-                self._select(frame, labels, raw)
+            if sampled is not None:
+                say(0.75, f"building the chosen model ({sampled.chosen_}) on all "
+                          f"{len(frame):,} rows")
+                self._adopt_sampled(sampled, frame, labels, raw)
+            elif len(classes) == 2:
+                self._select(frame, labels, raw, within(progress, 0.3, 1.0))
             else:
                 self.chosen_reason_ = "direct answers: selection is for binary labels; " \
                                       "one-vs-rest KBs are tuned Direct KBs"
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
+        del self._min_split
+        say(1.0, "fitted")
         return self
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
@@ -578,6 +610,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if "tree" in kinds or "tree-all" in kinds:
             one = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
+                              min_samples_split=getattr(self, "_min_split", 2),
                               random_state=self.random_state)
             for k in ("tree", "tree-all"):
                 if k in kinds:
@@ -592,6 +625,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if binary:
             two = build_trees(rows, n_trees=1, bootstrap=self.bootstrap,
                               max_features=self.max_features, max_depth=self.max_depth,
+                              min_samples_split=getattr(self, "_min_split", 2),
                               random_state=self.random_state, binary=True)
             if alpha is not None or alphas is not None:
                 wp, wn = self._prune_weights(y, cw)
@@ -629,13 +663,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return V.balanced_weights(int(y.sum()), len(y))
         return cw if cw is not None else (1.0, 1.0)
 
-    def _select(self, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame) -> None:
+    def _select(self, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
+                progress: Progress = silent) -> None:
         """variant="auto": keep the tuned Direct KB or replace it by the confidence-weighted
         Direct KB, the fitted vote or the Tree/forest KB with the better out-of-fold F1 on the
         training rows (`plx_core.selection`; `raw`: the rows before binning, which the vote on
         finer bins cuts again); sets `chosen_`, `chosen_reason_`, `selection_` and, unless
         `threshold` was given, `threshold_` — and, when the vote on finer bins answers,
-        `discretizer_` and `cuts_` to its cut points."""
+        `discretizer_` and `cuts_` to its cut points. `progress` is told each step of the
+        search (the folds, then each vote)."""
         from . import selection as S
 
         pos = self.positive_
@@ -743,12 +779,26 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                             for _lev, keys in fams for key in keys.values()})
             return out
 
-        oof = S.out_of_fold(frame, y, fit_fold, self.random_state) if kinds else {}
+        steps = (S.SELECT_FOLDS if kinds else 0) + 5
+        done = [0]
+
+        def step(what: str) -> None:  # told before each step of the search
+            done[0] += 1
+            progress((done[0] - 1) / steps, f"searching candidates {done[0]} of {steps}: {what}")
+
+        def fold_told(f: pd.DataFrame, yy: np.ndarray) -> dict:
+            step(f"the trees and the rule vote, fold {done[0] + 1} of {S.SELECT_FOLDS}")
+            return fit_fold(f, yy)
+
+        oof = S.out_of_fold(frame, y, fold_told, self.random_state) if kinds else {}
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
+        step("the Direct KB's leave-one-out")
         oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
+        step("the fitted vote")
         vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
         votes, offsets = {}, {}
+        step("the vote on finer bins")
         if vote is not None:
             votes[None] = (vote, None)
             nums = self._numbers(raw)  # the numeric columns' values, read once
@@ -757,7 +807,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 from .vote import FINE_BINS
 
                 votes[FINE_BINS] = fine
+                step("the cut points' optimism")
                 offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+        done[0] = steps - 1
+        step("the vote on pairs of features")
         pairs = self._pair_vote(full, frame, y) if vote is not None else None
         for bins, (cand, _disc) in votes.items():
             oof[S.vote_key(bins)] = cand.oof
@@ -765,11 +818,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             oof[S.vote_key(None, pairs=True)] = pairs.oof
         sel = S.choose(y, cfg.loo_pred, cfg.loo_rows, oof,
                        fold=S.fold_ids(y, S.SELECT_FOLDS, self.random_state), offsets=offsets)
+        progress(1.0, f"building the chosen model ({sel.chosen})")
+        self._adopt(sel, frame, labels, raw, votes, pairs)
+
+    def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
+               votes: dict | None = None, pairs=None) -> None:
+        """Make the model `sel` chose answer, built on these rows (`votes`, `pairs`: the
+        vote candidates the search fitted on them; None: the chosen vote is fitted here on
+        every row, without folds — a search on a sample chose it); sets `chosen_`,
+        `chosen_reason_`, `selection_` and, unless `threshold` was given, `threshold_`."""
+        from . import selection as S
+
+        pos = self.positive_
+        y = (labels == pos).astype(int)
+        cw = self._class_weights(labels, pos)
+        sem = S.TREE_SEMANTICS if self.semantics == "auto" else self.semantics
+        full = self.paper_kbs_[0]
         self.selection_, self.chosen_, self.chosen_reason_ = sel, sel.chosen, sel.reason
         if sel.chosen == "direct-vote":
             # the fitted vote answers, its threshold moved into the prior clause (decides at
             # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
-            cand, disc = (pairs, None) if sel.pairs else votes[sel.bins]
+            if votes is None:  # fitted on every row once, no folds
+                cand, disc = (self._pair_vote(full, frame, y, cv=False), None) if sel.pairs \
+                    else self._fine_vote(raw, self._numbers(raw), y, cv=False) or (None, None) \
+                    if sel.bins \
+                    else (None, None)
+                if cand is None:  # (no pairs or finer bins on every row: the plain vote)
+                    cand = self._vote(full, frame, y, cv=False)
+            else:
+                cand, disc = (pairs, None) if sel.pairs else votes[sel.bins]
             self.kbs_[0] = cand.kb(0.5 if self.threshold is not None else sel.threshold)
             if disc is not None:  # its bins are the model's: predict, explain, model files
                 self.discretizer_, self.cuts_ = disc, dict(disc.cuts_)
@@ -793,7 +870,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             from .weighting import confidence_kb
 
             # the weighted KB answers and is what `explain` searches (no window to undo)
-            self.kbs_[0] = confidence_kb(full, sel.m, base)
+            self.kbs_[0] = confidence_kb(full, sel.m, self._base_p(y, cw))
             # named as chosen: variant="confidence" is another weighting (|2p − 1|)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
         elif sel.chosen != "direct":
@@ -805,6 +882,38 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.semantics_ = sem
         if self.threshold is None:
             self.threshold_ = sel.threshold
+
+    def _untuned(self, frame: pd.DataFrame, labels: np.ndarray, sampled: PLXClassifier) -> None:
+        """The KBs `_build` would make, for a model chosen on a sample that needs no tuned
+        Direct KB of every row (a tree, a vote: its leave-one-out was 40% of a 1,000,000-row
+        fit): none, or for "direct-vote" the class-corrected Direct KB's clauses of one (with
+        pairs, two) features, which its KB is made of (`vote.vote_kb`)."""
+        pos = self.positive_
+        full = None
+        if sampled.chosen_ == "direct-vote":
+            y = (labels == pos).astype(int)
+            full = direct_kb_with_reason(frame, y, positive=1,
+                                         max_len=2 if sampled.selection_.pairs else 1)[0]
+            full.positive = pos
+            full = self._corrected(full, y, self._class_weights(labels, pos))
+        self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [full], [full], [None], [[]]
+        self.max_len_ = None if full is None else full.max_len
+        self.max_len_reason_ = (f"no Direct KB of every row: {sampled.chosen_}, chosen on a "
+                                "sample, answers without one")
+
+    def _adopt_sampled(self, sampled: PLXClassifier, frame: pd.DataFrame, labels: np.ndarray,
+                       raw: pd.DataFrame) -> None:
+        """The model that the search on a sample (`sampled`: this estimator fitted on
+        `search_rows_` of the rows) chose, built on every row, and said in `chosen_reason_`."""
+        note = (f"; chosen on a stratified sample of {self.search_rows_:,} of the "
+                f"{len(frame):,} training rows (above plx_core.scale.SEARCH_ROWS), then built "
+                "on every row")
+        if sampled.selection_ is None:
+            self.chosen_, self.selection_ = "direct", None
+            self.chosen_reason_ = sampled.chosen_reason_ + note
+            return
+        self._adopt(sampled.selection_, frame, labels, raw)
+        self.chosen_reason_ += note
 
     def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray,
                    codes: np.ndarray | None = None):
@@ -819,19 +928,23 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                               [drawn[k][0][0] for k in trees], frame, y,
                               self._fold_weights(y), codes)
 
-    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None):
+    def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
+              cv: bool = True):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
         `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
-        its out-of-fold logistic probabilities and a maker of its KB."""
+        its out-of-fold logistic probabilities and a maker of its KB (`cv` False: the maker
+        only, fitted on every row — `vote.VoteCandidate.fitted`)."""
         from . import vote as VT
 
         if codes is None:
             codes = self._codes if self._codes is not None else encode_rows(full, frame)
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
+        if not cv:
+            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
 
-    def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray):
+    def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
         `vote.pair_codes`) of the class-corrected Direct KB `full`, or None above
         `vote.PAIR_VOTES` (rows × pairs of features), below `vote.PAIR_SUPPORT` rows a
@@ -839,7 +952,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from . import vote as VT
 
         n = len(full.features)
-        if (n < 2 or len(y) * n * (n - 1) // 2 > VT.PAIR_VOTES
+        if (n < 2 or (cv and len(y) * n * (n - 1) // 2 > VT.PAIR_VOTES)  # (a cost: the folds')
                 or (full.max_len is not None and full.max_len < 2)):
             return None
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
@@ -849,6 +962,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         seen = len(np.unique(two[two >= 0]))
         if (two >= 0).sum() < VT.PAIR_SUPPORT * max(seen, 1):
             return None
+        if not cv:
+            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
+                                           ftol=VT.PAIR_FTOL)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
                                 ftol=VT.PAIR_FTOL)
 
@@ -859,7 +975,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 pd.Series(numeric_values(raw[c]), index=raw.index, name=c)
                 for c in self.discretizer_.binnings_}
 
-    def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray):
+    def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
+                   cv: bool = True):
         """The fitted vote on `vote.FINE_BINS` equal-frequency bins per numeric column
         ("direct-vote bins=8"): (the candidate, its `Discretizer` — the fitted model's should
         it answer), or None without numeric columns or above `vote.OPTIMISM_RUNS`. The
@@ -880,7 +997,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return self._vote(full, fine, y, encode_rows(full, fine)), disc
+        return self._vote(full, fine, y, encode_rows(full, fine), cv), disc
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
                       y: np.ndarray) -> float:

@@ -609,6 +609,21 @@ class VoteCandidate:
         score, self.fit = cross_fit(slots, y, weights_of, seed, ftol=ftol)
         self.oof = probability(score)
 
+    @classmethod
+    def fitted(cls, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray, weights_of,
+               ftol: float | None = None) -> VoteCandidate:
+        """The candidate's KB maker fitted on every row alone, without its folds (`oof`
+        None): for a vote a search on a sample of the rows chose (`scale.SEARCH_ROWS`) — the
+        problem `cross_fit` fits last."""
+        self = cls.__new__(cls)
+        self.full, self.sizes, self.oof = full, sizes, None
+        y = np.asarray(y)
+        self.cw = weights_of(y)
+        rows = np.arange(len(y))
+        S = votes(slots, y, rows, slot_counts(slots, y, rows), self.cw, leave_out=True)
+        self.fit = fit_many([(S, y, row_weights(y, self.cw))], VOTE_C, ftol=ftol)[0]
+        return self
+
     def kb(self, threshold: float = 0.5) -> KB:
         """The vote KB fitted on every training row, deciding at 0.5 as the vote's logistic
         probability would at `threshold`."""

@@ -284,3 +284,19 @@ def test_case_report_and_global_view_explain_as_the_estimator_under_the_default(
     assert dict(zip(g.features["feature"], g.features["in_explanation"])) == \
         {f: used.get(f, 0) for f in g.features["feature"]}
     assert g.positive_rows == int((ws.decisions("test")["decision"] == "POS").sum())
+
+
+def test_a_one_class_label_is_refused_in_plx_fits_words(tmp_path):
+    # one wording for a label of one class (`encoding.one_class`): the Data page says what
+    # plx fit and the estimator say
+    text = "x,y\n" + "".join(f"{i % 3},same\n" for i in range(12))
+    raw = read_upload(text.encode(), "one.csv")
+    with pytest.raises(DataError) as page:
+        prepare(raw, replace(raw.defaults, label="y", positive="same"))
+    path = tmp_path / "one.csv"
+    path.write_text(text)
+    with pytest.raises(DataError) as cli:
+        fit_model(path, "y", "same", say=lambda m: None)
+    assert str(page.value) == str(cli.value)
+    assert str(page.value) == ("the label 'y' has only one class ('same', in every row); plx "
+                               "needs rows of both outcomes")

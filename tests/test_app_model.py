@@ -266,3 +266,25 @@ def test_an_upload_says_what_reading_it_did():
                                            for i in range(12)), "old.csv")
     assert "column 2 'Unnamed: 1'" in raw.description and "CR only" in raw.description
     assert list(raw.frame.columns) == ["a", "Unnamed: 1", "y"] and len(raw.frame) == 12
+
+
+def test_the_default_fit_tells_its_phases_and_redraws_a_tree_chosen_on_a_sample(monkeypatch):
+    """Above the search's row budget the dashboard's fit tells the same phases as `plx fit`
+    (the sample's search, then the model built on every row) and draws the tree that answers."""
+    from plx_app.service.model import fit_default
+    from plx_core import scale
+
+    monkeypatch.setattr(scale, "SEARCH_ROWS", 300)
+    data = rest_table(900, seed=3)
+    told: list[tuple[float, str]] = []
+    kb, trees, choice = fit_default(data.drop(columns="outcome"), data.outcome.astype(str), "1",
+                                    progress=lambda f, t: told.append((f, t)))
+    texts = [t for _f, t in told]
+    assert any(t.startswith("Searching candidates on a stratified sample of 300 of the 900")
+               for t in texts)
+    assert any("searching candidates 1 of" in t for t in texts)
+    assert any(t.startswith("Building the chosen model") and "on all 900 rows" in t
+               for t in texts)
+    assert [f for f, _t in told] == sorted(f for f, _t in told)  # the bar only moves on
+    assert "chosen on a stratified sample of 300 of the 900 training rows" in choice.reason
+    assert choice.chosen == "tree-bin-deep" and len(trees) == 1  # redrawn clause for clause

@@ -1210,3 +1210,45 @@ def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
         said = [ln for ln in err.splitlines() if "copy of the label" in ln]
         assert len(said) == 1 and said[0].startswith("note: column 'code':"), err
         assert "'R' ↔ 'rare'" in said[0]
+
+
+def _long_csv(tmp_path, n=400):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age": rng.integers(18, 90, n), "plan": rng.choice(list("abc"), n)})
+    X["label"] = np.where((X.age > 60) & (X.plan == "a") | (rng.random(n) < 0.05), "yes", "no")
+    csv = tmp_path / "long.csv"
+    X.to_csv(csv, index=False)
+    return csv
+
+
+def test_fit_tells_its_phases_on_stderr_and_keeps_stdout_clean(tmp_path, capsys):
+    csv, model = _long_csv(tmp_path), tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--out", str(model)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("wrote") and out.count("\n") == 1  # stdout: the result alone
+    told = [line for line in err.splitlines() if line.startswith("plx fit: [")]
+    phases = ["reading long.csv", "binning 400 rows", "building the Direct KB of 400 rows",
+              "searching candidates 1 of ", "building the chosen model", "saving m.json"]
+    at = [next(i for i, line in enumerate(told) if p in line) for p in phases]
+    assert at == sorted(at)  # in this order
+    assert "100%" not in told[0] and "searching candidates 10 of 10" in err
+    notes = [line for line in err.splitlines() if not line.startswith("plx fit: [")]
+    # silenced: the same notes, no progress line, the same model
+    first = model.read_bytes()
+    assert main(["fit", str(csv), "--label", "label", "--no-progress", "--out", str(model)]) == 0
+    out2, err2 = capsys.readouterr()
+    assert out2 == out and "plx fit: [" not in err2 and err2.splitlines() == notes
+    assert model.read_bytes() == first
+
+
+def test_fit_refuses_a_table_beyond_its_memory_budget_before_the_work(tmp_path, capsys):
+    csv, model = _long_csv(tmp_path), tmp_path / "m.json"
+    assert main(["fit", str(csv), "--label", "label", "--budget", "100KB", "--out",
+                 str(model)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not model.exists()
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "400 rows × 2 columns need about" in errors[0]
+    assert "100 KiB" in errors[0] or "0.1 MiB" in errors[0] or "MiB" in errors[0]
+    assert "fit_dask" in errors[0]
+    assert "binning" not in err  # said before the work: only the reading was told

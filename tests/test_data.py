@@ -6,9 +6,11 @@ import json
 import math
 import re
 
+import hypothesis as hyp
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import strategies as hst
 
 from plx_core.data import (
     DECIMAL_POINT,
@@ -880,3 +882,24 @@ def test_lengths_in_metres_are_not_read_as_minutes():
         labels = sch.bins["height"].labels if "height" in sch.bins else ()
         assert not any(re.search(r"\d+m \d+s|\d+h", lab) for lab in labels), labels
     assert number_format(pd.Series(["45m", "2h 30m", "90m"], dtype=object)) == "duration"
+
+
+@hyp.settings(max_examples=60, deadline=None)
+@hyp.given(hst.lists(hst.one_of(hst.floats(), hst.none()), min_size=1, max_size=12),
+           hst.lists(hst.one_of(hst.integers(-2**70, 2**70), hst.none()), min_size=1, max_size=12))
+def test_numbers_held_as_objects_are_written_as_each_value_is(floats, ints):
+    """A column of numbers as objects (an estimator's frame) gives the strings each value
+    writes as — whole floats without ".0", others by repr, integers digit for digit —, read
+    all at once rather than value by value."""
+    from plx_core.data import as_strings
+
+    def one(v):
+        if v is None or (isinstance(v, float) and v != v):
+            return None
+        if isinstance(v, float):
+            return str(int(v)) if v.is_integer() and abs(v) < 2.0**53 else repr(v)
+        return str(v)
+
+    for values in (floats, ints):
+        got = as_strings(pd.Series(np.array(values, dtype=object), dtype=object))
+        assert [None if pd.isna(g) else g for g in got] == [one(v) for v in values]

@@ -16,6 +16,7 @@ from plx_core.data import Binning
 from plx_core.encoding import value_str
 from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
+from plx_core.scale import min_split
 from plx_core.tree import (
     BinaryTreeNode,
     Tree,
@@ -82,14 +83,16 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     and the `ModelChoice`. X holds each training row once (numbers as numbers, as `plx fit`
     passes them: `data.estimator_rows`): the estimator's balanced class weights do what
     replicated rows would, and replicas would stop its cross-validation. `formats`: how the
-    Data page reads each binned column from text (the model's bins keep it, as `plx fit`'s)."""
+    Data page reads each binned column from text (the model's bins keep it, as `plx fit`'s).
+    `progress(fraction, text)` is told the fit's phases, as `plx fit` tells them on stderr."""
     say = progress or (lambda f, t: None)
     say(0.05, "Fitting plx's default: comparing the Direct KB and the trees on the training rows…")
     labels = y.astype(str)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         est = PLXClassifier(positive=positive, random_state=random_state,
-                            memory_budget=memory_budget).fit(X, labels)
+                            memory_budget=memory_budget).fit(
+            X, labels, progress=lambda f, t: say(0.05 + 0.6 * f, t[:1].upper() + t[1:] + "…"))
     said = tuple(dict.fromkeys(str(w.message) for w in caught))
     sel = est.selection_
     scores = selection_table(sel) if sel is not None else pd.DataFrame(
@@ -111,14 +114,15 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
 
 def answering_tree(est: PLXClassifier, X: pd.DataFrame, labels: pd.Series) -> tuple[list[Tree], str]:
     """The tree behind a fitted estimator's chosen tree KB, grown again on the same binned
-    rows with the same settings and cut at the chosen depth (or pruned at the chosen
-    cost-complexity α); ([], why) unless its all-node KB has exactly the answering KB's
+    rows with the same settings (splitting nodes as large as the fit did, `scale.min_split`)
+    and cut at the chosen depth (or pruned at the chosen cost-complexity α); ([], why) unless its all-node KB has exactly the answering KB's
     clauses (same bodies, supports, weights)."""
     binary = est.chosen_ == "tree-bin-deep"
     frame = est.transform_rows(X).drop(columns=list(est.excluded_))
     yy = (labels.to_numpy() == est.positive_).astype(int)
     grown = build_trees(tree_rows(frame, yy, positive=1), n_trees=1, bootstrap=est.bootstrap,
                         max_features=est.max_features, max_depth=est.max_depth,
+                        min_samples_split=min_split(len(frame), est.search_rows_),
                         random_state=est.random_state, binary=binary)[0]
     sel = est.selection_
     tree = truncate(grown, sel.max_depth if sel is not None else None)

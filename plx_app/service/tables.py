@@ -25,7 +25,7 @@ from plx_core.data import (
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
 from plx_core.discretize import DEFAULT_METHOD, fit_binnings
-from plx_core.encoding import default_positive
+from plx_core.encoding import default_positive, one_class
 from plx_core.errors import DataError
 
 from .cache import fingerprint
@@ -331,7 +331,7 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
         assert y is not None
     classes = y.unique()
     if len(classes) < 2:
-        raise DataError(f"every row has the label {classes[0]!r}; plx needs both outcomes")
+        raise one_class(str(classes[0]), f"the label {settings.label!r}")
     return Dataset(raw.name, X, y, schema.positive, raw.description, schema)
 
 
