@@ -411,12 +411,12 @@ class LooCount:
         ix = (body if cell is None else cell[body]).astype(np.int64)
         ix += self._unit_kind[unit] * width
         vote = fields[ix]
-        for acc, field in ((above, _VOTE_FIELDS[ABOVE]), (below, _VOTE_FIELDS[BELOW]),
-                           (equal, _VOTE_FIELDS[EQUAL])):
-            acc[:, k] += np.bincount(unit, weights=vote == field, minlength=U)
-        for ext, table, field, fn in ((max_below, p_below, _VOTE_FIELDS[BELOW], np.maximum),
-                                      (min_above, p_above, _VOTE_FIELDS[ABOVE], np.minimum)):
-            sel = vote == field
+        for acc, packed in ((above, _VOTE_FIELDS[ABOVE]), (below, _VOTE_FIELDS[BELOW]),
+                            (equal, _VOTE_FIELDS[EQUAL])):
+            acc[:, k] += np.bincount(unit, weights=vote == packed, minlength=U)
+        for ext, table, packed, fn in ((max_below, p_below, _VOTE_FIELDS[BELOW], np.maximum),
+                                       (min_above, p_above, _VOTE_FIELDS[ABOVE], np.minimum)):
+            sel = vote == packed
             col = ext[:, k].copy()
             fn.at(col, unit[sel], table[ix[sel]])
             ext[:, k] = col
