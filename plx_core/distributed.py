@@ -524,7 +524,7 @@ def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]
     """A partition's answers and the values it read as the model's value written otherwise."""
     if markers:
         part = part.mask(part.isin(list(markers)))
-    X, _ = model.schema.apply(part)
+    X, _ = model.schema.apply(part, label=False)
     out, read_as = model.answers(X)
     out.index = part.index
     return out, read_as

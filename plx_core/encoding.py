@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,18 +101,56 @@ def typed_labels(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
+def text_key(v: str) -> str:
+    """The form every spelling of one text shares: Unicode NFC (an accent written as one
+    character or as a letter and a combining mark looks the same), surrounding spaces and case
+    folded away. The one key for labels, column names and values written otherwise."""
+    return unicodedata.normalize("NFC", v).strip().casefold()
+
+
+def spelling_groups(values: Any) -> list[list[str]]:
+    """The distinct strings of `values` that are one text written more than one way
+    (`text_key`), each group sorted; [] when every text is written one way."""
+    groups: dict[str, list[str]] = {}
+    for v in sorted({str(v) for v in values}):
+        groups.setdefault(text_key(v), []).append(v)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _recomposed(v: str) -> bool:
+    return unicodedata.normalize("NFC", v) != v
+
+
+def spelling_how(group: Sequence[str]) -> str:
+    """How the spellings of one text in `group` differ, in words."""
+    if not any(map(_recomposed, group)):
+        return "case or spaces"
+    if len({unicodedata.normalize("NFC", v) for v in group}) == 1:
+        return "how an accent is encoded"
+    return "case, spaces or how an accent is encoded"
+
+
+def spelled(v: str) -> str:
+    """A text quoted as a user can tell it from its other spellings: 'cre\\u0300me' for a
+    combining accent (it prints like 'crème'), else as repr quotes it."""
+    return ascii(v) if _recomposed(v) else repr(v)
+
+
+def spelling_shown(group: Sequence[str]) -> str:
+    """A group of spellings as a list of `spelled` texts."""
+    return "[" + ", ".join(map(spelled, group)) + "]"
+
+
 def check_label_variants(classes: Any, label: str | None = None) -> None:
     """Refuse classes (strings) that differ only in case or surrounding spaces ("Yes" /
-    "yes "): kept apart they split one class in two, and a positive class named as one of them
-    would silently count the other as negative."""
-    groups: dict[str, list[str]] = {}
-    for c in sorted(classes):
-        groups.setdefault(c.strip().lower(), []).append(c)
-    clash = [g for g in groups.values() if len(g) > 1]
+    "yes "), or in how an accent is encoded: kept apart they split one class in two, and a
+    positive class named as one of them would silently count the other as negative."""
+    clash = spelling_groups(classes)
     if clash:
         where = "the label" if label is None else f"the label {label!r}"
-        raise DataError(f"{where} has classes that differ only in case or spaces: {clash[0]} "
-                        "(clean the label column so each class is written one way)")
+        raise DataError(f"{where} has classes that differ only in {spelling_how(clash[0])}: "
+                        f"{spelling_shown(clash[0])} (clean the label column so each class is "
+                        "written one way)")
 
 
 def natural_key(v: str) -> tuple:
@@ -154,22 +193,22 @@ class Twins:
         for i, v in enumerate(domain):
             if (key := number_key(v)) is not None:
                 numbers[key] = -1 if key in numbers else i
-            fold = v.strip().casefold()
+            fold = text_key(v)
             texts[fold] = -1 if fold in texts else i
         return cls(numbers, texts)
 
     def find(self, s: str) -> int | None:
         """`value_twin(domain, s)`."""
         key = number_key(s)
-        hit = self.numbers.get(key) if key is not None else self.texts.get(s.strip().casefold())
+        hit = self.numbers.get(key) if key is not None else self.texts.get(text_key(s))
         return None if hit is None or hit < 0 else hit
 
 
 def value_twin(domain: Sequence[str], s: str) -> int | None:
     """Position of the one value of `domain` that is `s` written otherwise, or None: the same
     number ("2" for a KB that learned "2.0": a whole-number column read as floats in one file
-    and as integers in the next) or the same text up to case and surrounding spaces ("TRUE" /
-    "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
+    and as integers in the next) or the same text up to case, surrounding spaces and how an
+    accent is encoded (`text_key`: "TRUE" / "True", "Male " / "male", as labels are compared). Only for values `domain` lacks as
     written; two candidates are not guessed between. For many values of one domain, build its
     `Twins` once (`KB.twins` keeps a KB's)."""
     return Twins.of(domain).find(s)
@@ -223,10 +262,11 @@ def column_twins(names: Sequence[str], columns: Sequence[Any]) -> str:
     pairs = [(n, have[t]) for n in names if (t := value_twin(have, str(n))) is not None]
     if not pairs:
         return ""
+    how = spelling_how([str(x) for p in pairs for x in p])
     if len(names) == 1:
-        return f" ({pairs[0][1]!r} differs from it only in case or spaces)"
-    return " (" + ", ".join(f"{h!r} differs from {n!r}" for n, h in pairs) + \
-        " only in case or spaces)"
+        return f" ({spelled(pairs[0][1])} differs from it only in {how})"
+    return " (" + ", ".join(f"{spelled(h)} differs from {spelled(str(n))}" for n, h in pairs) + \
+        f" only in {how})"
 
 
 def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:

@@ -259,6 +259,18 @@ def test_data_notes_say_a_copy_of_the_label():
     assert len(said) == 1 and said[0][0] == "warning" and said[0][1].startswith("Column 'flag'")
 
 
+def test_data_notes_say_a_value_written_two_ways():
+    from user_tables import mixed_bool
+
+    from plx_app.service import prepare, validate
+
+    raw = read_upload(mixed_bool().data, "mixed.csv")
+    notes = validate(prepare(raw, replace(raw.defaults, label="disease", positive="yes")))
+    said = [(level, m) for level, m in notes if "more than one way" in m]
+    assert len(said) == 1 and said[0][0] == "warning"
+    assert said[0][1].startswith("Column 'smoker' writes values") and "['No', 'no']" in said[0][1]
+
+
 def test_an_upload_says_what_reading_it_did():
     # the file's notes (an empty header cell named, CR line endings) are on the Data page
     # as plx fit says them on stderr

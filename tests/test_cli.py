@@ -42,12 +42,13 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     ex = tmp_path / "expl.csv"
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
     e = pd.read_csv(ex, keep_default_na=False)
-    assert list(e.columns) == ["row", "decision", "lower", "upper", "k", "features", "sub_lower",
-                               "sub_upper", "search", "note", "unseen"]
+    assert list(e.columns) == ["row", "decision", "explained_class", "lower", "upper", "k",
+                               "features", "sub_lower", "sub_upper", "search", "note", "unseen"]
     assert e["features"][1] in {"a1=1 AND a2=1", "a1=1 AND a3=1", "a1=1 AND a4=1",
                                 "a2=1 AND a3=1", "a2=1 AND a4=1", "a3=1 AND a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1
-    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == "only 1 known feature(s)"
+    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == ("k lowered from 2 to 1: the row has 1 "
+                                                                 "known feature")
     assert "wrote" in capsys.readouterr().out
 
 
@@ -1212,6 +1213,43 @@ def test_fit_says_a_copy_of_the_label_once(tmp_path, capsys):
         assert "'R' ↔ 'rare'" in said[0]
 
 
+def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, capsys):
+    """Rows to predict may carry the label column with gaps (the training file itself, fitted
+    with --drop-missing-label): they are answered, not refused as a training label would be."""
+    from user_tables import label_bool_gaps
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(label_bool_gaps().data)
+    m, out, ex = tmp_path / "m.json", tmp_path / "p.csv", tmp_path / "e.csv"
+    code, _, err = run(["fit", data, "--label", "sick", "--drop-missing-label", "--out", m], capsys)
+    assert code == 0 and "dropped 14 of 300 row(s)" in err
+    code, _, err = run(["predict", m, data, "--out", out], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(out)
+    assert len(pred) == 300 and set(pred["decision"]) == {True, False}
+    truth = pd.read_csv(data)["sick"]
+    known = truth.notna().to_numpy()
+    assert (pred["decision"][known] == truth[known]).mean() > 0.7
+    assert main(["explain", str(m), str(data), "--out", str(ex)]) == 0
+    assert len(pd.read_csv(ex)) == 300
+
+
+def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys):
+    """'True' / 'TRUE' / 'yes' / 'Yes' in one column: kept as written (nothing merged) and said
+    once on stderr as a note naming the column and the spellings."""
+    from user_tables import mixed_bool
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(mixed_bool().data)
+    m = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "disease", "--out", m], capsys)
+    assert code == 0 and "Warning" not in err
+    said = [ln for ln in err.splitlines() if "more than one way" in ln]
+    assert len(said) == 1 and said[0].startswith("note: column 'smoker' writes values"), err
+    assert "['TRUE', 'True'] (case or spaces)" in said[0]
+    assert len(json.loads(m.read_text())["schema"]["categories"]["smoker"]) == 10
+
+
 def _long_csv(tmp_path, n=400):
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"age": rng.integers(18, 90, n), "plan": rng.choice(list("abc"), n)})
@@ -1252,3 +1290,27 @@ def test_fit_refuses_a_table_beyond_its_memory_budget_before_the_work(tmp_path, 
     assert "100 KiB" in errors[0] or "0.1 MiB" in errors[0] or "MiB" in errors[0]
     assert "fit_dask" in errors[0]
     assert "binning" not in err  # said before the work: only the reading was told
+
+
+def test_fit_reads_a_file_as_large_as_its_budget_takes_and_refuses_a_larger_one_unread(
+        tmp_path, capsys, monkeypatch):
+    from plx_core import data, scale
+
+    csv, model = _long_csv(tmp_path), tmp_path / "m.json"
+    size = csv.stat().st_size
+    monkeypatch.setattr(data, "MAX_BYTES", size // 4)  # the reader's own cap: below the file
+    # the budget's cells at CSV_BYTES_PER_CELL each: the file fits, so it is read and fitted
+    assert scale.read_bytes("8MB") > size
+    assert main(["fit", str(csv), "--label", "label", "--budget", "8MB", "--out", str(model)]) == 0
+    capsys.readouterr()
+
+    def unread(*a, **k):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(data, "read_table", unread)
+    assert main(["fit", str(csv), "--label", "label", "--budget", "100KB", "--out",
+                 str(tmp_path / "n.json")]) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "is more than a fit within the" in errors[0]
+    assert "raise --budget" in errors[0] and "fit_dask" in errors[0]

@@ -884,6 +884,26 @@ def test_lengths_in_metres_are_not_read_as_minutes():
     assert number_format(pd.Series(["45m", "2h 30m", "90m"], dtype=object)) == "duration"
 
 
+def test_values_written_more_than_one_way_are_said_not_merged():
+    """'True' / 'TRUE' and an accent encoded two ways are one text to a reader: kept apart (two
+    values), and `spelling_variants` names them, the combining mark escaped."""
+    import io
+
+    from user_tables import mixed_bool, unicode_everything
+
+    from plx_core.data import spelling_variants
+
+    smoker = pd.read_csv(io.BytesIO(mixed_bool().data), dtype=str)["smoker"]
+    said = spelling_variants(smoker)
+    assert said.startswith("writes values more than one way, kept apart as different values: "
+                           "['FALSE', 'False'] (case or spaces)") and "and 1 more" in said
+    assert smoker.nunique() == 10  # nothing merged
+    cafe = pd.read_csv(io.BytesIO(unicode_everything().data))["cafe\u0301"]
+    assert "['cre\\u0300me', 'crème'] (how an accent is encoded)" in spelling_variants(cafe)
+    assert spelling_variants(pd.Series(["a", "b", None])) is None
+    assert spelling_variants(pd.Series([1.0, 2.0])) is None
+
+
 @hyp.settings(max_examples=60, deadline=None)
 @hyp.given(hst.lists(hst.one_of(hst.floats(), hst.none()), min_size=1, max_size=12),
            hst.lists(hst.one_of(hst.integers(-2**70, 2**70), hst.none()), min_size=1, max_size=12))

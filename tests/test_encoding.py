@@ -1,12 +1,17 @@
 """plx_core.encoding: the factorised column pass writes every cell as the per-cell rule does."""
 
+import unicodedata
+
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plx_core.encoding import (
+    check_label_variants,
     column_strings,
+    column_twins,
     encode,
     is_missing,
     number_key,
@@ -60,12 +65,16 @@ def _scan_twin(domain, s):
     if key is not None:
         hits = [i for i, v in enumerate(domain) if number_key(v) == key]
     else:
-        hits = [i for i, v in enumerate(domain) if v.strip().casefold() == s.strip().casefold()]
+        def fold(t):
+            return unicodedata.normalize("NFC", t).strip().casefold()
+
+        hits = [i for i, v in enumerate(domain) if fold(v) == fold(s)]
     return hits[0] if len(hits) == 1 else None
 
 
 SPELLINGS = st.sampled_from(["2", "2.0", "02", "+2", " 2 ", "0.5", "0.50", "x", "X", " x", "Yes",
-                             "yes ", "YES", "nan", "inf", "", " ", "ß", "SS", "1e3", "1000"])
+                             "yes ", "YES", "nan", "inf", "", " ", "ß", "SS", "1e3", "1000",
+                             "cr\u00e8me", "cre\u0300me", "CRE\u0300ME"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -157,3 +166,18 @@ def test_labels_held_as_python_objects_are_classified_and_mixed_kinds_named():
                     ([True, 1], r"mixes booleans \(row 0: True\) and numbers \(row 1: 1\)")]:
         with pytest.raises(DataError, match=said):
             PLXClassifier().fit(X, pd.Series(y * 20, dtype=object))
+
+
+def test_an_accent_encoded_two_ways_is_one_text():
+    """'crème' as one character or as 'e' and a combining grave prints the same: a value, a
+    column name or a class written the other way is its twin, and two such classes are refused
+    with the combining mark shown."""
+    from plx_core.errors import DataError
+
+    composed, decomposed = "cr\u00e8me", "cre\u0300me"
+    assert composed != decomposed and value_twin((composed, "x"), decomposed) == 0
+    assert column_twins(["caf\u00e9"], ["cafe\u0301", "x"]) == \
+        " ('cafe\\u0301' differs from it only in how an accent is encoded)"
+    with pytest.raises(DataError, match=r"'dessert' has classes that differ only in how an accent "
+                                        r"is encoded: \['cre\\u0300me', 'crème'\]"):
+        check_label_variants([composed, decomposed, "tart"], "dessert")

@@ -826,3 +826,24 @@ def test_several_classes_a_kb_that_failed_on_a_row_does_not_win_it(monkeypatch):
     with pytest.warns(UserWarning, match="chooses among the classes whose KB answered"):
         got = clf.predict(X.head(3))
     assert got[0] in ("B", "C") and list(got[1:]) == list(plain[1:])
+
+
+def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_twin():
+    """Fitted on a column where 'crème' comes as one character and as 'e' + a combining grave
+    (they print alike), the estimator warns naming both; a model that learned one spelling
+    reads a new row's other spelling as that value (said), not as unseen."""
+    from user_tables import unicode_everything
+
+    f = pd.read_csv(io.BytesIO(unicode_everything().data))
+    y, X = f.pop("résultat"), f[["cafe\u0301", "score"]]
+    with pytest.warns(UserWarning, match="column 'cafe\u0301' writes values more than one way.*"
+                                         r"'cre\\u0300me', 'crème'.*how an accent is encoded"):
+        PLXClassifier(positive="oui", variant="tuned").fit(X, y)
+    one = X["cafe\u0301"].replace("cre\u0300me", "tarte")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # one spelling: nothing to say
+        m = PLXClassifier(positive="oui", variant="tuned").fit(X.assign(**{"cafe\u0301": one}), y)
+    rows = X.head(20).assign(**{"cafe\u0301": "cre\u0300me"})
+    with pytest.warns(UserWarning, match="cre\u0300me.*read as"):
+        b = m.bounds(rows)
+    assert b.equals(m.bounds(rows.assign(**{"cafe\u0301": "cr\u00e8me"})))

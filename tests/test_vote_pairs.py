@@ -170,3 +170,68 @@ def test_the_pair_vote_kb_decides_as_its_vote_where_features_have_different_size
     decided = np.abs(score) > 1e-6
     assert decided.sum() > 10
     assert ((mean[decided] > 0.5 + TIE_EPS) == (score[decided] > 0)).all()
+
+
+def equal_or_table(n, seed):
+    """MONK's 1's shape: six columns of 3, 3, 2, 3, 4, 2 values, the label "a = b" or e = 0
+    (no noise); n random rows, or with n None every combination of values (432 rows)."""
+    sizes = (3, 3, 2, 3, 4, 2)
+    if n is None:
+        v = np.array(np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")).reshape(6, -1).T
+    else:
+        rng = np.random.default_rng(seed)
+        v = np.column_stack([rng.integers(0, s, n) for s in sizes])
+    y = (v[:, 0] == v[:, 1]) | (v[:, 4] == 0)
+    return pd.DataFrame(v.astype(str).astype(object), columns=list("abcdef")), np.where(y, "yes", "no")
+
+
+@pytest.mark.slow
+def test_the_default_states_a_equals_b_or_e_from_ninety_rows_with_sparse_pair_weights(
+        tmp_path, monkeypatch):
+    """A label "either term suffices", one term an equality of two features, on 90 rows (MONK's
+    1's shape): the pair vote with sparse weights (`vote.PAIR_C`, `PAIR_L1`) answers and gets
+    every combination of values right, its heaviest clauses are the label's terms, and its
+    explanations name them; with the one-feature vote's dense L2 weights it did not."""
+    X, y = equal_or_table(90, 3)
+    grid, truth = equal_or_table(None, 0)
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    s = clf.selection_
+    assert clf.chosen_ == clf.variant_ == "direct-vote" and s.pairs
+    assert (clf.predict(grid) == truth).mean() >= 0.99
+    kb = clf.kb_
+    assert kb.kind == "direct" and set(kb.lengths.tolist()) <= {1, 2}
+    # the four heaviest clauses are the terms: a = b = v (three pair clauses) and e = 0, p = 1
+    top = np.argsort(-kb.w)[:4]
+    said = {tuple((f, kb.domains[f][c]) for f, c in zip(kb.features, kb.codes[i]) if c >= 0)
+            for i in top}
+    assert said == {(("a", v), ("b", v)) for v in "012"} | {(("e", "0"),)}
+    assert (kb.p[top] == 1.0).all()
+    assert kb.n_learned < 60  # the L1 penalty leaves most of the ~150 clauses out
+    # a positive row is explained by the term it holds
+    pos = np.flatnonzero(truth == "yes")
+    for i in pos[:: max(1, len(pos) // 12)]:
+        row = grid.iloc[i]
+        got = set(clf.explain(row, k=2).features)
+        if row["a"] == row["b"] and row["e"] != "0":
+            assert got == {"a", "b"}
+        elif row["e"] == "0" and row["a"] != row["b"]:
+            assert "e" in got
+    means, pred = decides_and_explains_by_its_kb(clf, grid)
+    model_files_keep_it_as_it_answers(clf, tmp_path, grid, "direct-vote", means, pred)
+    # chosen on a sample of the rows (`scale.SEARCH_ROWS`), it is refitted on every row with
+    # the same sparse penalty: few clauses, the terms the heaviest
+    from plx_core import scale
+
+    with monkeypatch.context() as m:
+        m.setattr(scale, "SEARCH_ROWS", 80)
+        sampled = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert sampled.search_rows_ == 80 and sampled.selection_.pairs
+    k = sampled.kb_
+    assert k.n_learned < 60
+    assert {tuple((f, k.domains[f][c]) for f, c in zip(k.features, k.codes[i]) if c >= 0)
+            for i in np.argsort(-k.w)[:4]} == said
+    # the pair vote with the one-feature vote's penalty (dense L2, no L1) misses it
+    monkeypatch.setattr(VT, "PAIR_C", VT.VOTE_C)
+    monkeypatch.setattr(VT, "PAIR_L1", 0.0)
+    dense = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert (dense.predict(grid) == truth).mean() < 0.9

@@ -12,12 +12,14 @@ import pandas as pd
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
+    grouped_said,
     infer_schema,
     label_copy,
     mixed_dates,
     read_table,
     reading_delimiter,
     reads_as_numbers,
+    spelling_variants,
     suggest_label,
     train_test_split_stratified,
     unread_numbers,
@@ -394,12 +396,16 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        for f, kept in ds.schema.grouped.items():  # never silently
+            notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
             if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y)):
                 notes.append(("warning", f"Column {f!r}: {why}."))
+            if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
+                notes.append(("warning", f"Column {f!r} {how}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
