@@ -1042,6 +1042,22 @@ def test_data_page_says_a_positive_class_it_does_not_know_is_a_pick_to_check(bas
     assert not any("plx does not assume" in c.value for c in at.caption)
 
 
+def test_a_label_coded_1_2_starts_on_its_rarer_class_as_the_note_says():
+    # outcome 1/2 (SPSS style), 170 rows of 1 and 130 of 2: the picker started on '1' (the
+    # "1" of 0/1) and its note called it "the rarer"
+    import io
+
+    from user_tables import label_12
+
+    from plx_app.service import positive_choice, positive_note
+
+    y = pd.read_csv(io.BytesIO(label_12().data))["outcome"].astype(str)
+    values = y.value_counts().index.tolist()
+    assert values == ["1", "2"]  # most rows first, as label_values gives them
+    chosen = values[positive_choice(values)]
+    assert chosen == "2" and "the rarer, '2', is picked" in positive_note(values, chosen)
+
+
 @pytest.mark.slow
 def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
     # the picker started on the rarest class, so a table of mostly "Yes" opened with POS = "No"
@@ -1050,6 +1066,7 @@ def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
 
     assert positive_choice(["Yes", "No"]) == 0 and positive_choice(["0", "1"]) == 1
     assert positive_choice(["FALSE", "TRUE"]) == 1 and positive_choice(["b", "a", "c"]) == 2
+    assert positive_choice(["0", "2", "1"]) == 2  # among more classes, "1"
     rows = [("red", "yes")] * 14 + [("blue", "no")] * 6 + [("blue", "yes")] * 4
     csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
     at = run("plx_app/views/1_Data.py", fresh(base_ws))

@@ -265,11 +265,13 @@ def label_values(raw: RawTable, label: str) -> list[str]:
 def positive_choice(values: Sequence[str]) -> int:
     """Where the positive-class picker starts, for `label_values` (most rows first): the class
     `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
-    their pairs), else "1" or "True" among more classes, else the rarest class."""
-    for v in (default_positive(list(values)), "1", "True"):
-        if v is not None and v in values:
-            return list(values).index(v)
-    return max(len(values) - 1, 0)
+    their pairs), else "1" or "True" among more classes, else the rarest class (also for
+    1/2: '1' is no more positive than '2' there, and the note calls the start the rarer)."""
+    vals = list(values)
+    for v in (default_positive(vals), *(("1", "True") if len(vals) > 2 else ())):
+        if v is not None and v in vals:
+            return vals.index(v)
+    return max(len(vals) - 1, 0)
 
 
 def positive_note(values: Sequence[str], chosen: str) -> str:
