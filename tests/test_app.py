@@ -1075,3 +1075,30 @@ def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
     assert not at.exception and not errors(at)
     pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
     assert at.selectbox(key=pos_key).value == "yes"
+
+
+@pytest.mark.slow
+def test_features_named_like_plx_columns_keep_the_query_and_rules_pages_working():
+    # features called "label" and "before" (a product label, a before/after flag): the Query
+    # page's row list ("cannot insert label, already exists") and the Rules page's effect
+    # table failed; plx's own columns now give way as "label (plx)", "before (plx)"
+    from user_tables import colliding_names
+
+    raw = read_upload(colliding_names().data, "colliding.csv")
+    ws = new_workspace(raw, DataSettings("default", "1"))
+    assert {"label", "before", "decision", "note"} <= set(ws.features)
+    at = run("plx_app/views/3_Query.py", ws)
+    assert not errors(at), errors(at)
+    at.selectbox(key="q_f_label").set_value("1").run()
+    assert not at.exception and not errors(at), errors(at)
+    n_pos = int((ws.y_test.astype(str) == "1").sum())
+    assert f"{n_pos} of {len(ws.X_test)} rows" in texts(at)
+    ws = at.session_state["ws"]
+    f, v = "note", ws.domains()["note"][0]
+    ws.add_rule([(f, v)], "POS", 1.0, 1e6)
+    fx = ws.rules_effect()
+    assert len(fx.flips) > 0 and list(fx.flips.columns[:3]) == ["label (plx)", "before (plx)", "after"]
+    assert (fx.flips["label"] == ws.X_test.loc[fx.flips.index, "label"]).all()  # the feature
+    at = run("plx_app/views/5_Rules.py", ws)
+    assert not errors(at), errors(at)
+    assert int(metric(at, "Decisions that flip")) == len(fx.flips)

@@ -238,6 +238,22 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 
 
 
+def front_columns(X: pd.DataFrame, front: Mapping[str, Any]) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The rows `X` with plx's own columns `front` (name → values) put first, and the name
+    each got: a feature of that name keeps it (a column "label" or "before" as the user wrote
+    it; pandas refused a second one, and the page that listed the rows failed), and plx's
+    column gets " (plx)" added until it is free."""
+    out = X.copy()
+    names: dict[str, str] = {}
+    for i, (name, values) in enumerate(front.items()):
+        col = name
+        while col in out.columns:
+            col += " (plx)"
+        out.insert(i, col, values)
+        names[name] = col
+    return out, names
+
+
 def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     """One row per column: distinct and missing counts, whether it reads as numbers, a few
     example values, and the role the current settings give it."""
