@@ -75,16 +75,18 @@ def _note(message: str) -> None:
 
 
 def read_rows(path: str | Path, missing: Sequence[str] | None = None,
-              say: Callable[[str], None] = _note, encoding: str = "utf-8") -> Any:
+              say: Callable[[str], None] = _note, encoding: str = "utf-8",
+              max_bytes: int | None = None) -> Any:
     """The table at `path` through the one validated reader (`plx_core.data.read_table`),
     telling `say` what was read as missing and anything done to read it. Rows are indexed by
-    their line in the file (a spreadsheet's row number), so a message naming a row points at it."""
+    their line in the file (a spreadsheet's row number), so a message naming a row points at it.
+    `max_bytes`: the reader's cap on the file's bytes (default `data.MAX_BYTES`)."""
     from dataclasses import replace
 
-    from .data import MISSING_MARKERS, read_table
+    from .data import MAX_BYTES, MISSING_MARKERS, read_table
 
     table = read_table(_existing(path), missing=MISSING_MARKERS if missing is None else missing,
-                       encoding=encoding)
+                       encoding=encoding, max_bytes=max_bytes or MAX_BYTES)
     table = replace(table, frame=table.by_line())
     for n in table.notes:
         say(f"{table.where}: {n}")
@@ -148,21 +150,30 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
         estimator_rows,
+        grouped_said,
         infer_schema,
         label_copy,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
     )
+    from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import number_key, one_class
     from .estimator import PLXClassifier
     from .modelfile import model_of
     from .progress import silent, within
-    from .scale import check_fit_size
+    from .scale import check_fit_size, read_bytes, size_text
 
     told = progress or silent
     told(0.0, f"reading {Path(csv).name}")
-    table = read_rows(csv, missing, say, encoding)
+    cap = read_bytes(memory_budget)  # a file the fit could take, whatever the reader's default
+    if (size := _existing(csv).stat().st_size) > cap:
+        raise CLIError(f"{csv}: {size / 1e6:,.0f} MB is more than a fit within the "
+                       f"{size_text(parse_size(memory_budget or DEFAULT_MEMORY_BUDGET))} memory "
+                       f"budget reads ({cap / 1e6:,.0f} MB): raise --budget if the machine has "
+                       "the memory, fit on a sample of the rows, or on a Dask cluster "
+                       "(plx_core.distributed.fit_dask)")
+    table = read_rows(csv, missing, say, encoding, max_bytes=cap)
     check_fit_size(len(table.frame), max(table.frame.shape[1] - 1, 1), memory_budget)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
     with _input(table.where):
@@ -170,6 +181,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    for c, kept in schema.grouped.items():  # nor grouped silently
+        say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
@@ -426,8 +439,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 
 def cmd_explain(a: argparse.Namespace) -> None:
-    from .explain import Unexplained, citable, explain_many
-    from .query import encode_rows
+    from .explain import Unexplained, explain_many
     from .rules import features_text
 
     out = _outputs(a, a.model, a.data)
@@ -436,41 +448,27 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    # an unseen value is unknown (predict answers it as missing), and so is a feature no
-    # clause uses (it changes no answer): never cited, k capped (`explain.citable`)
-    codes = encode_rows(model.kb_full, X)
-    seen = citable(model.kb_full, codes).sum(axis=1)
-    ks = [int(min(a.k, s)) for s in seen]
-    said = np.char.add(
-        np.where(pred["unseen"].to_numpy(dtype=object) != "", " seen in training", ""),
-        np.where((codes >= 0).sum(axis=1) > seen, " that the model uses", ""))
     sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
-    todo = [i for i, k in enumerate(ks) if k > 0]
-    # every row in one batch (rows asking the same question explained once; chunked, threaded)
-    found = dict(zip(todo, explain_many(model.kb_full, [qs[i] for i in todo],
-                                        k=[ks[i] for i in todo],
-                                        direction=[str(sides[i]) for i in todo],
-                                        semantics=model.semantics)))
+    # every row in one batch (rows asking the same question explained once; chunked, threaded);
+    # a row knowing fewer than k features the model can cite (an unseen value is unknown, as
+    # predict answers it, and so is a feature no clause uses) gets k lowered and the sentence
+    # that says so (`explain.lower_k`), a row knowing none the reason
+    found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
+                         semantics=model.semantics)
     rows = []
-    for i, k in enumerate(ks):
-        base = {"row": i + 1, "decision": pred["decision"].iloc[i], "lower": pred["lower"].iloc[i],
-                "upper": pred["upper"].iloc[i], "k": k}
-        if k == 0:
-            rows.append({**base, "features": "", "sub_lower": np.nan, "sub_upper": np.nan,
-                         "search": "", "note": f"the row knows no feature{said[i]}",
-                         "unseen": pred["unseen"].iloc[i]})
-            continue
-        e = found[i]
-        if isinstance(e, Unexplained):  # this row only (its LP failed, say): the reason
+    for i, e in enumerate(found):
+        base = {"row": i + 1, "decision": pred["decision"].iloc[i],
+                "explained_class": model.positive,  # the class the bounds are the support of
+                "lower": pred["lower"].iloc[i], "upper": pred["upper"].iloc[i]}
+        if isinstance(e, Unexplained):  # this row only (knows nothing, its LP failed): why
             rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
                          "sub_upper": np.nan, "search": "", "note": e.reason,
                          "unseen": pred["unseen"].iloc[i]})
             continue
-        rows.append({**base,
+        rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
-                     "note": "" if k == a.k else f"only {k} known feature(s){said[i]}",
-                     "unseen": pred["unseen"].iloc[i]})
+                     "note": e.note, "unseen": pred["unseen"].iloc[i]})
     _write_csv(pd.DataFrame(rows), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
 

@@ -1239,7 +1239,9 @@ class Schema:
     `kinds[f]` is "categorical" or "numeric"; numeric features have a `Binning` in `bins`.
     `excluded` maps each dropped column to the reason. `positive` is the class POS stands for
     (None: multi-class, or not chosen). `label_map` (optional) renames raw label values before
-    use, e.g. to binarise a multi-class label; values it does not name are kept.
+    use, e.g. to binarise a multi-class label; values it does not name are kept. `grouped`
+    maps each categorical feature of many levels to the levels it keeps; its other values
+    read as `OTHER_LEVEL` (`frequent_levels`).
     """
 
     label: str
@@ -1251,6 +1253,7 @@ class Schema:
     classes: tuple[str, ...] = ()
     categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
     label_map: dict[str, str] | None = None
+    grouped: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def apply(self, frame: pd.DataFrame, label: bool = True) -> tuple[pd.DataFrame, pd.Series | None]:
         """Transform rows (the training table or new ones): features as strings/NaN in schema
@@ -1268,7 +1271,8 @@ class Schema:
             s = frame[f]
             if isinstance(s, pd.DataFrame):
                 raise DataError(f"the rows have more than one column named {f!r}")
-            cols[f] = self.bins[f].apply(s) if f in self.bins else as_strings(s)
+            cols[f] = (self.bins[f].apply(s) if f in self.bins else
+                       group_levels(s, self.grouped[f]) if f in self.grouped else as_strings(s))
         X = pd.DataFrame(cols, index=frame.index, columns=list(self.features), dtype=object)
         if not label or self.label not in frame.columns:
             return X, None
@@ -1288,6 +1292,9 @@ class Schema:
             )
             if f in self.bins and self.bins[f].reading():
                 detail += f" ({self.bins[f].reading()})"
+            if f in self.grouped:
+                detail = (f"the {len(self.grouped[f])} most frequent values kept, the others "
+                          f"grouped as {OTHER_LEVEL!r}")
             rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
         for c, why in self.excluded.items():
             rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
@@ -1301,6 +1308,7 @@ class Schema:
             "excluded": dict(self.excluded), "classes": list(self.classes),
             "categories": {k: list(v) for k, v in self.categories.items()},
             "label_map": None if self.label_map is None else dict(self.label_map),
+            "grouped": {k: list(v) for k, v in self.grouped.items()},
         }
 
     @classmethod
@@ -1314,6 +1322,7 @@ class Schema:
             excluded=dict(d.get("excluded", {})), classes=tuple(d.get("classes", ())),
             categories={k: tuple(v) for k, v in d.get("categories", {}).items()},
             label_map=None if d.get("label_map") is None else dict(d["label_map"]),
+            grouped={k: tuple(v) for k, v in d.get("grouped", {}).items()},
         )
 
 
@@ -1387,6 +1396,13 @@ def _check_schema_dict(d: Any) -> None:
     lm = d.get("label_map")
     if lm is not None:
         str_map("label_map", lm)
+    grouped = d.get("grouped", {})
+    if not isinstance(grouped, dict):
+        raise bad("grouped", "an object", grouped)
+    for f, v in grouped.items():
+        if f not in feats or d["kinds"][f] != "categorical":
+            raise bad(f"grouped.{f}", "a categorical feature's levels", v)
+        strs(f"grouped.{f}", v)
 
 
 def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Series:
@@ -1424,6 +1440,89 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
         return (f"too many distinct values for a categorical feature ({n_distinct} > "
                 f"max_levels {max_levels})")
     return None
+
+
+OTHER_LEVEL = "(other)"
+"""The one level a column of many levels reads its rare ones as (`frequent_levels`)."""
+MIN_LEVEL_ROWS = 10
+"""A level of a many-level column is kept when at least this many training rows hold it: one
+seen once or twice only makes clauses that memorise rows."""
+FREE_TEXT_WORDS = 3
+"""A text column whose values have at least this many words (median) and are mostly distinct
+is free text (a comment, a description): no category to learn from, left out."""
+
+
+def free_text(s: pd.Series, max_categories: int = 10) -> str | None:
+    """Why a column of text reads as free text (`FREE_TEXT_WORDS` or more words a value, half
+    its present values or more distinct), or None. Checked before the ID rule: a comment
+    column is mostly distinct too, and "free text" says what to do with it."""
+    vals = s.dropna()
+    if len(vals) == 0 or pd.api.types.infer_dtype(vals, skipna=True) != "string":
+        return None
+    n_distinct = int(vals.nunique())
+    if n_distinct <= max_categories or n_distinct < 0.5 * len(vals):
+        return None
+    words = float(vals.str.split().str.len().median())
+    if words < FREE_TEXT_WORDS:
+        return None
+    return (f"free text ({n_distinct} distinct values in {len(vals)} rows, {words:g} words a "
+            "value at the median): plx learns from categories; derive one from it (a keyword, "
+            "a length class) to use it")
+
+
+def frequent_levels(s: pd.Series, max_levels: int = 100,
+                    min_rows: int = MIN_LEVEL_ROWS) -> tuple[str, ...]:
+    """The levels of a many-level column kept as they are: those in at least `min_rows` rows,
+    the `max_levels` most frequent of them (most frequent first, ties in natural order); the
+    others read as `OTHER_LEVEL` (`group_levels`)."""
+    counts = as_strings(s).dropna().value_counts()
+    counts = counts[counts >= min_rows]
+    order = sorted(counts.index, key=lambda v: (-int(counts[v]), natural_key(v)))
+    return tuple(str(v) for v in order[:max_levels])
+
+
+def group_levels(s: pd.Series, kept: Sequence[str]) -> pd.Series:
+    """A column's values as strings, each value not in `kept` (missing stays missing) read as
+    `OTHER_LEVEL` — an unseen value in predict too, which the model then answers from the
+    training rows' rare levels."""
+    strs = as_strings(s)
+    rare = strs.notna().to_numpy() & ~strs.isin(list(kept)).to_numpy()
+    return strs.mask(rare, OTHER_LEVEL).astype(object)
+
+
+def grouped_said(kept: Sequence[str], n_distinct: int | None = None,
+                 min_rows: int = MIN_LEVEL_ROWS) -> str:
+    """The words that say how a many-level column was grouped (the estimator's warning,
+    `plx fit`'s note, the Data page), its number of levels when known."""
+    head = f"{n_distinct} levels: " if n_distinct else ""
+    rest = f"the other {n_distinct - len(kept)}" if n_distinct else "the others"
+    return (f"{head}the {len(kept)} most frequent (each in ≥ {min_rows} rows) kept, {rest} "
+            f"grouped as {OTHER_LEVEL!r}")
+
+
+def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
+                min_rows: int = MIN_LEVEL_ROWS, delimiter: str | None = None
+                ) -> tuple[str | None, tuple[str, ...] | None]:
+    """For a categorical column of `n_distinct` levels that is neither ID-like nor free text:
+    (why it is left out, None), (None, its kept levels) when it is grouped, or (None, None)
+    when it is kept as it is. More than `max_levels` levels are grouped (`frequent_levels`);
+    fewer than two frequent levels leave the column out, and so do numbers, dates or
+    durations written as text (their few frequent texts, a "n.a." or a "-", are no
+    categories: the reason's caller says how to convert them)."""
+    if max_levels is None or n_distinct <= max_levels:
+        return None, None
+    kept = frequent_levels(s, max_levels, min_rows)
+    vals = s.dropna()
+    typed = pd.api.types.infer_dtype(vals, skipna=True)
+    if len(kept) < 2 or typed.startswith(("timedelta", "datetime", "date", "time")) or (
+            typed == "string" and (date_format(vals) is not None or mixed_dates(vals) is not None
+            or number_reading(vals, delimiter) is not None
+            or unread_numbers(vals, delimiter) is not None)):
+        few = (f" and fewer than 2 of them in ≥ {min_rows} rows: nothing frequent enough to "
+               "learn from" if len(kept) < 2 else "")
+        return (f"too many distinct values for a categorical feature ({n_distinct} > "
+                f"max_levels {max_levels}){few}"), None
+    return None, kept
 
 
 def uninformative(s: pd.Series) -> str | None:
@@ -1541,10 +1640,12 @@ def infer_schema(
     are discretised by `method` with `bins` (both may be per-column dicts) or by `cuts`.
     Columns are excluded, with the reason recorded, when they are ID-like (distinct values /
     present values ≥ `id_threshold`, more than `max_categories` distinct, and text or
-    integers), categorical with more than `max_levels` distinct values (free text such as a
-    ticket number would blow up a KB), constant, entirely missing, listed in `exclude`, or not
-    in `features` when that list is given (listed features are kept even if ID-like or
-    constant).
+    integers), free text (`free_text`: mostly distinct values of several words), constant,
+    entirely missing, listed in `exclude`, or not in `features` when that list is given
+    (listed features are kept even if ID-like or constant). A categorical column of more than
+    `max_levels` distinct values keeps its frequent levels and reads the rest as one
+    `OTHER_LEVEL` (`many_levels`; recorded in `grouped`): each rare level alone would only
+    make clauses that memorise rows.
     `positive=None` keeps the label multi-class, except that a 0/1, −1/1, False/True or no/yes
     label gets "1" / "True" / "yes" (`plx_core.encoding.default_positive`). Bin labels leave out the column name by default (`named=False`): a literal
     already names its feature, so `age=[18, 30)` reads better than `age="age∈[18, 30)"`.
@@ -1587,6 +1688,7 @@ def infer_schema(
     kinds: dict[str, str] = {}
     binnings: dict[str, Binning] = {}
     categories: dict[str, tuple[str, ...]] = {}
+    grouped: dict[str, tuple[str, ...]] = {}
     for c in chosen:
         if c in exclude:
             excluded[c] = "excluded by request"
@@ -1608,6 +1710,7 @@ def infer_schema(
                 x, bad, fmt, stray = _read_numbers(s, delimiter)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
+        many = None  # many_levels' answer, once
         if c in numeric or c in cuts:
             if x is None:
                 raise DataError(f"column {c!r} is listed as numeric but it is boolean")
@@ -1625,11 +1728,14 @@ def infer_schema(
                 else "categorical"
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
-            why = excess_levels(n_distinct, present, not is_num or (  # a date is not an ID
-                                    numbered_like_ids(present_x) and not is_date_format(fmt)
-                                    and fmt not in CLOCK_FORMATS),
-                                id_threshold,
-                                max_categories, max_levels if kind == "categorical" else None)
+            why = None if is_num else free_text(s, max_categories)
+            why = why or excess_levels(n_distinct, present, not is_num or (  # a date: no ID
+                                           numbered_like_ids(present_x) and not is_date_format(fmt)
+                                           and fmt not in CLOCK_FORMATS),
+                                       id_threshold, max_categories, None)
+            if why is None and kind == "categorical":
+                why, kept_levels = many = many_levels(s, n_distinct, max_levels,
+                                                      delimiter=delimiter)
             if why is not None:
                 if not is_num and (mixed := mixed_dates(s)) is not None:
                     why += f" — {mixed}"
@@ -1642,6 +1748,12 @@ def infer_schema(
                 continue
         kinds[c] = kind
         kept.append(c)
+        if kind == "categorical":  # many levels: the frequent ones kept, the rest grouped
+            if many is None:  # (listed columns skip the leave-out rules above)
+                many = many_levels(s, n_distinct, max_levels, delimiter=delimiter)
+            kept_levels = many[1]
+            if kept_levels is not None:  # (a listed column of no frequent level: as it is)
+                grouped[c] = kept_levels
         if kind == "numeric":
             col_cuts = cuts.get(c)
             m = "cuts" if col_cuts is not None else _per_column(method, c, "quantile")
@@ -1651,6 +1763,8 @@ def infer_schema(
             b = dataclasses.replace(b, text_missing=stray)
             binnings[c] = b
             categories[c] = b.labels
+        elif c in grouped:
+            categories[c] = tuple(sorted(grouped[c], key=natural_key)) + (OTHER_LEVEL,)
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))
@@ -1662,7 +1776,7 @@ def infer_schema(
     return Schema(
         label=label, positive=pos, features=tuple(kept), kinds=kinds, bins=binnings,
         excluded=excluded, classes=classes, categories=categories,
-        label_map=None if label_map is None else dict(label_map),
+        label_map=None if label_map is None else dict(label_map), grouped=grouped,
     )
 
 

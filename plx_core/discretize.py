@@ -238,7 +238,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
     columns with at most this many distinct values stay categorical.
 
     Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
-    (column → cut points), `feature_names_in_`.
+    (column → cut points), `feature_names_in_`; `levels_` (column → the levels kept of a
+    categorical column of many levels, the rest read as `data.OTHER_LEVEL`: set by
+    `PLXClassifier.fit`, `data.frequent_levels`).
     """
 
     def __init__(self, method: str = DEFAULT_METHOD, max_bins: int = 4,
@@ -267,21 +269,29 @@ class Discretizer(TransformerMixin, BaseEstimator):
             for c in frame.columns if is_numeric(frame[c], self.max_categories)
         }
         self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
+        self.levels_ = {}
         return self
 
     def transform(self, X: pd.DataFrame) -> pd.DataFrame:
-        """The table with each fitted numeric column replaced by its bin labels."""
+        """The table with each fitted numeric column replaced by its bin labels, and each
+        grouped column's rare levels by `data.OTHER_LEVEL`."""
+        from .data import group_levels
+
         frame = _as_frame(X).copy()
         for c, b in getattr(self, "binnings_", {}).items():
             if c in frame.columns:
                 frame[c] = b.apply(frame[c].rename(c))
+        for c, kept in getattr(self, "levels_", {}).items():
+            if c in frame.columns:
+                frame[c] = group_levels(frame[c], kept)
         return frame
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data: the method and each column's binning."""
         return {"method": self.method, "max_bins": int(self.max_bins),
                 "max_categories": int(self.max_categories),
-                "binnings": {c: b.to_dict() for c, b in self.binnings_.items()}}
+                "binnings": {c: b.to_dict() for c, b in self.binnings_.items()},
+                "levels": {c: list(v) for c, v in getattr(self, "levels_", {}).items()}}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Discretizer:
@@ -289,6 +299,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
         out = cls(str(d["method"]), int(d.get("max_bins", 4)), int(d.get("max_categories", 10)))
         out.binnings_ = {str(c): Binning.from_dict(b) for c, b in d["binnings"].items()}
         out.cuts_ = {c: b.cuts for c, b in out.binnings_.items()}
+        out.levels_ = {str(c): tuple(str(v) for v in lv) for c, lv in d.get("levels", {}).items()}
         return out
 
 

@@ -70,8 +70,12 @@ from .data import (
     columns_left_out,
     date_format,
     excess_levels,
+    free_text,
+    group_levels,
+    grouped_said,
     holds_dates,
     label_copy,
+    many_levels,
     mixed_dates,
     number_reading,
     numbered_like_ids,
@@ -180,20 +184,6 @@ CLOCK_HINTS = {
 and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
 
 
-def _known_k(k: Any, rows: pd.DataFrame, kb: Any) -> Any:
-    """Per row, `k` lowered to the features the row knows with a value `kb` saw, of a feature
-    some clause of `kb` uses (`explain.citable`; a row with missing or unseen cells is
-    explained by all it knows, and the explanation's `k` says so,
-    as `plx explain` does); `k` as given when it is not a whole number or the row knows
-    nothing (explain names it)."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        return [k] * len(rows)
-    from .explain import citable
-
-    known = citable(kb, encode_rows(kb, rows)).sum(axis=1)
-    return [int(min(k, n)) if n >= 1 else int(k) for n in known]
-
-
 #: The kinds of KB plx learns, with what each holds.
 KB_KINDS = {
     "direct": "Direct (every feature-value set of the training rows)",
@@ -244,7 +234,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     (`plx_core.selection.Selection`, every candidate's out-of-fold F1 and, for a tree, the
     depth limit chosen in `max_depth` — for "tree-bin" the most features a path constrains —, for
     "direct-conf" the m-estimate strength in `m`; None without a choice), `threshold_` (the threshold used) and
-    `semantics_` (how the answering KB is queried).
+    `semantics_` (how the answering KB is queried). `excluded_` names the columns left out
+    and why (ID-like, free text, constant…); `grouped_` the categorical columns of more than
+    100 levels whose frequent levels are kept and the rest read as one "(other)" level, with
+    the sentence that says so (both also said in a warning; predict reads rare and unseen
+    values of a grouped column as "(other)").
     """
 
     def __init__(
@@ -528,6 +522,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         a warning: a level seen once or twice makes clauses that memorise rows (a 3,000-value
         zip: accuracy 0.84 vs 1.00)."""
         levels: dict[str, str | None] = {}
+        grouped: dict[str, tuple[str, ...]] = {}
         for c in frame.columns:
             s = frame[c]
             present = max(int(s.notna().sum()), 1)
@@ -538,7 +533,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                           and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
-                levels[c] = excess_levels(int(s.nunique(dropna=True)), present)
+                n_distinct = int(s.nunique(dropna=True))
+                levels[c] = free_text(raw[c]) or excess_levels(n_distinct, present,
+                                                               max_levels=None)
+                if levels[c] is None:  # many levels: the frequent ones kept, the rest grouped
+                    levels[c], kept = many_levels(s, n_distinct)
+                    if kept is not None:
+                        grouped[c] = kept
                 if levels[c] is not None and pd.api.types.infer_dtype(
                         raw[c], skipna=True) in ("timedelta", "timedelta64"):
                     levels[c] += (" — it holds durations: convert them to a number (e.g. "
@@ -570,7 +571,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        return frame.drop(columns=list(self.excluded_))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+                         for c, kept in grouped.items() if c not in self.excluded_}
+        self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
+        if self.grouped_:
+            warnings.warn("grouped (rare and unseen values read as one level in predict): "
+                          + "; ".join(f"{c!r}: {w}" for c, w in self.grouped_.items()),
+                          UserWarning, stacklevel=3)
+        frame = frame.drop(columns=list(self.excluded_))
+        for c in self.grouped_:
+            frame[c] = group_levels(frame[c], grouped[c])
+        return frame
 
     def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
         """`kb` with the class correction of `class_weight_` for labels y (balanced: the base
@@ -932,7 +943,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                               self._fold_weights(y), codes)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
-              cv: bool = True):
+              cv: bool = True, smooth: tuple | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
         `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
         its out-of-fold logistic probabilities and a maker of its KB (`cv` False: the maker
@@ -944,8 +955,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         if not cv:
-            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights)
-        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state)
+            return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
+                                           smooth=smooth)
+        return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
+                                smooth=smooth)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -980,11 +993,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
                    cv: bool = True):
-        """The fitted vote on `vote.FINE_BINS` equal-frequency bins per numeric column
-        ("direct-vote bins=8"): (the candidate, its `Discretizer` — the fitted model's should
-        it answer), or None without numeric columns or above `vote.OPTIMISM_RUNS`. The
-        cuts are unsupervised, so every training row may place them (no label leaks into the
-        folds); the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
+        """The smooth vote on `vote.FINE_BINS` equal-frequency bins per numeric column
+        ("direct-vote bins=32", `vote.smoothing`): (the candidate, its `Discretizer` — the
+        fitted model's should it answer), or None without numeric columns or above
+        `vote.OPTIMISM_RUNS`. The cuts are unsupervised, so every training row may place them
+        (no label leaks into the folds); the KB is the class-corrected Direct KB's one-feature
+        clauses on those bins."""
         from .discretize import fit_cuts
         from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS
 
@@ -995,12 +1009,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         fine = raw.drop(columns=list(self.excluded_)).copy()
+        for c, kept in self.discretizer_.levels_.items():  # as transform reads them
+            fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))
         full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return self._vote(full, fine, y, encode_rows(full, fine), cv), disc
+        return (self._vote(full, fine, y, encode_rows(full, fine), cv,
+                           smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
                       y: np.ndarray) -> float:
@@ -1339,19 +1356,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.paper_kbs_[i] if self.paper_kbs_[i] is not None else self.kbs_[i]
 
     def explain_many(self, X: Any, k: int = 2, progress: Any = None, stop: Any = None,
-                     n_jobs: int | None = None, **kwargs: Any) -> list:
+                     n_jobs: int | None = None, for_class: Any = None, **kwargs: Any) -> list:
         """`explain` for every row of X, in row order (`plx_core.explain.explain_many`: the
         same explanations as a loop of `explain`, made together; `progress(done, total)` after
         each chunk, `stop` — a threading.Event or a callable — ends early and the
         explanations done so far are returned). Rows are binned and decided in one batch; a row
         that knows fewer than k features is explained by all it knows (its `k` and `note` say
-        so), and a row nothing can explain gets an `explain.Unexplained` with the reason."""
+        so), and a row nothing can explain gets an `explain.Unexplained` with the reason.
+        `for_class`: as in `explain`."""
         check_is_fitted(self, "kbs_")
         from .explain import Explanation, explain_many
 
         frame = self.transform_rows(X)
         rows = frame.reindex(columns=list(self._searched(0).features))
-        which, decided = self._explained(rows)
+        which, decided = self._for_class(*self._explained(rows), for_class)
         direction = kwargs.pop("direction", "auto")
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
@@ -1379,18 +1397,41 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         first_gap = next((j for j, e in enumerate(out) if e is None), len(out))
         return out[:first_gap]
 
-    def explain(self, x: Any, k: int = 2, **kwargs: Any):
+    def _for_class(self, which: np.ndarray, decided: np.ndarray, for_class: Any
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """`_explained`'s KB per row and side, or those of the class `for_class` (several
+        classes: its KB against the rest, positive where it is the answer, else explained as
+        why not; two classes: only the class POS stands for, whose support the bounds are)."""
+        if for_class is None:
+            return which, decided
+        cls = value_str(for_class)
+        if cls not in self._class_str:
+            raise DataError(f"for_class={for_class!r} is not a class of y (classes: "
+                            f"{list(self._class_str[:10])})")
+        if self.kb_ is not None:
+            if cls != self.positive_:
+                raise DataError(
+                    f"for_class={cls!r}: a two-class model's explanations are for its POS class "
+                    f"{self.positive_!r} (the bounds are its support); a row decided "
+                    f"{cls!r} is explained as a negative decision — leave for_class unset")
+            return which, decided
+        i = self._class_str.index(cls)
+        return np.full(len(which), i), which == i
+
+    def explain(self, x: Any, k: int = 2, for_class: Any = None, **kwargs: Any):
         """The k features that decide `x` (Algorithm 6) on the binary KB (fewer when `x`
-        knows fewer: all it knows; the explanation's `k` is the number used). With more than
-        two classes, the KB of the predicted class (that class against the rest) is explained:
-        the features that make it the answer.
+        knows fewer: all it knows; the explanation's `k` is the number used, its `note` says
+        why). With more than two classes, the KB of the predicted class (that class against
+        the rest) is explained: the features that make it the answer; `for_class` names
+        another class to explain (why the row is not it, when it is not the answer). The
+        explanation's `explained_class` names the class its bounds and features are for.
 
         For the Direct variants the search runs on the full Direct KB (`paper_kbs_`): the tuned
         window and prior are chosen for full queries, and sub-queries of k < min_len features
         would have no clause at all under the window.
         """
         check_is_fitted(self, "kbs_")
-        from .explain import explain
+        from .explain import explain, known_k
 
         kb = self._searched(0)
         if isinstance(x, pd.DataFrame):  # one row with its column names (kept: no bare array)
@@ -1417,9 +1458,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             x = self.transform_rows(np.asarray([vals], dtype=object)).iloc[0].to_dict()
         row = pd.DataFrame([[x.get(f, np.nan) for f in kb.features]], columns=list(kb.features),
                            dtype=object)
-        which, decided = self._explained(row)
+        which, decided = self._for_class(*self._explained(row), for_class)
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
-        e = explain(self._searched(int(which[0])), x, k=_known_k(k, row, kb)[0],
-                    semantics=self._semantics(), **kwargs)
-        return dataclasses.replace(e, positive=bool(decided[0]))
+        searched = self._searched(int(which[0]))
+        k, note = known_k(searched, x, k)  # a row knowing fewer: all it knows, said
+        e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)
+        return dataclasses.replace(e, positive=bool(decided[0]), note=note)

@@ -224,6 +224,29 @@ def uncited_said(kb: KB, pq: PreparedQuery) -> str:
             + ", ".join(quiet[:5]) + (", …" if len(quiet) > 5 else ""))
 
 
+def lower_k(k: Any, known: int, said: str = "") -> tuple[Any, str]:
+    """The k an explanation of a row uses — `k` lowered to the `known` features the model can
+    cite (`citable`) — and the sentence that says it was lowered ("" when it stands); `said`
+    names the values that count as unknown (`unseen_said`, `uncited_said`). The one rule and
+    wording of the estimator, `explain_many`, `plx explain` and the dashboard. A `k` that is
+    not a whole number ≥ 1, or a row that knows nothing, is left for `explain` to name."""
+    if (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 or known < 1
+            or k <= known):
+        return k, ""
+    return known, (f"k lowered from {int(k)} to {known}: the row has {known} known "
+                   f"feature{'' if known == 1 else 's'}{said}")
+
+
+def known_k(kb: KB, q: Any, k: Any) -> tuple[Any, str]:
+    """`lower_k` for one query `q` of `kb` (its known values the KB can cite)."""
+    try:
+        pq = prepare_query(kb, q)
+    except DataError:  # explain names the bad value
+        return k, ""
+    return lower_k(k, int(citable(kb, pq.codes).sum()),
+                   f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}")
+
+
 class _SubQueries:
     """Evaluates sub-queries of one query: bounds plus the tie-break statistics.
 
@@ -613,7 +636,8 @@ class Explanation:
     how many size-k sub-queries were scored (`n_total` = C(n, k)). `tied` counts the other
     candidates with the chosen one's ω(POS); `tie_break` is the rule that ranks them and
     `resolved_by` the criterion that decided ("none" without a tie, "bound", "evidence mean"
-    or "feature order").
+    or "feature order"). `explained_class` names the class the bounds and features are for
+    (the KB's POS; with several classes, the class whose KB against the rest was searched).
     """
 
     query: dict[str, str]
@@ -631,7 +655,8 @@ class Explanation:
     resolved_by: str
     semantics: str
     direction: str
-    note: str = ""  # explain_many: why fewer features than asked ("" when k is as asked)
+    note: str = ""  # why fewer features than asked (`lower_k`; "" when k is as asked)
+    explained_class: str = ""  # the class whose support ω(POS) is: the KB's POS (`class_of`)
 
     @property
     def mean(self) -> float:
@@ -667,9 +692,10 @@ class Explanation:
         sub = ", ".join(condition_text(f, v) for f, v in self.features.items())
         verdict = "positive" if self.positive else "negative"
         tie = f"; {self.tied} tied, decided by {self.resolved_by}" if self.tied else ""
-        return (f"{sub} explains the {verdict} decision: ω(POS) ∈ [{self.bounds[0]:.4g}, "
+        cls = f" (POS = {self.explained_class!r})" if self.explained_class else ""
+        return (f"{sub} explains the {verdict} decision{cls}: ω(POS) ∈ [{self.bounds[0]:.4g}, "
                 f"{self.bounds[1]:.4g}] ({self.search} search over {self.evaluated} of "
-                f"{self.n_total} sub-queries{tie})")
+                f"{self.n_total} sub-queries{tie})" + (f"; {self.note}" if self.note else ""))
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -892,7 +918,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
         positive=bool(fb.positive), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
         tie_break="the k largest Shapley values of ω(POS) towards the decision, then feature order",
-        resolved_by="none", semantics=ev.sem, direction=side,
+        resolved_by="none", semantics=ev.sem, direction=side, explained_class=class_of(kb),
     )
 
 
@@ -968,7 +994,13 @@ def _explanation(ev: _SubQueries, k: int, positive: bool, cands: list[Candidate]
         query=dict(ev.query), k=k, features=best.as_query(), bounds=best.bounds,
         positive=bool(ev.full.positive), query_bounds=_clean_bounds(ev.full), candidates=cands,
         search=search, evaluated=evaluated, n_total=math.comb(ev.n, k), tied=tied,
-        tie_break=TIE_BREAK[side], resolved_by=resolved, semantics=ev.sem, direction=side)
+        tie_break=TIE_BREAK[side], resolved_by=resolved, semantics=ev.sem, direction=side,
+        explained_class=class_of(ev.kb))
+
+
+def class_of(kb: KB) -> str:
+    """The class an explanation on `kb` is for: its POS as a string ("" when unnamed)."""
+    return "" if kb.positive is None else str(kb.positive)
 
 
 EXPLAIN_CHUNK = 64
@@ -1085,9 +1117,9 @@ def explain_many(
                                           f"uses, so nothing can explain it{said}")
             keys.append(None)
             continue
-        if ks[i] > known:
-            notes[i] = f"only {known} of the k={ks[i]} feature(s) asked are known{said}"
-            ks[i] = known
+        ks[i], note = lower_k(ks[i], known, said)
+        if note:
+            notes[i] = note
         key = (pq.codes.tobytes(), tuple(sorted(pq.unseen.items())),
                tuple(sorted(pq.atoms.items())), ks[i], dirs[i])
         keys.append(key)
@@ -1546,6 +1578,8 @@ __all__ = [
     "TIE_BREAK",
     "Candidate",
     "citable",
+    "known_k",
+    "lower_k",
     "mentioned_features",
     "uncited_said",
     "Counterfactual",

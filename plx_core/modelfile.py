@@ -93,7 +93,7 @@ SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote", "rule-vote")
 def schema_of(clf: Any, label: str = "label") -> Any:
     """How raw rows become a fitted `PLXClassifier`'s features, as a `plx_core.data.Schema`:
     its bins (`discretizer_`) for the numeric columns, the KB's values for the others, the
-    left-out columns with their reasons; `label` (with "_" added while a feature has that
+    left-out columns with their reasons, the grouped columns' kept levels; `label` (with "_" added while a feature has that
     name) names the label column a table of new rows may hold."""
     from .data import Schema
 
@@ -103,10 +103,12 @@ def schema_of(clf: Any, label: str = "label") -> Any:
         label += "_"
     features = tuple(f for f in names if f not in clf.excluded_)
     bins = {f: b for f, b in clf.discretizer_.binnings_.items() if f in features}
+    levels = getattr(clf.discretizer_, "levels_", {})
     return Schema(label, clf.positive_, features,
                   {f: "numeric" if f in bins else "categorical" for f in features}, bins,
                   dict(clf.excluded_), tuple(clf._class_str),
-                  {f: tuple(kb.domains[f]) for f in features if f not in bins and f in kb.domains})
+                  {f: tuple(kb.domains[f]) for f in features if f not in bins and f in kb.domains},
+                  grouped={f: tuple(v) for f, v in levels.items() if f in features})
 
 
 def model_of(clf: Any, schema: Any = None, label: str = "label",

@@ -28,6 +28,22 @@ included: measured 205 bytes on the long table of `benchmarks/bench_fit_large.py
 `check_fit_size` holds a table against (4 GB: about 14 million cells)."""
 
 
+CSV_BYTES_PER_CELL = 8
+"""Bytes a cell of a CSV file takes at most in the tables `plx fit` is for (5.2 measured on the
+long table: numbers of 4–6 digits, short categories): `read_bytes` lets a file that large per
+cell the fit can take be read."""
+
+
+def read_bytes(budget: int | str | None = None) -> int:
+    """The largest file `plx fit` reads within the memory budget: the cells the fit can take
+    (`FIT_BYTES_PER_CELL`) at `CSV_BYTES_PER_CELL` each, never below the reader's own cap
+    (`data.MAX_BYTES`, what the dashboard takes)."""
+    from .data import MAX_BYTES
+
+    limit = DEFAULT_MEMORY_BUDGET if budget is None else parse_size(budget)
+    return max(MAX_BYTES, limit // FIT_BYTES_PER_CELL * CSV_BYTES_PER_CELL)
+
+
 def search_sample(y: np.ndarray, seed: int | None, n: int | None = None) -> np.ndarray | None:
     """The rows the search scores its candidates on (sorted positions): None within the
     budget n (default `SEARCH_ROWS`), else a stratified sample of n — each class its share,
@@ -70,5 +86,5 @@ def check_fit_size(n_rows: int, n_cols: int, budget: int | str | None = None) ->
             "Dask cluster (plx_core.distributed.fit_dask)")
 
 
-__all__ = ["FIT_BYTES_PER_CELL", "SEARCH_ROWS", "check_fit_size", "fit_bytes", "min_split",
+__all__ = ["CSV_BYTES_PER_CELL", "FIT_BYTES_PER_CELL", "read_bytes", "SEARCH_ROWS", "check_fit_size", "fit_bytes", "min_split",
            "search_sample"]

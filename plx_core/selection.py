@@ -16,8 +16,9 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   threshold chosen on the vote's out-of-fold logistic probability and moved into the prior
   clause (the KB decides at 0.5); scored twice when the table has numeric columns: on the
   fit's own cut points ("direct-vote") and on `vote.FINE_BINS` equal-frequency bins per
-  numeric column ("direct-vote bins=8", `vote_key`), whose cut points become the fitted
-  model's when it answers; and, within `vote.PAIR_VOTES` and `vote.PAIR_SUPPORT`, on the
+  numeric column ("direct-vote bins=32", `vote_key`: the smooth vote, each column's bins
+  voting as one smooth shape, `vote.smoothing`), whose cut points become the fitted model's
+  when it answers; and, within `vote.PAIR_VOTES` and `vote.PAIR_SUPPORT`, on the
   one- and two-feature clauses ("direct-vote pairs", `vote.pair_codes`), which can state an
   interaction of two features; either must beat the vote on the fit's own cut points and
   every other candidate by `VOTE_MARGIN`;
@@ -131,7 +132,7 @@ of 700 rows, 2.9 M pairs), and where they moved F1 the tables had ≤ 697 subset
 (Nursery, Car, HIV-1, MONK's, the rare sets: ≤ 0.5 M pairs); measured in benchmarks/RESULTS.md."""
 VOTE_MARGIN = 0.01
 """"direct-vote" answers only if its out-of-fold F1 beats every other candidate's by more than
-this (and the vote on finer bins, "direct-vote bins=8", only if it also beats the vote on the
+this (and the vote on finer bins, "direct-vote bins=32", only if it also beats the vote on the
 fit's own cut points by more than this: on Breast cancer 30 it won the folds of 2 splits by
 0.002–0.007 and lost their test rows by 0.03–0.04). Its score is a 10-fold estimate with a threshold chosen on the same rows, the others'
 a leave-one-out or 5-fold one: on small tables the choice among near-equal scores is a draw
@@ -216,7 +217,8 @@ def conf_key(m: float) -> str:
 
 def vote_key(bins: int | None, pairs: bool = False) -> str:
     """The name the fitted vote is scored under: "direct-vote" on the fit's own cut points,
-    "direct-vote bins=8" on 8 equal-frequency bins per numeric column, "direct-vote pairs" on
+    "direct-vote bins=32" on 32 equal-frequency bins per numeric column (`vote.FINE_BINS`,
+    smoothed), "direct-vote pairs" on
     the one- and two-feature clauses (`vote.pair_codes`)."""
     if pairs:
         return "direct-vote pairs"
@@ -453,7 +455,11 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     if m is not None:
         how += f", m = {m:g}"
     if bins is not None:
+        from .vote import FINE_POOL, FINE_SMOOTH
+
         how += f", on {bins} equal-frequency bins per numeric column"
+        if FINE_POOL > 0 or FINE_SMOOTH > 0:
+            how += ", smoothed (neighbouring bins vote alike)"
         if best in shifted:
             how += (f"; its F1 {scores[best] - shifted[best]:.3f} {shifted[best]:+.3f}, the "
                     "optimism the supervised cut points give the others")

@@ -69,16 +69,32 @@ benchmarks/RESULTS.md, "Fit time at 10,000–50,000 rows"); the comparison's set
 1,000 rows, where nothing changes."""
 FTOL = 1e-7
 """The solver stops when the loss changes by less than this share of itself."""
-FINE_BINS = 8
-"""Equal-frequency bins per numeric column of the vote's second candidate ("direct-vote
-bins=8", `selection.vote_key`): the same vote on the one-feature clauses of the numeric
-columns cut finer than the fit's own cut points (MDLP keeps the 2–3 bins that pay on their
-own, so the vote on them is a linear model on those bins; on 8 bins it is a step function
-per column, its L2 penalty keeping the steps small). Unsupervised cuts, so they are cut on
-every training row, the folds included (no label leaks into them); when it answers, its cut
-points are the fitted model's (`PLXClassifier.discretizer_`). 0: no such candidate. Measured
-in benchmarks/RESULTS.md ("The fitted vote on finer bins"): 8 against 6, 12, 16 quantile
-bins, MDLP with a weaker stop and an 8-leaf tree per column."""
+FINE_BINS = 32
+"""Equal-frequency bins per numeric column of the vote's second candidate, the smooth vote on
+fine bins ("direct-vote bins=32", `selection.vote_key`): the same vote on the one-feature
+clauses `POS ∨ ¬x=bin` of the numeric columns cut finer than the fit's own cut points (MDLP
+keeps the 2–3 bins that pay on their own, so the vote on them is a linear model on those
+bins), each column's bins voting as one smooth shape — a generalized additive model's shape
+function, as EBM's, in plx's clauses: `FINE_POOL` and `FINE_SMOOTH` keep 32 bins from
+fitting noise (without them 32 bins tested 0.685 on Rare 30% against 0.744 on 8). Unsupervised
+cuts, so they are cut on every training row, the folds included (no label leaks into them);
+when it answers, its cut points are the fitted model's (`PLXClassifier.discretizer_`). 0: no
+such candidate. Measured in benchmarks/RESULTS.md ("A smooth vote on fine bins"; 8, 16, 32,
+64 bins; before it, "The fitted vote on finer bins": 8 unsmoothed bins against 6, 12, 16,
+MDLP with a weaker stop and an 8-leaf tree per column)."""
+FINE_POOL = 2
+"""A fine bin's clause counts its rows and those of the `FINE_POOL` neighbouring bins on each
+side of the same column (`pool_matrix`): its p, and so the sign it votes with, is its bin's
+frequency smoothed over 2·FINE_POOL + 1 bins (the clause keeps its own support and
+positives). A bin of 22 rows holds about one positive at a 5% rate, so its own count's sign
+is noise, and the clauses' weights are ≥ 0 with each voting its own sign: a smooth shape
+cannot be fitted across signs that flip bin to bin (Rare 5%, 32 bins, always answering:
+0.298 own counts, 0.478 pooled over 5 bins). 0: each bin its own counts."""
+FINE_SMOOTH = 10.0
+"""Strength λ of the penalty λ Σ (s_b − s_a)² on the signed votes s = sign · w of
+neighbouring bins a, b of a column in the vote on fine bins (`smooth_penalty`; a first
+difference, as a P-spline's; the loss is summed over rows, ~630 a fold here): 1, 3, 10, 30
+measured, 10 best or within noise of the best on the rare sets. 0: none."""
 OPTIMISM_RUNS = 150
 """The most cut searches (folds × numeric columns) the vote on finer bins is scored with: its
 score needs the optimism of the fit's supervised cut points, measured with each fold's own
@@ -239,11 +255,13 @@ def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float
 
 
 def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
-             C: float = VOTE_C, l1: float = 0.0, ftol: float | None = None
+             C: float = VOTE_C, l1: float = 0.0, ftol: float | None = None,
+             penalties: list[sparse.spmatrix] | None = None
              ) -> list[tuple[np.ndarray, float]]:
     """`fit_weights` of several independent problems (S, y, row weights) with one solver run
     on their sum (block-diagonal: each keeps its own weights and intercept), so the folds of
-    the cross-validation cost one run's Python overhead, not ten."""
+    the cross-validation cost one run's Python overhead, not ten. `penalties`: per problem a
+    positive semi-definite Q (slots × slots) adding wᵀQw / 2 to its loss (`smooth_penalty`)."""
     k = len(problems)
     heights = [p[0].shape[0] for p in problems]
     block = np.repeat(np.arange(k), heights)
@@ -260,6 +278,9 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
     ys = np.concatenate([2.0 * np.asarray(p[1], dtype=float) - 1.0 for p in problems])
     rw = np.concatenate([np.asarray(p[2], dtype=float) for p in problems])
     nrw = -rw * ys
+    Q = (sparse.block_diag([q if q is not None else sparse.csr_matrix((wd, wd))
+                            for q, wd in zip(penalties, widths)], format="csr")
+         if penalties is not None and any(q is not None for q in penalties) else None)
 
     def loss(x):
         w = x[:m]
@@ -272,6 +293,10 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
         grad = At @ g
         grad[:m] += w / C
         grad[:m] += l1
+        if Q is not None:
+            qw = Q @ w
+            val += 0.5 * float(w @ qw)
+            grad[:m] += qw
         return val, grad
 
     with solver_threads():
@@ -315,14 +340,18 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
-              final: bool = True, ftol: float | None = None, l1: float = 0.0
+              final: bool = True, ftol: float | None = None, l1: float = 0.0,
+              smooth: tuple | None = None
               ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
     the (weights, intercept) fitted on every row); `cw_of(labels)` gives a fold's class
     weights. `fold_slots`: each fold's own slots of every row (its own cut points, placed on
     its training rows), `vs` those of the fit on every row (`final` False: no such fit, None).
-    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`, with L1 `l1`)."""
+    The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`, with L1 `l1`).
+    `smooth`: (adjacent slot pairs, strength, pool or None) — every fit's clauses vote by
+    their counts pooled (`pooled`) and their signed votes are penalised by `smooth_penalty`,
+    its signs from its own (pooled) counts."""
     from .selection import folds
 
     y = np.asarray(y)
@@ -331,13 +360,93 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
         parts.append((np.arange(len(y)), None, cw_of(y)))
     slots = [*(fold_slots or [vs] * k), vs]
     counts = [slot_counts(s, y, tr) for s, (tr, _te, _cw) in zip(slots, parts)]
+    pens = None
+    if smooth is not None:
+        if len(smooth) > 2 and smooth[2] is not None:  # signs from the neighbours' counts too
+            counts = [pooled(c, smooth[2]) for c in counts]
+        pens = [smooth_penalty(smooth[0], vote_signs(c, cw), smooth[1])
+                for (_tr, _te, cw), c in zip(parts, counts)]
     problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
                 for s, (tr, _te, cw), c in zip(slots, parts, counts)]
-    fits = fit_many(problems, C, l1, ftol=ftol)
+    fits = fit_many(problems, C, l1, ftol=ftol, penalties=pens)
     out = np.full(len(y), np.nan)
     for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
         out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
     return out, fits[k] if final else None
+
+
+def vote_signs(counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float]) -> np.ndarray:
+    """Per slot, the sign its clause votes with under `counts` and class weights `cw`
+    (0: no rows, or p = 0.5 exactly: it does not vote)."""
+    sup, pos = counts
+    d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
+    return np.where(sup > 0, np.sign(d), 0.0)
+
+
+def pooled(counts: tuple[np.ndarray, np.ndarray], pool: sparse.spmatrix
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(support, positives) of every slot summed over the slots `pool` (slots × slots, 0/1)
+    joins it with: a bin's counts with its neighbours'."""
+    return (np.rint(pool @ counts[0]).astype(np.int64), np.rint(pool @ counts[1]).astype(np.int64))
+
+
+def pool_matrix(n: int, pairs: np.ndarray, width: int) -> sparse.csr_matrix:
+    """(n × n) 0/1: each slot joined with the slots up to `width` steps away along `pairs`
+    (`adjacent_slots`; slots in no pair: themselves only)."""
+    A = sparse.csr_matrix((np.ones(2 * len(pairs)), (np.r_[pairs[:, 0], pairs[:, 1]],
+                                                     np.r_[pairs[:, 1], pairs[:, 0]])),
+                          shape=(n, n))
+    P = sparse.identity(n, format="csr")
+    step = P
+    for _ in range(width):
+        step = step @ A
+        P = P + step
+    P.data[:] = 1.0
+    return P.tocsr()
+
+
+def smoothing(full: KB, binnings: dict) -> tuple[np.ndarray, float, sparse.csr_matrix | None] | None:
+    """The smooth vote's settings for the KB `full` whose numeric columns are cut by
+    `binnings` (column → `data.Binning`): (neighbouring bins' slot pairs, `FINE_SMOOTH`,
+    `pool_matrix` of `FINE_POOL` or None), for `cross_fit`; None when `FINE_SMOOTH` and
+    `FINE_POOL` are both 0 (the plain vote on fine bins)."""
+    if FINE_SMOOTH <= 0 and FINE_POOL <= 0:
+        return None
+    feats = list(full.features)
+    orders = {}
+    for c, b in binnings.items():
+        if c in feats:
+            at = {str(v): i for i, v in enumerate(full.domains[c])}
+            orders[feats.index(c)] = np.array([at[lb] for lb in b.labels if lb in at], np.int64)
+    sizes = [len(full.domains[f]) for f in feats]
+    pairs = adjacent_slots(sizes, orders)
+    return (pairs, FINE_SMOOTH,
+            pool_matrix(int(sum(sizes)), pairs, FINE_POOL) if FINE_POOL > 0 else None)
+
+
+def adjacent_slots(sizes: list[int], orders: dict[int, np.ndarray]) -> np.ndarray:
+    """(pairs × 2) the slots of neighbouring bins of each ordered feature: `orders` maps a
+    feature's position to its values' codes in bin order (values not listed: none)."""
+    offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    out = [np.column_stack([offset[j] + o[:-1], offset[j] + o[1:]])
+           for j, o in sorted(orders.items()) if len(o) > 1]
+    return np.vstack(out).astype(np.int64) if out else np.zeros((0, 2), np.int64)
+
+
+def smooth_penalty(pairs: np.ndarray, signs: np.ndarray, strength: float) -> sparse.csr_matrix:
+    """Q with wᵀQw = strength · Σ over adjacent bins (a, b) of (s_b − s_a)², s = sign · w the
+    slots' signed votes: a first-difference (P-spline-like) penalty that lets a numeric column
+    cut into many bins vote as a smooth shape, not as many free steps. The weights stay ≥ 0
+    with each clause voting its own sign, so the KB is the vote's as before; a bin whose sign
+    differs from its neighbour's pulls both towards 0 (the shape crosses the base rate there)."""
+    n = len(signs)
+    if not len(pairs) or strength <= 0:
+        return sparse.csr_matrix((n, n))
+    k = np.arange(len(pairs))
+    D = sparse.csr_matrix((np.concatenate([signs[pairs[:, 1]], -signs[pairs[:, 0]]]),
+                           (np.concatenate([k, k]), np.concatenate([pairs[:, 1], pairs[:, 0]]))),
+                          shape=(len(pairs), n))
+    return (strength * (D.T @ D)).tocsr()
 
 
 def scores(S: sparse.csr_matrix, w: np.ndarray, b: float) -> np.ndarray:
@@ -359,12 +468,14 @@ def probability(score: np.ndarray) -> np.ndarray:
 
 
 def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, b: float,
-            threshold: float = 0.5) -> KB:
+            threshold: float = 0.5, pool: sparse.spmatrix | None = None) -> KB:
     """The KB that answers: `full`'s one-feature clauses (and its two-feature ones when `sizes`
     are `pair_codes`' sizes, the pairs' slots after the features') with the fitted slot weights `w` (a
     clause of weight 0, or at p = 0.5 exactly under the class weights `cw`: left out) and the
     prior clause with signed weight b − logit(threshold) ([1] POS above 0, [0] POS below, none
-    at 0). `sizes`: the values of each feature (`value_slots`)."""
+    at 0). `sizes`: the values of each feature (`value_slots`). `pool` (slots × slots,
+    `pool_matrix`): a clause's p is its slot's class-corrected frequency over the slots it
+    joins — as its vote was fitted —, its support and positives its own."""
     n_feat = len(full.features)
     longest = 2 if len(sizes) > n_feat else 1  # `pair_codes`' sizes: the pairs' slots too
     kb = windowed_kb(full, 1, longest, 0)
@@ -384,17 +495,36 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
                                  * np.asarray(sizes, np.int64)[last[two]]
                                  + kb.codes[rows[two], last[two]])
     d = kb.positives * float(cw[0]) - (kb.support - kb.positives) * float(cw[1])
-    shift = b - float(np.log(threshold / (1.0 - threshold)))
+    p = kb.p
+    if pool is not None:  # a clause votes by its bin's and its neighbours' counts
+        n = int(np.sum(sizes))
+        sup = np.bincount(slot, weights=kb.support, minlength=n)
+        pos = np.bincount(slot, weights=kb.positives, minlength=n)
+        psup, ppos = pool @ sup, pool @ pos
+        ps, pp = psup[slot], ppos[slot]
+        d = pp * float(cw[0]) - (ps - pp) * float(cw[1])
+        from .variants import reweighted_p
+
+        p = np.clip(reweighted_p(pp / np.maximum(ps, 1), *cw), 0.0, 1.0)
+    shift = prior_shift(b, threshold, w)
     ww = w[slot]
     keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
                           & (d != 0))
-    out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], kb.p[keep], ww[keep],
+    out = KB(kb.features, dict(kb.domains), kb.codes[keep], kb.head[keep], p[keep], ww[keep],
              kb.support[keep], kb.positives[keep], kb.source[keep], [], positive=kb.positive,
              kind=kb.kind, max_len=longest, n_rows=kb.n_rows)
     if shift != 0.0:
         out.extra.append(WeightedClause((Literal(POS),), 1.0 if shift > 0 else 0.0, abs(shift),
                                         source="data", id=PRIOR_ID))
     return out
+
+
+def prior_shift(b: float, threshold: float, w: np.ndarray) -> float:
+    """The prior clause's signed weight b − logit(threshold), 0 where it is below
+    `WEIGHT_CUT` of the largest vote (or of 1): an intercept at the solver's noise (4e-17 on a
+    symmetric table) is no clause — the LP cannot resolve weights 1e7 apart."""
+    shift = b - float(np.log(threshold / (1.0 - threshold)))
+    return 0.0 if abs(shift) < WEIGHT_CUT * max(float(np.max(w, initial=0.0)), 1.0) else shift
 
 
 def body_matches(bodies: np.ndarray, sizes: np.ndarray | list[int], codes: np.ndarray
@@ -594,7 +724,7 @@ class RuleVote:
         sup, pos = self.counts[0][g], self.counts[1][g]
         d = pos * float(self.cw[0]) - (sup - pos) * float(self.cw[1])
         ww = np.where(r.shown, self.w[g], 0.0)
-        shift = self.b - float(np.log(threshold / (1.0 - threshold)))
+        shift = prior_shift(self.b, threshold, self.w)
         keep = np.flatnonzero((ww >= WEIGHT_CUT * max(float(ww.max(initial=0.0)), abs(shift), 1.0))
                               & (d != 0) & (sup > 0))
         p = np.clip(reweighted_p(pos[keep] / sup[keep], *self.cw), 0.0, 1.0)
@@ -615,34 +745,44 @@ class VoteCandidate:
 
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
                  weights_of, seed: int | None, ftol: float | None = None, C: float = VOTE_C,
-                 l1: float = 0.0):
+                 l1: float = 0.0, smooth: tuple | None = None):
         self.full, self.sizes = full, sizes
         self.cw = weights_of(np.asarray(y))
-        score, self.fit = cross_fit(slots, y, weights_of, seed, C=C, ftol=ftol, l1=l1)
+        self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
+        score, self.fit = cross_fit(slots, y, weights_of, seed, C=C, ftol=ftol, l1=l1,
+                                    smooth=smooth)
         self.oof = probability(score)
 
     @classmethod
     def fitted(cls, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray, weights_of,
-               ftol: float | None = None, C: float = VOTE_C, l1: float = 0.0) -> VoteCandidate:
+               ftol: float | None = None, C: float = VOTE_C, l1: float = 0.0,
+               smooth: tuple | None = None) -> VoteCandidate:
         """The candidate's KB maker fitted on every row alone, without its folds (`oof`
         None): for a vote a search on a sample of the rows chose (`scale.SEARCH_ROWS`) — the
-        problem `cross_fit` fits last (with the same penalties, `C` and `l1`)."""
+        problem `cross_fit` fits last (with the same penalties, `C`, `l1` and `smooth`)."""
         self = cls.__new__(cls)
         self.full, self.sizes, self.oof = full, sizes, None
+        self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
         y = np.asarray(y)
         self.cw = weights_of(y)
         rows = np.arange(len(y))
-        S = votes(slots, y, rows, slot_counts(slots, y, rows), self.cw, leave_out=True)
-        self.fit = fit_many([(S, y, row_weights(y, self.cw))], C, l1, ftol=ftol)[0]
+        counts = slot_counts(slots, y, rows)
+        if self.pool is not None:
+            counts = pooled(counts, self.pool)
+        S = votes(slots, y, rows, counts, self.cw, leave_out=True)
+        pen = (None if smooth is None else
+               [smooth_penalty(smooth[0], vote_signs(counts, self.cw), smooth[1])])
+        self.fit = fit_many([(S, y, row_weights(y, self.cw))], C, l1, ftol=ftol,
+                            penalties=pen)[0]
         return self
 
     def kb(self, threshold: float = 0.5) -> KB:
         """The vote KB fitted on every training row, deciding at 0.5 as the vote's logistic
         probability would at `threshold`."""
-        return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold)
+        return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold, self.pool)
 
 
-__all__ = ["FINE_BINS", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "FINE_POOL", "FINE_SMOOTH", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
-           "fit_rows", "fit_weights", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
+           "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -353,11 +353,14 @@ def ties_sentence(means: Iterable[float], what: str = "sub-query", decimals: int
     return _join([first] + bits[1:]) + "."
 
 
-def explanation_sentence(explanation: Any, positive: Any = "POS") -> str:
+def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     """The chosen sub-query of an `Explanation` in words, with how ties were settled:
     `On their own, a = x and b = y bound the support for malignant between 0.9 and 1.00 —
-    the strongest case for malignant among 6 pairs of values.`"""
-    pos, neg = class_names(positive)
+    the strongest case for malignant among 6 pairs of values.` The class named is
+    `positive` (how the caller names POS), else the class the explanation is for
+    (`Explanation.explained_class`: with several classes, the one whose KB was searched)."""
+    pos, neg = class_names(positive if positive is not None
+                           else getattr(explanation, "explained_class", "") or "POS")
     feats = dict(explanation.features)
     lo, hi = explanation.bounds
     k = len(feats)
@@ -380,6 +383,17 @@ def explanation_sentence(explanation: Any, positive: Any = "POS") -> str:
                  f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
                  f"{TIE_RESOLUTION.get(explanation.resolved_by, explanation.resolved_by)}.")
     return text
+
+
+def explained_class_sentence(positive: Any, others: Sequence[Any]) -> str:
+    """Which class an explanation of a label with several classes is for: POS against the
+    `others` taken together ("" for two classes, where the sentence's class says it)."""
+    if len(others) < 2:
+        return ""
+    shown = ", ".join(str(o) for o in others[:6]) + (", …" if len(others) > 6 else "")
+    return (f"The label has {len(others) + 1} classes: these bounds and features are for "
+            f"{positive} against the other {len(others)} ({shown}) taken together; choose "
+            "another positive class to explain it.")
 
 
 TIE_RESOLUTION = {

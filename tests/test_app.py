@@ -442,6 +442,27 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     assert "On their own, " in texts(at)  # the explanation in words
 
 
+@pytest.mark.slow
+def test_explain_page_names_the_class_of_a_several_class_label():
+    # three species: the page says the bounds and features are for the positive class
+    # against the other two, in plx_core's words (`wording.explained_class_sentence`)
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({c: rng.choice(list("abc"), 240) for c in "pqrs"})
+    frame["species"] = np.where(frame.p == "a", "Adelie",
+                                np.where(frame.q == "b", "Gentoo", "Chinstrap"))
+    raw = read_upload(frame.to_csv(index=False).encode(), "penguins.csv")
+    ws = new_workspace(raw, replace(raw.defaults, label="species", positive="Gentoo"),
+                       kb=KBSettings("direct"))
+    at = run("plx_app/views/4_Explain.py", ws)
+    assert not errors(at), errors(at)
+    body = texts(at)
+    assert ("The label has 3 classes: these bounds and features are for Gentoo against the "
+            "other 2 (") in body
+    assert "the support for Gentoo" in body
+
+
 @pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",
                                   "SHAP on a baseline model"])
 @pytest.mark.slow

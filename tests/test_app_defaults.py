@@ -25,6 +25,7 @@ from plx_core import Discretizer, PLXClassifier
 from plx_core.cli import fit_model, read_rows
 from plx_core.data import infer_schema
 from plx_core.errors import DataError
+from plx_core.vote import FINE_BINS
 
 
 def clinic(n: int = 300, seed: int = 1) -> pd.DataFrame:
@@ -122,8 +123,8 @@ def test_the_diagnosis_set_is_cut_on_the_training_rows_as_the_estimator():
 
 def rare_csv(n: int = 1000) -> tuple[pd.DataFrame, bytes]:
     """30% positives adding up 1.5·x1 − x2 + 0.5·x4² (`datasets.rare_positives`), eight
-    numbers and two categories: `PLXClassifier()` answers with the vote on 8 equal-frequency
-    bins per number ("direct-vote bins=8"), not on MDLP's cut points."""
+    numbers and two categories: `PLXClassifier()` answers with the smooth vote on 32 equal-frequency
+    bins per number ("direct-vote bins=32"), not on MDLP's cut points."""
     from plx_core.datasets import rare_positives
 
     X, y = rare_positives(0.3, n=n, seed=0)
@@ -144,13 +145,13 @@ def test_the_default_answers_on_its_own_cut_points_as_the_estimator():
     X, y = ws.part("train")
     lines = lambda idx: table.iloc[[int(i) - 2 for i in idx]][feats].set_axis(idx)  # noqa: E731
     est = PLXClassifier(positive="yes", random_state=0).fit(lines(X.index), y.astype(str))
-    assert est.selection_.key == "direct-vote bins=8"
+    assert est.selection_.key == "direct-vote bins=32"
     assert ws.model.chosen == est.chosen_ == "direct-vote" and ws.threshold == est.threshold_
     # the cut points in effect are the model's, in the rows and in the model panel
     assert {f: b.cuts for f, b in ws.dataset.schema.bins.items()} == dict(est.cuts_)
     panel = ws.model_cut_points()
     assert panel is not None and len(panel) == 8
-    assert all(len(c.split(", ")) == 7 for c in panel["cut points"])
+    assert all(len(c.split(", ")) == FINE_BINS - 1 for c in panel["cut points"])
     # the same bounds and decisions on every test row
     rows = lines(ws.X_test.index)
     dec, ref = ws.decisions("test"), est.bounds(rows)

@@ -42,12 +42,13 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     ex = tmp_path / "expl.csv"
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
     e = pd.read_csv(ex, keep_default_na=False)
-    assert list(e.columns) == ["row", "decision", "lower", "upper", "k", "features", "sub_lower",
-                               "sub_upper", "search", "note", "unseen"]
+    assert list(e.columns) == ["row", "decision", "explained_class", "lower", "upper", "k",
+                               "features", "sub_lower", "sub_upper", "search", "note", "unseen"]
     assert e["features"][1] in {"a1=1 AND a2=1", "a1=1 AND a3=1", "a1=1 AND a4=1",
                                 "a2=1 AND a3=1", "a2=1 AND a4=1", "a3=1 AND a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1
-    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == "only 1 known feature(s)"
+    assert e["k"].tolist() == [2, 2, 2, 1] and e["note"][3] == ("k lowered from 2 to 1: the row has 1 "
+                                                                 "known feature")
     assert "wrote" in capsys.readouterr().out
 
 
@@ -1305,3 +1306,27 @@ def test_the_model_file_lists_the_bins_it_applies_as_a_columns_values(tmp_path, 
 
     for f, b in schema["bins"].items():
         assert schema["categories"][f] == list(Binning.from_dict(b).labels), f
+
+
+def test_fit_reads_a_file_as_large_as_its_budget_takes_and_refuses_a_larger_one_unread(
+        tmp_path, capsys, monkeypatch):
+    from plx_core import data, scale
+
+    csv, model = _long_csv(tmp_path), tmp_path / "m.json"
+    size = csv.stat().st_size
+    monkeypatch.setattr(data, "MAX_BYTES", size // 4)  # the reader's own cap: below the file
+    # the budget's cells at CSV_BYTES_PER_CELL each: the file fits, so it is read and fitted
+    assert scale.read_bytes("8MB") > size
+    assert main(["fit", str(csv), "--label", "label", "--budget", "8MB", "--out", str(model)]) == 0
+    capsys.readouterr()
+
+    def unread(*a, **k):
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(data, "read_table", unread)
+    assert main(["fit", str(csv), "--label", "label", "--budget", "100KB", "--out",
+                 str(tmp_path / "n.json")]) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "is more than a fit within the" in errors[0]
+    assert "raise --budget" in errors[0] and "fit_dask" in errors[0]

@@ -600,7 +600,7 @@ def test_explain_many_answers_every_row_with_a_reason_for_those_it_cannot_explai
         assert isinstance(out[i], Unexplained) and out[i].row == i and out[i].features == {}
         assert "knows no feature the model uses" in out[i].reason
     assert "never seen" in out[3].reason  # the unseen values are named
-    assert out[4].k == 1 and out[4].note.startswith("only 1 of the k=2 feature(s) asked")
+    assert out[4].k == 1 and out[4].note == "k lowered from 2 to 1: the row has 1 known feature"
     for i in (0, 2):
         alone = explain(kb, {f: v for f, v in rows.iloc[i].items()}, k=2)
         assert out[i].to_dict() == alone.to_dict() and out[i].note == ""
@@ -812,6 +812,97 @@ def test_an_unseen_value_is_never_cited_and_caps_k(tmp_path):
     got = pd.read_csv(out, keep_default_na=False)
     assert got["k"].tolist() == [3, 0]
     assert "zz" not in got["features"][0] and "q" not in got["features"][0]
-    assert got["note"].tolist() == ["only 3 known feature(s) seen in training",
-                                    "the row knows no feature seen in training"]
+    said = "; values never seen in training count as unknown: c='zz', d='q'"
+    assert got["note"][0] == "k lowered from 4 to 3: the row has 3 known features" + said
+    assert got["note"][1] == ("the row knows no feature the model uses, so nothing can explain "
+                              "it; values never seen in training count as unknown: a='zz', "
+                              "b='zz', c='zz', d='zz', e='zz'")
     assert got["features"][1] == ""
+
+
+def test_every_surface_says_k_was_lowered_in_the_same_words(tmp_path):
+    """One rule and one sentence (`explain.lower_k`) where a row knows fewer features the
+    model can use than the k asked: the estimator's explain and explain_many, `plx explain`
+    and the dashboard's explain each lower k alike and say it in the same words."""
+    import pandas as pd
+
+    from plx_app.service.explain import explain as dashboard_explain
+    from plx_core import PLXClassifier
+    from plx_core.cli import main
+    from plx_core.explain import lower_k
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({c: rng.choice(list("abc"), 200) for c in "abcde"})
+    y = ((X.a == "a") | (X.b == "b")).astype(int).to_numpy()
+    row = {"a": "a", "b": "b", "c": "zz", "d": "q", "e": "c"}  # 3 values the model saw
+    words = ("k lowered from 4 to 3: the row has 3 known features; values never seen in "
+             "training count as unknown: c='zz', d='q'")
+    assert lower_k(4, 3, "; values never seen in training count as unknown: c='zz', "
+                         "d='q'") == (3, words)
+    assert lower_k(2, 3) == (2, "") and lower_k(3, 1) == (1, "k lowered from 3 to 1: the row "
+                                                             "has 1 known feature")
+    clf = PLXClassifier(kb="direct", positive=1).fit(X, y)
+    with pytest.warns(UserWarning, match="never saw"):
+        one = clf.explain(row, k=4)
+        many = clf.explain_many(pd.DataFrame([row]), k=4)[0]
+    full = clf.explain({"a": "a", "b": "b", "c": "c"}, k=2)  # k as asked: no sentence
+    assert full.k == 2 and full.note == "" and "lowered" not in full.summary()
+    shown = dashboard_explain(direct_kb(X, y, positive=1), row, 4)
+    data, model, qf, out = (tmp_path / n for n in ("d.csv", "m.json", "q.csv", "e.csv"))
+    X.assign(label=y).to_csv(data, index=False)
+    pd.DataFrame([row]).to_csv(qf, index=False)
+    assert main(["fit", str(data), "--label", "label", "--kb", "direct", "--out", str(model)]) == 0
+    assert main(["explain", str(model), str(qf), "--k", "4", "--out", str(out)]) == 0
+    cli = pd.read_csv(out, keep_default_na=False)
+    assert [one.note, many.note, shown.note, cli["note"][0]] == [words] * 4
+    assert [one.k, many.k, shown.k, int(cli["k"][0])] == [3] * 4
+    assert one.summary().endswith("; " + words)
+
+
+def test_a_several_class_explanation_names_the_class_it_explains(tmp_path):
+    """With three classes, an explanation says which class its bounds and features are for:
+    the predicted class, or the one asked for (why the row is not it); in the data
+    (`explained_class`), its summary and sentence, and `plx explain`'s column."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+    from plx_core.cli import main
+    from plx_core.wording import explanation_sentence
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({c: rng.choice(list("abc"), 300) for c in "pqrs"})
+    y = np.where(X.p == "a", "Adelie", np.where(X.q == "b", "Gentoo", "Chinstrap"))
+    clf = PLXClassifier().fit(X, y)
+    row = pd.DataFrame([{"p": "a", "q": "c", "r": "a", "s": "b"}])
+    assert clf.predict(row)[0] == "Adelie"
+    e = clf.explain(row, k=1)
+    assert e.explained_class == "Adelie" and e.positive and e.features == {"p": "a"}
+    assert "explains the positive decision (POS = 'Adelie')" in e.summary()
+    assert "the support for Adelie" in explanation_sentence(e)
+    assert e.to_dict()["explained_class"] == "Adelie"
+    other = clf.explain(row, k=1, for_class="Gentoo")  # why not Gentoo
+    assert other.explained_class == "Gentoo" and not other.positive
+    assert other.direction == "negative" and "the strongest case for not Gentoo" in \
+        explanation_sentence(other)
+    many = clf.explain_many(pd.concat([row, row.assign(p="b", q="b")]), k=1)
+    assert [m.explained_class for m in many] == ["Adelie", "Gentoo"]
+    asked = clf.explain_many(pd.concat([row, row.assign(p="b", q="b")]), k=1, for_class="Gentoo")
+    assert [(m.explained_class, m.positive) for m in asked] == [("Gentoo", False), ("Gentoo", True)]
+    with pytest.raises(DataError, match=r"for_class='Emperor' is not a class of y \(classes: "
+                                        r"\['Adelie', 'Chinstrap', 'Gentoo'\]\)"):
+        clf.explain(row, k=1, for_class="Emperor")
+    two = PLXClassifier(positive="Adelie").fit(X, np.where(y == "Adelie", "Adelie", "other"))
+    assert two.explain(row, k=1).explained_class == "Adelie"
+    with pytest.raises(DataError, match="for_class='other': a two-class model's explanations "
+                                        "are for its POS class 'Adelie'"):
+        two.explain(row, k=1, for_class="other")
+    # plx explain: the class the bounds are the support of, a column of every row
+    data, model, qf, out = (tmp_path / n for n in ("d.csv", "m.json", "q.csv", "e.csv"))
+    X.assign(species=y).to_csv(data, index=False)
+    row.to_csv(qf, index=False)
+    assert main(["fit", str(data), "--label", "species", "--positive", "Gentoo", "--out",
+                 str(model)]) == 0
+    assert main(["explain", str(model), str(qf), "--k", "1", "--out", str(out)]) == 0
+    got = pd.read_csv(out, keep_default_na=False)
+    assert got["explained_class"].tolist() == ["Gentoo"]
+    assert got["decision"].tolist() == ["not Gentoo"]

@@ -378,11 +378,12 @@ def test_where_the_grown_tree_is_no_worse_no_pruned_tree_answers():
 
 def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_the_margin():
     from plx_core.selection import VOTE_MARGIN, vote_key
+    from plx_core.vote import FINE_BINS
 
     y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0] * 4, dtype=bool)
     right = np.where(y, 0.9, 0.1)
     half = np.where(np.arange(len(y)) % 2 == 0, 0.9, 0.1)  # half the rows wrong
-    fine = vote_key(8)
+    fine = vote_key(FINE_BINS)
     oof = {"tree-all": half, "direct-vote": right, fine: right}
     # equal out-of-fold F1: the fit's own cut points answer
     s = choose(y, None, None, oof)
@@ -392,8 +393,8 @@ def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_t
     assert s.key == "direct-vote" and s.scores[fine] == pytest.approx(1 + VOTE_MARGIN / 2)
     # past it: the finer bins answer, and the reason says what was added
     s = choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN})
-    assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, 8)
-    assert "8 equal-frequency bins per numeric column" in s.reason
+    assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, FINE_BINS)
+    assert f"{FINE_BINS} equal-frequency bins per numeric column, smoothed" in s.reason
     assert f"+{2 * VOTE_MARGIN:.3f}, the optimism" in s.reason
 
 
@@ -421,8 +422,8 @@ def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
         return m
 
     s = choose(y, None, None, {"tree-all": missing(100), "direct-vote": missing(105),
-                               "direct-vote bins=8": missing(98)})
-    assert s.chosen == "tree-all" and s.scores["direct-vote bins=8"] > s.scores["tree-all"]
+                               "direct-vote bins=32": missing(98)})
+    assert s.chosen == "tree-all" and s.scores["direct-vote bins=32"] > s.scores["tree-all"]
     assert "next direct-vote 0.883" in s.reason
-    assert ("direct-vote bins=8 scored 0.891, not more than 0.01 above direct-vote (0.883), "
+    assert ("direct-vote bins=32 scored 0.891, not more than 0.01 above direct-vote (0.883), "
             "so not compared") in s.reason

@@ -9,7 +9,7 @@ values come as a Series (what `plx_core.plots.shapley_bars` draws).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ import pandas as pd
 
 from plx_core.direct import n_subsets
 from plx_core.errors import DataError
-from plx_core.explain import Counterfactual, Explanation, Unexplained
+from plx_core.explain import Counterfactual, Explanation, Unexplained, known_k
 from plx_core.explain import counterfactual as _counterfactual
 from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
@@ -41,13 +41,15 @@ def known(values: Mapping[str, Any]) -> dict[str, str]:
 def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "auto",
             budget: int = EXPLAIN_BUDGET, direction: str = "auto") -> Explanation:
     """The k known features of `values` that decide its answer (`plx_core.explain.explain`;
-    k is clipped to the number of known features; `direction` the side explained, "auto":
-    the side of the paper's 0.5 rule)."""
+    k lowered to the features the model can cite, as the estimator and `plx explain` lower
+    it, with their sentence in the explanation's `note`: `plx_core.explain.known_k`;
+    `direction` the side explained, "auto": the side of the paper's 0.5 rule)."""
     vals = known(values)
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
-    k = max(1, min(int(k), len(vals)))
-    return _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction)
+    k, note = known_k(kb, vals, int(k))
+    e = _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction)
+    return replace(e, note=note)
 
 
 def candidates_table(e: Explanation) -> pd.DataFrame:

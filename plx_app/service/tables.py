@@ -12,6 +12,7 @@ import pandas as pd
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
+    grouped_said,
     infer_schema,
     label_copy,
     mixed_dates,
@@ -413,6 +414,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        for f, kept in ds.schema.grouped.items():  # never silently
+            notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):

@@ -158,15 +158,17 @@ overview = column_overview(raw, DataSettings(label, positive, base.features))
 overview_box = st.empty()  # drawn below, once the features are chosen
 
 # the automatic choice: what infer_schema keeps and which columns it reads as numbers
-auto_feats, auto_num, auto_excluded = [c for c in cols if c != label], [], {}
+auto_feats, auto_num, auto_excluded, auto_grouped = [c for c in cols if c != label], [], {}, {}
 try:
-    from plx_core.data import infer_schema
+    from plx_core.data import grouped_said, infer_schema
 
     auto = infer_schema(raw.frame[raw.frame[label].notna()], label, positive,  # labelled rows
                         delimiter=raw.delimiter)
     auto_feats = list(auto.features)
     auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
     auto_excluded = dict(auto.excluded)
+    auto_grouped = {c: grouped_said(kept, int(raw.frame[c].nunique()))
+                    for c, kept in auto.grouped.items()}
 except (PLXError, ValueError):
     pass
 if same and label == base.label and base.features is not None:
@@ -184,6 +186,9 @@ overview_box.dataframe(overview, hide_index=True, width="stretch",
 if auto_excluded:
     st.caption(md("Left out by default: " + "; ".join(f"{c} ({why})" for c, why in auto_excluded.items())
                   + ". Add a column back above to use it anyway."))
+if auto_grouped:
+    st.caption(md("Grouped: " + "; ".join(f"{c} ({why})" for c, why in auto_grouped.items())
+                  + "."))
 numeric_opts = [c for c in features if bool(overview.set_index("column").loc[c, "numbers"])]
 numeric = st.multiselect("Numeric columns to cut into bins (others are categorical)",
                          numeric_opts, default=[c for c in num_default if c in numeric_opts],

@@ -37,6 +37,8 @@ st.caption(md(f"Instance: {inst.title()} — "
               + ", ".join(condition_text(f, v) for f, v in known.items())
               + (f" — true label {inst.label}" if inst.label is not None else "")))
 st.page_link(page("3_Query.py"), label="Pick another instance on the Query page", icon=":material/help:")
+if others := list((ws.dataset.schema.label_map or {}) if ws.dataset.schema else ()):
+    st.caption(md(wording.explained_class_sentence(ws.class_name, others)))  # several classes
 if not known:
     st.info("Every feature of this instance is unknown: there is nothing to explain it by. "
             "Fill in some values on the Query page.")
@@ -68,6 +70,8 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
     ties = wording.ties_sentence([c.mean for c in e.candidates[:top]], what="bar")
     st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
                 + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
+    if e.note:  # k lowered to the features the model can use, in plx_core's words
+        st.caption(md(e.note + "."))
     figure(cached_figure("bars", values, e.k, top, view=view, fresh=fresh, make=lambda: explanation_bars(
         e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
     if show_shapley:
