@@ -242,6 +242,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
                                              number_format=schema.bins[f].number_format,
                                              text_missing=schema.bins[f].text_missing)
+        schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     return model_of(clf, schema, n_train=len(yb))
 
 

@@ -239,6 +239,22 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 
 
 
+def front_columns(X: pd.DataFrame, front: Mapping[str, Any]) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The rows `X` with plx's own columns `front` (name → values) put first, and the name
+    each got: a feature of that name keeps it (a column "label" or "before" as the user wrote
+    it; pandas refused a second one, and the page that listed the rows failed), and plx's
+    column gets " (plx)" added until it is free."""
+    out = X.copy()
+    names: dict[str, str] = {}
+    for i, (name, values) in enumerate(front.items()):
+        col = name
+        while col in out.columns:
+            col += " (plx)"
+        out.insert(i, col, values)
+        names[name] = col
+    return out, names
+
+
 def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     """One row per column: distinct and missing counts, whether it reads as numbers, a few
     example values, and the role the current settings give it."""
@@ -266,11 +282,13 @@ def label_values(raw: RawTable, label: str) -> list[str]:
 def positive_choice(values: Sequence[str]) -> int:
     """Where the positive-class picker starts, for `label_values` (most rows first): the class
     `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
-    their pairs), else "1" or "True" among more classes, else the rarest class."""
-    for v in (default_positive(list(values)), "1", "True"):
-        if v is not None and v in values:
-            return list(values).index(v)
-    return max(len(values) - 1, 0)
+    their pairs), else "1" or "True" among more classes, else the rarest class (also for
+    1/2: '1' is no more positive than '2' there, and the note calls the start the rarer)."""
+    vals = list(values)
+    for v in (default_positive(vals), *(("1", "True") if len(vals) > 2 else ())):
+        if v is not None and v in vals:
+            return vals.index(v)
+    return max(len(vals) - 1, 0)
 
 
 def positive_note(values: Sequence[str], chosen: str) -> str:
