@@ -69,6 +69,10 @@ BYTES_PER_PAIR = 20
 PREALLOC = 2**30
 """The cube's output columns are allocated at the clause bound's size up to this many bytes
 (virtual: only the pages written are memory), so the levels are written in place, not joined."""
+CHUNK_STARTS = 2**16
+"""Subsets whose chunk ends `_subset_chunks` finds with one `searchsorted`."""
+PER_COUNT_MIN = 2**16
+"""Bodies from which `per_count` computes per (support, positives) pair, not per body."""
 KEY_GROUP = 12
 """Features per pattern table of `LevelKeys.body_keys` (2^12 patterns: tables of ~0.5 MB)."""
 CLAUSE_BYTES = 32
@@ -209,7 +213,10 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
 
 
 def _size(b: float) -> str:
-    return f"{b / 2**30:.1f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+    """A number of bytes in words: GiB, MiB, or KiB below one MiB (not "0 MiB")."""
+    if b >= 2**30:
+        return f"{b / 2**30:.1f} GiB"
+    return f"{b / 2**20:.0f} MiB" if b >= 2**20 else f"{b / 2**10:.0f} KiB"
 
 
 def parse_size(text: str | int | float) -> int:
@@ -471,15 +478,22 @@ def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = 
     return Counts(uniq, sup, pos, inv)
 
 
-def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int]]:
+def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int, int]]:
     """Consecutive subset ranges [lo, hi) of at most `cstep` subsets whose key range is at most
-    `DENSE_MAX` (a single subset may exceed it)."""
+    `DENSE_MAX` (a single subset may exceed it), with that key range. Each start's end is
+    found for `CHUNK_STARTS` starts at once (one `searchsorted`; a level of long bodies is
+    hundreds of one-subset chunks)."""
     C = len(offsets) - 1
-    lo = 0
+    lo, base, ends, spans = 0, 0, [], []
     while lo < C:
-        hi = int(np.searchsorted(offsets, offsets[lo] + DENSE_MAX, "right")) - 1
-        hi = max(lo + 1, min(hi, lo + cstep, C))
-        yield lo, hi
+        if lo >= base + len(ends):
+            base = lo
+            s = np.arange(lo, min(C, lo + CHUNK_STARTS))
+            reach = np.searchsorted(offsets, offsets[s] + DENSE_MAX, "right") - 1
+            hi = np.maximum(s + 1, np.minimum(np.minimum(reach, s + cstep), C))
+            ends, spans = hi.tolist(), (offsets[hi] - offsets[s]).tolist()
+        hi = ends[lo - base]
+        yield lo, hi, spans[lo - base]
         lo = hi
 
 
@@ -492,8 +506,8 @@ def _level_chunks(offsets: np.ndarray, cstep: int, d: int, merge: bool
     subset (each with a key range over `DENSE_MAX`: 792 sorts of 700 keys for 7-literal
     bodies over 12 features of 8 values)."""
     run: tuple[int, int] | None = None
-    for lo, hi in _subset_chunks(offsets, cstep):
-        dense = int(offsets[hi] - offsets[lo]) <= min(DENSE_MAX, 8 * (hi - lo) * d)
+    for lo, hi, span in _subset_chunks(offsets, cstep):
+        dense = span <= min(DENSE_MAX, 8 * (hi - lo) * d)
         if not dense and merge and run is not None and hi - run[0] <= cstep:
             run = (run[0], hi)
             continue
@@ -761,11 +775,36 @@ def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, posit
         lengths.setflags(write=False)
     return KB(
         tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
-        counts.positives / np.maximum(counts.support, 1), np.ones(m), counts.support,
+        per_count(counts.support, counts.positives, _ratio), np.ones(m), counts.support,
         counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
         max_len=max_len, n_rows=None if n_rows is None else int(n_rows),
         _lengths_cache=None if lengths is None else (counts.codes, lengths),
     )
+
+
+def _ratio(sup: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    return pos / np.maximum(sup, 1)
+
+
+def per_count(sup: np.ndarray, pos: np.ndarray,
+              fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """`fn(sup, pos)` (elementwise, one float64 per body) of bodies with these supports and
+    positives, computed once per possible (support, positives) pair and gathered when the
+    supports (or positives) are small against the bodies (a cube's long bodies have supports of
+    a few rows: Syn 12/8, 2 M bodies of support ≤ 80; rare positives) — the same floats as `fn` on every body (the
+    same operations on the same numbers), for a gather instead of a division per body."""
+    m = len(sup)
+    if m < PER_COUNT_MIN:
+        return fn(sup, pos)
+    smax, pmax = int(sup.max()), int(pos.max())
+    if (smax + 1) * (pmax + 1) * 4 > m or int(sup.min()) < 0 or int(pos.min()) < 0:
+        return fn(sup, pos)
+    with np.errstate(all="ignore"):  # cells of no body (positives > support) may not divide
+        table = fn(np.repeat(np.arange(smax + 1, dtype=np.int64), pmax + 1),
+                   np.tile(np.arange(pmax + 1, dtype=np.int64), smax + 1))
+    cell = sup.astype(np.int64) * (pmax + 1)
+    cell += pos
+    return np.take(table, cell)
 
 
 def check_max_len(max_len: Any) -> None:

@@ -309,6 +309,40 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     return disc, levels
 
 
+def _category_levels(ddf: Any, label: str, features: list[str],
+                     domains: dict[str, tuple[str, ...]], present: dict[str, int],
+                     bin_levels: dict[str, str | None]
+                     ) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]]]:
+    """Each feature's leave-out reason (None: kept) and the kept levels of those grouped, as
+    `PLXClassifier._leave_out` decides them in memory: a column of more than
+    `max_categories` levels is rebuilt on the client from its value counts summed over the
+    partitions (the reasons depend on the values and their counts, not on row order)."""
+    from .data import excess_levels, free_text, many_levels
+
+    dask, _, _ = _dask()
+    wide = [f for f in features if f not in bin_levels and len(domains[f]) > 10]
+    parts = ddf.to_delayed()
+    counts = dask.compute(*[_tree(dask, [dask.delayed(_value_counts)(p, f, label)
+                                         for p in parts], _sum_counts) for f in wide])
+    levels: dict[str, str | None] = {}
+    grouped: dict[str, tuple[str, ...]] = {}
+    for f, cnt in zip(wide, counts):
+        per = cnt.groupby(f, sort=False)["n"].sum()
+        values = pd.Series(np.repeat(per.index.to_numpy(dtype=object), per.to_numpy()),
+                           name=f, dtype=object)
+        levels[f] = free_text(values) or excess_levels(len(domains[f]), max(int(present[f]), 1),
+                                                       max_levels=None)
+        if levels[f] is None:
+            levels[f], kept = many_levels(values, len(domains[f]))
+            if kept is not None:
+                grouped[f] = kept
+    for f in features:
+        if f not in levels:
+            levels[f] = bin_levels[f] if f in bin_levels else excess_levels(
+                len(domains[f]), max(int(present[f]), 1))
+    return levels, grouped
+
+
 def fit_dask(data: Any, label: str, **params: Any):
     """A binary `PLXClassifier` (variant "tuned" or "paper", Direct KB) fitted on a Dask
     table; `params` are the estimator's. Numbers and dates (held as numbers and dates, as a
@@ -316,10 +350,10 @@ def fit_dask(data: Any, label: str, **params: Any):
     points (`discretize`, `max_bins`; dates on a time line). Predicts and explains like the
     in-memory fit on the same rows (in the same order)."""
     from . import variants as V
-    from .data import columns_left_out, excess_levels, uninformative
+    from .data import columns_left_out, grouped_said, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import default_positive, unknown_positive
-    from .estimator import PLXClassifier, warn_left_out
+    from .estimator import PLXClassifier, warn_grouped, warn_left_out
     from .query import encode_rows
 
     clf = PLXClassifier(**params)
@@ -338,14 +372,21 @@ def fit_dask(data: Any, label: str, **params: Any):
         ddf = ddf.map_partitions(disc.transform, meta=meta)
     # the columns the in-memory fit leaves out (ID-like, too many levels, constant, empty)
     features, domains, classes, n, present = _table_stats(ddf, label)
-    levels = {f: bin_levels[f] if f in bin_levels else
-              excess_levels(len(domains[f]), max(int(present[f]), 1)) for f in features}
+    levels, grouped = _category_levels(ddf, label, features, domains, present, bin_levels)
+    n_levels = {f: len(domains[f]) for f in grouped}
+    if grouped:  # many levels: the frequent ones kept, the rest read as one (as in memory)
+        disc.levels_ = grouped
+        meta = ddf._meta.astype({c: object for c in grouped})
+        ddf = ddf.map_partitions(disc.transform, meta=meta)
+        features, domains, classes, n, present = _table_stats(ddf, label)
     excluded = columns_left_out(levels, {
         f: uninformative(pd.Series(list(domains[f]), dtype=object))
         for f in features if levels[f] is None})
     if len(excluded) == len(features):
         raise DataError(f"every feature column is left out: {excluded}")
     warn_left_out(excluded)
+    clf.grouped_ = {f: grouped_said(grouped[f], n_levels[f]) for f in grouped}
+    warn_grouped(clf.grouped_)
     kept = [f for f in features if f not in excluded]
     stats = (kept, {f: domains[f] for f in kept}, classes, n)
     if len(classes) != 2:

@@ -175,6 +175,14 @@ def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
             f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
 
 
+def warn_grouped(grouped: dict[str, str]) -> None:
+    """The warning that names the columns a fit grouped (`grouped_`) and how."""
+    if grouped:
+        warnings.warn("grouped (rare and unseen values read as one level in predict): "
+                      + "; ".join(f"{c!r}: {w}" for c, w in grouped.items()), UserWarning,
+                      stacklevel=4)
+
+
 CLOCK_HINTS = {
     "time": "convert it to minutes since midnight (e.g. t = pd.to_datetime(s, format='%H:%M'); "
             "t.dt.hour * 60 + t.dt.minute), as plx fit and the dashboard read it,",
@@ -438,8 +446,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
                       f"{len(frame):,} rows")
-            sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True), y_arr[sample],
-                                      progress=within(progress, 0.05, 0.6, "sample: "))
+            with warnings.catch_warnings():  # the table was said above, in its own numbers
+                warnings.simplefilter("ignore", UserWarning)
+                sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
+                                          y_arr[sample],
+                                          progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
         if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
@@ -576,10 +587,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
                          for c, kept in grouped.items() if c not in self.excluded_}
         self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
-        if self.grouped_:
-            warnings.warn("grouped (rare and unseen values read as one level in predict): "
-                          + "; ".join(f"{c!r}: {w}" for c, w in self.grouped_.items()),
-                          UserWarning, stacklevel=3)
+        warn_grouped(self.grouped_)
         frame = frame.drop(columns=list(self.excluded_))
         for c in self.grouped_:
             frame[c] = group_levels(frame[c], grouped[c])
@@ -1010,8 +1018,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
+        disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()
-        for c, kept in self.discretizer_.levels_.items():  # as transform reads them
+        for c, kept in getattr(self.discretizer_, "levels_", {}).items():  # as transform reads
             fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))

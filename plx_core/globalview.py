@@ -21,7 +21,7 @@ import pandas as pd
 
 from .encoding import is_missing
 from .errors import DataError
-from .explain import Explanation, Unexplained, citable, explain, explain_many, shapley
+from .explain import Explanation, Unexplained, citable, explain, explain_many, known_k, shapley
 from .kb import KB
 from .query import TIE_EPS, encode_rows, query
 from .wording import clause_text, plural
@@ -103,14 +103,12 @@ def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semanti
     explanation when already made, e.g. by `explain_many` for a chunk of rows), the row
     decided positive iff the mean of its bounds is above `threshold`. `bounds`: the row's
     answer from `kb` when the explanation searched another KB (`global_view`'s `explained`)."""
-    most = k if explanation is not None else int(  # what an explanation can cite
-        citable(kb, encode_rows(kb, pd.DataFrame([dict(q)]))).sum())
-    e = explanation if explanation is not None else explain(kb, q, k=min(k, most),
-                                                            semantics=semantics)
+    kk = k if explanation is not None else known_k(kb, q, k)[0]  # what it can cite
+    e = explanation if explanation is not None else explain(kb, q, k=kk, semantics=semantics)
     # the row's own answer, made by the explanation (no second query) unless given
     b = e.query_bounds if bounds is None else bounds
     if explanation is None and _side(b, threshold) != e.positive:  # explain the side decided
-        e = explain(kb, q, k=min(k, most), semantics=semantics,
+        e = explain(kb, q, k=kk, semantics=semantics,
                     direction="positive" if _side(b, threshold) else "negative")
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
     got = dict(zip(sv.features, sv.values, strict=True))
@@ -192,7 +190,7 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                 if explained is not None:  # decided by kb, explained on that side by `explained`
                     answers = {j: query(kb, queries[j], semantics=semantics) for j in chunk}
                     es = explain_many(explained, [queries[j] for j in chunk],
-                                      k=[min(k, int(cite[j])) for j in chunk],
+                                      k=k,  # lowered per row (`explain.lower_k`)
                                       semantics=semantics, stop=stop,
                                       direction=["positive" if _side((answers[j].lower,
                                                                       answers[j].upper), threshold)
@@ -200,14 +198,14 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                     made = _explained_only(dict(zip(chunk, es)), queries)  # a prefix if stopped
                 else:
                     es = explain_many(kb, [queries[j] for j in chunk],
-                                      k=[min(k, int(cite[j])) for j in chunk],
+                                      k=k,  # lowered per row (`explain.lower_k`)
                                       semantics=semantics, stop=stop)
                     made = _explained_only(dict(zip(chunk, es)), queries)  # a prefix if stopped
                     redo = [j for j, e in made.items()
                             if _side(e.query_bounds, threshold) != e.positive]
                     if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
                         again = explain_many(kb, [queries[j] for j in redo],
-                                             k=[min(k, int(cite[j])) for j in redo],
+                                             k=k,
                                              semantics=semantics, stop=stop,
                                              direction=["positive" if _side(
                                                  made[j].query_bounds, threshold) else "negative"

@@ -136,11 +136,12 @@ class KB:
         self.support = np.asarray(self.support, dtype=np.int64)
         self.positives = np.asarray(self.positives, dtype=np.int64)
         self.source = np.asarray(self.source, dtype=np.int8)
-        if m and (np.any((self.p < 0) | (self.p > 1)) or np.any(np.isnan(self.p))):
+        # checked by reductions (a NaN makes min and max NaN): no temporaries of the KB's size
+        if m and not (self.p.min() >= 0 and self.p.max() <= 1):
             bad = int(np.flatnonzero((self.p < 0) | (self.p > 1) | np.isnan(self.p))[0])
             raise DataError(f"clause {bad}: probability {float(self.p[bad])!r} is outside [0, 1]")
-        bad_w = ~((self.w >= MIN_WEIGHT) & (self.w <= MAX_WEIGHT))
-        if m and np.any(bad_w):
+        if m and not (self.w.min() >= MIN_WEIGHT and self.w.max() <= MAX_WEIGHT):
+            bad_w = ~((self.w >= MIN_WEIGHT) & (self.w <= MAX_WEIGHT))
             bad = int(np.flatnonzero(bad_w)[0])
             raise DataError(f"clause {bad}: {weight_problem(float(self.w[bad]))}")
         if m and not (self.lengths > 0).all():  # (kept: the lengths are asked for again)
@@ -430,7 +431,7 @@ class KB:
         if p.shape != self.p.shape:
             raise DataError(f"with_p: {p.shape[0] if p.ndim else 0} probabilities for "
                             f"{self.n_learned} learned clauses")
-        if len(p) and not ((p >= 0) & (p <= 1)).all():
+        if len(p) and not (p.min() >= 0 and p.max() <= 1):  # two reductions, no temporaries
             bad = int(np.flatnonzero(~((p >= 0) & (p <= 1)))[0])
             raise DataError(f"clause {bad}: probability {float(p[bad])!r} is outside [0, 1]")
         out = self._sharing(list(self.extra))

@@ -78,6 +78,11 @@ def scaled_weights(q: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len:
     if len(w) and not np.all(np.isfinite(w) & (w > 0)):
         bad = w[~(np.isfinite(w) & (w > 0))][0]
         raise DataError(f"a clause weight is {bad!r}; weights must be finite numbers > 0")
+    if len(w) and bool((np.floor(w) == w).all()) and float(w.sum()) <= 2.0**52:
+        # whole numbers whose every sum is exact (unit weights, a prior clause's votes):
+        # each query's weights as they are, what the scaling below ends in for them
+        return (w.astype(np.int64), np.zeros(len(seg_start), np.int64),
+                np.minimum.reduceat(w, seg_start))
     # per query: largest weight → scale it to ≤ 1 first (no overflow in the sum), then the sum
     wmax = np.maximum.reduceat(w, seg_start)
     e1 = np.frexp(wmax)[1]  # wmax < 2^e1

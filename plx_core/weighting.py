@@ -18,9 +18,11 @@ weighted median (the tuned variant's leave-one-out does the same for unit weight
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from .direct import n_subsets
+from .direct import n_subsets, per_count
 from .kb import KB
 from .median import weighted_median_intervals
 from .variants import TUNE_WORK, relevant_pairs, reweighted_p
@@ -78,16 +80,26 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
         else:
             lo, hi = np.searchsorted(pairs[0], [a, a + len(rows)])
             r, ci = pairs[0][lo:hi], pairs[1][lo:hi]
-        sup = kb.support[ci] - c[r]
-        pos = kb.positives[ci] - c[r] * y[r]
+        if leave_out is None:  # each row alone
+            sup = kb.support[ci] - 1
+            pos = kb.positives[ci] - y[r]
+        else:
+            sup = kb.support[ci] - c[r]
+            pos = kb.positives[ci] - c[r] * y[r]
         keep = sup > 0
         r, sup, pos, ci = r[keep], sup[keep], pos[keep], ci[keep]
-        q = pos / sup
-        p = q if class_weights is None else reweighted_p(q, *class_weights)
+        p = per_count(sup, pos, functools.partial(_loo_p, class_weights=class_weights))
         # sorted by (row, p) once, so the medians' own (stable) sorts find it nearly in order;
         # one float key is cheaper than lexsort, and exactness does not depend on this order
         order = np.argsort(r + 0.5 * p)
         yield a, len(rows), r[order] - a, p[order], sup[order], lengths[ci[order]]
+
+
+def _loo_p(sup: np.ndarray, pos: np.ndarray, class_weights: tuple[float, float] | None
+           ) -> np.ndarray:
+    """The class-corrected probability of POS of clauses with these counts."""
+    q = pos / sup
+    return q if class_weights is None else reweighted_p(q, *class_weights)
 
 
 def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],

@@ -80,6 +80,26 @@ def test_counts_by_sorting_equal_brute_force(seed, missing, max_len):
     assert (kb.lengths == (kb.codes >= 0).sum(axis=1)).all()
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_probabilities_are_the_counts_ratio_bit_for_bit(seed, monkeypatch):
+    """A Direct KB's p, and its class-corrected p (`weighted_class_kb`), are positives /
+    support and `reweighted_p` of it exactly — also where they are computed once per (support,
+    positives) pair and gathered (`per_count`, here for every KB)."""
+    from plx_core import direct as D
+    from plx_core.variants import reweighted_p, weighted_class_kb
+
+    monkeypatch.setattr(D, "PER_COUNT_MIN", 0)
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, (60, 5)).astype(str), columns=[f"f{i}" for i in range(5)])
+    y = (rng.random(60) < 0.3).astype(int)
+    kb = direct_kb(X, y)
+    assert len(kb) * 4 >= (kb.support.max() + 1) * (kb.positives.max() + 1)  # a table
+    assert kb.p.tobytes() == (kb.positives / kb.support).tobytes()
+    for w in ((42, 18), (1.7, 0.3)):
+        want = np.clip(reweighted_p(kb.positives / kb.support, *w), 0.0, 1.0)
+        assert weighted_class_kb(kb, *w).p.tobytes() == want.tobytes()
+
+
 def test_many_features_fall_back_to_per_subset_counting():
     # 70 binary features need more than 62 bits of packed key: the fallback must agree
     rng = np.random.default_rng(1)

@@ -282,3 +282,22 @@ def test_the_cluster_fit_bins_numbers_held_as_objects_as_the_in_memory_fit(clien
     test = X.sample(100, random_state=2)
     got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
     np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
+
+
+def test_the_cluster_fit_groups_and_leaves_out_as_the_in_memory_fit(client):
+    # a 300-level zip keeps its frequent levels, an ID and free text are left out: on the
+    # cluster as in memory (same words, same answers, a never-seen zip read as "(other)")
+    from test_levels import clinic
+
+    X, y = clinic(900)
+    ref = PLXClassifier(positive="sick", variant="tuned").fit(X, y)
+    with pytest.warns(UserWarning, match="grouped .*'zip': "):
+        clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label",
+                         positive="sick")
+    assert clf.grouped_ == ref.grouped_ and set(clf.grouped_) == {"zip"}
+    assert clf.excluded_ == ref.excluded_ and set(clf.excluded_) == {"id", "note"}
+    assert clf.discretizer_.levels_ == ref.discretizer_.levels_
+    assert clf.kb_.features == ref.kb_.features
+    test = X.iloc[:200].assign(zip=np.where(np.arange(200) % 3 == 0, "R999", X["zip"][:200]))
+    got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
+    np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())

@@ -515,6 +515,25 @@ def test_median_terms_given_sorted_answer_as_shuffled_ones(seed):
     assert (lo[np.bincount(q, minlength=B) == 0] == 0).all()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_whole_number_weights_answer_as_the_same_weights_scaled(seed):
+    """Whole-number weights (unit clauses, a prior clause's votes; summed as they are) give the
+    intervals of the same weights times 2^-20 (not whole: scaled per query), exact ties and
+    queries of one term included."""
+    from plx_core.median import weighted_median_intervals
+
+    rng = np.random.default_rng(seed)
+    n, B = 500, 40
+    q = rng.integers(0, B, n)
+    q[:3] = B - 1  # a query of three terms
+    t = rng.choice(np.array([0.0, 0.2, 0.5, 0.5 + 1e-12, 0.9, 1.0]), n)
+    w = rng.choice(np.array([1.0, 1.0, 1.0, 2.0, 7.0]), n)
+    lo, hi = weighted_median_intervals(q, t, w, B)
+    slo, shi = weighted_median_intervals(q, t, w * 2.0**-20, B)
+    assert np.array_equal(lo, slo) and np.array_equal(hi, shi)
+    assert (hi > lo).any()  # some even splits: intervals
+
+
 def test_query_many_answers_every_row_when_the_lp_fails_on_one(monkeypatch):
     """A row the LP fails on (a time-out, say) gets NaN bounds, method "failed" and its reason;
     the other rows are answered as before."""

@@ -76,16 +76,18 @@ def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replica
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
        replicas=st.booleans(), values=st.sampled_from([3, 9]), max_len=st.sampled_from([None, 3]),
-       step=st.sampled_from([V.LOO_STEP, 40]))
+       step=st.sampled_from([V.LOO_STEP, 40]), live=st.sampled_from([V.LIVE_SHARE, 0.0, 1e9]))
 def test_leave_one_out_from_the_count_equals_the_lookup(seed, weights, replicas, values, max_len,
-                                                        step):
+                                                        step, live):
     """The tuned variant's leave-one-out gathered while the Direct KB is counted
     (`LooCount`) is exactly `loo_level_stats` (pinned above against rebuilding without the
     row), with missing cells, class weights, replicas left out together, a length cap and
     many values a feature (bodies counted by sorting, not by table), its pairs gathered in
-    one step or in many (`LOO_STEP`); and `tune` chooses the same configuration from it."""
+    one step or in many (`LOO_STEP`), every pair or only those whose body can vote
+    (`LIVE_SHARE`); and `tune` chooses the same configuration from it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(V, "LOO_STEP", step)
+        mp.setattr(V, "LIVE_SHARE", live)
         check_loo_count(seed, weights, replicas, values, max_len)
 
 
@@ -114,6 +116,28 @@ def check_loo_count(seed, weights, replicas, values, max_len):
     a = V.tune(kbw, codes, y, groups=groups, class_weights=w)
     b = V.tune(kbw, codes, y, groups=groups, class_weights=w, stats=got)
     assert (a, a.scores) == (b, b.scores) and np.array_equal(a.loo_pred, b.loo_pred)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), wmax=st.integers(0, 20))
+def test_window_decisions_for_a_run_of_priors_are_each_priors_own(seed, wmax):
+    """The decisions of a run of priors −wmax..wmax (each row's first positive prior found by
+    bisection) are those of each prior alone, on statistics with ties at 0.5, rows without
+    votes on a side (±inf) and probabilities at 0, 1 and within the tie tolerance of 0.5."""
+    rng = np.random.default_rng(seed)
+    n, L = 300, 4
+    counts = lambda: rng.choice([0.0, 0.0, 1.0, 2.0, 3.0, 7.0], (n, L + 1))  # noqa: E731
+    above, below, equal = counts(), counts(), counts() * (rng.random((n, L + 1)) < 0.3)
+    near = np.array([0.0, 0.2, 0.5 - 1e-12, 0.5 - 2 * V.TIE_EPS, 0.49])
+    far = np.array([1.0, 0.8, 0.5 + 1e-12, 0.5 + 2 * V.TIE_EPS, 0.51])
+    max_below = np.where(below > 0, rng.choice(near, (n, L + 1)), -np.inf)
+    min_above = np.where(above > 0, rng.choice(far, (n, L + 1)), np.inf)
+    stats = V.LevelStats(above, below, equal, max_below, min_above)
+    priors = np.arange(-wmax, wmax + 1)
+    for lo, hi in ((1, L), (2, 3), (L, L)):
+        got = V.window_decisions(stats, lo, hi, priors)
+        want = np.vstack([V.window_decisions(stats, lo, hi, np.array([w])) for w in priors])
+        assert np.array_equal(got, want), (lo, hi)
 
 
 def test_window_decisions_match_the_median_of_the_windowed_kb():
