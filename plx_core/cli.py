@@ -153,6 +153,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         grouped_said,
         infer_schema,
         label_copy,
+        label_texts,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
@@ -184,12 +185,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
+    ystr = label_texts(frame[label])
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             said.add(f"column {c!r} is used as categories")
             say(f"column {c!r} is used as categories: {mixed}")
-        if (why := label_copy(frame[c], frame[label])) is not None:  # every class's copy
+        if (why := label_copy(frame[c], frame[label], ystr)) is not None:  # every class's copy
             said.add(f"column {c!r}")
             say(f"column {c!r}: {why}")
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one

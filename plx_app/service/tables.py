@@ -15,6 +15,7 @@ from plx_core.data import (
     grouped_said,
     infer_schema,
     label_copy,
+    label_texts,
     mixed_dates,
     read_table,
     reading_delimiter,
@@ -416,11 +417,12 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
+        ystr = label_texts(ds.y)
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
-            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y)):
+            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y, ystr)):
                 notes.append(("warning", f"Column {f!r}: {why}."))
             if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))
