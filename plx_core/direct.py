@@ -213,7 +213,10 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
 
 
 def _size(b: float) -> str:
-    return f"{b / 2**30:.1f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+    """A number of bytes in words: GiB, MiB, or KiB below one MiB (not "0 MiB")."""
+    if b >= 2**30:
+        return f"{b / 2**30:.1f} GiB"
+    return f"{b / 2**20:.0f} MiB" if b >= 2**20 else f"{b / 2**10:.0f} KiB"
 
 
 def parse_size(text: str | int | float) -> int:

@@ -444,8 +444,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
                       f"{len(frame):,} rows")
-            sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True), y_arr[sample],
-                                      progress=within(progress, 0.05, 0.6, "sample: "))
+            with warnings.catch_warnings():  # the table was said above, in its own numbers
+                warnings.simplefilter("ignore", UserWarning)
+                sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
+                                          y_arr[sample],
+                                          progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
         if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
@@ -1013,6 +1016,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
         disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
+        disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()
         for c, kept in getattr(self.discretizer_, "levels_", {}).items():  # as transform reads
             fine[c] = group_levels(fine[c], kept)

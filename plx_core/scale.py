@@ -81,7 +81,8 @@ def check_fit_size(n_rows: int, n_cols: int, budget: int | str | None = None) ->
         most = max(limit // (max(int(n_cols), 1) * FIT_BYTES_PER_CELL), 1)
         raise DataError(
             f"{n_rows:,} rows × {n_cols} columns need about {size_text(need)} to fit, over the "
-            f"{size_text(limit)} memory budget: fit on at most {most:,} rows (a sample), raise "
+            f"{size_text(limit)} memory budget: fit on at most {most:,} row{'s' * (most > 1)} "
+            "(a sample), raise "
             "the budget (memory_budget= / --budget) if the machine has the memory, or fit on a "
             "Dask cluster (plx_core.distributed.fit_dask)")
 

@@ -166,3 +166,25 @@ def test_numbers_written_as_text_are_left_out_saying_how_not_grouped():
     assert clf.grouped_ == {} and clf.excluded_["lab"].startswith(
         "too many distinct values for a categorical feature (")
     assert "to have it binned" in clf.excluded_["lab"]
+
+
+@pytest.mark.slow
+def test_the_vote_on_finer_bins_keeps_the_grouping_when_it_answers(tmp_path):
+    """When the vote on finer bins answers, its bins become the model's (`discretizer_`): the
+    grouped column's kept levels must come with them, or predict and model files read a rare
+    zip as a never-seen value instead of the '(other)' level the KB learned."""
+    rng = np.random.default_rng(0)
+    n = 1500
+    X = pd.DataFrame({f"x{i}": rng.normal(size=n) for i in range(3)})
+    zips = np.array([f"Z{i:03d}" for i in range(300)])
+    p = np.r_[np.full(40, 0.02), np.full(260, 0.2 / 260)]
+    X["zip"] = rng.choice(zips, n, p=p / p.sum())
+    s = X.x0 + 0.8 * X.x1 - 0.5 * X.x2 + np.isin(X.zip, zips[:10]) + 0.5 * rng.normal(size=n)
+    y = np.where(s > np.quantile(s, 0.7), "sick", "well")
+    clf, _ = fitted(X, y, random_state=0)
+    assert clf.chosen_ == "direct-vote" and clf.selection_.bins and "zip" in clf.grouped_
+    rare = X.iloc[:2].assign(zip=["Z299", "Q999"])  # a rare level and a never-seen one
+    assert clf.transform_rows(rare)["zip"].tolist() == [OTHER_LEVEL, OTHER_LEVEL]
+    path = tmp_path / "m.json"
+    save_model(clf, path)
+    assert load_model(path).schema.grouped["zip"] == clf.discretizer_.levels_["zip"]

@@ -94,3 +94,34 @@ def test_a_vote_chosen_on_a_sample_is_fitted_on_every_row(monkeypatch):
     assert clf.kb_.n_rows == 1500 and clf.paper_kbs_[0] is None  # counted on every row
     assert "chosen on a sample, answers without one" in clf.max_len_reason_
     assert clf.score(X, y) > 0.8
+
+
+def test_the_memory_message_names_a_small_budget_as_given_not_zero():
+    """A budget under 1 MiB was said as "the 0 MiB memory budget" (sizes were rounded to MiB)."""
+    with pytest.raises(DataError) as e:
+        scale.check_fit_size(3000, 2, "100KB")
+    msg = str(e.value)
+    assert "over the 100 KiB memory budget" in msg and "0 MiB" not in msg
+    assert "at most 170 rows" in msg
+    with pytest.raises(DataError, match=r"fit on at most 1 row \(a sample\)"):
+        scale.check_fit_size(3000, 2, 700)
+
+
+def test_a_fit_searched_on_a_sample_warns_once_about_the_table_it_was_given(monkeypatch):
+    """The search's fit on the sample said the table's warnings again, in the sample's numbers
+    ("ID-like: 300 distinct values in 300 rows" after "900 … in 900 rows"); `plx fit` printed
+    both as notes. The table is said once, as given."""
+    import warnings
+
+    X, y = long_rows(900)
+    X["plan"] = X["plan"].where(np.arange(900) % 50 != 0, "A")  # 'A' beside 'a'
+    X["id"] = [f"P{i}" for i in range(900)]
+    monkeypatch.setattr(scale, "SEARCH_ROWS", 300)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = PLXClassifier(positive=1).fit(X, y)
+    said = [str(w.message) for w in caught]
+    assert clf.search_rows_ == 300
+    assert sum("'id': ID-like" in m for m in said) == 1, said
+    assert any("900 distinct values in 900 rows" in m for m in said), said
+    assert sum("writes values more than one way" in m for m in said) == 1, said
