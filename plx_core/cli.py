@@ -394,6 +394,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
     from .progress import StderrProgress
+    from .variants import prior_said
 
     out = _outputs(a, a.data)
     progress = None if a.no_progress else StderrProgress(prog="plx fit")
@@ -414,8 +415,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
         how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
                f"{st['threshold']:g}")
     elif model.answer:
-        how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
-            **model.answer)
+        how = "clause lengths {min_len}..{max_len}, {prior}".format(
+            **model.answer, prior=prior_said(model.answer["prior_weight"]))
     else:
         how = "paper configuration"
     variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
