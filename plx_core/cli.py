@@ -153,6 +153,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         grouped_said,
         infer_schema,
         label_copy,
+        label_texts,
         mixed_dates,
         reading_delimiter,
         unread_numbers,
@@ -184,12 +185,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
+    ystr = label_texts(frame[label])
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             said.add(f"column {c!r} is used as categories")
             say(f"column {c!r} is used as categories: {mixed}")
-        if (why := label_copy(frame[c], frame[label])) is not None:  # every class's copy
+        if (why := label_copy(frame[c], frame[label], ystr)) is not None:  # every class's copy
             said.add(f"column {c!r}")
             say(f"column {c!r}: {why}")
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
@@ -242,6 +244,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
                                              number_format=schema.bins[f].number_format,
                                              text_missing=schema.bins[f].text_missing)
+        schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     return model_of(clf, schema, n_train=len(yb))
 
 
@@ -391,6 +394,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
     from .progress import StderrProgress
+    from .variants import prior_said
 
     out = _outputs(a, a.data)
     progress = None if a.no_progress else StderrProgress(prog="plx fit")
@@ -411,8 +415,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
         how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
                f"{st['threshold']:g}")
     elif model.answer:
-        how = "clause lengths {min_len}..{max_len}, prior weight {prior_weight}".format(
-            **model.answer)
+        how = "clause lengths {min_len}..{max_len}, {prior}".format(
+            **model.answer, prior=prior_said(model.answer["prior_weight"]))
     else:
         how = "paper configuration"
     variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded

@@ -1540,12 +1540,19 @@ def uninformative(s: pd.Series) -> str | None:
     return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
 
 
-def label_copy(s: pd.Series, y: Any) -> str | None:
+def label_texts(y: Any) -> pd.Series:
+    """The label as `label_copy` compares it (strings, missing as NA, positions 0..n-1): made
+    once for a table's columns rather than once a column."""
+    ys = y if isinstance(y, pd.Series) and y.dtype == object else pd.Series(np.asarray(y))
+    return as_strings(ys.reset_index(drop=True))  # numbers and booleans by their dtype
+
+
+def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
     the label's classes on every row where it is present), or None. Kept, but said: a model
-    answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome."""
-    ys = y if isinstance(y, pd.Series) and y.dtype == object else pd.Series(np.asarray(y))
-    ys = as_strings(ys.set_axis(s.index))  # numbers and booleans by their dtype: no per-value work
+    answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome.
+    `strings`: `label_texts(y)`, when many columns are asked."""
+    ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
     if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):

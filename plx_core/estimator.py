@@ -75,6 +75,7 @@ from .data import (
     grouped_said,
     holds_dates,
     label_copy,
+    label_texts,
     many_levels,
     mixed_dates,
     number_reading,
@@ -400,8 +401,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
+        ystr = label_texts(labels)
         for c in frame.columns:  # kept (it may be a true cause), never silently
-            if (why := label_copy(raw[c], labels)) is not None:
+            if (why := label_copy(raw[c], labels, ystr)) is not None:
                 warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
             if (how := spelling_variants(raw[c])) is not None:
                 warnings.warn(f"column {c!r} {how}", UserWarning, stacklevel=2)

@@ -461,11 +461,13 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
         if FINE_POOL > 0 or FINE_SMOOTH > 0:
             how += ", smoothed (neighbouring bins vote alike)"
         if best in shifted:
-            how += (f"; its F1 {scores[best] - shifted[best]:.3f} {shifted[best]:+.3f}, the "
-                    "optimism the supervised cut points give the others")
+            how += (f"; its out-of-fold F1 {scores[best] - shifted[best]:.3f}, "
+                    f"{shifted[best]:+.3f} for the optimism the supervised cut points give the "
+                    "others")
     sampled = (f" (a seeded sample of the {len(y)}: the tuned Direct KB's leave-one-out "
                "budget; every row is learned from)" if len(rows) < len(y) else "")
-    reason = (f"{model} answers: out-of-fold F1 {scores[best]:.3f} ({how}, threshold "
+    scored = "score" if best in shifted else "out-of-fold F1"  # a credited F1 may pass 1
+    reason = (f"{model} answers: {scored} {scores[best]:.3f} ({how}, threshold "
               f"{thresholds[best]:g}) on {len(rows)} training rows{sampled}{against}{pruned_note}"
               f"{vote_note}{unraced}")
     return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,

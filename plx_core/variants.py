@@ -765,6 +765,14 @@ def bounds_by_max_len(kb: KB, X: Any, max_lens: Sequence[int | None], semantics:
     return out
 
 
+def prior_said(prior_weight: int) -> str:
+    """The tuned prior in words: its clause (`[1] POS` or `[0] POS`) and weight, or none — not
+    the signed number that encodes it (a "prior weight -1" read as a negative weight)."""
+    if not prior_weight:
+        return "no prior clause"
+    return f"prior clause [{1 if prior_weight > 0 else 0}] POS of weight {abs(prior_weight)}"
+
+
 def prior_clause(prior_weight: int) -> WeightedClause:
     return WeightedClause((Literal(POS),), 1.0 if prior_weight > 0 else 0.0,
                           float(abs(prior_weight)), source="data", id=PRIOR_ID)
@@ -781,6 +789,6 @@ def prior_of(kb: KB) -> tuple[float, float] | None:
 __all__ = [
     "balanced_weights", "bounds_by_max_len", "reweighted_p", "weighted_class_kb",
     "LevelStats", "LooCount", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
-    "prior_clause",
+    "prior_clause", "prior_said",
     "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb",
 ]

@@ -1063,6 +1063,22 @@ def test_data_page_says_a_positive_class_it_does_not_know_is_a_pick_to_check(bas
     assert not any("plx does not assume" in c.value for c in at.caption)
 
 
+def test_a_label_coded_1_2_starts_on_its_rarer_class_as_the_note_says():
+    # outcome 1/2 (SPSS style), 170 rows of 1 and 130 of 2: the picker started on '1' (the
+    # "1" of 0/1) and its note called it "the rarer"
+    import io
+
+    from user_tables import label_12
+
+    from plx_app.service import positive_choice, positive_note
+
+    y = pd.read_csv(io.BytesIO(label_12().data))["outcome"].astype(str)
+    values = y.value_counts().index.tolist()
+    assert values == ["1", "2"]  # most rows first, as label_values gives them
+    chosen = values[positive_choice(values)]
+    assert chosen == "2" and "the rarer, '2', is picked" in positive_note(values, chosen)
+
+
 @pytest.mark.slow
 def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
     # the picker started on the rarest class, so a table of mostly "Yes" opened with POS = "No"
@@ -1071,6 +1087,7 @@ def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
 
     assert positive_choice(["Yes", "No"]) == 0 and positive_choice(["0", "1"]) == 1
     assert positive_choice(["FALSE", "TRUE"]) == 1 and positive_choice(["b", "a", "c"]) == 2
+    assert positive_choice(["0", "2", "1"]) == 2  # among more classes, "1"
     rows = [("red", "yes")] * 14 + [("blue", "no")] * 6 + [("blue", "yes")] * 4
     csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
@@ -1079,3 +1096,30 @@ def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
     assert not at.exception and not errors(at)
     pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
     assert at.selectbox(key=pos_key).value == "yes"
+
+
+@pytest.mark.slow
+def test_features_named_like_plx_columns_keep_the_query_and_rules_pages_working():
+    # features called "label" and "before" (a product label, a before/after flag): the Query
+    # page's row list ("cannot insert label, already exists") and the Rules page's effect
+    # table failed; plx's own columns now give way as "label (plx)", "before (plx)"
+    from user_tables import colliding_names
+
+    raw = read_upload(colliding_names().data, "colliding.csv")
+    ws = new_workspace(raw, DataSettings("default", "1"))
+    assert {"label", "before", "decision", "note"} <= set(ws.features)
+    at = run("plx_app/views/3_Query.py", ws)
+    assert not errors(at), errors(at)
+    at.selectbox(key="q_f_label").set_value("1").run()
+    assert not at.exception and not errors(at), errors(at)
+    n_pos = int((ws.y_test.astype(str) == "1").sum())
+    assert f"{n_pos} of {len(ws.X_test)} rows" in texts(at)
+    ws = at.session_state["ws"]
+    f, v = "note", ws.domains()["note"][0]
+    ws.add_rule([(f, v)], "POS", 1.0, 1e6)
+    fx = ws.rules_effect()
+    assert len(fx.flips) > 0 and list(fx.flips.columns[:3]) == ["label (plx)", "before (plx)", "after"]
+    assert (fx.flips["label"] == ws.X_test.loc[fx.flips.index, "label"]).all()  # the feature
+    at = run("plx_app/views/5_Rules.py", ws)
+    assert not errors(at), errors(at)
+    assert int(metric(at, "Decisions that flip")) == len(fx.flips)

@@ -1292,6 +1292,22 @@ def test_fit_refuses_a_table_beyond_its_memory_budget_before_the_work(tmp_path, 
     assert "binning" not in err  # said before the work: only the reading was told
 
 
+def test_the_model_file_lists_the_bins_it_applies_as_a_columns_values(tmp_path, capsys):
+    """A numeric column's values in the model file's schema are the labels of the cut points
+    the model applies (the estimator's), not those of the reader's first binning."""
+    from user_tables import scientific
+
+    from plx_core.data import Binning
+
+    data, m = tmp_path / "d.csv", tmp_path / "m.json"
+    data.write_bytes(scientific().data)
+    assert run(["fit", data, "--label", "toxic", "--out", m], capsys)[0] == 0
+    schema = json.loads(m.read_text())["schema"]
+
+    for f, b in schema["bins"].items():
+        assert schema["categories"][f] == list(Binning.from_dict(b).labels), f
+
+
 def test_fit_reads_a_file_as_large_as_its_budget_takes_and_refuses_a_larger_one_unread(
         tmp_path, capsys, monkeypatch):
     from plx_core import data, scale

@@ -395,7 +395,8 @@ def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_t
     s = choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN})
     assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, FINE_BINS)
     assert f"{FINE_BINS} equal-frequency bins per numeric column, smoothed" in s.reason
-    assert f"+{2 * VOTE_MARGIN:.3f}, the optimism" in s.reason
+    assert f"+{2 * VOTE_MARGIN:.3f} for the optimism" in s.reason
+    assert "answers: score 1.020 (" in s.reason  # a credited F1 past 1 is not called an F1
 
 
 def test_a_choice_scored_on_a_sample_says_of_how_many_rows():

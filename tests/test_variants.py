@@ -363,3 +363,15 @@ def test_a_row_that_knows_nothing_is_not_decided_by_the_tuned_prior(tmp_path):
     p = pd.read_csv(out)
     assert p["decision"].tolist() == [0, 0, 1]
     assert p["lower"].tolist()[:2] == [0.0, 0.0] and p["upper"].tolist()[:2] == [1.0, 1.0]
+
+
+def test_the_tuned_prior_is_said_as_its_clause_not_as_a_signed_weight():
+    """`plx fit` says the tuned prior as the clause it adds: "prior weight -1" read as a
+    negative weight, which no clause has."""
+    from plx_core.variants import prior_clause, prior_said
+
+    assert prior_said(-1) == "prior clause [0] POS of weight 1"
+    assert prior_said(3) == "prior clause [1] POS of weight 3"
+    assert prior_said(0) == "no prior clause"
+    c = prior_clause(-1)
+    assert (c.p, c.w) == (0.0, 1.0)  # what the words say

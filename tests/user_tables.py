@@ -218,7 +218,7 @@ def mixed_bool(seed: int = 13) -> UserTable:
 
 
 def colliding_names(seed: int = 14) -> UserTable:
-    """Feature columns named like plx's own output columns."""
+    """Feature columns named like the columns plx adds to its own tables and outputs."""
     rng = np.random.default_rng(seed)
     n = 300
     z, y = _signal(rng, n, 0.4)
@@ -226,6 +226,8 @@ def colliding_names(seed: int = 14) -> UserTable:
                       "note": np.where(z > 0, "late payer", "on time"),
                       "lower": (z * 3).round(1), "upper": rng.choice(list("AB"), size=n),
                       "row": np.arange(n) % 7, "k": rng.choice(["1", "2", "3"], size=n),
+                      "label": rng.choice(["own brand", "premium"], size=n),
+                      "before": rng.choice(["x", "y"], size=n),
                       "default": np.where(y, 1, 0)})
     return UserTable("colliding_names", _csv(f), "default")
 

@@ -15,6 +15,7 @@ from plx_core.data import (
     grouped_said,
     infer_schema,
     label_copy,
+    label_texts,
     mixed_dates,
     read_table,
     reading_delimiter,
@@ -239,6 +240,22 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 
 
 
+def front_columns(X: pd.DataFrame, front: Mapping[str, Any]) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The rows `X` with plx's own columns `front` (name → values) put first, and the name
+    each got: a feature of that name keeps it (a column "label" or "before" as the user wrote
+    it; pandas refused a second one, and the page that listed the rows failed), and plx's
+    column gets " (plx)" added until it is free."""
+    out = X.copy()
+    names: dict[str, str] = {}
+    for i, (name, values) in enumerate(front.items()):
+        col = name
+        while col in out.columns:
+            col += " (plx)"
+        out.insert(i, col, values)
+        names[name] = col
+    return out, names
+
+
 def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     """One row per column: distinct and missing counts, whether it reads as numbers, a few
     example values, and the role the current settings give it."""
@@ -266,11 +283,13 @@ def label_values(raw: RawTable, label: str) -> list[str]:
 def positive_choice(values: Sequence[str]) -> int:
     """Where the positive-class picker starts, for `label_values` (most rows first): the class
     `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
-    their pairs), else "1" or "True" among more classes, else the rarest class."""
-    for v in (default_positive(list(values)), "1", "True"):
-        if v is not None and v in values:
-            return list(values).index(v)
-    return max(len(values) - 1, 0)
+    their pairs), else "1" or "True" among more classes, else the rarest class (also for
+    1/2: '1' is no more positive than '2' there, and the note calls the start the rarer)."""
+    vals = list(values)
+    for v in (default_positive(vals), *(("1", "True") if len(vals) > 2 else ())):
+        if v is not None and v in vals:
+            return vals.index(v)
+    return max(len(vals) - 1, 0)
 
 
 def positive_note(values: Sequence[str], chosen: str) -> str:
@@ -398,11 +417,12 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
+        ystr = label_texts(ds.y)
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
-            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y)):
+            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y, ystr)):
                 notes.append(("warning", f"Column {f!r}: {why}."))
             if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))

@@ -25,7 +25,7 @@ from .instances import Instance, unique_rows
 from .kbs import KBSettings, build_kb, default_max_len, with_rules
 from .model import ModelChoice
 from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
-from .tables import DataSettings, RawTable, raw_default, split
+from .tables import DataSettings, RawTable, front_columns, raw_default, split
 
 
 @dataclass
@@ -451,13 +451,11 @@ class Workspace:
         whose decision flips, and the selected instance's bounds both ways."""
         before, after = self.decisions("test", rules=False), self.decisions("test", rules=True)
         flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
-        table = self.X_test.loc[flips].copy()
-        table.insert(0, "label", self.y_test.loc[flips].astype(str))
-        table.insert(1, "before", before.loc[flips, "decision"])
-        table.insert(2, "after", after.loc[flips, "decision"])
-        table.insert(3, "ω before", before.loc[flips, "mean"].round(3))
-        table.insert(4, "ω after", after.loc[flips, "mean"].round(3))
-        table.insert(5, "now right", after.loc[flips, "correct"])
+        table, _ = front_columns(self.X_test.loc[flips], {
+            "label": self.y_test.loc[flips].astype(str),
+            "before": before.loc[flips, "decision"], "after": after.loc[flips, "decision"],
+            "ω before": before.loc[flips, "mean"].round(3),
+            "ω after": after.loc[flips, "mean"].round(3), "now right": after.loc[flips, "correct"]})
         sel = self.selected
         pair = (self.query(sel, rules=False), self.query(sel, rules=True)) if sel else None
         return RulesEffect(self.scores("test", False), self.scores("test", True), table, sel, pair)

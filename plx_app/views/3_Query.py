@@ -15,6 +15,7 @@ from plx_app.service import (
     SEMANTICS,
     UNKNOWN,
     Instance,
+    front_columns,
     instance_from_row,
 )
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
@@ -91,10 +92,10 @@ dec = None  # without the decisions (e.g. the solver failed) the rows can still 
 with guard("Answering the rows"):
     dec = ws.decisions(part)
 with guard("Listing the rows"):
-    table = X.copy()
-    table.insert(0, "label", y.astype(str))
-    table.insert(1, "plx decision", "?" if dec is None else dec["decision"].reindex(table.index).to_numpy())
-    table.insert(2, "ω(POS) mean", None if dec is None else dec["mean"].reindex(table.index).round(3).to_numpy())
+    table, col = front_columns(X, {  # a feature called "label" keeps its name
+        "label": y.astype(str),
+        "plx decision": "?" if dec is None else dec["decision"].reindex(X.index).to_numpy(),
+        "ω(POS) mean": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
     classes = ["(any)"] + sorted(y.astype(str).unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
@@ -106,9 +107,9 @@ with guard("Listing the rows"):
                                help="Rows where at least one feature has no value")
     shown = table
     if lab != "(any)":
-        shown = shown[shown["label"] == lab]
+        shown = shown[shown[col["label"]] == lab]
     if decf != "(any)":
-        shown = shown[shown["plx decision"] == decf]
+        shown = shown[shown[col["plx decision"]] == decf]
     if wrong and dec is not None:
         shown = shown[~dec["correct"].reindex(shown.index).to_numpy(dtype=bool)]
     if only_missing:
