@@ -81,9 +81,11 @@ from .tokens import condition_text
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
     "positive": "larger lower bound, then larger evidence mean (weighted mean of the targets "
-                "of the clauses the sub-query settles), then feature order",
+                "of the clauses the sub-query settles, a prior clause left out), then feature "
+                "order",
     "negative": "smaller upper bound, then smaller evidence mean (weighted mean of the targets "
-                "of the clauses the sub-query settles), then feature order",
+                "of the clauses the sub-query settles, a prior clause left out), then feature "
+                "order",
 }
 _LP_BATCH = 512  # full-semantics sub-queries solved as one block-diagonal LP
 _CHUNK_LOOKUPS = 1 << 21  # subset lookups per batched evaluation of sub-queries (memory bound)
@@ -136,6 +138,22 @@ class _ClauseSets:
     prior: np.ndarray | None = None
     """Whether each clause is a prior clause (id `PRIOR_ID`): a sub-query with no other clause
     is answered [0, 1], as `query` answers it (`query.prior_alone`)."""
+
+    def evidence_w(self) -> np.ndarray:
+        """The clauses' weights in the evidence mean (`TIE_BREAK`): a prior clause's 0 — it is
+        no feature's evidence, and in a fitted vote's KB (prior weight 1.8 against clause
+        weights of 0.05–1.4) it made hundreds of sub-queries tie at [1, 1] with the prior's
+        target as their mean, so noise features were cited by feature order."""
+        if self.prior is None or not self.prior.any():
+            return self.w
+        return np.where(self.prior, 0.0, self.w)
+
+    def bare(self, s_idx: np.ndarray, j_idx: np.ndarray, S: int) -> np.ndarray | None:
+        """Which of S sub-queries settle no clause but a prior (answered [0, 1]), from their
+        (sub-query, clause) pairs; None without a prior clause."""
+        if self.prior is None or not self.prior.any():
+            return None
+        return np.bincount(s_idx, weights=~self.prior[j_idx], minlength=S) == 0
 
 
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
@@ -491,17 +509,20 @@ class _SubQueries:
                 lo, hi = equal_weight_medians(s_idx, self._rank[j_idx], self._values, S)
             else:
                 lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
-            prior = self._sets.prior
-            if prior is not None and prior.any():  # a prior alone is no evidence: [0, 1]
-                bare = np.bincount(s_idx, weights=~prior[j_idx], minlength=S) == 0
+            if (bare := self._sets.bare(s_idx, j_idx, S)) is not None:  # a prior alone: [0, 1]
                 lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
                 self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],
                                        out["n_clauses"][a:b])
 
+    @functools.cached_property
+    def _w_evidence(self) -> np.ndarray:
+        return self._sets.evidence_w()
+
     def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
-        evm[:], ncl[:] = _settled_stats(s_idx, self._w[j_idx], (self._w * self._t)[j_idx], S)
+        w = self._w_evidence
+        evm[:], ncl[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], S)
 
     def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray) -> None:
         """Evidence mean and count of the clauses each sub-query settles (all features of the
@@ -510,7 +531,8 @@ class _SubQueries:
             self._stats_from_pairs(*self._pairs(sub), len(sub), evm, ncl)
             return
         R = len(self._t)
-        cols = np.column_stack([self._w, self._w * self._t, np.ones(R)])
+        w = self._w_evidence
+        cols = np.column_stack([w, w * self._t, np.ones(R)])
         chunk = max(16, _CHUNK_CELLS // (R * self.n))
         for a in range(0, len(sub), chunk):
             act = ~(self._cm[None, :, :] & ~sub[a:a + chunk, None, :]).any(axis=2)

@@ -125,5 +125,12 @@ def _evaluate(sets: Sequence[_ClauseSets], n: int, settled: np.ndarray, equal: b
         lo, hi = equal_weight_medians(s_idx, rank.ravel()[j_idx], values, R * S)
     else:
         lo, hi = weighted_median_intervals(s_idx, t[j_idx], w[j_idx], R * S)
-    evm, ncl = _settled_stats(s_idx, w[j_idx], (w * t)[j_idx], R * S)
+    every = _ClauseSets(np.zeros((0, n), bool), None, np.zeros(0, np.int64), t, w, equal,
+                        len(t), (), prior=np.concatenate(  # the rows' clauses as one set
+                            [cs.prior if cs.prior is not None else np.zeros(len(cs.w), bool)
+                             for cs in sets]))
+    if (bare := every.bare(s_idx, j_idx, R * S)) is not None:  # a prior alone: [0, 1]
+        lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
+    ew = every.evidence_w()
+    evm, ncl = _settled_stats(s_idx, ew[j_idx], (ew * t)[j_idx], R * S)
     return lo.reshape(R, S), hi.reshape(R, S), evm.reshape(R, S), ncl.reshape(R, S)

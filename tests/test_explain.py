@@ -906,3 +906,28 @@ def test_a_several_class_explanation_names_the_class_it_explains(tmp_path):
     got = pd.read_csv(out, keep_default_na=False)
     assert got["explained_class"].tolist() == ["Gentoo"]
     assert got["decision"].tolist() == ["not Gentoo"]
+
+
+def test_a_prior_clause_is_no_features_evidence_in_the_tie_break():
+    """A fitted vote's KB: a prior clause outweighing every feature's clause makes each
+    sub-query answer [1, 1]. The tie is for the feature whose own clause favours the decision
+    most (a, p 0.9) — not for the noise feature whose tiny clause leaves the prior's target as
+    the mean (b), which was cited — in explain and explain_many alike."""
+    from plx_core import explain_many
+    from plx_core.clause import PRIOR_ID
+    from plx_core.kb import POS, Literal, WeightedClause
+
+    kb = _kb("[0.9, w=1.2] POS | ~a=1\n[0.55, w=0.01] POS | ~b=1\n[0.3, w=0.2] POS | ~c=0\n")
+    kb.extra.append(WeightedClause((Literal(POS),), 1.0, 1.8, source="data", id=PRIOR_ID))
+    q = {"a": "1", "b": "1", "c": "0"}
+    assert query(kb, q).positive
+    for e in (explain(kb, q, k=1), explain_many(kb, [q], k=1)[0]):
+        assert [(c.lower, c.upper) for c in e.candidates] == [(1.0, 1.0)] * 3
+        assert e.features == {"a": "1"} and e.resolved_by == "evidence mean"
+        assert e.best.evidence_mean == pytest.approx(0.9)
+    bare = _kb("[0.9, w=1.2] POS | ~a=1\n[0.6, w=0.1] POS | ~b=0\n")  # b=1: the prior alone
+    bare.extra.append(WeightedClause((Literal(POS),), 1.0, 1.8, source="data", id=PRIOR_ID))
+    for e in (explain(bare, {"a": "1", "b": "1"}, k=1),
+              explain_many(bare, [{"a": "1", "b": "1"}], k=1)[0]):
+        assert {c.features[0]: (c.lower, c.upper) for c in e.candidates} == {
+            "a": (1.0, 1.0), "b": (0.0, 1.0)}
