@@ -94,8 +94,8 @@ def kb_share_note(budget: int) -> str:
     """How `kb_share` split `budget`, in words (appended to the cap's reason)."""
     from .direct import _size
 
-    return (f" — {_size(kb_share(budget))} of the {_size(budget)} memory budget; the rest is "
-            "the tuned variant's leave-one-out")
+    return (f"; the Direct KB gets {_size(kb_share(budget))} of the {_size(budget)} memory "
+            "budget, the rest is kept for the tuned variant's leave-one-out")
 
 
 # --------------------------------------------------------------------------- lookups

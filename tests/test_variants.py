@@ -375,3 +375,24 @@ def test_the_tuned_prior_is_said_as_its_clause_not_as_a_signed_weight():
     assert prior_said(0) == "no prior clause"
     c = prior_clause(-1)
     assert (c.p, c.w) == (0.0, 1.0)  # what the words say
+
+
+def test_the_cap_reason_says_how_the_budget_is_shared_in_one_sentence():
+    """A new user read "(1 MiB of 3.9 GiB) — 3.9 GiB of the 4.0 GiB memory budget; the rest
+    is …" as two budgets: the share is said as what the Direct KB gets of the budget."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f: rng.choice(list("ab"), 60) for f in "xyz"})
+    y = (X["x"] == "a").astype(int).to_numpy()
+    m = PLXClassifier(positive=1, random_state=0).fit(X, y)
+    from plx_core.direct import DEFAULT_MEMORY_BUDGET
+    from plx_core.direct import _size as size
+    from plx_core.variants import kb_share
+
+    why, share = m.max_len_reason_, size(kb_share(DEFAULT_MEMORY_BUDGET))
+    assert (f"of {share}); the Direct KB gets {share} of the {size(DEFAULT_MEMORY_BUDGET)} "
+            "memory budget, the rest is kept for the tuned variant's leave-one-out") in why, why
+    assert " — " not in why
