@@ -139,21 +139,23 @@ class _ClauseSets:
     """Whether each clause is a prior clause (id `PRIOR_ID`): a sub-query with no other clause
     is answered [0, 1], as `query` answers it (`query.prior_alone`)."""
 
-    def evidence_w(self) -> np.ndarray:
-        """The clauses' weights in the evidence mean (`TIE_BREAK`): a prior clause's 0 — it is
-        no feature's evidence, and in a fitted vote's KB (prior weight 1.8 against clause
-        weights of 0.05–1.4) it made hundreds of sub-queries tie at [1, 1] with the prior's
-        target as their mean, so noise features were cited by feature order."""
-        if self.prior is None or not self.prior.any():
-            return self.w
-        return np.where(self.prior, 0.0, self.w)
 
-    def bare(self, s_idx: np.ndarray, j_idx: np.ndarray, S: int) -> np.ndarray | None:
-        """Which of S sub-queries settle no clause but a prior (answered [0, 1]), from their
-        (sub-query, clause) pairs; None without a prior clause."""
-        if self.prior is None or not self.prior.any():
-            return None
-        return np.bincount(s_idx, weights=~self.prior[j_idx], minlength=S) == 0
+
+def evidence_weights(w: np.ndarray, prior: np.ndarray | None) -> np.ndarray:
+    """Clause weights `w` as the evidence mean counts them (`TIE_BREAK`): a prior clause's 0 —
+    it is no feature's evidence, and in a fitted vote's KB (prior weight 1.8 against clause
+    weights of 0.05–1.4) it made hundreds of sub-queries tie at [1, 1] with the prior's target
+    as their mean, so noise features were cited by feature order."""
+    return w if prior is None or not prior.any() else np.where(prior, 0.0, w)
+
+
+def prior_only(prior: np.ndarray | None, s_idx: np.ndarray, j_idx: np.ndarray, S: int
+                ) -> np.ndarray | None:
+    """Which of S sub-queries settle no clause but a prior (answered [0, 1], as `query`
+    answers them), from their (sub-query, clause) pairs; None without a prior clause."""
+    if prior is None or not prior.any():
+        return None
+    return np.bincount(s_idx, weights=~prior[j_idx], minlength=S) == 0
 
 
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
@@ -509,7 +511,7 @@ class _SubQueries:
                 lo, hi = equal_weight_medians(s_idx, self._rank[j_idx], self._values, S)
             else:
                 lo, hi = weighted_median_intervals(s_idx, self._t[j_idx], self._w[j_idx], S)
-            if (bare := self._sets.bare(s_idx, j_idx, S)) is not None:  # a prior alone: [0, 1]
+            if (bare := prior_only(self._sets.prior, s_idx, j_idx, S)) is not None:  # [0, 1]
                 lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
@@ -518,7 +520,7 @@ class _SubQueries:
 
     @functools.cached_property
     def _w_evidence(self) -> np.ndarray:
-        return self._sets.evidence_w()
+        return evidence_weights(self._w, self._sets.prior)
 
     def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
         w = self._w_evidence

@@ -38,6 +38,8 @@ from .explain import (
     _settled_sets,
     _settled_stats,
     _SubQueries,
+    evidence_weights,
+    prior_only,
 )
 from .kb import KB
 from .median import equal_weight_medians, weighted_median_intervals
@@ -125,12 +127,10 @@ def _evaluate(sets: Sequence[_ClauseSets], n: int, settled: np.ndarray, equal: b
         lo, hi = equal_weight_medians(s_idx, rank.ravel()[j_idx], values, R * S)
     else:
         lo, hi = weighted_median_intervals(s_idx, t[j_idx], w[j_idx], R * S)
-    every = _ClauseSets(np.zeros((0, n), bool), None, np.zeros(0, np.int64), t, w, equal,
-                        len(t), (), prior=np.concatenate(  # the rows' clauses as one set
-                            [cs.prior if cs.prior is not None else np.zeros(len(cs.w), bool)
-                             for cs in sets]))
-    if (bare := every.bare(s_idx, j_idx, R * S)) is not None:  # a prior alone: [0, 1]
+    prior = np.concatenate([cs.prior if cs.prior is not None else np.zeros(len(cs.w), bool)
+                            for cs in sets])
+    if (bare := prior_only(prior, s_idx, j_idx, R * S)) is not None:  # a prior alone: [0, 1]
         lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
-    ew = every.evidence_w()
+    ew = evidence_weights(w, prior)
     evm, ncl = _settled_stats(s_idx, ew[j_idx], (ew * t)[j_idx], R * S)
     return lo.reshape(R, S), hi.reshape(R, S), evm.reshape(R, S), ncl.reshape(R, S)
