@@ -863,10 +863,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             # the fitted vote answers, its threshold moved into the prior clause (decides at
             # 0.5; a threshold the user gave applies to its ω(POS) means as to any KB's)
             if votes is None:  # fitted on every row once, no folds
-                cand, disc = (self._pair_vote(full, frame, y, cv=False), None) if sel.pairs \
-                    else self._fine_vote(raw, self._numbers(raw), y, cv=False) or (None, None) \
-                    if sel.bins \
-                    else (None, None)
+                cand, disc = None, None
+                if sel.pairs:
+                    cand = self._pair_vote(full, frame, y, cv=False)
+                elif sel.bins:
+                    cand, disc = self._fine_vote(raw, self._numbers(raw), y, cv=False) or (None,
+                                                                                          None)
                 if cand is None:  # (no pairs or finer bins on every row: the plain vote)
                     cand = self._vote(full, frame, y, cv=False)
             else:
@@ -1020,7 +1022,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()
-        for c, kept in getattr(self.discretizer_, "levels_", {}).items():  # as transform reads
+        for c, kept in disc.levels_.items():  # as transform reads them
             fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))
