@@ -1475,6 +1475,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
         searched = self._searched(int(which[0]))
-        k, note = known_k(searched, x, k)  # a row knowing fewer: all it knows, said
+        k, note = known_k(searched, x, k, self._semantics())  # fewer known: all of them, said
         e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=bool(decided[0]), note=note)
