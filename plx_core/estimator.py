@@ -584,7 +584,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)),
+                                          s=frame[c])
                          for c, kept in grouped.items() if c not in self.excluded_}
         self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
         warn_grouped(self.grouped_)
