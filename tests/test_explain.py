@@ -949,9 +949,9 @@ def test_a_feature_that_settles_nothing_is_never_cited_in_a_fitted_vote():
     import io
 
     import pandas as pd
+    from user_tables import wide_short
 
     from plx_core import PLXClassifier
-    from user_tables import wide_short
 
     t = wide_short()
     f = pd.read_csv(io.BytesIO(t.data))
