@@ -338,9 +338,15 @@ class _SetulbMismatch(Exception):
     """scipy's step function does not take the arguments `_setulb_loop` passes."""
 
 
+SETULB_SCIPY = ((1, 15), (1, 18))
+"""The scipy versions [from, to) whose private L-BFGS-B driver `_setulb_loop` repeats."""
+
+
 def _find_setulb() -> list:
     """[scipy's L-BFGS-B step function] for the scipy versions whose `_minimize_lbfgsb`
-    `_setulb_loop` repeats (1.15 on: the C translation, 17 arguments), else []."""
+    `_setulb_loop` repeats (1.15–1.17, the C translation, 17 arguments; checked bit for bit
+    by tests/test_vote.py), else []: a later scipy may keep the private signature but change
+    what the driver does, so it gets `minimize` itself (slower, never different)."""
     import scipy
 
     try:
@@ -348,7 +354,8 @@ def _find_setulb() -> list:
     except ImportError:
         return []
     version = tuple(int(v) for v in re.findall(r"\d+", scipy.__version__)[:2])
-    return [_lbfgsb.setulb] if version >= (1, 15) and hasattr(_lbfgsb, "setulb") else []
+    return [_lbfgsb.setulb] if SETULB_SCIPY[0] <= version < SETULB_SCIPY[1] and hasattr(
+        _lbfgsb, "setulb") else []
 
 
 def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
