@@ -113,7 +113,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
-from .scale import check_fit_size, min_split, search_sample
+from .scale import check_fit_size, min_split, search_sample, size_text
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -491,7 +491,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.kb != "direct":
             kb = self._tree_kbs(frame, y, positive, (self.kb,))[self.kb]
             return kb, None, None, []
-        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        whole = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        kept = len(self.base_rates_)  # one-vs-rest: every class's KB is kept, so each gets its share
+        total = whole // kept
         budget = V.kb_share(total) if self.variant_ == "tuned" else total
         v = self.variant_
         # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
@@ -502,6 +504,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                           memory_budget=budget, observe=loo)
         if budget < total:
             why += V.kb_share_note(total)
+        if kept > 1:
+            why += (f" ({size_text(total)} is each of the {kept} one-vs-rest KBs' share of the "
+                    f"{size_text(whole)} budget)")
         if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
             self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
