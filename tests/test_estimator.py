@@ -849,15 +849,20 @@ def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_t
     assert b.equals(m.bounds(rows.assign(**{"cafe\u0301": "cr\u00e8me"})))
 
 
-def test_one_vs_rest_kbs_share_the_memory_budget():
-    """Every class's KB is kept, so each gets its share of `memory_budget`: four classes took
-    four times the budget (each KB chose its cap as if it were the only one)."""
+def test_one_vs_rest_kbs_are_counted_at_once_within_the_memory_budget():
+    """Every class's KB is kept, so the budget must hold them all: each used to choose its cap
+    as if it were the only one (K classes took K times the budget) and counted the same
+    bodies again; now they are counted at once, sharing the bodies' code rows."""
     rng = np.random.default_rng(0)
     X = pd.DataFrame({f"f{i}": rng.choice(list("abcd"), 300) for i in range(10)})
     y = rng.choice(list("wxyz"), 300)
-    four = PLXClassifier(memory_budget="16MB").fit(X, y)
-    one = PLXClassifier(memory_budget="16MB", positive="w").fit(X, np.where(y == "w", "w", "o"))
-    quarter = PLXClassifier(memory_budget="4MB", positive="w").fit(X, np.where(y == "w", "w", "o"))
-    assert four.max_len_ < one.max_len_ and four.max_len_ == quarter.max_len_
-    assert "4 MiB is each of the 4 one-vs-rest KBs' share of the 16 MiB budget" in four.max_len_reason_
-    assert sum(map(len, four.kbs_)) <= 4 * len(quarter.kb_) + 4  # prior clauses aside
+    for budget in ("6MB", "24MB"):
+        four = PLXClassifier(memory_budget=budget).fit(X, y)
+        one = PLXClassifier(memory_budget=budget, positive="w").fit(X, np.where(y == "w", "w", "o"))
+        assert four.max_len_ < one.max_len_, budget
+    assert "for all 4 one-vs-rest KBs, one a class, counted at once" in four.max_len_reason_
+    for c, kb in zip(four.classes_, four.paper_kbs_):  # each class's own counts
+        alone = PLXClassifier(variant="tuned", max_len=four.max_len_, positive=str(c)).fit(
+            X, np.where(y == c, c, "other"))
+        assert np.array_equal(kb.positives, alone.paper_kbs_[0].positives)
+        assert np.array_equal(kb.p, alone.paper_kbs_[0].p)
