@@ -97,12 +97,12 @@ difference, as a P-spline's; the loss is summed over rows, ~630 a fold here): 1,
 measured, 10 best or within noise of the best on the rare sets. 0: none."""
 FINE_C = 10.0
 """The inverse L2 penalty of the smooth vote on fine bins (`VOTE_C` is the vote's on the fit's
-own cut points): beside `FINE_SMOOTH`, which already keeps neighbouring bins alike, the L2
-penalty of C = 1 held every shape near 0, most of all the few columns that decide — as
-`PAIR_C`, `FINE_L1` does the sparsing. Measured in benchmarks/RESULTS.md ("Sparse weights for
-the smooth vote"): the vote always answering, runs 0–9, Rare 5% / 10% / 30% 0.478 / 0.615 /
-0.769 at (C 1, L1 0), 0.471 / 0.637 / 0.784 at (10, 0.3); on runs 10–19 0.466 → 0.526 on
-Rare 5%."""
+own cut points; the pair vote's `PAIR_C` likewise): beside `FINE_SMOOTH`, which already keeps
+neighbouring bins alike, an L2 penalty of C = 1 held every shape near 0, the deciding columns'
+most; `FINE_L1` leaves the bins that tell nothing out instead. Measured in
+benchmarks/RESULTS.md ("Sparse weights for the smooth vote"): the vote always answering, Rare
+5% / 10% / 30%, runs 0–9, 0.478 / 0.615 / 0.769 at (C 1, L1 0), 0.471 / 0.637 / 0.784 at
+(10, 0.3); runs 10–19 0.466 / 0.644 / 0.761 → 0.526 / 0.665 / 0.762."""
 FINE_L1 = 0.3
 """The smooth vote's L1 penalty per unit of weight (as `PAIR_L1`): the bins of a column that
 tells nothing (a noise column's 32 bins) get weight 0 and leave the KB, as EBM's boosting

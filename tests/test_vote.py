@@ -334,11 +334,12 @@ def fine_vote(Xtr, ytr, disc, smooth, **penalties):
 
 
 @pytest.mark.slow
-def test_the_smooth_votes_sparse_penalties_drop_noise_bins_and_answer_better():
+def test_the_smooth_votes_sparse_penalties_drop_noise_bins_and_keep_its_accuracy():
     """With `vote.FINE_C` and `vote.FINE_L1` (the smooth vote's own penalties) the smooth vote
     on an additive table with three columns of pure noise keeps fewer of the noise columns'
-    bins in its KB than with the vote's L2 alone (`VOTE_C`, no L1), and answers 2,000
-    held-out rows better; the estimator's default answers with those penalties."""
+    bins in its KB than with the vote's L2 alone (`VOTE_C`, no L1: 68 → 59 of 96) and answers
+    2,000 held-out rows as well (F1 0.825 → 0.826; on the rare sets it answers better,
+    benchmarks/RESULTS.md); the estimator's default answers with those penalties."""
     from sklearn.metrics import f1_score
 
     from plx_core.discretize import Discretizer
@@ -358,7 +359,7 @@ def test_the_smooth_votes_sparse_penalties_drop_noise_bins_and_answer_better():
         noise = [list(kb.features).index(c) for c in ("n1", "n2", "n3")]
         means = query_many(kb, disc.transform(Xte), semantics="relevant").mean
         got[name] = (int((kb.codes[:, noise] >= 0).sum()), f1_score(yte, means > 0.5 + TIE_EPS))
-    assert got["sparse"][0] < got["l2"][0] and got["sparse"][1] > got["l2"][1], got
+    assert got["sparse"][0] < got["l2"][0] - 5 and got["sparse"][1] >= got["l2"][1], got
     clf = PLXClassifier(positive=1).fit(Xtr, ytr)
     assert clf.selection_.key == f"direct-vote bins={VT.FINE_BINS}"
     assert clf.kb_.to_text() == fine_vote(Xtr, ytr, clf.discretizer_, sm, C=VT.FINE_C,
