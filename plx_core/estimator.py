@@ -402,13 +402,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
         ystr = label_texts(labels)
-        # a binned column is checked as the numbers it was binned from: they print one way
-        # (no spelling variants; its texts were ~15% of a fit of 8 numeric columns)
-        nums = self._numbers(raw, frame.columns)
         for c in frame.columns:  # kept (it may be a true cause), never silently
-            if (why := label_copy(nums.get(c, raw[c]), labels, ystr)) is not None:
+            if (why := label_copy(raw[c], labels, ystr)) is not None:
                 warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
-            if (how := spelling_variants(nums.get(c, raw[c]))) is not None:
+            if (how := spelling_variants(raw[c])) is not None:
                 warnings.warn(f"column {c!r} {how}", UserWarning, stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
@@ -587,7 +584,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)),
+                                          s=frame[c])
                          for c, kept in grouped.items() if c not in self.excluded_}
         self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
         warn_grouped(self.grouped_)
@@ -1002,12 +1000,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
                                 ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
 
-    def _numbers(self, raw: pd.DataFrame, among: Any = None) -> dict[str, pd.Series]:
-        """The binned columns of `raw` (those in `among`, default all) as numbers (floats; a
-        column of dates as it is, so its bins read as dates)."""
+    def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
+        """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its
+        bins read as dates)."""
         return {c: raw[c] if holds_dates(raw[c]) else
                 pd.Series(numeric_values(raw[c]), index=raw.index, name=c)
-                for c in self.discretizer_.binnings_ if among is None or c in among}
+                for c in self.discretizer_.binnings_}
 
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
                    cv: bool = True):
@@ -1512,6 +1510,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
         searched = self._searched(int(which[0]))
-        k, note = known_k(searched, x, k)  # a row knowing fewer: all it knows, said
+        k, note = known_k(searched, x, k, self._semantics())  # fewer known: all of them, said
         e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=bool(decided[0]), note=note)
