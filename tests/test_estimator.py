@@ -706,12 +706,17 @@ def test_the_positive_class_is_assumed_only_for_the_known_pairs(y, positive):
 
 
 def test_a_positive_class_is_never_dropped_silently_with_three_classes():
-    """positive= with more than two classes was ignored (one-vs-rest, positive_ None) where
-    `plx fit --positive` fits that class against the rest: now one line says what to do."""
+    """positive= (and threshold=) with more than two classes was ignored (one-vs-rest,
+    positive_ None) where `plx fit --positive` fits that class against the rest: now one line
+    says what to do."""
     y = np.where(_BASE, "a", np.where(np.arange(40) % 2, "b", "c"))
     with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; positive= is for two "
                                         r"classes.*y == 'a'"):
         PLXClassifier(positive="a").fit(_XL, y)
+    with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; threshold= is for two "
+                                        r"classes \(with more, the class whose KB gives the "
+                                        r"highest mean answers\)"):  # it was ignored
+        PLXClassifier(threshold=0.3).fit(_XL, y)
     assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
     with pytest.raises(DataError, match="the label is missing in row"):  # booleans with a gap
         PLXClassifier().fit(_XL, pd.array([*_BASE[:-1], None], dtype="boolean"))
