@@ -432,6 +432,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest")
+            if self.threshold is not None:  # the class with the highest mean answers: no cut
+                raise DataError(
+                    f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
+                    "(with more, the class whose KB gives the highest mean answers): leave it "
+                    "unset, or pass y == one class to fit it against the rest with a threshold")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
