@@ -1921,6 +1921,24 @@ def train_test_split_stratified(
     return X_tr, X.iloc[test_pos], y_tr, y.iloc[test_pos]
 
 
+def split_copies(train: pd.DataFrame, test: pd.DataFrame) -> np.ndarray:
+    """Which test rows repeat a training row: the same value in every column of `test` (as
+    strings, `as_strings`; missing equals missing). A repeated record (or, balancing before the
+    split, a replica of one row on both sides) is no new row for the model: its test score is
+    partly recall, so the split's score is optimistic by what those rows add. Pass the raw
+    columns the model uses (not their bins, which many distinct rows share)."""
+    cols = list(test.columns)
+    if len(test) == 0 or len(train) == 0:
+        return np.zeros(len(test), bool)
+
+    def hashed(frame: pd.DataFrame) -> np.ndarray:
+        strs = pd.DataFrame({i: as_strings(frame[c].reset_index(drop=True))
+                             for i, c in enumerate(cols)})
+        return pd.util.hash_pandas_object(strs.fillna("\x00<missing>"), index=False).to_numpy()
+
+    return np.isin(hashed(test), hashed(train[cols]))
+
+
 def _check_xy(X: pd.DataFrame, y: pd.Series) -> None:
     if len(X) != len(y):
         raise DataError(f"X has {len(X)} rows but y has {len(y)}")

@@ -923,3 +923,16 @@ def test_numbers_held_as_objects_are_written_as_each_value_is(floats, ints):
     for values in (floats, ints):
         got = as_strings(pd.Series(np.array(values, dtype=object), dtype=object))
         assert [None if pd.isna(g) else g for g in got] == [one(v) for v in values]
+
+
+def test_split_copies_finds_test_rows_that_repeat_a_training_row():
+    """A test row repeats a training row when every column holds the same value (missing
+    equals missing, 1 and 1.0 are one number); one column apart, it is a new row."""
+    from plx_core.data import split_copies
+
+    train = pd.DataFrame({"a": [1.0, 2.0, np.nan, 4.0], "b": ["x", "y", "z", "x"]})
+    test = pd.DataFrame({"a": [1, 2.0, np.nan, 4.0, np.nan], "b": ["x", "Y", "z", "y", None]},
+                        index=[10, 11, 12, 13, 14])
+    assert split_copies(train, test).tolist() == [True, False, True, False, False]
+    assert split_copies(train.iloc[:0], test).tolist() == [False] * 5
+    assert split_copies(train, test.iloc[:0]).tolist() == []
