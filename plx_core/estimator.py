@@ -193,6 +193,33 @@ CLOCK_HINTS = {
 and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
 
 
+def convert_hint(raw: pd.Series, s: pd.Series) -> str:
+    """What a categorical column left out (too many levels) should be converted to, as the
+    clause its reason ends with (" — it holds dates as text: convert it …"), "" when it holds
+    no durations, dates, numbers or times written otherwise: the one wording of the in-memory
+    fit and `fit_dask`. `raw`: the column as given (its dtype), `s`: its values as strings."""
+    typed = pd.api.types.infer_dtype(raw, skipna=True)
+    if typed in ("timedelta", "timedelta64"):
+        return (" — it holds durations: convert them to a number (e.g. "
+                ".dt.total_seconds() / 3600 for hours) to have them binned")
+    if date_format(s) is not None:
+        return " — it holds dates as text: convert it (pd.to_datetime) to have it binned as a time line"
+    if (mixed := mixed_dates(s)) is not None:
+        return f" — {mixed}"
+    if typed == "string" and (fmt := number_reading(s)):
+        if fmt == "plain":
+            return (" — it holds numbers as text: convert it (pd.to_numeric with "
+                    "errors='coerce' turns the rest into missing) to have it binned")
+        if fmt in CLOCK_HINTS:
+            return f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: {CLOCK_HINTS[fmt]} to have it binned"
+        return (f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it to numbers "
+                "(pd.to_numeric reads plain numbers only: take the signs and separators out "
+                "first) to have it binned")
+    if (unread := unread_numbers(s)) is not None:
+        return f" — {unread}"
+    return ""
+
+
 #: The kinds of KB plx learns, with what each holds.
 KB_KINDS = {
     "direct": "Direct (every feature-value set of the training rows)",
@@ -553,32 +580,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c], kept = many_levels(s, n_distinct)
                     if kept is not None:
                         grouped[c] = kept
-                if levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) in ("timedelta", "timedelta64"):
-                    levels[c] += (" — it holds durations: convert them to a number (e.g. "
-                                  ".dt.total_seconds() / 3600 for hours) to have them binned")
-                elif levels[c] is not None and date_format(s) is not None:
-                    levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
-                                  "have it binned as a time line")
+                if levels[c] is not None:
+                    levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
-                    if levels[c] is not None:
-                        levels[c] += f" — {mixed}"
-                    else:
-                        warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                      UserWarning, stacklevel=4)
-                elif levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) == "string" and (fmt := number_reading(s)):
-                    levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
-                                  "errors='coerce' turns the rest into missing) to have it binned"
-                                  if fmt == "plain" else
-                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: "
-                                  f"{CLOCK_HINTS[fmt]} to have it binned"
-                                  if fmt in CLOCK_HINTS else
-                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
-                                  "to numbers (pd.to_numeric reads plain numbers only: take the "
-                                  "signs and separators out first) to have it binned")
-                elif levels[c] is not None and (unread := unread_numbers(s)) is not None:
-                    levels[c] += f" — {unread}"
+                    warnings.warn(f"column {c!r} is used as categories: {mixed}",
+                                  UserWarning, stacklevel=4)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
