@@ -113,7 +113,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
-from .scale import check_fit_size, min_split, search_sample
+from .scale import check_fit_size, min_split, named_tree_split, search_sample, tree_limit_said
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -469,6 +469,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             choosing and self._groups is None) else None
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
+        if self.kb != "direct" and named_tree_split(len(frame)) > 2:  # as the search's trees
+            self._min_split = named_tree_split(len(frame))
+            note = tree_limit_said(self.kb, len(frame), self._min_split)
+            warnings.warn(note, UserWarning, stacklevel=2)
         sampled = None
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
@@ -483,7 +487,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
             self._untuned(frame, labels, sampled)
         else:
-            say(at, f"building the Direct KB of {len(frame):,} rows")
+            say(at, f"building the {'Direct' if self.kb == 'direct' else self.kb} KB of "
+                    f"{len(frame):,} rows"
+                    + (f" (nodes of ≥ {self._min_split:,} rows split)" if self.kb != "direct"
+                       and self._min_split > 2 else ""))
         for c in targets if not self.kbs_ else ():
             kb, paper, tuned, ens = self._build(frame, labels, c)
             self.kbs_.append(kb)
@@ -678,6 +685,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if "forest" in kinds:
             many = build_trees(rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
                                max_features=self.max_features, max_depth=self.max_depth,
+                               min_samples_split=getattr(self, "_min_split", 2),
                                random_state=self.random_state)
             out["forest"] = trees_to_kb(many, "leaves", kind="forest")
             if drawn is not None:
