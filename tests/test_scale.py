@@ -164,7 +164,7 @@ def test_the_dashboards_named_trees_keep_the_searchs_resolution_on_a_long_table(
     monkeypatch.setattr(scale, "SEARCH_ROWS", 100)
     for kind in ("tree", "tree-all", "forest"):
         steps = []
-        kb = build_kb(X, y, "yes", KBSettings(kind), progress=lambda f, m: steps.append(m))[0]
+        kb = build_kb(X, y, "yes", KBSettings(kind), progress=lambda f, m, s=steps: s.append(m))[0]
         assert any(m.startswith("Growing") and f"kb='{kind}' on 900 rows: a tree node is split "
                    "only when it holds at least 18 rows" in m for m in steps), steps
         if kind == "tree":
