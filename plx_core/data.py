@@ -1604,6 +1604,22 @@ def label_texts(y: Any) -> pd.Series:
     return as_strings(ys.reset_index(drop=True))  # numbers and booleans by their dtype
 
 
+NUMBER_KINDS = ("floating", "integer", "boolean")
+"""`pd.api.types.infer_dtype` kinds of an object column whose values print one way each
+(an estimator's frame holds every column as objects)."""
+
+
+def held_numbers(s: pd.Series) -> pd.Series:
+    """An object column of floats as a float64 column: the same values and the same
+    `as_strings`, read by numpy rather than value by value; any other column as it is."""
+    if s.dtype != object or pd.api.types.infer_dtype(s, skipna=True) != "floating":
+        return s
+    try:
+        return s.astype(float)
+    except (TypeError, ValueError):
+        return s
+
+
 def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
     the label's classes on every row where it is present), or None. Kept, but said: a model
@@ -1611,6 +1627,7 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     `strings`: `label_texts(y)`, when many columns are asked."""
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
+    s = held_numbers(s)
     if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
         return None  # numbers write one to one as strings: more values than classes, no copy
@@ -1633,8 +1650,9 @@ def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
     accent as one character or as a letter and a combining mark: the same text to a reader,
     `encoding.text_key`), or None. Kept apart (they could differ on purpose), never silently:
     each spelling learns from its own rows, and an explanation citing one looks like the other."""
-    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
-        return None  # numbers and booleans print one way
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype) or (
+            s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in NUMBER_KINDS):
+        return None  # numbers and booleans print one way (held as objects too)
     groups = spelling_groups(pd.unique(as_strings(s).dropna()))
     if not groups:
         return None
