@@ -35,6 +35,7 @@ from .encoding import (
     spelling_groups,
     spelling_how,
     spelling_shown,
+    text_key,
     unknown_positive,
 )
 from .errors import DataError
@@ -1294,7 +1295,7 @@ class Schema:
                 detail += f" ({self.bins[f].reading()})"
             if f in self.grouped:
                 detail = (f"the {len(self.grouped[f])} most frequent values kept, the others "
-                          f"grouped as {OTHER_LEVEL!r}")
+                          f"grouped as {other_level(self.grouped[f])!r}")
             rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
         for c, why in self.excluded.items():
             rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
@@ -1474,30 +1475,86 @@ def frequent_levels(s: pd.Series, max_levels: int = 100,
                     min_rows: int = MIN_LEVEL_ROWS) -> tuple[str, ...]:
     """The levels of a many-level column kept as they are: those in at least `min_rows` rows,
     the `max_levels` most frequent of them (most frequent first, ties in natural order); the
-    others read as `OTHER_LEVEL` (`group_levels`)."""
+    others read as `other_level` (`group_levels`). The spellings of one text
+    (`encoding.text_key`: "Paris" / "paris ") count as one level, kept as its most frequent
+    spelling: a rare spelling of a kept level is that level, not one of the rare ones."""
     counts = as_strings(s).dropna().value_counts()
-    counts = counts[counts >= min_rows]
-    order = sorted(counts.index, key=lambda v: (-int(counts[v]), natural_key(v)))
-    return tuple(str(v) for v in order[:max_levels])
+    spellings = sorted(((str(v), int(n)) for v, n in counts.items()),
+                       key=lambda p: (-p[1], natural_key(p[0])))
+    best: dict[str, str] = {}  # text key → its most frequent spelling (ties: natural order)
+    total: dict[str, int] = {}
+    for v, n in spellings:
+        best.setdefault(text_key(v), v)
+        total[text_key(v)] = total.get(text_key(v), 0) + n
+    order = sorted((k for k, n in total.items() if n >= min_rows),
+                   key=lambda k: (-total[k], natural_key(best[k])))
+    return tuple(best[k] for k in order[:max_levels])
+
+
+def other_level(kept: Sequence[str]) -> str:
+    """The level a grouped column reads its rare values as: `OTHER_LEVEL`, unless the column
+    keeps a value of its own written so ("(other)" in the data, frequent): then "(other
+    levels)" (or "(other levels 2)", …), so the column's own value stays itself and apart."""
+    keys = {text_key(str(v)) for v in kept}
+    label, n = OTHER_LEVEL, 1
+    while text_key(label) in keys:
+        n += 1
+        label = "(other levels)" if n == 2 else f"(other levels {n - 1})"
+    return label
 
 
 def group_levels(s: pd.Series, kept: Sequence[str]) -> pd.Series:
-    """A column's values as strings, each value not in `kept` (missing stays missing) read as
-    `OTHER_LEVEL` — an unseen value in predict too, which the model then answers from the
-    training rows' rare levels."""
+    """A column's values as strings: a kept value as it is, another spelling of one
+    (`encoding.text_key`) as that kept value, any other (missing stays missing) read as
+    `other_level(kept)` — an unseen value in predict too, which the model then answers from
+    the training rows' rare levels."""
     strs = as_strings(s)
-    rare = strs.notna().to_numpy() & ~strs.isin(list(kept)).to_numpy()
-    return strs.mask(rare, OTHER_LEVEL).astype(object)
+    by_key = {text_key(str(v)): str(v) for v in kept}
+    values = pd.unique(strs.dropna())
+    other = other_level(kept)
+    kept_set = set(map(str, kept))
+    read = {v: v if v in kept_set else by_key.get(text_key(v), other) for v in values}
+    return strs.map(read).where(strs.notna(), np.nan).astype(object)
+
+
+def grouping_details(s: pd.Series, kept: Sequence[str], shown: int = 3) -> str:
+    """What `group_levels` does to a column's values beyond keeping and grouping, in words
+    ("" when nothing): spellings of a kept level read as it, and a value of the column
+    written as the group's own label, rare (grouped with the others) or kept (the group then
+    named otherwise, `other_level`)."""
+    values = pd.unique(as_strings(s).dropna())
+    kept_set = set(map(str, kept))
+    by_key = {text_key(str(v)): str(v) for v in kept}
+    other = other_level(kept)
+    merged = [(v, by_key[text_key(v)]) for v in values
+              if v not in kept_set and text_key(v) in by_key]
+    out = []
+    if merged:
+        merged.sort(key=lambda p: (natural_key(p[1]), natural_key(p[0])))
+        listed = ", ".join(f"{v!r} as {k!r}" for v, k in merged[:shown])
+        more = f" and {len(merged) - shown} more" if len(merged) > shown else ""
+        out.append(f"other spellings of a kept level (case, spaces, accents) read as it and "
+                   f"counted with it ({listed}{more})")
+    own = [v for v in values if text_key(v) == text_key(OTHER_LEVEL)]
+    if other != OTHER_LEVEL:
+        out.append(f"the column's own value {OTHER_LEVEL!r} is kept as itself, so the others "
+                   f"are grouped as {other!r}")
+    elif own:
+        out.append(f"the column's own value {own[0]!r} is rare and grouped with them")
+    return "; ".join(out)
 
 
 def grouped_said(kept: Sequence[str], n_distinct: int | None = None,
-                 min_rows: int = MIN_LEVEL_ROWS) -> str:
+                 min_rows: int = MIN_LEVEL_ROWS, s: pd.Series | None = None) -> str:
     """The words that say how a many-level column was grouped (the estimator's warning,
-    `plx fit`'s note, the Data page), its number of levels when known."""
+    `plx fit`'s note, the Data page), its number of levels when known; with the column `s`,
+    also what else the grouping did to its values (`grouping_details`)."""
     head = f"{n_distinct} levels: " if n_distinct else ""
     rest = f"the other {n_distinct - len(kept)}" if n_distinct else "the others"
+    more = grouping_details(s, kept) if s is not None else ""
     return (f"{head}the {len(kept)} most frequent (each in ≥ {min_rows} rows) kept, {rest} "
-            f"grouped as {OTHER_LEVEL!r}")
+            f"grouped as {other_level(kept)!r}"
+            + (f"; {more}" if more else ""))
 
 
 def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
@@ -1547,6 +1604,22 @@ def label_texts(y: Any) -> pd.Series:
     return as_strings(ys.reset_index(drop=True))  # numbers and booleans by their dtype
 
 
+NUMBER_KINDS = ("floating", "integer", "boolean")
+"""`pd.api.types.infer_dtype` kinds of an object column whose values print one way each
+(an estimator's frame holds every column as objects)."""
+
+
+def held_numbers(s: pd.Series) -> pd.Series:
+    """An object column of floats as a float64 column: the same values and the same
+    `as_strings`, read by numpy rather than value by value; any other column as it is."""
+    if s.dtype != object or pd.api.types.infer_dtype(s, skipna=True) != "floating":
+        return s
+    try:
+        return s.astype(float)
+    except (TypeError, ValueError):
+        return s
+
+
 def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
     the label's classes on every row where it is present), or None. Kept, but said: a model
@@ -1554,6 +1627,7 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     `strings`: `label_texts(y)`, when many columns are asked."""
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
+    s = held_numbers(s)
     if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
         return None  # numbers write one to one as strings: more values than classes, no copy
@@ -1576,8 +1650,9 @@ def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
     accent as one character or as a letter and a combining mark: the same text to a reader,
     `encoding.text_key`), or None. Kept apart (they could differ on purpose), never silently:
     each spelling learns from its own rows, and an explanation citing one looks like the other."""
-    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
-        return None  # numbers and booleans print one way
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype) or (
+            s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in NUMBER_KINDS):
+        return None  # numbers and booleans print one way (held as objects too)
     groups = spelling_groups(pd.unique(as_strings(s).dropna()))
     if not groups:
         return None
@@ -1771,7 +1846,7 @@ def infer_schema(
             binnings[c] = b
             categories[c] = b.labels
         elif c in grouped:
-            categories[c] = tuple(sorted(grouped[c], key=natural_key)) + (OTHER_LEVEL,)
+            categories[c] = tuple(sorted(grouped[c], key=natural_key)) + (other_level(grouped[c]),)
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))

@@ -84,7 +84,12 @@ from .data import (
     uninformative,
     unread_numbers,
 )
-from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
+from .direct import (
+    DEFAULT_MEMORY_BUDGET,
+    direct_kb_with_reason,
+    direct_kbs_with_reason,
+    parse_size,
+)
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
@@ -457,8 +462,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self._untuned(frame, labels, sampled)
         else:
             say(at, f"building the Direct KB of {len(frame):,} rows")
-        for c in targets if not self.kbs_ else ():
-            kb, paper, tuned, ens = self._build(frame, labels, c)
+        several = len(targets) > 1 and self.kb == "direct" and not self.kbs_
+        counted = self._counted(frame, labels, targets) if several else [None] * len(targets)
+        for c, done in zip(targets, counted) if not self.kbs_ else ():
+            kb, paper, tuned, ens = self._build(frame, labels, c, done)
             self.kbs_.append(kb)
             self.paper_kbs_.append(paper)
             self.tuned_.append(tuned)
@@ -480,8 +487,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         say(1.0, "fitted")
         return self
 
-    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
-        """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members)."""
+    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str, counted=None):
+        """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members);
+        `counted`: this class's (Direct KB, leave-one-out count) from `_counted` when every
+        class's KB was counted at once."""
         y = (labels == positive).astype(int)
         cw = self._class_weights(labels, positive)
 
@@ -491,19 +500,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.kb != "direct":
             kb = self._tree_kbs(frame, y, positive, (self.kb,))[self.kb]
             return kb, None, None, []
-        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
-        budget = V.kb_share(total) if self.variant_ == "tuned" else total
         v = self.variant_
-        # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
-        # (and, for `_direct_loo`, every training row's clauses when there are few)
-        loo = V.LooCount(y, self._groups, cw, keep_pairs=self._loo_pairs()) if v == "tuned" else None
+        full, loo = counted if counted is not None else self._counted(frame, labels, [positive])[0]
         self._loo = loo
-        full, why = direct_kb_with_reason(frame, y, positive=1, max_len=self.max_len_,
-                                          memory_budget=budget, observe=loo)
-        if budget < total:
-            why += V.kb_share_note(total)
-        if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
-            self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
         full = corrected(full)
         if v == "tuned":
@@ -526,6 +525,31 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
+
+    def _counted(self, frame: pd.DataFrame, labels: np.ndarray, targets: Sequence[str]
+                 ) -> list[tuple[Any, Any]]:
+        """(full Direct KB, the tuned variant's leave-one-out count or None) of each target
+        class against the rest, counted in one pass (`direct.direct_kbs_with_reason`: the
+        bodies and supports are the same for every class); the clause-length cap is chosen
+        once, for all of them together within the memory budget (every class's KB is kept)."""
+        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        budget = V.kb_share(total) if self.variant_ == "tuned" else total
+        ys = [(labels == c).astype(int) for c in targets]
+        # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
+        # (and, for `_direct_loo`, every training row's clauses when there are few)
+        loos = [V.LooCount(y, self._groups, self._class_weights(labels, c),
+                           keep_pairs=self._loo_pairs()) if self.variant_ == "tuned" else None
+                for c, y in zip(targets, ys)]
+        fulls, why = direct_kbs_with_reason(frame, ys, max_len=self.max_len_,
+                                            memory_budget=budget, observe=loos)
+        if budget < total:
+            why += V.kb_share_note(total)
+        if len(targets) > 1:
+            why += (f" (for all {len(targets)} one-vs-rest KBs, one a class, counted at once: "
+                    "they share the clauses' code rows, each holds its own counts)")
+        if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
+            self.max_len_, self.max_len_reason_, self._cap_chosen = fulls[0].max_len, why, True
+        return list(zip(fulls, loos))
 
     def _leave_out(self, frame: pd.DataFrame, raw: pd.DataFrame) -> pd.DataFrame:
         """`frame` without its ID-like or too-many-level categorical columns, its numbered
@@ -584,7 +608,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)),
+                                          s=frame[c])
                          for c, kept in grouped.items() if c not in self.excluded_}
         self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
         warn_grouped(self.grouped_)
@@ -1478,6 +1503,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
         searched = self._searched(int(which[0]))
-        k, note = known_k(searched, x, k)  # a row knowing fewer: all it knows, said
+        k, note = known_k(searched, x, k, self._semantics())  # fewer known: all of them, said
         e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=bool(decided[0]), note=note)

@@ -30,6 +30,7 @@ weights").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -300,16 +301,108 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
         return val, grad
 
     with solver_threads():
-        res = minimize(loss, np.zeros(m + k), jac=True, method="L-BFGS-B",
-                       bounds=[(0.0, None)] * m + [(None, None)] * k,
-                       options={"maxiter": 2000, "ftol": FTOL if ftol is None else ftol,
-                                "gtol": 1e-6 * k})
+        x = lbfgsb(loss, m + k, m, FTOL if ftol is None else ftol, 1e-6 * k)
     out = []
     for i, (a, wd) in enumerate(zip(np.cumsum([0, *widths[:-1]]), widths)):
-        w = res.x[a:a + wd].copy()
+        w = x[a:a + wd].copy()
         w[w < WEIGHT_CUT * max(float(w.max(initial=0.0)), 1.0)] = 0.0
-        out.append((w, float(res.x[m + i])))
+        out.append((w, float(x[m + i])))
     return out
+
+
+MAXITER = 2000
+"""The most L-BFGS-B iterations of a fit of vote weights."""
+
+
+def lbfgsb(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
+    """The x minimising `loss(x) → (value, gradient)` over n variables, the first `bounded`
+    of them ≥ 0, from x = 0: `scipy.optimize.minimize(method="L-BFGS-B")` with `MAXITER`,
+    `ftol` and `gtol` — the same iterates and result bit for bit (`_setulb_loop`, where
+    scipy's own step function can be driven; else `minimize` itself). The vote's problems
+    are small (10²–10⁴ variables, tens of steps), and minimize's wrapping of each step
+    (its bounds read one by one in Python, a function object that copies and compares x
+    per call) was a third of the solver's time (RESULTS.md, "Fit time of the default:
+    the solver's driver")."""
+    if _SETULB:
+        try:
+            return _setulb_loop(loss, n, bounded, ftol, gtol)
+        except _SetulbMismatch:
+            _SETULB.clear()
+    res = minimize(loss, np.zeros(n), jac=True, method="L-BFGS-B",
+                   bounds=[(0.0, None)] * bounded + [(None, None)] * (n - bounded),
+                   options={"maxiter": MAXITER, "ftol": ftol, "gtol": gtol})
+    return res.x
+
+
+class _SetulbMismatch(Exception):
+    """scipy's step function does not take the arguments `_setulb_loop` passes."""
+
+
+SETULB_SCIPY = ((1, 15), (1, 18))
+"""The scipy versions [from, to) whose private L-BFGS-B driver `_setulb_loop` repeats."""
+
+
+def _find_setulb() -> list:
+    """[scipy's L-BFGS-B step function] for the scipy versions whose `_minimize_lbfgsb`
+    `_setulb_loop` repeats (1.15–1.17, the C translation, 17 arguments; checked bit for bit
+    by tests/test_vote.py), else []: a later scipy may keep the private signature but change
+    what the driver does, so it gets `minimize` itself (slower, never different)."""
+    import scipy
+
+    try:
+        from scipy.optimize import _lbfgsb
+    except ImportError:
+        return []
+    version = tuple(int(v) for v in re.findall(r"\d+", scipy.__version__)[:2])
+    return [_lbfgsb.setulb] if SETULB_SCIPY[0] <= version < SETULB_SCIPY[1] and hasattr(
+        _lbfgsb, "setulb") else []
+
+
+def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
+    """`lbfgsb` by scipy's step function, as scipy 1.15–1.17's `_minimize_lbfgsb` drives it
+    (10 corrections, 20 line-search steps, at most 15,000 evaluations; the loss evaluated
+    at x = 0 first and again only where the step function moves x, on a copy of x)."""
+    setulb, m, maxls, maxfun = _SETULB[0], 10, 20, 15000
+    x = np.zeros(n)
+    nbd = np.zeros(n, np.int32)
+    nbd[:bounded] = 1  # a lower bound (0) only
+    low, up = np.zeros(n), np.zeros(n)
+    at = x.copy()
+    value, grad = loss(at.copy())
+    nfev = 1
+    f, g = np.array(0.0), np.zeros(n)
+    wa = np.zeros(2 * m * n + 5 * n + 11 * m * m + 8 * m)
+    iwa = np.zeros(3 * n, np.int32)
+    task, ln_task = np.zeros(2, np.int32), np.zeros(2, np.int32)
+    lsave, isave, dsave = np.zeros(4, np.int32), np.zeros(44, np.int32), np.zeros(29)
+    factr = ftol / np.finfo(float).eps
+    steps = 0
+    while True:
+        g = g.astype(np.float64)
+        try:
+            setulb(m, x, low, up, nbd, f, g, factr, gtol, wa, iwa, task, lsave, isave, dsave,
+                   maxls, ln_task)
+        except TypeError as e:  # another signature: scipy's own driver
+            if steps == 0 and nfev == 1:
+                raise _SetulbMismatch from e
+            raise
+        if task[0] == 3:  # the loss and gradient at x
+            if not np.array_equal(x, at):
+                at = x.astype(np.float64)
+                value, grad = loss(at.copy())
+                nfev += 1
+            f, g = value, grad
+        elif task[0] == 1:  # a new iteration
+            steps += 1
+            if steps >= MAXITER:
+                task[0], task[1] = 5, 504
+            elif nfev > maxfun:
+                task[0], task[1] = 5, 502
+        else:
+            return x
+
+
+_SETULB: list = _find_setulb()
 
 
 def sample_rows(y: np.ndarray, n: int, seed: int = 0) -> np.ndarray:

@@ -140,6 +140,39 @@ def test_window_decisions_for_a_run_of_priors_are_each_priors_own(seed, wmax):
         assert np.array_equal(got, want), (lo, hi)
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), wmax=st.integers(0, 12), L=st.integers(1, 6),
+       halves=st.booleans())
+def test_every_windows_decisions_at_once_are_each_windows_own(seed, wmax, L, halves):
+    """`windows_decisions` (every window's rows decided in one pass, counts by cumulative
+    sums) yields each window of `tune`'s search, in its order, with the decisions
+    `window_decisions` gives that window alone — whole counts or not (`halves`: counts of
+    0.5, summed window by window), a run of priors or one prior."""
+    rng = np.random.default_rng(seed)
+    n = 200
+    counts = lambda: rng.choice([0.0, 0.0, 1.0, 2.0, 3.0, 7.0], (n, L + 1))  # noqa: E731
+    above, below, equal = counts(), counts(), counts() * (rng.random((n, L + 1)) < 0.3)
+    if halves:
+        above = above / 2
+    near = np.array([0.0, 0.2, 0.5 - 1e-12, 0.5 - 2 * V.TIE_EPS, 0.49])
+    far = np.array([1.0, 0.8, 0.5 + 1e-12, 0.5 + 2 * V.TIE_EPS, 0.51])
+    max_below = np.where(below > 0, rng.choice(near, (n, L + 1)), -np.inf)
+    min_above = np.where(above > 0, rng.choice(far, (n, L + 1)), np.inf)
+    stats = V.LevelStats(above, below, equal, max_below, min_above)
+    kept = V.WINDOW_CELLS
+    try:
+        for priors in (np.arange(-wmax, wmax + 1), np.array([wmax])):
+            for cells in (kept, 3 * n * len(priors)):  # one pass, or three windows a pass
+                V.WINDOW_CELLS = cells
+                got = list(V.windows_decisions(stats, L, priors))
+                want = [(lo, hi) for lo in range(1, L + 1) for hi in range(lo, L + 1)]
+                assert [(lo, hi) for lo, hi, _ in got] == want
+                for lo, hi, dec in got:
+                    assert np.array_equal(dec, V.window_decisions(stats, lo, hi, priors))
+    finally:
+        V.WINDOW_CELLS = kept
+
+
 def test_window_decisions_match_the_median_of_the_windowed_kb():
     X, y = small_data(1)
     kb = direct_kb(X, y, positive=1)

@@ -671,3 +671,44 @@ def test_first_equal_row_is_the_first_occurrence_of_each_body(wide):
             for i in range(len(bodies))]
     assert got.tolist() == want
     assert VT.first_equal_row(bodies[:0], sizes).tolist() == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), blocks=st.integers(1, 4), l1=st.sampled_from([0.0, 0.3]),
+       ftol=st.sampled_from([1e-5, 1e-7]))
+def test_the_solver_steps_as_scipy_minimize_does(seed, blocks, l1, ftol):
+    """`vote.lbfgsb` (scipy's L-BFGS-B step function driven without `minimize`'s wrapping)
+    ends at the very x `scipy.optimize.minimize(method="L-BFGS-B")` ends at, bit for bit —
+    the vote weights, and so every fitted vote, stay as they were — and so does its
+    fallback to `minimize` itself."""
+    from scipy import sparse
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(20, 200)), int(rng.integers(1, 30))
+    A = sparse.random(n, m, density=0.3, random_state=seed, format="csr")
+    A.data = np.sign(A.data - 0.5)
+    A = sparse.hstack([A, np.ones((n, blocks))], format="csr")
+    ys = np.where(rng.random(n) < 0.3, 1.0, -1.0)
+
+    def loss(x):
+        z = ys * (A @ x)
+        soft = np.log1p(np.exp(-np.abs(z)))
+        g = -ys * np.exp(-(soft + np.maximum(z, 0.0)))
+        w = x[:m]
+        val = float(soft.sum() + np.maximum(-z, 0.0).sum() + 0.5 * (w @ w) + l1 * w.sum())
+        grad = A.T @ g
+        grad[:m] += w + l1
+        return val, grad
+
+    want = minimize(loss, np.zeros(m + blocks), jac=True, method="L-BFGS-B",
+                    bounds=[(0.0, None)] * m + [(None, None)] * blocks,
+                    options={"maxiter": VT.MAXITER, "ftol": ftol, "gtol": 1e-6 * blocks}).x
+    assert np.array_equal(VT.lbfgsb(loss, m + blocks, m, ftol, 1e-6 * blocks), want)
+    kept = list(VT._SETULB)
+    try:
+        VT._SETULB.clear()  # scipy without the step function `lbfgsb` drives
+        assert np.array_equal(VT.lbfgsb(loss, m + blocks, m, ftol, 1e-6 * blocks), want)
+    finally:
+        VT._SETULB[:] = kept
+    assert VT._SETULB  # this scipy's step function is driven
