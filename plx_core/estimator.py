@@ -432,6 +432,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest")
+            if self.threshold is not None:  # the class with the highest mean answers: no cut
+                raise DataError(
+                    f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
+                    "(with more, the class whose KB gives the highest mean answers): leave it "
+                    "unset, or pass y == one class to fit it against the rest with a threshold")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
@@ -857,7 +862,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 votes[FINE_BINS] = fine
                 step("the cut points' optimism")
-                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(
+                    nums, frame, full, vote, y, grid=fine[1].cuts_)
         done[0] = steps - 1
         step("the vote on pairs of features")
         pairs = self._pair_vote(full, frame, y) if vote is not None else None
@@ -994,11 +1000,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             codes = self._codes if self._codes is not None else encode_rows(full, frame)
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
+        # the smooth vote on fine bins: its own penalties (`vote.FINE_C`, `vote.FINE_L1`)
+        C, l1 = (VT.VOTE_C, 0.0) if smooth is None else (VT.FINE_C, VT.FINE_L1)
         if not cv:
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
-                                           smooth=smooth)
+                                           C=C, l1=l1, smooth=smooth)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                smooth=smooth)
+                                C=C, l1=l1, smooth=smooth)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -1061,12 +1069,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                            smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
-                      y: np.ndarray) -> float:
+                      y: np.ndarray, grid: dict[str, Any] | None = None) -> float:
         """How much the fit's cut points flatter the candidates scored on them: the vote's
         out-of-fold F1 on those cuts (placed with every training row, the held-out folds'
         labels included) minus its F1 with each fold's own cuts (placed on the fold's training
-        rows, the same folds); 0 for unsupervised cuts. Measured in benchmarks/RESULTS.md ("The
-        fitted vote on finer bins"): 0.02–0.11 on the rare sets."""
+        rows, the same folds); 0 for unsupervised cuts. `grid` (column → cut points, the fine
+        vote's): MDLP places a fold's cuts among those only, from each fine bin's class counts
+        (`_grid_fold_cuts`) — the same search on ≤ `vote.FINE_BINS` groups, not on every
+        distinct value. Measured in benchmarks/RESULTS.md ("The fitted vote on finer bins";
+        "The cut optimism on the fine bins' edges"): 0.02–0.11 on the rare sets."""
         from . import vote as VT
         from .selection import best_threshold, folds
 
@@ -1079,18 +1090,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         # MDLP's class counts per distinct value, per fold, from one sort of each column
         # (a fold's cuts are those of `fit_cuts` on its rows: 10 folds × 30 columns of calls
         # were 40% of a fit)
-        distinct = {c: np.unique(v[np.isfinite(v)], return_inverse=True) for c, v in x.items()}
+        on_grid = {c: np.asarray(grid[c], dtype=float) for c in nums
+                   if grid is not None and c in grid and self.discretize == "mdlp"}
+        distinct = {c: np.unique(v[np.isfinite(v)], return_inverse=True) for c, v in x.items()
+                    if c not in on_grid}
+        fine = {c: np.where(np.isfinite(x[c]), np.searchsorted(g, x[c], "right"), -1)
+                for c, g in on_grid.items()}  # each cell's fine bin (−1: missing)
         fold_slots = []
         for tr, _te in folds(y, VT.VOTE_FOLDS, self.random_state):
             own, own_sizes = codes.copy(), list(sizes)
             for c in nums:
-                cuts = self._fold_cuts(x[c], distinct[c], y, tr)
+                cuts = (self._grid_fold_cuts(fine[c], on_grid[c], y, tr) if c in on_grid else
+                        self._fold_cuts(x[c], distinct[c], y, tr))
                 j = feats.index(c)
                 own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
                 own_sizes[j] = len(cuts) + 1
             fold_slots.append(VT.value_slots(own, own_sizes))
         honest, _ = VT.cross_fit(VT.value_slots(codes, sizes), y, self._fold_weights,
-                                 self.random_state, fold_slots=fold_slots, final=False)
+                                 self.random_state, fold_slots=fold_slots, final=False,
+                                 ftol=VT.OPTIMISM_FTOL)
         return (best_threshold(y, vote.oof)[1]
                 - best_threshold(y, VT.probability(honest))[1])
 
@@ -1118,6 +1136,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             c = np.unique(quantile_cuts(values[seen], counts[seen].sum(axis=1), 2))
             return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
+
+    def _grid_fold_cuts(self, fine: np.ndarray, grid: np.ndarray, y: np.ndarray,
+                        rows: np.ndarray) -> np.ndarray:
+        """The cut points MDLP finds for one numeric column on training `rows` when it may cut
+        only at `grid` (sorted; `fine`: each cell's bin among them, −1 where missing), from
+        the class counts of each bin: `mdlp_splits` over the bins, the cut of a boundary the
+        grid point it falls on; with no cut, the bins' median split, as `fit_cuts` falls
+        back to."""
+        from .data import quantile_cuts
+        from .discretize import mdlp_splits
+
+        b, yy = fine[rows], np.asarray(y)[rows]
+        ok = b >= 0
+        counts = np.bincount(b[ok] * 2 + yy[ok], minlength=2 * (len(grid) + 1)).reshape(-1, 2)
+        seen = counts.sum(axis=1) > 0
+        lower = np.concatenate([[-np.inf], grid])[seen]  # each seen bin's lower edge
+        at = mdlp_splits(counts[seen].astype(float), int(self.max_bins))
+        if not at and ok.any():
+            c = np.unique(quantile_cuts(lower, counts[seen].sum(axis=1), 2))
+            return c[c > lower[0]]
+        return lower[np.asarray(at, dtype=np.int64)]
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
         """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with

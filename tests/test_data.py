@@ -387,6 +387,10 @@ def test_label_classes_differing_only_in_case_or_spaces_are_refused_not_split():
     with pytest.raises(DataError, match="differ only in case"):  # the dashboard's one-vs-rest
         infer_schema(frame, "t", "yes", label_map={" Yes": "not yes", "no": "not yes"})
 
+    spelled = frame.assign(t=["1", "1.0", "0", "1", "0", "0"])  # one number written two ways
+    with pytest.raises(DataError, match=err("the label 't' has classes that are one number "
+                                            "written more than one way: ['1', '1.0']")):
+        infer_schema(spelled, "t", "1", label_map={"1.0": "not 1", "0": "not 1"})
 
 def test_values_normalised_once():
     s = pd.Series([1.0, 2.0, np.nan, 2.5], name="f")
