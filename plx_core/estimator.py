@@ -582,10 +582,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c], kept = many_levels(s, n_distinct)
                     if kept is not None:
                         grouped[c] = kept
-                if levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) in ("timedelta", "timedelta64"):
-                    levels[c] += (" — it holds durations: convert them to a number (e.g. "
-                                  ".dt.total_seconds() / 3600 for hours) to have them binned")
+                if pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64"):
+                    how = ("it holds durations: convert them to a number (e.g. "
+                           ".dt.total_seconds() / 3600 for hours) to have them binned")
+                    if levels[c] is not None:
+                        levels[c] += f" — {how}"
+                    else:  # never silently categories (each duration its own level)
+                        warnings.warn(f"column {c!r} is used as categories: {how}",
+                                      UserWarning, stacklevel=3)
                 elif levels[c] is not None and date_format(s) is not None:
                     levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
                                   "have it binned as a time line")
@@ -594,7 +598,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         levels[c] += f" — {mixed}"
                     else:
                         warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                      UserWarning, stacklevel=4)
+                                      UserWarning, stacklevel=3)
                 elif levels[c] is not None and pd.api.types.infer_dtype(
                         raw[c], skipna=True) == "string" and (fmt := number_reading(s)):
                     levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
