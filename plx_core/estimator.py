@@ -620,7 +620,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                  UserWarning, stacklevel=4)
+                                  UserWarning, stacklevel=3)
+                elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64"):
+                    warnings.warn(f"column {c!r} is used as categories:"  # nor durations
+                                  + convert_hint(raw[c], s).removeprefix(" —"),
+                                  UserWarning, stacklevel=3)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
