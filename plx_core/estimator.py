@@ -604,7 +604,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
                   alphas: dict | None = None, drawn: dict | None = None,
-                  encoded: list | None = None) -> dict:
+                  encoded: list | None = None, rows=None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -614,7 +614,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
         with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
         filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`);
-        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them."""
+        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them;
+        `rows`: these rows' `tree.tree_rows`, when already made."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -628,7 +629,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         )
 
         out = {}
-        rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
+        if rows is None:  # one encoding for every tree of these rows
+            rows = tree_rows(frame, y, positive=1)
         if encoded is not None:
             encoded.append(rows.codes)
         if "tree" in kinds or "tree-all" in kinds:
@@ -727,9 +729,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return tuple(d for d in S.depths_of(model) if d is not None
                          and (self.max_depth is None or d < self.max_depth))
 
-        from .tree import path_clauses
+        from .query import recode_rows
+        from .tree import path_clauses, subset_rows
 
-        def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
+        # the folds' rows renumbered from the training rows' codes (those of the Direct KB,
+        # `encode(frame)`'s), not read again from their values
+        codes = self._codes
+        if codes is None or codes.shape != frame.shape or tuple(self.paper_kbs_[0].features) != \
+                tuple(str(c) for c in frame.columns):
+            codes = None
+
+        def fit_fold(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
             # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths; pruned
             # at α: the clauses whose α is above it), so every cut is answered from one lookup
@@ -742,8 +752,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
             coded: list = []  # the fold's training rows as its trees read them
+            tr, te, held_frame = fold
+            full = self.paper_kbs_[0]
+            rows = (subset_rows(codes, full.features, full.domains, yy, tr)
+                    if codes is not None else None)
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                 drawn=drawn, encoded=coded)
+                                 drawn=drawn, encoded=coded, rows=rows)
 
             def codes_of(X: pd.DataFrame, kb) -> tuple:
                 # the held-out rows encoded once per fold for the trees' features and domains
@@ -751,7 +765,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 enc = (X, kb.features, kb.domains)
                 if held and held[0][0] is X and held[0][1:] == enc[1:]:
                     return held[1]
-                got = encode_query_rows(kb, X)
+                got = (recode_rows(kb, codes[te], full.features, full.domains)
+                       if codes is not None and X is held_frame else None)
+                if got is None:
+                    got = encode_query_rows(kb, X)
                 if sem == "relevant":
                     held[:] = [enc, got]
                 return got
@@ -810,11 +827,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             done[0] += 1
             progress((done[0] - 1) / steps, f"searching candidates {done[0]} of {steps}: {what}")
 
-        def fold_told(f: pd.DataFrame, yy: np.ndarray) -> dict:
+        def fold_told(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
             step(f"the trees and the rule vote, fold {done[0] + 1} of {S.SELECT_FOLDS}")
-            return fit_fold(f, yy)
+            return fit_fold(f, yy, fold)
 
-        oof = S.out_of_fold(frame, y, fold_told, self.random_state) if kinds else {}
+        oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True)
+               if kinds else {})
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         step("the Direct KB's leave-one-out")

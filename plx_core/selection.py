@@ -325,13 +325,17 @@ def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.
 
 
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],
-                seed: int | None, k: int = SELECT_FOLDS) -> dict[str, np.ndarray]:
+                seed: int | None, k: int = SELECT_FOLDS, positions: bool = False
+                ) -> dict[str, np.ndarray]:
     """Per candidate, the out-of-fold ω(POS) mean of every row. `fit_fold(frame, y)` fits the
-    candidates on one fold's training rows and returns {name: answer(frame) → means}."""
+    candidates on one fold's training rows and returns {name: answer(frame) → means};
+    `positions`: it is called `fit_fold(frame, y, (train, held-out positions, held-out
+    frame))`, and its answers are given that held-out frame."""
     out: dict[str, np.ndarray] = {}
     for tr, te in folds(y, k, seed):
-        answers = fit_fold(frame.iloc[tr].reset_index(drop=True), y[tr])
         held = frame.iloc[te].reset_index(drop=True)
+        train = frame.iloc[tr].reset_index(drop=True)
+        answers = fit_fold(train, y[tr], (tr, te, held)) if positions else fit_fold(train, y[tr])
         for name, answer in answers.items():
             out.setdefault(name, np.full(len(y), np.nan))[te] = answer(held)
     return out
