@@ -764,8 +764,10 @@ def merge_counts(parts: Iterable[Counts], sizes: Sequence[int], max_len: int | N
 
 
 def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, positive: str,
-                   max_len: int | None, n_rows: int | None = None) -> KB:
-    """The Direct KB of counted bodies: p = positives / support, unit weights (the bodies'
+                   max_len: int | None, n_rows: int | None = None,
+                   p_of: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> KB:
+    """The Direct KB of counted bodies: p = positives / support (`p_of(support, positives)`
+    when given: a class-corrected p, `variants.corrected_ratio`), unit weights (the bodies'
     lengths, when counted, kept as `KB.lengths`); `n_rows` the rows counted (what a rule's
     weight is weighed against, `KB.rule_unit`)."""
     m = len(counts.support)
@@ -775,7 +777,7 @@ def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, posit
         lengths.setflags(write=False)
     return KB(
         tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
-        per_count(counts.support, counts.positives, _ratio), np.ones(m), counts.support,
+        per_count(counts.support, counts.positives, p_of or _ratio), np.ones(m), counts.support,
         counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
         max_len=max_len, n_rows=None if n_rows is None else int(n_rows),
         _lengths_cache=None if lengths is None else (counts.codes, lengths),
@@ -856,10 +858,13 @@ def direct_kb(
 def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | None = None,
                           memory_budget: int | str | None = None,
                           observe: Callable[[np.ndarray, Counts, int | None], Visit | None]
-                          | None = None) -> tuple[KB, str]:
+                          | None = None,
+                          p_of: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                          ) -> tuple[KB, str]:
     """`direct_kb` and the sentence saying which clause-length cap was used and why.
     `observe(codes, distinct rows, cap)`, called once the cap is chosen, may return a `Visit`
-    that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it."""
+    that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it.
+    `p_of`: the clauses' p from their counts (`kb_from_counts`; default positives / support)."""
     frame = as_frame(X)
     check_max_len(max_len)
     budget = None if memory_budget is None else parse_size(memory_budget)
@@ -873,7 +878,7 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
     visit = observe(enc.codes, rows, cap) if observe is not None else None
     counts = count_rows(enc.codes, yb, sizes, cap, rows=rows, visit=visit)
-    return kb_from_counts(counts, enc.features, enc.domains, pos, cap, n), reason
+    return kb_from_counts(counts, enc.features, enc.domains, pos, cap, n, p_of), reason
 
 
 # --------------------------------------------------------------------------- lazy answers
