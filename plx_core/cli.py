@@ -183,7 +183,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
     for c, kept in schema.grouped.items():  # nor grouped silently
-        say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()))}")
+        say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
     ystr = label_texts(frame[label])
     for c in schema.features:  # nor dates or numbers read as categories silently

@@ -35,6 +35,7 @@ from .encoding import (
     spelling_groups,
     spelling_how,
     spelling_shown,
+    text_key,
     unknown_positive,
 )
 from .errors import DataError
@@ -1294,7 +1295,7 @@ class Schema:
                 detail += f" ({self.bins[f].reading()})"
             if f in self.grouped:
                 detail = (f"the {len(self.grouped[f])} most frequent values kept, the others "
-                          f"grouped as {OTHER_LEVEL!r}")
+                          f"grouped as {other_level(self.grouped[f])!r}")
             rows.append({"column": f, "role": "feature", "kind": self.kinds[f], "detail": detail})
         for c, why in self.excluded.items():
             rows.append({"column": c, "role": "excluded", "kind": "", "detail": why})
@@ -1474,30 +1475,86 @@ def frequent_levels(s: pd.Series, max_levels: int = 100,
                     min_rows: int = MIN_LEVEL_ROWS) -> tuple[str, ...]:
     """The levels of a many-level column kept as they are: those in at least `min_rows` rows,
     the `max_levels` most frequent of them (most frequent first, ties in natural order); the
-    others read as `OTHER_LEVEL` (`group_levels`)."""
+    others read as `other_level` (`group_levels`). The spellings of one text
+    (`encoding.text_key`: "Paris" / "paris ") count as one level, kept as its most frequent
+    spelling: a rare spelling of a kept level is that level, not one of the rare ones."""
     counts = as_strings(s).dropna().value_counts()
-    counts = counts[counts >= min_rows]
-    order = sorted(counts.index, key=lambda v: (-int(counts[v]), natural_key(v)))
-    return tuple(str(v) for v in order[:max_levels])
+    spellings = sorted(((str(v), int(n)) for v, n in counts.items()),
+                       key=lambda p: (-p[1], natural_key(p[0])))
+    best: dict[str, str] = {}  # text key → its most frequent spelling (ties: natural order)
+    total: dict[str, int] = {}
+    for v, n in spellings:
+        best.setdefault(text_key(v), v)
+        total[text_key(v)] = total.get(text_key(v), 0) + n
+    order = sorted((k for k, n in total.items() if n >= min_rows),
+                   key=lambda k: (-total[k], natural_key(best[k])))
+    return tuple(best[k] for k in order[:max_levels])
+
+
+def other_level(kept: Sequence[str]) -> str:
+    """The level a grouped column reads its rare values as: `OTHER_LEVEL`, unless the column
+    keeps a value of its own written so ("(other)" in the data, frequent): then "(other
+    levels)" (or "(other levels 2)", …), so the column's own value stays itself and apart."""
+    keys = {text_key(str(v)) for v in kept}
+    label, n = OTHER_LEVEL, 1
+    while text_key(label) in keys:
+        n += 1
+        label = "(other levels)" if n == 2 else f"(other levels {n - 1})"
+    return label
 
 
 def group_levels(s: pd.Series, kept: Sequence[str]) -> pd.Series:
-    """A column's values as strings, each value not in `kept` (missing stays missing) read as
-    `OTHER_LEVEL` — an unseen value in predict too, which the model then answers from the
-    training rows' rare levels."""
+    """A column's values as strings: a kept value as it is, another spelling of one
+    (`encoding.text_key`) as that kept value, any other (missing stays missing) read as
+    `other_level(kept)` — an unseen value in predict too, which the model then answers from
+    the training rows' rare levels."""
     strs = as_strings(s)
-    rare = strs.notna().to_numpy() & ~strs.isin(list(kept)).to_numpy()
-    return strs.mask(rare, OTHER_LEVEL).astype(object)
+    by_key = {text_key(str(v)): str(v) for v in kept}
+    values = pd.unique(strs.dropna())
+    other = other_level(kept)
+    kept_set = set(map(str, kept))
+    read = {v: v if v in kept_set else by_key.get(text_key(v), other) for v in values}
+    return strs.map(read).where(strs.notna(), np.nan).astype(object)
+
+
+def grouping_details(s: pd.Series, kept: Sequence[str], shown: int = 3) -> str:
+    """What `group_levels` does to a column's values beyond keeping and grouping, in words
+    ("" when nothing): spellings of a kept level read as it, and a value of the column
+    written as the group's own label, rare (grouped with the others) or kept (the group then
+    named otherwise, `other_level`)."""
+    values = pd.unique(as_strings(s).dropna())
+    kept_set = set(map(str, kept))
+    by_key = {text_key(str(v)): str(v) for v in kept}
+    other = other_level(kept)
+    merged = [(v, by_key[text_key(v)]) for v in values
+              if v not in kept_set and text_key(v) in by_key]
+    out = []
+    if merged:
+        merged.sort(key=lambda p: (natural_key(p[1]), natural_key(p[0])))
+        listed = ", ".join(f"{v!r} as {k!r}" for v, k in merged[:shown])
+        more = f" and {len(merged) - shown} more" if len(merged) > shown else ""
+        out.append(f"other spellings of a kept level (case, spaces, accents) read as it and "
+                   f"counted with it ({listed}{more})")
+    own = [v for v in values if text_key(v) == text_key(OTHER_LEVEL)]
+    if other != OTHER_LEVEL:
+        out.append(f"the column's own value {OTHER_LEVEL!r} is kept as itself, so the others "
+                   f"are grouped as {other!r}")
+    elif own:
+        out.append(f"the column's own value {own[0]!r} is rare and grouped with them")
+    return "; ".join(out)
 
 
 def grouped_said(kept: Sequence[str], n_distinct: int | None = None,
-                 min_rows: int = MIN_LEVEL_ROWS) -> str:
+                 min_rows: int = MIN_LEVEL_ROWS, s: pd.Series | None = None) -> str:
     """The words that say how a many-level column was grouped (the estimator's warning,
-    `plx fit`'s note, the Data page), its number of levels when known."""
+    `plx fit`'s note, the Data page), its number of levels when known; with the column `s`,
+    also what else the grouping did to its values (`grouping_details`)."""
     head = f"{n_distinct} levels: " if n_distinct else ""
     rest = f"the other {n_distinct - len(kept)}" if n_distinct else "the others"
+    more = grouping_details(s, kept) if s is not None else ""
     return (f"{head}the {len(kept)} most frequent (each in ≥ {min_rows} rows) kept, {rest} "
-            f"grouped as {OTHER_LEVEL!r}")
+            f"grouped as {other_level(kept)!r}"
+            + (f"; {more}" if more else ""))
 
 
 def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
@@ -1789,7 +1846,7 @@ def infer_schema(
             binnings[c] = b
             categories[c] = b.labels
         elif c in grouped:
-            categories[c] = tuple(sorted(grouped[c], key=natural_key)) + (OTHER_LEVEL,)
+            categories[c] = tuple(sorted(grouped[c], key=natural_key)) + (other_level(grouped[c]),)
         else:
             vals = as_strings(s).dropna().unique().tolist()
             categories[c] = tuple(sorted(vals, key=natural_key))

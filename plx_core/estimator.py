@@ -589,7 +589,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         warn_left_out(self.excluded_)
-        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)))
+        self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)),
+                                          s=frame[c])
                          for c, kept in grouped.items() if c not in self.excluded_}
         self.discretizer_.levels_ = {c: grouped[c] for c in self.grouped_}
         warn_grouped(self.grouped_)
@@ -1510,6 +1511,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
         searched = self._searched(int(which[0]))
-        k, note = known_k(searched, x, k)  # a row knowing fewer: all it knows, said
+        k, note = known_k(searched, x, k, self._semantics())  # fewer known: all of them, said
         e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)
         return dataclasses.replace(e, positive=bool(decided[0]), note=note)

@@ -10,6 +10,15 @@ that is cheap (one batched evaluation on the exact median path, `query` per sub-
 the LP is needed); beyond a budget a beam search with hill-climbing swaps runs instead, and
 the result says which ran.
 
+**Features that settle nothing.** Under the relevant semantics a known feature that settles
+no clause of the row's answer but the prior (a fitted vote gives its value no weight) changes
+no sub-query's answer: it is never a candidate, as a feature no clause mentions (`settling`;
+k is lowered to the features left, said in the note). A candidate one of whose features
+settles no clause *of it* but the prior (b of a pair (a, b) when b's only clause is on b and
+c) is a smaller sub-query padded: it ranks after every candidate whose features all settle a
+clause, whatever its ω(POS) (`idle_features`). A Direct KB holds every seen value's own
+clause, so neither rule changes its explanations.
+
 **Tie-break** (documented in `TIE_BREAK` and measured): candidates with the same ω(POS) are
 ranked by (1) the bound on the decision's side — the larger lower bound for a positive
 query, the smaller upper bound for a negative one —, then (2) the weighted mean of the
@@ -80,10 +89,12 @@ from .tokens import condition_text
 
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
-    "positive": "larger lower bound, then larger evidence mean (weighted mean of the targets "
+    "positive": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
+                "prior ranks last) larger lower bound, then larger evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
-    "negative": "smaller upper bound, then smaller evidence mean (weighted mean of the targets "
+    "negative": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
+                "prior ranks last) smaller upper bound, then smaller evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
 }
@@ -244,6 +255,40 @@ def uncited_said(kb: KB, pq: PreparedQuery) -> str:
             + ", ".join(quiet[:5]) + (", …" if len(quiet) > 5 else ""))
 
 
+def settling(kb: KB, full: Bounds, cols: np.ndarray) -> np.ndarray:
+    """Per known feature `cols` of a relevant-semantics query answered `full`, whether some
+    clause of its answer other than the prior has a literal on it. A feature that settles
+    none (a fitted vote gave its value no weight) changes no sub-query's answer, as a
+    feature no clause mentions: an explanation never cites it, so a k = 2 explanation is
+    never "A and B" with B doing nothing."""
+    if len(cols) == 0 or full.evidence is None:
+        return np.zeros(len(cols), bool)
+    cs = _clause_sets(kb, full.evidence, cols, tuple(kb.features[j] for j in cols))
+    member = cs.member if cs.prior is None else cs.member[~cs.prior]
+    return member.any(axis=0)
+
+
+def idle_said(idle: Sequence[str]) -> str:
+    """The clause an explanation's message adds for known features that settle no clause of
+    the model for the row (`settling`): they count as unknown. "" when none."""
+    if not idle:
+        return ""
+    return ("; features that settle no clause of the model for this row (given no weight) "
+            "count as unknown: " + ", ".join(idle[:5]) + (", …" if len(idle) > 5 else ""))
+
+
+def _cited(kb: KB, q: Any, pq: PreparedQuery, semantics: str) -> tuple[int, str]:
+    """How many known values of a row an explanation can cite (`citable`; under the relevant
+    semantics, those that settle a clause, `settling`) and the sentence naming the others."""
+    cite = citable(kb, pq.codes)
+    said = f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}"
+    if resolve_semantics(kb, semantics) != "relevant" or not cite.any():
+        return int(cite.sum()), said
+    cols = np.flatnonzero(cite)
+    live = settling(kb, query(kb, q, semantics="relevant"), cols)
+    return int(live.sum()), said + idle_said([kb.features[j] for j in cols[~live]])
+
+
 def lower_k(k: Any, known: int, said: str = "") -> tuple[Any, str]:
     """The k an explanation of a row uses — `k` lowered to the `known` features the model can
     cite (`citable`) — and the sentence that says it was lowered ("" when it stands); `said`
@@ -257,14 +302,13 @@ def lower_k(k: Any, known: int, said: str = "") -> tuple[Any, str]:
                    f"feature{'' if known == 1 else 's'}{said}")
 
 
-def known_k(kb: KB, q: Any, k: Any) -> tuple[Any, str]:
-    """`lower_k` for one query `q` of `kb` (its known values the KB can cite)."""
+def known_k(kb: KB, q: Any, k: Any, semantics: str = "auto") -> tuple[Any, str]:
+    """`lower_k` for one query `q` of `kb` (its known values an explanation can cite)."""
     try:
         pq = prepare_query(kb, q)
+        return lower_k(k, *_cited(kb, q, pq, semantics))
     except DataError:  # explain names the bad value
         return k, ""
-    return lower_k(k, int(citable(kb, pq.codes).sum()),
-                   f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}")
 
 
 class _SubQueries:
@@ -294,9 +338,14 @@ class _SubQueries:
         # mentioned by some clause — keeping another changes nothing, citing it would mislead
         mentioned = mentioned_features(kb)
         self.cols = np.flatnonzero((self.pq.codes >= 0) & (mentioned | (not cited_only)))
+        self.full = query(kb, self.query, semantics=self.sem)
+        self.idle: tuple[str, ...] = ()  # known, mentioned, but settling nothing for this row
+        if cited_only and self.sem == "relevant":
+            live = settling(kb, self.full, self.cols)
+            self.idle = tuple(kb.features[j] for j in self.cols[~live])
+            self.cols = self.cols[live]
         self.names = tuple(kb.features[j] for j in self.cols)
         self.values = tuple(self.pq.values[f] for f in self.names)
-        self.full = query(kb, self.query, semantics=self.sem)
         self.n = len(self.cols)
         self.evaluated = 0
         self._mentioned = mentioned[self.cols]  # per known feature of the query
@@ -345,7 +394,9 @@ class _SubQueries:
         self.evaluated += S
         lower, upper = np.zeros(S), np.ones(S)
         evm, ncl = np.full(S, np.nan), np.zeros(S, dtype=np.int64)
-        out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl}
+        idle = np.zeros(S, dtype=np.int64)
+        out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl,
+               "idle": idle}
         if S == 0:
             return out
         # pair enumeration costs 2^|coalition| lookups per sub-query, `subquery_bounds` one
@@ -363,7 +414,7 @@ class _SubQueries:
                                     semantics=self.sem)
                 lower[a:a + chunk], upper[a:a + chunk] = b.lower, b.upper
             if stats and len(self._t):
-                self._stats(sub, evm, ncl)
+                self._stats(sub, evm, ncl, idle)
             return out
         # full semantics: each sub-query reduced on its own; those needing the LP are solved
         # together, _LP_BATCH at a time, as one block-diagonal LP (`solve_bounds_many`)
@@ -515,26 +566,30 @@ class _SubQueries:
                 lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
-                self._stats_from_pairs(s_idx, j_idx, S, out["evidence_mean"][a:b],
-                                       out["n_clauses"][a:b])
+                self._stats_from_pairs(s_idx, j_idx, sub[a:b], out["evidence_mean"][a:b],
+                                       out["n_clauses"][a:b], out["idle"][a:b])
 
     @functools.cached_property
     def _w_evidence(self) -> np.ndarray:
         return evidence_weights(self._w, self._sets.prior)
 
-    def _stats_from_pairs(self, s_idx, j_idx, S, evm, ncl) -> None:
+    def _stats_from_pairs(self, s_idx, j_idx, sub, evm, ncl, idle) -> None:
         w = self._w_evidence
-        evm[:], ncl[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], S)
+        evm[:], ncl[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], len(sub))
+        idle[:] = idle_features(s_idx, self._cmb[j_idx], self._sets.prior[j_idx],
+                                _bitmasks(sub))
 
-    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray) -> None:
+    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray, idle: np.ndarray
+               ) -> None:
         """Evidence mean and count of the clauses each sub-query settles (all features of the
-        clause kept)."""
+        clause kept), and how many of its features settle none of them but the prior."""
         if self.n <= 62:
-            self._stats_from_pairs(*self._pairs(sub), len(sub), evm, ncl)
+            self._stats_from_pairs(*self._pairs(sub), sub, evm, ncl, idle)
             return
         R = len(self._t)
         w = self._w_evidence
         cols = np.column_stack([w, w * self._t, np.ones(R)])
+        real = self._cm & ~self._sets.prior[:, None]  # the features of clauses but the prior
         chunk = max(16, _CHUNK_CELLS // (R * self.n))
         for a in range(0, len(sub), chunk):
             act = ~(self._cm[None, :, :] & ~sub[a:a + chunk, None, :]).any(axis=2)
@@ -542,6 +597,8 @@ class _SubQueries:
             ncl[a:a + chunk] = np.rint(sums[:, 2]).astype(np.int64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 evm[a:a + chunk] = np.where(sums[:, 0] > 0, sums[:, 1] / sums[:, 0], np.nan)
+            covered = (act.astype(np.float64) @ real) > 0
+            idle[a:a + chunk] = (sub[a:a + chunk] & ~covered).sum(axis=1)
 
 
 def _bitmasks(member: np.ndarray) -> np.ndarray:
@@ -581,6 +638,17 @@ def _lookup_pairs(keys: np.ndarray, order: np.ndarray, sets: np.ndarray, owners:
     owner = np.repeat(np.repeat(owners, sets.shape[1]), cnt)
     first = np.repeat(lo - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt)
     return owner, order[first + np.arange(total)]
+
+
+def idle_features(s_idx: np.ndarray, masks: np.ndarray, prior: np.ndarray, sub: np.ndarray
+                  ) -> np.ndarray:
+    """How many kept features of each sub-query (bitmasks `sub`) settle no clause of it but
+    the prior, from its (sub-query, clause) pairs: `masks` and `prior` of each pair's clause.
+    `TIE_BREAK` ranks a candidate with such a feature after every one without."""
+    cover = np.zeros(len(sub), np.int64)
+    real = ~prior
+    np.bitwise_or.at(cover, s_idx[real], masks[real])
+    return np.bitwise_count(sub & ~cover).astype(np.int64)
 
 
 def _settled_stats(s_idx: np.ndarray, w: np.ndarray, wt: np.ndarray, S: int
@@ -757,13 +825,17 @@ class Unexplained:
 
 
 def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray,
-                 positive: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The `TIE_BREAK` ranking keys of candidates, smaller first: ∓ω(POS), then the bound on
-    the decision's side, then ∓ the evidence mean (none: last), each rounded to `DECIMALS`
+                 positive: Any, idle: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The `TIE_BREAK` ranking keys of candidates, smaller first: the number of features that
+    settle nothing but the prior (`idle_features`) with ∓ω(POS), then the bound on the
+    decision's side, then ∓ the evidence mean (none: last), each rounded to `DECIMALS`
     (feature order comes last). `positive` is one bool or one per row (broadcast)."""
     mean = np.round((lower + upper) / 2, DECIMALS)
     evm = np.round(evidence_mean, DECIMALS)
     prim = np.where(positive, -mean, mean)
+    if idle is not None:  # ∓ω(POS) lies in [−1, 1]: 3 per idle feature ranks it after all
+        prim = prim + 3.0 * idle
     bound = np.where(positive, -np.round(lower, DECIMALS), np.round(upper, DECIMALS))
     ev = np.where(np.isnan(evm), np.inf, np.where(positive, -evm, evm))
     return prim, bound, ev
@@ -772,7 +844,7 @@ def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray
 def _rank_keys(stats: dict[str, np.ndarray], combos: Sequence[tuple[int, ...]],
                positive: bool) -> list[tuple]:
     prim, bound, ev = _rank_arrays(stats["lower"], stats["upper"], stats["evidence_mean"],
-                                   positive)
+                                   positive, stats.get("idle"))
     return list(zip(prim.tolist(), bound.tolist(), ev.tolist(), combos))
 
 
@@ -923,7 +995,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
     if not 1 <= k <= ev.n:
         raise DataError(f"k={k} is not between 1 and the {ev.n} feature(s) the query knows "
                         f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
-                        f"{uncited_said(kb, ev.pq)}")
+                        f"{uncited_said(kb, ev.pq)}{idle_said(ev.idle)}")
     fb = ev.full
     positive = fb.positive if direction == "auto" else direction == "positive"
     side = "positive" if positive else "negative"
@@ -982,6 +1054,7 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
             raise DataError(
                 f"k={k} is not between 1 and the {n} feature(s) the query knows "
                 f"({list(ev.names)}){unseen_said(ev.pq.unseen)}{uncited_said(ev.kb, ev.pq)}"
+                f"{idle_said(ev.idle)}"
             )
     positive = ev.full.positive if direction == "auto" else direction == "positive"
     limit = budget if ev.sem == "relevant" else lp_budget
@@ -1134,8 +1207,12 @@ def explain_many(
             unexplained[i] = _unexplained(i, r, ks[i], str(exc))
             keys.append(None)
             continue
-        known = int(citable(kb, pq.codes).sum())  # an unseen value is unknown (_SubQueries)
-        said = f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}"
+        try:  # an unseen value, an unused or idle feature is unknown (_SubQueries)
+            known, said = _cited(kb, r, pq, semantics)
+        except PLXError as exc:
+            unexplained[i] = _unexplained(i, r, ks[i], str(exc))
+            keys.append(None)
+            continue
         if known == 0:
             unexplained[i] = _unexplained(i, r, ks[i], "the row knows no feature the model "
                                           f"uses, so nothing can explain it{said}")
@@ -1603,8 +1680,11 @@ __all__ = [
     "Candidate",
     "citable",
     "known_k",
+    "idle_features",
+    "idle_said",
     "lower_k",
     "mentioned_features",
+    "settling",
     "uncited_said",
     "Counterfactual",
     "Explanation",

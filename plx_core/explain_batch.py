@@ -39,6 +39,7 @@ from .explain import (
     _settled_stats,
     _SubQueries,
     evidence_weights,
+    idle_features,
     prior_only,
 )
 from .kb import KB
@@ -71,9 +72,10 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
         labels: dict[tuple[str, ...], list[tuple]] = {}
         for a in range(0, len(idx), per):
             part = idx[a:a + per]
-            lower, upper, evm, ncl = _evaluate([sets[i] for i in part], n, settled, equal)
+            lower, upper, evm, ncl, idle = _evaluate([sets[i] for i in part], n, combos,
+                                                     settled, equal)
             pos = np.array([positive[i] for i in part])[:, None]
-            prim, bound, ev_key = _rank_arrays(lower, upper, evm, pos)
+            prim, bound, ev_key = _rank_arrays(lower, upper, evm, pos, idle)
             lower, upper = np.round(lower, 12) + 0.0, np.round(upper, 12) + 0.0
             order = np.lexsort((np.broadcast_to(np.arange(S), prim.shape), ev_key, bound, prim),
                                axis=-1)
@@ -109,11 +111,12 @@ def _lengths(kb: KB) -> np.ndarray:
     return out
 
 
-def _evaluate(sets: Sequence[_ClauseSets], n: int, settled: np.ndarray, equal: bool
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """lower, upper, evidence mean and number of settled clauses (rows × candidates) of
-    every row's candidates, whose settled feature sets are `settled` (candidates × sets);
-    `sets` holds each row's clauses (those no candidate is too small for)."""
+def _evaluate(sets: Sequence[_ClauseSets], n: int, combos: np.ndarray, settled: np.ndarray,
+              equal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """lower, upper, evidence mean, number of settled clauses and of idle features
+    (`idle_features`; rows × candidates) of every row's candidates `combos`, whose settled
+    feature sets are `settled` (candidates × sets); `sets` holds each row's clauses (those
+    no candidate is too small for)."""
     R, (S, J) = len(sets), settled.shape
     rows = np.repeat(np.arange(R, dtype=np.int64), [len(cs.target) for cs in sets])
     keys = (rows << n) | np.concatenate([cs.masks for cs in sets])
@@ -133,4 +136,7 @@ def _evaluate(sets: Sequence[_ClauseSets], n: int, settled: np.ndarray, equal: b
         lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
     ew = evidence_weights(w, prior)
     evm, ncl = _settled_stats(s_idx, ew[j_idx], (ew * t)[j_idx], R * S)
-    return lo.reshape(R, S), hi.reshape(R, S), evm.reshape(R, S), ncl.reshape(R, S)
+    masks = np.concatenate([cs.masks for cs in sets])
+    own = np.tile((np.int64(1) << combos).sum(axis=1), R)  # each candidate's features
+    idle = idle_features(s_idx, masks[j_idx], prior[j_idx], own)
+    return tuple(x.reshape(R, S) for x in (lo, hi, evm, ncl, idle))  # type: ignore[return-value]

@@ -103,7 +103,7 @@ def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semanti
     explanation when already made, e.g. by `explain_many` for a chunk of rows), the row
     decided positive iff the mean of its bounds is above `threshold`. `bounds`: the row's
     answer from `kb` when the explanation searched another KB (`global_view`'s `explained`)."""
-    kk = k if explanation is not None else known_k(kb, q, k)[0]  # what it can cite
+    kk = k if explanation is not None else known_k(kb, q, k, semantics)[0]  # what it can cite
     e = explanation if explanation is not None else explain(kb, q, k=kk, semantics=semantics)
     # the row's own answer, made by the explanation (no second query) unless given
     b = e.query_bounds if bounds is None else bounds

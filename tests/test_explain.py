@@ -13,12 +13,14 @@ from paper import FEATURES, as_query, example2
 from plx_core import KB, DataError, direct_kb, query
 from plx_core.explain import (
     TIE_BREAK,
+    Explanation,
     citable,
     counterfactual,
     evidence,
     explain,
     explain_all,
     explanation_accuracy,
+    known_k,
     mentioned_features,
     shapley,
 )
@@ -766,13 +768,14 @@ def test_tree_kbs_under_the_relevant_semantics_explain_many_rows_like_a_loop(mon
     X, kbs = _kbs()
     rows = X.iloc[:12].astype(object).copy()
     rows.iloc[1, 3] = None
-    most = citable(kbs[kind], encode_rows(kbs[kind], rows)).sum(axis=1)  # what it can cite
-    for k in (1, 2, 3):
-        ks = [int(min(k, m)) for m in most]
+    for k in (1, 2, 3):  # k lowered to what each row can cite (a row settling none: none)
+        ks = [known_k(kbs[kind], rows.iloc[i].to_dict(), k, "relevant")[0]
+              for i in range(len(rows))]
         many = explain_many(kbs[kind], rows, k=ks, semantics="relevant")
         loop = [explain(kbs[kind], rows.iloc[i].to_dict(), k=ks[i], semantics="relevant")
-                for i in range(len(rows))]
+                if isinstance(many[i], Explanation) else many[i] for i in range(len(rows))]
         assert [e.to_dict() for e in many] == [e.to_dict() for e in loop]
+        assert sum(isinstance(e, Explanation) for e in many) >= len(rows) - 2
     assert sum(seen) > len(rows)
 
 
@@ -929,5 +932,58 @@ def test_a_prior_clause_is_no_features_evidence_in_the_tie_break():
     bare.extra.append(WeightedClause((Literal(POS),), 1.0, 1.8, source="data", id=PRIOR_ID))
     for e in (explain(bare, {"a": "1", "b": "1"}, k=1),
               explain_many(bare, [{"a": "1", "b": "1"}], k=1)[0]):
-        assert {c.features[0]: (c.lower, c.upper) for c in e.candidates} == {
-            "a": (1.0, 1.0), "b": (0.0, 1.0)}
+        # b=1 settles no clause but the prior: it changes nothing, so it is no candidate
+        assert {c.features[0]: (c.lower, c.upper) for c in e.candidates} == {"a": (1.0, 1.0)}
+    e = explain_many(bare, [{"a": "1", "b": "1"}], k=2)[0]
+    assert e.features == {"a": "1"} and "k lowered from 2 to 1" in e.note
+    assert "settle no clause of the model for this row (given no weight) count as unknown: b" \
+        in e.note
+
+
+def test_a_feature_that_settles_nothing_is_never_cited_in_a_fitted_vote():
+    """On a wide short table the default picks a fitted vote whose KB gives most values no
+    clause: a k = 2 explanation used to read "decided by A and B" with B settling nothing but
+    the prior (it kept the evidence mean undiluted). Every feature an explanation cites now
+    has a clause of its own in the KB, through the estimator's explain and explain_many alike,
+    and a row with fewer such features is explained by those, its note saying why."""
+    import io
+
+    import pandas as pd
+    from user_tables import wide_short
+
+    from plx_core import PLXClassifier
+
+    t = wide_short()
+    f = pd.read_csv(io.BytesIO(t.data))
+    X, y = f.drop(columns=[t.label]), f[t.label]
+    m = PLXClassifier().fit(X, y)
+    assert m.chosen_ == "direct-vote"
+    kb = m.kbs_[0]
+    rows = X.iloc[:40]
+    many = m.explain_many(rows, k=2)
+    short = 0
+    for i, e in enumerate(many):
+        assert e.to_dict() == m.explain(rows.iloc[[i]], k=2).to_dict()
+        for feat, value in e.features.items():  # its own clause, not only the prior's
+            said = evidence(kb, {feat: value})
+            assert (said["rule_id"] != "prior").sum() >= 1, (i, feat, value)
+        if len(e.features) < 2:
+            short += 1
+            assert "k lowered from 2 to 1" in e.note
+            assert "settle no clause of the model for this row (given no weight)" in e.note
+    assert short < len(many) // 2
+
+
+def test_a_candidate_whose_feature_settles_nothing_in_it_ranks_last():
+    """With clauses on several features (a rule vote's paths), b settles a clause only
+    together with c: the pair (a, b) is a alone, b adding nothing, and ranks after every pair
+    whose features all settle a clause (b with c), though its ω(POS) is larger."""
+    from plx_core import explain_many
+
+    kb = _kb("[0.9] POS | ~a=1\n[0.95] POS | ~b=1 | ~c=1\n[0.2] POS | ~c=1\n")
+    q = {"a": "1", "b": "1", "c": "1"}
+    for e in (explain(kb, q, k=2), explain_many(kb, [q], k=2)[0]):
+        assert e.positive
+        ranked = [c.features for c in e.candidates]
+        assert ranked == [("b", "c"), ("a", "c"), ("a", "b")]
+        assert e.candidates[-1].mean == 0.9 and e.mean == pytest.approx(0.575)

@@ -188,3 +188,53 @@ def test_the_vote_on_finer_bins_keeps_the_grouping_when_it_answers(tmp_path):
     path = tmp_path / "m.json"
     save_model(clf, path)
     assert load_model(path).schema.grouped["zip"] == clf.discretizer_.levels_["zip"]
+
+
+def cities(n: int = 1200, seed: int = 3) -> tuple[pd.DataFrame, np.ndarray]:
+    """A 150-level city column: "Paris" frequent (and the label's signal), also written
+    "paris " and "PARIS" on a few rows; "(other)" written in the data itself."""
+    rng = np.random.default_rng(seed)
+    city = np.array([f"C{i:03d}" for i in rng.integers(0, 140, n)], dtype=object)
+    city[:120] = "Paris"
+    city[120:126] = "paris "
+    city[126:130] = "PARIS"
+    city[130:145] = "(other)"
+    y = np.where((city == "Paris") | (city == "paris ") | (city == "PARIS")
+                 | (rng.random(n) < 0.1), "sick", "well")
+    return pd.DataFrame({"city": city, "smoker": rng.choice(["yes", "no"], n)}), y
+
+
+def test_a_grouped_column_reads_another_spelling_of_a_kept_level_as_that_level():
+    """"paris " and "PARIS" are Paris to a reader: in a grouped column they count with Paris
+    and read as it (in fit and predict), never as "(other)" — and the warning says so."""
+    X, y = cities()
+    clf, said = fitted(X, y)
+    grouped = clf.grouped_["city"]
+    assert "other spellings of a kept level (case, spaces, accents) read as it" in grouped
+    assert "'PARIS' as 'Paris'" in grouped and "'paris ' as 'Paris'" in grouped
+    assert any("'PARIS' as 'Paris'" in m for m in said), said
+    new = pd.DataFrame({"city": ["paris ", "Paris", "PARIS", " pArIs", "C001x"],
+                        "smoker": ["no"] * 5})
+    assert clf.transform_rows(new)["city"].tolist()[:4] == ["Paris"] * 4
+    assert list(clf.predict(new)[:4]) == ["sick"] * 4
+
+
+def test_a_value_written_as_the_group_label_is_said_and_kept_apart_when_frequent():
+    """The data's own "(other)": frequent, it stays itself and the rare levels are grouped
+    as "(other levels)"; rare, it is grouped with them — said either way, never merged
+    silently."""
+    X, y = cities()
+    clf, _ = fitted(X, y)
+    grouped = clf.grouped_["city"]
+    assert "the column's own value '(other)' is kept as itself, so the others are grouped as " \
+           "'(other levels)'" in grouped
+    assert grouped.split(";")[0].endswith("grouped as '(other levels)'")
+    read = clf.transform_rows(pd.DataFrame({"city": ["(other)", "nowhere"],
+                                            "smoker": ["no", "no"]}))["city"].tolist()
+    assert read == ["(other)", "(other levels)"]
+    rare = X.copy()
+    rare.loc[133:, "city"] = rare.loc[133:, "city"].replace("(other)", "C000")
+    clf, _ = fitted(rare, y)
+    assert "the column's own value '(other)' is rare and grouped with them" in clf.grouped_["city"]
+    assert clf.transform_rows(pd.DataFrame({"city": ["(other)"], "smoker": ["no"]}))[
+        "city"].tolist() == [OTHER_LEVEL]

@@ -47,7 +47,7 @@ def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "
     vals = known(values)
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
-    k, note = known_k(kb, vals, int(k))
+    k, note = known_k(kb, vals, int(k), semantics)
     e = _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction)
     return replace(e, note=note)
 

@@ -167,7 +167,7 @@ try:
     auto_feats = list(auto.features)
     auto_num = [f for f in auto.features if auto.kinds[f] == "numeric"]
     auto_excluded = dict(auto.excluded)
-    auto_grouped = {c: grouped_said(kept, int(raw.frame[c].nunique()))
+    auto_grouped = {c: grouped_said(kept, int(raw.frame[c].nunique()), s=raw.frame[c])
                     for c, kept in auto.grouped.items()}
 except (PLXError, ValueError):
     pass
