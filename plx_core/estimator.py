@@ -1062,10 +1062,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))
-        full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
+        coded: list = []  # the rows' codes as the count encodes them (`encode_rows`' codes)
+        full = direct_kb_with_reason(fine, y, positive=1, max_len=1,
+                                     observe=lambda c, _r, _cap: coded.append(c))[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return (self._vote(full, fine, y, encode_rows(full, fine), cv,
+        return (self._vote(full, fine, y, coded[0], cv,
                            smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,

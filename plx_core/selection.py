@@ -317,11 +317,28 @@ def fold_ids(y: np.ndarray, k: int, seed: int | None) -> np.ndarray:
 
 
 def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Stratified k-fold (train, held-out) positions, shuffled with `seed`."""
+    """Stratified k-fold (train, held-out) positions, shuffled with `seed` (read-only arrays:
+    the last `FOLDS_KEPT` labels' folds are kept, as a fit asks for the same folds up to six
+    times — the search's, the votes', the cut optimism's)."""
     from sklearn.model_selection import StratifiedKFold
 
-    skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    return list(skf.split(np.zeros(len(y)), y))
+    y = np.asarray(y)
+    key = (y.dtype.str, y.shape, y.tobytes(), k, seed)
+    if key not in _FOLDS:
+        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        got = list(skf.split(np.zeros(len(y)), y))
+        for tr, te in got:
+            tr.setflags(write=False)
+            te.setflags(write=False)
+        while len(_FOLDS) >= FOLDS_KEPT:
+            _FOLDS.pop(next(iter(_FOLDS)))
+        _FOLDS[key] = got
+    return list(_FOLDS[key])
+
+
+FOLDS_KEPT = 4
+"""How many labels' folds `folds` keeps."""
+_FOLDS: dict = {}
 
 
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],
