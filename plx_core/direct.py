@@ -33,6 +33,7 @@ for lookups in a materialised cube (benchmarks/RESULTS.md, "Scale (issue 10)").
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -146,25 +147,29 @@ def clause_bound(n_rows: int, n_features: int, max_len: int | None,
 
 
 def estimate_bytes(n_rows: int, n_features: int, max_len: int | None,
-                   domains: Sequence[int] | None = None, distinct: int | None = None) -> int:
+                   domains: Sequence[int] | None = None, distinct: int | None = None,
+                   targets: int = 1) -> int:
     """Peak memory of `direct_kb` (bytes): the encoded rows, the fixed working set of a chunk,
     and the output clauses (`clause_bound`, each its code row plus `CLAUSE_BYTES`).
     `domains` are the features' numbers of values (without them every (row, subset) pair is
-    assumed to be a distinct clause); `distinct` the number of distinct rows (default n_rows)."""
+    assumed to be a distinct clause); `distinct` the number of distinct rows (default n_rows);
+    `targets` the KBs counted at once (`direct_kbs_with_reason`: they share the code rows, each
+    has its own `CLAUSE_BYTES`)."""
     d = n_rows if distinct is None else distinct
     m = clause_bound(d, n_features, max_len, domains)
     top = n_features if max_len is None else min(max_len, n_features)
     pairs = min(WORK, d * n_subsets(n_features, top)) if top else 0
-    dense = 16 * min(DENSE_MAX, 8 * pairs) if top else 0  # the table and bincount's result
+    per_key = 8 * (targets + 1)  # a table a target (or support and positives), bincount's result
+    dense = per_key * min(DENSE_MAX, 8 * pairs) if top else 0
     if domains is not None and top:
-        dense = int(min(dense, 16 * max(_elementary([s + 1 for s in domains], top)[1:])))
+        dense = int(min(dense, per_key * max(_elementary([s + 1 for s in domains], top)[1:])))
     rows = n_rows * (n_features * 4 + 120) + d * n_features * 9  # encoding, distinct rows
-    per_clause = 2 * n_features + CLAUSE_BYTES
+    per_clause = 2 * n_features + targets * CLAUSE_BYTES
     return int(min(rows + pairs * BYTES_PER_PAIR + dense + float(m) * per_clause, 2.0**62)) + 2**20
 
 
 def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
-                   budget: int | None = None, distinct: int | None = None
+                   budget: int | None = None, distinct: int | None = None, targets: int = 1
                    ) -> tuple[int | None, str]:
     """The largest clause-length cap whose Direct KB fits `budget` bytes, counts at most
     `PAIR_LIMIT` (distinct row, subset) pairs and has at most `CLAUSE_LIMIT` clauses, and why,
@@ -176,7 +181,7 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
     d = n_rows if distinct is None else distinct
 
     def need(k: int | None) -> int:
-        return estimate_bytes(n_rows, n_features, k, domains, distinct)
+        return estimate_bytes(n_rows, n_features, k, domains, distinct, targets)
 
     def pairs(k: int | None) -> int:
         return d * n_subsets(n_features, k)
@@ -449,7 +454,8 @@ def row_keys(codes: np.ndarray, radix: np.ndarray) -> list[np.ndarray]:
 def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
                   radix: np.ndarray | None = None) -> Counts:
     """The distinct code rows with how many rows (support) and positive rows each has, and
-    which distinct row each row is (`inverse`)."""
+    which distinct row each row is (`inverse`); `y` n × K (one column a one-vs-rest target)
+    gives positives d × K."""
     codes = np.asarray(codes)
     w = np.ones(len(codes), np.int64) if weight is None else np.asarray(weight, np.int64)
     if len(codes) == 0:
@@ -474,8 +480,10 @@ def distinct_rows(codes: np.ndarray, y: np.ndarray, weight: np.ndarray | None = 
     inv = inv.ravel()
     uniq = codes[first]
     sup = np.bincount(inv, weights=w, minlength=len(uniq)).astype(np.int64)
-    pos = np.bincount(inv, weights=w * np.asarray(y, np.int64), minlength=len(uniq)).astype(np.int64)
-    return Counts(uniq, sup, pos, inv)
+    yy = np.asarray(y, np.int64)
+    pos = np.column_stack([np.bincount(inv, weights=w * col, minlength=len(uniq))
+                           for col in yy.reshape(len(yy), -1).T]).astype(np.int64)
+    return Counts(uniq, sup, pos if yy.ndim == 2 else pos[:, 0], inv)
 
 
 def _subset_chunks(offsets: np.ndarray, cstep: int) -> Iterator[tuple[int, int, int]]:
@@ -548,12 +556,14 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
         members = np.zeros((C, F), dtype)
         members[np.arange(C)[:, None], mem] = 1
     total = int(rows.support.sum())
+    many = rows.positives.ndim == 2  # several targets (one-vs-rest): their positives each
+    targets = rows.positives.reshape(d, -1).T
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
     packed = total < 2**SHIFT
     if packed:
-        weights = [rows.support.astype(np.float64) * 2.0**SHIFT + rows.positives]
+        weights = [rows.support.astype(np.float64) * 2.0**SHIFT + t for t in targets]
     else:
-        weights = [rows.support.astype(np.float64), rows.positives.astype(np.float64)]
+        weights = [rows.support.astype(np.float64), *(t.astype(np.float64) for t in targets)]
     for lo, hi, dense in _level_chunks(offsets, cstep, d, whole):
         a, b = int(offsets[lo]), int(offsets[hi])
         tabs = [np.zeros(b - a) for _ in weights] if dense else None
@@ -564,26 +574,35 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
             pair_keys = keys if visit is not None else None
-            ws = [np.broadcast_to(w[None, r0:r1], keys.shape) for w in weights]
+            shape = keys.shape
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
-                keys, ws = keys[ok], [w[ok] for w in ws]
+                keys = keys[ok]
             else:
-                keys, ws = keys.ravel(), [w.ravel() for w in ws]
+                keys = keys.ravel()
+
+            def paired(w: np.ndarray, r0: int = r0, r1: int = r1, shape: tuple = shape,
+                       ok: np.ndarray | None = ok) -> np.ndarray:
+                """A distinct row's weight on each of its (subset, row) pairs: made one
+                weight at a time, so several targets cost no more memory than one."""
+                wide = np.broadcast_to(w[None, r0:r1], shape)
+                return wide[ok] if ok is not None else wide.ravel()
+
             if dense:
-                for tab, w in zip(tabs, ws):
-                    tab += np.bincount(keys, weights=w, minlength=b - a)
+                for tab, w in zip(tabs, weights):
+                    tab += np.bincount(keys, weights=paired(w), minlength=b - a)
                 dense_keys = keys
             else:
                 uk, inv, rep = _unique_keys(keys, b - a)
-                parts.append((uk, *[np.bincount(inv, weights=w, minlength=len(uk)) for w in ws]))
+                parts.append((uk, *[np.bincount(inv, weights=paired(w), minlength=len(uk))
+                                    for w in weights]))
                 if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
                     if ok is None:
                         at = inv.reshape(pair_keys.shape)
                     else:
                         at = np.full(pair_keys.shape, len(uk), np.int64)
                         at[ok] = inv
-            del keys, ws
+            del keys
         copy_rows = whole
         if dense:
             nz = np.flatnonzero(tabs[0])
@@ -605,10 +624,12 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             keys, *vals = _sum_by_key(parts)
             keys = np.asarray(keys, np.int64) + a
         if packed:
-            v = vals[0].astype(np.int64)
-            sup, pos = v >> SHIFT, v & (2**SHIFT - 1)
+            v = np.column_stack(vals).astype(np.int64)
+            sup, pos = v[:, 0] >> SHIFT, v & (2**SHIFT - 1)
         else:
-            sup, pos = vals[0].astype(np.int64), vals[1].astype(np.int64)
+            sup, pos = vals[0].astype(np.int64), np.column_stack(vals[1:]).astype(np.int64)
+        if not many:
+            pos = pos[:, 0]
         if visit is not None:
             visit(k, at, sup, pos)
         body = out.add(k, sup, pos)
@@ -675,7 +696,8 @@ def count_rows(codes: np.ndarray, y: np.ndarray, sizes: Sequence[int], max_len: 
         rows = distinct_rows(codes, y, weight, lk.radix)
     F = len(sizes)
     has_missing = bool((rows.codes < 0).any())
-    out = _Cube(clause_bound(len(rows.support), F, lk.top, sizes), F, lk.code_dtype())
+    out = _Cube(clause_bound(len(rows.support), F, lk.top, sizes), F, lk.code_dtype(),
+                rows.positives.shape[1:])
     for k in range(1, lk.top + 1):
         _count_level(lk, rows, k, has_missing, out, visit)
     return out.counts()
@@ -687,12 +709,12 @@ class _Cube:
     (pages never written cost no memory), else kept in parts and joined at the end — either
     way no level's parts are copied a second time."""
 
-    def __init__(self, bound: int, F: int, dtype: np.dtype) -> None:
-        self.F, self.dtype, self.m = F, dtype, 0
+    def __init__(self, bound: int, F: int, dtype: np.dtype, targets: tuple[int, ...] = ()) -> None:
+        self.F, self.dtype, self.m, self.targets = F, dtype, 0, targets
         self.parts: list[tuple[np.ndarray, ...]] | None = None
-        if bound * (F * dtype.itemsize + 24) <= PREALLOC:
+        if bound * (F * dtype.itemsize + 16 + 8 * math.prod(targets)) <= PREALLOC:
             self.cols = (np.empty((bound, F), dtype), np.empty(bound, np.int64),
-                         np.empty(bound, np.int64), np.empty(bound, np.int64))
+                         np.empty((bound, *targets), np.int64), np.empty(bound, np.int64))
         else:
             self.parts = []
 
@@ -717,7 +739,7 @@ class _Cube:
             return Counts(*(c[: self.m] for c in self.cols[:3]), lengths=self.cols[3][: self.m])
         if not self.parts:
             return Counts(np.zeros((0, self.F), self.dtype), np.zeros(0, np.int64),
-                          np.zeros(0, np.int64), lengths=np.zeros(0, np.int64))
+                          np.zeros((0, *self.targets), np.int64), lengths=np.zeros(0, np.int64))
         codes, sup, pos, lengths = (np.concatenate([p[j] for p in self.parts]) for j in range(4))
         return Counts(codes, sup, pos, lengths=lengths)
 
@@ -816,17 +838,18 @@ def check_max_len(max_len: Any) -> None:
 
 
 def resolve_max_len(n_rows: int, n_features: int, sizes: Sequence[int], max_len: int | None,
-                    memory_budget: int | None, distinct: int | None = None
+                    memory_budget: int | None, distinct: int | None = None, targets: int = 1
                     ) -> tuple[int | None, str]:
     """(cap, reason): `max_len` itself when given and it fits the budget, the largest cap that
-    fits when None; `KBTooLargeError` when a given cap does not fit."""
+    fits when None; `KBTooLargeError` when a given cap does not fit (`targets`: the KBs counted
+    at once, `estimate_bytes`)."""
     budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else int(memory_budget)
     if max_len is None:
-        return choose_max_len(n_rows, n_features, sizes, budget, distinct)
-    need = estimate_bytes(n_rows, n_features, max_len, sizes, distinct)
+        return choose_max_len(n_rows, n_features, sizes, budget, distinct, targets)
+    need = estimate_bytes(n_rows, n_features, max_len, sizes, distinct, targets)
     if need > budget:
         try:
-            fit, _ = choose_max_len(n_rows, n_features, sizes, budget, distinct)
+            fit, _ = choose_max_len(n_rows, n_features, sizes, budget, distinct, targets)
             hint = f"pass max_len={fit}" if fit is not None else "pass a smaller max_len"
         except KBTooLargeError:
             hint = "use fewer rows or features"
@@ -865,20 +888,50 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
     `observe(codes, distinct rows, cap)`, called once the cap is chosen, may return a `Visit`
     that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it.
     `p_of`: the clauses' p from their counts (`kb_from_counts`; default positives / support)."""
+    yb, pos = binary_target(y, positive)
+    kbs, reason = direct_kbs_with_reason(X, [yb], max_len, memory_budget,
+                                         None if observe is None else [observe],
+                                         None if p_of is None else [p_of])
+    kbs[0].positive = pos
+    return kbs[0], reason
+
+
+def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None = None,
+                           memory_budget: int | str | None = None,
+                           observe: Sequence[Callable[[np.ndarray, Counts, int | None],
+                                                      Visit | None]] | None = None,
+                           p_of: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray] | None]
+                           | None = None) -> tuple[list[KB], str]:
+    """One Direct KB per 0/1 target in `ys` (POS = 1; one-vs-rest problems on the same rows)
+    from one count: their bodies and supports are the same, only the positives differ, so
+    K classes cost one pass over the rows' subsets (and share the bodies' code rows) instead
+    of K. `observe[j]` sees target j's count as `direct_kb_with_reason`'s `observe` does;
+    `p_of[j]` gives target j's p from its counts (`kb_from_counts`)."""
     frame = as_frame(X)
     check_max_len(max_len)
     budget = None if memory_budget is None else parse_size(memory_budget)
-    yb, pos = binary_target(y, positive)
-    if len(yb) != len(frame):
-        raise DataError(f"X has {len(frame)} rows but y has {len(yb)}")
+    Y = np.column_stack([np.asarray(y, np.int64).ravel() for y in ys])
+    if len(Y) != len(frame):
+        raise DataError(f"X has {len(frame)} rows but y has {len(Y)}")
     n, F = frame.shape
     enc = encode(frame)
     sizes = [len(enc.domains[f]) for f in enc.features]
-    rows = distinct_rows(enc.codes, yb, radix=np.asarray(sizes, np.int64) + 1)
-    cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support))
-    visit = observe(enc.codes, rows, cap) if observe is not None else None
-    counts = count_rows(enc.codes, yb, sizes, cap, rows=rows, visit=visit)
-    return kb_from_counts(counts, enc.features, enc.domains, pos, cap, n, p_of), reason
+    rows = distinct_rows(enc.codes, Y, radix=np.asarray(sizes, np.int64) + 1)
+    cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support), len(ys))
+    visits = [None if o is None else
+              o(enc.codes, dataclasses.replace(rows, positives=rows.positives[:, j]), cap)
+              for j, o in enumerate(observe or [None] * len(ys))]
+
+    def visit(k: int, at: np.ndarray, sup: np.ndarray, pos: np.ndarray) -> None:
+        for j, v in enumerate(visits):
+            if v is not None:
+                v(k, at, sup, np.ascontiguousarray(pos[:, j]))
+
+    counts = count_rows(enc.codes, Y, sizes, cap, rows=rows,
+                        visit=visit if any(v is not None for v in visits) else None)
+    return [kb_from_counts(dataclasses.replace(counts, positives=np.ascontiguousarray(pos)),
+                           enc.features, enc.domains, "1", cap, n, fn)
+            for pos, fn in zip(counts.positives.T, p_of or [None] * len(ys))], reason
 
 
 # --------------------------------------------------------------------------- lazy answers
@@ -982,6 +1035,7 @@ def _pack(rows: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "DirectBitmaps", "LevelKeys", "choose_max_len",
-    "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "distinct_rows",
+    "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "direct_kbs_with_reason",
+    "distinct_rows",
     "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "parse_size",
 ]

@@ -134,11 +134,19 @@ def mdlp_counts(values: np.ndarray, counts: np.ndarray, max_bins: int | None = N
     """`mdlp_cuts` from the sorted distinct values and their class counts (values × classes):
     the cuts of many row subsets of one column (the folds of a cross-validation) without
     sorting it again."""
-    if len(values) < 2:
+    return sorted(_between(values[i - 1], values[i]) for i in mdlp_splits(counts, max_bins))
+
+
+def mdlp_splits(counts: np.ndarray, max_bins: int | None = None) -> list[int]:
+    """MDLP's boundaries (`mdlp_cuts`' rule) over ordered groups of rows given their class
+    counts (groups × classes), each the index i of the group a cut puts first on its upper
+    side: over distinct values (`mdlp_counts`), or over fine bins, which cuts only at their
+    edges (`PLXClassifier._cut_optimism`)."""
+    if len(counts) < 2:
         return []
     found: list[tuple[float, int]] = []  # (gain, boundary index i: cut between values i-1, i)
 
-    stack = [(0, len(values))]
+    stack = [(0, len(counts))]
     while stack:
         a, b = stack.pop()
         if b - a < 2:
@@ -168,7 +176,7 @@ def mdlp_counts(values: np.ndarray, counts: np.ndarray, max_bins: int | None = N
         stack.append((cut, b))
     if max_bins is not None and len(found) > max_bins - 1:
         found = sorted(found, reverse=True)[: max(max_bins - 1, 0)]
-    return sorted(_between(values[i - 1], values[i]) for _, i in found)
+    return sorted(i for _, i in found)
 
 
 def _between(lo: float, hi: float) -> float:
@@ -336,5 +344,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_splits",
            "numeric_values", "tree_cuts"]

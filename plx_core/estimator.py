@@ -84,7 +84,12 @@ from .data import (
     uninformative,
     unread_numbers,
 )
-from .direct import DEFAULT_MEMORY_BUDGET, direct_kb_with_reason, parse_size
+from .direct import (
+    DEFAULT_MEMORY_BUDGET,
+    direct_kb_with_reason,
+    direct_kbs_with_reason,
+    parse_size,
+)
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
@@ -457,8 +462,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self._untuned(frame, labels, sampled)
         else:
             say(at, f"building the Direct KB of {len(frame):,} rows")
-        for c in targets if not self.kbs_ else ():
-            kb, paper, tuned, ens = self._build(frame, labels, c)
+        several = len(targets) > 1 and self.kb == "direct" and not self.kbs_
+        counted = self._counted(frame, labels, targets) if several else [None] * len(targets)
+        for c, done in zip(targets, counted) if not self.kbs_ else ():
+            kb, paper, tuned, ens = self._build(frame, labels, c, done)
             self.kbs_.append(kb)
             self.paper_kbs_.append(paper)
             self.tuned_.append(tuned)
@@ -480,8 +487,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         say(1.0, "fitted")
         return self
 
-    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str):
-        """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members)."""
+    def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str, counted=None):
+        """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members);
+        `counted`: this class's (Direct KB, leave-one-out count) from `_counted` when every
+        class's KB was counted at once."""
         y = (labels == positive).astype(int)
         cw = self._class_weights(labels, positive)
 
@@ -491,23 +500,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.kb != "direct":
             kb = self._tree_kbs(frame, y, positive, (self.kb,))[self.kb]
             return kb, None, None, []
-        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
-        budget = V.kb_share(total) if self.variant_ == "tuned" else total
         v = self.variant_
-        # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
-        # (and, for `_direct_loo`, every training row's clauses when there are few)
-        loo = V.LooCount(y, self._groups, cw, keep_pairs=self._loo_pairs()) if v == "tuned" else None
+        full, loo = counted if counted is not None else self._counted(frame, labels, [positive])[0]
         self._loo = loo
-        # counted with the class-corrected p (`_corrected`'s, the same floats) rather than
-        # corrected after: a second p of every clause (2 M on the Syn 12 sets)
+        # counted with the class-corrected p (`_counted`, the same floats as `_corrected`'s)
         weights = self._correction(y, cw)
-        full, why = direct_kb_with_reason(
-            frame, y, positive=1, max_len=self.max_len_, memory_budget=budget, observe=loo,
-            p_of=None if weights is None else V.corrected_ratio(*weights))
-        if budget < total:
-            why += V.kb_share_note(total)
-        if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
-            self.max_len_, self.max_len_reason_, self._cap_chosen = full.max_len, why, True
         full.positive = positive
         if weights is None:
             full = corrected(full)
@@ -531,6 +528,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             forest.positive = positive
             return full, full, None, [(None, corrected(forest))]
         return full, full, None, []
+
+    def _counted(self, frame: pd.DataFrame, labels: np.ndarray, targets: Sequence[str]
+                 ) -> list[tuple[Any, Any]]:
+        """(full Direct KB, the tuned variant's leave-one-out count or None) of each target
+        class against the rest, counted in one pass (`direct.direct_kbs_with_reason`: the
+        bodies and supports are the same for every class); the clause-length cap is chosen
+        once, for all of them together within the memory budget (every class's KB is kept)."""
+        total = self._budget if self._budget is not None else DEFAULT_MEMORY_BUDGET
+        budget = V.kb_share(total) if self.variant_ == "tuned" else total
+        ys = [(labels == c).astype(int) for c in targets]
+        # the tuned variant's leave-one-out comes out of the count (`variants.LooCount`)
+        # (and, for `_direct_loo`, every training row's clauses when there are few)
+        loos = [V.LooCount(y, self._groups, self._class_weights(labels, c),
+                           keep_pairs=self._loo_pairs()) if self.variant_ == "tuned" else None
+                for c, y in zip(targets, ys)]
+        # each counted with its class-corrected p rather than corrected after (`_build`): a
+        # second p of every clause (2 M on the Syn 12 sets)
+        weights = [self._correction(y, self._class_weights(labels, c)) for c, y in zip(targets, ys)]
+        fulls, why = direct_kbs_with_reason(
+            frame, ys, max_len=self.max_len_, memory_budget=budget, observe=loos,
+            p_of=[None if w is None else V.corrected_ratio(*w) for w in weights])
+        if budget < total:
+            why += V.kb_share_note(total)
+        if len(targets) > 1:
+            why += (f" (for all {len(targets)} one-vs-rest KBs, one a class, counted at once: "
+                    "they share the clauses' code rows, each holds its own counts)")
+        if not self._cap_chosen:  # one cap for every one-vs-rest KB (same rows, same domains)
+            self.max_len_, self.max_len_reason_, self._cap_chosen = fulls[0].max_len, why, True
+        return list(zip(fulls, loos))
 
     def _leave_out(self, frame: pd.DataFrame, raw: pd.DataFrame) -> pd.DataFrame:
         """`frame` without its ID-like or too-many-level categorical columns, its numbered
@@ -868,7 +894,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 votes[FINE_BINS] = fine
                 step("the cut points' optimism")
-                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(nums, frame, full, vote, y)
+                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(
+                    nums, frame, full, vote, y, grid=fine[1].cuts_)
         done[0] = steps - 1
         step("the vote on pairs of features")
         pairs = self._pair_vote(full, frame, y) if vote is not None else None
@@ -1002,11 +1029,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             codes = self._codes if self._codes is not None else encode_rows(full, frame)
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
+        # the smooth vote on fine bins: its own penalties (`vote.FINE_C`, `vote.FINE_L1`)
+        C, l1 = (VT.VOTE_C, 0.0) if smooth is None else (VT.FINE_C, VT.FINE_L1)
         if not cv:
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
-                                           smooth=smooth)
+                                           C=C, l1=l1, smooth=smooth)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                smooth=smooth)
+                                C=C, l1=l1, smooth=smooth)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -1071,12 +1100,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                            smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
-                      y: np.ndarray) -> float:
+                      y: np.ndarray, grid: dict[str, Any] | None = None) -> float:
         """How much the fit's cut points flatter the candidates scored on them: the vote's
         out-of-fold F1 on those cuts (placed with every training row, the held-out folds'
         labels included) minus its F1 with each fold's own cuts (placed on the fold's training
-        rows, the same folds); 0 for unsupervised cuts. Measured in benchmarks/RESULTS.md ("The
-        fitted vote on finer bins"): 0.02–0.11 on the rare sets."""
+        rows, the same folds); 0 for unsupervised cuts. `grid` (column → cut points, the fine
+        vote's): MDLP places a fold's cuts among those only, from each fine bin's class counts
+        (`_grid_fold_cuts`) — the same search on ≤ `vote.FINE_BINS` groups, not on every
+        distinct value. Measured in benchmarks/RESULTS.md ("The fitted vote on finer bins";
+        "The cut optimism on the fine bins' edges"): 0.02–0.11 on the rare sets."""
         from . import vote as VT
         from .selection import best_threshold, folds
 
@@ -1089,18 +1121,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         # MDLP's class counts per distinct value, per fold, from one sort of each column
         # (a fold's cuts are those of `fit_cuts` on its rows: 10 folds × 30 columns of calls
         # were 40% of a fit)
-        distinct = {c: np.unique(v[np.isfinite(v)], return_inverse=True) for c, v in x.items()}
+        on_grid = {c: np.asarray(grid[c], dtype=float) for c in nums
+                   if grid is not None and c in grid and self.discretize == "mdlp"}
+        distinct = {c: np.unique(v[np.isfinite(v)], return_inverse=True) for c, v in x.items()
+                    if c not in on_grid}
+        fine = {c: np.where(np.isfinite(x[c]), np.searchsorted(g, x[c], "right"), -1)
+                for c, g in on_grid.items()}  # each cell's fine bin (−1: missing)
         fold_slots = []
         for tr, _te in folds(y, VT.VOTE_FOLDS, self.random_state):
             own, own_sizes = codes.copy(), list(sizes)
             for c in nums:
-                cuts = self._fold_cuts(x[c], distinct[c], y, tr)
+                cuts = (self._grid_fold_cuts(fine[c], on_grid[c], y, tr) if c in on_grid else
+                        self._fold_cuts(x[c], distinct[c], y, tr))
                 j = feats.index(c)
                 own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
                 own_sizes[j] = len(cuts) + 1
             fold_slots.append(VT.value_slots(own, own_sizes))
         honest, _ = VT.cross_fit(VT.value_slots(codes, sizes), y, self._fold_weights,
-                                 self.random_state, fold_slots=fold_slots, final=False)
+                                 self.random_state, fold_slots=fold_slots, final=False,
+                                 ftol=VT.OPTIMISM_FTOL)
         return (best_threshold(y, vote.oof)[1]
                 - best_threshold(y, VT.probability(honest))[1])
 
@@ -1128,6 +1167,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             c = np.unique(quantile_cuts(values[seen], counts[seen].sum(axis=1), 2))
             return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
+
+    def _grid_fold_cuts(self, fine: np.ndarray, grid: np.ndarray, y: np.ndarray,
+                        rows: np.ndarray) -> np.ndarray:
+        """The cut points MDLP finds for one numeric column on training `rows` when it may cut
+        only at `grid` (sorted; `fine`: each cell's bin among them, −1 where missing), from
+        the class counts of each bin: `mdlp_splits` over the bins, the cut of a boundary the
+        grid point it falls on; with no cut, the bins' median split, as `fit_cuts` falls
+        back to."""
+        from .data import quantile_cuts
+        from .discretize import mdlp_splits
+
+        b, yy = fine[rows], np.asarray(y)[rows]
+        ok = b >= 0
+        counts = np.bincount(b[ok] * 2 + yy[ok], minlength=2 * (len(grid) + 1)).reshape(-1, 2)
+        seen = counts.sum(axis=1) > 0
+        lower = np.concatenate([[-np.inf], grid])[seen]  # each seen bin's lower edge
+        at = mdlp_splits(counts[seen].astype(float), int(self.max_bins))
+        if not at and ok.any():
+            c = np.unique(quantile_cuts(lower, counts[seen].sum(axis=1), 2))
+            return c[c > lower[0]]
+        return lower[np.asarray(at, dtype=np.int64)]
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
         """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with

@@ -96,6 +96,18 @@ FINE_SMOOTH = 10.0
 neighbouring bins a, b of a column in the vote on fine bins (`smooth_penalty`; a first
 difference, as a P-spline's; the loss is summed over rows, ~630 a fold here): 1, 3, 10, 30
 measured, 10 best or within noise of the best on the rare sets. 0: none."""
+FINE_C = 10.0
+"""The inverse L2 penalty of the smooth vote on fine bins (`VOTE_C` is the vote's on the fit's
+own cut points; the pair vote's `PAIR_C` likewise): beside `FINE_SMOOTH`, which already keeps
+neighbouring bins alike, an L2 penalty of C = 1 held every shape near 0, the deciding columns'
+most; `FINE_L1` leaves the bins that tell nothing out instead. Measured in
+benchmarks/RESULTS.md ("Sparse weights for the smooth vote"): the vote always answering, Rare
+5% / 10% / 30%, runs 0–9, 0.478 / 0.615 / 0.769 at (C 1, L1 0), 0.471 / 0.637 / 0.784 at
+(10, 0.3); runs 10–19 0.466 / 0.644 / 0.761 → 0.526 / 0.665 / 0.762."""
+FINE_L1 = 0.3
+"""The smooth vote's L1 penalty per unit of weight (as `PAIR_L1`): the bins of a column that
+tells nothing (a noise column's 32 bins) get weight 0 and leave the KB, as EBM's boosting
+leaves such a column's shape near 0."""
 OPTIMISM_RUNS = 150
 """The most cut searches (folds × numeric columns) the vote on finer bins is scored with: its
 score needs the optimism of the fit's supervised cut points, measured with each fold's own
@@ -104,6 +116,10 @@ cuts (`PLXClassifier._cut_optimism`, one MDLP run per fold and numeric column). 
 cancer 30's fit to 3.1–3.3× a random forest's (on 5 folds 2.7–3.1×, and the estimate is
 noisier: Rare 10% lost a split by 0.21), and there, as on the rare additive table (35), it
 answered no split of 10."""
+OPTIMISM_FTOL = 1e-5
+"""The solver's stop (as `PAIR_FTOL`) for the vote fitted on each fold's own cut points, whose
+out-of-fold F1 only measures the optimism (`PLXClassifier._cut_optimism`): 1e-7 moved that
+measure by ≤ 0.003 on Rare 10% / 30% (5 splits each) and took 30% longer."""
 PAIR_VOTES = 30_000
 """The most pair votes — training rows × pairs of features, n(n − 1)/2 a row — the vote on pairs
 of features ("direct-vote pairs", `selection.vote_key`) is scored with; above it there is no
@@ -352,9 +368,15 @@ class _SetulbMismatch(Exception):
     """scipy's step function does not take the arguments `_setulb_loop` passes."""
 
 
+SETULB_SCIPY = ((1, 15), (1, 18))
+"""The scipy versions [from, to) whose private L-BFGS-B driver `_setulb_loop` repeats."""
+
+
 def _find_setulb() -> list:
     """[scipy's L-BFGS-B step function] for the scipy versions whose `_minimize_lbfgsb`
-    `_setulb_loop` repeats (1.15 on: the C translation, 17 arguments), else []."""
+    `_setulb_loop` repeats (1.15–1.17, the C translation, 17 arguments; checked bit for bit
+    by tests/test_vote.py), else []: a later scipy may keep the private signature but change
+    what the driver does, so it gets `minimize` itself (slower, never different)."""
     import scipy
 
     try:
@@ -362,7 +384,8 @@ def _find_setulb() -> list:
     except ImportError:
         return []
     version = tuple(int(v) for v in re.findall(r"\d+", scipy.__version__)[:2])
-    return [_lbfgsb.setulb] if version >= (1, 15) and hasattr(_lbfgsb, "setulb") else []
+    return [_lbfgsb.setulb] if SETULB_SCIPY[0] <= version < SETULB_SCIPY[1] and hasattr(
+        _lbfgsb, "setulb") else []
 
 
 def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
@@ -882,7 +905,7 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold, self.pool)
 
 
-__all__ = ["FINE_BINS", "FINE_POOL", "FINE_SMOOTH", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

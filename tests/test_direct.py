@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 from paper import example2
 
 from plx_core import DataError, KBTooLargeError, direct_kb
-from plx_core.direct import choose_max_len, direct_kb_with_reason, estimate_bytes, parse_size
+from plx_core.direct import (
+    choose_max_len,
+    direct_kb_with_reason,
+    direct_kbs_with_reason,
+    estimate_bytes,
+    parse_size,
+)
 
 
 def brute_force(X: pd.DataFrame, y, max_len=None) -> dict:
@@ -166,6 +172,26 @@ def test_estimate_is_above_the_measured_peak_and_close(n, F, dom, max_len):
     assert peak <= est <= 2.5 * peak, (peak, est)
 
 
+@pytest.mark.parametrize("n, F, dom, max_len, k", [(3_000, 20, 3, 3, 6), (5_000, 12, 4, 4, 8),
+                                                   (2_000, 30, 2, 2, 10)])
+def test_estimate_bounds_the_peak_of_one_vs_rest_kbs_counted_at_once(n, F, dom, max_len, k):
+    """K one-vs-rest KBs counted in one pass stay under `estimate_bytes(..., targets=K)`: the
+    pairs' weights are made one target at a time (made at once, 10 targets took 4x the
+    estimate), and the KBs share the code rows (10 targets: ~1.1x one KB's estimate)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, dom, (n, F)), columns=[f"f{i}" for i in range(F)])
+    labels = rng.integers(0, k, n)
+    tracemalloc.start()
+    kbs, _ = direct_kbs_with_reason(X, [(labels == c).astype(int) for c in range(k)],
+                                    max_len=max_len, memory_budget="20GB")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(kbs) == k and kbs[0].n_learned > 0
+    assert peak <= estimate_bytes(n, F, max_len, [dom] * F, distinct=n, targets=k), peak
+
+
 def test_bad_input_is_named():
     X, y = example2()
     with pytest.raises(DataError, match="column 'a1' holds non-categorical floats"):
@@ -310,3 +336,26 @@ def test_keys_beyond_float_precision_decode_exactly():
     for k in (7, 8):
         at = np.flatnonzero(lengths == k)
         assert (lk.decode(k, keys[at], 8) == codes[at]).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(2, 5), cap=st.sampled_from([None, 1, 2]),
+       missing=st.booleans())
+def test_one_count_gives_every_one_vs_rest_kb(seed, k, cap, missing):
+    """K one-vs-rest Direct KBs counted in one pass are the KBs counted one class at a time
+    (same clauses in the same order, supports, positives, probabilities, cap)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    X = pd.DataFrame({f"f{i}": rng.choice(list("abc")[: int(rng.integers(1, 4))], n)
+                      for i in range(4)}).astype(object)
+    if missing:
+        X = X.mask(rng.random(X.shape) < 0.2)
+    labels = rng.permutation(np.concatenate([np.arange(k), rng.integers(0, k, n - k)]))
+    ys = [(labels == c).astype(int) for c in range(k)]
+    kbs, why = direct_kbs_with_reason(X, ys, max_len=cap)
+    for y, kb in zip(ys, kbs):
+        one, one_why = direct_kb_with_reason(X, y, positive=1, max_len=cap)
+        assert why == one_why and kb.max_len == one.max_len and kb.features == one.features
+        assert np.array_equal(kb.codes, one.codes)
+        for a in ("support", "positives", "p", "w"):
+            assert np.array_equal(getattr(kb, a), getattr(one, a)), a

@@ -102,3 +102,20 @@ def test_an_object_column_reads_as_numbers_iff_every_present_cell_is_a_number(ce
     if numbers:
         want = [np.nan if pd.isna(v) else float(v) for v in cells]
         assert np.array_equal(got, np.array(want, dtype=float), equal_nan=True)
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), min_size=1, max_size=40),
+       st.integers(2, 6))
+@settings(max_examples=60, deadline=None)
+def test_mdlp_over_groups_cuts_where_mdlp_over_their_values_does(groups, max_bins):
+    """`mdlp_splits` over ordered groups' class counts (the fine bins a fold's cuts are
+    searched among) puts its boundaries where `mdlp_cuts` cuts rows whose value is their
+    group's position: boundary i ↔ the cut between values i − 1 and i."""
+    from plx_core.discretize import mdlp_splits
+
+    counts = np.array([g for g in groups if sum(g) > 0] or [(1, 0)], dtype=float)
+    x = np.repeat(np.arange(len(counts)), counts.sum(axis=1).astype(int)).astype(float)
+    y = np.concatenate([[0] * int(n) + [1] * int(p) for n, p in counts])
+    want = mdlp_cuts(x, y, max_bins)  # a cut c with i − 1 < c ≤ i puts group i above it
+    assert [int(np.searchsorted(np.arange(len(counts)), c)) for c in want] == \
+        mdlp_splits(counts, max_bins)

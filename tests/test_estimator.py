@@ -847,3 +847,22 @@ def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_t
     with pytest.warns(UserWarning, match="cre\u0300me.*read as"):
         b = m.bounds(rows)
     assert b.equals(m.bounds(rows.assign(**{"cafe\u0301": "cr\u00e8me"})))
+
+
+def test_one_vs_rest_kbs_are_counted_at_once_within_the_memory_budget():
+    """Every class's KB is kept, so the budget must hold them all: each used to choose its cap
+    as if it were the only one (K classes took K times the budget) and counted the same
+    bodies again; now they are counted at once, sharing the bodies' code rows."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"f{i}": rng.choice(list("abcd"), 300) for i in range(10)})
+    y = rng.choice(list("wxyz"), 300)
+    for budget in ("6MB", "24MB"):
+        four = PLXClassifier(memory_budget=budget).fit(X, y)
+        one = PLXClassifier(memory_budget=budget, positive="w").fit(X, np.where(y == "w", "w", "o"))
+        assert four.max_len_ < one.max_len_, budget
+    assert "for all 4 one-vs-rest KBs, one a class, counted at once" in four.max_len_reason_
+    for c, kb in zip(four.classes_, four.paper_kbs_):  # each class's own counts
+        alone = PLXClassifier(variant="tuned", max_len=four.max_len_, positive=str(c)).fit(
+            X, np.where(y == c, c, "other"))
+        assert np.array_equal(kb.positives, alone.paper_kbs_[0].positives)
+        assert np.array_equal(kb.p, alone.paper_kbs_[0].p)

@@ -320,15 +320,50 @@ def additive_numbers(n=1000, seed=0):
     return pd.DataFrame(x, columns=["a", "b", "c"]), y
 
 
-def fine_vote(Xtr, ytr, disc, smooth):
+def fine_vote(Xtr, ytr, disc, smooth, **penalties):
     """(the vote candidate on the rows cut by `disc`, its class-corrected one-feature KB,
-    the class weights) with `smooth` (`vote.smoothing`'s, or None: each bin on its own)."""
+    the class weights) with `smooth` (`vote.smoothing`'s, or None: each bin on its own) and
+    `penalties` (C, l1; default the vote's)."""
     cw_of = lambda yy: V.balanced_weights(int(np.sum(yy)), len(yy))  # noqa: E731
     rows = disc.transform(Xtr)
     full = V.weighted_class_kb(direct_kb(rows, ytr, positive=1, max_len=1), *cw_of(ytr))
     sizes = [len(full.domains[f]) for f in full.features]
     slots = VT.value_slots(encode_rows(full, rows), sizes)
-    return VT.VoteCandidate(full, slots, sizes, ytr, cw_of, 0, smooth=smooth), full, cw_of(ytr)
+    return (VT.VoteCandidate(full, slots, sizes, ytr, cw_of, 0, smooth=smooth, **penalties),
+            full, cw_of(ytr))
+
+
+@pytest.mark.slow
+def test_the_smooth_votes_sparse_penalties_drop_noise_bins_and_keep_its_accuracy():
+    """With `vote.FINE_C` and `vote.FINE_L1` (the smooth vote's own penalties) the smooth vote
+    on an additive table with three columns of pure noise keeps fewer of the noise columns'
+    bins in its KB than with the vote's L2 alone (`VOTE_C`, no L1: 68 → 59 of 96) and answers
+    2,000 held-out rows as well (F1 0.825 → 0.826; on the rare sets it answers better,
+    benchmarks/RESULTS.md); the estimator's default answers with those penalties."""
+    from sklearn.metrics import f1_score
+
+    from plx_core.discretize import Discretizer
+    from plx_core.query import query_many
+
+    X, y = additive_numbers(n=2700, seed=7)
+    rng = np.random.default_rng(5)
+    for c in ("n1", "n2", "n3"):
+        X[c] = rng.standard_normal(len(X))
+    Xtr, ytr, Xte, yte = X.iloc[:700], y[:700], X.iloc[700:].reset_index(drop=True), y[700:]
+    disc = Discretizer("quantile", VT.FINE_BINS).fit(Xtr)
+    sm = VT.smoothing(direct_kb(disc.transform(Xtr), ytr, positive=1, max_len=1),
+                      disc.binnings_)
+    got = {}
+    for name, pen in (("sparse", {"C": VT.FINE_C, "l1": VT.FINE_L1}), ("l2", {})):
+        kb = fine_vote(Xtr, ytr, disc, sm, **pen)[0].kb()
+        noise = [list(kb.features).index(c) for c in ("n1", "n2", "n3")]
+        means = query_many(kb, disc.transform(Xte), semantics="relevant").mean
+        got[name] = (int((kb.codes[:, noise] >= 0).sum()), f1_score(yte, means > 0.5 + TIE_EPS))
+    assert got["sparse"][0] < got["l2"][0] - 5 and got["sparse"][1] >= got["l2"][1], got
+    clf = PLXClassifier(positive=1).fit(Xtr, ytr)
+    assert clf.selection_.key == f"direct-vote bins={VT.FINE_BINS}"
+    assert clf.kb_.to_text() == fine_vote(Xtr, ytr, clf.discretizer_, sm, C=VT.FINE_C,
+                                          l1=VT.FINE_L1)[0].kb(clf.selection_.threshold).to_text()
 
 
 def test_the_smooth_vote_on_fine_bins_beats_the_coarse_and_the_unsmoothed_votes():
