@@ -1939,6 +1939,24 @@ def train_test_split_stratified(
     return X_tr, X.iloc[test_pos], y_tr, y.iloc[test_pos]
 
 
+def split_copies(train: pd.DataFrame, test: pd.DataFrame) -> np.ndarray:
+    """Which test rows repeat a training row: the same value in every column of `test` (as
+    strings, `as_strings`; missing equals missing). A repeated record (or, balancing before the
+    split, a replica of one row on both sides) is no new row for the model: its test score is
+    partly recall, so the split's score is optimistic by what those rows add. Pass the raw
+    columns the model uses (not their bins, which many distinct rows share)."""
+    cols = list(test.columns)
+    if len(test) == 0 or len(train) == 0:
+        return np.zeros(len(test), bool)
+
+    def hashed(frame: pd.DataFrame) -> np.ndarray:
+        strs = pd.DataFrame({i: as_strings(frame[c].reset_index(drop=True))
+                             for i, c in enumerate(cols)})
+        return pd.util.hash_pandas_object(strs.fillna("\x00<missing>"), index=False).to_numpy()
+
+    return np.isin(hashed(test), hashed(train[cols]))
+
+
 def _check_xy(X: pd.DataFrame, y: pd.Series) -> None:
     if len(X) != len(y):
         raise DataError(f"X has {len(X)} rows but y has {len(y)}")
@@ -2002,29 +2020,38 @@ class LabelGuess:
 
 def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
     """The likely label of an uploaded table: a column named like one (label, class, target,
-    …) if it has at most 20 classes (one class too: the page then says why it cannot be used);
-    else, among columns with 2 to `max_classes` classes: text before numbers (a `year` column
-    is rarely the label), the last column, then the first, before the ones in between (labels
-    sit at an edge of most tables), fewer classes before more, no missing values before some;
-    else the last column."""
+    …) if it has at most 20 classes (one class too: the page then says why it cannot be used;
+    of several, the one at the table's edge, as below, then in `LABEL_NAMES` order);
+    else, among columns with 2 to `max_classes` classes: text or two numbers (a 0/1 or 1/2
+    coding, the commonest label) before more numbers (a `year` or a count is rarely the
+    label), the last column, then the first, before the ones in between (labels sit at an
+    edge of most tables), fewer classes before more, no missing values before some; else the
+    last column. Text did come before every number: a text feature called "decision" in the
+    middle of a table won over the 0/1 outcome in its last column."""
     if not len(frame.columns):
         raise DataError("the table has no columns")
-    names = {str(c).lower(): c for c in frame.columns}
-    for cand in LABEL_NAMES:
-        if cand in names and 1 <= frame[names[cand]].nunique(dropna=True) <= 20:
-            c = names[cand]
-            k = frame[c].nunique(dropna=True)
-            return LabelGuess(str(c), f"its name says it is the label ({k} "
-                                      f"class{'es' if k != 1 else ''})")
-    best = None
     n = len(frame.columns)
+    named = [(0 if pos == n - 1 else 1 if pos == 0 else 2, LABEL_NAMES.index(str(c).lower()), c)
+             for pos, c in enumerate(frame.columns) if str(c).lower() in LABEL_NAMES
+             and 1 <= frame[c].nunique(dropna=True) <= 20]
+    if named:  # several named like one (Titanic's "Class" and "Survived"): the one at an edge
+        c = min(named, key=lambda t: t[:2])[2]
+        k = frame[c].nunique(dropna=True)
+        others = [str(o) for *_, o in named if o is not c]
+        also = (f"; {', '.join(repr(o) for o in others)} "
+                f"{'is' if len(others) == 1 else 'are'} named like one too, but "
+                "a label usually sits at the edge of a table" if others else "")
+        return LabelGuess(str(c), f"its name says it is the label ({k} "
+                                  f"class{'es' if k != 1 else ''}){also}")
+    best = None
     for pos, c in enumerate(frame.columns):
         k = int(frame[c].nunique(dropna=True))
         if 2 <= k <= max_classes:
             s = frame[c].dropna()
             numeric = bool(pd.to_numeric(s, errors="coerce").notna().all())
             edge = 0 if pos == n - 1 else 1 if pos == 0 else 2
-            key = (int(numeric), edge, k, int(frame[c].isna().any()), n - 1 - pos)
+            key = (int(numeric and k > 2), edge, k, int(frame[c].isna().any()), n - 1 - pos,
+                   numeric)
             if best is None or key < best[0]:
                 best = (key, c, k)
     if best is not None:
@@ -2033,8 +2060,8 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
         note = "" if not missing else f"; {missing} rows have no value there"
         where = ("last" if c == frame.columns[-1] else "first" if c == frame.columns[0]
                  else "best placed")
-        return LabelGuess(str(c), f"it is the {where} {'number' if key[0] else 'text'} column with few "
-                                  f"classes ({k}){note}; "
+        kind = "text" if not key[-1] else "two-valued" if k == 2 else "number"
+        return LabelGuess(str(c), f"it is the {where} {kind} column with few classes ({k}){note}; "
                                   "a label has few classes and usually sits at the edge of a table")
     c = frame.columns[-1]
     return LabelGuess(str(c), f"no column has 2 to {max_classes} classes, so the last one is "

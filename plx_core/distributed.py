@@ -19,13 +19,14 @@ default stays plain pandas in one process.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .encoding import encode, is_missing, natural_key, value_str
+from .encoding import column_twins, encode, is_missing, natural_key, value_str
 from .errors import DataError, PLXError
 from .rules import features_text
 
@@ -312,12 +313,14 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
 def _category_levels(ddf: Any, label: str, features: list[str],
                      domains: dict[str, tuple[str, ...]], present: dict[str, int],
                      bin_levels: dict[str, str | None]
-                     ) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]]]:
-    """Each feature's leave-out reason (None: kept) and the kept levels of those grouped, as
-    `PLXClassifier._leave_out` decides them in memory: a column of more than
+                     ) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]], dict[str, str]]:
+    """Each feature's leave-out reason (None: kept; how to convert it, `estimator.convert_hint`),
+    the kept levels of those grouped and the words that say how (`data.grouped_said`), as
+    `PLXClassifier._leave_out` decides and says them in memory: a column of more than
     `max_categories` levels is rebuilt on the client from its value counts summed over the
     partitions (the reasons depend on the values and their counts, not on row order)."""
-    from .data import excess_levels, free_text, many_levels
+    from .data import as_strings, excess_levels, free_text, grouped_said, many_levels, mixed_dates
+    from .estimator import convert_hint
 
     dask, _, _ = _dask()
     wide = [f for f in features if f not in bin_levels and len(domains[f]) > 10]
@@ -326,6 +329,7 @@ def _category_levels(ddf: Any, label: str, features: list[str],
                                          for p in parts], _sum_counts) for f in wide])
     levels: dict[str, str | None] = {}
     grouped: dict[str, tuple[str, ...]] = {}
+    said: dict[str, str] = {}
     for f, cnt in zip(wide, counts):
         per = cnt.groupby(f, sort=False)["n"].sum()
         values = pd.Series(np.repeat(per.index.to_numpy(dtype=object), per.to_numpy()),
@@ -336,11 +340,18 @@ def _category_levels(ddf: Any, label: str, features: list[str],
             levels[f], kept = many_levels(values, len(domains[f]))
             if kept is not None:
                 grouped[f] = kept
+                said[f] = grouped_said(kept, len(domains[f]), s=values)
+        strs = as_strings(values)
+        if levels[f] is not None:  # how to convert it, as the in-memory fit says
+            levels[f] += convert_hint(values, strs)
+        elif (mixed := mixed_dates(strs)) is not None:  # never silently categories
+            warnings.warn(f"column {f!r} is used as categories: {mixed}", UserWarning,
+                          stacklevel=4)
     for f in features:
         if f not in levels:
             levels[f] = bin_levels[f] if f in bin_levels else excess_levels(
                 len(domains[f]), max(int(present[f]), 1))
-    return levels, grouped
+    return levels, grouped, said
 
 
 def fit_dask(data: Any, label: str, **params: Any):
@@ -350,7 +361,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     points (`discretize`, `max_bins`; dates on a time line). Predicts and explains like the
     in-memory fit on the same rows (in the same order)."""
     from . import variants as V
-    from .data import columns_left_out, grouped_said, uninformative
+    from .data import columns_left_out, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_grouped, warn_left_out
@@ -372,8 +383,8 @@ def fit_dask(data: Any, label: str, **params: Any):
         ddf = ddf.map_partitions(disc.transform, meta=meta)
     # the columns the in-memory fit leaves out (ID-like, too many levels, constant, empty)
     features, domains, classes, n, present = _table_stats(ddf, label)
-    levels, grouped = _category_levels(ddf, label, features, domains, present, bin_levels)
-    n_levels = {f: len(domains[f]) for f in grouped}
+    levels, grouped, grouped_words = _category_levels(ddf, label, features, domains, present,
+                                                      bin_levels)
     if grouped:  # many levels: the frequent ones kept, the rest read as one (as in memory)
         disc.levels_ = grouped
         meta = ddf._meta.astype({c: object for c in grouped})
@@ -385,7 +396,7 @@ def fit_dask(data: Any, label: str, **params: Any):
     if len(excluded) == len(features):
         raise DataError(f"every feature column is left out: {excluded}")
     warn_left_out(excluded)
-    clf.grouped_ = {f: grouped_said(grouped[f], n_levels[f]) for f in grouped}
+    clf.grouped_ = {f: grouped_words[f] for f in grouped if f not in excluded}
     warn_grouped(clf.grouped_)
     kept = [f for f in features if f not in excluded]
     stats = (kept, {f: domains[f] for f in kept}, classes, n)
@@ -509,7 +520,9 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
     have = {str(c) for c in ddf.columns}
     missing = [str(f) for f in clf.feature_names_in_ if str(f) not in have | left_out]
     if missing:
-        raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}")
+        others = [c for c in have if c not in {str(f) for f in clf.feature_names_in_}]
+        raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}"
+                        f"{column_twins(missing[:10], sorted(others))}")
     # a column the fit left out (an ID, a constant) may be absent, as in the in-memory predict
     # and `plx predict`: the model reads the rows without it (`PLXClassifier._frame`)
     features = [str(f) for f in clf.feature_names_in_ if str(f) in have]

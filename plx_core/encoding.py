@@ -143,13 +143,22 @@ def spelling_shown(group: Sequence[str]) -> str:
 
 def check_label_variants(classes: Any, label: str | None = None) -> None:
     """Refuse classes (strings) that differ only in case or surrounding spaces ("Yes" /
-    "yes "), or in how an accent is encoded: kept apart they split one class in two, and a
-    positive class named as one of them would silently count the other as negative."""
+    "yes "), or in how an accent is encoded, or that are one number written otherwise ("1" /
+    "1.0"): kept apart they split one class in two, and a positive class named as one of them
+    would silently count the other as negative."""
     clash = spelling_groups(classes)
+    where = "the label" if label is None else f"the label {label!r}"
     if clash:
-        where = "the label" if label is None else f"the label {label!r}"
         raise DataError(f"{where} has classes that differ only in {spelling_how(clash[0])}: "
                         f"{spelling_shown(clash[0])} (clean the label column so each class is "
+                        "written one way)")
+    numbers: dict[str, list[str]] = {}  # "1" and "1.0": one number (two exports joined)
+    for v in sorted({str(v) for v in classes}):
+        if (key := number_key(v)) is not None:
+            numbers.setdefault(key, []).append(v)
+    if same := [g for g in numbers.values() if len(g) > 1]:
+        raise DataError(f"{where} has classes that are one number written more than one way: "
+                        f"{spelling_shown(same[0])} (clean the label column so each class is "
                         "written one way)")
 
 

@@ -118,7 +118,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
-from .scale import check_fit_size, min_split, search_sample
+from .scale import check_fit_size, min_split, named_tree_split, search_sample, tree_limit_said
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -196,6 +196,33 @@ CLOCK_HINTS = {
 }
 """What to do with a DataFrame column of times of day or durations written as text (plx fit
 and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
+
+
+def convert_hint(raw: pd.Series, s: pd.Series) -> str:
+    """What a categorical column left out (too many levels) should be converted to, as the
+    clause its reason ends with (" — it holds dates as text: convert it …"), "" when it holds
+    no durations, dates, numbers or times written otherwise: the one wording of the in-memory
+    fit and `fit_dask`. `raw`: the column as given (its dtype), `s`: its values as strings."""
+    typed = pd.api.types.infer_dtype(raw, skipna=True)
+    if typed in ("timedelta", "timedelta64"):
+        return (" — it holds durations: convert them to a number (e.g. "
+                ".dt.total_seconds() / 3600 for hours) to have them binned")
+    if date_format(s) is not None:
+        return " — it holds dates as text: convert it (pd.to_datetime) to have it binned as a time line"
+    if (mixed := mixed_dates(s)) is not None:
+        return f" — {mixed}"
+    if typed == "string" and (fmt := number_reading(s)):
+        if fmt == "plain":
+            return (" — it holds numbers as text: convert it (pd.to_numeric with "
+                    "errors='coerce' turns the rest into missing) to have it binned")
+        if fmt in CLOCK_HINTS:
+            return f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: {CLOCK_HINTS[fmt]} to have it binned"
+        return (f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it to numbers "
+                "(pd.to_numeric reads plain numbers only: take the signs and separators out "
+                "first) to have it binned")
+    if (unread := unread_numbers(s)) is not None:
+        return f" — {unread}"
+    return ""
 
 
 #: The kinds of KB plx learns, with what each holds.
@@ -432,6 +459,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest")
+            if self.threshold is not None:  # the class with the highest mean answers: no cut
+                raise DataError(
+                    f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
+                    "(with more, the class whose KB gives the highest mean answers): leave it "
+                    "unset, or pass y == one class to fit it against the rest with a threshold")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
@@ -447,6 +479,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             choosing and self._groups is None) else None
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
+        if self.kb != "direct" and named_tree_split(len(frame)) > 2:  # as the search's trees
+            self._min_split = named_tree_split(len(frame))
+            note = tree_limit_said(self.kb, len(frame), self._min_split)
+            warnings.warn(note, UserWarning, stacklevel=2)
         sampled = None
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
@@ -461,7 +497,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
             self._untuned(frame, labels, sampled)
         else:
-            say(at, f"building the Direct KB of {len(frame):,} rows")
+            say(at, f"building the {'Direct' if self.kb == 'direct' else self.kb} KB of "
+                    f"{len(frame):,} rows"
+                    + (f" (nodes of ≥ {self._min_split:,} rows split)" if self.kb != "direct"
+                       and self._min_split > 2 else ""))
         several = len(targets) > 1 and self.kb == "direct" and not self.kbs_
         counted = self._counted(frame, labels, targets) if several else [None] * len(targets)
         for c, done in zip(targets, counted) if not self.kbs_ else ():
@@ -577,32 +616,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c], kept = many_levels(s, n_distinct)
                     if kept is not None:
                         grouped[c] = kept
-                if levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) in ("timedelta", "timedelta64"):
-                    levels[c] += (" — it holds durations: convert them to a number (e.g. "
-                                  ".dt.total_seconds() / 3600 for hours) to have them binned")
-                elif levels[c] is not None and date_format(s) is not None:
-                    levels[c] += (" — it holds dates as text: convert it (pd.to_datetime) to "
-                                  "have it binned as a time line")
+                if levels[c] is not None:
+                    levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
-                    if levels[c] is not None:
-                        levels[c] += f" — {mixed}"
-                    else:
-                        warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                      UserWarning, stacklevel=4)
-                elif levels[c] is not None and pd.api.types.infer_dtype(
-                        raw[c], skipna=True) == "string" and (fmt := number_reading(s)):
-                    levels[c] += (" — it holds numbers as text: convert it (pd.to_numeric with "
-                                  "errors='coerce' turns the rest into missing) to have it binned"
-                                  if fmt == "plain" else
-                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: "
-                                  f"{CLOCK_HINTS[fmt]} to have it binned"
-                                  if fmt in CLOCK_HINTS else
-                                  f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it "
-                                  "to numbers (pd.to_numeric reads plain numbers only: take the "
-                                  "signs and separators out first) to have it binned")
-                elif levels[c] is not None and (unread := unread_numbers(s)) is not None:
-                    levels[c] += f" — {unread}"
+                    warnings.warn(f"column {c!r} is used as categories: {mixed}",
+                                  UserWarning, stacklevel=4)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
@@ -696,6 +714,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if "forest" in kinds:
             many = build_trees(rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
                                max_features=self.max_features, max_depth=self.max_depth,
+                               min_samples_split=getattr(self, "_min_split", 2),
                                random_state=self.random_state)
             out["forest"] = trees_to_kb(many, "leaves", kind="forest")
             if drawn is not None:

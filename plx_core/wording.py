@@ -470,6 +470,22 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
     return text
 
 
+def copies_said(n_copies: int, n_test: int, same_label: int, f1_rest: float | None) -> str:
+    """What test rows that repeat a training row (`data.split_copies`) mean for the test
+    score, with the F1 of the other test rows (None: they have no positive or are none);
+    "" when no test row repeats one."""
+    if n_copies == 0:
+        return ""
+    rest = n_test - n_copies
+    tail = (f" On the {rest:,} other test rows F1 is {f1_rest:.3f}." if f1_rest is not None
+            else f" The {rest:,} other test rows are too few to score alone." if rest
+            else "")
+    return (f"{n_copies:,} of the {n_test:,} test rows ({n_copies / n_test:.0%}) repeat a "
+            f"training row in every feature column ({same_label:,} with its label too): the "
+            "model has seen them, so the test score is optimistic by what they add — it "
+            "measures recall of training rows as well as new ones." + tail)
+
+
 # --------------------------------------------------------------------------- hints
 
 

@@ -1123,3 +1123,46 @@ def test_features_named_like_plx_columns_keep_the_query_and_rules_pages_working(
     at = run("plx_app/views/5_Rules.py", ws)
     assert not errors(at), errors(at)
     assert int(metric(at, "Decisions that flip")) == len(fx.flips)
+
+
+@pytest.mark.slow
+def test_evaluate_page_says_how_many_test_rows_repeat_a_training_row():
+    """A table holding 80 records twice: some copies land in the test part, whose score is
+    then partly recall. The Evaluate page says how many (counted on the columns as
+    uploaded, not on their bins) and the F1 of the other test rows; a table of distinct
+    records says nothing."""
+    import numpy as np
+
+    from plx_app.service import DataSettings, read_upload
+    from plx_core.baselines import scores
+
+    rng = np.random.default_rng(4)
+    n = 240
+    frame = pd.DataFrame({"dose": rng.normal(size=n).round(6), "arm": rng.choice(list("ab"), n),
+                          "site": rng.choice(list("xyz"), n)})
+    frame["outcome"] = np.where((frame.dose > 0) ^ (rng.random(n) < 0.15), "yes", "no")
+    twice = pd.concat([frame, frame.iloc[:80]], ignore_index=True)
+    for table, repeated in ((twice, True), (frame, False)):
+        raw = read_upload(table.to_csv(index=False).encode(), "trial.csv")
+        ws = new_workspace(raw, DataSettings("outcome", "yes", ("dose", "arm", "site")),
+                           kb=KBSettings("direct"))
+        at = run("plx_app/views/6_Evaluate.py", ws)
+        assert not at.exception and not errors(at), errors(at)
+        warned = [str(w.value).replace("\\", "") for w in at.warning]
+        said = [w for w in warned if "repeat a training row" in w]
+        if not repeated:
+            assert said == [], said
+            continue
+        train = raw.frame.loc[ws.X_train.index, ["dose", "arm", "site"]].drop_duplicates()
+        test = raw.frame.loc[ws.X_test.index, ["dose", "arm", "site"]]
+        seen = test.merge(train, how="left", indicator=True)["_merge"].eq("both").to_numpy()
+        assert 0 < seen.sum() < len(test)
+        d = ws.decisions("test")
+        rest = scores((ws.y_test == "yes").to_numpy()[~seen],
+                      (d["decision"] == "POS").to_numpy()[~seen])
+        assert said == [
+            f"{seen.sum()} of the {len(test)} test rows ({seen.sum() / len(test):.0%}) repeat a "
+            f"training row in every feature column ({seen.sum()} with its label too): the model "
+            "has seen them, so the test score is optimistic by what they add — it measures "
+            "recall of training rows as well as new ones. On the "
+            f"{len(test) - seen.sum()} other test rows F1 is {rest['F1']:.3f}."], said

@@ -807,6 +807,21 @@ def test_a_label_written_two_ways_is_refused_not_split(tmp_path, capsys):
     assert_one_line_error(err, "label 'y'", "differ only in case or spaces", "' Yes', 'yes'")
 
 
+def test_a_label_writing_one_number_two_ways_is_refused_not_split(tmp_path, capsys):
+    # '1' and '1.0' were four classes: "pass --positive", and --positive 1 would have made
+    # every '1.0' row a negative without a word
+    from user_tables import label_number_spellings
+
+    data = tmp_path / "d.csv"
+    data.write_bytes(label_number_spellings().data)
+    for extra in ([], ["--positive", "1"]):
+        code, _, err = run(["fit", data, "--label", "cured", *extra, "--out",
+                            tmp_path / "m.json"], capsys)
+        assert code == 2 and not (tmp_path / "m.json").exists()
+        assert_one_line_error(err, "label 'cured'", "one number written more than one way",
+                              "['0', '0.0']")
+
+
 def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
     # ';'-separated, BOM, CRLF, trailing blank lines, decimal commas: the deciding measure
     # used to be left out as "ID-like"

@@ -387,6 +387,10 @@ def test_label_classes_differing_only_in_case_or_spaces_are_refused_not_split():
     with pytest.raises(DataError, match="differ only in case"):  # the dashboard's one-vs-rest
         infer_schema(frame, "t", "yes", label_map={" Yes": "not yes", "no": "not yes"})
 
+    spelled = frame.assign(t=["1", "1.0", "0", "1", "0", "0"])  # one number written two ways
+    with pytest.raises(DataError, match=err("the label 't' has classes that are one number "
+                                            "written more than one way: ['1', '1.0']")):
+        infer_schema(spelled, "t", "1", label_map={"1.0": "not 1", "0": "not 1"})
 
 def test_values_normalised_once():
     s = pd.Series([1.0, 2.0, np.nan, 2.5], name="f")
@@ -923,3 +927,43 @@ def test_numbers_held_as_objects_are_written_as_each_value_is(floats, ints):
     for values in (floats, ints):
         got = as_strings(pd.Series(np.array(values, dtype=object), dtype=object))
         assert [None if pd.isna(g) else g for g in got] == [one(v) for v in values]
+
+
+def test_split_copies_finds_test_rows_that_repeat_a_training_row():
+    """A test row repeats a training row when every column holds the same value (missing
+    equals missing, 1 and 1.0 are one number); one column apart, it is a new row."""
+    from plx_core.data import split_copies
+
+    train = pd.DataFrame({"a": [1.0, 2.0, np.nan, 4.0], "b": ["x", "y", "z", "x"]})
+    test = pd.DataFrame({"a": [1, 2.0, np.nan, 4.0, np.nan], "b": ["x", "Y", "z", "y", None]},
+                        index=[10, 11, 12, 13, 14])
+    assert split_copies(train, test).tolist() == [True, False, True, False, False]
+    assert split_copies(train.iloc[:0], test).tolist() == [False] * 5
+    assert split_copies(train, test.iloc[:0]).tolist() == []
+
+
+def test_suggest_label_prefers_the_outcome_to_features_named_like_a_label():
+    """A text feature "decision" in the middle of a loan table won over the 0/1 outcome in its
+    last column (text came before every number); a 1/2-coded outcome too. Of two columns
+    named like a label (Titanic's "Class" and "Survived"), the one at the table's edge."""
+    from plx_core.data import suggest_label
+
+    rng = np.random.default_rng(0)
+    n = 40
+    loans = pd.DataFrame({"income": rng.normal(50, 10, n).round(1),
+                          "decision": rng.choice(["approve", "refer", "deny"], n),
+                          "branch": rng.choice(["north", "south"], n),
+                          "term": rng.choice([12, 24, 36, 48], n),
+                          "defaulted": rng.choice([0, 1], n)})
+    g = suggest_label(loans)
+    assert g.column == "defaulted" and "last two-valued column with few classes (2)" in g.reason
+    assert suggest_label(loans.assign(defaulted=rng.choice([1, 2], n))).column == "defaulted"
+    # more numbers than two (a term in months, a year) still come after text
+    assert suggest_label(loans.drop(columns=["defaulted"])).column == "branch"
+    titanic = pd.DataFrame({"Class": rng.choice(["1st", "2nd", "3rd", "crew"], n),
+                            "Age": rng.choice(["adult", "child"], n),
+                            "Sex": rng.choice(["male", "female"], n),
+                            "Survived": rng.choice(["yes", "no"], n)})
+    g = suggest_label(titanic)
+    assert g.column == "Survived"
+    assert "'Class' is named like one too, but a label usually sits at the edge" in g.reason

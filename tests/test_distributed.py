@@ -301,3 +301,32 @@ def test_the_cluster_fit_groups_and_leaves_out_as_the_in_memory_fit(client):
     test = X.iloc[:200].assign(zip=np.where(np.arange(200) % 3 == 0, "R999", X["zip"][:200]))
     got = D.bounds_dask(clf, D.as_dask_frame(test, npartitions=2), client=client).compute()
     np.testing.assert_array_equal(got["mean"].to_numpy(), ref.bounds(test)["mean"].to_numpy())
+
+
+def test_the_cluster_fit_says_how_to_convert_the_columns_it_leaves_out_as_in_memory(client):
+    # dates and numbers written as text, of too many levels to be categories: the in-memory
+    # fit's reason ends with how to convert them; the cluster's said only "too many levels".
+    # A grouped column's spellings of a kept level: said alike too.
+    from test_levels import cities
+
+    X, y = cities(900)
+    n = len(X)
+    rng = np.random.default_rng(5)
+    days = pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 400, n), unit="D")
+    X = X.assign(visit=days.strftime("%Y-%m-%d"),
+                 amount=[f"{v:,.2f}" for v in rng.uniform(1000, 9000, n)])
+    with pytest.warns(UserWarning):
+        ref = PLXClassifier(positive="sick", variant="tuned").fit(X, y)
+    with pytest.warns(UserWarning, match="'visit': too many .* convert it \\(pd.to_datetime\\)"):
+        clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label",
+                         positive="sick")
+    assert set(clf.excluded_) == {"visit", "amount"}
+    assert clf.excluded_ == ref.excluded_
+    assert "it holds dates as text: convert it (pd.to_datetime)" in clf.excluded_["visit"]
+    assert " as text: convert it to numbers" in clf.excluded_["amount"]
+    assert clf.grouped_ == ref.grouped_ and "'PARIS' as 'Paris'" in clf.grouped_["city"]
+    # a feature column missing from the rows to answer: named, with its other spelling
+    with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['smoker'\].*"
+                                        "'Smoker'"):
+        D.bounds_dask(clf, D.as_dask_frame(X.rename(columns={"smoker": "Smoker"}),
+                                           npartitions=2), client=client)

@@ -224,10 +224,13 @@ def test_float_zero_one_labels_need_no_positive():
 @pytest.mark.parametrize("bad, message", [
     ([None], r"label is missing in row\(s\) \[0\]"),
     (["Yes", "yes "], r"differ only in case or spaces: \['Yes', 'yes', 'yes '\]"),
+    (["1.0", "01"], r"one number written more than one way: \['01', '1', '1.0'\]"),
 ])
 def test_unclean_labels_are_named(bad, message):
     X, y = _mixed()
     labels = np.where(y == 1, "yes", "no").astype(object)
+    if "01" in bad:  # a label of numbers written as text
+        labels = np.where(y == 1, "1", "0").astype(object)
     labels[:len(bad)] = bad
     with pytest.raises(DataError, match=message):
         PLXClassifier().fit(X, labels)
@@ -706,12 +709,17 @@ def test_the_positive_class_is_assumed_only_for_the_known_pairs(y, positive):
 
 
 def test_a_positive_class_is_never_dropped_silently_with_three_classes():
-    """positive= with more than two classes was ignored (one-vs-rest, positive_ None) where
-    `plx fit --positive` fits that class against the rest: now one line says what to do."""
+    """positive= (and threshold=) with more than two classes was ignored (one-vs-rest,
+    positive_ None) where `plx fit --positive` fits that class against the rest: now one line
+    says what to do."""
     y = np.where(_BASE, "a", np.where(np.arange(40) % 2, "b", "c"))
     with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; positive= is for two "
                                         r"classes.*y == 'a'"):
         PLXClassifier(positive="a").fit(_XL, y)
+    with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; threshold= is for two "
+                                        r"classes \(with more, the class whose KB gives the "
+                                        r"highest mean answers\)"):  # it was ignored
+        PLXClassifier(threshold=0.3).fit(_XL, y)
     assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
     with pytest.raises(DataError, match="the label is missing in row"):  # booleans with a gap
         PLXClassifier().fit(_XL, pd.array([*_BASE[:-1], None], dtype="boolean"))

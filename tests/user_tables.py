@@ -2,7 +2,7 @@
 
 Each table is (name, file bytes, label column, positive class or None, test file bytes or None):
 label codings (1/2, Y/N, pos/neg, booleans with gaps), a very rare class and a 1% class,
-Likert codes beside counts, degenerate and informative-missing columns, duplicated rows and
+Likert codes beside counts, a label written 1 and 1.0, degenerate and informative-missing columns, duplicated rows and
 column names, unicode everywhere, an Excel export (BOM, CRLF, trailing empty columns, a totals
 row), a TSV, scientific notation with -0 and inf, mixed booleans, column names plx writes
 itself, 45 features on 200 rows, and test files whose columns are reordered, lacking or extra.
@@ -259,10 +259,22 @@ def test_lacks_column(seed: int = 16) -> UserTable:
     return UserTable("test_lacks_column", _csv(f), "y", test=_csv(test))
 
 
+def label_number_spellings(seed: int = 17) -> UserTable:
+    """A 0/1 label written '1' and '1.0' (two exports joined: one wrote the column as floats)."""
+    rng = np.random.default_rng(seed)
+    n = 200
+    z, y = _signal(rng, n, 0.4)
+    lab = np.where(y, rng.choice(["1", "1.0"], size=n), rng.choice(["0", "0.0"], size=n))
+    f = pd.DataFrame({"dose": (z * 4 + 20).round(1), "arm": rng.choice(["A", "B"], size=n),
+                      "cured": lab})
+    return UserTable("label_number_spellings", _csv(f), "cured")
+
+
 TABLES: tuple[Callable[[], UserTable], ...] = (
     rare_multiclass, one_percent, label_12, label_yn_missing, label_posneg, label_bool_gaps,
     likert_counts, degenerate_columns, duplicates, unicode_everything, excel_export, tsv,
-    scientific, mixed_bool, colliding_names, wide_short, test_lacks_column)
+    scientific, mixed_bool, colliding_names, wide_short, test_lacks_column,
+    label_number_spellings)
 
 
 def write_all(folder: Path) -> list[UserTable]:

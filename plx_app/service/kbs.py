@@ -13,6 +13,7 @@ from plx_core.direct import direct_kb
 from plx_core.errors import DataError
 from plx_core.estimator import KB_KINDS as ESTIMATOR_KB_KINDS
 from plx_core.kb import KB, WeightedClause
+from plx_core.scale import named_tree_split, tree_limit_said
 from plx_core.tree import Tree, tree_kb_with_trees
 
 from .model import ModelChoice, fit_default
@@ -96,15 +97,17 @@ def build_kb(
         say(0.05, "Counting every feature-value set of the training rows…")
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)
         kb = direct_kb(X, y, positive=positive, max_len=settings.max_len or X.shape[1])
-    elif settings.kind in ("tree", "tree-all"):
-        say(0.05, "Growing the ID3 tree…")
+    elif settings.kind in ("tree", "tree-all", "forest"):
+        # a long table: nodes split as the default's search splits them (`scale`), said first
+        least = named_tree_split(len(X))
+        limit = f" ({tree_limit_said(settings.kind, len(X), least)})" if least > 2 else ""
+        many = settings.kind == "forest"
+        say(0.05, (f"Growing {settings.n_trees} ID3 trees" if many else "Growing the ID3 tree")
+            + f"{limit}…")
         kb, trees = tree_kb_with_trees(X, y, positive=positive,
-                                       nodes="leaves" if settings.kind == "tree" else "all",
-                                       max_depth=settings.max_depth, random_state=settings.random_state)
-    elif settings.kind == "forest":
-        say(0.05, f"Growing {settings.n_trees} ID3 trees…")
-        kb, trees = tree_kb_with_trees(X, y, positive=positive, nodes="leaves",
-                                       n_trees=settings.n_trees, max_depth=settings.max_depth,
+                                       nodes="all" if settings.kind == "tree-all" else "leaves",
+                                       n_trees=settings.n_trees if many else 1,
+                                       max_depth=settings.max_depth, min_samples_split=least,
                                        random_state=settings.random_state)
     else:
         raise DataError(f"unknown KB kind {settings.kind!r}; choose one of {list(KB_KINDS)}")

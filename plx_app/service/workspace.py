@@ -12,7 +12,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.data import Binning, Dataset, estimator_rows, row_name
+from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copies
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
@@ -439,6 +439,30 @@ class Workspace:
         split part (`decisions`: a `decisions(part)` frame already at hand)."""
         d = self.decisions(part, rules) if decisions is None else decisions
         return scores(self.truth(part), d["decision"].to_numpy() == "POS")
+
+    def copies(self) -> tuple[np.ndarray, int]:
+        """Which test rows repeat a training row in every feature column (`data.split_copies`,
+        on the columns as uploaded, not their bins), and how many also repeat its label."""
+        def make() -> tuple[np.ndarray, int]:
+            raw, feats = self.raw.frame, list(self.features)
+            usable = set(feats) <= set(raw.columns) and self.X_test.index.isin(raw.index).all() \
+                and self.X_train.index.isin(raw.index).all()
+            tr = raw.loc[self.X_train.index, feats] if usable else self.X_train
+            te = raw.loc[self.X_test.index, feats] if usable else self.X_test
+            both = split_copies(tr.assign(**{"\x00label": self.y_train.astype(str).to_numpy()}),
+                                te.assign(**{"\x00label": self.y_test.astype(str).to_numpy()}))
+            return split_copies(tr, te), int(both.sum())
+        return self.cached("split copies", scope="data", make=make)
+
+    def copies_said(self, decisions: pd.DataFrame) -> str:
+        """The sentence the test score is shown with when test rows repeat training rows
+        (`wording.copies_said`, with the F1 of the others on `decisions`); "" when none."""
+        mask, same = self.copies()
+        rest = ~mask
+        truth = self.truth("test")
+        f1 = (scores(truth[rest], decisions["decision"].to_numpy()[rest] == "POS")["F1"]
+              if rest.any() and truth[rest].any() else None)
+        return wording.copies_said(int(mask.sum()), len(mask), same, f1)
 
     def baselines(self) -> pd.DataFrame:
         """Test scores of the dashboard's baselines on the same split (cached per data set)."""

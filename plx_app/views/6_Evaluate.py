@@ -52,6 +52,8 @@ with guard("Showing the scores"):
                     help=f"Rows whose ω(POS) bounds have mean exactly {ws.threshold:g}, the "
                          f"decision threshold of the KB in use; reported NOT POS (positive iff "
                          f"the mean is above it)")
+        if copies := ws.copies_said(dec):  # test rows the model has seen: never silently
+            st.warning(md(copies))
         c1, c2 = st.columns(2)
         with c1:
             cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]
