@@ -9,9 +9,9 @@ explains that class's KB (the class against the rest).
 
 * "auto" (default) — the tuned Direct KB, the Direct KB with confidence weights
   ("direct-conf", `plx_core.weighting`), the Direct KB's one-feature clauses with fitted vote
-  weights ("direct-vote", `plx_core.vote`), an ID3 tree KB, or the one-feature clauses and the
-  trees' path clauses with fitted vote weights ("rule-vote", `plx_core.vote.RuleVote`: RuleFit in
-  plx's clauses), whichever has the best F1 on the training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
+  weights ("direct-vote", `plx_core.vote`), an ID3 tree KB, or the one-feature clauses and
+  learned terms (conjunctions of up to three values, `plx_core.terms`) with fitted vote weights
+  ("rule-vote", `plx_core.vote.RuleVote`), whichever has the best F1 on the training rows (the Direct KBs by exact leave-one-out, the others by cross-validation:
   `plx_core.selection`; binary labels and `kb="direct"` only), with the decision threshold
   chosen there unless `threshold` is given;
 * "paper" — the paper's method exactly: every Direct clause, relevant semantics, unit weights,
@@ -800,8 +800,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     held[:] = [enc, got]
                 return got
 
-            if rules:  # the rule vote of the fold's two trees, answering its held-out rows
-                rv = self._rule_vote(kbs, drawn, f, yy, coded[0])
+            if rules:  # the rule vote of the fold's terms, answering its held-out rows
+                rv = self._rule_vote(kbs[S.RULE_TREES[0]], coded[0], yy)
                 out["rule-vote"] = lambda X, rv=rv: VT.probability(
                     rv.score(codes_of(X, rv.like)[0]))
             for k, kb in kbs.items():
@@ -926,11 +926,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 self.threshold_ = 0.5
             return
         if sel.chosen == "rule-vote":
-            # the rule vote of the two trees grown on every training row, its threshold moved
+            # the rule vote of the terms learned on every training row, its threshold moved
             # into the prior clause (decides at 0.5), answered like a tree by "relevant"
-            drawn, coded = {}, []
-            kbs = self._tree_kbs(frame, y, pos, S.RULE_TREES, cw, drawn=drawn, encoded=coded)
-            rv = self._rule_vote(kbs, drawn, frame, y, coded[0])
+            from .kb import KB
+            from .tree import tree_rows
+
+            rows = tree_rows(frame, y, positive=1)  # the rows as the search's trees read them
+            like = KB(rows.features, rows.domains, positive=pos, n_rows=len(y))
+            rv = self._rule_vote(like, rows.codes, y)
             self.kbs_[0] = rv.kb(0.5 if self.threshold is not None else sel.threshold)
             self.paper_kbs_[0], self.tuned_[0], self.variant_ = None, None, sel.chosen
             self.semantics_ = sem
@@ -986,18 +989,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._adopt(sampled.selection_, frame, labels, raw)
         self.chosen_reason_ += note
 
-    def _rule_vote(self, kbs: dict, drawn: dict, frame: pd.DataFrame, y: np.ndarray,
-                   codes: np.ndarray | None = None):
+    def _rule_vote(self, like, codes: np.ndarray, y: np.ndarray):
         """The "rule-vote" candidate fitted on these rows (`vote.RuleVote`): the one-feature
-        clauses and the clauses of the `selection.RULE_TREES` in `kbs` that split the rows
-        (`drawn`: their trees, which rows walk down; `codes`: the rows as the trees read
-        them, else encoded here)."""
-        from . import selection as S
+        clauses and the terms `terms.learn_terms` finds on them, with fitted vote weights
+        (L1 `terms.TERM_L1`); `like`: a KB whose features and domains `codes` (the rows)
+        are read with."""
+        from . import terms as TM
 
-        trees = [k for k in S.RULE_TREES if kbs[k].lengths.max(initial=0) > 0]
-        return VT.RuleVote.of(kbs[S.RULE_TREES[0]], [kbs[k] for k in trees],
-                              [drawn[k][0][0] for k in trees], frame, y,
-                              self._fold_weights(y), codes)
+        sizes = [len(like.domains[f]) for f in like.features]
+        cw = self._fold_weights(y)
+        found = TM.learn_terms(codes, sizes, y, cw)
+        rules = VT.rule_set(sizes, [(found.bodies, found.group)], sources=[TM.TERM_SOURCE])
+        return VT.RuleVote(like, rules, codes, y, cw, trees=[], l1=TM.TERM_L1)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
               cv: bool = True, smooth: tuple | None = None):

@@ -27,13 +27,17 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
   unit or depth weights (`TREE_MODELS`); "tree-bin-deep" also cost-complexity pruned at each α
   of `BIN_ALPHAS` (CART's weakest-link pruning, read off the one tree grown per fold);
-* "rule-vote" — RuleFit in plx's clauses (`vote.RuleVote`): the one-feature clauses and every
-  node's path clause of the two trees of `RULE_TREES` (grown in each fold anyway), with fitted
-  non-negative vote weights (L1 and L2) and a prior clause, answered by the weighted median
+* "rule-vote" — a rule vote in plx's clauses (`vote.RuleVote`): the one-feature clauses and
+  the terms `terms.learn_terms` finds on the rows (conjunctions of up to three `a = v` or
+  `a ≠ v` literals, by sequential covering for each class), with fitted non-negative vote
+  weights (L1 `terms.TERM_L1` and L2) and a prior clause, answered by the weighted median
   like "direct-vote" (whose docstring says why the median reproduces the vote); a row that
-  holds "either term" of a label gets the vote of that term's path, which a median of subset
-  frequencies cannot give it. Scored on the `SELECT_FOLDS` folds of the trees, its threshold
-  chosen on the vote's out-of-fold probability and moved into the prior clause;
+  holds "either term" of a label gets that term's vote, which a median of subset frequencies
+  cannot give it, and one tree states only by copying a term under each branch of another.
+  Scored on the `SELECT_FOLDS` folds of the trees (each fold's terms learned on its training
+  rows), its threshold chosen on the vote's out-of-fold probability and moved into the prior
+  clause. (Its first version weighed the trees' path clauses, RuleFit's rules: measured
+  against the terms in benchmarks/RESULTS.md, "The rule vote on learned terms");
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
@@ -75,9 +79,9 @@ is supported but left out: grown in every fold it was 90% of the search's time (
 random forest's fit on Titanic and the rare sets at 210 rows) and won no set's 5-fold
 comparison in the trial (Voting: tree-all 0.953, forest 0.927)."""
 RULE_TREES = ("tree-all", "tree-bin-deep")
-"""The trees whose path clauses "rule-vote" weighs (`vote.RuleVote`, with the one-feature
-clauses): the multiway ID3 tree's every node and the binary tree's every node (one vote per
-node), both grown until pure on the fold's training rows — the trees the search grows anyway."""
+"""The trees the search grows for "rule-vote" too: its rows are read (features, domains,
+codes) as the first one's are. (Its clauses were these trees' path clauses before the
+learned terms, `terms.learn_terms`, replaced them.)"""
 TREE_MODELS = ("tree-all", "tree-bin", "tree-bin-deep")
 """The tree models, each scored at every limit of `depths_of(model)`: the multiway ID3 tree,
 and the binary one (`plx_core.tree.id3_binary`: value-against-rest splits, each node one
@@ -434,9 +438,10 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
            f"{VOTE_FOLDS}-fold, the {'one- and two-feature' if setting == 'pairs' else 'one-feature'}"
            " clauses' fitted vote; its threshold is on the vote's probability, moved into the "
            "prior clause" if model == "direct-vote"
-           else f"{SELECT_FOLDS}-fold, the fitted vote of the one-feature clauses and the trees' "
-           "path clauses; its threshold is on the vote's probability, moved into the prior "
-           "clause" if model == "rule-vote" else f"{SELECT_FOLDS}-fold")
+           else f"{SELECT_FOLDS}-fold, the fitted vote of the one-feature clauses and the terms "
+           "learned by sequential covering (conjunctions of up to three values); its threshold "
+           "is on the vote's probability, moved into the prior clause" if model == "rule-vote"
+           else f"{SELECT_FOLDS}-fold")
     alpha = float(setting) if is_pruned(best) else None
     depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
              else None)

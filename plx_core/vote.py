@@ -1,6 +1,6 @@
 """Fitted vote weights for the Direct KB's one-feature clauses: the "direct-vote" candidate of
-`variant="auto"`; and for those clauses with the trees' path clauses: "rule-vote" (`RuleVote`,
-RuleFit in plx's clauses).
+`variant="auto"`; and for those clauses with learned terms (`terms.learn_terms`) or the trees'
+path clauses: "rule-vote" (`RuleVote`; the default's rule vote weighs the terms).
 
 Under the relevant semantics a query's ω(POS) is the weighted median of the probabilities of
 the clauses inside it, so it lies above 0.5 exactly when the clauses whose p is above 0.5
@@ -687,6 +687,11 @@ class RuleSet:
         else:
             slot = value_slots(codes, self.sizes).slot
             r0, j = np.nonzero(slot >= 0)
+            # the clauses after the trees' (learned terms, `terms.learn_terms`): matched
+            if len(pairs) < len(self.starts):
+                at = self.starts[len(pairs)]
+                m = body_matches(self.bodies[at:], self.sizes, codes).tocoo()
+                pairs = [*pairs, (m.row, m.col)]
             r = np.concatenate([r0, *(p[0] for p in pairs)])
             c = np.concatenate([slot[r0, j], *(np.asarray(p[1]) + s
                                                for p, s in zip(pairs, self.starts))])
@@ -698,21 +703,24 @@ class RuleSet:
         return m.astype(bool)
 
 
-def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.ndarray | None]]
-             ) -> RuleSet:
+def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.ndarray | None]],
+             sources: list[int] | None = None) -> RuleSet:
     """The one-feature clause of every (feature, value), then the clauses of `paths` — each
-    (a tree KB's bodies, the node of each clause or None: one node a clause) —, each vote once
-    (a one-clause vote whose body is already there is that vote)."""
+    (a tree KB's bodies, or learned terms' (`terms.learn_terms`), and the node or term of each
+    clause, or None: one vote a clause) —, each vote once (a one-clause vote whose body is
+    already there is that vote). `sources`: each path's `clause.SOURCES` index (default
+    "tree")."""
     from .tree import TREE_SOURCE
 
     sizes = np.asarray(sizes, dtype=np.int64)
+    sources_given = sources
     n_feat, n_one = len(sizes), int(sizes.sum())
     one = np.full((n_one, n_feat), -1, np.int64)
     one[np.arange(n_one), np.repeat(np.arange(n_feat), sizes)] = (
         np.arange(n_one) - np.repeat(np.cumsum(sizes) - sizes, sizes))
     bodies, groups, sources, starts, n = [one], [np.arange(n_one)], [np.zeros(n_one, np.int8)], [], n_one
     at = n_one
-    for b, node in paths:
+    for at_path, (b, node) in enumerate(paths):
         b = np.asarray(b, dtype=np.int64).reshape(-1, n_feat)
         node = np.arange(len(b)) if node is None or not len(b) else np.asarray(node)
         _u, g = np.unique(node, return_inverse=True)
@@ -720,7 +728,8 @@ def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.nda
         g[~(b >= 0).any(axis=1)] = -1  # the root's bare clause: the intercept's part
         bodies.append(b)
         groups.append(g)
-        sources.append(np.full(len(b), TREE_SOURCE, np.int8))
+        sources.append(np.full(len(b), TREE_SOURCE if sources_given is None
+                               else sources_given[at_path], np.int8))
         starts.append(at)
         at += len(b)
         n += len(_u)
@@ -764,7 +773,7 @@ def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, n
 
 class RuleVote:
     """A rule vote fitted on training rows (RuleFit in plx's clauses): the one-feature clauses
-    and the trees' path clauses of `rules`, each vote sign(p − 0.5) with a fitted weight ≥ 0
+    and the learned terms' or trees' path clauses of `rules`, each vote sign(p − 0.5) with a fitted weight ≥ 0
     (each training row voted on by leave-one-out counts, as for `VoteCandidate`; L2 `RULE_C`
     and L1 `RULE_L1`, which leaves most paths out of the KB), the intercept the prior clause's
     signed weight. `like`: the KB whose features and domains rows are read with; `trees`: the

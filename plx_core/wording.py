@@ -532,7 +532,8 @@ MODEL_NAMES = {
     "direct-conf": "the Direct KB with confidence weights",
     "direct-vote": "the Direct KB's one-feature (or one- and two-feature) clauses with fitted "
                    "vote weights",
-    "rule-vote": "the one-feature clauses and the trees' path clauses with fitted vote weights",
+    "rule-vote": "the one-feature clauses and learned terms (conjunctions of up to three "
+                 "values) with fitted vote weights",
     "tree": "the ID3 tree (leaves)",
     "tree-all": "the ID3 tree",
     "forest": "the ID3 forest",

@@ -957,7 +957,7 @@ def test_a_feature_that_settles_nothing_is_never_cited_in_a_fitted_vote():
     f = pd.read_csv(io.BytesIO(t.data))
     X, y = f.drop(columns=[t.label]), f[t.label]
     m = PLXClassifier().fit(X, y)
-    assert m.chosen_ == "direct-vote"
+    assert m.chosen_ in ("direct-vote", "rule-vote")  # a fitted vote (here the rule vote's)
     kb = m.kbs_[0]
     rows = X.iloc[:40]
     many = m.explain_many(rows, k=2)

@@ -571,12 +571,29 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
         assert np.array_equal(loo[i], one)
 
 
+def dnf_table(n=600, seed=1, noise=0.05):
+    """Eight three-valued columns, label "yes" iff (c0 = 0 ∧ c1 = 1) ∨ (c2 = 2 ∧ c3 = 0 ∧
+    c4 = 1) ∨ (c5 = 1 ∧ c6 = 1), `noise` of the labels flipped: a disjunction of short
+    conjunctions, which the rule vote's learned terms state and one tree states only by
+    copying a term under each branch of another."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 3, (n, 8))
+    y = (((v[:, 0] == 0) & (v[:, 1] == 1)) | ((v[:, 2] == 2) & (v[:, 3] == 0) & (v[:, 4] == 1))
+         | ((v[:, 5] == 1) & (v[:, 6] == 1)))
+    y ^= rng.random(n) < noise
+    X = pd.DataFrame(v.astype(str).astype(object), columns=[f"c{i}" for i in range(8)])
+    return X, np.where(y, "yes", "no")
+
+
+DNF_TERMS = ({"c0": "0", "c1": "1"}, {"c2": "2", "c3": "0", "c4": "1"}, {"c5": "1", "c6": "1"})
+
+
 @pytest.mark.slow
-def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp_path, capsys):
+def test_the_default_chooses_the_rule_vote_where_either_of_three_terms_decides(tmp_path, capsys):
     from plx_core.modelfile import load_model
 
-    X, y = either_table()
-    tr, te = np.arange(300), np.arange(300, 400)
+    X, y = dnf_table()
+    tr, te = np.arange(400), np.arange(400, 600)
     clf = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
     s = clf.selection_
     assert clf.chosen_ == clf.variant_ == "rule-vote"
@@ -584,6 +601,10 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
     assert clf.chosen_reason_.startswith("rule-vote answers: out-of-fold F1")
     kb = clf.kb_
     assert kb.kind == "rule-vote" and clf.threshold_ == 0.5 and kb.lengths.max() >= 2
+    # its heaviest clauses are the label's three terms
+    heavy = [{f: kb.domains[f][c] for f, c in zip(kb.features, kb.codes[i]) if c >= 0}
+             for i in np.argsort(-kb.w, kind="stable")[:3]]
+    assert sorted(map(str, heavy)) == sorted(map(str, DNF_TERMS))
     # deterministic with a seed
     again = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
     assert again.kb_.to_text() == kb.to_text()
@@ -613,7 +634,8 @@ def test_the_default_chooses_the_rule_vote_where_either_of_two_terms_decides(tmp
     assert main(["fit", str(csv), "--label", "label", "--positive", "yes",
                  "--out", str(tmp_path / "cli.json")]) == 0
     said = capsys.readouterr().out
-    assert "the trees' path clauses with fitted vote weights chosen (weights as said above)" in said
+    assert ("(conjunctions of up to three values) with fitted vote weights chosen (weights as "
+            "said above)") in said
     assert load_model(tmp_path / "cli.json").kb.to_text() == kb.to_text()
     # variant="paper" is the paper's Direct KB, untouched by the search
     paper = PLXClassifier(positive="yes", variant="paper").fit(X.iloc[tr], y[tr])

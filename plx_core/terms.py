@@ -1,0 +1,208 @@
+"""Conjunctive terms learned from the training rows: the clauses of a label that is a
+disjunction of short conjunctions ("x wins" when one of 8 lines of three cells is x's; a 3-term
+DNF), which one tree states only by copying a term under each branch of another.
+
+`learn_terms` runs a sequential covering (CN2-SD's weighted covering, RIPPER's per-class rule
+sets) with a beam search for conjunctions of up to `TERM_LEN` literals — `a = v`, or
+`a ≠ v` (value against the rest) — for each class in turn: the best term by its m-estimated precision
+(`TERM_M`; classes weighed as the KB's probabilities are corrected) whose rows hold at least
+`TERM_MIN_ROWS` of the class, then its rows of the class
+are taken out and the search repeats, up to `TERM_MAX` terms a class, until no term is more
+precise than the base rate by `TERM_MIN_LIFT`. Everything is counted by matrix products on the
+rows' one-hot literals (rows × literals), the beam's terms as columns: no per-row Python.
+
+Each term is a clause `POS ∨ ¬a1=v1 ∨ ¬a2=v2 …` — a `≠` literal expands into one clause per
+value it allows, the term's clauses mutually exclusive, so they vote as one (`vote.rule_set`'s
+groups) — and the rule vote (`vote.RuleVote`) weighs them with the one-feature clauses; the
+KB, the LP and `explain` reason with exactly those clauses.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+TERM_LEN = 3
+"""The most literals a term holds."""
+TERM_BEAM = 8
+"""Terms kept at each length of the beam search."""
+TERM_MAX = 12
+"""The most terms learned for each class."""
+TERM_MIN_ROWS = 5
+"""The fewest training rows of its class a term must hold (a term on fewer fits noise)."""
+TERM_MIN_LIFT = 0.25
+"""A term is kept only if its class-weighted precision exceeds the base rate (0.5 once
+balanced) by at least this much."""
+TERM_M = 50.0
+"""Terms are ranked by their m-estimated precision (P + m·base) / (T + m) (P, T: the class-
+weighted rows of the class and of all classes a term holds, mean row weight 1; 0: by weighted
+relative accuracy (P − base·T) / W, CN2-SD's). Measured in benchmarks/RESULTS.md ("The rule
+vote on learned terms"; 0, 5, 20, 30, 50, 100): relative accuracy prefers general terms
+(Tic-Tac-Toe: "no o on a line" over "x on a line", 0.92 always answering); a small m lets a
+third literal that drops a few flipped rows beat the true two-literal term (DNF + 10% noise:
+the label's 3 terms as the first three 0.71 at m = 20, 0.77 at 50)."""
+TERM_L1 = 3.0
+"""The L1 penalty of the vote on the terms (`vote.RULE_L1` was the tree paths'): most terms
+past the label's get weight 0. Always answering, DNF + 10% noise / Tic-Tac-Toe tested 0.755 /
+0.992 at 2, 0.769 / 0.991 at 3, 0.769 / 0.984 at 5 (m = 50)."""
+TERM_SOURCE = 0
+"""The `clause.SOURCES` index of a term's clauses: "data" (counted on the training rows, as
+the Direct KB's are)."""
+TERM_ROWS = 5000
+"""The most rows the terms are searched on (a stratified sample above it)."""
+
+
+@dataclass(frozen=True)
+class Terms:
+    """Learned terms as plx clause bodies: `bodies` (clauses × features, −1 where a clause
+    says nothing) and `group` (the term each clause belongs to: its clauses are exclusive and
+    vote as one)."""
+
+    bodies: np.ndarray
+    group: np.ndarray
+    n_terms: int
+
+
+def literals(codes: np.ndarray, sizes: np.ndarray, rest: bool = True
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rows × literals 0/1 float matrix, each literal's feature, value, and whether it is
+    `a ≠ v`): `a = v` for every value of every feature, and `a ≠ v` for features of more
+    than two values (`rest`). An open or unseen cell holds no literal."""
+    codes = np.asarray(codes, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    feat = np.repeat(np.arange(len(sizes)), sizes)
+    val = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    neg = np.zeros(len(feat), bool)
+    eq = (codes[:, feat] == val[None, :])
+    if rest:
+        many = sizes[feat] > 2
+        known = (codes[:, feat[many]] >= 0) & (codes[:, feat[many]] < sizes[feat[many]][None, :])
+        ne = known & ~eq[:, many]
+        eq = np.hstack([eq, ne])
+        feat, val = np.concatenate([feat, feat[many]]), np.concatenate([val, val[many]])
+        neg = np.concatenate([neg, np.ones(int(many.sum()), bool)])
+    return eq.astype(np.float64), feat, val, neg
+
+
+def _best_term(M: np.ndarray, onehot_feat: np.ndarray, target: np.ndarray, w: np.ndarray,
+               counted: np.ndarray, base: float, max_len: int, beam: int, min_rows: int, m: float
+               ) -> tuple[tuple[int, ...], float, float] | None:
+    """(literals, quality, precision) of the best term: by m-estimated precision
+    (P + m·base) / (T + m) (m > 0) or weighted relative accuracy (P − base·T) / W (m = 0), P the
+    weight of the `target` rows it holds, T of all its rows, W of every row; `counted`: the
+    target rows still to cover (1) — a term must hold `min_rows` of them. `onehot_feat`
+    (literals × features): each literal's feature. The beam's terms are columns (rows ×
+    beam) extended by every literal of another feature in three matrix products."""
+    W = float(w.sum())
+    A = np.stack([w * target, w, counted * target], axis=1)  # the three counts at once
+    best = None
+    cols = np.ones((len(w), 1))
+    terms: list[tuple[int, ...]] = [()]
+    has = np.zeros((1, onehot_feat.shape[1]), bool)  # the features each beam term holds
+    L = M.shape[1]
+    lit_feat = onehot_feat.argmax(axis=1)
+    for _depth in range(max_len):
+        PTC = (cols[:, :, None] * A[:, None, :]).reshape(len(w), -1).T @ M  # (beam·3) × literals
+        P, T, C = (PTC.reshape(len(terms), 3, L)[:, k] for k in range(3))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q = (P + m * base) / (T + m) if m > 0 else (P - base * T) / W
+        used = has[:, lit_feat]  # the literal's feature is already in the term
+        q = np.where(~used & (C >= min_rows) & (T > 0), q, -np.inf)
+        flat = q.ravel()
+        top = np.argsort(-flat, kind="stable")[:beam * (_depth + 1) * 2]
+        nxt: list[tuple[int, ...]] = []
+        pick: list[tuple[int, int]] = []
+        seen: set = set()
+        for at in top:
+            if not np.isfinite(flat[at]):
+                break
+            i, j = divmod(int(at), L)
+            t = tuple(sorted((*terms[i], j)))
+            if t in seen:
+                continue
+            seen.add(t)
+            if best is None or flat[at] > best[1] + 1e-12:
+                best = (t, float(flat[at]), float(P[i, j] / T[i, j]))
+            nxt.append(t)
+            pick.append((i, j))
+            if len(nxt) >= beam:
+                break
+        if not nxt:
+            break
+        ii, jj = np.array(pick).T
+        cols = cols[:, ii] * M[:, jj]
+        has = has[ii] | onehot_feat[jj]
+        terms = nxt
+    return best
+
+
+def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
+                cw: tuple[float, float], max_len: int = TERM_LEN, beam: int = TERM_BEAM,
+                max_terms: int = TERM_MAX, min_rows: int = TERM_MIN_ROWS,
+                min_lift: float = TERM_MIN_LIFT, rest: bool = True, m: float | None = None
+                ) -> Terms:
+    """The terms of both classes (see the module docstring), as clause bodies."""
+    from .vote import sample_rows, solver_threads
+
+    m = TERM_M if m is None else m
+    codes = np.asarray(codes, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    y = np.asarray(y).astype(np.int64)
+    if len(y) > TERM_ROWS:
+        at = sample_rows(y, TERM_ROWS)
+        codes, y = codes[at], y[at]
+    M, feat, val, neg = literals(codes, sizes, rest)
+    onehot_feat = np.zeros((len(feat), len(sizes)), bool)
+    onehot_feat[np.arange(len(feat)), feat] = True
+    found: list[tuple[int, ...]] = []
+    with solver_threads():  # small products: BLAS threads only wait (`vote.SOLVER_THREADS`)
+        for cls in (1, 0):
+            found += _covering(M, onehot_feat, y, cls, cw, max_len, beam, max_terms, min_rows,
+                               min_lift, m)
+    return _bodies(found, feat, val, neg, sizes)
+
+
+def _covering(M: np.ndarray, onehot_feat: np.ndarray, y: np.ndarray, cls: int,
+              cw: tuple[float, float], max_len: int, beam: int, max_terms: int, min_rows: int,
+              min_lift: float, m: float) -> list[tuple[int, ...]]:
+    """The terms of class `cls`, best first, each found on the rows of the class the ones
+    before it leave uncovered (`_best_term`)."""
+    from .vote import row_weights
+
+    found: list[tuple[int, ...]] = []
+    target = (y == cls).astype(np.float64)
+    w = row_weights(y, cw)  # mean 1: an m-estimate's m counts rows
+    base = float((w * target).sum() / w.sum())
+    counted = np.ones(len(y))
+    for _ in range(max_terms):
+        got = _best_term(M, onehot_feat, target, w, counted, base, max_len, beam, min_rows, m)
+        if got is None or got[2] < base + min_lift:
+            break
+        t = got[0]
+        found.append(t)
+        covered = M[:, list(t)].prod(axis=1) > 0
+        counted = np.where(covered, 0.0, counted)
+        w = np.where(covered & (target > 0), 0.0, w)  # its rows of the class are covered
+    return found
+
+
+def _bodies(found: list[tuple[int, ...]], feat: np.ndarray, val: np.ndarray, neg: np.ndarray,
+            sizes: np.ndarray) -> Terms:
+    """The clause bodies of terms (a `≠` literal: one clause per value it allows)."""
+    rows, group = [], []
+    for g, t in enumerate(dict.fromkeys(found)):
+        choices = [[v for v in range(int(sizes[feat[j]])) if v != val[j]] if neg[j] else [val[j]]
+                   for j in t]
+        for combo in itertools.product(*choices):
+            b = np.full(len(sizes), -1, np.int64)
+            b[feat[list(t)]] = combo
+            rows.append(b)
+            group.append(g)
+    bodies = np.array(rows, np.int64).reshape(-1, len(sizes))
+    return Terms(bodies, np.asarray(group, np.int64), len(dict.fromkeys(found)))
+
+
+__all__ = ["TERM_BEAM", "TERM_LEN", "TERM_MAX", "TERM_MIN_LIFT", "TERM_MIN_ROWS", "TERM_ROWS",
+           "Terms", "learn_terms", "literals"]

@@ -1,0 +1,86 @@
+"""Learned terms (`plx_core.terms`): the conjunctions the rule vote weighs."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_vote import DNF_TERMS, dnf_table
+
+from plx_core import terms as TM
+from plx_core import variants as V
+from plx_core import vote as VT
+from plx_core.estimator import PLXClassifier
+from plx_core.tree import tree_rows
+
+
+def coded(X, y):
+    """(codes, sizes, features, domains, 0/1 labels) of a table, as the search reads it."""
+    rows = tree_rows(X, (np.asarray(y) == "yes").astype(int), positive=1)
+    return rows.codes, [len(rows.domains[f]) for f in rows.features], rows.features, \
+        rows.domains, rows.y
+
+
+def term_literals(found, g, features, domains):
+    """Term g as {feature: sorted values it allows}."""
+    out: dict = {}
+    for b in found.bodies[found.group == g]:
+        for j in np.flatnonzero(b >= 0):
+            out.setdefault(features[j], set()).add(domains[features[j]][b[j]])
+    return {f: sorted(v) for f, v in out.items()}
+
+
+def test_the_first_terms_of_a_noisy_dnf_are_its_terms():
+    X, y = dnf_table(n=700, noise=0.1)
+    codes, sizes, feats, doms, yb = coded(X, y)
+    found = TM.learn_terms(codes, sizes, yb, V.balanced_weights(int(yb.sum()), len(yb)))
+    first = [term_literals(found, g, feats, doms) for g in range(3)]
+    want = [{f: [v] for f, v in t.items()} for t in DNF_TERMS]
+    assert sorted(map(str, first)) == sorted(map(str, want))
+    # deterministic
+    again = TM.learn_terms(codes, sizes, yb, V.balanced_weights(int(yb.sum()), len(yb)))
+    assert np.array_equal(again.bodies, found.bodies) and np.array_equal(again.group, found.group)
+
+
+def test_a_rest_literal_is_one_clause_per_value_it_allows_and_they_vote_as_one():
+    # MONK's 3 without noise: (a5 = 3 ∧ a4 = 1) ∨ (a5 ≠ 4 ∧ a2 ≠ 3)
+    rng = np.random.default_rng(0)
+    n = 400
+    a2, a4, a5 = rng.integers(1, 4, n), rng.integers(1, 4, n), rng.integers(1, 5, n)
+    y = np.where(((a5 == 3) & (a4 == 1)) | ((a5 != 4) & (a2 != 3)), "yes", "no")
+    X = pd.DataFrame({"a2": a2.astype(str), "a4": a4.astype(str), "a5": a5.astype(str)},
+                     dtype=object)
+    codes, sizes, feats, doms, yb = coded(X, y)
+    found = TM.learn_terms(codes, sizes, yb, V.balanced_weights(int(yb.sum()), len(yb)))
+    terms = [term_literals(found, g, feats, doms) for g in range(found.n_terms)]
+    assert {"a2": ["1", "2"], "a5": ["1", "2", "3"]} in terms  # a5 ≠ 4 ∧ a2 ≠ 3
+    # a row holds at most one clause of a term, and the rule set makes each term one vote
+    held = VT.body_matches(found.bodies, sizes, codes).toarray()
+    for g in range(found.n_terms):
+        assert held[:, found.group == g].sum(axis=1).max() <= 1
+    rules = VT.rule_set(sizes, [(found.bodies, found.group)], sources=[TM.TERM_SOURCE])
+    member = rules.member(codes, []).toarray()
+    assert np.array_equal(member, rules.member(codes).toarray())  # slots + matched = matched
+    at = rules.starts[0]
+    for g in range(found.n_terms):
+        vote = np.unique(rules.group[at + np.flatnonzero(found.group == g)])
+        assert len(vote) == 1  # a term's clauses are one vote (a one-literal term: its value's)
+        assert (member[:, vote[0]] == held[:, found.group == g].any(axis=1)).all()
+    assert (rules.source[at:] == TM.TERM_SOURCE).all()
+
+
+@pytest.mark.slow
+def test_a_k3_explanation_of_a_dnf_row_is_the_term_that_fires():
+    X, y = dnf_table()
+    tr, te = np.arange(400), np.arange(400, 600)
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X.iloc[tr], y[tr])
+    assert clf.chosen_ == "rule-vote"
+    assert "terms learned by sequential covering" in clf.chosen_reason_
+    rows = X.iloc[te].reset_index(drop=True)
+    fires = np.array([[all(rows.at[i, f] == v for f, v in t.items()) for t in DNF_TERMS]
+                      for i in range(len(rows))])
+    pred = clf.predict(rows)
+    one = np.flatnonzero((fires.sum(axis=1) == 1) & (pred == "yes"))
+    assert len(one) >= 10
+    for i in one[:10]:
+        e = clf.explain(rows.iloc[i], k=3)
+        term = DNF_TERMS[int(np.flatnonzero(fires[i])[0])]
+        assert e.positive and set(term) <= set(e.features)
