@@ -786,8 +786,10 @@ def merge_counts(parts: Iterable[Counts], sizes: Sequence[int], max_len: int | N
 
 
 def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, positive: str,
-                   max_len: int | None, n_rows: int | None = None) -> KB:
-    """The Direct KB of counted bodies: p = positives / support, unit weights (the bodies'
+                   max_len: int | None, n_rows: int | None = None,
+                   p_of: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> KB:
+    """The Direct KB of counted bodies: p = positives / support (`p_of(support, positives)`
+    when given: a class-corrected p, `variants.corrected_ratio`), unit weights (the bodies'
     lengths, when counted, kept as `KB.lengths`); `n_rows` the rows counted (what a rule's
     weight is weighed against, `KB.rule_unit`)."""
     m = len(counts.support)
@@ -797,7 +799,7 @@ def kb_from_counts(counts: Counts, features: Sequence[str], domains: dict, posit
         lengths.setflags(write=False)
     return KB(
         tuple(features), dict(domains), counts.codes, np.ones(m, np.int8),
-        per_count(counts.support, counts.positives, _ratio), np.ones(m), counts.support,
+        per_count(counts.support, counts.positives, p_of or _ratio), np.ones(m), counts.support,
         counts.positives, np.zeros(m, np.int8), positive=positive, kind="direct",
         max_len=max_len, n_rows=None if n_rows is None else int(n_rows),
         _lengths_cache=None if lengths is None else (counts.codes, lengths),
@@ -879,13 +881,17 @@ def direct_kb(
 def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | None = None,
                           memory_budget: int | str | None = None,
                           observe: Callable[[np.ndarray, Counts, int | None], Visit | None]
-                          | None = None) -> tuple[KB, str]:
+                          | None = None,
+                          p_of: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                          ) -> tuple[KB, str]:
     """`direct_kb` and the sentence saying which clause-length cap was used and why.
     `observe(codes, distinct rows, cap)`, called once the cap is chosen, may return a `Visit`
-    that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it."""
+    that sees the count (`count_rows`): the tuned variant's leave-one-out comes out of it.
+    `p_of`: the clauses' p from their counts (`kb_from_counts`; default positives / support)."""
     yb, pos = binary_target(y, positive)
     kbs, reason = direct_kbs_with_reason(X, [yb], max_len, memory_budget,
-                                         None if observe is None else [observe])
+                                         None if observe is None else [observe],
+                                         None if p_of is None else [p_of])
     kbs[0].positive = pos
     return kbs[0], reason
 
@@ -893,12 +899,14 @@ def direct_kb_with_reason(X: Any, y: Any, positive: Any = None, max_len: int | N
 def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None = None,
                            memory_budget: int | str | None = None,
                            observe: Sequence[Callable[[np.ndarray, Counts, int | None],
-                                                      Visit | None]] | None = None
-                           ) -> tuple[list[KB], str]:
+                                                      Visit | None]] | None = None,
+                           p_of: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray] | None]
+                           | None = None) -> tuple[list[KB], str]:
     """One Direct KB per 0/1 target in `ys` (POS = 1; one-vs-rest problems on the same rows)
     from one count: their bodies and supports are the same, only the positives differ, so
     K classes cost one pass over the rows' subsets (and share the bodies' code rows) instead
-    of K. `observe[j]` sees target j's count as `direct_kb_with_reason`'s `observe` does."""
+    of K. `observe[j]` sees target j's count as `direct_kb_with_reason`'s `observe` does;
+    `p_of[j]` gives target j's p from its counts (`kb_from_counts`)."""
     frame = as_frame(X)
     check_max_len(max_len)
     budget = None if memory_budget is None else parse_size(memory_budget)
@@ -922,8 +930,8 @@ def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None
     counts = count_rows(enc.codes, Y, sizes, cap, rows=rows,
                         visit=visit if any(v is not None for v in visits) else None)
     return [kb_from_counts(dataclasses.replace(counts, positives=np.ascontiguousarray(pos)),
-                           enc.features, enc.domains, "1", cap, n)
-            for pos in counts.positives.T], reason
+                           enc.features, enc.domains, "1", cap, n, fn)
+            for pos, fn in zip(counts.positives.T, p_of or [None] * len(ys))], reason
 
 
 # --------------------------------------------------------------------------- lazy answers

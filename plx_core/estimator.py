@@ -118,7 +118,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
-from .scale import check_fit_size, min_split, named_tree_split, search_sample, tree_limit_said
+from .scale import check_fit_size, long_tree_said, min_split, search_sample
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -479,9 +479,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             choosing and self._groups is None) else None
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
-        if self.kb != "direct" and named_tree_split(len(frame)) > 2:  # as the search's trees
-            self._min_split = named_tree_split(len(frame))
-            note = tree_limit_said(self.kb, len(frame), self._min_split)
+        if self.kb != "direct" and (note := long_tree_said(self.kb, len(frame))):  # the cost
             warnings.warn(note, UserWarning, stacklevel=2)
         sampled = None
         if sample is not None:  # the search on a sample; the model it chooses on every row
@@ -498,9 +496,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self._untuned(frame, labels, sampled)
         else:
             say(at, f"building the {'Direct' if self.kb == 'direct' else self.kb} KB of "
-                    f"{len(frame):,} rows"
-                    + (f" (nodes of ≥ {self._min_split:,} rows split)" if self.kb != "direct"
-                       and self._min_split > 2 else ""))
+                    f"{len(frame):,} rows")
         several = len(targets) > 1 and self.kb == "direct" and not self.kbs_
         counted = self._counted(frame, labels, targets) if several else [None] * len(targets)
         for c, done in zip(targets, counted) if not self.kbs_ else ():
@@ -542,8 +538,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         v = self.variant_
         full, loo = counted if counted is not None else self._counted(frame, labels, [positive])[0]
         self._loo = loo
+        # counted with the class-corrected p (`_counted`, the same floats as `_corrected`'s)
+        weights = self._correction(y, cw)
         full.positive = positive
-        full = corrected(full)
+        if weights is None:
+            full = corrected(full)
         if v == "tuned":
             if self._codes is None:  # the same rows for every one-vs-rest KB
                 self._codes = loo.codes if loo.codes is not None else encode_rows(full, frame)
@@ -579,8 +578,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         loos = [V.LooCount(y, self._groups, self._class_weights(labels, c),
                            keep_pairs=self._loo_pairs()) if self.variant_ == "tuned" else None
                 for c, y in zip(targets, ys)]
-        fulls, why = direct_kbs_with_reason(frame, ys, max_len=self.max_len_,
-                                            memory_budget=budget, observe=loos)
+        # each counted with its class-corrected p rather than corrected after (`_build`): a
+        # second p of every clause (2 M on the Syn 12 sets)
+        weights = [self._correction(y, self._class_weights(labels, c)) for c, y in zip(targets, ys)]
+        fulls, why = direct_kbs_with_reason(
+            frame, ys, max_len=self.max_len_, memory_budget=budget, observe=loos,
+            p_of=[None if w is None else V.corrected_ratio(*w) for w in weights])
         if budget < total:
             why += V.kb_share_note(total)
         if len(targets) > 1:
@@ -620,7 +623,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                  UserWarning, stacklevel=4)
+                                  UserWarning, stacklevel=3)
+                elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64"):
+                    warnings.warn(f"column {c!r} is used as categories:"  # nor durations
+                                  + convert_hint(raw[c], s).removeprefix(" —"),
+                                  UserWarning, stacklevel=3)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
@@ -643,11 +650,23 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return V.weighted_class_kb(kb, *V.balanced_weights(int(y.sum()), len(y)))
         return V.weighted_class_kb(kb, *cw) if cw is not None else kb
 
+    def _correction(self, y: np.ndarray, cw: tuple[float, float] | None
+                    ) -> tuple[float, float] | None:
+        """The (w_pos, w_neg) `_corrected` reweighs a KB of data with labels y by, when it
+        reweighs its p (both > 0); None when it leaves the KB as it is or copies it."""
+        if self.class_weight_ == "balanced":
+            w = V.balanced_weights(int(y.sum()), len(y))
+        elif cw is not None:
+            w = cw
+        else:
+            return None
+        return (w[0], w[1]) if w[0] > 0 and w[1] > 0 else None
+
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
                   alphas: dict | None = None, drawn: dict | None = None,
-                  encoded: list | None = None) -> dict:
+                  encoded: list | None = None, rows=None) -> dict:
         """The Tree KBs of `kinds` ("tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
         on these rows, class-corrected; "tree" and "tree-all" come from one ID3 tree, the two
         binary ones from one binary tree (`tree.trees_to_kb` weights "unit" / "depth"). `depths`: "tree-all" is
@@ -657,7 +676,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         at α (`tree.prune_alphas`, the class weights of these rows); `alphas` (a dict): filled
         with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
         filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`);
-        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them."""
+        `encoded` (a list): given the rows' codes, as the KBs' features and domains read them;
+        `rows`: these rows' `tree.tree_rows`, when already made."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -671,7 +691,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         )
 
         out = {}
-        rows = tree_rows(frame, y, positive=1)  # one encoding for every tree of these rows
+        if rows is None:  # one encoding for every tree of these rows
+            rows = tree_rows(frame, y, positive=1)
         if encoded is not None:
             encoded.append(rows.codes)
         if "tree" in kinds or "tree-all" in kinds:
@@ -714,7 +735,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if "forest" in kinds:
             many = build_trees(rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
                                max_features=self.max_features, max_depth=self.max_depth,
-                               min_samples_split=getattr(self, "_min_split", 2),
                                random_state=self.random_state)
             out["forest"] = trees_to_kb(many, "leaves", kind="forest")
             if drawn is not None:
@@ -771,9 +791,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return tuple(d for d in S.depths_of(model) if d is not None
                          and (self.max_depth is None or d < self.max_depth))
 
-        from .tree import path_clauses
+        from .query import recode_rows
+        from .tree import path_clauses, subset_rows
 
-        def fit_fold(f: pd.DataFrame, yy: np.ndarray) -> dict:
+        # the folds' rows renumbered from the training rows' codes (those of the Direct KB,
+        # `encode(frame)`'s), not read again from their values
+        codes = self._codes
+        if codes is None or codes.shape != frame.shape or tuple(self.paper_kbs_[0].features) != \
+                tuple(str(c) for c in frame.columns):
+            codes = None
+
+        def fit_fold(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
             # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths; pruned
             # at α: the clauses whose α is above it), so every cut is answered from one lookup
@@ -786,8 +814,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             base = 0.5 if self.class_weight_ == "balanced" else self._base_p(yy, cw)  # the root's p
             drawn: dict = {}  # the trees each KB was drawn from: held-out rows walk down them
             coded: list = []  # the fold's training rows as its trees read them
+            tr, te, held_frame = fold
+            full = self.paper_kbs_[0]
+            rows = (subset_rows(codes, full.features, full.domains, yy, tr)
+                    if codes is not None else None)
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
-                                 drawn=drawn, encoded=coded)
+                                 drawn=drawn, encoded=coded, rows=rows)
 
             def codes_of(X: pd.DataFrame, kb) -> tuple:
                 # the held-out rows encoded once per fold for the trees' features and domains
@@ -795,7 +827,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 enc = (X, kb.features, kb.domains)
                 if held and held[0][0] is X and held[0][1:] == enc[1:]:
                     return held[1]
-                got = encode_query_rows(kb, X)
+                got = (recode_rows(kb, codes[te], full.features, full.domains)
+                       if codes is not None and X is held_frame else None)
+                if got is None:
+                    got = encode_query_rows(kb, X)
                 if sem == "relevant":
                     held[:] = [enc, got]
                 return got
@@ -854,11 +889,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             done[0] += 1
             progress((done[0] - 1) / steps, f"searching candidates {done[0]} of {steps}: {what}")
 
-        def fold_told(f: pd.DataFrame, yy: np.ndarray) -> dict:
+        def fold_told(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
             step(f"the trees and the rule vote, fold {done[0] + 1} of {S.SELECT_FOLDS}")
-            return fit_fold(f, yy)
+            return fit_fold(f, yy, fold)
 
-        oof = S.out_of_fold(frame, y, fold_told, self.random_state) if kinds else {}
+        oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True)
+               if kinds else {})
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         step("the Direct KB's leave-one-out")
@@ -1076,10 +1112,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             fine[c] = group_levels(fine[c], kept)
         for c, b in disc.binnings_.items():  # numbers already read: no second parse
             fine[c] = b.labels_of(numeric_values(nums[c]))
-        full = direct_kb_with_reason(fine, y, positive=1, max_len=1)[0]
+        coded: list = []  # the rows' codes as the count encodes them (`encode_rows`' codes)
+        full = direct_kb_with_reason(fine, y, positive=1, max_len=1,
+                                     observe=lambda c, _r, _cap: coded.append(c))[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return (self._vote(full, fine, y, encode_rows(full, fine), cv,
+        return (self._vote(full, fine, y, coded[0], cv,
                            smooth=VT.smoothing(full, disc.binnings_)), disc)
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,

@@ -789,6 +789,31 @@ def encode_query_rows(kb: KB, X: Any) -> tuple[np.ndarray, tuple[str, ...], tupl
     return codes, ignored, merge_read_as([read_as])  # 2 and "2" in one column: one entry
 
 
+def recode_rows(kb: KB, codes: np.ndarray, features: Sequence[str], domains: Mapping
+                ) -> tuple[np.ndarray, tuple[str, ...], tuple[ReadAs, ...]] | None:
+    """`encode_query_rows(kb, frame)` of a frame already encoded — `codes` (−1 missing) over
+    `features` and `domains`, every value of the frame in its domain, as `encoding.encode`
+    gives them — by mapping each domain's values to `kb`'s, not by reading every cell again;
+    None (read them) where a value `kb` lacks has a twin in it (`encode_query_rows` reads it
+    as that twin, and says so), or the frame lacks one of `kb`'s features."""
+    positions = kb.feature_positions()
+    if any(f not in features for f in kb.features):
+        return None
+    out = np.full((len(codes), len(kb.features)), OPEN, dtype=np.int64)
+    for j, f in enumerate(features):
+        if f not in positions:
+            continue
+        lookup = {v: k for k, v in enumerate(kb.domains[f])}
+        to = np.array([lookup.get(v, UNSEEN) for v in domains[f]] + [OPEN], dtype=np.int64)
+        col = np.asarray(codes[:, j], dtype=np.int64)
+        held = np.unique(col[col >= 0])
+        if any(kb.twins(f).find(domains[f][i]) is not None for i in held if to[i] == UNSEEN):
+            return None
+        out[:, positions[f]] = to[col]  # −1 (missing) reads the last entry: OPEN
+    ignored = tuple(str(f) for f in features if f not in positions)
+    return out, ignored, merge_read_as([[]])
+
+
 BATCH_PAIRS = 1 << 20
 """(row, subset) keys looked up per chunk of `query_many`: bounds its memory (~60 MB a chunk
 whatever the number of rows)."""

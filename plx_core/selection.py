@@ -321,21 +321,42 @@ def fold_ids(y: np.ndarray, k: int, seed: int | None) -> np.ndarray:
 
 
 def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Stratified k-fold (train, held-out) positions, shuffled with `seed`."""
+    """Stratified k-fold (train, held-out) positions, shuffled with `seed` (read-only arrays:
+    the last `FOLDS_KEPT` labels' folds are kept, as a fit asks for the same folds up to six
+    times — the search's, the votes', the cut optimism's)."""
     from sklearn.model_selection import StratifiedKFold
 
-    skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-    return list(skf.split(np.zeros(len(y)), y))
+    y = np.asarray(y)
+    key = (y.dtype.str, y.shape, y.tobytes(), k, seed)
+    if key not in _FOLDS:
+        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        got = list(skf.split(np.zeros(len(y)), y))
+        for tr, te in got:
+            tr.setflags(write=False)
+            te.setflags(write=False)
+        while len(_FOLDS) >= FOLDS_KEPT:
+            _FOLDS.pop(next(iter(_FOLDS)))
+        _FOLDS[key] = got
+    return list(_FOLDS[key])
+
+
+FOLDS_KEPT = 4
+"""How many labels' folds `folds` keeps."""
+_FOLDS: dict = {}
 
 
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],
-                seed: int | None, k: int = SELECT_FOLDS) -> dict[str, np.ndarray]:
+                seed: int | None, k: int = SELECT_FOLDS, positions: bool = False
+                ) -> dict[str, np.ndarray]:
     """Per candidate, the out-of-fold ω(POS) mean of every row. `fit_fold(frame, y)` fits the
-    candidates on one fold's training rows and returns {name: answer(frame) → means}."""
+    candidates on one fold's training rows and returns {name: answer(frame) → means};
+    `positions`: it is called `fit_fold(frame, y, (train, held-out positions, held-out
+    frame))`, and its answers are given that held-out frame."""
     out: dict[str, np.ndarray] = {}
     for tr, te in folds(y, k, seed):
-        answers = fit_fold(frame.iloc[tr].reset_index(drop=True), y[tr])
         held = frame.iloc[te].reset_index(drop=True)
+        train = frame.iloc[tr].reset_index(drop=True)
+        answers = fit_fold(train, y[tr], (tr, te, held)) if positions else fit_fold(train, y[tr])
         for name, answer in answers.items():
             out.setdefault(name, np.full(len(y), np.nan))[te] = answer(held)
     return out

@@ -1103,6 +1103,28 @@ def tree_rows(X: Any, y: Any, positive: Any = None) -> TreeRows:
     return TreeRows(encoding.smallest_int(enc.codes), yb, enc.features, enc.domains, pos)
 
 
+def subset_rows(codes: np.ndarray, features: tuple[str, ...], domains: dict, y: Any,
+                rows: np.ndarray) -> TreeRows:
+    """`tree_rows(frame.iloc[rows], y)` (y: those rows' 0/1 labels) of a frame already
+    encoded — `codes` = `encoding.encode(frame)`'s codes, over `features` and `domains` — by
+    renumbering, not by reading the rows' values again: the rows' domain of a feature is
+    its values they hold, in the frame's order (both sorted by `natural_key`, a total
+    order), each code its rank among them. For the folds of a search, whose encodings were
+    ~5% of a fit."""
+    sub = np.asarray(codes)[rows]
+    out = np.full(sub.shape, -1, np.int32)
+    doms: dict[str, tuple[str, ...]] = {}
+    for j, f in enumerate(features):
+        col = sub[:, j].astype(np.int64)
+        held = col >= 0
+        seen = np.bincount(col[held], minlength=len(domains[f])) > 0
+        rank = np.cumsum(seen) - 1
+        out[held, j] = rank[col[held]]
+        doms[f] = tuple(domains[f][i] for i in np.flatnonzero(seen))
+    yb, pos = encoding.binary_target(y, 1)
+    return TreeRows(encoding.smallest_int(out), yb, tuple(features), doms, pos)
+
+
 def build_trees(
     X: Any,
     y: Any = None,

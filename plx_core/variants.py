@@ -715,6 +715,20 @@ def balanced_weights(n_pos: int, n: int) -> tuple[int, int]:
     return int(n - n_pos), int(n_pos)
 
 
+def corrected_ratio(w_pos: float, w_neg: float):
+    """The class-corrected p of clauses with (support, positives) counts — `reweighted_p` of
+    positives / support, within [0, 1] — as a function of the two count arrays
+    (`direct.per_count`'s `fn`): what `weighted_class_kb` gives a KB learned from data, and
+    what a Direct KB is counted with when it is corrected from the start
+    (`direct.direct_kb_with_reason`'s `p_of`)."""
+
+    def corrected(s: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        q = reweighted_p(pos / s, w_pos, w_neg)
+        return np.clip(q, 0.0, 1.0, out=q)
+
+    return corrected
+
+
 def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
     """`kb` with its learned clauses' p replaced by the `reweighted_p` of their counts (support
     and positives stay the raw counts; the other learned arrays are shared, not copied);
@@ -723,12 +737,7 @@ def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
         return kb.copy()
     sup = kb.support
     if (sup > 0).all() and (kb.head == 1).all():  # a KB learned from data: the p of its counts
-
-        def corrected(s: np.ndarray, pos: np.ndarray) -> np.ndarray:
-            q = reweighted_p(pos / s, w_pos, w_neg)
-            return np.clip(q, 0.0, 1.0, out=q)
-
-        return kb.with_p(per_count(sup, kb.positives, corrected))
+        return kb.with_p(per_count(sup, kb.positives, corrected_ratio(w_pos, w_neg)))
     raw = np.where(kb.head == 1, kb.p, 1 - kb.p)
     q = np.where(sup > 0, kb.positives / np.where(sup > 0, sup, 1), raw)
     qb = reweighted_p(q, w_pos, w_neg)
@@ -828,5 +837,5 @@ __all__ = [
     "balanced_weights", "bounds_by_max_len", "reweighted_p", "weighted_class_kb",
     "LevelStats", "LooCount", "PRIOR_ID", "TunedConfig", "duplicate_counts", "loo_level_stats", "loo_sample",
     "prior_clause", "prior_said",
-    "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb", "windows_decisions",
+    "corrected_ratio", "prior_of", "relevant_pairs", "tune", "window_decisions", "windowed_kb", "windows_decisions",
 ]

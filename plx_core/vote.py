@@ -260,7 +260,21 @@ def _signed(r: np.ndarray, c: np.ndarray, y_rows: np.ndarray,
         sup, pos = sup - 1, pos - yy
     d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
     keep = (sup > 0) & (d != 0)
-    return sparse.csr_matrix((np.sign(d[keep]), (r[keep], c[keep])), shape=shape)
+    return row_major(np.sign(d[keep]), r[keep], c[keep], shape)
+
+
+def row_major(data: np.ndarray, r: np.ndarray, c: np.ndarray, shape: tuple[int, int]
+              ) -> sparse.csr_matrix:
+    """`sparse.csr_matrix((data, (r, c)), shape)` — from its CSR arrays when the (r, c) come
+    in row-major order without repeats (a membership's `np.nonzero`), as they mostly do: the
+    same matrix, arrays and all, without the conversion through COO."""
+    r, c = np.asarray(r), np.asarray(c)
+    if len(r) > 1 and not bool(np.all((r[1:] > r[:-1]) | ((r[1:] == r[:-1]) & (c[1:] > c[:-1])))):
+        return sparse.csr_matrix((data, (r, c)), shape=shape)
+    idx = np.int32 if max(shape) < 2**31 - 1 and len(r) < 2**31 - 1 else np.int64
+    indptr = np.zeros(shape[0] + 1, idx)
+    np.cumsum(np.bincount(r, minlength=shape[0]), out=indptr[1:])
+    return sparse.csr_matrix((np.asarray(data, np.float64), c.astype(idx), indptr), shape=shape)
 
 
 def fit_weights(S: sparse.csr_matrix, y: np.ndarray, row_w: np.ndarray, C: float = VOTE_C,

@@ -519,6 +519,11 @@ def test_dates_are_a_time_line_not_an_id():
     spans = X.assign(when=X["when"] - X["when"].min())  # durations are no dates: said how
     with pytest.warns(UserWarning, match="'when'.*holds durations: convert them to a number"):
         PLXClassifier(positive="late").fit(spans, y)
+    few = spans.assign(when=spans["when"].dt.round("30D"))  # a few durations: categories, said
+    with pytest.warns(UserWarning, match="column 'when' is used as categories: it holds "
+                                         "durations: convert them to a number") as said:
+        PLXClassifier(positive="late").fit(few, y)
+    assert any(w.filename == __file__ for w in said)  # pointing at the caller's fit line
     text = X.assign(when=X["when"].dt.strftime("%d/%m/%Y"))  # dates as text stay text, and said
     with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
                                          r"\(pd.to_datetime\)"):

@@ -848,3 +848,47 @@ def test_prune_checks_its_mask():
     (tree,) = build_trees(pd.DataFrame({"a": list("0011")}), [0, 0, 1, 1], binary=True)
     with pytest.raises(DataError, match="keep has 1 entries"):
         prune(tree, np.ones(1, bool))
+
+
+def fold_table(seed: int, n: int = 60) -> tuple[pd.DataFrame, np.ndarray]:
+    """A seeded table of the values a search's folds split: numbers written two ways ("2" /
+    "2.0"), text in two cases ("b" / "B "), missing cells, a value held by one row only."""
+    rng = np.random.default_rng(seed)
+    pick = lambda vals: np.array(vals, dtype=object)[rng.integers(0, len(vals), n)]  # noqa: E731
+    X = pd.DataFrame({"num": pick(["1", "2", "10", "2.0", None]),
+                      "txt": pick(["a", "b", "B ", "c", None]),
+                      "one": pick(["x", "y"])})
+    X.loc[int(rng.integers(0, n)), "one"] = "rare"
+    return X, (rng.random(n) < 0.4).astype(int)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), share=st.sampled_from([0.2, 0.5, 0.8]))
+def test_a_folds_rows_renumbered_are_its_rows_read_again(seed, share):
+    """A fold's rows renumbered from the table's codes (`subset_rows`) are the rows
+    `tree_rows` reads from its values — codes and their dtype, domains, labels — and the other
+    rows renumbered for the fold's KB (`query.recode_rows`) are what `encode_query_rows` reads,
+    values the fold lacks unseen; where such a value is a twin of one the fold has ("2" of
+    "2.0", "B " of "b"), `recode_rows` leaves the reading to `encode_query_rows`."""
+    from plx_core.encoding import encode
+    from plx_core.query import recode_rows
+    from plx_core.tree import subset_rows
+
+    X, y = fold_table(seed)
+    rng = np.random.default_rng(seed + 1)
+    tr = np.sort(rng.choice(len(X), int(share * len(X)), replace=False))
+    te = np.setdiff1d(np.arange(len(X)), tr)
+    enc = encode(X)
+    got = subset_rows(enc.codes, enc.features, enc.domains, y[tr], tr)
+    want = tree_rows(X.iloc[tr].reset_index(drop=True), y[tr], positive=1)
+    assert got.codes.dtype == want.codes.dtype and np.array_equal(got.codes, want.codes)
+    assert (got.features, got.domains, got.positive) == (want.features, want.domains,
+                                                         want.positive)
+    assert np.array_equal(got.y, want.y)
+    kb = trees_to_kb(build_trees(got), "all")
+    read = encode_query_rows(kb, X.iloc[te].reset_index(drop=True))
+    mapped = recode_rows(kb, enc.codes[te], enc.features, enc.domains)
+    if mapped is None:
+        assert read[2], "left to encode_query_rows only for a value read as its twin"
+    else:
+        assert np.array_equal(mapped[0], read[0]) and mapped[1:] == read[1:]

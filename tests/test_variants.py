@@ -429,3 +429,23 @@ def test_the_cap_reason_says_how_the_budget_is_shared_in_one_sentence():
     assert (f"of {share}); the Direct KB gets {share} of the {size(DEFAULT_MEMORY_BUDGET)} "
             "memory budget, the rest is kept for the tuned variant's leave-one-out") in why, why
     assert " — " not in why
+
+
+@pytest.mark.parametrize("weights", [(3, 1), (1, 7), (2.5, 0.4)])
+def test_a_direct_kb_counted_corrected_is_the_kb_corrected_after(weights):
+    """The Direct KB counted with the class-corrected p (`p_of=corrected_ratio(w)`, as the
+    default fit builds it) is `weighted_class_kb` of the plain one: the same p bit for bit,
+    the same counts, clauses and cap."""
+    from plx_core.direct import direct_kb_with_reason
+
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.integers(0, 3, (300, 6)).astype(str), columns=list("abcdef"))
+    X = X.mask(rng.random(X.shape) < 0.05)
+    y = (rng.random(300) < 0.2).astype(int)
+    plain, why = direct_kb_with_reason(X, y, positive=1)
+    got, why2 = direct_kb_with_reason(X, y, positive=1, p_of=V.corrected_ratio(*weights))
+    want = V.weighted_class_kb(plain, *weights)
+    assert why == why2 and got.max_len == want.max_len
+    assert np.array_equal(got.p, want.p) and np.array_equal(got.codes, want.codes)
+    assert np.array_equal(got.support, want.support)
+    assert np.array_equal(got.positives, want.positives)

@@ -800,3 +800,25 @@ def test_a_step_function_taking_other_arguments_falls_back_to_minimize(monkeypat
     assert np.array_equal(VT.lbfgsb(loss, m + 1, m, 1e-7, 1e-6), want)
     assert VT._SETULB == []
     assert np.array_equal(VT.lbfgsb(loss, m + 1, m, 1e-7, 1e-6), want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), shuffled=st.booleans(), empty=st.booleans())
+def test_a_row_major_membership_is_the_matrix_scipy_builds(seed, shuffled, empty):
+    """`vote.row_major` builds the very CSR matrix scipy builds from (data, (rows, cols)) —
+    indices, pointers, data and their dtypes — from its arrays when the pairs come row by row
+    in column order, and through scipy otherwise (pairs shuffled or repeated)."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 40)), int(rng.integers(1, 30))
+    mask = rng.random((n, m)) < (0.0 if empty else 0.3)
+    r, c = np.nonzero(mask)
+    data = rng.choice([-1.0, 1.0], len(r))
+    if shuffled and len(r) > 1:
+        at = rng.permutation(len(r))
+        r, c, data = r[at], c[at], data[at]
+        r, c, data = np.r_[r, r[:1]], np.r_[c, c[:1]], np.r_[data, data[:1]]  # a repeat
+    got = VT.row_major(data, r, c, (n, m))
+    want = __import__("scipy.sparse").sparse.csr_matrix((data, (r, c)), shape=(n, m))
+    for a in ("indices", "indptr", "data"):
+        assert getattr(got, a).dtype == getattr(want, a).dtype, a
+        assert np.array_equal(getattr(got, a), getattr(want, a)), a
