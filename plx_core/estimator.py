@@ -118,7 +118,7 @@ from .query import (
     unseen_cells,
     unseen_note,
 )
-from .scale import check_fit_size, min_split, named_tree_split, search_sample, tree_limit_said
+from .scale import check_fit_size, long_tree_said, min_split, search_sample
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
@@ -479,9 +479,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             choosing and self._groups is None) else None
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
-        if self.kb != "direct" and named_tree_split(len(frame)) > 2:  # as the search's trees
-            self._min_split = named_tree_split(len(frame))
-            note = tree_limit_said(self.kb, len(frame), self._min_split)
+        if self.kb != "direct" and (note := long_tree_said(self.kb, len(frame))):  # the cost
             warnings.warn(note, UserWarning, stacklevel=2)
         sampled = None
         if sample is not None:  # the search on a sample; the model it chooses on every row
@@ -498,9 +496,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self._untuned(frame, labels, sampled)
         else:
             say(at, f"building the {'Direct' if self.kb == 'direct' else self.kb} KB of "
-                    f"{len(frame):,} rows"
-                    + (f" (nodes of ≥ {self._min_split:,} rows split)" if self.kb != "direct"
-                       and self._min_split > 2 else ""))
+                    f"{len(frame):,} rows")
         several = len(targets) > 1 and self.kb == "direct" and not self.kbs_
         counted = self._counted(frame, labels, targets) if several else [None] * len(targets)
         for c, done in zip(targets, counted) if not self.kbs_ else ():
@@ -739,7 +735,6 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if "forest" in kinds:
             many = build_trees(rows, n_trees=self.n_trees, bootstrap=self.bootstrap,
                                max_features=self.max_features, max_depth=self.max_depth,
-                               min_samples_split=getattr(self, "_min_split", 2),
                                random_state=self.random_state)
             out["forest"] = trees_to_kb(many, "leaves", kind="forest")
             if drawn is not None:

@@ -13,7 +13,7 @@ from plx_core.direct import direct_kb
 from plx_core.errors import DataError
 from plx_core.estimator import KB_KINDS as ESTIMATOR_KB_KINDS
 from plx_core.kb import KB, WeightedClause
-from plx_core.scale import named_tree_split, tree_limit_said
+from plx_core.scale import long_tree_said
 from plx_core.tree import Tree, tree_kb_with_trees
 
 from .model import ModelChoice, fit_default
@@ -98,16 +98,16 @@ def build_kb(
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)
         kb = direct_kb(X, y, positive=positive, max_len=settings.max_len or X.shape[1])
     elif settings.kind in ("tree", "tree-all", "forest"):
-        # a long table: nodes split as the default's search splits them (`scale`), said first
-        least = named_tree_split(len(X))
-        limit = f" ({tree_limit_said(settings.kind, len(X), least)})" if least > 2 else ""
+        # a long table: what the unpruned trees cost, said before the work (`scale`)
+        cost = long_tree_said(settings.kind, len(X))
+        limit = f" ({cost})" if cost else ""
         many = settings.kind == "forest"
         say(0.05, (f"Growing {settings.n_trees} ID3 trees" if many else "Growing the ID3 tree")
             + f"{limit}…")
         kb, trees = tree_kb_with_trees(X, y, positive=positive,
                                        nodes="all" if settings.kind == "tree-all" else "leaves",
                                        n_trees=settings.n_trees if many else 1,
-                                       max_depth=settings.max_depth, min_samples_split=least,
+                                       max_depth=settings.max_depth,
                                        random_state=settings.random_state)
     else:
         raise DataError(f"unknown KB kind {settings.kind!r}; choose one of {list(KB_KINDS)}")
