@@ -52,6 +52,12 @@ TERM_SOURCE = 0
 the Direct KB's are)."""
 TERM_ROWS = 5000
 """The most rows the terms are searched on (a stratified sample above it)."""
+REST_LEVELS = 6
+"""`a ≠ v` literals only on features of at most this many values: a `≠` literal is one clause
+per value it allows, so a term of three of them on 90-level columns was 89³ ≈ 705,000 clauses
+(a 4,000-row fit went 15 s / 244 MB → 141 s / 1.8 GB). At 6 a term is at most 5³ = 125 clauses,
+and every table where `≠` terms won (Tic-Tac-Toe, MONK's, DNF, Car, Nursery: ≤ 5 values) keeps
+them."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ def literals(codes: np.ndarray, sizes: np.ndarray, rest: bool = True
     neg = np.zeros(len(feat), bool)
     eq = (codes[:, feat] == val[None, :])
     if rest:
-        many = sizes[feat] > 2
+        many = (sizes[feat] > 2) & (sizes[feat] <= REST_LEVELS)
         known = (codes[:, feat[many]] >= 0) & (codes[:, feat[many]] < sizes[feat[many]][None, :])
         ne = known & ~eq[:, many]
         eq = np.hstack([eq, ne])
@@ -204,5 +210,5 @@ def _bodies(found: list[tuple[int, ...]], feat: np.ndarray, val: np.ndarray, neg
     return Terms(bodies, np.asarray(group, np.int64), len(dict.fromkeys(found)))
 
 
-__all__ = ["TERM_BEAM", "TERM_LEN", "TERM_MAX", "TERM_MIN_LIFT", "TERM_MIN_ROWS", "TERM_ROWS",
+__all__ = ["REST_LEVELS", "TERM_BEAM", "TERM_LEN", "TERM_MAX", "TERM_MIN_LIFT", "TERM_MIN_ROWS", "TERM_ROWS",
            "Terms", "learn_terms", "literals"]
