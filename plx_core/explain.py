@@ -56,7 +56,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
@@ -277,15 +277,40 @@ def idle_said(idle: Sequence[str]) -> str:
             "count as unknown: " + ", ".join(idle[:5]) + (", …" if len(idle) > 5 else ""))
 
 
-def _cited(kb: KB, q: Any, pq: PreparedQuery, semantics: str) -> tuple[int, str]:
+def own_clauses(kb: KB) -> tuple[np.ndarray, np.ndarray]:
+    """(feature, value code) of every learned one-feature clause of weight > 0: a known value
+    with such a clause settles it under the relevant semantics, so `_cited` needs no query
+    for a row whose cited values all have one (every row of a Direct KB with its
+    one-feature clauses; a fitted vote drops the values it gives no weight)."""
+    one = (kb.lengths == 1) & (np.asarray(kb.w) > 0)
+    if not one.any():
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    f, j = np.nonzero(kb.codes[one] >= 0)
+    return j.astype(np.int64), kb.codes[one][f, j].astype(np.int64)
+
+
+def settled(kb: KB, codes: np.ndarray, cols: np.ndarray, answer: Callable[[], Bounds],
+            own: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """`settling` for the known features `cols` of a row (`codes`), the row's relevant-
+    semantics `answer` asked only when some of their values has no clause of its own
+    (`own_clauses`, given once by a batch): with one each, every feature settles one."""
+    feat, val = own_clauses(kb) if own is None else own
+    if len(feat) and np.isin(cols * (1 << 32) + codes[cols], feat * (1 << 32) + val).all():
+        return np.ones(len(cols), bool)
+    return settling(kb, answer(), cols)
+
+
+def _cited(kb: KB, q: Any, pq: PreparedQuery, semantics: str,
+           own: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, str]:
     """How many known values of a row an explanation can cite (`citable`; under the relevant
-    semantics, those that settle a clause, `settling`) and the sentence naming the others."""
+    semantics, those that settle a clause, `settling`) and the sentence naming the others.
+    `own`: `own_clauses(kb)`, given once by a batch."""
     cite = citable(kb, pq.codes)
     said = f"{unseen_said(pq.unseen)}{uncited_said(kb, pq)}"
     if resolve_semantics(kb, semantics) != "relevant" or not cite.any():
         return int(cite.sum()), said
     cols = np.flatnonzero(cite)
-    live = settling(kb, query(kb, q, semantics="relevant"), cols)
+    live = settled(kb, pq.codes, cols, lambda: query(kb, q, semantics="relevant"), own)
     return int(live.sum()), said + idle_said([kb.features[j] for j in cols[~live]])
 
 
@@ -325,7 +350,7 @@ class _SubQueries:
     """
 
     def __init__(self, kb: KB, q: Any, semantics: str = "auto", shared: dict | None = None,
-                 cited_only: bool = True):
+                 cited_only: bool = True, own: tuple[np.ndarray, np.ndarray] | None = None):
         self.kb = kb
         self.shared = shared  # full semantics: sub-query answers shared across rows (explain_many)
         self.sem = resolve_semantics(kb, semantics)
@@ -341,7 +366,7 @@ class _SubQueries:
         self.full = query(kb, self.query, semantics=self.sem)
         self.idle: tuple[str, ...] = ()  # known, mentioned, but settling nothing for this row
         if cited_only and self.sem == "relevant":
-            live = settling(kb, self.full, self.cols)
+            live = settled(kb, self.pq.codes, self.cols, lambda: self.full, own)
             self.idle = tuple(kb.features[j] for j in self.cols[~live])
             self.cols = self.cols[live]
         self.names = tuple(kb.features[j] for j in self.cols)
@@ -1194,6 +1219,7 @@ def explain_many(
     _check_int("lp_budget", lp_budget, 0)
     _check_int("beam_width", beam_width, 1)
     resolve_semantics(kb, semantics)
+    own = own_clauses(kb)  # a row whose cited values each have their own clause needs no query
     # the same question once: key = known codes, unseen values, atoms, k, direction; a row
     # that cannot be explained gets its reason instead (the batch goes on)
     keys: list[tuple | None] = []
@@ -1208,7 +1234,7 @@ def explain_many(
             keys.append(None)
             continue
         try:  # an unseen value, an unused or idle feature is unknown (_SubQueries)
-            known, said = _cited(kb, r, pq, semantics)
+            known, said = _cited(kb, r, pq, semantics, own)
         except PLXError as exc:
             unexplained[i] = _unexplained(i, r, ks[i], str(exc))
             keys.append(None)
@@ -1249,7 +1275,7 @@ def explain_many(
         if _stopped(stop):
             return None
         try:
-            return _SubQueries(kb, rows[i], semantics)
+            return _SubQueries(kb, rows[i], semantics, own=own)
         except PLXError as exc:
             return _unexplained(i, rows[i], ks[i], str(exc))
 

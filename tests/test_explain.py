@@ -974,6 +974,47 @@ def test_a_feature_that_settles_nothing_is_never_cited_in_a_fitted_vote():
     assert short < len(many) // 2
 
 
+def test_values_with_a_clause_of_their_own_settle_without_asking_the_model():
+    """explain_many asks no query to learn that a row's values settle a clause when each has a
+    one-feature clause of its own (every row of a Direct KB): the shortcut answers as the
+    row's relevant-semantics answer does, on a Direct KB and on a fitted vote whose KB drops
+    the values it gives no weight."""
+    import io
+
+    import pandas as pd
+    from user_tables import wide_short
+
+    from plx_core import PLXClassifier
+    from plx_core.explain import citable, own_clauses, settled, settling
+    from plx_core.query import prepare_query
+
+    t = wide_short()
+    f = pd.read_csv(io.BytesIO(t.data))
+    X, y = f.drop(columns=[t.label]), f[t.label]
+    for variant in ("auto", "paper"):
+        m = PLXClassifier(variant=variant).fit(X, y)
+        kb = m.kbs_[0]
+        own = own_clauses(kb)
+        none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        R = m.transform_rows(X.iloc[:60])
+        shortcuts = 0
+        for i in range(len(R)):
+            q = {c: R.iloc[i][c] for c in kb.features}
+            pq = prepare_query(kb, q)
+            cols = np.flatnonzero(citable(kb, pq.codes))
+            full = query(kb, q, semantics="relevant")
+            want = settling(kb, full, cols)
+            got = settled(kb, pq.codes, cols, lambda: pytest.fail("asked the model"), own) \
+                if np.isin(cols * (1 << 32) + pq.codes[cols],
+                           own[0] * (1 << 32) + own[1]).all() else None
+            if got is not None:
+                shortcuts += 1
+                assert np.array_equal(got, want), (variant, i)
+            assert np.array_equal(settled(kb, pq.codes, cols, lambda full=full: full, none), want)
+        if variant == "paper":  # every value has its own clause in the Direct KB
+            assert shortcuts == len(R)
+
+
 def test_a_candidate_whose_feature_settles_nothing_in_it_ranks_last():
     """With clauses on several features (a rule vote's paths), b settles a clause only
     together with c: the pair (a, b) is a alone, b adding nothing, and ranks after every pair
