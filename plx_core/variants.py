@@ -510,9 +510,15 @@ def window_decisions(st: LevelStats, lo: int, hi: int, priors: np.ndarray) -> np
     P = len(W)
     if P < PRIOR_SEARCH or not (np.diff(W) == 1).all():
         return _decide(*(x[None, :] for x in stats), W[:, None])
-    n = len(stats[0])
-    first = np.zeros(n, np.int64)  # each row's first positive prior lies in [first, last]
-    last = np.full(n, P, np.int64)  # (P: none)
+    return np.arange(P)[:, None] >= _first_positive(stats, W)[None, :]
+
+
+def _first_positive(stats: Sequence[np.ndarray], W: np.ndarray) -> np.ndarray:
+    """Each row's index of its first positive prior among the consecutive priors W (len(W):
+    none), by bisection on `_decide` of the rows' window statistics `stats`."""
+    P = len(W)
+    first = np.zeros(len(stats[0]), np.int64)  # the first positive prior lies in [first, last]
+    last = np.full(len(stats[0]), P, np.int64)  # (P: none)
     open_ = first < last
     while open_.any():
         mid = (first + last) // 2
@@ -520,7 +526,7 @@ def window_decisions(st: LevelStats, lo: int, hi: int, priors: np.ndarray) -> np
         last = np.where(open_ & pos, mid, last)
         first = np.where(open_ & ~pos, mid + 1, first)
         open_ = first < last
-    return np.arange(P)[:, None] >= first[None, :]
+    return first
 
 
 def windows_decisions(st: LevelStats, L: int, priors: np.ndarray):
@@ -550,17 +556,7 @@ def windows_decisions(st: LevelStats, L: int, priors: np.ndarray):
         a, b, e = ((c[:, hi] - c[:, lo - 1]).T for c in cum)  # (windows × rows)
         mb = np.stack([st.max_below[:, x : y + 1].max(axis=1) for x, y in chunk])
         ma = np.stack([st.min_above[:, x : y + 1].min(axis=1) for x, y in chunk])
-        stats = [v.ravel() for v in (a, b, e, mb, ma)]
-        first = np.zeros(len(stats[0]), np.int64)
-        last = np.full(len(stats[0]), P, np.int64)
-        open_ = first < last
-        while open_.any():
-            mid = (first + last) // 2
-            pos = _decide(*stats, W[np.minimum(mid, P - 1)])
-            last = np.where(open_ & pos, mid, last)
-            first = np.where(open_ & ~pos, mid + 1, first)
-            open_ = first < last
-        first = first.reshape(len(chunk), n)
+        first = _first_positive([v.ravel() for v in (a, b, e, mb, ma)], W).reshape(len(chunk), n)
         for i, (x, y) in enumerate(chunk):
             yield x, y, np.arange(P)[:, None] >= first[i][None, :]
 
