@@ -352,7 +352,7 @@ def lbfgsb(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
     are small (10²–10⁴ variables, tens of steps), and minimize's wrapping of each step
     (its bounds read one by one in Python, a function object that copies and compares x
     per call) was a third of the solver's time (RESULTS.md, "Fit time of the default:
-    the solver's driver")."""
+    same answers, less work (session 11 …)")."""
     if _SETULB:
         try:
             return _setulb_loop(loss, n, bounded, ftol, gtol)
@@ -416,6 +416,8 @@ def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.nda
             if steps == 0 and nfev == 1:
                 raise _SetulbMismatch from e
             raise
+        if steps == 0 and nfev == 1 and task[0] != 3:  # its first reply asks for the loss
+            raise _SetulbMismatch(f"setulb's first task code is {int(task[0])}, not 3")
         if task[0] == 3:  # the loss and gradient at x
             if not np.array_equal(x, at):
                 at = x.astype(np.float64)

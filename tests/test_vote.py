@@ -802,6 +802,20 @@ def test_a_step_function_taking_other_arguments_falls_back_to_minimize(monkeypat
     assert np.array_equal(VT.lbfgsb(loss, m + 1, m, 1e-7, 1e-6), want)
 
 
+def test_a_step_function_speaking_another_protocol_falls_back_to_minimize(monkeypatch):
+    """A step function that takes the arguments but answers in other task codes (a later
+    scipy keeping the private signature) would end at x = 0 unnoticed: its first reply must
+    ask for the loss (task 3), else it is dropped and the fit answers as `minimize` does."""
+    def other_codes(*args):
+        args[11][0] = 4  # `task`: a code the loop does not expect first
+
+    monkeypatch.setattr(VT, "_SETULB", [other_codes])
+    loss, m = logistic_problem(7, 2, 0.3)
+    want = minimize_x(loss, m, 2, 1e-7)
+    assert np.array_equal(VT.lbfgsb(loss, m + 2, m, 1e-7, 2e-6), want)
+    assert VT._SETULB == []
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), shuffled=st.booleans(), empty=st.booleans())
 def test_a_row_major_membership_is_the_matrix_scipy_builds(seed, shuffled, empty):
