@@ -406,7 +406,7 @@ def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.nda
     task, ln_task = np.zeros(2, np.int32), np.zeros(2, np.int32)
     lsave, isave, dsave = np.zeros(4, np.int32), np.zeros(44, np.int32), np.zeros(29)
     factr = ftol / np.finfo(float).eps
-    steps = 0
+    steps, first = 0, True
     while True:
         g = g.astype(np.float64)
         try:
@@ -416,8 +416,9 @@ def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.nda
             if steps == 0 and nfev == 1:
                 raise _SetulbMismatch from e
             raise
-        if steps == 0 and nfev == 1 and task[0] != 3:  # its first reply asks for the loss
+        if first and task[0] != 3:  # its first reply asks for the loss at x = 0
             raise _SetulbMismatch(f"setulb's first task code is {int(task[0])}, not 3")
+        first = False
         if task[0] == 3:  # the loss and gradient at x
             if not np.array_equal(x, at):
                 at = x.astype(np.float64)
