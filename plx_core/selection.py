@@ -57,6 +57,7 @@ beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULT
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -328,21 +329,25 @@ def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.
 
     y = np.asarray(y)
     key = (y.dtype.str, y.shape, y.tobytes(), k, seed)
-    if key not in _FOLDS:
+    with _FOLDS_LOCK:  # the dashboard fits in one thread per session
+        got = _FOLDS.get(key)
+    if got is None:
         skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
         got = list(skf.split(np.zeros(len(y)), y))
         for tr, te in got:
             tr.setflags(write=False)
             te.setflags(write=False)
-        while len(_FOLDS) >= FOLDS_KEPT:
-            _FOLDS.pop(next(iter(_FOLDS)))
-        _FOLDS[key] = got
-    return list(_FOLDS[key])
+        with _FOLDS_LOCK:
+            while len(_FOLDS) >= FOLDS_KEPT:
+                _FOLDS.pop(next(iter(_FOLDS)))
+            _FOLDS[key] = got
+    return list(got)
 
 
 FOLDS_KEPT = 4
 """How many labels' folds `folds` keeps."""
 _FOLDS: dict = {}
+_FOLDS_LOCK = threading.Lock()
 
 
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],

@@ -432,3 +432,28 @@ def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
     assert "next direct-vote 0.883" in s.reason
     assert ("direct-vote bins=32 scored 0.891, not more than 0.01 above direct-vote (0.883), "
             "so not compared") in s.reason
+
+
+def test_folds_drawn_by_many_fits_at_once_are_each_labels_own():
+    """The dashboard fits in one thread per session, and every fit asks `selection.folds` for
+    its labels' folds: drawn by 16 threads at once over more labels than it keeps, each
+    answer is the stratified folds of its own labels, with no error."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sklearn.model_selection import StratifiedKFold
+
+    from plx_core import selection as S
+
+    rng = np.random.default_rng(0)
+    labels = [rng.integers(0, 2, int(rng.integers(20, 60))) for _ in range(3 * S.FOLDS_KEPT)]
+
+    def drawn(i):
+        return i, S.folds(labels[i], 5, i)
+
+    with ThreadPoolExecutor(16) as pool:
+        got = list(pool.map(drawn, [i % len(labels) for i in range(400)]))
+    for i, fs in got:
+        want = StratifiedKFold(5, shuffle=True, random_state=i).split(np.zeros(len(labels[i])),
+                                                                       labels[i])
+        assert all(np.array_equal(a, c) and np.array_equal(b, d)
+                   for (a, b), (c, d) in zip(fs, want, strict=True))
