@@ -353,9 +353,9 @@ def lbfgsb(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
     (its bounds read one by one in Python, a function object that copies and compares x
     per call) was a third of the solver's time (RESULTS.md, "Fit time of the default:
     same answers, less work (session 11 …)")."""
-    if _SETULB:
+    for setulb in list(_SETULB):  # a copy: another thread's fit may clear it meanwhile
         try:
-            return _setulb_loop(loss, n, bounded, ftol, gtol)
+            return _setulb_loop(setulb, loss, n, bounded, ftol, gtol)
         except _SetulbMismatch:
             _SETULB.clear()
     res = minimize(loss, np.zeros(n), jac=True, method="L-BFGS-B",
@@ -388,11 +388,11 @@ def _find_setulb() -> list:
         _lbfgsb, "setulb") else []
 
 
-def _setulb_loop(loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
+def _setulb_loop(setulb, loss, n: int, bounded: int, ftol: float, gtol: float) -> np.ndarray:
     """`lbfgsb` by scipy's step function, as scipy 1.15–1.17's `_minimize_lbfgsb` drives it
     (10 corrections, 20 line-search steps, at most 15,000 evaluations; the loss evaluated
     at x = 0 first and again only where the step function moves x, on a copy of x)."""
-    setulb, m, maxls, maxfun = _SETULB[0], 10, 20, 15000
+    m, maxls, maxfun = 10, 20, 15000
     x = np.zeros(n)
     nbd = np.zeros(n, np.int32)
     nbd[:bounded] = 1  # a lower bound (0) only
