@@ -643,24 +643,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             frame[c] = group_levels(frame[c], grouped[c])
         return frame
 
-    def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
-        """`kb` with the class correction of `class_weight_` for labels y (balanced: the base
-        rate of these rows; a dict: the given weights `cw`)."""
+    def _correction_weights(self, y: np.ndarray, cw: tuple[float, float] | None
+                          ) -> tuple[float, float] | None:
+        """The (w_pos, w_neg) of `class_weight_` for labels y (balanced: the base rate of
+        these rows; a dict: the given weights `cw`), None for no correction."""
         if self.class_weight_ == "balanced":
-            return V.weighted_class_kb(kb, *V.balanced_weights(int(y.sum()), len(y)))
-        return V.weighted_class_kb(kb, *cw) if cw is not None else kb
+            return V.balanced_weights(int(y.sum()), len(y))
+        return cw
+
+    def _corrected(self, kb, y: np.ndarray, cw: tuple[float, float] | None):
+        """`kb` with the class correction of `class_weight_` for labels y (`_correction_weights`)."""
+        w = self._correction_weights(y, cw)
+        return V.weighted_class_kb(kb, *w) if w is not None else kb
 
     def _correction(self, y: np.ndarray, cw: tuple[float, float] | None
                     ) -> tuple[float, float] | None:
         """The (w_pos, w_neg) `_corrected` reweighs a KB of data with labels y by, when it
         reweighs its p (both > 0); None when it leaves the KB as it is or copies it."""
-        if self.class_weight_ == "balanced":
-            w = V.balanced_weights(int(y.sum()), len(y))
-        elif cw is not None:
-            w = cw
-        else:
-            return None
-        return (w[0], w[1]) if w[0] > 0 and w[1] > 0 else None
+        w = self._correction_weights(y, cw)
+        return (w[0], w[1]) if w is not None and w[0] > 0 and w[1] > 0 else None
 
     def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
