@@ -68,6 +68,132 @@ def write_npz(kb: Any, target: str | Path | IO[bytes], meta: dict[str, Any] | No
     )
 
 
+SHARED = ("codes", "head", "support", "source")
+"""Columns several KBs of one file store once when equal (one-vs-rest KBs of one count share
+their clauses and supports; each class has its own p, w and positives)."""
+
+
+def _kb_header(kb: Any) -> dict[str, Any]:
+    return {"kind": kb.kind, "positive": kb.positive, "max_len": kb.max_len,
+            "features": list(kb.features), "domains": {f: list(kb.domains[f]) for f in kb.features},
+            "clauses": [_clause_json(c) for c in kb.extra], **kb.saved_state()}
+
+
+def _column(kb: Any, name: str) -> np.ndarray:
+    """Column `name` of `kb` as written (the smallest dtype that holds it)."""
+    if name == "codes":
+        return kb.codes.astype(_smallest_code_dtype(kb), copy=False)
+    if name in ("head", "source"):
+        return getattr(kb, name).astype(np.int8, copy=False)
+    return getattr(kb, name)
+
+
+def write_npz_kbs(kbs: list[Any], target: str | Path | IO[bytes],
+                  meta: dict[str, Any] | None = None) -> None:
+    """Write several KBs in one npz (arrays "i.codes", … for KB i; a `SHARED` column equal to
+    an earlier KB's is stored once and named in the header's "same"), with `meta`."""
+    heads, arrays = [], {}
+    for i, kb in enumerate(kbs):
+        head, same = _kb_header(kb), {}
+        for name in COLUMNS:
+            col = _column(kb, name)
+            twin = next((j for j in range(i) if name in SHARED and name not in heads[j]["same"]
+                         and (getattr(kbs[j], name) is getattr(kb, name) or (
+                             arrays[f"{j}.{name}"].shape == col.shape
+                             and arrays[f"{j}.{name}"].dtype == col.dtype
+                             and np.array_equal(arrays[f"{j}.{name}"], col)))), None)
+            if twin is None:
+                arrays[f"{i}.{name}"] = col
+            else:
+                same[name] = twin
+        head["same"] = same
+        heads.append(head)
+    header = {"format": JSON_FORMAT, "version": JSON_VERSION, "kbs": heads, "meta": meta or {}}
+    raw = json.dumps(header, ensure_ascii=False).encode("utf-8")
+    np.savez(target, header=np.frombuffer(raw, dtype=np.uint8), **arrays)
+
+
+def npz_holds_many(source: bytes) -> bool:
+    """Whether an npz is in `write_npz_kbs`'s layout (its first KB's "0.p" is always stored)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(source)) as z:
+            return "0.p.npy" in z.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return False
+
+
+def read_npz_kbs(source: bytes, where: str = "KB file") -> tuple[list[Any], dict]:
+    """(KBs, meta) from an npz written by `write_npz_kbs`; one ClauseSyntaxError names any
+    problem (every array checked as `read_npz` checks its one KB's)."""
+    from .kb import KB
+
+    def bad(msg: str) -> ClauseSyntaxError:
+        return ClauseSyntaxError(f"{where}: {msg}")
+
+    try:
+        archive = np.load(io.BytesIO(source), allow_pickle=False)
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise bad(f"not a readable npz archive ({exc})") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise bad("not an npz archive")
+    with archive:
+        names = set(archive.files)
+        sizes = {i.filename.removesuffix(".npy"): i.file_size for i in archive.zip.infolist()}
+        if "header" not in names:
+            raise bad("missing array(s) ['header']")
+        if sum(sizes.values()) > MAX_ARCHIVE_BYTES or sizes.get("header", 0) > MAX_HEADER_BYTES:
+            raise bad(f"the archive unpacks to {sum(sizes.values()):,} bytes; more than plx reads")
+        try:
+            raw = archive["header"]
+        except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
+            raise bad(f"an array cannot be read ({exc})") from None
+        if raw.dtype != np.uint8 or raw.ndim != 1:
+            raise bad("array 'header' must be UTF-8 bytes")
+        try:
+            doc = load_json(raw.tobytes().decode("utf-8"), f"{where} header")
+        except UnicodeDecodeError as exc:
+            raise bad(f"array 'header' is not UTF-8 (byte {exc.start})") from None
+        heads = doc.get("kbs") if isinstance(doc, dict) else None
+        if not isinstance(heads, list) or not heads or not all(isinstance(h, dict) for h in heads):
+            raise bad("header field 'kbs' must be a non-empty list of objects")
+        want = set()
+        for i, h in enumerate(heads):
+            same = h.get("same", {})
+            if not isinstance(same, dict) or any(
+                    k not in SHARED or isinstance(j, bool) or not isinstance(j, int)
+                    or not 0 <= j < i or k in heads[j].get("same", {}) for k, j in same.items()):
+                raise bad(f"header field 'kbs[{i}].same' must name earlier KBs' stored columns "
+                          f"among {list(SHARED)}")
+            want |= {f"{i}.{c}" for c in COLUMNS if c not in same}
+        missing, unknown = sorted(want - names), sorted(names - want - {"header"})
+        if missing:
+            raise bad(f"missing array(s) {missing[:5]}")
+        if unknown:
+            raise bad(f"unknown array(s) {unknown[:5]}")
+        try:
+            arrays = {n: archive[n] for n in want}
+        except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
+            raise bad(f"an array cannot be read ({exc})") from None
+    meta = doc.get("meta", {})
+    if not isinstance(meta, dict):
+        raise bad("header field 'meta' must be an object")
+    kbs = []
+    for i, h in enumerate(heads):
+        same = h.pop("same", {})
+        cols = {c: arrays[f"{same[c] if c in same else i}.{c}"] for c in COLUMNS}
+        base = kb_from_document({"format": JSON_FORMAT, "version": doc.get("version"), **h},
+                                where=f"{where} header kbs[{i}]: ")
+        try:
+            kb = KB(base.features, dict(base.domains),
+                    *_checked_columns(cols, base, lambda m, i=i: bad(f"KB {i}: {m}")),
+                    extra=list(base.extra), positive=base.positive, kind=base.kind,
+                    max_len=base.max_len)
+        except DataError as exc:
+            raise bad(f"KB {i}: {exc}") from None
+        kbs.append(kb.restore_state(base.saved_state()))
+    return kbs, meta
+
+
 def read_npz(source: str | Path | bytes | IO[bytes], where: str = "KB file") -> tuple[Any, dict]:
     """(KB, meta) from an npz written by `write_npz`; one ClauseSyntaxError names any problem."""
     from .kb import KB

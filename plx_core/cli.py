@@ -7,6 +7,11 @@
     plx experiments {table2,table3,table4,fig2,fig3,fig4,variants} --runs R --out DIR ...
     plx dashboard [--port 8501] [--address 127.0.0.1] [--browser]
 
+Without --positive a label of more than two classes is fitted one KB per class (that class
+against the rest) into one model file (`modelfile.ClassesModelFile`, version 2); predict
+names each row's class (the highest mean) with every class's bounds, explain explains the
+decided class.
+
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
 (`plx_core.data.Schema.to_dict`), the learned KB (`KB.to_json`) and, for the tuned Direct
 variant, the chosen clause-length window and prior clause (the KB that answers is the stored
@@ -196,6 +201,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             say(f"column {c!r}: {why}")
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
         raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
+    several = schema.positive is None and len(schema.classes) > 2
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
@@ -203,10 +209,15 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 f"the label {label!r} holds {len(schema.classes)} different numbers ({shown[:5]} "
                 "…): plx classifies; make a yes/no label column (e.g. whether it is above a "
                 "cut-off) and fit on that")
-        raise CLIError(
-            f"the label {label!r} has {len(schema.classes)} classes {shown}; pass --positive to "
-            "choose the class POS stands for (the other classes become its negation)"
-        )
+        if not several:
+            raise CLIError(
+                f"the label {label!r} has {len(schema.classes)} classes {shown}; pass --positive "
+                "to choose the class POS stands for (the other class becomes its negation)")
+        if threshold is not None:  # the class with the highest mean answers: no cut to move
+            raise CLIError(
+                f"--threshold is for a yes/no model, and the label {label!r} has "
+                f"{len(schema.classes)} classes {shown}: leave it out (the class whose KB gives "
+                "the highest mean answers), or pass --positive to fit one class against the rest")
     with _input(table.where):
         X, y = schema.apply(frame)
     for f, b in schema.bins.items():
@@ -214,15 +225,14 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             say(f"column {f!r}: {b.reading()}" + (
                 f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
-    neg = _negative_label(schema)
-    if len(schema.classes) > 2:
-        others = [c for c in schema.classes if c != schema.positive]
-        say(f"the label {label!r} has {len(schema.classes)} classes; POS = "
-            f"{schema.positive!r}, and {len(others)} become its negation {neg!r}: "
-            f"{others[:10]}")
-    yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
-    if len(set(yb.tolist())) < 2:
-        raise one_class(schema.positive, f"the label {label!r}")
+    if several:
+        say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
+            f"{' …' if len(schema.classes) > 10 else ''}: one KB per class against the rest; "
+            "a row's class is the one whose KB gives the highest mean (pass --positive for one "
+            "class against the rest)")
+        yb = y.to_numpy(dtype=object)
+    else:
+        yb = _binary_labels(schema, label, y, say)
     with warnings.catch_warnings(record=True) as caught:  # said as notes, each once
         warnings.simplefilter("always")
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
@@ -248,16 +258,42 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     return model_of(clf, schema, n_train=len(yb))
 
 
+def _binary_labels(schema: Any, label: str, y: pd.Series, say: Callable[[str], None]
+                   ) -> np.ndarray:
+    """The label as POS and its negation (`schema.positive` against every other class)."""
+    from .encoding import one_class
+
+    neg = _negative_label(schema)
+    if len(schema.classes) > 2:
+        others = [c for c in schema.classes if c != schema.positive]
+        say(f"the label {label!r} has {len(schema.classes)} classes; POS = "
+            f"{schema.positive!r}, and {len(others)} become its negation {neg!r}: "
+            f"{others[:10]}")
+    yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, neg)
+    if len(set(yb.tolist())) < 2:
+        raise one_class(schema.positive, f"the label {label!r}")
+    return yb
+
+
 class Model:
     """A loaded model file (`plx_core.modelfile`): the schema, the KB that answers and the KB
     explanations search."""
 
     def __init__(self, doc: dict[str, Any] | Any, where: str = "model"):
-        from .modelfile import ModelFile, model_from_document
+        from .modelfile import ClassesModelFile, ModelFile, model_from_document
 
-        mf = doc if isinstance(doc, ModelFile) else model_from_document(doc, where)
+        mf = doc if isinstance(doc, (ModelFile, ClassesModelFile)) else model_from_document(doc, where)
         self.file = mf
         self.schema = mf.schema
+        self.classes: tuple[str, ...] | None = None  # several classes: one member a class
+        self.members: list[Model] = []
+        if isinstance(mf, ClassesModelFile):
+            self.classes = mf.classes
+            self.members = [Model(m, f"{where}: members[{i}]") for i, m in enumerate(mf.members)]
+            self.kb_full = self.kb = mf.kb
+            self.positive = self.negative = None
+            self.threshold, self.semantics = 0.5, mf.settings.get("semantics", "auto")
+            return
         self.kb_full = mf.kb
         self.kb = mf.answering_kb()
         self.positive, self.negative = mf.positive, mf.negative
@@ -304,6 +340,8 @@ class Model:
         `query.ReadAs`, to be said once for a table answered in parts)."""
         from .query import TIE_EPS, query_many
 
+        if self.members:
+            return self._class_answers(X)
         b = query_many(self.kb, X, semantics=self.semantics)
         mean = b.mean
         out = pd.DataFrame({
@@ -319,6 +357,45 @@ class Model:
         if b.failed:  # rows the LP failed on: NaN bounds and the reason, the others answered
             out["note"] = b.notes
         return out, b.read_as
+
+    def _class_answers(self, X: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Any, ...]]:
+        """Several classes: every member's bounds; the decision is the class whose mean is
+        highest (the first in class order on a tie, as `PLXClassifier.predict`; a class whose
+        LP failed on a row never wins it), `runner_up` the next one; `lower` / `upper` /
+        `mean` are the decision's, `lower:<class>` / `upper:<class>` every class's."""
+        from .query import TIE_EPS, query_many
+
+        parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
+        classes = np.array(self.classes, dtype=object)
+        means = np.column_stack([b.mean for b in parts])
+        scored = np.nan_to_num(means, nan=-np.inf)
+        order = np.argsort(-scored, axis=1, kind="stable")
+        top, second = order[:, 0], order[:, 1]
+        rows = np.arange(len(X))
+        none = np.isnan(means).all(axis=1)
+        best, next_ = scored[rows, top], scored[rows, second]
+        lower = np.column_stack([b.lower for b in parts])
+        upper = np.column_stack([b.upper for b in parts])
+        out = pd.DataFrame({
+            "row": np.arange(1, len(X) + 1),
+            "decision": np.where(none, "", classes[top]),
+            "runner_up": np.where(np.isfinite(next_), classes[second], ""),
+            "lower": lower[rows, top], "upper": upper[rows, top], "mean": means[rows, top],
+            # the decision's mean equals the runner-up's: decided by class order
+            "tie": np.isfinite(next_) & (np.abs(best - next_) <= TIE_EPS),
+            "method": np.array([b.method for b in parts], dtype=object).T[rows, top],
+            **{f"{side}:{c}": v[:, j] for j, c in enumerate(self.classes)
+               for side, v in (("lower", lower), ("upper", upper))},
+            "unseen": self.members[0].unseen(X, parts[0]),
+        })
+        if any(b.failed for b in parts):  # rows a class's LP failed on: that class and why
+            notes = np.full(len(X), "", dtype=object)
+            for c, b in zip(self.classes, parts):
+                for r, why in b.failed:
+                    text = f"class {c!r}: {why}"
+                    notes[r] = text if notes[r] == "" else f"{notes[r]}; {text}"
+            out["note"] = notes
+        return out, parts[0].read_as  # every member reads the same cells
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
@@ -370,8 +447,11 @@ def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
         hit = pred["note"].to_numpy(dtype=object) != ""
         if hit.any():
             first = int(np.flatnonzero(hit)[0])
+            decided = ("no decision; column 'note' says why" if "runner_up" not in pred else
+                       "the classes answered decide, none if no class did; column 'note' says "
+                       "which class failed and why")
             say(failed_rows_note(int(hit.sum()), f"row {first + 1}: {pred['note'].iloc[first]}",
-                                 "no decision; column 'note' says why"))
+                                 decided))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
@@ -390,11 +470,9 @@ def _outputs(a: argparse.Namespace, *inputs: str) -> Path:
 
 
 def cmd_fit(a: argparse.Namespace) -> None:
-    from . import wording
     from .export import write_atomic
     from .modelfile import choose_format, model_bytes
     from .progress import StderrProgress
-    from .variants import prior_said
 
     out = _outputs(a, a.data)
     progress = None if a.no_progress else StderrProgress(prog="plx fit")
@@ -402,26 +480,43 @@ def cmd_fit(a: argparse.Namespace) -> None:
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
                       decimal=a.decimal, progress=progress)
-    fmt = choose_format(out, len(model.kb))
+    from .modelfile import n_clauses
+
+    fmt = choose_format(out, n_clauses(model))
     if progress is not None:
-        progress(0.97, f"saving {out.name} ({len(model.kb):,} clauses)")
+        progress(0.97, f"saving {out.name} ({n_clauses(model):,} clauses)")
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
-    if a.kb != "direct":  # asked for, not chosen
-        how = f"--kb {a.kb} as given, threshold {st['threshold']:g}"
-    elif st.get("chosen", "direct") != "direct":
+    variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
+    if getattr(model, "classes", None) is not None:
+        hows = [_how(a.kb, {**st, **m.settings}, m.answer) for m in model.members]
+        how = hows[0] if len(set(hows)) == 1 else "; ".join(
+            f"{c!r}: {h}" for c, h in zip(model.classes, hows))
+        print(f"wrote {out} ({fmt}): {len(model.classes)} classes "
+              f"{list(model.classes[:10])}{' …' if len(model.classes) > 10 else ''}, a "
+              f"{st['kb_kind']} KB each against the rest ({n_clauses(model):,} clauses in all), "
+              f"variant {variant} ({how}); the class whose KB gives the highest mean answers")
+        return
+    print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
+          f"{variant} ({_how(a.kb, st, model.answer)}), POS = {model.positive!r}")
+
+
+def _how(kb: str, st: dict[str, Any], answer: dict[str, Any] | None) -> str:
+    """How a fitted model answers, in a few words (`plx fit`'s result line)."""
+    from . import wording
+    from .variants import prior_said
+
+    if kb != "direct":  # asked for, not chosen
+        return f"--kb {kb} as given, threshold {st['threshold']:g}"
+    if st.get("chosen", "direct") not in ("direct", "tuned"):
         setting = ("depth" if st["kb_kind"] != "direct" else
                    "weights" if st["chosen"] in ("direct-vote", "rule-vote") else "m")
-        how = (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
-               f"{st['threshold']:g}")
-    elif model.answer:
-        how = "clause lengths {min_len}..{max_len}, {prior}".format(
-            **model.answer, prior=prior_said(model.answer["prior_weight"]))
-    else:
-        how = "paper configuration"
-    variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
-    print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
-          f"{variant} ({how}), POS = {model.positive!r}")
+        return (f"{wording.model_name(st['chosen'])} chosen ({setting} as said above), threshold "
+                f"{st['threshold']:g}")
+    if answer:
+        return "clause lengths {min_len}..{max_len}, {prior}".format(
+            **answer, prior=prior_said(answer["prior_weight"]))
+    return "paper configuration"
 
 
 def cmd_predict(a: argparse.Namespace) -> None:
@@ -437,6 +532,12 @@ def cmd_predict(a: argparse.Namespace) -> None:
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _report_failed(pred, _note)
     _write_csv(pred, out)
+    if model.classes is not None:
+        counts = pred["decision"].value_counts()
+        print(f"wrote {out}: {len(pred)} rows, " + ", ".join(
+            f"{int(counts.get(c, 0))} {c}" for c in model.classes) +
+            f"; {int(pred['tie'].sum())} ties between classes (decided by class order)")
+        return
     print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
           f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
 
@@ -451,17 +552,23 @@ def cmd_explain(a: argparse.Namespace) -> None:
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
-    sides = np.where(pred["decision"].to_numpy() == model.positive, "positive", "negative")
+    decision = pred["decision"].to_numpy(dtype=object)
     # every row in one batch (rows asking the same question explained once; chunked, threaded);
     # a row knowing fewer than k features the model can cite (an unseen value is unknown, as
     # predict answers it, and so is a feature no clause uses) gets k lowered and the sentence
     # that says so (`explain.lower_k`), a row knowing none the reason
-    found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
-                         semantics=model.semantics)
+    if model.classes is None:
+        sides = np.where(decision == model.positive, "positive", "negative")
+        found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
+                             semantics=model.semantics)
+        explained = np.full(len(qs), model.positive, dtype=object)
+    else:  # several classes: the decided class's KB, why the row is that class (vs the rest)
+        found, explained = _explain_classes(model, qs, decision, pred, a.k)
     rows = []
     for i, e in enumerate(found):
-        base = {"row": i + 1, "decision": pred["decision"].iloc[i],
-                "explained_class": model.positive,  # the class the bounds are the support of
+        base = {"row": i + 1, "decision": decision[i],
+                "explained_class": explained[i],  # the class the bounds are the support of
+                **({"runner_up": pred["runner_up"].iloc[i]} if model.classes is not None else {}),
                 "lower": pred["lower"].iloc[i], "upper": pred["upper"].iloc[i]}
         if isinstance(e, Unexplained):  # this row only (knows nothing, its LP failed): why
             rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
@@ -474,6 +581,27 @@ def cmd_explain(a: argparse.Namespace) -> None:
                      "note": e.note, "unseen": pred["unseen"].iloc[i]})
     _write_csv(pd.DataFrame(rows), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
+
+
+def _explain_classes(model: Model, qs: list[dict], decision: np.ndarray, pred: pd.DataFrame,
+                     k: int) -> tuple[list, np.ndarray]:
+    """Several classes: each row explained by its decided class's KB (that class against the
+    rest, as positive: the features that make it the answer), one batch a class; a row with
+    no decision (every class's LP failed on it) gets the reason."""
+    from .explain import Unexplained, explain_many
+
+    found: list = [None] * len(qs)
+    for c, member in zip(model.classes or (), model.members):
+        at = np.flatnonzero(decision == c)
+        if len(at):
+            part = explain_many(member.kb_full, [qs[j] for j in at], k=k, direction="positive",
+                                semantics=member.semantics)
+            for j, e in zip(at, part):
+                found[j] = e if not isinstance(e, Unexplained) else dataclasses.replace(e, row=int(j))
+    note = pred["note"] if "note" in pred else pd.Series("", index=pred.index)
+    for j in np.flatnonzero(decision == ""):
+        found[j] = Unexplained(int(j), qs[j], k, f"no class answered the row: {note.iloc[j]}")
+    return found, decision.copy()
 
 
 # --------------------------------------------------------------------------- arguments

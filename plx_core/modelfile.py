@@ -2,8 +2,15 @@
 around them (class names, the tuned clause window), written as readable JSON or as a compact
 binary npz (`plx_core.binformat`) and read back through one validated path.
 
+A yes/no model is version 1: one KB (POS = the positive class). A model of several classes is
+version 2 (`ClassesModelFile`): the schema once, the list of its classes, and one member per
+class — that class against the rest, each a version-1 model's fields without the schema —;
+a row's class is the one whose member's ω(POS) bounds have the highest mean (ties: the first
+class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
+archive (`binformat.write_npz_kbs`: columns the one-vs-rest KBs share are stored once).
+
 The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
-`BINARY_FROM_CLAUSES` clauses go binary. Reading sniffs the bytes, whatever the name. Every
+`BINARY_FROM_CLAUSES` clauses (all members together) go binary. Reading sniffs the bytes, whatever the name. Every
 field is checked before it is used; a malformed file ends in one `ModelFileError` naming the
 field (`answer.min_len`, `schema`, `kb: clauses[3]`, …). Never pickle.
 """
@@ -15,12 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .binformat import is_npz, read_npz, write_npz
+from .binformat import is_npz, npz_holds_many, read_npz, read_npz_kbs, write_npz, write_npz_kbs
 from .errors import ModelFileError, PLXError
 from .jsonformat import kb_from_document, load_json
 
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
+CLASSES_VERSION = 2  # several classes: one member model per class
+DECISIONS = ("highest mean",)  # how a version-2 file picks the class (checked on load)
 MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
 BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
 FORMATS = ("json", "npz")
@@ -61,6 +70,44 @@ class ModelFile:
                 "schema": self.schema.to_dict()}
 
 
+@dataclass
+class ClassesModelFile:
+    """A model of several classes: the schema, the classes in order and one `ModelFile` per
+    class (its class against the rest: `positive` the class, `negative` "not <class>");
+    `settings` holds the fit's own fields (kb_kind, variant, n_train, chosen, …)."""
+
+    schema: Any
+    classes: tuple[str, ...]
+    members: list[ModelFile]
+    settings: dict[str, Any] = field(default_factory=dict)
+    decision: str = "highest mean"
+
+    @property
+    def kb(self) -> Any:
+        """The first class's KB (what a size or a feature list needs of one)."""
+        return self.members[0].kb
+
+    def n_clauses(self) -> int:
+        return sum(len(m.kb) for m in self.members)
+
+    def header(self) -> dict[str, Any]:
+        """The model document without the KBs (JSON-able)."""
+        return {"format": MODEL_FORMAT, "version": CLASSES_VERSION, **self.settings,
+                "classes": list(self.classes), "decision": self.decision,
+                "schema": self.schema.to_dict(),
+                "members": [member_header(m) for m in self.members]}
+
+
+def member_header(m: ModelFile) -> dict[str, Any]:
+    """A member's fields in a version-2 file: a version-1 header without format and schema."""
+    return {**m.settings, "positive": m.positive, "negative": m.negative, "answer": m.answer}
+
+
+def n_clauses(model: ModelFile | ClassesModelFile) -> int:
+    """Clauses a model file holds (every member's)."""
+    return model.n_clauses() if isinstance(model, ClassesModelFile) else len(model.kb)
+
+
 def choose_format(path: str | Path, n_clauses: int, fmt: str = "auto") -> str:
     """"json" or "npz": as asked, else by extension, else by size."""
     if fmt != "auto":
@@ -73,8 +120,10 @@ def choose_format(path: str | Path, n_clauses: int, fmt: str = "auto") -> str:
     return "npz" if n_clauses >= BINARY_FROM_CLAUSES else "json"
 
 
-def model_bytes(model: ModelFile, fmt: str = "json") -> bytes:
+def model_bytes(model: ModelFile | ClassesModelFile, fmt: str = "json") -> bytes:
     """The model file's bytes in one format (what `save_model` writes)."""
+    if isinstance(model, ClassesModelFile):
+        return _classes_bytes(model, fmt)
     if fmt == "npz":
         import io
 
@@ -84,6 +133,21 @@ def model_bytes(model: ModelFile, fmt: str = "json") -> bytes:
     head = json.dumps(model.header(), ensure_ascii=False)
     # the KB's JSON (one clause per line) spliced in, not re-encoded: linear in its size
     return (head[:-1] + ', "kb": ' + model.kb.to_json().rstrip("\n") + "}\n").encode("utf-8")
+
+
+def _classes_bytes(model: ClassesModelFile, fmt: str) -> bytes:
+    """A version-2 file's bytes: the KBs in one npz, or spliced into the JSON members."""
+    head = model.header()
+    if fmt == "npz":
+        import io
+
+        buf = io.BytesIO()
+        write_npz_kbs([m.kb for m in model.members], buf, meta={"model": head})
+        return buf.getvalue()
+    members = [json.dumps(h, ensure_ascii=False)[:-1] + ', "kb": ' + m.kb.to_json().rstrip("\n")
+               + "}" for h, m in zip(head.pop("members"), model.members)]
+    text = json.dumps(head, ensure_ascii=False)
+    return (text[:-1] + ', "members": [\n' + ",\n".join(members) + "]}\n").encode("utf-8")
 
 
 SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote", "rule-vote")
@@ -97,7 +161,7 @@ def schema_of(clf: Any, label: str = "label") -> Any:
     name) names the label column a table of new rows may hold."""
     from .data import Schema
 
-    kb = clf.kb_
+    kbs = [clf._searched(i) for i in range(len(clf.kbs_))]
     names = clf._feature_names()
     while label in names:  # a feature called "label" must not be read as the label
         label += "_"
@@ -107,66 +171,80 @@ def schema_of(clf: Any, label: str = "label") -> Any:
     return Schema(label, clf.positive_, features,
                   {f: "numeric" if f in bins else "categorical" for f in features}, bins,
                   dict(clf.excluded_), tuple(clf._class_str),
-                  {f: tuple(kb.domains[f]) for f in features if f not in bins and f in kb.domains},
+                  {f: tuple(next(kb.domains[f] for kb in kbs if f in kb.domains))
+                   for f in features if f not in bins and any(f in kb.domains for kb in kbs)},
                   grouped={f: tuple(v) for f, v in levels.items() if f in features})
 
 
 def model_of(clf: Any, schema: Any = None, label: str = "label",
-             n_train: int | None = None) -> ModelFile:
-    """The model file of a fitted binary `PLXClassifier` (what `plx fit` writes, and what
+             n_train: int | None = None) -> ModelFile | ClassesModelFile:
+    """The model file of a fitted `PLXClassifier` (what `plx fit` writes, and what
     `save_model` writes for an estimator): the KB explanations search, the tuned window and
-    threshold that answer, the semantics and the choice made. `schema` turns raw rows into
+    threshold that answer, the semantics and the choice made — one `ModelFile`, or with more
+    than two classes a `ClassesModelFile` of one member a class. `schema` turns raw rows into
     its features (`plx fit`'s reading of the CSV); by default the fit's own (`schema_of`,
     the label column named `label`)."""
     if getattr(clf, "kbs_", None) is None:
         raise ModelFileError("the classifier is not fitted: call fit before saving it")
-    if clf.kb_ is None:
-        raise ModelFileError(
-            f"a model file holds one yes/no model, and this classifier has {len(clf.classes_)} "
-            "classes: fit it on one class against the rest (e.g. y == 'gold') to save it")
-    variant = clf.variant_ if clf.chosen_ != "direct-conf" else "direct-conf"
-    if clf.kb == "direct" and variant not in SAVED_VARIANTS:
+    if clf.kb == "direct" and clf.variant_ not in SAVED_VARIANTS and clf.chosen_ != "direct-conf":
         raise ModelFileError(f"variant={clf.variant!r} answers with more than the one KB a model "
-                             "file holds; model files hold the variants 'auto', 'tuned' and 'paper'")
+                             "file holds a class; model files hold the variants 'auto', 'tuned' "
+                             "and 'paper'")
     schema = schema_of(clf, label) if schema is None else schema
-    neg = [c for c in clf._class_str if c != clf.positive_][0]
-    full = clf.paper_kbs_[0] if clf.paper_kbs_[0] is not None else clf.kb_
-    cfg = clf.tuned_[0]
-    answer = None
-    if cfg is not None and not cfg.is_paper:
-        answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
-                  "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
-                  "paper_loo_f1": cfg.paper_loo_f1}
-    from .estimator import KB_KINDS
-
-    settings = {"kb_kind": clf.kb_.kind if clf.kb_.kind in KB_KINDS else clf.kb,
-                "variant": clf.variant_}
-    if n_train is not None:
-        settings["n_train"] = int(n_train)
     cw = clf.class_weight_
     if isinstance(cw, dict):  # JSON keys: the labels' canonical strings (numpy keys too)
         from .encoding import value_str
 
         cw = {value_str(k): float(v) for k, v in cw.items()}
-    settings.update({"threshold": clf._threshold(), "class_weight": cw,
-                     "semantics": clf._semantics(), "chosen": clf.chosen_,
-                     "chosen_reason": clf.chosen_reason_})
-    return ModelFile(schema, full, clf.positive_, neg, answer, settings)
+    top: dict[str, Any] = {} if n_train is None else {"n_train": int(n_train)}
+    top.update({"class_weight": cw, "chosen": clf.chosen_, "chosen_reason": clf.chosen_reason_})
+    if clf.kb_ is not None:
+        neg = [c for c in clf._class_str if c != clf.positive_][0]
+        member = _member(clf, 0, clf.positive_, neg, clf._threshold())
+        member.settings = {"kb_kind": member.settings["kb_kind"], "variant": clf.variant_,
+                           **{k: v for k, v in top.items() if k == "n_train"},
+                           "threshold": member.settings["threshold"], "class_weight": cw,
+                           "semantics": clf._semantics(), "chosen": clf.chosen_,
+                           "chosen_reason": clf.chosen_reason_}
+        return ModelFile(schema, member.kb, member.positive, member.negative, member.answer,
+                         member.settings)
+    members = [_member(clf, i, c, f"not {c}", 0.5) for i, c in enumerate(clf._class_str)]
+    top = {"kb_kind": members[0].settings["kb_kind"], "variant": clf.variant_, **top,
+           "semantics": clf._semantics()}
+    return ClassesModelFile(schema, tuple(clf._class_str), members, top)
+
+
+def _member(clf: Any, i: int, positive: str, negative: str, threshold: float) -> ModelFile:
+    """One-vs-rest problem i of a fitted classifier as a model (schema left to the caller)."""
+    from .estimator import KB_KINDS
+
+    full = clf._searched(i)
+    cfg = clf.tuned_[i]
+    answer = None
+    if cfg is not None and not cfg.is_paper:
+        answer = {"min_len": cfg.min_len, "max_len": cfg.max_len,
+                  "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
+                  "paper_loo_f1": cfg.paper_loo_f1}
+    kind = clf.kbs_[i].kind if clf.kbs_[i].kind in KB_KINDS else clf.kb
+    return ModelFile(None, full, positive, negative, answer,
+                     {"kb_kind": kind, "variant": clf.variant_, "threshold": threshold,
+                      "semantics": clf._semantics()})
 
 
 def save_model(model: Any, path: str | Path, fmt: str = "auto") -> str:
     """Write the model file atomically (`plx_core.export.write_atomic`); returns the format.
-    `model` is a `ModelFile` or a fitted binary `PLXClassifier` (`model_of`)."""
+    `model` is a `ModelFile`, a `ClassesModelFile` or a fitted `PLXClassifier` (`model_of`)."""
     from .export import write_atomic
 
-    if not isinstance(model, ModelFile):
+    if not isinstance(model, (ModelFile, ClassesModelFile)):
         model = model_of(model)
-    fmt = choose_format(path, len(model.kb), fmt)
+    fmt = choose_format(path, n_clauses(model), fmt)
     write_atomic(path, model_bytes(model, fmt))
     return fmt
 
 
-def load_model(source: str | Path | bytes, where: str | None = None) -> ModelFile:
+def load_model(source: str | Path | bytes, where: str | None = None
+               ) -> ModelFile | ClassesModelFile:
     """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first."""
     if isinstance(source, bytes):
         raw, where = source, where or "model file"
@@ -186,6 +264,15 @@ def load_model(source: str | Path | bytes, where: str | None = None) -> ModelFil
         raise ModelFileError(f"{where} is {len(raw):,} bytes, more than the cap of "
                              f"{MAX_MODEL_BYTES:,}")
     if is_npz(raw):
+        if npz_holds_many(raw):
+            try:
+                kbs, meta = read_npz_kbs(raw, where)
+            except PLXError as exc:
+                raise ModelFileError(str(exc)) from None
+            doc = meta.get("model")
+            if not isinstance(doc, dict):
+                raise ModelFileError(f"{where}: an npz KB without a model header (field 'meta.model')")
+            return model_from_document(doc, where, kbs=kbs)
         try:
             kb, meta = read_npz(raw, where)
         except PLXError as exc:
@@ -207,8 +294,64 @@ def load_model(source: str | Path | bytes, where: str | None = None) -> ModelFil
 
 
 def model_from_document(doc: Any, where: str = "model", kb: Any = None,
-                        text: str | None = None) -> ModelFile:
-    """A ModelFile from a parsed model document (its "kb" field, or `kb` already read)."""
+                        text: str | None = None, kbs: list | None = None
+                        ) -> ModelFile | ClassesModelFile:
+    """A ModelFile (version 1) or ClassesModelFile (version 2) from a parsed model document
+    (its "kb" fields, or `kb` / `kbs` already read from an npz)."""
+    if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT and type(
+            doc.get("version")) is int and doc["version"] == CLASSES_VERSION:
+        return _classes_from_document(doc, where, text, kbs)
+    if kbs is not None:
+        raise ModelFileError(f"{where}: an npz of {len(kbs)} KBs whose header is not a model of "
+                             f"several classes (version {CLASSES_VERSION})")
+    return _model_from_document(doc, where, kb, text)
+
+
+def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | None
+                           ) -> ClassesModelFile:
+    """A version-2 document: its fields, then each member read as a version-1 model."""
+    classes, members = doc.get("classes"), doc.get("members")
+    if not isinstance(classes, list) or len(classes) < 3 or not all(
+            isinstance(c, str) for c in classes) or len(set(classes)) != len(classes):
+        raise ModelFileError(f"{where} is a model of several classes (version 2), and field "
+                             "'classes' must list 3 or more distinct class names (strings), not "
+                             f"{classes!r:.60}")
+    if not isinstance(members, list) or len(members) != len(classes):
+        raise ModelFileError(f"{where}: field 'members' must be a list of one model per class "
+                             f"({len(classes)}), not {type(members).__name__}"
+                             + (f" of {len(members)}" if isinstance(members, list) else ""))
+    if doc.get("decision", "highest mean") not in DECISIONS:
+        raise ModelFileError(f"{where}: field 'decision' must be one of {list(DECISIONS)}, not "
+                             f"{doc.get('decision')!r:.60}")
+    if kbs is not None and len(kbs) != len(classes):
+        raise ModelFileError(f"{where}: the npz holds {len(kbs)} KBs for {len(classes)} classes")
+    check_document({**doc, "version": MODEL_VERSION, "positive": "", "negative": ""}, where,
+                   need_kb=False)
+    shared = {k: v for k, v in doc.items() if k in ("format", "schema")}
+    out = []
+    for i, (c, m) in enumerate(zip(classes, members)):
+        if not isinstance(m, dict):
+            raise ModelFileError(f"{where}: field 'members[{i}]' must be an object")
+        one = _model_from_document({**m, **shared, "version": MODEL_VERSION},
+                                   f"{where}: members[{i}]", None if kbs is None else kbs[i], text)
+        if one.positive != c:
+            raise ModelFileError(f"{where}: members[{i}] is the model of {one.positive!r}, but "
+                                 f"class {i} is {c!r}")
+        out.append(one)
+    schema = out[0].schema
+    if schema.positive is not None:
+        raise ModelFileError(f"{where}: field 'schema.positive' must be null in a model of "
+                             f"several classes, not {schema.positive!r:.60}")
+    settings = {k: v for k, v in doc.items() if k not in (
+        "format", "version", "classes", "members", "schema", "decision")}
+    for m in out:
+        m.schema = schema
+    return ClassesModelFile(schema, tuple(classes), out, settings, doc.get("decision", "highest mean"))
+
+
+def _model_from_document(doc: Any, where: str, kb: Any = None,
+                         text: str | None = None) -> ModelFile:
+    """A version-1 model document (its "kb" field, or `kb` already read)."""
     from .data import Schema
 
     check_document(doc, where, need_kb=kb is None)
@@ -251,7 +394,8 @@ def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
         raise ModelFileError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
     if doc.get("version") != MODEL_VERSION or isinstance(doc.get("version"), bool):
         raise ModelFileError(f"{where} has model version {doc.get('version')!r}; this plx reads "
-                             f"version {MODEL_VERSION}")
+                             f"versions {MODEL_VERSION} (two classes) and {CLASSES_VERSION} "
+                             "(several classes)")
     required = ("schema", "kb", "positive", "negative") if need_kb else ("schema", "positive", "negative")
     missing = [k for k in required if k not in doc]
     if missing:

@@ -1345,3 +1345,56 @@ def test_fit_reads_a_file_as_large_as_its_budget_takes_and_refuses_a_larger_one_
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "is more than a fit within the" in errors[0]
     assert "raise --budget" in errors[0] and "fit_dask" in errors[0]
+
+
+# --------------------------------------------------------------------------- several classes
+
+
+def _weather(n: int, seed: int) -> pd.DataFrame:
+    """Three classes from a numeric and a categorical column, plus a noise column."""
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(-10, 35, n).round(1)
+    sky = rng.choice(["clear", "cloudy", "rain"], n)
+    kind = np.where(t < 5, "cold", np.where(sky == "rain", "wet", "mild"))
+    return pd.DataFrame({"temp": t, "sky": sky, "noise": rng.choice(list("pq"), n),
+                         "kind": kind})
+
+
+@pytest.mark.parametrize("name", ["m.json", "m.npz"])
+def test_a_label_of_several_classes_fits_predicts_and_explains(tmp_path, capsys, name):
+    """Without --positive a 3-class label is one model per class in one file; predict names
+    each row's class with every class's bounds, explain names the class it explains."""
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    _weather(300, 0).to_csv(train, index=False)
+    test = _weather(60, 1)
+    test.drop(columns="kind").to_csv(new, index=False)
+    code, out, err = run(["fit", train, "--label", "kind", "--out", tmp_path / name,
+                          "--no-progress"], capsys)
+    assert code == 0 and "3 classes ['cold', 'mild', 'wet']" in out, err
+    code, out, _ = run(["predict", tmp_path / name, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and "60 rows" in out
+    pred = pd.read_csv(tmp_path / "p.csv", keep_default_na=False)
+    assert (pred["decision"] == test["kind"]).mean() >= 0.9
+    assert {"lower:cold", "upper:wet", "runner_up", "tie"} <= set(pred.columns)
+    top = pred[[f"upper:{c}" for c in ("cold", "mild", "wet")]].to_numpy()
+    mid = (top + pred[[f"lower:{c}" for c in ("cold", "mild", "wet")]].to_numpy()) / 2
+    assert (np.array(["cold", "mild", "wet"])[mid.argmax(axis=1)] == pred["decision"]).all()
+    assert (pred["runner_up"] != pred["decision"]).all()
+    code, _, _ = run(["explain", tmp_path / name, new, "--k", "1", "--out", tmp_path / "e.csv"],
+                     capsys)
+    ex = pd.read_csv(tmp_path / "e.csv", keep_default_na=False)
+    assert code == 0 and (ex["explained_class"] == pred["decision"]).all()
+    cold = ex[pred["decision"] == "cold"]  # cold rows are cold by their temperature alone
+    assert len(cold) and cold["features"].str.startswith("temp=").all()
+
+
+def test_several_classes_refuse_a_threshold_in_one_line(tmp_path, capsys):
+    train = tmp_path / "train.csv"
+    _weather(120, 2).to_csv(train, index=False)
+    code, _, err = run(["fit", train, "--label", "kind", "--threshold", "0.3", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2 and not (tmp_path / "m.json").exists()
+    assert_one_line_error(err, "--threshold is for a yes/no model", "3 classes", "--positive")
+    code, out, _ = run(["fit", train, "--label", "kind", "--positive", "wet", "--threshold",
+                        "0.3", "--out", tmp_path / "m.json", "--no-progress"], capsys)
+    assert code == 0 and "POS = 'wet'" in out

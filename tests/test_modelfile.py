@@ -76,7 +76,8 @@ def _json_doc(model):
     (lambda d: d["kb"]["clauses"][0].update(w=1e308), "clauses[0]: clause: w=1e+308 must be"),
     (lambda d: d.update(n_train=True), "field 'n_train'"),
     (lambda d: d.pop("kb"), "lacks the field(s) ['kb']"),
-    (lambda d: d.update(version=2), "model version 2"),
+    (lambda d: d.update(version=3), "model version 3"),
+    (lambda d: d.update(version=2), "(version 2), and field 'classes' must list"),
 ])
 def test_malformed_json_models_name_the_field(model, change, message):
     doc = _json_doc(model)
@@ -231,9 +232,6 @@ def test_a_model_file_refuses_what_it_cannot_hold_in_one_line(tmp_path):
     assert back.schema.apply(named)[0]["label"].tolist() == named["label"].tolist()
     with pytest.raises(ModelFileError, match="not fitted"):
         save_model(PLXClassifier(), tmp_path / "m.json")
-    three = np.where(X.grade > 2, "a", np.where(X.age > 50, "b", "c"))
-    with pytest.raises(ModelFileError, match="one yes/no model, and this classifier has 3 classes"):
-        save_model(PLXClassifier().fit(X, three), tmp_path / "m.json")
     with pytest.raises(ModelFileError, match="variant='bagged' answers with more than the one KB"):
         save_model(PLXClassifier(variant="bagged", positive="sick").fit(X, y), tmp_path / "m.json")
     assert not (tmp_path / "m.json").exists()
@@ -252,3 +250,96 @@ def test_class_weights_keyed_by_numpy_labels_save(tmp_path):
     back = load_model(tmp_path / "m.json")
     assert back.settings["class_weight"] == {"0": 1.0, "1": 3.0}
     assert back.positive == "1"
+
+
+def _four_classes(n=160, seed=3):
+    """A table of four classes set by two features (one numeric), with noise columns."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"shape": rng.choice(["round", "flat", "long"], n),
+                      "weight": rng.normal(50, 15, n).round(1),
+                      "tint": rng.choice(["a", "b"], n), "spare": rng.choice(list("xyz"), n)})
+    y = np.where(X.shape == "round", np.where(X.weight > 50, "plum", "cherry"),
+                 np.where(X.shape == "flat", "fig", "kiwi"))
+    flip = rng.random(n) < 0.05
+    y[flip] = rng.choice(["plum", "cherry", "fig", "kiwi"], int(flip.sum()))
+    return X, y
+
+
+@pytest.mark.parametrize("name", ["m.json", "m.npz"])
+def test_a_model_of_several_classes_saves_and_answers_as_the_estimator(tmp_path, name):
+    """Version 2: one member a class; the loaded file decides every row as predict does."""
+    from plx_core import PLXClassifier
+    from plx_core.cli import Model
+    from plx_core.modelfile import ClassesModelFile
+
+    X, y = _four_classes()
+    clf = PLXClassifier().fit(X, y)
+    save_model(clf, tmp_path / name)
+    back = load_model(tmp_path / name)
+    assert isinstance(back, ClassesModelFile)
+    assert back.classes == ("cherry", "fig", "kiwi", "plum")
+    assert [m.positive for m in back.members] == list(back.classes)
+    assert [m.kb for m in back.members] == [clf._searched(i) for i in range(4)]
+    new = X.sample(40, random_state=1).assign(weight=lambda d: d.weight.astype(object))
+    new.iloc[0, 0] = np.nan  # a missing cell: answered from the others
+    m = Model(back)
+    pred = m.predict(m.schema.apply(new, label=False)[0])
+    assert pred["decision"].tolist() == clf.predict(new).tolist()
+    b = clf.bounds(new)
+    for c in back.classes:
+        assert np.allclose(pred[f"lower:{c}"], b[(c, "lower")])
+        assert np.allclose(pred[f"upper:{c}"], b[(c, "upper")])
+    assert (pred["runner_up"] != pred["decision"]).all()
+
+
+def test_the_npz_of_several_classes_stores_their_shared_clauses_once(tmp_path):
+    from plx_core import PLXClassifier
+
+    X, y = _four_classes()
+    save_model(PLXClassifier().fit(X, y), tmp_path / "m.npz")
+    names = set(np.load(tmp_path / "m.npz").files)
+    assert {"0.codes", "0.p", "3.p", "3.positives"} <= names and "1.codes" not in names
+
+
+def _doc_of_classes(tmp_path):
+    from plx_core import PLXClassifier
+
+    X, y = _four_classes(160)
+    save_model(PLXClassifier(variant="paper").fit(X, y), tmp_path / "m.json")
+    return json.loads((tmp_path / "m.json").read_text())
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(version=3), "model version 3; this plx reads versions 1"),
+    (lambda d: d.update(classes=["a", "a", "b", "c"]), "'classes' must list 3 or more distinct"),
+    (lambda d: d["members"].pop(), "'members' must be a list of one model per class (4), not list of 3"),
+    (lambda d: d.update(decision="vote"), "field 'decision' must be one of ['highest mean']"),
+    (lambda d: d["members"].reverse(), "members[0] is the model of 'plum', but class 0 is 'cherry'"),
+    (lambda d: d["members"][2].pop("negative"), "members[2] lacks the field(s) ['negative']"),
+    (lambda d: d["members"][1]["kb"].update(clauses=7), "members[1]: field 'kb'"),
+    (lambda d: d["schema"].update(positive="fig"), "'schema.positive' must be null"),
+    (lambda d: d.update(semantics="both"), "field 'semantics' must be one of"),
+])
+def test_a_malformed_model_of_several_classes_is_named_by_field(tmp_path, change, message):
+    doc = _doc_of_classes(tmp_path)
+    change(doc)
+    with pytest.raises(ModelFileError) as err:
+        load_model(json.dumps(doc).encode())
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_tampered_npz_of_several_classes_is_refused(tmp_path):
+    from plx_core import PLXClassifier
+
+    X, y = _four_classes(160)
+    save_model(PLXClassifier(variant="paper").fit(X, y), tmp_path / "m.npz")
+    raw = dict(np.load(tmp_path / "m.npz"))
+    for drop, message in (("2.p", "missing array(s) ['2.p']"),):
+        buf = io.BytesIO()
+        np.savez(buf, **{k: v for k, v in raw.items() if k != drop})
+        with pytest.raises(ModelFileError, match=__import__("re").escape(message)):
+            load_model(buf.getvalue())
+    buf = io.BytesIO()
+    np.savez(buf, **{**raw, "1.p": raw["1.p"][:-1]})
+    with pytest.raises(ModelFileError, match="KB 1: array 'codes' has shape"):
+        load_model(buf.getvalue())
