@@ -261,10 +261,11 @@ def test_a_label_read_as_missing_is_refused_with_the_count(tmp_path, capsys):
     assert code == 0
     assert "dropped 3 of 8 row(s) whose label 'label' is missing" in err
     assert json.loads(m.read_text())["n_train"] == 5
-    # "NaN" kept as text on request: it is then a class of its own, and plx asks which is POS
+    # "NaN" kept as text on request: it is then a class of its own, said with the classes
+    # (a model of several classes; --positive would make one of them POS)
     code, _, err = run(["fit", data, "--label", "label", "--missing", "?",
                         "--drop-missing-label", "--out", m], capsys)
-    assert code == 2 and "'NaN'" in err and "--positive" in err
+    assert code == 0 and "4 classes ['0', '1', 'NA', 'NaN']" in err and "--positive" in err
 
 
 @pytest.mark.parametrize("marker", ["NA", "NULL", "N/A", "?", "", "nan", "NaN"])
