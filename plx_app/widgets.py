@@ -176,6 +176,15 @@ def figure(fig: Any, key: str | None = None, static: bool = False, **kwargs: Any
     return st.plotly_chart(fig, width="stretch", key=key, config=config, **kwargs)
 
 
+def download(label: str, make: Callable[[], bytes], *, file_name: str, mime: str, key: str,
+             where: Any = None) -> Any:
+    """A download button whose file is made on click (`make`, in a server thread) and whose
+    click does not rerun the page: a rerun racing the file's request could leave the button
+    spinning, and a download changes nothing the page shows. The one home for downloads."""
+    return (where or st).download_button(label, data=make, file_name=file_name, mime=mime,
+                                         key=key, on_click="ignore")
+
+
 def require_kb(ws) -> None:
     """Build the session's KB if it has none yet (with a progress bar); stop the page with the
     error shown when it cannot be built."""

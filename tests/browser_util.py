@@ -44,6 +44,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_LOGS: dict[str, Path] = {}  # a running server's URL -> its log (printed when a step fails)
+
+
+def server_log_tail(url: str, lines: int = 40) -> str:
+    """The last lines the server at `url` wrote (stdout and stderr), for a failure message."""
+    path = SERVER_LOGS.get(url)
+    if path is None or not path.is_file():
+        return "(no server log)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) or "(empty)"
+
+
 @contextlib.contextmanager
 def streamlit_server(port: int | None = None, timeout: float = 90.0,
                      env: dict[str, str] | None = None,
@@ -52,8 +63,9 @@ def streamlit_server(port: int | None = None, timeout: float = 90.0,
     `env` adds environment variables (without PLX_HOME the server saves its projects in a new
     temporary folder); the server's process is appended to `procs` (for tests that kill it)."""
     port = port or free_port()
-    log = open(ROOT / "artifacts" / f"streamlit-{port}.log", "w") if (ROOT / "artifacts").is_dir() \
-        else subprocess.DEVNULL
+    logdir = ROOT / "artifacts" if (ROOT / "artifacts").is_dir() else Path(tempfile.gettempdir())
+    log_path = logdir / f"streamlit-{port}.log"
+    log = open(log_path, "w")
     home = None
     if not (env or {}).get("PLX_HOME"):  # each server keeps its projects in a folder of its own
         home = tempfile.mkdtemp(prefix="plx-home-")
@@ -68,6 +80,7 @@ def streamlit_server(port: int | None = None, timeout: float = 90.0,
     if procs is not None:
         procs.append(proc)
     url = f"http://127.0.0.1:{port}"
+    SERVER_LOGS[url] = log_path
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -92,8 +105,10 @@ def streamlit_server(port: int | None = None, timeout: float = 90.0,
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
-        if log is not subprocess.DEVNULL:
-            log.close()
+        log.close()
+        SERVER_LOGS.pop(url, None)
+        if logdir != ROOT / "artifacts":
+            log_path.unlink(missing_ok=True)
         if home is not None:
             shutil.rmtree(home, ignore_errors=True)
 
@@ -202,11 +217,15 @@ class App:
             self.idle()
             try:
                 with self.page.expect_download(timeout=self.timeout / 3) as dl:
-                    btn.click()
+                    btn.click(timeout=self.timeout / 3)  # a button still making the last file is disabled
                 return Path(dl.value.path())
             except NoDownload:
                 if i == tries - 1:
-                    raise
+                    state = "disabled (still making the file)" if btn.is_disabled() else "enabled"
+                    raise AssertionError(
+                        f"no download from {name!r} after {tries} clicks; the button is {state}; "
+                        f"the page says: {self.text()[-400:]!r}\nserver log:\n"
+                        f"{server_log_tail(self.url)}") from None
         raise AssertionError("unreachable")
 
     def click_button(self, name: str, expect: str | None = None) -> float:

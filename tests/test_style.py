@@ -11,3 +11,19 @@ def test_ruff_finds_nothing():
     out = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_every_download_is_made_on_click_without_a_rerun():
+    """A deferred download whose click also reruns the page races the file's request against
+    the rerun (the export button stayed spinning in CI): every page goes through
+    `widgets.download`, which ignores the click for reruns."""
+    import ast
+
+    calls = []
+    for path in sorted((ROOT / "plx_app").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "download_button":
+                kw = {k.arg: k.value for k in node.keywords}
+                calls.append((path.name, isinstance(kw.get("on_click"), ast.Constant)
+                              and kw["on_click"].value == "ignore"))
+    assert calls == [("widgets.py", True)]

@@ -16,7 +16,7 @@ from plx_app.service import (
 )
 from plx_app.service.model import ModelChoice, tree_view_frame
 from plx_app.state import page_setup
-from plx_app.widgets import Progress, error, figure, guard, md, wrapped_table
+from plx_app.widgets import Progress, download, error, figure, guard, md, wrapped_table
 from plx_core import wording
 from plx_core.kb import parse_clause
 from plx_core.plots import tree_figure
@@ -229,12 +229,12 @@ def io_tab() -> None:
     st.markdown("**Export** the KB in use (with its rules).")
     full = ws.current_kb()
     e1, e2, e3 = st.columns(3)
-    e1.download_button("JSON", data=lambda: full.to_json().encode("utf-8"), file_name="plx-kb.json",
-                       mime="application/json", key="kb_dl_json", on_click="ignore")
-    e2.download_button("Clause text", data=lambda: full.to_text().encode("utf-8"),
-                       file_name="plx-kb.txt", mime="text/plain", key="kb_dl_text", on_click="ignore")
-    e3.download_button("CSV (safe to open in a spreadsheet)", data=lambda: kb_csv(full),
-                       file_name="plx-kb.csv", mime="text/csv", key="kb_dl_csv", on_click="ignore")
+    download("JSON", lambda: full.to_json().encode("utf-8"), file_name="plx-kb.json",
+             mime="application/json", key="kb_dl_json", where=e1)
+    download("Clause text", lambda: full.to_text().encode("utf-8"), file_name="plx-kb.txt",
+             mime="text/plain", key="kb_dl_text", where=e2)
+    download("CSV (safe to open in a spreadsheet)", lambda: kb_csv(full), file_name="plx-kb.csv",
+             mime="text/csv", key="kb_dl_csv", where=e3)
     st.caption("In the CSV, text cells starting with = + - @ (or a tab) get a leading ' so a "
                "spreadsheet shows them instead of running them.")
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")

@@ -22,7 +22,7 @@ from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.service.projects import rules_in_force
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb, wrapped_table
+from plx_app.widgets import download, figure, guard, keep_last, md, require_kb, wrapped_table
 from plx_core import wording
 from plx_core.plots import bounds_interval, evidence_bars
 
@@ -267,7 +267,6 @@ else:
                "PDF from the browser.")
     name = "".join(ch if ch.isalnum() else "-" for ch in inst.title()).strip("-") or "case"
     lk = link()  # the saved project: the report names each rule's author from its history
-    st.download_button("Download the case report (HTML)", key="q_report",
-                       data=lambda: ws_case_report(ws, inst, rules=rules_in_force(ws, lk))
-                       .encode("utf-8"),
-                       file_name=f"plx-report-{name}.html", mime="text/html", on_click="ignore")
+    download("Download the case report (HTML)",
+             lambda: ws_case_report(ws, inst, rules=rules_in_force(ws, lk)).encode("utf-8"),
+             file_name=f"plx-report-{name}.html", mime="text/html", key="q_report")

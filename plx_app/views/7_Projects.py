@@ -9,7 +9,7 @@ import streamlit as st
 from plx_app.project_ui import HOME, link, project_export_name, say, store, switch
 from plx_app.service.projects import author, create_project, first_project, set_author
 from plx_app.state import page_setup
-from plx_app.widgets import error, md
+from plx_app.widgets import download, error, md
 from plx_core.errors import PLXError
 from plx_core.store import MAX_PROJECT_FILE, check_name, plx_home
 
@@ -70,9 +70,8 @@ def _duplicate(pid: int) -> None:
 
 c2.button("Rename", key="pj_rename", on_click=_rename, args=(info.id, f"pj_name_{info.id}"))
 c3.button("Duplicate", key="pj_duplicate", on_click=_duplicate, args=(info.id,))
-st.download_button("Export this project (one file)", data=lambda pid=info.id: s.export_project(pid),
-                   file_name=project_export_name(info.name), mime="application/zip",
-                   key="pj_export")
+download("Export this project (one file)", lambda pid=info.id: s.export_project(pid),
+         file_name=project_export_name(info.name), mime="application/zip", key="pj_export")
 with st.expander("Delete this project"):
     sure = st.checkbox("Yes, delete it with its rules history and notes", key="pj_delete_sure")
 
