@@ -643,8 +643,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             frame[c] = group_levels(frame[c], grouped[c])
         return frame
 
-    def _correction_weights(self, y: np.ndarray, cw: tuple[float, float] | None
-                          ) -> tuple[float, float] | None:
+    def _correction_weights(self, y: np.ndarray,
+                            cw: tuple[float, float] | None) -> tuple[float, float] | None:
         """The (w_pos, w_neg) of `class_weight_` for labels y (balanced: the base rate of
         these rows; a dict: the given weights `cw`), None for no correction."""
         if self.class_weight_ == "balanced":

@@ -451,22 +451,27 @@ def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
 
 
 def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
-                   balance: str, test_share: float | None = None) -> str:
+                   balance: str, test_share: float | None = None, n_copies: int = 0) -> str:
     """How the rows were split and balanced, so that the counts shown add up: `n_rows` used,
     `n_train_rows` distinct training rows, `n_train` training rows after balancing (replicas
-    included), `n_test` test rows."""
+    included), `n_test` test rows, `n_copies` of them repeating a training row
+    (`data.split_copies`)."""
     share = f" ({test_share:.0%})" if test_share is not None else ""
     if balance == "before":
-        return (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
+        text = (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
                 f"class(es), then {n_train:,} go to training and {n_test:,} to testing{share} "
                 f"(repeated rows can land on both sides).")
-    text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
-            f"testing{share}.")
-    extra = n_train - n_train_rows
-    if balance == "train" and extra > 0:
-        text += (f" Balancing the training part repeats {extra:,} rows of the smaller "
-                 f"class(es), so the KB learns from {n_train:,} training rows; the test part "
-                 f"keeps the true mix.")
+    else:
+        text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
+                f"testing{share}.")
+        extra = n_train - n_train_rows
+        if balance == "train" and extra > 0:
+            text += (f" Balancing the training part repeats {extra:,} rows of the smaller "
+                     f"class(es), so the KB learns from {n_train:,} training rows; the test part "
+                     f"keeps the true mix.")
+    if n_copies:
+        text += (f" {n_copies:,} of the {n_test:,} test rows repeat a training row in every "
+                 "feature column; the Evaluate page scores the others apart.")
     return text
 
 

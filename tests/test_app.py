@@ -1166,3 +1166,7 @@ def test_evaluate_page_says_how_many_test_rows_repeat_a_training_row():
             "has seen them, so the test score is optimistic by what they add — it measures "
             "recall of training rows as well as new ones. On the "
             f"{len(test) - seen.sum()} other test rows F1 is {rest['F1']:.3f}."], said
+        data = run("plx_app/views/1_Data.py", ws)  # and the Data page's split sentence counts them
+        captions = [str(c.value).replace("\\", "") for c in data.caption]
+        assert any(f"{seen.sum()} of the {len(test)} test rows repeat a training row" in c
+                   for c in captions), captions

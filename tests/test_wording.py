@@ -172,6 +172,11 @@ def test_split_sentence_makes_the_counts_add_up():
     assert s.startswith("569 rows: 398 for training and 171 for testing (30%).")
     assert "repeats 102 rows" in s and "from 500 training rows" in s
     assert "repeats" not in W.split_sentence(569, 398, 398, 171, "none")
+    assert "repeat a training row" not in s
+    for balance in ("none", "train", "before"):  # test rows the model has seen are counted
+        said = W.split_sentence(569, 398, 500, 171, balance, 0.3, n_copies=12)
+        assert said.endswith(" 12 of the 171 test rows repeat a training row in every feature "
+                             "column; the Evaluate page scores the others apart.")
 
 
 def test_the_answer_sentence_says_a_value_read_as_written_in_training():

@@ -38,7 +38,8 @@ c2.metric("Rows × features", f"{n_rows} × {n_feat}")
 c3.metric("POS is", ws.positive)
 c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
 st.caption(md(wording.split_sentence(n_rows, int(ws.X_train.index.nunique()), len(ws.X_train),
-                                     len(ws.X_test), ws.settings.balance, ws.settings.test_size)))
+                                     len(ws.X_test), ws.settings.balance, ws.settings.test_size,
+                                     n_copies=int(ws.copies()[0].sum()))))
 
 st.subheader("1. Choose a table")
 SOURCES = ["Built-in", "Shared data set", "Upload a CSV"]
