@@ -81,9 +81,52 @@ def test_counts_by_sorting_equal_brute_force(seed, missing, max_len):
     X = pd.DataFrame(rng.integers(0, 9, (30, 6)).astype(str), columns=[f"f{i}" for i in range(6)])
     X = X.mask(rng.random(X.shape) < missing).fillna({"f0": "0"})
     y = rng.integers(0, 2, 30)
-    kb = direct_kb(X, y, max_len=max_len)
+    from plx_core import direct as D
+
+    with pytest.MonkeyPatch.context() as mp:  # by level keys, not by ranks (`_count_ranked`)
+        mp.setattr(D, "RANK_PAIRS", 0)
+        kb = direct_kb(X, y, max_len=max_len)
     assert as_dict(kb) == brute_force(X, y, max_len)
     assert (kb.lengths == (kb.codes >= 0).sum(axis=1)).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ranked_count_is_the_key_count(seed):
+    """Counting by ranks refined level by level (`_count_ranked`) gives the key count's cube
+    (`_count_level`: same bodies in the same order, supports, positives of every target) and
+    tells the visitor the same body for every (subset, distinct row) pair — with missing
+    values, repeated rows, a cap, domains of 1 to 300 values."""
+    from plx_core import direct as D
+
+    rng = np.random.default_rng(seed)
+    n, F = 80, 6
+    sizes = [1, 2, 3, 9, 40, 300][: F] if seed % 2 else rng.integers(2, 6, F).tolist()
+    codes = (rng.integers(0, 10**6, (n, F)) % np.array(sizes)).astype(np.int64)
+    codes = codes[rng.integers(0, n // 2, n)]  # repeated rows
+    if seed > 1:
+        codes[rng.random((n, F)) < 0.25] = -1
+    Y = (rng.random((n, 1 + seed % 3)) < 0.4).astype(np.int64)
+
+    def count(rank_pairs: int, cap: int | None):
+        seen: dict = {}
+
+        def visit(k, at, sup, pos):  # each pair's body as its (support, positives), −1: none
+            m = len(sup)
+            got = np.where(at < m, np.append(sup * 10**6 + pos[:, 0], -1)[np.minimum(at, m)], -1)
+            seen.setdefault(k, []).append(got)
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(D, "RANK_PAIRS", rank_pairs)
+            rows = D.distinct_rows(codes, Y, radix=np.asarray(sizes) + 1)
+            c = D.count_rows(codes, Y, sizes, cap, rows=rows, visit=visit)
+        return c, {k: np.vstack(v) for k, v in seen.items()}
+
+    for cap in (None, 3):
+        (a, va), (b, vb) = count(0, cap), count(D.WORK, cap)
+        for f in ("codes", "support", "positives", "lengths"):
+            assert getattr(a, f).dtype == getattr(b, f).dtype
+            assert np.array_equal(getattr(a, f), getattr(b, f)), f
+        assert va.keys() == vb.keys() and all(np.array_equal(va[k], vb[k]) for k in va)
 
 
 @pytest.mark.parametrize("seed", range(3))
