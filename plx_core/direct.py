@@ -73,7 +73,7 @@ PREALLOC = 2**30
 RANK_PAIRS = WORK
 """`_count_ranked` counts the cube when no level has more (distinct row, subset) pairs than this
 (it keeps two levels' row orders and ranks: 16 bytes a pair), else `_count_level` does."""
-RANK_STEP = 2**16
+RANK_STEP = 2**18
 """(distinct row, subset) pairs `_count_ranked` refines at once (its working set)."""
 CHUNK_STARTS = 2**16
 """Subsets whose chunk ends `_subset_chunks` finds with one `searchsorted`."""
@@ -766,12 +766,15 @@ def _count_ranked(lk: LevelKeys, rows: Counts, has_missing: bool, out: _Cube,
             o += here
             srt = by_parent.reshape(-1)[o]
             ds = digit.reshape(-1)[o]
+            del o, by_parent, digit  # (the working set: tests/test_direct.py's peaks)
             rs = rank.reshape(-1)[prank_at + srt]
             new = np.empty(ds.shape, bool)
             new[:, 0] = True
             np.not_equal(ds[:, 1:], ds[:, :-1], out=new[:, 1:])
             new[:, 1:] |= rs[:, 1:] != rs[:, :-1]
+            del rs
             valid = ds > 0 if has_missing else None
+            del ds
             if valid is not None:
                 new &= valid
             cum = np.cumsum(new, axis=1, dtype=np.int32)
