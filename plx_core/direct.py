@@ -737,8 +737,10 @@ def _count_ranked(lk: LevelKeys, rows: Counts, has_missing: bool, out: _Cube,
     dtype = lk.code_dtype()
     row_codes = rows.codes.astype(dtype) + dtype.type(1)  # 0: missing
     many = rows.positives.ndim == 2
-    support = rows.support.astype(np.int64)
-    positives = rows.positives.reshape(d, -1).astype(np.int64)
+    # each distinct row's support and positives in one int64 a target: support · 2^32 +
+    # positives, summed by one reduceat (exact: the support is below 2^31, `_ranked_fits`)
+    packed = [(rows.support.astype(np.int64) << 32) + p.astype(np.int64)
+              for p in rows.positives.reshape(d, -1).T]
     order = np.arange(d, dtype=np.int32)[None, :]  # per subset: its rows by body (level 0: ∅)
     rank = np.zeros((1, d), np.int32)  # per (subset, row): its body's rank in the subset, −1: none
     step = max(1, RANK_STEP // d)
@@ -786,16 +788,11 @@ def _count_ranked(lk: LevelKeys, rows: Counts, has_missing: bool, out: _Cube,
             starts = np.flatnonzero(new.reshape(-1))
             flat_rows = srt.reshape(-1)
             sup = np.zeros(m, np.int64)
-            pos = np.zeros((m, positives.shape[1]), np.int64)
-            shifted = support[flat_rows] << 32
-            if valid is not None:  # missing pairs add nothing to the body before them
-                shifted[~valid.reshape(-1)] = 0
-            for j in range(positives.shape[1] if m else 0):  # one target at a time (memory)
-                # support and positives summed in one int64: support · 2^32 + positives
-                w = positives[flat_rows, j]
-                if valid is not None:
+            pos = np.zeros((m, len(packed)), np.int64)
+            for j in range(len(packed) if m else 0):  # one target at a time (memory)
+                w = packed[j][flat_rows]
+                if valid is not None:  # missing pairs add nothing to the body before them
                     w[~valid.reshape(-1)] = 0
-                w += shifted
                 v = np.add.reduceat(w, starts)
                 sup, pos[:, j] = v >> 32, v & np.int64(2**32 - 1)
             if not many:
@@ -1080,8 +1077,8 @@ class DirectBitmaps:
         for j, f in enumerate(enc.features):
             col = enc.codes[:, j]
             eq = col[None, :] == np.arange(len(enc.domains[f]))[:, None]
-            bits.append(_pack(eq))
-        return cls(enc.features, enc.domains, bits, _pack(yb[None, :] > 0)[0], pos, max_len)
+            bits.append(pack_bits(eq))
+        return cls(enc.features, enc.domains, bits, pack_bits(yb[None, :] > 0)[0], pos, max_len)
 
     def kb_for(self, q: Any) -> KB:
         """The Direct KB's clauses whose feature-value sets lie inside the query q."""
@@ -1136,7 +1133,7 @@ class DirectBitmaps:
         return kb_from_counts(counts, self.features, self.domains, self.positive, self.max_len)
 
 
-def _pack(rows: np.ndarray) -> np.ndarray:
+def pack_bits(rows: np.ndarray) -> np.ndarray:
     """Boolean rows (r × n) as bitmaps (r × ceil(n / 64)) of uint64."""
     packed = np.packbits(rows, axis=1, bitorder="little")
     pad = (-packed.shape[1]) % 8
@@ -1149,5 +1146,5 @@ __all__ = [
     "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "DirectBitmaps", "LevelKeys", "choose_max_len",
     "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "direct_kbs_with_reason",
     "distinct_rows",
-    "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "parse_size",
+    "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "pack_bits", "parse_size",
 ]
