@@ -1,14 +1,15 @@
 """Whether a change to the fit keeps its answers: the default `PLXClassifier` of an older
 `plx_core` and of this one fitted on the same splits of the comparison, in one process, and
 compared exactly — the chosen candidate, every candidate's out-of-fold F1 and threshold, the
-threshold, and ω(POS) and the decision on the held-out rows. Run on demand, not by pytest.
+threshold, and ω(POS) and the decision on the held-out rows — and, where they differ, by the
+held-out F1 of the positive class (the comparison's score). Run on demand, not by pytest.
 
     git archive COMMIT plx_core | tar -x -C /tmp/plx_before
     python benchmarks/same_answers.py /tmp/plx_before [SETS] [RUNS]
 
 SETS: comma-separated keys (default every set of the comparison); RUNS: "0-9" (default) or
-"10-19". Prints one line per set (splits equal / differing, with the first difference) and
-exits 1 if any split differs.
+"10-19". Prints one line per set (splits equal / differing, with the first difference, the
+mean F1 before and after and the splits better / worse) and exits 1 if any split differs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 import warnings
 
 import numpy as np
+from sklearn.metrics import f1_score
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
@@ -51,7 +53,7 @@ def main(root: str, keys: list[str], runs: range) -> int:
     for key in keys:
         X, y, splits = split_set(key, runs.stop)
         nf = X.shape[1]
-        diff = []
+        diff, f1 = [], []
         for r in runs:
             tr, te = splits[r]
             with warnings.catch_warnings():
@@ -59,12 +61,16 @@ def main(root: str, keys: list[str], runs: range) -> int:
                 old = before(positive=1, random_state=r, max_len=plx_max_len(nf)).fit(X.iloc[tr], y[tr])
                 new = make("plx", r, nf).fit(X.iloc[tr], y[tr]).model_
                 where = differs(answers(old, X.iloc[te]), answers(new, X.iloc[te]))
+                f1.append([f1_score(y[te], m.predict(X.iloc[te]).astype(int)) for m in (old, new)])
             if where is not None:
                 diff.append(f"run {r}: {where} ({old.chosen_} → {new.chosen_})")
         bad += bool(diff)
+        a = np.array(f1)
         print(f"{SETS[key].label}: {len(runs) - len(diff)} of {len(runs)} splits the same"
               + (f"; {diff[0]}" + (f" (+{len(diff) - 1} more)" if len(diff) > 1 else "")
-                 if diff else ""), flush=True)
+                 + f"; F1 {a[:, 0].mean():.4f} → {a[:, 1].mean():.4f}, better on "
+                 f"{int((a[:, 1] > a[:, 0] + 1e-9).sum())}, worse on "
+                 f"{int((a[:, 1] < a[:, 0] - 1e-9).sum())}" if diff else ""), flush=True)
     return 1 if bad else 0
 
 
