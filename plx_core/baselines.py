@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .encoding import as_frame, binary_target, is_missing, value_str
+from .encoding import as_frame, binary_target, check_labels, is_missing, label_strings, value_str
 from .errors import DataError
 
 MISSING = "\x00missing"  # the one category a missing value becomes (no real value can equal it)
@@ -234,6 +234,15 @@ def confusion(y_true: Iterable[bool], y_pred: Iterable[bool]) -> np.ndarray:
     return np.array([[s["tn"], s["fp"]], [s["fn"], s["tp"]]])
 
 
+def scored_target(y_test: Any, positive: str) -> np.ndarray:
+    """0/1 labels of rows to score against `positive` (a class of the training rows): unlike
+    `binary_target`, every row may hold one class, or a class the training rows never had."""
+    arr = np.asarray(y_test.to_numpy() if isinstance(y_test, (pd.Series, pd.DataFrame)) else y_test,
+                     dtype=object).ravel()
+    check_labels(arr)
+    return (label_strings(arr) == positive).astype(np.int8)
+
+
 def f1_score(y_true: Sequence[Any], y_pred: Sequence[Any], positive: Any) -> float:
     """F1 of the class `positive` for label values (compared as text)."""
     pos = value_str(positive)
@@ -243,9 +252,10 @@ def f1_score(y_true: Sequence[Any], y_pred: Sequence[Any], positive: Any) -> flo
 def baseline_scores(X_train: Any, y_train: Any, X_test: Any, y_test: Any, positive: Any,
                     keys: Sequence[str] = DASHBOARD_BASELINES, seed: int = 0) -> pd.DataFrame:
     """Test scores of the baselines `keys`, each fitted on the one-hot training rows (one row
-    per model: model key, label, then `scores`)."""
-    ytr, _ = binary_target(y_train, positive)
-    yte, _ = binary_target(y_test, positive)
+    per model: model key, label, then `scores`). Only the training rows need both classes: a
+    test part of one class (a rare class's few rows all drawn for training) is scored as is."""
+    ytr, pos = binary_target(y_train, positive)
+    yte = scored_target(y_test, pos)
     enc = OneHot().fit(X_train)
     A, B = enc.transform(X_train), enc.transform(X_test)
     rows = []

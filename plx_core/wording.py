@@ -491,6 +491,21 @@ def copies_said(n_copies: int, n_test: int, same_label: int, f1_rest: float | No
             "measures recall of training rows as well as new ones." + tail)
 
 
+def one_class_part(n_pos: int, n_neg: int, positive: Any = "POS") -> str:
+    """The sentence a test part of one class is scored with (a rare class's few rows all
+    drawn for training): which scores it leaves undefined (shown as 0 or nan);
+    "" when both classes are there."""
+    pos, neg = class_names(positive)
+    if n_pos and n_neg or not n_pos + n_neg:
+        return ""
+    missing, undefined = ((pos, "recall (sensitivity) is undefined and F1 cannot be above 0, "
+                                "whatever the model")
+                          if not n_pos else (neg, "specificity is undefined"))
+    return (f"The test part holds no {missing} row (all {n_pos + n_neg:,} are "
+            f"{neg if not n_pos else pos}): {undefined}. Give the test part a larger share, "
+            "or gather more rows of the rare class.")
+
+
 # --------------------------------------------------------------------------- hints
 
 

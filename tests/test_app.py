@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from app_util import classic_workspace
@@ -1170,3 +1171,23 @@ def test_evaluate_page_says_how_many_test_rows_repeat_a_training_row():
         captions = [str(c.value).replace("\\", "") for c in data.caption]
         assert any(f"{seen.sum()} of the {len(test)} test rows repeat a training row" in c
                    for c in captions), captions
+
+
+@pytest.mark.slow
+def test_evaluate_page_scores_a_test_part_without_the_rare_class():
+    """A rare class's lone row drawn for training: the Evaluate page still scores plx and the
+    baselines (was: an error instead of the scores) and says recall is undefined there."""
+    rng = np.random.default_rng(11)
+    frame = pd.DataFrame({"ward": rng.choice(["north", "south"], 48), "age": rng.integers(20, 90, 48)})
+    frame["relapse"] = ["yes"] + ["no"] * 47
+    raw = read_upload(frame.to_csv(index=False).encode(), "ward.csv")
+    ws = new_workspace(raw, replace(raw.defaults, label="relapse", positive="yes"),
+                       kb=KBSettings("direct"))
+    assert not (ws.y_test == "yes").any()
+    at = run("plx_app/views/6_Evaluate.py", ws)
+    assert not errors(at), errors(at)
+    table = at.dataframe[0].value
+    assert (table[["tp", "fn"]] == 0).all().all() and (table[["fp", "tn"]].sum(axis=1) == len(ws.y_test)).all()
+    said = [w.value.replace("\\", "") for w in at.warning if "holds no" in w.value.replace("\\", "")]
+    assert len(said) == 1 and said[0].startswith("The test part holds no relapse = yes row")
+    assert "recall (sensitivity) is undefined" in said[0]

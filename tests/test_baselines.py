@@ -71,3 +71,25 @@ def test_baseline_scores_name_each_model_and_score_the_positive_class():
                             ("majority", "CART"))
     assert list(frame["model"]) == ["majority", "CART"]
     assert frame.loc[1, "F1"] == 1.0 and frame.loc[1, "specificity"] == 1.0
+
+
+@pytest.mark.parametrize("only", ["well", "sick"])
+def test_baseline_scores_a_test_part_of_one_class(only):
+    """A rare class whose rows all went to training leaves a test part of one class: the
+    baselines are fitted and scored on it (was: refused, 'positive is not a value of the
+    label'), the counts adding up to the test rows; the training rows still need both."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.choice(["lo", "mid", "hi"], (50, 2)), columns=["dose", "site"])
+    y = pd.Series(np.where(X["dose"] == "hi", "sick", "well"))
+    test = X.index[40:]
+    frame = baseline_scores(X.iloc[:40], y.iloc[:40], X.loc[test], pd.Series([only] * 10), "sick",
+                            ("majority", "CART"))
+    counts = frame[["tp", "fp", "fn", "tn"]]
+    assert (counts.sum(axis=1) == 10).all()
+    assert ((counts["tp"] + counts["fn"]) == (10 if only == "sick" else 0)).all()
+    cart = frame.set_index("model").loc["CART"]
+    hi = int((X.loc[test, "dose"] == "hi").sum())  # CART learns dose=hi exactly
+    assert (cart["fp"], cart["tn"]) == ((hi, 10 - hi) if only == "well" else (0, 0))
+    with pytest.raises(DataError, match="plx needs both"):
+        baseline_scores(X.iloc[:40], pd.Series(["well"] * 40), X.loc[test], y.loc[test], "well",
+                        ("majority",))

@@ -235,3 +235,14 @@ def test_every_text_naming_a_value_reads_back_for_any_names(pairs, negated_head)
     lits = (Literal("POS", None, negated_head),) + tuple(Literal(f, v, True) for f, v in pairs)
     back = parse_rules(W.clause_text(WeightedClause(lits, 0.9, 1.0)) + " [p=0.9]")
     assert len(back) == 1 and set(back[0].literals) == set(lits)
+
+
+def test_a_test_part_of_one_class_names_the_absent_class_and_what_it_leaves_undefined():
+    assert W.one_class_part(3, 9, "spam") == ""
+    assert W.one_class_part(0, 0, "spam") == ""
+    no_pos = W.one_class_part(0, 12, "Survived = 1")
+    assert no_pos.startswith("The test part holds no Survived = 1 row (all 12 are Survived ≠ 1)")
+    assert "recall (sensitivity) is undefined" in no_pos
+    no_neg = W.one_class_part(7, 0, "spam")
+    assert no_neg.startswith("The test part holds no not spam row (all 7 are spam)")
+    assert "specificity is undefined" in no_neg and "recall" not in no_neg

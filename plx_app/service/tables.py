@@ -435,7 +435,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
     small = min(counts.values())
     if small < 10:
-        notes.append(("warning", f"The smaller class has only {small} rows; results will be unstable."))
+        notes.append(("warning", f"The smaller class has only {small} row{'s' * (small != 1)}; results "
+                                  "will be unstable."))
     if kind == "direct" and estimate_bytes(n, F, max_len) > 6 * 2**30:
         fit = [k for k in range(1, F + 1) if estimate_bytes(n, F, k) <= 6 * 2**30]
         hint = f"set max_len to {fit[-1]} or less" if fit else "use fewer rows or features"
