@@ -1087,8 +1087,9 @@ class Binning:
 
 def fmt_number(x: float) -> str:
     """Shortest text that reads back as the same float: 18.0 → "18", 8.6625 → "8.6625";
-    very large or small magnitudes in exponent form (2e+297, 1.14e-13), not 300 digits."""
-    f = float(x)
+    very large or small magnitudes in exponent form (2e+297, 1.14e-13), not 300 digits; zero
+    as "0", never "-0" (a cut between -0.004 and 0.004 rounds to -0.0: a bin "<-0" misleads)."""
+    f = float(x) + 0.0  # -0.0 + 0.0 is 0.0
     if f != 0 and not 1e-6 <= abs(f) < 1e16:
         return repr(f)
     return np.format_float_positional(f, trim="-")

@@ -119,3 +119,20 @@ def test_mdlp_over_groups_cuts_where_mdlp_over_their_values_does(groups, max_bin
     want = mdlp_cuts(x, y, max_bins)  # a cut c with i − 1 < c ≤ i puts group i above it
     assert [int(np.searchsorted(np.arange(len(counts)), c)) for c in want] == \
         mdlp_splits(counts, max_bins)
+
+
+
+def test_a_cut_at_a_negative_zero_reads_as_zero_in_the_bins_and_explanations():
+    """Values rounded to two decimals write tiny negatives as "-0.0"; an equal-frequency cut
+    there is -0.0, and its bins read "<0" / "≥0" wherever they are shown (were "<-0" / "≥-0")."""
+    from plx_core import PLXClassifier
+
+    rng = np.random.default_rng(4)
+    drift = np.concatenate([-rng.uniform(0.01, 0.5, 80).round(2), [-0.0] * 40,
+                            rng.uniform(0.01, 0.5, 40).round(2)])
+    X = pd.DataFrame({"drift": drift, "site": rng.choice(["a", "b"], 160)})
+    y = np.where(drift < 0, "down", "up")
+    clf = PLXClassifier(variant="paper", positive="up", discretize="quantile", max_bins=2).fit(X, y)
+    labels = clf.discretizer_.binnings_["drift"].labels
+    assert labels == ("<0", "≥0"), labels
+    assert clf.explain(X.iloc[100], k=1).features == {"drift": "≥0"}
