@@ -1150,10 +1150,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         fine = {c: np.where(np.isfinite(x[c]), np.searchsorted(g, x[c], "right"), -1)
                 for c, g in on_grid.items()}  # each cell's fine bin (−1: missing)
         fold_slots = []
-        for tr, _te in folds(y, VT.VOTE_FOLDS, self.random_state):
+        parts = folds(y, VT.VOTE_FOLDS, self.random_state)
+        # every fold's cuts of every column on the grid from one batched MDLP search
+        gridded = dict(zip([(i, c) for i in range(len(parts)) for c in on_grid],
+                           self._grid_fold_cuts([(fine[c], on_grid[c], tr) for tr, _te in parts
+                                                 for c in on_grid], y)))
+        for i, (tr, _te) in enumerate(parts):
             own, own_sizes = codes.copy(), list(sizes)
             for c in nums:
-                cuts = (self._grid_fold_cuts(fine[c], on_grid[c], y, tr) if c in on_grid else
+                cuts = (gridded[i, c] if c in on_grid else
                         self._fold_cuts(x[c], distinct[c], y, tr))
                 j = feats.index(c)
                 own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
@@ -1190,26 +1195,39 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
 
-    def _grid_fold_cuts(self, fine: np.ndarray, grid: np.ndarray, y: np.ndarray,
-                        rows: np.ndarray) -> np.ndarray:
-        """The cut points MDLP finds for one numeric column on training `rows` when it may cut
-        only at `grid` (sorted; `fine`: each cell's bin among them, −1 where missing), from
-        the class counts of each bin: `mdlp_splits` over the bins, the cut of a boundary the
-        grid point it falls on; with no cut, the bins' median split, as `fit_cuts` falls
+    def _grid_fold_cuts(self, jobs: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                        y: np.ndarray) -> list[np.ndarray]:
+        """Per job (fine, grid, rows): the cut points MDLP finds for one numeric column on
+        training `rows` when it may cut only at `grid` (sorted; `fine`: each cell's bin among
+        them, −1 where missing), from the class counts of each bin — `mdlp_splits` over the
+        bins, every job in one batched search (`mdlp_splits_many`), the cut of a boundary
+        the grid point it falls on; with no cut, the bins' median split, as `fit_cuts` falls
         back to."""
         from .data import quantile_cuts
-        from .discretize import mdlp_splits
+        from .discretize import mdlp_splits_many
 
-        b, yy = fine[rows], np.asarray(y)[rows]
-        ok = b >= 0
-        counts = np.bincount(b[ok] * 2 + yy[ok], minlength=2 * (len(grid) + 1)).reshape(-1, 2)
-        seen = counts.sum(axis=1) > 0
-        lower = np.concatenate([[-np.inf], grid])[seen]  # each seen bin's lower edge
-        at = mdlp_splits(counts[seen].astype(float), int(self.max_bins))
-        if not at and ok.any():
-            c = np.unique(quantile_cuts(lower, counts[seen].sum(axis=1), 2))
-            return c[c > lower[0]]
-        return lower[np.asarray(at, dtype=np.int64)]
+        y = np.asarray(y)
+        seen_counts, lowers = [], []
+        for fine, grid, rows in jobs:
+            b, yy = fine[rows], y[rows]
+            ok = b >= 0
+            counts = np.bincount(b[ok] * 2 + yy[ok], minlength=2 * (len(grid) + 1)).reshape(-1, 2)
+            seen = counts.sum(axis=1) > 0
+            seen_counts.append(counts[seen])
+            lowers.append(np.concatenate([[-np.inf], grid])[seen])  # each seen bin's lower edge
+        lengths = np.array([len(c) for c in seen_counts], dtype=np.int64)
+        padded = np.zeros((len(jobs), int(lengths.max(initial=1)), 2))
+        for i, c in enumerate(seen_counts):
+            padded[i, :len(c)] = c
+        out = []
+        for at, counts, lower in zip(mdlp_splits_many(padded, lengths, int(self.max_bins)),
+                                     seen_counts, lowers):
+            if not at and len(counts):
+                c = np.unique(quantile_cuts(lower, counts.sum(axis=1), 2))
+                out.append(c[c > lower[0]])
+            else:
+                out.append(lower[np.asarray(at, dtype=np.int64)])
+        return out
 
     def _fold_weights(self, y: np.ndarray) -> tuple[float, float]:
         """(w_pos, w_neg) that correct the clause probabilities of a KB learned from rows with

@@ -121,7 +121,6 @@ def test_mdlp_over_groups_cuts_where_mdlp_over_their_values_does(groups, max_bin
         mdlp_splits(counts, max_bins)
 
 
-
 def test_a_cut_at_a_negative_zero_reads_as_zero_in_the_bins_and_explanations():
     """Values rounded to two decimals write tiny negatives as "-0.0"; an equal-frequency cut
     there is -0.0, and its bins read "<0" / "≥0" wherever they are shown (were "<-0" / "≥-0")."""
@@ -136,3 +135,22 @@ def test_a_cut_at_a_negative_zero_reads_as_zero_in_the_bins_and_explanations():
     labels = clf.discretizer_.binnings_["drift"].labels
     assert labels == ("<0", "≥0"), labels
     assert clf.explain(X.iloc[100], k=1).features == {"drift": "≥0"}
+
+
+def test_mdlp_over_many_columns_at_once_cuts_as_each_alone():
+    """`mdlp_splits_many` (a fit's cut optimism: every fold × numeric column in one search)
+    finds each problem's own boundaries: its padding and the other problems change nothing."""
+    from plx_core.discretize import mdlp_splits, mdlp_splits_many
+
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 33, 200)
+    rows = rng.integers(0, 20, (200, 32))
+    rate = 1 / (1 + np.exp(-rng.normal(0, 2, (200, 1)) * np.linspace(-2, 2, 32)))  # a trend
+    rate[:40] *= 0.1  # rare positives: fewer cuts pay
+    pos = rng.binomial(rows, rate)
+    counts = np.stack([rows - pos, pos], axis=2).astype(float)
+    for p, n in enumerate(lengths):
+        counts[p, n:] = 0
+    got = mdlp_splits_many(counts, lengths, 4)
+    assert got == [mdlp_splits(counts[p, :n], 4) for p, n in enumerate(lengths)]
+    assert sum(map(len, got)) > 60 and any(len(g) == 3 for g in got)  # cuts, up to max_bins
