@@ -909,11 +909,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             nums = self._numbers(raw)  # the numeric columns' values, read once
             fine = self._fine_vote(raw, nums, y)
             if fine is not None:
-                from .vote import FINE_BINS
-
-                votes[FINE_BINS] = fine
+                bins = fine[1].max_bins
+                votes[bins] = fine
                 step("the cut points' optimism")
-                offsets[S.vote_key(FINE_BINS)] = self._cut_optimism(
+                offsets[S.vote_key(bins)] = self._cut_optimism(
                     nums, frame, full, vote, y, grid=fine[1].cuts_)
         done[0] = steps - 1
         step("the vote on pairs of features")
@@ -949,8 +948,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 if sel.pairs:
                     cand = self._pair_vote(full, frame, y, cv=False)
                 elif sel.bins:
-                    cand, disc = self._fine_vote(raw, self._numbers(raw), y, cv=False) or (None,
-                                                                                          None)
+                    cand, disc = self._fine_vote(raw, self._numbers(raw), y, cv=False,
+                                                 bins=sel.bins) or (None, None)
                 if cand is None:  # (no pairs or finer bins on every row: the plain vote)
                     cand = self._vote(full, frame, y, cv=False)
             else:
@@ -1091,21 +1090,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 for c in self.discretizer_.binnings_}
 
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
-                   cv: bool = True):
-        """The smooth vote on `vote.FINE_BINS` equal-frequency bins per numeric column
-        ("direct-vote bins=32", `vote.smoothing`): (the candidate, its `Discretizer` — the
-        fitted model's should it answer), or None without numeric columns or above
-        `vote.OPTIMISM_RUNS`. The cuts are unsupervised, so every training row may place them
-        (no label leaks into the folds); the KB is the class-corrected Direct KB's one-feature
-        clauses on those bins."""
+                   cv: bool = True, bins: int | None = None):
+        """The smooth vote on `vote.fine_bins` equal-frequency bins per numeric column
+        ("direct-vote bins=32", `vote.smoothing`; `bins`: that many instead): (the candidate,
+        its `Discretizer` — the fitted model's should it answer; its `max_bins` the bins),
+        or None without numeric columns or above `vote.OPTIMISM_RUNS`. The cuts are
+        unsupervised, so every training row may place them (no label leaks into the folds);
+        the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
         from .discretize import fit_cuts
-        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS
+        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS, fine_bins
 
         if not FINE_BINS or not nums or VOTE_FOLDS * len(nums) > OPTIMISM_RUNS:
             return None
-        disc = Discretizer("quantile", FINE_BINS, self.discretizer_.max_categories)
+        bins = bins or fine_bins(len(y), len(nums))
+        disc = Discretizer("quantile", bins, self.discretizer_.max_categories)
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
-        disc.binnings_ = {c: fit_cuts(v, None, "quantile", FINE_BINS) for c, v in nums.items()}
+        disc.binnings_ = {c: fit_cuts(v, None, "quantile", bins) for c, v in nums.items()}
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()

@@ -15,13 +15,13 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
   let it add the evidence of every feature up); scored on `vote.VOTE_FOLDS` folds, its
   threshold chosen on the vote's out-of-fold logistic probability and moved into the prior
   clause (the KB decides at 0.5); scored twice when the table has numeric columns: on the
-  fit's own cut points ("direct-vote") and on `vote.FINE_BINS` equal-frequency bins per
+  fit's own cut points ("direct-vote") and on `vote.fine_bins` equal-frequency bins per
   numeric column ("direct-vote bins=32", `vote_key`: the smooth vote, each column's bins
   voting as one smooth shape, `vote.smoothing`), whose cut points become the fitted model's
   when it answers; and, within `vote.PAIR_VOTES` and `vote.PAIR_SUPPORT`, on the
   one- and two-feature clauses ("direct-vote pairs", `vote.pair_codes`), which can state an
-  interaction of two features; either must beat the vote on the fit's own cut points and
-  every other candidate by `VOTE_MARGIN`;
+  interaction of two features; either must beat the vote on the fit's own cut points (by
+  `BINS_MARGIN`, `VOTE_MARGIN`) and every other candidate by `VOTE_MARGIN`;
 * "tree-all" — every node's path of one ID3 tree (the leaf-only "tree": see `CANDIDATES`),
   grown until pure or cut at a depth limit of `TREE_DEPTHS`, each depth a candidate of its own;
 * "tree-bin", "tree-bin-deep" — the same for an ID3 tree of value-against-rest splits, with
@@ -137,15 +137,24 @@ of 700 rows, 2.9 M pairs), and where they moved F1 the tables had ≤ 697 subset
 (Nursery, Car, HIV-1, MONK's, the rare sets: ≤ 0.5 M pairs); measured in benchmarks/RESULTS.md."""
 VOTE_MARGIN = 0.01
 """"direct-vote" answers only if its out-of-fold F1 beats every other candidate's by more than
-this (and the vote on finer bins, "direct-vote bins=32", only if it also beats the vote on the
-fit's own cut points by more than this: on Breast cancer 30 it won the folds of 2 splits by
-0.002–0.007 and lost their test rows by 0.03–0.04). Its score is a 10-fold estimate with a threshold chosen on the same rows, the others'
+this (and the vote on pairs only if it also beats the vote on the fit's own cut points by
+more than this; the smooth vote on fine bins: `BINS_MARGIN`). Its score is a 10-fold estimate with a threshold chosen on the same rows, the others'
 a leave-one-out or 5-fold one: on small tables the choice among near-equal scores is a draw
 (SPECT, 187 training rows: the vote won the folds on 13 of 20 splits by 0.000–0.024 and lost
 the test rows on runs 10–19 by 0.007 in all; with this margin −0.002). Measured in
 benchmarks/RESULTS.md ("Fitted vote weights"), with margins 0, 0.005, 0.02, 0.03 and a sign
 test on the rows answered correctly (as the Direct KB's threshold is guarded) that kept SPECT's
 losing splits."""
+BINS_MARGIN = 0.0
+"""How much the smooth vote on fine bins ("direct-vote bins=32") must beat the vote on the
+fit's own cut points by to race at all (the vote on pairs: `VOTE_MARGIN`). Both are the same
+vote on other bins, and the smooth vote's score already carries the optimism the fit's cut
+points give the other (the offset `choose` adds), so the higher of the two races; either must
+still beat every other candidate by `VOTE_MARGIN`. It was `VOTE_MARGIN` while the vote on
+fine bins was 8 unsmoothed bins (on Breast cancer 30 it won the folds of 2 splits by
+0.002–0.007 and lost their test rows by 0.03–0.04); the smooth vote (on 13 bins there,
+`vote.fine_bins`) lost 2 of 20 splits and won 16: 0.934 → 0.954 (benchmarks/RESULTS.md, "The
+smooth vote on wide numeric tables")."""
 RULE_MARGIN = VOTE_MARGIN
 """"rule-vote" answers only if its out-of-fold F1 beats that of the model the search chooses
 without it by more than this (the same margin as "direct-vote"'s, for the same reason: a
@@ -230,15 +239,21 @@ def vote_key(bins: int | None, pairs: bool = False) -> str:
     return "direct-vote" if bins is None else f"direct-vote bins={bins}"
 
 
+def vote_bins(key: str) -> int | None:
+    """The bins per numeric column a vote key names ("direct-vote bins=13": 13), else None."""
+    return int(key.split("=")[1]) if key.startswith("direct-vote bins=") else None
+
+
 def is_vote(key: str) -> bool:
     """Whether a candidate key names the fitted vote (on either binning)."""
     return key == "direct-vote" or key.startswith("direct-vote ")
 
 
-def _candidates() -> list[tuple[str, str, float | str | None]]:
+def _candidates(bins: int | None = None) -> list[tuple[str, str, float | str | None]]:
     """(key, model, setting) in tie order: the Direct KB, the confidence-weighted Direct KB per
     m of `weighting.M_GRID`, then the tree per depth of `TREE_DEPTHS` (setting: m or depth;
-    a pruned "tree-bin-deep": its α, `is_pruned`; "direct-vote": its bins, `vote_key`)."""
+    a pruned "tree-bin-deep": its α, `is_pruned`; "direct-vote": its bins, `vote_key`; `bins`:
+    the smooth vote's, `vote.fine_bins`, default `vote.FINE_BINS`)."""
     from .vote import FINE_BINS
     from .weighting import M_GRID
 
@@ -251,7 +266,7 @@ def _candidates() -> list[tuple[str, str, float | str | None]]:
         elif name == "direct-conf":
             out += [(conf_key(m), name, m) for m in M_GRID]
         elif name == "direct-vote":
-            out += [(vote_key(b), name, b) for b in (None, FINE_BINS or None)]
+            out += [(vote_key(b), name, b) for b in (None, bins or FINE_BINS or None)]
             out = list(dict.fromkeys(out))  # FINE_BINS = 0: the one vote
             out.append((vote_key(None, pairs=True), name, "pairs"))
         else:
@@ -404,7 +419,7 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
     scores: dict[str, float] = {}
     thresholds: dict[str, float] = {}
-    order = _candidates()
+    order = _candidates(next(filter(None, map(vote_bins, oof)), None))
     if direct_pred is not None and "direct" not in oof:
         scores["direct"] = float(f1_at(y[rows], np.asarray(direct_pred, float), np.array([0.5]))[0])
         thresholds["direct"] = 0.5
@@ -422,11 +437,14 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
 
     # the vote on finer bins races only if it beats the vote on the fit's own cut points by
     # more than the margin: the choice of binning is a choice among near-equal scores too
+    def over(n: str) -> float:  # the margin a vote on other clauses must beat it by
+        return BINS_MARGIN if vote_bins(n) else VOTE_MARGIN
+
     racing = [n for n in scores if not (is_vote(n) and n != "direct-vote" and "direct-vote" in
-                                        scores and scores[n] <= scores["direct-vote"] + VOTE_MARGIN)]
+                                        scores and scores[n] <= scores["direct-vote"] + over(n))]
     best = top(racing)
     unraced = "".join(  # said: it may score above the one that answers
-        f"; {n} scored {scores[n]:.3f}, not more than {VOTE_MARGIN:g} above direct-vote "
+        f"; {n} scored {scores[n]:.3f}, not more than {over(n):g} above direct-vote "
         f"({scores['direct-vote']:.3f}), so not compared" for n in scores if n not in racing)
     vote_note = ""
     others = [n for n in racing if not is_vote(n)]
@@ -505,8 +523,8 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
                      alpha, bins, pairs)
 
 
-__all__ = ["CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
-           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_key",
+           "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
            "TREE_SEMANTICS"]

@@ -83,6 +83,23 @@ when it answers, its cut points are the fitted model's (`PLXClassifier.discretiz
 such candidate. Measured in benchmarks/RESULTS.md ("A smooth vote on fine bins"; 8, 16, 32,
 64 bins; before it, "The fitted vote on finer bins": 8 unsmoothed bins against 6, 12, 16,
 MDLP with a weaker stop and an 8-leaf tree per column)."""
+FINE_MIN_BINS = 8
+"""The fewest equal-frequency bins per numeric column the smooth vote cuts (`fine_bins`)."""
+
+
+def fine_bins(n_rows: int, n_numeric: int) -> int:
+    """Equal-frequency bins per numeric column of the smooth vote on a table of `n_rows`
+    training rows and `n_numeric` numeric columns: `FINE_BINS`, fewer on a wide table so that
+    its bins — one fitted weight each — do not outnumber the rows (at least `FINE_MIN_BINS`),
+    as the pair vote keeps rows per weight (`PAIR_SUPPORT`): on a wide table the shapes'
+    weights fit the folds' noise, and fewer, wider bins are the stronger smoothing. The vote
+    always answering, runs 0–9: Breast cancer 30 (398 rows, 30 columns: 13 bins) 0.955
+    against 0.942 on 32 (EBM 0.953); the rare sets (700 rows, 8 columns) keep 32, where 16
+    tested 0.010–0.014 lower (benchmarks/RESULTS.md, "The smooth vote on wide numeric
+    tables")."""
+    return int(max(FINE_MIN_BINS, min(FINE_BINS, n_rows // max(n_numeric, 1))))
+
+
 FINE_POOL = 2
 """A fine bin's clause counts its rows and those of the `FINE_POOL` neighbouring bins on each
 side of the same column (`pool_matrix`): its p, and so the sign it votes with, is its bin's
@@ -108,14 +125,14 @@ FINE_L1 = 0.3
 """The smooth vote's L1 penalty per unit of weight (as `PAIR_L1`): the bins of a column that
 tells nothing (a noise column's 32 bins) get weight 0 and leave the KB, as EBM's boosting
 leaves such a column's shape near 0."""
-OPTIMISM_RUNS = 150
+OPTIMISM_RUNS = 400
 """The most cut searches (folds × numeric columns) the vote on finer bins is scored with: its
 score needs the optimism of the fit's supervised cut points, measured with each fold's own
-cuts (`PLXClassifier._cut_optimism`, one MDLP run per fold and numeric column). Above it
-(more than 15 numeric columns) there is no such candidate: 10 folds × 30 columns took Breast
-cancer 30's fit to 3.1–3.3× a random forest's (on 5 folds 2.7–3.1×, and the estimate is
-noisier: Rare 10% lost a split by 0.21), and there, as on the rare additive table (35), it
-answered no split of 10."""
+cuts (`PLXClassifier._cut_optimism`, one MDLP search per fold and numeric column, all in one
+batched search, `discretize.mdlp_splits_many`). Above it (more than 40 numeric columns) there
+is no such candidate. It was 150 (15 columns) while the searches ran one by one: 10 folds × 30
+columns took Breast cancer 30's fit to 3.1–3.3× a random forest's; batched, 2.4× (measured in
+benchmarks/RESULTS.md, "The smooth vote on wide numeric tables")."""
 OPTIMISM_FTOL = 1e-5
 """The solver's stop (as `PAIR_FTOL`) for the vote fitted on each fold's own cut points, whose
 out-of-fold F1 only measures the optimism (`PLXClassifier._cut_optimism`): 1e-7 moved that
@@ -917,7 +934,7 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold, self.pool)
 
 
-__all__ = ["FINE_BINS", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

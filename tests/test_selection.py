@@ -380,7 +380,9 @@ def test_where_the_grown_tree_is_no_worse_no_pruned_tree_answers():
         < s.scores["tree-bin-deep"]
 
 
-def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_the_margin():
+def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_the_margin(
+        monkeypatch):
+    import plx_core.selection as S
     from plx_core.selection import VOTE_MARGIN, vote_key
     from plx_core.vote import FINE_BINS
 
@@ -392,15 +394,33 @@ def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_t
     # equal out-of-fold F1: the fit's own cut points answer
     s = choose(y, None, None, oof)
     assert (s.key, s.bins) == ("direct-vote", None)
-    # the finer bins' score raised by the others' optimism, but not past the margin
+    # the finer bins' score raised by the others' optimism above it: the finer bins answer
+    # (`BINS_MARGIN` 0), and the reason says what was added
+    assert S.BINS_MARGIN == 0.0
     s = choose(y, None, None, oof, offsets={fine: VOTE_MARGIN / 2})
-    assert s.key == "direct-vote" and s.scores[fine] == pytest.approx(1 + VOTE_MARGIN / 2)
-    # past it: the finer bins answer, and the reason says what was added
-    s = choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN})
     assert (s.chosen, s.key, s.bins) == ("direct-vote", fine, FINE_BINS)
     assert f"{FINE_BINS} equal-frequency bins per numeric column, smoothed" in s.reason
-    assert f"+{2 * VOTE_MARGIN:.3f} for the optimism" in s.reason
-    assert "answers: score 1.020 (" in s.reason  # a credited F1 past 1 is not called an F1
+    assert f"+{VOTE_MARGIN / 2:.3f} for the optimism" in s.reason
+    assert "answers: score 1.005 (" in s.reason  # a credited F1 past 1 is not called an F1
+    # with a margin, only past it
+    monkeypatch.setattr(S, "BINS_MARGIN", VOTE_MARGIN)
+    s = choose(y, None, None, oof, offsets={fine: VOTE_MARGIN / 2})
+    assert s.key == "direct-vote" and s.scores[fine] == pytest.approx(1 + VOTE_MARGIN / 2)
+    assert choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN}).key == fine
+
+
+def test_a_smooth_vote_on_other_bins_races_under_its_own_key():
+    """A wide table's smooth vote is scored on fewer bins (`vote.fine_bins`): "direct-vote
+    bins=13" races, answers with its bins and says how many."""
+    from plx_core.selection import vote_bins
+
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0] * 4, dtype=bool)
+    s = choose(y, None, None, {"direct-vote": np.where(np.arange(len(y)) % 3 == 0, 0.9, 0.1),
+                               "direct-vote bins=13": np.where(y, 0.9, 0.1)})
+    assert (s.chosen, s.key, s.bins) == ("direct-vote", "direct-vote bins=13", 13)
+    assert "on 13 equal-frequency bins per numeric column" in s.reason
+    assert (vote_bins("direct-vote bins=13"), vote_bins("direct-vote"),
+            vote_bins("direct-vote pairs")) == (13, None, None)
 
 
 def test_a_choice_scored_on_a_sample_says_of_how_many_rows():
@@ -416,7 +436,7 @@ def test_a_choice_scored_on_a_sample_says_of_how_many_rows():
 
 
 def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
-    # the vote on finer bins races only past the vote on the fit's cut points: where it
+    # the vote on pairs races only past the vote on the fit's cut points: where it
     # scored above the model that answers, the reason named it "next" with the higher F1
     # and no word why (a 200,000-row table: "tree-all 0.645 …; next direct-vote bins=8 0.648")
     y = np.arange(1000) < 500
@@ -427,10 +447,10 @@ def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
         return m
 
     s = choose(y, None, None, {"tree-all": missing(100), "direct-vote": missing(105),
-                               "direct-vote bins=32": missing(98)})
-    assert s.chosen == "tree-all" and s.scores["direct-vote bins=32"] > s.scores["tree-all"]
+                               "direct-vote pairs": missing(98)})
+    assert s.chosen == "tree-all" and s.scores["direct-vote pairs"] > s.scores["tree-all"]
     assert "next direct-vote 0.883" in s.reason
-    assert ("direct-vote bins=32 scored 0.891, not more than 0.01 above direct-vote (0.883), "
+    assert ("direct-vote pairs scored 0.891, not more than 0.01 above direct-vote (0.883), "
             "so not compared") in s.reason
 
 

@@ -484,7 +484,23 @@ def test_above_the_cut_search_budget_the_vote_is_scored_on_the_fits_cuts_only():
     assert not any(k.startswith("direct-vote ") for k in clf.selection_.scores)
     assert clf.discretizer_.method == "mdlp"
     fewer = PLXClassifier(positive="yes", max_len=2).fit(X.iloc[:, :n_cols - 1], y)
-    assert f"direct-vote bins={VT.FINE_BINS}" in fewer.selection_.scores
+    assert f"direct-vote bins={VT.fine_bins(300, n_cols - 1)}" in fewer.selection_.scores
+
+
+def test_a_wide_numeric_table_gets_a_smooth_vote_on_fewer_bins():
+    """20 numeric columns of 240 rows (more than the 15 the cut optimism's one-by-one searches
+    allowed): the search scores the smooth vote, each column cut into 12 bins — its weights
+    do not outnumber the rows (`vote.fine_bins`) —, the model's cut points should it answer."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((240, 20))
+    y = np.where(x[:, 0] + 0.8 * x[:, 1] - 0.6 * x[:, 2] + rng.normal(0, 0.8, 240) > 0.8,
+                 "yes", "no")
+    X = pd.DataFrame(x, columns=[f"x{i}" for i in range(20)])
+    assert VT.fine_bins(240, 20) == 12 and VT.fine_bins(700, 8) == VT.FINE_BINS
+    clf = PLXClassifier(positive="yes", max_len=1).fit(X, y)
+    assert "direct-vote bins=12" in clf.selection_.scores
+    if clf.selection_.bins:  # it answers: the model's cut points are its bins'
+        assert {len(c) for c in clf.cuts_.values()} == {11}
 
 
 # --------------------------------------------------------------------------- the rule vote
