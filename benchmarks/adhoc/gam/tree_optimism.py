@@ -13,7 +13,6 @@ import sys
 import warnings
 
 import numpy as np
-import pandas as pd
 
 from plx_core import PLXClassifier
 from plx_core import selection as S
