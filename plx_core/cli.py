@@ -313,8 +313,13 @@ class Model:
 
         return cls(load_model(_existing(path)))
 
-    def rows(self, table: Any, say: Callable[[str], None] = _note) -> pd.DataFrame:
-        """The table's rows as features, saying which of its columns the model ignores."""
+    def rows(self, table: Any, say: Callable[[str], None] = _note,
+             decimal: str | None = None) -> pd.DataFrame:
+        """The table's rows as features, saying which of its columns the model ignores and
+        which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
+        `plx fit --decimal`)."""
+        from .data import reading_delimiter
+
         frame = table.frame
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
         ignored = [str(c) for c in frame.columns if c not in known]
@@ -322,7 +327,11 @@ class Model:
             say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
         with _input(table.where):
-            X, _ = self.schema.apply(frame, label=False)
+            schema, read = self.schema.reading_file(
+                frame, reading_delimiter(getattr(table, "delimiter", None), decimal))
+            for n in read:
+                say(f"{table.where}: {n}")
+            X, _ = schema.apply(frame, label=False)
         return X
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
@@ -525,9 +534,11 @@ def cmd_predict(a: argparse.Namespace) -> None:
     if a.dask or a.workers:  # partition by partition on a Dask cluster, the model sent once
         from .distributed import predict_model_dask
 
-        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note)
+        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note,
+                                  a.decimal)
     else:
-        X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
+        X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding),
+                       decimal=a.decimal)
         pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _report_failed(pred, _note)
@@ -548,7 +559,8 @@ def cmd_explain(a: argparse.Namespace) -> None:
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding))
+    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding),
+                   decimal=a.decimal)
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
@@ -672,6 +684,15 @@ def _add_missing(p: argparse.ArgumentParser) -> None:
                    help="text encoding of the CSV (default utf-8; e.g. latin-1, cp1252)")
 
 
+def _add_decimal(p: argparse.ArgumentParser, predict: bool = False) -> None:
+    """The decimal mark option of the commands that read numbers written as text."""
+    p.add_argument("--decimal", type=_decimal, default=None, metavar="MARK",
+                   help="the decimal mark of numbers written as text, '.' or ',' (default: "
+                   "',' in a ';'-delimited file, where 1.234 reads as 1234; else '.')" + (
+                       "; a column this file writes otherwise than the training file is read "
+                       "as this file writes it, and said" if predict else ""))
+
+
 def cmd_dashboard(a: argparse.Namespace) -> None:
     """Start the dashboard that ships in the package (`plx_app`), from any folder."""
     from plx_app.launch import run
@@ -702,9 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="positive iff the mean of the ω(POS) bounds > this (default: chosen "
                    "with the model by --variant auto, else 0.5; lower finds more positives, "
                    "higher fewer)")
-    f.add_argument("--decimal", type=_decimal, default=None, metavar="MARK",
-                   help="the decimal mark of numbers written as text, '.' or ',' (default: "
-                   "',' in a ';'-delimited file, where 1.234 reads as 1234; else '.')")
+    _add_decimal(f)
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")
@@ -723,6 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("model")
     pr.add_argument("data")
     _add_missing(pr)
+    _add_decimal(pr, predict=True)
     pr.add_argument("--out", required=True, help="CSV to write")
     pr.add_argument("--dask", metavar="SCHEDULER_ADDRESS", default=None,
                     help="answer partition by partition on this Dask cluster (plx[dask])")
@@ -734,6 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("data")
     ex.add_argument("--k", type=_positive_int, default=2)
     _add_missing(ex)
+    _add_decimal(ex, predict=True)
     ex.add_argument("--out", required=True, help="CSV to write")
     ex.set_defaults(func=cmd_explain)
     sub.add_parser("experiments", help="section 6 of the paper (see plx experiments -h)",

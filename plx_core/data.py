@@ -1085,6 +1085,17 @@ class Binning:
         return "; ".join(parts)
 
 
+def _comma_decimals(number_format: str) -> bool:
+    """Whether a `NUMBER_FORMATS` entry reads ',' as the decimal mark (and '.' between
+    thousands), as a ';'-delimited file's numbers are read."""
+    return number_format.split("+")[0] in ("decimal-comma", "dot-thousands")
+
+
+def _format_words(number_format: str) -> str:
+    """A `NUMBER_FORMATS` entry in words, "plain" too."""
+    return NUMBER_FORMAT_WORDS.get(number_format, "plain numbers (1234.5)")
+
+
 def fmt_number(x: float) -> str:
     """Shortest text that reads back as the same float: 18.0 → "18", 8.6625 → "8.6625";
     very large or small magnitudes in exponent form (2e+297, 1.14e-13), not 300 digits; zero
@@ -1279,6 +1290,39 @@ class Schema:
         if not label or self.label not in frame.columns:
             return X, None
         return X, _label_strings(frame[self.label], self.label_map)
+
+    def reading_file(self, frame: pd.DataFrame, delimiter: str | None = None
+                     ) -> tuple[Schema, list[str]]:
+        """(this schema reading `frame`'s numbers as its own file writes them, what that
+        changed): a file to predict may come from another locale than the training file
+        (3,5 in a ';' file against 3.5, or 0.125 that a decimal-comma model would read as
+        125). A numeric column whose text reads whole in the file's own way
+        (`_read_numbers`, `delimiter` as for `infer_schema`), with the decimal mark that file
+        has (',' in a ';' file, else '.'), to other numbers than the model's format gives is
+        read that way, and said; anything else keeps the model's format (and its errors)."""
+        bins, changed = dict(self.bins), {}
+        for f, b in self.bins.items():
+            s = frame[f] if f in frame.columns else None
+            if not isinstance(s, pd.Series) or is_date_format(b.number_format) or \
+                    b.number_format in CLOCK_FORMATS or pd.api.types.is_numeric_dtype(s.dtype) or \
+                    pd.api.types.is_bool_dtype(s.dtype) or not s.notna().any():
+                continue
+            if b.text_missing:
+                s = s.mask(as_strings(s).isin(b.text_missing).to_numpy())
+            x, bad, fmt, stray = _read_numbers(s, delimiter)
+            if bad.any() or stray or fmt == b.number_format or is_date_format(fmt) or \
+                    fmt in CLOCK_FORMATS or _comma_decimals(fmt) != (delimiter == ";"):
+                continue  # 71.5 in a ';' file for a 3,5 model: a slip, not another locale
+            old, old_bad = _numbers(s, b.number_format)
+            if not old_bad.any() and np.array_equal(old, x, equal_nan=True):
+                continue
+            bins[f] = dataclasses.replace(b, number_format=fmt)
+            changed.setdefault((b.number_format, fmt), []).append(f)
+        notes = [f"{'column' if len(cols) == 1 else 'columns'} {', '.join(map(repr, cols[:5]))}"
+                 f"{f' and {len(cols) - 5} more' if len(cols) > 5 else ''}: read as "
+                 f"{_format_words(new)}, as this file writes them (the training file's as "
+                 f"{_format_words(was)})" for (was, new), cols in changed.items()]
+        return (dataclasses.replace(self, bins=bins) if notes else self), notes
 
     def summary(self) -> pd.DataFrame:
         """One row per column: its role, kind and what was done with it (for display)."""

@@ -573,27 +573,29 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
 # --------------------------------------------------------------------------- the CLI's model
 
 
-def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...]
-                ) -> tuple[pd.DataFrame, tuple[Any, ...]]:
-    """A partition's answers and the values it read as the model's value written otherwise."""
+def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...],
+                delimiter: str | None = ",") -> tuple[pd.DataFrame, tuple[Any, ...], list[str]]:
+    """A partition's answers, the values it read as the model's value written otherwise, and
+    the numbers it read as its file writes them (`Schema.reading_file`)."""
     if markers:
         part = part.mask(part.isin(list(markers)))
-    X, _ = model.schema.apply(part, label=False)
+    schema, read = model.schema.reading_file(part, delimiter)
+    X, _ = schema.apply(part, label=False)
     out, read_as = model.answers(X)
     out.index = part.index
-    return out, read_as
+    return out, read_as, read
 
 
 def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
                        workers: int | None = None, missing: tuple[str, ...] | None = None,
-                       say: Any = None) -> pd.DataFrame:
+                       say: Any = None, decimal: str | None = None) -> pd.DataFrame:
     """`plx predict --dask/--workers`: a CLI model (`plx_core.cli.Model`) answers a Parquet
     data set (file or folder) or CSV partition by partition; rows come back in file order.
     `say` gets the one line of values read as the model's value written otherwise (all
     partitions' rows summed), as the in-memory `Model.predict` says it."""
     import dask
 
-    from .data import MISSING_MARKERS
+    from .data import MISSING_MARKERS, reading_delimiter
     from .query import merge_read_as, read_as_note
 
     # a CSV is read with the markers as missing (as_dask_frame); Parquet cells are masked here,
@@ -603,7 +605,8 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     try:
         ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)
         fut = client.scatter(model, broadcast=True)
-        done = client.compute([dask.delayed(_model_part)(p, fut, markers)
+        delimiter = reading_delimiter("," if _is_csv(str(path)) else None, decimal)
+        done = client.compute([dask.delayed(_model_part)(p, fut, markers, delimiter)
                                for p in ddf.to_delayed()], sync=True)
     finally:
         cluster = client.cluster if scheduler is None else None
@@ -614,8 +617,11 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     if "note" in res:  # a partition with rows the LP failed on: "" for every other row
         res["note"] = res["note"].fillna("")
     read_as = merge_read_as([d[1] for d in done])
-    if say is not None and read_as:
-        say(read_as_note(read_as))
+    if say is not None:
+        for n in dict.fromkeys(n for d in done for n in d[2]):  # each once, not per partition
+            say(f"file {str(path)!r}: {n}")
+        if read_as:
+            say(read_as_note(read_as))
     res["row"] = np.arange(1, len(res) + 1)
     return res
 

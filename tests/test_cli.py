@@ -852,6 +852,54 @@ def test_a_european_csv_keeps_its_decimal_comma_measure(tmp_path, capsys):
     assert_one_line_error(err, "column 'wert'", "'71.5' is not a number", "decimal comma")
 
 
+
+def test_predict_reads_a_file_written_in_another_locale_than_the_training_file(tmp_path, capsys):
+    """Trained on a ';' export with decimal commas (0,125 kg), asked about a ',' file of
+    three-decimal numbers (0.125, as pandas writes with float_format='%.3f'): those were read
+    in the model's format — 0.125 as 125, silently, deciding every row alike — and a ';' file
+    for a model trained on plain numbers was refused with no way to read it."""
+    rng = np.random.default_rng(21)
+    kg = rng.integers(50, 950, 240) / 1000
+    y = np.where(kg > 0.5, "schwer", "leicht")
+    lines = ["gewicht;farbe;klasse"] + [f"{v:.3f};{c};{t}".replace(".", ",")
+                                        for v, c, t in zip(kg, rng.choice(["rot", "blau"], 240), y)]
+    euro = tmp_path / "euro.csv"
+    euro.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.json"
+    code, _, err = run(["fit", euro, "--label", "klasse", "--positive", "schwer", "--out", model],
+                       capsys)
+    assert code == 0 and "column 'gewicht': read as numbers with a decimal comma" in err, err
+    new = tmp_path / "new.csv"
+    pd.DataFrame({"gewicht": [0.875, 0.125, 0.625], "farbe": ["rot", "blau", "rot"]}).to_csv(
+        new, index=False, float_format="%.3f")
+    for cmd in ("predict", "explain"):
+        out = tmp_path / f"{cmd}.csv"
+        code, _, err = run([cmd, model, new, "--out", out], capsys)
+        assert code == 0, err
+        said = [ln for ln in err.splitlines() if "as this file writes them" in ln]
+        assert said == [f"note: file {str(new)!r}: column 'gewicht': read as plain numbers (1234.5), "
+                        "as this file writes them (the training file's as numbers with a decimal "
+                        "comma (3,5 → 3.5; 1.234,5 → 1234.5))"], err
+        assert pd.read_csv(out)["decision"].tolist() == ["schwer", "leicht", "schwer"]
+    # the other way round: trained on plain numbers, asked about a ';' file of decimal commas
+    plain = tmp_path / "plain.csv"
+    pd.DataFrame({"gewicht": kg, "farbe": "rot", "klasse": y}).to_csv(plain, index=False)
+    code, _, err = run(["fit", plain, "--label", "klasse", "--positive", "schwer", "--out", model],
+                       capsys)
+    assert code == 0, err
+    new.write_text("farbe;gewicht\nrot;0,875\nblau;0,1\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and "read as numbers with a decimal comma" in err, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["schwer", "leicht"]
+    new.write_text("farbe,gewicht\nrot,\"0,875\"\n")  # ',' file, ',' decimals: named, or refused
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "q.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'gewicht'", "'0,875' is not a number")
+    code, _, err = run(["predict", model, new, "--decimal", ",", "--out", tmp_path / "q.csv"],
+                       capsys)
+    assert code == 0 and pd.read_csv(tmp_path / "q.csv")["decision"].tolist() == ["schwer"], err
+
+
 def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
     # ';'-separated with '.' between thousands and no decimals (45.000 is forty-five thousand):
     # it used to be read as 45.0, binned at "<50" for amounts of 50,000, and not said
