@@ -8,8 +8,10 @@ sets) with a beam search for conjunctions of up to `TERM_LEN` literals — `a = 
 (`TERM_M`; classes weighed as the KB's probabilities are corrected) whose rows hold at least
 `TERM_MIN_ROWS` of the class, then its rows of the class
 are taken out and the search repeats, up to `TERM_MAX` terms a class, until no term is more
-precise than the base rate by `TERM_MIN_LIFT`. Everything is counted by matrix products on the
-rows' one-hot literals (rows × literals), the beam's terms as columns: no per-row Python.
+precise than the base rate by `TERM_MIN_LIFT`. Everything is counted on bit-packed row sets
+(each literal's rows, the beam's terms' rows: 64 rows a word) by AND and popcount, whole numbers
+weighed once: no per-row Python, and terms of equal counts tie exactly (ranked by the order of
+(beam term, literal)), not by the rounding of float sums in the rows' order.
 
 Each term is a clause `POS ∨ ¬a1=v1 ∨ ¬a2=v2 …` — a `≠` literal expands into one clause per
 value it allows, the term's clauses mutually exclusive, so they vote as one (`vote.rule_set`'s
@@ -92,56 +94,56 @@ def literals(codes: np.ndarray, sizes: np.ndarray, rest: bool = True
     return eq.astype(np.float64), feat, val, neg
 
 
-def _best_term(M: np.ndarray, onehot_feat: np.ndarray, target: np.ndarray, w: np.ndarray,
-               counted: np.ndarray, base: float, max_len: int, beam: int, min_rows: int, m: float
+def _best_term(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray,
+               target: np.ndarray, rest: np.ndarray, w_t: float, w_r: float, base: float,
+               max_len: int, beam: int, min_rows: int, m: float
                ) -> tuple[tuple[int, ...], float, float] | None:
     """(literals, quality, precision) of the best term: by m-estimated precision
     (P + m·base) / (T + m) (m > 0) or weighted relative accuracy (P − base·T) / W (m = 0), P the
-    weight of the `target` rows it holds, T of all its rows, W of every row; `counted`: the
-    target rows still to cover (1) — a term must hold `min_rows` of them. `onehot_feat`
-    (literals × features): each literal's feature. The beam's terms are columns (rows ×
-    beam) extended by every literal of another feature in three matrix products."""
-    W = float(w.sum())
-    A = np.stack([w * target, w, counted * target], axis=1)  # the three counts at once
+    weight of the `target` rows it holds, T of all its rows, W of every row. `bits` (literals
+    × words): the rows each literal holds, bit-packed; `target`: the target rows still to
+    cover (weight `w_t` each; a term must hold `min_rows` of them), `rest`: the other class's
+    rows (weight `w_r`); `lit_feat`, `onehot_feat` (literals × features): each literal's
+    feature. The beam's terms (beam × words) are extended by every literal at once: an AND
+    and a popcount of beam × literals × words, the counts whole numbers (exact ties)."""
+    W = w_t * _count(target) + w_r * _count(rest)
+    lit_t, lit_r = bits & target, bits & rest
     best = None
-    cols = np.ones((len(w), 1))
-    terms: list[tuple[int, ...]] = [()]
+    cur = np.full((1, bits.shape[1]), ~np.uint64(0))  # the empty term: every row
+    terms = np.zeros((1, 0), np.int64)  # the beam's terms: their literals, ascending
     has = np.zeros((1, onehot_feat.shape[1]), bool)  # the features each beam term holds
-    L = M.shape[1]
-    lit_feat = onehot_feat.argmax(axis=1)
-    for _depth in range(max_len):
-        PTC = (cols[:, :, None] * A[:, None, :]).reshape(len(w), -1).T @ M  # (beam·3) × literals
-        P, T, C = (PTC.reshape(len(terms), 3, L)[:, k] for k in range(3))
+    L = bits.shape[0]
+    for depth in range(max_len):
+        C = _count(cur[:, None, :] & lit_t[None])  # beam × literals: target rows held
+        P = w_t * C
+        T = P + w_r * _count(cur[:, None, :] & lit_r[None])
         with np.errstate(invalid="ignore", divide="ignore"):
             q = (P + m * base) / (T + m) if m > 0 else (P - base * T) / W
         used = has[:, lit_feat]  # the literal's feature is already in the term
-        q = np.where(~used & (C >= min_rows) & (T > 0), q, -np.inf)
-        flat = q.ravel()
-        top = np.argsort(-flat, kind="stable")[:beam * (_depth + 1) * 2]
-        nxt: list[tuple[int, ...]] = []
-        pick: list[tuple[int, int]] = []
-        seen: set = set()
-        for at in top:
-            if not np.isfinite(flat[at]):
-                break
-            i, j = divmod(int(at), L)
-            t = tuple(sorted((*terms[i], j)))
-            if t in seen:
-                continue
-            seen.add(t)
-            if best is None or flat[at] > best[1] + 1e-12:
-                best = (t, float(flat[at]), float(P[i, j] / T[i, j]))
-            nxt.append(t)
-            pick.append((i, j))
-            if len(nxt) >= beam:
-                break
-        if not nxt:
+        flat = np.where(~used & (C >= min_rows) & (T > 0), q, -np.inf).ravel()
+        top = np.argsort(-flat, kind="stable")[:beam * (depth + 1) * 2]
+        top = top[np.isfinite(flat[top])]  # (the finite ones come first)
+        if not len(top):
             break
-        ii, jj = np.array(pick).T
-        cols = cols[:, ii] * M[:, jj]
+        i, j = np.divmod(top, L)
+        lits = np.sort(np.hstack([terms[i], j[:, None]]), axis=1)
+        # the beam: the first `beam` distinct terms by quality (a term reached from two of
+        # the beam's terms once); the best: the first, if above the best of a shorter length
+        _, first = np.unique(lits @ L ** np.arange(depth + 1), return_index=True)
+        first = np.sort(first)[:beam]
+        if best is None or flat[top[0]] > best[1] + 1e-12:
+            best = (tuple(lits[0].tolist()), float(flat[top[0]]),
+                    float(P.flat[top[0]] / T.flat[top[0]]))
+        ii, jj = i[first], j[first]
+        cur = cur[ii] & bits[jj]
         has = has[ii] | onehot_feat[jj]
-        terms = nxt
+        terms = lits[first]
     return best
+
+
+def _count(bits: np.ndarray) -> np.ndarray:
+    """The rows a bit-packed row set holds (summed over its last axis: words)."""
+    return np.bitwise_count(bits).sum(axis=-1, dtype=np.int64)
 
 
 def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
@@ -150,7 +152,8 @@ def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
                 min_lift: float = TERM_MIN_LIFT, rest: bool = True, m: float | None = None
                 ) -> Terms:
     """The terms of both classes (see the module docstring), as clause bodies."""
-    from .vote import sample_rows, solver_threads
+    from .direct import pack_bits
+    from .vote import sample_rows
 
     m = TERM_M if m is None else m
     codes = np.asarray(codes, dtype=np.int64)
@@ -160,37 +163,40 @@ def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
         at = sample_rows(y, TERM_ROWS)
         codes, y = codes[at], y[at]
     M, feat, val, neg = literals(codes, sizes, rest)
+    bits = pack_bits(M.T > 0)
     onehot_feat = np.zeros((len(feat), len(sizes)), bool)
     onehot_feat[np.arange(len(feat)), feat] = True
     found: list[tuple[int, ...]] = []
-    with solver_threads():  # small products: BLAS threads only wait (`vote.SOLVER_THREADS`)
-        for cls in (1, 0):
-            found += _covering(M, onehot_feat, y, cls, cw, max_len, beam, max_terms, min_rows,
-                               min_lift, m)
+    for cls in (1, 0):
+        found += _covering(bits, feat, onehot_feat, y, cls, cw, max_len, beam, max_terms,
+                           min_rows, min_lift, m)
     return _bodies(found, feat, val, neg, sizes)
 
 
-def _covering(M: np.ndarray, onehot_feat: np.ndarray, y: np.ndarray, cls: int,
-              cw: tuple[float, float], max_len: int, beam: int, max_terms: int, min_rows: int,
-              min_lift: float, m: float) -> list[tuple[int, ...]]:
+def _covering(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray, y: np.ndarray,
+              cls: int, cw: tuple[float, float], max_len: int, beam: int, max_terms: int,
+              min_rows: int, min_lift: float, m: float) -> list[tuple[int, ...]]:
     """The terms of class `cls`, best first, each found on the rows of the class the ones
     before it leave uncovered (`_best_term`)."""
+    from .direct import pack_bits
     from .vote import row_weights
 
     found: list[tuple[int, ...]] = []
-    target = (y == cls).astype(np.float64)
+    is_t = y == cls
     w = row_weights(y, cw)  # mean 1: an m-estimate's m counts rows
-    base = float((w * target).sum() / w.sum())
-    counted = np.ones(len(y))
+    base = float((w * is_t).sum() / w.sum())
+    w_t = float(w[is_t][0]) if is_t.any() else 0.0
+    w_r = float(w[~is_t][0]) if (~is_t).any() else 0.0
+    target, rest = pack_bits(np.stack([is_t, ~is_t]))
     for _ in range(max_terms):
-        got = _best_term(M, onehot_feat, target, w, counted, base, max_len, beam, min_rows, m)
+        got = _best_term(bits, lit_feat, onehot_feat, target, rest, w_t, w_r, base, max_len,
+                         beam, min_rows, m)
         if got is None or got[2] < base + min_lift:
             break
         t = got[0]
         found.append(t)
-        covered = M[:, list(t)].prod(axis=1) > 0
-        counted = np.where(covered, 0.0, counted)
-        w = np.where(covered & (target > 0), 0.0, w)  # its rows of the class are covered
+        covered = np.bitwise_and.reduce(bits[list(t)], axis=0)
+        target = target & ~covered  # its rows of the class are covered
     return found
 
 

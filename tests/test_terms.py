@@ -103,3 +103,73 @@ def test_terms_on_many_level_columns_stay_small_and_find_the_label():
     assert len(found.bodies) <= most
     positive = [term_literals(found, g, feats, doms) for g in range(found.n_terms)][:3]
     assert sorted(map(str, positive)) == sorted(str({f: ["v0"]}) for f in "abc")
+
+
+def reference_terms(codes, sizes, y, cw, max_len=TM.TERM_LEN, beam=TM.TERM_BEAM):
+    """The module docstring's search written plainly: per class, a beam search over the
+    literals' row sets (Python sets), the m-estimate on whole-number counts, the beam the
+    first `beam` distinct terms by quality (ties: the order of (beam term, literal)), then
+    the term's rows of the class taken out."""
+    M, feat, _, _ = TM.literals(codes, sizes)
+    holds = [set(np.flatnonzero(M[:, j]).tolist()) for j in range(M.shape[1])]
+    w = VT.row_weights(y, cw)
+    found = []
+    for cls in (1, 0):
+        is_t = y == cls
+        base = float((w * is_t).sum() / w.sum())
+        w_t, w_r = float(w[is_t][0]), float(w[~is_t][0])
+        left = set(np.flatnonzero(is_t).tolist())  # the class's rows still to cover
+        others = set(np.flatnonzero(~is_t).tolist())
+        for _ in range(TM.TERM_MAX):
+            best, terms = None, [((), set(range(len(y))))]
+            for depth in range(max_len):
+                cands = []
+                for i, (t, rows) in enumerate(terms):
+                    for j, lit in enumerate(holds):
+                        if feat[j] in {feat[a] for a in t}:
+                            continue
+                        r = rows & lit
+                        c = len(r & left)
+                        P = w_t * c
+                        T = P + w_r * len(r & others)
+                        if c >= TM.TERM_MIN_ROWS and T > 0:
+                            cands.append((-(P + TM.TERM_M * base) / (T + TM.TERM_M), i, j,
+                                          P / T, r))
+                cands.sort(key=lambda c: c[:3])
+                nxt, seen = [], set()
+                for negq, i, j, prec, r in cands[: beam * (depth + 1) * 2]:
+                    t = tuple(sorted((*terms[i][0], j)))
+                    if t in seen:
+                        continue
+                    seen.add(t)
+                    if best is None or -negq > best[1] + 1e-12:
+                        best = (t, -negq, prec)
+                    nxt.append((t, r))
+                    if len(nxt) == beam:
+                        break
+                if not nxt:
+                    break
+                terms = nxt
+            if best is None or best[2] < base + TM.TERM_MIN_LIFT:
+                break
+            found.append(best[0])
+            left -= set.intersection(*(holds[j] for j in best[0]))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_terms_are_the_plain_beam_search(seed):
+    """`learn_terms`' bit-packed, vectorised search finds the terms the plain search does, in
+    the same order — ties between terms of equal counts included (counts are whole numbers,
+    not sums of floating-point weights whose rounding depends on the rows' order)."""
+    rng = np.random.default_rng(seed)
+    n = 160
+    codes = rng.integers(0, 3, (n, 5))
+    y = ((codes[:, 0] == 1) & (codes[:, 1] != 2) | (codes[:, 2] == 0) & (codes[:, 3] == 0))
+    y = np.where(rng.random(n) < 0.1, ~y, y).astype(int)
+    cw = V.balanced_weights(int(y.sum()), n)
+    found = TM.learn_terms(codes, [3] * 5, y, cw)
+    M, feat, val, neg = TM.literals(codes, np.array([3] * 5))
+    want = TM._bodies(reference_terms(codes, [3] * 5, y, cw), feat, val, neg, np.array([3] * 5))
+    assert found.n_terms == want.n_terms > 2
+    assert np.array_equal(found.bodies, want.bodies) and np.array_equal(found.group, want.group)
