@@ -1,7 +1,9 @@
 """`PLXClassifier`: the plx method behind scikit-learn's estimator contract.
 
 Binary labels get one KB (POS = the positive class); more classes are one-vs-rest, a KB per
-class, and the prediction is the class whose ω(POS) bounds have the largest mean; `explain`
+class, and the prediction is the class whose mean of the ω(POS) bounds lies furthest above its
+threshold (0.5 each, unless "auto" chose one model family for every class out of fold, each
+class with its own threshold: `_select_classes`); `explain`
 explains that class's KB (the class against the rest).
 
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
@@ -493,11 +495,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest")
-            if self.threshold is not None:  # the class with the highest mean answers: no cut
+            if self.threshold is not None:  # the class furthest above its own cut answers
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
-                    "(with more, the class whose KB gives the highest mean answers): leave it "
-                    "unset, or pass y == one class to fit it against the rest with a threshold")
+                    "(with more, the class whose mean lies furthest above its own threshold "
+                    "answers): leave it unset, or pass y == one class to fit it against the rest "
+                    "with a threshold")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
@@ -985,10 +988,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from .scale import SEARCH_ROWS
 
         why = None
+        counts = {c: int((labels == c).sum()) for c in targets}
+        rare = min(counts, key=lambda c: (counts[c], targets.index(c)))
         if self._groups is not None:
             why = "replicated rows (groups) would leak across folds"
         elif len(frame) > SEARCH_ROWS:
             why = f"more than {SEARCH_ROWS:,} training rows (one search a class)"
+        elif counts[rare] < S.SELECT_FOLDS:  # checked before any class is searched
+            why = (f"too few rows of a class for {S.SELECT_FOLDS}-fold cross-validation "
+                   f"(class {rare!r} has {counts[rare]})")
         if why is not None:
             self.chosen_reason_ = f"direct answers for every class: {why}"
             return
@@ -1562,7 +1570,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Binary: [1 − mean, mean] of the ω(POS) bounds. Several classes: the one-vs-rest
-        means, normalised to sum to 1 (uniform where every mean is 0)."""
+        means (each moved by its class threshold's distance from 0.5, and at least 0: the
+        largest is the class `predict` answers), normalised to sum to 1 (uniform where every
+        one is 0)."""
         res = self._means(X)
         if len(res) == 1:
             m = res[0].mean
@@ -1571,14 +1581,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             out[:, pos_col] = m
             out[:, 1 - pos_col] = 1.0 - m
             return out
-        means = np.column_stack([r.mean for r in res])
+        # each class's mean moved by its threshold's distance from 0.5, so the largest is
+        # the class predict answers
+        means = np.maximum(np.nan_to_num(self._margins(res), nan=-1.0) + 0.5, 0.0)
         total = means.sum(axis=1, keepdims=True)
         uniform = np.full_like(means, 1.0 / means.shape[1])
         return np.where(total > 0, means / np.where(total > 0, total, 1.0), uniform)
 
     def predict(self, X: Any) -> np.ndarray:
         """Binary: positive iff the mean of the bounds > `threshold` (0.5 by default; a tie at
-        the threshold is negative, as in the paper). Several classes: the largest mean (first
+        the threshold is negative, as in the paper). Several classes: the mean furthest above its
+        class's threshold (`class_thresholds_`; first
         class in order on ties)."""
         self._check_threshold()
         return self._decide(self._means(X))
@@ -1621,7 +1634,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """Per row (binned, the searched KB's columns): which KB explains it and whether that
         KB's answer is positive — binary: the one KB, on the side the classifier answers (its
         threshold and tie rule, not the searched KB's own 0.5 rule); one-vs-rest: the KB of
-        the predicted class (largest mean), explained as positive."""
+        the predicted class (`_class_of`), explained as positive."""
         answers = [self._answer(i, rows) for i in range(1 if self.kb_ is not None else len(self.kbs_))]
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(answers[0].read_as)

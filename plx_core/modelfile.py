@@ -5,8 +5,8 @@ binary npz (`plx_core.binformat`) and read back through one validated path.
 A yes/no model is version 1: one KB (POS = the positive class). A model of several classes is
 version 2 (`ClassesModelFile`): the schema once, the list of its classes, and one member per
 class — that class against the rest, each a version-1 model's fields without the schema —;
-a row's class is the one whose member's ω(POS) bounds have the highest mean (ties: the first
-class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
+a row's class is the one whose member's mean of the ω(POS) bounds lies furthest above that
+member's threshold (ties: the first class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
 archive (`binformat.write_npz_kbs`: columns the one-vs-rest KBs share are stored once).
 
 The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
@@ -29,7 +29,10 @@ from .jsonformat import kb_from_document, load_json
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
 CLASSES_VERSION = 2  # several classes: one member model per class
-DECISIONS = ("highest mean",)  # how a version-2 file picks the class (checked on load)
+DECISIONS = ("furthest above threshold", "highest mean")
+"""How a version-2 file picks a row's class (checked on load): the class whose mean lies
+furthest above its member's threshold (what `PLXClassifier` writes), or — files written
+before members had thresholds of their own — the highest mean."""
 MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
 BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
 FORMATS = ("json", "npz")
@@ -80,7 +83,7 @@ class ClassesModelFile:
     classes: tuple[str, ...]
     members: list[ModelFile]
     settings: dict[str, Any] = field(default_factory=dict)
-    decision: str = "highest mean"
+    decision: str = "furthest above threshold"
 
     @property
     def kb(self) -> Any:
@@ -208,7 +211,9 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
                            "chosen_reason": clf.chosen_reason_}
         return ModelFile(schema, member.kb, member.positive, member.negative, member.answer,
                          member.settings)
-    members = [_member(clf, i, c, f"not {c}", 0.5) for i, c in enumerate(clf._class_str)]
+    t = clf.class_thresholds_ if getattr(clf, "class_thresholds_", None) is not None else \
+        [0.5] * len(clf._class_str)
+    members = [_member(clf, i, c, f"not {c}", float(t[i])) for i, c in enumerate(clf._class_str)]
     top = {"kb_kind": members[0].settings["kb_kind"], "variant": clf.variant_, **top,
            "semantics": clf._semantics()}
     return ClassesModelFile(schema, tuple(clf._class_str), members, top)
@@ -226,9 +231,14 @@ def _member(clf: Any, i: int, positive: str, negative: str, threshold: float) ->
                   "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
                   "paper_loo_f1": cfg.paper_loo_f1}
     kind = clf.kbs_[i].kind if clf.kbs_[i].kind in KB_KINDS else clf.kb
-    return ModelFile(None, full, positive, negative, answer,
-                     {"kb_kind": kind, "variant": clf.variant_, "threshold": threshold,
-                      "semantics": clf._semantics()})
+    chosen = getattr(clf, "class_chosen_", None)
+    variant = getattr(clf, "class_variant_", None)
+    settings = {"kb_kind": kind, "variant": clf.variant_ if variant is None else variant[i],
+                "threshold": threshold, "semantics": clf._semantics()}
+    if chosen is not None:  # several classes, each chosen with its own setting
+        sel = clf.class_selection_[i]
+        settings.update(chosen=chosen[i], chosen_reason=sel.reason if sel is not None else "")
+    return ModelFile(None, full, positive, negative, answer, settings)
 
 
 def save_model(model: Any, path: str | Path, fmt: str = "auto") -> str:
@@ -320,7 +330,7 @@ def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | 
         raise ModelFileError(f"{where}: field 'members' must be a list of one model per class "
                              f"({len(classes)}), not {type(members).__name__}"
                              + (f" of {len(members)}" if isinstance(members, list) else ""))
-    if doc.get("decision", "highest mean") not in DECISIONS:
+    if doc.get("decision", DECISIONS[0]) not in DECISIONS:
         raise ModelFileError(f"{where}: field 'decision' must be one of {list(DECISIONS)}, not "
                              f"{doc.get('decision')!r:.60}")
     if kbs is not None and len(kbs) != len(classes):
@@ -346,7 +356,8 @@ def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | 
         "format", "version", "classes", "members", "schema", "decision")}
     for m in out:
         m.schema = schema
-    return ClassesModelFile(schema, tuple(classes), out, settings, doc.get("decision", "highest mean"))
+    return ClassesModelFile(schema, tuple(classes), out, settings,
+                            doc.get("decision", DECISIONS[0]))
 
 
 def _model_from_document(doc: Any, where: str, kb: Any = None,
