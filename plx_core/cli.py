@@ -9,7 +9,7 @@
 
 Without --positive a label of more than two classes is fitted one KB per class (that class
 against the rest) into one model file (`modelfile.ClassesModelFile`, version 2); predict
-names each row's class (its mean furthest above its threshold) with every class's bounds, explain explains the
+names each row's class (the highest mean) with every class's bounds, explain explains the
 decided class.
 
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
@@ -216,8 +216,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         if threshold is not None:  # the class with the highest mean answers: no cut to move
             raise CLIError(
                 f"--threshold is for a yes/no model, and the label {label!r} has "
-                f"{len(schema.classes)} classes {shown}: leave it out (the class whose mean lies "
-                "furthest above its own threshold answers), or pass --positive to fit one class against the rest")
+                f"{len(schema.classes)} classes {shown}: leave it out (the class whose KB gives "
+                "the highest mean answers), or pass --positive to fit one class against the rest")
     with _input(table.where):
         X, y = schema.apply(frame)
     for f, b in schema.bins.items():
@@ -228,8 +228,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
             f"{' …' if len(schema.classes) > 10 else ''}: one KB per class against the rest; "
-            "a row's class is the one whose mean lies furthest above its threshold (pass "
-            "--positive for one class against the rest)")
+            "a row's class is the one whose KB gives the highest mean (pass --positive for one "
+            "class against the rest)")
         yb = y.to_numpy(dtype=object)
     else:
         yb = _binary_labels(schema, label, y, say)
@@ -293,8 +293,6 @@ class Model:
             self.kb_full = self.kb = mf.kb
             self.positive = self.negative = None
             self.threshold, self.semantics = 0.5, mf.settings.get("semantics", "auto")
-            self.cuts = np.array([m.threshold if mf.decision != "highest mean" else 0.5
-                                  for m in self.members])
             return
         self.kb_full = mf.kb
         self.kb = mf.answering_kb()
@@ -361,17 +359,16 @@ class Model:
         return out, b.read_as
 
     def _class_answers(self, X: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Any, ...]]:
-        """Several classes: every member's bounds; the decision is the class whose mean lies
-        furthest above its member's threshold (the first in class order on a tie, as
-        `PLXClassifier.predict`; a class whose LP failed on a row never wins it), `runner_up`
-        the next one; `lower` / `upper` / `mean` are the decision's, `lower:<class>` /
-        `upper:<class>` every class's."""
+        """Several classes: every member's bounds; the decision is the class whose mean is
+        highest (the first in class order on a tie, as `PLXClassifier.predict`; a class whose
+        LP failed on a row never wins it), `runner_up` the next one; `lower` / `upper` /
+        `mean` are the decision's, `lower:<class>` / `upper:<class>` every class's."""
         from .query import TIE_EPS, query_many
 
         parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
         classes = np.array(self.classes, dtype=object)
         means = np.column_stack([b.mean for b in parts])
-        scored = np.nan_to_num(means - self.cuts[None, :], nan=-np.inf)
+        scored = np.nan_to_num(means, nan=-np.inf)
         order = np.argsort(-scored, axis=1, kind="stable")
         top, second = order[:, 0], order[:, 1]
         rows = np.arange(len(X))
@@ -498,7 +495,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
         print(f"wrote {out} ({fmt}): {len(model.classes)} classes "
               f"{list(model.classes[:10])}{' …' if len(model.classes) > 10 else ''}, a "
               f"{st['kb_kind']} KB each against the rest ({n_clauses(model):,} clauses in all), "
-              f"variant {variant} ({how}); a row's class is the one whose mean lies furthest above its threshold")
+              f"variant {variant} ({how}); the class whose KB gives the highest mean answers")
         return
     print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
           f"{variant} ({_how(a.kb, st, model.answer)}), POS = {model.positive!r}")

@@ -1,9 +1,9 @@
 """`PLXClassifier`: the plx method behind scikit-learn's estimator contract.
 
 Binary labels get one KB (POS = the positive class); more classes are one-vs-rest, a KB per
-class, and the prediction is the class whose mean of the ω(POS) bounds lies furthest above its
-threshold (0.5 each, unless "auto" chose one model family for every class out of fold, each
-class with its own threshold: `_select_classes`); `explain`
+class, and the prediction is the class whose ω(POS) bounds have the largest mean (under "auto"
+every class's KB is of the one model family chosen for all of them out of fold:
+`_select_classes`); `explain`
 explains that class's KB (the class against the rest).
 
 `variant` chooses how the Direct KB answers (measured in benchmarks/RESULTS.md, "Experiments
@@ -461,7 +461,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.chosen_reason_ = (f"kb={self.kb!r} and variant={self.variant!r} as given"
                                if self.variant != "auto" else "")
         self.selection_ = None
-        self.class_chosen_ = self.class_variant_ = self.class_thresholds_ = None
+        self.class_chosen_ = self.class_variant_ = None
         self.class_selection_ = None
         self.semantics_ = self.semantics
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
@@ -495,12 +495,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest")
-            if self.threshold is not None:  # the class furthest above its own cut answers
+            if self.threshold is not None:  # the class with the highest mean answers: no cut
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
-                    "(with more, the class whose mean lies furthest above its own threshold "
-                    "answers): leave it unset, or pass y == one class to fit it against the rest "
-                    "with a threshold")
+                    "(with more, the class whose KB gives the highest mean answers): leave it "
+                    "unset, or pass y == one class to fit it against the rest with a threshold")
             self.positive_ = None
             targets = classes
         self.kbs_, self.paper_kbs_, self.tuned_, self.ensembles_ = [], [], [], []
@@ -975,13 +974,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         binary tree, the vote, the rule vote) scores the mean over the classes of its F1
         with the class's best setting of it (depth, α, m, bins; `selection.choose` among that
         family's candidates), and the best family answers for every class (ties: the order
-        of `selection.CANDIDATES`, the Direct KB first) — each class with its own setting and
-        threshold; a row's class is the one whose mean lies furthest above its threshold
-        (`_decide`). One family keeps the classes' answers comparable (a measured mix of
-        families lost 0.02–0.05 macro F1 on iris and wine against their one family). The
-        vote on finer bins, which would give each class its own cut points, is not a
-        candidate: the classes share the binned rows. Sets `class_chosen_`,
-        `class_thresholds_`, `class_selection_` and `chosen_reason_`."""
+        of `selection.CANDIDATES`, the Direct KB first), each class with its own setting.
+        A row's class is the one with the highest mean (`_decide`): a tree's or a Direct
+        KB's threshold chosen for its class's F1 is left out (thresholds chosen one class at
+        a time are not comparable: a 5-row class's 0.25 took 60 of 300 rows, accuracy 0.81
+        against 0.98 without it), a vote's stays moved into its prior clause, which
+        calibrates the vote's probability (without it the rule vote on a 4-class DNF table
+        fell from 0.88 to 0.78 macro F1). One family keeps
+        the classes' means comparable too (a mix of families lost 0.02–0.05 macro F1 on iris
+        and wine against their one family). The vote on finer bins, which would give each
+        class its own cut points, is not a candidate: the classes share the binned rows.
+        Sets `class_chosen_`, `class_variant_`, `class_selection_` and `chosen_reason_`."""
         import copy
 
         from . import selection as S
@@ -1025,19 +1028,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 scored[fam] = (float(np.mean([sel.scores[sel.key] for sel in sels])), sels)
         best = max(scored, key=lambda f: (round(scored[f][0], 12), -families.index(f)))
         sels = scored[best][1]
-        chosen, thresholds, sems, variants = [], [], [], []
+        chosen, sems, variants = [], [], []
         for i, (view, sel, x) in enumerate(zip(views, sels, searches)):
+            if sel.chosen not in ("direct-vote", "rule-vote"):
+                view.threshold = 0.5  # its mean compared as it is (see above)
             view._adopt(sel, frame, labels, frame, x.votes, x.pairs)
             self.kbs_[i], self.paper_kbs_[i], self.tuned_[i] = (
                 view.kbs_[0], view.paper_kbs_[0], view.tuned_[0])
             if self.kbs_[i].positive != targets[i]:
                 self.kbs_[i].positive = targets[i]
             chosen.append(view.chosen_)
-            thresholds.append(view.threshold_)
             sems.append(view.semantics_)
             variants.append(view.variant_)
         self.class_chosen_, self.class_variant_ = chosen, variants
-        self.class_thresholds_ = np.array(thresholds, dtype=float)
         self.class_selection_ = sels
         self.chosen_ = best if best != "direct" else "direct"
         self.variant_ = variants[0] if len(set(variants)) == 1 else self.variant_
@@ -1048,10 +1051,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             f"{best} answers for every class (one against the rest each): mean out-of-fold F1 "
             f"over the {len(targets)} classes {scored[best][0]:.3f}"
             + (f"; next {others[0]} {scored[others[0]][0]:.3f}" if others else "")
-            + "; per class: " + "; ".join(
-                f"{c!r} {sel.scores[sel.key]:.3f}" + (f" (threshold {t:g})" if t != 0.5 else "")
-                for c, sel, t in zip(targets, sels, thresholds))
-            + "; a row's class is the one whose mean lies furthest above its threshold")
+            + "; per class: " + "; ".join(f"{c!r} {sel.scores[sel.key]:.3f}"
+                                         for c, sel in zip(targets, sels))
+            + "; a row's class is the one whose KB gives the highest mean")
 
     def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
                votes: dict | None = None, pairs=None) -> None:
@@ -1570,9 +1572,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Binary: [1 − mean, mean] of the ω(POS) bounds. Several classes: the one-vs-rest
-        means (each moved by its class threshold's distance from 0.5, and at least 0: the
-        largest is the class `predict` answers), normalised to sum to 1 (uniform where every
-        one is 0)."""
+        means, normalised to sum to 1 (uniform where every mean is 0)."""
         res = self._means(X)
         if len(res) == 1:
             m = res[0].mean
@@ -1581,17 +1581,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             out[:, pos_col] = m
             out[:, 1 - pos_col] = 1.0 - m
             return out
-        # each class's mean moved by its threshold's distance from 0.5, so the largest is
-        # the class predict answers
-        means = np.maximum(np.nan_to_num(self._margins(res), nan=-1.0) + 0.5, 0.0)
+        means = np.nan_to_num(np.column_stack([r.mean for r in res]), nan=0.0)
         total = means.sum(axis=1, keepdims=True)
         uniform = np.full_like(means, 1.0 / means.shape[1])
         return np.where(total > 0, means / np.where(total > 0, total, 1.0), uniform)
 
     def predict(self, X: Any) -> np.ndarray:
         """Binary: positive iff the mean of the bounds > `threshold` (0.5 by default; a tie at
-        the threshold is negative, as in the paper). Several classes: the mean furthest above its
-        class's threshold (`class_thresholds_`; first
+        the threshold is negative, as in the paper). Several classes: the largest mean (first
         class in order on ties)."""
         self._check_threshold()
         return self._decide(self._means(X))
@@ -1619,16 +1616,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[self._class_of(res)]
 
     def _class_of(self, res: list[BoundsArray]) -> np.ndarray:
-        """Several classes: per row the index of the class whose mean lies furthest above its
-        threshold (`class_thresholds_`, 0.5 each unless `auto` chose them), the first in class
-        order on ties; a KB the LP failed on for a row (NaN) never wins it."""
-        return np.argmax(np.nan_to_num(self._margins(res), nan=-np.inf), axis=1)
-
-    def _margins(self, res: list[BoundsArray]) -> np.ndarray:
-        """Rows × classes: each class's mean minus its threshold (several classes)."""
+        """Several classes: per row the index of the class with the largest mean, the first
+        in class order on ties; a KB the LP failed on for a row (NaN) never wins it."""
         means = np.column_stack([r.mean for r in res])
-        t = getattr(self, "class_thresholds_", None)
-        return means - (0.5 if t is None else t[None, :])
+        return np.argmax(np.nan_to_num(means, nan=-np.inf), axis=1)
 
     def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         """Per row (binned, the searched KB's columns): which KB explains it and whether that

@@ -5,8 +5,8 @@ binary npz (`plx_core.binformat`) and read back through one validated path.
 A yes/no model is version 1: one KB (POS = the positive class). A model of several classes is
 version 2 (`ClassesModelFile`): the schema once, the list of its classes, and one member per
 class — that class against the rest, each a version-1 model's fields without the schema —;
-a row's class is the one whose member's mean of the ω(POS) bounds lies furthest above that
-member's threshold (ties: the first class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
+a row's class is the one whose member's ω(POS) bounds have the highest mean (ties: the first
+class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
 archive (`binformat.write_npz_kbs`: columns the one-vs-rest KBs share are stored once).
 
 The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
@@ -29,10 +29,7 @@ from .jsonformat import kb_from_document, load_json
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
 CLASSES_VERSION = 2  # several classes: one member model per class
-DECISIONS = ("furthest above threshold", "highest mean")
-"""How a version-2 file picks a row's class (checked on load): the class whose mean lies
-furthest above its member's threshold (what `PLXClassifier` writes), or — files written
-before members had thresholds of their own — the highest mean."""
+DECISIONS = ("highest mean",)  # how a version-2 file picks the class (checked on load)
 MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
 BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
 FORMATS = ("json", "npz")
@@ -83,7 +80,7 @@ class ClassesModelFile:
     classes: tuple[str, ...]
     members: list[ModelFile]
     settings: dict[str, Any] = field(default_factory=dict)
-    decision: str = "furthest above threshold"
+    decision: str = "highest mean"
 
     @property
     def kb(self) -> Any:
@@ -211,9 +208,7 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
                            "chosen_reason": clf.chosen_reason_}
         return ModelFile(schema, member.kb, member.positive, member.negative, member.answer,
                          member.settings)
-    t = clf.class_thresholds_ if getattr(clf, "class_thresholds_", None) is not None else \
-        [0.5] * len(clf._class_str)
-    members = [_member(clf, i, c, f"not {c}", float(t[i])) for i, c in enumerate(clf._class_str)]
+    members = [_member(clf, i, c, f"not {c}", 0.5) for i, c in enumerate(clf._class_str)]
     top = {"kb_kind": members[0].settings["kb_kind"], "variant": clf.variant_, **top,
            "semantics": clf._semantics()}
     return ClassesModelFile(schema, tuple(clf._class_str), members, top)

@@ -49,7 +49,7 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert picked == truth and picked in ("apple", "banana", "plum")
             runner = app.metric("Runner-up")
             body = app.text()
-            assert runner != picked and f"plx picks {picked} (mean" in body
+            assert runner != picked and f"plx picks {picked}: its KB's ω(POS) bounds" in body
             assert f"Why {picked}: " in body and f"Why not {runner}: " in body
             app.select_other("Instance", 1, expect="Class picked")  # another row, no refit
             assert app.metric("Class picked") == app.metric("True class")

@@ -59,8 +59,8 @@ def classes_fitted(ws) -> bool:
 
 @dataclass(frozen=True)
 class ClassAnswer:
-    """One instance answered among every class: `table` (per class: lower, upper, mean,
-    threshold, above threshold by — best first), the `picked` class and the `runner_up`,
+    """One instance answered among every class: `table` (per class: lower, upper and mean of
+    its ω(POS) bounds, highest mean first), the `picked` class and the `runner_up`,
     whether they `tie` (decided by class order), and the k-feature explanations of why the
     instance is `picked` and why it is not `runner_up` (that class's KB against the rest)."""
 
@@ -82,16 +82,13 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
         warnings.simplefilter("ignore", UserWarning)
         res = est._means(row)
     classes = [str(c) for c in est._class_str]
-    t = est.class_thresholds_ if est.class_thresholds_ is not None else np.full(len(classes), 0.5)
-    margins = est._margins(res)[0]
-    order = np.argsort(-np.nan_to_num(margins, nan=-np.inf), kind="stable")
+    means = np.array([r.mean[0] for r in res], dtype=float)
+    order = np.argsort(-np.nan_to_num(means, nan=-np.inf), kind="stable")  # predict's order
     table = pd.DataFrame({
         "class": [classes[i] for i in order],
         "lower": [float(res[i].lower[0]) for i in order],
         "upper": [float(res[i].upper[0]) for i in order],
-        "mean": [float(res[i].mean[0]) for i in order],
-        "threshold": [float(t[i]) for i in order],
-        "above threshold by": [float(margins[i]) for i in order],
+        "mean": [float(means[i]) for i in order],
     })
     picked, runner = classes[order[0]], classes[order[1]]
     known = {f: v for f, v in inst.values if v is not None}
@@ -101,7 +98,7 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
             warnings.simplefilter("ignore", UserWarning)
             why = _explained(est, row, k, picked)
             why_not = _explained(est, row, k, runner)
-    tie = bool(abs(margins[order[0]] - margins[order[1]]) <= TIE_EPS)
+    tie = bool(abs(means[order[0]] - means[order[1]]) <= TIE_EPS)
     return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_)
 
 
@@ -136,15 +133,9 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     from plx_core.rules import features_text
 
     top, second = ca.table.iloc[0], ca.table.iloc[1]
-
-    def where(r: pd.Series) -> str:
-        d = float(r["above threshold by"])
-        side = "above" if d > TIE_EPS else "below" if d < -TIE_EPS else "at"
-        return (f"mean {r['mean']:.3f}, " + (f"{abs(d):.3f} {side} " if side != "at" else "at ")
-                + f"its threshold {r['threshold']:g}")
-
-    out = [f"plx picks {ca.picked} ({where(top)}: the furthest above of the {len(ca.table)} "
-           f"classes); the runner-up is {ca.runner_up} ({where(second)})."
+    out = [f"plx picks {ca.picked}: its KB's ω(POS) bounds [{top['lower']:.3f}, "
+           f"{top['upper']:.3f}] have the highest mean of the {len(ca.table)} classes, "
+           f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f})."
            + (f" A tie: {ca.picked} is picked as the first in class order." if ca.tie else "")
            + f" Each class is answered by its own KB against the rest "
            f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'})."]

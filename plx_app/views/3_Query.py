@@ -288,8 +288,7 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
                 st.markdown(md(line))
             st.dataframe(ca.table, hide_index=True, key="q_classes_table",
                          column_config={k: st.column_config.NumberColumn(format="%.3f")
-                                        for k in ("lower", "upper", "mean",
-                                                  "above threshold by")})
+                                        for k in ("lower", "upper", "mean")})
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:
