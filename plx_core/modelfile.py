@@ -226,9 +226,14 @@ def _member(clf: Any, i: int, positive: str, negative: str, threshold: float) ->
                   "prior_weight": cfg.prior_weight, "loo_f1": cfg.loo_f1,
                   "paper_loo_f1": cfg.paper_loo_f1}
     kind = clf.kbs_[i].kind if clf.kbs_[i].kind in KB_KINDS else clf.kb
-    return ModelFile(None, full, positive, negative, answer,
-                     {"kb_kind": kind, "variant": clf.variant_, "threshold": threshold,
-                      "semantics": clf._semantics()})
+    chosen = getattr(clf, "class_chosen_", None)
+    variant = getattr(clf, "class_variant_", None)
+    settings = {"kb_kind": kind, "variant": clf.variant_ if variant is None else variant[i],
+                "threshold": threshold, "semantics": clf._semantics()}
+    if chosen is not None:  # several classes, each chosen with its own setting
+        sel = clf.class_selection_[i]
+        settings.update(chosen=chosen[i], chosen_reason=sel.reason if sel is not None else "")
+    return ModelFile(None, full, positive, negative, answer, settings)
 
 
 def save_model(model: Any, path: str | Path, fmt: str = "auto") -> str:
@@ -320,7 +325,7 @@ def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | 
         raise ModelFileError(f"{where}: field 'members' must be a list of one model per class "
                              f"({len(classes)}), not {type(members).__name__}"
                              + (f" of {len(members)}" if isinstance(members, list) else ""))
-    if doc.get("decision", "highest mean") not in DECISIONS:
+    if doc.get("decision", DECISIONS[0]) not in DECISIONS:
         raise ModelFileError(f"{where}: field 'decision' must be one of {list(DECISIONS)}, not "
                              f"{doc.get('decision')!r:.60}")
     if kbs is not None and len(kbs) != len(classes):
@@ -346,7 +351,8 @@ def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | 
         "format", "version", "classes", "members", "schema", "decision")}
     for m in out:
         m.schema = schema
-    return ClassesModelFile(schema, tuple(classes), out, settings, doc.get("decision", "highest mean"))
+    return ClassesModelFile(schema, tuple(classes), out, settings,
+                            doc.get("decision", DECISIONS[0]))
 
 
 def _model_from_document(doc: Any, where: str, kb: Any = None,

@@ -1088,7 +1088,13 @@ def test_data_page_starts_on_the_positive_class_plx_fit_assumes(base_ws):
 
     assert positive_choice(["Yes", "No"]) == 0 and positive_choice(["0", "1"]) == 1
     assert positive_choice(["FALSE", "TRUE"]) == 1 and positive_choice(["b", "a", "c"]) == 2
-    assert positive_choice(["0", "2", "1"]) == 2  # among more classes, "1"
+    # among more classes none is assumed (digits: '1' is no more positive than '7'): the rarest
+    assert positive_choice(["0", "2", "1"]) == 2 and positive_choice(["1", "7", "3"]) == 2
+    from plx_app.service import positive_note
+
+    assert positive_note(["1", "7", "3"], "3").startswith(
+        "plx assumes no positive class among 3 classes: the rarest, '3', is picked")
+    assert positive_note(["1", "7", "3"], "7") == ""  # the user's choice needs no note
     rows = [("red", "yes")] * 14 + [("blue", "no")] * 6 + [("blue", "yes")] * 4
     csv = ("colour,answer\n" + "\n".join(f"{c},{a}" for c, a in rows) + "\n").encode()
     at = run("plx_app/views/1_Data.py", fresh(base_ws))

@@ -879,3 +879,53 @@ def test_one_vs_rest_kbs_are_counted_at_once_within_the_memory_budget():
             X, np.where(y == c, c, "other"))
         assert np.array_equal(kb.positives, alone.paper_kbs_[0].positives)
         assert np.array_equal(kb.p, alone.paper_kbs_[0].p)
+
+
+def _four_dnf_classes(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Four classes of 8 categorical features, three of them short DNFs tried in order (the
+    fourth the rest), 8% of the labels redrawn: what one-feature subsets cannot state."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"g{i}": rng.choice(["lo", "mid", "hi"], n) for i in range(8)})
+    y = np.where((X.g0 == "lo") & (X.g1 == "hi") | (X.g2 == "mid") & (X.g3 == "mid"), "north",
+                 np.where((X.g4 == "hi") & (X.g5 != "lo"), "east",
+                          np.where((X.g6 == "lo") & (X.g7 == "lo"), "south", "west")))
+    flip = rng.random(n) < 0.08
+    y[flip] = rng.choice(["north", "east", "south", "west"], int(flip.sum()))
+    return X, y
+
+
+@pytest.mark.slow
+def test_several_classes_choose_one_model_family_out_of_fold(tmp_path):
+    """auto with four classes searches each class against the rest as a binary label, picks
+    the family with the best mean out-of-fold F1 for all of them, and beats the tuned Direct
+    KBs it used to answer with; predict_proba, the model file and the CLI agree with it."""
+    from sklearn.metrics import f1_score
+
+    from plx_core.cli import Model
+    from plx_core.modelfile import load_model, save_model
+
+    X, y = _four_dnf_classes(1600, 11)
+    Xtr, ytr, Xte, yte = X[:700], y[:700], X[700:], y[700:]
+    clf = PLXClassifier().fit(Xtr, ytr)
+    old = PLXClassifier(variant="tuned").fit(Xtr, ytr)
+    assert len(set(clf.class_chosen_)) == 1 and clf.chosen_ == clf.class_chosen_[0] != "direct"
+    assert f"{clf.chosen_} answers for every class" in clf.chosen_reason_
+    assert all(f"'{c}' " in clf.chosen_reason_ for c in ("east", "north", "south", "west"))
+    pred = clf.predict(Xte)
+    new_f1 = f1_score(yte, pred, average="macro")
+    assert new_f1 > f1_score(yte, old.predict(Xte), average="macro") + 0.04, new_f1
+    assert (clf.classes_[clf.predict_proba(Xte).argmax(axis=1)] == pred).all()
+    save_model(clf, tmp_path / "m.npz")
+    model = Model(load_model(tmp_path / "m.npz"))
+    assert [m.file.settings["chosen"] for m in model.members] == clf.class_chosen_
+    answered = model.predict(model.schema.apply(Xte, label=False)[0])
+    assert answered["decision"].tolist() == pred.tolist()
+
+
+def test_several_classes_with_a_class_too_rare_to_cross_validate_keep_the_direct_kbs():
+    X, y = _four_dnf_classes(300, 12)
+    y[:3], y[3:][y[3:] == "rare"] = "rare", "west"  # 3 rows: fewer than the 5 folds
+    clf = PLXClassifier().fit(X, y)
+    assert clf.chosen_ == "direct" and clf.class_chosen_ is None
+    assert clf.chosen_reason_ == ("direct answers for every class: too few rows of a class "
+                                  "for 5-fold cross-validation (class 'rare' has 3)")

@@ -283,12 +283,12 @@ def label_values(raw: RawTable, label: str) -> list[str]:
 def positive_choice(values: Sequence[str]) -> int:
     """Where the positive-class picker starts, for `label_values` (most rows first): the class
     `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
-    their pairs), else "1" or "True" among more classes, else the rarest class (also for
-    1/2: '1' is no more positive than '2' there, and the note calls the start the rarer)."""
+    their pairs), else the rarest class (also for 1/2: '1' is no more positive than '2'
+    there, nor among the digits 0–9, and the note calls the start the rarer / rarest)."""
     vals = list(values)
-    for v in (default_positive(vals), *(("1", "True") if len(vals) > 2 else ())):
-        if v is not None and v in vals:
-            return vals.index(v)
+    v = default_positive(vals)
+    if v is not None and v in vals:
+        return vals.index(v)
     return max(len(vals) - 1, 0)
 
 
@@ -297,6 +297,10 @@ def positive_note(values: Sequence[str], chosen: str) -> str:
     when the user chose): two classes outside 0/1, −1/1, False/True and no/yes start on the
     rarer one, which is a pick to check, not a known positive class."""
     vals = list(values)
+    if len(vals) > 2 and chosen == vals[positive_choice(vals)]:
+        return (f"plx assumes no positive class among {len(vals)} classes: the rarest, "
+                f"{chosen!r}, is picked to start with — choose the class POS stands for. The "
+                f"Query page also answers among all {len(vals)} classes.")
     if (len(vals) != 2 or default_positive(vals) is not None or not vals
             or chosen != vals[positive_choice(vals)]):
         return ""

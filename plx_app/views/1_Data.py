@@ -150,7 +150,10 @@ if len(values) > 30:
 positive = l2.selectbox("Positive class (POS)", values, index=pos_default, key=f"data_pos_{fp}_{label}")
 if len(values) > 2:
     st.caption(md(f"The label has {len(values)} classes: {positive!r} is POS, every other class "
-                  "counts as NOT POS."))
+                  "counts as NOT POS on every page; the Query page also picks each instance's "
+                  f"class among all {len(values)}."))
+    if not (base.positive == positive and label == base.label) and positive_note(values, positive):
+        st.caption(md(positive_note(values, positive)))  # a start, not an assumed class
 elif not (base.positive == positive and label == base.label) and positive_note(values, positive):
     st.caption(md(positive_note(values, positive)))  # a start to check, never a silent guess
 

@@ -18,6 +18,15 @@ from plx_app.service import (
     front_columns,
     instance_from_row,
 )
+from plx_app.service.classes import (
+    answer_sentences,
+    class_answer,
+    classes_fitted,
+    fit_classes,
+    label_classes,
+    several,
+    true_class,
+)
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.service.projects import rules_in_force
@@ -247,6 +256,39 @@ with guard("Answering the query"):
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
                 figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
                     pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")
+
+if several(ws):  # the answer above is POS against the rest; here, among every class
+    n_classes = len(label_classes(ws))
+    st.subheader(f"Among all {n_classes} classes")
+    st.caption(md(f"The label has {n_classes} classes and the answer above is "
+                  f"{ws.class_name} against the other {n_classes - 1}. Here plx's model of "
+                  "every class (PLXClassifier() on all the classes, as plx fit without "
+                  "--positive: one KB per class against the rest) picks the class of this "
+                  "instance, with every class's bounds and why it is the picked class and not "
+                  "the runner-up."))
+    if not classes_fitted(ws):
+        if st.button(f"Answer among all {n_classes} classes", key="q_classes",
+                     help="Fits one model per class on the training rows (once per session)."):
+            bar = st.progress(0.0, text="Fitting the model of every class…")
+            with guard("Fitting the model of every class"):
+                fit_classes(ws, progress=lambda f, t: bar.progress(
+                    min(max(f, 0.0), 1.0), text=md(t[:1].upper() + t[1:])))
+            bar.empty()
+    if classes_fitted(ws):
+        with guard("Answering among all classes"):
+            est = fit_classes(ws)
+            ca = ws.cached("class-answer", inst.values, scope="data",
+                           make=lambda: class_answer(est, inst))
+            c = st.columns(3)
+            c[0].metric("Class picked", ca.picked)
+            c[1].metric("Runner-up", ca.runner_up)
+            truth = true_class(ws, inst)
+            c[2].metric("True class", "unknown" if truth is None else truth)
+            for line in answer_sentences(ca):
+                st.markdown(md(line))
+            st.dataframe(ca.table, hide_index=True, key="q_classes_table",
+                         column_config={k: st.column_config.NumberColumn(format="%.3f")
+                                        for k in ("lower", "upper", "mean")})
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:
