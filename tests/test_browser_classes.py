@@ -1,7 +1,7 @@
 """A label of several classes in headless Chromium: the positive-class picker assumes no class
 (it starts on the rarest and says so), and the Query page picks each instance's class among
 all of them — every class's bounds, the runner-up, why the picked class and why not the
-runner-up — with the model `plx fit` fits without --positive."""
+runner-up — with the model `plx fit` fits without --positive, scored on the Evaluate page."""
 
 from __future__ import annotations
 
@@ -57,5 +57,10 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
                                     '[data-testid="stAlertContentError"]')
             assert errs.count() == 0
             app.shot("query-several-classes")
+            # the model of every class, fitted once, is scored on the Evaluate page too
+            app.nav("Evaluate", expect="Macro F1 (all classes)")
+            assert float(app.metric("Macro F1 (all classes)")) >= 0.9
+            assert "the scores above are plum against the other 2" in app.text().lower()
+            assert errs.count() == 0
         finally:
             ctx.close()

@@ -32,12 +32,43 @@ def several(ws) -> bool:
     return len(label_classes(ws)) > 2
 
 
-def class_labels(ws) -> pd.Series:
-    """The original class of each training row (once per row), written as the Data page
-    lists the classes."""
-    once = ~ws.X_train.index.duplicated(keep="first")
-    y = ws.raw.frame.loc[ws.X_train.index[once], ws.settings.label]
+def class_labels(ws, part: str = "train") -> pd.Series:
+    """The original class of each training (once per row) or test row, written as the Data
+    page lists the classes."""
+    X = ws.X_train if part == "train" else ws.X_test
+    once = ~X.index.duplicated(keep="first") if part == "train" else np.ones(len(X), bool)
+    y = ws.raw.frame.loc[X.index[once], ws.settings.label]
     return y.map(lambda v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
+
+
+@dataclass(frozen=True)
+class ClassScores:
+    """The model of every class on the test rows: macro F1, accuracy, and the confusion
+    matrix (rows: true class, columns: picked class)."""
+
+    macro_f1: float
+    accuracy: float
+    confusion: pd.DataFrame
+
+
+def class_scores(ws, est: PLXClassifier) -> ClassScores:
+    """Score the model of every class (`fit_classes`) on the test split, once per session."""
+    from sklearn.metrics import f1_score
+
+    def make() -> ClassScores:
+        truth = class_labels(ws, "test").to_numpy(dtype=object)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            picked = np.array([str(c) for c in est.predict(ws.X_test)], dtype=object)
+        classes = [str(c) for c in est._class_str]
+        rows = classes + sorted(set(truth) - set(classes))  # a class only the test rows have
+        cm = pd.crosstab(pd.Categorical(truth, categories=rows),
+                         pd.Categorical(picked, categories=classes), dropna=False)
+        cm.index.name, cm.columns.name = "true class", "picked"
+        return ClassScores(float(f1_score(truth, picked, average="macro")),
+                           float(np.mean(truth == picked)), cm)
+
+    return ws.cached("class-scores", make=make, scope="data")
 
 
 def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLXClassifier:

@@ -7,6 +7,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from plx_app.service.classes import (
+    class_scores,
+    classes_fitted,
+    fit_classes,
+    label_classes,
+    several,
+)
 from plx_app.service.explain import (
     SHAP_MODELS,
     ws_agreement,
@@ -74,6 +81,30 @@ with guard("Showing the scores"):
                                     for c in ("F1", "precision", "sensitivity", "specificity",
                                               "accuracy")})
         st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
+
+if several(ws):  # the scores above are POS against the rest; here, among every class
+    n_classes = len(label_classes(ws))
+    st.subheader(f"Among all {n_classes} classes")
+    st.caption(md(f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
+                  "Here plx's model of every class (one KB per class against the rest, the "
+                  "class with the highest mean picked, as on the Query page) is scored on the "
+                  "same test rows."))
+    if not classes_fitted(ws):
+        if st.button(f"Score among all {n_classes} classes", key="ev_classes",
+                     help="Fits one model per class on the training rows (once per session)."):
+            bar = st.progress(0.0, text="Fitting the model of every class…")
+            with guard("Fitting the model of every class"):
+                fit_classes(ws, progress=lambda f, t: bar.progress(
+                    min(max(f, 0.0), 1.0), text=md(t[:1].upper() + t[1:])))
+            bar.empty()
+    if classes_fitted(ws):
+        with guard("Scoring among all classes"):
+            cs = class_scores(ws, fit_classes(ws))
+            m = st.columns(2)
+            m[0].metric("Macro F1 (all classes)", f"{cs.macro_f1:.3f}")
+            m[1].metric("Accuracy (all classes)", f"{cs.accuracy:.3f}")
+            st.caption("Confusion matrix: rows are the true classes, columns the classes picked.")
+            st.dataframe(cs.confusion, key="ev_classes_cm")
 
 st.subheader("Decision threshold: ROC and precision–recall")
 st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "

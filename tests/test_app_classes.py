@@ -1,0 +1,79 @@
+"""The dashboard's model of every class (plx_app.service.classes): a label of several classes
+gets each instance's class picked among all of them, with every class's bounds, the runner-up,
+why and why not, and scores on the test split — the same answers as PLXClassifier."""
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_app.service import Instance, KBSettings, instance_from_row, new_workspace, read_upload
+from plx_app.service.classes import (
+    answer_sentences,
+    class_answer,
+    class_scores,
+    classes_fitted,
+    fit_classes,
+    several,
+    true_class,
+)
+
+
+@pytest.fixture(scope="module")
+def ws():
+    rng = np.random.default_rng(21)
+    n = 300
+    frame = pd.DataFrame({"soil": rng.choice(["clay", "sand", "loam"], n),
+                          "sun": rng.choice(["full", "shade"], n),
+                          "rain": rng.normal(600, 150, n).round(0),
+                          "plot": rng.choice(list("abcd"), n)})
+    crop = np.where(frame.soil == "clay", "rice",
+                    np.where(frame.sun == "shade", "fern", "wheat"))
+    crop[rng.random(n) < 0.05] = "fern"
+    frame["crop"] = crop
+    raw = read_upload(frame.to_csv(index=False).encode(), "crops.csv")
+    return new_workspace(raw, replace(raw.defaults, label="crop", positive="rice"),
+                         kb=KBSettings("direct"))
+
+
+def test_each_instance_gets_the_class_the_model_of_every_class_picks(ws):
+    assert several(ws) and not classes_fitted(ws)
+    est = fit_classes(ws)
+    assert classes_fitted(ws) and fit_classes(ws) is est  # once a session
+    X, y = ws.part("test")
+    picked = []
+    for row in X.index[:15]:
+        inst = instance_from_row(X, y, row, "test")
+        a = class_answer(est, inst)
+        assert a.picked == est.predict(X.loc[[row]])[0]
+        assert list(a.table["class"]) == sorted(a.table["class"], key=lambda c: -a.table.set_index(
+            "class").loc[c, "mean"])  # highest mean first
+        assert a.picked == a.table["class"][0] and a.runner_up == a.table["class"][1]
+        assert a.why.explained_class == a.picked and a.why.positive
+        assert a.why_not.explained_class == a.runner_up and not a.why_not.positive
+        said = answer_sentences(a)
+        assert said[0].startswith(f"plx picks {a.picked}:") and said[2].startswith(
+            f"Why not {a.runner_up}: ")
+        picked.append(a.picked == true_class(ws, inst))
+    assert np.mean(picked) >= 0.8  # the classes are the soil and the sun, 5% noise
+
+
+def test_an_instance_with_nothing_known_is_answered_without_an_explanation(ws):
+    est = fit_classes(ws)
+    inst = Instance(tuple((f, None) for f in ws.features), "edited")
+    a = class_answer(est, inst)
+    assert a.why is None and a.why_not is None and true_class(ws, inst) is None
+    assert "Why " in answer_sentences(a)[1] and "no known value explains it" in answer_sentences(a)[1]
+
+
+def test_the_scores_of_every_class_are_predict_s_on_the_test_rows(ws):
+    from sklearn.metrics import f1_score
+
+    est = fit_classes(ws)
+    cs = class_scores(ws, est)
+    truth = ws.raw.frame.loc[ws.X_test.index, "crop"].astype(str).to_numpy()
+    picked = est.predict(ws.X_test).astype(str)
+    assert cs.macro_f1 == pytest.approx(f1_score(truth, picked, average="macro"))
+    assert cs.confusion.to_numpy().sum() == len(truth)
+    assert int(np.trace(cs.confusion.to_numpy())) == int((truth == picked).sum())
