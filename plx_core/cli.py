@@ -463,6 +463,20 @@ def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
                                  decided))
 
 
+def _report_uninformed(pred: pd.DataFrame, model: Model, say: Callable[[str], None]) -> None:
+    """One line: how many rows the KB says nothing about ([0, 1]), decided by the threshold."""
+    from .query import uninformed_note
+
+    if model.classes is not None:  # every class [0, 1]: a tie, said with the ties
+        return
+    hit = (pred["lower"].to_numpy(float) <= 0) & (pred["upper"].to_numpy(float) >= 1)
+    if hit.any():
+        first = int(np.flatnonzero(hit)[0])
+        say(uninformed_note(int(hit.sum()), first + 1, model.threshold,
+                            f"{pred['decision'].iloc[first]!r}"
+                            + (" (a tie at the threshold)" if pred["tie"].iloc[first] else "")))
+
+
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
     from .export import safe_csv, write_atomic
 
@@ -542,6 +556,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
         pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _report_failed(pred, _note)
+    _report_uninformed(pred, model, _note)
     _write_csv(pred, out)
     if model.classes is not None:
         counts = pred["decision"].value_counts()

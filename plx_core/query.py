@@ -909,6 +909,14 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                        tuple(failed))
 
 
+def uninformed_note(n: int, first: int, threshold: float, decided: str) -> str:
+    """The one wording for rows answered [0, 1] (no clause bears on them: every value missing,
+    unseen or unused), whose decision the threshold alone makes — never silently."""
+    return (f"{n} row(s) get the bounds [0, 1]: nothing the model knows bears on them (their "
+            f"values missing, unseen or unused), so the threshold {threshold:g} alone decides "
+            f"them: {decided} (e.g. row {first})")
+
+
 def failed_rows_note(n: int, first: str, decided: str) -> str:
     """The one wording for rows the LP failed on, wherever a batch reports them (`PLXClassifier`,
     `plx predict`): how many, what was done with them, and the first with its reason."""

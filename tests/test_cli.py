@@ -1447,3 +1447,32 @@ def test_several_classes_refuse_a_threshold_in_one_line(tmp_path, capsys):
     code, out, _ = run(["fit", train, "--label", "kind", "--positive", "wet", "--threshold",
                         "0.3", "--out", tmp_path / "m.json", "--no-progress"], capsys)
     assert code == 0 and "POS = 'wet'" in out
+
+
+def test_predict_says_rows_the_model_knows_nothing_about_are_decided_by_the_threshold(tmp_path,
+                                                                                      capsys):
+    """A row whose every cell is empty (or unseen) gets [0, 1], and a threshold below 0.5
+    calls it positive on no evidence: said in one line with how many and the first row (was:
+    a positive decision and nothing on stderr)."""
+    rng = np.random.default_rng(3)
+    n = 160
+    frame = pd.DataFrame({"plan": rng.choice(["basic", "pro"], n), "region": rng.choice(list("NSEW"), n)})
+    frame["churn"] = np.where((frame.plan == "basic") ^ (rng.random(n) < 0.2), "yes", "no")
+    data, model = tmp_path / "d.csv", tmp_path / "m.json"
+    frame.to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "churn", "--variant", "paper", "--threshold", "0.3",
+                        "--out", model], capsys)
+    assert code == 0, err
+    new = tmp_path / "new.csv"
+    new.write_text("plan,region\npro,N\n,\nbasic,S\nenterprise,\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(tmp_path / "p.csv")
+    blind = pred[(pred.lower == 0) & (pred.upper == 1)]
+    assert list(blind.row) == [2, 4] and set(blind.decision) == {"yes"}
+    said = [ln for ln in err.splitlines() if "[0, 1]" in ln]
+    assert said == ["note: 2 row(s) get the bounds [0, 1]: nothing the model knows bears on them "
+                    "(their values missing, unseen or unused), so the threshold 0.3 alone decides "
+                    "them: 'yes' (e.g. row 2)"], err
+    code, _, err = run(["predict", model, data, "--out", tmp_path / "q.csv"], capsys)
+    assert code == 0 and "[0, 1]" not in err
