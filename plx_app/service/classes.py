@@ -19,6 +19,7 @@ from plx_core.explain import Explanation
 from plx_core.query import TIE_EPS
 
 from .instances import Instance
+from .kbs import DASHBOARD_BUDGET
 from .tables import label_values
 
 
@@ -72,13 +73,16 @@ def class_scores(ws, est: PLXClassifier) -> ClassScores:
 
 
 def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLXClassifier:
-    """plx's model of every class, fitted once per session and data (the workspace's cache)."""
+    """plx's model of every class, fitted once per session and data (the workspace's cache),
+    within the memory a session's default model gets (`kbs.DASHBOARD_BUDGET`, shared by
+    the classes' KBs)."""
     def make() -> PLXClassifier:
         once = ~ws.X_train.index.duplicated(keep="first")
         X = ws.X_train[once]
         with warnings.catch_warnings():  # the Data page said the table's notes already
             warnings.simplefilter("ignore", UserWarning)
-            return PLXClassifier(random_state=ws.kb_settings.random_state).fit(
+            return PLXClassifier(random_state=ws.kb_settings.random_state,
+                                 memory_budget=DASHBOARD_BUDGET).fit(
                 X, class_labels(ws).to_numpy(dtype=object), progress=progress)
 
     return ws.cached("classes", make=make, scope="data")
