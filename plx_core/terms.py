@@ -4,11 +4,13 @@ DNF), which one tree states only by copying a term under each branch of another.
 
 `learn_terms` runs a sequential covering (CN2-SD's weighted covering, RIPPER's per-class rule
 sets) with a beam search for conjunctions of up to `TERM_LEN` literals — `a = v`, or
-`a ≠ v` (value against the rest) — for each class in turn: the best term by its m-estimated precision
-(`TERM_M`; classes weighed as the KB's probabilities are corrected) whose rows hold at least
-`TERM_MIN_ROWS` of the class, then its rows of the class
-are taken out and the search repeats, up to `TERM_MAX` terms a class, until no term is more
-precise than the base rate by `TERM_MIN_LIFT`. Everything is counted on bit-packed row sets
+`a ≠ v` (value against the rest) — for each class in turn: the best term by its m-estimated
+precision (classes weighed as the KB's probabilities are corrected) whose rows hold at least
+`TERM_MIN_ROWS` of the class, then its rows of the class are taken out and the search repeats,
+up to `TERM_MAX` terms a class, until no term is more precise than the base rate by
+`TERM_MIN_LIFT`. Where the first term of a class has no exception, a second covering by a
+smaller m (`TERM_EXACT_M`) adds the exact terms of a label without noise (a term found twice
+once). Everything is counted on bit-packed row sets
 (each literal's rows, the beam's terms' rows: 64 rows a word) by AND and popcount, whole numbers
 weighed once: no per-row Python, and terms of equal counts tie exactly (ranked by the order of
 (beam term, literal)), not by the rounding of float sums in the rows' order.
@@ -45,6 +47,16 @@ vote on learned terms"; 0, 5, 20, 30, 50, 100): relative accuracy prefers genera
 (Tic-Tac-Toe: "no o on a line" over "x on a line", 0.92 always answering); a small m lets a
 third literal that drops a few flipped rows beat the true two-literal term (DNF + 10% noise:
 the label's 3 terms as the first three 0.71 at m = 20, 0.77 at 50)."""
+TERM_EXACT_M = 20.0
+"""The m of a second covering of a class whose first term holds no training row of another class
+(0: none). m = 50 resists label noise (above), but on a label without noise it prefers a term of
+more rows that a few rows of the other class break to the exact one (Tic-Tac-Toe: "top-right =
+x, bottom-middle blank, top-left ≠ o", 49 rows, 3 of them not "x wins", over a line of three
+x's, whose rows the terms before it mostly hold), where m = 20 finds the eight lines; on noisy
+rows (DNF + 10% noise) m = 20 fits the noise. A first term without exceptions is the sign of a
+class without noise: the vote (`TERM_L1`) then weighs both coverings' terms; elsewhere (noisy
+rows, the numeric and rare sets) the second covering is not run. Measured in
+benchmarks/RESULTS.md ("A second covering for labels without noise")."""
 TERM_L1 = 3.0
 """The L1 penalty of the vote on the terms (`vote.RULE_L1` was the tree paths'): most terms
 past the label's get weight 0. Always answering, DNF + 10% noise / Tic-Tac-Toe tested 0.755 /
@@ -149,13 +161,15 @@ def _count(bits: np.ndarray) -> np.ndarray:
 def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
                 cw: tuple[float, float], max_len: int = TERM_LEN, beam: int = TERM_BEAM,
                 max_terms: int = TERM_MAX, min_rows: int = TERM_MIN_ROWS,
-                min_lift: float = TERM_MIN_LIFT, rest: bool = True, m: float | None = None
-                ) -> Terms:
-    """The terms of both classes (see the module docstring), as clause bodies."""
+                min_lift: float = TERM_MIN_LIFT, rest: bool = True, m: float | None = None,
+                exact_m: float | None = None) -> Terms:
+    """The terms of both classes (see the module docstring), as clause bodies (`m`, `exact_m`:
+    default `TERM_M`, `TERM_EXACT_M`)."""
     from .direct import pack_bits
     from .vote import sample_rows
 
     m = TERM_M if m is None else m
+    exact_m = TERM_EXACT_M if exact_m is None else exact_m
     codes = np.asarray(codes, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
     y = np.asarray(y).astype(np.int64)
@@ -168,16 +182,20 @@ def learn_terms(codes: np.ndarray, sizes: np.ndarray | list[int], y: np.ndarray,
     onehot_feat[np.arange(len(feat)), feat] = True
     found: list[tuple[int, ...]] = []
     for cls in (1, 0):
-        found += _covering(bits, feat, onehot_feat, y, cls, cw, max_len, beam, max_terms,
-                           min_rows, min_lift, m)
+        got, exact = _covering(bits, feat, onehot_feat, y, cls, cw, max_len, beam, max_terms,
+                               min_rows, min_lift, m)
+        found += got
+        if exact and exact_m > 0:  # a class without noise: its exact terms too
+            found += _covering(bits, feat, onehot_feat, y, cls, cw, max_len, beam, max_terms,
+                               min_rows, min_lift, exact_m)[0]
     return _bodies(found, feat, val, neg, sizes)
 
 
 def _covering(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray, y: np.ndarray,
               cls: int, cw: tuple[float, float], max_len: int, beam: int, max_terms: int,
-              min_rows: int, min_lift: float, m: float) -> list[tuple[int, ...]]:
-    """The terms of class `cls`, best first, each found on the rows of the class the ones
-    before it leave uncovered (`_best_term`)."""
+              min_rows: int, min_lift: float, m: float) -> tuple[list[tuple[int, ...]], bool]:
+    """(the terms of class `cls`, best first, each found on the rows of the class the ones
+    before it leave uncovered (`_best_term`); whether the first holds no row of another class)."""
     from .direct import pack_bits
     from .vote import row_weights
 
@@ -188,6 +206,7 @@ def _covering(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray, y
     w_t = float(w[is_t][0]) if is_t.any() else 0.0
     w_r = float(w[~is_t][0]) if (~is_t).any() else 0.0
     target, rest = pack_bits(np.stack([is_t, ~is_t]))
+    exact = False
     for _ in range(max_terms):
         got = _best_term(bits, lit_feat, onehot_feat, target, rest, w_t, w_r, base, max_len,
                          beam, min_rows, m)
@@ -197,7 +216,9 @@ def _covering(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray, y
         found.append(t)
         covered = np.bitwise_and.reduce(bits[list(t)], axis=0)
         target = target & ~covered  # its rows of the class are covered
-    return found
+        if len(found) == 1:
+            exact = got[2] >= 1.0 - 1e-9
+    return found, bool(found) and exact
 
 
 def _bodies(found: list[tuple[int, ...]], feat: np.ndarray, val: np.ndarray, neg: np.ndarray,
@@ -216,5 +237,6 @@ def _bodies(found: list[tuple[int, ...]], feat: np.ndarray, val: np.ndarray, neg
     return Terms(bodies, np.asarray(group, np.int64), len(dict.fromkeys(found)))
 
 
-__all__ = ["REST_LEVELS", "TERM_BEAM", "TERM_LEN", "TERM_MAX", "TERM_MIN_LIFT", "TERM_MIN_ROWS", "TERM_ROWS",
+__all__ = ["REST_LEVELS", "TERM_BEAM", "TERM_EXACT_M", "TERM_LEN", "TERM_M", "TERM_MAX",
+           "TERM_MIN_LIFT", "TERM_MIN_ROWS", "TERM_ROWS",
            "Terms", "learn_terms", "literals"]

@@ -67,6 +67,39 @@ def test_a_rest_literal_is_one_clause_per_value_it_allows_and_they_vote_as_one()
     assert (rules.source[at:] == TM.TERM_SOURCE).all()
 
 
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+@pytest.mark.parametrize(("n", "seed"), [(400, 4), (400, 5), (600, 0)])
+def test_every_line_of_a_noise_free_x_has_a_line_label_is_a_term(n, seed):
+    """A label without noise ("x has a line of three", 9 cells of x / o / blank): by m = 50
+    alone the covering took, over the last line of x's, a term of more rows that a row of the
+    other class breaks (7 of the 8 lines on these boards); its first term has no exception, so
+    the second covering (`TERM_EXACT_M`) runs and finds each line as it is."""
+    rng = np.random.default_rng(seed)
+    board = rng.choice(list("xob"), size=(n, 9), p=[0.45, 0.35, 0.2])
+    won = np.zeros(n, bool)
+    for line in LINES:
+        won |= (board[:, list(line)] == "x").all(axis=1)
+    X = pd.DataFrame(board, columns=[f"c{i}" for i in range(9)])
+    codes, sizes, feats, doms, yb = coded(X, np.where(won, "yes", "no"))
+    found = TM.learn_terms(codes, sizes, yb, V.balanced_weights(int(yb.sum()), len(yb)))
+    terms = [term_literals(found, g, feats, doms) for g in range(found.n_terms)]
+    for line in LINES:
+        assert {f"c{i}": ["x"] for i in line} in terms, line
+
+
+def test_a_noisy_label_gets_no_second_covering():
+    """On noisy rows the first term has exceptions, so the terms are the m = 50 covering's
+    alone (a small m fits the noise: DNF + 10% noise)."""
+    X, y = dnf_table(n=700, noise=0.1)
+    codes, sizes, _f, _d, yb = coded(X, y)
+    cw = V.balanced_weights(int(yb.sum()), len(yb))
+    found = TM.learn_terms(codes, sizes, yb, cw)
+    alone = TM.learn_terms(codes, sizes, yb, cw, exact_m=0)
+    assert np.array_equal(found.bodies, alone.bodies)
+
+
 @pytest.mark.slow
 def test_a_k3_explanation_of_a_dnf_row_is_the_term_that_fires():
     X, y = dnf_table()
@@ -99,7 +132,7 @@ def test_terms_on_many_level_columns_stay_small_and_find_the_label():
     y = np.where((X.a == "v0") | (X.b == "v0") | (X.c == "v0"), "yes", "no")
     codes, sizes, feats, doms, yb = coded(X, y)
     found = TM.learn_terms(codes, sizes, yb, V.balanced_weights(int(yb.sum()), len(yb)))
-    most = 2 * TM.TERM_MAX * (TM.REST_LEVELS - 1) ** TM.TERM_LEN
+    most = (1 + (TM.TERM_EXACT_M > 0)) * 2 * TM.TERM_MAX * (TM.REST_LEVELS - 1) ** TM.TERM_LEN
     assert len(found.bodies) <= most
     positive = [term_literals(found, g, feats, doms) for g in range(found.n_terms)][:3]
     assert sorted(map(str, positive)) == sorted(str({f: ["v0"]}) for f in "abc")
