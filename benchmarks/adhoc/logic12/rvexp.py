@@ -1,7 +1,10 @@
 # ad hoc (session 12, logic12): the rule vote always answering under term-learning settings,
 # and the choice it would make against the model chosen without it (`dump.py` records):
 #   PYTHONPATH=. python benchmarks/adhoc/logic12/rvexp.py DUMPDIR SETS FIRST-LAST "k=v,…" ["k=v,…" …]
-# (k: a keyword of `terms.learn_terms`, or L1 for `terms.TERM_L1`)
+# (k: a keyword of `terms.learn_terms`, or L1 for `terms.TERM_L1`; union=M: the terms of a
+# second covering by m = M on every table; gamma=G: covered rows weigh ×G instead of leaving.
+# union and gamma patch `terms._covering` as it was at 1e4dd96, before the second covering of
+# c480439: run them on that commit's plx_core, the plain settings on either)
 import os, pickle, sys, time
 import numpy as np
 from sklearn.metrics import f1_score
