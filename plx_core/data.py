@@ -1045,10 +1045,14 @@ class Binning:
             written = ("" if self.number_format == "plain" else
                        f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
+            odd = list(dict.fromkeys(as_strings(values[bad]).dropna().tolist()))
             raise DataError(
                 f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
-                f"({int(bad.sum())} such value(s))"
+                f"({int(bad.sum())} such value(s): {', '.join(map(repr, odd[:5]))}"
+                f"{' …' if len(odd) > 5 else ''}); if they mean unknown, list them among the "
+                "missing markers (--missing of plx predict / explain, which replaces the "
+                "default markers; read_table's missing=)"
             )
         return pd.Series(self.labels_of(x), index=values.index, name=values.name, dtype=object)
 

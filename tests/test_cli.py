@@ -1476,3 +1476,28 @@ def test_predict_says_rows_the_model_knows_nothing_about_are_decided_by_the_thre
                     "them: 'yes' (e.g. row 2)"], err
     code, _, err = run(["predict", model, data, "--out", tmp_path / "q.csv"], capsys)
     assert code == 0 and "[0, 1]" not in err
+
+
+def test_predict_names_every_odd_text_of_a_number_column_and_how_to_read_it_as_unknown(
+        tmp_path, capsys):
+    """A lab value written '<0.1' / 'hemolysed' in new rows (never in training): refused in
+    one line that lists each such text (was: the first and a count) and says to list them as
+    missing markers, which then answers those rows with the value unknown."""
+    rng = np.random.default_rng(8)
+    crp = rng.gamma(2.0, 3.0, 200).round(1)
+    frame = pd.DataFrame({"crp": crp, "ward": rng.choice(["a", "b"], 200),
+                          "sepsis": np.where(crp > 8, "yes", "no")})
+    data, model = tmp_path / "d.csv", tmp_path / "m.json"
+    frame.to_csv(data, index=False)
+    assert run(["fit", data, "--label", "sepsis", "--out", model], capsys)[0] == 0
+    new = tmp_path / "new.csv"
+    new.write_text("crp,ward\n12.5,a\n<0.1,b\nhemolysed,a\n<0.1,a\n1.5,b\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'crp', line 3", "(3 such value(s): '<0.1', 'hemolysed')",
+                          "list them among the missing markers (--missing")
+    code, _, err = run(["predict", model, new, "--missing", "<0.1,hemolysed", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    pred = pd.read_csv(tmp_path / "p.csv")
+    assert pred.decision.tolist()[::4] == ["yes", "no"] and len(pred) == 5
