@@ -326,6 +326,14 @@ class Model:
         if ignored:
             say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
+        used = self.used_features()
+        unused = [f for f in self.schema.features if f not in frame.columns and f not in used]
+        if unused:  # no clause names them: the answers are the same whatever they hold
+            say(f"{table.where}: column(s) no clause of the model names are not in the file, "
+                f"which changes no answer: {unused[:10]}"
+                + (f" and {len(unused) - 10} more" if len(unused) > 10 else ""))
+            frame = frame.assign(**{f: pd.Series(np.nan, index=frame.index, dtype=object)
+                                    for f in unused})
         with _input(table.where):
             schema, read = self.schema.reading_file(
                 frame, reading_delimiter(getattr(table, "delimiter", None), decimal))
@@ -333,6 +341,14 @@ class Model:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
         return X
+
+    def used_features(self) -> set[str]:
+        """The features some clause of the model names (in any KB it answers or explains
+        with, every class's for several): a row without the others gets the same answers."""
+        models = self.members or [self]
+        kbs = [kb for m in models for kb in (m.kb, m.kb_full)]
+        return {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
+                if on}
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
         """The answers per row; `say` gets one line naming the values read as the model's

@@ -1501,3 +1501,33 @@ def test_predict_names_every_odd_text_of_a_number_column_and_how_to_read_it_as_u
     assert code == 0, err
     pred = pd.read_csv(tmp_path / "p.csv")
     assert pred.decision.tolist()[::4] == ["yes", "no"] and len(pred) == 5
+
+
+def test_predict_answers_a_file_without_the_columns_no_clause_names(tmp_path, capsys):
+    """A tree that splits on `a` alone answers rows whatever `noise` holds: a file without
+    `noise` gets the same answers and one note naming it; a file without `a` is refused."""
+    rng = np.random.default_rng(3)
+    n = 120
+    a = rng.choice(["x", "y", "z"], n)
+    table = pd.DataFrame({"a": a, "noise": rng.normal(size=n).round(3),
+                          "label": np.where(a == "x", "yes", "no")})
+    data, model = tmp_path / "t.csv", tmp_path / "m.json"
+    table.to_csv(data, index=False)
+    code, _, _ = run(["fit", data, "--label", "label", "--positive", "yes", "--kb", "tree",
+                      "--out", model], capsys)
+    assert code == 0
+    full, short = tmp_path / "full.csv", tmp_path / "short.csv"
+    table.drop(columns="label").to_csv(full, index=False)
+    table[["a"]].to_csv(short, index=False)
+    code, _, _ = run(["predict", model, full, "--out", tmp_path / "p1.csv"], capsys)
+    assert code == 0
+    code, _, err = run(["predict", model, short, "--out", tmp_path / "p2.csv"], capsys)
+    assert code == 0 and "no clause of the model names are not in the file" in err
+    assert "['noise']" in err
+    p1, p2 = (pd.read_csv(tmp_path / f) for f in ("p1.csv", "p2.csv"))
+    assert (p1["decision"] == p2["decision"]).all() and np.allclose(p1["lower"], p2["lower"])
+    assert (p1["decision"] == np.where(a == "x", "yes", "no")).all()
+    table[["noise"]].to_csv(short, index=False)  # the column the tree splits on is needed
+    code, _, err = run(["predict", model, short, "--out", tmp_path / "p3.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "lack the feature column(s) ['a']")
