@@ -185,6 +185,17 @@ def download(label: str, make: Callable[[], bytes], *, file_name: str, mime: str
                                          key=key, on_click="ignore")
 
 
+def fit_button(label: str, key: str, help: str, what: str,
+               fit: Callable[[Callable[[float, str], None]], Any]) -> None:
+    """A button that runs `fit(progress)` under a progress bar saying `what` (its problems
+    shown as `guard` shows them); the page shows what it fitted on the run after."""
+    if st.button(label, key=key, help=help):
+        bar = st.progress(0.0, text=f"{what}…")
+        with guard(what):
+            fit(lambda f, t: bar.progress(_clip(f), text=md(t[:1].upper() + t[1:])))
+        bar.empty()
+
+
 def require_kb(ws) -> None:
     """Build the session's KB if it has none yet (with a progress bar); stop the page with the
     error shown when it cannot be built."""

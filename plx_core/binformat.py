@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -122,6 +123,20 @@ def npz_holds_many(source: bytes) -> bool:
         return False
 
 
+def _open_npz(source: str | Path | bytes | IO[bytes],
+              bad: Callable[[str], Exception]) -> np.lib.npyio.NpzFile:
+    """The npz archive at `source` (bytes, a path or a file), never unpickling; `bad(msg)` is
+    the error raised when it is not one."""
+    try:
+        archive = np.load(io.BytesIO(source) if isinstance(source, bytes) else source,
+                          allow_pickle=False)
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise bad(f"not a readable npz archive ({exc})") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise bad("not an npz archive")
+    return archive
+
+
 def read_npz_kbs(source: bytes, where: str = "KB file") -> tuple[list[Any], dict]:
     """(KBs, meta) from an npz written by `write_npz_kbs`; one ClauseSyntaxError names any
     problem (every array checked as `read_npz` checks its one KB's)."""
@@ -130,13 +145,7 @@ def read_npz_kbs(source: bytes, where: str = "KB file") -> tuple[list[Any], dict
     def bad(msg: str) -> ClauseSyntaxError:
         return ClauseSyntaxError(f"{where}: {msg}")
 
-    try:
-        archive = np.load(io.BytesIO(source), allow_pickle=False)
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise bad(f"not a readable npz archive ({exc})") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise bad("not an npz archive")
-    with archive:
+    with _open_npz(source, bad) as archive:
         names = set(archive.files)
         sizes = {i.filename.removesuffix(".npy"): i.file_size for i in archive.zip.infolist()}
         if "header" not in names:
@@ -198,19 +207,10 @@ def read_npz(source: str | Path | bytes | IO[bytes], where: str = "KB file") -> 
     """(KB, meta) from an npz written by `write_npz`; one ClauseSyntaxError names any problem."""
     from .kb import KB
 
-    if isinstance(source, bytes):
-        source = io.BytesIO(source)
-
     def bad(msg: str) -> ClauseSyntaxError:
         return ClauseSyntaxError(f"{where}: {msg}")
 
-    try:
-        archive = np.load(source, allow_pickle=False)
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise bad(f"not a readable npz archive ({exc})") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise bad("not an npz archive")
-    with archive:
+    with _open_npz(source, bad) as archive:
         names = set(archive.files)
         missing = sorted({"header", *COLUMNS} - names)
         if missing:

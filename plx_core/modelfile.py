@@ -248,6 +248,11 @@ def save_model(model: Any, path: str | Path, fmt: str = "auto") -> str:
     return fmt
 
 
+def _one_kb(read: tuple[Any, dict]) -> tuple[list[Any], dict]:
+    """`read_npz`'s (KB, meta) as `read_npz_kbs`'s ([KB], meta)."""
+    return [read[0]], read[1]
+
+
 def load_model(source: str | Path | bytes, where: str | None = None
                ) -> ModelFile | ClassesModelFile:
     """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first."""
@@ -269,23 +274,16 @@ def load_model(source: str | Path | bytes, where: str | None = None
         raise ModelFileError(f"{where} is {len(raw):,} bytes, more than the cap of "
                              f"{MAX_MODEL_BYTES:,}")
     if is_npz(raw):
-        if npz_holds_many(raw):
-            try:
-                kbs, meta = read_npz_kbs(raw, where)
-            except PLXError as exc:
-                raise ModelFileError(str(exc)) from None
-            doc = meta.get("model")
-            if not isinstance(doc, dict):
-                raise ModelFileError(f"{where}: an npz KB without a model header (field 'meta.model')")
-            return model_from_document(doc, where, kbs=kbs)
+        many = npz_holds_many(raw)  # a model of several classes: one KB a class
         try:
-            kb, meta = read_npz(raw, where)
+            kbs, meta = read_npz_kbs(raw, where) if many else _one_kb(read_npz(raw, where))
         except PLXError as exc:
             raise ModelFileError(str(exc)) from None
         doc = meta.get("model")
         if not isinstance(doc, dict):
             raise ModelFileError(f"{where}: an npz KB without a model header (field 'meta.model')")
-        return model_from_document(doc, where, kb=kb)
+        return (model_from_document(doc, where, kbs=kbs) if many
+                else model_from_document(doc, where, kb=kbs[0]))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -31,7 +31,16 @@ from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
 from plx_app.service.projects import rules_in_force
 from plx_app.state import page_setup
-from plx_app.widgets import download, figure, guard, keep_last, md, require_kb, wrapped_table
+from plx_app.widgets import (
+    download,
+    figure,
+    fit_button,
+    guard,
+    keep_last,
+    md,
+    require_kb,
+    wrapped_table,
+)
 from plx_core import wording
 from plx_core.plots import bounds_interval, evidence_bars
 
@@ -267,13 +276,10 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
                   "instance, with every class's bounds and why it is the picked class and not "
                   "the runner-up."))
     if not classes_fitted(ws):
-        if st.button(f"Answer among all {n_classes} classes", key="q_classes",
-                     help="Fits one model per class on the training rows (once per session)."):
-            bar = st.progress(0.0, text="Fitting the model of every class…")
-            with guard("Fitting the model of every class"):
-                fit_classes(ws, progress=lambda f, t: bar.progress(
-                    min(max(f, 0.0), 1.0), text=md(t[:1].upper() + t[1:])))
-            bar.empty()
+        fit_button(f"Answer among all {n_classes} classes", "q_classes",
+                   "Fits one model per class on the training rows (once per session).",
+                   "Fitting the model of every class",
+                   lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Answering among all classes"):
             est = fit_classes(ws)

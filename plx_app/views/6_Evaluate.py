@@ -22,7 +22,16 @@ from plx_app.service.explain import (
 )
 from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
-from plx_app.widgets import figure, guard, keep_last, md, require_kb, row_counter, start_stop
+from plx_app.widgets import (
+    figure,
+    fit_button,
+    guard,
+    keep_last,
+    md,
+    require_kb,
+    row_counter,
+    start_stop,
+)
 from plx_core import wording
 from plx_core.plots import (
     agreement_figure,
@@ -90,13 +99,10 @@ if several(ws):  # the scores above are POS against the rest; here, among every 
                   "class with the highest mean picked, as on the Query page) is scored on the "
                   "same test rows."))
     if not classes_fitted(ws):
-        if st.button(f"Score among all {n_classes} classes", key="ev_classes",
-                     help="Fits one model per class on the training rows (once per session)."):
-            bar = st.progress(0.0, text="Fitting the model of every class…")
-            with guard("Fitting the model of every class"):
-                fit_classes(ws, progress=lambda f, t: bar.progress(
-                    min(max(f, 0.0), 1.0), text=md(t[:1].upper() + t[1:])))
-            bar.empty()
+        fit_button(f"Score among all {n_classes} classes", "ev_classes",
+                   "Fits one model per class on the training rows (once per session).",
+                   "Fitting the model of every class",
+                   lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Scoring among all classes"):
             cs = class_scores(ws, fit_classes(ws))
