@@ -72,6 +72,10 @@ def class_scores(ws, est: PLXClassifier) -> ClassScores:
     return ws.cached("class-scores", make=make, scope="data")
 
 
+FIT_HELP = "Fits one model per class on the training rows (once per session)."
+FIT_WHAT = "Fitting the model of every class"  # its progress bar and its problems say this
+
+
 def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLXClassifier:
     """plx's model of every class, fitted once per session and data (the workspace's cache),
     within the memory a session's default model gets (`kbs.DASHBOARD_BUDGET`, shared by

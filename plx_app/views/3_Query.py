@@ -19,6 +19,8 @@ from plx_app.service import (
     instance_from_row,
 )
 from plx_app.service.classes import (
+    FIT_HELP,
+    FIT_WHAT,
     answer_sentences,
     class_answer,
     classes_fitted,
@@ -277,9 +279,7 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
                   "the runner-up."))
     if not classes_fitted(ws):
         fit_button(f"Answer among all {n_classes} classes", "q_classes",
-                   "Fits one model per class on the training rows (once per session).",
-                   "Fitting the model of every class",
-                   lambda progress: fit_classes(ws, progress=progress))
+                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Answering among all classes"):
             est = fit_classes(ws)

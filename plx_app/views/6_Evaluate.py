@@ -8,6 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from plx_app.service.classes import (
+    FIT_HELP,
+    FIT_WHAT,
     class_scores,
     classes_fitted,
     fit_classes,
@@ -100,9 +102,7 @@ if several(ws):  # the scores above are POS against the rest; here, among every 
                   "same test rows."))
     if not classes_fitted(ws):
         fit_button(f"Score among all {n_classes} classes", "ev_classes",
-                   "Fits one model per class on the training rows (once per session).",
-                   "Fitting the model of every class",
-                   lambda progress: fit_classes(ws, progress=progress))
+                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Scoring among all classes"):
             cs = class_scores(ws, fit_classes(ws))
