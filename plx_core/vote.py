@@ -376,7 +376,12 @@ def _matvec(M: sparse.csr_matrix):
         csr_matvec(n_rows, n_cols, indptr, indices, data, v, out)
         return out
 
-    return product
+    probe = np.linspace(-1.0, 1.0, n_cols)  # a private kernel: checked once against `@`
+    try:
+        same = np.array_equal(product(probe), M @ probe)
+    except (TypeError, ValueError):
+        same = False
+    return product if same else (lambda v: M @ v)
 
 
 MAXITER = 2000

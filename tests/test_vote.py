@@ -852,3 +852,19 @@ def test_a_row_major_membership_is_the_matrix_scipy_builds(seed, shuffled, empty
     for a in ("indices", "indptr", "data"):
         assert getattr(got, a).dtype == getattr(want, a).dtype, a
         assert np.array_equal(getattr(got, a), getattr(want, a)), a
+
+
+def test_the_solver_products_are_the_sparse_products_bit_for_bit():
+    """`vote._matvec` (scipy's private CSR kernel, checked once) gives `M @ v` exactly, and a
+    matrix it cannot take (float32) falls back to `@` itself."""
+    import scipy.sparse as sp
+
+    from plx_core.vote import _matvec
+
+    rng = np.random.default_rng(5)
+    M = sp.random(40, 25, density=0.3, format="csr", random_state=5)
+    for v in (rng.normal(size=25), np.zeros(25), np.full(25, 1e300)):
+        assert np.array_equal(_matvec(M)(v), M @ v)
+    M32 = M.astype(np.float32)
+    v = rng.normal(size=25)
+    assert np.array_equal(_matvec(M32)(v), M32 @ v)
