@@ -1042,7 +1042,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             variants.append(view.variant_)
         self.class_chosen_, self.class_variant_ = chosen, variants
         self.class_selection_ = sels
-        self.chosen_ = best if best != "direct" else "direct"
+        self.chosen_ = best
         self.variant_ = variants[0] if len(set(variants)) == 1 else self.variant_
         if len(set(sems)) > 1 or sems[0] != self.semantics:  # a tree or rule vote: "relevant"
             self.semantics_ = next(x for x in sems if x != self.semantics)
