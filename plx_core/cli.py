@@ -587,6 +587,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import Unexplained, explain_many
     from .rules import features_text
+    from .wording import undecided_said
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
@@ -603,7 +604,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
     if model.classes is None:
         sides = np.where(decision == model.positive, "positive", "negative")
         found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
-                             semantics=model.semantics)
+                             semantics=model.semantics, threshold=model.threshold)
         explained = np.full(len(qs), model.positive, dtype=object)
     else:  # several classes: the decided class's KB, why the row is that class (vs the rest)
         found, explained = _explain_classes(model, qs, decision, pred, a.k)
@@ -615,13 +616,16 @@ def cmd_explain(a: argparse.Namespace) -> None:
                 "lower": pred["lower"].iloc[i], "upper": pred["upper"].iloc[i]}
         if isinstance(e, Unexplained):  # this row only (knows nothing, its LP failed): why
             rows.append({**base, "k": 0, "features": "", "sub_lower": np.nan,
-                         "sub_upper": np.nan, "search": "", "note": e.reason,
+                         "sub_upper": np.nan, "decides": False, "search": "", "note": e.reason,
                          "unseen": pred["unseen"].iloc[i]})
             continue
+        # features that do not decide the answer on their own are the strongest case, said so
+        said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior)
         rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
-                     "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "search": e.search,
-                     "note": e.note, "unseen": pred["unseen"].iloc[i]})
+                     "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "decides": e.decides,
+                     "search": e.search, "note": "; ".join(x for x in (said, e.note) if x),
+                     "unseen": pred["unseen"].iloc[i]})
     _write_csv(pd.DataFrame(rows), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
 

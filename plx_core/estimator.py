@@ -1634,6 +1634,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return np.zeros(len(rows), dtype=int), answers[0].mean > self._threshold() + TIE_EPS
         return self._class_of(answers), np.ones(len(rows), dtype=bool)
 
+    def _decides_at(self) -> float:
+        """The threshold an explanation's `decides` is judged at: the binary model's own
+        (`_threshold`); with several classes 0.5 (a class KB's support against the rest)."""
+        return self._threshold() if self.kb_ is not None else 0.5
+
     def _searched(self, i: int):
         """The KB `explain` searches for one-vs-rest problem i (see `explain`)."""
         return self.paper_kbs_[i] if self.paper_kbs_[i] is not None else self.kbs_[i]
@@ -1656,6 +1661,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         direction = kwargs.pop("direction", "auto")
         if direction == "auto":
             direction = ["positive" if d else "negative" for d in decided]
+        kwargs.setdefault("threshold", self._decides_at())
         direction = np.asarray(direction if isinstance(direction, (list, tuple, np.ndarray))
                                else [direction] * len(rows), dtype=object)
         one_k = np.ndim(k) == 0  # one k as given: a bad one is named as k, not as "row 0: k"
@@ -1744,6 +1750,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         which, decided = self._for_class(*self._explained(row), for_class)
         if kwargs.get("direction", "auto") == "auto":
             kwargs["direction"] = "positive" if decided[0] else "negative"
+        kwargs.setdefault("threshold", self._decides_at())
         searched = self._searched(int(which[0]))
         k, note = known_k(searched, x, k, self._semantics())  # fewer known: all of them, said
         e = explain(searched, x, k=k, semantics=self._semantics(), **kwargs)

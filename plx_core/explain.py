@@ -169,6 +169,40 @@ def prior_only(prior: np.ndarray | None, s_idx: np.ndarray, j_idx: np.ndarray, S
     return np.bincount(s_idx, weights=~prior[j_idx], minlength=S) == 0
 
 
+def prior_decided(prior: np.ndarray | None, target: np.ndarray, s_idx: np.ndarray,
+                  j_idx: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """Which sub-queries (bounds `lower`, `upper`; their (sub-query, clause) pairs, clauses'
+    `prior` flags and `target`s) are answered at a prior clause's own target (0 or 1) that no
+    other clause they settle has: the evidence they settle does not outweigh the prior, so
+    their ω(POS) is the threshold device's [0, 0] or [1, 1], not a probability any value backs
+    (a rule vote's 2-feature sub-query when its terms need 3). Such a sub-query decides
+    nothing (`decides`) and ranks after every one its evidence answers (`TIE_BREAK`)."""
+    S = len(lower)
+    if prior is None or not prior.any():
+        return np.zeros(S, bool)
+    tp = np.unique(target[prior])
+    p = prior[j_idx]
+    has = np.bincount(s_idx[p], minlength=S) > 0
+    backed = np.bincount(s_idx[~p & np.isin(target[j_idx], tp)], minlength=S) > 0
+    return has & ~backed & (lower == upper) & np.isin(lower, tp)
+
+
+def decides(lower: float, upper: float, positive: bool, threshold: float, full: Bounds,
+            by_prior: bool = False) -> bool:
+    """Whether a sub-query with these bounds decides the answer explained on its own: its
+    ω(POS) (the mean) strictly on the `positive` side of the model's `threshold` (a tie at the
+    threshold — reported negative — decides only an answer that is itself a tie), and not
+    answered by the prior clause alone (`prior_decided`). An explanation whose best candidate
+    does not decide says so (`wording.undecided_sentence`)."""
+    if by_prior:
+        return False
+    mean = (lower + upper) / 2
+    if positive:
+        return bool(mean > threshold + TIE_EPS)
+    tie = abs(mean - threshold) <= TIE_EPS
+    return bool(mean < threshold - TIE_EPS or (tie and abs(full.mean - threshold) <= TIE_EPS))
+
+
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
                  most: int | None = None, lengths: np.ndarray | None = None) -> _ClauseSets:
     """`_ClauseSets` of the clauses of `evidence` (a relevant-semantics query's, known
@@ -420,8 +454,9 @@ class _SubQueries:
         lower, upper = np.zeros(S), np.ones(S)
         evm, ncl = np.full(S, np.nan), np.zeros(S, dtype=np.int64)
         idle = np.zeros(S, dtype=np.int64)
+        by_prior = np.zeros(S, dtype=bool)
         out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl,
-               "idle": idle}
+               "idle": idle, "by_prior": by_prior}
         if S == 0:
             return out
         # pair enumeration costs 2^|coalition| lookups per sub-query, `subquery_bounds` one
@@ -439,7 +474,7 @@ class _SubQueries:
                                     semantics=self.sem)
                 lower[a:a + chunk], upper[a:a + chunk] = b.lower, b.upper
             if stats and len(self._t):
-                self._stats(sub, evm, ncl, idle)
+                self._stats(sub, evm, ncl, idle, lower, upper, by_prior)
             return out
         # full semantics: each sub-query reduced on its own; those needing the LP are solved
         # together, _LP_BATCH at a time, as one block-diagonal LP (`solve_bounds_many`)
@@ -450,6 +485,8 @@ class _SubQueries:
         inv = inv.ravel()
         U = len(keys)
         u_lo, u_hi, u_evm, u_ncl = np.zeros(U), np.ones(U), np.full(U, np.nan), np.zeros(U, np.int64)
+        u_pri = np.zeros(U, bool)
+        priors = self._prior_ids
         pending: list[tuple[int, Any]] = []
         shared = self.shared
         atoms = tuple(sorted(self.pq.atoms.items()))
@@ -458,7 +495,7 @@ class _SubQueries:
             sq = {f: v for f, v, keep in zip(self.names, self.values, keys[u]) if keep}
             ukeys.append((tuple(sq.items()), atoms))
             if shared is not None and ukeys[u] in shared:  # the same sub-query of another row
-                u_lo[u], u_hi[u], u_evm[u], u_ncl[u] = shared[ukeys[u]]
+                u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u] = shared[ukeys[u]]
                 continue
             pq = prepare_query(self.kb, sq | dict(self.pq.atoms))
             red = reduce_kb(self.kb, pq, self.sem)
@@ -467,6 +504,11 @@ class _SubQueries:
                 u_evm[u] = float(red.med_w @ red.med_target / red.med_w.sum())
             if len(red.lp_rows) == 0 and not red.lp_extra:
                 u_lo[u], u_hi[u] = weighted_median(red.med_target, red.med_w)
+                if len(priors):  # the prior's own target, backed by no other clause
+                    pr = np.isin(red.med_clause, priors)
+                    u_pri[u] = prior_decided(pr, red.med_target, np.zeros(len(pr), np.int64),
+                                             np.arange(len(pr)), u_lo[u:u + 1],
+                                             u_hi[u:u + 1])[0]
             else:
                 pending.append((u, build_problem(self.kb, pq, red, all_clauses=False,
                                                  domain_constraint=False)[0]))
@@ -476,9 +518,16 @@ class _SubQueries:
                 u_lo[u], u_hi[u] = lo, hi
         if shared is not None:
             for u in range(U):
-                shared[ukeys[u]] = (u_lo[u], u_hi[u], u_evm[u], u_ncl[u])
+                shared[ukeys[u]] = (u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u])
         lower[:], upper[:], evm[:], ncl[:] = u_lo[inv], u_hi[inv], u_evm[inv], u_ncl[inv]
+        by_prior[:] = u_pri[inv]
         return out
+
+    @functools.cached_property
+    def _prior_ids(self) -> np.ndarray:
+        """The clause ids of the KB's enabled prior clauses (`PRIOR_ID`)."""
+        return np.array([self.kb.n_learned + j for j, c in enumerate(self.kb.extra)
+                         if c.enabled and c.id == PRIOR_ID], np.int64)
 
     def chain_values(self, perms: np.ndarray) -> np.ndarray | None:
         """v (the mean of the bounds) of every prefix coalition of each permutation
@@ -592,24 +641,29 @@ class _SubQueries:
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
                 self._stats_from_pairs(s_idx, j_idx, sub[a:b], out["evidence_mean"][a:b],
-                                       out["n_clauses"][a:b], out["idle"][a:b])
+                                       out["n_clauses"][a:b], out["idle"][a:b], lo, hi,
+                                       out["by_prior"][a:b])
 
     @functools.cached_property
     def _w_evidence(self) -> np.ndarray:
         return evidence_weights(self._w, self._sets.prior)
 
-    def _stats_from_pairs(self, s_idx, j_idx, sub, evm, ncl, idle) -> None:
+    def _stats_from_pairs(self, s_idx, j_idx, sub, evm, ncl, idle, lower, upper, by_prior
+                          ) -> None:
         w = self._w_evidence
         evm[:], ncl[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], len(sub))
         idle[:] = idle_features(s_idx, self._cmb[j_idx], self._sets.prior[j_idx],
                                 _bitmasks(sub))
+        by_prior[:] = prior_decided(self._sets.prior, self._t, s_idx, j_idx, lower, upper)
 
-    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray, idle: np.ndarray
-               ) -> None:
+    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray, idle: np.ndarray,
+               lower: np.ndarray, upper: np.ndarray, by_prior: np.ndarray) -> None:
         """Evidence mean and count of the clauses each sub-query settles (all features of the
-        clause kept), and how many of its features settle none of them but the prior."""
+        clause kept), how many of its features settle none of them but the prior, and whether
+        the prior alone sets its answer (`prior_decided`)."""
         if self.n <= 62:
-            self._stats_from_pairs(*self._pairs(sub), sub, evm, ncl, idle)
+            self._stats_from_pairs(*self._pairs(sub), sub, evm, ncl, idle, lower, upper,
+                                   by_prior)
             return
         R = len(self._t)
         w = self._w_evidence
@@ -729,6 +783,9 @@ class Candidate:
     evidence_mean: float = float("nan")
     n_clauses: int = 0
     rank: int = 0
+    by_prior: bool = False
+    """Its ω(POS) is the prior clause's own target, which no clause it settles backs
+    (`prior_decided`): the model's threshold device answered it, not its values."""
 
     def as_query(self) -> dict[str, str]:
         return dict(zip(self.features, self.values))
@@ -749,7 +806,10 @@ class Explanation:
     """The k-feature explanation of a query (Algorithm 6) and every candidate, ranked.
 
     `positive` is the decision of the full query (`query_bounds`); `features` the chosen
-    sub-query and `bounds` its ω(POS) bounds. `search` is "exhaustive" or "beam"; `evaluated`
+    sub-query and `bounds` its ω(POS) bounds. `decides` says whether those bounds decide the
+    answer explained on their own at the model's `threshold` (`decides`): False when no size-k
+    sub-query does (a rule vote whose terms need 3 values, asked for 2; a candidate answered
+    by the prior clause alone), which `wording.explanation_sentence` says. `search` is "exhaustive" or "beam"; `evaluated`
     how many size-k sub-queries were scored (`n_total` = C(n, k)). `tied` counts the other
     candidates with the chosen one's ω(POS); `tie_break` is the rule that ranks them and
     `resolved_by` the criterion that decided ("none" without a tie, "bound", "evidence mean"
@@ -774,6 +834,8 @@ class Explanation:
     direction: str
     note: str = ""  # why fewer features than asked (`lower_k`; "" when k is as asked)
     explained_class: str = ""  # the class whose support ω(POS) is: the KB's POS (`class_of`)
+    decides: bool = True  # the chosen sub-query decides the answer on its own (`decides`)
+    threshold: float = 0.5  # the model's decision threshold `decides` was judged at
 
     @property
     def mean(self) -> float:
@@ -810,7 +872,13 @@ class Explanation:
         verdict = "positive" if self.positive else "negative"
         tie = f"; {self.tied} tied, decided by {self.resolved_by}" if self.tied else ""
         cls = f" (POS = {self.explained_class!r})" if self.explained_class else ""
-        return (f"{sub} explains the {verdict} decision{cls}: ω(POS) ∈ [{self.bounds[0]:.4g}, "
+        how = "explains"
+        if not self.decides:  # the strongest case, which decides nothing: said, not claimed
+            from .wording import undecided_said
+
+            how = (f"is the strongest case — {undecided_said(self.k, self.direction, self.best.by_prior)}"
+                   " — for")
+        return (f"{sub} {how} the {verdict} decision{cls}: ω(POS) ∈ [{self.bounds[0]:.4g}, "
                 f"{self.bounds[1]:.4g}] ({self.search} search over {self.evaluated} of "
                 f"{self.n_total} sub-queries{tie})" + (f"; {self.note}" if self.note else ""))
 
@@ -853,7 +921,8 @@ def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray
                  positive: Any, idle: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The `TIE_BREAK` ranking keys of candidates, smaller first: the number of features that
-    settle nothing but the prior (`idle_features`) with ∓ω(POS), then the bound on the
+    settle nothing but the prior (`idle_features`; plus 1 for a candidate the prior alone
+    answers, `prior_decided`) with ∓ω(POS), then the bound on the
     decision's side, then ∓ the evidence mean (none: last), each rounded to `DECIMALS`
     (feature order comes last). `positive` is one bool or one per row (broadcast)."""
     mean = np.round((lower + upper) / 2, DECIMALS)
@@ -869,7 +938,7 @@ def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray
 def _rank_keys(stats: dict[str, np.ndarray], combos: Sequence[tuple[int, ...]],
                positive: bool) -> list[tuple]:
     prim, bound, ev = _rank_arrays(stats["lower"], stats["upper"], stats["evidence_mean"],
-                                   positive, stats.get("idle"))
+                                   positive, stats["idle"] + stats["by_prior"])
     return list(zip(prim.tolist(), bound.tolist(), ev.tolist(), combos))
 
 
@@ -901,16 +970,16 @@ def _labels(combos: Sequence[tuple[int, ...]], *columns: Sequence[str]) -> list[
 
 def _candidates(names: Sequence[Sequence[tuple]], values: Sequence[Sequence[tuple]],
                 lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray,
-                n_clauses: np.ndarray) -> list[list[Candidate]]:
+                n_clauses: np.ndarray, by_prior: np.ndarray) -> list[list[Candidate]]:
     """Per row (rows × candidates arrays, ranked: rank 1 first), its Candidates, from bounds
     already rounded to 12 decimals; each mean is the rounded mean of its rounded bounds
     (Python's `round`, computed once per distinct value)."""
     mid, inv = np.unique((lower + upper) / 2, return_inverse=True)
     mean = np.array([round(x, 12) + 0.0 for x in mid.tolist()])[inv.reshape(lower.shape)]
     ranks = range(1, lower.shape[1] + 1)
-    return [list(map(_new_candidate, zip(*row, ranks)))
+    return [list(map(_new_candidate, zip(*row[:-1], ranks, row[-1])))
             for row in zip(names, values, lower.tolist(), upper.tolist(), mean.tolist(),
-                           evidence_mean.tolist(), n_clauses.tolist())]
+                           evidence_mean.tolist(), n_clauses.tolist(), by_prior.tolist())]
 
 
 _CANDIDATE_FIELDS = tuple(f.name for f in fields(Candidate))
@@ -932,7 +1001,7 @@ class _Search:
         self.ev = ev
         self.positive = positive
         self.keys: dict[tuple[int, ...], tuple] = {}
-        self.stats: dict[tuple[int, ...], tuple[float, float, float, int]] = {}
+        self.stats: dict[tuple[int, ...], tuple[float, float, float, int, bool]] = {}
 
     def score(self, combos: Iterable[tuple[int, ...]]) -> None:
         new = sorted({tuple(sorted(c)) for c in combos} - self.keys.keys())
@@ -943,7 +1012,8 @@ class _Search:
         lo = np.round(st["lower"], 12) + 0.0
         hi = np.round(st["upper"], 12) + 0.0
         self.stats.update(zip(new, zip(lo.tolist(), hi.tolist(),
-                                       st["evidence_mean"].tolist(), st["n_clauses"].tolist())))
+                                       st["evidence_mean"].tolist(), st["n_clauses"].tolist(),
+                                       st["by_prior"].tolist())))
 
     def best(self, combos: Iterable[tuple[int, ...]], m: int) -> list[tuple[int, ...]]:
         return sorted(combos, key=self.keys.__getitem__)[:m]
@@ -981,6 +1051,7 @@ def explain(
     lp_budget: int = 1024,
     direction: str = "auto",
     strategy: str = "subquery",
+    threshold: float = 0.5,
 ) -> Explanation:
     """The size-k sub-query that best explains the decision on `q` (Algorithm 6).
 
@@ -996,8 +1067,11 @@ def explain(
     width `beam_width` (grown one feature at a time) followed by hill-climbing single swaps
     from every beam member, evaluating at most max(budget, 10 · beam_width · n · k)
     sub-queries. `direction` "positive"/"negative"
-    overrides the side explained ("auto": the query's decision).
+    overrides the side explained ("auto": the query's decision). `threshold`: the model's
+    decision threshold on ω(POS), at which the explanation's `decides` is judged (the
+    estimator passes its own; the search does not depend on it).
     """
+    threshold = _check_threshold(threshold)
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
     k = _check_int("k", k, None)
@@ -1006,12 +1080,23 @@ def explain(
             _check_int("budget", budget, 0)
             _check_int("lp_budget", lp_budget, 0)
             _check_int("beam_width", beam_width, 1)
-            return _explain_by_shapley(kb, q, k, semantics, direction)
+            return _explain_by_shapley(kb, q, k, semantics, direction, threshold)
         return explain_all(kb, q, [k], budget=budget, beam_width=beam_width,
-                           semantics=semantics, lp_budget=lp_budget, direction=direction)[k]
+                           semantics=semantics, lp_budget=lp_budget, direction=direction,
+                           threshold=threshold)[k]
 
 
-def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) -> Explanation:
+def _check_threshold(threshold: Any) -> float:
+    """`threshold` as a float in [0, 1), or one clear error."""
+    if (isinstance(threshold, (bool, np.bool_))
+            or not isinstance(threshold, (int, float, np.integer, np.floating))
+            or not 0.0 <= float(threshold) < 1.0):
+        raise DataError(f"threshold must be a number in [0, 1), got {threshold!r}")
+    return float(threshold)
+
+
+def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
+                        threshold: float = 0.5) -> Explanation:
     """The sub-query of the k features whose Shapley values of ω(POS) push hardest towards the
     decision, with its bounds (one candidate)."""
     if direction not in ("auto", "positive", "negative"):
@@ -1033,8 +1118,9 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str) 
     lo, hi = float(r["lower"][0]), float(r["upper"][0])
     cand = Candidate(tuple(ev.names[i] for i in idx), tuple(ev.values[i] for i in idx), lo, hi,
                      round((lo + hi) / 2, 12) + 0.0, float(r["evidence_mean"][0]),
-                     int(r["n_clauses"][0]), 1)
+                     int(r["n_clauses"][0]), 1, bool(r["by_prior"][0]))
     return Explanation(
+        decides=decides(lo, hi, positive, threshold, fb, cand.by_prior), threshold=threshold,
         query=dict(ev.query), k=k, features=cand.as_query(), bounds=cand.bounds,
         positive=bool(fb.positive), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
@@ -1053,10 +1139,12 @@ def explain_all(
     lp_budget: int = 1024,
     direction: str = "auto",
     _shared: dict | None = None,
+    threshold: float = 0.5,
 ) -> dict[int, Explanation]:
     """`explain` for several k at once ({k: Explanation}), sharing the full query and one
     batched evaluation of every exhaustively searched size. Every k must lie between 1 and
-    the number of features the query knows."""
+    the number of features the query knows (`threshold`: as in `explain`)."""
+    threshold = _check_threshold(threshold)
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
         raise DataError(f"ks must be a list of whole numbers, got {ks!r}")
     ks = [_check_int("k", k, None) for k in ks]
@@ -1067,11 +1155,11 @@ def explain_all(
     beam_width = _check_int("beam_width", beam_width, 1)
     resolve_semantics(kb, semantics)
     return _explain_ev(_SubQueries(kb, q, semantics, _shared), ks, budget, beam_width,
-                       lp_budget, direction)
+                       lp_budget, direction, threshold)
 
 
 def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp_budget: int,
-                direction: str) -> dict[int, Explanation]:
+                direction: str, threshold: float = 0.5) -> dict[int, Explanation]:
     """`explain_all` of the query `ev` evaluates (arguments checked)."""
     n = ev.n
     for k in ks:
@@ -1097,22 +1185,26 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
             _beam(search, n, k, beam_width, stop_at=ev.evaluated + cap)
             pool = [c for c in search.keys if len(c) == k]
         ranked = sorted(pool, key=search.keys.__getitem__)
-        lo, hi, em, nc = (np.array(x) for x in zip(*map(search.stats.__getitem__, ranked)))
+        lo, hi, em, nc, bp = (np.array(x) for x in zip(*map(search.stats.__getitem__, ranked)))
         cands = _candidates(*([x] for x in _labels(ranked, ev.names, ev.values)),
-                            *(x[None, :] for x in (lo, hi, em, nc)))[0]
+                            *(x[None, :] for x in (lo, hi, em, nc, bp)))[0]
         keys = np.array([search.keys[c][:3] for c in ranked], dtype=np.float64)
         tied, resolved = _resolution(*(keys.T[:, None, :]))
         out[k] = _explanation(ev, k, positive, cands, "exhaustive" if exhaustive[k] else "beam",
-                              len(pool), int(tied[0]), resolved[0])
+                              len(pool), int(tied[0]), resolved[0], threshold)
     return out
 
 
 def _explanation(ev: _SubQueries, k: int, positive: bool, cands: list[Candidate], search: str,
-                 evaluated: int, tied: int, resolved: str) -> Explanation:
-    """The Explanation of `ev`'s query by its ranked candidates (the best first)."""
+                 evaluated: int, tied: int, resolved: str, threshold: float = 0.5
+                 ) -> Explanation:
+    """The Explanation of `ev`'s query by its ranked candidates (the best first), judged at
+    the model's decision `threshold` (`decides`)."""
     best = cands[0]
     side = "positive" if positive else "negative"
     return Explanation(
+        decides=decides(best.lower, best.upper, positive, threshold, ev.full, best.by_prior),
+        threshold=float(threshold),
         query=dict(ev.query), k=k, features=best.as_query(), bounds=best.bounds,
         positive=bool(ev.full.positive), query_bounds=_clean_bounds(ev.full), candidates=cands,
         search=search, evaluated=evaluated, n_total=math.comb(ev.n, k), tied=tied,
@@ -1181,6 +1273,7 @@ def explain_many(
     n_jobs: int | None = None,
     progress: Any = None,
     stop: Any = None,
+    threshold: float = 0.5,
 ) -> list[Explanation | Unexplained]:
     """`explain` for every row of X (a DataFrame or a list of rows), in row order: the same
     explanations as a loop of `explain`, made together.
@@ -1206,6 +1299,7 @@ def explain_many(
 
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
+    threshold = _check_threshold(threshold)  # the model's, for each explanation's `decides`
     rows = _rows_of(X)
     n = len(rows)
     ks = [_check_int("k" if n == 1 or isinstance(k, (int, np.integer)) else f"row {i}: k", v, 1)
@@ -1264,10 +1358,10 @@ def explain_many(
         try:
             if strategy == "shapley":
                 return explain(kb, rows[i], k=ks[i], semantics=semantics, direction=dirs[i],
-                               strategy=strategy)
+                               strategy=strategy, threshold=threshold)
             return explain_all(kb, rows[i], [ks[i]], budget=budget, beam_width=beam_width,
                                semantics=semantics, lp_budget=lp_budget, direction=dirs[i],
-                               _shared=shared)[ks[i]]
+                               _shared=shared, threshold=threshold)[ks[i]]
         except PLXError as exc:  # this row's LP failed, say: the others go on
             return _unexplained(i, rows[i], ks[i], str(exc))
 
@@ -1290,14 +1384,15 @@ def explain_many(
         side = [evs[j].full.positive if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
                 else dirs[todo[j]] == "positive" for j in made]
         got = {j: e for j, e in zip(made, explain_rows(
-            [evs[j] for j in made], [ks[todo[j]] for j in made], side, budget)) if e is not None}
+            [evs[j] for j in made], [ks[todo[j]] for j in made], side, budget, threshold))
+            if e is not None}
         rest = [j for j in made if j not in got]
 
         def single(j: int) -> Explanation | Unexplained:
             i = todo[j]
             try:
                 return _explain_ev(evs[j], [ks[i]], budget, beam_width, lp_budget,  # type: ignore
-                                   dirs[i])[ks[i]]
+                                   dirs[i], threshold)[ks[i]]
             except PLXError as exc:
                 return _unexplained(i, rows[i], ks[i], str(exc))
 

@@ -40,6 +40,7 @@ from .explain import (
     _SubQueries,
     evidence_weights,
     idle_features,
+    prior_decided,
     prior_only,
 )
 from .kb import KB
@@ -47,7 +48,7 @@ from .median import equal_weight_medians, weighted_median_intervals
 
 
 def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequence[bool],
-                 budget: int) -> list[Explanation | None]:
+                 budget: int, threshold: float = 0.5) -> list[Explanation | None]:
     """The size-k explanation of each row's query (`positive`: the side explained), in row
     order; None for a row `explain` would not score exhaustively on the exact median path by
     subset lookups (the caller explains it alone)."""
@@ -72,15 +73,15 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
         labels: dict[tuple[str, ...], list[tuple]] = {}
         for a in range(0, len(idx), per):
             part = idx[a:a + per]
-            lower, upper, evm, ncl, idle = _evaluate([sets[i] for i in part], n, combos,
-                                                     settled, equal)
+            lower, upper, evm, ncl, idle, by_prior = _evaluate([sets[i] for i in part], n,
+                                                               combos, settled, equal)
             pos = np.array([positive[i] for i in part])[:, None]
-            prim, bound, ev_key = _rank_arrays(lower, upper, evm, pos, idle)
+            prim, bound, ev_key = _rank_arrays(lower, upper, evm, pos, idle + by_prior)
             lower, upper = np.round(lower, 12) + 0.0, np.round(upper, 12) + 0.0
             order = np.lexsort((np.broadcast_to(np.arange(S), prim.shape), ev_key, bound, prim),
                                axis=-1)
             ranked = [np.take_along_axis(x, order, axis=1)
-                      for x in (prim, bound, ev_key, lower, upper, evm, ncl)]
+                      for x in (prim, bound, ev_key, lower, upper, evm, ncl, by_prior)]
             tied, resolved = _resolution(*ranked[:3])
             names = []
             for r, i in enumerate(part):
@@ -98,7 +99,7 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
             cands = _candidates(names, values, *ranked[3:])
             for r, i in enumerate(part):
                 out[i] = _explanation(evs[i], k, bool(positive[i]), cands[r], "exhaustive", S,
-                                      int(tied[r]), resolved[r])
+                                      int(tied[r]), resolved[r], threshold)
     return out
 
 
@@ -112,9 +113,9 @@ def _lengths(kb: KB) -> np.ndarray:
 
 
 def _evaluate(sets: Sequence[_ClauseSets], n: int, combos: np.ndarray, settled: np.ndarray,
-              equal: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """lower, upper, evidence mean, number of settled clauses and of idle features
-    (`idle_features`; rows × candidates) of every row's candidates `combos`, whose settled
+              equal: bool) -> tuple[np.ndarray, ...]:
+    """lower, upper, evidence mean, number of settled clauses, of idle features
+    (`idle_features`) and whether the prior alone answers (`prior_decided`; rows × candidates) of every row's candidates `combos`, whose settled
     feature sets are `settled` (candidates × sets); `sets` holds each row's clauses (those
     no candidate is too small for)."""
     R, (S, J) = len(sets), settled.shape
@@ -139,4 +140,5 @@ def _evaluate(sets: Sequence[_ClauseSets], n: int, combos: np.ndarray, settled: 
     masks = np.concatenate([cs.masks for cs in sets])
     own = np.tile((np.int64(1) << combos).sum(axis=1), R)  # each candidate's features
     idle = idle_features(s_idx, masks[j_idx], prior[j_idx], own)
-    return tuple(x.reshape(R, S) for x in (lo, hi, evm, ncl, idle))  # type: ignore[return-value]
+    by_prior = prior_decided(prior, t, s_idx, j_idx, lo, hi)
+    return tuple(x.reshape(R, S) for x in (lo, hi, evm, ncl, idle, by_prior))

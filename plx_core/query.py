@@ -1204,6 +1204,13 @@ def subquery_bounds(kb: KB, q: Any, masks: np.ndarray, semantics: str = "auto") 
                 active = ~(tmask[None, :, :] & ~masks[:, None, :]).any(axis=2)
             s_idx, j_idx = np.nonzero(active)
             lo, hi = weighted_median_intervals(s_idx, red.med_target[j_idx], red.med_w[j_idx], S)
+            extra = np.flatnonzero(~learned)
+            prior = np.zeros(len(red.med_clause), bool)
+            prior[extra] = [kb.extra[int(red.med_clause[r]) - kb.n_learned].id == PRIOR_ID
+                            for r in extra.tolist()]
+            if prior.any():  # a prior alone is no evidence: [0, 1], as `query` answers it
+                bare = np.bincount(s_idx[~prior[j_idx]], minlength=S) == 0
+                lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
             return BoundsArray(lo, hi, np.full(S, "median", dtype=object))
     lower, upper, meth = np.zeros(S), np.ones(S), np.full(S, "median", dtype=object)
     values = {f: pq.values.get(f) for f in kb.features}

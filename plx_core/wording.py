@@ -353,6 +353,27 @@ def ties_sentence(means: Iterable[float], what: str = "sub-query", decimals: int
     return _join([first] + bits[1:]) + "."
 
 
+_GROUP_OF = {1: ("single value", "single values"), 2: ("pair of values", "pairs of values"),
+             3: ("triple of values", "triples of values")}
+
+
+def _group(k: int, many: bool = True) -> str:
+    """`pairs of values` (k = 2; `pair of values` with many=False), `sets of 5 values`."""
+    one, more = _GROUP_OF.get(k, (f"set of {k} values", f"sets of {k} values"))
+    return more if many else one
+
+
+def undecided_said(k: int, side: str, by_prior: bool = False) -> str:
+    """The one wording of an explanation whose best size-k sub-query does not decide the
+    answer on its own (`Explanation.decides` False): `no pair of values decides malignant on
+    its own` (+ why, when the prior clause alone answered it: its support is the model's
+    threshold device, not evidence). Used by `explanation_sentence`, `Explanation.summary`
+    and the CLI's note."""
+    why = ("; its support is the model's prior clause, which the rules about these values "
+           "do not outweigh") if by_prior else ""
+    return f"no {_group(k, many=False)} decides {side} on its own{why}"
+
+
 def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     """The chosen sub-query of an `Explanation` in words, with how ties were settled:
     `On their own, a = x and b = y bound the support for malignant between 0.9 and 1.00 —
@@ -366,7 +387,7 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     k = len(feats)
     conds = _join([condition(f, v) for f, v in feats.items()])
     side = pos if explanation.direction == "positive" else neg
-    group = {1: "single values", 2: "pairs of values", 3: "triples of values"}.get(k, f"sets of {k} values")
+    group = _group(k)
     verb = ("puts", "bounds") if k == 1 else ("put", "bound")
     span = (f"{verb[0]} the support for {pos} at {fmt(lo)}" if abs(hi - lo) <= 5e-4
             else f"{verb[1]} the support for {pos} between {fmt(lo)} and {fmt(hi)}")
@@ -378,6 +399,10 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
                          f"(beam search)")
         how = f"the strongest case for {side} among {searched}"
     text = f"On their own, {conds} {span}: {how}."
+    if not getattr(explanation, "decides", True):  # said, not claimed
+        best = explanation.candidates[0] if getattr(explanation, "candidates", None) else None
+        text = (f"{_cap(undecided_said(k, side, bool(getattr(best, 'by_prior', False))))}. "
+                f"{_cap(how)}: {conds}, which {span}.")
     if getattr(explanation, "tied", 0):
         text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "
                  f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
@@ -652,7 +677,7 @@ __all__ = [
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_rule", "example_value",
-    "evidence_sources", "evidence_summary", "explanation_sentence", "fmt",
+    "evidence_sources", "evidence_summary", "explanation_sentence", "fmt", "undecided_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
 ]

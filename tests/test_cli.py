@@ -43,7 +43,8 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
     e = pd.read_csv(ex, keep_default_na=False)
     assert list(e.columns) == ["row", "decision", "explained_class", "lower", "upper", "k",
-                               "features", "sub_lower", "sub_upper", "search", "note", "unseen"]
+                               "features", "sub_lower", "sub_upper", "decides", "search", "note",
+                               "unseen"]
     assert e["features"][1] in {"a1=1 AND a2=1", "a1=1 AND a3=1", "a1=1 AND a4=1",
                                 "a2=1 AND a3=1", "a2=1 AND a4=1", "a3=1 AND a4=1"}
     assert float(e["sub_lower"][1]) == pytest.approx(1.0)  # 1111 is explained by a pair at 1

@@ -658,8 +658,8 @@ def _through_the_batch(monkeypatch) -> list[int]:
     seen: list[int] = []
     whole = EB.explain_rows
 
-    def spy(evs, ks, positive, budget):
-        out = whole(evs, ks, positive, budget)
+    def spy(evs, ks, positive, budget, threshold=0.5):
+        out = whole(evs, ks, positive, budget, threshold)
         seen.append(sum(e is not None for e in out))
         return out
 
@@ -1028,3 +1028,116 @@ def test_a_candidate_whose_feature_settles_nothing_in_it_ranks_last():
         ranked = [c.features for c in e.candidates]
         assert ranked == [("b", "c"), ("a", "c"), ("a", "b")]
         assert e.candidates[-1].mean == 0.9 and e.mean == pytest.approx(0.575)
+
+
+# --------------------------------------------------------------------------- decides
+
+
+def _vote_kb(text: str, features: str = "abcd") -> KB:
+    head = "# plx KB kind=rule-vote\n" + "".join(f"# domain {f}: 0 1\n" for f in features)
+    return KB.from_text(head + text)
+
+
+# a rule vote whose term needs three values: its one-feature clauses are weak, and the prior
+# clause (the intercept and threshold, `vote.RuleVote.kb`) outweighs any two of them
+RULE_VOTE = ("[0.97, w=3] POS | ~a=1 | ~b=1 | ~c=1\n[0.62, w=0.2] POS | ~a=1\n"
+             "[0.58, w=0.15] POS | ~b=1\n[0.55, w=0.1] POS | ~c=1\n[0.3, w=1.5] POS | ~d=0\n"
+             "[0, w=1, id=prior] POS\n")
+
+
+def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides():
+    """The term a=b=c=1 decides the row positive; no pair of its values does: every pair is
+    answered [0, 0] by the prior clause alone. The explanation must not claim that pair
+    decides it (it did: bounds [0, 0] for a positive decision, said as the case for POS)."""
+    from plx_core.wording import explanation_sentence
+
+    kb = _vote_kb(RULE_VOTE)
+    q = {"a": "1", "b": "1", "c": "1", "d": "1"}
+    assert query(kb, q, semantics="relevant").lower == pytest.approx(0.97)
+    e2 = explain(kb, q, k=2, semantics="relevant")
+    assert e2.positive and (e2.bounds.lower, e2.bounds.upper) == (0.0, 0.0)
+    assert not e2.decides and e2.best.by_prior
+    said = explanation_sentence(e2, "yes")
+    assert said.startswith("No pair of values decides yes on its own; its support is the "
+                           "model's prior clause"), said
+    assert "no pair of values decides positive" in e2.summary()
+    e3 = explain(kb, q, k=3, semantics="relevant")  # the term's three values decide it
+    assert e3.decides and set(e3.features) == {"a", "b", "c"}
+    assert e3.bounds.lower == pytest.approx(0.97) and not e3.best.by_prior
+    assert explanation_sentence(e3, "yes").startswith("On their own, a = 1, b = 1 and c = 1")
+    # a negative answer the prior decides, where a value's own clause backs it: that value
+    neg = {"a": "0", "b": "0", "c": "0", "d": "0"}
+    e1 = explain(kb, neg, k=1, semantics="relevant")
+    assert not e1.positive and e1.features == {"d": "0"}  # [0.3] beats the prior's [0, 0]
+    assert e1.decides and e1.bounds.lower == pytest.approx(0.3)
+
+
+def test_decides_is_judged_at_the_models_threshold():
+    kb = _kb("[0.6] POS | ~a=1\n[0.7] POS | ~b=1\n[0.9] POS | ~a=1 | ~b=1\n")
+    q = {"a": "1", "b": "1"}
+    assert explain(kb, q, k=1).decides  # 0.7 > 0.5
+    e = explain(kb, q, k=1, threshold=0.8, direction="positive")  # 0.7 is not above 0.8
+    assert not e.decides and e.threshold == 0.8
+    with pytest.raises(DataError, match="threshold must be a number in"):
+        explain(kb, q, k=1, threshold=1.5)
+
+
+_FAMILY_LENGTHS = {"direct": (1, 2, 3), "vote": (1,), "rule-vote": (1, 3), "tree": (2, 3)}
+
+
+@st.composite
+def _family_kb(draw):
+    """A small random KB shaped like one family the default chooses (clause lengths), with or
+    without a prior clause, and a full query over its 4 binary features."""
+    family = draw(st.sampled_from(sorted(_FAMILY_LENGTHS)))
+    feats = "abcd"
+    q = {f: draw(st.sampled_from("01")) for f in feats}
+    lines = []
+    for _ in range(draw(st.integers(1, 7))):
+        size = draw(st.sampled_from(_FAMILY_LENGTHS[family]))
+        body = draw(st.permutations(feats))[:size]
+        vals = [q[f] if draw(st.booleans()) or len(lines) < 2 else "10"[int(q[f])]
+                for f in body]
+        p = draw(st.sampled_from([0.0, 0.1, 0.3, 0.45, 0.55, 0.7, 0.9, 1.0]))
+        w = draw(st.sampled_from([0.1, 0.3, 1.0, 2.0]))
+        lines.append(f"[{p}, w={w}] POS | " + " | ".join(f"~{f}={v}" for f, v in zip(body, vals)))
+    if draw(st.booleans()):
+        lines.append(f"[{draw(st.sampled_from([0, 1]))}, w={draw(st.sampled_from([0.2, 1.0, 3.0]))},"
+                     " id=prior] POS")
+    return _vote_kb("\n".join(lines) + "\n"), q, draw(st.integers(1, 4)), family
+
+
+@settings(max_examples=60, deadline=None)
+@given(_family_kb(), st.sampled_from([0.5, 0.3, 0.7]))
+def test_explanation_bounds_are_the_lp_answer_and_decide_only_when_they_do(case, threshold):
+    """For random KBs of each family's shape: every candidate's bounds are the LP's answer to
+    its sub-query (method="lp"), and the explanation claims to decide only when that answer
+    is strictly on the explained side of the threshold and is not the prior clause's own
+    target alone (which the KB without its prior does not answer)."""
+    kb, q, k, _family = case
+    try:
+        e = explain(kb, q, k=k, semantics="relevant", threshold=threshold)
+    except DataError:  # k above the values the KB can cite
+        return
+    full = query(kb, q, semantics="relevant", method="lp")
+    assert (e.query_bounds.lower, e.query_bounds.upper) == pytest.approx((full.lower, full.upper),
+                                                                         abs=1e-6)
+    prior = [c for c in kb.extra if c.id == "prior"]
+    bare = KB.from_text(kb.to_text().replace(prior[0].to_text() + "\n", "")) if prior else None
+    for c in e.candidates:
+        lp = query(kb, c.as_query(), semantics="relevant", method="lp")
+        assert (c.lower, c.upper) == pytest.approx((lp.lower, lp.upper), abs=1e-6)
+        if c.by_prior:  # the prior's 0 or 1, and the evidence alone does not answer it
+            assert c.lower == c.upper == prior[0].p
+            alone = query(bare, c.as_query(), semantics="relevant")
+            assert (alone.lower, alone.upper) != (prior[0].p, prior[0].p)
+    mean = (e.bounds.lower + e.bounds.upper) / 2
+    if e.decides:
+        assert not e.best.by_prior
+        if e.direction == "positive":
+            assert mean > threshold + 1e-9
+        else:
+            assert mean <= threshold + 1e-9
+    elif not e.best.by_prior:
+        assert (mean <= threshold + 1e-9) if e.direction == "positive" else (
+            abs(mean - threshold) <= 1e-9 or mean > threshold)

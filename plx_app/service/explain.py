@@ -39,16 +39,20 @@ def known(values: Mapping[str, Any]) -> dict[str, str]:
 
 
 def explain(kb: KB, values: Mapping[str, str | None], k: int, semantics: str = "auto",
-            budget: int = EXPLAIN_BUDGET, direction: str = "auto") -> Explanation:
+            budget: int = EXPLAIN_BUDGET, direction: str = "auto",
+            threshold: float = THRESHOLD) -> Explanation:
     """The k known features of `values` that decide its answer (`plx_core.explain.explain`;
     k lowered to the features the model can cite, as the estimator and `plx explain` lower
     it, with their sentence in the explanation's `note`: `plx_core.explain.known_k`;
-    `direction` the side explained, "auto": the side of the paper's 0.5 rule)."""
+    `direction` the side explained, "auto": the side of the paper's 0.5 rule; `threshold` the
+    one the session answers at, where the explanation's `decides` is judged, as the CLI and the
+    estimator judge it)."""
     vals = known(values)
     if not vals:
         raise ValueError("the instance has no known feature to explain it by")
     k, note = known_k(kb, vals, int(k), semantics)
-    e = _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction)
+    e = _explain(kb, vals, k, budget=budget, semantics=semantics, direction=direction,
+                 threshold=threshold)
     return replace(e, note=note)
 
 
@@ -206,7 +210,8 @@ def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
         if ws.threshold != THRESHOLD or own:
             side = "positive" if ws.decides(ws.query(values, view=v)) else "negative"
         kb = ws.explained_kb(rules=bool(v.key[1])) if own else v.kb
-        return explain(kb, values, k, ws.answer_semantics, direction=side)
+        return explain(kb, values, k, ws.answer_semantics, direction=side,
+                       threshold=ws.threshold)
 
     return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold
 
