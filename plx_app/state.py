@@ -33,9 +33,10 @@ def workspace() -> Workspace:
 
 @st.cache_data(max_entries=8, show_spinner="Reading the file…")
 def load_upload(data: bytes, name: str, header: bool, missing: tuple[str, ...],
-                split_column: str | None, decimal: str | None = None) -> RawTable:
+                split_column: str | None, decimal: str | None = None,
+                encoding: str = "utf-8") -> RawTable:
     return read_upload(data, name, header=header, missing=missing, split_column=split_column,
-                       decimal=decimal)
+                       decimal=decimal, encoding=encoding)
 
 
 @st.cache_data(max_entries=16, show_spinner="Loading the data set…")

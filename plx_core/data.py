@@ -328,6 +328,32 @@ def _unpack(raw: bytes, where: str, max_bytes: int, notes: list[str]) -> bytes:
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
+WESTERN = "cp1252"
+"""The encoding a file that is not UTF-8 is most often in: Windows-1252 (Western Europe; what
+Excel's "CSV" and many hospital and ERP exports write on Windows), Latin-1 plus 27 letters."""
+
+
+def _western_reading(raw: bytes, at: int) -> str:
+    """How the word holding the bad byte at `at` reads in `WESTERN`, as a hint naming that
+    encoding ("" when the file is not such text: a byte it lacks, or NUL bytes). Never a
+    silent fallback: a wrong guess would change every accented value without a word."""
+    if b"\x00" in raw:
+        return ""
+    try:
+        raw.decode(WESTERN)
+    except UnicodeDecodeError:
+        return ""
+    stops = b",;\t|\"\r\n"
+    lo, hi = at, at + 1
+    while lo > 0 and at - lo < 40 and raw[lo - 1] not in stops:
+        lo -= 1
+    while hi < len(raw) and hi - at < 40 and raw[hi] not in stops:
+        hi += 1
+    word = raw[lo:hi].decode(WESTERN).strip()
+    return (f", which reads {word!r} as Windows-1252 (Western European, a superset of "
+            f"Latin-1): if that is right, the file is in that encoding ({WESTERN})")
+
+
 def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = None) -> str:
     utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     if utf8 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text"
@@ -352,8 +378,9 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
         bad = raw[at : exc.end + skip].hex(" ")
         raise DataError(
             f"{where} is not valid {encoding}: byte offset {at} (line {line}, byte {col} "
-            f"of the line) holds 0x{bad}; save the file as {encoding} or name its encoding "
-            "(encoding= in Python, --encoding on the command line)"
+            f"of the line) holds 0x{bad}{_western_reading(raw, at) if utf8 else ''}; save the "
+            f"file as {encoding} or name its encoding (the Data page's \"Text encoding\", "
+            "encoding= in Python, --encoding on the command line)"
         ) from exc
     except LookupError as exc:
         raise DataError(f"unknown encoding {encoding!r}") from exc

@@ -157,6 +157,16 @@ def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
     assert any("only 1 data row" in e for e in errors(at))
     at.file_uploader(key="data_upload").set_value(("bin.csv", b"\xff\xfe\x00\x01", "text/csv")).run()
     assert not at.exception and any("not valid utf-8" in e.lower() for e in errors(at))
+    # a Windows-1252 export: the error says how it reads there; choosing that encoding reads it
+    euro = "Geschlecht;Alter;Ergebnis\n" + "".join(
+        f"{'männlich' if i % 2 else 'weiblich'};{20 + i};{'Ja' if i % 3 else 'Nein'}\n"
+        for i in range(12))
+    at.file_uploader(key="data_upload").set_value(("k.csv", euro.encode("cp1252"), "text/csv")).run()
+    assert any("reads 'männlich' as Windows-1252" in e for e in errors(at)), errors(at)
+    at.selectbox(key="data_encoding").set_value("cp1252").run()
+    assert not at.exception and not errors(at)
+    assert [b.value for b in at.selectbox if b.label == "Label column"] == ["Ergebnis"]
+    at.selectbox(key="data_encoding").set_value("utf-8").run()
     # a label with one class: the preview refuses it, the apply button stays off
     one = b"x,y\n" + b"".join(f"{i % 3},same\n".encode() for i in range(12))
     at.file_uploader(key="data_upload").set_value(("one.csv", one, "text/csv")).run()

@@ -200,6 +200,23 @@ def test_undecodable_bytes_name_offset_and_line():
     assert f["b"].iloc[0] == "\xff"
 
 
+def test_a_western_european_export_is_refused_naming_how_it_reads_in_cp1252():
+    # a hospital system's export in Windows-1252: the first odd byte's word as cp1252 reads
+    # it, and the encoding to choose; never decoded by a silent guess
+    data = "id;Geschlecht;Ergebnis\n1;männlich;Ja\n2;weiblich;Nein\n".encode("cp1252")
+    with pytest.raises(DataError) as e:
+        load_csv(data)
+    msg = str(e.value)
+    assert "holds 0xe4, which reads 'männlich' as Windows-1252" in msg and "(cp1252)" in msg
+    assert "Text encoding" in msg and "--encoding" in msg and "\n" not in msg
+    assert load_csv(data, encoding="cp1252")["Geschlecht"].tolist() == ["männlich", "weiblich"]
+    # bytes cp1252 lacks (0x81), or NUL bytes: no reading is offered
+    for odd in (b"a,b\n1,\x81x\n", b"a,b\n1,\xe4\x00\n"):
+        with pytest.raises(DataError) as e:
+            load_csv(odd)
+        assert "not valid utf-8" in str(e.value) and "Windows-1252" not in str(e.value)
+
+
 def test_byte_cap_is_checked_before_reading_the_content(tmp_path):
     # The content is undecodable and ragged: only the size check can produce this message.
     raw = b"a,b\n" + b"\xff,1,2\n" * 10

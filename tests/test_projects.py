@@ -18,6 +18,7 @@ from plx_app.service.projects import (
     restore,
     sync,
 )
+from plx_core.errors import DataError
 from plx_core.store import Store
 
 
@@ -77,6 +78,29 @@ def test_an_upload_is_kept_in_the_project(store):
     assert notes == [] and ws2.raw.file == csv and ws2.positive == "yes"
     assert ws2.raw.options["missing"] == ["?"] or tuple(ws2.raw.options["missing"]) == ("?",)
     assert list(ws2.features) == list(ws.features)
+
+
+def test_an_upload_in_another_encoding_is_read_again_in_it(store):
+    # a Windows-1252 export chosen as such on the Data page: the project reads it the same way
+    text = "Geschlecht;Station;Ergebnis\n" + "".join(
+        f"{g};{s};{'Ja' if i % 3 else 'Nein'}\n"
+        for i, (g, s) in enumerate([("männlich", "Süd"), ("weiblich", "Nord")] * 10))
+    data = text.encode("cp1252")
+    with pytest.raises(DataError, match="reads 'männlich' as Windows-1252"):
+        read_upload(data, "klinik.csv")
+    with pytest.raises(DataError, match="encoding must be one of"):
+        read_upload(data, "klinik.csv", encoding="rot13")
+    raw = read_upload(data, "klinik.csv", encoding="cp1252")
+    assert set(raw.frame["Geschlecht"]) == {"männlich", "weiblich"}
+    assert "Windows-1252" in raw.description
+    pid = create_project(store, "Klinik", None)
+    ws, lk, _ = open_project(store, pid)
+    use_data(ws, raw, replace(raw.defaults, positive="Ja"))
+    ws.ensure_kb()
+    assert sync(ws, lk, "Ann") == ["data and settings"]
+    ws2, _, notes = open_project(store, pid)
+    assert notes == [] and ws2.raw.options["encoding"] == "cp1252"
+    assert set(ws2.raw.frame["Station"]) == {"Süd", "Nord"}
 
 
 def test_two_sessions_the_second_is_told_and_keeps_both(store):

@@ -94,7 +94,8 @@ def load_raw(store: Store, p: Project) -> RawTable:
     return read_upload(store.blob(p.data_sha or ""), ref.name, header=bool(o.get("header", True)),
                        missing=tuple(o.get("missing", MISSING_MARKERS)),
                        split_column=o.get("split_column"), decimal=o.get("decimal"),
-                       rows=o.get("rows", "positions"))  # saved before rows were file lines
+                       rows=o.get("rows", "positions"),  # saved before rows were file lines
+                       encoding=o.get("encoding", "utf-8"))
 
 
 def _state(ws: Workspace) -> dict[str, Any]:

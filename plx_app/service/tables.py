@@ -43,6 +43,11 @@ MAX_UPLOAD_BYTES = 50_000_000
 MAX_UPLOAD_ROWS = 200_000
 MAX_UPLOAD_COLS = 200
 UPLOAD_TYPES = ("csv", "txt", "data", "tsv", "parquet", "pq")
+ENCODINGS = {"utf-8": "UTF-8 (default; a byte order mark is skipped)",
+             "cp1252": "Windows-1252 / Latin-1 (Western Europe; Excel's CSV on Windows)",
+             "latin-1": "ISO-8859-1 (Latin-1)",
+             "cp1250": "Windows-1250 (Central Europe)"}
+"""The text encodings the Data page's uploader offers (a CSV's; `plx fit --encoding` takes any)."""
 """File name endings the Data page's uploader takes."""
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CUT_METHODS = {"mdlp": "supervised (entropy / MDL; default)", "tree": "supervised (small tree)",
@@ -166,6 +171,7 @@ def read_upload(
     split_column: str | None = None,
     decimal: str | None = None,
     rows: str = "lines",
+    encoding: str = "utf-8",
 ) -> RawTable:
     """An uploaded CSV or Parquet file (`plx_core.data.read_table`, as `plx fit` reads them:
     a Parquet file's columns keep their types, `header` does not apply) as a raw table. Sizes
@@ -178,7 +184,10 @@ def read_upload(
     written as text, as `plx fit --decimal` takes it (`data.reading_delimiter`). Rows are
     indexed by their line in the file (`rows="lines"`, as `plx fit` numbers them, so every
     message and row picker names the line a spreadsheet shows); `rows="positions"` (0, 1, …)
-    is how projects saved before that numbered them, kept so their case notes stay put."""
+    is how projects saved before that numbered them, kept so their case notes stay put.
+    `encoding` is a CSV's text encoding (one of `ENCODINGS`, as `plx fit --encoding`)."""
+    if encoding not in ENCODINGS:
+        raise DataError(f"the text encoding must be one of {list(ENCODINGS)}, not {encoding!r}")
     if rows not in ("lines", "positions"):
         raise DataError(f"rows must be 'lines' or 'positions', not {rows!r}")
     if len(data) > MAX_UPLOAD_BYTES:
@@ -191,7 +200,7 @@ def read_upload(
                         "Parquet's PAR1 marker: the file is damaged or is not Parquet")
     reading_delimiter(None, decimal)  # a bad decimal mark: one line, before the file is read
     table = read_table(data, header=header, missing=tuple(missing), max_rows=MAX_UPLOAD_ROWS,
-                       max_cols=MAX_UPLOAD_COLS)
+                       max_cols=MAX_UPLOAD_COLS, encoding=encoding)
     reading = reading_delimiter(table.delimiter, decimal)
     frame = table.by_line() if rows == "lines" else table.frame  # as plx fit numbers rows
     frame.columns = [str(c) for c in frame.columns]
@@ -202,11 +211,15 @@ def read_upload(
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
     said = "".join(f" {n[0].upper()}{n[1:]}." for n in table.notes)  # as plx fit says them
+    other = () if encoding == "utf-8" else (encoding,)  # (UTF-8 uploads keep their fingerprint)
+    if other:
+        said += f" Read as {ENCODINGS[encoding].split(' (')[0]} text."
     return RawTable(filename, frame, f"Uploaded file {filename!r}.{said}",
-                    fingerprint(data, header, tuple(missing), split_column, decimal, rows),
+                    fingerprint(data, header, tuple(missing), split_column, decimal, rows, *other),
                     settings, "upload", bytes(data),
                     {"header": bool(header), "missing": list(missing),
-                     "split_column": split_column, "decimal": decimal, "rows": rows}, reading)
+                     "split_column": split_column, "decimal": decimal, "rows": rows,
+                     "encoding": encoding}, reading)
 
 
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:

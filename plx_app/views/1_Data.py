@@ -19,7 +19,7 @@ from plx_app.service import (
     use_data,
     validate,
 )
-from plx_app.service.tables import CUT_METHODS, UPLOAD_TYPES
+from plx_app.service.tables import CUT_METHODS, ENCODINGS, UPLOAD_TYPES
 from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
@@ -71,6 +71,12 @@ else:
                           type=list(UPLOAD_TYPES), key="data_upload")
     u1, u2, u3 = st.columns(3)
     header = u1.checkbox("First row holds the column names", value=True, key="data_header")
+    encoding = u1.selectbox("Text encoding", list(ENCODINGS), format_func=ENCODINGS.get,
+                            key="data_encoding",
+                            index=list(ENCODINGS).index(ws.raw.options.get("encoding", "utf-8"))
+                            if ws.raw.source == "upload" else 0,
+                            help="As plx fit --encoding: a file that is not UTF-8 is refused "
+                                 "naming its first odd byte and how it reads in Windows-1252.")
     missing_txt = u2.text_input("Missing-value markers (comma separated; empty cells are "
                                 "always missing)", value=", ".join(m for m in MISSING_MARKERS if m),
                                 key="data_missing",
@@ -103,7 +109,7 @@ else:
             u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
                        "come from the file; the box above does not apply.")
         with guard("Reading the file"):
-            first = load_upload(data, up.name, header, missing, None, decimal)
+            first = load_upload(data, up.name, header, missing, None, decimal, encoding)
             text_cols = ["(none)"] + [c for c in first.frame.columns
                                       if first.frame[c].notna().all()
                                       and first.frame[c].astype(str).str.len().nunique() == 1
@@ -111,7 +117,7 @@ else:
             split = u3.selectbox("Split a text column into one feature per character",
                                  text_cols, key="data_split")
             raw = first if split == "(none)" else load_upload(data, up.name, header, missing,
-                                                              split, decimal)
+                                                              split, decimal, encoding)
 
 if raw is None:
     st.stop()
