@@ -156,11 +156,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .data import (
         estimator_rows,
         grouped_said,
+        id_columns,
         infer_schema,
         label_copy,
         label_texts,
         mixed_dates,
         reading_delimiter,
+        repeated_rows,
         unread_numbers,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
@@ -187,6 +189,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                               delimiter=reading_delimiter(table.delimiter, decimal))
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
+    if (why := repeated_rows(frame, id_columns(schema.excluded))) is not None:
+        say(f"{table.where}: {why}")
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
@@ -341,6 +345,25 @@ class Model:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
         return X
+
+    def with_ids(self, out: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+        """`out` (a row's answers or explanations, one a row of `frame`) with the file's
+        ID-like columns the fit left out (`data.id_columns`: a patient or order number) copied
+        after `row` as the file writes them, so each answer names its row without a join; a
+        name plx's output already has gets " (input)"."""
+        from .data import id_columns
+
+        ids = [c for c in id_columns(self.schema.excluded) if c in frame.columns]
+        if not ids:
+            return out
+        out = out.copy()
+        at = list(out.columns).index("row") + 1 if "row" in out.columns else 0
+        for i, c in enumerate(ids):
+            name = str(c)
+            while name in out.columns:
+                name += " (input)"
+            out.insert(at + i, name, frame[c].to_numpy(dtype=object))
+        return out
 
     def used_features(self) -> set[str]:
         """The features some clause of the model names (in any KB it answers or explains
@@ -567,12 +590,14 @@ def cmd_predict(a: argparse.Namespace) -> None:
         pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note,
                                   a.decimal)
     else:
-        X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding),
-                       decimal=a.decimal)
+        table = read_rows(a.data, _markers(a.missing), encoding=a.encoding)
+        X = model.rows(table, decimal=a.decimal)
         pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _report_failed(pred, _note)
     _report_uninformed(pred, model, _note)
+    if not (a.dask or a.workers):  # (a cluster's partitions copy them as they answer)
+        pred = model.with_ids(pred, table.frame)
     _write_csv(pred, out)
     if model.classes is not None:
         counts = pred["decision"].value_counts()
@@ -591,8 +616,8 @@ def cmd_explain(a: argparse.Namespace) -> None:
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
-    X = model.rows(read_rows(a.data, _markers(a.missing), encoding=a.encoding),
-                   decimal=a.decimal)
+    table = read_rows(a.data, _markers(a.missing), encoding=a.encoding)
+    X = model.rows(table, decimal=a.decimal)
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
@@ -626,7 +651,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "decides": e.decides,
                      "search": e.search, "note": "; ".join(x for x in (said, e.note) if x),
                      "unseen": pred["unseen"].iloc[i]})
-    _write_csv(pd.DataFrame(rows), out)
+    _write_csv(model.with_ids(pd.DataFrame(rows), table.frame), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
 
 

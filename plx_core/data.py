@@ -1505,13 +1505,49 @@ def _per_column(option: Any, col: str, default: Any) -> Any:
     return default if option is None else option
 
 
+ID_LIKE = "ID-like"
+"""How the reason a column is left out for holding a distinct value on almost every row starts
+(`excess_levels`): such a column names the rows (a patient, an order), so `plx predict` and
+`plx explain` copy it beside each row's answer (`id_columns`)."""
+
+
+def id_columns(excluded: Mapping[str, str]) -> list[str]:
+    """The left-out columns (`Schema.excluded`) that are ID-like: they name the rows."""
+    return [c for c, why in excluded.items() if str(why).startswith(ID_LIKE + ":")]
+
+
+def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> str | None:
+    """Why rows that repeat an earlier row in every column, its ID-like columns `ids` (a
+    patient number) included, look like one record exported twice, or None (no such ID
+    column, or no such row). Kept — nothing is dropped unasked — but said: each copy counts
+    as evidence again, and a copy can land in the test split. Rows that repeat only in their
+    features are left alone: in a table of categories they are natural."""
+    ids = [c for c in ids if c in frame.columns]
+    if not ids or len(frame) < 2:
+        return None
+    codes = frame.astype(object).groupby(list(frame.columns), dropna=False, sort=False).ngroup()
+    codes = codes.to_numpy()
+    first = pd.Series(np.arange(len(codes))).groupby(codes).transform("min").to_numpy()
+    at = np.flatnonzero(first != np.arange(len(codes)))
+    if len(at) == 0:
+        return None
+
+    def name(i: int) -> str:  # "line 1502" for a file's table, else its index label
+        return row_name(frame.index, i).split(" (")[0]
+
+    pairs = ", ".join(f"{name(int(i))} = {name(int(first[i]))}" for i in at[:shown])
+    return (f"{len(at)} row(s) repeat an earlier row in every column, {ids[0]!r} included "
+            f"({pairs}{' …' if len(at) > shown else ''}): one record exported twice? Each "
+            "copy counts as evidence again; remove the copies if so")
+
+
 def excess_levels(n_distinct: int, present: int, id_like: bool = True,
                   id_threshold: float = 0.95, max_categories: int = 10,
                   max_levels: int | None = 100) -> str | None:
     """Why a categorical column of `n_distinct` values in `present` rows is left out (ID-like,
     or more levels than `max_levels`: each level too rare to learn from), or None to keep it."""
     if id_like and n_distinct > max_categories and n_distinct / present >= id_threshold:
-        return (f"ID-like: {n_distinct} distinct values in {present} rows "
+        return (f"{ID_LIKE}: {n_distinct} distinct values in {present} rows "
                 f"({n_distinct / present:.0%} ≥ id_threshold {id_threshold:.0%})")
     if max_levels is not None and n_distinct > max_levels:
         return (f"too many distinct values for a categorical feature ({n_distinct} > "

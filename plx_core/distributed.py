@@ -582,6 +582,7 @@ def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...],
     schema, read = model.schema.reading_file(part, delimiter)
     X, _ = schema.apply(part, label=False)
     out, read_as = model.answers(X)
+    out = model.with_ids(out, part)
     out.index = part.index
     return out, read_as, read
 

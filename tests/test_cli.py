@@ -1532,3 +1532,37 @@ def test_predict_answers_a_file_without_the_columns_no_clause_names(tmp_path, ca
     code, _, err = run(["predict", model, short, "--out", tmp_path / "p3.csv"], capsys)
     assert code == 2
     assert_one_line_error(err, "lack the feature column(s) ['a']")
+
+
+def test_predict_and_explain_copy_the_id_column_beside_each_answer(tmp_path, capsys):
+    # a clinician's export: the patient number is left out of the model (ID-like), and every
+    # answer and explanation names its patient, as the file writes it (P0007, not 7)
+    rng = np.random.default_rng(13)
+    n = 120
+    crp = rng.normal(10, 4, n).round(1)
+    train = pd.DataFrame({"decision": [f"P{i:04d}" for i in range(n)], "crp": crp,
+                          "ward": rng.choice(["A", "B"], n),
+                          "outcome": np.where(crp + rng.normal(0, 2, n) > 11, "yes", "no")})
+    data, model = tmp_path / "k.csv", tmp_path / "k.json"
+    pd.concat([train, train.iloc[[4, 9]]]).to_csv(data, sep=";", index=False)  # exported twice
+    code, _, err = run(["fit", data, "--label", "outcome", "--out", model], capsys)
+    assert code == 0 and ("2 row(s) repeat an earlier row in every column, 'decision' included "
+                          "(line 122 = line 6, line 123 = line 11)") in err
+    new = train.iloc[[7, 3, 50]].drop(columns="outcome")
+    new.to_csv(tmp_path / "new.csv", sep=";", index=False)
+    out = tmp_path / "p.csv"
+    assert run(["predict", model, tmp_path / "new.csv", "--out", out], capsys)[0] == 0
+    pred = pd.read_csv(out, dtype=str)
+    # the ID column is named 'decision' too: plx's own column keeps its name
+    assert list(pred.columns[:3]) == ["row", "decision (input)", "lower"]
+    assert pred["decision (input)"].tolist() == ["P0007", "P0003", "P0050"]
+    assert set(pred["decision"]) <= {"yes", "no"}
+    out = tmp_path / "e.csv"
+    assert run(["explain", model, tmp_path / "new.csv", "--k", "1", "--out", out], capsys)[0] == 0
+    e = pd.read_csv(out, dtype=str)
+    assert e["decision (input)"].tolist() == ["P0007", "P0003", "P0050"]
+    assert e["features"].str.startswith(("crp=", "ward=")).all()
+    # a file without the ID column is answered as before
+    new.drop(columns="decision").to_csv(tmp_path / "bare.csv", sep=";", index=False)
+    assert run(["predict", model, tmp_path / "bare.csv", "--out", tmp_path / "b.csv"], capsys)[0] == 0
+    assert "decision (input)" not in pd.read_csv(tmp_path / "b.csv").columns

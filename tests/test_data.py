@@ -984,3 +984,20 @@ def test_suggest_label_prefers_the_outcome_to_features_named_like_a_label():
     g = suggest_label(titanic)
     assert g.column == "Survived"
     assert "'Class' is named like one too, but a label usually sits at the edge" in g.reason
+
+
+def test_records_exported_twice_are_said_not_dropped():
+    from plx_core.data import repeated_rows
+
+    f = pd.DataFrame({"pid": ["P1", "P2", "P3", "P1", "P4", "P2"], "sex": list("mfmmfm"),
+                      "age": ["50", None, "61", "50", "70", None]})
+    f.index = pd.Index([2, 3, 4, 5, 6, 7], dtype=object, name="line")  # a file's lines (by_line)
+    why = repeated_rows(f, ["pid"])
+    assert why.startswith("1 row(s) repeat an earlier row in every column, 'pid' included "
+                          "(line 5 = line 2)"), why  # P2's copy differs in sex: not one
+    f.loc[7, "sex"] = "f"  # now a copy too (missing cells compare equal)
+    assert "2 row(s)" in repeated_rows(f, ["pid"]) and "line 7 = line 3" in repeated_rows(f, ["pid"])
+    assert len(f) == 6  # said, never dropped
+    # rows alike in their features only are natural in a table of categories: nothing said
+    assert repeated_rows(f.assign(pid=[f"P{i}" for i in range(6)]), ["pid"]) is None
+    assert repeated_rows(f, []) is None

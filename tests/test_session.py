@@ -112,6 +112,20 @@ def test_numbers_written_with_a_decimal_comma_are_binned_and_said():
     assert any("'wert' is numeric" in t and "decimal comma" in t for t in notes), notes
 
 
+def test_validate_says_records_exported_twice():
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"patient": [f"P{i:03d}" for i in range(80)],
+                          "ward": rng.choice(["A", "B", "C"], 80),
+                          "y": rng.choice(["Ja", "Nein"], 80)})
+    frame = pd.concat([frame, frame.iloc[:3]])
+    raw = read_upload(frame.to_csv(index=False).encode(), "k.csv")
+    ds = prepare(raw, DataSettings("y", "Ja"))
+    notes = [t for level, t in validate(ds, "direct", None, raw.frame) if level == "warning"]
+    assert any(t.startswith("3 row(s) repeat an earlier row in every column, 'patient' "
+                            "included (line 82 = line 2") for t in notes), notes
+    assert not any("repeat" in t for _, t in validate(ds, "direct", None))
+
+
 def test_validate_warns_about_wide_direct_kbs():
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.integers(0, 3, (3000, 30)).astype(str),

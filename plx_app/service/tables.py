@@ -13,6 +13,7 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     grouped_said,
+    id_columns,
     infer_schema,
     label_copy,
     label_texts,
@@ -20,6 +21,7 @@ from plx_core.data import (
     read_table,
     reading_delimiter,
     reads_as_numbers,
+    repeated_rows,
     spelling_variants,
     suggest_label,
     train_test_split_stratified,
@@ -420,8 +422,11 @@ def cut_points(ds: Dataset) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["column", "method", "cut points", "bins"])
 
 
-def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> list[tuple[str, str]]:
-    """Plain-words notes on a prepared data set: (level, message), level info/warning."""
+def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
+             frame: pd.DataFrame | None = None) -> list[tuple[str, str]]:
+    """Plain-words notes on a prepared data set: (level, message), level info/warning;
+    `frame`, the table it was prepared from, is looked at for records exported twice (rows
+    equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is."""
     notes: list[tuple[str, str]] = []
     n, F = ds.X.shape
     counts = ds.counts()
@@ -432,6 +437,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None) -> l
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
+        if frame is not None and (why := repeated_rows(frame, id_columns(ds.schema.excluded))):
+            notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
         ystr = label_texts(ds.y)

@@ -249,7 +249,7 @@ prepared = None
 with guard("The settings do not give a usable table"):
     prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
-    notes = validate(prepared, "direct", None)
+    notes = validate(prepared, "direct", None, raw.frame)
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
