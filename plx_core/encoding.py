@@ -148,10 +148,14 @@ def check_label_variants(classes: Any, label: str | None = None) -> None:
     would silently count the other as negative."""
     clash = spelling_groups(classes)
     where = "the label" if label is None else f"the label {label!r}"
-    if clash:
-        raise DataError(f"{where} has classes that differ only in {spelling_how(clash[0])}: "
-                        f"{spelling_shown(clash[0])} (clean the label column so each class is "
-                        "written one way)")
+    if clash:  # every class written more than one way (up to 4), not only the first
+        how = spelling_how([v for g in clash for v in g])
+        more = (f" (and {len(clash) - 4} more class(es) written more than one way)"
+                if len(clash) > 4 else "")
+        many = f" — {len(clash)} classes so written" if len(clash) > 1 else ""
+        raise DataError(f"{where} has classes that differ only in {how}: "
+                        f"{'; '.join(map(spelling_shown, clash[:4]))}{more}{many} (clean the "
+                        "label column so each class is written one way)")
     numbers: dict[str, list[str]] = {}  # "1" and "1.0": one number (two exports joined)
     for v in sorted({str(v) for v in classes}):
         if (key := number_key(v)) is not None:

@@ -404,6 +404,12 @@ def test_label_classes_differing_only_in_case_or_spaces_are_refused_not_split():
     with pytest.raises(DataError, match="differ only in case"):  # the dashboard's one-vs-rest
         infer_schema(frame, "t", "yes", label_map={" Yes": "not yes", "no": "not yes"})
 
+    # a messy export: every class written several ways, each named (not only the first)
+    messy = frame.assign(t=["Setosa", "setosa ", " Virginica", "VIRGINICA", "Hybrid", "hybrid"])
+    with pytest.raises(DataError, match=err(
+            "differ only in case or spaces: [' Virginica', 'VIRGINICA']; ['Hybrid', 'hybrid']; "
+            "['Setosa', 'setosa '] — 3 classes so written")):
+        infer_schema(messy, "t")
     spelled = frame.assign(t=["1", "1.0", "0", "1", "0", "0"])  # one number written two ways
     with pytest.raises(DataError, match=err("the label 't' has classes that are one number "
                                             "written more than one way: ['1', '1.0']")):
