@@ -106,48 +106,81 @@ def literals(codes: np.ndarray, sizes: np.ndarray, rest: bool = True
     return eq.astype(np.float64), feat, val, neg
 
 
-def _best_term(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray,
-               target: np.ndarray, rest: np.ndarray, w_t: float, w_r: float, base: float,
-               max_len: int, beam: int, min_rows: int, m: float
-               ) -> tuple[tuple[int, ...], float, float] | None:
+def _best_term(bits: np.ndarray, bits_t: np.ndarray, lit_feat: np.ndarray,
+               onehot_feat: np.ndarray, target: np.ndarray, rest: np.ndarray, rest_t: np.ndarray,
+               w_t: float, w_r: float, base: float, max_len: int, beam: int, min_rows: int,
+               m: float) -> tuple[tuple[int, ...], float, float] | None:
     """(literals, quality, precision) of the best term: by m-estimated precision
     (P + m·base) / (T + m) (m > 0) or weighted relative accuracy (P − base·T) / W (m = 0), P the
     weight of the `target` rows it holds, T of all its rows, W of every row. `bits` (literals
-    × words): the rows each literal holds, bit-packed; `target`: the target rows still to
-    cover (weight `w_t` each; a term must hold `min_rows` of them), `rest`: the other class's
-    rows (weight `w_r`); `lit_feat`, `onehot_feat` (literals × features): each literal's
-    feature. The beam's terms (beam × words) are extended by every literal at once: an AND
-    and a popcount of beam × literals × words, the counts whole numbers (exact ties)."""
-    W = w_t * _count(target) + w_r * _count(rest)
-    lit_t, lit_r = bits & target, bits & rest
+    × words), `bits_t` (its transpose): the rows each literal holds, bit-packed; `target`: the
+    target rows still to cover (weight `w_t` each; a term must hold `min_rows` of them),
+    `rest`: the other class's rows (weight `w_r`), `rest_t` = `bits_t & rest` (the same for
+    every term of a covering); `lit_feat`, `onehot_feat` (literals × features): each
+    literal's feature. The beam's terms (beam × words) are extended by every literal at once:
+    an AND and a popcount of beam × words × literals, summed over the words (the middle axis:
+    numpy adds whole rows, not a few words per cell), the counts whole numbers (exact ties);
+    the quality is computed only where a term may be kept, and the beam's first terms are
+    found by a partition before the sort of the few that can be among them."""
+    L = bits.shape[0]
+    W = w_t * _count(target) + w_r * _count(rest) if m <= 0 else 0.0
+    both = np.concatenate([bits_t & target[:, None], rest_t], axis=1)  # words × (target, rest)
+    acc = np.uint16 if bits.shape[1] * 64 < 2**16 else np.int64  # a count ≤ the rows
     best = None
-    cur = np.full((1, bits.shape[1]), ~np.uint64(0))  # the empty term: every row
+    cur = None  # the beam's terms' rows (beam × words); None: the empty term, every row
     terms = np.zeros((1, 0), np.int64)  # the beam's terms: their literals, ascending
     has = np.zeros((1, onehot_feat.shape[1]), bool)  # the features each beam term holds
-    L = bits.shape[0]
     for depth in range(max_len):
-        C = _count(cur[:, None, :] & lit_t[None])  # beam × literals: target rows held
-        P = w_t * C
-        T = P + w_r * _count(cur[:, None, :] & lit_r[None])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            q = (P + m * base) / (T + m) if m > 0 else (P - base * T) / W
-        used = has[:, lit_feat]  # the literal's feature is already in the term
-        flat = np.where(~used & (C >= min_rows) & (T > 0), q, -np.inf).ravel()
-        top = np.argsort(-flat, kind="stable")[:beam * (depth + 1) * 2]
-        top = top[np.isfinite(flat[top])]  # (the finite ones come first)
-        if not len(top):
+        held = np.bitwise_count(both[None] if cur is None else cur[:, :, None] & both[None])
+        counts = np.add.reduce(held, axis=1, dtype=acc).astype(np.int64)  # beam × 2L
+        C, R = counts[:, :L].ravel(), counts[:, L:].ravel()  # target rows, other rows held
+        ok = C >= min_rows
+        if depth:  # not a literal whose feature is already in the term
+            ok &= ~has[:, lit_feat].ravel()
+        cand = ok.nonzero()[0]
+        P = w_t * C[cand]
+        T = P + w_r * R[cand]
+        if m > 0:
+            q = (P + m * base) / (T + m)
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                q = (P - base * T) / W
+        if not (T > 0).all():
+            keep = T > 0
+            cand, P, T, q = cand[keep], P[keep], T[keep], q[keep]
+        # the first K by quality, ties in (beam term, literal) order: all of them lie at or
+        # above the K-th best quality, so only those are sorted
+        K = beam * (depth + 1) * 2
+        neg = -q
+        if m > 0 and len(neg) > K:
+            sel = (neg <= np.partition(neg, K - 1)[K - 1]).nonzero()[0]
+            order = sel[np.argsort(neg[sel], kind="stable")][:K]
+        else:
+            order = np.argsort(neg, kind="stable")[:K]
+            order = order[np.isfinite(q[order])]
+        if not len(order):
             break
-        i, j = np.divmod(top, L)
-        lits = np.sort(np.hstack([terms[i], j[:, None]]), axis=1)
-        # the beam: the first `beam` distinct terms by quality (a term reached from two of
-        # the beam's terms once); the best: the first, if above the best of a shorter length
-        _, first = np.unique(lits @ L ** np.arange(depth + 1), return_index=True)
-        first = np.sort(first)[:beam]
-        if best is None or flat[top[0]] > best[1] + 1e-12:
-            best = (tuple(lits[0].tolist()), float(flat[top[0]]),
-                    float(P.flat[top[0]] / T.flat[top[0]]))
+        i, j = np.divmod(cand[order], L)
+        if depth:
+            lits = np.sort(np.concatenate([terms[i], j[:, None]], axis=1), axis=1)
+            # the beam: the first `beam` distinct terms by quality (a term reached from two of
+            # the beam's terms once)
+            first, seen = [], set()
+            for at, key in enumerate((lits @ L ** np.arange(depth + 1)).tolist()):
+                if key not in seen:
+                    seen.add(key)
+                    first.append(at)
+                    if len(first) == beam:
+                        break
+        else:  # one literal each: all distinct
+            lits = j[:, None]
+            first = list(range(min(beam, len(j))))
+        # the best: the first, if above the best of a shorter length
+        top = order[0]
+        if best is None or float(q[top]) > best[1] + 1e-12:
+            best = (tuple(lits[0].tolist()), float(q[top]), float(P[top] / T[top]))
         ii, jj = i[first], j[first]
-        cur = cur[ii] & bits[jj]
+        cur = bits[jj] if cur is None else cur[ii] & bits[jj]
         has = has[ii] | onehot_feat[jj]
         terms = lits[first]
     return best
@@ -206,10 +239,12 @@ def _covering(bits: np.ndarray, lit_feat: np.ndarray, onehot_feat: np.ndarray, y
     w_t = float(w[is_t][0]) if is_t.any() else 0.0
     w_r = float(w[~is_t][0]) if (~is_t).any() else 0.0
     target, rest = pack_bits(np.stack([is_t, ~is_t]))
+    bits_t = np.ascontiguousarray(bits.T)  # words × literals, as `_best_term` counts them
+    rest_t = bits_t & rest[:, None]
     exact = False
     for _ in range(max_terms):
-        got = _best_term(bits, lit_feat, onehot_feat, target, rest, w_t, w_r, base, max_len,
-                         beam, min_rows, m)
+        got = _best_term(bits, bits_t, lit_feat, onehot_feat, target, rest, rest_t, w_t, w_r,
+                         base, max_len, beam, min_rows, m)
         if got is None or got[2] < base + min_lift:
             break
         t = got[0]

@@ -138,9 +138,10 @@ def test_terms_on_many_level_columns_stay_small_and_find_the_label():
     assert sorted(map(str, positive)) == sorted(str({f: ["v0"]}) for f in "abc")
 
 
-def reference_terms(codes, sizes, y, cw, max_len=TM.TERM_LEN, beam=TM.TERM_BEAM):
+def reference_terms(codes, sizes, y, cw, max_len=TM.TERM_LEN, beam=TM.TERM_BEAM, m=TM.TERM_M):
     """The module docstring's search written plainly: per class, a beam search over the
-    literals' row sets (Python sets), the m-estimate on whole-number counts, the beam the
+    literals' row sets (Python sets), the m-estimate (m = 0: the weighted relative accuracy)
+    on whole-number counts, the beam the
     first `beam` distinct terms by quality (ties: the order of (beam term, literal)), then
     the term's rows of the class taken out."""
     M, feat, _, _ = TM.literals(codes, sizes)
@@ -165,9 +166,10 @@ def reference_terms(codes, sizes, y, cw, max_len=TM.TERM_LEN, beam=TM.TERM_BEAM)
                         c = len(r & left)
                         P = w_t * c
                         T = P + w_r * len(r & others)
+                        W = w_t * len(left) + w_r * len(others)
+                        q = (P + m * base) / (T + m) if m > 0 else (P - base * T) / W
                         if c >= TM.TERM_MIN_ROWS and T > 0:
-                            cands.append((-(P + TM.TERM_M * base) / (T + TM.TERM_M), i, j,
-                                          P / T, r))
+                            cands.append((-q, i, j, P / T, r))
                 cands.sort(key=lambda c: c[:3])
                 nxt, seen = [], set()
                 for negq, i, j, prec, r in cands[: beam * (depth + 1) * 2]:
@@ -190,19 +192,21 @@ def reference_terms(codes, sizes, y, cw, max_len=TM.TERM_LEN, beam=TM.TERM_BEAM)
     return found
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_terms_are_the_plain_beam_search(seed):
+@pytest.mark.parametrize(("seed", "m", "n"), [(0, TM.TERM_M, 160), (1, TM.TERM_M, 160),
+                                         (2, TM.TERM_M, 160), (3, 0.0, 160), (4, 5.0, 700)])
+def test_terms_are_the_plain_beam_search(seed, m, n):
     """`learn_terms`' bit-packed, vectorised search finds the terms the plain search does, in
     the same order — ties between terms of equal counts included (counts are whole numbers,
-    not sums of floating-point weights whose rounding depends on the rows' order)."""
+    not sums of floating-point weights whose rounding depends on the rows' order); by the
+    m-estimate and by relative accuracy (m = 0), on one and on several words of rows."""
     rng = np.random.default_rng(seed)
-    n = 160
     codes = rng.integers(0, 3, (n, 5))
     y = ((codes[:, 0] == 1) & (codes[:, 1] != 2) | (codes[:, 2] == 0) & (codes[:, 3] == 0))
     y = np.where(rng.random(n) < 0.1, ~y, y).astype(int)
     cw = V.balanced_weights(int(y.sum()), n)
-    found = TM.learn_terms(codes, [3] * 5, y, cw)
+    found = TM.learn_terms(codes, [3] * 5, y, cw, m=m, exact_m=0.0)
     M, feat, val, neg = TM.literals(codes, np.array([3] * 5))
-    want = TM._bodies(reference_terms(codes, [3] * 5, y, cw), feat, val, neg, np.array([3] * 5))
-    assert found.n_terms == want.n_terms > 2
+    want = TM._bodies(reference_terms(codes, [3] * 5, y, cw, m=m), feat, val, neg,
+                      np.array([3] * 5))
+    assert found.n_terms == want.n_terms >= 2
     assert np.array_equal(found.bodies, want.bodies) and np.array_equal(found.group, want.group)
