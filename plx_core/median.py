@@ -165,6 +165,39 @@ def equal_weight_intervals(seg_start: np.ndarray, seg_len: np.ndarray, t: np.nda
     return lo, hi
 
 
+def unit_medians(qid: np.ndarray, target: np.ndarray, n: int, prior: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Median intervals per query (segment `qid` in 0..n-1) of unit-weight terms sorted by
+    (query, target) and a prior term of whole weight |prior| at target 1 (prior > 0) or 0
+    (prior < 0) in every query: the middle order statistics of each query's targets with
+    |prior| copies of the prior's — `weighted_median_intervals` of those terms (the prior one
+    term of weight |prior|) without cumulative sums. Queries without terms get [0, 1]. None
+    when the terms are not so sorted (the caller falls back to the general path)."""
+    qid = np.asarray(qid)
+    target = np.asarray(target, dtype=np.float64)
+    if prior != int(prior):
+        return None
+    if len(qid) > 1 and not bool(((qid[1:] > qid[:-1])
+                                  | ((qid[1:] == qid[:-1]) & (target[1:] >= target[:-1]))).all()):
+        return None
+    count = np.bincount(qid, minlength=n)[:n]
+    start = np.cumsum(count) - count
+    k = abs(int(prior))
+    total = count + k
+    padded = np.append(target, 0.0)  # (a read outside a query's terms: the pad, replaced)
+
+    def statistic(i: np.ndarray) -> np.ndarray:  # the i-th smallest of each query's multiset
+        at = i if prior >= 0 else i - k  # the prior's copies first (at 0) or last (at 1)
+        inside = (at >= 0) & (at < count)
+        value = padded[np.where(inside, start + np.clip(at, 0, None), len(target))]
+        return np.where(inside, value, 1.0 if prior > 0 else 0.0)
+
+    has = total > 0
+    lower = np.where(has, statistic((total - 1) // 2), 0.0)
+    upper = np.where(has, statistic(total // 2), 1.0)
+    return lower, upper
+
+
 def equal_weight_medians(qid: np.ndarray, rank: np.ndarray, values: np.ndarray, n: int
                          ) -> tuple[np.ndarray, np.ndarray]:
     """Median intervals per query (segment `qid` in 0..n-1, any order) of equal-weight terms

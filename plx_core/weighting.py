@@ -24,7 +24,7 @@ import numpy as np
 
 from .direct import n_subsets, per_count
 from .kb import KB
-from .median import weighted_median_intervals
+from .median import unit_medians, weighted_median_intervals
 from .variants import TUNE_WORK, relevant_pairs, reweighted_p
 
 M_GRID: tuple[float, ...] = (3.0,)
@@ -90,8 +90,10 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
         r, sup, pos, ci = r[keep], sup[keep], pos[keep], ci[keep]
         p = per_count(sup, pos, functools.partial(_loo_p, class_weights=class_weights))
         # sorted by (row, p) once, so the medians' own (stable) sorts find it nearly in order;
-        # one float key is cheaper than lexsort, and exactness does not depend on this order
-        order = np.argsort(r + 0.5 * p)
+        # one float key is cheaper than lexsort, and exactness does not depend on this order.
+        # Stable: the terms come by row, and a merge sort takes each row's run as it is (the
+        # unstable quicksort sorted them as one random array: 0.8x the leave-one-out's time)
+        order = np.argsort(r + 0.5 * p, kind="stable")
         yield a, len(rows), r[order] - a, p[order], sup[order], lengths[ci[order]]
 
 
@@ -129,16 +131,18 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
         if window is not None:
             lo_len, hi_len, prior = window
             inside = (length >= lo_len) & (length <= hi_len)
-            rr, pp, ww = r[inside], p[inside], np.ones(int(inside.sum()))
-            if prior:  # each row's prior term where sorting by (row, target) puts it (after
-                # the row's terms at its target), so the terms stay sorted for the median
-                at = (np.searchsorted(rr, np.arange(k), "right") if prior > 0 else
-                      np.searchsorted(2 * rr + (pp > 0), 2 * np.arange(k) + 1, "left"))
-                rr = np.insert(rr, at, np.arange(k))
-                pp = np.insert(pp, at, 1.0 if prior > 0 else 0.0)
-                ww = np.insert(ww, at, float(abs(prior)))
-            lo, hi = weighted_median_intervals(rr, pp, ww, k)
-            out["window"][a:a + k] = (lo + hi) / 2.0
+            got = unit_medians(r[inside], p[inside], k, prior)  # unit weights: no sums
+            if got is None:  # (not sorted by target: the general median)
+                rr, pp, ww = r[inside], p[inside], np.ones(int(inside.sum()))
+                if prior:  # each row's prior term where sorting by (row, target) puts it
+                    # (after the row's terms at its target), so the terms stay sorted
+                    at = (np.searchsorted(rr, np.arange(k), "right") if prior > 0 else
+                          np.searchsorted(2 * rr + (pp > 0), 2 * np.arange(k) + 1, "left"))
+                    rr = np.insert(rr, at, np.arange(k))
+                    pp = np.insert(pp, at, 1.0 if prior > 0 else 0.0)
+                    ww = np.insert(ww, at, float(abs(prior)))
+                got = weighted_median_intervals(rr, pp, ww, k)
+            out["window"][a:a + k] = (got[0] + got[1]) / 2.0
     return out
 
 
