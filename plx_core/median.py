@@ -78,7 +78,8 @@ def scaled_weights(q: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len:
     if len(w) and not np.all(np.isfinite(w) & (w > 0)):
         bad = w[~(np.isfinite(w) & (w > 0))][0]
         raise DataError(f"a clause weight is {bad!r}; weights must be finite numbers > 0")
-    if len(w) and bool((np.floor(w) == w).all()) and float(w.sum()) <= 2.0**52:
+    is_whole = np.floor(w) == w
+    if len(w) and bool(is_whole.all()) and float(w.sum()) <= 2.0**52:
         # whole numbers whose every sum is exact (unit weights, a prior clause's votes):
         # each query's weights as they are, what the scaling below ends in for them
         return (w.astype(np.int64), np.zeros(len(seg_start), np.int64),
@@ -92,12 +93,15 @@ def scaled_weights(q: np.ndarray, w: np.ndarray, seg_start: np.ndarray, seg_len:
     shift = _TOP - 1 - e2  # scaled total < 2^(_TOP - 1): room for rounding up
     ws = np.ldexp(wn, shift[q])
     wi = np.rint(ws)
-    # whole-number weights with a total ≤ 2^53 are summed as they are: exactly
-    whole = np.logical_and.reduceat(w == np.floor(w), seg_start)
-    with np.errstate(over="ignore"):
-        exact = whole & (np.add.reduceat(w, seg_start) <= 2.0**53)
-    take = exact[q]
-    wi[take] = w[take]
+    # whole-number weights with a total ≤ 2^53 are summed as they are: exactly (none is
+    # whole where no weight is, as the confidence weights: no query's sum to take)
+    whole = np.logical_and.reduceat(is_whole, seg_start)
+    exact = np.zeros(len(seg_start), bool)
+    if whole.any():
+        with np.errstate(over="ignore"):
+            exact = whole & (np.add.reduceat(w, seg_start) <= 2.0**53)
+        take = exact[q]
+        wi[take] = w[take]
     tol = np.where(exact, 0, seg_len + np.ceil(_REL * seg_len * np.ldexp(total, shift))).astype(np.int64)
     smallest = np.minimum.reduceat(wi, seg_start)
     return wi.astype(np.int64), tol, smallest
