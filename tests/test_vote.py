@@ -868,3 +868,33 @@ def test_the_solver_products_are_the_sparse_products_bit_for_bit():
     M32 = M.astype(np.float32)
     v = rng.normal(size=25)
     assert np.array_equal(_matvec(M32)(v), M32 @ v)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 4))
+def test_the_solvers_stacked_problems_are_the_matrix_scipy_stacks(seed, k):
+    """`vote._stacked` (the folds' problems side by side, then a column of ones each) builds
+    the very CSR arrays `hstack([block_diag(...), ones])` does — so the solver's products,
+    and its weights, are the same bit for bit — with empty rows and columns; a matrix not in
+    canonical form (a repeated entry) is left to scipy's stacking."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    mats = []
+    for _ in range(k):
+        n, m = int(rng.integers(1, 30)), int(rng.integers(1, 20))
+        mask = rng.random((n, m)) < rng.choice([0.0, 0.2, 0.6])
+        r, c = np.nonzero(mask)
+        mats.append(sp.csr_matrix((rng.choice([-1.0, 1.0], len(r)), (r, c)), shape=(n, m)))
+    width = sum(S.shape[1] for S in mats)
+    block = np.repeat(np.arange(k), [S.shape[0] for S in mats])
+    ones = sp.csr_matrix((np.ones(len(block)), (np.arange(len(block)), block)),
+                         shape=(len(block), k))
+    want = sp.hstack([sp.block_diag(mats, format="csr"), ones], format="csr")
+    got = VT._stacked(mats, width)
+    assert got.shape == want.shape
+    for a in ("indices", "indptr", "data"):
+        assert getattr(got, a).dtype == getattr(want, a).dtype, a
+        assert np.array_equal(getattr(got, a), getattr(want, a)), a
+    twice = sp.csr_matrix((np.ones(2), np.array([0, 0]), np.array([0, 2])), shape=(1, 3))
+    assert VT._stacked([*mats, twice], width + 3) is None
