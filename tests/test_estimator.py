@@ -924,17 +924,20 @@ def test_several_classes_choose_one_model_family_out_of_fold(tmp_path):
 
 def test_several_classes_with_a_class_of_three_rows_are_still_searched():
     """A user's table with a 3-row class (a label with spaces): the other classes are searched
-    and their family answers for it too, said with the class and its rows; only a table whose
-    every class is that rare keeps the Direct KBs."""
+    and their family answers for them, the rare class keeps its tuned Direct KB, said with
+    its rows; only a table whose every class is that rare keeps the Direct KBs for all."""
     X, y = _four_dnf_classes(300, 12)
     y = y.astype(object)
     y[:3], y[3:][y[3:] == "rare one"] = "rare one", "west"  # 3 rows: fewer than the 5 folds
     clf = PLXClassifier().fit(X, y)
-    assert clf.chosen_ != "direct" and clf.class_chosen_ == [clf.chosen_] * 5
-    assert "mean out-of-fold F1 over the 4 classes" in clf.chosen_reason_
-    assert (f"'rare one' not scored (three rows, fewer than 5: {clf.chosen_} at its first "
-            "setting)") in clf.chosen_reason_
     i = list(clf.classes_).index("rare one")
+    assert clf.chosen_ != "direct" and clf.class_chosen_ == [
+        "direct" if j == i else clf.chosen_ for j in range(5)]
+    assert clf.chosen_reason_.startswith(f"{clf.chosen_} answers for every class of 5 rows or "
+                                         "more (one against the rest each): mean out-of-fold "
+                                         "F1 over the 4 classes")
+    assert ("'rare one' not scored (three rows, fewer than 5: its tuned Direct KB answers)"
+            in clf.chosen_reason_)
     assert clf.class_selection_[i].scores == {} and "'rare one' has three rows" in \
         clf.class_selection_[i].reason
     assert (clf.predict(X) == "rare one").sum() <= 3  # it takes no other class's rows
