@@ -157,6 +157,9 @@ class ClassAnswer:
     not compared, said (`answer_sentences`)."""
     notes: tuple[str, ...] = ()
     """What answering said (values the model never saw, answered as unknown)."""
+    kept_direct: tuple[str, ...] = ()
+    """Classes too rare to compare models on, which keep their tuned Direct KB while `model`
+    answers for the others (`selection.MIN_CLASS_ROWS`)."""
 
 
 def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
@@ -188,7 +191,9 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
             why_not = _explained(est, row, k, runner)
         notes = tuple(dict.fromkeys((*notes, *(str(w.message) for w in caught))))
     tie = bool(abs(means[order[0]] - means[order[1]]) <= TIE_EPS)
-    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes)
+    kept = tuple(c for c, m in zip(classes, est.class_chosen_ or ())
+                 if m == "direct" != est.chosen_)
+    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept)
 
 
 def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Explanation | None:
@@ -227,7 +232,9 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
            f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f})."
            + (f" A tie: {ca.picked} is picked as the first in class order." if ca.tie else "")
            + f" Each class is answered by its own KB against the rest "
-           f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'})."]
+           f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'}"
+           + (f"; {', '.join(ca.kept_direct)}: the tuned Direct KB, too few rows to compare "
+              "models on" if ca.kept_direct else "") + ")."]
     for e, cls, what in ((ca.why, ca.picked, "Why"), (ca.why_not, ca.runner_up, "Why not")):
         if e is None:
             out.append(f"{what} {cls}: no known value explains it.")
