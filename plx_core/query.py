@@ -923,6 +923,12 @@ def failed_rows_note(n: int, first: str, decided: str) -> str:
     return f"{n} row(s) could not be answered (NaN bounds; {decided}), e.g. {first}"
 
 
+def failed_rows_in(note: str) -> int:
+    """How many rows a `failed_rows_note` says could not be answered (0: another note)."""
+    head, sep, _ = note.partition(" row(s) could not be answered (NaN bounds; ")
+    return int(head) if sep and head.isdigit() else 0
+
+
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray
                  ) -> list[tuple[np.ndarray, np.ndarray, bool]]:
     """Chunks (rows, known features, by subsets?) of the rows answered without the LP: rows

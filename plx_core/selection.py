@@ -58,6 +58,7 @@ beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULT
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -163,6 +164,13 @@ best other score it would also stand in the way of the rules that guard the othe
 tree must beat the best plain candidate by a standard error, "direct-vote" by its margin): on
 DNF + 10% noise it blocked the pruned tree on 3 of 10 splits (−0.012). Measured in
 benchmarks/RESULTS.md ("The rule vote")."""
+MIN_CLASS_ROWS = SELECT_FOLDS
+"""With several classes, a class with fewer training rows than this is not searched (its F1
+out of fold on so few rows is noise, and some folds hold none of it): the model family is
+chosen on the other classes, and the rare class keeps its tuned Direct KB (`unscored`), said
+in `chosen_reason_` with the class and its row count. Given the family instead (at its first
+setting), a vote fitted on 3 rows took 26 of 100 new rows on a 5-class table; measured in
+benchmarks/RESULTS.md ("A class of 2–4 rows")."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -348,7 +356,10 @@ def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.
         got = _FOLDS.get(key)
     if got is None:
         skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-        got = list(skf.split(np.zeros(len(y)), y))
+        with warnings.catch_warnings():  # a class of fewer than k rows sits in fewer folds:
+            # expected here (a rare class's rows are scored wherever they fall), not the user's
+            warnings.filterwarnings("ignore", "The least populated class in y", UserWarning)
+            got = list(skf.split(np.zeros(len(y)), y))
         for tr, te in got:
             tr.setflags(write=False)
             te.setflags(write=False)
@@ -486,12 +497,7 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
            "learned by sequential covering (conjunctions of up to three values); its threshold "
            "is on the vote's probability, moved into the prior clause" if model == "rule-vote"
            else f"{SELECT_FOLDS}-fold")
-    alpha = float(setting) if is_pruned(best) else None
-    depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
-             else None)
-    m = float(setting) if model == "direct-conf" else None
-    pairs = model == "direct-vote" and setting == "pairs"
-    bins = int(setting) if model == "direct-vote" and setting is not None and not pairs else None
+    depth, m, alpha, bins, pairs = _settings(best, model, setting)
     if model == "tree-all":
         how += ", depth " + ("unlimited" if depth is None else f"≤ {depth}")
     elif model == "tree-bin":
@@ -523,8 +529,29 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
                      alpha, bins, pairs)
 
 
+def _settings(key: str, model: str, setting: float | str | None
+              ) -> tuple[int | None, float | None, float | None, int | None, bool]:
+    """(depth, m, α, bins, pairs) of candidate `key` of `model` at `setting` (`_candidates`),
+    as `Selection` holds them."""
+    alpha = float(setting) if is_pruned(key) else None
+    depth = (int(setting) if model in TREE_MODELS and setting is not None and alpha is None
+             else None)
+    m = float(setting) if model == "direct-conf" else None
+    pairs = model == "direct-vote" and setting == "pairs"
+    bins = int(setting) if model == "direct-vote" and setting is not None and not pairs else None
+    return depth, m, alpha, bins, pairs
+
+
+def unscored(model: str, n_rows: int, reason: str) -> Selection:
+    """The Selection of `model` at its first setting in tie order (`_candidates`: the deepest
+    tree, unpruned, the vote on the fit's own cut points, the smallest m), threshold 0.5, no
+    scores — what answers a class too rare to score out of fold (`MIN_CLASS_ROWS`)."""
+    key, setting = next((k, d) for k, mm, d in _candidates() if mm == model)
+    return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
+
+
 __all__ = ["BINS_MARGIN", "CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
-           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "fold_f1", "fold_ids", "is_pruned", "is_vote",
+           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
            "TREE_SEMANTICS"]

@@ -77,3 +77,40 @@ def test_the_scores_of_every_class_are_predict_s_on_the_test_rows(ws):
     assert cs.macro_f1 == pytest.approx(f1_score(truth, picked, average="macro"))
     assert cs.confusion.to_numpy().sum() == len(truth)
     assert int(np.trace(cs.confusion.to_numpy())) == int((truth == picked).sum())
+
+
+def test_a_row_a_class_s_kb_could_not_answer_is_said_never_scored_silently(ws, monkeypatch):
+    """A test row the LP failed on for one class: the scores among all classes are not given
+    (the pick would be among the others only), naming the row and the class; one instance's
+    answer leaves that class out of the pick and says so; an unseen value is said too."""
+    import dataclasses
+
+    import plx_core.estimator as E
+    from plx_core.errors import SolverError
+
+    est = fit_classes(ws)
+    real = E.query_many
+    fern = [str(c) for c in est._class_str].index("fern")
+
+    def fern_fails(kb, rows, *a, **kw):  # the 'fern' KB fails on the first row it is given
+        b = real(kb, rows, *a, **kw)
+        if kb is not est.kbs_[fern]:
+            return b
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[0] = up[0] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=((0, "solver crashed"),))
+
+    monkeypatch.setattr(E, "query_many", fern_fails)
+    fresh = ws.fork()  # another session: its scores not yet cached
+    with pytest.raises(SolverError, match=r"1 row\(s\) could not be answered .*no class picked "
+                       r"among all of them, so nothing is scored.* for class fern: solver crashed"):
+        class_scores(fresh, est)
+    X, y = ws.part("test")
+    inst = instance_from_row(X, y, X.index[0], "test")
+    inst = Instance(tuple((f, "peat" if f == "soil" else v) for f, v in inst.values), "edited")
+    a = class_answer(est, inst)
+    assert a.failed == (("fern", "solver crashed"),)
+    assert a.picked != "fern" and a.runner_up != "fern"
+    assert answer_sentences(a)[-1] == ("fern's KB could not answer this instance (solver "
+                                       "crashed): fern is not compared.")
+    assert any("'peat'" in n for n in a.notes), a.notes

@@ -1,7 +1,9 @@
 """A label of several classes in headless Chromium: the positive-class picker assumes no class
 (it starts on the rarest and says so), and the Query page picks each instance's class among
 all of them — every class's bounds, the runner-up, why the picked class and why not the
-runner-up — with the model `plx fit` fits without --positive, scored on the Evaluate page."""
+runner-up — with the model `plx fit` fits without --positive, explained on the Explain page
+(the class it answers, why), said apart from the rules (one class against the rest) on the
+Rules page and scored on the Evaluate page."""
 
 from __future__ import annotations
 
@@ -57,6 +59,16 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
                                     '[data-testid="stAlertContentError"]')
             assert errs.count() == 0
             app.shot("query-several-classes")
+            picked = app.metric("Class picked")
+            # the Explain page says which class plx answers and why, clearly labelled
+            app.nav("Explain", expect="Class plx answers")
+            body = app.text()
+            assert "The explanation above is plum against the other 2" in body
+            assert app.metric("Class plx answers") == picked == app.metric("True class")
+            assert f"plx picks {picked}: " in body and f"Why {picked}: " in body
+            assert f"{picked} against the other 2 classes: top sub-queries of size" in body
+            assert errs.count() == 0
+            app.nav("Rules", expect="a rule here is about 'plum' against the other 2")
             # the model of every class, fitted once, is scored on the Evaluate page too
             app.nav("Evaluate", expect="Macro F1 (all classes)")
             assert float(app.metric("Macro F1 (all classes)")) >= 0.9

@@ -63,3 +63,26 @@ def test_summarise_only_measures_nothing(tmp_path, capsys, monkeypatch):
                  "--max-rows", "80", "--out", str(tmp_path), "--summarise-only"]) == 0
     summ = pd.read_csv(tmp_path / "compare_summary.csv")
     assert summ[["method", "runs"]].values.tolist() == [["plx", 1]]
+
+
+def test_test_rows_the_lp_failed_on_are_counted_and_said(monkeypatch):
+    """A plx model whose LP fails on a test row: the run's row counts it (`unanswered`) and
+    the progress line says it, rather than the warning being swallowed with the others."""
+    import dataclasses
+
+    import plx_core.estimator as E
+
+    real = E.query_many
+
+    def first_row_fails(kb, rows, *a, **kw):
+        b = real(kb, rows, *a, **kw)
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[0] = up[0] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=((0, "solver crashed"),))
+
+    monkeypatch.setattr(E, "query_many", first_row_fails)
+    said: list[str] = []
+    df = compare_runs(["rare-30"], ["plx paper"], runs=1, max_rows=200, progress=said.append)
+    assert df["unanswered"].tolist() == [1]
+    assert "1 test row(s) could not be answered (the LP failed)" in said[0]
+    assert summary(df)["unanswered"].tolist() == [1]

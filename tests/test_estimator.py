@@ -922,10 +922,26 @@ def test_several_classes_choose_one_model_family_out_of_fold(tmp_path):
     assert answered["decision"].tolist() == pred.tolist()
 
 
-def test_several_classes_with_a_class_too_rare_to_cross_validate_keep_the_direct_kbs():
+def test_several_classes_with_a_class_of_three_rows_are_still_searched():
+    """A user's table with a 3-row class (a label with spaces): the other classes are searched
+    and their family answers for them, the rare class keeps its tuned Direct KB, said with
+    its rows; only a table whose every class is that rare keeps the Direct KBs for all."""
     X, y = _four_dnf_classes(300, 12)
-    y[:3], y[3:][y[3:] == "rare"] = "rare", "west"  # 3 rows: fewer than the 5 folds
+    y = y.astype(object)
+    y[:3], y[3:][y[3:] == "rare one"] = "rare one", "west"  # 3 rows: fewer than the 5 folds
     clf = PLXClassifier().fit(X, y)
-    assert clf.chosen_ == "direct" and clf.class_chosen_ is None
-    assert clf.chosen_reason_ == ("direct answers for every class: too few rows of a class "
-                                  "for 5-fold cross-validation (class 'rare' has 3)")
+    i = list(clf.classes_).index("rare one")
+    assert clf.chosen_ != "direct" and clf.class_chosen_ == [
+        "direct" if j == i else clf.chosen_ for j in range(5)]
+    assert clf.chosen_reason_.startswith(f"{clf.chosen_} answers for every class of 5 rows or "
+                                         "more (one against the rest each): mean out-of-fold "
+                                         "F1 over the 4 classes")
+    assert ("'rare one' not scored (three rows, fewer than 5: its tuned Direct KB answers)"
+            in clf.chosen_reason_)
+    assert clf.class_selection_[i].scores == {} and "'rare one' has three rows" in \
+        clf.class_selection_[i].reason
+    assert (clf.predict(X) == "rare one").sum() <= 3  # it takes no other class's rows
+    tiny = PLXClassifier().fit(X[:12], np.array(["p q", "r", "s"] * 4, dtype=object))
+    assert tiny.chosen_ == "direct" and tiny.class_chosen_ is None
+    assert tiny.chosen_reason_ == ("direct answers for every class: every class has fewer "
+                                   "than 5 rows, too few to score a model out of fold")

@@ -16,7 +16,7 @@ import pandas as pd
 
 from plx_core.estimator import PLXClassifier
 from plx_core.explain import Explanation
-from plx_core.query import TIE_EPS
+from plx_core.query import TIE_EPS, BoundsArray
 
 from .instances import Instance
 from .kbs import DASHBOARD_BUDGET
@@ -44,30 +44,64 @@ def class_labels(ws, part: str = "train") -> pd.Series:
 
 @dataclass(frozen=True)
 class ClassScores:
-    """The model of every class on the test rows: macro F1, accuracy, and the confusion
-    matrix (rows: true class, columns: picked class)."""
+    """The model of every class on the test rows: macro F1, accuracy, the confusion
+    matrix (rows: true class, columns: picked class), and what answering them said (values
+    the model never saw, answered as unknown)."""
 
     macro_f1: float
     accuracy: float
     confusion: pd.DataFrame
+    notes: tuple[str, ...] = ()
+
+
+def _answered(est: PLXClassifier, X: pd.DataFrame) -> tuple[list[BoundsArray], tuple[str, ...]]:
+    """Every class's bounds for the rows of X and what answering them said (`_means`'
+    warnings: unseen values, values read as written otherwise), each once — kept to be
+    shown, not dropped. A row some class's KB could not answer (the LP failed) is said by
+    `check_answered`, never counted silently."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = est._means(X)
+    failed = {f for b in res for f in b.failed}
+    said = (str(w.message) for w in caught if not (failed and "could not be answered" in
+                                                   str(w.message)))
+    return res, tuple(dict.fromkeys(said))
+
+
+def check_answered(res: list[BoundsArray], classes: list[str], index: pd.Index,
+                   decided: str) -> None:
+    """Raise `SolverError` naming how many rows a class's KB could not answer (the LP
+    failed: NaN bounds), the first with its class and why, and `decided` (what is done)."""
+    from plx_core.data import row_name
+    from plx_core.errors import SolverError
+    from plx_core.query import failed_rows_note
+
+    failed = sorted({(r, c, why) for c, b in zip(classes, res) for r, why in b.failed})
+    if failed:
+        r, c, why = failed[0]
+        raise SolverError(failed_rows_note(len({f[0] for f in failed}),
+                                           f"{row_name(index, r)} for class {c}: {why}", decided))
 
 
 def class_scores(ws, est: PLXClassifier) -> ClassScores:
-    """Score the model of every class (`fit_classes`) on the test split, once per session."""
+    """Score the model of every class (`fit_classes`) on the test split, once per session; a
+    test row some class's KB could not answer stops it (`check_answered`), as the Evaluate
+    page's scores of one class are stopped: its pick would be among the others only."""
     from sklearn.metrics import f1_score
 
     def make() -> ClassScores:
         truth = class_labels(ws, "test").to_numpy(dtype=object)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            picked = np.array([str(c) for c in est.predict(ws.X_test)], dtype=object)
         classes = [str(c) for c in est._class_str]
+        res, notes = _answered(est, ws.X_test)
+        check_answered(res, classes, ws.X_test.index, "no class picked among all of them, so "
+                       "nothing is scored")
+        picked = np.array([str(c) for c in est._decide(res)], dtype=object)
         rows = classes + sorted(set(truth) - set(classes))  # a class only the test rows have
         cm = pd.crosstab(pd.Categorical(truth, categories=rows),
                          pd.Categorical(picked, categories=classes), dropna=False)
         cm.index.name, cm.columns.name = "true class", "picked"
         return ClassScores(float(f1_score(truth, picked, average="macro")),
-                           float(np.mean(truth == picked)), cm)
+                           float(np.mean(truth == picked)), cm, notes)
 
     return ws.cached("class-scores", make=make, scope="data")
 
@@ -80,16 +114,24 @@ def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLX
     """plx's model of every class, fitted once per session and data (the workspace's cache),
     within the memory a session's default model gets (`kbs.DASHBOARD_BUDGET`, shared by
     the classes' KBs)."""
-    def make() -> PLXClassifier:
+    def make() -> tuple[PLXClassifier, tuple[str, ...]]:
         once = ~ws.X_train.index.duplicated(keep="first")
         X = ws.X_train[once]
-        with warnings.catch_warnings():  # the Data page said the table's notes already
-            warnings.simplefilter("ignore", UserWarning)
-            return PLXClassifier(random_state=ws.kb_settings.random_state,
-                                 memory_budget=DASHBOARD_BUDGET).fit(
+        with warnings.catch_warnings(record=True) as caught:  # kept: `fit_notes`
+            warnings.simplefilter("always")
+            est = PLXClassifier(random_state=ws.kb_settings.random_state,
+                                memory_budget=DASHBOARD_BUDGET).fit(
                 X, class_labels(ws).to_numpy(dtype=object), progress=progress)
+        return est, tuple(dict.fromkeys(str(w.message) for w in caught))
 
-    return ws.cached("classes", make=make, scope="data")
+    return ws.cached("classes", make=make, scope="data")[0]
+
+
+def fit_notes(ws) -> tuple[str, ...]:
+    """What fitting the model of every class said (columns left out or grouped, a column
+    that copies the label…), each once, for the page to show; () before it is fitted."""
+    return ws.cached("classes", make=lambda: (None, ()), scope="data")[1] if classes_fitted(
+        ws) else ()
 
 
 def classes_fitted(ws) -> bool:
@@ -110,17 +152,27 @@ class ClassAnswer:
     why: Explanation | None
     why_not: Explanation | None
     model: str
+    failed: tuple[tuple[str, str], ...] = ()
+    """(class, why) for each class whose KB could not answer the instance (the LP failed):
+    not compared, said (`answer_sentences`)."""
+    notes: tuple[str, ...] = ()
+    """What answering said (values the model never saw, answered as unknown)."""
+    kept_direct: tuple[str, ...] = ()
+    """Classes too rare to compare models on, which keep their tuned Direct KB while `model`
+    answers for the others (`selection.MIN_CLASS_ROWS`)."""
 
 
 def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
-    """`inst` answered by the model of every class (`fit_classes`)."""
+    """`inst` answered by the model of every class (`fit_classes`); a class whose KB could
+    not answer it is left out of the pick and named (`failed`); none answering raises."""
     row = pd.DataFrame([[v if v is not None else np.nan for _f, v in inst.values]],
                        columns=[f for f, _v in inst.values], dtype=object)
     row = row.reindex(columns=est._feature_names())
-    with warnings.catch_warnings():  # unseen values: answered as unknown, said on the page
-        warnings.simplefilter("ignore", UserWarning)
-        res = est._means(row)
+    res, notes = _answered(est, row)
     classes = [str(c) for c in est._class_str]
+    failed = tuple((c, b.failed[0][1]) for c, b in zip(classes, res) if b.failed)
+    if len(failed) >= len(classes) - 1:  # no pick and runner-up among the classes that answered
+        check_answered(res, classes, row.index, "no class can be picked")
     means = np.array([r.mean[0] for r in res], dtype=float)
     order = np.argsort(-np.nan_to_num(means, nan=-np.inf), kind="stable")  # predict's order
     table = pd.DataFrame({
@@ -133,12 +185,15 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     known = {f: v for f, v in inst.values if v is not None}
     why = why_not = None
     if known:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
+        with warnings.catch_warnings(record=True) as caught:  # said with the answer's notes
+            warnings.simplefilter("always")
             why = _explained(est, row, k, picked)
             why_not = _explained(est, row, k, runner)
+        notes = tuple(dict.fromkeys((*notes, *(str(w.message) for w in caught))))
     tie = bool(abs(means[order[0]] - means[order[1]]) <= TIE_EPS)
-    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_)
+    kept = tuple(c for c, m in zip(classes, est.class_chosen_ or ())
+                 if m == "direct" != est.chosen_)
+    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept)
 
 
 def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Explanation | None:
@@ -177,7 +232,9 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
            f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f})."
            + (f" A tie: {ca.picked} is picked as the first in class order." if ca.tie else "")
            + f" Each class is answered by its own KB against the rest "
-           f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'})."]
+           f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'}"
+           + (f"; {', '.join(ca.kept_direct)}: the tuned Direct KB, too few rows to compare "
+              "models on" if ca.kept_direct else "") + ")."]
     for e, cls, what in ((ca.why, ca.picked, "Why"), (ca.why_not, ca.runner_up, "Why not")):
         if e is None:
             out.append(f"{what} {cls}: no known value explains it.")
@@ -185,4 +242,6 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
             out.append(f"{what} {cls}: {features_text(e.features)} — {cls}'s KB gives "
                        f"[{e.bounds[0]:.3f}, {e.bounds[1]:.3f}] on these {e.k} feature"
                        f"{'' if e.k == 1 else 's'} alone.")
+    out += [f"{c}'s KB could not answer this instance ({why}): {c} is not compared."
+            for c, why in ca.failed]
     return out

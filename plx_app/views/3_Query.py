@@ -25,6 +25,7 @@ from plx_app.service.classes import (
     class_answer,
     classes_fitted,
     fit_classes,
+    fit_notes,
     label_classes,
     several,
     true_class,
@@ -295,6 +296,8 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
             st.dataframe(ca.table, hide_index=True, key="q_classes_table",
                          column_config={k: st.column_config.NumberColumn(format="%.3f")
                                         for k in ("lower", "upper", "mean")})
+            for note in (*fit_notes(ws), *ca.notes):
+                st.caption(md(note))
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:

@@ -8,6 +8,18 @@ import streamlit as st
 
 from plx_app.app import page
 from plx_app.service import instance_from_row
+from plx_app.service.classes import (
+    FIT_HELP,
+    FIT_WHAT,
+    answer_sentences,
+    class_answer,
+    classes_fitted,
+    fit_classes,
+    fit_notes,
+    label_classes,
+    several,
+    true_class,
+)
 from plx_app.service.explain import (
     SHAP_MODELS,
     candidates_table,
@@ -17,7 +29,7 @@ from plx_app.service.explain import (
     ws_shapley,
 )
 from plx_app.state import page_setup
-from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
+from plx_app.widgets import Progress, figure, fit_button, guard, keep_last, md, require_kb
 from plx_core import wording
 from plx_core.plots import explanation_bars, shapley_bars
 from plx_core.tokens import condition_text
@@ -111,6 +123,38 @@ with guard("Showing the explanation"):
                           f"value: the average change when it is added to the others). The values "
                           f"add up to {phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with "
                           f"nothing known."))
+
+if several(ws):  # the explanation above is POS against the rest; here, the class plx answers
+    n_classes = len(label_classes(ws))
+    st.divider()
+    st.subheader(f"Among all {n_classes} classes")
+    st.caption(md(f"The explanation above is {ws.class_name} against the other "
+                  f"{n_classes - 1}. Here plx's model of every class (one KB per class against "
+                  "the rest; the class whose KB gives the highest mean is picked, as on the "
+                  "Query page) says which class it answers for this instance and why: the k "
+                  "features of the picked class's KB against the other classes, and why not "
+                  "the runner-up."))
+    if not classes_fitted(ws):
+        fit_button(f"Explain among all {n_classes} classes", "x_classes",
+                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
+    if classes_fitted(ws):
+        with guard("Explaining among all classes"):
+            est = fit_classes(ws)
+            ca = ws.cached("class-answer", inst.values, k, scope="data",
+                           make=lambda: class_answer(est, inst, k))
+            c = st.columns(3)
+            c[0].metric("Class plx answers", ca.picked)
+            c[1].metric("Runner-up class", ca.runner_up)
+            truth = true_class(ws, inst)
+            c[2].metric("True class", "unknown" if truth is None else truth)
+            for line in answer_sentences(ca):
+                st.markdown(md(line))
+            if ca.why is not None:
+                figure(explanation_bars(ca.why, top=8, title=(
+                    f"{ca.picked} against the other {n_classes - 1} classes: top sub-queries "
+                    f"of size {ca.why.k}")), key="x_classes_bars", static=True)
+            for note in (*fit_notes(ws), *ca.notes):
+                st.caption(md(note))
 
 st.divider()
 st.subheader("Side by side")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from plx_app.project_ui import rules_history, why_input
 from plx_app.service import parse_conditions, rule_text, rules_frame
+from plx_app.service.classes import label_classes, several
 from plx_app.state import page_setup
 from plx_app.widgets import (
     error,
@@ -35,6 +36,13 @@ st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probab
                f"weight w. POS means {ws.positive!r}. The KB in use has {len(ws.kb):,} learned "
                "clauses."))
 st.caption(md(wording.rule_weight_meaning(ws.ensure_kb().rule_unit(), ws.kb_name)))
+if several(ws):  # a rule is about POS against the rest, not about the model of every class
+    n_classes = len(label_classes(ws))
+    st.caption(md(f"The label has {n_classes} classes: a rule here is about {ws.positive!r} "
+                  f"against the other {n_classes - 1} taken together, in the KB in use. The "
+                  f"model of every class (\"Among all {n_classes} classes\" on the Query, "
+                  "Explain and Evaluate pages) is learned from the data alone: rules do not "
+                  "change its pick."))
 
 def _fill_from_instance() -> None:
     if ws.selected is not None:

@@ -13,6 +13,7 @@ from plx_app.service.classes import (
     class_scores,
     classes_fitted,
     fit_classes,
+    fit_notes,
     label_classes,
     several,
 )
@@ -111,6 +112,8 @@ if several(ws):  # the scores above are POS against the rest; here, among every 
             m[1].metric("Accuracy (all classes)", f"{cs.accuracy:.3f}")
             st.caption("Confusion matrix: rows are the true classes, columns the classes picked.")
             st.dataframe(cs.confusion, key="ev_classes_cm")
+            for note in (*fit_notes(ws), *cs.notes):
+                st.caption(md(note))
 
 st.subheader("Decision threshold: ROC and precision–recall")
 st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "

@@ -36,6 +36,7 @@ import pandas as pd
 
 from plx_core.discretize import is_numeric
 from plx_core.errors import DataError
+from plx_core.query import failed_rows_in
 
 INTERPRETABLE = ("CART", "EBM", "FIGS", "RuleFit")
 BLACK_BOX = ("Forest", "GBoost", "LogReg", "SVM", "MLP")
@@ -304,8 +305,10 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
 
     rows: list[dict[str, Any]] = []
     done: dict[tuple[str, int, str], dict[str, Any]] = {}
+    columns = None  # an existing log's columns: appended rows keep its layout
     if log is not None and log.is_file():
         old = pd.read_csv(log)
+        columns = list(old.columns)
         old = old[old["max_rows"] == max_rows]
         done = {(r["dataset"], int(r["run"]), r["method"]): r
                 for r in old.to_dict("records")}
@@ -322,13 +325,15 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                     rows.append(done[(key, run, name)])
                     continue
                 model = make(name, run, X.shape[1])
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                with warnings.catch_warnings(record=True) as caught:  # the failed rows counted
+                    warnings.simplefilter("always")
                     t0 = time.perf_counter()
                     model.fit(X.iloc[tr], yb[tr])
                     t1 = time.perf_counter()
                     pred = np.asarray(model.predict(X.iloc[te])).astype(int)
                     t2 = time.perf_counter()
+                # test rows the LP failed on are scored as predict decided them, and said
+                unanswered = sum(failed_rows_in(str(w.message)) for w in caught)
                 rows.append({
                     "dataset": key, "label": spec.label, "run": run, "method": name,
                     "f1": float(f1_score(yb[te], pred, zero_division=0)),
@@ -336,13 +341,16 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                     "fit_s": t1 - t0, "predict_s": t2 - t1,
                     "n_train": len(tr), "n_test": len(te), "n_features": X.shape[1],
                     "positive_rate": float(yb.mean()), "max_rows": max_rows,
+                    "unanswered": unanswered,
                 })
                 if log is not None:
-                    pd.DataFrame([rows[-1]]).to_csv(log, mode="a", index=False,
-                                                    header=not log.is_file())
+                    pd.DataFrame([rows[-1]], columns=columns).to_csv(
+                        log, mode="a", index=False, header=not log.is_file())
                 if progress is not None:
                     progress(f"{key} run {run} {name}: F1 {rows[-1]['f1']:.3f} "
-                             f"({rows[-1]['fit_s']:.1f} s)")
+                             f"({rows[-1]['fit_s']:.1f} s)" + (
+                                 f"; {unanswered} test row(s) could not be answered (the LP "
+                                 "failed), scored as predict decided them" if unanswered else ""))
     return pd.DataFrame(rows)
 
 
@@ -350,7 +358,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Mean and sd of F1 and the median fit time per (set, method)."""
     g = df.groupby(["dataset", "label", "method"], sort=False)
     return g.agg(f1_mean=("f1", "mean"), f1_sd=("f1", "std"), fit_s=("fit_s", "median"),
-                 runs=("run", "count")).reset_index()
+                 runs=("run", "count"),
+                 **({"unanswered": ("unanswered", "sum")} if "unanswered" in df else {})
+                 ).reset_index()
 
 
 def targets(summ: pd.DataFrame) -> pd.DataFrame:
