@@ -19,6 +19,19 @@ c) is a smaller sub-query padded: it ranks after every candidate whose features 
 clause, whatever its ω(POS) (`idle_features`). A Direct KB holds every seen value's own
 clause, so neither rule changes its explanations.
 
+**Explanations that decide nothing.** A sub-query's bounds are the model's answer to it (the
+LP's, `query`'s: tests check them against `method="lp"`), but they need not decide the answer
+explained: a rule vote whose terms need three values, asked for two, answers every pair by its
+one-feature clauses and its prior clause, and the prior (the vote's intercept and threshold,
+`[0] POS` or `[1] POS`) outweighs them — [0, 0] for a positive answer. Such a candidate is
+answered by the prior clause's own target, which no clause it settles backs (`prior_decided`,
+`Candidate.by_prior`): the threshold device, not its values, so it ranks after every
+candidate its evidence answers and decides nothing. `Explanation.decides` says whether the
+chosen sub-query decides the answer on its own at the model's threshold (`decides`); when
+not, every caller says so in one wording (`wording.undecided_said`): the estimator, `plx
+explain` (its `decides` column and note) and the dashboard. Measured on the default's models
+in benchmarks/RESULTS.md ("Explanations that decide nothing").
+
 **Tie-break** (documented in `TIE_BREAK` and measured): candidates with the same ω(POS) are
 ranked by (1) the bound on the decision's side — the larger lower bound for a positive
 query, the smaller upper bound for a negative one —, then (2) the weighted mean of the
@@ -90,11 +103,11 @@ from .tokens import condition_text
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
     "positive": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
-                "prior ranks last) larger lower bound, then larger evidence mean (weighted mean of the targets "
+                "prior, or answered by the prior clause alone, ranks last) larger lower bound, then larger evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
     "negative": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
-                "prior ranks last) smaller upper bound, then smaller evidence mean (weighted mean of the targets "
+                "prior, or answered by the prior clause alone, ranks last) smaller upper bound, then smaller evidence mean (weighted mean of the targets "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
 }

@@ -1566,3 +1566,44 @@ def test_predict_and_explain_copy_the_id_column_beside_each_answer(tmp_path, cap
     new.drop(columns="decision").to_csv(tmp_path / "bare.csv", sep=";", index=False)
     assert run(["predict", model, tmp_path / "bare.csv", "--out", tmp_path / "b.csv"], capsys)[0] == 0
     assert "decision (input)" not in pd.read_csv(tmp_path / "b.csv").columns
+
+
+def test_explain_says_when_no_k_values_decide_as_the_dashboard_does(tmp_path):
+    """A rule vote whose term needs three values (tests/test_explain.py's RULE_VOTE): asked for
+    k = 2, `plx explain` must not present a pair at [0, 0] as the case for "yes" — its
+    `decides` column is False and its note says why, in the words the dashboard's Explain page
+    shows (`wording.undecided_said`), with the same features and bounds; at k = 3 the term."""
+    import re
+
+    from plx_app.service.explain import explain as page_explain
+    from plx_core.data import infer_schema
+    from plx_core.kb import KB
+    from plx_core.modelfile import ModelFile, save_model
+    from plx_core.wording import explanation_sentence, undecided_said
+    from tests.test_explain import RULE_VOTE
+
+    text = re.sub(r"(~\w)=0", r"\1=p", re.sub(r"(~\w)=1", r"\1=q", RULE_VOTE))
+    kb = KB.from_text("# plx KB kind=rule-vote\n" + "".join(f"# domain {f}: p q\n" for f in "abcd")
+                      + text)
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f: rng.choice(["p", "q"], 40) for f in "abcd"}
+                         | {"label": rng.choice(["yes", "no"], 40)})
+    schema = infer_schema(frame, "label", "yes")
+    model = tmp_path / "m.json"
+    save_model(ModelFile(schema, kb, "yes", "no", None,
+                         {"kb_kind": "rule-vote", "variant": "rule-vote", "semantics": "relevant",
+                          "threshold": 0.5}), model)
+    rows = tmp_path / "rows.csv"
+    pd.DataFrame([{"a": "q", "b": "q", "c": "q", "d": "q"}]).to_csv(rows, index=False)
+    row = {"a": "q", "b": "q", "c": "q", "d": "q"}
+    for k, decided in ((2, False), (3, True)):
+        out = tmp_path / f"e{k}.csv"
+        assert main(["explain", str(model), str(rows), "--k", str(k), "--out", str(out)]) == 0
+        got = pd.read_csv(out, keep_default_na=False).iloc[0]
+        page = page_explain(kb, row, k, "relevant", direction="positive", threshold=0.5)
+        assert got["decision"] == "yes" and bool(got["decides"]) is decided is page.decides
+        assert got["features"] == " AND ".join(f"{f}={v}" for f, v in page.features.items())
+        assert (got["sub_lower"], got["sub_upper"]) == pytest.approx(tuple(page.bounds))
+        said = undecided_said(k, "yes", page.best.by_prior)
+        assert (got["note"] == said) is (not decided)
+        assert (said[1:] in explanation_sentence(page, "yes")) is (not decided)
