@@ -645,7 +645,8 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "unseen": pred["unseen"].iloc[i]})
             continue
         # features that do not decide the answer on their own are the strongest case, said so
-        said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior)
+        said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior,
+                                                   e.answer_by_prior)
         rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "decides": e.decides,

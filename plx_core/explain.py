@@ -537,6 +537,18 @@ class _SubQueries:
         return out
 
     @functools.cached_property
+    def full_by_prior(self) -> bool:
+        """Whether the full query's answer is the prior clause's own target alone
+        (`prior_decided`): none of the row's rules outweighs the model's threshold device."""
+        ev = self.full.evidence
+        if ev is None or not len(self._prior_ids) or not np.isfinite(ev.target).all():
+            return False
+        n = len(ev.clause)
+        return bool(prior_decided(np.isin(ev.clause, self._prior_ids), ev.target,
+                                  np.zeros(n, np.int64), np.arange(n),
+                                  np.array([self.full.lower]), np.array([self.full.upper]))[0])
+
+    @functools.cached_property
     def _prior_ids(self) -> np.ndarray:
         """The clause ids of the KB's enabled prior clauses (`PRIOR_ID`)."""
         return np.array([self.kb.n_learned + j for j, c in enumerate(self.kb.extra)
@@ -849,6 +861,7 @@ class Explanation:
     explained_class: str = ""  # the class whose support ω(POS) is: the KB's POS (`class_of`)
     decides: bool = True  # the chosen sub-query decides the answer on its own (`decides`)
     threshold: float = 0.5  # the model's decision threshold `decides` was judged at
+    answer_by_prior: bool = False  # the full answer is the prior clause's alone (`prior_decided`)
 
     @property
     def mean(self) -> float:
@@ -889,8 +902,8 @@ class Explanation:
         if not self.decides:  # the strongest case, which decides nothing: said, not claimed
             from .wording import undecided_said
 
-            how = (f"is the strongest case — {undecided_said(self.k, self.direction, self.best.by_prior)}"
-                   " — for")
+            said = undecided_said(self.k, self.direction, self.best.by_prior, self.answer_by_prior)
+            how = f"is the strongest case — {said} — for"
         return (f"{sub} {how} the {verdict} decision{cls}: ω(POS) ∈ [{self.bounds[0]:.4g}, "
                 f"{self.bounds[1]:.4g}] ({self.search} search over {self.evaluated} of "
                 f"{self.n_total} sub-queries{tie})" + (f"; {self.note}" if self.note else ""))
@@ -1134,6 +1147,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
                      int(r["n_clauses"][0]), 1, bool(r["by_prior"][0]))
     return Explanation(
         decides=decides(lo, hi, positive, threshold, fb, cand.by_prior), threshold=threshold,
+        answer_by_prior=ev.full_by_prior,
         query=dict(ev.query), k=k, features=cand.as_query(), bounds=cand.bounds,
         positive=bool(fb.positive), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
@@ -1217,7 +1231,7 @@ def _explanation(ev: _SubQueries, k: int, positive: bool, cands: list[Candidate]
     side = "positive" if positive else "negative"
     return Explanation(
         decides=decides(best.lower, best.upper, positive, threshold, ev.full, best.by_prior),
-        threshold=float(threshold),
+        threshold=float(threshold), answer_by_prior=ev.full_by_prior,
         query=dict(ev.query), k=k, features=best.as_query(), bounds=best.bounds,
         positive=bool(ev.full.positive), query_bounds=_clean_bounds(ev.full), candidates=cands,
         search=search, evaluated=evaluated, n_total=math.comb(ev.n, k), tied=tied,

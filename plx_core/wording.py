@@ -363,14 +363,20 @@ def _group(k: int, many: bool = True) -> str:
     return more if many else one
 
 
-def undecided_said(k: int, side: str, by_prior: bool = False) -> str:
+def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: bool = False
+                   ) -> str:
     """The one wording of an explanation whose best size-k sub-query does not decide the
     answer on its own (`Explanation.decides` False): `no pair of values decides malignant on
     its own` (+ why, when the prior clause alone answered it: its support is the model's
-    threshold device, not evidence). Used by `explanation_sentence`, `Explanation.summary`
-    and the CLI's note."""
-    why = ("; its support is the model's prior clause, which the rules about these values "
-           "do not outweigh") if by_prior else ""
+    threshold device, not evidence; or the row's answer itself is, `answer_by_prior`). Used
+    by `explanation_sentence`, `Explanation.summary` and the CLI's note."""
+    why = ""
+    if answer_by_prior:
+        why = ("; the answer itself is the model's prior clause, which none of the rules about "
+               "the row's values outweighs")
+    elif by_prior:
+        why = ("; its support is the model's prior clause, which the rules about these values "
+               "do not outweigh")
     return f"no {_group(k, many=False)} decides {side} on its own{why}"
 
 
@@ -401,7 +407,9 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     text = f"On their own, {conds} {span}: {how}."
     if not getattr(explanation, "decides", True):  # said, not claimed
         best = explanation.candidates[0] if getattr(explanation, "candidates", None) else None
-        text = (f"{_cap(undecided_said(k, side, bool(getattr(best, 'by_prior', False))))}. "
+        said = undecided_said(k, side, bool(getattr(best, "by_prior", False)),
+                              bool(getattr(explanation, "answer_by_prior", False)))
+        text = (f"{_cap(said)}. "
                 f"{_cap(how)}: {conds}, which {span}.")
     if getattr(explanation, "tied", 0):
         text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "

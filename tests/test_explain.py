@@ -1070,6 +1070,15 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     e1 = explain(kb, neg, k=1, semantics="relevant")
     assert not e1.positive and e1.features == {"d": "0"}  # [0.3] beats the prior's [0, 0]
     assert e1.decides and e1.bounds.lower == pytest.approx(0.3)
+    # an answer the prior clause alone gives (no term, d=1): nothing decides it, said so
+    bare = {"a": "1", "b": "0", "c": "1", "d": "1"}
+    e = explain(kb, bare, k=2, semantics="relevant")
+    assert (e.query_bounds.lower, e.query_bounds.upper) == (0.0, 0.0) and e.answer_by_prior
+    assert not e.positive and not e.decides
+    assert explanation_sentence(e, "yes").startswith(
+        "No pair of values decides not yes on its own; the answer itself is the model's prior "
+        "clause, which none of the rules about the row's values outweighs.")
+    assert not e2.answer_by_prior and not e3.answer_by_prior
 
 
 def test_decides_is_judged_at_the_models_threshold():
@@ -1131,6 +1140,10 @@ def test_explanation_bounds_are_the_lp_answer_and_decide_only_when_they_do(case,
             assert c.lower == c.upper == prior[0].p
             alone = query(bare, c.as_query(), semantics="relevant")
             assert (alone.lower, alone.upper) != (prior[0].p, prior[0].p)
+    if e.answer_by_prior:  # the same for the row's own answer
+        assert full.lower == full.upper == prior[0].p
+        alone = query(bare, q, semantics="relevant")
+        assert (alone.lower, alone.upper) != (prior[0].p, prior[0].p)
     mean = (e.bounds.lower + e.bounds.upper) / 2
     if e.decides:
         assert not e.best.by_prior
