@@ -356,10 +356,14 @@ def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.
         got = _FOLDS.get(key)
     if got is None:
         skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-        with warnings.catch_warnings():  # a class of fewer than k rows sits in fewer folds:
-            # expected here (a rare class's rows are scored wherever they fall), not the user's
-            warnings.filterwarnings("ignore", "The least populated class in y", UserWarning)
+        if np.unique(y, return_counts=True)[1].min(initial=k) >= k:
             got = list(skf.split(np.zeros(len(y)), y))
+        else:  # a class of fewer than k rows sits in fewer folds: expected here (its rows are
+            # scored wherever they fall), not the user's to read (filters are process-wide:
+            # changed only then)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "The least populated class in y", UserWarning)
+                got = list(skf.split(np.zeros(len(y)), y))
         for tr, te in got:
             tr.setflags(write=False)
             te.setflags(write=False)

@@ -68,6 +68,7 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert f"plx picks {picked}: " in body and f"Why {picked}: " in body
             assert f"{picked} against the other 2 classes: top sub-queries of size" in body
             assert errs.count() == 0
+            app.shot("explain-several-classes")
             app.nav("Rules", expect="a rule here is about 'plum' against the other 2")
             # the model of every class, fitted once, is scored on the Evaluate page too
             app.nav("Evaluate", expect="Macro F1 (all classes)")

@@ -477,3 +477,20 @@ def test_folds_drawn_by_many_fits_at_once_are_each_labels_own():
                                                                        labels[i])
         assert all(np.array_equal(a, c) and np.array_equal(b, d)
                    for (a, b), (c, d) in zip(fs, want, strict=True))
+
+
+def test_folds_of_a_class_rarer_than_the_folds_hold_each_row_out_once_without_a_warning():
+    """A class of 3 rows in 5 folds: each row is held out once (3 folds hold one each) and
+    scikit-learn's 'least populated class' warning, about our own folds, does not reach the
+    user."""
+    import warnings
+
+    from plx_core.selection import folds
+
+    y = np.array([0] * 40 + [1] * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = folds(y, 5, 7)
+    held = np.concatenate([te for _tr, te in got])
+    assert sorted(held.tolist()) == list(range(43))
+    assert sorted(int(y[te].sum()) for _tr, te in got) == [0, 0, 1, 1, 1]
