@@ -224,7 +224,6 @@ def true_class(ws, inst: Instance) -> str | None:
 def answer_sentences(ca: ClassAnswer) -> list[str]:
     """The picked class and the runner-up in words, then each explanation as a sentence."""
     from plx_core import wording
-    from plx_core.rules import features_text
 
     top, second = ca.table.iloc[0], ca.table.iloc[1]
     out = [f"plx picks {ca.picked}: its KB's ω(POS) bounds [{top['lower']:.3f}, "
@@ -238,10 +237,9 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     for e, cls, what in ((ca.why, ca.picked, "Why"), (ca.why_not, ca.runner_up, "Why not")):
         if e is None:
             out.append(f"{what} {cls}: no known value explains it.")
-        else:
-            out.append(f"{what} {cls}: {features_text(e.features)} — {cls}'s KB gives "
-                       f"[{e.bounds[0]:.3f}, {e.bounds[1]:.3f}] on these {e.k} feature"
-                       f"{'' if e.k == 1 else 's'} alone.")
+        else:  # the one wording of an explanation (it says when the k values decide nothing)
+            out.append(f"{what} {cls}: {wording.explanation_sentence(e, cls)} ({cls}'s KB "
+                       "against the other classes.)")
     out += [f"{c}'s KB could not answer this instance ({why}): {c} is not compared."
             for c, why in ca.failed]
     return out
