@@ -8,7 +8,9 @@ rows of the split are explained by the default (`PLXClassifier.explain_many`, th
 answers and its threshold) and counted: explanations, those whose chosen sub-query decides
 the answer on its own (`Explanation.decides`), those the prior clause alone answers
 (`Candidate.by_prior`), and those whose sub-query's mean is not on the answer's side of the
-threshold (what an explanation without `decides` presented as the case for the answer). With
+threshold (what an explanation without `decides` presented as the case for the answer), and
+those whose searched KB answers the full row on the other side (the tuned Direct variant
+answers with its window and prior, and `explain` searches the full Direct KB). With
 --csv, one line per explanation (set, run, row, k, chosen, decision, features, bounds) to
 compare two trees' explanations row by row.
 """
@@ -38,13 +40,14 @@ def main(sets: list[str], runs: int, n_rows: int, out: str | None) -> None:
             rows = X.iloc[te[:n_rows]]
             t = m._decides_at() if hasattr(m, "_decides_at") else m._threshold()
             for k in (1, 2, 3):
-                n = dec = pri = off = 0
+                n = dec = pri = off = other = 0
                 for i, e in enumerate(m.explain_many(rows, k=k)):
                     if not isinstance(e, Explanation):
                         continue
                     mean = (e.bounds[0] + e.bounds[1]) / 2
                     side = mean > t + TIE_EPS if e.positive else mean <= t + TIE_EPS
                     n, off = n + 1, off + (not side)
+                    other += (e.query_bounds.mean > t + TIE_EPS) != e.positive
                     dec += bool(getattr(e, "decides", side))
                     pri += bool(getattr(e.best, "by_prior", False))
                     lines.append({"set": key, "run": r, "row": int(te[i]), "k": k,
@@ -52,7 +55,8 @@ def main(sets: list[str], runs: int, n_rows: int, out: str | None) -> None:
                                   "features": ",".join(sorted(e.features)),
                                   "lower": e.bounds[0], "upper": e.bounds[1]})
                 print(f"{key} run {r} {m.chosen_} k={k}: {n} explained, {dec} decide, "
-                      f"{pri} answered by the prior alone, {off} off the answer's side",
+                      f"{pri} answered by the prior alone, {off} off the answer's side, "
+                      f"{other} where the searched KB answers the row otherwise",
                       flush=True)
     if out:
         pd.DataFrame(lines).to_csv(out, index=False)
