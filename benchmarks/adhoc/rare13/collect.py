@@ -7,7 +7,7 @@ test rows when it answers (each adopted from one search on a copy of the estimat
     python benchmarks/adhoc/rare13/collect.py SET RUNS OUT.pkl    # RUNS: 0-19 or 0,3,7
 
 Needs `honest_grid.patch` (beside it) applied to plx_core: `git apply
-benchmarks/adhoc/rare13/honest_grid.patch` (against main at b33110f). SET: a key of the
+benchmarks/adhoc/rare13/honest_grid.patch` (made against main at d07787c; measured on b33110f, the same search). SET: a key of the
 comparison or "gen:NAME" (a table of `tables.py`, one per run). Environment:
 HONEST_GRID=all (fold cuts among every distinct value; default the fine bins' edges) or a
 number of quantile bins, CREDIT_GRID=1 (the vote's credit on that grid too), SKIP_HONEST=1
