@@ -206,7 +206,7 @@ def decides(lower: float, upper: float, positive: bool, threshold: float, full: 
     ω(POS) (the mean) strictly on the `positive` side of the model's `threshold` (a tie at the
     threshold — reported negative — decides only an answer that is itself a tie), and not
     answered by the prior clause alone (`prior_decided`). An explanation whose best candidate
-    does not decide says so (`wording.undecided_sentence`)."""
+    does not decide says so (`wording.undecided_said`)."""
     if by_prior:
         return False
     mean = (lower + upper) / 2

@@ -399,6 +399,9 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
             else f"{verb[1]} the support for {pos} between {fmt(lo)} and {fmt(hi)}")
     if explanation.search == "shapley":
         how = f"the {plural(k, 'value')} whose Shapley values push hardest towards {side}"
+    elif explanation.n_total == 1:  # the row knows k values: one candidate, nothing to rank
+        how = (f"the only {_group(k, many=False)} there is to weigh (the row knows no other "
+               "value)")
     else:
         searched = (f"all {explanation.n_total:,} {group}" if explanation.search == "exhaustive"
                     else f"{explanation.evaluated:,} of {explanation.n_total:,} {group} "

@@ -115,6 +115,26 @@ def test_explanation_sentence(kb):
         assert W.TIE_RESOLUTION[e2.resolved_by] in s2
 
 
+def test_explanation_sentence_with_one_candidate_counts_no_group(kb):
+    """A row that knows exactly k values has one size-k candidate: the sentence says it is the
+    only one, not the strongest "among all 1 pairs of values"."""
+    for q, k, group in ((as_query("0---"), 1, "single value"), (as_query("01--"), 2,
+                                                                "pair of values")):
+        e = explain(kb, q, k=k)
+        assert e.n_total == 1
+        s = W.explanation_sentence(e, "malignant")
+        assert "among all 1" not in s and "strongest" not in s, s
+        assert f"the only {group} there is to weigh (the row knows no other value)" in s, s
+    one = KB.from_text("[0.6] POS | ~a=1\n[0.3] POS | ~b=1\n")  # mean 0.45: no pair decides POS
+    e = explain(one, {"a": "1", "b": "1"}, k=2, direction="positive")
+    s = W.explanation_sentence(e, "yes")
+    assert not e.decides and s.startswith("No pair of values decides yes on its own. The only "
+                                          "pair of values there is to weigh"), s
+    many = explain(kb, as_query("0100"), k=2)  # six pairs: still the strongest among them
+    assert "the strongest case for not malignant among all 6 pairs of values" in \
+        W.explanation_sentence(many, "malignant")
+
+
 def test_counterfactual_sentence(kb):
     cf = counterfactual(kb, as_query("1111"), max_changes=2)
     s = W.counterfactual_sentence(cf, "malignant")
