@@ -474,6 +474,36 @@ def test_explain_page_names_the_class_of_a_several_class_label():
     assert "the support for Gentoo" in body
 
 
+@pytest.mark.slow
+def test_explain_page_among_all_classes_shows_a_class_named_in_html_as_typed():
+    # the chart of the picked class's KB is titled with the class: plotly renders <b> and
+    # <a href> in titles, so a class written as HTML must reach it escaped, read as typed
+    import json
+
+    from plx_app.service.classes import class_answer, fit_classes
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({c: rng.choice(list("abc"), 150) for c in "pq"})
+    evil = "<b>rice</b>"
+    frame["crop"] = np.where(frame.p == "a", evil, np.where(frame.q == "b", "fern", "wheat"))
+    raw = read_upload(frame.to_csv(index=False).encode(), "crops.csv")
+    ws = new_workspace(raw, replace(raw.defaults, label="crop", positive="fern"),
+                       kb=KBSettings("direct"))
+    X, y = ws.part("test")
+    row = next(r for r in X.index if X.loc[r, "p"] == "a")
+    inst = instance_from_row(X, y, row, "test")
+    ws.set_selected(inst)
+    assert class_answer(fit_classes(ws), inst).picked == evil  # fitted: the page shows it
+    at = run("plx_app/views/4_Explain.py", ws)
+    assert not errors(at), errors(at)
+    assert metric(at, "Class plx answers") == evil
+    titles = [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "")
+              for c in at.get("plotly_chart")]
+    ours = [t for t in titles if "against the other 2 classes" in t]
+    assert ours == ["&lt;b&gt;rice&lt;/b&gt; against the other 2 classes: top sub-queries of "
+                    "size 2"], titles
+
+
 @pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",
                                   "SHAP on a baseline model"])
 @pytest.mark.slow

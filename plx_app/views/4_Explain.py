@@ -31,7 +31,7 @@ from plx_app.service.explain import (
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, fit_button, guard, keep_last, md, require_kb
 from plx_core import wording
-from plx_core.plots import explanation_bars, shapley_bars
+from plx_core.plots import esc, explanation_bars, shapley_bars
 from plx_core.tokens import condition_text
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
@@ -150,8 +150,8 @@ if several(ws):  # the explanation above is POS against the rest; here, the clas
             for line in answer_sentences(ca):
                 st.markdown(md(line))
             if ca.why is not None:
-                figure(explanation_bars(ca.why, top=8, title=(
-                    f"{ca.picked} against the other {n_classes - 1} classes: top sub-queries "
+                figure(explanation_bars(ca.why, top=8, title=(  # a class is user text
+                    f"{esc(ca.picked)} against the other {n_classes - 1} classes: top sub-queries "
                     f"of size {ca.why.k}")), key="x_classes_bars", static=True)
             for note in (*fit_notes(ws), *ca.notes):
                 st.caption(md(note))
