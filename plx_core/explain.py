@@ -200,6 +200,13 @@ def prior_decided(prior: np.ndarray | None, target: np.ndarray, s_idx: np.ndarra
     return has & ~backed & (lower == upper) & np.isin(lower, tp)
 
 
+def decided(full: Bounds, threshold: float) -> bool:
+    """The model's decision on a query answered `full` at its decision `threshold` (a tie at
+    the threshold reported negative): the side an explanation with direction "auto" explains
+    and its `Explanation.positive` (at the default 0.5, `Bounds.positive`: the paper's rule)."""
+    return bool(full.mean > threshold + TIE_EPS)
+
+
 def decides(lower: float, upper: float, positive: bool, threshold: float, full: Bounds,
             by_prior: bool = False) -> bool:
     """Whether a sub-query with these bounds decides the answer explained on its own: its
@@ -830,7 +837,8 @@ class Candidate:
 class Explanation:
     """The k-feature explanation of a query (Algorithm 6) and every candidate, ranked.
 
-    `positive` is the decision of the full query (`query_bounds`); `features` the chosen
+    `positive` is the decision of the full query (`query_bounds`) at `threshold` (`decided`);
+    `features` the chosen
     sub-query and `bounds` its ω(POS) bounds. `decides` says whether those bounds decide the
     answer explained on their own at the model's `threshold` (`decides`): False when no size-k
     sub-query does (a rule vote whose terms need 3 values, asked for 2; a candidate answered
@@ -1094,8 +1102,9 @@ def explain(
     from every beam member, evaluating at most max(budget, 10 · beam_width · n · k)
     sub-queries. `direction` "positive"/"negative"
     overrides the side explained ("auto": the query's decision). `threshold`: the model's
-    decision threshold on ω(POS), at which the explanation's `decides` is judged (the
-    estimator passes its own; the search does not depend on it).
+    decision threshold on ω(POS), at which the query's decision (`decided`: the side "auto"
+    explains) and the explanation's `decides` are judged (the estimator passes its own; the
+    ranking of candidates does not depend on it).
     """
     threshold = _check_threshold(threshold)
     if strategy not in ("subquery", "shapley"):
@@ -1133,7 +1142,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
                         f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
                         f"{uncited_said(kb, ev.pq)}{idle_said(ev.idle)}")
     fb = ev.full
-    positive = fb.positive if direction == "auto" else direction == "positive"
+    positive = decided(fb, threshold) if direction == "auto" else direction == "positive"
     side = "positive" if positive else "negative"
     sh = shapley(kb, q, semantics=semantics)
     cited = set(ev.names)  # (a feature no clause uses has value 0 and is never cited)
@@ -1149,7 +1158,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
         decides=decides(lo, hi, positive, threshold, fb, cand.by_prior), threshold=threshold,
         answer_by_prior=ev.full_by_prior,
         query=dict(ev.query), k=k, features=cand.as_query(), bounds=cand.bounds,
-        positive=bool(fb.positive), query_bounds=_clean_bounds(fb),
+        positive=decided(fb, threshold), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
         tie_break="the k largest Shapley values of ω(POS) towards the decision, then feature order",
         resolved_by="none", semantics=ev.sem, direction=side, explained_class=class_of(kb),
@@ -1196,7 +1205,7 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
                 f"({list(ev.names)}){unseen_said(ev.pq.unseen)}{uncited_said(ev.kb, ev.pq)}"
                 f"{idle_said(ev.idle)}"
             )
-    positive = ev.full.positive if direction == "auto" else direction == "positive"
+    positive = decided(ev.full, threshold) if direction == "auto" else direction == "positive"
     limit = budget if ev.sem == "relevant" else lp_budget
     search = _Search(ev, positive)
     exhaustive = {k: math.comb(n, k) <= limit for k in ks}
@@ -1233,7 +1242,7 @@ def _explanation(ev: _SubQueries, k: int, positive: bool, cands: list[Candidate]
         decides=decides(best.lower, best.upper, positive, threshold, ev.full, best.by_prior),
         threshold=float(threshold), answer_by_prior=ev.full_by_prior,
         query=dict(ev.query), k=k, features=best.as_query(), bounds=best.bounds,
-        positive=bool(ev.full.positive), query_bounds=_clean_bounds(ev.full), candidates=cands,
+        positive=decided(ev.full, threshold), query_bounds=_clean_bounds(ev.full), candidates=cands,
         search=search, evaluated=evaluated, n_total=math.comb(ev.n, k), tied=tied,
         tie_break=TIE_BREAK[side], resolved_by=resolved, semantics=ev.sem, direction=side,
         explained_class=class_of(ev.kb))
@@ -1408,7 +1417,7 @@ def explain_many(
         evs = list(pool.map(prepared, todo) if pool else map(prepared, todo))
         failed = {j: ev for j, ev in enumerate(evs) if isinstance(ev, Unexplained)}
         made = [j for j, ev in enumerate(evs) if ev is not None and j not in failed]
-        side = [evs[j].full.positive if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
+        side = [decided(evs[j].full, threshold) if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
                 else dirs[todo[j]] == "positive" for j in made]
         got = {j: e for j, e in zip(made, explain_rows(
             [evs[j] for j in made], [ks[todo[j]] for j in made], side, budget, threshold))

@@ -19,6 +19,7 @@ from plx_core.explain import (
     evidence,
     explain,
     explain_all,
+    explain_many,
     explanation_accuracy,
     known_k,
     mentioned_features,
@@ -1089,6 +1090,28 @@ def test_decides_is_judged_at_the_models_threshold():
     assert not e.decides and e.threshold == 0.8
     with pytest.raises(DataError, match="threshold must be a number in"):
         explain(kb, q, k=1, threshold=1.5)
+
+
+def test_the_side_explained_by_default_is_the_decision_at_the_models_threshold():
+    """ω(POS) = 0.4 is positive for a model answering at 0.3: `explain(…, threshold=0.3)`
+    explains that positive answer, as `plx explain` and the estimator (which pass the side)
+    do — it explained the 0.5 rule's negative side and said c = 1 decides it, an answer the
+    model never gave — through every path (search, Shapley, batched rows)."""
+    kb = _kb("[0.4] POS | ~a=1\n[0.45] POS | ~b=1\n[0.2] POS | ~c=1\n")
+    q = {"a": "1", "b": "1", "c": "1"}
+    assert query(kb, q).mean == pytest.approx(0.4)
+    at5 = explain(kb, q, k=1)
+    assert not at5.positive and at5.direction == "negative" and at5.features == {"c": "1"}
+    found = [explain(kb, q, k=1, threshold=0.3),
+             explain(kb, q, k=1, threshold=0.3, strategy="shapley"),
+             *explain_many(kb, [q, q], k=1, threshold=0.3),
+             *explain_many(kb, [q], k=1, threshold=0.3, semantics="relevant")]
+    for e in found:
+        assert e.positive and e.direction == "positive", e.summary()
+        assert "c" not in e.features and "the positive decision" in e.summary()
+    assert found[-1].decides and found[-1].features == {"b": "1"}  # 0.45 > 0.3 on its own
+    e = explain(kb, q, k=1, threshold=0.3, direction="negative")  # asked for: still given
+    assert e.direction == "negative" and e.features == {"c": "1"} and e.positive
 
 
 _FAMILY_LENGTHS = {"direct": (1, 2, 3), "vote": (1,), "rule-vote": (1, 3), "tree": (2, 3)}
