@@ -612,7 +612,7 @@ def cmd_predict(a: argparse.Namespace) -> None:
 def cmd_explain(a: argparse.Namespace) -> None:
     from .explain import Unexplained, explain_many
     from .rules import features_text
-    from .wording import undecided_said
+    from .wording import class_names, other_side_said, undecided_said
 
     out = _outputs(a, a.model, a.data)
     model = Model.load(a.model)
@@ -647,6 +647,11 @@ def cmd_explain(a: argparse.Namespace) -> None:
         # features that do not decide the answer on their own are the strongest case, said so
         said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior,
                                                    e.answer_by_prior)
+        if e.other_side:  # the full Direct KB searched answers the row the other way: said
+            pos, neg = class_names(explained[i])
+            side, flip = (pos, neg) if e.direction == "positive" else (neg, pos)
+            said = "; ".join(x for x in (said, other_side_said(side, flip, e.query_bounds,
+                                                               e.threshold)) if x)
         rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "decides": e.decides,

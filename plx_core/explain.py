@@ -223,6 +223,14 @@ def decides(lower: float, upper: float, positive: bool, threshold: float, full: 
     return bool(mean < threshold - TIE_EPS or (tie and abs(full.mean - threshold) <= TIE_EPS))
 
 
+def other_side(full: Bounds, positive: bool, threshold: float) -> bool:
+    """Whether the searched KB's own answer to the whole row (`full`, at `threshold`; a tie
+    is negative) is not the side explained: an explanation of the tuned Direct variant
+    searches the full Direct KB, which answers some rows the other way (said by
+    `wording.other_side_said`, not hidden behind features that do argue for the answer)."""
+    return bool((full.lower + full.upper) / 2 > threshold + TIE_EPS) != bool(positive)
+
+
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
                  most: int | None = None, lengths: np.ndarray | None = None) -> _ClauseSets:
     """`_ClauseSets` of the clauses of `evidence` (a relevant-semantics query's, known
@@ -870,6 +878,9 @@ class Explanation:
     decides: bool = True  # the chosen sub-query decides the answer on its own (`decides`)
     threshold: float = 0.5  # the model's decision threshold `decides` was judged at
     answer_by_prior: bool = False  # the full answer is the prior clause's alone (`prior_decided`)
+    #: the searched KB answers the whole row on the other side of `threshold` from `direction`
+    #: (`other_side`): the tuned Direct variant answers with a window of the full KB searched
+    other_side: bool = False
 
     @property
     def mean(self) -> float:
@@ -912,9 +923,17 @@ class Explanation:
 
             said = undecided_said(self.k, self.direction, self.best.by_prior, self.answer_by_prior)
             how = f"is the strongest case — {said} — for"
+        other = ""
+        if self.other_side:
+            from .wording import other_side_said
+
+            flip = "negative" if self.direction == "positive" else "positive"
+            other = "; " + other_side_said(self.direction, flip, self.query_bounds,
+                                           self.threshold)
         return (f"{sub} {how} the {verdict} decision{cls}: ω(POS) ∈ [{self.bounds[0]:.4g}, "
                 f"{self.bounds[1]:.4g}] ({self.search} search over {self.evaluated} of "
-                f"{self.n_total} sub-queries{tie})" + (f"; {self.note}" if self.note else ""))
+                f"{self.n_total} sub-queries{tie})" + other
+                + (f"; {self.note}" if self.note else ""))
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -1156,7 +1175,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
                      int(r["n_clauses"][0]), 1, bool(r["by_prior"][0]))
     return Explanation(
         decides=decides(lo, hi, positive, threshold, fb, cand.by_prior), threshold=threshold,
-        answer_by_prior=ev.full_by_prior,
+        answer_by_prior=ev.full_by_prior, other_side=other_side(fb, positive, threshold),
         query=dict(ev.query), k=k, features=cand.as_query(), bounds=cand.bounds,
         positive=decided(fb, threshold), query_bounds=_clean_bounds(fb),
         candidates=[cand], search="shapley", evaluated=1, n_total=math.comb(ev.n, k), tied=0,
@@ -1241,6 +1260,7 @@ def _explanation(ev: _SubQueries, k: int, positive: bool, cands: list[Candidate]
     return Explanation(
         decides=decides(best.lower, best.upper, positive, threshold, ev.full, best.by_prior),
         threshold=float(threshold), answer_by_prior=ev.full_by_prior,
+        other_side=other_side(ev.full, positive, threshold),
         query=dict(ev.query), k=k, features=best.as_query(), bounds=best.bounds,
         positive=decided(ev.full, threshold), query_bounds=_clean_bounds(ev.full), candidates=cands,
         search=search, evaluated=evaluated, n_total=math.comb(ev.n, k), tied=tied,

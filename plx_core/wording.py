@@ -380,6 +380,18 @@ def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: b
     return f"no {_group(k, many=False)} decides {side} on its own{why}"
 
 
+def other_side_said(side: str, other: str, full: Any, threshold: float) -> str:
+    """The one wording of an explanation whose searched KB answers the whole row the other way
+    (`Explanation.other_side`: the tuned Direct variant answers with a window and prior of the
+    full Direct KB searched; a class explained as why not, whose own KB says yes but another
+    class is stronger). Used by `explanation_sentence`, `Explanation.summary` and the CLI."""
+    mean = (float(full[0]) + float(full[1])) / 2
+    return (f"on all of the row's values the knowledge base searched answers {other} (support "
+            f"{fmt(mean)}, threshold {fmt(threshold)}), not {side}: the model answers {side} "
+            f"another way (its tuned window of this knowledge base, or another class's stronger "
+            f"support), and these values are this knowledge base's strongest case for it")
+
+
 def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     """The chosen sub-query of an `Explanation` in words, with how ties were settled:
     `On their own, a = x and b = y bound the support for malignant between 0.9 and 1.00 —
@@ -414,6 +426,9 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
                               bool(getattr(explanation, "answer_by_prior", False)))
         text = (f"{_cap(said)}. "
                 f"{_cap(how)}: {conds}, which {span}.")
+    if getattr(explanation, "other_side", False):
+        flip = neg if side == pos else pos
+        text += (f" {_cap(other_side_said(side, flip, explanation.query_bounds, explanation.threshold))}.")
     if getattr(explanation, "tied", 0):
         text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "
                  f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
@@ -689,6 +704,7 @@ __all__ = [
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "explanation_sentence", "fmt", "undecided_said",
+    "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
 ]

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from paper import FEATURES, as_query, example2
 
-from plx_core import KB, DataError, direct_kb, query
+from plx_core import KB, DataError, direct_kb, query, query_many
 from plx_core.explain import (
     TIE_BREAK,
     Explanation,
@@ -1177,3 +1177,50 @@ def test_explanation_bounds_are_the_lp_answer_and_decide_only_when_they_do(case,
     elif not e.best.by_prior:
         assert (mean <= threshold + 1e-9) if e.direction == "positive" else (
             abs(mean - threshold) <= 1e-9 or mean > threshold)
+
+
+# ------------------------------------------------- the searched KB answers the row otherwise
+
+
+def test_an_explanation_says_when_its_kb_answers_the_whole_row_the_other_way(direct):
+    """Explaining Example 2's 0101 (the KB answers negative) as positive: the features are the
+    KB's strongest case for positive, and the explanation says the KB itself answers the
+    row the other way; explaining its own answer says nothing of the kind."""
+    from plx_core.wording import explanation_sentence
+
+    own = explain(direct, as_query("1101"), k=1)
+    assert not own.other_side and "searched answers" not in explanation_sentence(own)
+    forced = explain(direct, as_query("1101"), k=1,
+                     direction="negative" if own.positive else "positive")
+    assert forced.other_side
+    assert "the knowledge base searched answers" in explanation_sentence(forced)
+    assert "the knowledge base searched answers" in forced.summary()
+
+
+def test_the_tuned_direct_variant_says_which_rows_its_full_kb_answers_otherwise():
+    """The tuned Direct variant answers with a window and prior of the full Direct KB that
+    `explain` searches: on the rows where that full KB alone answers the other way (13 of
+    120 here), the explanation says so, and nowhere else; its side is still the model's."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+    from plx_core.wording import explanation_sentence
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"f{j}": rng.choice(list("abc"), 300) for j in range(6)})
+    score = ((X.f0 == "a") * 1.0 + (X.f1 == "b") * 1.0 + (X.f2 == "c") * 0.8
+             + rng.normal(0, 0.8, 300))
+    y = (score > 1.3).astype(int)
+    m = PLXClassifier(variant="tuned", positive=1, random_state=0).fit(X, y)
+    rows = X.iloc[:120]
+    es = m.explain_many(rows, k=2)
+    decided = m.predict(rows) == 1
+    full = query_many(m.paper_kbs_[0], rows)
+    flips = ((full.lower + full.upper) / 2 > m.threshold_ + 1e-9) != decided
+    assert flips.sum() > 0
+    assert [e.other_side for e in es] == list(flips)
+    for e, d in zip(es, decided):
+        assert e.positive == d and e.direction == ("positive" if d else "negative")
+        assert ("the knowledge base searched answers" in explanation_sentence(e)) == e.other_side
+    one = m.explain(rows.iloc[[int(np.flatnonzero(flips)[0])]], k=2)
+    assert one.other_side
