@@ -423,10 +423,13 @@ def cut_points(ds: Dataset) -> pd.DataFrame:
 
 
 def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
-             frame: pd.DataFrame | None = None) -> list[tuple[str, str]]:
+             frame: pd.DataFrame | None = None, ids: Sequence[str] | None = None
+             ) -> list[tuple[str, str]]:
     """Plain-words notes on a prepared data set: (level, message), level info/warning;
     `frame`, the table it was prepared from, is looked at for records exported twice (rows
-    equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is."""
+    equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is;
+    `ids`: its ID-like columns (default: those the data set's schema left out as such — the
+    Data page passes those its automatic choice leaves out, as the user lists features)."""
     notes: list[tuple[str, str]] = []
     n, F = ds.X.shape
     counts = ds.counts()
@@ -437,7 +440,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
-        if frame is not None and (why := repeated_rows(frame, id_columns(ds.schema.excluded))):
+        if frame is not None and (why := repeated_rows(
+                frame, id_columns(ds.schema.excluded) if ids is None else ids)):
             notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))

@@ -24,7 +24,7 @@ from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
-from plx_core.data import MISSING_MARKERS, suggest_label
+from plx_core.data import MISSING_MARKERS, id_columns, suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -249,7 +249,7 @@ prepared = None
 with guard("The settings do not give a usable table"):
     prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
-    notes = validate(prepared, "direct", None, raw.frame)
+    notes = validate(prepared, "direct", None, raw.frame, id_columns(auto_excluded))
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
