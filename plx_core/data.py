@@ -2156,8 +2156,13 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
         return LabelGuess(str(c), f"its name says it is the label ({k} "
                                   f"class{'es' if k != 1 else ''}){also}")
     best = None
+    written: dict[str, int] = {}  # columns whose classes are written several ways: how many
     for pos, c in enumerate(frame.columns):
         k = int(frame[c].nunique(dropna=True))
+        if max_classes < k <= 8 * max_classes:  # "Setosa", "setosa ", "SETOSA": one class
+            folded = len({text_key(str(v)) for v in pd.unique(frame[c].dropna())})
+            if folded < k:
+                written[c], k = k, folded
         if 2 <= k <= max_classes:
             s = frame[c].dropna()
             numeric = bool(pd.to_numeric(s, errors="coerce").notna().all())
@@ -2173,8 +2178,10 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
         where = ("last" if c == frame.columns[-1] else "first" if c == frame.columns[0]
                  else "best placed")
         kind = "text" if not key[-1] else "two-valued" if k == 2 else "number"
-        return LabelGuess(str(c), f"it is the {where} {kind} column with few classes ({k}){note}; "
-                                  "a label has few classes and usually sits at the edge of a table")
+        ways = f", written {written[c]} ways" if c in written else ""
+        return LabelGuess(str(c), f"it is the {where} {kind} column with few classes ({k}{ways})"
+                                  f"{note}; a label has few classes and usually sits at the edge "
+                                  "of a table")
     c = frame.columns[-1]
     return LabelGuess(str(c), f"no column has 2 to {max_classes} classes, so the last one is "
                               "suggested; choose the label yourself")
