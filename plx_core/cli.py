@@ -231,10 +231,16 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     told(0.04, f"reading the rows' values ({len(frame):,} rows × {len(schema.features)} features)")
     with _input(table.where):
         X, y = schema.apply(frame)
+    alike: dict[str, list[str]] = {}  # columns read the same way: said in one line
     for f, b in schema.bins.items():
         if b.reading():  # read, and said
-            say(f"column {f!r}: {b.reading()}" + (
-                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
+            alike.setdefault(b.reading() + (
+                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""),
+                []).append(f)
+    for how, cols in alike.items():
+        names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
+                                                  else "")
+        say(f"column {names}: {how}" if len(cols) == 1 else f"columns {names}: {how}")
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"

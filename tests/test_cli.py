@@ -1624,3 +1624,23 @@ def test_a_missing_positive_class_is_refused_before_the_columns_are_read(tmp_pat
                                        "pass --positive"):
         fit_model(data, "Ergebnis", say=lambda s: None, progress=lambda f, t: told.append(t))
     assert told == ["reading k.csv"]
+
+
+def test_columns_read_the_same_way_are_said_in_one_line(tmp_path, capsys):
+    # a clinic's 12 lab values with decimal commas were 12 identical notes; one line names them
+    rng = np.random.default_rng(12)
+    labs = {f"labor_{j}": rng.normal(5, 1, 80) for j in range(8)}
+    frame = pd.DataFrame({k: [f"{v:.2f}".replace(".", ",") for v in x] for k, x in labs.items()})
+    frame["dose"] = [f"{v:.1f}".replace(".", ",") for v in rng.normal(2, 1, 80)]
+    frame.loc[3, "dose"] = "unbekannt"  # read as missing: its own line, with its count
+    frame["ziel"] = np.where(labs["labor_0"] > 5, "ja", "nein")
+    data = tmp_path / "k.csv"
+    frame.to_csv(data, sep=";", index=False)
+    code, _, err = run(["fit", data, "--label", "ziel", "--positive", "ja", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "decimal comma" in ln]
+    assert len(said) == 2, said
+    assert said[0].startswith("note: columns 'labor_0', 'labor_1', 'labor_2', 'labor_3', "
+                              "'labor_4', 'labor_5' and 2 more: read as numbers with a decimal comma")
+    assert said[1].startswith("note: column 'dose': ") and "'unbekannt'" in said[1]
