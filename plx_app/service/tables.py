@@ -224,6 +224,15 @@ def read_upload(
                      "encoding": encoding}, reading)
 
 
+def upload_limits() -> str:
+    """The uploader's limits in words, and the ways past them (said before a file is chosen:
+    the browser refuses a larger file with Streamlit's own line, which names neither)."""
+    return (f"At most {MAX_UPLOAD_BYTES / 1e6:.0f} MB, {MAX_UPLOAD_ROWS:,} rows and "
+            f"{MAX_UPLOAD_COLS} columns. A larger table: save it as Parquet (a third of a "
+            "CSV's size or less, its column types kept), or fit it with plx fit, which reads "
+            "as much as its memory budget (--budget) takes.")
+
+
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     """Replace a text column by one column per character position (all values must have the
     same length, at most 64)."""
