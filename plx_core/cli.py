@@ -154,6 +154,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     `progress(fraction, text)` is told each phase (`plx_core.progress`); a table too large
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
+        as_strings,
         estimator_rows,
         grouped_said,
         id_columns,
@@ -166,7 +167,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         unread_numbers,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
-    from .encoding import number_key, one_class
+    from .encoding import default_positive, natural_key, number_key, one_class, spelling_groups
     from .estimator import PLXClassifier
     from .modelfile import model_of
     from .progress import silent, within
@@ -184,9 +185,16 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     table = read_rows(csv, missing, say, encoding, max_bytes=cap)
     check_fit_size(len(table.frame), max(table.frame.shape[1] - 1, 1), memory_budget)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
+    if positive is None and label in frame.columns:  # before the columns are read: seconds
+        classes = tuple(sorted(pd.unique(as_strings(frame[label]).dropna()).tolist(),
+                               key=natural_key))  # (spellings are checked with the schema)
+        if len(classes) == 2 and default_positive(classes) is None and not spelling_groups(classes):
+            raise _positive_needed(label, classes)
+    told(0.01, f"reading the types of {frame.shape[1] - 1} columns (numbers, dates, categories)")
     with _input(table.where):
         schema = infer_schema(frame, label, positive,
                               delimiter=reading_delimiter(table.delimiter, decimal))
+    told(0.03, "checking the columns (copies of the label, numbers or dates kept as categories)")
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")
     if (why := repeated_rows(frame, id_columns(schema.excluded))) is not None:
@@ -214,20 +222,25 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 "…): plx classifies; make a yes/no label column (e.g. whether it is above a "
                 "cut-off) and fit on that")
         if not several:
-            raise CLIError(
-                f"the label {label!r} has {len(schema.classes)} classes {shown}; pass --positive "
-                "to choose the class POS stands for (the other class becomes its negation)")
+            raise _positive_needed(label, schema.classes)
         if threshold is not None:  # the class with the highest mean answers: no cut to move
             raise CLIError(
                 f"--threshold is for a yes/no model, and the label {label!r} has "
                 f"{len(schema.classes)} classes {shown}: leave it out (the class whose KB gives "
                 "the highest mean answers), or pass --positive to fit one class against the rest")
+    told(0.04, f"reading the rows' values ({len(frame):,} rows × {len(schema.features)} features)")
     with _input(table.where):
         X, y = schema.apply(frame)
+    alike: dict[str, list[str]] = {}  # columns read the same way: said in one line
     for f, b in schema.bins.items():
         if b.reading():  # read, and said
-            say(f"column {f!r}: {b.reading()}" + (
-                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""))
+            alike.setdefault(b.reading() + (
+                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""),
+                []).append(f)
+    for how, cols in alike.items():
+        names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
+                                                  else "")
+        say(f"column {names}: {how}" if len(cols) == 1 else f"columns {names}: {how}")
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
@@ -260,6 +273,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                                              text_missing=schema.bins[f].text_missing)
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     return model_of(clf, schema, n_train=len(yb))
+
+
+def _positive_needed(label: str, classes: Sequence[str]) -> CLIError:
+    """The error for two classes of which plx assumes neither positive (`--positive`)."""
+    return CLIError(f"the label {label!r} has {len(classes)} classes {list(classes[:10])}; pass "
+                    "--positive to choose the class POS stands for (the other class becomes its "
+                    "negation)")
 
 
 def _binary_labels(schema: Any, label: str, y: pd.Series, say: Callable[[str], None]

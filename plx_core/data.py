@@ -591,8 +591,14 @@ def holds_dates(s: pd.Series) -> bool:
     Timestamp / datetime / date objects), not as text."""
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return True
-    return s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) in (
-        "datetime", "datetime64", "date")
+    if s.dtype != object:
+        return False
+    for v in s.to_numpy()[:SAMPLE]:  # a text cell first: not every value a date (no full scan)
+        if isinstance(v, str):
+            return False
+        if v is not None and v is not pd.NaT and not (isinstance(v, float) and v != v):
+            break
+    return pd.api.types.infer_dtype(s, skipna=True) in ("datetime", "datetime64", "date")
 
 
 def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
@@ -948,6 +954,9 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     categories, so that numbers never silently become categories or vanish."""
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
+    if s.notna().any() and np.isfinite(pd.to_numeric(s.dropna().astype(object), errors="coerce")
+                                       .to_numpy(dtype=float, na_value=np.nan)).all():
+        return None  # every cell a plain number ("1".."7" codes kept as categories): nothing unread
     u = _present_text(s)
     if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
             u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
@@ -1185,9 +1194,11 @@ def fit_bins(
     *,
     named: bool = True,
     number_format: str = "plain",
+    numbers: np.ndarray | None = None,
 ) -> Binning:
     """Choose the cut points of a numeric column (missing values ignored; text numbers read
-    as `number_format`, which the binning keeps).
+    as `number_format`, which the binning keeps; `numbers`: the column already read so, NaN
+    where missing, when the caller has them — a text column is not read twice).
 
     - "quantile": equal-frequency cuts; cut i is the smallest data value with at least
       ⌊n·i/bins⌋ values below it (so a group of tied values is never split, and 1..12 in
@@ -1197,7 +1208,8 @@ def fit_bins(
     Duplicate edges (ties) are merged and a cut at or below the minimum is dropped, so a
     column may get fewer bins than asked — never an empty lowest bin or two equal labels.
     """
-    x, bad = _numbers(values, number_format)
+    x, bad = (_numbers(values, number_format) if numbers is None
+              else (np.asarray(numbers, dtype=float), np.zeros(len(values), dtype=bool)))
     name = str(values.name) if named and values.name is not None else None
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -1739,6 +1751,8 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     `strings`: `label_texts(y)`, when many columns are asked."""
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
+    if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
+        return None  # more values in its head than the label has classes: no copy (no full pass)
     s = held_numbers(s)
     if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
@@ -1953,7 +1967,8 @@ def infer_schema(
             m = "cuts" if col_cuts is not None else _per_column(method, c, "quantile")
             if stray:
                 s = s.mask(as_strings(s).isin(stray).to_numpy())
-            b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named, number_format=fmt)
+            b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named, number_format=fmt,
+                         numbers=x if is_num else None)  # read above (strays NaN): once
             b = dataclasses.replace(b, text_missing=stray)
             binnings[c] = b
             categories[c] = b.labels
@@ -2156,8 +2171,13 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
         return LabelGuess(str(c), f"its name says it is the label ({k} "
                                   f"class{'es' if k != 1 else ''}){also}")
     best = None
+    written: dict[str, int] = {}  # columns whose classes are written several ways: how many
     for pos, c in enumerate(frame.columns):
         k = int(frame[c].nunique(dropna=True))
+        if max_classes < k <= 8 * max_classes:  # "Setosa", "setosa ", "SETOSA": one class
+            folded = len({text_key(str(v)) for v in pd.unique(frame[c].dropna())})
+            if folded < k:
+                written[c], k = k, folded
         if 2 <= k <= max_classes:
             s = frame[c].dropna()
             numeric = bool(pd.to_numeric(s, errors="coerce").notna().all())
@@ -2173,8 +2193,10 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
         where = ("last" if c == frame.columns[-1] else "first" if c == frame.columns[0]
                  else "best placed")
         kind = "text" if not key[-1] else "two-valued" if k == 2 else "number"
-        return LabelGuess(str(c), f"it is the {where} {kind} column with few classes ({k}){note}; "
-                                  "a label has few classes and usually sits at the edge of a table")
+        ways = f", written {written[c]} ways" if c in written else ""
+        return LabelGuess(str(c), f"it is the {where} {kind} column with few classes ({k}{ways})"
+                                  f"{note}; a label has few classes and usually sits at the edge "
+                                  "of a table")
     c = frame.columns[-1]
     return LabelGuess(str(c), f"no column has 2 to {max_classes} classes, so the last one is "
                               "suggested; choose the label yourself")

@@ -152,6 +152,10 @@ def test_data_page_upload_label_types_bins_and_split(base_ws):
 def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
     at = run("plx_app/views/1_Data.py", fresh(base_ws))
     at.radio(key="data_source").set_value("Upload a CSV").run()
+    # the limits, and the ways past them, said before a file is chosen (the browser's own
+    # refusal of a larger file names neither)
+    assert "200,000 rows" in at.file_uploader(key="data_upload").help
+    assert "Parquet" in at.file_uploader(key="data_upload").help
     at.file_uploader(key="data_upload").set_value(("bad.csv", b"a,b\n1,2\n", "text/csv")).run()
     assert not at.exception
     assert any("only 1 data row" in e for e in errors(at))

@@ -1330,7 +1330,9 @@ def test_fit_tells_its_phases_on_stderr_and_keeps_stdout_clean(tmp_path, capsys)
     out, err = capsys.readouterr()
     assert out.startswith("wrote") and out.count("\n") == 1  # stdout: the result alone
     told = [line for line in err.splitlines() if line.startswith("plx fit: [")]
-    phases = ["reading long.csv", "binning 400 rows", "building the Direct KB of 400 rows",
+    phases = ["reading long.csv", "reading the types of 2 columns", "checking the columns",
+              "reading the rows' values (400 rows × 2 features)",  # before the fit: told too
+              "binning 400 rows", "building the Direct KB of 400 rows",
               "searching candidates 1 of ", "building the chosen model", "saving m.json"]
     at = [next(i for i, line in enumerate(told) if p in line) for p in phases]
     assert at == sorted(at)  # in this order
@@ -1607,3 +1609,38 @@ def test_explain_says_when_no_k_values_decide_as_the_dashboard_does(tmp_path):
         said = undecided_said(k, "yes", page.best.by_prior, page.answer_by_prior)
         assert (got["note"] == said) is (not decided)
         assert (said[1:] in explanation_sentence(page, "yes")) is (not decided)
+
+
+def test_a_missing_positive_class_is_refused_before_the_columns_are_read(tmp_path):
+    # two classes plx assumes neither of (Ja / Nein): one line before the columns' types are
+    # read, which takes most of the time before a fit on a long table
+    from plx_core.cli import CLIError, fit_model
+
+    data = tmp_path / "k.csv"
+    data.write_text("x;Ergebnis\n" + "".join(f"{i % 7};{'Ja' if i % 3 else 'Nein'}\n"
+                                             for i in range(30)))
+    told: list[str] = []
+    with pytest.raises(CLIError, match=r"the label 'Ergebnis' has 2 classes \['Ja', 'Nein'\]; "
+                                       "pass --positive"):
+        fit_model(data, "Ergebnis", say=lambda s: None, progress=lambda f, t: told.append(t))
+    assert told == ["reading k.csv"]
+
+
+def test_columns_read_the_same_way_are_said_in_one_line(tmp_path, capsys):
+    # a clinic's 12 lab values with decimal commas were 12 identical notes; one line names them
+    rng = np.random.default_rng(12)
+    labs = {f"labor_{j}": rng.normal(5, 1, 80) for j in range(8)}
+    frame = pd.DataFrame({k: [f"{v:.2f}".replace(".", ",") for v in x] for k, x in labs.items()})
+    frame["dose"] = [f"{v:.1f}".replace(".", ",") for v in rng.normal(2, 1, 80)]
+    frame.loc[3, "dose"] = "unbekannt"  # read as missing: its own line, with its count
+    frame["ziel"] = np.where(labs["labor_0"] > 5, "ja", "nein")
+    data = tmp_path / "k.csv"
+    frame.to_csv(data, sep=";", index=False)
+    code, _, err = run(["fit", data, "--label", "ziel", "--positive", "ja", "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "decimal comma" in ln]
+    assert len(said) == 2, said
+    assert said[0].startswith("note: columns 'labor_0', 'labor_1', 'labor_2', 'labor_3', "
+                              "'labor_4', 'labor_5' and 2 more: read as numbers with a decimal comma")
+    assert said[1].startswith("note: column 'dose': ") and "'unbekannt'" in said[1]

@@ -1007,3 +1007,20 @@ def test_records_exported_twice_are_said_not_dropped():
     # rows alike in their features only are natural in a table of categories: nothing said
     assert repeated_rows(f.assign(pid=[f"P{i}" for i in range(6)]), ["pid"]) is None
     assert repeated_rows(f, []) is None
+
+
+def test_suggest_label_counts_a_class_written_several_ways_once():
+    # a messy export: 3 species each written 4 ways (case, spaces) are 3 classes, not 12 — the
+    # species, at the table's edge, is the label (it was 'site'; the page then refuses the
+    # spellings, naming them, rather than learning the species as a feature)
+    rng = np.random.default_rng(3)
+    sp = rng.choice(["Setosa", "Versicolor", "Virginica"], 200)
+    spelled = [[v, v.lower() + " ", v.upper(), f" {v} "][i % 4] for i, v in enumerate(sp)]
+    f = pd.DataFrame({"length": rng.normal(3, 1, 200).round(2).astype(str),
+                      "site": rng.choice(list("ABC"), 200), "species": spelled})
+    from plx_core.data import suggest_label
+
+    g = suggest_label(f)
+    assert g.column == "species" and "(3, written 12 ways)" in g.reason, g
+    with pytest.raises(DataError, match="differ only in case or spaces"):
+        infer_schema(f, g.column)

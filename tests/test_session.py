@@ -124,6 +124,11 @@ def test_validate_says_records_exported_twice():
     assert any(t.startswith("3 row(s) repeat an earlier row in every column, 'patient' "
                             "included (line 82 = line 2") for t in notes), notes
     assert not any("repeat" in t for _, t in validate(ds, "direct", None))
+    # the Data page lists its features, so it names the ID columns its automatic choice left out
+    listed = prepare(raw, DataSettings("y", "Ja", features=("ward",)))
+    assert not any("repeat" in t for _, t in validate(listed, "direct", None, raw.frame))
+    assert any("'patient' included" in t
+               for _, t in validate(listed, "direct", None, raw.frame, ["patient"]))
 
 
 def test_validate_warns_about_wide_direct_kbs():

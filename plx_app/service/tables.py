@@ -224,6 +224,15 @@ def read_upload(
                      "encoding": encoding}, reading)
 
 
+def upload_limits() -> str:
+    """The uploader's limits in words, and the ways past them (said before a file is chosen:
+    the browser refuses a larger file with Streamlit's own line, which names neither)."""
+    return (f"At most {MAX_UPLOAD_BYTES / 1e6:.0f} MB, {MAX_UPLOAD_ROWS:,} rows and "
+            f"{MAX_UPLOAD_COLS} columns. A larger table: save it as Parquet (a third of a "
+            "CSV's size or less, its column types kept), or fit it with plx fit, which reads "
+            "as much as its memory budget (--budget) takes.")
+
+
 def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     """Replace a text column by one column per character position (all values must have the
     same length, at most 64)."""
@@ -423,10 +432,13 @@ def cut_points(ds: Dataset) -> pd.DataFrame:
 
 
 def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
-             frame: pd.DataFrame | None = None) -> list[tuple[str, str]]:
+             frame: pd.DataFrame | None = None, ids: Sequence[str] | None = None
+             ) -> list[tuple[str, str]]:
     """Plain-words notes on a prepared data set: (level, message), level info/warning;
     `frame`, the table it was prepared from, is looked at for records exported twice (rows
-    equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is."""
+    equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is;
+    `ids`: its ID-like columns (default: those the data set's schema left out as such — the
+    Data page passes those its automatic choice leaves out, as the user lists features)."""
     notes: list[tuple[str, str]] = []
     n, F = ds.X.shape
     counts = ds.counts()
@@ -437,7 +449,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
-        if frame is not None and (why := repeated_rows(frame, id_columns(ds.schema.excluded))):
+        if frame is not None and (why := repeated_rows(
+                frame, id_columns(ds.schema.excluded) if ids is None else ids)):
             notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))

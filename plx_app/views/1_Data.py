@@ -19,12 +19,12 @@ from plx_app.service import (
     use_data,
     validate,
 )
-from plx_app.service.tables import CUT_METHODS, ENCODINGS, UPLOAD_TYPES
+from plx_app.service.tables import CUT_METHODS, ENCODINGS, UPLOAD_TYPES, upload_limits
 from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
-from plx_core.data import MISSING_MARKERS, suggest_label
+from plx_core.data import MISSING_MARKERS, id_columns, suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -68,7 +68,8 @@ elif source == "Shared data set":
             raw = ws.raw if ws.raw.source == "shared" and ws.raw.name == name else load_shared(name)
 else:
     up = st.file_uploader("CSV file (comma, semicolon, tab or pipe separated) or Parquet file",
-                          type=list(UPLOAD_TYPES), key="data_upload")
+                          type=list(UPLOAD_TYPES), key="data_upload",
+                          help=upload_limits())
     u1, u2, u3 = st.columns(3)
     header = u1.checkbox("First row holds the column names", value=True, key="data_header")
     encoding = u1.selectbox("Text encoding", list(ENCODINGS), format_func=ENCODINGS.get,
@@ -249,7 +250,7 @@ prepared = None
 with guard("The settings do not give a usable table"):
     prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
-    notes = validate(prepared, "direct", None, raw.frame)
+    notes = validate(prepared, "direct", None, raw.frame, id_columns(auto_excluded))
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
