@@ -92,7 +92,10 @@ def test_an_upload_in_another_encoding_is_read_again_in_it(store):
         read_upload(data, "klinik.csv", encoding="rot13")
     raw = read_upload(data, "klinik.csv", encoding="cp1252")
     assert set(raw.frame["Geschlecht"]) == {"männlich", "weiblich"}
-    assert "Windows-1252" in raw.description
+    # said as what it is: Windows-1252 is not Latin-1 (the page offers that one apart)
+    assert raw.description.endswith(" Read as Windows-1252 text."), raw.description
+    assert read_upload(data, "klinik.csv", encoding="latin-1").description.endswith(
+        " Read as ISO-8859-1 text.")
     pid = create_project(store, "Klinik", None)
     ws, lk, _ = open_project(store, pid)
     use_data(ws, raw, replace(raw.defaults, positive="Ja"))

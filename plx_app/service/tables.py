@@ -45,12 +45,14 @@ MAX_UPLOAD_BYTES = 50_000_000
 MAX_UPLOAD_ROWS = 200_000
 MAX_UPLOAD_COLS = 200
 UPLOAD_TYPES = ("csv", "txt", "data", "tsv", "parquet", "pq")
+"""File name endings the Data page's uploader takes."""
 ENCODINGS = {"utf-8": "UTF-8 (default; a byte order mark is skipped)",
-             "cp1252": "Windows-1252 / Latin-1 (Western Europe; Excel's CSV on Windows)",
+             "cp1252": "Windows-1252 (Western Europe; Excel's CSV on Windows)",
              "latin-1": "ISO-8859-1 (Latin-1)",
              "cp1250": "Windows-1250 (Central Europe)"}
-"""The text encodings the Data page's uploader offers (a CSV's; `plx fit --encoding` takes any)."""
-"""File name endings the Data page's uploader takes."""
+"""The text encodings the Data page's uploader offers (a CSV's; `plx fit --encoding` takes any).
+Windows-1252 is not Latin-1: it writes 27 letters and signs (€, š, “) where Latin-1 has
+control codes, so each is named apart."""
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CUT_METHODS = {"mdlp": "supervised (entropy / MDL; default)", "tree": "supervised (small tree)",
                "quantile": "equal-frequency bins", "uniform": "equal-width bins"}
