@@ -17,6 +17,7 @@ from plx_app.service.classes import (
     fit_classes,
     several,
     true_class,
+    ws_class_answer,
 )
 
 
@@ -57,6 +58,18 @@ def test_each_instance_gets_the_class_the_model_of_every_class_picks(ws):
             f"Why not {a.runner_up}: ")
         picked.append(a.picked == true_class(ws, inst))
     assert np.mean(picked) >= 0.8  # the classes are the soil and the sun, 5% noise
+
+
+def test_the_query_and_explain_pages_show_one_answer_per_instance_and_k(ws):
+    # the Query page asks for k = 2, the Explain page for its slider's k: the same instance
+    # at k = 2 is the one answer (made once), another k its own explanation of the same pick
+    X, y = ws.part("test")
+    inst = instance_from_row(X, y, X.index[0], "test")
+    two = ws_class_answer(ws, inst)
+    assert ws_class_answer(ws, inst, 2) is two and two.why.k == 2
+    assert two.picked == fit_classes(ws).predict(X.loc[[X.index[0]]])[0]
+    one = ws_class_answer(ws, inst, 1)
+    assert one.picked == two.picked and one.why.k == 1
 
 
 def test_an_instance_with_nothing_known_is_answered_without_an_explanation(ws):

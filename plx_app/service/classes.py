@@ -196,6 +196,15 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept)
 
 
+def ws_class_answer(ws, inst: Instance, k: int = 2) -> ClassAnswer:
+    """`class_answer` of `inst` by the session's model of every class (`fit_classes`), made
+    once per session, data, instance and k: the Query page (k = 2) and the Explain page (its
+    k) show the one answer."""
+    est = fit_classes(ws)
+    return ws.cached("class-answer", inst.values, int(k), scope="data",
+                     make=lambda: class_answer(est, inst, int(k)))
+
+
 def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Explanation | None:
     """The explanation of `cls`'s KB for the row (None when nothing known can explain it)."""
     from plx_core.errors import PLXError

@@ -22,13 +22,13 @@ from plx_app.service.classes import (
     FIT_HELP,
     FIT_WHAT,
     answer_sentences,
-    class_answer,
     classes_fitted,
     fit_classes,
     fit_notes,
     label_classes,
     several,
     true_class,
+    ws_class_answer,
 )
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
 from plx_app.service.insight import showcase_instance, ws_case_report
@@ -283,9 +283,7 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
                    FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Answering among all classes"):
-            est = fit_classes(ws)
-            ca = ws.cached("class-answer", inst.values, scope="data",
-                           make=lambda: class_answer(est, inst))
+            ca = ws_class_answer(ws, inst)
             c = st.columns(3)
             c[0].metric("Class picked", ca.picked)
             c[1].metric("Runner-up", ca.runner_up)

@@ -12,13 +12,13 @@ from plx_app.service.classes import (
     FIT_HELP,
     FIT_WHAT,
     answer_sentences,
-    class_answer,
     classes_fitted,
     fit_classes,
     fit_notes,
     label_classes,
     several,
     true_class,
+    ws_class_answer,
 )
 from plx_app.service.explain import (
     SHAP_MODELS,
@@ -139,9 +139,7 @@ if several(ws):  # the explanation above is POS against the rest; here, the clas
                    FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
     if classes_fitted(ws):
         with guard("Explaining among all classes"):
-            est = fit_classes(ws)
-            ca = ws.cached("class-answer", inst.values, k, scope="data",
-                           make=lambda: class_answer(est, inst, k))
+            ca = ws_class_answer(ws, inst, k)
             c = st.columns(3)
             c[0].metric("Class plx answers", ca.picked)
             c[1].metric("Runner-up class", ca.runner_up)
