@@ -104,10 +104,11 @@ def row_part(kb: KB, q: Mapping[str, Any], k: int, feats: Sequence[str], semanti
     decided positive iff the mean of its bounds is above `threshold`. `bounds`: the row's
     answer from `kb` when the explanation searched another KB (`global_view`'s `explained`)."""
     kk = k if explanation is not None else known_k(kb, q, k, semantics)[0]  # what it can cite
-    e = explanation if explanation is not None else explain(kb, q, k=kk, semantics=semantics)
+    e = explanation if explanation is not None else explain(kb, q, k=kk, semantics=semantics,
+                                                            threshold=threshold)
     # the row's own answer, made by the explanation (no second query) unless given
     b = e.query_bounds if bounds is None else bounds
-    if explanation is None and _side(b, threshold) != e.positive:  # explain the side decided
+    if explanation is None and _side(b, threshold) != e.positive:  # `bounds`' side decided
         e = explain(kb, q, k=kk, semantics=semantics,
                     direction="positive" if _side(b, threshold) else "negative")
     sv = shapley(kb, q, n_samples=shapley_samples, semantics=semantics, random_state=random_state)
@@ -191,7 +192,7 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                     answers = {j: query(kb, queries[j], semantics=semantics) for j in chunk}
                     es = explain_many(explained, [queries[j] for j in chunk],
                                       k=k,  # lowered per row (`explain.lower_k`)
-                                      semantics=semantics, stop=stop,
+                                      semantics=semantics, stop=stop, threshold=threshold,
                                       direction=["positive" if _side((answers[j].lower,
                                                                       answers[j].upper), threshold)
                                                  else "negative" for j in chunk])
@@ -199,20 +200,9 @@ it is not the one that answers (the full Direct KB behind a tuned one, as
                 else:
                     es = explain_many(kb, [queries[j] for j in chunk],
                                       k=k,  # lowered per row (`explain.lower_k`)
-                                      semantics=semantics, stop=stop)
+                                      semantics=semantics, stop=stop,
+                                      threshold=threshold)  # each on the side decided at it
                     made = _explained_only(dict(zip(chunk, es)), queries)  # a prefix if stopped
-                    redo = [j for j, e in made.items()
-                            if _side(e.query_bounds, threshold) != e.positive]
-                    if redo:  # decided otherwise at `threshold` than at 0.5: explain that side
-                        again = explain_many(kb, [queries[j] for j in redo],
-                                             k=k,
-                                             semantics=semantics, stop=stop,
-                                             direction=["positive" if _side(
-                                                 made[j].query_bounds, threshold) else "negative"
-                                                 for j in redo])
-                        made.update(_explained_only(dict(zip(redo, again)), queries))
-                        if len(again) < len(redo):  # stopped: keep the prefix explained rightly
-                            made = {j: e for j, e in made.items() if j < redo[len(again)]}
                 if i not in made and queries[i]:
                     break
             done[idx] = row_part(kb, queries[i], k, feats, semantics, shapley_samples,
