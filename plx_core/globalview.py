@@ -61,8 +61,10 @@ class GlobalView:
     def summary(self, positive: Any = None) -> str:
         """One plain sentence saying what was aggregated (`positive`: what POS stands for)."""
         planned = self.n_rows if self.n_planned < 0 else self.n_planned
-        how = "all" if planned == self.n_total else f"a random sample of {planned:,} of"
-        head = (f"Explained {how} {self.n_total:,} rows" if self.complete else
+        rows = f"{self.n_total:,} row{'' if self.n_total == 1 else 's'}"
+        how = ("the" if self.n_total == 1 else "all") if planned == self.n_total else \
+            f"a random sample of {planned:,} of"
+        head = (f"Explained {how} {rows}" if self.complete else
                 f"Stopped after {self.n_rows:,} of {planned:,} rows (sampled from "
                 f"{self.n_total:,}); what follows covers the {self.n_rows:,} done")
         return (f"{head} ({self.positive_rows:,} decided {'POS' if positive is None else positive}) "

@@ -57,6 +57,9 @@ def test_sample_is_bounded_seeded_and_said():
     assert sample_rows(X, 10, 3).index.tolist() == sample_rows(X, 10, 3).index.tolist()
     with pytest.raises(DataError, match="max_rows"):
         global_view(kb, X, max_rows=0)
+    one = global_view(kb, X.iloc[:1])  # a table of one row: said as one, not "all 1 rows"
+    assert one.summary().startswith("Explained the 1 row ("), one.summary()
+    assert global_view(kb, X.iloc[:2]).summary().startswith("Explained all 2 rows (")
 
 
 def test_showcase_row_is_right_confident_and_positive():
