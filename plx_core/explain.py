@@ -228,7 +228,7 @@ def other_side(full: Bounds, positive: bool, threshold: float) -> bool:
     is negative) is not the side explained: an explanation of the tuned Direct variant
     searches the full Direct KB, which answers some rows the other way (said by
     `wording.other_side_said`, not hidden behind features that do argue for the answer)."""
-    return bool((full.lower + full.upper) / 2 > threshold + TIE_EPS) != bool(positive)
+    return decided(full, threshold) != bool(positive)
 
 
 def _clause_sets(kb: KB, evidence: Any, cols: np.ndarray, names: tuple[str, ...],
@@ -914,7 +914,7 @@ class Explanation:
 
     def summary(self) -> str:
         sub = ", ".join(condition_text(f, v) for f, v in self.features.items())
-        verdict = "positive" if self.positive else "negative"
+        verdict = self.direction  # the side explained (the KB may answer the other: `other_side`)
         tie = f"; {self.tied} tied, decided by {self.resolved_by}" if self.tied else ""
         cls = f" (POS = {self.explained_class!r})" if self.explained_class else ""
         how = "explains"

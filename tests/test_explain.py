@@ -1112,6 +1112,10 @@ def test_the_side_explained_by_default_is_the_decision_at_the_models_threshold()
     assert found[-1].decides and found[-1].features == {"b": "1"}  # 0.45 > 0.3 on its own
     e = explain(kb, q, k=1, threshold=0.3, direction="negative")  # asked for: still given
     assert e.direction == "negative" and e.features == {"c": "1"} and e.positive
+    # the summary names the side explained, not the KB's own answer, which it says apart
+    said = e.summary()
+    assert "the negative decision" in said and "the positive decision" not in said, said
+    assert e.other_side and "answers positive (support 0.40, threshold 0.30), not negative" in said
 
 
 _FAMILY_LENGTHS = {"direct": (1, 2, 3), "vote": (1,), "rule-vote": (1, 3), "tree": (2, 3)}
