@@ -864,7 +864,8 @@ class Explanation:
     bounds: Bounds  # unpacks as (lower, upper), as the tuple it was
     positive: bool
     query_bounds: Bounds
-    candidates: list[Candidate]
+    #: every candidate, ranked (not in the repr: thousands of them on a wide row)
+    candidates: list[Candidate] = field(repr=False)
     search: str
     evaluated: int
     n_total: int

@@ -1228,3 +1228,13 @@ def test_the_tuned_direct_variant_says_which_rows_its_full_kb_answers_otherwise(
         assert ("the knowledge base searched answers" in explanation_sentence(e)) == e.other_side
     one = m.explain(rows.iloc[[int(np.flatnonzero(flips)[0])]], k=2)
     assert one.other_side
+
+
+def test_an_explanation_prints_as_its_answer_not_its_candidates(syn):
+    """Printing an Explanation in a notebook shows its features and bounds, not every ranked
+    candidate (45 pairs here; thousands on a wide row), which `candidates` / `frame()` keep."""
+    ds, kb, X_tr, X_te, y_tr, y_te = syn
+    e = explain(kb, X_te.iloc[0].to_dict(), k=2)
+    assert len(e.candidates) == 45
+    assert "Candidate(" not in repr(e) and repr(e.features) in repr(e)
+    assert len(e.frame()) == 45

@@ -141,6 +141,8 @@ def test_validate_warns_about_wide_direct_kbs():
                                    categorical=tuple(frame.columns[:-1])))
     notes = validate(ds, "direct", None)
     assert any(level == "warning" and "max_len" in text for level, text in notes)
+    # plx's default (the Data page's) picks its clause length itself: nothing to warn about
+    assert not any("full Direct KB" in text for _, text in validate(ds, "auto", None))
     assert default_max_len(3000, 30) == 2 and default_max_len(400, 6) is None
     assert default_max_len(5000, 21) == 2 and default_max_len(5000, 8) is None
 

@@ -440,7 +440,10 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
     `frame`, the table it was prepared from, is looked at for records exported twice (rows
     equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is;
     `ids`: its ID-like columns (default: those the data set's schema left out as such — the
-    Data page passes those its automatic choice leaves out, as the user lists features)."""
+    Data page passes those its automatic choice leaves out, as the user lists features).
+    `kind` "direct" (a full Direct KB of `max_len`) adds a warning when that KB would not fit
+    in memory; "auto" (plx's default, the Data page's: it picks its clause length itself,
+    `default_max_len`) does not warn about a KB nobody asked for."""
     notes: list[tuple[str, str]] = []
     n, F = ds.X.shape
     counts = ds.counts()

@@ -250,7 +250,7 @@ prepared = None
 with guard("The settings do not give a usable table"):
     prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
-    notes = validate(prepared, "direct", None, raw.frame, id_columns(auto_excluded))
+    notes = validate(prepared, "auto", None, raw.frame, id_columns(auto_excluded))
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
