@@ -33,7 +33,6 @@ import argparse
 import dataclasses
 import os
 import sys
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -170,6 +169,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     from .encoding import default_positive, natural_key, number_key, one_class, spelling_groups
     from .estimator import PLXClassifier
     from .modelfile import model_of
+    from .notes import collected
     from .progress import silent, within
     from .scale import check_fit_size, read_bytes, size_text
 
@@ -250,19 +250,14 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         yb = y.to_numpy(dtype=object)
     else:
         yb = _binary_labels(schema, label, y, say)
-    with warnings.catch_warnings(record=True) as caught:  # said as notes, each once
-        warnings.simplefilter("always")
+    with collected() as noted:  # plx's notes, said here each once; others' warnings as they come
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,
                             threshold=threshold).fit(X, yb, progress=within(progress, 0.05, 0.95))
-    ours = Path(__file__).parent
-    for w in caught:  # plx's own warnings are notes here; others go on as they came
-        if w.category is UserWarning and Path(w.filename).parent == ours:
-            if (about := str(w.message).split(": ", 1)[0]) not in said:
-                said.add(about)
-                say(str(w.message))
-        else:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for note in noted:
+        if (about := note.split(": ", 1)[0]) not in said:
+            said.add(about)
+            say(note)
     if kb == "direct":
         say(clf.max_len_reason_)
     if clf.chosen_reason_:

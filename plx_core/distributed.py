@@ -19,7 +19,6 @@ default stays plain pandas in one process.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ import pandas as pd
 
 from .encoding import column_twins, encode, is_missing, natural_key, value_str
 from .errors import DataError, PLXError
+from .notes import say as say_note
 from .rules import features_text
 
 INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
@@ -345,8 +345,7 @@ def _category_levels(ddf: Any, label: str, features: list[str],
         if levels[f] is not None:  # how to convert it, as the in-memory fit says
             levels[f] += convert_hint(values, strs)
         elif (mixed := mixed_dates(strs)) is not None:  # never silently categories
-            warnings.warn(f"column {f!r} is used as categories: {mixed}", UserWarning,
-                          stacklevel=4)
+            say_note(f"column {f!r} is used as categories: {mixed}", stacklevel=4)
     for f in features:
         if f not in levels:
             levels[f] = bin_levels[f] if f in bin_levels else excess_levels(

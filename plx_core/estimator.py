@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -107,6 +106,8 @@ from .encoding import (
     value_str,
 )
 from .errors import DataError
+from .notes import collected as collected_notes
+from .notes import say as say_note
 from .progress import Progress, silent, within
 from .query import (
     TIE_EPS,
@@ -187,14 +188,14 @@ def warn_read_as(read_as: Any) -> None:
     """The warning that names values read as the KB's value written otherwise ("TRUE" as
     "True", "2" as "2.0"; `query.read_as_note`), with how many rows each."""
     if read_as:
-        warnings.warn(read_as_note(read_as), UserWarning, stacklevel=3)
+        say_note(read_as_note(read_as), stacklevel=3)
 
 
 def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
     """The warning that names the values the KB never saw (`query.unseen_note`), answered as
     missing: `plx predict` says them on stderr and in its `unseen` column."""
     if cells:
-        warnings.warn(unseen_note(cells, n_rows), UserWarning, stacklevel=3)
+        say_note(unseen_note(cells, n_rows), stacklevel=3)
 
 
 def warn_failed(res: Sequence[BoundsArray], decided: str) -> None:
@@ -203,23 +204,21 @@ def warn_failed(res: Sequence[BoundsArray], decided: str) -> None:
     failed = sorted({f for b in res for f in b.failed})
     if failed:
         r, why = failed[0]
-        warnings.warn(failed_rows_note(len(failed), f"row {r}: {why}", decided), UserWarning,
-                      stacklevel=3)
+        say_note(failed_rows_note(len(failed), f"row {r}: {why}", decided), stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
     """The warning that names the columns a fit leaves out (`excluded_`) and why."""
     if excluded:
-        warnings.warn("left out of the KB (still accepted in predict): " + "; ".join(
-            f"{c!r}: {w}" for c, w in excluded.items()) + hint, UserWarning, stacklevel=4)
+        say_note("left out of the KB (still accepted in predict): " + "; ".join(
+            f"{c!r}: {w}" for c, w in excluded.items()) + hint, stacklevel=4)
 
 
 def warn_grouped(grouped: dict[str, str]) -> None:
     """The warning that names the columns a fit grouped (`grouped_`) and how."""
     if grouped:
-        warnings.warn("grouped (rare and unseen values read as one level in predict): "
-                      + "; ".join(f"{c!r}: {w}" for c, w in grouped.items()), UserWarning,
-                      stacklevel=4)
+        say_note("grouped (rare and unseen values read as one level in predict): "
+                 + "; ".join(f"{c!r}: {w}" for c, w in grouped.items()), stacklevel=4)
 
 
 CLOCK_HINTS = {
@@ -472,9 +471,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         ystr = label_texts(labels)
         for c in frame.columns:  # kept (it may be a true cause), never silently
             if (why := label_copy(raw[c], labels, ystr)) is not None:
-                warnings.warn(f"column {c!r}: {why}", UserWarning, stacklevel=2)
+                say_note(f"column {c!r}: {why}", stacklevel=2)
             if (how := spelling_variants(raw[c])) is not None:
-                warnings.warn(f"column {c!r} {how}", UserWarning, stacklevel=2)
+                say_note(f"column {c!r} {how}", stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -516,13 +515,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
         if self.kb != "direct" and (note := long_tree_said(self.kb, len(frame))):  # the cost
-            warnings.warn(note, UserWarning, stacklevel=2)
+            say_note(note, stacklevel=2)
         sampled = None
         if sample is not None:  # the search on a sample; the model it chooses on every row
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
                       f"{len(frame):,} rows")
-            with warnings.catch_warnings():  # the table was said above, in its own numbers
-                warnings.simplefilter("ignore", UserWarning)
+            with collected_notes():  # the table was said above, in its own numbers
                 sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
                                           y_arr[sample],
                                           progress=within(progress, 0.05, 0.6, "sample: "))
@@ -657,12 +655,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 if levels[c] is not None:
                     levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
-                    warnings.warn(f"column {c!r} is used as categories: {mixed}",
-                                  UserWarning, stacklevel=3)
+                    say_note(f"column {c!r} is used as categories: {mixed}", stacklevel=3)
                 elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64"):
-                    warnings.warn(f"column {c!r} is used as categories:"  # nor durations
-                                  + convert_hint(raw[c], s).removeprefix(" —"),
-                                  UserWarning, stacklevel=3)
+                    say_note(f"column {c!r} is used as categories:"  # nor durations
+                             + convert_hint(raw[c], s).removeprefix(" —"), stacklevel=3)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:

@@ -9,12 +9,13 @@ this model: …" and `query` / `PLXClassifier` warn once instead of silently ign
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .notes import say as say_note
 
 if TYPE_CHECKING:
     from .kb import KB, WeightedClause
@@ -98,7 +99,7 @@ def warn_unused_rules(kb: KB, stacklevel: int = 3) -> None:
         return
     found = unused_rules(kb, [c for c in kb.rules if c.enabled])
     if found:
-        warnings.warn(unused_rules_note(found), UserWarning, stacklevel=stacklevel)
+        say_note(unused_rules_note(found), stacklevel=stacklevel)
 
 
 @contextmanager

@@ -27,3 +27,18 @@ def test_every_download_is_made_on_click_without_a_rerun():
                 calls.append((path.name, isinstance(kw.get("on_click"), ast.Constant)
                               and kw["on_click"].value == "ignore"))
     assert calls == [("widgets.py", True)]
+
+
+def test_no_session_swaps_the_process_wide_warning_hooks():
+    """The dashboard answers each session in its own thread: notes are collected per thread
+    (`plx_core.notes.collected`), never by `warnings.catch_warnings`, which swaps one
+    process-wide hook and can hand one session's notes (its values) to another's page."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "plx_app").rglob("*.py")) + [ROOT / "app.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
+                    "catch_warnings", "simplefilter", "filterwarnings"):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []

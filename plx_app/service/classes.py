@@ -7,7 +7,6 @@ values on those bins, unknowns allowed) is answered as it is shown."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ import pandas as pd
 
 from plx_core.estimator import PLXClassifier
 from plx_core.explain import Explanation
+from plx_core.notes import collected
 from plx_core.query import TIE_EPS, BoundsArray
 
 from .instances import Instance
@@ -59,12 +59,10 @@ def _answered(est: PLXClassifier, X: pd.DataFrame) -> tuple[list[BoundsArray], t
     warnings: unseen values, values read as written otherwise), each once — kept to be
     shown, not dropped. A row some class's KB could not answer (the LP failed) is said by
     `check_answered`, never counted silently."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with collected() as noted:
         res = est._means(X)
     failed = {f for b in res for f in b.failed}
-    said = (str(w.message) for w in caught if not (failed and "could not be answered" in
-                                                   str(w.message)))
+    said = (m for m in noted if not (failed and "could not be answered" in m))
     return res, tuple(dict.fromkeys(said))
 
 
@@ -117,12 +115,11 @@ def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLX
     def make() -> tuple[PLXClassifier, tuple[str, ...]]:
         once = ~ws.X_train.index.duplicated(keep="first")
         X = ws.X_train[once]
-        with warnings.catch_warnings(record=True) as caught:  # kept: `fit_notes`
-            warnings.simplefilter("always")
+        with collected() as noted:  # kept: `fit_notes`
             est = PLXClassifier(random_state=ws.kb_settings.random_state,
                                 memory_budget=DASHBOARD_BUDGET).fit(
                 X, class_labels(ws).to_numpy(dtype=object), progress=progress)
-        return est, tuple(dict.fromkeys(str(w.message) for w in caught))
+        return est, tuple(dict.fromkeys(noted))
 
     return ws.cached("classes", make=make, scope="data")[0]
 
@@ -185,11 +182,10 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     known = {f: v for f, v in inst.values if v is not None}
     why = why_not = None
     if known:
-        with warnings.catch_warnings(record=True) as caught:  # said with the answer's notes
-            warnings.simplefilter("always")
+        with collected() as noted:  # said with the answer's notes
             why = _explained(est, row, k, picked)
             why_not = _explained(est, row, k, runner)
-        notes = tuple(dict.fromkeys((*notes, *(str(w.message) for w in caught))))
+        notes = tuple(dict.fromkeys((*notes, *noted)))
     tie = bool(abs(means[order[0]] - means[order[1]]) <= TIE_EPS)
     kept = tuple(c for c, m in zip(classes, est.class_chosen_ or ())
                  if m == "direct" != est.chosen_)

@@ -4,7 +4,6 @@ that tree's nodes in words for the tree view."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -16,6 +15,7 @@ from plx_core.data import Binning
 from plx_core.encoding import value_str
 from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
+from plx_core.notes import collected
 from plx_core.scale import min_split
 from plx_core.tree import (
     BinaryTreeNode,
@@ -88,12 +88,11 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     say = progress or (lambda f, t: None)
     say(0.05, "Fitting plx's default: comparing the Direct KB and the trees on the training rows…")
     labels = y.astype(str)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with collected() as noted:  # this session's notes only (sessions run in threads)
         est = PLXClassifier(positive=positive, random_state=random_state,
                             memory_budget=memory_budget).fit(
             X, labels, progress=lambda f, t: say(0.05 + 0.6 * f, t[:1].upper() + t[1:] + "…"))
-    said = tuple(dict.fromkeys(str(w.message) for w in caught))
+    said = tuple(dict.fromkeys(noted))
     sel = est.selection_
     scores = selection_table(sel) if sel is not None else pd.DataFrame(
         columns=["candidate", "out-of-fold F1", "threshold", "answers"])
