@@ -1,10 +1,11 @@
 """Drive the dashboard in headless Chromium (Debian's /usr/bin/chromium through Python
 playwright; `playwright install` cannot download browsers here — design.md §5).
 
-Shared by tests/test_browser.py and benchmarks/bench_browser.py. Waiting is on events, never on
-sleeps: every action waits for the server's "script finished" message on the session's
-websocket (a Streamlit ForwardMsg, decoded here) and, where given, for an expected text on the
-page.
+Shared by tests/test_browser*.py and benchmarks/bench_browser.py. Waiting is on events, never on
+sleeps: every action (`App.act`, and the widget helpers built on it) waits for the app to be idle,
+acts, waits for the page's "rerun" request (a Streamlit BackMsg) or the run it starts, and then
+for the server's "script finished" message (a ForwardMsg), both read off the session's websocket
+and decoded here; where given, it then waits for an expected text on the page.
 """
 
 from __future__ import annotations
@@ -117,19 +118,69 @@ def launch(playwright, executable: str):
     return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
 
 
-def script_finished(payload) -> bool:
-    """True for a websocket frame that is Streamlit's "script run finished" message."""
+def _selector(locator) -> str:
+    """A locator's selector, from its repr, for a failure's message."""
+    text = repr(locator)
+    return text[text.find("selector="):].rstrip(">") if "selector=" in text else text
+
+
+def _described(action, what: str | None, target) -> tuple[str, object]:
+    """(what an action does, the element it acts on) for a failure's message: by default
+    from a locator's bound method such as `button.click`."""
+    if target is None and hasattr(getattr(action, "__self__", None), "is_enabled"):
+        target = action.__self__
+    if what is None:
+        what = "the action" if target is None else (
+            f"{getattr(action, '__name__', 'act on')} {_selector(target)}")
+    return what, target
+
+
+def _forward(payload):
+    """A websocket frame from the server as a Streamlit ForwardMsg, or None."""
     if not isinstance(payload, (bytes, bytearray)):
-        return False
+        return None
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     try:
-        msg = ForwardMsg.FromString(bytes(payload))
+        return ForwardMsg.FromString(bytes(payload))
     except Exception:  # not a ForwardMsg: not ours to judge
+        return None
+
+
+def script_finished(payload) -> bool:
+    """True for a websocket frame that is Streamlit's "script run finished" message (a run
+    stopped early for the next one, FINISHED_EARLY_FOR_RERUN, is not)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = _forward(payload)
+    return (msg is not None and msg.WhichOneof("type") == "script_finished"
+            and msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY,
+                                        ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+                                        ForwardMsg.FINISHED_WITH_COMPILE_ERROR))
+
+
+def run_started(payload) -> bool:
+    """True for a frame that says a script run began: every run starts with a new_session
+    message, and session_status_changed says script_is_running."""
+    msg = _forward(payload)
+    if msg is None:
         return False
-    return msg.WhichOneof("type") == "script_finished" and msg.script_finished in (
-        ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
-        ForwardMsg.FINISHED_WITH_COMPILE_ERROR)
+    kind = msg.WhichOneof("type")
+    return kind == "new_session" or (kind == "session_status_changed"
+                                     and msg.session_status_changed.script_is_running)
+
+
+def rerun_requested(payload) -> bool:
+    """True for a frame the page sent that asks for a script run (a BackMsg rerun_script):
+    what a widget's click, pick or Enter sends the moment the widget registers it."""
+    if not isinstance(payload, (bytes, bytearray)):
+        return False
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    try:
+        return BackMsg.FromString(bytes(payload)).WhichOneof("type") == "rerun_script"
+    except Exception:  # not a BackMsg
+        return False
 
 
 class App:
@@ -146,10 +197,23 @@ class App:
         self.dialogs: list[str] = []
         self.socket = None
         self.last_server = 0.0
+        # counts off the session's websocket: rerun requests sent, runs started, runs finished
+        self.requests = self.started = self.finished = 0
+        self.repeated: list[str] = []  # actions done a second time (the first was lost)
+        self.register_s = 10.0  # an action the page has not sent on by then was lost (sent: in ms)
 
     def _websocket(self, ws) -> None:
         if "_stcore/stream" in ws.url:
             self.socket = ws
+            ws.on("framesent", self._sent)
+            ws.on("framereceived", self._received)
+
+    def _sent(self, payload) -> None:
+        self.requests += rerun_requested(payload)
+
+    def _received(self, payload) -> None:
+        self.started += run_started(payload)
+        self.finished += script_finished(payload)
 
     def _dialog(self, dialog) -> None:  # a script alert would mean injected HTML ran
         self.dialogs.append(dialog.message)
@@ -170,14 +234,70 @@ class App:
             self.expect(expect)
         return time.perf_counter() - t0
 
-    def act(self, action: Callable[[], object], expect: str | None = None,
-            gone: str | None = None) -> float:
-        """Do `action`, wait for the script run it starts to finish (and for `expect` to be
-        shown / `gone` to vanish); returns the seconds from the action to the render."""
+    def _until(self, event: str, frame: Callable[[object], bool], done: Callable[[], bool],
+               seconds: float) -> bool:
+        """Wait until `done()` holds, looking again at each websocket `event` ("framesent" or
+        "framereceived") and returning at once on a `frame` it matches; False after `seconds`
+        (or when the socket closes) without it."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        if done():
+            return True
+        try:
+            self.socket.wait_for_event(event, predicate=lambda p: frame(p) or done(),
+                                       timeout=seconds * 1000)
+            return True
+        except PlaywrightError:  # the timeout, or the socket closed (the server went away)
+            return done()
+
+    def start(self, action: Callable[[], object], *, what: str | None = None, target=None,
+              repeat: bool = True, when_idle: bool = True) -> tuple[int, float]:
+        """Do `action` once the app is idle and return once the page has asked for the script
+        run it starts; returns (runs finished before it, its start time) for `act`.
+
+        Before: the app is idle (no run: a click during a rerun can land on an element being
+        replaced), unless `when_idle` is False (a Stop clicked during a run). Playwright's
+        click itself waits for its element to be attached, visible, stable, enabled and the
+        one hit; nothing it checks tells that the element is about to be re-rendered.
+        After: a click the page registers is sent on at once as a rerun request. When, within
+        `register_s` seconds, no request was sent and no run began, the action was lost and is
+        done once more if `repeat` (a click, a pick, an Enter: nothing to submit twice); never
+        after a request or a run. A failure's message names `what` was done and says whether
+        `target` (the element acted on; by default the locator of a bound method such as
+        `button.click`) is enabled."""
+        what, target = _described(action, what, target)
+        if when_idle:
+            self.idle()
+        sent, started, finished = self.requests, self.started, self.finished
+
+        def registered() -> bool:
+            return self.requests > sent or self.started > started or self.finished > finished
+
         t0 = time.perf_counter()
-        with self.socket.expect_event("framereceived", predicate=script_finished,
-                                      timeout=self.timeout):
+        action()
+        if repeat and not self._until("framesent", rerun_requested, registered, self.register_s):
+            self.repeated.append(what)
+            print(f"[{self.name}] {what}: no rerun request within {self.register_s:g} s and no run; "
+                  "done once more", file=sys.stderr)
             action()
+        if not self._until("framesent", rerun_requested, registered, self.timeout / 1000):
+            raise AssertionError(self.failure(
+                what, target, f"no rerun request was sent and no run began in {self.timeout / 1000:g} s"))
+        return finished, t0
+
+    def act(self, action: Callable[[], object], expect: str | None = None,
+            gone: str | None = None, *, what: str | None = None, target=None,
+            repeat: bool = True, when_idle: bool = True) -> float:
+        """Do `action` (see `start`: when idle, done once more when provably lost), wait for
+        the script run it starts to finish (and for `expect` to be shown / `gone` to vanish);
+        returns the seconds from the action to the render."""
+        what, target = _described(action, what, target)
+        finished, t0 = self.start(action, what=what, target=target, repeat=repeat,
+                                  when_idle=when_idle)
+        if not self._until("framereceived", script_finished, lambda: self.finished > finished,
+                           self.timeout / 1000):
+            raise AssertionError(self.failure(
+                what, target, f"a run was asked for but none finished in {self.timeout / 1000:g} s"))
         self.last_server = time.perf_counter() - t0  # until the run's last message arrived
         self.idle()
         if expect:
@@ -185,6 +305,27 @@ class App:
         if gone:
             self.page.get_by_text(gone, exact=False).first.wait_for(state="hidden", timeout=self.timeout)
         return time.perf_counter() - t0
+
+    def failure(self, what: str, target=None, outcome: str = "") -> str:
+        """A failed step's message: what was done and what followed, the element's state, the
+        page's text tail and the server log's tail."""
+        state = ""
+        if target is not None:
+            try:
+                state = "; the element is " + ("enabled" if target.is_enabled(timeout=2000)
+                                               else "disabled")
+            except Exception:  # noqa: BLE001 - playwright's error: gone, or never there
+                state = "; the element is not in the page"
+        try:
+            script = self.page.get_attribute('[data-testid="stApp"]', "data-test-script-state",
+                                             timeout=2000)
+            page = self.text()[-400:]
+        except Exception:  # noqa: BLE001 - playwright's error: the page itself is gone
+            script, page = "(unknown)", "(unreadable)"
+        return (f"[{self.name}] {what}: {outcome}{state}; the script is {script}; "
+                f"{self.requests} rerun request(s) sent, {self.started} run(s) started, "
+                f"{self.finished} finished in this session; done twice: {self.repeated}; "
+                f"the page says: {page!r}\nserver log:\n{server_log_tail(self.url)}")
 
     def expect(self, text: str) -> None:
         self.page.get_by_text(text, exact=False).filter(visible=True).first.wait_for(
@@ -200,7 +341,8 @@ class App:
 
     def nav(self, title: str, expect: str | None = None) -> float:
         link = self.page.locator('[data-testid="stSidebarNav"] a', has_text=title).first
-        return self.act(link.click, expect=expect or title)
+        return self.act(link.click, expect=expect or title, what=f"navigate to {title!r}",
+                        target=link)
 
     def widget(self, testid: str, label: str):
         return self.page.locator(f'[data-testid="{testid}"]').filter(
@@ -208,57 +350,46 @@ class App:
 
     def download(self, name: str, tries: int = 3) -> Path:
         """Click the download button `name` and return the downloaded file's path. The button's
-        data is made on click (a round trip to the server); a click that lands during a rerun
-        is lost, so it is clicked again, up to `tries` times, after a third of the timeout."""
+        data is made on click (a round trip to the server, no script run); a click that lands
+        during a rerun is lost, so it is clicked again, up to `tries` times, after a third of
+        the timeout."""
         from playwright.sync_api import TimeoutError as NoDownload
 
         btn = self.page.get_by_role("button", name=name, exact=False).first
-        for i in range(tries):
+        for _ in range(tries):
             self.idle()
             try:
                 with self.page.expect_download(timeout=self.timeout / 3) as dl:
                     btn.click(timeout=self.timeout / 3)  # a button still making the last file is disabled
                 return Path(dl.value.path())
             except NoDownload:
-                if i == tries - 1:
-                    state = "disabled (still making the file)" if btn.is_disabled() else "enabled"
-                    raise AssertionError(
-                        f"no download from {name!r} after {tries} clicks; the button is {state}; "
-                        f"the page says: {self.text()[-400:]!r}\nserver log:\n"
-                        f"{server_log_tail(self.url)}") from None
-        raise AssertionError("unreachable")
+                continue
+        raise AssertionError(self.failure(f"download from {name!r}", btn,
+                                          f"no download after {tries} clicks"))
 
     def click_button(self, name: str, expect: str | None = None) -> float:
         btn = self.page.get_by_role("button", name=name, exact=False).first
-        return self.act(btn.click, expect=expect)
+        return self.act(btn.click, expect=expect, what=f"click {name!r}", target=btn)
 
     def radio(self, label: str, option: str, expect: str | None = None) -> float:
-        box = self.widget("stRadio", label)
-        return self.act(lambda: box.get_by_role("radio", name=option, exact=True).check(force=True),
-                        expect=expect)
+        choice = self.widget("stRadio", label).get_by_role("radio", name=option, exact=True)
+        return self.act(lambda: choice.check(force=True), expect=expect,  # the input is hidden
+                        what=f"pick {option!r} in {label!r}", target=choice)
 
     def select(self, label: str, option: str, expect: str | None = None) -> float:
         """Pick `option` (a substring of its shown text) in a selectbox."""
         box = self.widget("stSelectbox", label)
         self._open(box)  # opening the list is not part of the timed interaction: the pick is
         opt = self.page.locator('[role="option"]', has_text=option).first
-
-        def pick() -> None:
-            for _ in range(3):  # a late re-render can close the list under the pointer
-                try:
-                    opt.click(timeout=3000)
-                    return
-                except Exception:  # noqa: BLE001 - playwright's TimeoutError: reopen
-                    self._open(box)
-            opt.click()
-
-        return self.act(pick, expect=expect)
+        return self.act(lambda: self._pick(box, opt), expect=expect,
+                        what=f"pick {option!r} in {label!r}", target=opt)
 
     def _open(self, box) -> None:
         """Open a selectbox's list with its trigger button (clicking an input that already has
         the focus does not reopen it)."""
+        self.idle()
         first = self.page.locator('[role="option"]').first
-        for attempt in range(4):  # a click during a re-render or an animation can be lost
+        for attempt in range(4):  # a click during an animation can be lost
             if attempt % 2 == 0:
                 box.locator('button[aria-haspopup="listbox"]').first.click()
             else:
@@ -270,13 +401,28 @@ class App:
                 continue
         first.wait_for(state="visible", timeout=self.timeout)
 
+    def _pick(self, box, opt) -> None:
+        """Click the option `opt` of the selectbox `box`, opening its list when it is closed
+        (a late re-render can close it under the pointer; a repeated pick finds it closed)."""
+        for _ in range(3):
+            try:
+                if not opt.is_visible():
+                    self._open(box)
+                opt.click(timeout=3000)
+                return
+            except Exception:  # noqa: BLE001 - playwright's TimeoutError: reopen
+                continue
+        self._open(box)
+        opt.click()
+
     def select_index(self, label: str, index: int, expect: str | None = None) -> tuple[float, str]:
         """Pick the option at `index` of a selectbox; returns (seconds, the option's text)."""
         box = self.widget("stSelectbox", label)
         self._open(box)
         opt = self.page.locator('[role="option"]').nth(index)
         text = opt.inner_text()
-        return self.act(opt.click, expect=expect), text
+        return self.act(lambda: self._pick(box, opt), expect=expect,
+                        what=f"pick {text!r} in {label!r}", target=opt), text
 
     def select_other(self, label: str, start: int = 0, expect: str | None = None) -> tuple[float, str]:
         """Pick the first option from `start` on that is not the current value (the list is
@@ -287,9 +433,11 @@ class App:
         opts = self.page.locator('[role="option"]')
         n = opts.count()
         for i in list(range(start, n)) + list(range(0, start)):
-            text = opts.nth(i).inner_text()
+            opt = opts.nth(i)
+            text = opt.inner_text()
             if text.strip() != current.strip():
-                return self.act(opts.nth(i).click, expect=expect), text
+                return self.act(lambda o=opt: self._pick(box, o), expect=expect,
+                                what=f"pick {text!r} in {label!r}", target=opt), text
         raise AssertionError(f"no other option in {label!r}")
 
     def value(self, label: str) -> str:
@@ -305,7 +453,9 @@ class App:
             for _ in range(abs(steps)):
                 thumb.press(key)
 
-        return self.act(go, expect=expect)
+        # not repeated: a step the page took but had not sent yet would be taken twice
+        return self.act(go, expect=expect, what=f"move {label!r} by {steps}", target=thumb,
+                        repeat=False)
 
     def fill(self, testid: str, label: str, value: str, expect: str | None = None) -> float:
         box = self.widget(testid, label).locator("input, textarea").first
@@ -314,7 +464,7 @@ class App:
             box.fill(value)
             box.press("Enter" if testid != "stTextArea" else "Control+Enter")
 
-        return self.act(go, expect=expect)
+        return self.act(go, expect=expect, what=f"type {value!r} into {label!r}", target=box)
 
     def fill_in_form(self, testid: str, label: str, value: str) -> None:
         """Type into a widget inside an st.form: nothing reruns until the form is submitted
@@ -324,7 +474,9 @@ class App:
 
     def upload(self, path: Path, expect: str | None = None) -> float:
         inp = self.page.locator('[data-testid="stFileUploader"] input[type="file"]').first
-        return self.act(lambda: inp.set_input_files(str(path)), expect=expect)
+        # not repeated: the file goes up first (an HTTP request), the rerun request after it
+        return self.act(lambda: inp.set_input_files(str(path)), expect=expect,
+                        what=f"upload {path.name}", target=inp, repeat=False)
 
     def metric(self, label: str) -> str:
         m = self.page.locator('[data-testid="stMetric"]').filter(

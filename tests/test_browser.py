@@ -190,6 +190,40 @@ def test_end_to_end(browser, server, tmp_path):
         ctx.close()
 
 
+def test_a_lost_click_is_done_once_more_and_a_registered_one_never(browser, server):
+    """App.act, under every browser test: a click the page never sent on (lost in a rerun) is
+    done once more; a click that was sent is done once; one lost twice fails, saying what was
+    clicked, what the page shows and what the server logged."""
+    ctx, app = new_app(browser, server, "lost")
+    try:
+        app.open("", expect="Data")
+        link = app.page.locator('[data-testid="stSidebarNav"] a', has_text="Projects").first
+        calls: list[int] = []
+
+        def click_but_lose_the_first() -> None:
+            calls.append(1)
+            if len(calls) > 1:
+                link.click()
+
+        app.register_s = 2.0  # a nav click is sent on in milliseconds
+        app.act(click_but_lose_the_first, expect="This project", what="the lost click")
+        assert len(calls) == 2 and app.repeated == ["the lost click"]
+        back = app.page.locator('[data-testid="stSidebarNav"] a', has_text="Data").first
+        app.register_s = 10.0
+        calls.clear()
+        app.act(lambda: (calls.append(1), back.click()), expect="Data", what="the sent click")
+        assert len(calls) == 1 and app.repeated == ["the lost click"]
+        app.register_s, app.timeout = 1.0, 2_000
+        with pytest.raises(AssertionError) as failed:
+            app.act(lambda: calls.append(1), what="the click lost twice", target=link)
+        assert len(calls) == 3
+        msg = str(failed.value)
+        assert "the click lost twice: no rerun request was sent and no run began" in msg
+        assert "the element is enabled" in msg and "the page says:" in msg and "server log:" in msg
+    finally:
+        ctx.close()
+
+
 def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
     ctx_a, a = new_app(browser, server, "a")
     ctx_b, b = new_app(browser, server, "b")
@@ -297,11 +331,11 @@ def test_global_view_counts_rows_and_stops_on_stop(browser, server, tmp_path):
         upload_in_new_project(app, "Stop", wide_table(tmp_path / "wide.csv"), "diagnosis")
         app.nav("Global view", expect="Explain the rows")
         app.radio("Rows from", "training split", expect="Explaining 100 rows")
-        app.page.get_by_role("button", name="Explain the rows").first.click()
+        app.start(app.page.get_by_role("button", name="Explain the rows").first.click)  # no wait
         app.page.get_by_text(re.compile(r"Explained [1-9]\d* of 100 rows")).first.wait_for(
             timeout=app.timeout)  # a row is done (a Stop before the first row keeps none)
-        app.act(app.page.get_by_role("button", name="Stop").first.click,
-                expect="Continue (")
+        app.act(app.page.get_by_role("button", name="Stop").first.click, expect="Continue (",
+                when_idle=False)  # during the run
         app.expect("Explanations given most often")  # the rows done are shown
         app.idle()
         text = app.text()  # one reading of the page (a second could catch a rerun mid-render)
