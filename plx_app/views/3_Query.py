@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from plx_app.classes_ui import among_all_classes
 from plx_app.project_ui import link
 from plx_app.service import (
     METHODS,
@@ -19,11 +20,7 @@ from plx_app.service import (
     instance_from_row,
 )
 from plx_app.service.classes import (
-    FIT_HELP,
-    FIT_WHAT,
     answer_sentences,
-    classes_fitted,
-    fit_classes,
     fit_notes,
     label_classes,
     several,
@@ -37,7 +34,6 @@ from plx_app.state import page_setup
 from plx_app.widgets import (
     download,
     figure,
-    fit_button,
     guard,
     keep_last,
     md,
@@ -271,17 +267,13 @@ with guard("Answering the query"):
 
 if several(ws):  # the answer above is POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
-    st.subheader(f"Among all {n_classes} classes")
-    st.caption(md(f"The label has {n_classes} classes and the answer above is "
-                  f"{ws.class_name} against the other {n_classes - 1}. Here plx's model of "
-                  "every class (PLXClassifier() on all the classes, as plx fit without "
-                  "--positive: one KB per class against the rest) picks the class of this "
-                  "instance, with every class's bounds and why it is the picked class and not "
-                  "the runner-up."))
-    if not classes_fitted(ws):
-        fit_button(f"Answer among all {n_classes} classes", "q_classes",
-                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
-    if classes_fitted(ws):
+    intro = (f"The label has {n_classes} classes and the answer above is "
+             f"{ws.class_name} against the other {n_classes - 1}. Here plx's model of "
+             "every class (PLXClassifier() on all the classes, as plx fit without "
+             "--positive: one KB per class against the rest) picks the class of this "
+             "instance, with every class's bounds and why it is the picked class and not "
+             "the runner-up.")
+    if among_all_classes(ws, n_classes, intro, "Answer", "q_classes"):
         with guard("Answering among all classes"):
             ca = ws_class_answer(ws, inst)
             c = st.columns(3)

@@ -7,13 +7,10 @@ import numpy as np
 import streamlit as st
 
 from plx_app.app import page
+from plx_app.classes_ui import among_all_classes
 from plx_app.service import instance_from_row
 from plx_app.service.classes import (
-    FIT_HELP,
-    FIT_WHAT,
     answer_sentences,
-    classes_fitted,
-    fit_classes,
     fit_notes,
     label_classes,
     several,
@@ -29,7 +26,7 @@ from plx_app.service.explain import (
     ws_shapley,
 )
 from plx_app.state import page_setup
-from plx_app.widgets import Progress, figure, fit_button, guard, keep_last, md, require_kb
+from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
 from plx_core.plots import esc, explanation_bars, shapley_bars
 from plx_core.tokens import condition_text
@@ -127,17 +124,13 @@ with guard("Showing the explanation"):
 if several(ws):  # the explanation above is POS against the rest; here, the class plx answers
     n_classes = len(label_classes(ws))
     st.divider()
-    st.subheader(f"Among all {n_classes} classes")
-    st.caption(md(f"The explanation above is {ws.class_name} against the other "
-                  f"{n_classes - 1}. Here plx's model of every class (one KB per class against "
-                  "the rest; the class whose KB gives the highest mean is picked, as on the "
-                  "Query page) says which class it answers for this instance and why: the k "
-                  "features of the picked class's KB against the other classes, and why not "
-                  "the runner-up."))
-    if not classes_fitted(ws):
-        fit_button(f"Explain among all {n_classes} classes", "x_classes",
-                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
-    if classes_fitted(ws):
+    intro = (f"The explanation above is {ws.class_name} against the other "
+             f"{n_classes - 1}. Here plx's model of every class (one KB per class against "
+             "the rest; the class whose KB gives the highest mean is picked, as on the "
+             "Query page) says which class it answers for this instance and why: the k "
+             "features of the picked class's KB against the other classes, and why not "
+             "the runner-up.")
+    if among_all_classes(ws, n_classes, intro, "Explain", "x_classes"):
         with guard("Explaining among all classes"):
             ca = ws_class_answer(ws, inst, k)
             c = st.columns(3)

@@ -7,11 +7,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from plx_app.classes_ui import among_all_classes
 from plx_app.service.classes import (
-    FIT_HELP,
-    FIT_WHAT,
     class_scores,
-    classes_fitted,
     fit_classes,
     fit_notes,
     label_classes,
@@ -27,7 +25,6 @@ from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import (
     figure,
-    fit_button,
     guard,
     keep_last,
     md,
@@ -96,15 +93,11 @@ with guard("Showing the scores"):
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
-    st.subheader(f"Among all {n_classes} classes")
-    st.caption(md(f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
-                  "Here plx's model of every class (one KB per class against the rest, the "
-                  "class with the highest mean picked, as on the Query page) is scored on the "
-                  "same test rows."))
-    if not classes_fitted(ws):
-        fit_button(f"Score among all {n_classes} classes", "ev_classes",
-                   FIT_HELP, FIT_WHAT, lambda progress: fit_classes(ws, progress=progress))
-    if classes_fitted(ws):
+    intro = (f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
+             "Here plx's model of every class (one KB per class against the rest, the "
+             "class with the highest mean picked, as on the Query page) is scored on the "
+             "same test rows.")
+    if among_all_classes(ws, n_classes, intro, "Score", "ev_classes"):
         with guard("Scoring among all classes"):
             cs = class_scores(ws, fit_classes(ws))
             m = st.columns(2)
