@@ -114,6 +114,7 @@ class AsyncApp:
 
     async def act(self, action: Callable[[], Awaitable[object]], expect: str | None = None) -> float:
         """Do `action`, wait for the run it starts to finish and for `expect` to show."""
+        await self.idle()  # a click that lands on a page still rerunning can be lost
         t0 = time.perf_counter()
         async with self.socket.expect_event("framereceived", predicate=script_finished,
                                             timeout=self.timeout):
@@ -158,13 +159,31 @@ class AsyncApp:
         the option's text)."""
         box = self.widget("stSelectbox", label)
         current = (await box.locator('input[role="combobox"]').first.input_value()).strip()
-        await box.locator('button[aria-haspopup="listbox"]').first.click()
         opts = self.page.locator('[role="option"]')
-        await opts.first.wait_for(state="visible", timeout=self.timeout)
+        await self._open(box, opts.first)
         texts = [t.strip() for t in await opts.all_inner_texts()]
         others = [j for j, t in enumerate(texts) if t != current]
         j = others[k % len(others)]
         return await self.act(opts.nth(j).click, expect), texts[j]
+
+    async def _open(self, box, first) -> None:
+        """Open a selectbox's list, as `tests/browser_util.App._open` does: a click during a
+        rerun or an animation can be lost (a concurrent walk waited 90 s on a list that never
+        opened in CI), so its trigger button and ArrowDown are tried in turn."""
+        from playwright.async_api import TimeoutError as PWTimeout
+
+        await self.idle()
+        for attempt in range(4):
+            if attempt % 2 == 0:
+                await box.locator('button[aria-haspopup="listbox"]').first.click()
+            else:
+                await box.locator('input[role="combobox"]').first.press("ArrowDown")
+            try:
+                await first.wait_for(state="visible", timeout=3000)
+                return
+            except PWTimeout:
+                continue
+        await first.wait_for(state="visible", timeout=self.timeout)
 
     async def metric(self, label: str) -> str:
         m = self.page.locator('[data-testid="stMetric"]').filter(
