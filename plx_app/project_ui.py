@@ -60,9 +60,15 @@ def _install(ws: Workspace, lk: Link | None, notes: list[str]) -> Workspace:
     st.session_state[WS_KEY] = ws
     st.session_state[LINK] = lk
     st.session_state[MSGS] = list(notes)
-    if lk is not None:
-        st.query_params["project"] = str(lk.project_id)  # a refresh reopens this project
+    keep_in_url(lk)
     return ws
+
+
+def keep_in_url(lk: Link | None) -> None:
+    """Name the session's project in the page URL, so that a refresh reopens this project and
+    not the one another session opened last. Every run: switching pages drops the URL's query."""
+    if lk is not None and st.query_params.get("project") != str(lk.project_id):
+        st.query_params["project"] = str(lk.project_id)
 
 
 def open_session() -> Workspace:
@@ -94,6 +100,7 @@ def after_run() -> None:
     lk, ws = link(), st.session_state.get(WS_KEY)
     if ws is None:
         return
+    keep_in_url(lk)
     with st.sidebar:
         if lk is None:
             for m in st.session_state.get(MSGS, []):

@@ -262,6 +262,14 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         assert mine.startswith("r1: IF a1=1 AND a2=1") and "worst radius" not in mine
         assert "Rules: 1" in a.sidebar_text() and "syn" in a.sidebar_text()
         assert b.value("Edit rule").startswith(f'r1: IF "worst radius"={small}')
+        # a refresh on any page reopens the session's own project, not the one B opened last
+        assert "project=" in a.page.url, a.page.url
+        a.page.reload()
+        a.page.wait_for_selector("h1")
+        a.idle()
+        a.expect("Project: Session a")
+        side = a.sidebar_text()
+        assert "syn" in side and "Rules: 1" in side and "worst radius" not in a.value("Edit rule")
     finally:
         ctx_a.close()
         ctx_b.close()
