@@ -457,6 +457,33 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     assert "On their own, " in texts(at)  # the explanation in words
 
 
+def test_explain_page_answers_at_the_models_threshold_and_names_expert_rules():
+    # a clinic's table on which plx's default picks its own threshold (0.6): a row whose
+    # support lies between 0.5 and it is not readmitted on the Query page, and the Explain
+    # page must say so too (it said "above 0.5, so readmitted = yes"), and name an expert rule
+    from user_tables import readmission
+
+    raw = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes", seed=26))
+    t = ws.threshold
+    assert t > 0.5
+    d = ws.decisions("test")
+    row = next(r for r in d.index if 0.5 < d.loc[r, "mean"] < t)
+    assert d.loc[row, "decision"] == "NOT POS"
+    inst = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    ws.set_selected(inst)
+    at = run("plx_app/views/4_Explain.py", ws)
+    body = texts(at)
+    assert f"below {t:g}, so readmitted ≠ yes." in body
+    assert "above 0.5" not in body
+    at = run("plx_app/views/3_Query.py", ws)  # what ω(POS) means names the same threshold
+    assert f"when the middle of that range is above {t:g}" in texts(at)
+    f, v = next(iter(inst.known().items()))
+    ws.rules.append(rule_clause([(f, v)], "NOT POS", 0.95, 1000, "r1"))
+    at = run("plx_app/views/4_Explain.py", ws)
+    assert "expert rules put the support for readmitted = yes at 0.05" in texts(at)
+
+
 @pytest.mark.slow
 def test_explain_page_names_the_class_of_a_several_class_label():
     # three species: the page says the bounds and features are for the positive class

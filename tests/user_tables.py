@@ -270,6 +270,36 @@ def label_number_spellings(seed: int = 17) -> UserTable:
     return UserTable("label_number_spellings", _csv(f), "cured")
 
 
+
+def readmission(seed: int = 18, n: int = 600) -> UserTable:
+    """A clinic's export nobody tuned for: readmitted yes/no (about 7% yes), a patient ID,
+    lab values in units with missing cells, sex and admission type spelled several ways
+    (`Male`/`male`/`M `, `emergency ` with a trailing space), diabetes as yes/no/Y/N/unknown.
+    Not in `TABLES` (the walks over every table stay as fast as they were)."""
+    r = np.random.default_rng(seed)
+    adm = r.choice(["Emergency", "emergency ", "ER", "Elective", "Urgent", "urgent"], n,
+                   p=[.3, .1, .1, .3, .1, .1])
+    age = r.integers(18, 95, n).astype(float)
+    creat = np.round(r.lognormal(0, 0.4, n), 2)
+    prior = r.poisson(0.8, n)
+    logit = (-3.25 + 0.9 * (prior >= 2) + 0.8 * (creat > 1.5) + 0.6 * (age > 75)
+             + 0.4 * np.isin(adm, ["Emergency", "emergency ", "ER"]))
+    y = r.random(n) < 1 / (1 + np.exp(-logit))
+    frame = pd.DataFrame({
+        "patient_id": [f"P{10000 + i}" for i in range(n)], "age": age,
+        "sex": r.choice(["Male", "male", "M ", "F", "female", "Female", "f"], n),
+        "admission": adm, "HbA1c (%)": np.round(r.normal(6.5, 1.3, n), 1),
+        "creatinine mg/dL": creat, "prior_admissions": prior,
+        "systolic_bp": r.normal(135, 18, n).round(),
+        "diabetes": r.choice(["yes", "no", "Y", "N", "unknown"], n, p=[.25, .5, .05, .1, .1]),
+        "readmitted": np.where(y, "yes", "no")})
+    for col, share in [("HbA1c (%)", .15), ("creatinine mg/dL", .08), ("systolic_bp", .05),
+                       ("age", .02)]:
+        frame.loc[r.random(n) < share, col] = np.nan
+    frame.loc[r.random(n) < .05, "sex"] = ""
+    return UserTable("readmission", _csv(frame), "readmitted", "yes")
+
+
 TABLES: tuple[Callable[[], UserTable], ...] = (
     rare_multiclass, one_percent, label_12, label_yn_missing, label_posneg, label_bool_gaps,
     likert_counts, degenerate_columns, duplicates, unicode_everything, excel_export, tsv,

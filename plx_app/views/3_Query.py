@@ -224,7 +224,7 @@ with guard("Answering the query"):
         if st.session_state.pop("q_first", False):
             st.info("This first row is one plx decides correctly and confidently. Pick any "
                     "other row above, or change values under \"Edit values\".")
-        st.caption(md(wording.omega_meaning(ws.class_name)))
+        st.caption(md(wording.omega_meaning(ws.class_name, ws.threshold)))
         with st.expander("Advanced: how the answer was computed"):
             m = st.columns(3)
             m[0].metric("Method", {"median": "median", "lp": "LP"}[b.method],

@@ -75,7 +75,9 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
     b, e = answers if answers is not None else explain_answers(values, k, view)
     if title:
         st.markdown(f"**{md(title)}**")
-    st.markdown(md(wording.answer_sentence(b, ws.class_name)))
+    # in the Query page's words: the model's threshold, and whose rules (learned or expert)
+    st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=(view or ws.view()).kb,
+                                           threshold=ws.threshold)))
     ties = wording.ties_sentence([c.mean for c in e.candidates[:top]], what="bar")
     st.markdown(f"**Explanation (k={e.k}, {e.search}):** "
                 + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
