@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .wording import class_names
+
 POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
 NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
 TIE_COLOUR = "#7f7f7f"
@@ -133,9 +135,8 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
         marker=dict(size=14, color="white", line=dict(color="black", width=2), symbol="diamond"),
         hovertemplate="mean %{x:.4f}<extra></extra>",
     ))
-    pos = "POS" if positive is None else esc(positive)
-    said = {"POS": pos, "NOT POS": "NOT POS" if positive is None else f"not {pos}",
-            "tie": "tie (reported " + ("NOT POS" if positive is None else f"not {pos}") + ")"}[word]
+    pos, neg = (esc(n) for n in class_names("POS" if positive is None else positive))
+    said = {"POS": pos, "NOT POS": neg, "tie": f"tie (reported {neg})"}[word]
     text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {said}"
     notes = [
         dict(x=threshold, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
@@ -349,8 +350,7 @@ def global_features(features: pd.DataFrame, top: int | None = 15,
     (and for which decision, named for `positive` if given). Largest on top; beyond `top`
     features the rest share one muted bar ("the other 15 features", their sum)."""
     f = features.sort_values("mean_abs_shapley", ascending=False, kind="stable")
-    pos = "POS" if positive is None else esc(positive)
-    neg = "NOT POS" if positive is None else f"not {esc(positive)}"
+    pos, neg = (esc(n) for n in class_names("POS" if positive is None else positive))
     labels = [f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
               f"({int(p_)} {pos}, {int(q)} {neg})"
               for name, v, k, p_, q in zip(f["feature"], f["mean_abs_shapley"], f["in_explanation"],

@@ -299,7 +299,7 @@ def evidence_summary(frame: Any, positive: Any = "POS") -> str:
         target = frame["target"].astype(float).fillna(frame["p"].astype(float)).to_numpy()
         n_for, n_against = int((target > 0.5).sum()), int((target < 0.5).sum())
         n_agree = n - n_for - n_against
-    parts = [f"{plural(n, 'rule')} bear{'s' if n == 1 else ''} on these values"]
+    parts = [f"{_cap(plural(n, 'rule'))} bear{'s' if n == 1 else ''} on these values"]
     if "side" in frame:
         parts.append(f"{number_word(n_for).replace('no', 'none')} would raise the support for "
                      f"{pos} and {number_word(n_against).replace('no', 'none')} would lower it"

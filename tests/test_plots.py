@@ -68,6 +68,10 @@ def test_bounds_interval_colour_follows_the_decision():
     assert bounds_interval(B(0.7, 0.9)).data[0].line.color == POS_COLOUR
     assert bounds_interval(B(0.1, 0.2)).data[0].line.color == NEG_COLOUR
     assert "tie" in bounds_interval(B(0.25, 0.75)).layout.title.text
+    # the chart names the other class as the metric above it does (`wording.class_names`)
+    said = bounds_interval(B(0.1, 0.2), positive="readmitted = yes").layout.title.text
+    assert said.endswith("→ readmitted ≠ yes"), said
+    assert bounds_interval(B(0.1, 0.2), positive="sick").layout.title.text.endswith("→ not sick")
 
 
 def test_bounds_compare_one_trace_per_row(kb):

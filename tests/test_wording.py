@@ -90,7 +90,7 @@ def test_evidence_summary_counts_sides(kb):
     s = W.evidence_summary(ev, "malignant")
     n_for = int((ev["side"] == "for").sum())
     n_against = int((ev["side"] == "against").sum())
-    assert s.startswith(f"{W.plural(len(ev), 'rule')} bear on these values")
+    assert s.startswith(f"{W.plural(len(ev), 'rule').capitalize()} bear on these values")  # a sentence
     assert f"{W.number_word(n_for)} would raise the support for malignant" in s
     assert f"{W.number_word(n_against)} would lower it" in s
     assert W.evidence_summary(ev.iloc[:0]) == "No rule bears on these values."
