@@ -113,9 +113,9 @@ from .query import (
     TIE_EPS,
     UNSEEN,
     BoundsArray,
+    UnansweredRows,
     encode_query_rows,
     encode_rows,
-    failed_rows_note,
     query_many,
     read_as_note,
     unseen_cells,
@@ -204,7 +204,7 @@ def warn_failed(res: Sequence[BoundsArray], decided: str) -> None:
     failed = sorted({f for b in res for f in b.failed})
     if failed:
         r, why = failed[0]
-        say_note(failed_rows_note(len(failed), f"row {r}: {why}", decided), stacklevel=3)
+        say_note(UnansweredRows(len(failed), f"row {r}: {why}", decided), stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
@@ -1531,19 +1531,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "kbs_")
         return self.discretizer_.transform(self._frame(X, reset=False))
 
-    def _means(self, X: Any) -> list[BoundsArray]:
+    def _means(self, X: Any, say_failed: bool = True) -> list[BoundsArray]:
         """`_block_means`, warning once about values read as the KB's value written otherwise
         and about values it never saw (answered as missing), as `plx predict` says them on
-        stderr: nothing changed silently."""
+        stderr: nothing changed silently. Rows no answer was given for are said too, unless
+        the caller says them itself (`say_failed=False`: the dashboard raises them)."""
         res, unseen, n_unseen = self._block_means(X)
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
-        if len(res) == 1:
+        if say_failed and len(res) == 1:
             neg = self.classes_[1 - self._class_str.index(self.positive_)]
             neg = neg.item() if isinstance(neg, np.generic) else neg  # 'no', not np.str_('no')
             warn_failed(res, f"predict gives them the negative class {neg!r}")
-        else:
+        elif say_failed:
             warn_failed(res, "predict chooses among the classes whose KB answered them")
         return res
 

@@ -12,14 +12,18 @@ from contextvars import ContextVar
 _SINK: ContextVar[list[str] | None] = ContextVar("plx_notes", default=None)
 
 
-def say(message: str, stacklevel: int = 2) -> None:
+def say(message: str | UserWarning, stacklevel: int = 2) -> None:
     """Say a note: into the innermost `collected` list of this thread, else as a UserWarning
-    (`stacklevel` as `warnings.warn`'s, counted from the caller of `say`)."""
+    (`stacklevel` as `warnings.warn`'s, counted from the caller of `say`). A note that carries
+    data (`query.UnansweredRows`) is warned as itself, so a caller that counts reads the data."""
     sink = _SINK.get()
     if sink is not None:
         sink.append(str(message))
         return
-    warnings.warn(str(message), UserWarning, stacklevel=stacklevel + 1)
+    if isinstance(message, UserWarning):
+        warnings.warn(message, stacklevel=stacklevel + 1)
+    else:
+        warnings.warn(str(message), UserWarning, stacklevel=stacklevel + 1)
 
 
 @contextmanager

@@ -923,10 +923,13 @@ def failed_rows_note(n: int, first: str, decided: str) -> str:
     return f"{n} row(s) could not be answered (NaN bounds; {decided}), e.g. {first}"
 
 
-def failed_rows_in(note: str) -> int:
-    """How many rows a `failed_rows_note` says could not be answered (0: another note)."""
-    head, sep, _ = note.partition(" row(s) could not be answered (NaN bounds; ")
-    return int(head) if sep and head.isdigit() else 0
+class UnansweredRows(UserWarning):
+    """The note that a batch left rows unanswered (`failed_rows_note`), with how many as data
+    (`rows`): whoever counts them (`plx compare`) reads the number, never the sentence."""
+
+    def __init__(self, rows: int, first: str, decided: str):
+        super().__init__(failed_rows_note(rows, first, decided))
+        self.rows = int(rows)
 
 
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray

@@ -127,3 +127,4 @@ def test_a_row_a_class_s_kb_could_not_answer_is_said_never_scored_silently(ws, m
     assert answer_sentences(a)[-1] == ("fern's KB could not answer this instance (solver "
                                        "crashed): fern is not compared.")
     assert any("'peat'" in n for n in a.notes), a.notes
+    assert not any("could not be answered" in n for n in a.notes)  # said once, as `failed`

@@ -808,9 +808,13 @@ def test_predict_says_what_it_gave_a_row_the_lp_failed_on(monkeypatch):
     plain = clf.predict(X.head(4))
     _fail_row(monkeypatch, 1)
     with pytest.warns(UserWarning, match=r"1 row\(s\) could not be answered .*negative class "
-                                          r"'well'.*row 1: solver crashed"):
+                                          r"'well'.*row 1: solver crashed") as caught:
         got = clf.predict(X.head(4))
     assert got[1] == "well" and list(got[[0, 2, 3]]) == list(plain[[0, 2, 3]])
+    # the count is data on the warning, for whoever counts (plx compare), not a sentence to read
+    from plx_core.query import UnansweredRows
+
+    assert [w.message.rows for w in caught if isinstance(w.message, UnansweredRows)] == [1]
 
 
 def test_several_classes_a_kb_that_failed_on_a_row_does_not_win_it(monkeypatch):

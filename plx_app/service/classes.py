@@ -60,10 +60,8 @@ def _answered(est: PLXClassifier, X: pd.DataFrame) -> tuple[list[BoundsArray], t
     shown, not dropped. A row some class's KB could not answer (the LP failed) is said by
     `check_answered`, never counted silently."""
     with collected() as noted:
-        res = est._means(X)
-    failed = {f for b in res for f in b.failed}
-    said = (m for m in noted if not (failed and "could not be answered" in m))
-    return res, tuple(dict.fromkeys(said))
+        res = est._means(X, say_failed=False)
+    return res, tuple(dict.fromkeys(noted))
 
 
 def check_answered(res: list[BoundsArray], classes: list[str], index: pd.Index,

@@ -36,7 +36,7 @@ import pandas as pd
 
 from plx_core.discretize import is_numeric
 from plx_core.errors import DataError
-from plx_core.query import failed_rows_in
+from plx_core.query import UnansweredRows
 
 INTERPRETABLE = ("CART", "EBM", "FIGS", "RuleFit")
 BLACK_BOX = ("Forest", "GBoost", "LogReg", "SVM", "MLP")
@@ -333,7 +333,8 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                     pred = np.asarray(model.predict(X.iloc[te])).astype(int)
                     t2 = time.perf_counter()
                 # test rows the LP failed on are scored as predict decided them, and said
-                unanswered = sum(failed_rows_in(str(w.message)) for w in caught)
+                unanswered = sum(w.message.rows for w in caught
+                                 if isinstance(w.message, UnansweredRows))
                 rows.append({
                     "dataset": key, "label": spec.label, "run": run, "method": name,
                     "f1": float(f1_score(yb[te], pred, zero_division=0)),
