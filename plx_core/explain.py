@@ -82,6 +82,7 @@ from .index import subset_plan
 from .kb import KB
 from .lp import solve_bounds_many
 from .median import equal_weight_medians
+from .notes import pool_map
 from .query import (
     OPEN,
     TIE_EPS,
@@ -1435,7 +1436,7 @@ def explain_many(
         take together, the others one by one."""
         from .explain_batch import explain_rows
 
-        evs = list(pool.map(prepared, todo) if pool else map(prepared, todo))
+        evs = pool_map(pool, prepared, todo)
         failed = {j: ev for j, ev in enumerate(evs) if isinstance(ev, Unexplained)}
         made = [j for j, ev in enumerate(evs) if ev is not None and j not in failed]
         side = [decided(evs[j].full, threshold) if dirs[todo[j]] == "auto"  # type: ignore[union-attr]
@@ -1453,7 +1454,7 @@ def explain_many(
             except PLXError as exc:
                 return _unexplained(i, rows[i], ks[i], str(exc))
 
-        got.update(zip(rest, pool.map(single, rest) if pool else map(single, rest)))
+        got.update(zip(rest, pool_map(pool, single, rest)))
         got.update(failed)
         return [got.get(j) for j in range(len(todo))]
 
@@ -1473,7 +1474,7 @@ def explain_many(
             if sem == "relevant" and strategy == "subquery":
                 results = batched(todo)
             else:
-                results = pool.map(one, todo) if pool else map(one, todo)
+                results = pool_map(pool, one, todo)
             for i, e in zip(todo, results):
                 if e is not None:
                     done[keys[i]] = e

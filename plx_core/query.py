@@ -38,6 +38,7 @@ from .median import (
     weighted_median,
     weighted_median_intervals,
 )
+from .notes import pool_map
 from .rulecheck import unused_rules_said, warn_unused_rules
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
@@ -884,11 +885,9 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
         workers = min(n_workers(n_jobs), len(tasks))
         if workers > 1:
             with ThreadPoolExecutor(workers) as pool:
-                for f in [pool.submit(run, t) for t in tasks]:
-                    f.result()
+                pool_map(pool, run, tasks)
         else:
-            for t in tasks:
-                run(t)
+            pool_map(None, run, tasks)
         bare = prior_alone(kb, codes, rq, lower, upper) & ~slow
         lower[bare], upper[bare] = 0.0, 1.0  # what the KB answers without the prior
     else:

@@ -43,6 +43,7 @@ from .clause import PRIOR_ID
 from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets, per_count
 from .kb import KB, POS, Literal, WeightedClause
 from .median import weighted_median_intervals
+from .notes import pool_map
 from .query import (
     SCAN_CELLS,
     TIE_EPS,
@@ -143,7 +144,7 @@ def relevant_pairs(kb: KB, codes: np.ndarray, n_jobs: int | None = None, scan_up
     workers = min(n_workers(n_jobs), len(tasks))
     if workers > 1:
         with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(run, tasks))
+            parts = pool_map(pool, run, tasks)
     else:
         parts = [run(t) for t in tasks]
     if not parts:

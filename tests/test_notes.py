@@ -57,3 +57,64 @@ def test_a_fit_in_a_block_says_its_notes_there_and_warns_nothing():
     assert any("'same'" in n and "left out" in n for n in noted), noted
     assert not [w for w in caught if issubclass(w.category, UserWarning)
                 and "left out" in str(w.message)]
+
+
+def test_notes_said_in_worker_threads_reach_the_caller_in_the_items_order():
+    """`pool_map`: a note said in a pool's thread reaches the block of the thread that gave
+    the work (a worker starts in its own context, where it was lost), in the items' order
+    however the threads finish; two sessions sharing one pool still see only their own."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from plx_core.notes import pool_map
+
+    start = threading.Barrier(2)
+
+    def work(name: str) -> tuple[list[int], list[str]]:
+        def one(i: int) -> int:
+            time.sleep(0.02 * (3 - i))  # the last item finishes first
+            say(f"{name}: row {i}")
+            return i * i
+
+        start.wait(5)
+        with collected() as noted:
+            got = pool_map(pool, one, range(4))
+        return got, noted
+
+    with ThreadPoolExecutor(4) as pool, ThreadPoolExecutor(2) as sessions, \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        a, b = sessions.submit(work, "ward A"), sessions.submit(work, "ward B")
+        assert a.result(10) == ([0, 1, 4, 9], [f"ward A: row {i}" for i in range(4)])
+        assert b.result(10) == ([0, 1, 4, 9], [f"ward B: row {i}" for i in range(4)])
+    assert not [w for w in caught if "ward" in str(w.message)]
+
+
+def test_a_note_said_while_query_many_answers_in_threads_reaches_the_block(monkeypatch):
+    """query_many answers its chunks of rows in threads: a note said there (here by a chunk's
+    lookup) reaches the caller's block, once per chunk, and is warned nowhere else."""
+    import importlib
+
+    from plx_core import direct_kb
+
+    Q = importlib.import_module("plx_core.query")  # the module: plx_core.query is the function
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({f: rng.choice(list("abcd"), 400) for f in ("f1", "f2", "f3")})
+    y = (X["f1"] == "a").astype(int)
+    kb = direct_kb(X, y, positive=1)
+    monkeypatch.setattr(Q, "BATCH_PAIRS", 200)  # several chunks, so several threads
+    real = Q._chunk_bounds
+
+    def noisy(*a, **kw):
+        say("a chunk's note")
+        return real(*a, **kw)
+
+    monkeypatch.setattr(Q, "_chunk_bounds", noisy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with collected() as noted:
+            got = Q.query_many(kb, X, n_jobs=2)
+    assert len(noted) > 1 and set(noted) == {"a chunk's note"}, noted
+    assert not [w for w in caught if "chunk" in str(w.message)]
+    assert np.isfinite(got.lower).all()
