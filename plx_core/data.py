@@ -1537,17 +1537,25 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
     ids = [c for c in ids if c in frame.columns]
     if not ids or len(frame) < 2:
         return None
-    codes = frame.astype(object).groupby(list(frame.columns), dropna=False, sort=False).ngroup()
-    codes = codes.to_numpy()
-    first = pd.Series(np.arange(len(codes))).groupby(codes).transform("min").to_numpy()
-    at = np.flatnonzero(first != np.arange(len(codes)))
+    # a copy repeats its ID first: the ID columns alone are hashed where every ID differs (the
+    # common case), then the whole row only of the rows whose ID repeats, grouped as object last
+    copies = np.flatnonzero(frame[ids].duplicated(keep=False).to_numpy())
+    if len(copies):
+        copies = copies[frame.iloc[copies].duplicated(keep=False).to_numpy()]
+    if len(copies) == 0:
+        return None
+    codes = frame.iloc[copies].astype(object).groupby(
+        list(frame.columns), dropna=False, sort=False).ngroup().to_numpy()
+    first = copies[pd.Series(np.arange(len(codes))).groupby(codes).transform("min").to_numpy()]
+    keep = first != copies
+    at, first = copies[keep], first[keep]
     if len(at) == 0:
         return None
 
     def name(i: int) -> str:  # "line 1502" for a file's table, else its index label
         return row_name(frame.index, i).split(" (")[0]
 
-    pairs = ", ".join(f"{name(int(i))} = {name(int(first[i]))}" for i in at[:shown])
+    pairs = ", ".join(f"{name(int(i))} = {name(int(j))}" for i, j in zip(at[:shown], first))
     return (f"{len(at)} row(s) repeat an earlier row in every column, {ids[0]!r} included "
             f"({pairs}{' …' if len(at) > shown else ''}): one record exported twice? Each "
             "copy counts as evidence again; remove the copies if so")
