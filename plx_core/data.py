@@ -549,6 +549,16 @@ def _scalar_str(v: Any) -> Any:
 _UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
                                               r"\s*[$€£¥]$")}
 _STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
+#: A unit of measurement written after numbers ("12 mg", "1.7 g/L", "37.2 °C", "25 kg/m²"):
+#: a letter, '°' or 'µ', then letters, digits, '²', '³' (and '/' before more): read when every
+#: value that carries one carries the same (`number_format`: "unit:mg", or a style with it,
+#: "decimal-comma+unit:g/L"), the unit said wherever the reading is said.
+_NOT_UNITS = ("more", "less", "plus", "or", "and", "to", "of", "than", "over", "under",
+              "above", "below", "up")  # words after a number that are no unit (car's "5more")
+_UNIT_TEXT = (rf"(?!(?i:{'|'.join(_NOT_UNITS)})$)"
+              r"(?:[^\W\d_]|[°µ])[^\W_]*(?:/[^\W_]+)*")
+_MEASURE = rf"[+-]?(?:\d[\d.,]*|\.\d+)\s*({_UNIT_TEXT})"
+UNIT_PREFIX = "unit:"
 #: Dates a text column may be written in (the whole column in one; a date is a point on a
 #: time line, not an ID, so a date column is binned like a number: `date_cuts`). "ISO8601" is
 #: 2021-03-04, 2021-03-04 13:30 or 2021-03-04T13:30:00Z; day first before month first
@@ -575,10 +585,21 @@ _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS), *CLOCK_FORMATS)
+_NUMBER_SHAPE = rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*(?:[%$€£¥]|{_UNIT_TEXT})?"
+"""A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
+
+
+def is_number_format(number_format: Any) -> bool:
+    """True for a `NUMBER_FORMATS` entry, or a unit of measurement with or without a style
+    ("unit:mg", "decimal-comma+unit:g/L")."""
+    if not isinstance(number_format, str):
+        return False
+    return number_format in NUMBER_FORMATS or re.fullmatch(
+        rf"(?:(?:{'|'.join(_STYLES)})\+)?{UNIT_PREFIX}{_UNIT_TEXT}", number_format) is not None
 
 
 def is_date_format(number_format: str) -> bool:
@@ -727,7 +748,7 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
     if is_date_format(number_format) or holds_dates(s):
-        if number_format != "plain" and number_format not in NUMBER_FORMATS:
+        if not is_number_format(number_format):
             raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
                             f"{number_format!r}")
         num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
@@ -746,14 +767,15 @@ def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np
 def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
     """Text numbers written as `number_format` rewritten plainly ("1.234,5" → "1234.5"); a
     value that does not fit the format becomes text no number reads (so it is named)."""
-    if number_format not in NUMBER_FORMATS:
-        raise DataError(f"number format must be one of {NUMBER_FORMATS}, got {number_format!r}")
+    if not is_number_format(number_format):
+        raise DataError(f"number format must be one of {NUMBER_FORMATS} (or a unit: 'unit:mg'), "
+                        f"got {number_format!r}")
     t = obj.map(lambda v: v.strip() if isinstance(v, str) else v, na_action="ignore")
     text = t.map(lambda v: isinstance(v, str)).astype(bool)
     out = t.copy()
     u = t[text].astype(str)
     unit = number_format.split("+")[-1]
-    if unit in _UNITS:
+    if unit in _UNITS or unit.startswith(UNIT_PREFIX):
         u = _strip_unit(u, unit)
     if number_format.startswith("thousands"):
         ok = u.str.fullmatch(_THOUSANDS)
@@ -769,8 +791,11 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
 
 
 def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
-    """Text numbers without their `_UNITS` sign ("12 %" → "12", "-$5" → "-5")."""
-    for rx in _UNITS[unit]:
+    """Text numbers without their `_UNITS` sign ("12 %" → "12", "-$5" → "-5") or unit of
+    measurement ("unit:mg": "12 mg" → "12")."""
+    rxs = ((rf"\s*{re.escape(unit.removeprefix(UNIT_PREFIX))}$",)
+           if unit.startswith(UNIT_PREFIX) else _UNITS[unit])
+    for rx in rxs:
         u = u.str.replace(rx, "", regex=True)
     return u
 
@@ -819,12 +844,17 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
         return f"date:{d}"
     if (clock := _clock_style(u)) is not None:
         return clock
-    if not u.str.contains(r"[,.%$€£¥]", regex=True).any():
+    measures = measure_units(u)
+    if len(measures) > 1:
+        return None  # 5 mg beside 1 g: not one reading (`unread_numbers` says so)
+    if not measures and not u.str.contains(r"[,.%$€£¥]", regex=True).any():
         return None  # nothing a format would change
     signs = u.str.contains(r"[%$€£¥]", regex=True).any()
     marked = {unit: signs and bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
+    if measures:
+        marked[f"{UNIT_PREFIX}{measures[0]}"] = True
     if sum(marked.values()) > 1:
-        return None  # percentages and money in one column: not one format
+        return None  # percentages and money (or a unit) in one column: not one format
     unit = next((k for k, v in marked.items() if v), None)
     core = u if unit is None else _strip_unit(u, unit)
     if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
@@ -835,6 +865,16 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     if unit is not None:
         fmt = unit if fmt == "plain" else f"{fmt}+{unit}"
     return None if fmt == "plain" else fmt
+
+
+def measure_units(u: pd.Series) -> list[str]:
+    """The units of measurement the text values of `u` are written in ("12 mg" → "mg",
+    `_MEASURE`), most used first; [] when none carries one."""
+    t = u.astype(str).str.strip()
+    found = t.str.fullmatch(_MEASURE).fillna(False).to_numpy(dtype=bool)
+    if not found.any():
+        return []
+    return t[found].str.extract(rf"^{_MEASURE}$", expand=False).value_counts().index.tolist()
 
 
 def _dot_style(core: pd.Series, delimiter: str | None) -> str | None:
@@ -920,7 +960,7 @@ def _number_shaped(s: pd.Series) -> np.ndarray:
     a percent or currency sign) or like a date (`_DATE_LIKE`); the head first (`SAMPLE`):
     when more than a tenth of it is other text, no cell is (strays must be few)."""
     def shaped(v: pd.Series) -> np.ndarray:
-        number = v.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+        number = v.str.fullmatch(_NUMBER_SHAPE)
         return (number | v.str.fullmatch(_DATE_LIKE)).fillna(False).to_numpy(dtype=bool)
 
     head = _present_text(s.dropna().head(SAMPLE))
@@ -961,13 +1001,18 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
             u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
-    shaped = u.str.fullmatch(r"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*[%$€£¥]?")
+    shaped = u.str.fullmatch(_NUMBER_SHAPE)
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
     if shaped.mean() < 0.5:
         return None
     core = pd.Series(u[shaped].to_numpy(dtype=object))
     fmt = number_format(core, delimiter)
-    if fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
+    if fmt is None and len(units := measure_units(core)) > 1:
+        counts = core.str.extract(rf"^{_MEASURE}$", expand=False).value_counts()
+        shown = ", ".join(f"{t!r} ×{n}" for t, n in counts.head(STRAY_VALUES).items())
+        why = (f"its values are numbers in more than one unit ({len(units)}: {shown}): write "
+               "them in one unit to have them binned")
+    elif fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
         bare = core  # $1,200 and 12,5 %: the number without its sign
         for unit in _UNITS:
             bare = _strip_unit(bare, unit)
@@ -1050,6 +1095,19 @@ NUMBER_FORMAT_WORDS = {
 }
 
 
+def number_format_words(number_format: str) -> str:
+    """How a `NUMBER_FORMATS` entry or a unit format ("decimal-comma+unit:g/L") reads text, in
+    words: "numbers in g/L with a decimal comma (3,5 → 3.5; 1.234,5 → 1234.5)"."""
+    if number_format in NUMBER_FORMAT_WORDS:
+        return NUMBER_FORMAT_WORDS[number_format]
+    style, _, unit = number_format.rpartition("+")
+    u = unit.removeprefix(UNIT_PREFIX)
+    if style == "":
+        return f"numbers in {u} (12.5 {u} → 12.5)"
+    head, _, example = NUMBER_FORMAT_WORDS[style].partition(" (")
+    return f"{head.replace('numbers', f'numbers in {u}', 1)} ({example}"
+
+
 def column_numbers(s: pd.Series, number_format: str = "plain") -> np.ndarray:
     """The column as floats, NaN where missing or not a number in `number_format`."""
     return _numbers(s, number_format)[0]
@@ -1079,7 +1137,7 @@ class Binning:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else
-                       f", written as {NUMBER_FORMAT_WORDS[self.number_format].split(' (')[0]}")
+                       f", written as {number_format_words(self.number_format).split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
             odd = list(dict.fromkeys(as_strings(values[bad]).dropna().tolist()))
             raise DataError(
@@ -1117,7 +1175,7 @@ class Binning:
         column is described (plx fit's notes, the dashboard, the schema summary)."""
         parts = []
         if self.number_format != "plain":
-            parts.append(f"read as {NUMBER_FORMAT_WORDS[self.number_format]}")
+            parts.append(f"read as {number_format_words(self.number_format)}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
             other = "a date" if is_date_format(self.number_format) else "a number"
@@ -1133,7 +1191,8 @@ def _comma_decimals(number_format: str) -> bool:
 
 def _format_words(number_format: str) -> str:
     """A `NUMBER_FORMATS` entry in words, "plain" too."""
-    return NUMBER_FORMAT_WORDS.get(number_format, "plain numbers (1234.5)")
+    return ("plain numbers (1234.5)" if number_format == "plain"
+            else number_format_words(number_format))
 
 
 def fmt_number(x: float) -> str:
@@ -1285,6 +1344,9 @@ def estimator_rows(schema: Schema, frame: pd.DataFrame, X: pd.DataFrame) -> tupl
     X = X.copy()
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
         X[f] = numbers[f].to_numpy()
+    for f in schema.features:  # numbers the user chose to read as categories: a categorical
+        if schema.kinds[f] == "categorical" and text_binned(X[f]):  # dtype says so (no note)
+            X[f] = pd.Categorical(X[f])
     return X, raw
 
 
@@ -1469,7 +1531,7 @@ def _check_schema_dict(d: Any) -> None:
             raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
         strs(f"bins.{f}.labels", labels)
         strs(f"bins.{f}.text_missing", b.get("text_missing", []))
-        if b.get("number_format", "plain") not in NUMBER_FORMATS:
+        if not is_number_format(b.get("number_format", "plain")):
             raise bad(f"bins.{f}.number_format", f"one of {NUMBER_FORMATS}",
                       b.get("number_format"))
         if len(labels) != len(cuts) + 1:
@@ -1816,6 +1878,16 @@ def numbered_like_ids(x: np.ndarray) -> bool:
     if len(x) == 0 or not bool(np.all((np.floor(x) == x) & (np.abs(x) < 2.0**53))):
         return False
     return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
+
+
+def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
+    """True when `s` holds text that `plx fit` reads as numbers (or dates) and bins
+    (`_read_numbers`, `_binned`): `PLXClassifier`, which keeps text as text, says so when
+    it keeps such a column as categories, so that numbers never silently become categories."""
+    if pd.api.types.infer_dtype(s, skipna=True) != "string":
+        return False
+    x, bad, fmt, _ = _read_numbers(s)
+    return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 
 
 def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:

@@ -67,7 +67,6 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from . import variants as V
 from . import vote as VT
 from .data import (
-    NUMBER_FORMAT_WORDS,
     columns_left_out,
     date_format,
     excess_levels,
@@ -79,9 +78,11 @@ from .data import (
     label_texts,
     many_levels,
     mixed_dates,
+    number_format_words,
     number_reading,
     numbered_like_ids,
     spelling_variants,
+    text_binned,
     uninformative,
     unread_numbers,
 )
@@ -249,8 +250,8 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
             return (" — it holds numbers as text: convert it (pd.to_numeric with "
                     "errors='coerce' turns the rest into missing) to have it binned")
         if fmt in CLOCK_HINTS:
-            return f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: {CLOCK_HINTS[fmt]} to have it binned"
-        return (f" — it holds {NUMBER_FORMAT_WORDS[fmt]} as text: convert it to numbers "
+            return f" — it holds {number_format_words(fmt)} as text: {CLOCK_HINTS[fmt]} to have it binned"
+        return (f" — it holds {number_format_words(fmt)} as text: convert it to numbers "
                 "(pd.to_numeric reads plain numbers only: take the signs and separators out "
                 "first) to have it binned")
     if (unread := unread_numbers(s)) is not None:
@@ -656,8 +657,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     say_note(f"column {c!r} is used as categories: {mixed}", stacklevel=3)
-                elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64"):
-                    say_note(f"column {c!r} is used as categories:"  # nor durations
+                elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64") \
+                        or text_binned(raw[c]):  # nor durations, nor numbers written as text
+                    say_note(f"column {c!r} is used as categories:"
                              + convert_hint(raw[c], s).removeprefix(" —"), stacklevel=3)
         self.excluded_ = columns_left_out(
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})

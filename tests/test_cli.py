@@ -1644,3 +1644,41 @@ def test_columns_read_the_same_way_are_said_in_one_line(tmp_path, capsys):
     assert said[0].startswith("note: columns 'labor_0', 'labor_1', 'labor_2', 'labor_3', "
                               "'labor_4', 'labor_5' and 2 more: read as numbers with a decimal comma")
     assert said[1].startswith("note: column 'dose': ") and "'unbekannt'" in said[1]
+
+
+def test_numbers_written_with_a_unit_are_binned_and_the_unit_said(tmp_path, capsys):
+    """A lab export writes '88,4 µmol/L' and '37,2 °C' (';' file, decimal comma): each column
+    is one unit, read as numbers and binned, the unit said; a column mixing 'mg' and 'g' is
+    not guessed, and says why. A new file writing another unit is one line naming the row."""
+    rng = np.random.default_rng(41)
+    n = 240
+    creat = rng.lognormal(4.4, 0.35, n)
+    aki = creat + rng.normal(0, 15, n) > 100
+    dose = np.where(rng.random(n) < 0.8, [f"{v} mg" for v in rng.integers(100, 900, n)],
+                    [f"{v} g" for v in rng.integers(1, 3, n)])
+    frame = pd.DataFrame({"creatinine": [f"{v:.1f} µmol/L".replace(".", ",") for v in creat],
+                          "temp": [f"{v:.1f}°C".replace(".", ",") for v in rng.normal(37, .5, n)],
+                          "dose": dose, "aki": np.where(aki, "yes", "no")})
+    data = tmp_path / "lab.csv"
+    data.write_text(frame.to_csv(index=False, sep=";"), encoding="utf-8")
+    model = tmp_path / "m.json"
+    assert main(["fit", str(data), "--label", "aki", "--out", str(model), "--no-progress"]) == 0
+    said = capsys.readouterr()
+    said = said.out + said.err
+    assert "column 'creatinine': read as numbers in µmol/L with a decimal comma" in said
+    assert "column 'temp': read as numbers in °C with a decimal comma" in said
+    assert "'dose'" in said and "numbers in more than one unit (2: 'mg' ×" in said
+    schema = json.loads(model.read_text())["schema"]
+    assert schema["kinds"]["creatinine"] == "numeric" and schema["kinds"]["temp"] == "numeric"
+    assert "dose" not in schema["bins"]
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(data), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    assert ((pred["decision"] == "yes") == aki).mean() > 0.8  # the lab value decides
+    capsys.readouterr()
+    new = frame.head(5).copy()
+    new.loc[3, "creatinine"] = "1,1 mg/dL"
+    (tmp_path / "new.csv").write_text(new.to_csv(index=False, sep=";"), encoding="utf-8")
+    assert main(["predict", str(model), str(tmp_path / "new.csv"), "--out", str(out)]) == 2
+    assert_one_line_error(capsys.readouterr().err, "column 'creatinine', line 5 (data row 4): value '1,1 mg/dL'",
+                          "written as numbers in µmol/L with a decimal comma")

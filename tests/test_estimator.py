@@ -949,3 +949,25 @@ def test_several_classes_with_a_class_of_three_rows_are_still_searched():
     assert tiny.chosen_ == "direct" and tiny.class_chosen_ is None
     assert tiny.chosen_reason_ == ("direct answers for every class: every class has fewer "
                                    "than 5 rows, too few to score a model out of fold")
+
+
+def test_numbers_held_as_text_are_never_silently_categories():
+    """A DataFrame whose pulse is '72 bpm' and glucose '5.4' (text, as a clinic's export
+    reads with dtype=str): kept as categories, as the estimator keeps text, but each said with
+    how to convert it; ward codes '1'..'4' (few whole numbers) are categories as they are."""
+    import warnings
+
+    rng = np.random.default_rng(23)
+    n = 200
+    z = rng.normal(size=n)
+    X = pd.DataFrame({"pulse": [f"{int(v)} bpm" for v in 75 + 12 * z],
+                      "glucose": [f"{v:.1f}" for v in rng.normal(6, 1, n)],
+                      "ward": rng.integers(1, 5, n).astype(str)})
+    y = np.where(z + rng.normal(0, .5, n) > 0, "sick", "well")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PLXClassifier(positive="sick").fit(X, y)
+    said = [str(w.message) for w in caught]
+    assert any("'pulse' is used as categories: it holds numbers in bpm" in m for m in said), said
+    assert any("'glucose' is used as categories: it holds numbers as text" in m for m in said)
+    assert not any("'ward'" in m for m in said)
