@@ -909,6 +909,7 @@ class Explanation:
                 "mean": [c.mean for c in rows],
                 "evidence_mean": [c.evidence_mean for c in rows],
                 "n_clauses": [c.n_clauses for c in rows],
+                "by_prior": [c.by_prior for c in rows],
                 "tied_with_best": [round(c.mean, DECIMALS) == round(self.mean, DECIMALS)
                                    for c in rows],
             }

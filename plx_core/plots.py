@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .wording import class_names
+from .wording import PRIOR_ALONE, class_names
 
 POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
 NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
@@ -279,7 +279,10 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) 
         hovertemplate="%{hovertext}<br>ω(POS) ∈ [%{customdata[0]:.3f}, %{customdata[1]:.3f}]"
                       "<extra></extra>",
     ))
-    labels = [wrap(f"{lab}: {m:.3f}", LABEL_WIDTH) for lab, m in zip(sub["label"], mean)]
+    prior = (sub["by_prior"].to_numpy(dtype=bool) if "by_prior" in sub
+             else np.zeros(n, dtype=bool))  # answered by the prior clause alone: ranked after
+    labels = [wrap(f"{lab}: {m:.3f}" + (f" ({PRIOR_ALONE})" if pr else ""), LABEL_WIDTH)
+              for lab, m, pr in zip(sub["label"], mean, prior)]
     return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
                    shapes=[_vline(0.5, color="black", dash="dash", width=1)],
                    annotations=_labels_above(labels),

@@ -433,7 +433,27 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
         text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "
                  f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
                  f"{TIE_RESOLUTION.get(explanation.resolved_by, explanation.resolved_by)}.")
+    cands = list(getattr(explanation, "candidates", None) or ())
+    if cands and not getattr(cands[0], "by_prior", False):
+        n_prior = sum(bool(getattr(c, "by_prior", False)) for c in cands)
+        if n_prior:
+            text += " " + prior_ranked_said(n_prior, k)
     return text
+
+
+PRIOR_ALONE = "base rate alone"  # a chart's mark on a candidate answered by the prior clause
+
+
+def prior_ranked_said(n: int, k: int) -> str:
+    """Why candidates answered by the prior clause alone (`Candidate.by_prior`, marked
+    `PRIOR_ALONE` on the charts) rank after the chosen one whatever their support: a reader
+    sees them at 0.000 (or 1.000) and asks why a weaker case was chosen."""
+    one = n == 1
+    return (f"{_cap(plural(n, _group(k, many=False), _group(k)))} "
+            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} (its prior "
+            f"clause, which no rule about {'its' if one else 'their'} values outweighs), so "
+            f"{'it ranks' if one else 'they rank'} after every candidate the rules answer, "
+            f"whatever {'its' if one else 'their'} support (marked \"{PRIOR_ALONE}\").")
 
 
 def explained_class_sentence(positive: Any, others: Sequence[Any]) -> str:
@@ -703,7 +723,7 @@ __all__ = [
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_rule", "example_value",
-    "evidence_sources", "evidence_summary", "explanation_sentence", "fmt", "undecided_said",
+    "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",

@@ -483,6 +483,15 @@ class App:
             has=self.page.locator('[data-testid="stMetricLabel"]', has_text=label)).first
         return m.locator('[data-testid="stMetricValue"]').inner_text().strip()
 
+    def metric_cut(self, label: str) -> bool:
+        """Whether the browser cuts the shown value of a metric short (an ellipsis: its text
+        is wider than its box), which `metric` cannot tell: it reads the whole text."""
+        m = self.page.locator('[data-testid="stMetric"]').filter(
+            has=self.page.locator('[data-testid="stMetricLabel"]', has_text=label)).first
+        box = m.locator('[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"]').first
+        box.wait_for(state="visible", timeout=self.timeout)
+        return bool(box.evaluate("e => e.scrollWidth > e.clientWidth + 1"))
+
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"

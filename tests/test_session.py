@@ -417,6 +417,36 @@ def test_explain_beam_beyond_the_budget(ws0):
     assert table["chosen"].tolist()[0] and table["chosen"].sum() == 1
 
 
+
+def test_candidates_the_base_rate_alone_answers_are_said_and_marked():
+    # a clinic's table whose default is a fitted vote: pairs its prior clause answers (0.000)
+    # rank after the chosen pair (0.38); the sentence says why and the chart marks them
+    from dataclasses import replace
+
+    from user_tables import readmission
+
+    from plx_core import wording
+    from plx_core.plots import explanation_bars
+
+    raw = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes", seed=6))
+    assert ws.model.chosen == "direct-vote"
+    for row in ws.X_test.index[:60]:
+        e = engine.ws_explain(ws, instance_from_row(ws.X_test, ws.y_test, row, "test").as_dict(), 2)
+        prior = [c.by_prior for c in e.candidates]
+        if any(prior) and not prior[0]:
+            break
+    else:
+        raise AssertionError("no row with candidates the prior clause alone answers")
+    said = wording.explanation_sentence(e, ws.class_name)
+    n = sum(prior)
+    assert f"{wording.plural(n, 'pair of values', 'pairs of values').capitalize()} " in said
+    assert "answered by the model's base rate alone" in said
+    labels = [a.text for a in explanation_bars(e, top=len(prior)).layout.annotations]
+    marked = [t.replace("<br>", " ").endswith("(base rate alone)") for t in labels][::-1]
+    assert marked == prior  # drawn bottom-up: the chart's first bar is the last candidate
+    assert engine.candidates_table(e)["base rate alone"].tolist() == prior
+
 def test_shapley_is_efficient(ws0):
     kb = ws0.kb
     vals = ws0.X_test.iloc[1].to_dict()

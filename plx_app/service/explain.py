@@ -23,7 +23,7 @@ from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
 from plx_core.query import Bounds
-from plx_core.wording import clause_texts, counterfactual_sentence
+from plx_core.wording import PRIOR_ALONE, clause_texts, counterfactual_sentence
 
 from .workspace import THRESHOLD, KBView, Workspace
 
@@ -61,7 +61,8 @@ def candidates_table(e: Explanation) -> pd.DataFrame:
     frame = e.frame()
     frame["features"] = [", ".join(f) for f in frame["features"]]
     frame["chosen"] = frame.index == 0
-    return frame[["features", "lower", "upper", "mean", "chosen"]]
+    frame = frame.rename(columns={"by_prior": PRIOR_ALONE})
+    return frame[["features", "lower", "upper", "mean", PRIOR_ALONE, "chosen"]]
 
 
 def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",

@@ -212,7 +212,7 @@ with guard("Answering the query"):
         known = shown.known()
         pos_name, neg_name = wording.class_names(ws.class_name)
         word = wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold)
-        a = st.columns(4)
+        a = st.columns([3, 1, 1, 1])  # the decision names the class: room to read it whole
         a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly "
                                               f"{ws.threshold:g} is reported as {neg_name}"))
         a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
