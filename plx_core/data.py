@@ -1027,6 +1027,10 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     rest = u[~shaped].value_counts()
     if int(rest.sum()) <= STRAY_SHARE * len(u) and len(rest) <= STRAY_VALUES:
         return why  # few enough to read as missing
+    if why is None and not _binned(  # a few codes beside words ('1', '0',
+            _numbers(core, fmt or "plain")[0], fmt or "plain",  # 'Y', 'N'): categories even
+            int(core.nunique()), 10):  # with the words missing, so no way to bins to offer
+        return None
     shown = ", ".join(f"{t!r} ×{n}" for t, n in rest.head(STRAY_VALUES).items())
     more = f", … ({len(rest)} texts)" if len(rest) > STRAY_VALUES else ""
     texts = (f"its values are numbers except {int(rest.sum())} cell(s) of text "
@@ -1382,8 +1386,10 @@ class Schema:
         as they are (the engine reports them)."""
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
-            raise DataError(f"the rows lack the feature column(s) {absent}"
-                            f"{column_twins(absent, [c for c in frame.columns if c not in self.features])}")
+            twins = column_twins(absent, [c for c in frame.columns if c not in self.features])
+            raise DataError(f"the rows lack the feature column(s) {absent}{twins}" + (
+                "" if twins else "; to answer without them (each row's value unknown, as the "
+                "model answers a missing cell), add them as empty columns"))
         cols = {}
         for f in self.features:
             s = frame[f]

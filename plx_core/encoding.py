@@ -294,8 +294,10 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     missing = [c for c in names if c not in cols]
     if missing:
         others = [c for c in cols if c not in names]
-        raise DataError(f"column(s) {missing[:10]} of the training data are missing"
-                        f"{column_twins(missing[:10], others)}")
+        twins = column_twins(missing[:10], others)
+        raise DataError(f"column(s) {missing[:10]} of the training data are missing{twins}" + (
+            "" if twins else "; to answer without them (each row's value unknown), pass them as "
+            "columns of NaN"))
     extra = [c for c in cols if c not in names]
     if extra:
         raise DataError(f"column(s) {extra[:10]} were not in the training data; drop them")

@@ -1682,3 +1682,20 @@ def test_numbers_written_with_a_unit_are_binned_and_the_unit_said(tmp_path, caps
     assert main(["predict", str(model), str(tmp_path / "new.csv"), "--out", str(out)]) == 2
     assert_one_line_error(capsys.readouterr().err, "column 'creatinine', line 5 (data row 4): value '1,1 mg/dL'",
                           "written as numbers in µmol/L with a decimal comma")
+
+
+def test_a_file_lacking_a_feature_is_told_how_to_answer_without_it(tmp_path, capsys):
+    """`plx predict` on a file without a feature column: one line naming it and saying that an
+    empty column answers the rows with it unknown — which then works."""
+    model = tmp_path / "m.json"
+    assert main(["fit", str(EXAMPLE), "--label", "label", "--out", str(model)]) == 0
+    new = tmp_path / "new.csv"
+    new.write_text("a1,a2,a3\n0,1,0\n1,1,1\n", encoding="utf-8")
+    out = tmp_path / "p.csv"
+    capsys.readouterr()
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 2
+    assert_one_line_error(capsys.readouterr().err, "lack the feature column(s) ['a4']; to answer "
+                          "without them", "add them as empty columns")
+    new.write_text("a1,a2,a3,a4\n0,1,0,\n1,1,1,\n", encoding="utf-8")
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 2

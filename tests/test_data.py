@@ -1048,3 +1048,19 @@ def test_suggest_label_counts_a_class_written_several_ways_once():
     assert g.column == "species" and "(3, written 12 ways)" in g.reason, g
     with pytest.raises(DataError, match="differ only in case or spaces"):
         infer_schema(f, g.column)
+
+
+def test_codes_beside_words_are_not_promised_bins():
+    """A pain score 0-5 with 'refused' / 'asleep' in a third of the cells stays categories
+    either way: no note offers bins for naming the words missing; a measurement with '-' in a
+    fifth of its cells still gets that way out."""
+    from plx_core.data import unread_numbers
+
+    rng = np.random.default_rng(31)
+    pain = np.where(rng.random(240) < 0.35, rng.choice(["refused", "asleep"], 240),
+                    rng.integers(0, 6, 240).astype(str))
+    assert unread_numbers(pd.Series(pain, dtype=object)) is None
+    frame = pd.DataFrame({"pain": pain, "y": rng.choice(["a", "b"], 240)})
+    assert "refused" in infer_schema(frame, "y", "a").categories["pain"]
+    level = np.where(rng.random(240) < 0.2, "-", rng.normal(4, 1, 240).round(2).astype(str))
+    assert "to have it binned" in unread_numbers(pd.Series(level, dtype=object))

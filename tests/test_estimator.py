@@ -971,3 +971,17 @@ def test_numbers_held_as_text_are_never_silently_categories():
     assert any("'pulse' is used as categories: it holds numbers in bpm" in m for m in said), said
     assert any("'glucose' is used as categories: it holds numbers as text" in m for m in said)
     assert not any("'ward'" in m for m in said)
+
+
+def test_rows_lacking_a_feature_say_how_to_answer_without_it():
+    """New rows without a column the model uses: one line naming it and the way to answer
+    without it (a column of NaN: the value unknown), which then answers every row."""
+    rng = np.random.default_rng(29)
+    X = pd.DataFrame({"stage": rng.choice(["I", "II", "III"], 120),
+                      "grade": rng.choice(["low", "high"], 120)})
+    y = (X["stage"] == "III").astype(int).to_numpy()
+    clf = PLXClassifier().fit(X, y)
+    with pytest.raises(DataError, match=r"\['grade'\] of the training data are missing; to "
+                                        r"answer without them .* pass them as columns of NaN"):
+        clf.predict(X[["stage"]])
+    assert (clf.predict(X[["stage"]].assign(grade=np.nan)) == y).mean() > 0.9
