@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import PLXError
+from .checks import checked_threshold
+from .errors import DataError, PLXError
 from .modelfile import MAX_MODEL_BYTES, MODEL_FORMAT, MODEL_VERSION  # noqa: F401 (old names)
 
 CLI_VARIANTS = ("auto", "tuned", "paper")
@@ -316,10 +317,10 @@ class Model:
         self.kb_full = mf.kb
         self.kb = mf.answering_kb()
         self.positive, self.negative = mf.positive, mf.negative
-        t = mf.settings.get("threshold", 0.5)
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < 1:
-            raise CLIError(f"{where}: threshold must be a number in [0, 1), got {t!r:.60}")
-        self.threshold = float(t)
+        try:
+            self.threshold = float(checked_threshold(mf.settings.get("threshold", 0.5)))
+        except DataError as exc:
+            raise CLIError(f"{where}: {exc}") from None
         self.semantics = mf.settings.get("semantics", "auto")
 
     @property
@@ -738,12 +739,9 @@ def _int(text: str) -> int:
 
 def _threshold(text: str) -> float:
     try:
-        v = float(text)
-    except ValueError:
+        return float(checked_threshold(float(text)))
+    except (ValueError, DataError):
         raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {text!r}") from None
-    if not 0 <= v < 1:
-        raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {text!r}")
-    return v
 
 
 def _decimal(text: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import checked_threshold
 from .errors import DataError
 
 
@@ -99,17 +100,10 @@ def _check(y_true: Any, score: Any) -> tuple[np.ndarray, np.ndarray]:
     return y, s
 
 
-def _check_threshold(threshold: float) -> float:
-    t = float(threshold)
-    if not 0.0 <= t < 1.0:
-        raise DataError(f"threshold must be a number in [0, 1), got {threshold!r}")
-    return t
-
-
 def at_threshold(y_true: Any, score: Any, threshold: float = 0.5) -> ThresholdResult:
     """The confusion matrix when rows with score > `threshold` are called positive."""
     y, s = _check(y_true, score)
-    t = _check_threshold(threshold)
+    t = checked_threshold(threshold)
     pred = s > t
     return ThresholdResult(t, int((pred & y).sum()), int((pred & ~y).sum()),
                            int((~pred & ~y).sum()), int((~pred & y).sum()))

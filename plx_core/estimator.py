@@ -66,6 +66,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from . import vote as VT
+from .checks import checked_threshold
 from .data import (
     columns_left_out,
     date_format,
@@ -1521,12 +1522,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return float(getattr(self, "threshold_", 0.5))
 
     def _check_threshold(self) -> None:
-        t = self.threshold
-        if t is None:
-            return
-        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) \
-                or not 0.0 <= float(t) < 1.0:
-            raise DataError(f"threshold must be a number in [0, 1) or None, got {t!r}")
+        checked_threshold(self.threshold, none_ok=True)
 
     def transform_rows(self, X: Any) -> pd.DataFrame:
         """Rows as the KB sees them: the fitted numeric columns replaced by their bins."""

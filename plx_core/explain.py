@@ -76,6 +76,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .checks import checked_threshold
 from .clause import PRIOR_ID
 from .errors import DataError, PLXError
 from .index import subset_plan
@@ -1128,7 +1129,7 @@ def explain(
     explains) and the explanation's `decides` are judged (the estimator passes its own; the
     ranking of candidates does not depend on it).
     """
-    threshold = _check_threshold(threshold)
+    threshold = checked_threshold(threshold)
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
     k = _check_int("k", k, None)
@@ -1141,15 +1142,6 @@ def explain(
         return explain_all(kb, q, [k], budget=budget, beam_width=beam_width,
                            semantics=semantics, lp_budget=lp_budget, direction=direction,
                            threshold=threshold)[k]
-
-
-def _check_threshold(threshold: Any) -> float:
-    """`threshold` as a float in [0, 1), or one clear error."""
-    if (isinstance(threshold, (bool, np.bool_))
-            or not isinstance(threshold, (int, float, np.integer, np.floating))
-            or not 0.0 <= float(threshold) < 1.0):
-        raise DataError(f"threshold must be a number in [0, 1), got {threshold!r}")
-    return float(threshold)
 
 
 def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
@@ -1202,7 +1194,7 @@ def explain_all(
     """`explain` for several k at once ({k: Explanation}), sharing the full query and one
     batched evaluation of every exhaustively searched size. Every k must lie between 1 and
     the number of features the query knows (`threshold`: as in `explain`)."""
-    threshold = _check_threshold(threshold)
+    threshold = checked_threshold(threshold)
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
         raise DataError(f"ks must be a list of whole numbers, got {ks!r}")
     ks = [_check_int("k", k, None) for k in ks]
@@ -1358,7 +1350,7 @@ def explain_many(
 
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
-    threshold = _check_threshold(threshold)  # the model's, for each explanation's `decides`
+    threshold = checked_threshold(threshold)  # the model's, for each explanation's `decides`
     rows = _rows_of(X)
     n = len(rows)
     ks = [_check_int("k" if n == 1 or isinstance(k, (int, np.integer)) else f"row {i}: k", v, 1)

@@ -27,6 +27,9 @@ def test_confusion_at_threshold_counts_strictly_greater():
 def test_bad_input_is_named():
     with pytest.raises(DataError, match="threshold"):
         at_threshold([True], [0.3], 1.0)
+    for odd in ("0.3", True, float("nan")):  # refused as PLXClassifier and explain refuse them
+        with pytest.raises(DataError, match=r"^threshold must be a number in \[0, 1\), got "):
+            at_threshold([True], [0.3], odd)
     with pytest.raises(DataError, match="2 labels but 1 scores"):
         curves([True, False], [0.3])
     with pytest.raises(DataError, match="missing"):

@@ -1,0 +1,28 @@
+"""Argument checks the public functions share: one rule and one wording per kind of argument,
+so that `PLXClassifier`, `explain`, the curves and a model file refuse the same values in the
+same words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import DataError
+
+
+def checked_threshold(value: Any, none_ok: bool = False) -> float | None:
+    """`value` as a decision threshold (a number in [0, 1): positive iff the mean of the
+    bounds is above it), or one DataError naming it; True, "0.3" and NaN are refused, not
+    read as numbers. `none_ok`: None stands for "the model's own" and is returned as is."""
+    if value is None and none_ok:
+        return None
+    if (isinstance(value, (bool, np.bool_))
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not 0.0 <= float(value) < 1.0):
+        raise DataError(f"threshold must be a number in [0, 1){' or None' if none_ok else ''}, "
+                        f"got {value!r:.60}")
+    return float(value)
+
+
+__all__ = ["checked_threshold"]
