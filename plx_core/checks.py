@@ -25,4 +25,19 @@ def checked_threshold(value: Any, none_ok: bool = False) -> float | None:
     return float(value)
 
 
-__all__ = ["checked_threshold"]
+def checked_int(name: str, value: Any, least: int | None = None, none_ok: bool = False
+                ) -> int | None:
+    """`value` as an int (≥ `least` if given), or one DataError naming `name`: 1.5, "2" and
+    True are refused, not read as numbers. `none_ok`: None (no limit) is returned as is."""
+    if value is None and none_ok:
+        return None
+    want = ("a whole number" + ("" if least is None else f" ≥ {least}")
+            + (" or None" if none_ok else ""))
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise DataError(f"{name} must be {want}, got {value!r:.60} ({type(value).__name__})")
+    if least is not None and value < least:
+        raise DataError(f"{name} must be {want}, got {value!r}")
+    return int(value)
+
+
+__all__ = ["checked_int", "checked_threshold"]

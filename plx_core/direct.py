@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import checked_int
 from .encoding import Encoded, as_frame, binary_target, encode
 from .errors import DataError, KBTooLargeError
 from .kb import KB, ClauseIndex
@@ -941,9 +942,8 @@ def per_count(sup: np.ndarray, pos: np.ndarray,
 
 
 def check_max_len(max_len: Any) -> None:
-    if max_len is not None and (isinstance(max_len, bool) or
-                                not isinstance(max_len, (int, np.integer)) or max_len < 1):
-        raise DataError(f"max_len must be a positive integer or None, got {max_len!r}")
+    """`max_len`: a clause length ≥ 1, or None (as long as the memory budget allows)."""
+    checked_int("max_len", max_len, 1, none_ok=True)
 
 
 def resolve_max_len(n_rows: int, n_features: int, sizes: Sequence[int], max_len: int | None,

@@ -66,7 +66,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from . import vote as VT
-from .checks import checked_threshold
+from .checks import checked_int, checked_threshold
 from .data import (
     columns_left_out,
     date_format,
@@ -418,11 +418,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"kb must be one of {tuple(KB_KINDS)}, got {self.kb!r}")
         if self.variant not in VARIANTS:
             raise DataError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
-        if self.variant in ("bagged", "subspace") and (
-            isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer))
-            or self.n_estimators < 1
-        ):
-            raise DataError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
+        if self.variant in ("bagged", "subspace"):
+            checked_int("n_estimators", self.n_estimators, 1)
         if not (self.class_weight in CLASS_WEIGHTS or isinstance(self.class_weight, dict)):
             raise DataError(f"class_weight must be 'balanced', None or a dict class → weight, "
                             f"got {self.class_weight!r}")

@@ -76,7 +76,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .checks import checked_threshold
+from .checks import checked_int, checked_threshold
 from .clause import PRIOR_ID
 from .errors import DataError, PLXError
 from .index import subset_plan
@@ -782,18 +782,6 @@ def _settled_stats(s_idx: np.ndarray, w: np.ndarray, wt: np.ndarray, S: int
         return np.where(sw > 0, swt / sw, np.nan), np.bincount(s_idx, minlength=S)
 
 
-def _check_int(name: str, value: Any, least: int | None) -> int:
-    """`value` as an int (≥ `least` if given), or one clear error (1.5, "2", True and None
-    are refused; k's range is checked against the query later)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        at_least = "" if least is None else f" ≥ {least}"
-        raise DataError(f"{name} must be a whole number{at_least}, got {value!r} "
-                        f"({type(value).__name__})")
-    if least is not None and value < least:
-        raise DataError(f"{name} must be a whole number ≥ {least}, got {value!r}")
-    return int(value)
-
-
 def _masks_of(combos: Sequence[tuple[int, ...]], n: int) -> np.ndarray:
     m = np.zeros((len(combos), n), dtype=bool)
     by_size: dict[int, list[int]] = {}
@@ -1132,12 +1120,12 @@ def explain(
     threshold = checked_threshold(threshold)
     if strategy not in ("subquery", "shapley"):
         raise DataError(f"strategy must be 'subquery' or 'shapley', got {strategy!r}")
-    k = _check_int("k", k, None)
+    k = checked_int("k", k, None)
     with unused_rules_said(kb):  # once, not once for each sub-query scored
         if strategy == "shapley":
-            _check_int("budget", budget, 0)
-            _check_int("lp_budget", lp_budget, 0)
-            _check_int("beam_width", beam_width, 1)
+            checked_int("budget", budget, 0)
+            checked_int("lp_budget", lp_budget, 0)
+            checked_int("beam_width", beam_width, 1)
             return _explain_by_shapley(kb, q, k, semantics, direction, threshold)
         return explain_all(kb, q, [k], budget=budget, beam_width=beam_width,
                            semantics=semantics, lp_budget=lp_budget, direction=direction,
@@ -1197,12 +1185,12 @@ def explain_all(
     threshold = checked_threshold(threshold)
     if isinstance(ks, (str, bytes)) or not isinstance(ks, Iterable):
         raise DataError(f"ks must be a list of whole numbers, got {ks!r}")
-    ks = [_check_int("k", k, None) for k in ks]
+    ks = [checked_int("k", k, None) for k in ks]
     if direction not in ("auto", "positive", "negative"):
         raise DataError(f"direction must be 'auto', 'positive' or 'negative', got {direction!r}")
-    budget = _check_int("budget", budget, 0)
-    lp_budget = _check_int("lp_budget", lp_budget, 0)
-    beam_width = _check_int("beam_width", beam_width, 1)
+    budget = checked_int("budget", budget, 0)
+    lp_budget = checked_int("lp_budget", lp_budget, 0)
+    beam_width = checked_int("beam_width", beam_width, 1)
     resolve_semantics(kb, semantics)
     return _explain_ev(_SubQueries(kb, q, semantics, _shared), ks, budget, beam_width,
                        lp_budget, direction, threshold)
@@ -1353,16 +1341,16 @@ def explain_many(
     threshold = checked_threshold(threshold)  # the model's, for each explanation's `decides`
     rows = _rows_of(X)
     n = len(rows)
-    ks = [_check_int("k" if n == 1 or isinstance(k, (int, np.integer)) else f"row {i}: k", v, 1)
+    ks = [checked_int("k" if n == 1 or isinstance(k, (int, np.integer)) else f"row {i}: k", v, 1)
           for i, v in enumerate(_per_row("k", k, n))]
     dirs = _per_row("direction", direction, n)
     for i, d in enumerate(dirs):
         if d not in ("auto", "positive", "negative"):
             raise DataError(f"row {i}: direction must be 'auto', 'positive' or 'negative', "
                             f"got {d!r}")
-    _check_int("budget", budget, 0)
-    _check_int("lp_budget", lp_budget, 0)
-    _check_int("beam_width", beam_width, 1)
+    checked_int("budget", budget, 0)
+    checked_int("lp_budget", lp_budget, 0)
+    checked_int("beam_width", beam_width, 1)
     resolve_semantics(kb, semantics)
     own = own_clauses(kb)  # a row whose cited values each have their own clause needs no query
     # the same question once: key = known codes, unseen values, atoms, k, direction; a row
@@ -1582,8 +1570,8 @@ def shapley(
     `n_samples` random permutations (seeded by `random_state`) with the standard error of
     each value. Under the relevant semantics v(∅) = 0.5 (no evidence: ω(POS) ∈ [0, 1]).
     """
-    n_samples = _check_int("n_samples", n_samples, 2)
-    exact_max = _check_int("exact_max", exact_max, 0)
+    n_samples = checked_int("n_samples", n_samples, 2)
+    exact_max = checked_int("exact_max", exact_max, 0)
     ev = _SubQueries(kb, q, semantics, cited_only=False)  # an unused feature: value 0
     n = ev.n
     fb = ev.full
@@ -1772,8 +1760,8 @@ def counterfactual(
     by number of changes (1, 2, …, `max_changes`), every candidate row of a level answered in
     one `query_many` batch; stops early (`truncated`) if a level would exceed `max_rows`
     rows."""
-    max_changes = _check_int("max_changes", max_changes, 1)
-    max_rows = _check_int("max_rows", max_rows, 1)
+    max_changes = checked_int("max_changes", max_changes, 1)
+    max_rows = checked_int("max_rows", max_rows, 1)
     sem = resolve_semantics(kb, semantics)
     pq = prepare_query(kb, q)
     names = [f for f, c in zip(kb.features, pq.codes) if c != OPEN]

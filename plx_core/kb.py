@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .checks import checked_int
 from .clause import (
     MAX_WEIGHT,
     MIN_WEIGHT,
@@ -108,10 +109,7 @@ class KB:
                             "'tree' (letters, digits, '+', '-', '_')")
         if self.positive is not None and not isinstance(self.positive, str):
             raise DataError(f"KB positive class {self.positive!r} must be a string")
-        if self.max_len is not None and (isinstance(self.max_len, bool)
-                                         or not isinstance(self.max_len, (int, np.integer))
-                                         or self.max_len < 1):
-            raise DataError(f"KB max_len {self.max_len!r} must be a positive integer or None")
+        checked_int("KB max_len", self.max_len, 1, none_ok=True)
         self.features = tuple(str(f) for f in self.features)
         if len(set(self.features)) != len(self.features):
             dup = next(f for i, f in enumerate(self.features) if f in self.features[:i])

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from . import encoding
+from .checks import checked_int
 from .errors import DataError
 from .kb import KB, POS, SOURCES
 from .kb import Literal as ClauseLiteral
@@ -492,14 +493,6 @@ def _split_stats(
     return gain, distinct
 
 
-def _check_int(name: str, value: Any, low: int, allow_none: bool = True) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        want = f"an integer >= {low}" + (" or None" if allow_none else "")
-        raise DataError(f"{name} must be {want}, got {value!r}")
-
-
 def _checked(codes: Any, y: Any, max_depth: Any, min_samples_split: Any, feature_subset: Any,
              rng: np.random.Generator | None, features: tuple[str, ...] | None,
              domains: dict[str, tuple[str, ...]] | None):
@@ -519,9 +512,9 @@ def _checked(codes: Any, y: Any, max_depth: Any, min_samples_split: Any, feature
     if not np.isin(yv, (0, 1)).all():
         raise DataError("y must hold 0/1 labels (use encoding.binary_target first)")
     yv = yv.astype(np.int8)
-    _check_int("max_depth", max_depth, 1)
-    _check_int("min_samples_split", min_samples_split, 2, allow_none=False)
-    _check_int("feature_subset", feature_subset, 1)
+    checked_int("max_depth", max_depth, 1, none_ok=True)
+    checked_int("min_samples_split", min_samples_split, 2)
+    checked_int("feature_subset", feature_subset, 1, none_ok=True)
     if feature_subset is not None and rng is None:
         rng = np.random.default_rng(0)
     if features is None:
@@ -669,7 +662,7 @@ def id3_binary(
     Arguments as `id3`'s (`feature_subset`: that many candidate features per split)."""
     codes, yv, features, domains, sizes_all, rng = _checked(
         codes, y, max_depth, min_samples_split, feature_subset, rng, features, domains)
-    _check_int("expand_cap", expand_cap, 1, allow_none=False)
+    checked_int("expand_cap", expand_cap, 1)
     n, n_feat = codes.shape
     if feature_subset is None:
         arrays = _id3_binary_levels(codes, yv, sizes_all, max_depth, min_samples_split,
@@ -728,7 +721,7 @@ def cut_to_features(tree: Tree, max_features: int | None) -> Tree:
     """`tree` without the nodes whose path constrains more than `max_features` features (a
     binary tree's depth limit as its KB sees it: the all-node KB of the cut tree is the whole
     tree's all-node KB cut to clauses of at most that many literals)."""
-    _check_int("max_features", max_features, 1)
+    checked_int("max_features", max_features, 1, none_ok=True)
     if max_features is None:
         return tree
     # a path only narrows further down, so the kept nodes keep their ancestors
@@ -740,7 +733,7 @@ def cut_to_features(tree: Tree, max_features: int | None) -> Tree:
 def truncate(tree: Tree, max_depth: int | None) -> Tree:
     """`tree` as `id3` grows it with `max_depth` (nodes at that depth become leaves): growth is
     greedy and top-down, so cutting the full tree gives the same tree without regrowing it."""
-    _check_int("max_depth", max_depth, 1)
+    checked_int("max_depth", max_depth, 1, none_ok=True)
     if max_depth is None or tree.depth <= max_depth:
         return tree
     return Tree(arrays=tree.arrays.kept(tree.arrays.depth <= max_depth), features=tree.features,
@@ -1144,10 +1137,10 @@ def build_trees(
     `binary`: value-against-rest splits (`id3_binary`) instead of multiway ones. X may be
     `TreeRows` (`tree_rows`: the rows encoded once for several calls; then no y, positive).
     """
-    _check_int("n_trees", n_trees, 1, allow_none=False)
+    checked_int("n_trees", n_trees, 1)
     if bootstrap is not None and not isinstance(bootstrap, (bool, np.bool_)):
         raise DataError(f"bootstrap must be True, False or None, got {bootstrap!r}")
-    _check_int("max_features", max_features, 1)
+    checked_int("max_features", max_features, 1, none_ok=True)
     if isinstance(X, TreeRows):
         if y is not None or positive is not None:
             raise DataError("build_trees takes no y or positive with TreeRows (they hold them)")

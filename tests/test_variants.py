@@ -298,7 +298,7 @@ def test_bad_variant_arguments():
     X, y = small_data()
     with pytest.raises(DataError, match="variant must be one of"):
         PLXClassifier(variant="best").fit(X, y)
-    with pytest.raises(DataError, match="n_estimators must be a positive integer"):
+    with pytest.raises(DataError, match=r"n_estimators must be a whole number ≥ 1, got 0"):
         PLXClassifier(variant="bagged", n_estimators=0).fit(X, y)
     with pytest.raises(DataError, match="groups has 3 entries"):
         PLXClassifier().fit(X, y, groups=[1, 2, 3])
