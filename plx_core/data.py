@@ -92,12 +92,13 @@ class Table:
         return self.frame.set_axis(pd.Index(self.lines.tolist(), dtype=object, name="line"))
 
 
-def row_name(index: pd.Index, i: int) -> str:
+def row_name(index: pd.Index, i: int, data_row: bool = True) -> str:
     """How a message names the row at position `i`: a file's table (indexed by its lines, as
     `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
-    row being the `row` of the CLI's outputs —, any other table by its index label."""
+    row being the `row` of the CLI's outputs; "line 4" alone without `data_row` —, any other
+    table by its index label."""
     if index.name == "line":
-        return f"line {index[i]!r} (data row {i + 1})"
+        return f"line {index[i]!r}" + (f" (data row {i + 1})" if data_row else "")
     return f"row {index[i]!r}"
 
 
@@ -1621,7 +1622,7 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
         return None
 
     def name(i: int) -> str:  # "line 1502" for a file's table, else its index label
-        return row_name(frame.index, i).split(" (")[0]
+        return row_name(frame.index, i, data_row=False)
 
     pairs = ", ".join(f"{name(int(i))} = {name(int(j))}" for i, j in zip(at[:shown], first))
     return (f"{len(at)} row(s) repeat an earlier row in every column, {ids[0]!r} included "

@@ -1007,6 +1007,10 @@ def test_records_exported_twice_are_said_not_dropped():
     # rows alike in their features only are natural in a table of categories: nothing said
     assert repeated_rows(f.assign(pid=[f"P{i}" for i in range(6)]), ["pid"]) is None
     assert repeated_rows(f, []) is None
+    # a row named by its own label, " (" in it, is named whole ('row 'visit (5)'', not 'row 'visit')
+    f.index = pd.Index([f"visit ({i})" for i in range(6)])
+    assert "(row 'visit (3)' = row 'visit (0)', row 'visit (5)' = row 'visit (1)')" in \
+        repeated_rows(f, ["pid"])
 
 
 def test_a_table_whose_ids_all_differ_is_cleared_without_a_copy_of_it():
