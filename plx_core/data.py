@@ -549,7 +549,12 @@ def _scalar_str(v: Any) -> Any:
 #: number (either style, or plain: "percent", "currency").
 _UNITS = {"percent": (r"\s*%$",), "currency": (r"(?<=^[+-])\s*[$€£¥]\s*|^[$€£¥]\s*",
                                               r"\s*[$€£¥]$")}
-_STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point")
+_STYLES = ("thousands", "decimal-comma", "dot-thousands", "decimal-point", "spaced")
+#: A space between groups of three digits (1 234 567,5 as French, Nordic and SI writing put
+#: it; also the no-break and thin spaces spreadsheets export): dropped in every style, and
+#: "spaced" when the rest is a plain number (1 234.5).
+_GROUP_SPACE = r"(?<=\d)[ \u00a0\u202f\u2009](?=\d{3}(?:\D|$))"
+_SPACED = r"[+-]?\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?"
 #: A unit of measurement written after numbers ("12 mg", "1.7 g/L", "37.2 °C", "25 kg/m²"):
 #: a letter, '°' or 'µ', then letters, digits, '²', '³' (and '/' before more): read when every
 #: value that carries one carries the same (`number_format`: "unit:mg", or a style with it,
@@ -586,7 +591,8 @@ _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS), *CLOCK_FORMATS)
-_NUMBER_SHAPE = rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d[\d.,]*\s*(?:[%$€£¥]|{_UNIT_TEXT})?"
+_NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
+                 rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
 """A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
@@ -778,7 +784,12 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
     unit = number_format.split("+")[-1]
     if unit in _UNITS or unit.startswith(UNIT_PREFIX):
         u = _strip_unit(u, unit)
-    if number_format.startswith("thousands"):
+    spaced = u.str.contains(r"\d[ \u00a0\u202f\u2009]\d", regex=True)
+    ok_spaces = ~spaced | u.str.fullmatch(_SPACED)
+    u = u.str.replace(_GROUP_SPACE, "", regex=True).where(ok_spaces, "not a number")
+    if number_format.startswith("spaced"):
+        u = u.where(u.str.fullmatch(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"), "not a number")
+    elif number_format.startswith("thousands"):
         ok = u.str.fullmatch(_THOUSANDS)
         u = u.str.replace(",", "", regex=False).where(ok, "not a number")
     elif number_format.startswith("decimal-comma"):
@@ -848,7 +859,8 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     measures = measure_units(u)
     if len(measures) > 1:
         return None  # 5 mg beside 1 g: not one reading (`unread_numbers` says so)
-    if not measures and not u.str.contains(r"[,.%$€£¥]", regex=True).any():
+    if not measures and not u.str.contains(r"[,.%$€£¥]|\d[ \u00a0\u202f\u2009]\d{3}",
+                                           regex=True).any():
         return None  # nothing a format would change
     signs = u.str.contains(r"[%$€£¥]", regex=True).any()
     marked = {unit: signs and bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
@@ -858,11 +870,18 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
         return None  # percentages and money (or a unit) in one column: not one format
     unit = next((k for k, v in marked.items() if v), None)
     core = u if unit is None else _strip_unit(u, unit)
+    spaced = core.str.contains(r"\d[ \u00a0\u202f\u2009]\d", regex=True)
+    if spaced.any():  # 1 234,5: every spaced value in groups of three, the spaces dropped
+        if not core[spaced].str.fullmatch(_SPACED).all():
+            return None
+        core = core.str.replace(_GROUP_SPACE, "", regex=True)
     if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
         return None
     fmt = _number_style(core, delimiter)
     if fmt is None:
         return None
+    if fmt == "plain" and spaced.any():
+        fmt = "spaced"
     if unit is not None:
         fmt = unit if fmt == "plain" else f"{fmt}+{unit}"
     return None if fmt == "plain" else fmt
@@ -1089,6 +1108,9 @@ NUMBER_FORMAT_WORDS = {
                      "is not ';'-delimited, or the decimal mark was given as '.')",
     "decimal-point+percent": "percentages with a decimal point (1.234% → 1.234, not 1234)",
     "decimal-point+currency": "amounts of money with a decimal point ($1.234 → 1.234, not 1234)",
+    "spaced": "numbers with spaces between thousands (1 234 567.5 → 1234567.5)",
+    "spaced+percent": "percentages with spaces between thousands (1 234.5% → 1234.5)",
+    "spaced+currency": "amounts of money with spaces between thousands (1 234 € → 1234)",
     "time": "times of day as minutes since midnight (08:30 → 510)",
     "duration": "lengths of time as minutes (2h 30m → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(

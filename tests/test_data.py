@@ -1068,3 +1068,28 @@ def test_codes_beside_words_are_not_promised_bins():
     assert "refused" in infer_schema(frame, "y", "a").categories["pain"]
     level = np.where(rng.random(240) < 0.2, "-", rng.normal(4, 1, 240).round(2).astype(str))
     assert "to have it binned" in unread_numbers(pd.Series(level, dtype=object))
+
+
+def test_spaces_between_thousands_are_read_as_numbers():
+    """A Nordic export writes 1 234 567 (no-break spaces) and 12 345,6 (a space, a decimal
+    comma): both read as numbers and binned, the reading said, and new rows written either way
+    land in the same bins; Swedish postcodes '113 22' (a group of two) stay text."""
+    rng = np.random.default_rng(37)
+    n = 200
+    income = rng.lognormal(13, 0.6, n).round()
+    dose = rng.lognormal(8, 1.0, n).round(1)
+    frame = pd.DataFrame({
+        "inntekt": [f"{v:,.0f}".replace(",", "\u00a0") for v in income],
+        "dose": [f"{v:,.1f}".replace(",", " ").replace(".", ",") for v in dose],
+        "postnr": rng.choice(["113 22", "411 05", "752 36"], n),
+        "y": np.where(income > np.median(income), "ja", "nei")})
+    sch = infer_schema(frame, "y", "ja", delimiter=";")
+    assert sch.kinds["inntekt"] == "numeric" and sch.kinds["dose"] == "numeric"
+    assert "spaces between thousands" in sch.bins["inntekt"].reading()
+    assert sch.kinds["postnr"] == "categorical" and "113 22" in sch.categories["postnr"]
+    X, _ = sch.apply(frame)
+    plain = pd.DataFrame({"inntekt": [f"{v:.0f}" for v in income], "dose": dose.astype(str),
+                          "postnr": frame["postnr"]})
+    same = sch.bins["inntekt"].apply(plain["inntekt"])
+    assert same.tolist() == X["inntekt"].tolist()
+    assert sch.bins["dose"].labels_of(dose).tolist() == X["dose"].tolist()
