@@ -221,7 +221,9 @@ def ws_citable(ws: Workspace, values: Mapping[str, str | None]) -> tuple[int, st
     """How many known values of `values` the session's explanation can cite (in the KB
     `ws_explain` searches), and the sentence naming the others: 0 says there is nothing to
     explain the row by (`explain` would refuse it)."""
-    return citable_count(ws.explained_kb(), known(values), ws.answer_semantics)
+    return ws.cached("citable", values_key(values), view=ws.view(),  # KB and rules → count
+                     make=lambda: citable_count(ws.explained_kb(), known(values),
+                                                ws.answer_semantics))
 
 
 def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
