@@ -391,6 +391,19 @@ def lower_k(k: Any, known: int, said: str = "") -> tuple[Any, str]:
                    f"feature{'' if known == 1 else 's'}{said}")
 
 
+def nothing_to_explain_said(said: str = "") -> str:
+    """Why a row cannot be explained: none of its known values is one the model can cite
+    (`citable`); `said` names those counted as unknown. The one wording of `explain_many`'s
+    `Unexplained` and the dashboard's Explain page."""
+    return f"the row knows no feature the model uses, so nothing can explain it{said}"
+
+
+def citable_count(kb: KB, q: Any, semantics: str = "auto") -> tuple[int, str]:
+    """How many known values of the query `q` an explanation can cite, and the sentence naming
+    the others (as `explain` counts them: unseen, unused and idle values are unknown)."""
+    return _cited(kb, q, prepare_query(kb, q), semantics)
+
+
 def known_k(kb: KB, q: Any, k: Any, semantics: str = "auto") -> tuple[Any, str]:
     """`lower_k` for one query `q` of `kb` (its known values an explanation can cite)."""
     try:
@@ -1373,8 +1386,7 @@ def explain_many(
             keys.append(None)
             continue
         if known == 0:
-            unexplained[i] = _unexplained(i, r, ks[i], "the row knows no feature the model "
-                                          f"uses, so nothing can explain it{said}")
+            unexplained[i] = _unexplained(i, r, ks[i], nothing_to_explain_said(said))
             keys.append(None)
             continue
         ks[i], note = lower_k(ks[i], known, said)
@@ -1843,6 +1855,8 @@ __all__ = [
     "idle_features",
     "idle_said",
     "lower_k",
+    "nothing_to_explain_said",
+    "citable_count",
     "mentioned_features",
     "settling",
     "uncited_said",

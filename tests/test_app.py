@@ -484,6 +484,24 @@ def test_explain_page_answers_at_the_models_threshold_and_names_expert_rules():
     assert "expert rules put the support for readmitted = yes at 0.05" in texts(at)
 
 
+def test_explain_page_says_why_a_row_no_rule_bears_on_has_nothing_to_explain():
+    # plx's default answers this clinic's table with an ID3 tree: a row reaching no clause is
+    # answered [0, 1]; the page said so in a red error naming k ("k=2 is not between 1 and
+    # the 0 feature(s)…"), and no answer; it answers, and says why nothing explains it
+    from user_tables import readmission
+
+    raw = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes", seed=3))
+    d = ws.decisions("test")
+    row = next(r for r in d.index if (d.loc[r, "lower"], d.loc[r, "upper"]) == (0.0, 1.0))
+    ws.set_selected(instance_from_row(ws.X_test, ws.y_test, row, "test"))
+    at = run("plx_app/views/4_Explain.py", ws)
+    assert not errors(at), errors(at)
+    body = texts(at)
+    assert "No rule covers these values, so the support for readmitted = yes can be anything" in body
+    assert f"above the threshold {ws.threshold:g}, so readmitted = yes" in body
+    assert "Nothing to explain: the row knows no feature the model uses" in body
+
 @pytest.mark.slow
 def test_explain_page_names_the_class_of_a_several_class_label():
     # three species: the page says the bounds and features are for the positive class

@@ -42,3 +42,24 @@ def test_no_session_swaps_the_process_wide_warning_hooks():
                     "catch_warnings", "simplefilter", "filterwarnings"):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def test_every_number_column_format_is_one_the_table_applies():
+    """The data grid shows a printf format without a precision such as "%g" unformatted (a
+    weight read 0.13563232908584963 on the Query page): every `format=` of a NumberColumn in
+    plx_app names its precision ("%.3g", "%.3f", "%d") or is one of Streamlit's names."""
+    import ast
+    import re
+
+    named = {"plain", "localized", "percent", "dollar", "euro", "yen", "accounting", "compact",
+             "scientific", "engineering"}
+    bad = []
+    for path in sorted((ROOT / "plx_app").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "NumberColumn":
+                for kw in node.keywords:
+                    if kw.arg == "format" and isinstance(kw.value, ast.Constant):
+                        f = kw.value.value
+                        if f not in named and not re.fullmatch(r"[^%]*%(\.\d+[fge]|d|i)[^%]*", f):
+                            bad.append((path.name, node.lineno, f))
+    assert not bad, bad

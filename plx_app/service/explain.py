@@ -17,7 +17,7 @@ import pandas as pd
 
 from plx_core.direct import n_subsets
 from plx_core.errors import DataError
-from plx_core.explain import Counterfactual, Explanation, Unexplained, known_k
+from plx_core.explain import Counterfactual, Explanation, Unexplained, citable_count, known_k
 from plx_core.explain import counterfactual as _counterfactual
 from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
@@ -215,6 +215,15 @@ def ws_explain(ws: Workspace, values: Mapping[str, str | None], k: int,
                        threshold=ws.threshold)
 
     return ws.cached("explain", values_key(values), int(k), view=v, make=make)  # KB → threshold
+
+
+def ws_citable(ws: Workspace, values: Mapping[str, str | None]) -> tuple[int, str]:
+    """How many known values of `values` the session's explanation can cite (in the KB
+    `ws_explain` searches), and the sentence naming the others: 0 says there is nothing to
+    explain the row by (`explain` would refuse it)."""
+    return ws.cached("citable", values_key(values), view=ws.view(),  # KB and rules → count
+                     make=lambda: citable_count(ws.explained_kb(), known(values),
+                                                ws.answer_semantics))
 
 
 def ws_shapley(ws: Workspace, values: Mapping[str, str | None],
@@ -435,7 +444,7 @@ def ws_explain_row(ws: Workspace, values: Mapping[str, str | None], k: int,
 
 
 __all__ = ["AgreementReport", "SHAP_MODELS", "ShapComparison", "ShapRow", "agreement",
-           "candidates_table", "cf_rows", "counterfactual", "counterfactual_text", "explain", "known", "shapley",
+           "candidates_table", "cf_rows", "ws_citable", "counterfactual", "counterfactual_text", "explain", "known", "shapley",
            "values_key", "ws_agreement", "ws_agreement_done", "ws_agreement_progress", "ws_counterfactual", "ws_evidence",
            "ws_explain", "ws_explain_row", "ws_figure", "ws_shap_comparison", "ws_shap_row", "ws_shap_test",
            "ws_shapley"]

@@ -248,7 +248,7 @@ with guard("Answering the query"):
             cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
                       "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
-                      "w": st.column_config.NumberColumn("weight", format="%g"),
+                      "w": st.column_config.NumberColumn("weight", format="%.3g"),
                       "support": st.column_config.NumberColumn("training rows"),
                       "overridden": st.column_config.CheckboxColumn("overridden")}
             pos_name, neg_name = wording.class_names(ws.class_name)
@@ -258,7 +258,8 @@ with guard("Answering the query"):
                             "strongest first"
                             + (", the first 50 listed)" if len(side) > 50 else ")"))
                 if len(side):
-                    wrapped_table(side[cols_show].head(50), max_rows=5, column_config=config)
+                    wrapped_table(side[cols_show].head(50), max_rows=5, column_config=config,
+                                  placeholder="—")  # the prior clause counts no rows
                 else:
                     st.caption("None.")
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand

@@ -20,6 +20,7 @@ from plx_app.service.classes import (
 from plx_app.service.explain import (
     SHAP_MODELS,
     candidates_table,
+    ws_citable,
     ws_explain,
     ws_figure,
     ws_shap_comparison,
@@ -28,6 +29,7 @@ from plx_app.service.explain import (
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
+from plx_core.explain import nothing_to_explain_said
 from plx_core.plots import esc, explanation_bars, shapley_bars
 from plx_core.tokens import condition_text
 
@@ -96,10 +98,19 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
 
 values = inst.as_dict()
 main = None
-with guard("Explaining the instance"):
-    main = keep_last("explain", f"{inst.title()} with k={k}", ws.data_key,
-                     lambda: (values, explain_answers(values, k), ws_shapley(ws, values)),
-                     "Explaining the instance")
+n_cited, uncited = n, ""
+with guard("Reading the instance"):
+    n_cited, uncited = ws_citable(ws, values)
+if n_cited == 0:  # no rule bears on its known values: the answer, and why nothing explains it
+    with guard("Answering the query"):
+        st.markdown(md(wording.answer_sentence(ws.query(values), ws.class_name,
+                                               kb=ws.view().kb, threshold=ws.threshold)))
+    st.info(md(f"Nothing to explain: {nothing_to_explain_said(uncited)}."))
+else:
+    with guard("Explaining the instance"):
+        main = keep_last("explain", f"{inst.title()} with k={k}", ws.data_key,
+                         lambda: (values, explain_answers(values, k), ws_shapley(ws, values)),
+                         "Explaining the instance")
 with guard("Showing the explanation"):
     if main is not None:
         shown, (b, e), phi = main.value

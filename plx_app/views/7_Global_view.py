@@ -90,7 +90,7 @@ if view is not None:
                                  "decisive": st.column_config.NumberColumn("rows", width="small"),
                                  "p": st.column_config.NumberColumn("probability", format="%.2f",
                                                                     width="small"),
-                                 "w": st.column_config.NumberColumn("weight", format="%g",
+                                 "w": st.column_config.NumberColumn("weight", format="%.3g",
                                                                     width="small"),
                                  "source": st.column_config.TextColumn("from", width="small")})
     st.caption(md(f"A rule IF … THEN {pos_name} with probability p says that p of the training "
