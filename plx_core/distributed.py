@@ -460,11 +460,16 @@ def fit_dask(data: Any, label: str, **params: Any):
 
 
 def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
-    b, pred = clf.bounds_and_predict(part[features].astype(object))  # one pass
+    """A partition's bounds and predictions (one pass), and per row why the LP failed on it
+    ("" if answered): a note said on a worker would never reach the user."""
+    b, pred, failed = clf._bounds_predict(part[features].astype(object), say_failed=False)
+    note = np.full(len(part), "", dtype=object)
+    for r, why in failed:
+        note[r] = why if note[r] == "" else f"{note[r]}; {why}"
     return pd.DataFrame({"lower": b["lower"].to_numpy(), "upper": b["upper"].to_numpy(),
                          "mean": b["mean"].to_numpy(),
-                         "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy()},
-                        index=part.index)
+                         "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy(),
+                         "note": note}, index=part.index)
 
 
 def _warn_read_as(clf: Any, ddf: Any, features: list[str], client: Any) -> None:
@@ -531,19 +536,29 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
 
 
 def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
-    """A lazy Dask DataFrame of lower, upper, mean and prediction per row of `data`, the model
-    sent to every worker once (`client.scatter(..., broadcast=True)` when a client is given).
-    Values read as the model's value written otherwise are warned about now, as `clf.bounds`
-    warns (`_warn_read_as`)."""
+    """A lazy Dask DataFrame of lower, upper, mean, prediction and note per row of `data`, the
+    model sent to every worker once (`client.scatter(..., broadcast=True)` when a client is
+    given). 'note' is why the LP failed on the row (its bounds NaN; "" for a row answered):
+    the frame is lazy, so the caller reads it (`predict_dask` says them). Values read as the
+    model's value written otherwise are warned about now, as `clf.bounds` warns
+    (`_warn_read_as`)."""
     ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"lower": pd.Series(dtype=float), "upper": pd.Series(dtype=float),
-                         "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object)})
+                         "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object),
+                         "note": pd.Series(dtype=object)})
     return ddf.map_partitions(_bounds_part, model, features, meta=meta)
 
 
 def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
-    """Predictions for every row of a Dask table (computed), in row order."""
-    return bounds_dask(clf, data, client)["prediction"].compute().to_numpy()
+    """Predictions for every row of a Dask table (computed), in row order; the rows the LP
+    failed on are said as `clf.predict` says them (`estimator.warn_failed`: how many over
+    every partition, the first in table order with its reason, what predict gave them)."""
+    from .estimator import warn_failed
+
+    got = bounds_dask(clf, data, client)[["prediction", "note"]].compute()
+    note = got["note"].to_numpy(dtype=object)
+    warn_failed([(int(r), note[r]) for r in np.flatnonzero(note != "")], clf._failed_decided())
+    return got["prediction"].to_numpy()
 
 
 def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> pd.DataFrame:

@@ -200,10 +200,15 @@ def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
         say_note(unseen_note(cells, n_rows), stacklevel=3)
 
 
-def warn_failed(res: Sequence[BoundsArray], decided: str) -> None:
+def failed_rows(res: Sequence[BoundsArray]) -> list[tuple[int, str]]:
+    """(row position, reason) of every row the LP failed on for some KB, in row order."""
+    return sorted({f for b in res for f in b.failed})
+
+
+def warn_failed(failed: Sequence[tuple[int, str]], decided: str) -> None:
     """The warning that names the rows no answer could be given for (the LP failed on them:
-    NaN bounds) and what `predict` gave them (`decided`); every other row is answered."""
-    failed = sorted({f for b in res for f in b.failed})
+    NaN bounds; `failed_rows`) and what `predict` gave them (`decided`); every other row is
+    answered."""
     if failed:
         r, why = failed[0]
         say_note(UnansweredRows(len(failed), f"row {r}: {why}", decided), stacklevel=3)
@@ -1535,13 +1540,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not getattr(self, "_read_as_said", False):  # see distributed._quiet_copy
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
-        if say_failed and len(res) == 1:
+        if say_failed:
+            warn_failed(failed_rows(res), self._failed_decided())
+        return res
+
+    def _failed_decided(self) -> str:
+        """What `predict` gives a row the LP failed on, as `warn_failed` says it."""
+        if len(self.kbs_) == 1:
             neg = self.classes_[1 - self._class_str.index(self.positive_)]
             neg = neg.item() if isinstance(neg, np.generic) else neg  # 'no', not np.str_('no')
-            warn_failed(res, f"predict gives them the negative class {neg!r}")
-        elif say_failed:
-            warn_failed(res, "predict chooses among the classes whose KB answered them")
-        return res
+            return f"predict gives them the negative class {neg!r}"
+        return "predict chooses among the classes whose KB answered them"
 
     def _block_means(self, X: Any) -> tuple[list[BoundsArray], dict[str, int], int]:
         """Bounds of every KB for the rows of X, `PREDICT_BLOCK` rows at a time: validating,
@@ -1610,11 +1619,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return super().score(X, typed_labels(y), sample_weight)
 
     def bounds_and_predict(self, X: Any) -> tuple[pd.DataFrame, np.ndarray]:
-        """`bounds(X)` and `predict(X)` from one pass over the rows (a Dask partition, a
-        batch that needs both)."""
+        """`bounds(X)` and `predict(X)` from one pass over the rows (a batch that needs both)."""
+        b, pred, _ = self._bounds_predict(X)
+        return b, pred
+
+    def _bounds_predict(self, X: Any, say_failed: bool = True
+                        ) -> tuple[pd.DataFrame, np.ndarray, list[tuple[int, str]]]:
+        """`bounds_and_predict` and the rows the LP failed on (`failed_rows`), said unless
+        `say_failed` is False (a Dask partition: `distributed.predict_dask` says them once,
+        counted over the whole table, as a note said on a worker never reaches the user)."""
         self._check_threshold()
-        res = self._means(X)
-        return self._bounds_frame(res), self._decide(res)
+        res = self._means(X, say_failed)
+        return self._bounds_frame(res), self._decide(res), failed_rows(res)
 
     def _decide(self, res: list[BoundsArray]) -> np.ndarray:
         """The predicted classes from the bounds of every KB (see `predict`)."""

@@ -330,3 +330,55 @@ def test_the_cluster_fit_says_how_to_convert_the_columns_it_leaves_out_as_in_mem
                                         "'Smoker'"):
         D.bounds_dask(clf, D.as_dask_frame(X.rename(columns={"smoker": "Smoker"}),
                                            npartitions=2), client=client)
+
+
+def test_predict_on_the_cluster_says_the_rows_the_lp_failed_on_as_in_memory(client):
+    # predict_dask gave the rows the LP failed on the negative class with no word: the note
+    # was said on a worker process, never to the user
+    from plx_core.query import UnansweredRows
+
+    X, y = table(n=400, F=3, seed=8)
+    clf = PLXClassifier(positive="yes", variant="paper").fit(X, y)
+    test, _ = table(n=120, F=3, seed=9)
+    hit = np.flatnonzero(test["f0"].to_numpy(dtype=object) == "1")
+
+    def fail_f0_one(on: bool) -> None:
+        """In this process: the LP fails on every row whose f0 is '1' (NaN bounds, a reason)."""
+        import dataclasses
+        import sys
+
+        import plx_core  # noqa: F401 - its modules (plx_core.query is also a function's name)
+
+        E, Q = sys.modules["plx_core.estimator"], sys.modules["plx_core.query"]
+
+        def failing(kb, frame, *a, **kw):
+            b = Q.query_many(kb, frame, *a, **kw)
+            rows = np.flatnonzero(frame["f0"].to_numpy(dtype=object) == "1")
+            lo, up = b.lower.copy(), b.upper.copy()
+            lo[rows] = up[rows] = np.nan
+            return dataclasses.replace(b, lower=lo, upper=up,
+                                       failed=tuple((int(r), "solver crashed") for r in rows))
+
+        E.query_many = failing if on else Q.query_many
+
+    fail_f0_one(True)
+    try:
+        with pytest.warns(UnansweredRows) as mem:
+            want = clf.predict(test)
+    finally:
+        fail_f0_one(False)
+    client.run(fail_f0_one, True)
+    try:
+        ddf = D.as_dask_frame(test, npartitions=3)
+        with pytest.warns(UnansweredRows) as dist:
+            got = D.predict_dask(clf, ddf, client=client)
+        frame = D.bounds_dask(clf, ddf, client=client).compute()
+    finally:
+        client.run(fail_f0_one, False)
+    said = [w.message for w in dist if isinstance(w.message, UnansweredRows)]
+    assert [w.rows for w in said] == [len(hit)] and len(hit) > 3  # summed over the partitions
+    assert [str(w) for w in said] == [str(w.message) for w in mem]
+    assert f"row {hit[0]}: solver crashed" in str(said[0]) and "negative class 'no'" in str(said[0])
+    assert got.tolist() == want.astype(str).tolist()
+    assert (frame["note"].to_numpy(dtype=object) != "").nonzero()[0].tolist() == hit.tolist()
+    assert frame["mean"].isna().to_numpy().nonzero()[0].tolist() == hit.tolist()
