@@ -170,6 +170,14 @@ def read_table(
         raise DataError(
             f"{where} has {n_lines:,} lines, more than the cap of max_rows={max_rows:,} data rows"
         )
+    if (said := re.match(r"\ufeff?sep=([^\r\n])\r?\n", text)) is not None:
+        # Excel's "sep=;" first line names the delimiter: kept as a blank line (lines keep
+        # their numbers in messages), and said
+        text = "\n" + text[said.end():]
+        notes.append(f"the first line 'sep={said.group(1)}' names the delimiter "
+                     f"({_DELIM_NAMES.get(said.group(1), repr(said.group(1)))}), as a "
+                     "spreadsheet writes it; not read as the header")
+        delimiter = delimiter if delimiter is not None else said.group(1)
     delim = delimiter if delimiter is not None else detect_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,

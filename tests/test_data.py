@@ -1093,3 +1093,16 @@ def test_spaces_between_thousands_are_read_as_numbers():
     same = sch.bins["inntekt"].apply(plain["inntekt"])
     assert same.tolist() == X["inntekt"].tolist()
     assert sch.bins["dose"].labels_of(dose).tolist() == X["dose"].tolist()
+
+
+def test_a_spreadsheets_sep_line_names_the_delimiter():
+    """Excel's first line 'sep=|' (here with CRLF) names the delimiter: not the header, said,
+    and a bad row is still named by its line in the file."""
+    from plx_core.data import read_table
+
+    t = read_table(b"sep=|\r\nward|age|died\r\nA|71|no\r\nB|64|yes\r\n")
+    assert t.delimiter == "|" and list(t.frame.columns) == ["ward", "age", "died"]
+    assert t.frame["age"].tolist() == ["71", "64"]
+    assert any("'sep=|' names the delimiter (pipe)" in n for n in t.notes)
+    with pytest.raises(DataError, match=err("line 4 (data row 2): expected 3 fields")):
+        read_table(b"sep=|\nward|age|died\nA|71|no\nB|64|yes|x\n")
