@@ -459,6 +459,16 @@ def fit_dask(data: Any, label: str, **params: Any):
     return clf
 
 
+def _bounds_names(clf: Any) -> list[tuple[Any, str, str]]:
+    """(class key of `clf.bounds`' columns or None, side, column name) of each bounds column of
+    `bounds_dask`: binary lower/upper/mean; several classes `lower:<class>`, `upper:<class>`,
+    `mean:<class>` per class in `classes_` order, as `plx predict` names a class's bounds."""
+    sides = ("lower", "upper", "mean")
+    if len(clf.kbs_) == 1:
+        return [(None, s, s) for s in sides]
+    return [(c, s, f"{s}:{c}") for c in clf._class_str for s in sides]
+
+
 def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
     """A partition's bounds and predictions (one pass), and per row why the LP failed on it
     ("" if answered): a note said on a worker would never reach the user."""
@@ -466,9 +476,9 @@ def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFr
     note = np.full(len(part), "", dtype=object)
     for r, why in failed:
         note[r] = why if note[r] == "" else f"{note[r]}; {why}"
-    return pd.DataFrame({"lower": b["lower"].to_numpy(), "upper": b["upper"].to_numpy(),
-                         "mean": b["mean"].to_numpy(),
-                         "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy(),
+    cols = {name: b[side if c is None else (c, side)].to_numpy()
+            for c, side, name in _bounds_names(clf)}
+    return pd.DataFrame({**cols, "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy(),
                          "note": note}, index=part.index)
 
 
@@ -536,29 +546,32 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
 
 
 def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
-    """A lazy Dask DataFrame of lower, upper, mean, prediction and note per row of `data`, the
-    model sent to every worker once (`client.scatter(..., broadcast=True)` when a client is
+    """A lazy Dask DataFrame of lower, upper, mean, prediction and note per row of `data` (a
+    model of several classes: `lower:<class>`, `upper:<class>`, `mean:<class>` per class, as
+    `plx predict` names them, for `clf.bounds`' per-class columns), the model sent to every
+    worker once (`client.scatter(..., broadcast=True)` when a client is
     given). 'note' is why the LP failed on the row (its bounds NaN; "" for a row answered):
     the frame is lazy, so the caller reads it (`predict_dask` says them). Values read as the
     model's value written otherwise are warned about now, as `clf.bounds` warns
     (`_warn_read_as`)."""
     ddf, features, model = _for_workers(clf, data, client)
-    meta = pd.DataFrame({"lower": pd.Series(dtype=float), "upper": pd.Series(dtype=float),
-                         "mean": pd.Series(dtype=float), "prediction": pd.Series(dtype=object),
-                         "note": pd.Series(dtype=object)})
+    meta = pd.DataFrame({**{name: pd.Series(dtype=float) for _, _, name in _bounds_names(clf)},
+                         "prediction": pd.Series(dtype=object), "note": pd.Series(dtype=object)})
     return ddf.map_partitions(_bounds_part, model, features, meta=meta)
 
 
 def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
-    """Predictions for every row of a Dask table (computed), in row order; the rows the LP
-    failed on are said as `clf.predict` says them (`estimator.warn_failed`: how many over
-    every partition, the first in table order with its reason, what predict gave them)."""
+    """Predictions for every row of a Dask table (computed), in row order, as `clf.predict`
+    gives them (its `classes_`, not their text); the rows the LP failed on are said as
+    `clf.predict` says them (`estimator.warn_failed`: how many over every partition, the first
+    in table order with its reason, what predict gave them)."""
     from .estimator import warn_failed
 
     got = bounds_dask(clf, data, client)[["prediction", "note"]].compute()
     note = got["note"].to_numpy(dtype=object)
     warn_failed([(int(r), note[r]) for r in np.flatnonzero(note != "")], clf._failed_decided())
-    return got["prediction"].to_numpy()
+    at = {str(c): i for i, c in enumerate(clf.classes_)}  # the text back to the class
+    return clf.classes_[np.array([at[p] for p in got["prediction"]], dtype=np.int64)]
 
 
 def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> pd.DataFrame:

@@ -382,3 +382,27 @@ def test_predict_on_the_cluster_says_the_rows_the_lp_failed_on_as_in_memory(clie
     assert got.tolist() == want.astype(str).tolist()
     assert (frame["note"].to_numpy(dtype=object) != "").nonzero()[0].tolist() == hit.tolist()
     assert frame["mean"].isna().to_numpy().nonzero()[0].tolist() == hit.tolist()
+
+
+def test_a_model_of_three_classes_predicts_on_the_cluster_as_in_memory(client):
+    # bounds_dask read one 'lower' column, so a one-vs-rest model (bounds per class) failed on
+    # the workers: a user with a 3-class model got an error instead of predictions
+    X, _ = table(n=400, F=3, seed=10)
+    rng = np.random.default_rng(10)
+    y = np.where(X["f0"] == "0", 7, np.where(X["f1"] == "1", 8, 9))  # classes held as numbers
+    y = np.where(rng.random(len(y)) < 0.1, rng.choice([7, 8, 9], len(y)), y)
+    clf = PLXClassifier(variant="paper").fit(X, y)
+    test, _ = table(n=150, F=3, seed=11)
+    ddf = D.as_dask_frame(test, npartitions=3)
+    got = D.predict_dask(clf, ddf, client=client)
+    want = clf.predict(test)
+    assert len(clf.kbs_) == 3 and set(want) == {7, 8, 9}
+    assert got.tolist() == want.tolist() and got.dtype == want.dtype  # the classes, not text
+    frame = D.bounds_dask(clf, ddf, client=client).compute()
+    mem = clf.bounds(test)
+    assert list(frame.columns) == [f"{s}:{c}" for c in (7, 8, 9) for s in ("lower", "upper", "mean")
+                                   ] + ["prediction", "note"]
+    for c in (7, 8, 9):
+        for s in ("lower", "upper", "mean"):
+            np.testing.assert_array_equal(frame[f"{s}:{c}"].to_numpy(), mem[(str(c), s)].to_numpy())
+    assert frame["prediction"].tolist() == [str(v) for v in want] and set(frame["note"]) == {""}
