@@ -409,6 +409,13 @@ def test_query_page_pick_a_row_and_filter(base_ws):
     assert not at.exception
     dec = ws.decisions("train")
     assert f"{int((~dec['correct']).sum())} of" in texts(at)
+    # the rows' decisions are named as the Decision metric names them, and filter by that name
+    shown = at.dataframe[0].value
+    assert set(shown["plx decision"]) <= {"malignant", "not malignant"}
+    at.checkbox(key="q_f_wrong").uncheck().run()
+    at.selectbox(key="q_f_dec").set_value("not malignant").run()
+    n_neg = int((dec["decision"] == "NOT POS").sum())
+    assert f"{n_neg} of {len(dec)} rows" in texts(at)
 
 
 @pytest.mark.slow

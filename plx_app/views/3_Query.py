@@ -109,13 +109,15 @@ dec = None  # without the decisions (e.g. the solver failed) the rows can still 
 with guard("Answering the rows"):
     dec = ws.decisions(part)
 with guard("Listing the rows"):
+    said = dict(zip(("POS", "NOT POS"), wording.class_names(ws.class_name)))  # as the metric
     table, col = front_columns(X, {  # a feature called "label" keeps its name
         "label": y.astype(str),
-        "plx decision": "?" if dec is None else dec["decision"].reindex(X.index).to_numpy(),
+        "plx decision": "?" if dec is None else
+        dec["decision"].reindex(X.index).map(said).to_numpy(),
         "ω(POS) mean": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
     classes = ["(any)"] + sorted(y.astype(str).unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
-    decf = p3.selectbox("plx decision", ["(any)", "POS", "NOT POS"], key="q_f_dec")
+    decf = p3.selectbox("plx decision", ["(any)", *said.values()], key="q_f_dec")
     wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
     t1, t2 = st.columns([2, 1])
     text = t1.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
