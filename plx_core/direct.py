@@ -564,9 +564,15 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
     total = int(rows.support.sum())
     many = rows.positives.ndim == 2  # several targets (one-vs-rest): their positives each
     targets = rows.positives.reshape(d, -1).T
+    # one label a distinct row (one-vs-rest classes): every target's positives from one
+    # bincount of (body, label) pairs, not a weighted bincount a target (`_row_labels`)
+    label = _row_labels(rows) if whole else None
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
-    packed = total < 2**SHIFT
-    if packed:
+    packed = total < 2**SHIFT and label is None
+    if label is not None:
+        unit = bool((rows.support == 1).all())  # every pair weighs 1: unweighted bincounts
+        weights = [None if unit else rows.support.astype(np.float64)]
+    elif packed:
         weights = [rows.support.astype(np.float64) * 2.0**SHIFT + t for t in targets]
     else:
         weights = [rows.support.astype(np.float64), *(t.astype(np.float64) for t in targets)]
@@ -579,7 +585,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             r1 = min(d, r0 + rstep)
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
-            pair_keys = keys if visit is not None else None
+            pair_keys = keys if visit is not None or label is not None else None
             shape = keys.shape
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
@@ -587,10 +593,12 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             else:
                 keys = keys.ravel()
 
-            def paired(w: np.ndarray, r0: int = r0, r1: int = r1, shape: tuple = shape,
-                       ok: np.ndarray | None = ok) -> np.ndarray:
+            def paired(w: np.ndarray | None, r0: int = r0, r1: int = r1, shape: tuple = shape,
+                       ok: np.ndarray | None = ok) -> np.ndarray | None:
                 """A distinct row's weight on each of its (subset, row) pairs: made one
                 weight at a time, so several targets cost no more memory than one."""
+                if w is None:  # unweighted
+                    return None
                 wide = np.broadcast_to(w[None, r0:r1], shape)
                 return wide[ok] if ok is not None else wide.ravel()
 
@@ -602,7 +610,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
                 uk, inv, rep = _unique_keys(keys, b - a)
                 parts.append((uk, *[np.bincount(inv, weights=paired(w), minlength=len(uk))
                                     for w in weights]))
-                if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
+                if visit is not None or label is not None:  # the pairs' bodies: their ranks
                     if ok is None:
                         at = inv.reshape(pair_keys.shape)
                     else:
@@ -621,15 +629,17 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
                 rep[dense_keys] = np.arange(len(dense_keys))
                 rep = rep[nz]
             del dense_keys
-            if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
-                rank = np.full(b - a, len(nz), np.int32)
+            if visit is not None or label is not None:  # a key no valid pair has (a missing
+                rank = np.full(b - a, len(nz), np.int32)  # member) counts 0: none
                 rank[nz] = np.arange(len(nz), dtype=np.int32)
                 at = rank[pair_keys]
             keys = nz.astype(np.int64) + a
         else:
             keys, *vals = _sum_by_key(parts)
             keys = np.asarray(keys, np.int64) + a
-        if packed:
+        if label is not None:
+            sup, pos = vals[0].astype(np.int64), _label_counts(at, label, len(keys), weights[0])
+        elif packed:
             v = np.column_stack(vals).astype(np.int64)
             sup, pos = v[:, 0] >> SHIFT, v & (2**SHIFT - 1)
         else:
@@ -649,6 +659,39 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             body -= dtype.type(1)
         else:
             body[...] = lk.decode(k, keys, F)
+
+
+def _row_labels(rows: Counts) -> tuple[np.ndarray, int] | None:
+    """(each distinct row's target, the number of targets K) when every distinct row's rows
+    are positive for at most one target and for that one all of them (one-vs-rest classes
+    whose rows with the same codes share a class; K: none of the targets), else None — or
+    for a single target, where one packed bincount already counts both."""
+    pos = rows.positives
+    if pos.ndim != 2 or pos.shape[1] < 2 or not len(pos):
+        return None
+    held = pos > 0
+    if (held.sum(axis=1) > 1).any():
+        return None
+    which = np.where(held.any(axis=1), held.argmax(axis=1), pos.shape[1])
+    got = pos[np.arange(len(pos)), np.minimum(which, pos.shape[1] - 1)]
+    if not np.array_equal(np.where(which < pos.shape[1], got, rows.support), rows.support):
+        return None
+    return which.astype(np.int64), pos.shape[1]
+
+
+def _label_counts(at: np.ndarray, label: tuple[np.ndarray, int], m: int,
+                  support: np.ndarray | None) -> np.ndarray:
+    """Positives (m × K) of a chunk's m bodies for each of the K targets: one bincount of
+    (body, target) over the (subset, distinct row) pairs `at` (body index, m: none), each
+    pair weighing its row's support (None: 1) — `_row_labels`' rows are positive for their
+    one target on all their rows. Exact: sums of whole numbers."""
+    which, K = label
+    idx = at.astype(np.int64)
+    idx *= K + 1
+    idx += which[None, :]
+    w = None if support is None else np.broadcast_to(support[None, :], at.shape).ravel()
+    got = np.bincount(idx.ravel(), weights=w, minlength=(m + 1) * (K + 1))
+    return got.reshape(m + 1, K + 1)[:m, :K].astype(np.int64)
 
 
 def _unique_keys(keys: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
