@@ -447,3 +447,24 @@ def test_class_labels_counted_at_once_are_each_class_counted_alone(seed):
             for (at, sup, pos), (at_c, sup_c, pos_c) in zip(seen[k], seen_c[k], strict=True):
                 assert np.array_equal(at, at_c) and np.array_equal(sup, sup_c)
                 assert np.array_equal(pos[:, c], pos_c[:, 0])
+
+
+def test_each_class_leave_one_out_counts_against_the_pair_limit(monkeypatch):
+    """K one-vs-rest KBs whose leave-one-outs visit every counted pair (`observe`) get a cap
+    whose pairs, K visits of them, stay within `PAIR_LIMIT` (digits' 10 classes: 3 of 60
+    pixels would be 430 M), said in the reason; one KB, or K counted without observers, keep
+    the cap the pairs allow once."""
+    from plx_core import direct as D
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, (200, 12)).astype(str), columns=[f"f{i}" for i in range(12)])
+    labels = np.arange(200) % 4
+    ys = [(labels == c).astype(int) for c in range(4)]
+    monkeypatch.setattr(D, "PAIR_LIMIT", 4 * 200 * D.n_subsets(12, 2))  # 3 literals once
+    alone, _ = direct_kbs_with_reason(X, ys)
+    declined = [lambda codes, rows, cap: None] * 4  # observers that visit nothing still count
+    seen, why = direct_kbs_with_reason(X, ys, observe=declined)
+    one, _ = direct_kbs_with_reason(X, ys[:1], observe=declined[:1])
+    assert alone[0].max_len == one[0].max_len == 3
+    assert seen[0].max_len == 2
+    assert "each once for each of the 4 classes' leave-one-out" in why
