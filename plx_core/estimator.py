@@ -789,17 +789,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return cw if cw is not None else (1.0, 1.0)
 
     def _select(self, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
-                progress: Progress = silent, adopt: bool = True,
-                family: str | None = None) -> _Search | None:
+                progress: Progress = silent, adopt: bool = True) -> _Search | None:
         """variant="auto": keep the tuned Direct KB or replace it by the confidence-weighted
         Direct KB, the fitted vote or the Tree/forest KB with the better out-of-fold F1 on the
         training rows (`plx_core.selection`; `raw`: the rows before binning, which the vote on
         finer bins cuts again); sets `chosen_`, `chosen_reason_`, `selection_` and, unless
         `threshold` was given, `threshold_` — and, when the vote on finer bins answers,
         `discretizer_` and `cuts_` to its cut points. `progress` is told each step of the
-        search (the folds, then each vote). `family`: only that model family's candidates
-        are fitted and scored (`_select_classes`, once other classes chose it), each as the
-        whole search scores it."""
+        search (the folds, then each vote)."""
         from . import selection as S
 
         pos = self.positive_
@@ -818,9 +815,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.chosen_reason_ = f"direct answers: {why}"
             return None
         cw = self._class_weights(labels, pos)
-        kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "forest", *S.TREE_MODELS)
-                      and family in (None, k))
-        rules = "rule-vote" in S.CANDIDATES and family in (None, "rule-vote")
+        kinds = tuple(k for k in S.CANDIDATES if k in ("tree", "forest", *S.TREE_MODELS))
+        rules = "rule-vote" in S.CANDIDATES
         if rules:  # the rule vote weighs the clauses of these two trees
             kinds = tuple(dict.fromkeys((*kinds, *S.RULE_TREES)))
         # a Tree KB answers a full query alike under both semantics; on a partial one (a
@@ -939,11 +935,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         step("the Direct KB's leave-one-out")
-        if family in (None, "direct", "direct-conf"):
-            oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
+        oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
         step("the fitted vote")
-        vote = (self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES
-                and family in (None, "direct-vote") else None)
+        vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
         votes, offsets = {}, {}
         step("the vote on finer bins")
         if vote is not None:
@@ -1020,47 +1014,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return
         plain = copy.copy(self.discretizer_)
         plain.binnings_ = {}  # no numeric columns for the finer bins' vote (see above)
-        # the family is chosen on the `SEARCH_CLASSES` most frequent classes (ties: in order);
-        # the others fit and score only its candidates
-        rank = sorted((c for c in targets if c not in few), key=lambda c: -counts[c])
-        judges = set(rank[:S.SEARCH_CLASSES])
-        order = [c for c in targets if c in judges] + [c for c in targets if c not in judges]
-        views: dict[str, Any] = {}
-        searches: dict[str, Any] = {}
-        best = None
-        for n_done, c in enumerate(order):
-            i = targets.index(c)
+        views, searches = [], []
+        for i, c in enumerate(targets):
             view = copy.copy(self)  # the binary problem of class c, sharing the rows' codes
             view.positive_, view.discretizer_, view._loo = c, plain, None
             view.kbs_, view.paper_kbs_ = [self.kbs_[i]], [self.paper_kbs_[i]]
             view.tuned_, view.ensembles_ = [self.tuned_[i]], [[]]
-            views[c] = view
-            if c in few:
-                searches[c] = None
-                continue
-            if c not in judges and best is None:  # every judge searched: their family
-                if any(searches[j] is None for j in judges):
-                    break
-                best, scored = self._family(targets, searches, judges)
-            searches[c] = view._select(frame, labels, frame, within(
-                progress, n_done / len(targets), (n_done + 1) / len(targets), f"class {c!r}: "),
-                adopt=False, family=best)
-        if any(searches.get(c) is None and c not in few for c in targets):
+            searches.append(None if c in few else view._select(frame, labels, frame, within(
+                progress, i / len(targets), (i + 1) / len(targets), f"class {c!r}: "),
+                adopt=False))
+            views.append(view)
+        if any(x is None and c not in few for c, x in zip(targets, searches)):
             self.chosen_reason_ = "direct answers for every class: " + next(
-                views[c].chosen_reason_.removeprefix("direct answers: ")
-                for c in targets if c in searches and searches[c] is None and c not in few)
+                v.chosen_reason_.removeprefix("direct answers: ")
+                for c, v, x in zip(targets, views, searches) if x is None and c not in few)
             return
-        if best is None:
-            best, scored = self._family(targets, searches, judges)
-        searches_list = [searches[c] for c in targets]
-        views_list = [views[c] for c in targets]
-        told = iter([searches[c].choose(best) for c in targets if searches[c] is not None])
+        families = list(dict.fromkeys(m for _k, m, _d in S._candidates()))
+        scored: dict[str, tuple[float, list]] = {}
+        for fam in families:
+            sels = [x.choose(fam) for x in searches if x is not None]
+            if all(sel is not None for sel in sels):
+                scored[fam] = (float(np.mean([sel.scores[sel.key] for sel in sels])), sels)
+        best = max(scored, key=lambda f: (round(scored[f][0], 12), -families.index(f)))
+        told = iter(scored[best][1])
         sels = [next(told) if x is not None else S.unscored(
             "direct", len(labels), f"direct answers: class {c!r} has "
             f"{plural(counts[c], 'row')}, too few to score out of fold (its tuned Direct KB)")
-            for c, x in zip(targets, searches_list)]
+            for c, x in zip(targets, searches)]
         chosen, sems, variants = [], [], []
-        for i, (view, sel, x) in enumerate(zip(views_list, sels, searches_list)):
+        for i, (view, sel, x) in enumerate(zip(views, sels, searches)):
             if sel.chosen not in ("direct-vote", "rule-vote"):
                 view.threshold = 0.5  # its mean compared as it is (see above)
             view._adopt(sel, frame, labels, frame, *((x.votes, x.pairs) if x is not None else ()))
@@ -1082,33 +1064,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.chosen_reason_ = (
             f"{best} answers for every class"
             + (f" of {S.MIN_CLASS_ROWS} rows or more" if few else "")
-            + " (one against the rest each): mean out-of-fold F1 over the "
-            + (f"{n_scored} classes " if len(judges) == n_scored else
-               f"{len(judges)} most frequent classes (each of the other {n_scored - len(judges)} "
-               "fitted and scored only as this family) ")
-            + f"{scored[best][0]:.3f}"
+            + f" (one against the rest each): mean out-of-fold F1 over the {n_scored} classes "
+            f"{scored[best][0]:.3f}"
             + (f"; next {others[0]} {scored[others[0]][0]:.3f}" if others else "")
             + "; per class: " + "; ".join(
                 f"{c!r} {sel.scores[sel.key]:.3f}" if sel.scores else
                 f"{c!r} not scored ({plural(counts[c], 'row')}, fewer than {S.MIN_CLASS_ROWS}: "
                 "its tuned Direct KB answers)" for c, sel in zip(targets, sels))
             + "; a row's class is the one whose KB gives the highest mean")
-
-    @staticmethod
-    def _family(targets: list[str], searches: dict, judges: set) -> tuple[str, dict]:
-        """(the family whose mean over the `judges` classes of its out-of-fold F1, each class
-        with its best setting of it, is highest — ties: `selection.CANDIDATES`' order —, every
-        family's (mean, selections)) from the classes' searches (`_select_classes`)."""
-        from . import selection as S
-
-        families = list(dict.fromkeys(m for _k, m, _d in S._candidates()))
-        scored: dict[str, tuple[float, list]] = {}
-        for fam in families:
-            sels = [searches[c].choose(fam) for c in targets if c in judges]
-            if all(sel is not None for sel in sels):
-                scored[fam] = (float(np.mean([sel.scores[sel.key] for sel in sels])), sels)
-        best = max(scored, key=lambda f: (round(scored[f][0], 12), -families.index(f)))
-        return best, scored
 
     def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
                votes: dict | None = None, pairs=None) -> None:

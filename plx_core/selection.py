@@ -171,13 +171,6 @@ chosen on the other classes, and the rare class keeps its tuned Direct KB (`unsc
 in `chosen_reason_` with the class and its row count. Given the family instead (at its first
 setting), a vote fitted on 3 rows took 26 of 100 new rows on a 5-class table; measured in
 benchmarks/RESULTS.md ("A class of 2–4 rows")."""
-SEARCH_CLASSES = 4
-"""With several classes, the model family is chosen on at most this many classes — the most
-frequent (ties: in class order) —, each searched as a binary label is; every other class
-fits and scores only the chosen family's candidates (its setting: depth, α, m, bins), as
-`scale.SEARCH_ROWS` bounds the rows a binary search looks at: K full searches were most of
-a K-class fit (Digits' 10: trees and rule votes in 5 folds and a vote in 10, a class at a
-time). Measured in benchmarks/RESULTS.md ("Several classes (session 14)")."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""

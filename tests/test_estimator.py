@@ -985,35 +985,3 @@ def test_rows_lacking_a_feature_say_how_to_answer_without_it():
                                         r"answer without them .* pass them as columns of NaN"):
         clf.predict(X[["stage"]])
     assert (clf.predict(X[["stage"]].assign(grade=np.nan)) == y).mean() > 0.9
-
-
-@pytest.mark.parametrize("family", [
-    "direct-vote", "tree-bin-deep",
-    *(pytest.param(f, marks=pytest.mark.slow) for f in ("direct", "tree-all", "rule-vote"))])
-def test_several_classes_choose_the_family_on_the_most_frequent_classes(monkeypatch, family):
-    """With more classes than `selection.SEARCH_CLASSES`, the family is chosen on the most
-    frequent ones (said in the reason) and every other class fits only that family's
-    candidates — each scored, set and answering as after the full search (the family forced
-    alike in both, so that each family's own search is checked)."""
-    from plx_core import selection as S
-
-    X, y = _four_dnf_classes(400, 12)
-    chosen = PLXClassifier._family
-    monkeypatch.setattr(PLXClassifier, "_family", staticmethod(
-        lambda *a: (family, chosen(*a)[1])))
-    full = PLXClassifier().fit(X, y)
-    folds = []
-    real = PLXClassifier._tree_kbs
-    monkeypatch.setattr(PLXClassifier, "_tree_kbs",
-                        lambda self, *a, **k: folds.append(self.positive_) or real(self, *a, **k))
-    monkeypatch.setattr(S, "SEARCH_CLASSES", 2)
-    two = PLXClassifier().fit(X, y)
-    judges = sorted(set(y), key=lambda c: -(y == c).sum())[:2]
-    assert "over the 2 most frequent classes (each of the other 2 fitted and scored only " \
-           "as this family)" in two.chosen_reason_
-    assert two.chosen_ == full.chosen_ == family and two.class_chosen_ == full.class_chosen_
-    for a, b in zip(two.class_selection_, full.class_selection_):
-        assert (a.key, a.scores[a.key], a.threshold) == (b.key, b.scores[b.key], b.threshold)
-    assert np.array_equal(two.predict_proba(X), full.predict_proba(X))
-    if family in ("direct", "direct-vote"):  # the others grew no tree in their folds
-        assert set(folds) == set(judges)
