@@ -1,10 +1,10 @@
 """Several-class answers of one plx_core (on PYTHONPATH) dumped for an exact before/after check.
 
-    PYTHONPATH=<plx_core's parent> PLX_DATA_DIR=... python same_multi.py OUT.pkl [SETS] [SPLITS]
+    PYTHONPATH=<plx_core's parent> PLX_DATA_DIR=... python same_multi.py OUT.pkl [SETS] [FROM-TO]
     python same_multi.py --diff A.pkl B.pkl
 
 Each set (bench_multiclass.table: digits, car, nursery, zoo, wine, iris, syn4), stratified 70/30
-splits seeded 0..SPLITS-1: the chosen families and reason, predict_proba and predict on the
+splits seeded FROM..TO-1 (default 0-1): the chosen families and reason, predict_proba and predict on the
 test rows, the fit's CPU seconds and a forest's in the same process.
 """
 import os
@@ -18,7 +18,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir))
 
 
-def dump(out: str, sets: str, splits: int) -> None:
+def dump(out: str, sets: str, splits: range) -> None:
     from sklearn.metrics import f1_score
     from sklearn.model_selection import train_test_split
 
@@ -29,7 +29,7 @@ def dump(out: str, sets: str, splits: int) -> None:
     got = {}
     for name in sets.split(","):
         X, y, cat = table(name)
-        for seed in range(splits):
+        for seed in splits:
             Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
             t = time.process_time()
             m = PLXClassifier(random_state=seed).fit(Xtr, ytr)
@@ -67,4 +67,4 @@ if __name__ == "__main__":
         diff(sys.argv[2], sys.argv[3])
     else:
         dump(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "digits,car,nursery,zoo,wine,iris",
-             int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+             range(*map(int, sys.argv[3].split("-"))) if len(sys.argv) > 3 else range(1))
