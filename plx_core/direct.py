@@ -175,11 +175,12 @@ def estimate_bytes(n_rows: int, n_features: int, max_len: int | None,
 
 
 def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
-                   budget: int | None = None, distinct: int | None = None, targets: int = 1
-                   ) -> tuple[int | None, str]:
+                   budget: int | None = None, distinct: int | None = None, targets: int = 1,
+                   visits: int = 1) -> tuple[int | None, str]:
     """The largest clause-length cap whose Direct KB fits `budget` bytes, counts at most
-    `PAIR_LIMIT` (distinct row, subset) pairs and has at most `CLAUSE_LIMIT` clauses, and why,
-    in words.
+    `PAIR_LIMIT` (distinct row, subset) pairs — each seen `visits` times: the count, or the
+    leave-one-out of each of several one-vs-rest classes (`direct_kbs_with_reason`'s
+    `observe`) — and has at most `CLAUSE_LIMIT` clauses, and why, in words.
 
     Returns (None, reason) when every length fits (no cap). Raises `KBTooLargeError` only when
     not even one-literal clauses fit — the last resort."""
@@ -190,7 +191,7 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
         return estimate_bytes(n_rows, n_features, k, domains, distinct, targets)
 
     def pairs(k: int | None) -> int:
-        return d * n_subsets(n_features, k)
+        return d * n_subsets(n_features, k) * max(1, visits)
 
     def fits(k: int | None) -> bool:
         return (need(k) <= budget and pairs(k) <= PAIR_LIMIT
@@ -215,7 +216,10 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
     if need(nxt) > budget:
         why = f"{nxt} would need about {_size(need(nxt))}"
     elif pairs(nxt) > PAIR_LIMIT:
-        why = f"{nxt} would count {pairs(nxt):,} (row, subset) pairs, over the {PAIR_LIMIT:,} limit"
+        why = (f"{nxt} would count {pairs(nxt):,} (row, subset) pairs, over the {PAIR_LIMIT:,} "
+               "limit" if visits <= 1 else
+               f"{nxt} would visit {pairs(nxt):,} (row, subset) pairs, each once for each of the "
+               f"{visits} classes' leave-one-out, over the {PAIR_LIMIT:,} limit")
     else:
         why = (f"{nxt} could give up to {clause_bound(d, n_features, nxt, domains):,} clauses, "
                f"over the {CLAUSE_LIMIT:,} limit (mostly clauses of support one or two)")
@@ -564,9 +568,15 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
     total = int(rows.support.sum())
     many = rows.positives.ndim == 2  # several targets (one-vs-rest): their positives each
     targets = rows.positives.reshape(d, -1).T
+    # one label a distinct row (one-vs-rest classes): every target's positives from one
+    # bincount of (body, label) pairs, not a weighted bincount a target (`_row_labels`)
+    label = _row_labels(rows) if whole else None
     # one weighted bincount counts both: support·2^SHIFT + positives is exact in float64
-    packed = total < 2**SHIFT
-    if packed:
+    packed = total < 2**SHIFT and label is None
+    if label is not None:
+        unit = bool((rows.support == 1).all())  # every pair weighs 1: unweighted bincounts
+        weights = [None if unit else rows.support.astype(np.float64)]
+    elif packed:
         weights = [rows.support.astype(np.float64) * 2.0**SHIFT + t for t in targets]
     else:
         weights = [rows.support.astype(np.float64), *(t.astype(np.float64) for t in targets)]
@@ -579,7 +589,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             r1 = min(d, r0 + rstep)
             dt = digits_t[:, r0:r1]
             keys = lk.subset_keys(dt, k, lo, hi, base=a)
-            pair_keys = keys if visit is not None else None
+            pair_keys = keys if visit is not None or label is not None else None
             shape = keys.shape
             if has_missing:
                 ok = lk.valid(dt, k, lo, hi)
@@ -587,10 +597,12 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             else:
                 keys = keys.ravel()
 
-            def paired(w: np.ndarray, r0: int = r0, r1: int = r1, shape: tuple = shape,
-                       ok: np.ndarray | None = ok) -> np.ndarray:
+            def paired(w: np.ndarray | None, r0: int = r0, r1: int = r1, shape: tuple = shape,
+                       ok: np.ndarray | None = ok) -> np.ndarray | None:
                 """A distinct row's weight on each of its (subset, row) pairs: made one
                 weight at a time, so several targets cost no more memory than one."""
+                if w is None:  # unweighted
+                    return None
                 wide = np.broadcast_to(w[None, r0:r1], shape)
                 return wide[ok] if ok is not None else wide.ravel()
 
@@ -602,7 +614,7 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
                 uk, inv, rep = _unique_keys(keys, b - a)
                 parts.append((uk, *[np.bincount(inv, weights=paired(w), minlength=len(uk))
                                     for w in weights]))
-                if visit is not None:  # the pairs' bodies: their ranks among the chunk's keys
+                if visit is not None or label is not None:  # the pairs' bodies: their ranks
                     if ok is None:
                         at = inv.reshape(pair_keys.shape)
                     else:
@@ -621,15 +633,17 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
                 rep[dense_keys] = np.arange(len(dense_keys))
                 rep = rep[nz]
             del dense_keys
-            if visit is not None:  # a key no valid pair has (a missing member) counts 0: none
-                rank = np.full(b - a, len(nz), np.int32)
+            if visit is not None or label is not None:  # a key no valid pair has (a missing
+                rank = np.full(b - a, len(nz), np.int32)  # member) counts 0: none
                 rank[nz] = np.arange(len(nz), dtype=np.int32)
                 at = rank[pair_keys]
             keys = nz.astype(np.int64) + a
         else:
             keys, *vals = _sum_by_key(parts)
             keys = np.asarray(keys, np.int64) + a
-        if packed:
+        if label is not None:
+            sup, pos = vals[0].astype(np.int64), _label_counts(at, label, len(keys), weights[0])
+        elif packed:
             v = np.column_stack(vals).astype(np.int64)
             sup, pos = v[:, 0] >> SHIFT, v & (2**SHIFT - 1)
         else:
@@ -649,6 +663,39 @@ def _count_level(lk: LevelKeys, rows: Counts, k: int, has_missing: bool, out: _C
             body -= dtype.type(1)
         else:
             body[...] = lk.decode(k, keys, F)
+
+
+def _row_labels(rows: Counts) -> tuple[np.ndarray, int] | None:
+    """(each distinct row's target, the number of targets K) when every distinct row's rows
+    are positive for at most one target and for that one all of them (one-vs-rest classes
+    whose rows with the same codes share a class; K: none of the targets), else None — or
+    for a single target, where one packed bincount already counts both."""
+    pos = rows.positives
+    if pos.ndim != 2 or pos.shape[1] < 2 or not len(pos):
+        return None
+    held = pos > 0
+    if (held.sum(axis=1) > 1).any():
+        return None
+    which = np.where(held.any(axis=1), held.argmax(axis=1), pos.shape[1])
+    got = pos[np.arange(len(pos)), np.minimum(which, pos.shape[1] - 1)]
+    if not np.array_equal(np.where(which < pos.shape[1], got, rows.support), rows.support):
+        return None
+    return which.astype(np.int64), pos.shape[1]
+
+
+def _label_counts(at: np.ndarray, label: tuple[np.ndarray, int], m: int,
+                  support: np.ndarray | None) -> np.ndarray:
+    """Positives (m × K) of a chunk's m bodies for each of the K targets: one bincount of
+    (body, target) over the (subset, distinct row) pairs `at` (body index, m: none), each
+    pair weighing its row's support (None: 1) — `_row_labels`' rows are positive for their
+    one target on all their rows. Exact: sums of whole numbers."""
+    which, K = label
+    idx = at.astype(np.int64)
+    idx *= K + 1
+    idx += which[None, :]
+    w = None if support is None else np.broadcast_to(support[None, :], at.shape).ravel()
+    got = np.bincount(idx.ravel(), weights=w, minlength=(m + 1) * (K + 1))
+    return got.reshape(m + 1, K + 1)[:m, :K].astype(np.int64)
 
 
 def _unique_keys(keys: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -947,14 +994,14 @@ def check_max_len(max_len: Any) -> None:
 
 
 def resolve_max_len(n_rows: int, n_features: int, sizes: Sequence[int], max_len: int | None,
-                    memory_budget: int | None, distinct: int | None = None, targets: int = 1
-                    ) -> tuple[int | None, str]:
+                    memory_budget: int | None, distinct: int | None = None, targets: int = 1,
+                    visits: int = 1) -> tuple[int | None, str]:
     """(cap, reason): `max_len` itself when given and it fits the budget, the largest cap that
     fits when None; `KBTooLargeError` when a given cap does not fit (`targets`: the KBs counted
-    at once, `estimate_bytes`)."""
+    at once, `estimate_bytes`; `visits`: `choose_max_len`'s)."""
     budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else int(memory_budget)
     if max_len is None:
-        return choose_max_len(n_rows, n_features, sizes, budget, distinct, targets)
+        return choose_max_len(n_rows, n_features, sizes, budget, distinct, targets, visits)
     need = estimate_bytes(n_rows, n_features, max_len, sizes, distinct, targets)
     if need > budget:
         try:
@@ -1026,7 +1073,10 @@ def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None
     enc = encode(frame)
     sizes = [len(enc.domains[f]) for f in enc.features]
     rows = distinct_rows(enc.codes, Y, radix=np.asarray(sizes, np.int64) + 1)
-    cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support), len(ys))
+    # each observer (a class's leave-one-out) visits every counted pair: K classes visit K
+    # times the pairs one does (digits' 10 at 3 of 60 pixels: 430 M, 40% of its fit)
+    cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support), len(ys),
+                                  sum(o is not None for o in observe or ()))
     visits = [None if o is None else
               o(enc.codes, dataclasses.replace(rows, positives=rows.positives[:, j]), cap)
               for j, o in enumerate(observe or [None] * len(ys))]

@@ -402,3 +402,69 @@ def test_one_count_gives_every_one_vs_rest_kb(seed, k, cap, missing):
         assert np.array_equal(kb.codes, one.codes)
         for a in ("support", "positives", "p", "w"):
             assert np.array_equal(getattr(kb, a), getattr(one, a)), a
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_class_labels_counted_at_once_are_each_class_counted_alone(seed):
+    """One-vs-rest targets of one label column (`_row_labels`: each distinct row one class)
+    counted by key (`_count_level`, dense and sorted) give each target's positives and visits
+    as counting that target alone — with repeated rows, rows of a class no target names,
+    missing values, domains of 2 to 400 values; and a table where rows with the same codes
+    have different classes is counted too."""
+    from plx_core import direct as D
+
+    rng = np.random.default_rng(seed)
+    n, F, K = 90, 4, 3 + seed % 2
+    sizes = [2, 3, 400, 400] if seed % 2 else rng.integers(2, 6, F).tolist()
+    codes = (rng.integers(0, 10**6, (n, F)) % np.array(sizes)).astype(np.int64)
+    codes = codes[rng.integers(0, n // 2, n)]  # repeated rows
+    if seed > 1:
+        codes[rng.random((n, F)) < 0.2] = -1
+    labels = (codes + 1) @ np.array([7, 11, 13, 17]) % (K + 1)  # one class a row; K: no target's
+    if seed == 3:  # ... except one row, whose copy has another class
+        codes[1], labels[1] = codes[0], (labels[0] + 1) % (K + 1)
+    Y = np.column_stack([(labels == c).astype(np.int64) for c in range(K)])
+
+    def count(Yc: np.ndarray):
+        seen: dict = {}
+
+        def visit(k, at, sup, pos):
+            seen.setdefault(k, []).append((at.copy(), sup.copy(), pos.copy()))
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(D, "RANK_PAIRS", 0)  # by level keys
+            rows = D.distinct_rows(codes, Yc, radix=np.asarray(sizes) + 1)
+            return D.count_rows(codes, Yc, sizes, None, rows=rows, visit=visit), seen, rows
+
+    together, seen, rows = count(Y)
+    assert (D._row_labels(rows) is None) == (seed == 3)
+    for c in range(K):
+        alone, seen_c, _ = count(Y[:, [c]])
+        assert np.array_equal(together.codes, alone.codes)
+        assert np.array_equal(together.support, alone.support)
+        assert np.array_equal(together.positives[:, c], alone.positives[:, 0])
+        for k in seen:
+            for (at, sup, pos), (at_c, sup_c, pos_c) in zip(seen[k], seen_c[k], strict=True):
+                assert np.array_equal(at, at_c) and np.array_equal(sup, sup_c)
+                assert np.array_equal(pos[:, c], pos_c[:, 0])
+
+
+def test_each_class_leave_one_out_counts_against_the_pair_limit(monkeypatch):
+    """K one-vs-rest KBs whose leave-one-outs visit every counted pair (`observe`) get a cap
+    whose pairs, K visits of them, stay within `PAIR_LIMIT` (digits' 10 classes: 3 of 60
+    pixels would be 430 M), said in the reason; one KB, or K counted without observers, keep
+    the cap the pairs allow once."""
+    from plx_core import direct as D
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, (200, 12)).astype(str), columns=[f"f{i}" for i in range(12)])
+    labels = np.arange(200) % 4
+    ys = [(labels == c).astype(int) for c in range(4)]
+    monkeypatch.setattr(D, "PAIR_LIMIT", 4 * 200 * D.n_subsets(12, 2))  # 3 literals once
+    alone, _ = direct_kbs_with_reason(X, ys)
+    declined = [lambda codes, rows, cap: None] * 4  # observers that visit nothing still count
+    seen, why = direct_kbs_with_reason(X, ys, observe=declined)
+    one, _ = direct_kbs_with_reason(X, ys[:1], observe=declined[:1])
+    assert alone[0].max_len == one[0].max_len == 3
+    assert seen[0].max_len == 2
+    assert "each once for each of the 4 classes' leave-one-out" in why
