@@ -139,6 +139,9 @@ class _Search:
     offsets: dict
     votes: dict
     pairs: Any
+    sizes: dict = dataclasses.field(default_factory=dict)
+    """Each candidate's clauses (a tree's mean over its folds, the tuned Direct KB's): ties of
+    F1 go to the fewest (`selection.choose`)."""
 
     def choose(self, family: str | None = None):
         """`selection.choose` among every candidate, or among one family's (None: it has
@@ -154,7 +157,8 @@ class _Search:
             if not oof and direct is None:
                 return None
         return S.choose(self.y, direct, self.cfg.loo_rows, oof, fold=self.fold,
-                        offsets={k: v for k, v in self.offsets.items() if k in oof})
+                        offsets={k: v for k, v in self.offsets.items() if k in oof},
+                        sizes=self.sizes)
 
 
 PREDICT_BLOCK = 100_000
@@ -896,6 +900,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                             fams.append((-alphas[k], pruned))
                         else:  # the whole tree and its pruned ones from one lookup
                             fams = [(-alphas[k], {None: k, **pruned})]
+                for levels, keys in fams:  # each cut's clauses, summed over the folds
+                    lev = kb.lengths if levels is None else levels
+                    for lim, key in keys.items():
+                        sizes[key] = sizes.get(key, 0) + (
+                            0 if key in rooted else len(lev) if lim is None
+                            else int((lev <= lim).sum()))
                 memo: dict = {}  # one held-out frame per fold
                 tree = drawn.get(k)
 
@@ -930,8 +940,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             step(f"the trees and the rule vote, fold {done[0] + 1} of {S.SELECT_FOLDS}")
             return fit_fold(f, yy, fold)
 
+        sizes: dict = {}  # the trees' clauses, summed over the folds
         oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True)
                if kinds else {})
+        sizes = {k: v / S.SELECT_FOLDS for k, v in sizes.items()}
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
         step("the Direct KB's leave-one-out")
@@ -957,8 +969,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             oof[S.vote_key(bins)] = cand.oof
         if pairs is not None:
             oof[S.vote_key(None, pairs=True)] = pairs.oof
+        lengths = full.lengths  # the Direct candidates: the tuned window's clauses
+        window = int(((lengths >= cfg.min_len) & (lengths <= cfg.max_len)).sum())
+        sizes.update({k: window for k in ("direct", *oof) if k == "direct"
+                      or k.startswith("direct-conf")})
         search = _Search(y, cfg, oof, S.fold_ids(y, S.SELECT_FOLDS, self.random_state),
-                         offsets, votes, pairs)
+                         offsets, votes, pairs, sizes)
         if not adopt:
             return search
         sel = search.choose()

@@ -45,11 +45,15 @@ the tree candidates are scored on `SELECT_FOLDS` stratified folds (seeded), each
 its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanced ω(POS)
 means chosen among `THRESHOLDS` for out-of-fold F1.
 
-The candidate with the largest out-of-fold F1 answers; ties go to the Direct KB (the paper's
-model), then to the order of `CANDIDATES`. A pruned tree answers only if it beats the best
-candidate that is not pruned by more than `PRUNE_SE` standard errors of their paired per-fold
-F1 differences (`one_se`): the α is a choice among near-equal fold scores, so it must win by
-more than the folds' noise (CART's one-standard-error rule, there for the same reason). The Direct KB's leave-one-out F1 is that of the
+The candidate with the largest out-of-fold F1 answers; ties go to the one with the fewest
+clauses (`sizes`: a tree's in its folds, the tuned Direct KB's; Occam's razor, as CART's
+one-standard-error rule takes the smallest of the trees that score alike), then to the Direct
+KB (the paper's model), then to the order of `CANDIDATES`. A pruned tree answers only if it
+beats the best candidate that is not pruned by more than `PRUNE_SE` standard errors of their
+paired per-fold F1 differences (`one_se`), or ties it with fewer clauses: the α is a choice
+among near-equal fold scores, so it must win by more than the folds' noise (CART's
+one-standard-error rule, there for the same reason) — or be the smaller of equals. A vote
+answers only past its margin, also where a pruned tree falls back (`VOTE_MARGIN`). The Direct KB's leave-one-out F1 is that of the
 best of its tuned configurations, so the comparison leans towards it: another model must
 beat the tuned paper model on rows it did not see. Measured in benchmarks/RESULTS.md
 ("Accuracy on the data users bring").
@@ -399,7 +403,8 @@ def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict
 
 def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
            oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
-           offsets: dict[str, float] | None = None) -> Selection:
+           offsets: dict[str, float] | None = None,
+           sizes: dict[str, float] | None = None) -> Selection:
     """The candidate with the best out-of-fold F1 (see the module docstring).
 
     `direct_pred`: the tuned Direct KB's leave-one-out decisions on `direct_rows` (positions
@@ -407,11 +412,13 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     row's fold (`fold_ids`), for the `one_se` rule a pruned tree must pass (None: none).
     `offsets`: added to a candidate's F1 before the comparison (and in `scores`): the vote on
     unsupervised finer bins gets the optimism the fit's supervised cut points give the
-    candidates scored on them (`PLXClassifier` measures it on the vote)."""
+    candidates scored on them (`PLXClassifier` measures it on the vote). `sizes`: a
+    candidate's clauses (mean over its folds), which break ties of F1 (fewest first; a
+    candidate without one counts as the largest)."""
     if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
         rest = {k: v for k, v in oof.items() if k != "rule-vote"}
         if rest or direct_pred is not None:
-            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets)
+            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets, sizes)
             rv = _choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]})
             if rv.scores["rule-vote"] <= without.scores[without.key] + RULE_MARGIN:
                 note = (f"; rule-vote scored {rv.scores['rule-vote']:.3f}, not more than "
@@ -423,12 +430,13 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             return replace(rv, reason=rv.reason + rv_reason,
                            scores={**without.scores, **rv.scores},
                            thresholds={**without.thresholds, **rv.thresholds})
-    return _choose(y, direct_pred, direct_rows, oof, fold, offsets)
+    return _choose(y, direct_pred, direct_rows, oof, fold, offsets, sizes)
 
 
 def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
             oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
-            offsets: dict[str, float] | None = None) -> Selection:
+            offsets: dict[str, float] | None = None,
+            sizes: dict[str, float] | None = None) -> Selection:
     """`choose` among the candidates of `oof` as they are (the rule vote's margin aside)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
@@ -447,8 +455,11 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
         scores[k] += d
     rank = {key: i for i, (key, _m, _d) in enumerate(order)}
 
-    def top(names: list[str]) -> str:
-        return max(names, key=lambda n: (scores[n], -rank.get(n, len(rank))))
+    def size(n: str) -> float:  # its clauses; unknown: the largest
+        return float((sizes or {}).get(n, np.inf))
+
+    def top(names: list[str]) -> str:  # the best F1; of equals the smallest, then the first
+        return max(names, key=lambda n: (scores[n], -size(n), -rank.get(n, len(rank))))
 
     # the vote on finer bins races only if it beats the vote on the fit's own cut points by
     # more than the margin: the choice of binning is a choice among near-equal scores too
@@ -471,7 +482,15 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
             best = runner
     pruned_note = ""
     plain = [n for n in racing if not is_pruned(n) and not (vote_note and is_vote(n))]
-    if is_pruned(best) and fold is not None and plain:
+    tied = top(plain) if plain else None
+    plain_rest = [n for n in plain if not is_vote(n)]
+    if plain_rest and is_vote(tied) and scores[tied] <= scores[top(plain_rest)] + VOTE_MARGIN:
+        plain = plain_rest  # a vote within its margin answers no more where a pruned tree falls back
+    if is_pruned(best) and fold is not None and tied is not None and \
+            scores[best] == scores[tied] and size(best) < size(tied):
+        pruned_note = (f"; ties {tied} with fewer clauses ({size(best):.0f} against "
+                       f"{size(tied):.0f})")
+    elif is_pruned(best) and fold is not None and plain:
         other = top(plain)
 
         def answered(n: str) -> tuple[np.ndarray, float]:

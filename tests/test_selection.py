@@ -322,6 +322,55 @@ def test_choose_lets_a_pruned_tree_answer_only_past_one_standard_error():
     assert choose(y, None, None, {"direct": plain, key: lucky}).alpha == 0.005
 
 
+def test_ties_go_to_the_fewest_clauses_and_a_vote_gets_no_back_door_past_its_margin():
+    from plx_core.selection import VOTE_MARGIN, prune_key
+
+    y = np.tile([1, 1, 0, 0, 0], 100).astype(bool)
+    fold = np.repeat(np.arange(5), 100)
+    plain = np.where(y, 0.9, 0.1)
+    plain[::10] = 0.1  # 50 of 200 positives missed
+    lucky = plain.copy()
+    lucky[[0, 200]] = 0.9  # two folds one row better, one a row worse: within the noise
+    lucky[101] = 0.1
+    # equal F1: the smaller KB answers (without sizes, the Direct KB as before)
+    s = choose(y, None, None, {"direct": plain, "tree-all": plain}, fold=fold,
+               sizes={"direct": 500, "tree-all": 12})
+    assert s.chosen == "tree-all"
+    assert choose(y, None, None, {"direct": plain, "tree-all": plain}, fold=fold).chosen == "direct"
+    key = prune_key(0.02)
+    oof = {"direct": plain, key: lucky, "direct-vote": lucky}
+    s = choose(y, None, None, oof, fold=fold)
+    assert 0 < s.scores["direct-vote"] - s.scores["direct"] <= VOTE_MARGIN
+    # the vote ties the pruned tree, which is not a standard error above the Direct KB: the
+    # Direct KB answers, not the vote within its margin
+    assert s.chosen == "direct"
+    # the pruned tree ties the vote with fewer clauses: it answers, and says so
+    s = choose(y, None, None, oof, fold=fold, sizes={"direct": 500, key: 4})
+    assert s.chosen == "tree-bin-deep" and s.alpha == 0.02
+    assert "ties direct-vote with fewer clauses (4 against inf)" in s.reason
+
+
+def test_a_monks_3_shaped_table_is_answered_by_the_smallest_of_equal_models():
+    # MONK's 3's concept over its six small categorical features, 85 of the 432 combinations
+    # with 5% of labels flipped: the confidence-weighted Direct KB (1,582 clauses) and a
+    # pruned binary tree (29) score the same out of fold; the tree answers, and generalises
+    import itertools
+
+    grid = pd.DataFrame(list(itertools.product(*[range(1, d + 1) for d in (3, 3, 2, 3, 4, 2)])),
+                        columns=[f"a{i + 1}" for i in range(6)])
+    v = grid.to_numpy()
+    truth = ((v[:, 4] == 3) & (v[:, 3] == 1)) | ((v[:, 4] != 4) & (v[:, 1] != 3))
+    grid = grid.astype(str)
+    rng = np.random.default_rng(0)
+    pick = rng.choice(len(grid), 85, replace=False)
+    y = truth[pick] ^ (rng.random(85) < 0.05)
+    m = PLXClassifier(positive="yes", random_state=0).fit(
+        grid.iloc[pick].reset_index(drop=True), np.where(y, "yes", "no"))
+    assert m.chosen_ == "tree-bin-deep" and m.kb_.n_learned < 100
+    assert "with fewer clauses" in m.chosen_reason_
+    assert ((m.predict(grid) == "yes") == truth).mean() > 0.96  # the Direct KB's: 0.873
+
+
 def test_a_noisy_dnf_is_answered_by_the_pruned_binary_tree_and_explained_by_it(monkeypatch):
     # the binary tree grown until pure fits the 10% flipped labels; pruned it stops at the
     # label's two terms — better on every fold by more than their noise (the rule vote, whose
