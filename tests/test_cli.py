@@ -1012,7 +1012,8 @@ def test_a_column_written_otherwise_is_named_beside_the_one_missing(tmp_path, ca
     rng = np.random.default_rng(65)
     a, b = rng.integers(18, 90, 200), rng.integers(18, 90, 200)
     data = tmp_path / "d.csv"
-    pd.DataFrame({" Age": a, "age": b, "outcome": np.where(a > 50, "sick", "well")}).to_csv(
+    sick = (a > 50) & (b > 30)  # both columns decide: every model names both
+    pd.DataFrame({" Age": a, "age": b, "outcome": np.where(sick, "sick", "well")}).to_csv(
         data, index=False)
     m = tmp_path / "m.json"
     code, _, err = run(["fit", data, "--label", "Outcome", "--out", m], capsys)
