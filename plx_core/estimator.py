@@ -140,8 +140,8 @@ class _Search:
     votes: dict
     pairs: Any
     sizes: dict = dataclasses.field(default_factory=dict)
-    """Each candidate's clauses (a tree's mean over its folds, the tuned Direct KB's): ties of
-    F1 go to the fewest (`selection.choose`)."""
+    """Each candidate's clauses (a tree's mean over its folds, the tuned Direct KB's): a pruned
+    tree that ties the best other with fewer clauses answers (`selection.choose`)."""
 
     def choose(self, family: str | None = None):
         """`selection.choose` among every candidate, or among one family's (None: it has

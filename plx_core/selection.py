@@ -45,12 +45,13 @@ the tree candidates are scored on `SELECT_FOLDS` stratified folds (seeded), each
 its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanced ω(POS)
 means chosen among `THRESHOLDS` for out-of-fold F1.
 
-The candidate with the largest out-of-fold F1 answers; ties go to the one with the fewest
-clauses (`sizes`: a tree's in its folds, the tuned Direct KB's; Occam's razor, as CART's
-one-standard-error rule takes the smallest of the trees that score alike), then to the Direct
-KB (the paper's model), then to the order of `CANDIDATES`. A pruned tree answers only if it
-beats the best candidate that is not pruned by more than `PRUNE_SE` standard errors of their
-paired per-fold F1 differences (`one_se`), or ties it with fewer clauses: the α is a choice
+The candidate with the largest out-of-fold F1 answers; ties go to the Direct KB (the paper's
+model), then to the order of `CANDIDATES`. A pruned tree answers only if it beats the best
+candidate that is not pruned by more than `PRUNE_SE` standard errors of their paired per-fold
+F1 differences (`one_se`), or ties it with fewer clauses than any candidate of that score
+without pruning (`sizes`: a tree's in its folds, the tuned Direct KB's; the smallest such
+tree; as CART's one-standard-error rule takes the smallest of the trees that score alike —
+a pruning that removed nothing is no smaller than its tree): the α is a choice
 among near-equal fold scores, so it must win by more than the folds' noise (CART's
 one-standard-error rule, there for the same reason) — or be the smaller of equals. A vote
 answers only past its margin, also where a pruned tree falls back (`VOTE_MARGIN`). The Direct KB's leave-one-out F1 is that of the
@@ -413,8 +414,9 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     `offsets`: added to a candidate's F1 before the comparison (and in `scores`): the vote on
     unsupervised finer bins gets the optimism the fit's supervised cut points give the
     candidates scored on them (`PLXClassifier` measures it on the vote). `sizes`: a
-    candidate's clauses (mean over its folds), which break ties of F1 (fewest first; a
-    candidate without one counts as the largest)."""
+    candidate's clauses (mean over its folds): a pruned tree that ties the best candidate
+    without pruning with fewer clauses answers (a candidate without one counts as the
+    largest)."""
     if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
         rest = {k: v for k, v in oof.items() if k != "rule-vote"}
         if rest or direct_pred is not None:
@@ -458,8 +460,8 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     def size(n: str) -> float:  # its clauses; unknown: the largest
         return float((sizes or {}).get(n, np.inf))
 
-    def top(names: list[str]) -> str:  # the best F1; of equals the smallest, then the first
-        return max(names, key=lambda n: (scores[n], -size(n), -rank.get(n, len(rank))))
+    def top(names: list[str]) -> str:
+        return max(names, key=lambda n: (scores[n], -rank.get(n, len(rank))))
 
     # the vote on finer bins races only if it beats the vote on the fit's own cut points by
     # more than the margin: the choice of binning is a choice among near-equal scores too
@@ -486,8 +488,12 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     plain_rest = [n for n in plain if not is_vote(n)]
     if plain_rest and is_vote(tied) and scores[tied] <= scores[top(plain_rest)] + VOTE_MARGIN:
         plain = plain_rest  # a vote within its margin answers no more where a pruned tree falls back
-    if is_pruned(best) and fold is not None and tied is not None and \
-            scores[best] == scores[tied] and size(best) < size(tied):
+    equals = [n for n in plain if tied is not None and scores[n] == scores[tied]]
+    least = min(map(size, equals), default=np.inf)  # the smallest plain candidate of equals
+    smaller = [n for n in racing if is_pruned(n) and equals and fold is not None
+               and scores[n] == scores[tied] and size(n) < least]
+    if smaller and (best == tied or is_pruned(best)):  # the smallest of equals answers
+        best = min(smaller, key=lambda n: (size(n), rank.get(n, len(rank))))
         pruned_note = (f"; ties {tied} with fewer clauses ({size(best):.0f} against "
                        f"{size(tied):.0f})")
     elif is_pruned(best) and fold is not None and plain:

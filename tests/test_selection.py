@@ -332,12 +332,15 @@ def test_ties_go_to_the_fewest_clauses_and_a_vote_gets_no_back_door_past_its_mar
     lucky = plain.copy()
     lucky[[0, 200]] = 0.9  # two folds one row better, one a row worse: within the noise
     lucky[101] = 0.1
-    # equal F1: the smaller KB answers (without sizes, the Direct KB as before)
-    s = choose(y, None, None, {"direct": plain, "tree-all": plain}, fold=fold,
-               sizes={"direct": 500, "tree-all": 12})
-    assert s.chosen == "tree-all"
-    assert choose(y, None, None, {"direct": plain, "tree-all": plain}, fold=fold).chosen == "direct"
     key = prune_key(0.02)
+    # equal F1: a pruned tree with fewer clauses answers (without sizes, the Direct KB as
+    # before; between plain candidates the tie order is as it was)
+    three = {"direct": plain, "tree-all": plain, key: plain}
+    s = choose(y, None, None, three, fold=fold, sizes={"direct": 500, "tree-all": 12, key: 4})
+    assert s.chosen == "tree-bin-deep" and s.alpha == 0.02
+    assert choose(y, None, None, three, fold=fold).chosen == "direct"
+    assert choose(y, None, None, three, fold=fold,
+                  sizes={"direct": 500, "tree-all": 12, key: 600}).chosen == "direct"
     oof = {"direct": plain, key: lucky, "direct-vote": lucky}
     s = choose(y, None, None, oof, fold=fold)
     assert 0 < s.scores["direct-vote"] - s.scores["direct"] <= VOTE_MARGIN
