@@ -485,10 +485,10 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     pruned_note = ""
     plain = [n for n in racing if not is_pruned(n) and not (vote_note and is_vote(n))]
     tied = top(plain) if plain else None
+    equals = [n for n in plain if scores[n] == scores[tied]]  # the best unpruned, votes too
     plain_rest = [n for n in plain if not is_vote(n)]
     if plain_rest and is_vote(tied) and scores[tied] <= scores[top(plain_rest)] + VOTE_MARGIN:
         plain = plain_rest  # a vote within its margin answers no more where a pruned tree falls back
-    equals = [n for n in plain if tied is not None and scores[n] == scores[tied]]
     least = min(map(size, equals), default=np.inf)  # the smallest plain candidate of equals
     smaller = [n for n in racing if is_pruned(n) and equals and fold is not None
                and scores[n] == scores[tied] and size(n) < least]
