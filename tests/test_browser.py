@@ -270,6 +270,11 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         a.expect("Project: Session a")
         side = a.sidebar_text()
         assert "syn" in side and "Rules: 1" in side and "worst radius" not in a.value("Edit rule")
+        b.page.reload()  # and B's its own (B opened last again: the next test's new session
+        b.page.wait_for_selector("h1")  # opens B's project, on the default data)
+        b.idle()
+        b.expect("Project: Session b")
+        assert "breast-cancer-wisconsin" in b.sidebar_text()
     finally:
         ctx_a.close()
         ctx_b.close()
