@@ -662,6 +662,33 @@ def candidates_sentence() -> str:
             "answers with the best, at the threshold it chose.")
 
 
+def selection_sentence(scores: Mapping[str, float], chosen: str, n_rows: int,
+                       positive: Any = "POS") -> str:
+    """plx's default choice in one plain sentence: how many kinds of model it tried on the
+    training rows, which answers and its F1 against the best other candidate. `scores`: each
+    candidate's out-of-fold F1 by its key (`Selection.scores`: `tree-all depth≤3` is a setting
+    of `tree-all`); `chosen`: the key that answers. Where another scored higher, it says the
+    choice is not the top score (the selection's margins and one-standard-error rule)."""
+    pos, _neg = class_names(positive)
+    kinds = len({str(k).split()[0] for k in scores})
+    others = sorted(((float(v), str(k)) for k, v in scores.items() if k != chosen), reverse=True)
+    mine = float(scores[chosen])
+    tried = (f"plx tried {plural(kinds, 'kind')} of model ({plural(len(scores), 'setting')} in "
+             f"all) on the {n_rows:,} training rows, each scored on rows it had not learned "
+             f"from, and answers with {model_name(str(chosen).split()[0])}")
+    f1 = (f"F1 {fmt(mine, 3)}: 1 when every {pos} row is found with no false alarm, 0 when "
+          "none is found")
+    if not others:
+        return f"{tried} ({f1})."
+    best, name = others[0]
+    other = f"{model_name(name.split()[0])} ({name})"
+    if best <= mine:
+        return (f"{tried}: it found the {pos} rows best ({f1}), against {fmt(best, 3)} for the "
+                f"next, {other}.")
+    return (f"{tried} ({f1}). {_cap(other)} scored higher, {fmt(best, 3)}, but not by enough "
+            "for plx to prefer it: the reason below names the rule it applied.")
+
+
 def model_name(chosen: str) -> str:
     """A plain name for the model that answers (`PLXClassifier.chosen_`, the model file's
     "chosen"): `direct-conf` → the Direct KB with confidence weights."""

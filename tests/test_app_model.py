@@ -87,6 +87,34 @@ def test_binary_tree_nodes_read_as_conditions_and_answer_as_the_kb(rest_ws):
     assert any("answers ω(POS)" in h for h in fig.data[1].hovertext)
 
 
+def shown_kinds(ws) -> set[str]:
+    return {k.split()[0] for k in ws.model.scores["candidate"]}
+
+
+def test_choice_is_said_in_one_plain_sentence_on_a_clinic_table():
+    # a clinician read "out-of-fold F1 … 5-fold, the fitted vote … moved into the prior
+    # clause" with no plain sentence beside it; and here the model that answers is not the
+    # top score, which the sentence must not hide
+    from user_tables import readmission
+
+    raw = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes"), build=False)
+    ws.set_kb(KBSettings("auto"))
+    m = ws.model
+    said = m.summary(ws.class_name)
+    scores = dict(zip(m.scores["candidate"], m.scores["out-of-fold F1"]))
+    key = m.scores.loc[m.scores["answers"], "candidate"].iloc[0]
+    assert said.startswith(f"plx tried {wording.plural(len(shown_kinds(ws)), 'kind')} of model "
+                           f"({wording.plural(len(scores), 'setting')} in all) on the ")
+    assert f"answers with {m.name}" in said
+    assert f"F1 {scores[key]:.3f}: 1 when every readmitted = yes row is found" in said
+    top = m.scores.iloc[0]
+    if top["candidate"] != key:  # a higher score that does not answer is named, and why
+        assert f"({top['candidate']}) scored higher, {top['out-of-fold F1']:.3f}, but not" in said
+    else:
+        assert "found the readmitted = yes rows best" in said
+
+
 def test_values_condition_says_the_shorter_set():
     dom = ("high", "low", "med", "vhigh")
     assert wording.values_condition("safety", ["low"], dom) == "safety = low"
@@ -107,6 +135,9 @@ def test_kb_page_shows_the_chosen_binary_tree(rest_ws):
     assert "The model that answers" in [s.value for s in at.subheader]
     assert "tree-bin-deep answers: out-of-fold F1" in text
     assert f"decision threshold {rest_ws.threshold:g}" in text
+    # above the jargon, one plain sentence says what was chosen and why
+    assert (f"plx tried {wording.plural(len(shown_kinds(rest_ws)), 'kind')} of model" in text
+            and "answers with the binary ID3 tree" in text), text
     shown = at.dataframe[0].value
     assert shown.loc[shown["answers"], "candidate"].tolist() == ["tree-bin-deep"]
     at.session_state["kb_tab"] = "ID3 tree"

@@ -266,3 +266,19 @@ def test_a_test_part_of_one_class_names_the_absent_class_and_what_it_leaves_unde
     no_neg = W.one_class_part(7, 0, "spam")
     assert no_neg.startswith("The test part holds no not spam row (all 7 are spam)")
     assert "specificity is undefined" in no_neg and "recall" not in no_neg
+
+
+def test_selection_sentence_says_what_answers_and_why_in_words():
+    from plx_core.wording import selection_sentence
+
+    scores = {"tree-all": 0.62, "direct": 0.58, "tree-all depth≤2": 0.5}
+    said = selection_sentence(scores, "tree-all", 300, "readmitted = yes")
+    assert said.startswith("plx tried two kinds of model (three settings in all) on the 300 "
+                           "training rows")
+    assert ("answers with the ID3 tree: it found the readmitted = yes rows best (F1 0.620"
+            in said)
+    assert "against 0.580 for the next, the tuned Direct KB (direct)." in said
+    # a higher score that does not answer is not hidden
+    said = selection_sentence(scores, "direct", 300, "readmitted = yes")
+    assert "answers with the tuned Direct KB (F1 0.580" in said
+    assert "The ID3 tree (tree-all) scored higher, 0.620, but not by enough" in said

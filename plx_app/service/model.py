@@ -55,11 +55,25 @@ class ModelChoice:
     """The model's cut points (`PLXClassifier.discretizer_`), read from text as the Data
     page reads each column: its KB's values of a number are these bins' labels (the vote on
     finer bins cuts where the Data page does not)."""
+    n_rows: int = 0
+    """The training rows the candidates were scored on (`Selection.n_rows`)."""
 
     @property
     def name(self) -> str:
         """The chosen model in plain words."""
         return wording.model_name(self.chosen)
+
+    def summary(self, positive: str) -> str:
+        """What was chosen and why in one plain sentence (`wording.selection_sentence`); ""
+        without a selection (too few rows: the tuned Direct KB answers unscored)."""
+        if not len(self.scores):
+            return ""
+        answers = self.scores.loc[self.scores["answers"], "candidate"]
+        if not len(answers):
+            return ""
+        return wording.selection_sentence(
+            dict(zip(self.scores["candidate"], self.scores["out-of-fold F1"])),
+            answers.iloc[0], self.n_rows, positive)
 
 
 def selection_table(sel) -> pd.DataFrame:
@@ -107,7 +121,8 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
             for f, b in est.discretizer_.binnings_.items()}
     choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
                          est._semantics(), scores, None if sel is None else sel.max_depth,
-                         tuple(est.excluded_.items()), said, note, est.paper_kbs_[0], bins)
+                         tuple(est.excluded_.items()), said, note, est.paper_kbs_[0], bins,
+                         0 if sel is None else sel.n_rows)
     return est.kb_, trees, choice
 
 

@@ -85,6 +85,9 @@ if settings != ws.kb_settings and not ws.kb_note:
 
 def model_panel(model: ModelChoice) -> None:
     """Which model plx's default chose, why, and how it answers."""
+    said = model.summary(ws.class_name)
+    if said:
+        st.markdown(md(said))
     st.markdown(md(f"Answering: {model.name} ({model.chosen}), decision threshold "
                    f"{model.threshold:g} on the mean of the ω(POS) bounds, "
                    f"{wording.semantics_name(model.semantics)}."))
