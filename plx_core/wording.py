@@ -689,6 +689,26 @@ def selection_sentence(scores: Mapping[str, float], chosen: str, n_rows: int,
             "for plx to prefer it: the reason below names the rule it applied.")
 
 
+def threshold_column_said() -> str:
+    """What the candidates table's `threshold` is (`selection.best_threshold`): the cut on
+    ω(POS) for the Direct KBs and trees, on the vote's probability for the votes, whose cut
+    is moved into their base-rate clause (`vote.prior_shift`), so their KB cuts ω(POS) at 0.5."""
+    return ("Its threshold is where it would cut: on ω(POS) for the Direct KBs and the trees, "
+            "on the vote's probability for the fitted votes, whose cut plx moves into their "
+            "base-rate clause so that their KB cuts ω(POS) at 0.5.")
+
+
+def threshold_moved_sentence(own: float, threshold: float) -> str:
+    """Why a fitted vote (`direct-vote`, `rule-vote`) answers at `threshold` while its row in
+    the candidates table says `own`: `own` cuts the vote's probability; the fit moved it into
+    the base-rate clause (signed weight b − logit(own), `vote.prior_shift`), after which ω(POS)
+    is above `threshold` (0.5) where the vote's probability is above `own`."""
+    return (f"The {own:g} beside the model that answers is a cut on its vote's probability, not "
+            f"on ω(POS): plx moved it into the base-rate clause, which shifts every row's "
+            f"ω(POS) so that it is above {threshold:g} where the vote's probability is above "
+            f"{own:g}. So the model answers at the decision threshold {threshold:g}.")
+
+
 def model_name(chosen: str) -> str:
     """A plain name for the model that answers (`PLXClassifier.chosen_`, the model file's
     "chosen"): `direct-conf` → the Direct KB with confidence weights."""

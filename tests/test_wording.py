@@ -282,3 +282,13 @@ def test_selection_sentence_says_what_answers_and_why_in_words():
     said = selection_sentence(scores, "direct", 300, "readmitted = yes")
     assert "answers with the tuned Direct KB (F1 0.580" in said
     assert "The ID3 tree (tree-all) scored higher, 0.620, but not by enough" in said
+
+
+def test_threshold_moved_sentence_names_both_thresholds():
+    from plx_core.wording import threshold_column_said, threshold_moved_sentence
+
+    said = threshold_moved_sentence(0.65, 0.5)
+    assert said.startswith("The 0.65 beside the model that answers is a cut on its vote's "
+                           "probability, not on ω(POS)")
+    assert "above 0.5 where the vote's probability is above 0.65" in said
+    assert "on the vote's probability for the fitted votes" in threshold_column_said()

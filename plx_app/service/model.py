@@ -17,6 +17,7 @@ from plx_core.estimator import PLXClassifier
 from plx_core.kb import KB
 from plx_core.notes import collected
 from plx_core.scale import min_split
+from plx_core.selection import is_vote
 from plx_core.tree import (
     BinaryTreeNode,
     Tree,
@@ -62,6 +63,20 @@ class ModelChoice:
     def name(self) -> str:
         """The chosen model in plain words."""
         return wording.model_name(self.chosen)
+
+    def threshold_note(self) -> str:
+        """Why the candidates table's threshold of the model that answers differs from the
+        decision threshold, where it does: a fitted vote's cut is moved into its base-rate
+        clause (`wording.threshold_moved_sentence`); "" where the two agree."""
+        if not len(self.scores):
+            return ""
+        row = self.scores[self.scores["answers"]]
+        if not len(row):
+            return ""
+        key, own = str(row["candidate"].iloc[0]), float(row["threshold"].iloc[0])
+        if not (is_vote(key) or key == "rule-vote") or abs(own - self.threshold) < 1e-12:
+            return ""
+        return wording.threshold_moved_sentence(own, self.threshold)
 
     def summary(self, positive: str) -> str:
         """What was chosen and why in one plain sentence (`wording.selection_sentence`); ""

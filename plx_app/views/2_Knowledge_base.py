@@ -98,7 +98,9 @@ def model_panel(model: ModelChoice) -> None:
                                     "threshold": st.column_config.NumberColumn(format="%.2f")})
         st.caption(f"Each candidate's F1 on the training rows it did not learn from "
                    f"({wording.scoring_words()}), at its best threshold; the one marked "
-                   "answers. The test split was not used.")
+                   f"answers. The test split was not used. {wording.threshold_column_said()}")
+        if model.threshold_note():
+            st.caption(model.threshold_note())
     for col, why in model.excluded:
         st.caption(md(f"Left out: {col} ({why})"))
     if model.tree_note:
