@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .clause import WeightedClause
+from .clause import PRIOR_ID, WeightedClause
 from .query import TIE_EPS
 from .tokens import condition_text
 
@@ -226,6 +226,8 @@ def clause_text(clause: WeightedClause, positive: Any = None) -> str:
     `THEN not malignant`); never the raw `[p] POS | ~a=x` form. A clause is read as an
     implication from the negation of its other literals to its class literal (or, without a
     class literal, to its last literal)."""
+    if is_prior(clause):
+        return prior_text(clause, positive)
     lits = list(clause.literals)
     heads = [lit for lit in lits if lit.is_class]
     head = heads[0] if len(heads) == 1 else lits[-1]
@@ -242,6 +244,26 @@ def clause_text(clause: WeightedClause, positive: Any = None) -> str:
         return f"ALWAYS {concl}"
     conds = [_lit_text(lit.atom, lit.value, lit.negated) for lit in body]  # body holds ¬cond
     return f"IF {' AND '.join(conds)} THEN {concl}"
+
+
+BASE_RATE_IF = "every row (the base rate)"
+"""The condition of a base-rate (prior) clause where a table has an IF column (the KB browser)."""
+
+
+def is_prior(clause: WeightedClause) -> bool:
+    """Whether a clause is a base-rate clause: id `PRIOR_ID` and only its class literal (the
+    tuned Direct KB's and the fitted votes' `[1] POS` / `[0] POS`)."""
+    return clause.id == PRIOR_ID and all(lit.is_class for lit in clause.literals)
+
+
+def prior_text(clause: WeightedClause, positive: Any = None) -> str:
+    """A base-rate clause as what it does: every row's support for the positive class is
+    pulled toward its target (p, or 1 − p on NOT POS) with its weight — `[0] POS` pulls toward
+    0, which "ALWAYS POS" said the opposite of; alone it decides nothing
+    (`query.prior_alone`)."""
+    target = 1.0 - clause.p if clause.literals[0].negated else clause.p
+    pos = "POS" if positive is None else class_names(positive)[0]
+    return f"BASE RATE: every row's support for {pos} is pulled toward {target:g}"
 
 
 def _lit_text(atom: str, value: str | None, holds: bool) -> str:
@@ -765,7 +787,8 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
-    "source_text",
+    "source_text", "selection_sentence", "threshold_column_said", "threshold_moved_sentence",
+    "BASE_RATE_IF", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",

@@ -366,3 +366,36 @@ def test_kb_page_says_why_the_votes_threshold_is_not_the_decision_threshold(clin
     assert "So the model answers at the decision threshold 0.5." in text
     shown = at.dataframe[0].value
     assert shown.loc[shown["answers"], "threshold"].tolist() == [own]
+
+
+@pytest.mark.slow
+def test_base_rate_clause_reads_as_what_it_does_in_the_kb_browser_and_explanations(clinic_ws):
+    # the fitted vote's base-rate clause `[0] POS` read "ALWAYS readmitted = yes" (and in the
+    # browser: no IF, THEN POS) while it pulls every row's ω(POS) toward 0
+    from plx_core.clause import PRIOR_ID
+
+    kb = clinic_ws.kb
+    (prior,) = [c for c in kb.extra if c.id == PRIOR_ID]
+    target = 1.0 - prior.p if prior.literals[0].negated else prior.p
+    said = f"BASE RATE: every row's support for readmitted = yes is pulled toward {target:g}"
+    assert wording.clause_text(prior, clinic_ws.class_name) == said
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = clinic_ws.fork()
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    # the length slider starts at 0 (the base-rate clause has no feature literal; it started at
+    # 1 and hid it), and a search for "base rate" finds it
+    at.text_input(key="kb_search").set_value("base rate").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = at.dataframe[1].value
+    assert shown["IF"].tolist() == ["every row (the base rate)"], shown
+    assert shown["p"].tolist() == [prior.p] and shown["w"].tolist() == [prior.w]
+    # the evidence behind an answer names it the same way
+    from plx_app.service.explain import ws_evidence
+
+    row = {f: (None if pd.isna(v) else str(v)) for f, v in clinic_ws.X_test.iloc[0].items()}
+    for_pos, against = ws_evidence(clinic_ws, row)
+    rules = [*for_pos["rule"], *against["rule"]]
+    assert said in rules, rules
+    assert not any(r.startswith("ALWAYS") for r in rules)

@@ -292,3 +292,18 @@ def test_threshold_moved_sentence_names_both_thresholds():
                            "probability, not on ω(POS)")
     assert "above 0.5 where the vote's probability is above 0.65" in said
     assert "on the vote's probability for the fitted votes" in threshold_column_said()
+
+
+def test_base_rate_clause_reads_as_what_it_does():
+    # the fitted vote's prior `[0] POS` (weight 0.8) read "ALWAYS readmitted = yes" while it
+    # pulls every row's ω(POS) toward 0
+    from plx_core.clause import POS, PRIOR_ID, Literal, WeightedClause
+
+    down = WeightedClause((Literal(POS),), 0.0, 0.8, source="data", id=PRIOR_ID)
+    assert W.clause_text(down, "readmitted = yes") == (
+        "BASE RATE: every row's support for readmitted = yes is pulled toward 0")
+    assert W.clause_sentence(down, "readmitted = yes").endswith("(probability 0.00, weight 0.8)")
+    up = WeightedClause((Literal(POS),), 1.0, 3.0, source="data", id=PRIOR_ID)
+    assert W.clause_text(up) == "BASE RATE: every row's support for POS is pulled toward 1"
+    # a rule without conditions that is no prior clause still reads as before
+    assert W.clause_text(parse_clause("[0.7] POS")) == "ALWAYS POS"

@@ -12,6 +12,7 @@ import pandas as pd
 from plx_core.errors import DataError
 from plx_core.kb import KB
 from plx_core.tokens import condition_text
+from plx_core.wording import BASE_RATE_IF, is_prior
 
 from .rules import rule_parts, rule_text
 
@@ -83,7 +84,8 @@ def browse_mask(kb: KB, q: BrowseQuery, cols: dict[str, np.ndarray] | None = Non
         if t in ("pos", "then pos"):
             hit |= kb.head > 0
         extra_hit = np.asarray([t in c.to_text().lower() or t in rule_text(c).lower()
-                                for c in kb.extra], dtype=bool)
+                                or (is_prior(c) and t in BASE_RATE_IF) for c in kb.extra],
+                               dtype=bool)
         mask &= np.concatenate([hit, extra_hit])
     return mask
 
@@ -108,7 +110,9 @@ def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
     for i in idx[(page - 1) * size: page * size]:
         c = kb.clause(int(i))
         conds, head = rule_parts(c)
-        rows.append({"#": int(i), "IF": " AND ".join(condition_text(f, v) for f, v in conds),
+        said = (BASE_RATE_IF if is_prior(c) else
+                " AND ".join(condition_text(f, v) for f, v in conds))
+        rows.append({"#": int(i), "IF": said,
                      "THEN": head, "p": c.p, "w": c.w, "support": c.support,
                      "positives": c.positives, "length": len(conds), "source": c.source,
                      "enabled": c.enabled, "clause": c.to_text()})
