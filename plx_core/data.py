@@ -1923,6 +1923,9 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     it keeps such a column as categories, so that numbers never silently become categories."""
     if pd.api.types.infer_dtype(s, skipna=True) != "string":
         return False
+    distinct = pd.Series(pd.unique(s.dropna().to_numpy(dtype=object)), dtype=object)
+    if not distinct.astype(str).str.contains(r"\d", regex=True).any():
+        return False  # no digit, no number or date: the fit's categories ("y", "n") cheaply
     x, bad, fmt, _ = _read_numbers(s)
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 
