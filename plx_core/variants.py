@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -733,8 +733,14 @@ def corrected_ratio(w_pos: float, w_neg: float):
 def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
     """`kb` with its learned clauses' p replaced by the `reweighted_p` of their counts (support
     and positives stay the raw counts; the other learned arrays are shared, not copied);
-    expert clauses (`extra`) are kept as written."""
-    if kb.n_learned == 0 or not (w_pos > 0 and w_neg > 0):
+    expert clauses (`extra`) are kept as written, but a learned clause with no condition kept
+    there (a tree pruned to its root: `POS` with its counts) is corrected as the block is."""
+    if not (w_pos > 0 and w_neg > 0):
+        return kb.copy()
+    if any(_counted(c) for c in kb.extra):
+        kb = kb.copy()
+        kb.extra = [_corrected_clause(c, w_pos, w_neg) if _counted(c) else c for c in kb.extra]
+    if kb.n_learned == 0:
         return kb.copy()
     sup = kb.support
     if (sup > 0).all() and (kb.head == 1).all():  # a KB learned from data: the p of its counts
@@ -743,6 +749,19 @@ def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
     q = np.where(sup > 0, kb.positives / np.where(sup > 0, sup, 1), raw)
     qb = reweighted_p(q, w_pos, w_neg)
     return kb.with_p(np.clip(np.where(kb.head == 1, qb, 1.0 - qb), 0.0, 1.0))
+
+
+def _counted(c: WeightedClause) -> bool:
+    """A learned clause kept in `extra` with the counts its p came from (not an expert rule,
+    not the prior clause, whose p is set, not counted)."""
+    return (c.source not in ("rule",) and c.id is None and c.is_learned_form
+            and bool(c.support) and c.positives is not None)
+
+
+def _corrected_clause(c: WeightedClause, w_pos: float, w_neg: float) -> WeightedClause:
+    """`c` with the p of its counts under the class correction (`reweighted_p`)."""
+    q = float(reweighted_p(c.positives / c.support, w_pos, w_neg))
+    return replace(c, p=float(np.clip(q if c.head == 1 else 1.0 - q, 0.0, 1.0)))
 
 
 def windowed_kb(kb: KB, min_len: int, max_len: int, prior_weight: int) -> KB:

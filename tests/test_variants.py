@@ -449,3 +449,25 @@ def test_a_direct_kb_counted_corrected_is_the_kb_corrected_after(weights):
     assert np.array_equal(got.p, want.p) and np.array_equal(got.codes, want.codes)
     assert np.array_equal(got.support, want.support)
     assert np.array_equal(got.positives, want.positives)
+
+
+def test_a_tree_pruned_to_its_root_has_its_base_rate_class_corrected():
+    """A tree pruned to its root is one clause `POS` with its counts, kept in `extra` (it has
+    no condition): the class correction gives it the corrected base rate as it gives every
+    counted clause, and leaves an expert rule and the prior clause as written."""
+    from plx_core.kb import KB, POS, Literal, WeightedClause
+
+    kb = KB(features=("a",), domains={"a": ("x", "y")})
+    kb.add(WeightedClause((Literal(POS),), 26 / 50, 1.0, source="tree", support=50,
+                          positives=26))
+    kb.add(WeightedClause((Literal(POS),), 0.9, 2.0, source="rule"))
+    kb.extra.append(V.prior_clause(-3))
+    balanced = V.weighted_class_kb(kb, 50 / 26, 50 / 24)
+    root, rule, prior = balanced.extra
+    assert root.p == pytest.approx(0.5) and root.support == 50
+    assert (rule.p, rule.w) == (0.9, 2.0) and (prior.p, prior.w) == (0.0, 3.0)
+    favour_negative = V.weighted_class_kb(kb, 1e-4, 1000.0)
+    assert favour_negative.extra[0].p < 1e-6
+    assert kb.extra[0].p == pytest.approx(0.52)  # the KB corrected is not changed
+    answer = query(favour_negative, {})
+    assert answer.upper < 0.5
