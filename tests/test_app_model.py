@@ -42,6 +42,21 @@ def rest_ws():
     return ws
 
 
+def _kb_page(ws) -> AppTest:
+    """The app opened on the Knowledge base page with the workspace `ws`, no exception shown."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = ws
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _page_text(at: AppTest) -> str:
+    """The page's markdown, captions and text as the reader sees them (no markdown escapes)."""
+    return "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.text]).replace("\\", "")
+
+
 def test_default_model_answers_as_the_estimator(rest_ws):
     ws = rest_ws
     X, y = ws.part("train")
@@ -134,12 +149,8 @@ def test_values_condition_says_the_shorter_set():
 
 @pytest.mark.slow
 def test_kb_page_shows_the_chosen_binary_tree(rest_ws):
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["ws"] = rest_ws.fork()
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.text]).replace("\\", "")
+    at = _kb_page(rest_ws.fork())
+    text = _page_text(at)
     assert "The model that answers" in [s.value for s in at.subheader]
     assert "tree-bin-deep answers: out-of-fold F1" in text
     assert f"decision threshold {rest_ws.threshold:g}" in text
@@ -167,10 +178,7 @@ def test_kb_page_default_that_answers_with_a_direct_kb_says_so():
     ws = new_workspace(build=False)
     ws.set_kb(KBSettings("auto"))
     assert ws.model.chosen in ("direct", "direct-conf", "direct-vote") and not ws.trees
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["ws"] = ws
-    at.run()
-    at.switch_page(PAGE).run()
+    at = _kb_page(ws)
     at.session_state["kb_tab"] = "ID3 tree"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -354,12 +362,8 @@ def test_kb_page_says_why_the_votes_threshold_is_not_the_decision_threshold(clin
     assert m.chosen in ("rule-vote", "direct-vote")
     own = float(m.scores.loc[m.scores["answers"], "threshold"].iloc[0])
     assert own != m.threshold == clinic_ws.threshold == 0.5
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["ws"] = clinic_ws.fork()
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
-    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.text]).replace("\\", "")
+    at = _kb_page(clinic_ws.fork())
+    text = _page_text(at)
     assert "decision threshold 0.5 on the mean" in text
     assert (f"The {own:g} beside the model that answers is a cut on its vote's probability, not "
             "on ω(POS): plx moved it into the base-rate clause") in text, text
@@ -379,11 +383,7 @@ def test_base_rate_clause_reads_as_what_it_does_in_the_kb_browser_and_explanatio
     target = 1.0 - prior.p if prior.literals[0].negated else prior.p
     said = f"BASE RATE: every row's support for readmitted = yes is pulled toward {target:g}"
     assert wording.clause_text(prior, clinic_ws.class_name) == said
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["ws"] = clinic_ws.fork()
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = _kb_page(clinic_ws.fork())
     # the length slider starts at 0 (the base-rate clause has no feature literal; it started at
     # 1 and hid it), and a search for "base rate" finds it
     at.text_input(key="kb_search").set_value("base rate").run()
