@@ -19,11 +19,13 @@ from plx_app.service.projects import (
     Link,
     author,
     case_key,
+    case_row,
     first_project,
     keep_both,
     newer,
     open_project,
     restore,
+    row_case,
     set_author,
     sync,
 )
@@ -39,6 +41,7 @@ HOME = "plx_home"  # a data folder chosen on the Projects page (this session)
 WHY = "plx_why"
 WHY_CLEAR = "plx_why_clear"
 MSGS = "plx_project_msgs"
+CASE = "case"  # the page URL's selected row (`row_case`), next to "project"
 STORE_ERRORS = (SQLAlchemyError, OSError, PLXError)
 
 
@@ -60,24 +63,36 @@ def _install(ws: Workspace, lk: Link | None, notes: list[str]) -> Workspace:
     st.session_state[WS_KEY] = ws
     st.session_state[LINK] = lk
     st.session_state[MSGS] = list(notes)
-    keep_in_url(lk)
+    keep_in_url(lk, ws)
     return ws
 
 
-def keep_in_url(lk: Link | None) -> None:
-    """Name the session's project in the page URL, so that a refresh reopens this project and
-    not the one another session opened last. Every run: switching pages drops the URL's query."""
-    if lk is not None and st.query_params.get("project") != str(lk.project_id):
-        st.query_params["project"] = str(lk.project_id)
+def keep_in_url(lk: Link | None, ws: Workspace | None) -> None:
+    """Name the session's project and its selected data row in the page URL, so that a refresh
+    reopens this project on this row, not the project another session opened last. Every run:
+    switching pages drops the URL's query."""
+    if lk is None:
+        return
+    for key, value in (("project", str(lk.project_id)),
+                       (CASE, row_case(ws.selected if ws is not None else None))):
+        if st.query_params.get(key) != value:
+            if value is None:
+                del st.query_params[key]
+            else:
+                st.query_params[key] = value
 
 
 def open_session() -> Workspace:
-    """Open this session's project: the one in the page URL, else the last one opened. When
-    the database cannot be opened the session works unsaved, and says so."""
+    """Open this session's project: the one in the page URL, else the last one opened, on the
+    URL's row when it names a row of that project's data (else the pages pick their first).
+    When the database cannot be opened the session works unsaved, and says so."""
     try:
         s = store()
+        wanted = st.query_params.get("project")
         with st.spinner("Opening your project…"):
-            ws, lk, notes = open_project(s, first_project(s, st.query_params.get("project")))
+            ws, lk, notes = open_project(s, first_project(s, wanted))
+        if wanted == str(lk.project_id):  # a row of another project never applies
+            ws.selected = case_row(ws, st.query_params.get(CASE))
         return _install(ws, lk, notes)
     except STORE_ERRORS as exc:
         log.exception("opening the project failed")
@@ -100,7 +115,7 @@ def after_run() -> None:
     lk, ws = link(), st.session_state.get(WS_KEY)
     if ws is None:
         return
-    keep_in_url(lk)
+    keep_in_url(lk, ws)
     with st.sidebar:
         if lk is None:
             for m in st.session_state.get(MSGS, []):

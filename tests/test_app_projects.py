@@ -5,11 +5,12 @@ saving over a newer version is told in the sidebar and can keep both."""
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
-from test_app import run  # a fresh session (no seeded workspace): it opens a saved project
+from test_app import APP, TIMEOUT, run  # run: a fresh session (no seeded workspace)
 
 from plx_core.store import Store
 
 RULES = "plx_app/views/5_Rules.py"
+QUERY = "plx_app/views/3_Query.py"
 PROJECTS = "plx_app/views/7_Projects.py"
 
 
@@ -181,3 +182,31 @@ def test_case_report_names_each_rules_author_from_the_saved_history(tmp_path):
         assert {r["id"]: r["author"] for r in rules_in_force(ws, lk)}["r3"] == NOT_SAVED
     finally:
         s.close()
+
+
+def _reopen(query: dict, page: str) -> AppTest:
+    """A refresh: a new session started from the page URL's query."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params = dict(query)
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception and not at.error and not at.sidebar.warning, [e.value for e in at.error]
+    return at
+
+
+def test_the_picked_row_comes_back_after_a_refresh():
+    at = run(QUERY)
+    first = at.session_state["ws"].selected.row  # the row a first visit opens on
+    row = next(r for r in at.session_state["ws"].X_test.index[1:] if r != first)
+    at.selectbox(key="q_pick").set_value(row).run()
+    assert at.query_params["case"] == f"test row {row}"
+    again = _reopen(at.query_params, QUERY)
+    assert again.selectbox(key="q_pick").value == row
+    assert f"Instance: test row {row}" in sidebar(again)
+    # a row the data no longer has opens the first visit's row, without a word
+    gone = _reopen({**at.query_params, "case": "test row no-such-row"}, QUERY)
+    assert gone.selectbox(key="q_pick").value == first
+    # a row kept for another project (one that is gone) does not apply to the one opened
+    other = _reopen({**at.query_params, "project": "999"}, "plx_app/views/4_Explain.py")
+    assert f"Instance: test row {row}" not in sidebar(other)
+    assert other.query_params["project"] != "999" and other.query_params["case"] != f"test row {row}"

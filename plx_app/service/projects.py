@@ -29,7 +29,7 @@ from plx_core.store import (
     rules_to_text,
 )
 
-from .instances import Instance
+from .instances import Instance, instance_from_row
 from .kbs import KBSettings
 from .tables import DEFAULT_NAME, DataSettings, RawTable, raw_builtin, raw_shared, read_upload
 from .workspace import Workspace, new_workspace
@@ -281,6 +281,27 @@ def case_key(inst: Instance) -> str:
     return ("edited: " + vals)[:MAX_CASE_KEY]
 
 
+def row_case(inst: Instance | None) -> str | None:
+    """The `case_key` of a selected data row (what the page URL keeps); None for no selection
+    or edited values, which name no row."""
+    if inst is None or inst.origin not in ("test", "train") or inst.row is None:
+        return None
+    return case_key(inst)
+
+
+def case_row(ws: Workspace, key: Any) -> Instance | None:
+    """The data row a `row_case` names in this workspace, or None when it names none (the
+    rows changed, or the text is not a row's name)."""
+    origin, sep, label = str(key or "").partition(" row ")
+    if not sep or origin not in ("test", "train"):
+        return None
+    X, y = ws.part(origin)
+    for row in X.index:  # the URL gives text; the index may hold numbers
+        if str(row) == label:
+            return instance_from_row(X, y, row, origin)
+    return None
+
+
 def newer(link: Link) -> str:
     """A line when another session saved this project after it was loaded here."""
     info = link.store.info(link.project_id)
@@ -316,6 +337,6 @@ def keep_both(ws: Workspace, link: Link, who: str = "") -> tuple[Workspace, Link
     return ws2, link2, f"Your version was saved as the project {info.name!r}."
 
 
-__all__ = ["AUTHOR", "LAST", "Link", "author", "case_key", "create_project", "data_of", "first_project",
-           "keep_both", "load_raw", "newer", "open_project", "restore", "rules_in_force", "set_author", "settings_dict",
+__all__ = ["AUTHOR", "LAST", "Link", "author", "case_key", "case_row", "create_project", "data_of", "first_project",
+           "keep_both", "load_raw", "newer", "open_project", "restore", "row_case", "rules_in_force", "set_author", "settings_dict",
            "settings_from", "sync"]
