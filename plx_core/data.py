@@ -867,13 +867,13 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     measures = measure_units(u)
     if len(measures) > 1:
         return None  # 5 mg beside 1 g: not one reading (`unread_numbers` says so)
-    if not measures and not u.str.contains(r"[,.%$€£¥]|\d[ \u00a0\u202f\u2009]\d{3}",
+    if measures.empty and not u.str.contains(r"[,.%$€£¥]|\d[ \u00a0\u202f\u2009]\d{3}",
                                            regex=True).any():
         return None  # nothing a format would change
     signs = u.str.contains(r"[%$€£¥]", regex=True).any()
     marked = {unit: signs and bool((_strip_unit(u, unit) != u).any()) for unit in _UNITS}
-    if measures:
-        marked[f"{UNIT_PREFIX}{measures[0]}"] = True
+    if len(measures):
+        marked[f"{UNIT_PREFIX}{measures.index[0]}"] = True
     if sum(marked.values()) > 1:
         return None  # percentages and money (or a unit) in one column: not one format
     unit = next((k for k, v in marked.items() if v), None)
@@ -895,14 +895,14 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     return None if fmt == "plain" else fmt
 
 
-def measure_units(u: pd.Series) -> list[str]:
-    """The units of measurement the text values of `u` are written in ("12 mg" → "mg",
-    `_MEASURE`), most used first; [] when none carries one."""
+def measure_units(u: pd.Series) -> pd.Series:
+    """How many text values of `u` are written in each unit of measurement ("12 mg" → "mg",
+    `_MEASURE`), most used first; empty when none carries one."""
     t = u.astype(str).str.strip()
     found = t.str.fullmatch(_MEASURE).fillna(False).to_numpy(dtype=bool)
     if not found.any():
-        return []
-    return t[found].str.extract(rf"^{_MEASURE}$", expand=False).value_counts().index.tolist()
+        return pd.Series(dtype=int)
+    return t[found].str.extract(rf"^{_MEASURE}$", expand=False).value_counts()
 
 
 def _dot_style(core: pd.Series, delimiter: str | None) -> str | None:
@@ -1036,8 +1036,7 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     core = pd.Series(u[shaped].to_numpy(dtype=object))
     fmt = number_format(core, delimiter)
     if fmt is None and len(units := measure_units(core)) > 1:
-        counts = core.str.extract(rf"^{_MEASURE}$", expand=False).value_counts()
-        shown = ", ".join(f"{t!r} ×{n}" for t, n in counts.head(STRAY_VALUES).items())
+        shown = ", ".join(f"{t!r} ×{n}" for t, n in units.head(STRAY_VALUES).items())
         why = (f"its values are numbers in more than one unit ({len(units)}: {shown}): write "
                "them in one unit to have them binned")
     elif fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
