@@ -570,8 +570,8 @@ def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
     got = bounds_dask(clf, data, client)[["prediction", "note"]].compute()
     note = got["note"].to_numpy(dtype=object)
     warn_failed([(int(r), note[r]) for r in np.flatnonzero(note != "")], clf._failed_decided())
-    at = {str(c): i for i, c in enumerate(clf.classes_)}  # the text back to the class
-    return clf.classes_[np.array([at[p] for p in got["prediction"]], dtype=np.int64)]
+    at = pd.Index([str(c) for c in clf.classes_]).get_indexer(got["prediction"])
+    return clf.classes_[at]  # the text back to the class, every row at once
 
 
 def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> pd.DataFrame:

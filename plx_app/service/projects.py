@@ -296,10 +296,8 @@ def case_row(ws: Workspace, key: Any) -> Instance | None:
     if not sep or origin not in ("test", "train"):
         return None
     X, y = ws.part(origin)
-    for row in X.index:  # the URL gives text; the index may hold numbers
-        if str(row) == label:
-            return instance_from_row(X, y, row, origin)
-    return None
+    hit = X.index[X.index.astype(str) == label]  # the URL gives text; the index may hold numbers
+    return instance_from_row(X, y, hit[0], origin) if len(hit) else None
 
 
 def newer(link: Link) -> str:
