@@ -737,11 +737,11 @@ def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
     there (a tree pruned to its root: `POS` with its counts) is corrected as the block is."""
     if not (w_pos > 0 and w_neg > 0):
         return kb.copy()
-    if any(_counted(c) for c in kb.extra):
+    if kb.n_learned == 0 or any(_counted(c) for c in kb.extra):
         kb = kb.copy()
         kb.extra = [_corrected_clause(c, w_pos, w_neg) if _counted(c) else c for c in kb.extra]
-    if kb.n_learned == 0:
-        return kb.copy()
+        if kb.n_learned == 0:
+            return kb
     sup = kb.support
     if (sup > 0).all() and (kb.head == 1).all():  # a KB learned from data: the p of its counts
         return kb.with_p(per_count(sup, kb.positives, corrected_ratio(w_pos, w_neg)))
@@ -754,7 +754,7 @@ def weighted_class_kb(kb: KB, w_pos: float, w_neg: float) -> KB:
 def _counted(c: WeightedClause) -> bool:
     """A learned clause kept in `extra` with the counts its p came from (not an expert rule,
     not the prior clause, whose p is set, not counted)."""
-    return (c.source not in ("rule",) and c.id is None and c.is_learned_form
+    return (c.source != "rule" and c.id is None and c.is_learned_form
             and bool(c.support) and c.positives is not None)
 
 
