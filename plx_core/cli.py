@@ -155,6 +155,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
         as_strings,
+        censored_said,
         estimator_rows,
         grouped_said,
         id_columns,
@@ -264,10 +265,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if clf.chosen_reason_:
         say(clf.chosen_reason_)
     for f in raw:  # the estimator's cut points, read from text as the schema reads it
-        schema.bins[f] = dataclasses.replace(clf.discretizer_.binnings_[f],
-                                             number_format=schema.bins[f].number_format,
-                                             text_missing=schema.bins[f].text_missing)
+        schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(schema.bins[f])
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
+    for f, b in schema.bins.items():  # censored cells ("<5"): how many, and where, once cut
+        if (how := censored_said(frame[f], b)) is not None:
+            say(f"column {f!r}: {how}")
     return model_of(clf, schema, n_train=len(yb))
 
 

@@ -754,9 +754,16 @@ _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
 _DOT_GROUPS = r"[+-]?(?:[1-9]\d{0,2}(?:\.\d{3})+|\d+)"  # 1.234.567 or 12: a thousand, or 1.234?
 
 
-def _numbers(s: pd.Series, number_format: str = "plain") -> tuple[np.ndarray, np.ndarray]:
+def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Float values (NaN where missing) and a mask of present values that are not numbers
-    (text read as `number_format`, one of `NUMBER_FORMATS`)."""
+    (text read as `number_format`, one of `NUMBER_FORMATS`; `censored`: a cell written beyond
+    a bound, "<5" or "≥ 2000", read just past its bound, `censored_sides`)."""
+    if censored and not pd.api.types.is_numeric_dtype(s.dtype):
+        side, bounds = censored_sides(s)
+        if side.any():
+            x, bad = _numbers(bounds, number_format)
+            return nudged(x, side), bad
     if pd.api.types.is_bool_dtype(s.dtype):
         raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
     if pd.api.types.is_numeric_dtype(s.dtype):
@@ -931,6 +938,73 @@ def _number_style(core: pd.Series, delimiter: str | None) -> str | None:
     return fits[0] if len(fits) == 1 else None
 
 
+#: A censored value, as labs write one beyond their limits of detection: a sign and its bound
+#: ("<5", "< 0.1", ">100", ">= 2000", "≤0,5", "=<3"); the bound read as the column's numbers.
+_CENSORED = r"\s*(<=|>=|=<|=>|≤|≥|<|>)\s*(\S(?:.*\S)?)\s*"
+_BELOW = ("<", "<=", "=<", "≤")
+
+
+def censored_sides(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """(per cell -1 for a value below a bound: "<5", "≤ 0.5"; +1 above: ">100", ">=2000"; 0
+    otherwise, and the column with those cells' signs taken off: "5", "100")."""
+    side = np.zeros(len(s), dtype=np.int8)
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return side, s
+    obj = s.astype(object)
+    vals = obj.to_numpy()
+    text = np.fromiter((isinstance(v, str) and ("<" in v or ">" in v or "≤" in v or "≥" in v)
+                        for v in vals), dtype=bool, count=len(vals))
+    if not text.any():
+        return side, s
+    m = obj[text].astype(str).str.extract(rf"^{_CENSORED}$")
+    hit = m[0].notna().to_numpy()
+    if not hit.any():
+        return side, s
+    at = np.flatnonzero(text)[hit]
+    side[at] = np.where(m[0].isin(_BELOW).to_numpy()[hit], -1, 1)
+    vals = vals.copy()
+    vals[at] = m[1].to_numpy(dtype=object)[hit]
+    return side, pd.Series(vals, index=s.index, name=s.name, dtype=object)
+
+
+def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """Censored bounds read just past themselves ("<5" → the float just below 5, "≥2000" just
+    above 2000), so each cell falls in the bin holding the values next to its bound on its
+    side — the same bin at fit and at predict, whatever the cut points — and the others as
+    they are. A cell whose side holds a cut point may lie in another bin (`censored_said`)."""
+    if not side.any():
+        return x
+    return np.where(side < 0, np.nextafter(x, -np.inf),
+                    np.where(side > 0, np.nextafter(x, np.inf), x))
+
+
+def censored_said(values: pd.Series, binning: Binning) -> str | None:
+    """How a column's censored cells were read (`Binning.censored`): how many, as which
+    text, and which of them may lie in another bin than the one next to their bound (a cut
+    point beyond it: "<5" with a cut at 3 lies in [3, 5) or below 3); None when none."""
+    if not binning.censored:
+        return None
+    side, bounds = censored_sides(values)
+    if not side.any():
+        return None
+    x = _numbers(bounds, binning.number_format)[0]
+    cuts = np.asarray(binning.cuts, dtype=float)
+    texts = as_strings(values[side != 0]).str.strip().value_counts()
+    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
+    more = f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else ""
+    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({shown}{more}) read just "
+           "past it: each in the bin that holds the values next to its bound on its side")
+    if len(cuts):
+        unsure = ((side < 0) & (x > cuts.min())) | ((side > 0) & (x < cuts.max()))
+        if unsure.any():
+            ex = as_strings(values[unsure]).str.strip().value_counts()
+            out += (f"; {int(unsure.sum())} of them ({', '.join(map(repr, ex.index[:3]))}"
+                    f"{' …' if len(ex) > 3 else ''}) may lie in a bin further out, as a cut "
+                    "point falls beyond their bound: kept in the bin next to it, not made "
+                    "missing")
+    return out
+
+
 STRAY_SHARE = 0.05
 """A number column may hold up to this share of text cells (and at most `STRAY_VALUES`
 distinct texts, such as "unknown" or "<0.1"), read as missing; more text makes it a text column."""
@@ -948,12 +1022,32 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
 
 
 def _read_numbers(s: pd.Series, delimiter: str | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
+                  ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...], np.ndarray]:
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
-    stray texts read as missing — their cells then not counted as bad) of a non-boolean
-    column, as `infer_schema` reads a file's column (`delimiter`: the file's, see
-    `number_format`). The one home of how text becomes numbers; dates (datetime64, or text in
-    one `DATE_FORMATS` entry) read as days since 1970-01-01."""
+    stray texts read as missing — their cells then not counted as bad —, each cell's
+    censored side, `censored_sides`) of a non-boolean column, as `infer_schema` reads a
+    file's column (`delimiter`: the file's, see `number_format`). The one home of how text
+    becomes numbers; dates (datetime64, or text in one `DATE_FORMATS` entry) read as days
+    since 1970-01-01. Censored cells ("<5", "≥ 2000": beyond a lab's limit) are values, not
+    text: their numbers here are the bounds (`nudged` reads them past it), read so when the
+    rest of the column then reads as numbers."""
+    x, bad, fmt, stray = _read_uncensored(s, delimiter)
+    none = np.zeros(len(s), dtype=np.int8)
+    if not (bad.any() or stray) or pd.api.types.is_numeric_dtype(s.dtype):
+        return x, bad, fmt, stray, none
+    side, bounds = censored_sides(s)
+    if not side.any():
+        return x, bad, fmt, stray, none
+    cx, cbad, cfmt, cstray = _read_uncensored(bounds, delimiter)
+    if cbad.any() or is_date_format(cfmt) or cfmt in CLOCK_FORMATS or \
+            int((side != 0).sum()) == int(s.notna().sum()):
+        return x, bad, fmt, stray, none  # only bounds ("<5", ">100"): categories, as written
+    return cx, cbad, cfmt, cstray, side
+
+
+def _read_uncensored(s: pd.Series, delimiter: str | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
+    """`_read_numbers` but for censored cells (text here)."""
     x, bad = _numbers(s)
     fmt = DATE_ISO if holds_dates(s) else "plain"
     if pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
@@ -1009,7 +1103,7 @@ def number_reading(s: pd.Series, delimiter: str | None = None) -> str | None:
     `infer_schema` reads it from a file (`reads_as_numbers`), or None when it does not."""
     if pd.api.types.is_bool_dtype(s.dtype) or not s.notna().any():
         return None
-    _, bad, fmt, _ = _read_numbers(s, delimiter)
+    _, bad, fmt, _, _ = _read_numbers(s, delimiter)
     return None if bad.any() else fmt
 
 
@@ -1142,9 +1236,11 @@ def number_format_words(number_format: str) -> str:
     return f"{head.replace('numbers', f'numbers in {u}', 1)} ({example}"
 
 
-def column_numbers(s: pd.Series, number_format: str = "plain") -> np.ndarray:
-    """The column as floats, NaN where missing or not a number in `number_format`."""
-    return _numbers(s, number_format)[0]
+def column_numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
+                   ) -> np.ndarray:
+    """The column as floats, NaN where missing or not a number in `number_format`
+    (`censored`: "<5" read just below 5, `nudged`)."""
+    return _numbers(s, number_format, censored)[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1161,13 +1257,14 @@ class Binning:
     labels: tuple[str, ...]
     number_format: str = "plain"  # how the column writes numbers as text (NUMBER_FORMATS)
     text_missing: tuple[str, ...] = ()  # the few text cells of a number column ("unknown")
+    censored: bool = False  # "<5", ">= 2000" read just past their bound (`censored_sides`)
 
     def apply(self, values: pd.Series) -> pd.Series:
         """The bin label of each value (NaN stays NaN, as do the `text_missing` cells); other
         text that is not a number is an error naming the row and the value."""
         if self.text_missing:
             values = values.mask(as_strings(values).isin(self.text_missing).to_numpy())
-        x, bad = _numbers(values, self.number_format)
+        x, bad = _numbers(values, self.number_format, self.censored)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else
@@ -1197,12 +1294,25 @@ class Binning:
             d["number_format"] = self.number_format
         if self.text_missing:
             d["text_missing"] = list(self.text_missing)
+        if self.censored:
+            d["censored"] = True
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Binning:
         return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]),
-                   str(d.get("number_format", "plain")), tuple(d.get("text_missing", ())))
+                   str(d.get("number_format", "plain")), tuple(d.get("text_missing", ())),
+                   bool(d.get("censored", False)))
+
+    def with_reading(self, other: Binning) -> Binning:
+        """These cut points with how `other` reads the column's text (its number format,
+        text read as missing, censored cells): an estimator's cuts of a schema's column."""
+        return dataclasses.replace(self, number_format=other.number_format,
+                                   text_missing=other.text_missing, censored=other.censored)
+
+    def numbers(self, values: pd.Series) -> np.ndarray:
+        """The column as floats as this binning reads it (NaN where missing or not a number)."""
+        return _numbers(values, self.number_format, self.censored)[0]
 
     def reading(self) -> str:
         """How the column's text was read, in words ("" when plainly): said wherever the
@@ -1214,6 +1324,9 @@ class Binning:
             shown = ", ".join(repr(v) for v in self.text_missing)
             other = "a date" if is_date_format(self.number_format) else "a number"
             parts.append(f"the text {shown} read as missing (every other value is {other})")
+        if self.censored:
+            parts.append("values written beyond a bound ('<5', '≥ 2000': a lab's limits of "
+                         "detection) read just past it, in the bin next to their bound")
         return "; ".join(parts)
 
 
@@ -1369,7 +1482,7 @@ def estimator_rows(schema: Schema, frame: pd.DataFrame, X: pd.DataFrame) -> tupl
     One home for the CLI and the dashboard, so both fit the same model on the same table."""
     from .discretize import is_numeric  # discretize builds on this module
 
-    numbers = {f: pd.Series(column_numbers(frame.loc[X.index, f], b.number_format), index=X.index)
+    numbers = {f: pd.Series(b.numbers(frame.loc[X.index, f]), index=X.index)
                for f, b in schema.bins.items()}
     for f, b in schema.bins.items():  # dates reach the estimator as dates (a time line)
         if is_date_format(b.number_format):
@@ -1450,11 +1563,12 @@ class Schema:
                 continue
             if b.text_missing:
                 s = s.mask(as_strings(s).isin(b.text_missing).to_numpy())
-            x, bad, fmt, stray = _read_numbers(s, delimiter)
+            x, bad, fmt, stray, side = _read_numbers(s, delimiter)
+            x = nudged(x, side) if b.censored else x
             if bad.any() or stray or fmt == b.number_format or is_date_format(fmt) or \
                     fmt in CLOCK_FORMATS or _comma_decimals(fmt) != (delimiter == ";"):
                 continue  # 71.5 in a ';' file for a 3,5 model: a slip, not another locale
-            old, old_bad = _numbers(s, b.number_format)
+            old, old_bad = _numbers(s, b.number_format, b.censored)
             if not old_bad.any() and np.array_equal(old, x, equal_nan=True):
                 continue
             bins[f] = dataclasses.replace(b, number_format=fmt)
@@ -1567,6 +1681,8 @@ def _check_schema_dict(d: Any) -> None:
             raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
         strs(f"bins.{f}.labels", labels)
         strs(f"bins.{f}.text_missing", b.get("text_missing", []))
+        if not isinstance(b.get("censored", False), bool):
+            raise bad(f"bins.{f}.censored", "true or false", b.get("censored"))
         if not is_number_format(b.get("number_format", "plain")):
             raise bad(f"bins.{f}.number_format", f"one of {NUMBER_FORMATS}",
                       b.get("number_format"))
@@ -1925,7 +2041,7 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     distinct = pd.Series(pd.unique(s.dropna().to_numpy(dtype=object)), dtype=object)
     if not distinct.astype(str).str.contains(r"\d", regex=True).any():
         return False  # no digit, no number or date: the fit's categories ("y", "n") cheaply
-    x, bad, fmt, _ = _read_numbers(s)
+    x, bad, fmt, _, _ = _read_numbers(s)
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 
 
@@ -2027,14 +2143,14 @@ def infer_schema(
                 raise DataError(f"feature column {c!r} has no values")
             excluded[c] = uninformative(s) or "all values missing"
             continue
-        fmt, stray = "plain", ()
+        fmt, stray, side = "plain", (), np.zeros(len(s), dtype=np.int8)
         if pd.api.types.is_bool_dtype(s.dtype):
             x, is_num = None, False
         else:
             if c in categorical:  # read as given: no format, no stray texts
                 x, bad = _numbers(s)
             else:
-                x, bad, fmt, stray = _read_numbers(s, delimiter)
+                x, bad, fmt, stray, side = _read_numbers(s, delimiter)
             is_num = not bad.any()
         n_distinct = int(s.nunique(dropna=True))
         many = None  # many_levels' answer, once
@@ -2087,8 +2203,8 @@ def infer_schema(
             if stray:
                 s = s.mask(as_strings(s).isin(stray).to_numpy())
             b = fit_bins(s, m, _per_column(bins, c, 4), col_cuts, named=named, number_format=fmt,
-                         numbers=x if is_num else None)  # read above (strays NaN): once
-            b = dataclasses.replace(b, text_missing=stray)
+                         numbers=nudged(x, side) if is_num else None)  # read above: once
+            b = dataclasses.replace(b, text_missing=stray, censored=bool(side.any()))
             binnings[c] = b
             categories[c] = b.labels
         elif c in grouped:

@@ -331,21 +331,18 @@ def fit_binnings(binnings: Mapping[str, Binning], frame: pd.DataFrame, y: Any,
     """The columns of `binnings` (a schema's, which say how each column's text reads as
     numbers) cut again by `fit_cuts` on the rows of `frame` and their labels `y`: the cut
     points `PLXClassifier` would find on those rows, kept with each column's reading."""
-    from dataclasses import replace
-
-    from .data import column_numbers, is_date_format
+    from .data import is_date_format
 
     labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
     if len(labels) != len(frame):
         raise DataError(f"the rows have {len(frame)} entries but the labels {len(labels)}")
     out = {}
     for f, b in binnings.items():
-        x = pd.Series(column_numbers(frame[f], b.number_format), index=frame.index, name=f)
+        x = pd.Series(b.numbers(frame[f]), index=frame.index, name=f)
         if is_date_format(b.number_format):  # a time line, labelled as dates
             x = pd.Series(pd.to_datetime(x, unit="D"), index=frame.index, name=f)
         bins = max_bins.get(f, 4) if isinstance(max_bins, Mapping) else max_bins
-        out[f] = replace(fit_cuts(x, labels, method, int(bins)), number_format=b.number_format,
-                         text_missing=b.text_missing)
+        out[f] = fit_cuts(x, labels, method, int(bins)).with_reading(b)
     return out
 
 

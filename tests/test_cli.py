@@ -1149,6 +1149,27 @@ def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, c
     assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist()[1:] == ["yes", "no"]
 
 
+def test_censored_lab_values_are_values_in_fit_and_predict(tmp_path, capsys):
+    # '<5' in 40 % of a CRP column left it out as 'too many distinct values': a clinician's
+    # main lab value gone, the label learnt from the rest
+    rng = np.random.default_rng(152)
+    crp = rng.lognormal(1.8, 1.0, 240)
+    cells = np.where(crp < 5, np.array(["<5", "< 5", "≤5"])[np.arange(240) % 3],
+                     np.char.mod("%.1f", crp))
+    pd.DataFrame({"crp": cells, "ward": rng.choice(["A", "B"], 240),
+                  "y": np.where(crp > 8, "yes", "no")}).to_csv(tmp_path / "d.csv", index=False)
+    code, _, err = run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
+                       capsys)
+    assert code == 0, err
+    n = int((crp < 5).sum())
+    assert f"column 'crp': {n} cell(s) written beyond a bound ('" in err and "left out" not in err
+    (tmp_path / "q.csv").write_text("crp,ward\n<5,A\n< 5,B\n25.5,A\n>40,B\n")
+    code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["no", "no", "yes", "yes"]
+
+
 def test_a_label_of_measurements_is_named_as_such(tmp_path, capsys):
     rng = np.random.default_rng(13)
     pd.DataFrame({"a": rng.choice(list("xy"), 40), "y": rng.normal(size=40).round(3)}).to_csv(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -21,6 +22,7 @@ from plx_core.data import (
     as_strings,
     balance,
     bin_labels,
+    censored_said,
     column_numbers,
     detect_delimiter,
     discretise,
@@ -702,11 +704,11 @@ def test_a_few_text_cells_in_a_number_column_are_read_as_missing_and_said():
     lab[5] = "<0.1"
     frame = pd.DataFrame({"lab": lab, "g": ["a", "b"] * 150, "t": np.where(x > 50, "yes", "no")})
     sch = infer_schema(frame, "t", cuts={"lab": [50.0]})
-    b = sch.bins["lab"]
-    assert sch.kinds["lab"] == "numeric" and b.text_missing == ("<0.1", "unknown")
-    assert "the text '<0.1', 'unknown' read as missing" in sch.summary().to_string()
+    b = sch.bins["lab"]  # "<0.1" is a value below 0.1 (censored), not unknown
+    assert sch.kinds["lab"] == "numeric" and b.text_missing == ("unknown",) and b.censored
+    assert "the text 'unknown' read as missing" in sch.summary().to_string()
     X, _ = sch.apply(frame)
-    assert X["lab"].isna().sum() == 4 and X["lab"].notna().sum() == 296
+    assert X["lab"].isna().sum() == 3 and X["lab"].notna().sum() == 297 and X["lab"][5] == "<50"
     back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))
     new = pd.DataFrame({"lab": ["unknown", "60.5"], "g": ["a", "b"]})
     assert back.apply(new)[0]["lab"].tolist() == [np.nan, "≥50"]
@@ -1106,3 +1108,54 @@ def test_a_spreadsheets_sep_line_names_the_delimiter():
     assert any("'sep=|' names the delimiter (pipe)" in n for n in t.notes)
     with pytest.raises(DataError, match=err("line 4 (data row 2): expected 3 fields")):
         read_table(b"sep=|\nward|age|died\nA|71|no\nB|64|yes|x\n")
+
+
+def _lab_frame(rng, n=300):
+    """Two lab columns with censored cells: crp below its detection limit 5 ("<5", "< 5",
+    "≤5"), ferritin above 500 (">500", ">= 500", "≥ 500"), as clinic exports write them."""
+    crp, ferr = rng.lognormal(2.0, 1.0, n), rng.lognormal(5.0, 0.8, n)
+    y = np.where((crp > 12) | (ferr > 400), "yes", "no")
+    low, high = ["<5", "< 5", "≤5", " <=5 "], [">500", ">= 500", "≥ 500", "=>500"]
+    return pd.DataFrame({
+        "crp": [low[i % 4] if v < 5 else f"{v:.1f}" for i, v in enumerate(crp)],
+        "ferritin": [high[i % 4] if v > 500 else f"{v:.0f}" for i, v in enumerate(ferr)],
+        "sex": rng.choice(["f", "m"], n), "sepsis": y})
+
+
+def test_censored_lab_values_are_read_at_their_bound_at_fit_and_predict():
+    # "<5" in a third of a CRP column (beyond a 5 % share of text) left the column out as
+    # too many distinct categories: it is a value below 5, read so, and said
+    frame = _lab_frame(np.random.default_rng(151))
+    sch = infer_schema(frame, "sepsis", "yes", cuts={"crp": [5.0, 20.0], "ferritin": [100, 500]})
+    assert not sch.excluded and sch.bins["crp"].censored and sch.bins["ferritin"].censored
+    X, _ = sch.apply(frame)
+    low, high = frame["crp"].str.contains("<|≤"), frame["ferritin"].str.contains(">|≥")
+    assert X["crp"][low].eq("<5").all() and X["ferritin"][high].eq("≥500").all()
+    assert X["crp"].notna().all() and X["ferritin"].notna().all()
+    assert "beyond a bound" in sch.summary().to_string()
+    back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))  # the model file keeps it
+    new = pd.DataFrame({"crp": ["<5", "7", "≥ 30"], "ferritin": ["> 500", "≤100", "99"],
+                        "sex": ["f", "m", "f"]})
+    assert back.apply(new)[0].values.tolist() == [
+        ["<5", "≥500", "f"], ["[5, 20)", "<100", "m"], ["≥20", "<100", "f"]]
+    said = censored_said(frame["crp"], sch.bins["crp"])
+    assert said.startswith(f"{int(low.sum())} cell(s) written beyond a bound") and "'<5' ×" in said
+    assert "may lie" not in said  # every cut is at or above 5: each '<5' is in '<5'
+    cut_below = dataclasses.replace(sch.bins["crp"], cuts=(3.0, 20.0),
+                                    labels=("<3", "[3, 20)", "≥20"))
+    assert f"{int(low.sum())} of them" in censored_said(frame["crp"], cut_below)  # honest: [3, 5) or below
+
+
+@pytest.mark.parametrize("cells, censored", [
+    (["<0,5", "1,25", "3,5", "2,75"] * 30, True),  # a decimal comma behind the sign
+    (["<5", ">100"] * 60, False),  # only bounds: two categories, as written
+    (["<18", "18-30", "31-65", ">65"] * 30, False),  # age groups: categories
+    (["12.5", "<5", "n.d.", "7.25"] * 30, False),  # 'n.d.' in a quarter of the cells: text
+])
+def test_a_column_reads_censored_cells_only_when_the_rest_reads_as_numbers(cells, censored):
+    s = pd.Series(cells, dtype=object)
+    frame = pd.DataFrame({"x": s, "y": ["a", "b", "b"] * 40})
+    sch = infer_schema(frame, "y", "a", delimiter=";")
+    assert ("x" in sch.bins and sch.bins["x"].censored) == censored
+    if not censored and "x" in sch.features:  # kept as written, every cell a category
+        assert set(sch.apply(frame)[0]["x"]) == set(cells)

@@ -10,6 +10,7 @@ from paper import example2
 from sklearn.utils.estimator_checks import check_estimator
 
 from plx_core import DataError, Discretizer, query
+from plx_core.data import column_numbers
 from plx_core.estimator import PLXClassifier
 
 ASKS_FOR_POSITIVE = (
@@ -987,3 +988,17 @@ def test_rows_lacking_a_feature_say_how_to_answer_without_it():
                                         r"answer without them .* pass them as columns of NaN"):
         clf.predict(X[["stage"]])
     assert (clf.predict(X[["stage"]].assign(grade=np.nan)) == y).mean() > 0.9
+
+
+def test_a_dataframe_column_of_censored_lab_values_says_how_to_read_them():
+    # the hint said pd.to_numeric(errors='coerce'), which makes every '<5' missing
+    rng = np.random.default_rng(154)
+    v = rng.lognormal(2.0, 1.0, 200)
+    X = pd.DataFrame({"crp": np.where(v < 5, "<5", np.char.mod("%.1f", v)),
+                      "ward": rng.choice(["A", "B"], 200)})
+    y = np.where(v > 9, "yes", "no")
+    with pytest.warns(UserWarning, match=r"column_numbers\(s, censored=True\)"):
+        clf = PLXClassifier(positive="yes").fit(X, y)
+    X["crp"] = column_numbers(X["crp"], censored=True)  # as the note says
+    clf = PLXClassifier(positive="yes").fit(X, y)
+    assert "crp" not in clf.excluded_ and clf.score(X, y) > 0.9

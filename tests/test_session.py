@@ -112,6 +112,21 @@ def test_numbers_written_with_a_decimal_comma_are_binned_and_said():
     assert any("'wert' is numeric" in t and "decimal comma" in t for t in notes), notes
 
 
+def test_the_data_page_says_how_many_censored_lab_values_it_read():
+    rng = np.random.default_rng(153)
+    v = rng.lognormal(1.0, 1.2, 120)
+    frame = pd.DataFrame({"il6": np.where(v < 1.5, "< 1,5", np.char.mod("%.2f", v)),
+                          "ward": rng.choice(["A", "B"], 120), "y": np.where(v > 4, "ja", "nein")})
+    frame["il6"] = frame["il6"].str.replace(".", ",", regex=False)
+    raw = read_upload(frame.to_csv(index=False, sep=";").encode(), "lab.csv")
+    ds = prepare(raw, DataSettings("y", "ja"))
+    assert ds.X["il6"].notna().all()
+    notes = [text for _, text in validate(ds, "auto", None, raw.frame)]
+    n = int((v < 1.5).sum())
+    assert any(t.startswith(f"'il6': {n} cell(s) written beyond a bound ('< 1,5' ×{n})")
+               for t in notes), notes
+
+
 def test_validate_says_records_exported_twice():
     rng = np.random.default_rng(4)
     frame = pd.DataFrame({"patient": [f"P{i:03d}" for i in range(80)],

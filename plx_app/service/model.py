@@ -5,7 +5,7 @@ that tree's nodes in words for the tree view."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -131,8 +131,7 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
         say(0.7, "Redrawing the chosen tree…")
         trees, note = answering_tree(est, X, labels)
     formats = formats or {}
-    bins = {f: replace(b, number_format=formats[f].number_format,
-                       text_missing=formats[f].text_missing) if f in formats else b
+    bins = {f: b.with_reading(formats[f]) if f in formats else b
             for f, b in est.discretizer_.binnings_.items()}
     choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
                          est._semantics(), scores, None if sel is None else sel.max_depth,

@@ -12,6 +12,7 @@ import pandas as pd
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
+    censored_said,
     grouped_said,
     id_columns,
     infer_schema,
@@ -472,6 +473,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
                                   f"({b.method}{read})."))
+            if frame is not None and f in frame.columns and (
+                    how := censored_said(frame[f], b)):
+                notes.append(("info", f"{f!r}: {how}."))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
         notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
