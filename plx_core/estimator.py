@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -157,9 +157,10 @@ class _Search:
                 direct = None
             if not oof and direct is None:
                 return None
+        fine = next((cand.l1 for bins, (cand, _d) in self.votes.items() if bins), None)
         return S.choose(self.y, direct, self.cfg.loo_rows, oof, fold=self.fold,
                         offsets={k: v for k, v in self.offsets.items() if k in oof},
-                        sizes=self.sizes)
+                        sizes=self.sizes, fine_l1=fine)
 
 
 PREDICT_BLOCK = 100_000
@@ -848,6 +849,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if codes is None or codes.shape != frame.shape or tuple(self.paper_kbs_[0].features) != \
                 tuple(str(c) for c in frame.columns):
             codes = None
+        # with a smooth vote on fine bins (its score credited with the cut optimism measured on
+        # the vote), the trees and the rule vote are scored on each fold's own cut points (among
+        # the fine bins' edges) and get that credit too: no held-out label placed a cut they
+        # split on (`selection`'s docstring)
+        nums = self._numbers(raw)  # the numeric columns' values, read once
+        grid = (self._fine_binnings(nums, len(y)) if "direct-vote" in S.CANDIDATES
+                and self.discretize == "mdlp" else None)
+        edges = None if grid is None else {c: b.cuts for c, b in grid.items()}
+        rebin, recoded = (None, None) if edges is None else self._fold_frames(
+            frame, nums, edges, y, codes, self.paper_kbs_[0])
 
         def fit_fold(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
@@ -864,8 +875,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             coded: list = []  # the fold's training rows as its trees read them
             tr, te, held_frame = fold
             full = self.paper_kbs_[0]
-            rows = (subset_rows(codes, full.features, full.domains, yy, tr)
-                    if codes is not None else None)
+            # the fold's codes and domains: the training rows', or as the fold bins them
+            fcodes, fdoms = (codes, full.domains) if recoded is None else recoded(tr)
+            rows = (subset_rows(fcodes, full.features, fdoms, yy, tr)
+                    if fcodes is not None else None)
             kbs = self._tree_kbs(f, yy, pos, kinds, cw, alphas=alphas if pruning else None,
                                  drawn=drawn, encoded=coded, rows=rows)
 
@@ -875,8 +888,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 enc = (X, kb.features, kb.domains)
                 if held and held[0][0] is X and held[0][1:] == enc[1:]:
                     return held[1]
-                got = (recode_rows(kb, codes[te], full.features, full.domains)
-                       if codes is not None and X is held_frame else None)
+                got = (recode_rows(kb, fcodes[te], full.features, fdoms)
+                       if fcodes is not None and X is held_frame else None)
                 if got is None:
                     got = encode_query_rows(kb, X)
                 if sem == "relevant":
@@ -948,8 +961,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return fit_fold(f, yy, fold)
 
         sizes: dict = {}  # the trees' clauses, summed over the folds
-        oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True)
-               if kinds else {})
+        oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True,
+                             frames=rebin) if kinds else {})
+        honest = list(oof) if rebin is not None else []
         sizes = {k: v / S.SELECT_FOLDS for k, v in sizes.items()}
         full = self.paper_kbs_[0]
         base = self._base_p(y, cw)
@@ -961,14 +975,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         step("the vote on finer bins")
         if vote is not None:
             votes[None] = (vote, None)
-            nums = self._numbers(raw)  # the numeric columns' values, read once
-            fine = self._fine_vote(raw, nums, y)
+            fine = self._fine_vote(raw, nums, y, binnings=grid)
             if fine is not None:
                 bins = fine[1].max_bins
                 votes[bins] = fine
                 step("the cut points' optimism")
-                offsets[S.vote_key(bins)] = self._cut_optimism(
-                    nums, frame, full, vote, y, grid=fine[1].cuts_)
+                credit = self._cut_optimism(nums, frame, full, vote, y, grid=fine[1].cuts_)
+                offsets.update({k: credit for k in (S.vote_key(bins), *honest)})
         done[0] = steps - 1
         step("the vote on pairs of features")
         pairs = self._pair_vote(full, frame, y) if vote is not None else None
@@ -1119,7 +1132,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     cand = self._pair_vote(full, frame, y, cv=False)
                 elif sel.bins:
                     cand, disc = self._fine_vote(raw, self._numbers(raw), y, cv=False,
-                                                 bins=sel.bins) or (None, None)
+                                                 bins=sel.bins, l1=sel.l1) or (None, None)
                 if cand is None:  # (no pairs or finer bins on every row: the plain vote)
                     cand = self._vote(full, frame, y, cv=False)
             else:
@@ -1209,7 +1222,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return VT.RuleVote(like, rules, codes, y, cw, trees=[], l1=TM.TERM_L1)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
-              cv: bool = True, smooth: tuple | None = None):
+              cv: bool = True, smooth: tuple | None = None, l1: float | None = None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
         `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
         its out-of-fold logistic probabilities and a maker of its KB (`cv` False: the maker
@@ -1221,7 +1234,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         # the smooth vote on fine bins: its own penalties (`vote.FINE_C`, `vote.FINE_L1`)
-        C, l1 = (VT.VOTE_C, 0.0) if smooth is None else (VT.FINE_C, VT.FINE_L1)
+        C, l1 = (VT.VOTE_C, 0.0) if smooth is None else (VT.FINE_C, l1 or VT.FINE_L1)
         if not cv:
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
                                            C=C, l1=l1, smooth=smooth)
@@ -1260,22 +1273,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 for c in self.discretizer_.binnings_}
 
     def _fine_vote(self, raw: pd.DataFrame, nums: dict[str, pd.Series], y: np.ndarray,
-                   cv: bool = True, bins: int | None = None):
+                   cv: bool = True, bins: int | None = None, binnings: dict | None = None,
+                   l1: float | None = None):
         """The smooth vote on `vote.fine_bins` equal-frequency bins per numeric column
         ("direct-vote bins=32", `vote.smoothing`; `bins`: that many instead): (the candidate,
         its `Discretizer` — the fitted model's should it answer; its `max_bins` the bins),
         or None without numeric columns or above `vote.OPTIMISM_RUNS`. The cuts are
         unsupervised, so every training row may place them (no label leaks into the folds);
-        the KB is the class-corrected Direct KB's one-feature clauses on those bins."""
-        from .discretize import fit_cuts
-        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS, fine_bins
-
-        if not FINE_BINS or not nums or VOTE_FOLDS * len(nums) > OPTIMISM_RUNS:
+        the KB is the class-corrected Direct KB's one-feature clauses on those bins
+        (`binnings`: those bins, as `_fine_binnings` drew them for the search)."""
+        binnings = binnings or self._fine_binnings(nums, len(y), bins)  # given: the search's
+        if binnings is None:
             return None
-        bins = bins or fine_bins(len(y), len(nums))
+        bins = bins or VT.fine_bins(len(y), len(nums))
         disc = Discretizer("quantile", bins, self.discretizer_.max_categories)
         disc.feature_names_in_ = self.discretizer_.feature_names_in_
-        disc.binnings_ = {c: fit_cuts(v, None, "quantile", bins) for c, v in nums.items()}
+        disc.binnings_ = binnings
         disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
         disc.levels_ = dict(self.discretizer_.levels_)  # the grouping stays the model's
         fine = raw.drop(columns=list(self.excluded_)).copy()
@@ -1288,8 +1301,72 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                      observe=lambda c, _r, _cap: coded.append(c))[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
-        return (self._vote(full, fine, y, coded[0], cv,
-                           smooth=VT.smoothing(full, disc.binnings_)), disc)
+        smooth = VT.smoothing(full, disc.binnings_)
+        cand = self._vote(full, fine, y, coded[0], cv, smooth=smooth, l1=l1)
+        if cv and VT.FINE_L1_SPARSE and l1 is None:  # the sparser penalty, if it scores better
+            cand = VT.sparser(cand, self._vote(full, fine, y, coded[0], cv, smooth=smooth,
+                                               l1=VT.FINE_L1_SPARSE), y, self.random_state)
+        return cand, disc
+
+    def _fine_binnings(self, nums: dict[str, pd.Series], n_rows: int, bins: int | None = None
+                       ) -> dict[str, Any] | None:
+        """The smooth vote's equal-frequency binning of each numeric column (`vote.fine_bins`
+        bins, or `bins`), or None where there is no such vote (no numeric column, above
+        `vote.OPTIMISM_RUNS`)."""
+        from .discretize import fit_cuts
+        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS, fine_bins
+
+        if not FINE_BINS or not nums or VOTE_FOLDS * len(nums) > OPTIMISM_RUNS:
+            return None
+        bins = bins or fine_bins(n_rows, len(nums))
+        return {c: fit_cuts(v, None, "quantile", bins) for c, v in nums.items()}
+
+    def _fold_frames(self, frame: pd.DataFrame, nums: dict[str, pd.Series],
+                     grid: dict[str, Any], y: np.ndarray, codes: np.ndarray | None, full
+                     ) -> tuple[Callable[[np.ndarray], pd.DataFrame],
+                                Callable[[np.ndarray], tuple[np.ndarray | None, dict]]]:
+        """For `selection.out_of_fold`: given a fold's training positions, the rows of `frame`
+        with each numeric column cut at that fold's own MDLP cut points (placed on its training
+        rows among the fine bins' edges `grid`, as `_cut_optimism`'s, one batched search), so
+        no held-out label placed a cut the fold's trees split on; each bin named by its
+        position ("≥ b02", sorted as `natural_key` sorts), a missing cell left missing. And
+        those rows' codes and domains over `full`'s features (from the training rows' `codes`,
+        renumbered, not read again; None without them)."""
+        edges = {c: np.asarray(g, dtype=float) for c, g in grid.items() if c in nums}
+        x = {c: numeric_values(nums[c]) for c in edges}
+        fine = {c: np.where(np.isfinite(v), np.searchsorted(edges[c], v, "right"), -1)
+                for c, v in x.items()}  # each cell's fine bin (−1: missing)
+        top = max(map(len, edges.values()), default=0)
+        names = np.array([f"≥ b{i:02d}" for i in range(top + 1)] + [np.nan], dtype=object)
+        last: dict = {}  # the last fold's bins, read by both callables
+
+        def binned(tr: np.ndarray) -> dict[str, tuple[np.ndarray, int]]:
+            if last.get("tr") is not tr:
+                cuts = self._grid_fold_cuts([(fine[c], edges[c], tr) for c in edges], y)
+                # a fold cut is a fine edge: a cell's fold bin is how many of them its fine
+                # bin lies above (−1: missing)
+                last.update(tr=tr, bins={c: (np.where(fine[c] >= 0, np.searchsorted(
+                    np.searchsorted(edges[c], at), fine[c], "left"), -1), len(at) + 1)
+                    for c, at in zip(edges, cuts)})
+            return last["bins"]
+
+        def frames(tr: np.ndarray) -> pd.DataFrame:
+            got = binned(tr)
+            return pd.DataFrame({c: names[got[c][0]] if c in got else frame[c]
+                                 for c in frame.columns}, index=frame.index)
+
+        feats = list(full.features)
+
+        def recoded(tr: np.ndarray) -> tuple[np.ndarray | None, dict]:
+            if codes is None:
+                return None, full.domains
+            out, doms = codes.copy(), dict(full.domains)
+            for c, (b, k) in binned(tr).items():
+                out[:, feats.index(str(c))] = b
+                doms[str(c)] = tuple(names[:k])
+            return out, doms
+
+        return frames, recoded
 
     def _cut_optimism(self, nums: dict[str, pd.Series], frame: pd.DataFrame, full, vote,
                       y: np.ndarray, grid: dict[str, Any] | None = None) -> float:
