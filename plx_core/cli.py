@@ -429,7 +429,7 @@ class Model:
         highest (the first in class order on a tie, as `PLXClassifier.predict`; a class whose
         LP failed on a row never wins it), `runner_up` the next one; `lower` / `upper` /
         `mean` are the decision's, `lower:<class>` / `upper:<class>` every class's."""
-        from .query import TIE_EPS, query_many
+        from .query import TIE_EPS, failed_notes, query_many
 
         parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
         classes = np.array(self.classes, dtype=object)
@@ -455,12 +455,7 @@ class Model:
             "unseen": self.members[0].unseen(X, parts[0]),
         })
         if any(b.failed for b in parts):  # rows a class's LP failed on: that class and why
-            notes = np.full(len(X), "", dtype=object)
-            for c, b in zip(self.classes, parts):
-                for r, why in b.failed:
-                    text = f"class {c!r}: {why}"
-                    notes[r] = text if notes[r] == "" else f"{notes[r]}; {text}"
-            out["note"] = notes
+            out["note"] = failed_notes(parts, self.classes)
         return out, parts[0].read_as  # every member reads the same cells
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
@@ -506,18 +501,18 @@ def _report_unseen(unseen: np.ndarray, say: Callable[[str], None]) -> None:
 
 
 def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
-    """One line: how many rows could not be answered (column 'note' says why, per row)."""
-    from .query import failed_rows_note
+    """One line: how many rows could not be answered (column 'note' says why, per row), counted
+    and worded as every path says them (`query.unanswered`), rows named as column 'row'."""
+    from .query import unanswered
 
     if "note" in pred:
-        hit = pred["note"].to_numpy(dtype=object) != ""
-        if hit.any():
-            first = int(np.flatnonzero(hit)[0])
-            decided = ("no decision; column 'note' says why" if "runner_up" not in pred else
-                       "the classes answered decide, none if no class did; column 'note' says "
-                       "which class failed and why")
-            say(failed_rows_note(int(hit.sum()), f"row {first + 1}: {pred['note'].iloc[first]}",
-                                 decided))
+        decided = ("no decision; column 'note' says why" if "runner_up" not in pred else
+                   "the classes answered decide, none if no class did; column 'note' says "
+                   "which class failed and why")
+        note = unanswered(pred["note"].to_numpy(dtype=object), decided,
+                          lambda r: f"row {r + 1}")
+        if note is not None:
+            say(str(note))
 
 
 def _report_uninformed(pred: pd.DataFrame, model: Model, say: Callable[[str], None]) -> None:
@@ -638,6 +633,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
     X = model.rows(table, decimal=a.decimal)
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
+    _report_failed(pred, _note)  # as plx predict says them; each such row's note says why
     qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in X.to_dict("records")]
     decision = pred["decision"].to_numpy(dtype=object)
     # every row in one batch (rows asking the same question explained once; chunked, threaded);

@@ -472,10 +472,7 @@ def _bounds_names(clf: Any) -> list[tuple[Any, str, str]]:
 def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
     """A partition's bounds and predictions (one pass), and per row why the LP failed on it
     ("" if answered): a note said on a worker would never reach the user."""
-    b, pred, failed = clf._bounds_predict(part[features].astype(object), say_failed=False)
-    note = np.full(len(part), "", dtype=object)
-    for r, why in failed:
-        note[r] = why if note[r] == "" else f"{note[r]}; {why}"
+    b, pred, note = clf._bounds_predict(part[features].astype(object), say_failed=False)
     cols = {name: b[side if c is None else (c, side)].to_numpy()
             for c, side, name in _bounds_names(clf)}
     return pd.DataFrame({**cols, "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy(),
@@ -568,32 +565,33 @@ def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
     from .estimator import warn_failed
 
     got = bounds_dask(clf, data, client)[["prediction", "note"]].compute()
-    note = got["note"].to_numpy(dtype=object)
-    warn_failed([(int(r), note[r]) for r in np.flatnonzero(note != "")], clf._failed_decided())
+    warn_failed(got["note"].to_numpy(dtype=object), clf._failed_decided())
     at = pd.Index([str(c) for c in clf.classes_]).get_indexer(got["prediction"])
     return clf.classes_[at]  # the text back to the class, every row at once
 
 
 def _explain_part(part: pd.DataFrame, clf: Any, features: list[str], k: int) -> pd.DataFrame:
+    """A partition's explanations as `clf.explain_many` gives them (one batch): per row the
+    deciding features, that sub-query's bounds and the note — for a row nothing could explain
+    (its LP failed, it knows no feature the model uses) the reason, no features, NaN bounds."""
     rows = []
-    for _, r in part[features].iterrows():
-        e = clf.explain(r.astype(object), k=k)
-        b = e.bounds
+    for e in clf.explain_many(part[features].astype(object), k=k):
+        b = getattr(e, "bounds", (np.nan, np.nan))
         lower, upper = (b.lower, b.upper) if hasattr(b, "lower") else (b[0], b[1])
-        rows.append({"features": features_text(e.features),
-                     "lower": float(lower), "upper": float(upper)})
-    out = pd.DataFrame(rows, columns=["features", "lower", "upper"])
-    out.index = part.index
-    return out
+        rows.append({"features": features_text(e.features), "lower": float(lower),
+                     "upper": float(upper), "note": e.note})
+    return pd.DataFrame(rows, columns=["features", "lower", "upper", "note"], index=part.index)
 
 
 def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
-    """A lazy Dask DataFrame: the k deciding features of each row and that sub-query's bounds
+    """A lazy Dask DataFrame: the k deciding features of each row, that sub-query's bounds and
+    a note (why k was lowered; for a row that cannot be explained, its LP failed say, the
+    reason, with no features and NaN bounds), as `clf.explain_many` gives them in memory
     (values read as the model's value written otherwise warned about now, as `clf.explain`
     warns)."""
     ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({"features": pd.Series(dtype=object), "lower": pd.Series(dtype=float),
-                         "upper": pd.Series(dtype=float)})
+                         "upper": pd.Series(dtype=float), "note": pd.Series(dtype=object)})
     return ddf.map_partitions(_explain_part, model, features, k, meta=meta)
 
 

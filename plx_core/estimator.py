@@ -116,11 +116,12 @@ from .query import (
     TIE_EPS,
     UNSEEN,
     BoundsArray,
-    UnansweredRows,
     encode_query_rows,
     encode_rows,
+    failed_notes,
     query_many,
     read_as_note,
+    unanswered,
     unseen_cells,
     unseen_note,
 )
@@ -206,18 +207,13 @@ def warn_unseen(cells: dict[str, int], n_rows: int) -> None:
         say_note(unseen_note(cells, n_rows), stacklevel=3)
 
 
-def failed_rows(res: Sequence[BoundsArray]) -> list[tuple[int, str]]:
-    """(row position, reason) of every row the LP failed on for some KB, in row order."""
-    return sorted({f for b in res for f in b.failed})
-
-
-def warn_failed(failed: Sequence[tuple[int, str]], decided: str) -> None:
-    """The warning that names the rows no answer could be given for (the LP failed on them:
-    NaN bounds; `failed_rows`) and what `predict` gave them (`decided`); every other row is
-    answered."""
-    if failed:
-        r, why = failed[0]
-        say_note(UnansweredRows(len(failed), f"row {r}: {why}", decided), stacklevel=3)
+def warn_failed(notes: np.ndarray, decided: str) -> None:
+    """The warning that counts the rows no answer could be given for (the LP failed on them:
+    NaN bounds; per row its reasons, `query.failed_notes`) and says what `predict` gave them
+    (`decided`); every other row is answered. One wording and one count (`query.unanswered`)."""
+    note = unanswered(notes, decided)
+    if note is not None:
+        say_note(note, stacklevel=3)
 
 
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
@@ -1641,8 +1637,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             warn_read_as(res[0].read_as)
             warn_unseen(unseen, n_unseen)
         if say_failed:
-            warn_failed(failed_rows(res), self._failed_decided())
+            warn_failed(self._failed_notes(res), self._failed_decided())
         return res
+
+    def _failed_notes(self, res: list[BoundsArray]) -> np.ndarray:
+        """Per row why a KB's LP failed on it ("" if answered), each class named when there
+        are several (`query.failed_notes`), as `plx predict` writes its 'note' column."""
+        return failed_notes(res, None if len(res) == 1 else self._class_str)
 
     def _failed_decided(self) -> str:
         """What `predict` gives a row the LP failed on, as `warn_failed` says it."""
@@ -1724,13 +1725,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return b, pred
 
     def _bounds_predict(self, X: Any, say_failed: bool = True
-                        ) -> tuple[pd.DataFrame, np.ndarray, list[tuple[int, str]]]:
-        """`bounds_and_predict` and the rows the LP failed on (`failed_rows`), said unless
+                        ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+        """`bounds_and_predict` and per row why the LP failed on it (`_failed_notes`), said unless
         `say_failed` is False (a Dask partition: `distributed.predict_dask` says them once,
         counted over the whole table, as a note said on a worker never reaches the user)."""
         self._check_threshold()
         res = self._means(X, say_failed)
-        return self._bounds_frame(res), self._decide(res), failed_rows(res)
+        return self._bounds_frame(res), self._decide(res), self._failed_notes(res)
 
     def _decide(self, res: list[BoundsArray]) -> np.ndarray:
         """The predicted classes from the bounds of every KB (see `predict`)."""

@@ -708,11 +708,8 @@ class BoundsArray:
 
     @property
     def notes(self) -> np.ndarray:
-        """Per row, why it was not answered ("" for every row that was)."""
-        out = np.full(len(self.lower), "", dtype=object)
-        for r, why in self.failed:
-            out[r] = why
-        return out
+        """Per row, why it was not answered ("" for every row that was; `failed_notes`)."""
+        return failed_notes([self])
 
     @property
     def mean(self) -> np.ndarray:
@@ -916,6 +913,20 @@ def uninformed_note(n: int, first: int, threshold: float, decided: str) -> str:
             f"them: {decided} (e.g. row {first})")
 
 
+def failed_notes(parts: Sequence[BoundsArray], names: Sequence[Any] | None = None) -> np.ndarray:
+    """Per row, why some KB's LP failed on it ("" for a row every KB answered): the reasons of
+    the KBs `parts` (one per class when `names` gives the classes: "class 'A': why"), joined
+    with "; " — one entry per row, so a row several classes failed on counts once."""
+    said: dict[int, dict[str, None]] = {}  # per row its reasons, each once, in order
+    for j, b in enumerate(parts):
+        for r, why in b.failed:
+            said.setdefault(int(r), {})[why if names is None else f"class {names[j]!r}: {why}"] = None
+    out = np.full(len(parts[0].lower) if parts else 0, "", dtype=object)
+    for r, texts in said.items():
+        out[r] = "; ".join(texts)
+    return out
+
+
 def failed_rows_note(n: int, first: str, decided: str) -> str:
     """The one wording for rows the LP failed on, wherever a batch reports them (`PLXClassifier`,
     `plx predict`): how many, what was done with them, and the first with its reason."""
@@ -929,6 +940,19 @@ class UnansweredRows(UserWarning):
     def __init__(self, rows: int, first: str, decided: str):
         super().__init__(failed_rows_note(rows, first, decided))
         self.rows = int(rows)
+
+
+def unanswered(notes: np.ndarray, decided: str, name: Any = None) -> UnansweredRows | None:
+    """The note for the rows a batch could not answer, from their per-row reasons
+    (`failed_notes`; "" for a row answered), or None when every row was: rows counted, the
+    first named by `name(position)` ("row 3" by default) — every path (predict, explain, the
+    CLI, Dask, the dashboard) says it from here, so "N rows" means N rows everywhere."""
+    hit = np.flatnonzero(np.asarray(notes, dtype=object) != "")
+    if not len(hit):
+        return None
+    first = int(hit[0])
+    said = name(first) if name is not None else f"row {first}"
+    return UnansweredRows(len(hit), f"{said}: {notes[first]}", decided)
 
 
 def _batch_tasks(kb: KB, codes: np.ndarray, slow: np.ndarray

@@ -1264,6 +1264,7 @@ def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, 
     assert np.array_equal(got.iloc[:3][cols].astype(float), good.iloc[:3][cols].astype(float))
     assert "1 row(s) could not be answered" in capsys.readouterr().err
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(expl)]) == 0
+    assert "1 row(s) could not be answered" in capsys.readouterr().err  # as predict says it
     e = pd.read_csv(expl, keep_default_na=False)
     assert "time limit" in e["note"][1] and e["features"][1] == ""
     assert e["features"][0] != "" and e["features"][2] != ""

@@ -332,6 +332,40 @@ def test_the_cluster_fit_says_how_to_convert_the_columns_it_leaves_out_as_in_mem
                                            npartitions=2), client=client)
 
 
+def _fail_where_f0_is_one(on: bool, tag_by_kb: bool = False, explain: bool = False) -> None:
+    """In this process (a test's or a worker's): the LP fails on every row whose f0 is '1' —
+    its answers NaN with a reason naming the KB's POS when `tag_by_kb` (each class's KB
+    fails for its own reason), or with `explain` the explanation search instead (a time-out);
+    `on=False` restores the real functions."""
+    import dataclasses
+    import sys
+
+    import plx_core  # noqa: F401 - its modules (plx_core.query is also a function's name)
+    from plx_core.errors import SolverTimeoutError
+
+    E, Q, X = (sys.modules[f"plx_core.{m}"] for m in ("estimator", "query", "explain"))
+    real = getattr(_fail_where_f0_is_one, "real", None) or (X._SubQueries, X.explain_all)
+    _fail_where_f0_is_one.real = real
+
+    def failing(kb, frame, *a, **kw):
+        b = Q.query_many(kb, frame, *a, **kw)
+        rows = np.flatnonzero(frame["f0"].to_numpy(dtype=object) == "1")
+        why = f"solver crashed on the KB of {kb.positive}" if tag_by_kb else "solver crashed"
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[rows] = up[rows] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=tuple((int(r), why) for r in rows))
+
+    def timing_out(fn):
+        def run(kb, row, *a, **kw):
+            if dict(row).get("f0") == "1":
+                raise SolverTimeoutError("the LP hit the time limit of 60 s")
+            return fn(kb, row, *a, **kw)
+        return run
+
+    E.query_many = failing if on and not explain else Q.query_many
+    X._SubQueries, X.explain_all = (timing_out(real[0]), timing_out(real[1])) if on and explain else real
+
+
 def test_predict_on_the_cluster_says_the_rows_the_lp_failed_on_as_in_memory(client):
     # predict_dask gave the rows the LP failed on the negative class with no word: the note
     # was said on a worker process, never to the user
@@ -341,40 +375,20 @@ def test_predict_on_the_cluster_says_the_rows_the_lp_failed_on_as_in_memory(clie
     clf = PLXClassifier(positive="yes", variant="paper").fit(X, y)
     test, _ = table(n=120, F=3, seed=9)
     hit = np.flatnonzero(test["f0"].to_numpy(dtype=object) == "1")
-
-    def fail_f0_one(on: bool) -> None:
-        """In this process: the LP fails on every row whose f0 is '1' (NaN bounds, a reason)."""
-        import dataclasses
-        import sys
-
-        import plx_core  # noqa: F401 - its modules (plx_core.query is also a function's name)
-
-        E, Q = sys.modules["plx_core.estimator"], sys.modules["plx_core.query"]
-
-        def failing(kb, frame, *a, **kw):
-            b = Q.query_many(kb, frame, *a, **kw)
-            rows = np.flatnonzero(frame["f0"].to_numpy(dtype=object) == "1")
-            lo, up = b.lower.copy(), b.upper.copy()
-            lo[rows] = up[rows] = np.nan
-            return dataclasses.replace(b, lower=lo, upper=up,
-                                       failed=tuple((int(r), "solver crashed") for r in rows))
-
-        E.query_many = failing if on else Q.query_many
-
-    fail_f0_one(True)
+    _fail_where_f0_is_one(True)
     try:
         with pytest.warns(UnansweredRows) as mem:
             want = clf.predict(test)
     finally:
-        fail_f0_one(False)
-    client.run(fail_f0_one, True)
+        _fail_where_f0_is_one(False)
+    client.run(_fail_where_f0_is_one, True)
     try:
         ddf = D.as_dask_frame(test, npartitions=3)
         with pytest.warns(UnansweredRows) as dist:
             got = D.predict_dask(clf, ddf, client=client)
         frame = D.bounds_dask(clf, ddf, client=client).compute()
     finally:
-        client.run(fail_f0_one, False)
+        client.run(_fail_where_f0_is_one, False)
     said = [w.message for w in dist if isinstance(w.message, UnansweredRows)]
     assert [w.rows for w in said] == [len(hit)] and len(hit) > 3  # summed over the partitions
     assert [str(w) for w in said] == [str(w.message) for w in mem]
@@ -406,3 +420,65 @@ def test_a_model_of_three_classes_predicts_on_the_cluster_as_in_memory(client):
         for s in ("lower", "upper", "mean"):
             np.testing.assert_array_equal(frame[f"{s}:{c}"].to_numpy(), mem[(str(c), s)].to_numpy())
     assert frame["prediction"].tolist() == [str(v) for v in want] and set(frame["note"]) == {""}
+
+
+def test_several_classes_count_the_rows_that_failed_on_the_cluster_as_in_memory(client):
+    # in memory the warning counted (row, reason) pairs, on Dask rows: a row every class's KB
+    # failed on (each for its own reason) counted three times in memory, once on the cluster
+    from plx_core.query import UnansweredRows
+
+    X, _ = table(n=400, F=3, seed=10)
+    rng = np.random.default_rng(10)
+    y = np.where(X["f0"] == "0", "a", np.where(X["f1"] == "1", "b", "c"))
+    y = np.where(rng.random(len(y)) < 0.1, rng.choice(["a", "b", "c"], len(y)), y)
+    clf = PLXClassifier(variant="paper").fit(X, y)
+    test, _ = table(n=90, F=3, seed=12)
+    hit = np.flatnonzero(test["f0"].to_numpy(dtype=object) == "1")
+    _fail_where_f0_is_one(True, tag_by_kb=True)
+    try:
+        with pytest.warns(UnansweredRows) as mem:
+            want = clf.predict(test)
+    finally:
+        _fail_where_f0_is_one(False)
+    client.run(_fail_where_f0_is_one, True, True)
+    try:
+        with pytest.warns(UnansweredRows) as dist:
+            got = D.predict_dask(clf, D.as_dask_frame(test, npartitions=3), client=client)
+    finally:
+        client.run(_fail_where_f0_is_one, False)
+    said = [[str(w.message) for w in ws if isinstance(w.message, UnansweredRows)]
+            for ws in (mem, dist)]
+    assert said[0] == said[1] and len(said[0]) == 1
+    assert said[0][0].startswith(f"{len(hit)} row(s) could not be answered") and len(hit) > 3
+    assert (f"row {hit[0]}: class 'a': solver crashed on the KB of a; class 'b': solver "
+            "crashed on the KB of b; class 'c': solver crashed on the KB of c") in said[0][0]
+    assert got.tolist() == want.tolist()
+
+
+def test_explain_on_the_cluster_says_which_rows_could_not_be_explained(client):
+    # explain_dask asked clf.explain row by row: one row whose explanation search failed
+    # (a solver time-out) raised on the worker and the whole table got no explanation
+    X, y = table(n=400, F=3, seed=8)
+    clf = PLXClassifier(positive="yes", variant="paper").fit(X, y)
+    test, _ = table(n=40, F=3, seed=9)
+    hit = np.flatnonzero(test["f0"].to_numpy(dtype=object) == "1")
+    _fail_where_f0_is_one(True, explain=True)
+    try:
+        want = clf.explain_many(test, k=2)
+    finally:
+        _fail_where_f0_is_one(False)
+    client.run(_fail_where_f0_is_one, True, False, True)
+    try:
+        got = D.explain_dask(clf, D.as_dask_frame(test, npartitions=3), k=2,
+                             client=client).compute()
+    finally:
+        client.run(_fail_where_f0_is_one, False)
+    assert len(got) == len(test) and 3 < len(hit) < len(test) - 3
+    for i, e in enumerate(want):
+        row = got.iloc[i]
+        if i in hit:  # said so: the reason, no features, no bounds
+            assert row["note"] == "the LP hit the time limit of 60 s" and row["features"] == ""
+            assert np.isnan(row["lower"]) and np.isnan(row["upper"])
+        else:  # explained as in memory
+            assert row["features"] == features_text(e.features) != ""
+            assert (row["lower"], row["upper"]) == pytest.approx(tuple(e.bounds))

@@ -848,6 +848,41 @@ def test_several_classes_a_kb_that_failed_on_a_row_does_not_win_it(monkeypatch):
     assert got[0] in ("B", "C") and list(got[1:]) == list(plain[1:])
 
 
+def test_several_classes_count_the_rows_that_could_not_be_answered_not_the_classes(monkeypatch):
+    # with several classes the warning counted (row, reason) pairs: a row two classes failed
+    # on for two reasons was "2 row(s)", where plx predict and the Dask path counted it once
+    import dataclasses
+
+    import plx_core.estimator as E
+    from plx_core.query import UnansweredRows
+
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.choice(list("xyz"), 90), "b": rng.choice(list("pq"), 90)})
+    y = X["a"].map({"x": "A", "y": "B", "z": "C"}).to_numpy()
+    y[:9] = "C"
+    clf = PLXClassifier(kb="direct").fit(X, y)
+    real = E.query_many
+    fails = {0: {0: "solver crashed"}, 1: {0: "status 'infeasible'", 3: "time limit"}}
+
+    def some_fail(kb, rows, *a, **kw):  # class A fails on row 0, B on rows 0 and 3
+        b = real(kb, rows, *a, **kw)
+        which = next(i for i, k in enumerate(clf.kbs_) if k is kb)
+        bad = fails.get(which, {})
+        lo, up = b.lower.copy(), b.upper.copy()
+        lo[list(bad)] = up[list(bad)] = np.nan
+        return dataclasses.replace(b, lower=lo, upper=up, failed=tuple(bad.items()))
+
+    monkeypatch.setattr(E, "query_many", some_fail)
+    for answer in (clf.predict, clf.predict_proba):
+        with pytest.warns(UnansweredRows) as caught:
+            answer(X.head(5))
+        said = [w.message for w in caught if isinstance(w.message, UnansweredRows)]
+        assert [w.rows for w in said] == [2]
+        assert str(said[0]).startswith("2 row(s) could not be answered")
+        assert ("e.g. row 0: class 'A': solver crashed; class 'B': status 'infeasible'"
+                in str(said[0]))
+
+
 def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_twin():
     """Fitted on a column where 'crème' comes as one character and as 'e' + a combining grave
     (they print alike), the estimator warns naming both; a model that learned one spelling

@@ -67,16 +67,15 @@ def _answered(est: PLXClassifier, X: pd.DataFrame) -> tuple[list[BoundsArray], t
 def check_answered(res: list[BoundsArray], classes: list[str], index: pd.Index,
                    decided: str) -> None:
     """Raise `SolverError` naming how many rows a class's KB could not answer (the LP
-    failed: NaN bounds), the first with its class and why, and `decided` (what is done)."""
+    failed: NaN bounds), the first with its class and why, and `decided` (what is done):
+    rows counted and worded as every path says them (`query.unanswered`)."""
     from plx_core.data import row_name
     from plx_core.errors import SolverError
-    from plx_core.query import failed_rows_note
+    from plx_core.query import failed_notes, unanswered
 
-    failed = sorted({(r, c, why) for c, b in zip(classes, res) for r, why in b.failed})
-    if failed:
-        r, c, why = failed[0]
-        raise SolverError(failed_rows_note(len({f[0] for f in failed}),
-                                           f"{row_name(index, r)} for class {c}: {why}", decided))
+    note = unanswered(failed_notes(res, classes), decided, lambda r: row_name(index, r))
+    if note is not None:
+        raise SolverError(str(note))
 
 
 def class_scores(ws, est: PLXClassifier) -> ClassScores:

@@ -16,7 +16,7 @@ from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copi
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
-from plx_core.query import TIE_EPS, Bounds, BoundsArray, failed_rows_note, query, query_many
+from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many, unanswered
 from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
 
@@ -530,10 +530,9 @@ def decision_frame(kb: KB, X: pd.DataFrame, y: pd.Series | None, positive: str,
                    threshold: float = THRESHOLD) -> pd.DataFrame:
     """Bounds and decision (positive iff the mean is above `threshold`) of every row of X."""
     ba: BoundsArray = query_many(kb, X, semantics=semantics, method=method)
-    if ba.failed:  # a row without bounds has no decision: scores over the others would mislead
-        r, why = ba.failed[0]
-        raise SolverError(failed_rows_note(len(ba.failed), f"{row_name(X.index, r)}: {why}",
-                                           "no decision, so nothing is scored"))
+    note = unanswered(ba.notes, "no decision, so nothing is scored", lambda r: row_name(X.index, r))
+    if note is not None:  # a row without bounds has no decision: scores over the others mislead
+        raise SolverError(str(note))
     pos = ba.mean > threshold + TIE_EPS
     out = pd.DataFrame({"lower": ba.lower, "upper": ba.upper, "mean": ba.mean,
                         "decision": np.where(pos, "POS", "NOT POS"),
