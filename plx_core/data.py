@@ -43,7 +43,11 @@ from .errors import DataError
 MAX_BYTES = 50_000_000
 # cells that mean "missing" unless the caller says otherwise: R's NA, pandas' / SQL's spellings,
 # the UCI "?" and the empty cell. Matched exactly (case and spaces count), in every column.
-MISSING_MARKERS = ("", "?", "NA", "N/A", "n/a", "#N/A", "NULL", "null", "NaN", "nan", "<NA>")
+#: The error values a spreadsheet writes in a cell whose formula has no answer (a division by
+#: zero, a bad reference): no value, whatever the column holds.
+EXCEL_ERRORS = ("#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!")
+MISSING_MARKERS = ("", "?", "NA", "N/A", "n/a", "#N/A", "NULL", "null", "NaN", "nan", "<NA>",
+                   *EXCEL_ERRORS)
 MAX_ROWS = 1_000_000
 MAX_COLS = 500
 DELIMITERS = ",;\t|"
@@ -602,6 +606,8 @@ NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
 _NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
                  rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
 """A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
+_PARENTHESES = r"\(\s*[$€£¥]?\s*\d[\d.,]*\s*%?\s*\)"
+"""A number in parentheses, "(0.83)", "($1,200)": a negative amount as accounts write it."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
@@ -783,7 +789,25 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
         obj = _plain_text(obj, number_format)
     num = pd.to_numeric(obj, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     bad = np.isnan(num) & s.notna().to_numpy()  # text "nan" counts as not a number
+    if bad.any() and (plain := _ascii_minus(s, bad)) is not None:
+        return _numbers(plain, number_format)
     return num, bad
+
+
+_MINUS = "\u2212"
+"""The minus sign of typeset text ("−5.0", U+2212, as Word, LaTeX and many reports write it):
+a '-' to every reader of numbers, so read as one (the number is the same: nothing to say)."""
+
+
+def _ascii_minus(s: pd.Series, bad: np.ndarray) -> pd.Series | None:
+    """`s` with every typeset minus written '-', when a `bad` cell (not read as a number)
+    holds one (only then is the column looked at), else None."""
+    vals = s.to_numpy(dtype=object)
+    if not any(isinstance(v, str) and _MINUS in v for v in vals[bad]):
+        return None
+    out = np.array([v.replace(_MINUS, "-") if isinstance(v, str) else v for v in vals],
+                   dtype=object)
+    return pd.Series(out, index=s.index, name=s.name, dtype=object)
 
 
 def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
@@ -1049,6 +1073,8 @@ def _read_uncensored(s: pd.Series, delimiter: str | None = None
                      ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...]]:
     """`_read_numbers` but for censored cells (text here)."""
     x, bad = _numbers(s)
+    if bad.any() and (plain := _ascii_minus(s, bad)) is not None:
+        s = plain  # the format of "−1,5" is read from "-1,5"
     fmt = DATE_ISO if holds_dates(s) else "plain"
     if pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
         pass
@@ -1125,7 +1151,8 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
         return None
     shaped = u.str.fullmatch(_NUMBER_SHAPE)
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
-    if shaped.mean() < 0.5:
+    paren = u.str.fullmatch(_PARENTHESES).fillna(False).to_numpy(dtype=bool) & ~shaped
+    if (shaped | paren).mean() < 0.5:
         return None
     core = pd.Series(u[shaped].to_numpy(dtype=object))
     fmt = number_format(core, delimiter)
@@ -1145,7 +1172,12 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
                "to have them binned")
     else:
         why = None
-    rest = u[~shaped].value_counts()
+    if paren.any():  # (0.83): a negative number as accounts write it, or a note: not guessed
+        shown = ", ".join(map(repr, u[paren].value_counts().index[:3]))
+        neg = (f"{int(paren.sum())} cell(s) are numbers in parentheses ({shown}), as accounts "
+               "write negative numbers: write them with a minus sign ('-0.83') to have it binned")
+        why = neg if why is None else f"{neg}; and {why}"
+    rest = u[~shaped & ~paren].value_counts()
     if int(rest.sum()) <= STRAY_SHARE * len(u) and len(rest) <= STRAY_VALUES:
         return why  # few enough to read as missing
     if why is None and not _binned(  # a few codes beside words ('1', '0',
@@ -1271,13 +1303,19 @@ class Binning:
                        f", written as {number_format_words(self.number_format).split(' (')[0]}")
             what = "a date" if is_date_format(self.number_format) else "a number"
             odd = list(dict.fromkeys(as_strings(values[bad]).dropna().tolist()))
+            core = pd.Series(odd, dtype=object).str.strip()
+            fix = ("they read as numbers written like 1,234, which could be a thousand or "
+                   "1.234: name the decimal mark (--decimal . or , of plx predict / explain; "
+                   "the Data page's decimal mark)"
+                   if core.str.fullmatch(_AMBIGUOUS).all() and core.str.contains(",").any()
+                   else "if they mean unknown, list them among the missing markers (--missing "
+                   "of plx predict / explain, which replaces the default markers; read_table's "
+                   "missing=)")
             raise DataError(
                 f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
                 f"({int(bad.sum())} such value(s): {', '.join(map(repr, odd[:5]))}"
-                f"{' …' if len(odd) > 5 else ''}); if they mean unknown, list them among the "
-                "missing markers (--missing of plx predict / explain, which replaces the "
-                "default markers; read_table's missing=)"
+                f"{' …' if len(odd) > 5 else ''}); {fix}"
             )
         return pd.Series(self.labels_of(x), index=values.index, name=values.name, dtype=object)
 
