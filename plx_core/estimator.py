@@ -1218,11 +1218,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return VT.RuleVote(like, rules, codes, y, cw, trees=[], l1=TM.TERM_L1)
 
     def _vote(self, full, frame: pd.DataFrame, y: np.ndarray, codes: np.ndarray | None = None,
-              cv: bool = True, smooth: tuple | None = None, l1: float | None = None):
+              cv: bool = True, smooth: tuple | None = None, l1: float | None = None,
+              keep: bool = False, like=None):
         """The "direct-vote" candidate (`plx_core.vote`) of the class-corrected Direct KB
         `full` (`codes`: the rows of `frame` encoded for it, by default the training rows'):
         its out-of-fold logistic probabilities and a maker of its KB (`cv` False: the maker
-        only, fitted on every row — `vote.VoteCandidate.fitted`)."""
+        only, fitted on every row — `vote.VoteCandidate.fitted`; `keep`, `like`: its problems
+        kept, or those of the same vote fitted with other penalties fitted again)."""
         from . import vote as VT
 
         if codes is None:
@@ -1235,7 +1237,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
                                            C=C, l1=l1, smooth=smooth)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                C=C, l1=l1, smooth=smooth)
+                                C=C, l1=l1, smooth=smooth, keep=keep, like=like)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -1298,10 +1300,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
         smooth = VT.smoothing(full, disc.binnings_)
-        cand = self._vote(full, fine, y, coded[0], cv, smooth=smooth, l1=l1)
-        if cv and VT.FINE_L1_SPARSE and l1 is None:  # the sparser penalty, if it scores better
-            cand = VT.sparser(cand, self._vote(full, fine, y, coded[0], cv, smooth=smooth,
-                                               l1=VT.FINE_L1_SPARSE), y, self.random_state)
+        sparse = cv and bool(VT.FINE_L1_SPARSE) and l1 is None  # also the sparser penalty
+        cand = self._vote(full, fine, y, coded[0], cv, smooth=smooth, l1=l1, keep=sparse)
+        if sparse:  # it answers if it scores better (its folds' problems built once)
+            other = self._vote(full, fine, y, coded[0], cv, smooth=smooth,
+                               l1=VT.FINE_L1_SPARSE, like=cand)
+            cand.problems = None
+            cand = VT.sparser(cand, other, y, self.random_state)
         return cand, disc
 
     def _fine_binnings(self, nums: dict[str, pd.Series], n_rows: int, bins: int | None = None

@@ -557,7 +557,7 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
               final: bool = True, ftol: float | None = None, l1: float = 0.0,
-              smooth: tuple | None = None
+              smooth: tuple | None = None, prepared: tuple | None = None
               ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
@@ -567,7 +567,24 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
     The k + 1 fits are one solver run (`fit_many`, stopping at `ftol`, with L1 `l1`).
     `smooth`: (adjacent slot pairs, strength, pool or None) — every fit's clauses vote by
     their counts pooled (`pooled`) and their signed votes are penalised by `smooth_penalty`,
-    its signs from its own (pooled) counts."""
+    its signs from its own (pooled) counts. `prepared`: `cross_problems` of the same
+    arguments, built once for fits with other penalties (`VoteCandidate`'s `like`)."""
+    y = np.asarray(y)
+    parts, slots, counts, problems, pens = prepared or cross_problems(
+        vs, y, cw_of, seed, k, fold_slots, final, smooth)
+    fits = fit_many(problems, C, l1, ftol=ftol, penalties=pens)
+    out = np.full(len(y), np.nan)
+    for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
+        out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
+    return out, fits[k] if final else None
+
+
+def cross_problems(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
+                   fold_slots: list[ValueSlots] | None = None, final: bool = True,
+                   smooth: tuple | None = None) -> tuple:
+    """`cross_fit`'s k (+ 1) problems, independent of its penalties `C` and `l1`: (folds'
+    (train, held-out, class weights), slots, counts, (votes, labels, row weights), smoothing
+    penalties or None)."""
     from .selection import folds
 
     y = np.asarray(y)
@@ -584,11 +601,7 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
                 for (_tr, _te, cw), c in zip(parts, counts)]
     problems = [(votes(s, y, tr, c, cw, leave_out=True), y[tr], row_weights(y[tr], cw))
                 for s, (tr, _te, cw), c in zip(slots, parts, counts)]
-    fits = fit_many(problems, C, l1, ftol=ftol, penalties=pens)
-    out = np.full(len(y), np.nan)
-    for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
-        out[te] = scores(votes(s, y, te, c, cw, leave_out=False), w, b)
-    return out, fits[k] if final else None
+    return parts, slots, counts, problems, pens
 
 
 def vote_signs(counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float]) -> np.ndarray:
@@ -970,12 +983,20 @@ class VoteCandidate:
 
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
                  weights_of, seed: int | None, ftol: float | None = None, C: float = VOTE_C,
-                 l1: float = 0.0, smooth: tuple | None = None):
+                 l1: float = 0.0, smooth: tuple | None = None, keep: bool = False,
+                 like: VoteCandidate | None = None):
+        """`keep`: its folds' problems (`cross_problems`) are kept in `problems` (else None),
+        for a candidate `like` it: the same rows, folds and smoothing fitted with other
+        penalties, whose problems are fitted again rather than built again (the smooth
+        vote's sparser fit, `sparser`)."""
         self.full, self.sizes, self.l1 = full, sizes, l1
         self.cw = weights_of(np.asarray(y))
         self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
+        problems = like.problems if like is not None and like.problems is not None else (
+            cross_problems(slots, y, weights_of, seed, smooth=smooth))
+        self.problems = problems if keep else None
         score, self.fit = cross_fit(slots, y, weights_of, seed, C=C, ftol=ftol, l1=l1,
-                                    smooth=smooth)
+                                    smooth=smooth, prepared=problems)
         self.oof = probability(score)
 
     @classmethod
@@ -986,7 +1007,7 @@ class VoteCandidate:
         None): for a vote a search on a sample of the rows chose (`scale.SEARCH_ROWS`) — the
         problem `cross_fit` fits last (with the same penalties, `C`, `l1` and `smooth`)."""
         self = cls.__new__(cls)
-        self.full, self.sizes, self.oof, self.l1 = full, sizes, None, l1
+        self.full, self.sizes, self.oof, self.l1, self.problems = full, sizes, None, l1, None
         self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
         y = np.asarray(y)
         self.cw = weights_of(y)
@@ -1021,7 +1042,7 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
     return sparse_ if one_se(y, fold, (sparse_.oof, a), (light.oof, b))[0] else light
 
 
-__all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
