@@ -18,7 +18,7 @@ import lzma
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -1413,6 +1413,33 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
         return (f"{inside}(-∞, ∞)",)
     mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
     return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
+
+
+_BIN_LABEL = re.compile(r"<(?P<lo>\S+)|\[(?P<a>\S+), (?P<b>\S+)\)|≥(?P<hi>\S+)")
+
+
+def bin_cuts(labels: Iterable[str]) -> tuple[float, ...] | None:
+    """The cut points of plain-number bin labels as `bin_labels` writes them (`<4.5`,
+    `[4.5, 7)`, `≥7`; any subset of one binning's labels), or None when the labels are not
+    such bins (a categorical column, dates, times of day): what a rule's `x >= 7` is resolved
+    against. Read back only if `bin_labels` of the cuts writes every label exactly."""
+    labels = [str(v) for v in labels]
+    edges: set[float] = set()
+    for lab in labels:
+        if lab == "(-∞, ∞)":
+            continue
+        m = _BIN_LABEL.fullmatch(lab)
+        if m is None:
+            return None
+        try:
+            found = [float(t) for t in m.groups() if t is not None]
+        except ValueError:
+            return None
+        if not all(np.isfinite(found)):
+            return None
+        edges.update(found)
+    cuts = tuple(sorted(edges))
+    return cuts if labels and set(labels) <= set(bin_labels(cuts)) else None
 
 
 def quantile_cuts(values: np.ndarray, counts: np.ndarray, bins: int,

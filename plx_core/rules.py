@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .data import bin_cuts, bin_labels, fmt_number
 from .encoding import binary_target, value_str
 from .errors import ClauseSyntaxError, DataError
 from .explain import _jsonable
@@ -58,9 +59,11 @@ _Tok = Token  # old private name
 
 
 class _Parser:
-    def __init__(self, toks: list[Token], lineno: int, end_col: int):
+    def __init__(self, toks: list[Token], lineno: int, end_col: int, line: str = "",
+                 kb: KB | None = None):
         self.toks, self.i, self.lineno, self.end_col = toks, 0, lineno, end_col
         self.depth = 0
+        self.line, self.kb = line, kb  # the line's text and the model: comparisons need both
 
     def peek(self) -> Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -124,10 +127,14 @@ class _Parser:
         if t.kind not in ("w", "q") or t.kw() in ("IF", "THEN", "AND", "OR", "POS"):
             raise self.fail(f"expected a condition such as a1=0, found {t.text!r}", t)
         self.i += 1
+        cmp = self._comparison(t)
+        if cmp is not None:
+            return cmp
         op = self.peek()
         if op is None or op.kind not in ("=", "!="):
-            raise self.fail(f"condition on {t.text!r} needs '=' and a value, e.g. {quote(t.text)}=1 "
-                            "(quote names with spaces or symbols)",
+            raise self.fail(f"condition on {t.text!r} needs '=' and a value, e.g. {quote(t.text)}=1, "
+                            f"or on a number a comparison, e.g. {quote(t.text)} >= 7 (quote names "
+                            "with spaces or symbols)",
                             op if op is not None else None)
         self.i += 1
         val = self.peek()
@@ -137,14 +144,115 @@ class _Parser:
         self.i += 1
         return ("lit", t.text, val.text, op.kind == "!=", t, val)
 
+    def _comparison(self, t: Token) -> tuple | None:
+        """`x >= 7` (also `x>=7`, `≥`, `<`, `<=`, `≤`, `>`) after the name token `t`, resolved on
+        the model's bins of x (`_resolve`); None when no comparison follows the name."""
+        name, start = t.text, None
+        kb = self.kb
+        if t.kind == "w" and (m := _CMP_CHAR.search(t.text)) is not None and m.start() > 0 \
+                and not (kb is not None and t.text in kb.domains):
+            name, start = t.text[:m.start()], t.col - 1 + m.start()
+        elif (nxt := self.peek()) is not None and nxt.kind == "w" and _CMP_CHAR.match(nxt.text):
+            start = nxt.col - 1
+        if start is None:
+            return None
+        m = _CMP_TAIL.match(self.line, start)
+        j = self.i
+        while m is not None and j < len(self.toks) and self.toks[j].col - 1 < m.end():
+            j += 1
+        last = self.toks[j - 1] if j > self.i else (t if name != t.text else None)
+        if m is None or last is None or last.kind != "w" or last.col - 1 + len(last.text) != m.end():
+            raise self.fail(f"cannot read the comparison after {quote(name)}: write e.g. "
+                            f"{quote(name)} >= 7 (a number after <, <=, > or >=)", t)
+        op, value = _CMP_OPS[m.group(1)], m.group(2)
+        self.i = j
+        return _resolve(kb, name, op, value, t, self.lineno)
+
+
+# --------------------------------------------------------------------------- comparisons
+
+_CMP_CHAR = re.compile(r"[<>≤≥]")
+_CMP_TAIL = re.compile(r"\s*(<=|>=|≤|≥|<|>)\s*([^\s\"()\[\],:|∨~¬#=!]+)")
+_CMP_OPS = {"<": "<", "<=": "<=", "≤": "<=", ">": ">", ">=": ">=", "≥": ">="}
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _cuts_text(cuts: Sequence[float], near: float, limit: int = 10) -> str:
+    """`0.3 and 1.2`, `1, 2 and 3`; of many cuts the `limit` nearest `near`, with `…`."""
+    shown = [fmt_number(c) for c in cuts]
+    if len(shown) > limit:
+        k = int(np.searchsorted(np.asarray(cuts), near))
+        lo = max(0, min(k - limit // 2, len(shown) - limit))
+        shown = (["…"] if lo else []) + shown[lo:lo + limit] + (["…"] if lo + limit < len(cuts) else [])
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: int) -> tuple:
+    """The comparison `name op value` as the model's bins of `name` that lie wholly on its side
+    (and, for NOT, those wholly on the other side): ("cmp", name, in-leaves, out-leaves). A
+    threshold a bin straddles (bins hold their lower edge, so `x > c` and `x <= c` straddle
+    the bin [c, d) too), a feature without number bins, or no model: one line, refused."""
+    said = f"{quote(name)} {op} {value}"
+    col = tok.col
+    if _NUMBER.fullmatch(value) is None:
+        raise ClauseSyntaxError(f"{said}: a comparison needs a number after {op}, e.g. "
+                                f"{quote(name)} {op} 7", lineno, col)
+    if kb is None:
+        raise ClauseSyntaxError(f"{said}: a comparison is read on the model's bins of {name!r}, "
+                                f"and no model is given (parse_rules(text, kb)); without one "
+                                f"write {quote(name)}=<bin>", lineno, col)
+    if name not in kb.domains:
+        raise ClauseSyntaxError(f"unknown feature {name!r}{_suggest(name, kb.features)}; the KB's "
+                                f"features are {_shown(list(kb.features), 20)}", lineno, col)
+    dom = list(kb.known_domains().get(name, ()))
+    cuts = bin_cuts(dom) if dom else None
+    if cuts is None:
+        raise ClauseSyntaxError(f"{said}: {name!r} is not binned as numbers in this model (its "
+                                f"values are {_shown(dom)}); write {quote(name)}=<value>",
+                                lineno, col)
+    v = float(value)
+    labels = bin_labels(cuts)
+    edges = [-np.inf, *cuts, np.inf]
+    upward = op in (">", ">=")
+    ins, outs = [], []
+    for k, lab in enumerate(labels):
+        lo, hi = edges[k], edges[k + 1]
+        if upward:
+            inside, outside = (lo >= v if op == ">=" else lo > v), hi <= v
+        else:
+            inside, outside = hi <= v, (lo >= v if op == "<" else lo > v)
+        if not (inside or outside):
+            fix = ">=" if upward else "<"
+            alts = " or ".join(f"{quote(name)} {fix} {fmt_number(e)}" for e in (lo, hi)
+                               if np.isfinite(e))
+            where = (f"{value} falls inside the bin {lab}" if lo < v else
+                     f"the bin {lab} holds {value} and the numbers just above it, so the rule "
+                     f"cannot tell {quote(name)} = {value} from {quote(name)} > {value}")
+            raise ClauseSyntaxError(f"{said}: {where}; the model cuts {name} at "
+                                    f"{_cuts_text(cuts, v)} — write {alts}", lineno, col)
+        (ins if inside else outs).append(lab)
+    known = set(dom)
+    ins, outs = [lab for lab in ins if lab in known], [lab for lab in outs if lab in known]
+    if not ins:
+        raise ClauseSyntaxError(f"{said}: no bin of {name!r} the model knows lies there (its bins "
+                                f"are {_shown(dom)})", lineno, col)
+
+    def leaves(labs: list[str]) -> list[tuple]:
+        return [("lit", name, lab, False, tok, tok) for lab in labs]
+
+    return ("cmp", name, leaves(ins), leaves(outs), tok)
+
 
 def _dnf(node: tuple, negate: bool = False) -> list[list[tuple]]:
     """Disjunctive normal form: a list of conjunctions of ("lit", …) leaves (linear for a
-    plain AND of n conditions; the recursion depth is bounded by MAX_NESTING)."""
+    plain AND of n conditions; the recursion depth is bounded by MAX_NESTING). A comparison
+    is the OR of its bins (NOT: of the bins on the other side)."""
     kind = node[0]
     if kind == "lit":
         _, f, v, neg, nt, vt = node
         return [[("lit", f, v, neg != negate, nt, vt)]]
+    if kind == "cmp":
+        return [[leaf] for leaf in (node[3] if negate else node[2])]
     if kind == "not":
         return _dnf(node[1], not negate)
     op = kind
@@ -158,11 +266,18 @@ def _dnf(node: tuple, negate: bool = False) -> list[list[tuple]]:
         if len(p) == 1:  # one conjunction: extend every partial one in place
             for a in out:
                 a.extend(p[0])
-        else:
-            out = [a + b for a in out for b in p]
+        else:  # conjunctions that fix one feature to two values go (`x >= 2 AND x < 5`)
+            prod = [a + b for a in out for b in p]
+            out = [c for c in prod if _consistent(c)] or prod[:1]  # one left says why
             if len(out) > MAX_CLAUSES_PER_RULE:
                 break
     return out
+
+
+def _consistent(conj: list[tuple]) -> bool:
+    """No feature is fixed to two values (a=1 AND a=2) in this conjunction of leaves."""
+    eq: dict[str, str] = {}
+    return all(eq.setdefault(leaf[1], leaf[2]) == leaf[2] for leaf in conj if not leaf[3])
 
 
 # --------------------------------------------------------------------------- validation
@@ -214,7 +329,7 @@ def _parse_if(toks: list[Token], line: str, lineno: int,
         body, meta_tok = toks[:o], toks[o]
     else:
         body, meta_tok = toks, None
-    p = _Parser(body, lineno, meta_tok.col if meta_tok else end_col)
+    p = _Parser(body, lineno, meta_tok.col if meta_tok else end_col, line, kb)
     p.expect_kw("IF", "at the start of the rule")
     cond = p.condition()
     p.expect_kw("THEN", "after the condition")
@@ -233,6 +348,9 @@ def _parse_if(toks: list[Token], line: str, lineno: int,
         raise ClauseSyntaxError("the rule needs a probability in brackets, e.g. [p=0.9] or "
                                 "[p=0.9, w=5]", lineno, meta_tok.col if meta_tok else end_col)
     conj = _dnf(cond)
+    if not conj:
+        raise ClauseSyntaxError("the condition can never hold: it leaves out every bin the model "
+                                "knows", lineno, toks[0].col)
     if len(conj) > MAX_CLAUSES_PER_RULE:
         raise ClauseSyntaxError(f"the condition expands to more than {MAX_CLAUSES_PER_RULE} "
                                 "clauses; split the rule", lineno, toks[0].col)
@@ -465,6 +583,13 @@ def _span(toks: list[Token], text: str) -> str | None:
 def _condition(seg: list[Token], text: str,
                domains: Mapping[str, Sequence[str]] | None) -> tuple[str, str]:
     cuts = [i for i, t in enumerate(seg) if t.kind in ("=", "!=")]
+    said = _span(seg, text) or seg[0].text
+    name = seg[:cuts[0]] if cuts else seg
+    if any(t.kind == "w" and _CMP_CHAR.search(t.text) for t in name) and not (
+            domains is not None and _span(name, text) in domains):
+        raise ClauseSyntaxError(f"{said}: a comparison goes in a whole rule (IF {said} THEN POS "
+                                "[p=0.9]), read on the model's bins; this field takes "
+                                "feature=value", 1, seg[0].col)
     if not cuts:
         raise ClauseSyntaxError(f"condition {_span(seg, text) or seg[0].text!r} needs the form "
                                 "feature=value", 1, seg[0].col)

@@ -23,6 +23,7 @@ _TOKEN = re.compile(
     rf'(?P<q>"(?:[^"\\]|\\.)*")|(?P<op>!=|[{_OPS}])|(?P<w>(?:[^\s"!{_OPS}]|!(?!=))+)'
 )
 _WS = re.compile(r"\s*")
+_COMPARES = re.compile(r"[<>≤≥]")
 _NEEDS_QUOTES = re.compile(rf'[\s"\\!{_OPS}]')
 # characters str.splitlines() breaks at that json.dumps(ensure_ascii=False) leaves raw
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -78,9 +79,10 @@ def tokenize(text: str, lineno: int | None = None, offset: int = 0,
         pos = m.end()
 
 
-def quote(name: str) -> str:
-    """`name` as one token: bare when `tokenize` reads it back as that word, else quoted."""
-    if (name == "" or _NEEDS_QUOTES.search(name) or name.upper() in KEYWORDS
+def quote(name: str, always: bool = False) -> str:
+    """`name` as one token: bare when `tokenize` reads it back as that word, else (or
+    `always`) quoted."""
+    if (always or name == "" or _NEEDS_QUOTES.search(name) or name.upper() in KEYWORDS
             or name in AND_WORDS or name[0] == "'"):
         out = json.dumps(name, ensure_ascii=False)
         if any(ch in out for ch in _LINE_BREAKS):
@@ -93,7 +95,9 @@ def condition_text(feature: str, value: str, negated: bool = False, sep: str = "
     """One condition `a=v` (`NOT a=v`), names and values quoted where the grammar needs it
     (`"worst radius"="[13.5, 16.82)"`), so that every text naming a value — rule text,
     explanations, the CLI's columns, the dashboard — reads back (`sep` " = " for prose)."""
-    return ("NOT " if negated else "") + f"{quote(str(feature))}{sep}{quote(str(value))}"
+    name = str(feature)  # a name holding < > ≤ ≥ is quoted: bare, a rule reads `x<=0` as x <= 0
+    return ("NOT " if negated else "") + f"{quote(name, bool(_COMPARES.search(name)))}{sep}" \
+        f"{quote(str(value))}"
 
 
 def split_lines(text: str) -> list[str]:

@@ -638,6 +638,22 @@ def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float 
     return rule_text(clause)
 
 
+def example_comparison(domains: Mapping[str, Sequence[str]], p: float = 0.9,
+                       w: float = 5.0) -> str | None:
+    """`IF "worst radius" >= 16.82 THEN POS [p=0.9, w=5]`: a rule comparing the loaded data's
+    first number column with one of its cut points (the middle one), which `parse_rules`
+    reads on the model's bins; None when no column is binned as numbers."""
+    from .data import bin_cuts, fmt_number
+    from .tokens import quote
+
+    for f, vals in domains.items():
+        cuts = bin_cuts(vals) if vals else None
+        if cuts:
+            return (f"IF {quote(str(f))} >= {fmt_number(cuts[len(cuts) // 2])} THEN POS "
+                    f"[p={p:g}, w={w:g}]")
+    return None
+
+
 # --------------------------------------------------------------------------- the models
 
 MODEL_NAMES = {
@@ -792,7 +808,7 @@ __all__ = [
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
-    "example_condition", "example_rule", "example_value",
+    "example_comparison", "example_condition", "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",

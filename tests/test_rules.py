@@ -1,6 +1,7 @@
 """Expert rules: parsing, error positions, management, persistence and their effect."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -451,3 +452,103 @@ def test_rule_effect_on_a_small_synthetic_split():
     pred = query_many(kb, X_te).positive
     pred[np.isin(X_te.index, eff.flips["row"])] = True
     assert eff.accuracy_after == pytest.approx((pred == y).mean())
+
+
+# --------------------------------------------------------------------------- comparisons on numbers
+
+CUTS = (2.5, 6.0)
+
+
+@pytest.fixture(scope="module")
+def numeric():
+    """A Direct KB learned on a small table whose number column x is cut at 2.5 and 6."""
+    import pandas as pd
+
+    from plx_core.data import Binning, bin_labels
+
+    rng = np.random.default_rng(7)
+    x = rng.uniform(0, 10, 120).round(1)
+    x[:3] = [2.5, 6.0, 5.9]  # a value at a cut point lies in the bin above it
+    y = ((x >= 6) ^ (rng.random(120) < 0.2)).astype(int)
+    binned = Binning("mdlp", CUTS, bin_labels(CUTS)).apply(pd.Series(x, name="x"))
+    X = pd.DataFrame({"x": binned, "colour": rng.choice(["red", "blue"], 120)})
+    return direct_kb(X, y), X
+
+
+@pytest.mark.parametrize("typed, bins", [
+    ("IF x >= 6 THEN POS [p=0.95, w=30]", "IF x=≥6 THEN POS [p=0.95, w=30]"),
+    ("IF x<2.5 THEN NOT POS [p=0.9, w=30]", "IF x=<2.5 THEN NOT POS [p=0.9, w=30]"),
+    ('IF "x" ≥ 2.5 AND colour=red THEN NOT POS [p=0.9, w=30]',
+     'IF (x="[2.5, 6)" AND colour=red) OR (x=≥6 AND colour=red) THEN NOT POS [p=0.9, w=30]'),
+    ("IF NOT x≥6 THEN NOT POS [p=0.9, w=30]",
+     'IF x=<2.5 OR x="[2.5, 6)" THEN NOT POS [p=0.9, w=30]'),
+    ("IF x >= 2.5 AND x < 6 THEN POS [p=0.99, w=30]", 'IF x="[2.5, 6)" THEN POS [p=0.99, w=30]'),
+])
+def test_a_comparison_is_its_bins_and_the_lp_answers_alike(numeric, typed, bins):
+    """`x >= 6` on a model that cuts x at 2.5 and 6 is the rule on the bins at and above 6:
+    the same clauses, the same bounds on every row, and it reads (and saves) as those bins."""
+    kb, X = numeric
+    a, b = parse_rules(typed, kb), parse_rules(bins, kb)
+    assert [lits(c) for c in a] == [lits(c) for c in b]
+    assert rule_text(a) == bins
+    kb_a = kb.with_rules(a)
+    again = parse_rules(rules_text(kb_a), kb)  # what rules.txt keeps reads back as itself
+    assert [lits(c) for c in again] == [lits(c) for c in a]
+    with_a, with_b, plain = (query_many(k, X) for k in (kb_a, kb.with_rules(b), kb))
+    assert np.array_equal(with_a.lower, with_b.lower) and np.array_equal(with_a.upper, with_b.upper)
+    assert not np.array_equal(with_a.lower, plain.lower)  # the rule does move answers
+
+
+def test_a_threshold_a_bin_straddles_is_refused_with_the_cuts(numeric):
+    kb, _ = numeric
+    cases = {
+        "IF x > 4 THEN POS [p=0.9]": "line 1, column 4: x > 4: 4 falls inside the bin [2.5, 6); "
+                                     "the model cuts x at 2.5 and 6 — write x >= 2.5 or x >= 6",
+        "IF colour=red AND x>=11 THEN POS [p=0.9]":
+            "line 1, column 19: x >= 11: 11 falls inside the bin ≥6; the model cuts x at 2.5 "
+            "and 6 — write x >= 6",
+        # bins hold their lower edge: x <= 6 and x > 6 cannot be told from x < 6 / x >= 6
+        "IF x <= 6 THEN POS [p=0.9]": "line 1, column 4: x <= 6: the bin ≥6 holds 6 and the "
+                                      "numbers just above it, so the rule cannot tell x = 6 from "
+                                      "x > 6; the model cuts x at 2.5 and 6 — write x < 6",
+        "IF x > 2.5 THEN POS [p=0.9]": "line 1, column 4: x > 2.5: the bin [2.5, 6) holds 2.5 "
+                                       "and the numbers just above it, so the rule cannot tell "
+                                       "x = 2.5 from x > 2.5; the model cuts x at 2.5 and 6 — "
+                                       "write x >= 2.5 or x >= 6",
+    }
+    for text, message in cases.items():
+        with pytest.raises(ClauseSyntaxError) as err:
+            parse_rules(text, kb)
+        assert str(err.value) == message
+    assert [lits(c) for c in parse_rules("IF x < 6 THEN POS [p=0.9]", kb)] == [
+        ["POS", "~x=<2.5"], ["POS", '~x="[2.5, 6)"']]
+
+
+def test_a_comparison_does_not_fire_on_a_missing_value(numeric):
+    kb, _ = numeric
+    rule = parse_rules("IF x >= 6 THEN POS [p=0.99, w=1000]", kb)
+    with_rule = kb.with_rules(rule)
+    for q in ({"colour": "red"}, {}):  # x unknown: the rule is not used
+        a, b = query(with_rule, q), query(kb, q)
+        assert (a.lower, a.upper) == pytest.approx((b.lower, b.upper))
+    assert query(with_rule, {"x": "≥6", "colour": "red"}).lower > query(
+        kb, {"x": "≥6", "colour": "red"}).lower
+
+
+@pytest.mark.parametrize("text, kb_given, message", [
+    ("IF x >= 6 THEN POS [p=0.9]", False, "no model is given"),
+    ("IF colour > 1 THEN POS [p=0.9]", True,
+     "colour > 1: 'colour' is not binned as numbers in this model (its values are"),
+    ("IF x >= six THEN POS [p=0.9]", True, "x >= six: a comparison needs a number after >="),
+    ("IF z >= 6 THEN POS [p=0.9]", True, "unknown feature 'z'"),
+    ("IF x > THEN POS [p=0.9]", True, "a comparison needs a number after >"),
+])
+def test_comparisons_without_number_bins_are_refused(numeric, text, kb_given, message):
+    with pytest.raises(ClauseSyntaxError, match=re.escape(message)):
+        parse_rules(text, numeric[0] if kb_given else None)
+
+
+def test_the_conditions_field_sends_a_comparison_to_a_whole_rule(numeric):
+    with pytest.raises(ClauseSyntaxError, match="a comparison goes in a whole rule"):
+        parse_conditions("x >= 6 AND colour=red", numeric[0].domains)
+    assert parse_conditions('"a=b"=<0.5') == [("a=b", "<0.5")]  # a bin label is still a value

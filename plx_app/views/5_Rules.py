@@ -83,10 +83,17 @@ if submitted:
 
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)"):
     with st.form("rule_text_form"):
+        compare = wording.example_comparison(domains)
         st.caption(md('IF a=v AND b=w THEN POS [p=0.9, w=50] — names or values with spaces or '
                       f'symbols in double quotes, e.g. {wording.example_rule(domains)}. OR gives '
-                      'one clause per alternative.'))
-        text = st.text_area("Rules", key="r_rules_text", height=110)
+                      'one clause per alternative.'
+                      + ('' if compare is None else
+                         f' On a number, compare with one of the model\'s cut points, e.g. '
+                         f'{compare}: the rule holds for the bins on that side (a number '
+                         'inside a bin is refused, never rounded), and is listed and saved '
+                         'as those bins.')))
+        text = st.text_area("Rules", key="r_rules_text", height=110,
+                            placeholder=compare or wording.example_rule(domains))
         typed_submit = st.form_submit_button("Add these rules")
     if typed_submit:
         try:
