@@ -259,7 +259,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         await check(step)
         step = "Query page"
         w.times[step] = await app.nav("Query", "Counterfactual")
-        lo, hi = float(await app.metric("ω(POS) lower")), float(await app.metric("ω(POS) upper"))
+        lo, hi = float(await app.metric("Support, at least")), float(await app.metric("Support, at most"))
         if not 0.0 <= lo <= hi <= 1.0:
             w.failures.append(f"{step}: bounds [{lo}, {hi}] are not an interval in [0, 1]")
         step = "Query: change a value"

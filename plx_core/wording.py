@@ -683,12 +683,15 @@ def rule_weight_meaning(unit: float, model: str = "this model") -> str:
 
 
 def scoring_words() -> str:
-    """How plx's default scores its candidates on the training rows (`selection`)."""
+    """How plx's default checks its candidates on the training rows (`selection`), in the
+    words of a reader who does not know cross-validation: each row is answered by a model
+    that was not fitted on it, one row at a time or in a number of rounds."""
     from .selection import SELECT_FOLDS
     from .vote import VOTE_FOLDS
 
-    return (f"leave-one-out for the Direct KBs, {VOTE_FOLDS} folds for the one-feature vote, "
-            f"{SELECT_FOLDS} for the trees and the rule vote")
+    return (f"each checked on training rows it was not fitted on: one row at a time for the "
+            f"Direct KBs, in {VOTE_FOLDS} rounds for the one-feature vote and in {SELECT_FOLDS} "
+            "for the trees and the rule vote")
 
 
 def candidates_sentence() -> str:
@@ -696,8 +699,42 @@ def candidates_sentence() -> str:
     from .selection import CANDIDATES
 
     names = "; ".join(model_name(c) for c in CANDIDATES)  # a name may hold a comma
-    return (f"Compares {names} — on the training rows, each row once ({scoring_words()}) — and "
-            "answers with the best, at the threshold it chose.")
+    return (f"Compares {names} — {scoring_words()} — and answers with the one that found the "
+            "positive rows best, at the threshold it chose.")
+
+
+SETTING_WORDS = {"tree-all": "grown in full", "tree-bin": "grown in full",
+                 "tree-bin-deep": "grown in full, unpruned",
+                 "direct-vote": "on the data's own cut points"}
+"""How an unadorned candidate key (`selection.CANDIDATES`) is set, where a variant of it can
+be scored beside it (a depth limit, finer bins)."""
+
+
+def setting_words(key: str) -> str:
+    """The setting a candidate key (`Selection.scores`' keys: "tree-all depth≤3",
+    "direct-vote bins=32", "tree-bin-deep pruned α=0.01") names, in plain words; "" for none."""
+    kind, _, rest = str(key).partition(" ")
+    if not rest:
+        return SETTING_WORDS.get(kind, "")
+    if rest.startswith("depth≤"):
+        return f"at most {rest.removeprefix('depth≤')} levels deep"
+    if rest.startswith("features≤"):
+        return f"at most {rest.removeprefix('features≤')} features a path"
+    if rest.startswith("pruned"):
+        return "pruned back (fewer branches)"
+    if rest.startswith("bins="):
+        return f"on {rest.removeprefix('bins=')} finer bins per numeric column"
+    if rest == "pairs":
+        return "with two-feature clauses too"
+    if rest.startswith("m="):
+        return f"confidence strength {rest.removeprefix('m=')}"
+    return rest
+
+
+def candidate_name(key: str) -> str:
+    """A candidate key in plain words: the model's name and its setting (`setting_words`)."""
+    setting = setting_words(key)
+    return model_name(str(key).split()[0]) + (f", {setting}" if setting else "")
 
 
 def selection_sentence(scores: Mapping[str, float], chosen: str, n_rows: int,
@@ -706,25 +743,29 @@ def selection_sentence(scores: Mapping[str, float], chosen: str, n_rows: int,
     training rows, which answers and its F1 against the best other candidate. `scores`: each
     candidate's out-of-fold F1 by its key (`Selection.scores`: `tree-all depth≤3` is a setting
     of `tree-all`); `chosen`: the key that answers. Where another scored higher, it says the
-    choice is not the top score (the selection's margins and one-standard-error rule)."""
+    choice is not the top score (the selection's margins and one-standard-error rule). The
+    keys themselves are never said (`candidate_name`)."""
     pos, _neg = class_names(positive)
     kinds = len({str(k).split()[0] for k in scores})
     others = sorted(((float(v), str(k)) for k, v in scores.items() if k != chosen), reverse=True)
     mine = float(scores[chosen])
     tried = (f"plx tried {plural(kinds, 'kind')} of model ({plural(len(scores), 'setting')} in "
-             f"all) on the {n_rows:,} training rows, each scored on rows it had not learned "
-             f"from, and answers with {model_name(str(chosen).split()[0])}")
+             f"all) on the {n_rows:,} training rows, each checked on rows it was not fitted "
+             f"on, and answers with {candidate_name(str(chosen))}")
     f1 = (f"F1 {fmt(mine, 3)}: 1 when every {pos} row is found with no false alarm, 0 when "
           "none is found")
     if not others:
         return f"{tried} ({f1})."
     best, name = others[0]
-    other = f"{model_name(name.split()[0])} ({name})"
+    same = name.split()[0] == str(chosen).split()[0]
+    other = (f"the same model {setting_words(name) or 'without that setting'}" if same
+             else candidate_name(name))
     if best <= mine:
         return (f"{tried}: it found the {pos} rows best ({f1}), against {fmt(best, 3)} for the "
                 f"next, {other}.")
-    return (f"{tried} ({f1}). {_cap(other)} scored higher, {fmt(best, 3)}, but not by enough "
-            "for plx to prefer it: the reason below names the rule it applied.")
+    return (f"{tried} ({f1}). Another candidate, {other}, scored higher ({fmt(best, 3)}), "
+            "but not by enough for plx to prefer it: a model must win by a clear margin, not by chance (the "
+            "details name the rule applied).")
 
 
 def threshold_column_said() -> str:
@@ -803,7 +844,8 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
-    "source_text", "selection_sentence", "threshold_column_said", "threshold_moved_sentence",
+    "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
+    "candidates_sentence", "threshold_column_said", "threshold_moved_sentence",
     "BASE_RATE_IF", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",

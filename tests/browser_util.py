@@ -492,6 +492,16 @@ class App:
         box.wait_for(state="visible", timeout=self.timeout)
         return bool(box.evaluate("e => e.scrollWidth > e.clientWidth + 1"))
 
+    def label_cut(self, testid: str, label: str) -> bool:
+        """Whether the browser cuts a widget's label short (an ellipsis, or wider than its
+        box) at the window's current width: what the reader cannot read whole."""
+        box = self.page.locator(f'[data-testid="{testid}"]').filter(has_text=label).first
+        box.wait_for(state="visible", timeout=self.timeout)
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        return bool(box.evaluate(
+            "b => [b, ...b.querySelectorAll('*')].some(e => e.clientWidth > 2 "  # not a 1-px input
+            "&& e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')"))
+
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"

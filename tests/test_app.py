@@ -82,7 +82,7 @@ def test_app_opens_on_the_default_diagnosis_set():
     ws = at.session_state["ws"]
     assert ws.dataset.name == "breast-cancer-wisconsin" and ws.kb is not None
     assert metric(at, "Rows × features") == "569 × 6"
-    assert metric(at, "POS is") == "malignant"
+    assert metric(at, "Positive class") == "malignant"
     side = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
     # plx's default answers, and the sidebar says which model and at which threshold
     assert ws.kb_settings.kind == "auto" and ws.model is not None
@@ -354,8 +354,8 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     at = run("plx_app/views/3_Query.py", ws)
     inst = at.session_state["ws"].selected
     b = ws.query(inst)
-    assert metric(at, "ω(POS) lower") == f"{b.lower:.3f}"
-    assert metric(at, "ω(POS) upper") == f"{b.upper:.3f}"
+    assert metric(at, "Support, at least") == f"{b.lower:.3f}"
+    assert metric(at, "Support, at most") == f"{b.upper:.3f}"
     assert metric(at, "Method") == "median"
     assert metric(at, "Relevant clauses") == f"{b.n_relevant:,}"
     assert metric(at, "True label") == inst.label
@@ -428,7 +428,7 @@ def test_query_page_edit_values_leaving_features_unknown(base_ws):
     assert sel.origin == "edited" and len(sel.known()) == 3 and sel.label is None
     assert metric(at, "True label") == "unknown"
     b = ws.query(sel)
-    assert metric(at, "ω(POS) lower") == f"{b.lower:.3f}"
+    assert metric(at, "Support, at least") == f"{b.lower:.3f}"
     at.button(key="q_clear").click().run()
     assert not at.exception
     assert at.session_state["ws"].selected.known() == {}
@@ -443,11 +443,11 @@ def test_query_page_lp_method_gives_the_same_bounds(base_ws):
     ws.selected = replace(inst, values=tuple((f, v if i < 3 else None) for i, (f, v) in enumerate(inst.values)),
                           origin="edited", label=None)
     at = run("plx_app/views/3_Query.py", ws)
-    lower, upper = metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")
+    lower, upper = metric(at, "Support, at least"), metric(at, "Support, at most")
     at.radio(key="q_method").set_value("lp").run()
     assert not at.exception and not errors(at)
     assert metric(at, "Method") == "LP"
-    assert (metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")) == (lower, upper)
+    assert (metric(at, "Support, at least"), metric(at, "Support, at most")) == (lower, upper)
 
 
 # --------------------------------------------------------------------------- Explain page

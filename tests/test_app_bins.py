@@ -71,7 +71,7 @@ def test_cut_points_are_the_estimators_on_the_training_rows(raw):
     assert got == {f: est.cuts_[f] for f in ("age", "income")}
     assert got["age"]  # age is cut where the label turns, not at quantiles
     shown = cut_points(ws.dataset).set_index("column")
-    assert shown.loc["age", "method"] == "mdlp"
+    assert shown.loc["age", "cut"] == "where the outcome changes most"  # never "mdlp"
     assert shown.loc["age", "bins"] == " | ".join(est.binnings_["age"].labels)
     # every row, test rows included, is binned by those cut points
     assert set(ws.X_test["age"]) <= set(est.binnings_["age"].labels)
@@ -160,3 +160,27 @@ def test_a_session_saved_before_keeps_its_bins_and_rules(raw, tmp_path):
     assert len(ws.current_kb()) == len(ws.ensure_kb()) + 1  # and the rule takes part
     # a fresh upload of the same table is cut on the training rows
     assert new_workspace(raw, old, build=False).dataset.schema.bins["income"].cuts != whole.cuts
+
+
+def test_data_page_says_how_columns_are_cut_in_plain_words():
+    # a clinician read "mdlp", "quantile" and "id_threshold" on the Data page: every option,
+    # note and table cell says it in words (the keys stay plx fit's --discretize values)
+    from user_tables import readmission
+
+    up = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(up, replace(up.defaults, positive="yes"), build=False)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = ws
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    (how,) = [s for s in at.selectbox if s.label == "Where to cut numeric columns into bins"]
+    assert how.value == "mdlp" and how.options[0] == "where the outcome changes most (default)"
+    said = "\n".join(str(e.value) for e in [*at.markdown, *at.caption, *at.info, *at.warning]
+                     ).replace("\\", "")
+    shown = [*how.options, said, *(s.label for s in at.selectbox), *(s.label for s in at.slider)]
+    for key in ("mdlp", "quantile", "uniform", "id_threshold", "max_levels"):
+        assert not any(key in str(t) for t in shown), key
+    assert "'age' is numeric and was cut into" in said and "(where the outcome changes most" in said
+    assert "patient_id (ID-like" in said and "names rows rather than describing them" in said
+    cuts = cut_points(ws.dataset)
+    assert set(cuts["cut"]) == {"where the outcome changes most"}

@@ -133,9 +133,30 @@ def test_choice_is_said_in_one_plain_sentence_on_a_clinic_table(clinic_ws):
     assert f"F1 {scores[key]:.3f}: 1 when every readmitted = yes row is found" in said
     top = m.scores.iloc[0]
     if top["candidate"] != key:  # a higher score that does not answer is named, and why
-        assert f"({top['candidate']}) scored higher, {top['out-of-fold F1']:.3f}, but not" in said
+        assert f"scored higher ({top['out-of-fold F1']:.3f}), but not by enough" in said
     else:
         assert "found the readmitted = yes rows best" in said
+    assert not any(k in said for k in scores if " " in k)  # no key ("tree-all depth≤3")
+
+
+def test_kb_page_says_the_choice_in_plain_words_and_keeps_the_reason_in_details(clinic_ws):
+    # a clinician read "prior clause" and "5-fold" / "10-fold" in the choice's reason: the
+    # page says it in plain words and keeps plx fit's precise reason under "Details"
+    at = _kb_page(clinic_ws.fork())
+    (details,) = [e for e in at.expander if e.label.startswith("Details")]
+    said_inside = {str(m.value) for m in [*details.markdown, *details.caption, *details.text]}
+    inside = "\n".join(said_inside)
+    outside = "\n".join(str(m.value) for m in [*at.markdown, *at.caption, *at.text]
+                        if str(m.value) not in said_inside).replace("\\", "")
+    assert clinic_ws.model.reason in [t.value for t in details.text]
+    for jargon in ("prior clause", "-fold", "out-of-fold", "leave-one-out", "ω(POS)",
+                   clinic_ws.model.chosen + " answers"):
+        assert jargon not in outside, (jargon, outside)
+    assert "each checked on rows it was not fitted on" in outside
+    assert "in 10 rounds for the one-feature vote" in outside  # the Kind's caption
+    assert ("It calls a row readmitted = yes when the middle of its support for readmitted = "
+            f"yes is above {clinic_ws.threshold:g}") in outside
+    assert "prior clause" in inside or "leave-one-out" in inside or "-fold" in inside
 
 
 def test_values_condition_says_the_shorter_set():

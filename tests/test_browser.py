@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from browser_util import App, chromium_path, launch, streamlit_server, wide_table
@@ -141,7 +142,7 @@ def test_end_to_end(browser, server, tmp_path):
         _, picked = app.select_index("Instance", 2, expect="Counterfactual")
         row = re.search(r"row (\d+)", picked).group(1)
         assert f"test row {row}" in app.sidebar_text()
-        lower, upper = float(app.metric("ω(POS) lower")), float(app.metric("ω(POS) upper"))
+        lower, upper = float(app.metric("Support, at least")), float(app.metric("Support, at most"))
         assert 0.0 <= lower <= upper <= 1.0
         before = _decision(app)
         assert before in ("POS", "NOT POS", "tie (reported NOT POS)")
@@ -262,14 +263,26 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         assert mine.startswith("r1: IF a1=1 AND a2=1") and "worst radius" not in mine
         assert "Rules: 1" in a.sidebar_text() and "syn" in a.sidebar_text()
         assert b.value("Edit rule").startswith(f'r1: IF "worst radius"={small}')
-        # a refresh on any page reopens the session's own project, not the one B opened last
-        assert "project=" in a.page.url, a.page.url
+        # a refresh on any page reopens the session's own project, not the one B opened last,
+        # on the patient A picked: the same row, answered with the same bounds
+        a.nav("Query", expect="Counterfactual")
+        _, picked = a.select_index("Instance", 3, expect="Counterfactual")
+        row = re.search(r"row (\d+)", picked).group(1)
+        bounds = (a.metric("Support, at least"), a.metric("Support, at most"), a.metric("Decision"))
+        query = parse_qs(urlparse(a.page.url).query)
+        assert "project" in query and query.get("case") == [f"test row {row}"], a.page.url
         a.page.reload()
         a.page.wait_for_selector("h1")
         a.idle()
         a.expect("Project: Session a")
+        a.expect("Counterfactual")
+        assert a.value("Instance") == picked and f"test row {row}" in a.sidebar_text()
+        assert (a.metric("Support, at least"), a.metric("Support, at most"),
+                a.metric("Decision")) == bounds
         side = a.sidebar_text()
-        assert "syn" in side and "Rules: 1" in side and "worst radius" not in a.value("Edit rule")
+        assert "syn" in side and "Rules: 1" in side
+        a.nav("Rules", expect="Add a rule")
+        assert "worst radius" not in a.value("Edit rule")
         b.page.reload()  # and B's its own (B opened last again: the next test's new session
         b.page.wait_for_selector("h1")  # opens B's project, on the default data)
         b.idle()
@@ -373,6 +386,9 @@ def test_kb_page_draws_the_binary_tree_plx_chose(browser, server, tmp_path):
     try:
         upload_in_new_project(app, "Binary tree", path, "outcome")
         app.nav("Knowledge base", expect="The model that answers")  # an upload gets the default
+        assert "answers with the binary ID3 tree" in app.text()  # in plain words
+        app.page.get_by_text("Details: the choice as plx fit reports it").first.click()
+        app.expect("tree-bin-deep answers: out-of-fold F1")  # plx fit's reason, under Details
         text = app.text()
         assert "tree-bin-deep answers: out-of-fold F1" in text and "decision threshold" in text
         app.act(app.page.get_by_role("tab", name="ID3 tree").click,

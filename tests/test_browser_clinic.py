@@ -64,11 +64,24 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
 
             times["knowledge base page"] = app.nav("Knowledge base",
                                                    expect="The model that answers")
+            body = app.text()  # plain words first; plx fit's own reason under "Details"
+            assert "each checked on rows it was not fitted on" in body
+            assert "prior clause" not in body and "-fold" not in body, body
+            app.page.get_by_text("Details: the choice as plx fit reports it").first.click()
+            app.expect("answers: out-of-fold F1")
             body = app.text()
             assert "answers: out-of-fold F1" in body and "Answering:" in body
             assert "decision threshold" in body
 
             times["query page"] = app.nav("Query", expect="Answer")
+            # at 1024 px (a clinic's laptop) every filter's label and the answer read whole
+            for width in (1024, 1440):
+                app.page.set_viewport_size({"width": width, "height": 2400})
+                for label in ("Only wrong decisions", "Only rows with a missing value"):
+                    assert not app.label_cut("stCheckbox", label), (width, label)
+                assert not app.metric_cut("Decision") and not app.metric_cut("True label"), width
+                app.shot(f"clinic_query_{width}")
+            app.page.set_viewport_size({"width": 1400, "height": 2400})
             app.act(app.page.get_by_text("Only rows with a missing value").click,
                     expect="rows. Click a row")
             times["pick a row with a missing cell"], picked = app.select_other(

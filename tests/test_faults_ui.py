@@ -74,7 +74,7 @@ def assert_plain_fault(at, what: str, kind: str) -> None:
 
 
 def bounds_shown(at) -> tuple[str, str, str]:
-    return metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper"), metric(at, "Decision")
+    return metric(at, "Support, at least"), metric(at, "Support, at most"), metric(at, "Decision")
 
 
 # --------------------------------------------------------------------------- Query
@@ -103,14 +103,14 @@ def test_query_page_keeps_the_last_bounds_when_the_solver_fails(base_ws, kind):
     at.run()
     assert not at.exception and not errors(at), errors(at)
     b = query(ws.current_kb(), edited.known(), semantics=ws.semantics, method=ws.method)
-    assert (metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")) == (f"{b.lower:.3f}", f"{b.upper:.3f}")
+    assert (metric(at, "Support, at least"), metric(at, "Support, at most")) == (f"{b.lower:.3f}", f"{b.upper:.3f}")
     assert "the last result" not in texts(at)
     # … and so does the next edit
     v1 = at.selectbox(key="q_val_1")
     v1.set_value(next(o for o in v1.options if o not in (v1.value, "(unknown)"))).run()
     assert not at.exception and not errors(at), errors(at)
     b = query(ws.current_kb(), ws.selected.known(), semantics=ws.semantics, method=ws.method)
-    assert (metric(at, "ω(POS) lower"), metric(at, "ω(POS) upper")) == (f"{b.lower:.3f}", f"{b.upper:.3f}")
+    assert (metric(at, "Support, at least"), metric(at, "Support, at most")) == (f"{b.lower:.3f}", f"{b.upper:.3f}")
     assert "the last result" not in texts(at)
 
 

@@ -220,7 +220,13 @@ def test_the_default_s_candidates_are_named_as_the_search_has_them():
 
     said = W.candidates_sentence()
     assert all(W.model_name(c) in said for c in CANDIDATES)
-    assert "fitted vote" in said and "leave-one-out" in W.scoring_words()
+    assert "fitted vote" in said and "one row at a time" in W.scoring_words()
+    # a clinician reads rounds, not folds (the reason plx fit prints keeps "10-fold")
+    from plx_core.selection import SELECT_FOLDS
+    from plx_core.vote import VOTE_FOLDS
+
+    assert f"in {VOTE_FOLDS} rounds" in said and f"in {SELECT_FOLDS} for the trees" in said
+    assert "fold" not in said and "leave-one-out" not in said
 
 
 # --------------------------------------------------------------------------- quoting round trip
@@ -275,13 +281,18 @@ def test_selection_sentence_says_what_answers_and_why_in_words():
     said = selection_sentence(scores, "tree-all", 300, "readmitted = yes")
     assert said.startswith("plx tried two kinds of model (three settings in all) on the 300 "
                            "training rows")
-    assert ("answers with the ID3 tree: it found the readmitted = yes rows best (F1 0.620"
-            in said)
-    assert "against 0.580 for the next, the tuned Direct KB (direct)." in said
-    # a higher score that does not answer is not hidden
+    assert ("answers with the ID3 tree, grown in full: it found the readmitted = yes rows best "
+            "(F1 0.620" in said)
+    assert "against 0.580 for the next, the tuned Direct KB." in said
+    # a higher score that does not answer is not hidden; its setting in words, not its key
     said = selection_sentence(scores, "direct", 300, "readmitted = yes")
     assert "answers with the tuned Direct KB (F1 0.580" in said
-    assert "The ID3 tree (tree-all) scored higher, 0.620, but not by enough" in said
+    assert ("Another candidate, the ID3 tree, grown in full, scored higher (0.620), but not by "
+            "enough") in said
+    said = selection_sentence(scores, "tree-all depth≤2", 300, "readmitted = yes")
+    assert "answers with the ID3 tree, at most 2 levels deep" in said
+    assert "Another candidate, the same model grown in full, scored higher (0.620)" in said
+    assert "depth≤" not in said and "tree-all" not in said
 
 
 def test_threshold_moved_sentence_names_both_thresholds():

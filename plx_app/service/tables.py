@@ -55,10 +55,20 @@ ENCODINGS = {"utf-8": "UTF-8 (default; a byte order mark is skipped)",
 Windows-1252 is not Latin-1: it writes 27 letters and signs (€, š, “) where Latin-1 has
 control codes, so each is named apart."""
 PARQUET_SUFFIXES = (".parquet", ".pq")
-CUT_METHODS = {"mdlp": "supervised (entropy / MDL; default)", "tree": "supervised (small tree)",
-               "quantile": "equal-frequency bins", "uniform": "equal-width bins"}
-"""The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page."""
+CUT_METHODS = {"mdlp": "where the outcome changes most (default)",
+               "tree": "where a small decision tree splits the outcome",
+               "quantile": "the same number of rows in each bin",
+               "uniform": "bins of equal width"}
+"""The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page;
+the keys ("mdlp", "quantile", …) are `plx fit --discretize`'s and never shown."""
+CUT_SAID = {**CUT_METHODS, "mdlp": "where the outcome changes most",
+            "cuts": "at the data set's own cut points"}
+"""How a column was cut (`Binning.method`), in the words of the Data page's notes and table."""
 
+
+def cut_said(method: str) -> str:
+    """How a numeric column was cut, in plain words (`CUT_SAID`; an unknown key as it is)."""
+    return CUT_SAID.get(method, method)
 
 
 
@@ -428,10 +438,10 @@ def cut_points(ds: Dataset) -> pd.DataFrame:
     rows = []
     for f, b in (ds.schema.bins if ds.schema is not None else {}).items():
         show = date_text if is_date_format(b.number_format) else fmt_number
-        rows.append({"column": f, "method": b.method,
+        rows.append({"column": f, "cut": cut_said(b.method),
                      "cut points": ", ".join(show(c) for c in b.cuts) or "(none)",
                      "bins": " | ".join(b.labels)})
-    return pd.DataFrame(rows, columns=["column", "method", "cut points", "bins"])
+    return pd.DataFrame(rows, columns=["column", "cut", "cut points", "bins"])
 
 
 def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
@@ -472,7 +482,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
-                                  f"({b.method}{read})."))
+                                  f"({cut_said(b.method)}{read})."))
             if frame is not None and f in frame.columns and (
                     how := censored_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))

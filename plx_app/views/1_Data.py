@@ -35,7 +35,7 @@ st.markdown(f"**In use:** {md(ws.dataset.name)}")
 st.caption(md(ws.dataset.description))
 c2, c3, c4 = st.columns(3)
 c2.metric("Rows × features", f"{n_rows} × {n_feat}")
-c3.metric("POS is", ws.positive)
+c3.metric("Positive class", ws.positive)
 c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
 st.caption(md(wording.split_sentence(n_rows, int(ws.X_train.index.nunique()), len(ws.X_train),
                                      len(ws.X_test), ws.settings.balance, ws.settings.test_size,
@@ -205,12 +205,12 @@ numeric = st.multiselect("Numeric columns to cut into bins (others are categoric
                          numeric_opts, default=[c for c in num_default if c in numeric_opts],
                          key=f"data_numeric_{fp}_{label}")
 b1, b2 = st.columns(2)
-method = b1.selectbox("Discretisation", list(CUT_METHODS),
+method = b1.selectbox("Where to cut numeric columns into bins", list(CUT_METHODS),
                       index=list(CUT_METHODS).index(base.method) if base.method in CUT_METHODS else 0,
                       format_func=CUT_METHODS.get, key=f"data_method_{fp}",
                       help="Cut points are found on the training rows only, by the same "
-                           "discretiser as PLXClassifier and plx fit (the default is theirs).")
-bins = b2.slider("Bins per numeric column (at most, for the supervised methods)", 2, 10,
+                           "method as PLXClassifier and plx fit (the default is theirs).")
+bins = b2.slider("Bins per numeric column (at most, where cut by the outcome)", 2, 10,
                  int(base.bins), key=f"data_bins_{fp}")
 per_column: dict[str, int] = dict(base.bins_per_column) if same else {}
 if numeric:

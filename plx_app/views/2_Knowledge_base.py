@@ -84,32 +84,38 @@ if settings != ws.kb_settings and not ws.kb_note:
 
 
 def model_panel(model: ModelChoice) -> None:
-    """Which model plx's default chose, why, and how it answers."""
+    """Which model plx's default chose and why, in plain words; the precise reason (as
+    `plx fit` prints it) and every candidate's score under "Details"."""
     said = model.summary(ws.class_name)
     if said:
         st.markdown(md(said))
-    st.markdown(md(f"Answering: {model.name} ({model.chosen}), decision threshold "
-                   f"{model.threshold:g} on the mean of the ω(POS) bounds, "
-                   f"{wording.semantics_name(model.semantics)}."))
-    st.text(model.reason)
-    if len(model.scores):
-        st.dataframe(model.scores, hide_index=True, width="stretch", key="kb_model_scores",
-                     column_config={"out-of-fold F1": st.column_config.NumberColumn(format="%.3f"),
-                                    "threshold": st.column_config.NumberColumn(format="%.2f")})
-        st.caption(f"Each candidate's F1 on the training rows it did not learn from "
-                   f"({wording.scoring_words()}), at its best threshold; the one marked "
-                   f"answers. The test split was not used. {wording.threshold_column_said()}")
-        if model.threshold_note():
-            st.caption(model.threshold_note())
+    pos = wording.class_names(ws.class_name)[0]
+    st.markdown(md(f"It calls a row {pos} when the middle of its support for {pos} is above "
+                   f"{model.threshold:g} (support runs from 0, ruled out, to 1, certain)."))
+    with st.expander("Details: the choice as plx fit reports it, and every candidate's score"):
+        st.caption(md(f"Answering: {model.name} ({model.chosen}), decision threshold "
+                      f"{model.threshold:g} on the mean of the ω(POS) bounds, "
+                      f"{wording.semantics_name(model.semantics)}."))
+        st.text(model.reason)
+        if len(model.scores):
+            st.dataframe(model.scores, hide_index=True, width="stretch", key="kb_model_scores",
+                         column_config={
+                             "out-of-fold F1": st.column_config.NumberColumn(format="%.3f"),
+                             "threshold": st.column_config.NumberColumn(format="%.2f")})
+            st.caption(f"Each candidate's F1, {wording.scoring_words()}, at its best "
+                       f"threshold; the one marked "
+                       f"answers. The test split was not used. {wording.threshold_column_said()}")
+            if model.threshold_note():
+                st.caption(model.threshold_note())
     for col, why in model.excluded:
         st.caption(md(f"Left out: {col} ({why})"))
     if model.tree_note:
         st.caption(md(model.tree_note))
     cuts = ws.model_cut_points()
     if cuts is not None:
-        st.caption("It cuts the numeric columns at its own cut points, not the Data page's bins "
-                   "(as PLXClassifier and plx fit do): queries, explanations and row lists use "
-                   "these while it answers.")
+        st.caption("It cuts the numeric columns at its own points, not at the Data page's bins "
+                   "(as plx fit does): the answers, explanations and row lists use these while "
+                   "it answers.")
         st.dataframe(cuts, hide_index=True, width="stretch", key="kb_model_cuts")
 
 

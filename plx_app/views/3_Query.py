@@ -43,6 +43,9 @@ from plx_app.widgets import (
 from plx_core import wording
 from plx_core.plots import bounds_interval, evidence_bars
 
+SUPPORT_LOW, SUPPORT_HIGH = "Support, at least", "Support, at most"
+"""The metrics of the answer's bounds of ω(POS), in words."""
+
 ws = page_setup()
 st.title("Query")
 
@@ -99,7 +102,7 @@ if ws.selected is None:  # first visit: a row plx decides right and confidently
     st.session_state["q_first"] = True
 
 st.subheader("Instance")
-p1, p2, p3, p4 = st.columns(4)
+p1, p2, p3 = st.columns(3)  # at 1024 px a fourth column cut its checkbox's label
 PARTS = ["test", "train"]
 part = p1.radio("Rows from", PARTS, horizontal=True, key="q_part",
                 index=PARTS.index(ws.selected.origin) if ws.selected.origin in PARTS else 0,
@@ -114,14 +117,15 @@ with guard("Listing the rows"):
         "label": y.astype(str),
         "plx decision": "?" if dec is None else
         dec["decision"].reindex(X.index).map(said).to_numpy(),
-        "ω(POS) mean": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
+        "support (middle)": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
     classes = ["(any)"] + sorted(y.astype(str).unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", *said.values()], key="q_f_dec")
-    wrong = p4.checkbox("Only wrong decisions", key="q_f_wrong")
-    t1, t2 = st.columns([2, 1])
-    text = t1.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
+    text = st.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
                          key="q_f_text")
+    t1, t2 = st.columns(2)
+    wrong = t1.checkbox("Only wrong decisions", key="q_f_wrong",
+                        help="Rows where plx's decision is not the recorded label")
     only_missing = t2.checkbox("Only rows with a missing value", key="q_f_missing",
                                help="Rows where at least one feature has no value")
     shown = table
@@ -214,12 +218,18 @@ with guard("Answering the query"):
         known = shown.known()
         pos_name, neg_name = wording.class_names(ws.class_name)
         word = wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold)
-        a = st.columns([3, 1, 1, 1])  # the decision names the class: room to read it whole
-        a[0].metric("Decision", word, help=md(f"POS means {ws.positive}; a tie at exactly "
-                                              f"{ws.threshold:g} is reported as {neg_name}"))
-        a[1].metric("ω(POS) lower", f"{b.lower:.3f}")
-        a[2].metric("ω(POS) upper", f"{b.upper:.3f}")
-        a[3].metric("True label", "unknown" if shown.label is None else shown.label)
+        # two per row: at 1024 px four in a row cut a class name ("m…")
+        a = st.columns(2)
+        a[0].metric("Decision", word, help=md(f"A tie at exactly {ws.threshold:g} is reported "
+                                              f"as {neg_name}"))
+        a[1].metric("True label", "unknown" if shown.label is None else shown.label)
+        sup = st.columns(2)
+        sup[0].metric(SUPPORT_LOW, f"{b.lower:.3f}",
+                    help=md(f"The least support the rules leave for {pos_name} (ω(POS), lower "
+                            "bound): 0 rules it out, 1 makes it certain"))
+        sup[1].metric(SUPPORT_HIGH, f"{b.upper:.3f}",
+                    help=md(f"The most support the rules leave for {pos_name} (ω(POS), upper "
+                            "bound)"))
         st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
                                                truth=shown.label, positive_value=ws.positive,
                                                threshold=ws.threshold)))
