@@ -2049,11 +2049,15 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     known = vs.notna().to_numpy() & ys.notna().to_numpy()
     if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
         return None
-    pairs = pd.DataFrame({"v": vs[known].to_numpy(), "y": ys[known].to_numpy()}).drop_duplicates()
-    if not len(pairs) == pairs["v"].nunique() == pairs["y"].nunique() == n_classes:
+    v_codes, v_vals = pd.factorize(vs.to_numpy()[known])  # the distinct (value, class) pairs
+    y_codes, y_vals = pd.factorize(ys.to_numpy()[known])  # by codes, not a frame's rows
+    keys, first = np.unique(v_codes.astype(np.int64) * len(y_vals) + y_codes, return_index=True)
+    if not len(keys) == len(v_vals) == len(y_vals) == n_classes:
         return None
+    seen = np.sort(first)  # the pairs in the order the rows first hold them
+    pairs = zip(v_vals[v_codes[seen]], y_vals[y_codes[seen]])
     shown = ", ".join(f"{v!r} ↔ {c!r}" for v, c in
-                      sorted(pairs.itertuples(index=False), key=lambda p: natural_key(p[1]))[:4])
+                      sorted(pairs, key=lambda p: natural_key(p[1]))[:4])
     return (f"its values pair one to one with the label's classes on every row ({shown}): a "
             "copy of the label? A model answers from it alone; leave it out unless new rows "
             "know it before the outcome")
@@ -2098,15 +2102,21 @@ def numbered_like_ids(x: np.ndarray) -> bool:
     return float(x.max() - x.min() + 1) <= 1.5 * len(np.unique(x))
 
 
+_DIGIT = re.compile(r"\d")
+_FEW_WHOLE = re.compile(r"[+-]?[0-9]{1,15}")  # plain whole numbers a float holds exactly
+
+
 def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     """True when `s` holds text that `plx fit` reads as numbers (or dates) and bins
     (`_read_numbers`, `_binned`): `PLXClassifier`, which keeps text as text, says so when
     it keeps such a column as categories, so that numbers never silently become categories."""
     if pd.api.types.infer_dtype(s, skipna=True) != "string":
         return False
-    distinct = pd.Series(pd.unique(s.dropna().to_numpy(dtype=object)), dtype=object)
-    if not distinct.astype(str).str.contains(r"\d", regex=True).any():
+    distinct = pd.unique(s.dropna().to_numpy(dtype=object))  # text: each value looked at once
+    if not any(_DIGIT.search(v) for v in distinct):
         return False  # no digit, no number or date: the fit's categories ("y", "n") cheaply
+    if len(distinct) <= max_categories and all(_FEW_WHOLE.fullmatch(v) for v in distinct):
+        return False  # a few whole numbers ("0", "1", "2"): categories in any reading, cheaply
     x, bad, fmt, _, _ = _read_numbers(s)
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 

@@ -28,10 +28,12 @@ from plx_core.data import (
     discretise,
     fit_bins,
     infer_schema,
+    label_copy,
     load_csv,
     number_format,
     read_table,
     reads_as_numbers,
+    text_binned,
     train_test_split_stratified,
     unread_numbers,
 )
@@ -1204,3 +1206,38 @@ def test_a_predict_file_of_1_234_numbers_is_told_to_name_its_decimal_mark():
     with pytest.raises(DataError, match=r"' 69,880 '.*name the decimal mark \(--decimal") as e:
         b.apply(pd.Series([" 69,880 ", "41000"], name="income"))
     assert "missing markers" not in str(e.value)
+
+
+@hyp.settings(max_examples=40, deadline=None)
+@hyp.given(hst.lists(hst.one_of(hst.sampled_from(["0", "1", "-2", "+3", "07", "12", "1.5", "2.0",
+                                                  " 4", "1e3", "٣", "unknown", "<5", "≥ 20", "−5", "9" * 400]),
+                                hst.integers(-10**20, 10**20).map(str), hst.none()),
+                     min_size=1, max_size=40))
+def test_a_text_column_is_binned_as_its_numbers_read_say(cells):
+    """`text_binned` (whether `plx fit` would bin a text column, which `PLXClassifier` then notes
+    it keeps as categories) answers as reading every cell does, also where a few whole numbers
+    ("0", "1", "2") are answered without reading them: signs, leading zeros, spaces, decimals,
+    exponents, other scripts' digits, stray text, censored cells, numbers too long for a float."""
+    from plx_core.data import _binned, _read_numbers
+
+    s = pd.Series(cells, dtype=object)
+    hyp.assume(s.notna().any())
+    x, bad, fmt, _, _ = _read_numbers(s)
+    read = not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), 10)
+    assert text_binned(s) is bool(read)
+    assert text_binned(pd.Series(["0", "1", "2", None] * 5)) is False  # 0/1/2 codes: categories
+    assert text_binned(pd.Series(["0.5", "1", "2"] * 5)) is True  # not whole: binned
+    assert text_binned(pd.Series([str(v) for v in range(11)])) is True  # 11 values: binned
+
+
+def test_a_copy_of_the_label_is_said_with_its_pairs_in_class_order():
+    """`label_copy` names a column whose values pair one to one with the classes (missing cells
+    aside), its pairs shown in the classes' order; one value on two classes, or two values
+    on one class, is no copy."""
+    y = pd.Series(["b", "a", "c", "a", "b", None, "c"])
+    said = label_copy(pd.Series(["z", "y", "x", "y", "z", "x", None]), y)
+    assert said is not None and "('y' ↔ 'a', 'z' ↔ 'b', 'x' ↔ 'c')" in said
+    assert label_copy(pd.Series(["z", "y", "x", "y", "x", "x", "x"]), y) is None  # x on two
+    assert label_copy(pd.Series(["z", "y", "x", "w", "z", "x", "x"]), y) is None  # 4 values
+    said = label_copy(pd.Series([1.0, 0.0, 2.0, 0.0, 1.0, 2.0, 2.0]), y)
+    assert said is not None and "('0' ↔ 'a', '1' ↔ 'b', '2' ↔ 'c')" in said
