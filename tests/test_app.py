@@ -653,6 +653,41 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert len(at.session_state["ws"].rules) == 2
 
 
+def test_rules_page_takes_a_comparison_on_a_number(base_ws):
+    """`IF <number column> >= <cut> THEN POS` typed in the whole-rules box is read on the
+    model's bins: listed as the bins at and above the cut, flipping exactly the decisions the
+    same rule on those bins flips; a number inside a bin is refused and nothing is added."""
+    from plx_core.data import bin_cuts, bin_labels, fmt_number
+    from plx_core.tokens import condition_text, quote
+
+    ws = fresh(base_ws)
+    dom = ws.domains()
+    f = next(f for f in ws.features if bin_cuts(dom[f]))
+    cuts = bin_cuts(dom[f])
+    c = cuts[len(cuts) // 2]
+    above = [lab for lab in bin_labels(cuts)[len(cuts) // 2 + 1:] if lab in dom[f]]
+    typed = f"IF {quote(f)} >= {fmt_number(c)} THEN POS [p=1, w=10000]"
+    at = run("plx_app/views/5_Rules.py", ws)
+    said = [str(x.value).replace("\\", "") for x in at.caption]
+    assert any(typed.replace("p=1, w=10000", "p=0.9, w=5") in x for x in said), said
+    flips = []
+    for text in (typed, " OR ".join(condition_text(f, lab) for lab in above).join(
+            ("IF ", " THEN POS [p=1, w=10000]"))):
+        at = run("plx_app/views/5_Rules.py", fresh(base_ws))
+        at.text_area(key="r_rules_text").set_value(text)
+        at.form_submit_button[1].click().run()
+        assert not at.exception and not errors(at), errors(at)
+        assert list(at.dataframe[0].value["rule"]) == [
+            f"IF {condition_text(f, lab)} THEN POS" for lab in above]
+        flips.append(int(metric(at, "Decisions that flip")))
+    assert flips[0] == flips[1] >= 1
+    inside = (cuts[0] + cuts[1]) / 2 if len(cuts) > 1 else cuts[0] + 1
+    at.text_area(key="r_rules_text").set_value(f"IF {quote(f)} > {fmt_number(inside)} THEN POS [p=0.9]")
+    at.form_submit_button[1].click().run()
+    assert any(f"{fmt_number(inside)} falls inside the bin" in e for e in errors(at)), errors(at)
+    assert len(at.session_state["ws"].rules) == len(above)
+
+
 def test_rules_page_edit_disable_delete(base_ws):
     ws = fresh(base_ws)
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
