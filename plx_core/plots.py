@@ -487,16 +487,18 @@ def tree_figure(tree: Any, selected: int | None = None, title: str | None = None
 
 def confusion_matrix_figure(cm: Any, labels: Sequence[str] = ("NOT POS", "POS"),
                             title: str | None = "Confusion matrix (test split)") -> go.Figure:
-    """Rows = true class, columns = predicted; cell text = the count."""
+    """Rows = true class, columns = predicted; cell text = the count. Each tick label is two
+    short lines ("true" / the class), level and in the margins it needs: in a half-width
+    column at 1024 px one long rotated line was cut ("e readmitted ≠ yes")."""
     m = np.asarray(cm, dtype=int)
     names = [esc(lab) for lab in labels]
     fig = go.Figure(go.Heatmap(
-        z=m, x=[f"predicted {n}" for n in names], y=[f"true {n}" for n in names],
+        z=m, x=[f"predicted<br>{n}" for n in names], y=[f"true<br>{n}" for n in names],
         text=m.astype(str), texttemplate="%{text}", colorscale="Blues", showscale=False,
         hovertemplate="%{y}, %{x}: %{z}<extra></extra>",
     ))
-    fig.update_yaxes(autorange="reversed")
-    return _layout(fig, title, height=300)
+    return _layout(fig, title, height=300, xaxis=dict(tickangle=0, automargin=True),
+                   yaxis=dict(autorange="reversed", automargin=True))
 
 
 def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve") -> go.Figure:

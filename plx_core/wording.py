@@ -394,10 +394,10 @@ def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: b
     by `explanation_sentence`, `Explanation.summary` and the CLI's note."""
     why = ""
     if answer_by_prior:
-        why = ("; the answer itself is the model's prior clause, which none of the rules about "
+        why = ("; the answer itself is the model's base rate, which none of the rules about "
                "the row's values outweighs")
     elif by_prior:
-        why = ("; its support is the model's prior clause, which the rules about these values "
+        why = ("; its support is the model's base rate, which the rules about these values "
                "do not outweigh")
     return f"no {_group(k, many=False)} decides {side} on its own{why}"
 
@@ -472,8 +472,9 @@ def prior_ranked_said(n: int, k: int) -> str:
     sees them at 0.000 (or 1.000) and asks why a weaker case was chosen."""
     one = n == 1
     return (f"{_cap(plural(n, _group(k, many=False), _group(k)))} "
-            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} (its prior "
-            f"clause, which no rule about {'its' if one else 'their'} values outweighs), so "
+            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} (its answer "
+            f"before any value is known, which no rule about {'its' if one else 'their'} "
+            "values outweighs), so "
             f"{'it ranks' if one else 'they rank'} after every candidate the rules answer, "
             f"whatever {'its' if one else 'their'} support (marked \"{PRIOR_ALONE}\").")
 

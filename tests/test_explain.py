@@ -1060,7 +1060,8 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     assert not e2.decides and e2.best.by_prior
     said = explanation_sentence(e2, "yes")
     assert said.startswith("No pair of values decides yes on its own; its support is the "
-                           "model's prior clause"), said
+                           "model's base rate"), said
+    assert "prior clause" not in said  # a clinician reads "base rate" (the KB page's word)
     assert "no pair of values decides positive" in e2.summary()
     e3 = explain(kb, q, k=3, semantics="relevant")  # the term's three values decide it
     assert e3.decides and set(e3.features) == {"a", "b", "c"}
@@ -1077,8 +1078,8 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     assert (e.query_bounds.lower, e.query_bounds.upper) == (0.0, 0.0) and e.answer_by_prior
     assert not e.positive and not e.decides
     assert explanation_sentence(e, "yes").startswith(
-        "No pair of values decides not yes on its own; the answer itself is the model's prior "
-        "clause, which none of the rules about the row's values outweighs.")
+        "No pair of values decides not yes on its own; the answer itself is the model's base "
+        "rate, which none of the rules about the row's values outweighs.")
     assert not e2.answer_by_prior and not e3.answer_by_prior
 
 
