@@ -34,11 +34,18 @@ in benchmarks/RESULTS.md ("Explanations that decide nothing").
 
 **Tie-break** (documented in `TIE_BREAK` and measured): candidates with the same ω(POS) are
 ranked by (1) the bound on the decision's side — the larger lower bound for a positive
-query, the smaller upper bound for a negative one —, then (2) the weighted mean of the
-targets of the clauses the sub-query settles (the median terms: for `POS ∨ ¬K` its p, for
-`¬POS ∨ ¬K` 1 − p), larger first for a positive query, smaller for a negative one, then
-(3) feature order. Criterion (2) asks which candidate the *bulk* of its evidence favours
-when the median — decided by a single clause — cannot tell them apart.
+query, the smaller upper bound for a negative one —, then (2) the net evidence of the
+clauses the sub-query settles, Σ w·(t − ½) over their weights w and targets t (the median
+terms: for `POS ∨ ¬K` its p, for `¬POS ∨ ¬K` 1 − p; a prior clause left out), larger first
+for a positive query, smaller for a negative one, then (3) feature order. Criterion (2) asks
+which candidate the *bulk* of its evidence favours when the median — decided by a single
+clause — cannot tell them apart. It was the weighted mean Σ w·t / Σ w until the diabetes
+table (binarised at the median, 3 random booleans added): where one clause sets every
+pair's ω(POS), the mean ranked a second feature higher the *less* its clause weighed (it
+diluted the first's target least), so a fitted vote's noise boolean of weight 0.017 was cited
+in 76 of 133 test rows; a clause of weight near 0 adds near nothing to the net evidence.
+On the Syn 10/4 protocol below both pick the same features for every row (2,097 rows × k =
+1…5; `bench_explain.py`, section d, which prints both).
 
 Measured on Syn 10/4 (3,000 balanced rows, seed string 3232411132, 70/30 split, Direct KB,
 relevant semantics; data seeds 0–3; `benchmarks/bench_explain.py`, section d): explanation
@@ -50,7 +57,8 @@ secondary criteria                          true positives               classif
 ==========================================  ===========================  ===========================
 feature order only                          1, .9997, 1, .9976, .9852    1, .9990, 1, .9923, .9584
 bound, then feature order                   same (the bounds were points on this data)
-bound, evidence mean, feature order (kept)  1, 1, 1, .9999, .9901        1, 1, 1, .9956, .9626
+bound, evidence mean, feature order         1, 1, 1, .9999, .9901        1, 1, 1, .9956, .9626
+bound, net evidence, feature order (kept)   the same picks: the same figures
 bound, p of the clause on K itself [*]      1, 1, 1, .9965, .981         1, 1, 1, .9908, .9545
 bound, total support of the clauses [*]     1, 1, 1, .9998, .9905        1, 1, 1, .9955, .9628
 ==========================================  ===========================  ===========================
@@ -105,11 +113,11 @@ from .tokens import condition_text
 DECIMALS = 9  # ω values are compared after rounding to this many decimals (no float noise)
 TIE_BREAK = {
     "positive": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
-                "prior, or answered by the prior clause alone, ranks last) larger lower bound, then larger evidence mean (weighted mean of the targets "
+                "prior, or answered by the prior clause alone, ranks last) larger lower bound, then larger net evidence (Σ w·(target − ½) "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
     "negative": "(after ω(POS); a candidate with a feature that settles no clause of it but the "
-                "prior, or answered by the prior clause alone, ranks last) smaller upper bound, then smaller evidence mean (weighted mean of the targets "
+                "prior, or answered by the prior clause alone, ranks last) smaller upper bound, then smaller net evidence (Σ w·(target − ½) "
                 "of the clauses the sub-query settles, a prior clause left out), then feature "
                 "order",
 }
@@ -168,7 +176,7 @@ class _ClauseSets:
 
 
 def evidence_weights(w: np.ndarray, prior: np.ndarray | None) -> np.ndarray:
-    """Clause weights `w` as the evidence mean counts them (`TIE_BREAK`): a prior clause's 0 —
+    """Clause weights `w` as the tie-break's evidence counts them (`TIE_BREAK`): a prior clause's 0 —
     it is no feature's evidence, and in a fitted vote's KB (prior weight 1.8 against clause
     weights of 0.05–1.4) it made hundreds of sub-queries tie at [1, 1] with the prior's target
     as their mean, so noise features were cited by feature order."""
@@ -489,17 +497,18 @@ class _SubQueries:
         return out
 
     def evaluate(self, sub: np.ndarray, stats: bool = True) -> dict[str, np.ndarray]:
-        """lower, upper (and, with `stats`, the evidence mean and number of settled clauses)
+        """lower, upper (and, with `stats`, the evidence mean, number and net evidence of the settled clauses)
         per sub-query mask (S × n over the query's known features)."""
         sub = np.asarray(sub, dtype=bool).reshape(-1, self.n)
         S = len(sub)
         self.evaluated += S
         lower, upper = np.zeros(S), np.ones(S)
         evm, ncl = np.full(S, np.nan), np.zeros(S, dtype=np.int64)
+        net = np.full(S, np.nan)
         idle = np.zeros(S, dtype=np.int64)
         by_prior = np.zeros(S, dtype=bool)
         out = {"lower": lower, "upper": upper, "evidence_mean": evm, "n_clauses": ncl,
-               "idle": idle, "by_prior": by_prior}
+               "evidence": net, "idle": idle, "by_prior": by_prior}
         if S == 0:
             return out
         # pair enumeration costs 2^|coalition| lookups per sub-query, `subquery_bounds` one
@@ -517,7 +526,7 @@ class _SubQueries:
                                     semantics=self.sem)
                 lower[a:a + chunk], upper[a:a + chunk] = b.lower, b.upper
             if stats and len(self._t):
-                self._stats(sub, evm, ncl, idle, lower, upper, by_prior)
+                self._stats(sub, evm, ncl, net, idle, lower, upper, by_prior)
             return out
         # full semantics: each sub-query reduced on its own; those needing the LP are solved
         # together, _LP_BATCH at a time, as one block-diagonal LP (`solve_bounds_many`)
@@ -528,6 +537,7 @@ class _SubQueries:
         inv = inv.ravel()
         U = len(keys)
         u_lo, u_hi, u_evm, u_ncl = np.zeros(U), np.ones(U), np.full(U, np.nan), np.zeros(U, np.int64)
+        u_net = np.full(U, np.nan)
         u_pri = np.zeros(U, bool)
         priors = self._prior_ids
         pending: list[tuple[int, Any]] = []
@@ -538,13 +548,14 @@ class _SubQueries:
             sq = {f: v for f, v, keep in zip(self.names, self.values, keys[u]) if keep}
             ukeys.append((tuple(sq.items()), atoms))
             if shared is not None and ukeys[u] in shared:  # the same sub-query of another row
-                u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u] = shared[ukeys[u]]
+                u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u], u_net[u] = shared[ukeys[u]]
                 continue
             pq = prepare_query(self.kb, sq | dict(self.pq.atoms))
             red = reduce_kb(self.kb, pq, self.sem)
             u_ncl[u] = len(red.med_target)
             if len(red.med_target) and red.med_w.sum() > 0:
                 u_evm[u] = float(red.med_w @ red.med_target / red.med_w.sum())
+                u_net[u] = float(red.med_w @ (red.med_target - 0.5))  # `net_evidence`
             if len(red.lp_rows) == 0 and not red.lp_extra:
                 u_lo[u], u_hi[u] = weighted_median(red.med_target, red.med_w)
                 if len(priors):  # the prior's own target, backed by no other clause
@@ -561,8 +572,9 @@ class _SubQueries:
                 u_lo[u], u_hi[u] = lo, hi
         if shared is not None:
             for u in range(U):
-                shared[ukeys[u]] = (u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u])
+                shared[ukeys[u]] = (u_lo[u], u_hi[u], u_evm[u], u_ncl[u], u_pri[u], u_net[u])
         lower[:], upper[:], evm[:], ncl[:] = u_lo[inv], u_hi[inv], u_evm[inv], u_ncl[inv]
+        net[:] = u_net[inv]
         by_prior[:] = u_pri[inv]
         return out
 
@@ -696,28 +708,29 @@ class _SubQueries:
             out["lower"][a:b], out["upper"][a:b] = lo, hi
             if stats:
                 self._stats_from_pairs(s_idx, j_idx, sub[a:b], out["evidence_mean"][a:b],
-                                       out["n_clauses"][a:b], out["idle"][a:b], lo, hi,
-                                       out["by_prior"][a:b])
+                                       out["n_clauses"][a:b], out["evidence"][a:b],
+                                       out["idle"][a:b], lo, hi, out["by_prior"][a:b])
 
     @functools.cached_property
     def _w_evidence(self) -> np.ndarray:
         return evidence_weights(self._w, self._sets.prior)
 
-    def _stats_from_pairs(self, s_idx, j_idx, sub, evm, ncl, idle, lower, upper, by_prior
+    def _stats_from_pairs(self, s_idx, j_idx, sub, evm, ncl, net, idle, lower, upper, by_prior
                           ) -> None:
         w = self._w_evidence
-        evm[:], ncl[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], len(sub))
+        evm[:], ncl[:], net[:] = _settled_stats(s_idx, w[j_idx], (w * self._t)[j_idx], len(sub))
         idle[:] = idle_features(s_idx, self._cmb[j_idx], self._sets.prior[j_idx],
                                 _bitmasks(sub))
         by_prior[:] = prior_decided(self._sets.prior, self._t, s_idx, j_idx, lower, upper)
 
-    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray, idle: np.ndarray,
-               lower: np.ndarray, upper: np.ndarray, by_prior: np.ndarray) -> None:
+    def _stats(self, sub: np.ndarray, evm: np.ndarray, ncl: np.ndarray, net: np.ndarray,
+               idle: np.ndarray, lower: np.ndarray, upper: np.ndarray, by_prior: np.ndarray
+               ) -> None:
         """Evidence mean and count of the clauses each sub-query settles (all features of the
         clause kept), how many of its features settle none of them but the prior, and whether
         the prior alone sets its answer (`prior_decided`)."""
         if self.n <= 62:
-            self._stats_from_pairs(*self._pairs(sub), sub, evm, ncl, idle, lower, upper,
+            self._stats_from_pairs(*self._pairs(sub), sub, evm, ncl, net, idle, lower, upper,
                                    by_prior)
             return
         R = len(self._t)
@@ -731,6 +744,7 @@ class _SubQueries:
             ncl[a:a + chunk] = np.rint(sums[:, 2]).astype(np.int64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 evm[a:a + chunk] = np.where(sums[:, 0] > 0, sums[:, 1] / sums[:, 0], np.nan)
+            net[a:a + chunk] = net_evidence(sums[:, 0], sums[:, 1])
             covered = (act.astype(np.float64) @ real) > 0
             idle[a:a + chunk] = (sub[a:a + chunk] & ~covered).sum(axis=1)
 
@@ -786,13 +800,24 @@ def idle_features(s_idx: np.ndarray, masks: np.ndarray, prior: np.ndarray, sub: 
 
 
 def _settled_stats(s_idx: np.ndarray, w: np.ndarray, wt: np.ndarray, S: int
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Evidence mean (Σ w·t / Σ w; NaN without clauses) and number of the clauses each of S
-    sub-queries settles, from its (sub-query, weight, weight × target) pairs."""
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Evidence mean (Σ w·t / Σ w; NaN without clauses), number and net evidence
+    (`net_evidence`) of the clauses each of S sub-queries settles, from its (sub-query,
+    weight, weight × target) pairs."""
     sw = np.bincount(s_idx, weights=w, minlength=S)
     swt = np.bincount(s_idx, weights=wt, minlength=S)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(sw > 0, swt / sw, np.nan), np.bincount(s_idx, minlength=S)
+        return (np.where(sw > 0, swt / sw, np.nan), np.bincount(s_idx, minlength=S),
+                net_evidence(sw, swt))
+
+
+def net_evidence(sw: np.ndarray, swt: np.ndarray) -> np.ndarray:
+    """The tie-break's net evidence for POS from Σ w and Σ w·t of the clauses a sub-query
+    settles: Σ w·(t − ½) (NaN without clauses). A target ½ says nothing either way, so a
+    clause of weight near 0 adds near nothing — where the weighted mean Σ w·t / Σ w ranked a
+    feature higher the less its clause weighed (it diluted the other clauses' targets least):
+    a vote's noise boolean of weight 0.017 was the second feature of 76 of 133 diabetes rows."""
+    return np.where(sw > 0, swt - 0.5 * sw, np.nan)
 
 
 def _masks_of(combos: Sequence[tuple[int, ...]], n: int) -> np.ndarray:
@@ -856,7 +881,7 @@ class Explanation:
     by the prior clause alone), which `wording.explanation_sentence` says. `search` is "exhaustive" or "beam"; `evaluated`
     how many size-k sub-queries were scored (`n_total` = C(n, k)). `tied` counts the other
     candidates with the chosen one's ω(POS); `tie_break` is the rule that ranks them and
-    `resolved_by` the criterion that decided ("none" without a tie, "bound", "evidence mean"
+    `resolved_by` the criterion that decided ("none" without a tie, "bound", "net evidence"
     or "feature order"). `explained_class` names the class the bounds and features are for
     (the KB's POS; with several classes, the class whose KB against the rest was searched).
     """
@@ -975,16 +1000,16 @@ class Unexplained:
                           "reason": self.reason, "explained": False})
 
 
-def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray,
+def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence: np.ndarray,
                  positive: Any, idle: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The `TIE_BREAK` ranking keys of candidates, smaller first: the number of features that
     settle nothing but the prior (`idle_features`; plus 1 for a candidate the prior alone
     answers, `prior_decided`) with ∓ω(POS), then the bound on the
-    decision's side, then ∓ the evidence mean (none: last), each rounded to `DECIMALS`
+    decision's side, then ∓ the net evidence (`net_evidence`; none: last), each rounded to `DECIMALS`
     (feature order comes last). `positive` is one bool or one per row (broadcast)."""
     mean = np.round((lower + upper) / 2, DECIMALS)
-    evm = np.round(evidence_mean, DECIMALS)
+    evm = np.round(evidence, DECIMALS)
     prim = np.where(positive, -mean, mean)
     if idle is not None:  # ∓ω(POS) lies in [−1, 1]: 3 per idle feature ranks it after all
         prim = prim + 3.0 * idle
@@ -995,7 +1020,7 @@ def _rank_arrays(lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray
 
 def _rank_keys(stats: dict[str, np.ndarray], combos: Sequence[tuple[int, ...]],
                positive: bool) -> list[tuple]:
-    prim, bound, ev = _rank_arrays(stats["lower"], stats["upper"], stats["evidence_mean"],
+    prim, bound, ev = _rank_arrays(stats["lower"], stats["upper"], stats["evidence"],
                                    positive, stats["idle"] + stats["by_prior"])
     return list(zip(prim.tolist(), bound.tolist(), ev.tolist(), combos))
 
@@ -1003,14 +1028,14 @@ def _rank_keys(stats: dict[str, np.ndarray], combos: Sequence[tuple[int, ...]],
 def _resolution(prim: np.ndarray, bound: np.ndarray, ev: np.ndarray
                 ) -> tuple[np.ndarray, list[str]]:
     """Per row of ranked keys (rows × candidates, best first): how many candidates tie with
-    the best on ω(POS), and the criterion that decided ("none", "bound", "evidence mean" or
+    the best on ω(POS), and the criterion that decided ("none", "bound", "net evidence" or
     "feature order")."""
     tied = prim[:, 1:] == prim[:, :1]
     same_bound = tied & (bound[:, 1:] == bound[:, :1])
     same_both = same_bound & (ev[:, 1:] == ev[:, :1])
     resolved = np.where(~tied.any(axis=1), "none",
                         np.where(~same_bound.any(axis=1), "bound",
-                                 np.where(~same_both.any(axis=1), "evidence mean",
+                                 np.where(~same_both.any(axis=1), "net evidence",
                                           "feature order")))
     return tied.sum(axis=1), resolved.tolist()
 

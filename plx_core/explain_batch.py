@@ -5,7 +5,7 @@ sub-queries (as index combinations) and the feature sets each one settles. Each 
 relevant clauses of at most k features (from its full query, `explain._SubQueries`; a
 longer clause is settled by no candidate) become one sorted table of (row, feature-set
 bitmask) keys; every candidate of every row is looked up in it with one `searchsorted`, the
-medians and evidence means of all (row, candidate) pairs are read in one pass, every row's
+medians and evidence statistics of all (row, candidate) pairs are read in one pass, every row's
 candidates are ranked by one `np.lexsort` on `explain`'s keys, and their values gathered in
 one pass. Measured (benchmarks/RESULTS.md, bench_batch (d)): 3.3–4.0× a loop of `explain` at
 30 features, k = 2; what is left per row is its full query and the 435 Candidate objects.
@@ -73,10 +73,10 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
         labels: dict[tuple[str, ...], list[tuple]] = {}
         for a in range(0, len(idx), per):
             part = idx[a:a + per]
-            lower, upper, evm, ncl, idle, by_prior = _evaluate([sets[i] for i in part], n,
-                                                               combos, settled, equal)
+            lower, upper, evm, ncl, net, idle, by_prior = _evaluate(
+                [sets[i] for i in part], n, combos, settled, equal)
             pos = np.array([positive[i] for i in part])[:, None]
-            prim, bound, ev_key = _rank_arrays(lower, upper, evm, pos, idle + by_prior)
+            prim, bound, ev_key = _rank_arrays(lower, upper, net, pos, idle + by_prior)
             lower, upper = np.round(lower, 12) + 0.0, np.round(upper, 12) + 0.0
             order = np.lexsort((np.broadcast_to(np.arange(S), prim.shape), ev_key, bound, prim),
                                axis=-1)
@@ -114,7 +114,7 @@ def _lengths(kb: KB) -> np.ndarray:
 
 def _evaluate(sets: Sequence[_ClauseSets], n: int, combos: np.ndarray, settled: np.ndarray,
               equal: bool) -> tuple[np.ndarray, ...]:
-    """lower, upper, evidence mean, number of settled clauses, of idle features
+    """lower, upper, evidence mean, number of settled clauses, net evidence, of idle features
     (`idle_features`) and whether the prior alone answers (`prior_decided`; rows × candidates) of every row's candidates `combos`, whose settled
     feature sets are `settled` (candidates × sets); `sets` holds each row's clauses (those
     no candidate is too small for)."""
@@ -136,9 +136,9 @@ def _evaluate(sets: Sequence[_ClauseSets], n: int, combos: np.ndarray, settled: 
     if (bare := prior_only(prior, s_idx, j_idx, R * S)) is not None:  # a prior alone: [0, 1]
         lo, hi = np.where(bare, 0.0, lo), np.where(bare, 1.0, hi)
     ew = evidence_weights(w, prior)
-    evm, ncl = _settled_stats(s_idx, ew[j_idx], (ew * t)[j_idx], R * S)
+    evm, ncl, net = _settled_stats(s_idx, ew[j_idx], (ew * t)[j_idx], R * S)
     masks = np.concatenate([cs.masks for cs in sets])
     own = np.tile((np.int64(1) << combos).sum(axis=1), R)  # each candidate's features
     idle = idle_features(s_idx, masks[j_idx], prior[j_idx], own)
     by_prior = prior_decided(prior, t, s_idx, j_idx, lo, hi)
-    return tuple(x.reshape(R, S) for x in (lo, hi, evm, ncl, idle, by_prior))
+    return tuple(x.reshape(R, S) for x in (lo, hi, evm, ncl, net, idle, by_prior))

@@ -493,7 +493,7 @@ def explained_class_sentence(positive: Any, others: Sequence[Any]) -> str:
 TIE_RESOLUTION = {
     "none": "no tie to settle",
     "bound": "the tighter bound settled it",
-    "evidence mean": "the rules' average pull settled it",
+    "net evidence": "the rules' net pull settled it",
     "feature order": "the order of the columns settled it",
 }
 

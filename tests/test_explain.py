@@ -127,16 +127,17 @@ def _kb(text: str) -> KB:
     return KB.from_text(head + text)
 
 
-def test_tie_decided_by_evidence_mean_is_reported():
-    # every pair has median 0.6; their clauses' mean targets are 0.7 (ab), 0.567 (ac), 0.6 (bc)
+def test_tie_decided_by_net_evidence_is_reported():
+    # every pair has median 0.6; their clauses' net evidence Σ w·(t − ½) is 0.6 (ab), 0.2 (ac:
+    # 0.4 + 0.1 − 0.3) and 0.2 (bc), the last two then by feature order
     kb = _kb("[0.9] POS | ~a=1\n[0.6] POS | ~b=1\n[0.6] POS | ~c=1\n"
              "[0.6] POS | ~a=1 | ~b=1\n[0.2] POS | ~a=1 | ~c=1\n")
     q = {"a": "1", "b": "1", "c": "1"}
     assert query(kb, q).positive
     e = explain(kb, q, k=2)
-    assert [c.features for c in e.candidates] == [("a", "b"), ("b", "c"), ("a", "c")]
+    assert [c.features for c in e.candidates] == [("a", "b"), ("a", "c"), ("b", "c")]
     assert all(c.mean == pytest.approx(0.6) for c in e.candidates)
-    assert e.tied == 2 and e.resolved_by == "evidence mean"
+    assert e.tied == 2 and e.resolved_by == "net evidence"
     assert e.best.evidence_mean == pytest.approx(0.7) and e.best.n_clauses == 3
 
 
@@ -718,10 +719,10 @@ def test_ties_are_ranked_together_as_one_at_a_time(monkeypatch):
     X, y = _wide(14, n_features=8, seed=2)
     kb = direct_kb(X, y, max_len=2)
     many = _assert_many_is_the_loop(kb, X, [1 + i % 2 for i in range(len(X))])
-    assert {e.resolved_by for e in many} == {"none", "evidence mean", "feature order"}
+    assert {e.resolved_by for e in many} == {"none", "net evidence", "feature order"}
     for text, q, k, why in [
         ("[0.9] POS | ~a=1\n[0.6] POS | ~b=1\n[0.6] POS | ~c=1\n[0.6] POS | ~a=1 | ~b=1\n"
-         "[0.2] POS | ~a=1 | ~c=1\n", {"a": "1", "b": "1", "c": "1"}, 2, "evidence mean"),
+         "[0.2] POS | ~a=1 | ~c=1\n", {"a": "1", "b": "1", "c": "1"}, 2, "net evidence"),
         ("[0.4] POS | ~a=1\n[0.2] ~POS | ~a=1\n[0.6] POS | ~b=1\n[0.9] POS | ~b=1 | ~a=1\n",
          {"a": "1", "b": "1"}, 1, "bound"),
     ]:
@@ -927,7 +928,7 @@ def test_a_prior_clause_is_no_features_evidence_in_the_tie_break():
     assert query(kb, q).positive
     for e in (explain(kb, q, k=1), explain_many(kb, [q], k=1)[0]):
         assert [(c.lower, c.upper) for c in e.candidates] == [(1.0, 1.0)] * 3
-        assert e.features == {"a": "1"} and e.resolved_by == "evidence mean"
+        assert e.features == {"a": "1"} and e.resolved_by == "net evidence"
         assert e.best.evidence_mean == pytest.approx(0.9)
     bare = _kb("[0.9, w=1.2] POS | ~a=1\n[0.6, w=0.1] POS | ~b=0\n")  # b=1: the prior alone
     bare.extra.append(WeightedClause((Literal(POS),), 1.0, 1.8, source="data", id=PRIOR_ID))
@@ -939,6 +940,27 @@ def test_a_prior_clause_is_no_features_evidence_in_the_tie_break():
     assert e.features == {"a": "1"} and "k lowered from 2 to 1" in e.note
     assert "settle no clause of the model for this row (given no weight) count as unknown: b" \
         in e.note
+
+
+def test_a_feature_of_next_to_no_weight_is_not_the_tie_breaks_pick():
+    """A fitted vote (diabetes binarised at the median, 3 noise booleans): bmi's clause sets
+    every pair's ω(POS), so the second feature is the tie-break's. The weighted mean of the
+    targets preferred the feature whose clause weighed least (it diluted bmi's target least):
+    the noise boolean n (weight 0.1, even against POS) over s (0.78, for POS). The net
+    evidence Σ w·(t − ½) picks s, in explain and explain_many alike."""
+    from plx_core import explain_many
+    from plx_core.clause import PRIOR_ID
+    from plx_core.kb import POS, Literal, WeightedClause
+
+    kb = _kb("[0.81, w=0.55] POS | ~bmi=1\n[0.61, w=0.78] POS | ~s=1\n"
+             "[0.46, w=0.1] POS | ~n=1\n")
+    kb.extra.append(WeightedClause((Literal(POS),), 1.0, 0.64, source="data", id=PRIOR_ID))
+    q = {"bmi": "1", "s": "1", "n": "1"}
+    assert query(kb, q).positive
+    for e in (explain(kb, q, k=2), explain_many(kb, [q], k=2)[0]):
+        assert {c.features: c.mean for c in e.candidates if "bmi" in c.features} == {
+            ("bmi", "s"): pytest.approx(0.81), ("bmi", "n"): pytest.approx(0.81)}
+        assert e.features == {"bmi": "1", "s": "1"} and e.resolved_by == "net evidence"
 
 
 def test_a_feature_that_settles_nothing_is_never_cited_in_a_fitted_vote():
