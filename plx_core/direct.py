@@ -983,7 +983,7 @@ def per_count(sup: np.ndarray, pos: np.ndarray,
     with np.errstate(all="ignore"):  # cells of no body (positives > support) may not divide
         table = fn(np.repeat(np.arange(smax + 1, dtype=np.int64), pmax + 1),
                    np.tile(np.arange(pmax + 1, dtype=np.int64), smax + 1))
-    cell = sup.astype(np.int64) * (pmax + 1)
+    cell = np.multiply(sup, pmax + 1, dtype=np.int64)  # one pass, no int64 copy of sup first
     cell += pos
     return np.take(table, cell)
 
