@@ -628,6 +628,10 @@ def is_date_format(number_format: str) -> bool:
     return number_format.startswith("date:")
 
 
+DATE_KINDS = ("datetime", "datetime64", "date")
+"""`pd.api.types.infer_dtype` kinds of an object column of dates held as dates."""
+
+
 def holds_dates(s: pd.Series) -> bool:
     """True when a column holds dates as dates (datetime64, with or without a time zone, or
     Timestamp / datetime / date objects), not as text."""
@@ -640,7 +644,7 @@ def holds_dates(s: pd.Series) -> bool:
             return False
         if v is not None and v is not pd.NaT and not (isinstance(v, float) and v != v):
             break
-    return pd.api.types.infer_dtype(s, skipna=True) in ("datetime", "datetime64", "date")
+    return pd.api.types.infer_dtype(s, skipna=True) in DATE_KINDS
 
 
 def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
@@ -2039,12 +2043,12 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     `strings`: `label_texts(y)`, when many columns are asked."""
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
-    if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
-        return None  # more values in its head than the label has classes: no copy (no full pass)
-    s = held_numbers(s)
+    s = held_numbers(s)  # numbers first: no float written as text (most of a numeric column's cost)
     if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
         return None  # numbers write one to one as strings: more values than classes, no copy
+    if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
+        return None  # more values in its head than the label has classes: no copy (no full pass)
     vs = as_strings(s)
     known = vs.notna().to_numpy() & ys.notna().to_numpy()
     if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:

@@ -32,6 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from .data import (
     DATE_ISO,
+    DATE_KINDS,
     Binning,
     bin_labels,
     column_numbers,
@@ -63,10 +64,12 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
         return None
     if pd.api.types.is_numeric_dtype(s.dtype):
         return s.to_numpy(dtype=float, na_value=np.nan)
-    if holds_dates(s):
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return column_numbers(s, DATE_ISO)
     vals = s.to_numpy(dtype=object)
-    kind = pd.api.types.infer_dtype(vals, skipna=True)
+    kind = pd.api.types.infer_dtype(vals, skipna=True)  # once: `holds_dates` reads the same kinds
+    if s.dtype == object and kind in DATE_KINDS:
+        return column_numbers(s, DATE_ISO)
     if kind == "string":  # text: no cell to look at
         return None
     present = pd.notna(vals)

@@ -1324,11 +1324,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _fold_frames(self, frame: pd.DataFrame, nums: dict[str, pd.Series],
                      grid: dict[str, Any], y: np.ndarray, codes: np.ndarray | None, full
-                     ) -> tuple[Callable[[np.ndarray], pd.DataFrame],
+                     ) -> tuple[Callable[[np.ndarray, np.ndarray],
+                                         tuple[pd.DataFrame, pd.DataFrame]],
                                 Callable[[np.ndarray], tuple[np.ndarray | None, dict]]]:
-        """For `selection.out_of_fold`: given a fold's training positions, the rows of `frame`
-        with each numeric column cut at that fold's own MDLP cut points (placed on its training
-        rows among the fine bins' edges `grid`, as `_cut_optimism`'s, one batched search), so
+        """For `selection.out_of_fold`: given a fold's training and held-out positions, those
+        rows of `frame` (a frame each, as `out_of_fold` takes them) with each numeric column
+        cut at that fold's own MDLP cut points (placed on its training rows among the fine
+        bins' edges `grid`, as `_cut_optimism`'s, one batched search), so
         no held-out label placed a cut the fold's trees split on; each bin named by its
         position ("≥ b02", sorted as `natural_key` sorts), a missing cell left missing. And
         those rows' codes and domains over `full`'s features (from the training rows' `codes`,
@@ -1351,10 +1353,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     for c, at in zip(edges, cuts)})
             return last["bins"]
 
-        def frames(tr: np.ndarray) -> pd.DataFrame:
+        typed: dict = {}  # the names as the frame's string column holds them, made once
+
+        def frames(tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+            # the fold's training and held-out rows built from their codes (not a frame of
+            # every row taken apart: `out_of_fold`'s two takes were half a fold's frame cost)
             got = binned(tr)
-            return pd.DataFrame({c: names[got[c][0]] if c in got else frame[c]
-                                 for c in frame.columns}, index=frame.index)
+            if not typed:
+                typed["names"] = pd.array(names, dtype=pd.Series(names[:1]).dtype)
+            return tuple(pd.DataFrame(
+                {c: typed["names"].take(got[c][0][at]) if c in got
+                 else frame[c].iloc[at].reset_index(drop=True) for c in frame.columns})
+                for at in (tr, te))
 
         feats = list(full.features)
 
