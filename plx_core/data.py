@@ -401,9 +401,13 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
 
 def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None):
     """(frame, file line of each row, missing-marker counts per column); checks every
-    record's field count while reading (the only per-row loop)."""
+    record's field count while reading (the only per-row loop). A record that repeats the
+    header (files exported one after another and joined: 'age,sex,y' again at line 152) is
+    no data row: left out, and its lines said in `notes`."""
     rows: list[list[str]] = []
     lines: list[int] = []
+    heads: list[int] = []  # lines that repeat the header
+    head: list[str] = []
     n_cols = 0
     columns: list[str] = []
     start = 1  # the line the next record starts on
@@ -426,7 +430,12 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             n_cols = len(columns)
             header_line = line
             if header:
+                head = [f.strip() for f in rec]
                 continue
+        elif head and rec[0].strip() == head[0] and len(rec) == n_cols and \
+                [f.strip() for f in rec] == head:
+            heads.append(line)
+            continue
         elif len(rec) != n_cols:
             raise DataError(
                 f"{where}, line {line} (data row {len(rows) + 1}): expected {n_cols} fields "
@@ -441,6 +450,10 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
         raise DataError(f"{where} is empty (only blank lines)")
     if not rows:
         raise DataError(f"{where} has a header (line {header_line}) but no data rows")
+    if heads and notes is not None:
+        shown = ", ".join(map(str, heads[:5])) + (" …" if len(heads) > 5 else "")
+        notes.append(f"{len(heads)} line(s) repeat the header (line {shown}: files joined one "
+                     "after another?): left out, not read as data rows")
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
     frame = pd.DataFrame(arr, columns=columns, dtype=object)

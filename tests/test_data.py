@@ -1241,3 +1241,17 @@ def test_a_copy_of_the_label_is_said_with_its_pairs_in_class_order():
     assert label_copy(pd.Series(["z", "y", "x", "w", "z", "x", "x"]), y) is None  # 4 values
     said = label_copy(pd.Series([1.0, 0.0, 2.0, 0.0, 1.0, 2.0, 2.0]), y)
     assert said is not None and "('0' ↔ 'a', '1' ↔ 'b', '2' ↔ 'c')" in said
+
+
+def test_a_header_repeated_inside_the_file_is_no_data_row_and_said():
+    # two exports joined: 'age,sbp,stroke' again at line 5 gave the label a class 'stroke'
+    # (folded into the negation) and read 'age' and 'sbp' as missing values
+    text = ("age,sbp,stroke\n71,150,yes\n45,120,no\n60,135,no\n age , sbp,stroke\n80,160,yes\n"
+            "52,118,no\nage,sbp,stroke\n")
+    table = read_table(text.encode())
+    assert table.frame["stroke"].tolist() == ["yes", "no", "no", "yes", "no"]
+    assert table.lines.tolist() == [2, 3, 4, 6, 7]
+    assert "2 line(s) repeat the header (line 5, 8: files joined one after another?)" in \
+        " ".join(table.notes)
+    alone = read_table(b"name,kind\nname,x\nkind,kind\n")  # a header word as a value: data
+    assert len(alone.frame) == 2 and not alone.notes
