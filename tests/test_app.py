@@ -603,6 +603,8 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
     before = ws.query(ws.selected)
     at = run("plx_app/views/5_Rules.py", ws)
+    # THEN names the class as every page does, never "POS" / "NOT POS" (the typed syntax's)
+    assert at.radio(key="r_head").options == ["malignant", "not malignant"]
     at.multiselect(key="r_conds").set_value(_cond(ws))
     at.radio(key="r_head").set_value("NOT POS" if before.positive else "POS")
     at.number_input(key="r_p").set_value(1.0)

@@ -162,7 +162,8 @@ def test_end_to_end(browser, server, tmp_path):
         app.click_button("Take the conditions from the selected instance")
         flip_to = "POS" if before != "POS" else "NOT POS"
         form = app.page.locator('[data-testid="stForm"]').first
-        form.get_by_text(flip_to, exact=True).click()
+        form.locator('[data-testid="stRadio"] label').nth(  # THEN names the class in words
+            0 if flip_to == "POS" else 1).click()
         app.fill_in_form("stNumberInput", "p (probability", "1")
         app.fill_in_form("stNumberInput", "w (weight)", "100000")
         app.click_button("Add rule", expect="Added r1")

@@ -32,9 +32,10 @@ why_input()
 domains = ws.domains()
 pairs = [wording.condition(f, v) for f in ws.features for v in domains[f]]  # quoted: reads back
 
-st.markdown(md(f"A rule reads IF conditions THEN POS (or NOT POS), with a probability p and a "
-               f"weight w. POS means {ws.positive!r}. The KB in use has {len(ws.kb):,} learned "
-               "clauses."))
+pos_name, neg_name = wording.class_names(ws.class_name)
+st.markdown(md(f"A rule reads IF conditions THEN {pos_name} (or {neg_name}), with a probability "
+               f"p and a weight w; typed as text, THEN POS means {pos_name} and THEN NOT POS "
+               f"{neg_name}. The KB in use has {len(ws.kb):,} learned clauses."))
 st.caption(md(wording.rule_weight_meaning(ws.ensure_kb().rule_unit(), ws.kb_name)))
 if several(ws):  # a rule is about POS against the rest, not about the model of every class
     n_classes = len(label_classes(ws))
@@ -65,7 +66,8 @@ with st.form("rule_form", clear_on_submit=False):
     typed = st.text_input("…or type conditions (feature=value, joined by AND)", key="r_text",
                           placeholder=f"e.g. {wording.example_condition(domains)}")
     f1, f2, f3 = st.columns(3)
-    head = f1.radio("THEN", ["POS", "NOT POS"], horizontal=True, key="r_head")
+    heads = {"POS": pos_name, "NOT POS": neg_name}  # the class in words, the key as typed
+    head = f1.radio("THEN", list(heads), horizontal=True, key="r_head", format_func=heads.get)
     p = f2.number_input("p (probability the rule holds)", 0.0, 1.0, 0.95, 0.01, key="r_p")
     w = f3.number_input("w (weight)", 0.001, 1e9, 50.0, 1.0, key="r_w")
     submitted = st.form_submit_button("Add rule", type="primary")

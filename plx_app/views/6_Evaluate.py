@@ -116,7 +116,7 @@ st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) b
               "alarms); the curves show every threshold at once, the orange point the one chosen. "
               "This view does not change the decisions on the other pages."))
 with guard("Drawing the ROC and precision–recall curves"):
-    threshold = st.slider("Threshold on the mean ω(POS)", 0.0, 0.99, float(ws.threshold), 0.01,
+    threshold = st.slider("Decision threshold (on the middle of the support)", 0.0, 0.99, float(ws.threshold), 0.01,
                           key="ev_threshold")
     cv, _, _ = ws_curves(ws, "test")
     at_t = ws_at_threshold(ws, threshold, "test")
