@@ -707,7 +707,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         w = self._correction_weights(y, cw)
         return (w[0], w[1]) if w is not None and w[0] > 0 and w[1] > 0 else None
 
-    def _tree_kbs(self, frame: pd.DataFrame, y: np.ndarray, positive: str,
+    def _tree_kbs(self, frame: pd.DataFrame | None, y: np.ndarray, positive: str,
                   kinds: tuple[str, ...], cw: tuple[float, float] | None = None,
                   depths: tuple[int | None, ...] = (), alpha: float | None = None,
                   alphas: dict | None = None, drawn: dict | None = None,
@@ -722,7 +722,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         with each clause's α of "tree-bin-deep" (kept at α iff above it); `drawn` (a dict):
         filled with (trees, nodes) of each KB drawn from whole trees (`tree.path_clauses`);
         `encoded` (a list): given the rows' codes, as the KBs' features and domains read them;
-        `rows`: these rows' `tree.tree_rows`, when already made."""
+        `rows`: these rows' `tree.tree_rows`, when already made (then `frame` is not read)."""
         from .selection import tree_key
         from .tree import (
             build_trees,
@@ -856,7 +856,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         rebin, recoded = (None, None) if edges is None else self._fold_frames(
             frame, nums, edges, y, codes, self.paper_kbs_[0])
 
-        def fit_fold(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
+        def fit_fold(f: pd.DataFrame | None, yy: np.ndarray, fold: tuple) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
             # literals (the depth-weighted binary tree: of weight ≤ 2^d, its nodes' depths; pruned
             # at α: the clauses whose α is above it), so every cut is answered from one lookup
@@ -952,7 +952,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             done[0] += 1
             progress((done[0] - 1) / steps, f"searching candidates {done[0]} of {steps}: {what}")
 
-        def fold_told(f: pd.DataFrame, yy: np.ndarray, fold: tuple) -> dict:
+        def fold_told(f: pd.DataFrame | None, yy: np.ndarray, fold: tuple) -> dict:
             step(f"the trees and the rule vote, fold {done[0] + 1} of {S.SELECT_FOLDS}")
             return fit_fold(f, yy, fold)
 
@@ -1325,10 +1325,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _fold_frames(self, frame: pd.DataFrame, nums: dict[str, pd.Series],
                      grid: dict[str, Any], y: np.ndarray, codes: np.ndarray | None, full
                      ) -> tuple[Callable[[np.ndarray, np.ndarray],
-                                         tuple[pd.DataFrame, pd.DataFrame]],
+                                         tuple[pd.DataFrame | None, pd.DataFrame]],
                                 Callable[[np.ndarray], tuple[np.ndarray | None, dict]]]:
         """For `selection.out_of_fold`: given a fold's training and held-out positions, those
-        rows of `frame` (a frame each, as `out_of_fold` takes them) with each numeric column
+        rows of `frame` (a frame each, as `out_of_fold` takes them; no training frame, None,
+        where `codes` are given: the fold's trees read `recoded`'s) with each numeric column
         cut at that fold's own MDLP cut points (placed on its training rows among the fine
         bins' edges `grid`, as `_cut_optimism`'s, one batched search), so
         no held-out label placed a cut the fold's trees split on; each bin named by its
@@ -1355,16 +1356,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         typed: dict = {}  # the names as the frame's string column holds them, made once
 
-        def frames(tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+        def frames(tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame | None, pd.DataFrame]:
             # the fold's training and held-out rows built from their codes (not a frame of
-            # every row taken apart: `out_of_fold`'s two takes were half a fold's frame cost)
+            # every row taken apart: `out_of_fold`'s two takes were half a fold's frame cost);
+            # no training frame where `recoded` gives its codes: the trees read those (the
+            # frame was 0.2 s of rare-10's 1 s fit, built column by column, never read)
             got = binned(tr)
             if not typed:
                 typed["names"] = pd.array(names, dtype=pd.Series(names[:1]).dtype)
-            return tuple(pd.DataFrame(
-                {c: typed["names"].take(got[c][0][at]) if c in got
-                 else frame[c].iloc[at].reset_index(drop=True) for c in frame.columns})
-                for at in (tr, te))
+
+            def frame_of(at: np.ndarray) -> pd.DataFrame:
+                return pd.DataFrame(
+                    {c: typed["names"].take(got[c][0][at]) if c in got
+                     else frame[c].iloc[at].reset_index(drop=True) for c in frame.columns})
+            return (None if codes is not None else frame_of(tr)), frame_of(te)
 
         feats = list(full.features)
 

@@ -403,15 +403,16 @@ _FOLDS_LOCK = threading.Lock()
 
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],
                 seed: int | None, k: int = SELECT_FOLDS, positions: bool = False,
-                frames: Callable[[np.ndarray, np.ndarray], tuple[pd.DataFrame, pd.DataFrame]]
-                | None = None
+                frames: Callable[[np.ndarray, np.ndarray],
+                                 tuple[pd.DataFrame | None, pd.DataFrame]] | None = None
                 ) -> dict[str, np.ndarray]:
     """Per candidate, the out-of-fold ω(POS) mean of every row. `fit_fold(frame, y)` fits the
     candidates on one fold's training rows and returns {name: answer(frame) → means};
     `positions`: it is called `fit_fold(frame, y, (train, held-out positions, held-out
     frame))`, and its answers are given that held-out frame. `frames(train, held-out
     positions)`: those rows as that fold sees them (binned at its own cut points; the two frames
-    indexed 0..), else `frame`'s."""
+    indexed 0..; the training one None where `fit_fold` reads those rows' codes), else
+    `frame`'s."""
     out: dict[str, np.ndarray] = {}
     for tr, te in folds(y, k, seed):
         if frames is None:
