@@ -1310,10 +1310,15 @@ class Binning:
 
     def apply(self, values: pd.Series) -> pd.Series:
         """The bin label of each value (NaN stays NaN, as do the `text_missing` cells); other
-        text that is not a number is an error naming the row and the value."""
+        text that is not a number is an error naming the row and the value. A censored cell
+        ("<5", "≥ 2000") is read just past its bound (`nudged`) whether or not the fitted
+        column held one: it lies in the same bin at any cut points, so new rows may bring one."""
         if self.text_missing:
             values = values.mask(as_strings(values).isin(self.text_missing).to_numpy())
         x, bad = _numbers(values, self.number_format, self.censored)
+        if bad.any() and not self.censored and not is_date_format(self.number_format) \
+                and self.number_format not in CLOCK_FORMATS:  # looked at only where text is
+            x, bad = _numbers(values, self.number_format, True)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else

@@ -1148,6 +1148,21 @@ def test_censored_lab_values_are_read_at_their_bound_at_fit_and_predict():
     assert f"{int(low.sum())} of them" in censored_said(frame["crp"], cut_below)  # honest: [3, 5) or below
 
 
+def test_a_censored_cell_at_predict_is_read_even_if_the_fitted_column_had_none():
+    # a model fitted on a CRP column with no '<5' refused one in a new row ("not a number ...
+    # list them among the missing markers"), though '<5' lies in the same bin at any cuts
+    rng = np.random.default_rng(161)
+    frame = pd.DataFrame({"crp": np.round(rng.gamma(2.0, 20.0, 120), 1),
+                          "y": rng.choice(["a", "b"], 120)})
+    sch = infer_schema(frame, "y", "a", cuts={"crp": [-2.0, 5.0, 20.0]})
+    assert not sch.bins["crp"].censored
+    new = pd.DataFrame({"crp": ["<5", "≥ 20", "7", "-3", "< -2"]})
+    assert sch.apply(new, label=False)[0]["crp"].tolist() == [
+        "[-2, 5)", "≥20", "[5, 20)", "<-2", "<-2"]
+    with pytest.raises(DataError, match="'abc' is not a number"):  # other text stays an error
+        sch.apply(pd.DataFrame({"crp": ["<5", "abc"]}), label=False)
+
+
 @pytest.mark.parametrize("cells, censored", [
     (["<0,5", "1,25", "3,5", "2,75"] * 30, True),  # a decimal comma behind the sign
     (["<5", ">100"] * 60, False),  # only bounds: two categories, as written
