@@ -840,7 +840,8 @@ class Candidate:
     """One size-k sub-query: its features and values, ω(POS) bounds and tie-break statistics.
 
     `evidence_mean` is the weighted mean of the targets of the clauses the sub-query settles
-    (NaN when it settles none); `n_clauses` how many it settles.
+    (NaN when it settles none); `n_clauses` how many it settles; `evidence` their net evidence
+    Σ w·(t − ½) (`net_evidence`), the tie-break's second key (`TIE_BREAK`).
     """
 
     features: tuple[str, ...]
@@ -854,6 +855,7 @@ class Candidate:
     by_prior: bool = False
     """Its ω(POS) is the prior clause's own target, which no clause it settles backs
     (`prior_decided`): the model's threshold device answered it, not its values."""
+    evidence: float = float("nan")
 
     def as_query(self) -> dict[str, str]:
         return dict(zip(self.features, self.values))
@@ -935,6 +937,7 @@ class Explanation:
                 "upper": [c.upper for c in rows],
                 "mean": [c.mean for c in rows],
                 "evidence_mean": [c.evidence_mean for c in rows],
+                "evidence": [c.evidence for c in rows],
                 "n_clauses": [c.n_clauses for c in rows],
                 "by_prior": [c.by_prior for c in rows],
                 "tied_with_best": [round(c.mean, DECIMALS) == round(self.mean, DECIMALS)
@@ -1053,16 +1056,18 @@ def _labels(combos: Sequence[tuple[int, ...]], *columns: Sequence[str]) -> list[
 
 def _candidates(names: Sequence[Sequence[tuple]], values: Sequence[Sequence[tuple]],
                 lower: np.ndarray, upper: np.ndarray, evidence_mean: np.ndarray,
-                n_clauses: np.ndarray, by_prior: np.ndarray) -> list[list[Candidate]]:
+                n_clauses: np.ndarray, by_prior: np.ndarray, evidence: np.ndarray
+                ) -> list[list[Candidate]]:
     """Per row (rows × candidates arrays, ranked: rank 1 first), its Candidates, from bounds
     already rounded to 12 decimals; each mean is the rounded mean of its rounded bounds
     (Python's `round`, computed once per distinct value)."""
     mid, inv = np.unique((lower + upper) / 2, return_inverse=True)
     mean = np.array([round(x, 12) + 0.0 for x in mid.tolist()])[inv.reshape(lower.shape)]
     ranks = range(1, lower.shape[1] + 1)
-    return [list(map(_new_candidate, zip(*row[:-1], ranks, row[-1])))
+    return [list(map(_new_candidate, zip(*row[:-2], ranks, *row[-2:])))
             for row in zip(names, values, lower.tolist(), upper.tolist(), mean.tolist(),
-                           evidence_mean.tolist(), n_clauses.tolist(), by_prior.tolist())]
+                           evidence_mean.tolist(), n_clauses.tolist(), by_prior.tolist(),
+                           evidence.tolist())]
 
 
 _CANDIDATE_FIELDS = tuple(f.name for f in fields(Candidate))
@@ -1084,7 +1089,7 @@ class _Search:
         self.ev = ev
         self.positive = positive
         self.keys: dict[tuple[int, ...], tuple] = {}
-        self.stats: dict[tuple[int, ...], tuple[float, float, float, int, bool]] = {}
+        self.stats: dict[tuple[int, ...], tuple[float, float, float, int, bool, float]] = {}
 
     def score(self, combos: Iterable[tuple[int, ...]]) -> None:
         new = sorted({tuple(sorted(c)) for c in combos} - self.keys.keys())
@@ -1096,7 +1101,7 @@ class _Search:
         hi = np.round(st["upper"], 12) + 0.0
         self.stats.update(zip(new, zip(lo.tolist(), hi.tolist(),
                                        st["evidence_mean"].tolist(), st["n_clauses"].tolist(),
-                                       st["by_prior"].tolist())))
+                                       st["by_prior"].tolist(), st["evidence"].tolist())))
 
     def best(self, combos: Iterable[tuple[int, ...]], m: int) -> list[tuple[int, ...]]:
         return sorted(combos, key=self.keys.__getitem__)[:m]
@@ -1193,7 +1198,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
     lo, hi = float(r["lower"][0]), float(r["upper"][0])
     cand = Candidate(tuple(ev.names[i] for i in idx), tuple(ev.values[i] for i in idx), lo, hi,
                      round((lo + hi) / 2, 12) + 0.0, float(r["evidence_mean"][0]),
-                     int(r["n_clauses"][0]), 1, bool(r["by_prior"][0]))
+                     int(r["n_clauses"][0]), 1, bool(r["by_prior"][0]), float(r["evidence"][0]))
     return Explanation(
         decides=decides(lo, hi, positive, threshold, fb, cand.by_prior), threshold=threshold,
         answer_by_prior=ev.full_by_prior, other_side=other_side(fb, positive, threshold),
@@ -1261,9 +1266,10 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
             _beam(search, n, k, beam_width, stop_at=ev.evaluated + cap)
             pool = [c for c in search.keys if len(c) == k]
         ranked = sorted(pool, key=search.keys.__getitem__)
-        lo, hi, em, nc, bp = (np.array(x) for x in zip(*map(search.stats.__getitem__, ranked)))
+        lo, hi, em, nc, bp, ne = (np.array(x) for x in zip(*map(search.stats.__getitem__,
+                                                                  ranked)))
         cands = _candidates(*([x] for x in _labels(ranked, ev.names, ev.values)),
-                            *(x[None, :] for x in (lo, hi, em, nc, bp)))[0]
+                            *(x[None, :] for x in (lo, hi, em, nc, bp, ne)))[0]
         keys = np.array([search.keys[c][:3] for c in ranked], dtype=np.float64)
         tied, resolved = _resolution(*(keys.T[:, None, :]))
         out[k] = _explanation(ev, k, positive, cands, "exhaustive" if exhaustive[k] else "beam",

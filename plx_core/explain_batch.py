@@ -81,7 +81,7 @@ def explain_rows(evs: Sequence[_SubQueries], ks: Sequence[int], positive: Sequen
             order = np.lexsort((np.broadcast_to(np.arange(S), prim.shape), ev_key, bound, prim),
                                axis=-1)
             ranked = [np.take_along_axis(x, order, axis=1)
-                      for x in (prim, bound, ev_key, lower, upper, evm, ncl, by_prior)]
+                      for x in (prim, bound, ev_key, lower, upper, evm, ncl, by_prior, net)]
             tied, resolved = _resolution(*ranked[:3])
             names = []
             for r, i in enumerate(part):

@@ -139,6 +139,10 @@ def test_tie_decided_by_net_evidence_is_reported():
     assert all(c.mean == pytest.approx(0.6) for c in e.candidates)
     assert e.tied == 2 and e.resolved_by == "net evidence"
     assert e.best.evidence_mean == pytest.approx(0.7) and e.best.n_clauses == 3
+    # each candidate shows the figure that ranked it (its table said only the mean: 0.7, 0.57
+    # and 0.6, which puts bc before ac, against the order shown)
+    assert [c.evidence for c in e.candidates] == pytest.approx([0.6, 0.2, 0.2])
+    assert e.frame()["evidence"].tolist() == pytest.approx([0.6, 0.2, 0.2])
 
 
 def test_tie_decided_by_the_bound():
