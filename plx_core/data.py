@@ -1872,9 +1872,15 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
                 f"({n_distinct / present:.0%}: nearly every row has a value of its own, so it "
                 "names rows rather than describing them)")
     if max_levels is not None and n_distinct > max_levels:
-        return (f"too many distinct values for a categorical feature ({n_distinct}, more "
-                f"than {max_levels}: each too rare to learn from)")
+        return too_many_levels(n_distinct, max_levels, ": each too rare to learn from")
     return None
+
+
+def too_many_levels(n_distinct: int, max_levels: int, why: str = "") -> str:
+    """The one wording of a categorical column of more levels than `max_levels` (no setting's
+    key in it: the Data page shows it), `why` said inside its brackets."""
+    return (f"too many distinct values for a categorical feature ({n_distinct}, more than "
+            f"{max_levels}{why})")
 
 
 OTHER_LEVEL = "(other)"
@@ -2011,8 +2017,7 @@ def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
             or unread_numbers(vals, delimiter) is not None)):
         few = (f" and fewer than 2 of them in ≥ {min_rows} rows: nothing frequent enough to "
                "learn from" if len(kept) < 2 else "")
-        return (f"too many distinct values for a categorical feature ({n_distinct} > "
-                f"max_levels {max_levels}){few}"), None
+        return too_many_levels(n_distinct, max_levels) + few, None
     return None, kept
 
 

@@ -1216,6 +1216,20 @@ def test_numbers_in_parentheses_are_named_as_accounts_negatives():
     assert why in infer_schema(frame, "y", "a").excluded["x"]
 
 
+def test_a_column_left_out_for_its_levels_names_no_setting_key():
+    # the Data page's notes dropped 'max_levels 100', but a column of numbers written as text
+    # (many_levels' path) still said '(171 > max_levels 100)': one wording for both paths
+    rng = np.random.default_rng(162)
+    text = pd.Series([f"({x:.2f})" if i % 2 else f"{x:.2f}" for i, x in
+                      enumerate(rng.uniform(0, 1, 400))], dtype=object)
+    codes = pd.Series([f"k{i}" for i in rng.integers(0, 150, 400)], dtype=object)
+    frame = pd.DataFrame({"x": text, "c": codes, "g": ["p", "q"] * 200,
+                          "y": ["a", "b", "b", "a"] * 100})
+    out = infer_schema(frame, "y", "a").excluded
+    for c in ("x", "c"):
+        assert "more than 100" in out[c] and "max_levels" not in out[c], out[c]
+
+
 def test_a_predict_file_of_1_234_numbers_is_told_to_name_its_decimal_mark():
     b = fit_bins(pd.Series([20_000.0, 50_000.0, 80_000.0]), "cuts", cuts=[50_000.0])
     with pytest.raises(DataError, match=r"' 69,880 '.*name the decimal mark \(--decimal") as e:

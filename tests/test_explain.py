@@ -715,7 +715,7 @@ def test_rows_explained_together_on_a_direct_kb_are_those_of_a_loop(monkeypatch,
 
 def test_ties_are_ranked_together_as_one_at_a_time(monkeypatch):
     """Candidates tied on ω(POS) (few training rows: many equal medians) are ranked in the
-    batch by the bound, the evidence mean and feature order, as `explain` ranks them; the
+    batch by the bound, the net evidence and feature order, as `explain` ranks them; the
     hand-written KBs of the tie tests above give the same explanations in a batch."""
     import pandas as pd
 
