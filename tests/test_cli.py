@@ -1506,9 +1506,10 @@ def test_predict_says_rows_the_model_knows_nothing_about_are_decided_by_the_thre
 
 def test_predict_names_every_odd_text_of_a_number_column_and_how_to_read_it_as_unknown(
         tmp_path, capsys):
-    """A lab value written '<0.1' / 'hemolysed' in new rows (never in training): refused in
-    one line that lists each such text (was: the first and a count) and says to list them as
-    missing markers, which then answers those rows with the value unknown."""
+    """A lab value written 'hemolysed' in new rows (never in training): refused in one line
+    that lists each such text (was: the first and a count) and says to list them as missing
+    markers, which then answers those rows with the value unknown; '<0.1' is a value below
+    0.1 (a censored cell, read so even where the training column held none)."""
     rng = np.random.default_rng(8)
     crp = rng.gamma(2.0, 3.0, 200).round(1)
     frame = pd.DataFrame({"crp": crp, "ward": rng.choice(["a", "b"], 200),
@@ -1520,7 +1521,7 @@ def test_predict_names_every_odd_text_of_a_number_column_and_how_to_read_it_as_u
     new.write_text("crp,ward\n12.5,a\n<0.1,b\nhemolysed,a\n<0.1,a\n1.5,b\n")
     code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, "column 'crp', line 3", "(3 such value(s): '<0.1', 'hemolysed')",
+    assert_one_line_error(err, "column 'crp', line 4", "(1 such value(s): 'hemolysed')",
                           "list them among the missing markers (--missing")
     code, _, err = run(["predict", model, new, "--missing", "<0.1,hemolysed", "--out",
                         tmp_path / "p.csv"], capsys)
