@@ -194,9 +194,6 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
     the bin [c, d) too), a feature without number bins, or no model: one line, refused."""
     said = f"{quote(name)} {op} {value}"
     col = tok.col
-    if _NUMBER.fullmatch(value) is None:
-        raise ClauseSyntaxError(f"{said}: a comparison needs a number after {op}, e.g. "
-                                f"{quote(name)} {op} 7", lineno, col)
     if kb is None:
         raise ClauseSyntaxError(f"{said}: a comparison is read on the model's bins of {name!r}, "
                                 f"and no model is given (parse_rules(text, kb)); without one "
@@ -210,6 +207,10 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
         raise ClauseSyntaxError(f"{said}: {name!r} is not binned as numbers in this model (its "
                                 f"values are {_shown(dom)}); write {quote(name)}=<value>",
                                 lineno, col)
+    if _NUMBER.fullmatch(value) is None:  # after the column: a date column's bins are refused
+        eg = fmt_number(cuts[len(cuts) // 2]) if cuts else "7"  # one of its cut points
+        raise ClauseSyntaxError(f"{said}: a comparison needs a number after {op}, e.g. "
+                                f"{quote(name)} {op} {eg}", lineno, col)
     v = float(value)
     labels = bin_labels(cuts)
     edges = [-np.inf, *cuts, np.inf]

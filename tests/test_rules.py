@@ -540,6 +540,9 @@ def test_a_comparison_does_not_fire_on_a_missing_value(numeric):
     ("IF colour > 1 THEN POS [p=0.9]", True,
      "colour > 1: 'colour' is not binned as numbers in this model (its values are"),
     ("IF x >= six THEN POS [p=0.9]", True, "x >= six: a comparison needs a number after >="),
+    # a value no number reads, on a column not binned as numbers (a date's '2021-01-01'):
+    # the column is what is wrong, not the number (it said "needs a number, e.g. colour > 7")
+    ("IF colour >= 2021-01-01 THEN POS [p=0.9]", True, "'colour' is not binned as numbers"),
     ("IF z >= 6 THEN POS [p=0.9]", True, "unknown feature 'z'"),
     ("IF x > THEN POS [p=0.9]", True, "a comparison needs a number after >"),
 ])
