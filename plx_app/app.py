@@ -57,7 +57,7 @@ def main() -> None:
         with summary:
             st.markdown("**plx** — probabilistic logic explanations")
             n, f = ws.dataset.X.shape
-            st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · POS = {md(ws.positive)}")
+            st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · class: {md(ws.class_name)}")
             if ws.kb is not None:
                 chosen = f" ({ws.model.name}, threshold {ws.threshold:g})" if ws.model else ""
                 st.caption(f"KB: {md(ws.kb_name + chosen)} · {len(ws.kb):,} clauses")

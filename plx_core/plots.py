@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .wording import PRIOR_ALONE, class_names
+from .wording import PRIOR_ALONE, class_names, support_for
 
 POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
 NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
@@ -111,7 +111,7 @@ def decision_word(lower: float, upper: float, tie_eps: float = 1e-9, threshold: 
     return "POS" if mean > threshold else "NOT POS"
 
 
-def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)",
+def bounds_interval(bounds: Any, title: str | None = None, label: str = "support",
                     positive: Any = None, threshold: float = 0.5) -> go.Figure:
     """The ω(POS) interval [lower, upper] on [0, 1] with the decision threshold (the paper's
     0.5 unless given) and the mean; with `positive` (what POS stands for) the title and axis
@@ -137,7 +137,8 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
     ))
     pos, neg = (esc(n) for n in class_names("POS" if positive is None else positive))
     said = {"POS": pos, "NOT POS": neg, "tie": f"tie (reported {neg})"}[word]
-    text = title if title is not None else f"ω(POS) ∈ [{lo:.3f}, {hi:.3f}] → {said}"
+    text = title if title is not None else (f"{support_for(pos, start=True)}: {lo:.3f} to {hi:.3f} "
+                                            f"→ {said}")
     notes = [
         dict(x=threshold, xref="x", y=1, yref="paper", yanchor="bottom", showarrow=False,
              text=f"dashed line: threshold {threshold:g}", font=dict(size=11, color="#333")),
@@ -147,13 +148,15 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "ω(POS)
     ]
     return _layout(fig, text, height=190, shapes=[_vline(threshold, color="black", dash="dash", width=1)],
                    annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
-                   xaxis=dict(range=[-0.02, 1.02], title=f"ω(POS): support for {pos}",
+                   xaxis=dict(range=[-0.02, 1.02], title=f"{support_for(pos)} (0: ruled out, 1: certain)",
                               gridcolor="#eee", zeroline=False),
                    yaxis=dict(fixedrange=True))
 
 
-def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None) -> go.Figure:
-    """Several intervals one above the other (label, bounds): e.g. before/after a rule."""
+def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None,
+                   positive: Any = None) -> go.Figure:
+    """Several intervals one above the other (label, bounds): e.g. before/after a rule; with
+    `positive` (what POS stands for) the axis names the class."""
     fig = go.Figure()
     for label, b in rows:
         lo, hi = float(b.lower), float(b.upper)
@@ -167,14 +170,18 @@ def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None) ->
         ))
     return _layout(fig, title, height=110 + 40 * len(rows),
                    shapes=[_vline(0.5, color="black", dash="dash", width=1)],
-                   xaxis=dict(range=[-0.02, 1.02], title="ω(POS)", gridcolor="#eee"))
+                   xaxis=dict(range=[-0.02, 1.02], gridcolor="#eee",
+                              title=esc(support_for("POS" if positive is None else positive))))
 
 
 def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int = 15,
-                  title: str | None = "Evidence: where each relevant clause pulls ω(POS)") -> go.Figure:
+                  title: str | None = "Evidence: where each rule pulls the support",
+                  positive: Any = None) -> go.Figure:
     """The strongest relevant clauses (weight × distance of their target from 0.5), each a bar
     from 0.5 to the ω(POS) it pulls towards (`target`, or `p` where there is none):
-    `base + x = target`. Red pulls towards POS, blue away; the orange line is ω(POS)."""
+    `base + x = target`. Red pulls towards POS, blue away; the orange line is ω(POS). With
+    `positive` (what POS stands for) the axis and the line name the class."""
+    pos = esc(class_names("POS" if positive is None else positive)[0])
     ev = evidence.copy()
     if "target" not in ev:
         ev["target"] = np.nan
@@ -202,14 +209,14 @@ def evidence_bars(evidence: pd.DataFrame, omega: float | None = None, top: int =
         shapes.append(_vline(float(omega), color=HIGHLIGHT, width=2))
         notes.append(dict(x=float(omega), xref="x", y=1, yref="paper", yanchor="bottom",
                           xanchor="right" if omega > 0.6 else "left", showarrow=False,
-                          text=f"orange line: the answer, ω(POS) = {float(omega):.3f}",
+                          text=f"orange line: the answer, support {float(omega):.3f}",
                           font=dict(size=11, color=HIGHLIGHT)))
     row = _row_height(labels)
     return _layout(fig, title, height=110 + row * max(n, 1), shapes=shapes,
                    annotations=notes, yaxis=_label_axis(n),
                    margin=dict(l=10, r=10, t=60 if title else 26, b=10),
-                   xaxis=dict(range=[0, 1], title="ω(POS) the rule pulls towards (red: towards "
-                                                   "POS, blue: away; dashed: 0.5)",
+                   xaxis=dict(range=[0, 1], title=f"{support_for(pos)} the rule pulls towards (red: "
+                                                   f"towards {pos}, blue: away; dashed: 0.5)",
                               gridcolor="#eee", zeroline=False))
 
 
@@ -311,7 +318,7 @@ def top_with_rest(values: Mapping[str, float] | pd.Series, top: int | None,
 
 
 def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = None,
-                 xlabel: str = "Shapley value of ω(POS)", instance: Mapping[str, Any] | None = None,
+                 xlabel: str = "change in the support (Shapley value)", instance: Mapping[str, Any] | None = None,
                  order: Sequence[str] | None = None, top: int | None = None) -> go.Figure:
     """One bar per feature (x = its value), largest |value| on top; red raises ω(POS), blue
     lowers it. With `instance`, a bar is labelled `feature=value`. `order` fixes the feature

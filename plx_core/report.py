@@ -92,7 +92,7 @@ def bounds_svg(lower: float, upper: float, threshold: float = 0.5, width: int = 
         f'<text x="{x(mid) + dx:.1f}" y="{my - 10}" font-size="10" text-anchor="{anchor}">'
         f'middle {mid:.3f}</text>'
         f'<text x="{width / 2:.0f}" y="{h - 2}" font-size="10" text-anchor="middle">'
-        f'ω(POS): support for the positive class</text></svg>'
+        f'support for the positive class (0: ruled out, 1: certain)</text></svg>'
     )
 
 

@@ -105,13 +105,26 @@ def class_names(positive: Any = "POS") -> tuple[str, str]:
     return pos, (pos.replace(" = ", " ≠ ", 1) if " = " in pos else f"not {pos}")
 
 
+def support_for(positive: Any = "POS", start: bool = False) -> str:
+    """`support for malignant` (`Support …` to `start` a sentence): the plain name of ω(POS)
+    wherever a reader sees a number."""
+    return f"{'S' if start else 's'}upport for {class_names(positive)[0]}"
+
+
 def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
-    """One sentence saying what ω(POS) is."""
+    """One sentence saying what the support is, in plain words (no symbol)."""
     pos, neg = class_names(positive)
-    return (f"ω(POS) is the support the knowledge base gives to \"the class is {pos}\", from 0 "
-            f"(ruled out) to 1 (certain); when the rules leave room it is a range (lower and "
-            f"upper bound), and plx answers {pos} when the middle of that range is above "
+    return (f"The support for {pos} is how strongly the knowledge base backs \"the class is "
+            f"{pos}\", from 0 (ruled out) to 1 (certain); when the rules leave room it is a range "
+            f"(at least … at most), and plx answers {pos} when the middle of that range is above "
             f"{threshold:g}, otherwise {neg}.")
+
+
+def omega_symbol(positive: Any = "POS") -> str:
+    """Where the technical name is defined once (Details / Advanced): the support is ω(POS)."""
+    pos, neg = class_names(positive)
+    return (f"Technical names: the support for {pos} is ω(POS) in the paper and in plx's command "
+            f"line and Python output, where POS stands for {pos} and NOT POS for {neg}.")
 
 
 def decision_word(lower: float, upper: float, positive: Any = "POS",
@@ -345,7 +358,7 @@ def evidence_summary(frame: Any, positive: Any = "POS") -> str:
 
 def evidence_line_label() -> str:
     """What the orange line on the evidence chart is."""
-    return "orange line: the answer's ω(POS)"
+    return "orange line: the answer's support"
 
 
 # --------------------------------------------------------------------------- explanations
@@ -854,6 +867,7 @@ __all__ = [
     "example_comparison", "example_condition", "example_rule", "example_value",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said",
-    "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "plural",
+    "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
+    "plural", "support_for",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
 ]

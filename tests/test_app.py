@@ -5,6 +5,7 @@ selection events cannot be sent through AppTest; the browser tests cover those."
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -1330,3 +1331,36 @@ def test_evaluate_page_scores_a_test_part_without_the_rare_class():
     said = [w.value.replace("\\", "") for w in at.warning if "holds no" in w.value.replace("\\", "")]
     assert len(said) == 1 and said[0].startswith("The test part holds no relapse = yes row")
     assert "recall (sensitivity) is undefined" in said[0]
+
+
+# --------------------------------------------------------------------------- plain words
+
+
+def _read_outside_details(node) -> list[str]:
+    """Every text a reader sees on a page (markdown, captions, alerts, metrics, widget labels
+    and help), leaving out what is inside an expander (Details / Advanced define ω(POS))."""
+    from streamlit.testing.v1.element_tree import Block, Expander
+
+    if isinstance(node, Expander):
+        return []
+    if isinstance(node, Block):
+        return [t for child in node.children.values() for t in _read_outside_details(child)]
+    proto = getattr(node, "proto", None)
+    said = [str(getattr(proto, name, "") or "") for name in ("body", "label", "help", "body")]
+    if type(node).__name__ == "Metric":
+        said.append(str(node.value))
+    return [s for s in said if s]
+
+
+@pytest.mark.parametrize("page", ["1_Data.py", "2_Knowledge_base.py", "3_Query.py", "4_Explain.py",
+                                  "5_Rules.py", "6_Evaluate.py", "7_Global_view.py"])
+def test_a_clinician_reads_support_not_omega_or_pos_outside_details(base_ws, page):
+    ws = fresh(base_ws)
+    at = run(f"plx_app/views/{page}", ws)
+    shown = _read_outside_details(at._tree[0]) + _read_outside_details(at._tree[1])
+    raw = [s for s in shown if "ω(" in s or re.search(r"\bPOS\b", s)]
+    assert shown and not raw, raw  # the class in words: "support for malignant", "not malignant"
+    if page == "3_Query.py":
+        assert any(f"support for {ws.class_name}" in s.lower() for s in shown)
+        advanced = [e for e in at.expander if e.label.startswith("Advanced")]
+        assert "ω(POS)" in " ".join(c.value for c in advanced[0].caption).replace("\\", "")

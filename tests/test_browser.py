@@ -113,7 +113,7 @@ def test_end_to_end(browser, server, tmp_path):
         # 2. upload a CSV (Titanic): the label is guessed, POS defaults to "1"
         app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
         app.upload(titanic_csv(tmp_path), expect="Left out by default")  # Name, Ticket, PassengerId …
-        assert app.value("Label column") == "Survived" and app.value("Positive class (POS)") == "1"
+        assert app.value("Label column") == "Survived" and app.value("Positive class") == "1"
         app.shot("02_data_uploaded_preview")
         app.click_button("Use this data", expect="Now using train.csv")
         assert "train.csv" in app.sidebar_text()
@@ -306,7 +306,7 @@ def test_user_text_stays_text_in_the_browser(browser, server, tmp_path):
         app.open("", expect="breast-cancer-wisconsin")
         app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
         app.upload(path, expect="Positive class")
-        app.select("Positive class (POS)", "a")
+        app.select("Positive class", "a")
         app.click_button("Use this data", expect="Now using nasty.csv")
         for page in ("Knowledge base", "Query", "Explain"):
             app.nav(page)
@@ -400,7 +400,7 @@ def test_kb_page_draws_the_binary_tree_plx_chose(browser, server, tmp_path):
         assert "f1 ≠ a" in chart.text_content()  # the node labels are SVG text
         app.act(lambda: points.nth(2).click(force=True), expect="Node #2:")  # pre-order: f1 ≠ a
         clause = app.page.locator('[data-testid="stCode"]').first.inner_text()
-        assert clause.startswith("IF f1 ≠ a THEN outcome = 1: ω(POS) = "), clause
+        assert clause.startswith("IF f1 ≠ a THEN outcome = 1: support "), clause
         assert "five clauses" in app.text() or "5 clauses" in app.text()
         app.shot("16_kb_binary_tree_node")
     finally:

@@ -39,7 +39,7 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
             app.upload(fruit_csv(tmp_path / "fruit.csv"), expect="Suggested label: fruit")
             body = app.text()
-            assert app.value("Positive class (POS)") == "plum"  # the rarest, not assumed
+            assert app.value("Positive class") == "plum"  # the rarest, not assumed
             assert "plx assumes no positive class among 3 classes: the rarest, 'plum'" in body
             assert "the Query page also picks each instance's class among all 3" in body
             app.click_button("Use this data", expect="Now using fruit.csv")
@@ -51,7 +51,7 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert picked == truth and picked in ("apple", "banana", "plum")
             runner = app.metric("Runner-up")
             body = app.text()
-            assert runner != picked and f"plx picks {picked}: its KB's ω(POS) bounds" in body
+            assert runner != picked and f"plx picks {picked}: its KB's support for it" in body
             assert f"Why {picked}: " in body and f"Why not {runner}: " in body
             app.select_other("Instance", 1, expect="Class picked")  # another row, no refit
             assert app.metric("Class picked") == app.metric("True class")

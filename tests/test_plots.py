@@ -306,5 +306,18 @@ def test_bounds_chart_names_the_class():
 
     fig = bounds_interval(B(), positive="<b>malignant</b>")
     assert fig.layout.title.text.endswith("→ not &lt;b&gt;malignant&lt;/b&gt;")
-    assert fig.layout.xaxis.title.text == "ω(POS): support for &lt;b&gt;malignant&lt;/b&gt;"
+    assert fig.layout.xaxis.title.text == "support for &lt;b&gt;malignant&lt;/b&gt; (0: ruled out, 1: certain)"
     assert bounds_interval(B()).layout.title.text.endswith("→ NOT POS")
+
+
+def test_charts_a_clinician_reads_say_support_for_the_class(kb):
+    b = query(kb, as_query("0000"))
+    figs = [bounds_interval(b, positive="readmitted = yes"),
+            evidence_bars(b.evidence.frame(kb), omega=b.omega, positive="readmitted = yes"),
+            bounds_compare([("without rules", b), ("with rules", b)], positive="readmitted = yes"),
+            shapley_bars(pd.Series({"age": 0.2, "grade": -0.1}))]
+    words = [" ".join([f.layout.title.text or "", f.layout.xaxis.title.text or "",
+                       *(t for t in _annotations(f) if not t.startswith("#"))]) for f in figs]
+    assert all("ω(" not in w and "POS" not in w for w in words), words  # bar labels are rules
+    assert all("support for readmitted = yes" in w.lower() for w in words[:3]), words
+    assert "towards readmitted = yes" in words[1] and "support" in words[3]

@@ -228,8 +228,8 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     from plx_core import wording
 
     top, second = ca.table.iloc[0], ca.table.iloc[1]
-    out = [f"plx picks {ca.picked}: its KB's ω(POS) bounds [{top['lower']:.3f}, "
-           f"{top['upper']:.3f}] have the highest mean of the {len(ca.table)} classes, "
+    out = [f"plx picks {ca.picked}: its KB's support for it, {top['lower']:.3f} to "
+           f"{top['upper']:.3f}, has the highest middle of the {len(ca.table)} classes, "
            f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f})."
            + (f" A tie: {ca.picked} is picked as the first in class order." if ca.tie else "")
            + f" Each class is answered by its own KB against the rest "

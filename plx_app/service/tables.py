@@ -336,14 +336,14 @@ def positive_note(values: Sequence[str], chosen: str) -> str:
     vals = list(values)
     if len(vals) > 2 and chosen == vals[positive_choice(vals)]:
         return (f"plx assumes no positive class among {len(vals)} classes: the rarest, "
-                f"{chosen!r}, is picked to start with — choose the class POS stands for. The "
+                f"{chosen!r}, is picked to start with — choose the positive class. The "
                 f"Query page also answers among all {len(vals)} classes.")
     if (len(vals) != 2 or default_positive(vals) is not None or not vals
             or chosen != vals[positive_choice(vals)]):
         return ""
     return (f"plx does not assume which of {vals[0]!r} and {vals[1]!r} is positive (it does for "
             f"0/1, −1/1, False/True and no/yes): the rarer, {chosen!r}, is picked to start "
-            "with — choose the class POS stands for.")
+            "with — choose the positive class.")
 
 
 
@@ -460,7 +460,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
     counts = ds.counts()
     pos = ds.positive
     notes.append(("info", f"{n} rows, {F} features; "
-                  + ", ".join(f"{k}: {v}" for k, v in counts.items()) + f"; POS is {pos!r}."))
+                  + ", ".join(f"{k}: {v}" for k, v in counts.items()) + f"; the positive class is {pos!r}."))
     if ds.schema is not None:
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice

@@ -154,10 +154,10 @@ if len(values) > 30:
     error(f"The label {label!r} has {len(values)} different values; choose a column with a few "
           "classes (a yes/no outcome).")
     st.stop()
-positive = l2.selectbox("Positive class (POS)", values, index=pos_default, key=f"data_pos_{fp}_{label}")
+positive = l2.selectbox("Positive class", values, index=pos_default, key=f"data_pos_{fp}_{label}")
 if len(values) > 2:
-    st.caption(md(f"The label has {len(values)} classes: {positive!r} is POS, every other class "
-                  "counts as NOT POS on every page; the Query page also picks each instance's "
+    st.caption(md(f"The label has {len(values)} classes: {positive!r} is the positive class, every "
+                  f"other class counts as not {positive} on every page; the Query page also picks each instance's "
                   f"class among all {len(values)}."))
     if not (base.positive == positive and label == base.label) and positive_note(values, positive):
         st.caption(md(positive_note(values, positive)))  # a start, not an assumed class

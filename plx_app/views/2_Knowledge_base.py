@@ -172,14 +172,14 @@ def node_detail(row, chosen: int) -> None:
     if row["clauses"] > 1 or "answer" in row.index:
         # a binary tree's node holds a set of values per feature: one clause per combination
         cond = row["condition"]
-        said = (f"IF {cond} THEN {ws.class_name}: ω(POS) = {row['answer']:.3f}" if answers
+        said = (f"IF {cond} THEN {ws.class_name}: support {row['answer']:.3f}" if answers
                 else f"IF {cond}: no clause (a row with no known feature answers nothing)")
         st.code(said, language=None)
         if answers:
             decided = wording.decision_word(row["answer"], row["answer"], ws.class_name,
                                             ws.threshold)
             st.caption(md(
-                f"A row whose known values reach this node and no deeper is answered ω(POS) = "
+                f"A row whose known values reach this node and no deeper gets the support "
                 f"{row['answer']:.3f} (the share of positives here, {row['p']:.3f}, corrected "
                 f"to a balanced prior) → {decided} at threshold {ws.threshold:g}. In the KB the "
                 f"node is {wording.plural(int(row['clauses']), 'clause')} (one per combination "

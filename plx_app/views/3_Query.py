@@ -225,11 +225,9 @@ with guard("Answering the query"):
         a[1].metric("True label", "unknown" if shown.label is None else shown.label)
         sup = st.columns(2)
         sup[0].metric(SUPPORT_LOW, f"{b.lower:.3f}",
-                    help=md(f"The least support the rules leave for {pos_name} (ω(POS), lower "
-                            "bound): 0 rules it out, 1 makes it certain"))
+                    help=md(f"The least support the rules leave for {pos_name} (lower bound): 0 rules it out, 1 makes it certain"))
         sup[1].metric(SUPPORT_HIGH, f"{b.upper:.3f}",
-                    help=md(f"The most support the rules leave for {pos_name} (ω(POS), upper "
-                            "bound)"))
+                    help=md(f"The most support the rules leave for {pos_name} (upper bound)"))
         st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
                                                truth=shown.label, positive_value=ws.positive,
                                                threshold=ws.threshold)))
@@ -244,6 +242,7 @@ with guard("Answering the query"):
             m[1].metric("Relevant clauses", f"{b.n_relevant:,}")
             m[2].metric("Inconsistency", f"{b.inconsistency:.4g}")
             st.markdown(md("\n".join(wording.advanced_lines(b))))
+            st.caption(md(wording.omega_symbol(ws.class_name)))
     if answer is not None and answer.fresh:  # the details belong to the current instance only
         values = inst.as_dict()
         figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(
@@ -251,7 +250,7 @@ with guard("Answering the query"):
                key="q_bounds")
         notes = [f"{len(known)} of {len(features)} features known."]
         if b.no_evidence:
-            notes.append("No clause bears on this query, so ω(POS) can be anything in [0, 1].")
+            notes.append("No clause bears on this query, so the support can be anything from 0 to 1.")
         st.caption(md(" ".join(notes)))
 
         for_pos, against = ws_evidence(ws, values)
@@ -259,7 +258,7 @@ with guard("Answering the query"):
         if len(for_pos) or len(against):
             cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
-                      "target": st.column_config.NumberColumn("pulls ω(POS) to", format="%.3f"),
+                      "target": st.column_config.NumberColumn("pulls the support to", format="%.3f"),
                       "w": st.column_config.NumberColumn("weight", format="%.3g"),
                       "support": st.column_config.NumberColumn("training rows"),
                       "overridden": st.column_config.CheckboxColumn("overridden")}
@@ -276,7 +275,7 @@ with guard("Answering the query"):
                     st.caption("None.")
             if st.toggle("Chart the strongest evidence", key="q_ev_chart"):  # drawn only on demand
                 figure(ws_figure(ws, "evidence", values, make=lambda: evidence_bars(
-                    pd.concat([for_pos, against]), omega=b.omega)), key="q_evidence")
+                    pd.concat([for_pos, against]), omega=b.omega, positive=ws.class_name)), key="q_evidence")
 
 if several(ws):  # the answer above is POS against the rest; here, among every class
     n_classes = len(label_classes(ws))

@@ -33,6 +33,12 @@ from plx_core.explain import nothing_to_explain_said
 from plx_core.plots import esc, explanation_bars, shapley_bars
 from plx_core.tokens import condition_text
 
+
+def shap_title(ws) -> str:
+    """The Shapley chart's title in the class's words."""
+    return f"What each value adds to the {wording.support_for(ws.class_name)}"
+
+
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
 
 ws = page_setup()
@@ -90,7 +96,7 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
     if show_shapley:
         phi = ws_shapley(ws, values, view=view)
         figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
-                         make=lambda: shapley_bars(phi, title="Shapley values of ω(POS)",
+                         make=lambda: shapley_bars(phi, title=shap_title(ws),
                                                    instance=values, order=order, top=SHAPLEY_TOP)),
                key=f"{key}_shap", static=True)
     return b, e
@@ -126,12 +132,12 @@ with guard("Showing the explanation"):
                 top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
                                   len(phi), SHAPLEY_TOP, key="x_shap_top")
             figure(cached_figure("shapley-main", shown, top_n, fresh=main.fresh, make=lambda: shapley_bars(
-                phi, title="Shapley values of ω(POS)", instance=shown, top=top_n)), key="x_shap",
+                phi, title=shap_title(ws), instance=shown, top=top_n)), key="x_shap",
                    static=True)
             st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
             st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
                           f"value: the average change when it is added to the others). The values "
-                          f"add up to {phi.sum():+.3f} = ω(POS) of the instance minus ω(POS) with "
+                          f"add up to {phi.sum():+.3f} = the instance's support minus the support with "
                           f"nothing known."))
 
 if several(ws):  # the explanation above is POS against the rest; here, the class plx answers
@@ -227,14 +233,16 @@ elif mode == "SHAP on a baseline model":
         b, e, sr = cmp.bounds, cmp.explanation, cmp.shap
         c1, c2 = st.columns(2)
         with c1:
-            st.markdown("**plx: Shapley values of ω(POS)**")
-            st.caption(md(f"ω(POS) ∈ [{b.lower:.3f}, {b.upper:.3f}] → {ws.decision_word(b)}"))
+            st.markdown(f"**plx: what each value adds to the {md(wording.support_for(ws.class_name))}**")
+            st.caption(md(f"{wording.support_for(ws.class_name, start=True)}: {b.lower:.3f} to {b.upper:.3f} → "
+                          f"{wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold)}"))
             figure(shapley_bars(cmp.plx, instance=values, order=cmp.order), key="x_cmp_plx",
                    static=True)
         with c2:
             unit = "log-odds" if model == "logistic" else "probability"
             st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
-            st.caption(md(f"P(POS) = {sr.proba:.3f} → " + ("POS" if sr.proba > 0.5 else "NOT POS")
+            st.caption(md(f"P({ws.class_name}) = {sr.proba:.3f} → "
+                          + wording.class_names(ws.class_name)[0 if sr.proba > 0.5 else 1]
                           + f" · base value {sr.base_value:.3f}"))
             figure(shapley_bars(sr.values, instance=values, order=cmp.order,
                                 xlabel=f"SHAP value ({unit})"), key="x_cmp_shap", static=True)

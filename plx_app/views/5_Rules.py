@@ -34,8 +34,7 @@ pairs = [wording.condition(f, v) for f in ws.features for v in domains[f]]  # qu
 
 pos_name, neg_name = wording.class_names(ws.class_name)
 st.markdown(md(f"A rule reads IF conditions THEN {pos_name} (or {neg_name}), with a probability "
-               f"p and a weight w; typed as text, THEN POS means {pos_name} and THEN NOT POS "
-               f"{neg_name}. The KB in use has {len(ws.kb):,} learned clauses."))
+               f"p and a weight w. The KB in use has {len(ws.kb):,} learned clauses."))
 st.caption(md(wording.rule_weight_meaning(ws.ensure_kb().rule_unit(), ws.kb_name)))
 if several(ws):  # a rule is about POS against the rest, not about the model of every class
     n_classes = len(label_classes(ws))
@@ -86,7 +85,8 @@ if submitted:
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)"):
     with st.form("rule_text_form"):
         compare = wording.example_comparison(domains)
-        st.caption(md('IF a=v AND b=w THEN POS [p=0.9, w=50] — names or values with spaces or '
+        st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=50] — typed, THEN POS means {pos_name} '
+                      f'and THEN NOT POS {neg_name}; names or values with spaces or '
                       f'symbols in double quotes, e.g. {wording.example_rule(domains)}. OR gives '
                       'one clause per alternative.'
                       + ('' if compare is None else
@@ -164,6 +164,7 @@ with guard("Showing the rules' effect"):
             st.dataframe(fx.flips, width="stretch", height=240)
         if fx.selected_bounds is not None:
             b0, b1 = fx.selected_bounds
-            st.markdown(md(f"Selected instance ({fx.selected.title()}): {ws.decision_word(b0)} → "
-                           f"{ws.decision_word(b1)}"))
-            figure(bounds_compare([("without rules", b0), ("with rules", b1)]), key="r_effect")
+            said = [wording.decision_word(x.lower, x.upper, ws.class_name, ws.threshold) for x in (b0, b1)]
+            st.markdown(md(f"Selected instance ({fx.selected.title()}): {said[0]} → {said[1]}"))
+            figure(bounds_compare([("without rules", b0), ("with rules", b1)], positive=ws.class_name),
+                   key="r_effect")

@@ -48,7 +48,7 @@ require_kb(ws)
 
 label = ws.kb_name
 pos_name, neg_name = wording.class_names(ws.class_name)
-st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; POS = {ws.positive!r}; "
+st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; answering {ws.class_name} or {neg_name}; "
               f"KB {label}" + (f" with {sum(r.enabled for r in ws.rules)} rule(s)" if ws.rules else "")))
 if one_class := wording.one_class_part(int(ws.truth("test").sum()),
                                        int((~ws.truth("test")).sum()), ws.class_name):
@@ -68,9 +68,9 @@ with guard("Showing the scores"):
         m[2].metric("Recall", f"{s['recall']:.3f}")
         m[3].metric("Accuracy", f"{s['accuracy']:.3f}")
         m[4].metric(f"Ties at {ws.threshold:g}", f"{int(dec['tie'].sum())}",
-                    help=f"Rows whose ω(POS) bounds have mean exactly {ws.threshold:g}, the "
-                         f"decision threshold of the KB in use; reported NOT POS (positive iff "
-                         f"the mean is above it)")
+                    help=md(f"Rows whose support for {pos_name} has its middle exactly at "
+                            f"{ws.threshold:g}, the decision threshold of the KB in use; reported "
+                            f"{neg_name} ({pos_name} only when the middle is above it)"))
         if copies := ws.copies_said(dec):  # test rows the model has seen: never silently
             st.warning(md(copies))
         c1, c2 = st.columns(2)
@@ -109,7 +109,7 @@ if several(ws):  # the scores above are POS against the rest; here, among every 
                 st.caption(md(note))
 
 st.subheader("Decision threshold: ROC and precision–recall")
-st.caption(md(f"plx calls a row {ws.class_name} when the middle of its ω(POS) bounds is above the "
+st.caption(md(f"plx calls a row {ws.class_name} when the middle of its support is above the "
               f"threshold ({ws.threshold:g} for the KB in use; 0.5 is the paper's rule, plx's "
               "default chooses its own on the training rows). Move the threshold to trade "
               "sensitivity (finding every positive) against specificity (not raising false "
@@ -145,7 +145,7 @@ with guard("Drawing the ROC and precision–recall curves"):
 st.subheader("Explanation agreement with SHAP")
 st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "
            "ranks highest towards the baseline's decision (the paper's Fig. 2), and plx's Shapley "
-           "values of ω(POS) with the SHAP values.")
+           "values (what each value adds to the support) with the SHAP values.")
 a1, a2, a3 = st.columns([1, 1, 2])  # the model names are long
 n_rows = a1.slider("Test rows", 10, max(10, min(200, len(ws.X_test))), min(40, len(ws.X_test)), 10,
                    key="ev_n")

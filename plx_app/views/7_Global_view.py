@@ -25,9 +25,10 @@ st.title("Global view")
 
 require_kb(ws)
 st.caption(md(f"Across many rows at once: how often each feature is part of a row's "
-              f"explanation, how much it moves the support for {ws.class_name} on average (mean "
-              f"|Shapley value of ω(POS)|), the explanations given most often, and the rules the "
-              f"answers most often rest on. The current KB and rules are used."))
+              f"explanation, how much it moves the support for {ws.class_name} on average (the "
+              f"mean size of what its value adds to the support, its Shapley value), the "
+              f"explanations given most often, and the rules the answers most often rest on. The "
+              f"current KB and rules are used."))
 
 g1, g2, g3 = st.columns(3)
 part = g1.radio("Rows from", ["test", "train"], horizontal=True, key="g_part",
