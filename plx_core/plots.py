@@ -283,7 +283,7 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) 
                      color="#555", thickness=1.2, width=4),
         customdata=np.stack([lo, hi, mean], axis=1) if n else None,
         hovertext=list(sub["label"]),
-        hovertemplate="%{hovertext}<br>ω(POS) ∈ [%{customdata[0]:.3f}, %{customdata[1]:.3f}]"
+        hovertemplate="%{hovertext}<br>support %{customdata[0]:.3f} to %{customdata[1]:.3f}"
                       "<extra></extra>",
     ))
     prior = (sub["by_prior"].to_numpy(dtype=bool) if "by_prior" in sub
@@ -294,7 +294,7 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) 
                    shapes=[_vline(0.5, color="black", dash="dash", width=1)],
                    annotations=_labels_above(labels),
                    yaxis=_label_axis(n),
-                   xaxis=dict(range=[0, 1], title="ω(POS) of the sub-query", gridcolor="#eee",
+                   xaxis=dict(range=[0, 1], title="support when only these values are known", gridcolor="#eee",
                               zeroline=False))
 
 
@@ -384,7 +384,7 @@ def global_features(features: pd.DataFrame, top: int | None = 15,
     span = max(values) if n else 1.0
     return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
                    annotations=_labels_above(labels), yaxis=_label_axis(n),
-                   xaxis=dict(title="mean |Shapley value of ω(POS)| over the rows",
+                   xaxis=dict(title="mean size of what a feature adds to the support (|Shapley value|)",
                               gridcolor="#eee", zeroline=False,
                               range=[0, 1.08 * (span if span > 0 else 1.0)]))
 
@@ -449,7 +449,7 @@ def tree_figure(tree: Any, selected: int | None = None, title: str | None = None
               else np.full(len(nodes), np.nan))
     hover = [
         f"{lab}<br>count {c}, positives {pos_}<br>p = {pv:.3f}"
-        + ("" if av != av else f"<br>answers ω(POS) = {av:.3f}") + ("<br>leaf" if lf else "")
+        + ("" if av != av else f"<br>answers support {av:.3f}") + ("<br>leaf" if lf else "")
         for lab, c, pos_, pv, av, lf in zip(labels, count, nodes["positives"], p, answer, leaf)
     ]
     size = 10 + 16 * np.sqrt(count / max(int(count.max()), 1))
@@ -474,7 +474,7 @@ def tree_figure(tree: Any, selected: int | None = None, title: str | None = None
         marker=dict(size=size, color=p, cmin=0, cmax=1,
                     colorscale=[[0, NEG_COLOUR], [0.5, "#f7f7f7"], [1, POS_COLOUR]],
                     line=dict(width=line_w, color=line_c), showscale=True,
-                    colorbar=dict(title=dict(text="p (share of POS)", side="top"), thickness=10,
+                    colorbar=dict(title=dict(text="p (share of the positive class)", side="top"), thickness=10,
                                   len=0.3, lenmode="fraction", orientation="h", x=0,
                                   xanchor="left", y=0, yanchor="top", ypad=4)),
         customdata=np.stack([nodes["node"].to_numpy(), count, p], axis=1),
@@ -564,7 +564,7 @@ def pr_figure(curves: Any, at: Any,
                                 line=dict(color="#999", dash="dot", width=1))],
                    annotations=[dict(x=0.02, y=base, xref="x", yref="y", showarrow=False,
                                      xanchor="left", yanchor="bottom",
-                                     text=f"dotted: share of POS rows ({base:.2f})",
+                                     text=f"dotted: share of positive rows ({base:.2f})",
                                      font=dict(size=11, color="#777"))],
                    xaxis=dict(range=[-0.02, 1.02], title="recall (sensitivity)", gridcolor="#eee"),
                    yaxis=dict(range=[-0.02, 1.04], title="precision", gridcolor="#eee"))

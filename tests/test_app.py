@@ -461,7 +461,7 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     at.slider(key="x_k").set_value(3).run()
     assert not at.exception
     assert "Explanation (k=3, exhaustive)" in texts(at)
-    assert "ω(POS) of the instance minus ω(POS) with nothing known" in texts(at)
+    assert "the instance's support minus the support with nothing known" in texts(at)
     assert "On their own, " in texts(at)  # the explanation in words
 
 
@@ -616,7 +616,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     assert len(ws.rules) == 1 and ws.rules[0].w == 10000.0
     assert ws.query(ws.selected).positive != before.positive
     assert int(metric(at, "Decisions that flip")) >= 1
-    word = lambda p: "POS" if p else "NOT POS"  # noqa: E731
+    word = lambda p: ws.class_name if p else f"not {ws.class_name}"  # noqa: E731 - the class
     assert f"{word(before.positive)} → {word(not before.positive)}" in texts(at)
     assert "F1 with rules" in [m.label for m in at.metric]
 
@@ -648,7 +648,8 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert not at.exception and not errors(at), errors(at)
     ids = [r.id for r in at.session_state["ws"].rules]
     assert ids == ["r1.1", "r1.2"]
-    assert 'IF "worst radius"=<13.5 THEN NOT POS' in list(at.dataframe[0].value["rule"])
+    # listed in the class's words (typed THEN NOT POS reads THEN not malignant)
+    assert 'IF "worst radius" = <13.5 THEN not malignant' in list(at.dataframe[0].value["rule"])
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
     at.form_submit_button[1].click().run()
     errs = errors(at)
@@ -681,7 +682,7 @@ def test_rules_page_takes_a_comparison_on_a_number(base_ws):
         at.form_submit_button[1].click().run()
         assert not at.exception and not errors(at), errors(at)
         assert list(at.dataframe[0].value["rule"]) == [
-            f"IF {condition_text(f, lab)} THEN POS" for lab in above]
+            f"IF {condition_text(f, lab, sep=' = ')} THEN malignant" for lab in above]
         flips.append(int(metric(at, "Decisions that flip")))
     assert flips[0] == flips[1] >= 1
     inside = (cuts[0] + cuts[1]) / 2 if len(cuts) > 1 else cuts[0] + 1
@@ -1360,6 +1361,10 @@ def test_a_clinician_reads_support_not_omega_or_pos_outside_details(base_ws, pag
     shown = _read_outside_details(at._tree[0]) + _read_outside_details(at._tree[1])
     raw = [s for s in shown if "ω(" in s or re.search(r"\bPOS\b", s)]
     assert shown and not raw, raw  # the class in words: "support for malignant", "not malignant"
+    if page == "2_Knowledge_base.py":  # each kind a plain name with one line saying its rules
+        kind = at.radio(key="kb_kind")
+        assert "Rules counted from the data (Direct)" in kind.options, kind.options
+        assert len(kind.proto.captions) == len(kind.options) and all(kind.proto.captions)
     if page == "3_Query.py":
         assert any(f"support for {ws.class_name}" in s.lower() for s in shown)
         advanced = [e for e in at.expander if e.label.startswith("Advanced")]

@@ -100,7 +100,7 @@ def test_binary_tree_nodes_read_as_conditions_and_answer_as_the_kb(rest_ws):
         assert ws.query(row.to_dict()).mean == pytest.approx(nodes.loc[reached[0], "answer"])
     fig = tree_figure(nodes)
     assert "f1 ≠ a" in " ".join(fig.data[1].text)
-    assert any("answers ω(POS)" in h for h in fig.data[1].hovertext)
+    assert any("answers support" in h for h in fig.data[1].hovertext)
 
 
 def shown_kinds(ws) -> set[str]:

@@ -133,7 +133,7 @@ def test_end_to_end(browser, server, tmp_path):
         assert clause.startswith("IF ") and " THEN " in clause  # never the raw clause syntax
         app.shot("04_kb_tree_node_selected")
         # the Direct KB (the upload built plx's default; Direct is built now) for the queries
-        app.radio("Kind", "Direct (every feature-value set of the training rows)")
+        app.radio("Kind", "Rules counted from the data (Direct)")
         app.click_button("Build")
         assert app.metric("KB") == "Direct"
 
@@ -167,7 +167,10 @@ def test_end_to_end(browser, server, tmp_path):
         app.fill_in_form("stNumberInput", "p (probability", "1")
         app.fill_in_form("stNumberInput", "w (weight)", "100000")
         app.click_button("Add rule", expect="Added r1")
-        assert f"{before.split(' (')[0]} → {flip_to}" in app.text().replace("tie (reported NOT POS)", "NOT POS")
+        said = {"POS": "Survived = 1", "NOT POS": "Survived ≠ 1", "tie": "Survived ≠ 1"}  # never POS
+        body = app.text().replace("tie (reported Survived ≠ 1)", "Survived ≠ 1")
+        assert f"{said[before.split(' (')[0]]} → {said[flip_to]}" in body, body
+        assert not re.search(r"\bPOS\b", body.split("…or type whole rules")[0])
         app.shot("07_rule_added")
         app.nav("Query", expect="Answer")
         assert _decision(app) == flip_to

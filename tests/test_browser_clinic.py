@@ -37,6 +37,15 @@ def clinic_csv(path: Path, n: int = 160, seed: int = 5) -> Path:
     return path
 
 
+def _reads_plainly(app: App, where: str) -> str:
+    """The page and sidebar as shown (closed Details/Advanced expanders are not): no ω(POS), no
+    POS / NOT POS, which only Details and Advanced define; the text, for more checks."""
+    body = app.text() + "\n" + app.sidebar_text()
+    raw = [line for line in body.splitlines() if "ω(" in line or re.search(r"\bPOS\b", line)]
+    assert not raw, (where, raw)
+    return body
+
+
 def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # noqa: F811
     times: dict[str, float] = {}
     with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
@@ -54,17 +63,18 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             if app.value("Positive class") != "yes":
                 times["positive class"] = app.select("Positive class", "yes")
             app.expect("Cut points of the numeric columns")
-            body = app.text()
+            body = _reads_plainly(app, "Data")
             # typed as the estimator types them: the dose is binned, small whole numbers not
             assert "'dose' is numeric" in body and "'grade' is numeric" not in body
             assert "'children' is missing in" in body and "'bmi' is missing in" in body
             times["use this data (fits plx's default)"] = app.click_button(
                 "Use this data", expect="Now using clinic.csv")
             assert "plx's default KB" in app.text()
+            assert "class: readmitted = yes" in app.sidebar_text()  # not "POS = yes"
 
             times["knowledge base page"] = app.nav("Knowledge base",
                                                    expect="The model that answers")
-            body = app.text()  # plain words first; plx fit's own reason under "Details"
+            body = _reads_plainly(app, "Knowledge base")  # plx fit's own reason under "Details"
             assert "each checked on rows it was not fitted on" in body
             assert "prior clause" not in body and "-fold" not in body, body
             app.page.get_by_text("Details: the choice as plx fit reports it").first.click()
@@ -81,6 +91,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
                     assert not app.label_cut("stCheckbox", label), (width, label)
                 assert not app.metric_cut("Decision") and not app.metric_cut("True label"), width
                 app.shot(f"clinic_query_{width}")
+            assert "support for readmitted = yes" in _reads_plainly(app, "Query").lower()
             app.page.set_viewport_size({"width": 1400, "height": 2400})
             app.act(app.page.get_by_text("Only rows with a missing value").click,
                     expect="rows. Click a row")
@@ -95,6 +106,8 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             assert not app.metric_cut("Decision"), app.metric("Decision")  # read whole
 
             times["explain page"] = app.nav("Explain", expect="Explanation (k=2")
+            assert "What each value adds to the support for readmitted = yes" in _reads_plainly(
+                app, "Explain")
 
             app.nav("Rules", expect="Add a rule")
             app.click_button("Take the conditions from the selected instance")
@@ -105,6 +118,10 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             app.fill_in_form("stNumberInput", "p (probability", "1")
             app.fill_in_form("stNumberInput", "w (weight)", "100000")
             times["add a rule"] = app.click_button("Add rule", expect="Added r1")
+            said = {"POS": "readmitted = yes", "NOT POS": "readmitted ≠ yes", "tie": "readmitted ≠ yes"}
+            body = _reads_plainly(app, "Rules").replace("tie (reported readmitted ≠ yes)",
+                                                        "readmitted ≠ yes")
+            assert f"{said[decision.split(' (')[0]]} → {said[flip_to]}" in body, body
             app.nav("Query", expect="Answer")
             assert _decision(app) == flip_to
 
@@ -115,7 +132,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             assert "plx's default (" in body and "Direct (" in body and "Tree (leaves) (" in body
 
             times["evaluate page"] = app.nav("Evaluate", expect="Confusion matrix")
-            assert "Ties at" in app.text()
+            assert "Ties at" in _reads_plainly(app, "Evaluate")
             errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
             assert errs.count() == 0, errs.first.inner_text()
             assert not app.dialogs

@@ -11,7 +11,7 @@ from .browse import SORT_KEYS, BrowseQuery, browse_kb, browse_mask
 from .cache import LRU, fingerprint
 from .export import kb_csv, safe_cell, safe_csv
 from .instances import UNKNOWN, Instance, edit_instance, instance_from_row, unique_rows
-from .kbs import KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
+from .kbs import KB_KIND_HELP, KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
 from .rules import (
     next_rule_id,
     parse_conditions,
@@ -61,7 +61,7 @@ from .workspace import (
 )
 
 __all__ = [
-    "BUILTIN", "DASHBOARD_BASELINES", "DEFAULT_NAME", "KB_KINDS", "LRU", "MAX_UPLOAD_BYTES",
+    "BUILTIN", "DASHBOARD_BASELINES", "DEFAULT_NAME", "KB_KIND_HELP", "KB_KINDS", "LRU", "MAX_UPLOAD_BYTES",
     "MAX_UPLOAD_COLS", "MAX_UPLOAD_ROWS", "METHODS", "SEMANTICS", "SORT_KEYS", "UNKNOWN",
     "BrowseQuery", "DataSettings", "Split", "Instance", "KBSettings", "KBView", "RawTable", "RulesEffect",
     "Workspace", "baseline_scores", "browse_kb", "browse_mask", "build_kb", "column_overview",

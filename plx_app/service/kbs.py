@@ -18,11 +18,28 @@ from plx_core.tree import Tree, tree_kb_with_trees
 
 from .model import ModelChoice, fit_default
 
-KB_KINDS = {"auto": "plx's default: the model PLXClassifier() (and plx fit) chooses, with its "
-                    "threshold", **{k: ESTIMATOR_KB_KINDS[k] for k in ("direct", "tree", "tree-all", "forest")}}
-"""The kinds the Knowledge base page builds and draws: "auto" fits `PLXClassifier()` on the
-training rows and answers with what it chose (a Direct KB, or a tree's all-node KB —
-possibly a binary one, drawn node by node); the others build the paper's KBs as asked."""
+KB_KINDS = {"auto": "plx's choice (recommended)",
+            "direct": "Rules counted from the data (Direct)",
+            "tree": "One decision tree, its leaves (ID3)",
+            "tree-all": "One decision tree, every node (ID3)",
+            "forest": "Several decision trees (forest)"}
+"""The kinds the Knowledge base page builds and draws, in plain words: "auto" fits
+`PLXClassifier()` on the training rows and answers with what it chose (a Direct KB, or a tree's
+all-node KB — possibly a binary one, drawn node by node); the others build the paper's KBs as
+asked (`plx_core.estimator.KB_KINDS` says them technically)."""
+KB_KIND_HELP = {
+    "auto": "plx tries several models on training rows they were not fitted on and keeps the "
+            "best, with its own decision threshold (what plx fit does).",
+    "direct": "One rule for every combination of values seen in the training rows; its "
+              "probability is the share of positives among those rows.",
+    "tree": "One rule per path from the tree's first question down to a final answer.",
+    "tree-all": "One rule per path to any point of the tree: a row with unknown values still "
+                "gets the deepest answer its values reach.",
+    "forest": "The final-answer rules of several trees, each grown on a resample of the "
+              "training rows.",
+}
+"""One line under each kind on the Knowledge base page: what its rules are."""
+assert set(KB_KIND_HELP) == set(KB_KINDS) and set(ESTIMATOR_KB_KINDS) >= set(KB_KINDS) - {"auto"}
 
 
 @dataclass(frozen=True)

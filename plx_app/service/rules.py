@@ -74,14 +74,19 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
     return _parse_conditions(text, domains)
 
 
-def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None) -> pd.DataFrame:
+def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
+                positive: str | None = None) -> pd.DataFrame:
     """One row per rule; with the model's `kb` (without rules) also "vs data", the weight as a
     multiple of the evidence a training row brings under that model (`KB.rule_unit`: the same
     w is 1,000× a Direct KB's clause and 1× a tree's leaf), and a plain-text "note" saying
     "not used by this model: …" for a rule on a feature or value the model does not know
-    (`plx_core.rulecheck.unused_rules`: typed under another model's bins, say)."""
+    (`plx_core.rulecheck.unused_rules`: typed under another model's bins, say). With
+    `positive` (what POS stands for) a rule reads THEN the class (`THEN not readmitted`)."""
+    from plx_core.wording import clause_text
+
+    said = rule_text if positive is None else (lambda r: clause_text(r, positive))
     frame = pd.DataFrame(
-        [{"id": r.id, "rule": rule_text(r), "p": r.p, "w": r.w, "enabled": r.enabled} for r in rules],
+        [{"id": r.id, "rule": said(r), "p": r.p, "w": r.w, "enabled": r.enabled} for r in rules],
         columns=["id", "rule", "p", "w", "enabled"],
     )
     if kb is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from plx_app.service import (
+    KB_KIND_HELP,
     KB_KINDS,
     SORT_KEYS,
     BrowseQuery,
@@ -41,7 +42,7 @@ st.subheader("Build")
 kinds = list(KB_KINDS)
 k1, k2 = st.columns([2, 1])
 kind = k1.radio("Kind", kinds, index=kinds.index(ws.kb_settings.kind), format_func=KB_KINDS.get,
-                key="kb_kind")
+                captions=[KB_KIND_HELP[k] for k in kinds], key="kb_kind")
 cur = ws.kb_settings
 max_len, n_trees, max_depth = cur.max_len, cur.n_trees, cur.max_depth
 F = len(ws.features)

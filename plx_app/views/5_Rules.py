@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from plx_app.project_ui import rules_history, why_input
-from plx_app.service import parse_conditions, rule_text, rules_frame
+from plx_app.service import parse_conditions, rules_frame
 from plx_app.service.classes import label_classes, several
 from plx_app.state import page_setup
 from plx_app.widgets import (
@@ -78,7 +78,7 @@ if submitted:
         for msg in problems:
             error(msg)
         if rule is not None:
-            st.success(md(f"Added {rule.id}: {rule_text(rule)} [p={p:g}, w={w:g}]"))
+            st.success(md(f"Added {rule.id}: {wording.clause_text(rule, ws.class_name)} [p={p:g}, w={w:g}]"))
     except Exception as exc:  # e.g. a condition without '='
         error(f"The rule could not be read: {exc}")
 
@@ -108,7 +108,7 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
-    frame = rules_frame(ws.rules, ws.ensure_kb())  # "note": rules this model cannot use
+    frame = rules_frame(ws.rules, ws.ensure_kb(), positive=ws.class_name)  # "note": rules this model cannot use
     for rid_, note in zip(frame["id"], frame["note"]):
         if note:
             warning(f"Rule {rid_} is {note}")
@@ -122,7 +122,7 @@ else:
                                  "w": st.column_config.NumberColumn(format="%.4g")})
     ids = [r.id for r in ws.rules]
     rid = st.selectbox("Edit rule", ids, key="r_edit_id",
-                       format_func=lambda i: f"{i}: {rule_text(ws.rule(i))}")
+                       format_func=lambda i: f"{i}: {wording.clause_text(ws.rule(i), ws.class_name)}")
     rule = ws.rule(rid)
     g1, g2, g3 = st.columns(3)
     g1.number_input("p", 0.0, 1.0, float(rule.p), 0.01, key=f"r_edit_p_{rid}")

@@ -89,7 +89,8 @@ with guard("Showing the scores"):
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("F1", "precision", "sensitivity", "specificity",
                                               "accuracy")})
-        st.caption("Baselines use one-hot features of the same discretised columns and the same split.")
+        st.caption("The other models see the same binned columns (each value as its own yes/no "
+                   "column) and the same training and test rows.")
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
