@@ -121,7 +121,7 @@ def test_end_to_end(browser, server, tmp_path):
 
         # 3. build a Tree KB and select a node of the ID3 tree in the plotly chart
         app.nav("Knowledge base")
-        app.radio("Kind", "Tree: root-to-leaf paths of one ID3 tree")
+        app.radio("Kind", "One decision tree, its leaves (ID3)")
         app.click_button("Build", expect="Tree (leaves)")
         app.act(app.page.get_by_role("tab", name="ID3 tree").click,
                 expect="Click a node to see its clause")
@@ -264,7 +264,7 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         b.click_button("Add rule", expect="Added r1")
         a.nav("Rules", expect="Add a rule")
         mine = a.value("Edit rule")  # the rules table is a canvas; the editor names the rule
-        assert mine.startswith("r1: IF a1=1 AND a2=1") and "worst radius" not in mine
+        assert mine.startswith("r1: IF a1 = 1 AND a2 = 1") and "worst radius" not in mine
         assert "Rules: 1" in a.sidebar_text() and "syn" in a.sidebar_text()
         assert b.value("Edit rule").startswith(f'r1: IF "worst radius"={small}')
         # a refresh on any page reopens the session's own project, not the one B opened last,
