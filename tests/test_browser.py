@@ -266,7 +266,7 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         mine = a.value("Edit rule")  # the rules table is a canvas; the editor names the rule
         assert mine.startswith("r1: IF a1 = 1 AND a2 = 1") and "worst radius" not in mine
         assert "Rules: 1" in a.sidebar_text() and "syn" in a.sidebar_text()
-        assert b.value("Edit rule").startswith(f'r1: IF "worst radius"={small}')
+        assert b.value("Edit rule").startswith(f'r1: IF "worst radius" = {small} THEN ')
         # a refresh on any page reopens the session's own project, not the one B opened last,
         # on the patient A picked: the same row, answered with the same bounds
         a.nav("Query", expect="Counterfactual")
