@@ -345,6 +345,8 @@ def test_browse_includes_rules(ws):
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "NOT POS", 0.9, 10, "r1"))
     frame, n = browse_kb(ws.current_kb(), BrowseQuery(source=("rule",)))
     assert n == 1 and frame.iloc[0]["THEN"] == "NOT POS"
+    named, _ = browse_kb(ws.current_kb(), BrowseQuery(source=("rule",)), positive="readmitted = yes")
+    assert named.iloc[0]["THEN"] == "readmitted ≠ yes"
 
 
 def test_kb_csv_has_one_row_per_clause_and_is_safe():

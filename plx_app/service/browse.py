@@ -93,9 +93,12 @@ def browse_mask(kb: KB, q: BrowseQuery, cols: dict[str, np.ndarray] | None = Non
 SORT_KEYS = ("support", "p", "length", "w", "index")
 
 
-def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
+def browse_kb(kb: KB, q: BrowseQuery, positive: str | None = None) -> tuple[pd.DataFrame, int]:
     """One page of the clauses that pass the filters, sorted (ties by index); and how many
-    passed."""
+    passed. With `positive` (what POS stands for) THEN names the class (`not readmitted`)."""
+    from plx_core.wording import class_names
+
+    heads = dict(zip(("POS", "NOT POS"), class_names(positive))) if positive else {}
     if q.sort_by not in SORT_KEYS:
         raise DataError(f"sort by one of {list(SORT_KEYS)}, not {q.sort_by!r}")
     cols = _clause_columns(kb)
@@ -113,7 +116,7 @@ def browse_kb(kb: KB, q: BrowseQuery) -> tuple[pd.DataFrame, int]:
         said = (BASE_RATE_IF if is_prior(c) else
                 " AND ".join(condition_text(f, v) for f, v in conds))
         rows.append({"#": int(i), "IF": said,
-                     "THEN": head, "p": c.p, "w": c.w, "support": c.support,
+                     "THEN": heads.get(head, head), "p": c.p, "w": c.w, "support": c.support,
                      "positives": c.positives, "length": len(conds), "source": c.source,
                      "enabled": c.enabled, "clause": c.to_text()})
     frame = pd.DataFrame(rows, columns=["#", "IF", "THEN", "p", "w", "support", "positives",

@@ -73,7 +73,7 @@ if ws.kb is None:
     st.stop()
 
 kb = ws.kb
-m1, m2, m3, m4 = st.columns(4)
+m1, m2, m3, m4 = st.columns([2, 1, 1, 1])  # at 1024 px "plx's default" reads whole
 m1.metric("KB", ws.kb_note or ws.kb_settings.label())
 m2.metric("Clauses", f"{len(kb):,}")
 m3.metric("Rules", f"{len(ws.rules)}")
@@ -155,7 +155,7 @@ def browse_tab() -> None:
     with guard("Filtering the clauses"):
         q = BrowseQuery(search, tuple(feats), tuple(length), tuple(p_range), int(min_sup), (),
                         sort_by, desc, int(page), int(size))
-        frame, total = browse_kb(kb, q)
+        frame, total = browse_kb(kb, q, positive=ws.class_name)
         pages = max(1, -(-total // int(size)))
         st.caption(f"{total:,} of {len(kb):,} clauses match · page {min(int(page), pages)} of {pages}")
         wrapped_table(frame.drop(columns=["clause"]), max_rows=10,
