@@ -318,7 +318,7 @@ def top_with_rest(values: Mapping[str, float] | pd.Series, top: int | None,
 
 
 def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = None,
-                 xlabel: str = "change in the support (Shapley value)", instance: Mapping[str, Any] | None = None,
+                 xlabel: str = "change in support", instance: Mapping[str, Any] | None = None,
                  order: Sequence[str] | None = None, top: int | None = None) -> go.Figure:
     """One bar per feature (x = its value), largest |value| on top; red raises ω(POS), blue
     lowers it. With `instance`, a bar is labelled `feature=value`. `order` fixes the feature

@@ -30,13 +30,14 @@ from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
 from plx_core.explain import nothing_to_explain_said
-from plx_core.plots import esc, explanation_bars, shapley_bars
+from plx_core.plots import esc, explanation_bars, shapley_bars, wrap
 from plx_core.tokens import condition_text
 
 
 def shap_title(ws) -> str:
-    """The Shapley chart's title in the class's words."""
-    return f"What each value adds to the {wording.support_for(ws.class_name)}"
+    """The Shapley chart's title in the class's words (escaped: the class comes from the file;
+    wrapped: at 1024 px the chart is a third of the page)."""
+    return wrap(esc(f"What each value adds to the {wording.support_for(ws.class_name)}"), 30)
 
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
