@@ -585,7 +585,7 @@ def test_explain_page_side_by_side(base_ws, mode):
         assert not at.exception and not errors(at)
         assert len(at.get("plotly_chart")) >= 2 + 3 * 2  # main view + bars and Shapley per KB
     else:
-        assert "SHAP on the random forest" in body and "plx: Shapley values" in body
+        assert "SHAP on the random forest" in body and "plx: what each value adds to the support for malignant" in body
         at.selectbox(key="x_shap_model").set_value("logistic").run()
         assert not at.exception and "SHAP on the logistic regression" in texts(at)
 
