@@ -40,6 +40,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_util import CHROMIUM_ARGS, chromium_path, script_finished, streamlit_server  # noqa: E402
 from timing import publish  # noqa: E402
 
+from plx_app.service.kbs import KB_KINDS  # noqa: E402
+
 SECTION = "## Concurrent sessions (issue 6)"
 VIEWPORT = {"width": 1280, "height": 1600}
 NOTES = [
@@ -251,7 +253,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         w.times[step] = await app.nav("Knowledge base", "clauses match")
         step = "KB: pick Direct"  # the page opens on plx's default, which has no max_len
         w.times[step] = await app.radio(
-            "Kind", "Direct (every feature-value set of the training rows)", "max_len")
+            "Kind", KB_KINDS["direct"], "max_len")
         step = "KB: set max_len"
         w.times[step] = await app.fill("stNumberInput", "max_len", str(max_len), "press Build")
         step = "KB: build"
