@@ -60,10 +60,11 @@ _Tok = Token  # old private name
 
 class _Parser:
     def __init__(self, toks: list[Token], lineno: int, end_col: int, line: str = "",
-                 kb: KB | None = None):
+                 kb: KB | None = None, left_out: Mapping[str, str] | None = None):
         self.toks, self.i, self.lineno, self.end_col = toks, 0, lineno, end_col
         self.depth = 0
         self.line, self.kb = line, kb  # the line's text and the model: comparisons need both
+        self.left_out = left_out
 
     def peek(self) -> Token | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -166,7 +167,7 @@ class _Parser:
                             f"{quote(name)} >= 7 (a number after <, <=, > or >=)", t)
         op, value = _CMP_OPS[m.group(1)], m.group(2)
         self.i = j
-        return _resolve(kb, name, op, value, t, self.lineno)
+        return _resolve(kb, name, op, value, t, self.lineno, self.left_out)
 
 
 # --------------------------------------------------------------------------- comparisons
@@ -187,7 +188,8 @@ def _cuts_text(cuts: Sequence[float], near: float, limit: int = 10) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: int) -> tuple:
+def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: int,
+             left_out: Mapping[str, str] | None = None) -> tuple:
     """The comparison `name op value` as the model's bins of `name` that lie wholly on its side
     (and, for NOT, those wholly on the other side): ("cmp", name, in-leaves, out-leaves). A
     threshold a bin straddles (bins hold their lower edge, so `x > c` and `x <= c` straddle
@@ -199,8 +201,7 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
                                 f"and no model is given (parse_rules(text, kb)); without one "
                                 f"write {quote(name)}=<bin>", lineno, col)
     if name not in kb.domains:
-        raise ClauseSyntaxError(f"unknown feature {name!r}{_suggest(name, kb.features)}; the KB's "
-                                f"features are {_shown(list(kb.features), 20)}", lineno, col)
+        raise _unknown_feature(kb, name, left_out, lineno, col)
     dom = list(kb.known_domains().get(name, ()))
     cuts = bin_cuts(dom) if dom else None
     if cuts is None:
@@ -294,14 +295,26 @@ def _shown(values: Sequence[str], limit: int = 12) -> str:
     return ", ".join(vs) + (", …" if len(values) > limit else "")
 
 
+def _unknown_feature(kb: KB, name: str, left_out: Mapping[str, str] | None, lineno: int,
+                     col: int | None) -> ClauseSyntaxError:
+    """The one message for a rule naming a feature the model does not have: a column the fit
+    left out (`left_out`: column → why, e.g. `Schema.excluded`) is said to be so, and why —
+    a rule can never fire on it —, any other name gets the nearest feature."""
+    features = f"the model's features are {_shown(list(kb.features), 20)}"
+    if left_out and name in left_out:
+        return ClauseSyntaxError(f"column {name!r} was left out by the fit ({left_out[name]}), so "
+                                 f"the model has no such feature and a rule cannot name it; "
+                                 f"{features}", lineno, col)
+    return ClauseSyntaxError(f"unknown feature {name!r}{_suggest(name, kb.features)}; {features}",
+                             lineno, col)
+
+
 def _check_literal(kb: KB | None, feature: str, value: str, lineno: int, name_col: int | None,
-                   value_col: int | None) -> None:
+                   value_col: int | None, left_out: Mapping[str, str] | None = None) -> None:
     if kb is None:
         return
     if feature not in kb.domains:
-        raise ClauseSyntaxError(
-            f"unknown feature {feature!r}{_suggest(feature, kb.features)}; the KB's features are "
-            f"{_shown(list(kb.features), 20)}", lineno, name_col)
+        raise _unknown_feature(kb, feature, left_out, lineno, name_col)
     dom = kb.domains[feature]
     if value not in dom:
         raise ClauseSyntaxError(
@@ -312,8 +325,8 @@ def _check_literal(kb: KB | None, feature: str, value: str, lineno: int, name_co
 # --------------------------------------------------------------------------- parsing
 
 
-def _parse_if(toks: list[Token], line: str, lineno: int,
-              kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
+def _parse_if(toks: list[Token], line: str, lineno: int, kb: KB | None,
+              left_out: Mapping[str, str] | None = None) -> tuple[list[tuple[Literal, ...]], dict]:
     end_col = len(line.rstrip()) + 1
     n_cond = sum(1 for t in toks if t.kind in ("=", "!="))
     if n_cond > MAX_CONDITIONS:
@@ -330,7 +343,7 @@ def _parse_if(toks: list[Token], line: str, lineno: int,
         body, meta_tok = toks[:o], toks[o]
     else:
         body, meta_tok = toks, None
-    p = _Parser(body, lineno, meta_tok.col if meta_tok else end_col, line, kb)
+    p = _Parser(body, lineno, meta_tok.col if meta_tok else end_col, line, kb, left_out)
     p.expect_kw("IF", "at the start of the rule")
     cond = p.condition()
     p.expect_kw("THEN", "after the condition")
@@ -363,7 +376,7 @@ def _parse_if(toks: list[Token], line: str, lineno: int,
         bad = None
         for leaf in c:
             _, f, v, neg, nt, vt = leaf
-            _check_literal(kb, f, v, lineno, nt.col, vt.col)
+            _check_literal(kb, f, v, lineno, nt.col, vt.col, left_out)
             if (f, v) in lits and lits[(f, v)][3] != neg:
                 bad = (leaf, f"{f}={v} and NOT {f}={v} cannot both hold")
             if not neg:
@@ -385,8 +398,8 @@ def _parse_if(toks: list[Token], line: str, lineno: int,
     return clauses, meta
 
 
-def _parse_raw(toks: list[Token], lineno: int,
-               kb: KB | None) -> tuple[list[tuple[Literal, ...]], dict]:
+def _parse_raw(toks: list[Token], lineno: int, kb: KB | None,
+               left_out: Mapping[str, str] | None = None) -> tuple[list[tuple[Literal, ...]], dict]:
     c = clause_from_tokens(toks, lineno)
     # positions of each literal's name and value tokens, for error messages
     close = next(i for i, t in enumerate(toks) if t[0] == "]")
@@ -405,9 +418,11 @@ def _parse_raw(toks: list[Token], lineno: int,
              if not lit.is_feature and not lit.is_class}
     for lit, (ncol, vcol) in zip(c.literals, pos):
         if lit.is_feature:
-            _check_literal(kb, lit.atom, lit.value, lineno, ncol, vcol)
+            _check_literal(kb, lit.atom, lit.value, lineno, ncol, vcol, left_out)
         elif not lit.is_class and kb is not None and lit.atom not in plain:
-            if lit.atom in kb.domains:
+            if lit.atom in kb.domains or (left_out and lit.atom in left_out):
+                if lit.atom not in kb.domains:
+                    raise _unknown_feature(kb, lit.atom, left_out, lineno, ncol)
                 raise ClauseSyntaxError(f"{lit.atom!r} is a feature: write {quote(lit.atom)}=<value>",
                                         lineno, ncol)
             raise ClauseSyntaxError(f"unknown name {lit.atom!r}{_suggest(lit.atom, kb.features)}",
@@ -444,7 +459,8 @@ def _check_size(text: str | Iterable[str]) -> list[str]:
     return lines
 
 
-def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[WeightedClause]:
+def parse_rules(text: str | Iterable[str], kb: KB | None = None,
+                left_out: Mapping[str, str] | None = None) -> list[WeightedClause]:
     """Parse rules (one per line) into weighted clauses with source "rule".
 
     With `kb`, every feature and value is checked against `kb.features` / `kb.domains` (a
@@ -452,8 +468,10 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[Weighte
     an `id=` get fresh ids that do not clash with the KB's (`r1`, `r2`, …; the clauses of an
     OR rule `r3.1`, `r3.2`, …). Without `kb`, single-clause rules keep id None (`kb.add`
     numbers them) and the parts of an OR rule get none either — pass `kb` (or use
-    `add_rules`) to keep them under one id. Only \\n, \\r\\n and \\r end a line; text longer
-    than MAX_RULES_CHARS is refused before it is read.
+    `add_rules`) to keep them under one id. `left_out` (column → why the fit left it out,
+    `Schema.excluded` / `PLXClassifier.excluded_`) makes a rule naming such a column say so
+    rather than "unknown feature". Only \\n, \\r\\n and \\r end a line; text longer than
+    MAX_RULES_CHARS is refused before it is read.
     """
     lines = _check_size(text)
     used = _used_ids(kb)
@@ -465,9 +483,9 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None) -> list[Weighte
         if not toks:
             continue
         if toks[0].kind == "[":
-            clauses, meta = _parse_raw(toks, lineno, kb)
+            clauses, meta = _parse_raw(toks, lineno, kb, left_out)
         elif toks[0].kw() == "IF":
-            clauses, meta = _parse_if(toks, line, lineno, kb)
+            clauses, meta = _parse_if(toks, line, lineno, kb, left_out)
         else:
             raise ClauseSyntaxError("a rule starts with IF (IF … THEN POS [p=…]) or with its "
                                     "probability in brackets ([0.9] POS | ~a=v)", lineno, toks[0].col)
@@ -650,10 +668,12 @@ def rule_clause(conditions: Sequence[tuple[str, str]], head: str = "POS", p: flo
 # --------------------------------------------------------------------------- managing rules
 
 
-def add_rules(kb: KB, rules: str | WeightedClause | Iterable[WeightedClause]) -> list[str]:
-    """Parse (if text) against `kb`, add in place, and return the ids of the added clauses."""
+def add_rules(kb: KB, rules: str | WeightedClause | Iterable[WeightedClause],
+              left_out: Mapping[str, str] | None = None) -> list[str]:
+    """Parse (if text) against `kb` (`left_out` as `parse_rules`), add in place, and return
+    the ids of the added clauses."""
     if isinstance(rules, str):
-        clauses = parse_rules(rules, kb)
+        clauses = parse_rules(rules, kb, left_out)
     else:
         clauses = [rules] if isinstance(rules, WeightedClause) else list(rules)
         clauses = [c if c.source == "rule" else replace(c, source="rule") for c in clauses]

@@ -555,3 +555,34 @@ def test_the_conditions_field_sends_a_comparison_to_a_whole_rule(numeric):
     with pytest.raises(ClauseSyntaxError, match="a comparison goes in a whole rule"):
         parse_conditions("x >= 6 AND colour=red", numeric[0].domains)
     assert parse_conditions('"a=b"=<0.5') == [("a=b", "<0.5")]  # a bin label is still a value
+
+
+@pytest.mark.parametrize("text, column", [
+    ("IF patient=P7 THEN POS [p=0.9]", 4),
+    ("IF patient >= 2 THEN POS [p=0.9]", 4),
+    ("IF colour=red AND NOT ward=A THEN POS [p=0.9]", 23),
+    ("[0.9] POS | ~patient=P7", 14),
+])
+def test_a_column_the_fit_left_out_is_named_with_why(text, column):
+    """A rule naming an ID-like or constant column the fit dropped says the fit left it out
+    and why (the estimator's own reasons), not "unknown feature"; a typo still gets the
+    nearest feature."""
+    import pandas as pd
+
+    from plx_core import PLXClassifier
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"patient": [f"P{i}" for i in range(40)], "ward": "A",
+                      "colour": rng.choice(["red", "blue"], 40), "size": rng.choice(["S", "L"], 40)})
+    y = np.where((X["colour"] == "red") | (X["size"] == "S"), "yes", "no")
+    clf = PLXClassifier(kb="direct", variant="paper").fit(X, y)
+    left = dict(clf.excluded_)
+    assert set(left) == {"patient", "ward"}
+    with pytest.raises(ClauseSyntaxError) as exc:
+        parse_rules(text, clf.kb_, left_out=left)
+    name = re.search(r"column '(\w+)'", str(exc.value)).group(1)
+    assert str(exc.value).startswith(f"line 1, column {column}: column {name!r} was left out "
+                                     f"by the fit ({left[name]})")
+    assert "unknown feature" not in str(exc.value)
+    with pytest.raises(ClauseSyntaxError, match="unknown feature 'colur' \\(did you mean 'colour'"):
+        parse_rules("IF colur=red THEN POS [p=0.9]", clf.kb_, left_out=left)

@@ -389,7 +389,8 @@ class Workspace:
         """Add the rules of `text` (the engine's rule grammar, checked against the KB)."""
         from plx_core.rules import parse_rules
 
-        new = parse_rules(text, kb=self.current_kb())
+        left_out = dict(self.model.excluded) if self.model is not None else None
+        new = parse_rules(text, kb=self.current_kb(), left_out=left_out)  # a dropped ID said so
         if not new:
             raise DataError("type at least one rule")
         self.rules = [*self.rules, *new]
