@@ -18,6 +18,7 @@ import lzma
 import math
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,14 +76,24 @@ class Table:
     notes: tuple[str, ...] = ()
     delimiter: str = ","
 
-    def missing_summary(self, columns: Sequence[str] | None = None) -> str:
-        """One line: the columns whose cells were read as missing, with counts per marker."""
-        parts = []
+    def missing_summary(self, columns: Sequence[str] | None = None, shown: int = 8) -> str:
+        """One line: the columns whose cells were read as missing, with counts per marker —
+        the first `shown` by name, the rest counted together (a survey export of 160 mostly
+        empty columns printed 160 entries, burying every other note)."""
+        parts, rest = [], Counter()
+        n_rest = 0
         for c, counts in self.missing.items():
             if columns is not None and c not in columns:
                 continue
-            what = ", ".join(f"{m!r} ×{n}" for m, n in counts.items())
-            parts.append(f"{c!r} {sum(counts.values())} ({what})")
+            if len(parts) < shown:
+                what = ", ".join(f"{m!r} ×{n}" for m, n in counts.items())
+                parts.append(f"{c!r} {sum(counts.values())} ({what})")
+            else:
+                rest.update(counts)
+                n_rest += 1
+        if n_rest:
+            what = ", ".join(f"{m!r} ×{n:,}" for m, n in rest.most_common())
+            parts.append(f"and {n_rest} more column(s) {sum(rest.values()):,} ({what})")
         return "; ".join(parts)
 
     def line_of(self, rows: Sequence[int] | np.ndarray) -> list[int]:
@@ -2061,7 +2072,8 @@ def held_numbers(s: pd.Series) -> pd.Series:
 
 def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
-    the label's classes on every row where it is present), or None. Kept, but said: a model
+    the label's classes on every row where it is present, and it is present on at least half
+    the labelled rows), or None. Kept, but said: a model
     answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome.
     `strings`: `label_texts(y)`, when many columns are asked."""
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
@@ -2072,9 +2084,12 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
         return None  # numbers write one to one as strings: more values than classes, no copy
     if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
         return None  # more values in its head than the label has classes: no copy (no full pass)
+    labelled = ys.notna().to_numpy()
+    if int((s.notna().to_numpy() & labelled).sum()) < max(n_classes + 1, labelled.sum() / 2):
+        return None  # present on few rows (a survey's 2 answers in 300): chance, not a copy
     vs = as_strings(s)
-    known = vs.notna().to_numpy() & ys.notna().to_numpy()
-    if n_classes < 2 or not known.any() or vs.nunique(dropna=True) != n_classes:
+    known = vs.notna().to_numpy() & labelled
+    if n_classes < 2 or vs.nunique(dropna=True) != n_classes:
         return None
     v_codes, v_vals = pd.factorize(vs.to_numpy()[known])  # the distinct (value, class) pairs
     y_codes, y_vals = pd.factorize(ys.to_numpy()[known])  # by codes, not a frame's rows

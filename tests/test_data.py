@@ -1284,3 +1284,30 @@ def test_a_header_repeated_inside_the_file_is_no_data_row_and_said():
         " ".join(table.notes)
     alone = read_table(b"name,kind\nname,x\nkind,kind\n")  # a header word as a value: data
     assert len(alone.frame) == 2 and not alone.notes
+
+
+def test_cells_read_as_missing_in_many_columns_are_said_in_a_short_line():
+    """A survey export of 40 mostly empty columns: the first columns named with their
+    counts, the rest counted together (the note listed every column, 160 on trial16's)."""
+    n_cols = 40
+    head = ",".join(f"q{j}" for j in range(n_cols)) + ",y"
+    rows = ["," * (n_cols - 1) + "1,yes", "NA" + "," * (n_cols - 1) + "2,no"]
+    t = read_table((head + "\n" + "\n".join(rows) + "\n").encode())
+    said = t.missing_summary()
+    assert said.startswith("'q0' 2 ('' ×1, 'NA' ×1); 'q1' 2 ('' ×2);")
+    assert said.count("'q") == 8 and "'q39'" not in said
+    assert said.endswith("and 31 more column(s) 62 ('' ×62)")
+    assert t.missing_summary(["q0", "q5"]) == "'q0' 2 ('' ×1, 'NA' ×1); 'q5' 2 ('' ×2)"
+
+
+def test_a_column_present_on_few_rows_is_no_copy_of_the_label():
+    """Two answers in 40 rows that happen to differ with the label pair one to one by chance:
+    no copy said (trial16's 160-column survey was told of 7 'copies'); present on most rows,
+    the same pairing is said."""
+    y = pd.Series(["yes", "no"] * 20)
+    sparse = pd.Series([None] * 40, dtype=object)
+    sparse[[0, 1]] = ["-1.33", "2.02"]
+    assert label_copy(sparse, y) is None
+    dense = y.map({"yes": "Y", "no": "N"}).astype(object)
+    dense[:15] = None  # present on 25 of 40
+    assert "'N' ↔ 'no', 'Y' ↔ 'yes'" in label_copy(dense, y)
