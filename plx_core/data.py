@@ -998,24 +998,30 @@ _BELOW = ("<", "<=", "=<", "≤")
 
 def censored_sides(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """(per cell -1 for a value below a bound: "<5", "≤ 0.5"; +1 above: ">100", ">=2000"; 0
-    otherwise, and the column with those cells' signs taken off: "5", "100")."""
+    otherwise, and the column with those cells' signs taken off: "5", "100"). Each distinct
+    text is looked at once (a lab column repeats its few censored texts many times)."""
     side = np.zeros(len(s), dtype=np.int8)
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return side, s
-    obj = s.astype(object)
-    vals = obj.to_numpy()
-    text = np.fromiter((isinstance(v, str) and ("<" in v or ">" in v or "≤" in v or "≥" in v)
-                        for v in vals), dtype=bool, count=len(vals))
+    codes, uniq = pd.factorize(s.astype(object).to_numpy())  # missing: code -1
+    u = pd.Series(uniq, dtype=object)
+    # str methods give NaN on a cell that is not text (a number in an object column)
+    text = u.str.contains("[<>≤≥]", regex=True).fillna(False).to_numpy(dtype=bool)
     if not text.any():
         return side, s
-    m = obj[text].astype(str).str.extract(rf"^{_CENSORED}$")
+    m = u[text].astype(str).str.extract(rf"^{_CENSORED}$")
     hit = m[0].notna().to_numpy()
     if not hit.any():
         return side, s
     at = np.flatnonzero(text)[hit]
-    side[at] = np.where(m[0].isin(_BELOW).to_numpy()[hit], -1, 1)
-    vals = vals.copy()
-    vals[at] = m[1].to_numpy(dtype=object)[hit]
+    u_side = np.zeros(len(u) + 1, dtype=np.int8)  # the last entry: missing cells (code -1)
+    u_side[at] = np.where(m[0].isin(_BELOW).to_numpy()[hit], -1, 1)
+    side = u_side[codes]
+    bound = np.empty(len(u) + 1, dtype=object)
+    bound[at] = m[1].to_numpy(dtype=object)[hit]
+    vals = s.astype(object).to_numpy().copy()
+    cens = side != 0
+    vals[cens] = bound[codes[cens]]
     return side, pd.Series(vals, index=s.index, name=s.name, dtype=object)
 
 

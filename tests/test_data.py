@@ -23,6 +23,7 @@ from plx_core.data import (
     balance,
     bin_labels,
     censored_said,
+    censored_sides,
     column_numbers,
     detect_delimiter,
     discretise,
@@ -1311,3 +1312,20 @@ def test_a_column_present_on_few_rows_is_no_copy_of_the_label():
     dense = y.map({"yes": "Y", "no": "N"}).astype(object)
     dense[:15] = None  # present on 25 of 40
     assert "'N' ↔ 'no', 'Y' ↔ 'yes'" in label_copy(dense, y)
+
+
+def test_censored_cells_are_read_per_distinct_text_alike():
+    """`censored_sides` on a column mixing censored texts (repeated, spaced, '≤' / '=<'), plain
+    numbers, a number held as one, text with a '<' inside and missing cells: each cell's side
+    and bound as a reader would take it, the other cells untouched, the index kept."""
+    cells = ["<5", "12", " >= 2000 ", None, "<5", 7.5, "a<b", "≤0,5", "=<3", ">", float("nan"),
+             "<5", "> 100"]
+    s = pd.Series(cells, index=range(100, 113), name="crp", dtype=object)
+    side, bounds = censored_sides(s)
+    assert side.tolist() == [-1, 0, 1, 0, -1, 0, 0, -1, -1, 0, 0, -1, 1]
+    want = ["5", "12", "2000", None, "5", 7.5, "a<b", "0,5", "3", ">", None, "5", "100"]
+    got = [None if v is None or (isinstance(v, float) and np.isnan(v)) else v for v in bounds]
+    assert got == want
+    assert bounds.index.equals(s.index) and bounds.name == "crp"
+    plain = pd.Series(["1", "2", None], dtype=object)
+    assert censored_sides(plain)[1] is plain and not censored_sides(plain)[0].any()
