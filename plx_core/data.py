@@ -2050,7 +2050,30 @@ def uninformative(s: pd.Series) -> str | None:
         # without a str each; 1 and 1.0 are one value)
         return None
     strs = as_strings(vals)
-    return f"constant (every value is {strs.iloc[0]!r})" if strs.nunique() == 1 else None
+    if strs.nunique() != 1:
+        return None
+    if flag_column(s) is not None:
+        return None  # 'x' or empty: a flag, whose rows with it differ from those without
+    return f"constant (every value is {strs.iloc[0]!r})"
+
+
+def flag_column(s: pd.Series, min_rows: int = MIN_LEVEL_ROWS) -> str | None:
+    """How a column of one value and empty cells (a ticked box exported as 'x' or 'checked'
+    and nothing; each on at least `min_rows` rows) is read, or None: kept, not 'constant' — its
+    value is evidence where present —, the empty cells unknown as any missing cell, so said
+    (an empty cell that means 'not ticked' is best written so)."""
+    vals = s.dropna()
+    n_empty = len(s) - len(vals)
+    if len(vals) < min_rows or n_empty < min_rows:
+        return None
+    strs = as_strings(vals.head(SAMPLE))
+    if strs.nunique() != 1 or as_strings(vals).nunique() != 1:
+        return None
+    v = strs.iloc[0]
+    return (f"one value ({v!r}, {len(vals)} rows) and {n_empty} empty cells: kept, as rows "
+            f"with {v!r} may differ from the others, the empty cells read as unknown (only "
+            f"{v!r} is evidence); if an empty cell means 'not {v}', write it so (e.g. 'no') "
+            "to learn from those rows too")
 
 
 def label_texts(y: Any) -> pd.Series:
@@ -2310,8 +2333,9 @@ def infer_schema(
                     why += f" — {unread}"
                 excluded[c] = why
                 continue
-            if n_distinct == 1:
-                excluded[c] = uninformative(s) or "constant"
+            if n_distinct == 1 and (flat := uninformative(s) or (
+                    None if flag_column(s) else "constant")) is not None:
+                excluded[c] = flat
                 continue
         kinds[c] = kind
         kept.append(c)

@@ -72,6 +72,7 @@ from .data import (
     columns_left_out,
     date_format,
     excess_levels,
+    flag_column,
     free_text,
     group_levels,
     grouped_said,
@@ -676,6 +677,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
+        for c in frame.columns:  # 'x' or empty: kept, and how its empty cells read, said
+            if c not in self.excluded_ and c not in self.cuts_ and (how := flag_column(raw[c])):
+                say_note(f"column {c!r}: {how}", stacklevel=3)
         warn_left_out(self.excluded_)
         self.grouped_ = {c: grouped_said(kept, int(frame[c].nunique(dropna=True)),
                                           s=frame[c])

@@ -28,6 +28,7 @@ from plx_core.data import (
     detect_delimiter,
     discretise,
     fit_bins,
+    flag_column,
     infer_schema,
     label_copy,
     load_csv,
@@ -1329,3 +1330,25 @@ def test_censored_cells_are_read_per_distinct_text_alike():
     assert bounds.index.equals(s.index) and bounds.name == "crp"
     plain = pd.Series(["1", "2", None], dtype=object)
     assert censored_sides(plain)[1] is plain and not censored_sides(plain)[0].any()
+
+
+def test_a_ticked_box_column_is_kept_not_constant():
+    """'checked' or empty (a CRM's opt-in box): rows with the value differ from those without,
+    so the column is kept and said (it was left out as 'constant'); a value on a handful of
+    rows only, or on every row, is still constant."""
+    rng = np.random.default_rng(16)
+    n = 120
+    y = rng.choice(["churn", "stay"], n)
+    box = np.where((y == "stay") ^ (rng.random(n) < 0.1), "checked", None)
+    few = np.full(n, None, dtype=object)
+    few[:3] = "1.08"
+    frame = pd.DataFrame({"optin": box, "few": few, "all": "x",
+                          "tenure": rng.integers(1, 60, n).astype(str), "y": y})
+    s = infer_schema(frame, "y", positive="churn")
+    assert "optin" in s.features and s.kinds["optin"] == "categorical"
+    assert s.excluded["few"] == "constant (every value is '1.08')"
+    assert s.excluded["all"] == "constant (every value is 'x')"
+    said = flag_column(frame["optin"])
+    assert said.startswith(f"one value ('checked', {int((box == 'checked').sum())} rows) and ")
+    assert "if an empty cell means 'not checked', write it so" in said
+    assert flag_column(frame["few"]) is None and flag_column(frame["tenure"]) is None

@@ -13,6 +13,7 @@ from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
     censored_said,
+    flag_column,
     grouped_said,
     id_columns,
     infer_schema,
@@ -479,6 +480,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                 notes.append(("warning", f"Column {f!r}: {why}."))
             if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))
+            if ds.schema.kinds[f] == "categorical" and (how := flag_column(ds.X[f])):
+                notes.append(("info", f"Column {f!r}: {how}."))
         for f, b in ds.schema.bins.items():
             read = f"; {b.reading()}" if b.reading() else ""
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
