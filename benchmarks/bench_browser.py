@@ -67,7 +67,7 @@ def measure(reps: int) -> tuple[dict[str, list[float]], dict[str, float]]:
         once["Explain: first SHAP view (fits the random forest)"] = app.radio(
             "Compare", "SHAP on a baseline model", expect="SHAP on the random forest")
         once["Explain: first KB-kinds view (builds the Tree KB)"] = app.radio(
-            "Compare", "Across KB kinds", expect="Tree (leaves)")
+            "Compare", "Across KB kinds", expect="One decision tree, its leaves (ID3)")
         once["Evaluate page, first visit (baselines)"] = app.nav(
             "Evaluate", expect="Start the comparison")
         once["Evaluate: SHAP agreement, started by the user (forest)"] = app.click_button(

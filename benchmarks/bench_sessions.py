@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_util import CHROMIUM_ARGS, chromium_path, script_finished, streamlit_server  # noqa: E402
 from timing import publish  # noqa: E402
 
-from plx_app.service.kbs import KB_KINDS  # noqa: E402
+from plx_app.service.kbs import KB_KINDS, KBSettings  # noqa: E402
 
 SECTION = "## Concurrent sessions (issue 6)"
 VIEWPORT = {"width": 1280, "height": 1600}
@@ -257,7 +257,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         step = "KB: set max_len"
         w.times[step] = await app.fill("stNumberInput", "max_len", str(max_len), "press Build")
         step = "KB: build"
-        w.times[step] = await app.click_button("Build", f"Direct (max_len {max_len})")
+        w.times[step] = await app.click_button("Build", KBSettings("direct", max_len).label())
         await check(step)
         step = "Query page"
         w.times[step] = await app.nav("Query", "Counterfactual")

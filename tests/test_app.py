@@ -268,7 +268,7 @@ def test_kb_page_builds_a_tree_and_shows_a_node_clause(base_ws):
     at.button(key="kb_build").click().run()
     ws = at.session_state["ws"]
     assert ws.kb.kind == "tree" and ws.trees
-    assert metric(at, "KB") == "Tree (leaves)"
+    assert "**KB in use:** One decision tree, its leaves (ID3)" in texts(at)
     nodes = ws.trees[0].to_frame()
     leaf = int(nodes.index[nodes["is_leaf"]][0])
     at.session_state["kb_tab"] = "ID3 tree"  # the tabs run lazily: open the tree tab
@@ -579,8 +579,9 @@ def test_explain_page_side_by_side(base_ws, mode):
     elif mode == "One instance across k":
         assert "k = 1" in body and "k = 3" in body
     elif mode == "Across KB kinds":
-        assert "Direct (2,014 clauses)" in body and "Tree (leaves)" in body
-        assert "Direct with rules (2,015 clauses)" in body
+        assert "Rules counted from the data (Direct) (2,014 clauses)" in body
+        assert "One decision tree, its leaves (ID3) (" in body and "Tree (leaves)" not in body
+        assert "Rules counted from the data (Direct) with rules (2,015 clauses)" in body
         at.toggle(key="x_kinds_shapley").set_value(True).run()
         assert not at.exception and not errors(at)
         assert len(at.get("plotly_chart")) >= 2 + 3 * 2  # main view + bars and Shapley per KB

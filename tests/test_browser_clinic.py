@@ -129,7 +129,8 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             times["compare KB kinds"] = app.radio("Compare", "Across KB kinds",
                                                   expect="plx's default with rules")
             body = app.text()
-            assert "plx's default (" in body and "Direct (" in body and "Tree (leaves) (" in body
+            assert "plx's default (" in body and "(Direct) (" in body and "(ID3) (" in body
+            assert "Tree (leaves)" not in body  # the Build radio's words
 
             times["evaluate page"] = app.nav("Evaluate", expect="Confusion matrix")
             assert "Ties at" in _reads_plainly(app, "Evaluate")

@@ -13,6 +13,7 @@ import pytest
 from conftest import require_shared_data
 
 from plx_app.service import (
+    KB_KINDS,
     BrowseQuery,
     DataSettings,
     Instance,
@@ -670,7 +671,8 @@ def test_rules_effect_and_comparison_views(ws0):
     assert len(flipped) > 0 and (flipped["after"] == "POS").all()
     assert fx.after["F1"] != fx.before["F1"]
     views = w.comparison_views()
-    assert [v.name for v in views] == ["Direct", "Tree (leaves)", "Direct with rules"]
+    direct, tree = KB_KINDS["direct"], KB_KINDS["tree"]  # the Build radio's words
+    assert [v.name for v in views] == [direct, tree, f"{direct} with rules"]
     assert len(views[2].kb) == len(views[0].kb) + 1
     vals = w.X_test.loc[flipped.index[0]].to_dict()
     assert w.query(vals, view=views[2]).positive and not w.query(vals, view=views[0]).positive

@@ -51,13 +51,17 @@ class KBSettings:
     random_state: int = 0
 
     def label(self) -> str:
+        """The KB these settings build in the Build radio's words (`KB_KINDS`, one home), for
+        the page's "KB in use", the sidebar and the side-by-side headings; the default stays
+        "plx's default" (the pages' name for the model it chooses)."""
         if self.kind == "auto":
             return "plx's default"
-        if self.kind == "direct":
-            return "Direct" + ("" if self.max_len is None else f" (max_len {self.max_len})")
+        words = KB_KINDS[self.kind]
+        if self.kind == "direct" and self.max_len is not None:
+            return f"{words}, at most {self.max_len} values per rule"
         if self.kind == "forest":
-            return f"Forest ({self.n_trees} trees)"
-        return {"tree": "Tree (leaves)", "tree-all": "Tree (all nodes)"}[self.kind]
+            return f"{words}, {self.n_trees} trees"
+        return words
 
     def key(self) -> tuple:
         if self.kind == "auto":

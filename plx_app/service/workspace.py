@@ -22,7 +22,7 @@ from plx_core.tree import Tree
 
 from .cache import LRU, fingerprint
 from .instances import Instance, unique_rows
-from .kbs import KBSettings, build_kb, default_max_len, with_rules
+from .kbs import KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
 from .model import ModelChoice
 from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
 from .tables import DataSettings, RawTable, front_columns, raw_default, split
@@ -243,7 +243,7 @@ class Workspace:
         self.kb, self.trees, self.build_seconds, self.kb_key = base, [], 0.0, key
         self.model = None
         self.kb_cached = False
-        self.kb_note = f"imported ({base.kind}, {len(base):,} clauses)"
+        self.kb_note = f"imported ({KB_KINDS.get(base.kind, base.kind)}, {len(base):,} clauses)"
         self.rules = list(incoming) if rules == "replace" else merge_rules(self.rules, incoming)
         return base
 
@@ -273,7 +273,7 @@ class Workspace:
 
     @property
     def kb_name(self) -> str:
-        """The KB in use in words (`plx's default`, `Direct`, `imported (…)`)."""
+        """The KB in use in words (`plx's default`, `KBSettings.label`, `imported (…)`)."""
         self.ensure_kb()
         return self.kb_note or self.kb_settings.label()
 
@@ -299,10 +299,9 @@ class Workspace:
         out: list[KBView | None] = []
         if self.kb_settings.kind not in ("direct", "tree") or self.kb_note:
             out.append(self.view(rules=False))
-        for i, (name, s) in enumerate([("Direct", KBSettings("direct", ml)),
-                                       ("Tree (leaves)", KBSettings("tree"))]):
+        for i, s in enumerate([KBSettings("direct", ml), KBSettings("tree")]):
             kb, key = self.kb_for(s, lambda f, t, i=i: say((i + f) / 3, t))
-            out.append(KBView(name, kb, (key, ())))
+            out.append(KBView(s.label(), kb, (key, ())))
         if any(r.enabled for r in self.rules):
             out.append(self.view())
         else:

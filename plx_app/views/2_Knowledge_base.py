@@ -73,8 +73,9 @@ if ws.kb is None:
     st.stop()
 
 kb = ws.kb
-m1, m2, m3, m4 = st.columns([2, 1, 1, 1])  # at 1024 px "plx's default" reads whole
-m1.metric("KB", ws.kb_note or ws.kb_settings.label())
+# the kind in the Build radio's words, as a line: a metric's large type cuts it at 1024 px
+st.markdown("**KB in use:** " + md(ws.kb_name))
+m2, m3, m4 = st.columns(3)
 m2.metric("Clauses", f"{len(kb):,}")
 m3.metric("Rules", f"{len(ws.rules)}")
 m4.metric("Build time", f"{ws.build_seconds:.3f} s")
@@ -260,7 +261,7 @@ def io_tab() -> None:
     if up is not None and st.button("Use the imported KB", key="kb_import_go"):
         try:
             base = ws.import_kb(up.getvalue(), rules="replace" if how.startswith("Replace") else "merge")
-            st.success(md(f"Imported a {base.kind} KB with {len(base):,} clauses and "
+            st.success(md(f"Imported a KB ({KB_KINDS.get(base.kind, base.kind)}) with {len(base):,} clauses and "
                           f"{len(ws.rules)} rule(s)."))
         except Exception as exc:  # plain words; the KB in use stays
             error(f"The file could not be used as a KB: {exc}")
