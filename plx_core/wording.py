@@ -613,6 +613,30 @@ def one_class_part(n_pos: int, n_neg: int, positive: Any = "POS") -> str:
             "or gather more rows of the rare class.")
 
 
+def few_found_sentence(n_rows: int, n_pos: int, tp: int, fp: int, positive: Any = "POS",
+                       best_other: float | None = None, where: str = "held-out") -> str:
+    """What the scores mean when the model finds none or few (under half) of the positive
+    rows of a scored part, in counts (positives there, rows flagged, found, missed) and where
+    the trade lies (the decision threshold): a bare "F1 0" reads as a broken tool. `best_other`:
+    the best F1 of the other models on the same rows, when known. "" when it finds half or
+    more, or the part holds no positive (`one_class_part` says that)."""
+    if n_pos <= 0 or 2 * tp >= n_pos:
+        return ""
+    pos, _ = class_names(positive)
+    flagged = tp + fp
+    right = "" if not flagged else f"{'none' if tp == 0 else number_word(tp)} of them rightly"
+    said = (f"Of the {n_rows:,} {where} rows, {n_pos:,} {'is' if n_pos == 1 else 'are'} {pos}. "
+            f"The model flagged {plural(flagged, 'row')} as {pos}"
+            + (f", {right}" if right else "") + f": it missed {n_pos - tp:,} of the {n_pos:,}"
+            + (", so F1 is 0" if tp == 0 else "") + ". ")
+    if best_other is not None:
+        said += (f"The other models do little better on these rows (best F1 {best_other:.3f}): "
+                 f"the columns may say little about {pos}. " if best_other < 0.5 else
+                 f"Other models find more of them (best F1 {best_other:.3f}). ")
+    return said + ("The decision threshold trades missed cases against false alarms: a lower "
+                   "threshold flags more rows — fewer missed, more false alarms.")
+
+
 # --------------------------------------------------------------------------- hints
 
 
@@ -868,6 +892,6 @@ __all__ = [
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
-    "plural", "support_for",
+    "plural", "support_for", "few_found_sentence", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
 ]

@@ -420,3 +420,24 @@ def test_base_rate_clause_reads_as_what_it_does_in_the_kb_browser_and_explanatio
     rules = [*for_pos["rule"], *against["rule"]]
     assert said in rules, rules
     assert not any(r.startswith("ALWAYS") for r in rules)
+
+
+def test_evaluate_page_says_in_counts_why_the_clinic_tables_f1_is_low(clinic_ws):
+    # the held-out rows of this weak table read "F1 0.000" with no words: a clinician took
+    # the tool for broken; the page says how many were readmitted, how many it flagged and
+    # that the decision threshold (further down) trades missed cases against false alarms
+    ws = clinic_ws
+    s = ws.scores("test", decisions=ws.decisions("test"))
+    assert 2 * s["tp"] < s["tp"] + s["fn"]  # few found: what the note is for
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["ws"] = ws
+    at.run()
+    at.switch_page("plx_app/views/6_Evaluate.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    note = " ".join(str(e.value).replace("\\", "") for e in at.info)
+    n_pos = s["tp"] + s["fn"]
+    assert (f"Of the {len(ws.X_test)} held-out rows, {n_pos} are readmitted = yes. The model "
+            f"flagged {wording.plural(s['tp'] + s['fp'], 'row')} as readmitted = yes") in note
+    assert f"it missed {s['fn']} of the {n_pos}" in note
+    assert "fewer missed, more false alarms" in note and '"Decision threshold"' in note
+    assert "Decision threshold: ROC and precision–recall" in [h.value for h in at.subheader]

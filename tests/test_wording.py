@@ -274,6 +274,24 @@ def test_a_test_part_of_one_class_names_the_absent_class_and_what_it_leaves_unde
     assert "specificity is undefined" in no_neg and "recall" not in no_neg
 
 
+def test_few_positives_found_are_said_in_counts_with_the_threshold_trade():
+    # a rare class the model misses on the held-out rows: "F1 0" alone read as a broken tool
+    none = W.few_found_sentence(180, 15, 0, 13, "readmitted = yes", best_other=0.209)
+    assert none.startswith("Of the 180 held-out rows, 15 are readmitted = yes. The model "
+                           "flagged 13 rows as readmitted = yes, none of them rightly: it "
+                           "missed 15 of the 15, so F1 is 0.")
+    assert "do little better on these rows (best F1 0.209)" in none
+    assert "a lower threshold flags more rows — fewer missed, more false alarms" in none
+    quiet = W.few_found_sentence(40, 1, 0, 0, "churn")
+    assert quiet.startswith("Of the 40 held-out rows, 1 is churn. The model flagged no rows "
+                            "as churn: it missed 1 of the 1, so F1 is 0.") and "best F1" not in quiet
+    some = W.few_found_sentence(90, 9, 2, 1, "spam", best_other=0.8)
+    assert "flagged three rows as spam, two of them rightly: it missed 7 of the 9." in some
+    assert "F1 is 0" not in some and "Other models find more of them (best F1 0.800)" in some
+    assert W.few_found_sentence(90, 10, 5, 40, "spam") == ""  # half found: the scores say it
+    assert W.few_found_sentence(90, 0, 0, 3, "spam") == ""  # no positive: one_class_part
+
+
 def test_selection_sentence_says_what_answers_and_why_in_words():
     from plx_core.wording import selection_sentence
 

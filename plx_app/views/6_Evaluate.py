@@ -73,6 +73,7 @@ with guard("Showing the scores"):
                             f"{neg_name} ({pos_name} only when the middle is above it)"))
         if copies := ws.copies_said(dec):  # test rows the model has seen: never silently
             st.warning(md(copies))
+        few = st.empty()  # filled once the baselines are scored (their best F1 is said)
         c1, c2 = st.columns(2)
         with c1:
             cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]
@@ -91,6 +92,11 @@ with guard("Showing the scores"):
                                               "accuracy")})
         st.caption("The other models see the same binned columns (each value as its own yes/no "
                    "column) and the same training and test rows.")
+        best = base.loc[base["label"] != "majority class", "F1"]
+        if said := wording.few_found_sentence(
+                len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name,
+                float(best.max()) if len(best) else None):
+            few.info(md(said + " Try it under \"Decision threshold\" further down this page."))
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
