@@ -727,7 +727,8 @@ def test_rules_page_names_a_rule_this_model_does_not_use(base_ws):
     unit = ws.ensure_kb().rule_unit()  # what w means for this model, said in numbers
     assert frame["vs data"].tolist() == pytest.approx([50.0 / unit, 50.0 / unit])
     said = [str(c.value).replace("\\", "") for c in at.caption]
-    assert any(c.startswith("What w means for Direct: a training row brings about ")
+    assert any(c.startswith("What w means for Rules counted from the data (Direct): a training "
+                            "row brings about ")
                and f"{unit:,.0f}" in c for c in said), said
     warned = [str(w.value).replace("\\", "") for w in at.warning]
     assert any(w.startswith("Rule r1 is not used by this model") for w in warned), warned
