@@ -38,6 +38,27 @@ def shorten(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+SHAPLEY_LABEL = 30  # characters of a Shapley bar's feature=value: with its ": +0.123" it fits
+# a third of a 1024-px page (the Explain page's chart beside the explanation, or half of the
+# side-by-side view); the whole label is in the hover
+
+
+def pair_label(feature: Any, value: Any = None, n: int = SHAPLEY_LABEL) -> str:
+    """`feature=value` (or the feature alone) in at most `n` characters, unescaped: the value
+    is kept whole and the feature's name shortened with "…" where it fits, else the end cut."""
+    f = str(feature)
+    if value is None:
+        return shorten(f, n)
+    v = str(value)
+    whole = f"{f}={v}"
+    if len(whole) <= n:
+        return whole
+    room = n - len(v) - 1
+    if room >= 6:  # a recognisable start of the name, then the whole value
+        return f"{shorten(f, room)}={v}"
+    return shorten(whole, n)
+
+
 def wrap(text: str, width: int = 60, sep: str = "<br>") -> str:
     """`text` broken into lines of at most ~`width` characters (at spaces, never inside a word
     unless it alone is longer), joined by plotly's line break: long labels stay whole in narrow
@@ -319,36 +340,42 @@ def top_with_rest(values: Mapping[str, float] | pd.Series, top: int | None,
 
 def shapley_bars(values: Mapping[str, float] | pd.Series, title: str | None = None,
                  xlabel: str = "change in support", instance: Mapping[str, Any] | None = None,
-                 order: Sequence[str] | None = None, top: int | None = None) -> go.Figure:
+                 order: Sequence[str] | None = None, top: int | None = None,
+                 label_chars: int = SHAPLEY_LABEL) -> go.Figure:
     """One bar per feature (x = its value), largest |value| on top; red raises ω(POS), blue
-    lowers it. With `instance`, a bar is labelled `feature=value`. `order` fixes the feature
-    order (for side-by-side charts). With `top`, only the `top` largest |values| get a bar and
-    the others are summed into one bar at the bottom ("the other 24 features")."""
+    lowers it. With `instance`, a bar is labelled `feature=value`, in at most `label_chars`
+    characters (`pair_label`; whole on hover over the label or the bar), so the chart keeps
+    its width. `order` fixes the feature order (for side-by-side charts). With `top`, only the
+    `top` largest |values| get a bar and the others are summed into one bar at the bottom
+    ("the other 24 features")."""
     s, n_rest = top_with_rest(values, top, order)
     s = s.iloc[::-1]
-    labels = [
-        f"the other {n_rest} features (summed)" if f == REST
-        else f"{esc(f)}={esc(instance[f])}" if instance is not None and instance.get(f) is not None
-        else esc(f)
-        for f in s.index
-    ]
-    labels = [wrap(lab, LABEL_WIDTH) for lab in labels]
+    whole, short = [], []
+    for f in s.index:
+        value = instance.get(f) if instance is not None and f != REST else None
+        full = f"the other {n_rest} features (summed)" if f == REST else (
+            f"{f}={value}" if value is not None else str(f))
+        whole.append(wrap(esc(full), LABEL_WIDTH))  # the hover box breaks a long label
+        short.append(esc(full if f == REST else pair_label(f, value, label_chars)))
     colours = [MUTED if f == REST else POS_COLOUR if v > 0 else NEG_COLOUR if v < 0 else TIE_COLOUR
                for f, v in zip(s.index, s.to_numpy())]
     n = len(s)
     fig = go.Figure(go.Bar(
         x=s.to_numpy(dtype=float), y=list(range(n)), orientation="h", width=0.42,
-        marker=dict(color=colours), hovertext=labels,
+        marker=dict(color=colours), hovertext=whole,
         hovertemplate="%{hovertext}: %{x:.4f}<extra></extra>",
     ))
     span = float(s.abs().max()) if n else 1.0
     span = span if span > 0 else 1.0
-    texts = [f"{lab}: {v:+.3f}" for lab, v in zip(labels, s.to_numpy())]
+    texts = [f"{lab}: {v:+.3f}" for lab, v in zip(short, s.to_numpy())]
+    notes = _labels_above(texts)
+    for note, full, v in zip(notes, whole, s.to_numpy()):
+        note["hovertext"] = f"{full}: {v:+.4f}"  # the shortened label, whole on hover
     return _layout(fig, title, height=90 + _row_height(texts) * max(n, 1),
                    shapes=[_vline(0, color="black", width=1)],
-                   annotations=_labels_above(texts),
-                   yaxis=_label_axis(n),
-                   xaxis=dict(title=xlabel, gridcolor="#eee", zeroline=False,
+                   annotations=notes,
+                   yaxis=_label_axis(n), dragmode=False,
+                   xaxis=dict(title=xlabel, gridcolor="#eee", zeroline=False, fixedrange=True,
                               range=[-1.08 * span, 1.08 * span]))
 
 
@@ -617,6 +644,6 @@ __all__ = [
     "REST", "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
     "decision_word", "esc", "evidence_bars", "explanation_bars", "global_features",
     "metrics_bars", "pr_figure",
-    "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
+    "pair_label", "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
     "wrap",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -17,6 +19,7 @@ from plx_core.plots import (
     NEG_COLOUR,
     POS_COLOUR,
     REST,
+    SHAPLEY_LABEL,
     agreement_figure,
     bounds_compare,
     bounds_interval,
@@ -140,6 +143,24 @@ def test_shapley_bars_fixed_order_for_side_by_side():
     assert list(fig.data[0].x)[::-1] == pytest.approx([0.1, -0.3])
     texts = _annotations(fig)
     assert any(t.startswith("a=x") for t in texts)
+
+
+def test_a_long_shapley_label_is_shortened_keeping_its_value_and_reads_whole_on_hover():
+    # at 1024 px "worst concave points=[0.2112, 0.2258): +0.2" ran past the chart's edge and
+    # was cut mid-number; the name gives way ("…"), the value and the number stay, the hover
+    # over the label (and the bar) holds it whole, and a cut never splits an escaped "<"
+    name, value = "creatinine clearance (mL/min per 1.73 m²)", "[60.5, 89.25)"
+    fig = shapley_bars({name: 0.21, "age": -0.05, "x": 0.01},
+                       instance={name: value, "age": "<56", "x": "&" * 40})
+    notes = {a.text: a.hovertext for a in fig.layout.annotations}
+    label = next(t for t in notes if t.endswith("[60.5, 89.25): +0.210"))
+    assert "…" in label and len(label.split(": ")[0]) <= SHAPLEY_LABEL
+    assert notes[label] == f"{name}={value}: +0.2100"
+    assert "age=&lt;56: -0.050" in notes  # short labels stay whole
+    amp = next(t for t in notes if t.startswith("x="))
+    assert amp.endswith("…: +0.010") and "&amp;" in amp and not re.search(r"&(?!amp;)", amp)
+    assert f"{name}={value}" in fig.data[0].hovertext
+    assert fig.layout.xaxis.fixedrange and fig.layout.yaxis.fixedrange  # hover, no zoom
 
 
 def test_evidence_bars_from_an_evidence_frame(kb):

@@ -99,7 +99,7 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
         figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
                          make=lambda: shapley_bars(phi, title=shap_title(ws),
                                                    instance=values, order=order, top=SHAPLEY_TOP)),
-               key=f"{key}_shap", static=True)
+               key=f"{key}_shap")  # not static: a shortened label reads whole on hover
     return b, e
 
 
@@ -133,8 +133,7 @@ with guard("Showing the explanation"):
                 top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
                                   len(phi), SHAPLEY_TOP, key="x_shap_top")
             figure(cached_figure("shapley-main", shown, top_n, fresh=main.fresh, make=lambda: shapley_bars(
-                phi, title=shap_title(ws), instance=shown, top=top_n)), key="x_shap",
-                   static=True)
+                phi, title=shap_title(ws), instance=shown, top=top_n)), key="x_shap")
             st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
             st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
                           f"value: the average change when it is added to the others). The values "
@@ -237,8 +236,7 @@ elif mode == "SHAP on a baseline model":
             st.markdown(f"**plx: what each value adds to the {md(wording.support_for(ws.class_name))}**")
             st.caption(md(f"{wording.support_for(ws.class_name, start=True)}: {b.lower:.3f} to {b.upper:.3f} → "
                           f"{wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold)}"))
-            figure(shapley_bars(cmp.plx, instance=values, order=cmp.order), key="x_cmp_plx",
-                   static=True)
+            figure(shapley_bars(cmp.plx, instance=values, order=cmp.order), key="x_cmp_plx")
         with c2:
             unit = "log-odds" if model == "logistic" else "probability"
             st.markdown(f"**SHAP on the {md(SHAP_MODELS[model].split(' (')[0])}** ({unit})")
@@ -246,7 +244,7 @@ elif mode == "SHAP on a baseline model":
                           + wording.class_names(ws.class_name)[0 if sr.proba > 0.5 else 1]
                           + f" · base value {sr.base_value:.3f}"))
             figure(shapley_bars(sr.values, instance=values, order=cmp.order,
-                                xlabel=f"SHAP value ({unit})"), key="x_cmp_shap", static=True)
+                                xlabel=f"SHAP value ({unit})"), key="x_cmp_shap")
         st.caption(md(f"Top {k} towards each side's decision: plx {', '.join(cmp.top_plx)}; SHAP "
                       f"{', '.join(cmp.top_shap)}; {cmp.in_common} in common. The plx explanation "
                       f"(k={k}) is {', '.join(e.features)}."))
