@@ -339,8 +339,8 @@ class Model:
              decimal: str | None = None) -> pd.DataFrame:
         """The table's rows as features, saying which of its columns the model ignores and
         which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
-        `plx fit --decimal`)."""
-        from .data import reading_delimiter
+        `plx fit --decimal`) and how many cells it read beyond a bound ("<5", `censored_said`)."""
+        from .data import censored_said, reading_delimiter
 
         frame = table.frame
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
@@ -362,6 +362,9 @@ class Model:
             for n in read:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
+        for f, b in schema.bins.items():  # "<5" is read past its bound, fitted with one or not
+            if f in frame.columns and (how := censored_said(frame[f], b)) is not None:
+                say(f"{table.where}: column {f!r}: {how}")
         return X
 
     def with_ids(self, out: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:

@@ -1037,11 +1037,15 @@ def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
 
 
 def censored_said(values: pd.Series, binning: Binning) -> str | None:
-    """How a column's censored cells were read (`Binning.censored`): how many, as which
-    text, and which of them may lie in another bin than the one next to their bound (a cut
-    point beyond it: "<5" with a cut at 3 lies in [3, 5) or below 3); None when none."""
-    if not binning.censored:
-        return None
+    """How a column's censored cells were read (`Binning.censored`, or as `Binning.apply`
+    reads them in new rows of a column that had none at fit): how many, as which text, and
+    which of them may lie in another bin than the one next to their bound (a cut point beyond
+    it: "<5" with a cut at 3 lies in [3, 5) or below 3); None when none."""
+    if not binning.censored and (is_date_format(binning.number_format)
+                                 or binning.number_format in CLOCK_FORMATS):
+        return None  # `apply` reads no censored cell in a date or clock column
+    if binning.text_missing:  # read as missing, not as beyond a bound
+        values = values.mask(as_strings(values).isin(binning.text_missing).to_numpy())
     side, bounds = censored_sides(values)
     if not side.any():
         return None

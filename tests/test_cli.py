@@ -1168,6 +1168,25 @@ def test_censored_lab_values_are_values_in_fit_and_predict(tmp_path, capsys):
                         tmp_path / "p.csv"], capsys)
     assert code == 0, err
     assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["no", "no", "yes", "yes"]
+    assert "column 'crp': 3 cell(s) written beyond a bound ('<5' ×1, '< 5' ×1, '>40' ×1)" in err
+
+
+def test_predict_says_the_censored_cells_of_a_column_fitted_without_any(tmp_path, capsys):
+    # a CRP column of plain numbers at fit; new rows write '<3' and '>= 60': read past their
+    # bound (as PLXClassifier reads them), which predict did without a word
+    rng = np.random.default_rng(31)
+    crp = rng.gamma(2.0, 4.0, 200).round(1)
+    pd.DataFrame({"crp": crp, "ward": rng.choice(["a", "b"], 200),
+                  "y": np.where(crp > 9, "yes", "no")}).to_csv(tmp_path / "d.csv", index=False)
+    assert run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
+               capsys)[0] == 0
+    (tmp_path / "q.csv").write_text("crp,ward\n<3,a\n14.2,b\n>= 60,a\n<3,b\n")
+    code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
+                        tmp_path / "p.csv"], capsys)
+    assert code == 0, err
+    assert ("column 'crp': 3 cell(s) written beyond a bound ('<3' ×2, '>= 60' ×1) read just "
+            "past it") in err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["no", "yes", "yes", "no"]
 
 
 def test_a_label_of_measurements_is_named_as_such(tmp_path, capsys):
