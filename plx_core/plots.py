@@ -38,7 +38,7 @@ def shorten(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-SHAPLEY_LABEL = 30  # characters of a Shapley bar's feature=value: with its ": +0.123" it fits
+SHAPLEY_LABEL = 27  # characters of a Shapley bar's feature=value: with its ": +0.123" it fits
 # a third of a 1024-px page (the Explain page's chart beside the explanation, or half of the
 # side-by-side view); the whole label is in the hover
 
@@ -84,7 +84,8 @@ def _layout(fig: go.Figure, title: str | None = None, height: int | None = None,
             shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), **more: Any) -> go.Figure:
     """Title, size, style, shapes and annotations in one layout update (each `add_vline` or
     `add_annotation` call would validate the whole layout again: 5-10 ms apiece)."""
-    more.setdefault("margin", dict(l=10, r=10, t=40 if title else 10, b=10))
+    lines = title.count("<br>") + 1 if title else 0  # a wrapped title clears the first label
+    more.setdefault("margin", dict(l=10, r=10, t=22 + 18 * lines if title else 10, b=10))
     fig.update_layout(
         title=None if title is None else dict(text=title, x=0, xanchor="left"),
         font=FONT,
@@ -523,11 +524,22 @@ def confusion_matrix_figure(cm: Any, labels: Sequence[str] = ("NOT POS", "POS"),
                             title: str | None = "Confusion matrix (test split)") -> go.Figure:
     """Rows = true class, columns = predicted; cell text = the count. Each tick label is two
     short lines ("true" / the class), level and in the margins it needs: in a half-width
-    column at 1024 px one long rotated line was cut ("e readmitted ≠ yes")."""
+    column at 1024 px one long rotated line was cut ("e readmitted ≠ yes"). Under a column
+    the class is broken at spaces into lines of about 11 characters: two level labels side by
+    side ran into each other ("readmitted ≠ yesreadmitted = yes")."""
     m = np.asarray(cm, dtype=int)
     names = [esc(lab) for lab in labels]
+    under = []
+    for lab in labels:
+        lines: list[str] = []
+        for word in str(lab).split(" "):  # whole words (a long one gets a line of its own)
+            if lines and len(lines[-1]) + 1 + len(word) <= 11:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        under.append("<br>".join(esc(line) for line in lines))
     fig = go.Figure(go.Heatmap(
-        z=m, x=[f"predicted<br>{n}" for n in names], y=[f"true<br>{n}" for n in names],
+        z=m, x=[f"predicted<br>{n}" for n in under], y=[f"true<br>{n}" for n in names],
         text=m.astype(str), texttemplate="%{text}", colorscale="Blues", showscale=False,
         hovertemplate="%{y}, %{x}: %{z}<extra></extra>",
     ))

@@ -220,6 +220,10 @@ def test_confusion_matrix_figure_shows_the_counts():
     fig = confusion_matrix_figure(cm)
     assert np.asarray(fig.data[0].z).tolist() == cm.tolist()
     assert np.asarray(fig.data[0].text).tolist() == [["50", "3"], ["4", "20"]]
+    # two long class names under their columns: broken into short lines, never run together
+    fig = confusion_matrix_figure(cm, ("readmitted ≠ yes", "<b>readmitted</b> = yes"))
+    assert list(fig.data[0].x) == ["predicted<br>readmitted<br>≠ yes",
+                                   "predicted<br>&lt;b&gt;readmitted&lt;/b&gt;<br>= yes"]
 
 
 def test_agreement_and_metrics_figures():
