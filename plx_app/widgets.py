@@ -107,10 +107,12 @@ def start_stop(key: str, what: str, done: int, planned: int, start_label: str) -
     controls = st.empty()
     with controls.container():
         st.caption(md(what))
-        b1, b2 = st.columns([1, 3])
-        start = b1.button(start_label if done == 0 else f"Continue ({done} of {planned} done)",
-                          key=f"{key}_start", type="primary")
-        b2.button("Stop", key=f"{key}_stop", help="Stops the running work (the rows done are kept).")
+        # a row as wide as its buttons' labels: a quarter column cut "Start the comparison"
+        # to "Start the compa…" at 1024 px
+        row = st.container(horizontal=True)
+        start = row.button(start_label if done == 0 else f"Continue ({done} of {planned} done)",
+                           key=f"{key}_start", type="primary")
+        row.button("Stop", key=f"{key}_stop", help="Stops the running work (the rows done are kept).")
     return start, controls
 
 
