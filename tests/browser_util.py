@@ -502,6 +502,20 @@ class App:
             "b => [b, ...b.querySelectorAll('*')].some(e => e.clientWidth > 2 "  # not a 1-px input
             "&& e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')"))
 
+    def chart_text_cut(self) -> list[str]:
+        """The texts of the page's plotly charts (bar labels, tick labels) that run past their
+        chart's edge, which the chart cuts: what the reader cannot read whole."""
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        return self.page.evaluate("""() => [...document.querySelectorAll(
+            '[data-testid="stPlotlyChart"]')].flatMap(c => {
+              const svg = c.querySelector('svg.main-svg');
+              if (!svg) return [];
+              const box = svg.getBoundingClientRect();
+              return [...c.querySelectorAll('.annotation-text, .xtick text, .ytick text')]
+                .filter(t => { const r = t.getBoundingClientRect();
+                               return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1); })
+                .map(t => t.textContent); })""")
+
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"

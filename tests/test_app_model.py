@@ -436,7 +436,7 @@ def test_evaluate_page_says_in_counts_why_the_clinic_tables_f1_is_low(clinic_ws)
     assert not at.exception, [e.value for e in at.exception]
     note = " ".join(str(e.value).replace("\\", "") for e in at.info)
     n_pos = s["tp"] + s["fn"]
-    assert (f"Of the {len(ws.X_test)} held-out rows, {n_pos} are readmitted = yes. The model "
+    assert (f"Of the {len(ws.X_test)} test rows, {n_pos} are readmitted = yes. The model "
             f"flagged {wording.plural(s['tp'] + s['fp'], 'row')} as readmitted = yes") in note
     assert f"it missed {s['fn']} of the {n_pos}" in note
     assert "fewer missed, more false alarms" in note and '"Decision threshold"' in note

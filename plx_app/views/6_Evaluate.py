@@ -95,7 +95,7 @@ with guard("Showing the scores"):
         best = base.loc[base["label"] != "majority class", "F1"]
         if said := wording.few_found_sentence(
                 len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name,
-                float(best.max()) if len(best) else None):
+                float(best.max()) if len(best) else None, where="test"):
             few.info(md(said + " Try it under \"Decision threshold\" further down this page."))
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
