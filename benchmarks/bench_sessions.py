@@ -288,7 +288,7 @@ async def walk(browser, url: str, i: int, timeout_s: float) -> Walk:
         seen = {int(m) for m in re.findall(r"w=(\d{4})\b", body)}
         if seen != {own_w}:
             w.crosstalk.append(f"{step}: weights shown {sorted(seen)}, expected only {own_w}")
-        if "Rules: 1 (1 enabled)" not in side or f"max_len {max_len}" not in side:
+        if "Rules: 1 (1 enabled)" not in side or KBSettings("direct", max_len).label() not in side:
             w.crosstalk.append(f"{step}: sidebar shows another session's state: {side[-160:]!r}")
         editor = app.page.locator('[data-testid="stNumberInput"]').filter(
             has=app.page.locator('[data-testid="stWidgetLabel"]', has_text=re.compile(r"^\s*w\s*$")))
