@@ -32,6 +32,7 @@ from .encoding import (
     column_names,
     column_twins,
     default_positive,
+    names_alike,
     natural_key,
     spelling_groups,
     spelling_how,
@@ -515,6 +516,8 @@ def _columns(first, where, max_cols, header, names, line, notes=None) -> list[st
     if dups:
         what = "; ".join(f"{c!r} (columns {', '.join(map(str, js))})" for c, js in dups.items())
         raise DataError(f"{where}: duplicate column names {what}; rename them")
+    if (alike := names_alike(columns)) is not None:
+        raise DataError(f"{where}: {alike}; rename them")
     return columns
 
 

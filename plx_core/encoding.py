@@ -260,12 +260,32 @@ def as_frame(X: Any, features: Sequence[str] | None = None) -> pd.DataFrame:
 
 def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
     """The frame's column names as text, refused in one line naming every name that stands
-    twice (`fix` says what to do): two columns of one name cannot be told apart."""
+    twice, or twice but for spaces around it (`fix` says what to do): two columns of one
+    name cannot be told apart, nor in print ('bmi' beside 'bmi ')."""
     cols = [str(c) for c in frame.columns]
     if len(set(cols)) < len(cols):
         dup = sorted(c for c, n in Counter(cols).items() if n > 1)
         raise DataError(f"duplicate column name(s) {dup}; {fix}")
+    if (alike := names_alike(cols)) is not None:
+        raise DataError(f"{alike}; {fix}")
     return cols
+
+
+def names_alike(names: Sequence[str]) -> str | None:
+    """The column names that print alike — the same but for spaces around them or how an
+    accent is encoded ('bmi' and 'bmi ', an export's stray space) —, said with their
+    positions (1-based), or None. Case is no twin: 'ID' and 'id' print apart."""
+    groups: dict[str, list[int]] = {}
+    for j, c in enumerate(names):
+        groups.setdefault(unicodedata.normalize("NFC", c).strip(), []).append(j)
+    alike = [js for js in groups.values() if len(js) > 1]
+    if not alike:
+        return None
+    what = "; ".join(" and ".join(f"{spelled(names[j])} (column {j + 1})" for j in js)
+                     for js in alike[:3])
+    more = f" and {len(alike) - 3} more such group(s)" if len(alike) > 3 else ""
+    return (f"column names that differ only in spaces around them or how an accent is "
+            f"encoded: {what}{more} (a rule or an explanation would print them alike)")
 
 
 def column_twins(names: Sequence[str], columns: Sequence[Any]) -> str:

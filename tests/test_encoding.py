@@ -134,6 +134,30 @@ def test_columns_of_one_name_are_refused_naming_each_name_once():
         as_frame(named)
 
 
+def test_names_that_print_alike_are_refused_naming_both_columns():
+    """'dose' beside 'dose ' (an export's stray space) or 'crème' written two ways: two
+    columns a rule or an explanation would print alike, refused naming both and where, in a
+    frame and in a file alike (trial16: 'bmi' and 'bmi ' both learned, shown as one name);
+    names apart in case only ('ID', 'id') print apart and are kept."""
+    import pytest
+
+    from plx_core.data import read_table
+    from plx_core.encoding import as_frame
+    from plx_core.errors import DataError
+
+    frame = pd.DataFrame([[1, 2, 3, 4, 5]], columns=["age", "dose", "cre\u0300me", " dose", "crème"])
+    with pytest.raises(DataError, match=r"^column names that differ only in spaces around them "
+                                        r"or how an accent is encoded: 'dose' \(column 2\) and "
+                                        r"' dose' \(column 4\); 'cre\\u0300me' \(column 3\) and "
+                                        r"'crème' \(column 5\) \(a rule or an explanation would "
+                                        r"print them alike\); rename them before building a KB$"):
+        as_frame(frame)
+    with pytest.raises(DataError, match=r"^the CSV: column names .*'dose' \(column 2\) and "
+                                        r"'dose ' \(column 3\)"):
+        read_table(b"age,dose,dose ,y\n1,2,3,a\n")
+    assert as_frame(pd.DataFrame([[1, 2]], columns=["ID", "id"])).columns.tolist() == ["ID", "id"]
+
+
 def test_negative_zero_is_the_class_and_category_zero():
     # np.round(-0.3) is -0.0: it made a class "-0.0" beside "0.0" (four classes for three)
     from plx_core import PLXClassifier
