@@ -145,6 +145,9 @@ class _Search:
     sizes: dict = dataclasses.field(default_factory=dict)
     """Each candidate's clauses (a tree's mean over its folds, the tuned Direct KB's): a pruned
     tree that ties the best other with fewer clauses answers (`selection.choose`)."""
+    vote_fold: np.ndarray | None = None
+    """Each row's fold of the votes' cross-fit (`vote.VOTE_FOLDS`): the smooth vote's threshold
+    is steadied on it (`selection.steady_threshold`)."""
 
     def choose(self, family: str | None = None):
         """`selection.choose` among every candidate, or among one family's (None: it has
@@ -162,7 +165,7 @@ class _Search:
         fine = next((cand.l1 for bins, (cand, _d) in self.votes.items() if bins), None)
         return S.choose(self.y, direct, self.cfg.loo_rows, oof, fold=self.fold,
                         offsets={k: v for k, v in self.offsets.items() if k in oof},
-                        sizes=self.sizes, fine_l1=fine)
+                        sizes=self.sizes, fine_l1=fine, vote_fold=self.vote_fold)
 
 
 PREDICT_BLOCK = 100_000
@@ -994,7 +997,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         sizes.update({k: window for k in ("direct", *oof) if k == "direct"
                       or k.startswith("direct-conf")})
         search = _Search(y, cfg, oof, S.fold_ids(y, S.SELECT_FOLDS, self.random_state),
-                         offsets, votes, pairs, sizes)
+                         offsets, votes, pairs, sizes,
+                         S.fold_ids(y, VT.VOTE_FOLDS, self.random_state))
         if not adopt:
             return search
         sel = search.choose()

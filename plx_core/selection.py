@@ -331,6 +331,29 @@ def best_threshold(y: np.ndarray, means: np.ndarray, guarded: bool = False
     return float(ts[order[0]]), float(f1[order[0]])
 
 
+def steady_threshold(y: np.ndarray, means: np.ndarray, fold: np.ndarray) -> float:
+    """The threshold the smooth vote answers at: the middle of the run of `THRESHOLDS` around
+    the best (`best_threshold`) whose out-of-fold F1 is within one standard error of the best's
+    (the SE of the mean of the best's F1 on each `fold`), of two middles the one nearer the best.
+    At ~35–70 positives the best of 13 thresholds is the top of a noisy curve, mostly a step
+    further from 0.5 than the test rows want: the vote always answering, runs 0–9 / 10–19 /
+    20–39, Rare 5% +0.034 / +0.015 / +0.027, Rare 10% +0.002 / +0.000 / +0.020, Rare 30%
+    +0.003 / +0.007 / +0.002, Breast cancer 30 −0.004 / +0.003 / +0.001 (benchmarks/RESULTS.md,
+    "Cheaper variance for the smooth vote")."""
+    ts = np.asarray(THRESHOLDS)
+    f1 = f1_at(y, means, ts)
+    t, best = best_threshold(y, means)
+    per = fold_f1(y, means, t, np.asarray(fold))
+    se = float(np.std(per, ddof=1) / np.sqrt(len(per))) if len(per) > 1 else 0.0
+    at = lo = hi = int(np.flatnonzero(np.isclose(ts, t))[0])
+    while lo > 0 and f1[lo - 1] >= best - se:
+        lo -= 1
+    while hi < len(ts) - 1 and f1[hi + 1] >= best - se:
+        hi += 1
+    mid = min(((lo + hi) // 2, (lo + hi + 1) // 2), key=lambda i: abs(i - at))
+    return float(ts[mid])
+
+
 def is_pruned(key: str) -> bool:
     """Whether a candidate key names a cost-complexity pruned tree (`prune_key`)."""
     return key.startswith("tree-bin-deep pruned")
@@ -428,7 +451,8 @@ def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict
 def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
            oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
            offsets: dict[str, float] | None = None,
-           sizes: dict[str, float] | None = None, fine_l1: float | None = None) -> Selection:
+           sizes: dict[str, float] | None = None, fine_l1: float | None = None,
+           vote_fold: np.ndarray | None = None) -> Selection:
     """The candidate with the best out-of-fold F1 (see the module docstring).
 
     `direct_pred`: the tuned Direct KB's leave-one-out decisions on `direct_rows` (positions
@@ -439,11 +463,14 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
     candidates scored on them (`PLXClassifier` measures it on the vote). `sizes`: a
     candidate's clauses (mean over its folds): a pruned tree that ties the best candidate
     without pruning with fewer clauses answers (a candidate without one counts as the
-    largest). `fine_l1`: the L1 penalty the smooth vote was fitted with (`Selection.l1`)."""
+    largest). `fine_l1`: the L1 penalty the smooth vote was fitted with (`Selection.l1`).
+    `vote_fold`: each row's fold of the votes' cross-fit (`vote.VOTE_FOLDS`): the smooth vote,
+    should it answer, answers at its `steady_threshold` (None: at its best)."""
     if "rule-vote" in oof:  # it answers only past the choice made without it (`RULE_MARGIN`)
         rest = {k: v for k, v in oof.items() if k != "rule-vote"}
         if rest or direct_pred is not None:
-            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets, sizes, fine_l1)
+            without = _choose(y, direct_pred, direct_rows, rest, fold, offsets, sizes, fine_l1,
+                              vote_fold)
             rv = _choose(y, None, direct_rows, {"rule-vote": oof["rule-vote"]},
                          offsets=offsets)
             if rv.scores["rule-vote"] <= without.scores[without.key] + RULE_MARGIN:
@@ -456,13 +483,14 @@ def choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarra
             return replace(rv, reason=rv.reason + rv_reason,
                            scores={**without.scores, **rv.scores},
                            thresholds={**without.thresholds, **rv.thresholds})
-    return _choose(y, direct_pred, direct_rows, oof, fold, offsets, sizes, fine_l1)
+    return _choose(y, direct_pred, direct_rows, oof, fold, offsets, sizes, fine_l1, vote_fold)
 
 
 def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarray | None,
             oof: dict[str, np.ndarray], fold: np.ndarray | None = None,
             offsets: dict[str, float] | None = None,
-            sizes: dict[str, float] | None = None, fine_l1: float | None = None) -> Selection:
+            sizes: dict[str, float] | None = None, fine_l1: float | None = None,
+            vote_fold: np.ndarray | None = None) -> Selection:
     """`choose` among the candidates of `oof` as they are (the rule vote's margin aside)."""
     y = np.asarray(y, dtype=bool)
     rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
@@ -581,10 +609,16 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     sampled = (f" (a seeded sample of the {len(y)}: the tuned Direct KB's leave-one-out "
                "budget; every row is learned from)" if len(rows) < len(y) else "")
     scored = "score" if best in shifted else "out-of-fold F1"  # a credited F1 may pass 1
-    reason = (f"{model} answers: {scored} {scores[best]:.3f} ({how}, threshold "
-              f"{thresholds[best]:g}) on {len(rows)} training rows{sampled}{against}{pruned_note}"
-              f"{vote_note}{unraced}")
-    return Selection(model, thresholds[best], reason, scores, thresholds, len(rows), depth, m,
+    threshold = thresholds[best]
+    if bins is not None and vote_fold is not None and best in oof:  # the smooth vote's
+        threshold = steady_threshold(y[rows], oof[best][rows], np.asarray(vote_fold)[rows])
+    said = f"threshold {thresholds[best]:g}" + (
+        "" if threshold == thresholds[best] else
+        f"; it answers at {threshold:g}, the middle of the thresholds whose out-of-fold F1 is "
+        "within one standard error of the best")
+    reason = (f"{model} answers: {scored} {scores[best]:.3f} ({how}, {said}) on {len(rows)} "
+              f"training rows{sampled}{against}{pruned_note}{vote_note}{unraced}")
+    return Selection(model, threshold, reason, scores, thresholds, len(rows), depth, m,
                      alpha, bins, pairs, fine_l1 if bins is not None else None)
 
 
@@ -609,7 +643,7 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
     return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
