@@ -43,8 +43,9 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 
 the tree candidates are scored on `SELECT_FOLDS` stratified folds (seeded), each answering
 its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanced ω(POS)
-means chosen among `THRESHOLDS` for out-of-fold F1. Where the smooth vote races (an MDLP fit
-with numeric columns), the trees and the rule vote are scored on each fold's own cut points
+means chosen among `THRESHOLDS` for out-of-fold F1 (the smooth vote, scored at its best,
+answers at the middle of its near-best thresholds, `steady_threshold`). Where the smooth vote
+races (an MDLP fit with numeric columns), the trees and the rule vote are scored on each fold's own cut points
 (`out_of_fold`'s `frames`: one MDLP search per fold on its training rows, among the fine bins'
 edges), not on the fit's, which every row's label placed: their held-out F1 then no longer
 rests on cuts the held-out labels chose (on the fit's cuts a depth-3 tree scored 0.677 out of

@@ -20,7 +20,8 @@ The answer is still the weighted median of clause probabilities (the LP's bounds
 path), saved in the model file as it answers, and `explain` searches this KB. It is scored by
 `VOTE_FOLDS`-fold cross-validation on the training rows (the counts of each fold are the
 fold's own); its threshold is chosen on the out-of-fold logistic probabilities of the vote
-among `selection.THRESHOLDS` and moved into the prior clause (a threshold t adds −logit(t) to
+among `selection.THRESHOLDS` (the smooth vote answers at the middle of its near-best ones,
+`selection.steady_threshold`) and moved into the prior clause (a threshold t adds −logit(t) to
 its signed weight), so the KB decides at 0.5. A held-out row no clause votes on is scored as
 the KB answers it — [0, 1], no evidence, negative (`scores`) —, not by the intercept: the
 prior clause alone decides nothing (`query.prior_alone`), and a score the model does not

@@ -565,3 +565,53 @@ def test_trees_are_scored_on_each_folds_own_cut_points_so_the_vote_is_not_outsco
     assert trees and max(trees.values()) < sel.scores[sel.key] - VOTE_MARGIN, sel.scores
     got = f1_score(y[700:] == "yes", clf.predict(X.iloc[700:]) == "yes")
     assert got > 0.6, got
+
+
+def _noisy_vote(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(labels, out-of-fold probabilities, folds) of a vote at 15% positives: 30 positives
+    spread over 0.3–0.95, 170 negatives over a beta(2, 5) — a noisy F1 curve over thresholds."""
+    from plx_core.selection import fold_ids
+
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(30), np.zeros(170)].astype(int)
+    return y, np.r_[rng.uniform(0.3, 0.95, 30), rng.beta(2, 5, 170)], fold_ids(y, 10, 0)
+
+
+def test_the_smooth_vote_answers_at_the_middle_of_its_near_best_thresholds():
+    """The best of 13 thresholds' out-of-fold F1 is the top of a noisy curve: the smooth vote
+    answers at the middle of the run of thresholds around it whose F1 is within one standard
+    error (of the folds' F1 at the best) of the best — of two middles the one nearer the best;
+    a threshold below the line ends the run."""
+    from plx_core.selection import THRESHOLDS, best_threshold, f1_at, fold_f1, steady_threshold
+
+    ts = np.asarray(THRESHOLDS)
+    y, p, fold = _noisy_vote(5)
+    f1 = dict(zip(ts.round(2), f1_at(y, p, ts)))
+    best, top = best_threshold(y, p)
+    per = fold_f1(y, p, best, fold)
+    line = top - np.std(per, ddof=1) / np.sqrt(len(per))
+    assert best == 0.55 and [t for t in ts.round(2) if f1[t] >= line] == [0.55, 0.6, 0.65, 0.7]
+    assert steady_threshold(y, p, fold) == 0.6  # middles 0.6 / 0.65: the nearer the best
+    y, p, fold = _noisy_vote(1)  # 0.5 falls below the line: the run is 0.45 alone
+    f1 = dict(zip(ts.round(2), f1_at(y, p, ts)))
+    per = fold_f1(y, p, 0.45, fold)
+    line = f1[0.45] - np.std(per, ddof=1) / np.sqrt(len(per))
+    assert best_threshold(y, p)[0] == 0.45 and f1[0.55] >= line > f1[0.5]
+    assert steady_threshold(y, p, fold) == 0.45
+
+
+def test_only_the_smooth_vote_answers_at_its_steady_threshold_and_its_reason_says_so():
+    """`choose` with the votes' folds: the smooth vote ("direct-vote bins=32") answers at its
+    steady threshold and says why (its score stays its best threshold's); another vote, or
+    no folds given, answers at the best."""
+    from plx_core.selection import vote_key
+
+    y, p, fold = _noisy_vote(5)
+    weak = np.full(len(y), 0.1)
+    s = choose(y, None, None, {vote_key(32): p, "tree-all": weak}, vote_fold=fold)
+    assert (s.key, s.threshold, s.thresholds[s.key]) == (vote_key(32), 0.6, 0.55)
+    assert "threshold 0.55; it answers at 0.6, the middle of the thresholds whose" in s.reason
+    assert s.scores[s.key] == pytest.approx(f1_score(y, p > 0.55 + 1e-9))
+    assert choose(y, None, None, {vote_key(32): p, "tree-all": weak}).threshold == 0.55
+    s = choose(y, None, None, {"direct-vote": p, "tree-all": weak}, vote_fold=fold)
+    assert (s.key, s.threshold) == ("direct-vote", 0.55) and "answers at" not in s.reason
