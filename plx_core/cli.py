@@ -617,15 +617,16 @@ def _read_rules(path: str) -> str:
 def _model_with_rules(a: argparse.Namespace) -> Model:
     """The model of `a.model`, plus the rules of `a.rules` (tried, never saved), said."""
     from .modelfile import load_model
-    from .modelrules import add_model_rules, home_for, rules_said
+    from .modelrules import CLASS_LINE, add_model_rules, home_for, rules_said
 
     if a.rules is None:
         if a.cls is not None:
             raise CLIError("--class names the class --rules are about; give --rules FILE too")
         return Model.load(a.model)
     mf = load_model(_existing(a.model))
-    home_for(mf, a.cls)
     text = _read_rules(a.rules)
+    if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
+        home_for(mf, a.cls)  # which KB (a class of several) before the text is read
     with _input(a.rules):
         ids = add_model_rules(mf, text, a.cls)
     _note(f"trying {len(ids)} rule(s) from {a.rules} ({', '.join(ids[:10])}), not saved; the "
@@ -742,6 +743,7 @@ def cmd_rules(a: argparse.Namespace) -> None:
     from .export import check_output, write_atomic
     from .modelfile import choose_format, load_model, model_bytes, n_clauses
     from .modelrules import (
+        CLASS_LINE,
         add_model_rules,
         edit_model_rules,
         home_for,
@@ -771,7 +773,8 @@ def cmd_rules(a: argparse.Namespace) -> None:
         if (a.rule is None) == (a.file is None):
             raise CLIError("plx rules add: give the rule text or --file FILE (one of them)")
         text = a.rule if a.file is None else _read_rules(a.file)
-        home_for(model, a.cls)  # which KB (a class of several) before the text is read
+        if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
+            home_for(model, a.cls)  # which KB (a class of several) before the text is read
         with _input(a.file or "the rule"):
             ids = add_model_rules(model, text, a.cls)
         done = f"added {', '.join(ids)}"
@@ -918,7 +921,8 @@ def _add_rules_parser(sub: Any) -> None:
     lst = act("list", "one line a rule: id, rule, p, w, on/off, the training rows its "
               "conditions hold for (when the model knows), w against a training row's evidence")
     lst.add_argument("--text", action="store_true", help="print the rules as text that "
-                     "plx rules add --file reads back (ids, p, w, off kept)")
+                     "plx rules add --file reads back (ids, p, w, off kept; several classes: "
+                     "each class's rules after a '# class: C' line)")
     lst.set_defaults(out=None)
     add = act("add", 'add rules: IF a=v AND b >= 7 THEN POS [p=0.9, w=5] (THEN NOT POS for the '
               "other side; OR, NOT and parentheses too)")

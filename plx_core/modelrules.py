@@ -14,6 +14,7 @@ names one class. Rule ids are unique across the whole file, so `remove r3` needs
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,19 +63,48 @@ def home_for(model: Any, cls: str | None) -> RuleHome:
     names = [h.cls for h in hs]
     if cls is None:
         raise DataError(f"the model has {len(names)} classes {names[:10]}, one KB each against "
-                        "the rest: name the class the rule is about with --class (THEN POS then "
-                        "means that class, THEN NOT POS any other)")
+                        "the rest: name the class the rule is about with --class, or a "
+                        "'# class: C' line above it in a rules file (THEN POS then means that "
+                        "class, THEN NOT POS any other)")
     for h in hs:
         if h.cls == cls:
             return h
     raise DataError(f"--class {cls!r} is not a class of the model; its classes are {names[:10]}")
 
 
+CLASS_LINE = re.compile(r"^\s*#\s*class:\s*(.*?)\s*$")
+"""`# class: C` in rule text: the rules after it are about class C (`model_rules_text`)."""
+
+
 def add_model_rules(model: Any, text: str, cls: str | None = None) -> list[str]:
     """Parse `text` against the KB of `cls` (`home_for`) and add its rules there; returns the
     new rules' ids. Every feature, value and threshold is checked on that KB, a column the
     fit left out is named so, ids are fresh across the file, and a rule already there (the
-    same conditions and conclusion) is refused: it would count its weight twice."""
+    same conditions and conclusion) is refused: it would count its weight twice. Text with
+    `# class: C` lines (what `model_rules_text` writes for several classes) adds each part to
+    its class, lines numbered as in the whole text."""
+    lines = text.splitlines()
+    marks = [(i, m.group(1)) for i, ln in enumerate(lines) if (m := CLASS_LINE.match(ln))]
+    if not marks:
+        return _add_to(model, text, cls)
+    if cls is not None:
+        raise DataError(f"--class {cls!r} and '# class:' lines (line {marks[0][0] + 1}) both "
+                        "say which class; keep one")
+    head = [ln for ln in lines[:marks[0][0]] if ln.strip() and not ln.lstrip().startswith("#")]
+    if head:
+        raise DataError(f"line {lines.index(head[0]) + 1}: a rule before the first '# class:' "
+                        "line; say which class it is about")
+    ids: list[str] = []
+    for k, (start, name) in enumerate(marks):
+        stop = marks[k + 1][0] if k + 1 < len(marks) else len(lines)
+        part = [""] * (start + 1) + lines[start + 1:stop]  # blank lines keep the numbering
+        if any(ln.strip() for ln in part):
+            ids.extend(_add_to(model, "\n".join(part), name))
+    return ids
+
+
+def _add_to(model: Any, text: str, cls: str | None) -> list[str]:
+    """`add_model_rules` for rules about one class (or the model's one KB)."""
     home = home_for(model, cls)
     others = [c for h in homes(model) if h.kb is not home.kb for c in h.kb.rules]
     scratch = home.kb.with_rules(others) if others else home.kb  # ids unique in the file
@@ -138,8 +168,8 @@ def _distinct(ids: Sequence[str]) -> list[str]:
 
 
 def model_rules_text(model: Any) -> str:
-    """Every rule, one a line with its id (`rules.rules_text`): `add --file` reads it back;
-    for several classes each class's rules follow a `# class: C` comment line."""
+    """Every rule, one a line with its id (`rules.rules_text`): `add_model_rules` reads it back;
+    for several classes each class's rules follow a `# class: C` line (`CLASS_LINE`)."""
     hs = homes(model)
     if hs[0].cls is None:
         return rules_text(hs[0].kb)

@@ -139,6 +139,20 @@ def test_several_classes_take_a_rule_for_one_class(tmp_path, capsys):
     assert [[c.id for c in m.kb.rules] for m in back.members] == [[], ["r1"], ["r2"]]
     assert model.read_bytes() != saved and load_model(model).members[2].kb.rules == []
 
+    capsys.readouterr()  # the text list --text writes reads back, each rule into its class
+    assert main(["rules", str(tmp_path / "m2.json"), "list", "--text"]) == 0
+    text = capsys.readouterr().out
+    assert text == ("# class: B\nIF colour=green THEN POS [p=1, w=500, id=r1]\n"
+                    "# class: C\nIF size=S THEN NOT POS [p=0.9, id=r2]\n")
+    (tmp_path / "r.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "m0.npz").write_bytes(saved)
+    assert main(["rules", str(tmp_path / "m0.npz"), "add", "--file", str(tmp_path / "r.txt")]) == 0
+    assert [m.kb.rules for m in load_model(tmp_path / "m0.npz").members] == [
+        m.kb.rules for m in back.members]
+    (tmp_path / "r.txt").write_text("IF size=S THEN POS [p=0.9]\n" + text, encoding="utf-8")
+    assert main(["rules", str(tmp_path / "m0.npz"), "add", "--file", str(tmp_path / "r.txt")]) == 2
+    assert "line 1: a rule before the first '# class:' line" in capsys.readouterr().err
+
 
 def test_a_tree_model_lists_no_row_counts(tmp_path, capsys):
     model = tmp_path / "tree.json"
