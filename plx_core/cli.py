@@ -4,6 +4,9 @@
         [--variant tuned|paper] [--max-len N] [--drop-missing-label] --out model.json
     plx predict model.json data.csv --out predictions.csv
     plx explain model.json data.csv [--k 2] --out explanations.csv
+        (both: [--rules rules.txt [--class C]] to try expert rules without saving them)
+    plx rules model.json {list [--text],add "IF … THEN POS [p=0.9, w=5]" | --file rules.txt
+        [--class C],remove ID…,disable ID…,enable ID…,edit ID… [--p P] [--w W]} [--out OTHER]
     plx experiments {table2,table3,table4,fig2,fig3,fig4,variants} --runs R --out DIR ...
     plx dashboard [--port 8501] [--address 127.0.0.1] [--browser]
 
@@ -597,9 +600,43 @@ def _how(kb: str, st: dict[str, Any], answer: dict[str, Any] | None) -> str:
     return "paper configuration"
 
 
+def _read_rules(path: str) -> str:
+    """The text of a rules file (UTF-8, capped as `rules.MAX_RULES_CHARS`), checked first."""
+    from .rules import MAX_RULES_CHARS
+
+    p = _existing(path)
+    if p.stat().st_size > 4 * MAX_RULES_CHARS:
+        raise CLIError(f"{path}: {p.stat().st_size:,} bytes is more rule text than is read at "
+                       f"once ({MAX_RULES_CHARS:,} characters)")
+    try:
+        return p.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CLIError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _model_with_rules(a: argparse.Namespace) -> Model:
+    """The model of `a.model`, plus the rules of `a.rules` (tried, never saved), said."""
+    from .modelfile import load_model
+    from .modelrules import CLASS_LINE, add_model_rules, home_for, rules_said
+
+    if a.rules is None:
+        if a.cls is not None:
+            raise CLIError("--class names the class --rules are about; give --rules FILE too")
+        return Model.load(a.model)
+    mf = load_model(_existing(a.model))
+    text = _read_rules(a.rules)
+    if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
+        home_for(mf, a.cls)  # which KB (a class of several) before the text is read
+    with _input(a.rules):
+        ids = add_model_rules(mf, text, a.cls)
+    _note(f"trying {len(ids)} rule(s) from {a.rules} ({', '.join(ids[:10])}), not saved; the "
+          f"model answers with {rules_said(mf)}")
+    return Model(mf)
+
+
 def cmd_predict(a: argparse.Namespace) -> None:
     out = _outputs(a, a.model, a.data)
-    model = Model.load(a.model)
+    model = _model_with_rules(a)
     if a.dask or a.workers:  # partition by partition on a Dask cluster, the model sent once
         from .distributed import predict_model_dask
 
@@ -631,7 +668,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
     from .wording import class_names, other_side_said, undecided_said
 
     out = _outputs(a, a.model, a.data)
-    model = Model.load(a.model)
+    model = _model_with_rules(a)
     table = read_rows(a.data, _markers(a.missing), encoding=a.encoding)
     X = model.rows(table, decimal=a.decimal)
     pred = model.predict(X, _note)
@@ -697,6 +734,91 @@ def _explain_classes(model: Model, qs: list[dict], decision: np.ndarray, pred: p
     for j in np.flatnonzero(decision == ""):
         found[j] = Unexplained(int(j), qs[j], k, f"no class answered the row: {note.iloc[j]}")
     return found, decision.copy()
+
+
+def cmd_rules(a: argparse.Namespace) -> None:
+    """`plx rules MODEL ACTION`: list the model file's expert rules, or change them and write
+    the file back atomically (in place, or to --out); nothing is written on any error."""
+    from .binformat import is_npz
+    from .export import check_output, write_atomic
+    from .modelfile import choose_format, load_model, model_bytes, n_clauses
+    from .modelrules import (
+        CLASS_LINE,
+        add_model_rules,
+        edit_model_rules,
+        home_for,
+        model_rules_text,
+        remove_model_rules,
+        rules_said,
+        rules_table,
+    )
+
+    path = _existing(a.model)
+    out = path if a.out is None else check_output(a.out)
+    model = load_model(path)
+    if a.action == "list":
+        if a.text:
+            sys.stdout.write(model_rules_text(model))
+            return
+        table = rules_table(model)
+        if table.empty:
+            print(f"{path}: no rules (add one: plx rules {path} add \"IF … THEN POS [p=0.9]\")")
+            return
+        shown = table.assign(p=table["p"].map("{:g}".format), w=table["w"].map("{:g}".format),
+                             rows=table["rows"].map(lambda n: "" if pd.isna(n) else f"{n:,}"),
+                             vs_data=table["vs_data"].map("{:.3g}×".format))
+        print(shown.to_string(index=False))
+        return
+    if a.action == "add":
+        if (a.rule is None) == (a.file is None):
+            raise CLIError("plx rules add: give the rule text or --file FILE (one of them)")
+        text = a.rule if a.file is None else _read_rules(a.file)
+        if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
+            home_for(model, a.cls)  # which KB (a class of several) before the text is read
+        with _input(a.file or "the rule"):
+            ids = add_model_rules(model, text, a.cls)
+        done = f"added {', '.join(ids)}"
+    elif a.action == "remove":
+        with _input("plx rules remove"):
+            remove_model_rules(model, a.ids)
+        done = f"removed {', '.join(a.ids)}"
+    elif a.action in ("enable", "disable"):
+        with _input(f"plx rules {a.action}"):
+            edit_model_rules(model, a.ids, enabled=a.action == "enable")
+        done = f"{a.action}d {', '.join(a.ids)}"
+    else:  # edit
+        changes = {k: v for k, v in (("p", a.p), ("w", a.w)) if v is not None}
+        if not changes:
+            raise CLIError("plx rules edit: say what changes, --p P and/or --w W")
+        with _input("plx rules edit"):
+            edit_model_rules(model, a.ids, **changes)
+        done = (f"set {', '.join(f'{k}={v:g}' for k, v in changes.items())} on "
+                f"{', '.join(a.ids)}")
+    with path.open("rb") as fh:
+        kept = "npz" if is_npz(fh.read(4)) else "json"
+    fmt = choose_format(out, n_clauses(model)) if out.suffix.lower() in (".json", ".npz") else kept
+    write_atomic(out, model_bytes(model, fmt))
+    print(f"{done}: wrote {out} ({fmt}), {rules_said(model)}")
+
+
+def _probability(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a probability in [0, 1], got {text!r}")
+    return v
+
+
+def _weight(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (np.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return v
 
 
 # --------------------------------------------------------------------------- arguments
@@ -773,6 +895,52 @@ def _add_decimal(p: argparse.ArgumentParser, predict: bool = False) -> None:
                        "as this file writes it, and said" if predict else ""))
 
 
+def _add_try_rules(p: argparse.ArgumentParser) -> None:
+    """--rules FILE [--class C] of predict and explain: expert rules tried, not saved."""
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="answer with these expert rules too (one a line, as plx rules add "
+                   "reads them), without saving them in the model")
+    p.add_argument("--class", dest="cls", metavar="CLASS", default=None,
+                   help="with --rules on a model of several classes: the class they are about")
+
+
+def _add_rules_parser(sub: Any) -> None:
+    """`plx rules MODEL ACTION …` (`cmd_rules`)."""
+    r = sub.add_parser("rules", help="list, add, remove, disable / enable or edit the expert "
+                       "rules kept in a model file")
+    r.add_argument("model", help="the model file (rewritten in place unless --out is given)")
+    acts = r.add_subparsers(dest="action", required=True, parser_class=_Parser)
+
+    def act(name: str, text: str) -> argparse.ArgumentParser:
+        p = acts.add_parser(name, help=text, prog=f"plx rules MODEL {name}")
+        if name != "list":
+            p.add_argument("--out", default=None, help="write the changed model here instead "
+                           "of rewriting MODEL")
+        return p
+
+    lst = act("list", "one line a rule: id, rule, p, w, on/off, the training rows its "
+              "conditions hold for (when the model knows), w against a training row's evidence")
+    lst.add_argument("--text", action="store_true", help="print the rules as text that "
+                     "plx rules add --file reads back (ids, p, w, off kept; several classes: "
+                     "each class's rules after a '# class: C' line)")
+    lst.set_defaults(out=None)
+    add = act("add", 'add rules: IF a=v AND b >= 7 THEN POS [p=0.9, w=5] (THEN NOT POS for the '
+              "other side; OR, NOT and parentheses too)")
+    add.add_argument("rule", nargs="?", default=None, help="the rule text (quote it)")
+    add.add_argument("--file", default=None, help="a text file of rules, one a line (# comments)")
+    add.add_argument("--class", dest="cls", metavar="CLASS", default=None,
+                     help="a model of several classes: the class the rules are about (THEN POS "
+                     "is that class)")
+    for name, text in (("remove", "remove rules by id"), ("disable", "keep rules but stop "
+                       "using them"), ("enable", "use disabled rules again")):
+        act(name, text).add_argument("ids", nargs="+", metavar="ID")
+    ed = act("edit", "change the probability or weight of rules")
+    ed.add_argument("ids", nargs="+", metavar="ID")
+    ed.add_argument("--p", type=_probability, default=None, help="the new probability, in [0, 1]")
+    ed.add_argument("--w", type=_weight, default=None, help="the new weight, > 0")
+    r.set_defaults(func=cmd_rules)
+
+
 def cmd_dashboard(a: argparse.Namespace) -> None:
     """Start the dashboard that ships in the package (`plx_app`), from any folder."""
     from plx_app.launch import run
@@ -828,6 +996,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="answer partition by partition on this Dask cluster (plx[dask])")
     pr.add_argument("--workers", type=_positive_int, default=None, metavar="N",
                     help="answer on a local Dask cluster of N worker processes (plx[dask])")
+    _add_try_rules(pr)
     pr.set_defaults(func=cmd_predict)
     ex = sub.add_parser("explain", help="the k features that decide each row (Algorithm 6)")
     ex.add_argument("model")
@@ -836,7 +1005,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_missing(ex)
     _add_decimal(ex, predict=True)
     ex.add_argument("--out", required=True, help="CSV to write")
+    _add_try_rules(ex)
     ex.set_defaults(func=cmd_explain)
+    _add_rules_parser(sub)
     sub.add_parser("experiments", help="section 6 of the paper (see plx experiments -h)",
                    add_help=False)
     d = sub.add_parser("dashboard", help="start the dashboard (a Streamlit web app) from any folder")
