@@ -1289,7 +1289,8 @@ NUMBER_FORMAT_WORDS = {
     "duration": "lengths of time as minutes (2h 30m → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
-        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
+        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30; a time with an offset, 13:30+02:00, as "
+                                  "11:30 UTC" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
        for d in DATE_FORMATS},

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import strategies as hst
 
 from plx_core.data import (
+    DATE_ISO,
     DECIMAL_POINT,
     MISSING_MARKERS,
     Binning,
@@ -33,6 +34,7 @@ from plx_core.data import (
     label_copy,
     load_csv,
     number_format,
+    number_format_words,
     read_table,
     reads_as_numbers,
     text_binned,
@@ -1352,3 +1354,14 @@ def test_a_ticked_box_column_is_kept_not_constant():
     assert said.startswith(f"one value ('checked', {int((box == 'checked').sum())} rows) and ")
     assert "if an empty cell means 'not checked', write it so" in said
     assert flag_column(frame["few"]) is None and flag_column(frame["tenure"]) is None
+
+
+def test_times_with_an_offset_are_read_in_utc_and_said_so():
+    """An admissions export writes '2023-05-27T18:00:00+02:00' (summer) and '…+01:00'
+    (winter): each read at its instant in UTC, as the bins print it, and the reading's
+    words say so (they said only '2021-03-04 or 2021-03-04 13:30')."""
+    s = pd.Series(["2023-05-27T18:00:00+02:00", "2023-01-10T08:00:00+01:00", None] * 10)
+    x = column_numbers(s, DATE_ISO)
+    utc = column_numbers(pd.Series(["2023-05-27 16:00", "2023-01-10 07:00", None] * 10), DATE_ISO)
+    assert np.array_equal(x, utc, equal_nan=True)
+    assert "a time with an offset, 13:30+02:00, as 11:30 UTC" in number_format_words(DATE_ISO)
