@@ -101,6 +101,7 @@ def _vline(x: float, **line: Any) -> dict:
 
 
 LABEL_WIDTH = 56  # characters per label line: fits half of a 1280-px page at 11 px
+HALF_LABEL_WIDTH = 40  # … and half of a 1024-px page (56 ran past the side-by-side charts)
 
 
 def _labels_above(labels: Sequence[str]) -> list[dict]:
@@ -279,9 +280,11 @@ def _candidates_frame(explanation: Any) -> tuple[pd.DataFrame, int | None]:
     return frame.reset_index(drop=True), chosen
 
 
-def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) -> go.Figure:
+def explanation_bars(explanation: Any, top: int = 10, title: str | None = None,
+                     label_width: int = LABEL_WIDTH) -> go.Figure:
     """The top sub-queries' ω(POS) in the order of the explanation's ranking, the chosen
-    explanation in the highlight colour.
+    explanation in the highlight colour; each label wrapped at `label_width` characters
+    (`HALF_LABEL_WIDTH` for charts side by side).
 
     Each bar runs from the 0.5 threshold to the sub-query's mean ω(POS) (`base` + `x` = mean),
     so a sub-query that argues for POS points right and one against points left; the whiskers
@@ -310,7 +313,7 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None) 
     ))
     prior = (sub["by_prior"].to_numpy(dtype=bool) if "by_prior" in sub
              else np.zeros(n, dtype=bool))  # answered by the prior clause alone: ranked after
-    labels = [wrap(f"{lab}: {m:.3f}" + (f" ({PRIOR_ALONE})" if pr else ""), LABEL_WIDTH)
+    labels = [wrap(f"{lab}: {m:.3f}" + (f" ({PRIOR_ALONE})" if pr else ""), label_width)
               for lab, m, pr in zip(sub["label"], mean, prior)]
     return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
                    shapes=[_vline(0.5, color="black", dash="dash", width=1)],
@@ -656,6 +659,6 @@ __all__ = [
     "REST", "agreement_figure", "bounds_compare", "bounds_interval", "confusion_matrix_figure",
     "decision_word", "esc", "evidence_bars", "explanation_bars", "global_features",
     "metrics_bars", "pr_figure",
-    "pair_label", "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
+    "HALF_LABEL_WIDTH", "pair_label", "roc_figure", "shapley_bars", "subquery_label", "top_with_rest", "tree_figure", "tree_layout",
     "wrap",
 ]

@@ -1262,7 +1262,7 @@ def test_features_named_like_plx_columns_keep_the_query_and_rules_pages_working(
     f, v = "note", ws.domains()["note"][0]
     ws.add_rule([(f, v)], "POS", 1.0, 1e6)
     fx = ws.rules_effect()
-    assert len(fx.flips) > 0 and list(fx.flips.columns[:3]) == ["label (plx)", "before (plx)", "after"]
+    assert len(fx.flips) > 0 and list(fx.flips.columns[:3]) == ["label (plx)", "plx before", "plx after"]
     assert (fx.flips["label"] == ws.X_test.loc[fx.flips.index, "label"]).all()  # the feature
     at = run("plx_app/views/5_Rules.py", ws)
     assert not errors(at), errors(at)

@@ -62,6 +62,10 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             app.page.set_viewport_size({"width": 1024, "height": 2400})
             times["explain page (built-in data)"] = app.nav("Explain", expect="Explanation (k=2")
             assert not app.chart_text_cut(), app.chart_text_cut()
+            # two explanations side by side: their sub-query labels ran past half the page
+            times["two instances at 1024 px"] = app.radio("Compare", "Two instances",
+                                                          expect="B: test row")
+            assert not app.chart_text_cut(), app.chart_text_cut()
             app.page.set_viewport_size({"width": 1400, "height": 2400})
             app.nav("Data", expect="1. Choose a table")
 

@@ -13,6 +13,7 @@ from paper import as_query, example2
 from plx_core import direct_kb, query
 from plx_core.curves import at_threshold, curves
 from plx_core.plots import (
+    HALF_LABEL_WIDTH,
     HIGHLIGHT,
     LABEL_WIDTH,
     MUTED,
@@ -161,6 +162,16 @@ def test_a_long_shapley_label_is_shortened_keeping_its_value_and_reads_whole_on_
     assert amp.endswith("…: +0.010") and "&amp;" in amp and not re.search(r"&(?!amp;)", amp)
     assert f"{name}={value}" in fig.data[0].hovertext
     assert fig.layout.xaxis.fixedrange and fig.layout.yaxis.fixedrange  # hover, no zoom
+
+
+def test_explanation_bars_wrap_their_labels_at_the_width_asked():
+    # side by side at 1024 px a 56-character line ran past the chart: half a page gets 40
+    long = " ∧ ".join(f"worst concave points {i}=[0.06946, 0.0753)" for i in range(2))
+    cands = pd.DataFrame({"features": [("a",)], "label": [long], "lower": [0.2], "upper": [0.3]})
+    for width in (LABEL_WIDTH, HALF_LABEL_WIDTH):
+        lines = _annotations(explanation_bars(cands, label_width=width))[0].split("<br>")
+        assert max(map(len, lines)) <= width < max(map(len, lines)) + 12
+        assert "".join(lines).replace(" ", "") == f"{long}: 0.250".replace(" ", "")
 
 
 def test_evidence_bars_from_an_evidence_frame(kb):

@@ -668,7 +668,8 @@ def test_rules_effect_and_comparison_views(ws0):
     rule, _ = w.add_rule([(f, w.domains()[f][0])], "POS", 1.0, 1e5)
     fx = w.rules_effect()
     flipped = fx.flips
-    assert len(flipped) > 0 and (flipped["after"] == "POS").all()
+    assert len(flipped) > 0 and (flipped["plx after"] == w.class_name).all()  # in words
+    assert "POS" not in set(flipped["plx before"]) and "support after" in flipped  # not ω
     assert fx.after["F1"] != fx.before["F1"]
     views = w.comparison_views()
     direct, tree = KB_KINDS["direct"], KB_KINDS["tree"]  # the Build radio's words

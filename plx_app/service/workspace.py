@@ -475,11 +475,14 @@ class Workspace:
         whose decision flips, and the selected instance's bounds both ways."""
         before, after = self.decisions("test", rules=False), self.decisions("test", rules=True)
         flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
-        table, _ = front_columns(self.X_test.loc[flips], {
+        said = dict(zip(("POS", "NOT POS"), wording.class_names(self.class_name)))  # as Query's
+        table, _ = front_columns(self.X_test.loc[flips], {  # the Rules page shows it as it is
             "label": self.y_test.loc[flips].astype(str),
-            "before": before.loc[flips, "decision"], "after": after.loc[flips, "decision"],
-            "ω before": before.loc[flips, "mean"].round(3),
-            "ω after": after.loc[flips, "mean"].round(3), "now right": after.loc[flips, "correct"]})
+            "plx before": before.loc[flips, "decision"].map(said),
+            "plx after": after.loc[flips, "decision"].map(said),
+            "support before": before.loc[flips, "mean"].round(3),
+            "support after": after.loc[flips, "mean"].round(3),
+            "now right": after.loc[flips, "correct"]})
         sel = self.selected
         pair = (self.query(sel, rules=False), self.query(sel, rules=True)) if sel else None
         return RulesEffect(self.scores("test", False), self.scores("test", True), table, sel, pair)

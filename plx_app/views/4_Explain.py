@@ -30,7 +30,14 @@ from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
 from plx_core.explain import nothing_to_explain_said
-from plx_core.plots import esc, explanation_bars, shapley_bars, wrap
+from plx_core.plots import (
+    HALF_LABEL_WIDTH,
+    LABEL_WIDTH,
+    esc,
+    explanation_bars,
+    shapley_bars,
+    wrap,
+)
 from plx_core.tokens import condition_text
 
 
@@ -41,6 +48,15 @@ def shap_title(ws) -> str:
 
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
+
+
+def two_a_row(n: int) -> list:
+    """`n` columns, two a row: four side by side left a chart a sixth of a 1024-px page, its
+    sub-query labels and title cut ("Top sub-queries o")."""
+    cols: list = []
+    for _ in range(0, n, 2):
+        cols += st.columns(2)
+    return cols[:n]
 
 ws = page_setup()
 st.title("Explain")
@@ -78,9 +94,10 @@ def cached_figure(name, values, *parts, make, fresh=True, view=None):
 
 
 def explanation_block(values, k, view=None, key="", title=None, show_shapley=True,
-                      top=10, order=None, answers=None, fresh=True):
+                      top=10, order=None, answers=None, fresh=True, width=HALF_LABEL_WIDTH):
     """Bounds (as text: the Query page charts them), the top sub-queries with the chosen one
-    highlighted, and Shapley bars. `answers`: (bounds, explanation) computed already."""
+    highlighted (labels wrapped at `width` characters: half a page by default), and Shapley
+    bars. `answers`: (bounds, explanation) computed already."""
     b, e = answers if answers is not None else explain_answers(values, k, view)
     if title:
         st.markdown(f"**{md(title)}**")
@@ -92,8 +109,10 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
                 + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
     if e.note:  # k lowered to the features the model can use, in plx_core's words
         st.caption(md(e.note + "."))
-    figure(cached_figure("bars", values, e.k, top, view=view, fresh=fresh, make=lambda: explanation_bars(
-        e, top=top, title=f"Top sub-queries of size {e.k}")), key=f"{key}_bars", static=True)
+    figure(cached_figure("bars", values, e.k, top, width, view=view, fresh=fresh,
+                         make=lambda: explanation_bars(e, top=top, label_width=width,
+                                                       title=f"Top sub-queries of size {e.k}")),
+           key=f"{key}_bars", static=True)
     if show_shapley:
         phi = ws_shapley(ws, values, view=view)
         figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
@@ -124,7 +143,7 @@ with guard("Showing the explanation"):
         left, right = st.columns([3, 2])
         with left:
             explanation_block(shown, e.k, key="x_main", show_shapley=False, answers=(b, e),
-                              fresh=main.fresh)
+                              fresh=main.fresh, width=LABEL_WIDTH)
             if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
                 st.dataframe(candidates_table(e), hide_index=True, width="stretch", height=240)
         with right:
@@ -197,13 +216,14 @@ elif mode == "One instance across k":
                             default=sorted({1, min(2, n), min(3, n)}), key="x_ks")
         ks = sorted(ks)[:4]
         if ks:
-            cols = st.columns(len(ks))
+            cols = two_a_row(len(ks))
             for c, kk in zip(cols, ks):
                 with c:
                     e = ws_explain(ws, values, kk)
                     st.markdown(f"**k = {kk}**")
                     st.markdown(md(wording.explanation_sentence(e, ws.class_name)))
-                    figure(explanation_bars(e, top=6), key=f"x_k_{kk}", static=True)
+                    figure(explanation_bars(e, top=6, label_width=HALF_LABEL_WIDTH),
+                           key=f"x_k_{kk}", static=True)
 
 elif mode == "Across KB kinds":
     with guard("Comparing KB kinds"):
@@ -212,7 +232,7 @@ elif mode == "Across KB kinds":
         bar.done()
         with_shapley = st.toggle("Also compare Shapley values (on a Tree KB a partial instance "
                                  "needs one LP per coalition)", key="x_kinds_shapley")
-        cols = st.columns(len(views))
+        cols = two_a_row(len(views))
         order = list(ws.features)
         for c, view in zip(cols, views):
             with c:
