@@ -806,6 +806,15 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
+    if s.dtype == object and number_format in ("plain", "decimal-point"):
+        vals = s.to_numpy()
+        if pd.api.types.infer_dtype(vals, skipna=True) == "floating":
+            # floats held as objects (the estimator's frame): the numbers `to_numeric` reads,
+            # without its parse (a fit reads each numeric column so several times)
+            present = pd.notna(vals)
+            v = np.full(len(vals), np.nan)
+            v[present] = vals[present].astype(float)
+            return v, np.zeros(len(v), dtype=bool)
     if is_date_format(number_format) or holds_dates(s):
         if not is_number_format(number_format):
             raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
