@@ -806,6 +806,15 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v, np.zeros(len(v), dtype=bool)
+    if s.dtype == object and number_format in ("plain", "decimal-point"):
+        vals = s.to_numpy()
+        if pd.api.types.infer_dtype(vals, skipna=True) == "floating":
+            # floats held as objects (the estimator's frame): the numbers `to_numeric` reads,
+            # without its parse (a fit reads each numeric column so several times)
+            present = pd.notna(vals)
+            v = np.full(len(vals), np.nan)
+            v[present] = vals[present].astype(float)
+            return v, np.zeros(len(v), dtype=bool)
     if is_date_format(number_format) or holds_dates(s):
         if not is_number_format(number_format):
             raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
@@ -2046,9 +2055,14 @@ def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
     return None, kept
 
 
-def uninformative(s: pd.Series) -> str | None:
+def uninformative(s: pd.Series, distinct: int | None = None) -> str | None:
     """Why a column can tell no row from another ("all values missing", "constant (every
-    value is '7')"), or None: such a column only multiplies a Direct KB's clauses."""
+    value is '7')"), or None: such a column only multiplies a Direct KB's clauses.
+    `distinct`: how many distinct present values the column holds, when already counted (a
+    binned column's numbers: several of one type differ, and print differently)."""
+    if distinct is not None and distinct > 1 and (s.dtype != object or pd.api.types.infer_dtype(
+            s, skipna=True) in ("string", "floating", "integer", "mixed-integer-float")):
+        return None
     vals = s.dropna()
     if len(vals) == 0:
         return "all values missing"
@@ -2116,9 +2130,13 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     ys = (label_texts(y) if strings is None else strings).set_axis(s.index)
     n_classes = ys.nunique(dropna=True)
     s = held_numbers(s)  # numbers first: no float written as text (most of a numeric column's cost)
-    if (pd.api.types.is_numeric_dtype(s.dtype)  # (values on labelled rows: they are fewer)
+    if s.dtype.kind == "f":  # (values on labelled rows: they are fewer; counted by numpy)
+        x = s.to_numpy()[ys.notna().to_numpy()]
+        if len(np.unique(x[~np.isnan(x)])) > n_classes:
+            return None  # numbers write one to one as strings: more values than classes, no copy
+    elif (pd.api.types.is_numeric_dtype(s.dtype)
             and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
-        return None  # numbers write one to one as strings: more values than classes, no copy
+        return None
     if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
         return None  # more values in its head than the label has classes: no copy (no full pass)
     labelled = ys.notna().to_numpy()

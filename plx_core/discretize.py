@@ -121,14 +121,37 @@ def mdlp_cuts(x: np.ndarray, y: np.ndarray, max_bins: int | None = None) -> list
     when gain > (log2(N − 1) + log2(3^k − 2) − k·E + k1·E1 + k2·E2) / N. Cuts are midpoints
     between neighbouring distinct values, rounded to the fewest significant digits that keep
     them between the two. `max_bins` caps the bins (best-gain splits first)."""
-    if len(x) < 2:
+    return mdlp_cuts_many([(x, y)], max_bins)[0]
+
+
+def mdlp_cuts_many(columns: list[tuple[np.ndarray, Any]], max_bins: int | None = None
+                   ) -> list[list[float]]:
+    """`mdlp_cuts` of several (values, labels) columns with one batched search
+    (`mdlp_splits_many`): a fit's Discretizer cuts every numeric column at once (30 columns'
+    searches one by one were 70% of its fit on Breast cancer 30). The labels are coded over
+    every column's classes, so a class a column's rows lack is a zero count — a term 0 in its
+    entropies and no class in k: the same cuts as the column's own search."""
+    if not columns:
         return []
-    values, inv = np.unique(x, return_inverse=True)
-    _, ycode = np.unique(np.asarray(y).astype(str), return_inverse=True)
-    K = int(ycode.max()) + 1
-    counts = np.zeros((len(values), K))
-    np.add.at(counts, (inv.ravel(), ycode.ravel()), 1.0)
-    return mdlp_counts(values, counts, max_bins)
+    texts = [np.asarray(y).astype(str) for _x, y in columns]
+    classes = np.unique(np.concatenate(texts))
+    K = len(classes)
+    tables = []
+    for (x, _y), t in zip(columns, texts):
+        if len(x) < 2:
+            tables.append((np.zeros(0), np.zeros((0, K))))
+            continue
+        values, inv = np.unique(x, return_inverse=True)
+        code = np.searchsorted(classes, t)
+        counts = np.bincount(inv.ravel() * K + code.ravel(),
+                             minlength=len(values) * K).reshape(-1, K).astype(float)
+        tables.append((values, counts))
+    lengths = np.array([len(v) for v, _c in tables], dtype=np.int64)
+    padded = np.zeros((len(tables), int(lengths.max(initial=1)), K))
+    for i, (_v, c) in enumerate(tables):
+        padded[i, :len(c)] = c
+    return [sorted(_between(values[i - 1], values[i]) for i in at)
+            for at, (values, _c) in zip(mdlp_splits_many(padded, lengths, max_bins), tables)]
 
 
 def mdlp_counts(values: np.ndarray, counts: np.ndarray, max_bins: int | None = None
@@ -230,25 +253,41 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
              ) -> Binning:
     """The `Binning` of one numeric column, fitted on its present values (and `y` for the
     supervised methods)."""
+    return fit_cuts_many([values], y, method, max_bins)[0]
+
+
+def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD,
+                  max_bins: int = 4) -> list[Binning]:
+    """`fit_cuts` of each numeric column (the same labels `y`), MDLP's searches batched
+    (`mdlp_cuts_many`)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
-    fmt = DATE_ISO if holds_dates(values) else "plain"
+    fmts = [DATE_ISO if holds_dates(values) else "plain" for values in columns]
     if method in ("quantile", "uniform"):
-        return fit_bins(values, method, max_bins, named=False, number_format=fmt)
-    x = numeric_values(values)
-    if x is None:
-        raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
-    keep = ~np.isnan(x) & np.isfinite(x)
-    xs, ys = x[keep], np.asarray(y, dtype=object)[keep]
-    if len(xs) == 0:
-        raise DataError(f"column {str(values.name)!r} has no values to discretise")
-    cuts = mdlp_cuts(xs, ys, max_bins) if method == "mdlp" else tree_cuts(xs, ys, max_bins)
-    if not cuts:  # nothing pays on its own: a median split keeps the column for interactions
-        median = fit_bins(values, "quantile", 2, named=False, number_format=fmt)
-        return Binning(method, median.cuts, median.labels, fmt)
-    if fmt != "plain":  # dates: cuts on whole days (or seconds), labelled as dates
-        cuts = [float(c) for c in date_cuts(cuts, xs)]
-    return Binning(method, tuple(cuts), bin_labels(cuts, None, fmt), fmt)
+        return [fit_bins(values, method, max_bins, named=False, number_format=fmt)
+                for values, fmt in zip(columns, fmts)]
+    data = []
+    for values in columns:
+        x = numeric_values(values)
+        if x is None:
+            raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
+        keep = ~np.isnan(x) & np.isfinite(x)
+        xs, ys = x[keep], np.asarray(y, dtype=object)[keep]
+        if len(xs) == 0:
+            raise DataError(f"column {str(values.name)!r} has no values to discretise")
+        data.append((xs, ys))
+    found = (mdlp_cuts_many(data, max_bins) if method == "mdlp" else
+             [tree_cuts(xs, ys, max_bins) for xs, ys in data])
+    out = []
+    for values, fmt, (xs, _ys), cuts in zip(columns, fmts, data, found):
+        if not cuts:  # nothing pays on its own: a median split keeps the column for interactions
+            median = fit_bins(values, "quantile", 2, named=False, number_format=fmt)
+            out.append(Binning(method, median.cuts, median.labels, fmt))
+            continue
+        if fmt != "plain":  # dates: cuts on whole days (or seconds), labelled as dates
+            cuts = [float(c) for c in date_cuts(cuts, xs)]
+        out.append(Binning(method, tuple(cuts), bin_labels(cuts, None, fmt), fmt))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -289,10 +328,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
             if len(y) != len(frame):
                 raise DataError(f"X has {len(frame)} rows but y has {len(y)}")
         self.feature_names_in_ = np.array([str(c) for c in frame.columns], dtype=object)
-        self.binnings_ = {
-            str(c): fit_cuts(frame[c], y, self.method, int(self.max_bins))
-            for c in frame.columns if is_numeric(frame[c], self.max_categories)
-        }
+        numeric = [c for c in frame.columns if is_numeric(frame[c], self.max_categories)]
+        self.binnings_ = dict(zip(map(str, numeric), fit_cuts_many(
+            [frame[c] for c in numeric], y, self.method, int(self.max_bins))))
         self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
         self.levels_ = {}
         return self
@@ -358,5 +396,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_splits", "mdlp_splits_many",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "fit_cuts_many", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
            "numeric_values", "tree_cuts"]

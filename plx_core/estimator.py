@@ -651,13 +651,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         zip: accuracy 0.84 vs 1.00)."""
         levels: dict[str, str | None] = {}
         grouped: dict[str, tuple[str, ...]] = {}
+        distinct: dict[str, int] = {}  # a binned column's distinct numbers, counted once
         for c in frame.columns:
             s = frame[c]
             present = max(int(s.notna().sum()), 1)
             if c in self.cuts_:
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
-                levels[c] = excess_levels(len(np.unique(x)), present, numbered_like_ids(x)
+                distinct[c] = len(np.unique(x))
+                levels[c] = excess_levels(distinct[c], present, numbered_like_ids(x)
                                           and not holds_dates(raw[c]),  # a date is not an ID
                                           max_levels=None)
             else:
@@ -677,7 +679,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     say_note(f"column {c!r} is used as categories:"
                              + convert_hint(raw[c], s).removeprefix(" —"), stacklevel=3)
         self.excluded_ = columns_left_out(
-            levels, {c: uninformative(raw[c]) for c in frame.columns if levels[c] is None})
+            levels, {c: uninformative(raw[c], distinct.get(c)) for c in frame.columns
+                     if levels[c] is None})
         if len(self.excluded_) == frame.shape[1]:
             raise DataError(f"every feature column is left out: {self.excluded_}")
         for c in frame.columns:  # 'x' or empty: kept, and how its empty cells read, said
@@ -1374,9 +1377,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 typed["names"] = pd.array(names, dtype=pd.Series(names[:1]).dtype)
 
             def frame_of(at: np.ndarray) -> pd.DataFrame:
+                # the other columns' rows by their arrays' take: the same arrays as a Series'
+                # `iloc[at].reset_index(drop=True)`, a fifth of its cost (8 text columns of
+                # Rare 5%: 4.5 → 1 ms a fold)
                 return pd.DataFrame(
                     {c: typed["names"].take(got[c][0][at]) if c in got
-                     else frame[c].iloc[at].reset_index(drop=True) for c in frame.columns})
+                     else frame[c].array.take(at) for c in frame.columns})
             return (None if codes is not None else frame_of(tr)), frame_of(te)
 
         feats = list(full.features)

@@ -154,3 +154,36 @@ def test_mdlp_over_many_columns_at_once_cuts_as_each_alone():
     got = mdlp_splits_many(counts, lengths, 4)
     assert got == [mdlp_splits(counts[p, :n], 4) for p, n in enumerate(lengths)]
     assert sum(map(len, got)) > 60 and any(len(g) == 3 for g in got)  # cuts, up to max_bins
+
+
+def test_a_tables_columns_are_cut_at_once_as_each_alone():
+    """`Discretizer.fit` cuts every numeric column in one batched MDLP search
+    (`mdlp_cuts_many`): each column's cuts are those of its own search on its present rows
+    and their classes — three classes, a column whose rows hold only two of them (a class
+    absent from a column counts nothing), missing cells, a column no cut pays on."""
+    from plx_core.discretize import mdlp_counts
+
+    rng = np.random.default_rng(7)
+    n = 300
+    y = rng.choice(["a", "b", "c"], n)
+    X = pd.DataFrame({
+        "signal": rng.normal(size=n) + (y == "b") * 1.5 - (y == "c") * 1.5,
+        "two_classes": np.where(y == "c", np.nan, rng.normal(size=n) + (y == "b") * 2.0),
+        "noise": rng.normal(size=n),
+        "steps": rng.integers(0, 30, n) + (y == "a") * 10.0,
+    })
+    X.loc[rng.random(n) < 0.1, "steps"] = np.nan
+    got = Discretizer("mdlp", 4).fit(X, y).binnings_
+    for c in X.columns:
+        x = X[c].to_numpy()
+        keep = ~np.isnan(x)
+        values, inv = np.unique(x[keep], return_inverse=True)
+        classes, code = np.unique(y[keep], return_inverse=True)
+        counts = np.zeros((len(values), len(classes)))
+        np.add.at(counts, (inv, code), 1.0)
+        want = mdlp_counts(values, counts, 4)
+        if want:
+            assert list(got[c].cuts) == want, c
+        else:  # the median split `fit_cuts` falls back to
+            assert len(got[c].cuts) == 1 and values[0] < got[c].cuts[0] <= values[-1], c
+    assert len(got["signal"].cuts) >= 2 and got["two_classes"].cuts and got["steps"].cuts
