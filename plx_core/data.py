@@ -1017,8 +1017,12 @@ def censored_sides(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
         return side, s
     codes, uniq = pd.factorize(s.astype(object).to_numpy())  # missing: code -1
     u = pd.Series(uniq, dtype=object)
-    # str methods give NaN on a cell that is not text (a number in an object column)
-    text = u.str.contains("[<>≤≥]", regex=True).fillna(False).to_numpy(dtype=bool)
+    # only text can be censored: an object column of numbers (or dates) has no str methods
+    is_text = np.fromiter((isinstance(v, str) for v in uniq), dtype=bool, count=len(uniq))
+    if not is_text.any():
+        return side, s
+    text = np.zeros(len(u), dtype=bool)
+    text[is_text] = u[is_text].str.contains("[<>≤≥]", regex=True).to_numpy(dtype=bool)
     if not text.any():
         return side, s
     m = u[text].astype(str).str.extract(rf"^{_CENSORED}$")

@@ -1334,6 +1334,25 @@ def test_censored_cells_are_read_per_distinct_text_alike():
     assert censored_sides(plain)[1] is plain and not censored_sides(plain)[0].any()
 
 
+def test_a_censored_column_reads_new_numbers_held_as_objects():
+    """A column fitted with censored cells ('<30') binning new rows given as an object column
+    of numbers (a frame built from Python values, ints and floats mixed): each lands in its bin
+    and a missing cell stays missing — `censored_sides` raised AttributeError ('.str accessor
+    with string values') on text-free object columns."""
+    rng = np.random.default_rng(17)
+    lab = pd.Series(np.round(rng.normal(50, 10, 120), 1).astype(str), dtype=object)
+    lab[:12] = "<30"
+    y = np.where(pd.to_numeric(lab, errors="coerce").fillna(0) > 50, "yes", "no")
+    b = infer_schema(pd.DataFrame({"lab": lab, "y": y}), "y").bins["lab"]
+    assert b.censored
+    new = pd.Series([20, 55.5, None, 90], dtype=object, name="lab")
+    want = b.apply(pd.Series([20.0, 55.5, np.nan, 90.0], name="lab"))
+    assert b.apply(new).tolist()[:2] == want.tolist()[:2] and b.apply(new).isna().tolist() == [
+        False, False, True, False]
+    for cells in ([1.0, 2.0], [3, 4], [True, False], [pd.Timestamp("2024-01-02")]):
+        side, bounds = censored_sides(pd.Series(cells, dtype=object))
+        assert not side.any() and list(bounds) == cells
+
 def test_a_ticked_box_column_is_kept_not_constant():
     """'checked' or empty (a CRM's opt-in box): rows with the value differ from those without,
     so the column is kept and said (it was left out as 'constant'); a value on a handful of

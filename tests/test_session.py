@@ -42,6 +42,7 @@ from plx_app.service import (
 from plx_core import query
 from plx_core.datasets import breast_cancer_default
 from plx_core.errors import DataError
+from plx_core.rules import ClauseSyntaxError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -646,6 +647,21 @@ def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
     with pytest.raises(DataError, match="no rule 'r1'"):
         w.rule("r1")
 
+
+@pytest.mark.parametrize("kind", ["direct", "auto"])
+def test_a_typed_rule_naming_a_column_the_data_page_left_out_says_so(kind):
+    """An ID column the Data page leaves out (before any KB is built) named in a typed rule:
+    the error says it was left out and why, for the Direct KB (no model) and plx's default
+    (whose model never saw the column) alike — both said 'unknown feature 'patient''."""
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"patient": [f"P{i:03d}" for i in range(80)],
+                          "ward": rng.choice(["A", "B", "C"], 80),
+                          "y": rng.choice(["Ja", "Nein"], 80)})
+    raw = read_upload(frame.to_csv(index=False).encode(), "k.csv")
+    w = new_workspace(raw, DataSettings("y", "Ja"), kb=KBSettings(kind))
+    with pytest.raises(ClauseSyntaxError, match=r"column 'patient' was left out .*\(ID-like"):
+        w.add_rules_text('IF "patient"="P001" THEN POS [p=0.9, w=5]')
+    assert w.rules == []
 
 def test_a_rule_added_after_an_or_rule_gets_an_id_of_its_own(ws0):
     """The form's next id skips an OR rule's (its parts are r1.1, r1.2), as the engine's

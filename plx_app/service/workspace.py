@@ -388,8 +388,11 @@ class Workspace:
         """Add the rules of `text` (the engine's rule grammar, checked against the KB)."""
         from plx_core.rules import parse_rules
 
-        left_out = dict(self.model.excluded) if self.model is not None else None
-        new = parse_rules(text, kb=self.current_kb(), left_out=left_out)  # a dropped ID said so
+        # a dropped column said so: the Data page's (an ID, before any KB) and the model's own
+        schema = self.dataset.schema
+        left_out = {**(schema.excluded if schema is not None else {}),
+                    **(dict(self.model.excluded) if self.model is not None else {})}
+        new = parse_rules(text, kb=self.current_kb(), left_out=left_out)
         if not new:
             raise DataError("type at least one rule")
         self.rules = [*self.rules, *new]
