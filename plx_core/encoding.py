@@ -108,12 +108,25 @@ def text_key(v: str) -> str:
     return unicodedata.normalize("NFC", v).strip().casefold()
 
 
+LETTER_WORDS = {"y": "yes", "n": "no", "t": "true", "f": "false"}
+"""The yes/no words exports also write as their first letter ("Y" beside "yes")."""
+
+
+def word_key(v: str) -> str:
+    """`text_key`, a yes/no word's one letter read as the word (`LETTER_WORDS`): "N" and
+    "no" are one answer to a reader, and a column or label holding both means one thing."""
+    k = text_key(v)
+    return LETTER_WORDS.get(k, k)
+
+
 def spelling_groups(values: Any) -> list[list[str]]:
     """The distinct strings of `values` that are one text written more than one way
-    (`text_key`), each group sorted; [] when every text is written one way."""
+    (`text_key`, or a yes/no word and its letter: `word_key`), each group sorted; [] when
+    every text is written one way. Only where the column holds both the letter and the word:
+    "Y" / "N" alone are a column's own words."""
     groups: dict[str, list[str]] = {}
     for v in sorted({str(v) for v in values}):
-        groups.setdefault(text_key(v), []).append(v)
+        groups.setdefault(word_key(v), []).append(v)
     return [g for g in groups.values() if len(g) > 1]
 
 
@@ -122,7 +135,22 @@ def _recomposed(v: str) -> bool:
 
 
 def spelling_how(group: Sequence[str]) -> str:
-    """How the spellings of one text in `group` differ, in words."""
+    """How the spellings of one text in `group` (or of several texts' groups, flattened)
+    differ, in words."""
+    texts: dict[str, set[str]] = {}
+    words: dict[str, set[str]] = {}
+    for v in group:
+        texts.setdefault(text_key(v), set()).add(v)
+        words.setdefault(word_key(v), set()).add(text_key(v))
+    if any(len(k) > 1 for k in words.values()):
+        written = [v for vs in texts.values() if len(vs) > 1 for v in vs]
+        return ("a yes/no word written whole and as its letter"
+                + (f", and {_how(written)}" if written else ""))
+    return _how(group)
+
+
+def _how(group: Sequence[str]) -> str:
+    """How the spellings of one text in `group` differ (one `text_key`), in words."""
     if not any(map(_recomposed, group)):
         return "case or spaces"
     if len({unicodedata.normalize("NFC", v) for v in group}) == 1:

@@ -205,3 +205,38 @@ def test_an_accent_encoded_two_ways_is_one_text():
     with pytest.raises(DataError, match=r"'dessert' has classes that differ only in how an accent "
                                         r"is encoded: \['cre\\u0300me', 'crème'\]"):
         check_label_variants([composed, decomposed, "tart"], "dessert")
+
+
+def test_a_yes_no_word_and_its_letter_are_one_answer():
+    """An export that writes diabetes as 'yes' / 'Y' and 'no' / 'N' (two systems merged): a
+    feature column holding both is said (kept apart, never merged silently), and a label
+    holding both is refused — it would become four classes. 'Y' / 'N' alone are a column's own
+    words, and a letter that is not a yes/no word ('M' beside 'male') is left alone."""
+    from plx_core.data import spelling_variants
+    from plx_core.errors import DataError
+
+    said = spelling_variants(pd.Series(["yes", "no", "Y", "N", "unknown", None] * 5))
+    assert "['N', 'no'] (a yes/no word written whole and as its letter)" in said
+    assert "['Y', 'yes'] (a yes/no word written whole and as its letter)" in said
+    assert spelling_variants(pd.Series(["Y", "N", "N"])) is None
+    assert spelling_variants(pd.Series(["M", "male", "F", "female"])) is None
+    assert spelling_variants(pd.Series(["t", "TRUE", "True"])).endswith(
+        "['TRUE', 'True', 't'] (a yes/no word written whole and as its letter, and case or "
+        "spaces); write each value one way to have them count as one")
+    with pytest.raises(DataError, match=r"'readmitted' has classes that differ only in a yes/no "
+                                        r"word written whole and as its letter: \['N', 'no'\]; "
+                                        r"\['Y', 'yes'\]"):
+        check_label_variants(["Y", "N", "yes", "no"], "readmitted")
+
+
+def test_a_label_of_letters_and_words_is_refused_by_the_estimator():
+    """The same label through `PLXClassifier.fit`: one clear error, not a model of four
+    classes."""
+    from plx_core import PLXClassifier
+    from plx_core.errors import DataError
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.choice(["u", "v"], 40)})
+    y = rng.choice(["Y", "N", "yes", "no"], 40)
+    with pytest.raises(DataError, match="a yes/no word written whole and as its letter"):
+        PLXClassifier().fit(X, y)
