@@ -187,3 +187,22 @@ def test_a_tables_columns_are_cut_at_once_as_each_alone():
         else:  # the median split `fit_cuts` falls back to
             assert len(got[c].cuts) == 1 and values[0] < got[c].cuts[0] <= values[-1], c
     assert len(got["signal"].cuts) >= 2 and got["two_classes"].cuts and got["steps"].cuts
+
+
+def test_columns_cut_in_batches_keep_each_columns_cuts(monkeypatch):
+    """`mdlp_cuts_many` on a large table cuts in batches of columns of like length
+    (`BATCH_CELLS`: each batch's temporaries scale with its padded cells): the same cuts, in
+    the columns' order, as all at once — columns of different lengths, one value, one row."""
+    import plx_core.discretize as D
+
+    rng = np.random.default_rng(17)
+    y = rng.choice(["a", "b", "c"], 400)
+    cols = [(np.round(rng.normal(size=400) + (y == "b") * k, d), y)
+            for k, d in ((2.0, 1), (1.0, 3), (0.0, 2), (3.0, 0))]
+    cols += [(np.full(50, 2.5), y[:50]), (np.array([1.0]), y[:1]),
+             (np.round(rng.normal(size=200), 1) + (y[:200] == "c"), y[:200])]
+    whole = D.mdlp_cuts_many(cols, 4)
+    assert sum(map(len, whole)) >= 4 and whole[4] == [] and whole[5] == []
+    monkeypatch.setattr(D, "BATCH_CELLS", 500)  # a few columns a batch, longest alone
+    assert D.mdlp_cuts_many(cols, 4) == whole
+    assert [len(g) for g in D._batches(np.array([400, 10, 400, 5]), 3)] == [2, 1, 1]
