@@ -1478,6 +1478,17 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
 _BIN_LABEL = re.compile(r"<(?P<lo>\S+)|\[(?P<a>\S+), (?P<b>\S+)\)|≥(?P<hi>\S+)")
 
 
+def bin_span(label: str) -> tuple[str | None, str | None] | None:
+    """A plain-number bin label's edges as written (`[4.5, 7)` → ("4.5", "7"), `<4.5` →
+    (None, "4.5"), `≥7` → ("7", None); None: unbounded), or None for any other value: how a
+    rule's bins are written back as the comparison that named them."""
+    m = _BIN_LABEL.fullmatch(str(label))
+    if m is None:
+        return None
+    lo, a, b, hi = m.group("lo", "a", "b", "hi")
+    return (a, b) if a is not None else (None, lo) if lo is not None else (hi, None)
+
+
 def bin_cuts(labels: Iterable[str]) -> tuple[float, ...] | None:
     """The cut points of plain-number bin labels as `bin_labels` writes them (`<4.5`,
     `[4.5, 7)`, `≥7`; any subset of one binning's labels), or None when the labels are not

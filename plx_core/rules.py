@@ -34,14 +34,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import bin_cuts, bin_labels, fmt_number
+from .data import bin_cuts, bin_labels, bin_span, fmt_number
 from .encoding import binary_target, value_str
 from .errors import ClauseSyntaxError, DataError
 from .explain import _jsonable
 from .kb import KB, POS, Literal, WeightedClause, next_rule_id
 from .query import query, query_many
 from .textformat import clause_from_tokens, parse_meta
-from .tokens import AND_WORDS, Token, condition_text, format_number, quote, split_lines, tokenize
+from .tokens import (
+    AND_WORDS,
+    Token,
+    condition_text,
+    format_number,
+    name_text,
+    quote,
+    split_lines,
+    tokenize,
+)
 
 MAX_CLAUSES_PER_RULE = 64
 MAX_RULES_CHARS = 1_000_000  # rule text longer than this is refused before it is read
@@ -749,16 +758,17 @@ def rule_text(clauses: WeightedClause | Sequence[WeightedClause], meta: bool = T
     shape are shown in the raw clause syntax. Names and values are quoted where needed, so
     `parse_rules` reads the text back as the same clauses."""
     cs = [clauses] if isinstance(clauses, WeightedClause) else list(clauses)
-    conds, heads = [], set()
+    heads = set()
     for c in cs:
         cls_lits = [lit for lit in c.literals if lit.is_class]
         body = [lit for lit in c.literals if not lit.is_class]
         if len(cls_lits) != 1 or not body or any(not lit.is_feature for lit in body):
             return "\n".join(x.to_text() for x in cs)
         heads.add(cls_lits[0].negated)
-        conds.append([condition_text(lit.atom, lit.value, not lit.negated) for lit in body])
     if len(heads) != 1 or len({(c.p, c.w, c.enabled) for c in cs}) != 1:
         return "\n".join(x.to_text() for x in cs)
+    conds = _folded([[(lit.atom, lit.value, not lit.negated) for lit in c.literals
+                      if not lit.is_class] for c in cs])
     if len(conds) == 1:
         cond = " AND ".join(conds[0])
     else:
@@ -775,6 +785,56 @@ def rule_text(clauses: WeightedClause | Sequence[WeightedClause], meta: bool = T
     if not c0.enabled:
         fields.append("off")
     return f"{text} [{', '.join(fields)}]"
+
+
+Cond = tuple[str, str, bool]  # (feature, value, NOT)
+
+
+def _run(values: set[str]) -> tuple[str | None, str | None] | None:
+    """The span of number bins `values` when they are one run without a gap (each bin's upper
+    edge the next one's lower), as (lower, upper) edges written as in the labels; None if not."""
+    spans = [bin_span(v) for v in values]
+    if any(sp is None for sp in spans) or (None, None) in spans:
+        return None
+    spans.sort(key=lambda sp: -np.inf if sp[0] is None else float(sp[0]))
+    if any(a[1] is None or b[0] is None or float(a[1]) != float(b[0])
+           for a, b in zip(spans, spans[1:])):
+        return None
+    return spans[0][0], spans[-1][1]
+
+
+def _compared(feature: str, lo: str | None, hi: str | None) -> list[str]:
+    """A run of bins as the comparison(s) `_resolve` reads back as those bins."""
+    name = name_text(feature)
+    return ([f"{name} >= {lo}"] if lo is not None else []) + (
+        [f"{name} < {hi}"] if hi is not None else [])
+
+
+def _folded(conjs: list[list[Cond]]) -> list[list[str]]:
+    """A rule's conjunctions as condition texts, each run of one number column's bins that the
+    rule's OR spelled out bin by bin (`IF crp >= 50` is one clause per bin) written back as the
+    comparison: every conjunction names the column once, the rest of the conjunctions is the
+    same for each bin, and the bins are one run without a gap reaching an open end or at least
+    two wide (one middle bin reads best as itself)."""
+    first = conjs[0]
+    for pos, (f, _v, neg) in enumerate(first):
+        if neg or any(sum(c[0] == f for c in cj) != 1 for cj in conjs):
+            continue
+        rests: dict[tuple[Cond, ...], set[str]] = {}
+        for cj in conjs:
+            rest = tuple(c for c in cj if c[0] != f)
+            rests.setdefault(rest, set()).update(c[1] for c in cj if c[0] == f and not c[2])
+        runs = list(rests.values())
+        if any(len(r) != len(runs[0]) or r != runs[0] for r in runs) or any(
+                c[0] == f and c[2] for cj in conjs for c in cj):
+            continue
+        span = _run(runs[0])
+        if span is None or (len(runs[0]) < 2 and None not in span):
+            continue
+        cmp = _compared(f, *span)
+        return [cond[:pos] + cmp + cond[pos:] for cond in _folded(list(map(list, rests)))] \
+            if any(rests) else [cmp]
+    return [[condition_text(f, v, neg) for f, v, neg in cj] for cj in conjs]
 
 
 def rule_group(clause_id: str) -> str:

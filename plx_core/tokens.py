@@ -95,9 +95,13 @@ def condition_text(feature: str, value: str, negated: bool = False, sep: str = "
     """One condition `a=v` (`NOT a=v`), names and values quoted where the grammar needs it
     (`"worst radius"="[13.5, 16.82)"`), so that every text naming a value — rule text,
     explanations, the CLI's columns, the dashboard — reads back (`sep` " = " for prose)."""
+    return ("NOT " if negated else "") + f"{name_text(feature)}{sep}{quote(str(value))}"
+
+
+def name_text(feature: str) -> str:
+    """A feature's name as rule text writes it (quoted where the grammar needs it)."""
     name = str(feature)  # a name holding < > ≤ ≥ is quoted: bare, a rule reads `x<=0` as x <= 0
-    return ("NOT " if negated else "") + f"{quote(name, bool(_COMPARES.search(name)))}{sep}" \
-        f"{quote(str(value))}"
+    return quote(name, bool(_COMPARES.search(name)))
 
 
 def split_lines(text: str) -> list[str]:

@@ -69,10 +69,10 @@ def test_a_saved_rule_flips_decisions_and_is_listed_with_its_rows(fitted, model,
     listed = capsys.readouterr().out.splitlines()
     assert listed[0].split() == ["id", "rule", "p", "w", "on", "rows", "vs_data"]
     n_rows = int(((df["colour"] == "blue") & (df["crp"] < 62)).sum())  # in the training file
-    assert listed[1].split()[:1] == ["r1"] and "IF colour=blue AND crp=<62 THEN POS" in listed[1]
+    assert listed[1].split()[:1] == ["r1"] and "IF colour=blue AND crp < 62 THEN POS" in listed[1]
     assert listed[1].split()[-3:-1] == ["on", str(n_rows)]
     assert main(["rules", str(model), "list", "--text"]) == 0  # reads back as written
-    assert capsys.readouterr().out == "IF colour=blue AND crp=<62 THEN POS [p=0.95, w=40, id=r1]\n"
+    assert capsys.readouterr().out == "IF colour=blue AND crp < 62 THEN POS [p=0.95, w=40, id=r1]\n"
 
     assert main(["rules", str(model), "disable", "r1"]) == 0
     assert _predict(model, rows, tmp_path / "p2.csv")["decision"].tolist() == before["decision"].tolist()

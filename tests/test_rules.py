@@ -475,22 +475,28 @@ def numeric():
     return direct_kb(X, y), X
 
 
-@pytest.mark.parametrize("typed, bins", [
-    ("IF x >= 6 THEN POS [p=0.95, w=30]", "IF x=≥6 THEN POS [p=0.95, w=30]"),
-    ("IF x<2.5 THEN NOT POS [p=0.9, w=30]", "IF x=<2.5 THEN NOT POS [p=0.9, w=30]"),
+@pytest.mark.parametrize("typed, bins, shown", [
+    ("IF x >= 6 THEN POS [p=0.95, w=30]", "IF x=≥6 THEN POS [p=0.95, w=30]",
+     "IF x >= 6 THEN POS [p=0.95, w=30]"),
+    ("IF x<2.5 THEN NOT POS [p=0.9, w=30]", "IF x=<2.5 THEN NOT POS [p=0.9, w=30]",
+     "IF x < 2.5 THEN NOT POS [p=0.9, w=30]"),
     ('IF "x" ≥ 2.5 AND colour=red THEN NOT POS [p=0.9, w=30]',
-     'IF (x="[2.5, 6)" AND colour=red) OR (x=≥6 AND colour=red) THEN NOT POS [p=0.9, w=30]'),
+     'IF (x="[2.5, 6)" AND colour=red) OR (x=≥6 AND colour=red) THEN NOT POS [p=0.9, w=30]',
+     "IF x >= 2.5 AND colour=red THEN NOT POS [p=0.9, w=30]"),
     ("IF NOT x≥6 THEN NOT POS [p=0.9, w=30]",
-     'IF x=<2.5 OR x="[2.5, 6)" THEN NOT POS [p=0.9, w=30]'),
-    ("IF x >= 2.5 AND x < 6 THEN POS [p=0.99, w=30]", 'IF x="[2.5, 6)" THEN POS [p=0.99, w=30]'),
+     'IF x=<2.5 OR x="[2.5, 6)" THEN NOT POS [p=0.9, w=30]',
+     "IF x < 6 THEN NOT POS [p=0.9, w=30]"),
+    ("IF x >= 2.5 AND x < 6 THEN POS [p=0.99, w=30]", 'IF x="[2.5, 6)" THEN POS [p=0.99, w=30]',
+     'IF x="[2.5, 6)" THEN POS [p=0.99, w=30]'),  # one middle bin reads best as itself
 ])
-def test_a_comparison_is_its_bins_and_the_lp_answers_alike(numeric, typed, bins):
+def test_a_comparison_is_its_bins_and_the_lp_answers_alike(numeric, typed, bins, shown):
     """`x >= 6` on a model that cuts x at 2.5 and 6 is the rule on the bins at and above 6:
-    the same clauses, the same bounds on every row, and it reads (and saves) as those bins."""
+    the same clauses, the same bounds on every row, and it is shown (and saved) as the
+    comparison, which reads back as those bins."""
     kb, X = numeric
     a, b = parse_rules(typed, kb), parse_rules(bins, kb)
     assert [lits(c) for c in a] == [lits(c) for c in b]
-    assert rule_text(a) == bins
+    assert rule_text(a) == rule_text(b) == shown
     kb_a = kb.with_rules(a)
     again = parse_rules(rules_text(kb_a), kb)  # what rules.txt keeps reads back as itself
     assert [lits(c) for c in again] == [lits(c) for c in a]
@@ -586,3 +592,33 @@ def test_a_column_the_fit_left_out_is_named_with_why(text, column):
     assert "unknown feature" not in str(exc.value)
     with pytest.raises(ClauseSyntaxError, match="unknown feature 'colur' \\(did you mean 'colour'"):
         parse_rules("IF colur=red THEN POS [p=0.9]", clf.kb_, left_out=left)
+
+
+def test_a_comparison_on_fine_bins_is_shown_as_typed_and_reads_back():
+    """`plx rules list` showed `IF crp >= 50.8` on a model with 20 bins of crp as the OR of
+    its 8 bins; every comparison — open at either end, a run in the middle, beside a category,
+    on two columns at once — is shown as the comparison and reads back as the same clauses."""
+    import pandas as pd
+
+    from plx_core.data import Binning, bin_labels
+
+    rng = np.random.default_rng(11)
+    cuts = tuple(float(c) for c in range(5, 100, 5))  # 19 cuts: 20 bins
+    crp = pd.Series(rng.uniform(0, 110, 400).round(1), name="crp")
+    age = pd.Series(rng.uniform(18, 90, 400).round(0), name="age")
+    X = pd.DataFrame({"crp": Binning("mdlp", cuts, bin_labels(cuts)).apply(crp),
+                      "age": Binning("mdlp", (40.0, 65.0), bin_labels((40.0, 65.0))).apply(age),
+                      "sex": rng.choice(["F", "M"], 400)})
+    kb = direct_kb(X, (crp > 50).to_numpy().astype(int), max_len=1)
+    for typed in ("IF crp >= 50 THEN POS [p=0.9]", "IF crp < 20 THEN NOT POS [p=0.8, w=3]",
+                  "IF crp >= 20 AND crp < 45 THEN POS [p=0.7]",
+                  "IF crp >= 20 AND crp < 45 AND sex=F THEN POS [p=0.7]",
+                  "IF crp >= 60 AND age >= 65 THEN POS [p=0.95]",
+                  "IF crp >= 60 AND age >= 40 AND age < 65 THEN POS [p=0.95]"):
+        clauses = parse_rules(typed, kb)
+        assert len(clauses) > 1  # the OR of the bins
+        shown = typed.replace("age >= 40 AND age < 65", 'age="[40, 65)"')  # one bin: itself
+        assert rule_text(clauses) == shown
+        assert [lits(c) for c in parse_rules(rule_text(clauses), kb)] == [lits(c) for c in clauses]
+    mixed = parse_rules('IF crp="[20, 25)" OR crp="[40, 45)" THEN POS [p=0.9]', kb)  # a gap
+    assert rule_text(mixed) == 'IF crp="[20, 25)" OR crp="[40, 45)" THEN POS [p=0.9]'
