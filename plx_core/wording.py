@@ -658,8 +658,10 @@ def example_value(domains: Mapping[str, Sequence[str]]) -> str:
 def example_condition(domains: Mapping[str, Sequence[str]]) -> str:
     """A condition `"worst radius"=≥16.82` of the loaded data in the rule syntax (quoted where
     the syntax needs it), for the hints of condition fields."""
-    rule = example_rule(domains)
-    return rule[len("IF "):rule.index(" THEN ")]
+    from .tokens import condition_text
+
+    pair = _example_pair(domains)
+    return "a=1" if pair is None else condition_text(*pair)
 
 
 def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float = 5.0) -> str:

@@ -181,8 +181,15 @@ def test_hints_come_from_the_loaded_data():
     domains = {"worst radius": ["<13.5", "≥16.82"], "b": ["x"]}
     assert W.example_value(domains) == "e.g. ≥16.82"
     rule = W.example_rule(domains)
-    assert rule == 'IF "worst radius"=≥16.82 THEN POS [p=0.9, w=5]'
-    assert parse_rules(rule)[0].literals[1].atom == "worst radius"  # the hint parses as shown
+    assert rule == 'IF "worst radius" >= 16.82 THEN POS [p=0.9, w=5]'  # the top bin, compared
+    import pandas as pd
+
+    from plx_core import direct_kb
+
+    X = pd.DataFrame({"worst radius": ["<13.5", "[13.5, 16.82)", "≥16.82"] * 4, "b": ["x"] * 12})
+    kb = direct_kb(X, [0, 0, 1] * 4, max_len=1)
+    parsed = parse_rules(rule, kb)[0]  # the hint parses as shown, on the model's bins
+    assert [(lit.atom, lit.value) for lit in parsed.literals[1:]] == [("worst radius", "≥16.82")]
     assert W.example_value({}) == "any value"
     assert W.example_condition(domains) == '"worst radius"=≥16.82'
 
