@@ -262,7 +262,7 @@ def io_tab() -> None:
         try:
             base = ws.import_kb(up.getvalue(), rules="replace" if how.startswith("Replace") else "merge")
             st.success(md(f"Imported a KB ({KB_KINDS.get(base.kind, base.kind)}) with {len(base):,} clauses and "
-                          f"{len(ws.rules)} rule(s)."))
+                          f"{wording.plural(len(ws.rules), 'rule')}."))
         except Exception as exc:  # plain words; the KB in use stays
             error(f"The file could not be used as a KB: {exc}")
 
