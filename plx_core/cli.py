@@ -614,21 +614,28 @@ def _read_rules(path: str) -> str:
         raise CLIError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
+def _add_rules(model: Any, text: str, cls: str | None, what: str) -> list[str]:
+    """`modelrules.add_model_rules`, the class checked before the text is read (its error
+    is about --class, not about `what`), parse errors named by `what`."""
+    from .modelrules import CLASS_LINE, add_model_rules, home_for
+
+    if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
+        home_for(model, cls)  # which KB (a class of several) before the text is read
+    with _input(what):
+        return add_model_rules(model, text, cls)
+
+
 def _model_with_rules(a: argparse.Namespace) -> Model:
     """The model of `a.model`, plus the rules of `a.rules` (tried, never saved), said."""
     from .modelfile import load_model
-    from .modelrules import CLASS_LINE, add_model_rules, home_for, rules_said
+    from .modelrules import rules_said
 
     if a.rules is None:
         if a.cls is not None:
             raise CLIError("--class names the class --rules are about; give --rules FILE too")
         return Model.load(a.model)
     mf = load_model(_existing(a.model))
-    text = _read_rules(a.rules)
-    if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
-        home_for(mf, a.cls)  # which KB (a class of several) before the text is read
-    with _input(a.rules):
-        ids = add_model_rules(mf, text, a.cls)
+    ids = _add_rules(mf, _read_rules(a.rules), a.cls, a.rules)
     _note(f"trying {len(ids)} rule(s) from {a.rules} ({', '.join(ids[:10])}), not saved; the "
           f"model answers with {rules_said(mf)}")
     return Model(mf)
@@ -743,10 +750,7 @@ def cmd_rules(a: argparse.Namespace) -> None:
     from .export import check_output, write_atomic
     from .modelfile import choose_format, load_model, model_bytes, n_clauses
     from .modelrules import (
-        CLASS_LINE,
-        add_model_rules,
         edit_model_rules,
-        home_for,
         model_rules_text,
         remove_model_rules,
         rules_said,
@@ -773,10 +777,7 @@ def cmd_rules(a: argparse.Namespace) -> None:
         if (a.rule is None) == (a.file is None):
             raise CLIError("plx rules add: give the rule text or --file FILE (one of them)")
         text = a.rule if a.file is None else _read_rules(a.file)
-        if not any(CLASS_LINE.match(ln) for ln in text.splitlines()):
-            home_for(model, a.cls)  # which KB (a class of several) before the text is read
-        with _input(a.file or "the rule"):
-            ids = add_model_rules(model, text, a.cls)
+        ids = _add_rules(model, text, a.cls, a.file or "the rule")
         done = f"added {', '.join(ids)}"
     elif a.action == "remove":
         with _input("plx rules remove"):
