@@ -92,7 +92,7 @@ with guard("Showing the scores"):
                                               "accuracy")})
         st.caption("The other models see the same binned columns (each value as its own yes/no "
                    "column) and the same training and test rows.")
-        best = base.loc[base["label"] != "majority class", "F1"]
+        best = base.loc[base["model"] != "majority", "F1"]  # by key, not its wording
         if said := wording.few_found_sentence(
                 len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name,
                 float(best.max()) if len(best) else None, where="test"):
