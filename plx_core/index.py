@@ -138,10 +138,14 @@ class ClauseIndex:
     # ------------------------------------------------------------------ lookups
 
     def lookup(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For body code rows (q × F), return (query row, clause row) pairs of exact matches."""
+        """For body code rows (q × F), return (query row, clause row) pairs of exact matches.
+        A row longer than every clause matches none, and is not looked up (its positional key
+        would lie past a dense table's end, or wrap)."""
         codes = np.asarray(codes)
-        hit, pos = self.find_sorted(self.row_keys(codes))
-        if (not self.exact or self.lit_bits) and len(hit):  # long rows wrap in positional keys
+        rows = np.flatnonzero((codes >= 0).sum(axis=1) <= max(self.length_set, default=0))
+        hit, pos = self.find_sorted(self.row_keys(codes[rows]))
+        hit = rows[hit]
+        if not self.exact and len(hit):  # hashed keys: a hit is a candidate
             ok = np.all(self.codes[self.order[pos]] == codes[hit], axis=1)
             hit, pos = hit[ok], pos[ok]
         return hit, self.order[pos]
