@@ -63,8 +63,8 @@ def main() -> None:
                 st.caption(f"KB: {md(ws.kb_name + chosen)} · {len(ws.kb):,} clauses")
             else:
                 st.caption("KB: not built yet")
-            n_on = sum(r.enabled for r in ws.rules)
-            st.caption(f"Rules: {len(ws.rules)} ({n_on} enabled)")
+            n_rules, n_on = ws.rules_count()
+            st.caption(f"Rules: {n_rules} ({n_on} enabled)")
             if ws.selected is not None:
                 st.caption(f"Instance: {md(ws.selected.title())}")
 

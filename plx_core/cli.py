@@ -750,6 +750,7 @@ def cmd_rules(a: argparse.Namespace) -> None:
     from .export import check_output, write_atomic
     from .modelfile import choose_format, load_model, model_bytes, n_clauses
     from .modelrules import (
+        ROWS_UNKNOWN,
         edit_model_rules,
         model_rules_text,
         remove_model_rules,
@@ -769,9 +770,11 @@ def cmd_rules(a: argparse.Namespace) -> None:
             print(f"{path}: no rules (add one: plx rules {path} add \"IF … THEN POS [p=0.9]\")")
             return
         shown = table.assign(p=table["p"].map("{:g}".format), w=table["w"].map("{:g}".format),
-                             rows=table["rows"].map(lambda n: "" if pd.isna(n) else f"{n:,}"),
+                             rows=table["rows"].map(lambda n: "—" if pd.isna(n) else f"{n:,}"),
                              vs_data=table["vs_data"].map("{:.3g}×".format))
         print(shown.to_string(index=False))
+        if table["rows"].isna().any():  # never a blank cell without a word why
+            print(ROWS_UNKNOWN)
         return
     if a.action == "add":
         if (a.rule is None) == (a.file is None):

@@ -230,6 +230,32 @@ def rows_of_rule(kb: KB, clauses: Sequence[WeightedClause]) -> int | None:
     return sum(support.values())
 
 
+def rows_holding(clauses: Sequence[WeightedClause], X: pd.DataFrame) -> int | None:
+    """How many rows of `X` (binned values, as the KB reads them) hold the rule's conditions
+    for sure: any part of an OR rule, every condition of it (`a=v` the cell is v, `NOT a=v`
+    the cell is known and not v; an empty cell holds neither). Exact for every KB kind, where
+    `rows_of_rule` needs a Direct KB's counts; None when a condition names a column `X` lacks."""
+    hit = np.zeros(len(X), bool)
+    for c in clauses:
+        part = np.ones(len(X), bool)
+        for lit in c.literals:
+            if lit.is_class:
+                continue
+            if not lit.is_feature or lit.atom not in X.columns:
+                return None
+            col = X[lit.atom]
+            same = (col.astype(str) == str(lit.value)).to_numpy() & col.notna().to_numpy()
+            part &= same if lit.negated else (col.notna().to_numpy() & ~same)
+        hit |= part
+    return int(hit.sum())
+
+
+ROWS_UNKNOWN = ("rows —: the model file keeps no count of rows for this rule (only a Direct "
+                "KB keeps them, for conditions without NOT); the dashboard counts them from "
+                "the training rows")
+"""What `plx rules list` says under a table with a rule whose rows it cannot count."""
+
+
 def rules_said(model: Any) -> str:
     """`2 rules (1 on)`, or `no rules`: what a change leaves in the file."""
     n = sum(len(rule_groups(h.kb)) for h in homes(model))

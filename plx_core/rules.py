@@ -752,11 +752,11 @@ def replace_rule(kb: KB, rule_id: str, text: str) -> list[str]:
 
 
 def rule_text(clauses: WeightedClause | Sequence[WeightedClause], meta: bool = True,
-              with_id: bool = False) -> str:
+              with_id: bool = False, sep: str = "=") -> str:
     """`IF … THEN POS [p=…, w=…]` for a rule's clause(s) (an OR rule joins its clauses with
     OR; `meta=False` leaves out the brackets, `with_id=True` adds `id=`); clauses of another
     shape are shown in the raw clause syntax. Names and values are quoted where needed, so
-    `parse_rules` reads the text back as the same clauses."""
+    `parse_rules` reads the text back as the same clauses (`sep` " = " for prose)."""
     cs = [clauses] if isinstance(clauses, WeightedClause) else list(clauses)
     heads = set()
     for c in cs:
@@ -768,7 +768,7 @@ def rule_text(clauses: WeightedClause | Sequence[WeightedClause], meta: bool = T
     if len(heads) != 1 or len({(c.p, c.w, c.enabled) for c in cs}) != 1:
         return "\n".join(x.to_text() for x in cs)
     conds = _folded([[(lit.atom, lit.value, not lit.negated) for lit in c.literals
-                      if not lit.is_class] for c in cs])
+                      if not lit.is_class] for c in cs], sep)
     if len(conds) == 1:
         cond = " AND ".join(conds[0])
     else:
@@ -810,7 +810,7 @@ def _compared(feature: str, lo: str | None, hi: str | None) -> list[str]:
         [f"{name} < {hi}"] if hi is not None else [])
 
 
-def _folded(conjs: list[list[Cond]]) -> list[list[str]]:
+def _folded(conjs: list[list[Cond]], sep: str = "=") -> list[list[str]]:
     """A rule's conjunctions as condition texts, each run of one number column's bins that the
     rule's OR spelled out bin by bin (`IF crp >= 50` is one clause per bin) written back as the
     comparison: every conjunction names the column once, the rest of the conjunctions is the
@@ -832,9 +832,9 @@ def _folded(conjs: list[list[Cond]]) -> list[list[str]]:
         if span is None or (len(runs[0]) < 2 and None not in span):
             continue
         cmp = _compared(f, *span)
-        return [cond[:pos] + cmp + cond[pos:] for cond in _folded(list(map(list, rests)))] \
+        return [cond[:pos] + cmp + cond[pos:] for cond in _folded(list(map(list, rests)), sep)] \
             if any(rests) else [cmp]
-    return [[condition_text(f, v, neg) for f, v, neg in cj] for cj in conjs]
+    return [[condition_text(f, v, neg, sep) for f, v, neg in cj] for cj in conjs]
 
 
 def rule_group(clause_id: str) -> str:

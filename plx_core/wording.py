@@ -259,6 +259,27 @@ def clause_text(clause: WeightedClause, positive: Any = None) -> str:
     return f"IF {' AND '.join(conds)} THEN {concl}"
 
 
+def rule_said(clauses: Sequence[WeightedClause], positive: Any = None) -> str:
+    """A rule as its user wrote it, in the class's words: one clause as `clause_text`; an OR
+    rule's clauses (a comparison on a number is the OR of its bins) joined back into one
+    `IF crp >= 50 THEN malignant` (`plx_core.rules.rule_text` folds the bins), never one line
+    a bin."""
+    cs = list(clauses)
+    if len(cs) == 1:
+        return clause_text(cs[0], positive)
+    from .rules import rule_text
+
+    text = rule_text(cs, meta=False, sep=" = ")
+    negated = [lit.negated for lit in cs[0].literals if lit.is_class]
+    head = " THEN NOT POS" if negated == [True] else " THEN POS"
+    if "\n" in text or not text.endswith(head):  # parts of different shapes: each as it reads
+        return " ; ".join(clause_text(c, positive) for c in cs)
+    if positive is None:
+        return text
+    pos, neg = class_names(positive)
+    return text[:-len(head)] + f" THEN {neg if negated == [True] else pos}"
+
+
 BASE_RATE_IF = "every row (the base rate)"
 """The condition of a base-rate (prior) clause where a table has an IF column (the KB browser)."""
 

@@ -650,8 +650,10 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert not at.exception and not errors(at), errors(at)
     ids = [r.id for r in at.session_state["ws"].rules]
     assert ids == ["r1.1", "r1.2"]
-    # listed in the class's words (typed THEN NOT POS reads THEN not malignant)
-    assert 'IF "worst radius" = <13.5 THEN not malignant' in list(at.dataframe[0].value["rule"])
+    # one row, as typed, in the class's words (typed THEN NOT POS reads THEN not malignant)
+    assert list(at.dataframe[0].value["rule"]) == [
+        'IF "worst radius" = <13.5 OR "worst texture" = <22.47 THEN not malignant']
+    assert "Added one rule: r1" in [str(x.value).replace("\\", "") for x in at.success]
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
     at.form_submit_button[1].click().run()
     errs = errors(at)
@@ -676,22 +678,41 @@ def test_rules_page_takes_a_comparison_on_a_number(base_ws):
     at = run("plx_app/views/5_Rules.py", ws)
     said = [str(x.value).replace("\\", "") for x in at.caption]
     assert any(typed.replace("p=1, w=10000", "p=0.9, w=5") in x for x in said), said
+    c = cuts[0]  # at the lowest cut: a rule of several bins
+    above = [lab for lab in bin_labels(cuts)[1:] if lab in dom[f]]
+    assert len(above) >= 2
+    typed = f"IF {quote(f)} >= {fmt_number(c)} THEN POS [p=1, w=10000]"
     flips = []
+    X = ws.part("train")[0]
     for text in (typed, " OR ".join(condition_text(f, lab) for lab in above).join(
             ("IF ", " THEN POS [p=1, w=10000]"))):
         at = run("plx_app/views/5_Rules.py", fresh(base_ws))
         at.text_area(key="r_rules_text").set_value(text)
         at.form_submit_button[1].click().run()
         assert not at.exception and not errors(at), errors(at)
-        assert list(at.dataframe[0].value["rule"]) == [
-            f"IF {condition_text(f, lab, sep=' = ')} THEN malignant" for lab in above]
+        # one row, the comparison as typed (the bins spelled out fold back to it too), with
+        # the training rows in those bins; the edit box names the rule once
+        row = at.dataframe[0].value
+        assert list(row["rule"]) == [f"IF {quote(f)} >= {fmt_number(c)} THEN malignant"]
+        assert list(row["id"]) == ["r1"] and row["rows"].tolist() == [int(X[f].isin(above).sum())]
+        assert at.selectbox(key="r_edit_id").options == [f"r1: {row['rule'][0]}"]
         flips.append(int(metric(at, "Decisions that flip")))
     assert flips[0] == flips[1] >= 1
+    # p, w and on/off act on the whole rule: every bin's clause, and the rule is off
+    at.number_input(key="r_edit_w_r1").set_value(3.0)
+    at.checkbox(key="r_edit_on_r1").uncheck()
+    at.button(key="r_save").click().run()
+    kept = at.session_state["ws"].rules
+    assert len(kept) == len(above) and {(r.w, r.enabled) for r in kept} == {(3.0, False)}
+    assert metric(at, "Decisions that flip") == "0"
+    assert at.session_state["ws"].rules_count() == (1, 0)  # the sidebar's "Rules: 1 (0 enabled)"
     inside = (cuts[0] + cuts[1]) / 2 if len(cuts) > 1 else cuts[0] + 1
     at.text_area(key="r_rules_text").set_value(f"IF {quote(f)} > {fmt_number(inside)} THEN POS [p=0.9]")
     at.form_submit_button[1].click().run()
     assert any(f"{fmt_number(inside)} falls inside the bin" in e for e in errors(at)), errors(at)
     assert len(at.session_state["ws"].rules) == len(above)
+    at.button(key="r_delete").click().run()  # the whole rule goes, no bin left behind
+    assert at.session_state["ws"].rules == [] and "No rules yet." in texts(at)
 
 
 def test_rules_page_edit_disable_delete(base_ws):

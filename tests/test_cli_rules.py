@@ -160,8 +160,9 @@ def test_a_tree_model_lists_no_row_counts(tmp_path, capsys):
     assert main(["rules", str(model), "add", "IF a1=1 THEN POS [p=0.8]"]) == 0
     capsys.readouterr()
     assert main(["rules", str(model), "list"]) == 0
-    row = capsys.readouterr().out.splitlines()[1]
-    assert row.split()[-2] == "on"  # rows: blank, the tree's leaves do not count it
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[-3:-1] == ["on", "—"]  # the tree's leaves do not count it: said so
+    assert out[2].startswith("rows —: the model file keeps no count of rows for this rule")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -258,6 +258,18 @@ def test_use_data_drops_rules_that_no_longer_fit(ws):
     assert ws.ensure_kb().features == ("a1", "a2", "a3", "a4")
 
 
+def test_use_data_drops_an_or_rule_whole_when_one_part_no_longer_fits(ws):
+    """An OR rule (a comparison on a number is the OR of its bins) is one rule: when the new
+    data lacks one part's value the whole rule goes, never a half that says something else."""
+    ws.rules.extend([rule_clause([("a1", "1")], "POS", 0.9, 10, "r1.1"),
+                     rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1.2"),
+                     rule_clause([("a2", "0")], "NOT POS", 0.8, 5, "r2")])
+    raw = raw_builtin("paper-example")
+    notes = use_data(ws, raw, replace_split(raw.defaults, test_size=0.25))
+    assert [r.id for r in ws.rules] == ["r2"] and ws.rules_count() == (1, 1)
+    assert "1 rule(s) did not fit the new data and were removed." in notes
+
+
 @pytest.mark.slow
 def test_import_kb_round_trip(ws):
     ws.rules.append(rule_clause([("worst radius", "<13.5")], "POS", 0.9, 10, "r1"))

@@ -75,33 +75,47 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
 
 
 def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
-                positive: str | None = None) -> pd.DataFrame:
-    """One row per rule; with the model's `kb` (without rules) also "vs data", the weight as a
-    multiple of the evidence a training row brings under that model (`KB.rule_unit`: the same
-    w is 1,000× a Direct KB's clause and 1× a tree's leaf), and a plain-text "note" saying
-    "not used by this model: …" for a rule on a feature or value the model does not know
-    (`plx_core.rulecheck.unused_rules`: typed under another model's bins, say). With
-    `positive` (what POS stands for) a rule reads THEN the class (`THEN not readmitted`)."""
-    from plx_core.wording import clause_text
+                positive: str | None = None, X: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per rule as the user wrote it: an OR rule (a comparison on a number is the OR
+    of its bins, `r1.1` … `r1.8`) is one row under its id, its text folded back
+    (`wording.rule_said`: `IF crp >= 50 THEN …`), p, w and on/off of the whole rule. With the
+    training rows `X` also "rows", how many of them hold the rule's conditions
+    (`modelrules.rows_holding`: counted from the data, so for every KB kind). With the
+    model's `kb` (without rules) also "vs data", the weight as a multiple of the evidence a
+    training row brings under that model (`KB.rule_unit`: the same w is 1,000× a Direct KB's
+    clause and 1× a tree's leaf), and a plain-text "note" saying "not used by this model: …"
+    for a rule on a feature or value the model does not know (`plx_core.rulecheck.unused_rules`:
+    typed under another model's bins, say). With `positive` (what POS stands for) a rule reads
+    THEN the class (`THEN not readmitted`)."""
+    from plx_core.modelrules import rows_holding
+    from plx_core.rules import rule_groups
+    from plx_core.wording import rule_said
 
-    said = rule_text if positive is None else (lambda r: clause_text(r, positive))
+    groups = rule_groups(rules)
     frame = pd.DataFrame(
-        [{"id": r.id, "rule": said(r), "p": r.p, "w": r.w, "enabled": r.enabled} for r in rules],
+        [{"id": g, "rule": rule_said(cs, positive), "p": cs[0].p, "w": cs[0].w,
+          "enabled": all(c.enabled for c in cs)} for g, cs in groups],
         columns=["id", "rule", "p", "w", "enabled"],
     )
+    if X is not None:
+        frame.insert(4, "rows", pd.array([rows_holding(cs, X) for _, cs in groups], "Int64"))
     if kb is not None:
         notes = rule_notes(kb, rules)
-        frame["vs data"] = [r.w / kb.rule_unit() for r in rules]  # × a row's evidence
-        frame["note"] = [notes.get(str(r.id), "") for r in rules]
+        frame["vs data"] = [cs[0].w / kb.rule_unit() for _, cs in groups]  # × a row's evidence
+        frame["note"] = [notes.get(g, "") for g, _ in groups]
     return frame
 
 
 def rule_notes(kb: KB, rules: Sequence[WeightedClause]) -> dict[str, str]:
-    """Rule id → "not used by this model: <why>" for the rules `kb` cannot use (none else)."""
-    from plx_core.rulecheck import by_rule, unused_rules
+    """Rule id → "not used by this model: <why>" for the rules `kb` cannot use (none else);
+    an OR rule is named once by its id, with each reason once."""
+    from plx_core.rulecheck import unused_rules
+    from plx_core.rules import rule_group
 
-    return {rid: "not used by this model: " + "; ".join(u.reason for u in us)
-            for rid, us in by_rule(unused_rules(kb, rules)).items()}
+    why: dict[str, dict[str, None]] = {}
+    for u in unused_rules(kb, rules):
+        why.setdefault(rule_group(u.rule_id), {})[u.reason] = None
+    return {rid: "not used by this model: " + "; ".join(rs) for rid, rs in why.items()}
 
 
 def rules_signature(rules: Sequence[WeightedClause]) -> tuple:

@@ -17,6 +17,7 @@ from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
 from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many, unanswered
+from plx_core.rules import rule_group, rule_groups
 from plx_core.ruleset import merge_rules
 from plx_core.tree import Tree
 
@@ -398,17 +399,32 @@ class Workspace:
         self.rules = [*self.rules, *new]
         return new
 
+    def rule_groups(self) -> list[tuple[str, list[WeightedClause]]]:
+        """(rule id, its clauses) in order: a rule as the user wrote it, one OR rule (a
+        comparison on a number is the OR of its bins: `r1.1` … `r1.8`) under one id."""
+        return rule_groups(self.rules)
+
+    def rules_count(self) -> tuple[int, int]:
+        """(rules, enabled rules), a rule counted once however many bins or OR parts it has."""
+        groups = self.rule_groups()
+        return len(groups), sum(all(c.enabled for c in cs) for _, cs in groups)
+
     def edit_rule(self, rule_id: str, *, p: float, w: float, enabled: bool) -> None:
+        """Set p, w and on/off of a whole rule (every clause of an OR rule)."""
+        self.rule(rule_id)  # an unknown id is named, never silently ignored
         self.rules = [replace(r, p=float(p), w=float(w), enabled=bool(enabled))
-                      if r.id == rule_id else r for r in self.rules]
+                      if rule_group(r.id or "") == rule_id else r for r in self.rules]
 
     def delete_rule(self, rule_id: str) -> None:
-        self.rules = [r for r in self.rules if r.id != rule_id]
+        """Remove a whole rule (every clause of an OR rule)."""
+        self.rule(rule_id)
+        self.rules = [r for r in self.rules if rule_group(r.id or "") != rule_id]
 
-    def rule(self, rule_id: str) -> WeightedClause:
-        for r in self.rules:
-            if r.id == rule_id:
-                return r
+    def rule(self, rule_id: str) -> list[WeightedClause]:
+        """The clauses of rule `rule_id` (one, or the parts of an OR rule)."""
+        for g, cs in self.rule_groups():
+            if g == rule_id:
+                return cs
         raise DataError(f"there is no rule {rule_id!r}")
 
     # ------------------------------------------------------------------ queries
@@ -597,8 +613,10 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
         notes.append(f"With {ws.X_train.shape[1]} features the Direct KB is capped at max_len={ml} "
                      "(change it on the Knowledge base page).")
     doms = ws.domains()
-    ws.rules = [r for r in old_rules if not validate_conditions(rule_parts(r)[0], doms)]
-    dropped = len(old_rules) - len(ws.rules)
+    kept = [(g, cs) for g, cs in rule_groups(old_rules)  # a rule goes whole: no OR rule halved
+            if not any(validate_conditions(rule_parts(r)[0], doms) for r in cs)]
+    ws.rules = [r for _, cs in kept for r in cs]
+    dropped = len(rule_groups(old_rules)) - len(kept)
     if dropped:
         notes.append(f"{dropped} rule(s) did not fit the new data and were removed.")
     return notes

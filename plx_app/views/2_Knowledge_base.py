@@ -77,7 +77,7 @@ kb = ws.kb
 st.markdown("**KB in use:** " + md(ws.kb_name))
 m2, m3, m4 = st.columns(3)
 m2.metric("Clauses", f"{len(kb):,}")
-m3.metric("Rules", f"{len(ws.rules)}")
+m3.metric("Rules", f"{ws.rules_count()[0]}")
 m4.metric("Build time", f"{ws.build_seconds:.3f} s")
 if ws.kb_cached:
     st.caption("Taken from this session's cache (same data and settings): nothing was rebuilt.")
@@ -262,7 +262,7 @@ def io_tab() -> None:
         try:
             base = ws.import_kb(up.getvalue(), rules="replace" if how.startswith("Replace") else "merge")
             st.success(md(f"Imported a KB ({KB_KINDS.get(base.kind, base.kind)}) with {len(base):,} clauses and "
-                          f"{wording.plural(len(ws.rules), 'rule')}."))
+                          f"{wording.plural(ws.rules_count()[0], 'rule')}."))
         except Exception as exc:  # plain words; the KB in use stays
             error(f"The file could not be used as a KB: {exc}")
 

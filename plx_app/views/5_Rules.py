@@ -21,6 +21,7 @@ from plx_app.widgets import (
 )
 from plx_core import wording
 from plx_core.plots import bounds_compare
+from plx_core.rules import rule_groups
 from plx_core.tokens import condition_text
 
 ws = page_setup()
@@ -100,7 +101,9 @@ with st.expander("…or type whole rules (one per line; OR, NOT and brackets all
     if typed_submit:
         try:
             new = ws.add_rules_text(text)
-            st.success(md(f"Added {len(new)} clause(s): " + ", ".join(str(r.id) for r in new)))
+            added = rule_groups(new)  # a comparison on a number is one rule of several bins
+            st.success(md(f"Added {wording.plural(len(added), 'rule')}: "
+                          + ", ".join(g for g, _ in added)))
         except Exception as exc:  # ClauseSyntaxError names the line and column
             error(f"The rules could not be read: {exc}")
 
@@ -108,26 +111,30 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
-    frame = rules_frame(ws.rules, ws.ensure_kb(), positive=ws.class_name)  # "note": rules this model cannot use
+    frame = rules_frame(ws.rules, ws.ensure_kb(), positive=ws.class_name,  # "note": rules this
+                        X=ws.part("train")[0])  # model cannot use; "rows": training rows it holds for
     for rid_, note in zip(frame["id"], frame["note"]):
         if note:
             warning(f"Rule {rid_} is {note}")
     wrapped_table(frame, max_rows=6,
                   column_config={"rule": st.column_config.TextColumn(width="large"),
+                                 "rows": st.column_config.NumberColumn(
+                                     help="training rows whose values hold the rule's "
+                                     "conditions (an empty cell holds none)"),
                                  "vs data": st.column_config.NumberColumn(
                                      format="%.3g×", help="w as a multiple of the evidence a "
                                      "training row brings under this model"),
                                  "note": st.column_config.TextColumn(width="large"),
                                  "p": st.column_config.NumberColumn(format="%.3f"),
                                  "w": st.column_config.NumberColumn(format="%.4g")})
-    ids = [r.id for r in ws.rules]
-    rid = st.selectbox("Edit rule", ids, key="r_edit_id",
-                       format_func=lambda i: f"{i}: {wording.clause_text(ws.rule(i), ws.class_name)}")
-    rule = ws.rule(rid)
+    listed = dict(zip(frame["id"], frame["rule"]))  # one entry a rule as written, OR rules too
+    rid = st.selectbox("Edit rule", list(listed), key="r_edit_id",
+                       format_func=lambda i, listed=listed: f"{i}: {listed[i]}")
+    rule = ws.rule(rid)[0]  # p, w and on/off are the whole rule's
     g1, g2, g3 = st.columns(3)
     g1.number_input("p", 0.0, 1.0, float(rule.p), 0.01, key=f"r_edit_p_{rid}")
     g2.number_input("w", 0.001, 1e9, float(rule.w), 1.0, key=f"r_edit_w_{rid}")
-    g3.checkbox("enabled", value=rule.enabled, key=f"r_edit_on_{rid}")
+    g3.checkbox("enabled", value=all(c.enabled for c in ws.rule(rid)), key=f"r_edit_on_{rid}")
     h1, h2 = st.columns(2)
 
     def _save(rid: str = rid) -> None:  # callbacks run before the page: one run, fresh tables
@@ -145,7 +152,7 @@ st.subheader("Effect on the test split")
 
 effect = None
 with guard("Previewing the rules' effect"):
-    n_on = sum(r.enabled for r in ws.rules)
+    n_on = ws.rules_count()[1]
     effect = keep_last("rules-effect", f"{n_on} enabled rule(s)", ws.data_key, ws.rules_effect,
                        "Previewing the rules' effect")
 with guard("Showing the rules' effect"):
