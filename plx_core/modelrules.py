@@ -106,24 +106,12 @@ def add_model_rules(model: Any, text: str, cls: str | None = None) -> list[str]:
 def _add_to(model: Any, text: str, cls: str | None) -> list[str]:
     """`add_model_rules` for rules about one class (or the model's one KB)."""
     home = home_for(model, cls)
-    others = [c for h in homes(model) if h.kb is not home.kb for c in h.kb.rules]
-    scratch = home.kb.with_rules(others) if others else home.kb  # ids unique in the file
-    new = parse_rules(text, scratch, left_out(model))
+    others = [c.id for h in homes(model) if h.kb is not home.kb for c in h.kb.rules if c.id]
+    new = parse_rules(text, home.kb, left_out(model), taken=others)  # ids unique in the file
     if not new:
         raise DataError("no rule given (only blank or comment lines)")
-    have = {_shape(c): c.id for c in home.kb.rules}
-    for c in new:
-        if _shape(c) in have:
-            raise DataError(f"the rule {rule_text(c, meta=False)} is already in the model as "
-                            f"{have[_shape(c)]}: edit its p or w instead (plx rules MODEL edit "
-                            f"{have[_shape(c)]} --p P --w W)")
-        have[_shape(c)] = _rule_id(c)
     home.kb.add(new)
     return list(dict.fromkeys(_rule_id(c) for c in new))
-
-
-def _shape(c: WeightedClause) -> frozenset:
-    return frozenset(c.literals)
 
 
 def _rule_id(c: WeightedClause) -> str:

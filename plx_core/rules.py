@@ -469,7 +469,8 @@ def _check_size(text: str | Iterable[str]) -> list[str]:
 
 
 def parse_rules(text: str | Iterable[str], kb: KB | None = None,
-                left_out: Mapping[str, str] | None = None) -> list[WeightedClause]:
+                left_out: Mapping[str, str] | None = None, taken: Iterable[str] = ()
+                ) -> list[WeightedClause]:
     """Parse rules (one per line) into weighted clauses with source "rule".
 
     With `kb`, every feature and value is checked against `kb.features` / `kb.domains` (a
@@ -479,12 +480,18 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None,
     numbers them) and the parts of an OR rule get none either — pass `kb` (or use
     `add_rules`) to keep them under one id. `left_out` (column → why the fit left it out,
     `Schema.excluded` / `PLXClassifier.excluded_`) makes a rule naming such a column say so
-    rather than "unknown feature". Only \\n, \\r\\n and \\r end a line; text longer than
+    rather than "unknown feature". `taken`: ids in use beside `kb`'s (another class's KB of
+    one model), not given again. A rule with the same conditions and conclusion as an earlier
+    line, or as a rule of `kb`, is refused naming its line and that line or rule id: it would
+    count its weight twice. Only \\n, \\r\\n and \\r end a line; text longer than
     MAX_RULES_CHARS is refused before it is read.
     """
     lines = _check_size(text)
-    used = _used_ids(kb)
+    used = _used_ids(kb) | set(taken)
     groups = _groups(used)
+    have: dict[frozenset, str] = {} if kb is None else {  # a rule's clause → where it stands
+        frozenset(c.literals): f"is already in the model as {rule_group(c.id or '')}: edit "
+        "its p or w instead" for c in kb.rules}
     out: list[WeightedClause] = []
     pending: list[tuple[list[tuple[Literal, ...]], dict, int]] = []
     for lineno, line in enumerate(lines, start=1):
@@ -498,6 +505,12 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None,
         else:
             raise ClauseSyntaxError("a rule starts with IF (IF … THEN POS [p=…]) or with its "
                                     "probability in brackets ([0.9] POS | ~a=v)", lineno, toks[0].col)
+        for lits in clauses:
+            if (where := have.get(frozenset(lits))) is not None:
+                part = " (a part of this line's OR rule)" if len(clauses) > 1 else ""
+                raise ClauseSyntaxError(f"the rule {_clause_said(lits, line)}{part} {where} (the same "
+                                        "conditions and conclusion would count twice)", lineno)
+            have[frozenset(lits)] = f"repeats line {lineno}: keep one"
         if "id" in meta:
             rid, tok = meta["id"]
             clash = {rid} & (used | groups) or (
@@ -529,6 +542,14 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None,
             except DataError as exc:
                 raise ClauseSyntaxError(str(exc), lineno) from None
     return out
+
+
+def _clause_said(lits: tuple[Literal, ...], line: str) -> str:
+    """One clause of a rule as `rule_text` writes it (the line itself if it cannot be)."""
+    try:
+        return rule_text(WeightedClause(lits, 1.0, source="rule"), meta=False)
+    except DataError:
+        return repr(line.strip())
 
 
 # --------------------------------------------------------------------------- the conditions field

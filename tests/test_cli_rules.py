@@ -208,3 +208,21 @@ def test_a_bad_rules_file_names_its_line(model, tmp_path, capsys):
         assert (f"error: {f}: line 3, column 9: feature 'size' has no value 'XL'"
                 in capsys.readouterr().err)
     assert model.read_bytes() == saved and not (tmp_path / "p.csv").exists()
+
+
+def test_a_rules_file_repeating_a_rule_names_both_lines(model, tmp_path, capsys):
+    """plx predict --rules and plx rules add --file: a file holding one rule twice (written
+    another way) is refused naming the file, the line, the rule and the line it repeats, not
+    said to be 'already in the model'; the model file is left as it was."""
+    f = tmp_path / "rules.txt"
+    f.write_text("IF colour=red THEN POS [p=0.9]\nIF size=S THEN NOT POS [p=0.6]\n"
+                 "IF colour = \"red\" THEN POS [p=0.7, w=2]\n", encoding="utf-8")
+    saved = model.read_bytes()
+    for argv in (["rules", str(model), "add", "--file", str(f)],
+                 ["predict", str(model), str(EXAMPLE), "--out", str(tmp_path / "p.csv"),
+                  "--rules", str(f)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == (f"error: {f}: line 3: the rule IF colour=red THEN POS repeats line 1: "
+                       "keep one (the same conditions and conclusion would count twice)\n")
+    assert model.read_bytes() == saved and not (tmp_path / "p.csv").exists()

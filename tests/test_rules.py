@@ -134,6 +134,32 @@ def test_without_a_kb_nothing_is_validated_but_syntax():
     assert lits(c) == ["POS", "~colour=red"]
 
 
+@pytest.mark.parametrize("text, line, message", [
+    ("IF a1=0 AND a2=1 THEN POS [p=0.9]\n# a note\nIF a2 = 1 AND a1=0 THEN POS [p=0.6, w=3]", 3,
+     "the rule IF a2=1 AND a1=0 THEN POS repeats line 1: keep one"),
+    ("IF a3=1 THEN NOT POS [p=0.8]\nIF a2=0 OR a3=1 THEN NOT POS [p=0.7]", 2,
+     "IF a3=1 THEN NOT POS (a part of this line's OR rule) repeats line 1"),
+    ("[0.9] POS | ~a1=1\nIF a1=1 THEN POS [p=0.2, off]", 2, "repeats line 1"),
+])
+def test_a_rule_written_twice_is_named_by_both_lines(direct, text, line, message):
+    """A rule whose conditions and conclusion repeat an earlier line counts its weight twice
+    (a pasted block, a rules file edited in two places): refused naming its line, the rule and
+    the line it repeats, with a KB and without one."""
+    for kb in (direct, None):
+        with pytest.raises(ClauseSyntaxError, match=re.escape(message)) as exc:
+            parse_rules(text, kb)
+        assert exc.value.line == line and str(exc.value).startswith(f"line {line}: ")
+
+
+def test_a_rule_already_in_the_kb_is_named_by_its_line_and_id(direct):
+    kb = direct.with_rules(parse_rules("IF a1=0 THEN POS [p=0.9]", direct))
+    with pytest.raises(ClauseSyntaxError, match=r"^line 2: the rule IF a1=0 THEN POS is already "
+                       r"in the model as r1: edit its p or w instead"):
+        parse_rules("IF a2=1 THEN POS [p=0.5]\nIF a1 = 0 THEN POS [p=0.1]", kb)
+    same_body = parse_rules("IF a1=0 THEN NOT POS [p=0.9]\nIF a1=0 AND a2=1 THEN POS [p=0.9]", kb)
+    assert len(same_body) == 2  # the other conclusion, or one condition more: other rules
+
+
 def test_duplicate_ids_are_refused(direct):
     add_rules(direct, "IF a1=0 THEN POS [p=0.9, id=x]")
     with pytest.raises(ClauseSyntaxError, match="rule id 'x' is already used") as exc:
