@@ -654,6 +654,11 @@ def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
     assert bad is None and len(problems) == 3  # the feature, p and w, each in plain words
     added = w.add_rules_text(f'IF "{f}"="{v}" THEN NOT POS [p=0.1, w=5]')
     assert len(added) == 1 and len(w.rules) == 2
+    with pytest.raises(ClauseSyntaxError, match=rf"line 2: .* is already in the model as "
+                       rf"{added[0].id}"):  # an import holding it again: not counted twice
+        w.add_rules_text(f'IF "{f}"="{w.domains()[f][-1]}" THEN POS [p=0.5]\n'
+                         f'IF "{f}"="{v}" THEN NOT POS [p=0.3]')
+    assert len(w.rules) == 2
     w.delete_rule("r1")
     assert [r.id for r in w.rules] == [added[0].id]
     with pytest.raises(DataError, match="no rule 'r1'"):
