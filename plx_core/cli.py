@@ -168,6 +168,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         mixed_dates,
         reading_delimiter,
         repeated_rows,
+        serials_said,
         unread_numbers,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
@@ -271,7 +272,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(schema.bins[f])
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     for f, b in schema.bins.items():  # censored cells ("<5"): how many, and where, once cut
-        if (how := censored_said(frame[f], b)) is not None:
+        if (how := censored_said(frame[f], b) or serials_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
     return model_of(clf, schema, n_train=len(yb))
 
@@ -343,7 +344,7 @@ class Model:
         """The table's rows as features, saying which of its columns the model ignores and
         which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
         `plx fit --decimal`) and how many cells it read beyond a bound ("<5", `censored_said`)."""
-        from .data import censored_said, reading_delimiter
+        from .data import censored_said, reading_delimiter, serials_said
 
         frame = table.frame
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
@@ -366,7 +367,8 @@ class Model:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
         for f, b in schema.bins.items():  # "<5" is read past its bound, fitted with one or not
-            if f in frame.columns and (how := censored_said(frame[f], b)) is not None:
+            if f in frame.columns and (how := censored_said(frame[f], b) or serials_said(
+                    frame[f], b)) is not None:
                 say(f"{table.where}: column {f!r}: {how}")
         return X
 

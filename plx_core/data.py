@@ -629,7 +629,7 @@ _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
                         for k, rx in _DURATION_PART.items())
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
-                  *(f"date:{d}" for d in DATE_FORMATS), *CLOCK_FORMATS)
+                  *(f"date:{d}" for d in DATE_FORMATS), "date:excel", *CLOCK_FORMATS)
 _NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
                  rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
 """A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
@@ -639,6 +639,39 @@ _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
               r"(?:Z|[+-]\d{2}:?\d{2})?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
+EXCEL_DATE = "date:excel"
+"""The number format of a column of Excel's serial day numbers (44927 is 2023-01-01, 45012.5
+noon of 2023-03-27): numbers read as dates when the header names a date (`excel_dates`)."""
+EXCEL_DAYS = (20000.0, 80000.0)
+"""Serial day numbers read as dates: 1954-10-03 to 2119-01-10 (a plausible date, not a count)."""
+_EXCEL_DAY0 = 25569.0  # Excel's serial of 1970-01-01 (its day 0 is 1899-12-30)
+_EXCEL_SERIAL = r"\d{5}(?:\.\d+)?"
+_DATE_WORDS = ("date", "dates", "datetime", "datum", "fecha", "dob")
+"""Words of a header that name a date ('admission_date', 'Visit Date', 'AdmitDate', 'DOB')."""
+
+
+def names_a_date(name: Any) -> bool:
+    """Whether a column's header names a date by one of its words (`_DATE_WORDS`; words split
+    at spaces, '_', '-', '.' and lower-to-upper case: 'updated' and 'update_count' do not)."""
+    words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
+    return any(w.lower() in _DATE_WORDS for w in words)
+
+
+def excel_dates(name: Any, x: np.ndarray) -> bool:
+    """Whether numbers `x` of a column headed `name` are Excel's serial day numbers: the header
+    names a date (`names_a_date`) and every present value lies in `EXCEL_DAYS`."""
+    v = x[~np.isnan(x)]
+    return len(v) > 0 and names_a_date(name) and bool(
+        ((v >= EXCEL_DAYS[0]) & (v <= EXCEL_DAYS[1])).all())
+
+
+def _serial_days(text: pd.Series) -> np.ndarray:
+    """Days since 1970-01-01 of text written as an Excel serial day number in `EXCEL_DAYS`
+    (a cell Excel wrote as 44932 in a column of dates), NaN elsewhere."""
+    shaped = text.map(lambda v: isinstance(v, str) and re.fullmatch(_EXCEL_SERIAL, v) is not None)
+    x = pd.to_numeric(text.where(shaped.astype(bool)), errors="coerce").to_numpy(dtype=float)
+    ok = (x >= EXCEL_DAYS[0]) & (x <= EXCEL_DAYS[1])
+    return np.where(ok, x - _EXCEL_DAY0, np.nan)
 
 
 def is_number_format(number_format: Any) -> bool:
@@ -676,12 +709,14 @@ def holds_dates(s: pd.Series) -> bool:
 
 def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
     """Days since 1970-01-01 (UTC; fractions for the time of day) of dates, or of text written
-    as `date_format`; NaN where missing or not such a date."""
+    as `date_format` or as an Excel serial day number among them (`_serial_days`); NaN where
+    missing or not such a date."""
     if not pd.api.types.is_datetime64_any_dtype(s.dtype):  # each distinct value read once
         codes, uniq = pd.factorize(s.astype(object), use_na_sentinel=True)
         text = pd.Series(uniq, dtype=object).map(lambda v: v.strip() if isinstance(v, str) else v)
         read = _days(pd.Series(pd.to_datetime(text, format=date_format, errors="coerce",
                                               utc=True)))
+        read = np.where(np.isnan(read), _serial_days(text), read)  # 44932 among dates: Excel's
         return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
     if s.dt.tz is None:
         s = s.dt.tz_localize("UTC")
@@ -702,12 +737,20 @@ def date_format(s: pd.Series) -> str | None:
 
 
 def _date_style(u: pd.Series) -> str | None:
-    """`date_format` of present values as stripped text."""
-    if not u.head(SAMPLE).str.fullmatch(_DATE_LIKE).all() or not u.str.fullmatch(
-            _DATE_LIKE).all():  # the head first: most text columns are no dates
+    """`date_format` of present values as stripped text (Excel's serial day numbers may stand
+    among them, `_serial_days`; the dates written as text decide the format)."""
+    if not _date_shaped(u.head(SAMPLE)).all() or not _date_shaped(u).all():
+        return None  # the head first: most text columns are no dates
+    dated = u[u.str.fullmatch(_DATE_LIKE).to_numpy(dtype=bool)]
+    if dated.empty:
         return None
-    return next((d for d in DATE_FORMATS if not np.isnan(_days(u.head(SAMPLE), d)).any()
+    return next((d for d in DATE_FORMATS if not np.isnan(_days(dated.head(SAMPLE), d)).any()
                  and not np.isnan(_days(u, d)).any()), None)
+
+
+def _date_shaped(u: pd.Series) -> np.ndarray:
+    """Per value (stripped text): written like a date, or like an Excel serial day number."""
+    return (u.str.fullmatch(_DATE_LIKE) | u.str.fullmatch(_EXCEL_SERIAL)).to_numpy(dtype=bool)
 
 
 def _clock_style(u: pd.Series) -> str | None:
@@ -805,7 +848,7 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
         raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
-        return v, np.zeros(len(v), dtype=bool)
+        return v - (_EXCEL_DAY0 if number_format == EXCEL_DATE else 0.0), np.zeros(len(v), bool)
     if s.dtype == object and number_format in ("plain", "decimal-point"):
         vals = s.to_numpy()
         if pd.api.types.infer_dtype(vals, skipna=True) == "floating":
@@ -819,7 +862,8 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
         if not is_number_format(number_format):
             raise DataError(f"number format must be one of {NUMBER_FORMATS}, got "
                             f"{number_format!r}")
-        num = _days(s, number_format[5:] if is_date_format(number_format) else "ISO8601")
+        num = _days(s, number_format[5:] if is_date_format(number_format)  # serials as text:
+                    and number_format != EXCEL_DATE else "ISO8601")  # `_serial_days`
         return num, np.isnan(num) & s.notna().to_numpy()
     if number_format in CLOCK_FORMATS:
         num = _minutes(s, number_format)
@@ -1041,6 +1085,24 @@ def censored_sides(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
     return side, pd.Series(vals, index=s.index, name=s.name, dtype=object)
 
 
+def serials_said(values: pd.Series, binning: Binning) -> str | None:
+    """How many cells of a column of dates written as text were Excel's serial day numbers
+    instead (44932: a cell Excel did not format as a date), read as the days they count
+    (`_serial_days`), with an example; None when none (or the column is no such column)."""
+    if not is_date_format(binning.number_format) or binning.number_format == EXCEL_DATE or \
+            pd.api.types.is_numeric_dtype(values.dtype) or holds_dates(values):
+        return None
+    text = values.map(lambda v: v.strip() if isinstance(v, str) else v)
+    days = _serial_days(text)
+    hit = ~np.isnan(days)
+    if not hit.any():
+        return None
+    i = int(np.flatnonzero(hit)[0])
+    return (f"{int(hit.sum())} cell(s) written as Excel's serial day numbers ({text.iloc[i]!r} → "
+            f"{date_text(days[i])}) among its dates, read as the days they count from "
+            "1899-12-30, as Excel does")
+
+
 def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
     """Censored bounds read just past themselves ("<5" → the float just below 5, "≥2000" just
     above 2000), so each cell falls in the bin holding the values next to its bound on its
@@ -1130,7 +1192,9 @@ def _read_uncensored(s: pd.Series, delimiter: str | None = None
     if bad.any() and (plain := _ascii_minus(s, bad)) is not None:
         s = plain  # the format of "−1,5" is read from "-1,5"
     fmt = DATE_ISO if holds_dates(s) else "plain"
-    if pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
+    if fmt == "plain" and not bad.any() and excel_dates(s.name, x):
+        fmt, x = EXCEL_DATE, x - _EXCEL_DAY0  # 44927 under 'admission_date': 2023-01-01
+    elif pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
         pass
     elif not bad.any():  # plain numbers: only 1.234 (a '.' before three digits) has two readings
         if s.notna().any() and _present_text(s.head(SAMPLE)).str.fullmatch(_DOT_GROUPS).all() \
@@ -1307,6 +1371,9 @@ NUMBER_FORMAT_WORDS = {
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
        for d in DATE_FORMATS},
+    EXCEL_DATE: "dates written as Excel's serial day numbers (44927 → 2023-01-01, 45012.5 → "
+                "2023-03-27 12:00: the header names a date and every value lies between 20000 "
+                "and 80000, 1954 to 2119; binned as a time line, not an ID)",
 }
 
 

@@ -37,6 +37,7 @@ from plx_core.data import (
     number_format_words,
     read_table,
     reads_as_numbers,
+    serials_said,
     text_binned,
     train_test_split_stratified,
     unread_numbers,
@@ -628,6 +629,52 @@ def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
     assert back.apply(frame)[0]["day"].tolist() == X["day"].tolist()
     with pytest.raises(DataError, match=err("column 'day', row 0: value 'soon' is not a date")):
         back.apply(pd.DataFrame({"day": ["soon"], "g": ["a"]}))
+
+
+@pytest.mark.parametrize("header", ["admission_date", "Visit Date", "AdmitDate", "DOB"])
+def test_excel_serial_days_under_a_date_header_are_dates_and_said(header):
+    """A spreadsheet's date column saved without its format: 44927 (2023-01-01), 45012.5 (noon
+    of 2023-03-27) under a header naming a date are days, binned as dates and said; the same
+    numbers under another header ('updated_count') or out of 20000–80000 stay numbers."""
+    rng = np.random.default_rng(11)
+    serial = rng.integers(44927, 45657, 240) + rng.choice([0.0, 0.5], 240)
+    frame = pd.DataFrame({header: serial, "updated_count": serial.astype(int),
+                          "stay_date": rng.integers(1, 400, 240),  # a count, not a date
+                          "y": np.where(serial >= 45200, "late", "early")})
+    sch = infer_schema(frame, "y", "late", bins=2)
+    b = sch.bins[header]
+    assert b.number_format == "date:excel" and "Excel's serial day numbers" in b.reading()
+    cut = pd.Timestamp("1899-12-30") + pd.Timedelta(days=b.cuts[0] + 25569)
+    assert b.labels == (f"<{cut:%Y-%m-%d}", f"≥{cut:%Y-%m-%d}") and cut.year == 2023
+    assert sch.bins["updated_count"].number_format == "plain"
+    assert "stay_date" not in sch.bins or sch.bins["stay_date"].number_format == "plain"
+    back = Schema.from_dict(json.loads(json.dumps(sch.to_dict())))  # new rows: numbers or text
+    new = pd.DataFrame({header: [44927.0, 45500.0], "updated_count": [1, 2], "stay_date": [3, 4]})
+    assert back.apply(new, label=False)[0][header].tolist() == list(b.labels)
+    assert column_numbers(pd.Series([44927, 45012.5]), "date:excel").tolist() == [19358, 19443.5]
+
+
+def test_excel_serial_days_among_text_dates_are_read_and_counted():
+    """A column of ISO dates where Excel wrote some cells as serial day numbers ('45268'): a
+    date column, those cells read as their days (45268 → 2023-12-08) and counted in a note,
+    where the column was left out as too many distinct values."""
+    rng = np.random.default_rng(12)
+    days = pd.Timestamp("2023-03-01") + pd.to_timedelta(rng.integers(0, 500, 300), unit="D")
+    text = days.strftime("%d/%m/%Y").to_numpy(dtype=object)
+    serial = rng.random(300) < 0.1
+    text[serial] = [str((d - pd.Timestamp("1899-12-30")).days) for d in days[serial]]
+    frame = pd.DataFrame({"seen": text, "y": np.where(days >= pd.Timestamp("2023-11-01"),
+                                                      "late", "early")})
+    sch = infer_schema(frame, "y", "late", bins=2)
+    b = sch.bins["seen"]
+    assert b.number_format == "date:%d/%m/%Y"
+    assert (column_numbers(frame["seen"], b.number_format)
+            == ((days - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)).to_numpy()).all()
+    said = serials_said(frame["seen"], b)
+    assert said.startswith(f"{int(serial.sum())} cell(s) written as Excel's serial day numbers")
+    assert serials_said(pd.Series(["01/02/2023", "45268"]), b) .endswith("as Excel does")
+    assert "('45268' → 2023-12-08)" in serials_said(pd.Series(["01/02/2023", "45268"]), b)
+    assert serials_said(pd.Series(["01/02/2023"]), b) is None
 
 
 def test_text_that_is_not_one_date_format_stays_text():

@@ -24,6 +24,7 @@ from plx_core.data import (
     reading_delimiter,
     reads_as_numbers,
     repeated_rows,
+    serials_said,
     spelling_variants,
     suggest_label,
     train_test_split_stratified,
@@ -487,7 +488,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
                                   f"({cut_said(b.method)}{read})."))
             if frame is not None and f in frame.columns and (
-                    how := censored_said(frame[f], b)):
+                    how := censored_said(frame[f], b) or serials_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
