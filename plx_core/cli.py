@@ -166,6 +166,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         label_copy,
         label_texts,
         mixed_dates,
+        offsets_said,
         reading_delimiter,
         repeated_rows,
         serials_said,
@@ -247,6 +248,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
                                                   else "")
         say(f"column {names}: {how}" if len(cols) == 1 else f"columns {names}: {how}")
+    if (how := offsets_said(frame, schema.bins)) is not None:  # once for the table
+        say(how)
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"

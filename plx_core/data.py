@@ -1085,6 +1085,24 @@ def censored_sides(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
     return side, pd.Series(vals, index=s.index, name=s.name, dtype=object)
 
 
+_OFFSET = r"\d[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}:?\d{2}$"
+"""A time written with its offset from UTC ('2023-05-27T18:00:00+02:00')."""
+
+
+def offsets_said(frame: pd.DataFrame, bins: Mapping[str, Binning]) -> str | None:
+    """Which date columns hold times written with an offset from UTC (13:30+02:00: an export
+    across summer and winter time), read at their instant in UTC as their bins print them —
+    one sentence for the table, not one a column; None when none does."""
+    cols = [f for f, b in bins.items() if b.number_format == DATE_ISO and f in frame.columns
+            and not holds_dates(frame[f]) and as_strings(frame[f]).str.strip().str.contains(
+                _OFFSET, regex=True).fillna(False).any()]
+    if not cols:
+        return None
+    names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6 else "")
+    return (f"column{'s' * (len(cols) > 1)} {names}: times written with an offset from UTC "
+            "(13:30+02:00) are read at their instant in UTC (11:30), as the bins print them")
+
+
 def serials_said(values: pd.Series, binning: Binning) -> str | None:
     """How many cells of a column of dates written as text were Excel's serial day numbers
     instead (44932: a cell Excel did not format as a date), read as the days they count
@@ -1366,8 +1384,7 @@ NUMBER_FORMAT_WORDS = {
     "duration": "lengths of time as minutes (2h 30m → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
-        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30; a time with an offset, 13:30+02:00, as "
-                                  "11:30 UTC" if d == "ISO8601"
+        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
             0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
        for d in DATE_FORMATS},

@@ -35,6 +35,7 @@ from plx_core.data import (
     load_csv,
     number_format,
     number_format_words,
+    offsets_said,
     read_table,
     reads_as_numbers,
     serials_said,
@@ -1430,4 +1431,35 @@ def test_times_with_an_offset_are_read_in_utc_and_said_so():
     x = column_numbers(s, DATE_ISO)
     utc = column_numbers(pd.Series(["2023-05-27 16:00", "2023-01-10 07:00", None] * 10), DATE_ISO)
     assert np.array_equal(x, utc, equal_nan=True)
-    assert "a time with an offset, 13:30+02:00, as 11:30 UTC" in number_format_words(DATE_ISO)
+    many = pd.Series([f"2023-0{1 + i % 9}-1{i % 10}T08:{i:02d}:00+0{1 + i % 2}:00" for i in range(30)])
+    born = pd.Series([f"19{50 + i}-02-03" for i in range(30)])
+    frame = pd.DataFrame({"admitted": many, "left": many, "born": born, "y": ["a", "b"] * 15})
+    sch = infer_schema(frame, "y", "a")
+    assert {sch.bins[c].number_format for c in ("admitted", "left", "born")} == {DATE_ISO}
+    assert "UTC" not in number_format_words(DATE_ISO)  # said once a table, where an offset is
+    assert offsets_said(frame, sch.bins) == (
+        "columns 'admitted', 'left': times written with an offset from UTC (13:30+02:00) are "
+        "read at their instant in UTC (11:30), as the bins print them")
+    assert offsets_said(frame[["born", "y"]], {"born": sch.bins["born"]}) is None
+
+
+def test_plx_fit_says_utc_offsets_once_for_the_table(tmp_path, capsys):
+    """Three date columns, two with offsets (an admissions export across summer and winter
+    time) and one without: one line says the offsets, the reading of dates no UTC at all (the
+    sentence stood in every date column's note, offsets or not)."""
+    rng = np.random.default_rng(3)
+    t = pd.Timestamp("2023-01-01", tz="Europe/Berlin") + pd.to_timedelta(
+        rng.integers(0, 365 * 24, 200), unit="h")
+    frame = pd.DataFrame({"admitted": t.map(lambda v: v.isoformat()),
+                          "discharged": (t + pd.Timedelta(days=3)).map(lambda v: v.isoformat()),
+                          "born": (t - pd.Timedelta(days=20000)).strftime("%Y-%m-%d"),
+                          "ward": rng.choice(["A", "B"], 200),
+                          "y": np.where(t.month > 6, "yes", "no")})
+    frame.to_csv(tmp_path / "adm.csv", index=False)
+    from plx_core.cli import main
+    assert main(["fit", str(tmp_path / "adm.csv"), "--label", "y", "--positive", "yes",
+                 "--variant", "paper", "--out", str(tmp_path / "m.json"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("UTC") == 2 and err.count("offset from UTC") == 1, err
+    assert ("note: columns 'admitted', 'discharged': times written with an offset from UTC "
+            "(13:30+02:00) are read at their instant in UTC (11:30)") in err

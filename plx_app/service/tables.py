@@ -20,6 +20,7 @@ from plx_core.data import (
     label_copy,
     label_texts,
     mixed_dates,
+    offsets_said,
     read_table,
     reading_delimiter,
     reads_as_numbers,
@@ -490,6 +491,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             if frame is not None and f in frame.columns and (
                     how := censored_said(frame[f], b) or serials_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
+        if frame is not None and (how := offsets_said(frame, ds.schema.bins)):  # once
+            notes.append(("info", f"{how[0].upper()}{how[1:]}."))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
         notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
