@@ -600,7 +600,7 @@ _SPACED = r"[+-]?\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?:[.,]\d+)?"
 #: "decimal-comma+unit:g/L"), the unit said wherever the reading is said.
 _NOT_UNITS = ("more", "less", "plus", "or", "and", "to", "of", "than", "over", "under",
               "above", "below", "up")  # words after a number that are no unit (car's "5more")
-_UNIT_TEXT = (rf"(?!(?i:{'|'.join(_NOT_UNITS)})$)"
+_UNIT_TEXT = (rf"(?!(?i:{'|'.join(_NOT_UNITS)})$)(?![eE]\d{{1,3}}$)"  # 2,5E2: a power of ten
               r"(?:[^\W\d_]|[°µ])[^\W_]*(?:/[^\W_]+)*")
 _MEASURE = rf"[+-]?(?:\d[\d.,]*|\.\d+)\s*({_UNIT_TEXT})"
 UNIT_PREFIX = "unit:"
@@ -831,6 +831,7 @@ def date_text(days: float) -> str:
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})*(?:\.\d+)?"
 _DECIMAL_COMMA = r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?"
 _AMBIGUOUS = r"[+-]?\d{1,3}(?:,\d{3})?"  # 1,234: a thousand and 1.234 alike
+_EXPONENT = r"(?<=\d)[eE][+-]?\d{1,3}$"  # scientific notation's power of ten (1,2E-3)
 _DOT_GROUPS = r"[+-]?(?:[1-9]\d{0,2}(?:\.\d{3})+|\d+)"  # 1.234.567 or 12: a thousand, or 1.234?
 
 
@@ -916,8 +917,10 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
         ok = u.str.fullmatch(_THOUSANDS)
         u = u.str.replace(",", "", regex=False).where(ok, "not a number")
     elif number_format.startswith("decimal-comma"):
-        ok = u.str.fullmatch(_DECIMAL_COMMA)
-        u = u.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
+        exponent = u.str.extract(f"({_EXPONENT})", expand=False).fillna("")  # 1,2E-3
+        u = u.str.replace(_EXPONENT, "", regex=True)
+        ok = u.str.fullmatch(_DECIMAL_COMMA) & ((exponent == "") | u.str.fullmatch(r"[+-]?\d*,?\d+"))
+        u = u.str.replace(".", "", regex=False).str.replace(",", ".", regex=False) + exponent
         u = u.where(ok, "not a number")
     elif number_format.startswith("dot-thousands"):
         u = u.str.replace(".", "", regex=False).where(u.str.fullmatch(_DOT_GROUPS), "not a number")
@@ -998,9 +1001,15 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
         if not core[spaced].str.fullmatch(_SPACED).all():
             return None
         core = core.str.replace(_GROUP_SPACE, "", regex=True)
-    if not core.str.fullmatch(r"[+-]?[\d.,]+").all():
+    if core.str.contains(_EXPONENT, regex=True).any():  # 1,2E-3: ',' can only be a decimal mark
+        mantissa = core.str.replace(_EXPONENT, "", regex=True)
+        if not (mantissa.str.fullmatch(r"[+-]?\d*,?\d+").all() and mantissa.str.contains(",").any()):
+            return None  # 1.2E-3 reads plainly; anything else is no one format
+        core, fmt = mantissa, "decimal-comma"
+    elif not core.str.fullmatch(r"[+-]?[\d.,]+").all():
         return None
-    fmt = _number_style(core, delimiter)
+    else:
+        fmt = _number_style(core, delimiter)
     if fmt is None:
         return None
     if fmt == "plain" and spaced.any():

@@ -678,6 +678,25 @@ def test_excel_serial_days_among_text_dates_are_read_and_counted():
     assert serials_said(pd.Series(["01/02/2023"]), b) is None
 
 
+def test_scientific_notation_with_a_decimal_comma_is_read_as_numbers():
+    """A lab machine's ';' export with a BOM writes small values as '1,710E-03' (Excel in a
+    comma locale): numbers with a decimal comma and a power of ten, where the column was left
+    out as too many distinct values (and 'E2' of '2,5E2' is no unit of measurement)."""
+    rng = np.random.default_rng(21)
+    v = rng.uniform(0.5, 9.5, 200) * 10.0 ** rng.integers(-4, 3, 200)
+    text = "\n".join(["\ufeffconc;group;y", *(f"{x:.3E}".replace(".", ",") + f";{g};{c}"
+                                               for x, g, c in zip(v, rng.choice(["a", "b"], 200),
+                                                                  np.where(v > 0.01, "hi", "lo")))])
+    t = read_table(text.encode("utf-8"))
+    sch = infer_schema(t.frame, "y", "hi", delimiter=t.delimiter)
+    b = sch.bins["conc"]
+    assert b.number_format == "decimal-comma" and "decimal comma" in b.reading()
+    assert np.allclose(column_numbers(t.frame["conc"], b.number_format), v, rtol=1e-3)
+    assert column_numbers(pd.Series(["1,5", "2,5E2", "-3,0e-1"]), number_format(
+        pd.Series(["1,5", "2,5E2", "-3,0e-1"]))).tolist() == [1.5, 250.0, -0.3]
+    assert number_format(pd.Series(["1,2E-3", "1.000,5"])) is None  # not one writing
+
+
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
     assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
