@@ -47,6 +47,21 @@ def _reads_plainly(app: App, where: str) -> str:
     return body
 
 
+def _one_screen(app: App, height: int) -> bool:
+    """Whether the Evaluate page's threshold slider, its Sensitivity and Specificity and its
+    confusion matrix fit in one window of `height` px (scrolled to the slider)."""
+    slider = app.widget("stSlider", "Decision threshold")
+    slider.scroll_into_view_if_needed()
+    metrics = [app.page.locator('[data-testid="stMetric"]').filter(
+        has=app.page.locator('[data-testid="stMetricLabel"]', has_text=name)).first
+        for name in ("Sensitivity", "Specificity")]
+    table = app.page.locator('[data-testid="stPlotlyChart"]').filter(
+        has_text="Confusion matrix at threshold").first
+    boxes = [x.bounding_box() for x in (slider, *metrics, table)]
+    return all(boxes) and (max(b["y"] + b["height"] for b in boxes)
+                           - min(b["y"] for b in boxes)) <= height
+
+
 def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # noqa: F811
     times: dict[str, float] = {}
     with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
@@ -167,8 +182,14 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
                              r"model flagged (\w+) rows? as readmitted = yes", body)
             assert said, body
             assert "a lower threshold flags more rows — fewer missed, more false alarms" in body
-            assert 'Try it under "Decision threshold" further down this page' in body
+            assert 'Try it under "Decision threshold" just below' in body
             assert app.page.get_by_text("Decision threshold (on the middle of the support)").count()
+            # the threshold where what it moves is read: on a 1024x768 screen the slider, the
+            # sensitivity and specificity and the confusion table at that threshold show at
+            # once (the slider sat under the baselines, a screen away from its table)
+            app.page.set_viewport_size({"width": 1024, "height": 768})
+            assert _one_screen(app, 768), "threshold, its figures and table are a screen apart"
+            app.page.set_viewport_size({"width": 1024, "height": 2400})
             assert not app.chart_text_cut(), app.chart_text_cut()  # the confusion matrix's labels
             app.shot("clinic_evaluate_readmission_1024")
             errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')

@@ -58,6 +58,7 @@ scored = None
 with guard("Scoring the KB"):
     scored = keep_last("evaluate", f"the KB {label}", ws.data_key, lambda: ws.decisions("test"),
                        "Scoring the KB")
+few = None
 with guard("Showing the scores"):
     if scored is not None:
         dec = scored.value
@@ -74,29 +75,69 @@ with guard("Showing the scores"):
         if copies := ws.copies_said(dec):  # test rows the model has seen: never silently
             st.warning(md(copies))
         few = st.empty()  # filled once the baselines are scored (their best F1 is said)
-        c1, c2 = st.columns(2)
-        with c1:
-            cm = [[s["tn"], s["fp"]], [s["fn"], s["tp"]]]
-            figure(confusion_matrix_figure(cm, (neg_name, pos_name)), key="ev_cm")
-        with c2:
-            with st.spinner("Fitting the baselines on the same split…"):
-                base = ws.baselines()
-            table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]),
-                               base.assign(model=base["label"])], ignore_index=True)
-            figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
-        st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity", "accuracy", "tp",
-                            "fp", "fn", "tn"]],
+
+# the threshold next to what it moves: the slider, sensitivity and specificity, and the
+# confusion table side by side (one screen at 1024x768), the curves right under them
+st.subheader("Decision threshold: ROC and precision–recall")
+st.caption(md(f"plx calls a row {ws.class_name} when the middle of its support is above the "
+              f"threshold ({ws.threshold:g} for the KB in use; 0.5 is the paper's rule, plx's "
+              "default chooses its own on the training rows). Move the threshold to trade "
+              "sensitivity (finding every positive) against specificity (not raising false "
+              "alarms); the curves show every threshold at once, the orange point the one chosen. "
+              "This view does not change the decisions on the other pages."))
+with guard("Drawing the ROC and precision–recall curves"):
+    left, right = st.columns(2)
+    with left:
+        threshold = st.slider("Decision threshold (on the middle of the support)", 0.0, 0.99,
+                              float(ws.threshold), 0.01, key="ev_threshold")
+        cv, _, _ = ws_curves(ws, "test")
+        at_t = ws_at_threshold(ws, threshold, "test")
+        t = st.columns(2)
+        t[0].metric("Sensitivity", f"{at_t.sensitivity:.3f}", help="positives found / all positives")
+        t[1].metric("Specificity", f"{at_t.specificity:.3f}", help="negatives kept / all negatives")
+        t = st.columns(3)
+        t[0].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
+        t[1].metric("F1", f"{at_t.f1:.3f}", help="harmonic mean of precision and sensitivity")
+        t[2].metric("Accuracy", f"{at_t.accuracy:.3f}", help="rows called right / all rows")
+        st.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
+                       f"positives, {at_t.fp} false positives, {at_t.tn} true negatives, {at_t.fn} "
+                       f"false negatives. Sensitivity {at_t.sensitivity:.3f} = {at_t.tp} / "
+                       f"{at_t.tp + at_t.fn} positives found; specificity {at_t.specificity:.3f} = "
+                       f"{at_t.tn} / {at_t.tn + at_t.fp} negatives kept negative."))
+    with right:
+        figure(confusion_matrix_figure(at_t.matrix(), (neg_name, pos_name),
+                                       title=f"Confusion matrix at threshold {threshold:.2f}"),
+               key="ev_cm_threshold")
+    r1, r2 = st.columns(2)
+    with r1:
+        figure(roc_figure(cv, at_t), key="ev_roc")
+    with r2:
+        figure(pr_figure(cv, at_t), key="ev_pr")
+
+st.subheader("Against other models")
+with guard("Showing the scores"):
+    if scored is not None and few is not None:
+        with st.spinner("Fitting the baselines on the same split…"):
+            base = ws.baselines()
+        table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]),
+                           base.assign(model=base["label"])], ignore_index=True)
+        st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity",
+                            "accuracy", "tp", "fp", "fn", "tn"]],
                      hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("F1", "precision", "sensitivity", "specificity",
                                               "accuracy")})
-        st.caption("The other models see the same binned columns (each value as its own yes/no "
+        c1, c2 = st.columns(2)
+        with c1:
+            figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
+        c2.caption(f"Each model scored at its own threshold (plx's: {ws.threshold:g}). The "
+                   "other models see the same binned columns (each value as its own yes/no "
                    "column) and the same training and test rows.")
         best = base.loc[base["model"] != "majority", "F1"]  # by key, not its wording
         if said := wording.few_found_sentence(
                 len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name,
                 float(best.max()) if len(best) else None, where="test"):
-            few.info(md(said + " Try it under \"Decision threshold\" further down this page."))
+            few.info(md(said + " Try it under \"Decision threshold\" just below."))
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
@@ -114,40 +155,6 @@ if several(ws):  # the scores above are POS against the rest; here, among every 
             st.dataframe(cs.confusion, key="ev_classes_cm")
             for note in (*fit_notes(ws), *cs.notes):
                 st.caption(md(note))
-
-st.subheader("Decision threshold: ROC and precision–recall")
-st.caption(md(f"plx calls a row {ws.class_name} when the middle of its support is above the "
-              f"threshold ({ws.threshold:g} for the KB in use; 0.5 is the paper's rule, plx's "
-              "default chooses its own on the training rows). Move the threshold to trade "
-              "sensitivity (finding every positive) against specificity (not raising false "
-              "alarms); the curves show every threshold at once, the orange point the one chosen. "
-              "This view does not change the decisions on the other pages."))
-with guard("Drawing the ROC and precision–recall curves"):
-    threshold = st.slider("Decision threshold (on the middle of the support)", 0.0, 0.99, float(ws.threshold), 0.01,
-                          key="ev_threshold")
-    cv, _, _ = ws_curves(ws, "test")
-    at_t = ws_at_threshold(ws, threshold, "test")
-    t = st.columns(5)
-    t[0].metric("Sensitivity", f"{at_t.sensitivity:.3f}", help="positives found / all positives")
-    t[1].metric("Specificity", f"{at_t.specificity:.3f}", help="negatives kept / all negatives")
-    t[2].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
-    t[3].metric("F1", f"{at_t.f1:.3f}")
-    t[4].metric("Accuracy", f"{at_t.accuracy:.3f}")
-    r1, r2 = st.columns(2)
-    with r1:
-        figure(roc_figure(cv, at_t), key="ev_roc")
-    with r2:
-        figure(pr_figure(cv, at_t), key="ev_pr")
-    m1, m2 = st.columns([1, 1])
-    with m1:
-        figure(confusion_matrix_figure(at_t.matrix(), (neg_name, pos_name),
-                                       title=f"Confusion matrix at threshold {threshold:.2f}"),
-               key="ev_cm_threshold")
-    m2.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
-                   f"positives, {at_t.fp} false positives, {at_t.tn} true negatives, {at_t.fn} "
-                   f"false negatives. Sensitivity {at_t.sensitivity:.3f} = {at_t.tp} / "
-                   f"{at_t.tp + at_t.fn} positives found; specificity {at_t.specificity:.3f} = "
-                   f"{at_t.tn} / {at_t.tn + at_t.fp} negatives kept negative."))
 
 st.subheader("Explanation agreement with SHAP")
 st.caption("For test rows, plx's k-feature explanations are compared with the k features SHAP "
