@@ -177,13 +177,14 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "support
 
 
 def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None,
-                   positive: Any = None) -> go.Figure:
+                   positive: Any = None, threshold: float = 0.5) -> go.Figure:
     """Several intervals one above the other (label, bounds): e.g. before/after a rule; with
-    `positive` (what POS stands for) the axis names the class."""
+    `positive` (what POS stands for) the axis names the class; coloured by the decision at
+    `threshold`, the dashed line drawn there (the model's own, never 0.5 for every model)."""
     fig = go.Figure()
     for label, b in rows:
         lo, hi = float(b.lower), float(b.upper)
-        word = decision_word(lo, hi)
+        word = decision_word(lo, hi, threshold=threshold)
         colour = {"POS": POS_COLOUR, "NOT POS": NEG_COLOUR, "tie": TIE_COLOUR}[word]
         name = esc(label)
         fig.add_trace(go.Scatter(
@@ -192,7 +193,7 @@ def bounds_compare(rows: Sequence[tuple[str, Any]], title: str | None = None,
             hovertemplate=f"{name}: %{{x:.4f}}<extra></extra>",
         ))
     return _layout(fig, title, height=110 + 40 * len(rows),
-                   shapes=[_vline(0.5, color="black", dash="dash", width=1)],
+                   shapes=[_vline(threshold, color="black", dash="dash", width=1)],
                    xaxis=dict(range=[-0.02, 1.02], gridcolor="#eee",
                               title=esc(support_for("POS" if positive is None else positive))))
 

@@ -603,6 +603,18 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
     return text
 
 
+def rows_in_use(name: str, n_train_rows: int, n_train: int, n_test: int) -> str:
+    """`Now using t.csv: 490 training rows and 210 test rows`, the rows of the user's table
+    (`n_train_rows` distinct), the balancing's repeats said apart (`n_train` with them) — so
+    that training and test add up to the table, never 902 + 210 of a 700-row file."""
+    rows = lambda n: "row" if n == 1 else "rows"  # noqa: E731 - digits kept: counts add up
+    text = f"Now using {name}: {n_train_rows:,} training {rows(n_train_rows)} and {n_test:,} test {rows(n_test)}"
+    if n_train > n_train_rows:
+        text += (f" (the KB learns from {n_train:,}: balancing repeats {n_train - n_train_rows:,} "
+                 "training rows of the smaller class)")
+    return text
+
+
 def copies_said(n_copies: int, n_test: int, same_label: int, f1_rest: float | None) -> str:
     """What test rows that repeat a training row (`data.split_copies`) mean for the test
     score, with the F1 of the other test rows (None: they have no positive or are none);

@@ -26,6 +26,7 @@ from plx_app.service import (
     read_upload,
     rule_clause,
 )
+from plx_core import wording
 from plx_core.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,6 +115,25 @@ CSV = (
          ("green", "M", 1.7, "no"), ("red", "L", 3.3, "no"), ("blue", "L", 0.9, "yes")] * 3))
     + "\n"
 ).encode()
+
+
+def test_data_page_counts_the_tables_rows_not_the_balancings_repeats():
+    """A 200-row table, 8% positives: balancing repeats training rows of the smaller class;
+    the page counted them as rows ("258 / 61" of a 200-row file, "Now using ward.csv: 902
+    training" in a clinician's walk). Training and test rows add up to the table's rows, and
+    the repeats are said apart."""
+    r = np.random.default_rng(4)
+    frame = pd.DataFrame({"age": r.integers(20, 90, 200), "ward": r.choice(list("ab"), 200)})
+    frame["sick"] = np.where(r.random(200) < 0.08, "yes", "no")
+    raw = read_upload(frame.to_csv(index=False).encode(), "ward.csv")
+    ws = new_workspace(raw, DataSettings("sick", "yes", ("age", "ward")), kb=KBSettings("direct"))
+    assert len(ws.X_train) > ws.n_train_rows  # the balancing repeated rows
+    at = run("plx_app/views/1_Data.py", ws)
+    assert metric(at, "Train / test rows") == f"{200 - len(ws.X_test)} / {len(ws.X_test)}"
+    said = wording.rows_in_use("ward.csv", ws.n_train_rows, len(ws.X_train), len(ws.X_test))
+    assert said == (f"Now using ward.csv: {ws.n_train_rows} training rows and {len(ws.X_test)} "
+                    f"test rows (the KB learns from {len(ws.X_train)}: balancing repeats "
+                    f"{len(ws.X_train) - ws.n_train_rows} training rows of the smaller class)")
 
 
 @pytest.mark.slow

@@ -78,6 +78,18 @@ def test_bounds_interval_colour_follows_the_decision():
     assert bounds_interval(B(0.1, 0.2), positive="sick").layout.title.text.endswith("→ not sick")
 
 
+def test_bounds_compare_draws_and_colours_at_the_models_threshold():
+    """The Rules page's before/after chart of a model deciding at 0.65: a support of 0.55–0.65
+    is 'not POS' there; the chart drew it red (POS) with its line at 0.5 while the words said
+    'sepsis ≠ yes'."""
+    from plx_core.query import Bounds
+
+    b = Bounds(0.55, 0.65)
+    at_model, at_half = (bounds_compare([("with rules", b)], threshold=t) for t in (0.65, 0.5))
+    assert [sh.x0 for sh in at_model.layout.shapes] == [0.65]
+    assert at_model.data[0].line.color == NEG_COLOUR and at_half.data[0].line.color == POS_COLOUR
+
+
 def test_bounds_compare_one_trace_per_row(kb):
     b0, b1 = query(kb, as_query("0000")), query(kb, as_query("1111"))
     fig = bounds_compare([("before", b0), ("after", b1)])

@@ -76,7 +76,7 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
     """The self-contained HTML case report of one instance (plx_core.report)."""
     kb = ws.current_kb()
     s = ws.settings
-    data = {"data set": ws.dataset.name, "rows (train / test)": f"{len(ws.X_train)} / {len(ws.X_test)}",
+    data = {"data set": ws.dataset.name, "rows (train / test)": f"{ws.n_train_rows} / {len(ws.X_test)}",
             "label": s.label, "POS": ws.positive}
     settings = {"KB": ws.kb_note or ws.kb_settings.label(), "semantics": ws.answer_semantics,
                 "decision threshold": ws.threshold,

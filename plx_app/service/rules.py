@@ -92,13 +92,13 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
     from plx_core.wording import rule_said
 
     groups = rule_groups(rules)
-    frame = pd.DataFrame(
-        [{"id": g, "rule": rule_said(cs, positive), "p": cs[0].p, "w": cs[0].w,
-          "enabled": all(c.enabled for c in cs)} for g, cs in groups],
-        columns=["id", "rule", "p", "w", "enabled"],
+    frame = pd.DataFrame(  # on/off next to the rule: read at 1024 px without scrolling
+        [{"id": g, "rule": rule_said(cs, positive), "enabled": all(c.enabled for c in cs),
+          "p": cs[0].p, "w": cs[0].w} for g, cs in groups],
+        columns=["id", "rule", "enabled", "p", "w"],
     )
     if X is not None:
-        frame.insert(4, "rows", pd.array([rows_holding(cs, X) for _, cs in groups], "Int64"))
+        frame.insert(3, "rows", pd.array([rows_holding(cs, X) for _, cs in groups], "Int64"))
     if kb is not None:
         notes = rule_notes(kb, rules)
         frame["vs data"] = [cs[0].w / kb.rule_unit() for _, cs in groups]  # × a row's evidence

@@ -78,6 +78,12 @@ class Workspace:
         return class_name(self.positive, self.settings.label)
 
     @property
+    def n_train_rows(self) -> int:
+        """The training rows of the user's table: `X_train` less the balancing's repeats
+        (which share their row's index), so that training and test add up to the table."""
+        return int(self.X_train.index.nunique())
+
+    @property
     def features(self) -> tuple[str, ...]:
         return tuple(str(c) for c in self.dataset.X.columns)
 

@@ -36,8 +36,8 @@ st.caption(md(ws.dataset.description))
 c2, c3, c4 = st.columns(3)
 c2.metric("Rows × features", f"{n_rows} × {n_feat}")
 c3.metric("Positive class", ws.positive)
-c4.metric("Train / test rows", f"{len(ws.X_train)} / {len(ws.X_test)}")
-st.caption(md(wording.split_sentence(n_rows, int(ws.X_train.index.nunique()), len(ws.X_train),
+c4.metric("Train / test rows", f"{ws.n_train_rows} / {len(ws.X_test)}")
+st.caption(md(wording.split_sentence(n_rows, ws.n_train_rows, len(ws.X_train),
                                      len(ws.X_test), ws.settings.balance, ws.settings.test_size,
                                      n_copies=int(ws.copies()[0].sum()))))
 
@@ -277,8 +277,9 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
             ws.ensure_kb(bar)
         # rerun so that the whole page (the "In use" header first) shows the new data
         st.session_state["data_done"] = (
-            f"Now using {ws.dataset.name}: {len(ws.X_train)} training and {len(ws.X_test)} test "
-            f"rows; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
+            wording.rows_in_use(ws.dataset.name, ws.n_train_rows, len(ws.X_train),
+                                len(ws.X_test))
+            + f"; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
             f"{ws.build_seconds:.2f} s" + (f": it answers with {ws.model.name}, decision "
                                            f"threshold {ws.threshold:g}." if ws.model else "."),
             notes)

@@ -173,5 +173,6 @@ with guard("Showing the rules' effect"):
             b0, b1 = fx.selected_bounds
             said = [wording.decision_word(x.lower, x.upper, ws.class_name, ws.threshold) for x in (b0, b1)]
             st.markdown(md(f"Selected instance ({fx.selected.title()}): {said[0]} → {said[1]}"))
-            figure(bounds_compare([("without rules", b0), ("with rules", b1)], positive=ws.class_name),
+            figure(bounds_compare([("without rules", b0), ("with rules", b1)], positive=ws.class_name,
+                                  threshold=ws.threshold),
                    key="r_effect")
