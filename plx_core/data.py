@@ -624,6 +624,9 @@ _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[
 _DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
                   "s": r"s|secs?|seconds?"}
 _DURATION_MINUTES = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+_HOURS = r"\d{1,5}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"  # hours and minutes: 26:30:00, 00:45
+_DURATION_WORDS = ("duration", "length", "stay", "elapsed", "los")
+"""Words of a header that name a length of time ('length of stay', 'LOS', 'call_duration')."""
 _METRES_OR_MINUTES = r"\d+(?:\.\d+)?\s*m"  # 1.8m: a length or a time; not read as either
 _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
                         for k, rx in _DURATION_PART.items())
@@ -655,6 +658,13 @@ def names_a_date(name: Any) -> bool:
     at spaces, '_', '-', '.' and lower-to-upper case: 'updated' and 'update_count' do not)."""
     words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
     return any(w.lower() in _DATE_WORDS for w in words)
+
+
+def names_a_duration(name: Any) -> bool:
+    """Whether a column's header names a length of time by one of its words (`_DURATION_WORDS`,
+    split as `names_a_date` splits them)."""
+    words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
+    return any(w.lower() in _DURATION_WORDS for w in words)
 
 
 def excel_dates(name: Any, x: np.ndarray) -> bool:
@@ -753,11 +763,17 @@ def _date_shaped(u: pd.Series) -> np.ndarray:
     return (u.str.fullmatch(_DATE_LIKE) | u.str.fullmatch(_EXCEL_SERIAL)).to_numpy(dtype=bool)
 
 
-def _clock_style(u: pd.Series) -> str | None:
+def _clock_style(u: pd.Series, name: Any = None) -> str | None:
     """"time" or "duration" (`CLOCK_FORMATS`) when every value of `u` (present, stripped
     text) is written as one, else None; the head first (`SAMPLE`), most columns are neither.
     A column whose every value is a number with a bare "m" (1.8m, 100 m) is no duration: that
-    is how metres are written too, and its bins would read <1m 38s."""
+    is how metres are written too, and its bins would read <1m 38s. Hours and minutes
+    (26:30:00, 00:45) are a duration when an hour is 24 or more, or the header `name` names a
+    length of time ('length of stay', 'duration'), else times of day."""
+    if u.head(SAMPLE).str.fullmatch(_HOURS).all() and (hm := u.str.fullmatch(_HOURS)).all() and (
+            names_a_duration(name) or (u[hm].str.extract(r"^(\d+)", expand=False)
+                                       .astype(float) >= 24).any()):
+        return "duration"
     for fmt in CLOCK_FORMATS:
         if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
             if fmt == "duration" and u.str.fullmatch(_METRES_OR_MINUTES, case=False).all():
@@ -767,11 +783,13 @@ def _clock_style(u: pd.Series) -> str | None:
 
 
 def _clock_shaped(v: pd.Series, clock: str) -> np.ndarray:
-    """Per value (stripped text): written as `clock` ("time" or "duration", with a number)."""
+    """Per value (stripped text): written as `clock` ("time" or "duration", with a number;
+    a duration also as hours and minutes, 26:30:00)."""
     if clock == "time":
         ok = v.str.fullmatch(_TIME)
     else:
-        ok = v.str.fullmatch(_DURATION, case=False) & v.str.contains(r"\d\s*[A-Za-z]")
+        ok = (v.str.fullmatch(_DURATION, case=False) & v.str.contains(r"\d\s*[A-Za-z]")
+              ) | v.str.fullmatch(_HOURS)
     return ok.fillna(False).to_numpy(dtype=bool)
 
 
@@ -793,6 +811,10 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
         ok = _clock_shaped(text, "duration")
         read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
                    for k, per in _DURATION_MINUTES.items())
+        hm = text.str.extract(r"^(\d+):(\d{2})(?::(\d{2}(?:\.\d+)?))?$").apply(
+            pd.to_numeric, errors="coerce").to_numpy(dtype=float)  # 26:30:00 → 1590
+        read = np.where(np.isnan(hm[:, 0]), read,
+                        hm[:, 0] * 60 + hm[:, 1] + np.nan_to_num(hm[:, 2]) / 60)
     read = np.where(ok, read, np.nan)
     return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
 
@@ -980,7 +1002,7 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
     if (d := _date_style(u)) is not None:
         return f"date:{d}"
-    if (clock := _clock_style(u)) is not None:
+    if (clock := _clock_style(u, s.name)) is not None:
         return clock
     measures = measure_units(u)
     if len(measures) > 1:
@@ -1390,7 +1412,7 @@ NUMBER_FORMAT_WORDS = {
     "spaced+percent": "percentages with spaces between thousands (1 234.5% → 1234.5)",
     "spaced+currency": "amounts of money with spaces between thousands (1 234 € → 1234)",
     "time": "times of day as minutes since midnight (08:30 → 510)",
-    "duration": "lengths of time as minutes (2h 30m → 150)",
+    "duration": "lengths of time as minutes (2h 30m or 2:30:00 → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"

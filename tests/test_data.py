@@ -946,6 +946,24 @@ def test_times_of_day_and_durations_are_read_as_minutes_and_binned(style, writte
         back.apply(pd.DataFrame({"when": ["soon"], "g": ["a"]}))
 
 
+@pytest.mark.parametrize("header, cap", [("length of stay", 24 * 60), ("t", 72 * 60)])
+def test_hours_and_minutes_past_a_day_or_under_a_duration_header_are_a_duration(header, cap):
+    """A hospital's length of stay written as hours and minutes ('26:30:00', '00:45:00'): past
+    24 hours it can only be a length of time, and under a header naming one ('length of stay')
+    it is one however short — read as minutes, where the column was left out as too many
+    distinct values (or read as times of day); bins written as durations."""
+    rng = np.random.default_rng(8)
+    mins = rng.integers(5, cap, 300)
+    col = pd.Series([f"{v // 60:02d}:{v % 60:02d}:00" for v in mins], dtype=object, name=header)
+    frame = pd.DataFrame({header: col, "y": np.where(mins > cap / 2, "long", "short")})
+    sch = infer_schema(frame, "y", "long", bins=2)
+    b = sch.bins[header]
+    assert b.number_format == "duration" and "2:30:00 → 150" in b.reading()
+    assert np.array_equal(column_numbers(col, "duration"), mins)
+    assert re.fullmatch(r"<(\d+[dhms] ?)+", b.labels[0]), b.labels
+    assert number_format(pd.Series(["12:30", "08:45"], name="start")) == "time"  # a clock
+
+
 def test_money_written_like_1_234_is_left_out_with_the_reason_not_as_an_id():
     """$1,200 could be a thousand and two hundred or 1.2: not guessed, but the column is named
     with the reason and how to have it read (the decimal mark); once named, it is binned."""
