@@ -468,6 +468,8 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
                      "after another?): left out, not read as data rows")
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
+    if header and notes is not None and (said := header_like_data(columns, arr)) is not None:
+        notes.append(f"the header (line {header_line}) {said}")
     frame = pd.DataFrame(arr, columns=columns, dtype=object)
     counts: dict[str, dict[str, int]] = {}
     if missing:
@@ -483,6 +485,27 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def header_like_data(columns: Sequence[str], cells: np.ndarray, shown: int = 4) -> str | None:
+    """Why a header reads like a data row, or None: half its names or more (and two or more)
+    are numbers over columns of numbers — a file without a header row (a lab machine's dump),
+    whose first row then names the columns and is lost from the data. Years (1900–2100, a
+    pivot table's columns) are names."""
+    nums = pd.to_numeric(pd.Series(list(columns), dtype=object), errors="coerce").to_numpy(float)
+    at = np.flatnonzero(np.isfinite(nums))
+    if len(at) < max(2, len(columns) / 2) or np.all(
+            (nums[at] == np.round(nums[at])) & (nums[at] >= 1900) & (nums[at] <= 2100)):
+        return None
+    head = pd.DataFrame(cells[:SAMPLE, at])
+    below = head.apply(lambda c: pd.to_numeric(c, errors="coerce")).notna().mean()
+    if (below < 0.9).any():
+        return None
+    names = ", ".join(repr(str(c)) for c in columns[:shown]) + (" …" if len(columns) > shown else "")
+    return (f"reads like a data row: {len(at)} of its {len(columns)} names are numbers over "
+            f"columns of numbers ({names}); if the file has no header row, that row was read "
+            "as the column names and is not among the rows — add a header line naming the "
+            "columns")
 
 
 def _columns(first, where, max_cols, header, names, line, notes=None) -> list[str]:

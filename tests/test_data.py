@@ -697,6 +697,23 @@ def test_scientific_notation_with_a_decimal_comma_is_read_as_numbers():
     assert number_format(pd.Series(["1,2E-3", "1.000,5"])) is None  # not one writing
 
 
+def test_a_file_without_a_header_row_is_said_to_have_lost_its_first_row():
+    """A lab machine's dump has no header: its first row ('M,17.99,10.38,…') became the column
+    names without a word, and the row left the data. Now said; years over a pivot table's
+    columns (2019, 2020) and names over text columns are names."""
+    rng = np.random.default_rng(5)
+    body = "\n".join(f"{c},{a:.2f},{b:.3f},{int(n)}" for c, a, b, n in zip(
+        rng.choice(["M", "B"], 50), rng.uniform(5, 30, 50), rng.uniform(0, 1, 50),
+        rng.integers(100, 900, 50)))
+    t = read_table(body.encode())
+    assert len(t.frame) == 49 and any(
+        n.startswith("the header (line 1) reads like a data row: 3 of its 4 names are numbers")
+        and "add a header line" in n for n in t.notes), t.notes
+    assert not any("header" in n for n in read_table(("lab,conc,ratio,count\n" + body).encode()).notes)
+    years = "region,2019,2020,2021\nN,1.5,2,3\nS,3,4.5,5\n"
+    assert read_table(years.encode()).notes == ()
+
+
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
     assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
