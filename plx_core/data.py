@@ -468,6 +468,15 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
                      "after another?): left out, not read as data rows")
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
+    if header and (top := described_rows(arr, missing)):  # a survey export's question rows
+        if notes is not None:
+            first = ", ".join(repr(v) for v in arr[top[0]][:2])
+            notes.append(f"line(s) {', '.join(str(lines[i]) for i in top)} under the header hold "
+                         f"text in every column of numbers ({first} …): a survey export's "
+                         "question text and import IDs? left out, not read as data rows")
+        keep = np.ones(len(rows), dtype=bool)
+        keep[top] = False
+        arr, lines = arr[keep], [ln for ln, k in zip(lines, keep, strict=True) if k]
     if header and notes is not None and (said := header_like_data(columns, arr)) is not None:
         notes.append(f"the header (line {header_line}) {said}")
     frame = pd.DataFrame(arr, columns=columns, dtype=object)
@@ -485,6 +494,29 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def described_rows(cells: np.ndarray, missing: Sequence[str] = MISSING_MARKERS,
+                   most: int = 3) -> list[int]:
+    """The first data rows (up to `most`) that hold text, not a number, in every column of
+    numbers (two or more columns whose later cells are numbers): the question text and import
+    IDs a survey platform writes under the header ('How old are you?', '{"ImportId":"QID1"}'),
+    which would make each such column one odd value and the label two extra classes."""
+    if len(cells) <= 2 * most:
+        return []
+    rest = pd.DataFrame(cells[most:most + 200]).replace(list(missing), np.nan)  # a sample
+    read = rest.apply(lambda c: pd.to_numeric(c, errors="coerce"))
+    numeric = np.flatnonzero(rest.notna().any().to_numpy()
+                             & (read.notna().sum() >= 0.95 * rest.notna().sum()).to_numpy())
+    if len(numeric) < 2:
+        return []
+    out = []
+    for i in range(most):
+        row = pd.Series(cells[i, numeric], dtype=object)
+        if row.isin(list(missing)).any() or pd.to_numeric(row, errors="coerce").notna().any():
+            break
+        out.append(i)
+    return out
 
 
 def header_like_data(columns: Sequence[str], cells: np.ndarray, shown: int = 4) -> str | None:

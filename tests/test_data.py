@@ -714,6 +714,25 @@ def test_a_file_without_a_header_row_is_said_to_have_lost_its_first_row():
     assert read_table(years.encode()).notes == ()
 
 
+def test_a_survey_exports_question_rows_under_the_header_are_left_out_and_said():
+    """A survey platform writes the question text and import IDs in two rows under the header:
+    each number column got one odd text and the label two extra classes (folded into the
+    negation). Left out and said by line; a first row of text in only some number columns
+    ('unknown' age) is data."""
+    rng = np.random.default_rng(9)
+    data = "\n".join(f"{a},{s},{int(c)}" for a, s, c in zip(
+        rng.integers(18, 80, 40), rng.integers(1, 6, 40), rng.integers(0, 2, 40)))
+    text = ('age,sat,churned\nHow old are you?,How satisfied (1-5)?,"Left (0=no, 1=yes)"\n'
+            '"{""ImportId"":""QID1""}","{""ImportId"":""QID2""}","{""ImportId"":""QID3""}"\n' + data)
+    t = read_table(text.encode())
+    assert len(t.frame) == 40 and sorted(set(t.frame["churned"])) == ["0", "1"]
+    assert t.line_of([0]) == [4]
+    assert any(n.startswith("line(s) 2, 3 under the header hold text in every column of numbers "
+                            "('How old are you?', 'How satisfied (1-5)?' …)") for n in t.notes)
+    kept = read_table(("age,sat,churned\nunknown,3,1\n" + data).encode())
+    assert len(kept.frame) == 41 and kept.notes == ()
+
+
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
     assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
