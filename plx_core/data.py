@@ -691,6 +691,8 @@ NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
 _NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
                  rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
 """A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
+_PAIR = r"\d+(?:[.,]\d+)?\s*/\s*\d+(?:[.,]\d+)?"
+"""Two numbers in one cell, '143/73' (a blood pressure), read as neither."""
 _PARENTHESES = r"\(\s*[$€£¥]?\s*\d[\d.,]*\s*%?\s*\)"
 """A number in parentheses, "(0.83)", "($1,200)": a negative amount as accounts write it."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
@@ -1371,6 +1373,11 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
             u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
+    pairs = u.str.fullmatch(_PAIR).fillna(False).to_numpy(dtype=bool)
+    if pairs.mean() >= 0.9:  # 120/80: two numbers a cell, as blood pressure is written
+        ex = ", ".join(map(repr, u[pairs].head(2)))
+        return (f"its values are pairs of numbers ({ex}), as a blood pressure is written: "
+                "write each as two columns (120 and 80) to have them binned")
     shaped = u.str.fullmatch(_NUMBER_SHAPE)
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
     paren = u.str.fullmatch(_PARENTHESES).fillna(False).to_numpy(dtype=bool) & ~shaped

@@ -733,6 +733,20 @@ def test_a_survey_exports_question_rows_under_the_header_are_left_out_and_said()
     assert len(kept.frame) == 41 and kept.notes == ()
 
 
+def test_two_numbers_in_a_cell_are_named_where_the_column_is_left_out():
+    """'143/73' (a blood pressure) in every cell: the column was left out as too many distinct
+    values without a word that it holds numbers; now the reason says how to have them binned."""
+    rng = np.random.default_rng(4)
+    bp = [f"{a}/{b}" for a, b in zip(rng.integers(100, 180, 300), rng.integers(60, 100, 300))]
+    frame = pd.DataFrame({"BP mmHg": bp, "g": rng.choice(list("ab"), 300),
+                          "y": rng.choice(["yes", "no"], 300)})
+    why = infer_schema(frame, "y", "yes").excluded["BP mmHg"]
+    assert why.endswith(f"its values are pairs of numbers ({bp[0]!r}, {bp[1]!r}), as a blood "
+                        "pressure is written: write each as two columns (120 and 80) to have "
+                        "them binned")
+    assert unread_numbers(pd.Series(["1/2", "x", "y", "z"])) is None
+
+
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
     assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
