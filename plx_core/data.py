@@ -468,6 +468,17 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
                      "after another?): left out, not read as data rows")
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
+    if header and (top := described_rows(arr, missing)):  # a survey export's question rows
+        if notes is not None:
+            first = ", ".join(repr(v) for v in arr[top[0]][:2])
+            notes.append(f"line(s) {', '.join(str(lines[i]) for i in top)} under the header hold "
+                         f"text in every column of numbers ({first} …): a survey export's "
+                         "question text and import IDs? left out, not read as data rows")
+        keep = np.ones(len(rows), dtype=bool)
+        keep[top] = False
+        arr, lines = arr[keep], [ln for ln, k in zip(lines, keep, strict=True) if k]
+    if header and notes is not None and (said := header_like_data(columns, arr)) is not None:
+        notes.append(f"the header (line {header_line}) {said}")
     frame = pd.DataFrame(arr, columns=columns, dtype=object)
     counts: dict[str, dict[str, int]] = {}
     if missing:
@@ -483,6 +494,50 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def described_rows(cells: np.ndarray, missing: Sequence[str] = MISSING_MARKERS,
+                   most: int = 3) -> list[int]:
+    """The first data rows (up to `most`) that hold text, not a number, in every column of
+    numbers (two or more columns whose later cells are numbers): the question text and import
+    IDs a survey platform writes under the header ('How old are you?', '{"ImportId":"QID1"}'),
+    which would make each such column one odd value and the label two extra classes."""
+    if len(cells) <= 2 * most:
+        return []
+    rest = pd.DataFrame(cells[most:most + 200]).replace(list(missing), np.nan)  # a sample
+    read = rest.apply(lambda c: pd.to_numeric(c, errors="coerce"))
+    numeric = np.flatnonzero(rest.notna().any().to_numpy()
+                             & (read.notna().sum() >= 0.95 * rest.notna().sum()).to_numpy())
+    if len(numeric) < 2:
+        return []
+    out = []
+    for i in range(most):
+        row = pd.Series(cells[i, numeric], dtype=object)
+        if row.isin(list(missing)).any() or pd.to_numeric(row, errors="coerce").notna().any():
+            break
+        out.append(i)
+    return out
+
+
+def header_like_data(columns: Sequence[str], cells: np.ndarray, shown: int = 4) -> str | None:
+    """Why a header reads like a data row, or None: half its names or more (and two or more)
+    are numbers over columns of numbers — a file without a header row (a lab machine's dump),
+    whose first row then names the columns and is lost from the data. Years (1900–2100, a
+    pivot table's columns) are names."""
+    nums = pd.to_numeric(pd.Series(list(columns), dtype=object), errors="coerce").to_numpy(float)
+    at = np.flatnonzero(np.isfinite(nums))
+    if len(at) < max(2, len(columns) / 2) or np.all(
+            (nums[at] == np.round(nums[at])) & (nums[at] >= 1900) & (nums[at] <= 2100)):
+        return None
+    head = pd.DataFrame(cells[:SAMPLE, at])
+    below = head.apply(lambda c: pd.to_numeric(c, errors="coerce")).notna().mean()
+    if (below < 0.9).any():
+        return None
+    names = ", ".join(repr(str(c)) for c in columns[:shown]) + (" …" if len(columns) > shown else "")
+    return (f"reads like a data row: {len(at)} of its {len(columns)} names are numbers over "
+            f"columns of numbers ({names}); if the file has no header row, that row was read "
+            "as the column names and is not among the rows — add a header line naming the "
+            "columns")
 
 
 def _columns(first, where, max_cols, header, names, line, notes=None) -> list[str]:
@@ -624,6 +679,9 @@ _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[
 _DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
                   "s": r"s|secs?|seconds?"}
 _DURATION_MINUTES = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+_HOURS = r"\d{1,5}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"  # hours and minutes: 26:30:00, 00:45
+_DURATION_WORDS = ("duration", "length", "stay", "elapsed", "los")
+"""Words of a header that name a length of time ('length of stay', 'LOS', 'call_duration')."""
 _METRES_OR_MINUTES = r"\d+(?:\.\d+)?\s*m"  # 1.8m: a length or a time; not read as either
 _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
                         for k, rx in _DURATION_PART.items())
@@ -633,6 +691,8 @@ NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
 _NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
                  rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
 """A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
+_PAIR = r"\d+(?:[.,]\d+)?\s*/\s*\d+(?:[.,]\d+)?"
+"""Two numbers in one cell, '143/73' (a blood pressure), read as neither."""
 _PARENTHESES = r"\(\s*[$€£¥]?\s*\d[\d.,]*\s*%?\s*\)"
 """A number in parentheses, "(0.83)", "($1,200)": a negative amount as accounts write it."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
@@ -655,6 +715,13 @@ def names_a_date(name: Any) -> bool:
     at spaces, '_', '-', '.' and lower-to-upper case: 'updated' and 'update_count' do not)."""
     words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
     return any(w.lower() in _DATE_WORDS for w in words)
+
+
+def names_a_duration(name: Any) -> bool:
+    """Whether a column's header names a length of time by one of its words (`_DURATION_WORDS`,
+    split as `names_a_date` splits them)."""
+    words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
+    return any(w.lower() in _DURATION_WORDS for w in words)
 
 
 def excel_dates(name: Any, x: np.ndarray) -> bool:
@@ -753,11 +820,17 @@ def _date_shaped(u: pd.Series) -> np.ndarray:
     return (u.str.fullmatch(_DATE_LIKE) | u.str.fullmatch(_EXCEL_SERIAL)).to_numpy(dtype=bool)
 
 
-def _clock_style(u: pd.Series) -> str | None:
+def _clock_style(u: pd.Series, name: Any = None) -> str | None:
     """"time" or "duration" (`CLOCK_FORMATS`) when every value of `u` (present, stripped
     text) is written as one, else None; the head first (`SAMPLE`), most columns are neither.
     A column whose every value is a number with a bare "m" (1.8m, 100 m) is no duration: that
-    is how metres are written too, and its bins would read <1m 38s."""
+    is how metres are written too, and its bins would read <1m 38s. Hours and minutes
+    (26:30:00, 00:45) are a duration when an hour is 24 or more, or the header `name` names a
+    length of time ('length of stay', 'duration'), else times of day."""
+    if u.head(SAMPLE).str.fullmatch(_HOURS).all() and (hm := u.str.fullmatch(_HOURS)).all() and (
+            names_a_duration(name) or (u[hm].str.extract(r"^(\d+)", expand=False)
+                                       .astype(float) >= 24).any()):
+        return "duration"
     for fmt in CLOCK_FORMATS:
         if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
             if fmt == "duration" and u.str.fullmatch(_METRES_OR_MINUTES, case=False).all():
@@ -767,11 +840,13 @@ def _clock_style(u: pd.Series) -> str | None:
 
 
 def _clock_shaped(v: pd.Series, clock: str) -> np.ndarray:
-    """Per value (stripped text): written as `clock` ("time" or "duration", with a number)."""
+    """Per value (stripped text): written as `clock` ("time" or "duration", with a number;
+    a duration also as hours and minutes, 26:30:00)."""
     if clock == "time":
         ok = v.str.fullmatch(_TIME)
     else:
-        ok = v.str.fullmatch(_DURATION, case=False) & v.str.contains(r"\d\s*[A-Za-z]")
+        ok = (v.str.fullmatch(_DURATION, case=False) & v.str.contains(r"\d\s*[A-Za-z]")
+              ) | v.str.fullmatch(_HOURS)
     return ok.fillna(False).to_numpy(dtype=bool)
 
 
@@ -793,6 +868,10 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
         ok = _clock_shaped(text, "duration")
         read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
                    for k, per in _DURATION_MINUTES.items())
+        hm = text.str.extract(r"^(\d+):(\d{2})(?::(\d{2}(?:\.\d+)?))?$").apply(
+            pd.to_numeric, errors="coerce").to_numpy(dtype=float)  # 26:30:00 → 1590
+        read = np.where(np.isnan(hm[:, 0]), read,
+                        hm[:, 0] * 60 + hm[:, 1] + np.nan_to_num(hm[:, 2]) / 60)
     read = np.where(ok, read, np.nan)
     return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
 
@@ -980,7 +1059,7 @@ def number_format(s: pd.Series, delimiter: str | None = None) -> str | None:
     u = pd.Series(vals.to_numpy(dtype=object)).str.strip()
     if (d := _date_style(u)) is not None:
         return f"date:{d}"
-    if (clock := _clock_style(u)) is not None:
+    if (clock := _clock_style(u, s.name)) is not None:
         return clock
     measures = measure_units(u)
     if len(measures) > 1:
@@ -1294,6 +1373,11 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     if len(u) == 0 or pd.api.types.infer_dtype(s.dropna(), skipna=True) != "string" or \
             u.str.fullmatch(_DATE_LIKE).mean() >= 0.5:  # dates (04.03.2021): `mixed_dates`
         return None
+    pairs = u.str.fullmatch(_PAIR).fillna(False).to_numpy(dtype=bool)
+    if pairs.mean() >= 0.9:  # 120/80: two numbers a cell, as blood pressure is written
+        ex = ", ".join(map(repr, u[pairs].head(2)))
+        return (f"its values are pairs of numbers ({ex}), as a blood pressure is written: "
+                "write each as two columns (120 and 80) to have them binned")
     shaped = u.str.fullmatch(_NUMBER_SHAPE)
     shaped = shaped.fillna(False).to_numpy(dtype=bool)
     paren = u.str.fullmatch(_PARENTHESES).fillna(False).to_numpy(dtype=bool) & ~shaped
@@ -1390,7 +1474,7 @@ NUMBER_FORMAT_WORDS = {
     "spaced+percent": "percentages with spaces between thousands (1 234.5% → 1234.5)",
     "spaced+currency": "amounts of money with spaces between thousands (1 234 € → 1234)",
     "time": "times of day as minutes since midnight (08:30 → 510)",
-    "duration": "lengths of time as minutes (2h 30m → 150)",
+    "duration": "lengths of time as minutes (2h 30m or 2:30:00 → 150)",
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"

@@ -697,6 +697,56 @@ def test_scientific_notation_with_a_decimal_comma_is_read_as_numbers():
     assert number_format(pd.Series(["1,2E-3", "1.000,5"])) is None  # not one writing
 
 
+def test_a_file_without_a_header_row_is_said_to_have_lost_its_first_row():
+    """A lab machine's dump has no header: its first row ('M,17.99,10.38,…') became the column
+    names without a word, and the row left the data. Now said; years over a pivot table's
+    columns (2019, 2020) and names over text columns are names."""
+    rng = np.random.default_rng(5)
+    body = "\n".join(f"{c},{a:.2f},{b:.3f},{int(n)}" for c, a, b, n in zip(
+        rng.choice(["M", "B"], 50), rng.uniform(5, 30, 50), rng.uniform(0, 1, 50),
+        rng.integers(100, 900, 50)))
+    t = read_table(body.encode())
+    assert len(t.frame) == 49 and any(
+        n.startswith("the header (line 1) reads like a data row: 3 of its 4 names are numbers")
+        and "add a header line" in n for n in t.notes), t.notes
+    assert not any("header" in n for n in read_table(("lab,conc,ratio,count\n" + body).encode()).notes)
+    years = "region,2019,2020,2021\nN,1.5,2,3\nS,3,4.5,5\n"
+    assert read_table(years.encode()).notes == ()
+
+
+def test_a_survey_exports_question_rows_under_the_header_are_left_out_and_said():
+    """A survey platform writes the question text and import IDs in two rows under the header:
+    each number column got one odd text and the label two extra classes (folded into the
+    negation). Left out and said by line; a first row of text in only some number columns
+    ('unknown' age) is data."""
+    rng = np.random.default_rng(9)
+    data = "\n".join(f"{a},{s},{int(c)}" for a, s, c in zip(
+        rng.integers(18, 80, 40), rng.integers(1, 6, 40), rng.integers(0, 2, 40)))
+    text = ('age,sat,churned\nHow old are you?,How satisfied (1-5)?,"Left (0=no, 1=yes)"\n'
+            '"{""ImportId"":""QID1""}","{""ImportId"":""QID2""}","{""ImportId"":""QID3""}"\n' + data)
+    t = read_table(text.encode())
+    assert len(t.frame) == 40 and sorted(set(t.frame["churned"])) == ["0", "1"]
+    assert t.line_of([0]) == [4]
+    assert any(n.startswith("line(s) 2, 3 under the header hold text in every column of numbers "
+                            "('How old are you?', 'How satisfied (1-5)?' …)") for n in t.notes)
+    kept = read_table(("age,sat,churned\nunknown,3,1\n" + data).encode())
+    assert len(kept.frame) == 41 and kept.notes == ()
+
+
+def test_two_numbers_in_a_cell_are_named_where_the_column_is_left_out():
+    """'143/73' (a blood pressure) in every cell: the column was left out as too many distinct
+    values without a word that it holds numbers; now the reason says how to have them binned."""
+    rng = np.random.default_rng(4)
+    bp = [f"{a}/{b}" for a, b in zip(rng.integers(100, 180, 300), rng.integers(60, 100, 300))]
+    frame = pd.DataFrame({"BP mmHg": bp, "g": rng.choice(list("ab"), 300),
+                          "y": rng.choice(["yes", "no"], 300)})
+    why = infer_schema(frame, "y", "yes").excluded["BP mmHg"]
+    assert why.endswith(f"its values are pairs of numbers ({bp[0]!r}, {bp[1]!r}), as a blood "
+                        "pressure is written: write each as two columns (120 and 80) to have "
+                        "them binned")
+    assert unread_numbers(pd.Series(["1/2", "x", "y", "z"])) is None
+
+
 def test_text_that_is_not_one_date_format_stays_text():
     assert number_format(pd.Series(["2021-02-30", "2021-01-01"], dtype=object)) is None
     assert number_format(pd.Series(["Bob 12, 2021", "Mar 04, 2021"], dtype=object)) is None
@@ -944,6 +994,24 @@ def test_times_of_day_and_durations_are_read_as_minutes_and_binned(style, writte
     assert back.apply(frame)[0]["when"].tolist() == X["when"].tolist()
     with pytest.raises(DataError, match=err("column 'when', row 0: value 'soon' is not a number")):
         back.apply(pd.DataFrame({"when": ["soon"], "g": ["a"]}))
+
+
+@pytest.mark.parametrize("header, cap", [("length of stay", 24 * 60), ("t", 72 * 60)])
+def test_hours_and_minutes_past_a_day_or_under_a_duration_header_are_a_duration(header, cap):
+    """A hospital's length of stay written as hours and minutes ('26:30:00', '00:45:00'): past
+    24 hours it can only be a length of time, and under a header naming one ('length of stay')
+    it is one however short — read as minutes, where the column was left out as too many
+    distinct values (or read as times of day); bins written as durations."""
+    rng = np.random.default_rng(8)
+    mins = rng.integers(5, cap, 300)
+    col = pd.Series([f"{v // 60:02d}:{v % 60:02d}:00" for v in mins], dtype=object, name=header)
+    frame = pd.DataFrame({header: col, "y": np.where(mins > cap / 2, "long", "short")})
+    sch = infer_schema(frame, "y", "long", bins=2)
+    b = sch.bins[header]
+    assert b.number_format == "duration" and "2:30:00 → 150" in b.reading()
+    assert np.array_equal(column_numbers(col, "duration"), mins)
+    assert re.fullmatch(r"<(\d+[dhms] ?)+", b.labels[0]), b.labels
+    assert number_format(pd.Series(["12:30", "08:45"], name="start")) == "time"  # a clock
 
 
 def test_money_written_like_1_234_is_left_out_with_the_reason_not_as_an_id():
