@@ -199,5 +199,29 @@ for _k in ("best", "steady", "halfse", "wmed", "wmean", "near1"):
 for _b in (-0.005, -0.01):
     RULES[f"bins{_b:g}"] = (lambda b: lambda rec: choose_with(rec["args"], BINS_MARGIN=b))(_b)
 
+
+def depth_se(rec, mult=1.0, drop_all=False):
+    """tree-all cut at a depth races only if it beats the tree grown until pure by `mult`
+    SE of their paired per-fold F1 differences (as a pruned tree must beat the unpruned)."""
+    a = dict(rec["args"])
+    oof = dict(a["oof"])
+    y = np.asarray(a["y"], bool)
+    rows = np.arange(len(y)) if a["direct_rows"] is None else np.asarray(a["direct_rows"])
+    fold = np.asarray(a["fold"])[rows]
+    if "tree-all" in oof:
+        full = (oof["tree-all"][rows], S.best_threshold(y[rows], oof["tree-all"][rows])[0])
+        for k in [k for k in oof if k.startswith("tree-all depth")]:
+            new = (oof[k][rows], S.best_threshold(y[rows], oof[k][rows])[0])
+            wins, _g, _se = S.one_se(y[rows], fold, new, full, mult)
+            if drop_all or not wins:
+                del oof[k]
+    a["oof"] = oof
+    return choose_with(a)
+
+
+RULES["depth1se"] = lambda rec: depth_se(rec)
+RULES["depth0.5se"] = lambda rec: depth_se(rec, 0.5)
+RULES["nodepth"] = lambda rec: depth_se(rec, drop_all=True)
+
 if __name__ == "__main__":
     run_rules(sys.argv[1].split(","), sys.argv[2:])
