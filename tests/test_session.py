@@ -736,3 +736,20 @@ def test_decision_word():
     ws = new_workspace(raw_builtin("paper-example"))
     words = {decision_word(ws.query(r)) for r in ws.X_train.to_dict("records")}
     assert words <= {"POS", "NOT POS", "tie (reported NOT POS)"} and "POS" in words
+
+
+def test_kinds_compared_on_a_wide_table_use_the_direct_kbs_cap():
+    """Explain's "Across KB kinds" on a 20-column upload answered by another kind: the Direct
+    KB to compare was built uncapped and refused ("needs about 30.2 GiB … pass max_len=5") in
+    a clinician's walk; it gets the cap a Direct KB on these rows gets on the Data page."""
+    r = np.random.default_rng(8)
+    frame = pd.DataFrame({f"lab{j}": r.choice(list("abc"), 400) for j in range(20)})
+    frame["sick"] = np.where(r.random(400) < 0.1, "yes", "no")
+    raw = read_upload(frame.to_csv(index=False).encode(), "labs.csv")
+    ws = new_workspace(raw, DataSettings("sick", "yes", tuple(frame.columns[:-1])),
+                       kb=KBSettings("tree"))
+    cap = default_max_len(*ws.X_train.shape)
+    assert cap is not None and cap < 20
+    views = ws.comparison_views()
+    direct = next(v for v in views if v is not None and v.kb.kind == "direct")
+    assert direct.kb.max_len == cap and len(direct.kb) > 0

@@ -298,11 +298,13 @@ class Workspace:
     def comparison_views(self, progress: Callable[[float, str], None] | None = None
                          ) -> list[KBView | None]:
         """The KBs the Explain page sets side by side: the KB in use when it is neither of the
-        paper's two (plx's default, first), Direct (the current cap), a Tree KB from the
+        paper's two (plx's default, first), Direct (the current cap, or the cap the Data page
+        gives a Direct KB on these rows: uncapped, 20 columns needed 30 GiB), a Tree KB from the
         leaves, and the KB in use with the enabled rules (None without rules). Built KBs come
         from the session cache; the current KB stays as it is."""
         say = progress or (lambda f, t: None)
-        ml = self.kb_settings.max_len if self.kb_settings.kind == "direct" else None
+        ml = (self.kb_settings.max_len if self.kb_settings.kind == "direct"  # else the cap a
+              else default_max_len(*self.X_train.shape))  # Direct KB on the Data page gets
         out: list[KBView | None] = []
         if self.kb_settings.kind not in ("direct", "tree") or self.kb_note:
             out.append(self.view(rules=False))
