@@ -287,11 +287,15 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None,
     explanation in the highlight colour; each label wrapped at `label_width` characters
     (`HALF_LABEL_WIDTH` for charts side by side).
 
-    Each bar runs from the 0.5 threshold to the sub-query's mean ω(POS) (`base` + `x` = mean),
-    so a sub-query that argues for POS points right and one against points left; the whiskers
-    span [lower, upper]. `explanation` has `.candidates` (a frame with label/values/features,
-    lower, upper and optionally chosen) and `.features`; a bare candidates frame works too.
+    Each bar runs from the model's decision threshold (the explanation's `.threshold`, 0.5
+    without one) to the sub-query's mean ω(POS) (`base` + `x` = mean), so a sub-query that
+    argues for POS points right and one against points left — at the threshold the words
+    beside the chart judge by (a line at 0.5 under a model deciding at 0.65 showed 0.6 as
+    POS); the whiskers span [lower, upper]. `explanation` has `.candidates` (a frame with
+    label/values/features, lower, upper and optionally chosen) and `.features`; a bare
+    candidates frame works too.
     """
+    cut = float(getattr(explanation, "threshold", 0.5))
     frame, chosen = _candidates_frame(explanation)
     keep = list(range(min(top, len(frame))))
     if chosen is not None and keep and chosen not in keep:
@@ -303,7 +307,7 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None,
     lo, hi = sub["lower"].to_numpy(dtype=float), sub["upper"].to_numpy(dtype=float)
     n = len(sub)
     fig = go.Figure(go.Bar(
-        x=mean - 0.5, base=np.full(n, 0.5), y=list(range(n)), orientation="h", width=0.42,
+        x=mean - cut, base=np.full(n, cut), y=list(range(n)), orientation="h", width=0.42,
         marker=dict(color=colours, line=dict(color="#555", width=0.5)),
         error_x=dict(type="data", symmetric=False, array=hi - mean, arrayminus=mean - lo,
                      color="#555", thickness=1.2, width=4),
@@ -317,7 +321,7 @@ def explanation_bars(explanation: Any, top: int = 10, title: str | None = None,
     labels = [wrap(f"{lab}: {m:.3f}" + (f" ({PRIOR_ALONE})" if pr else ""), label_width)
               for lab, m, pr in zip(sub["label"], mean, prior)]
     return _layout(fig, title, height=90 + _row_height(labels) * max(n, 1),
-                   shapes=[_vline(0.5, color="black", dash="dash", width=1)],
+                   shapes=[_vline(cut, color="black", dash="dash", width=1)],
                    annotations=_labels_above(labels),
                    yaxis=_label_axis(n),
                    xaxis=dict(range=[0, 1], title="support when only these values are known", gridcolor="#eee",

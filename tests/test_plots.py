@@ -128,6 +128,20 @@ def test_explanation_bars_heights_are_the_means_and_the_choice_is_highlighted():
     assert _arr(bar.error_x.arrayminus)[::-1] == pytest.approx((means - e.candidates["lower"]).to_numpy())
 
 
+def test_explanation_bars_start_at_the_models_threshold():
+    """Under a model deciding at 0.65 the sub-query bars run from 0.65 and the dashed line is
+    there (they ran from 0.5: a sub-query at 0.6 pointed to POS beside words saying it does
+    not decide POS); without a threshold, 0.5 as before."""
+    e = _explanation()
+    e.threshold = 0.65
+    fig = explanation_bars(e)
+    assert [sh.x0 for sh in fig.layout.shapes] == [0.65]
+    assert set(_arr(fig.data[0].base)) == {0.65}
+    means = ((e.candidates["lower"] + e.candidates["upper"]) / 2).to_numpy()[::-1]
+    assert _arr(fig.data[0].base) + _arr(fig.data[0].x) == pytest.approx(means)
+    assert [sh.x0 for sh in explanation_bars(_explanation()).layout.shapes] == [0.5]
+
+
 def test_explanation_bars_keep_the_chosen_one_beyond_top():
     e = _explanation()
     e.candidates["chosen"] = [False, False, False, True]
