@@ -688,9 +688,11 @@ _DURATION = r"\s*".join(rf"(?:(?P<{k}>\d+(?:\.\d+)?)\s*(?:{rx})(?![A-Za-z]))?"
 NUMBER_FORMATS = ("plain", *_UNITS, *(f"{style}{'+' + u if u else ''}"
                                       for style in _STYLES for u in ("", *_UNITS)),
                   *(f"date:{d}" for d in DATE_FORMATS), "date:excel", *CLOCK_FORMATS)
-_NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[\d.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
+_NUMBER_SHAPE = (rf"[$€£¥]?\s*[+-]?\s*[$€£¥]?\s*[.,]*\d(?:[\d.,]|{_GROUP_SPACE})*\s*"
                  rf"(?:[%$€£¥]|{_UNIT_TEXT})?")
-"""A cell written like a number in some format: a sign, a percent or currency sign, a unit."""
+"""A cell written like a number in some format: a sign, a percent or currency sign, a unit.
+Up to its first digit only '.' and ',' (a digit there could match two ways: a 10⁵-digit cell
+that fails at its end backtracked for hours, fuzz17)."""
 _PAIR = r"\d+(?:[.,]\d+)?\s*/\s*\d+(?:[.,]\d+)?"
 """Two numbers in one cell, '143/73' (a blood pressure), read as neither."""
 _PARENTHESES = r"\(\s*[$€£¥]?\s*\d[\d.,]*\s*%?\s*\)"

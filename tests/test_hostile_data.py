@@ -1,6 +1,9 @@
 """Hostile files through the loader and the schema: each gets a clear message naming the
 problem, or loads with every value kept verbatim (nothing silently altered)."""
 
+import contextlib
+import signal
+
 import numpy as np
 import pytest
 
@@ -85,3 +88,30 @@ def test_a_column_mixing_numbers_and_text_is_named_with_both_rows():
         PLXClassifier().fit(X, y)
     X["m"] = X["m"].astype(str)  # all text: categories
     assert PLXClassifier().fit(X, y).predict(X.head(3)).shape == (3,)
+
+
+@contextlib.contextmanager
+def hang_guard(seconds: int = 60):
+    """Fail (rather than hang the suite) when the block runs `seconds`: a guard, not a timing."""
+    def stop(*_):
+        raise AssertionError(f"still running after {seconds} s: does a regular expression backtrack?")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("cell", ["1" * 100_000 + "|43", "9" * 60_000 + "%%", "7" * 80_000 + " x!"])
+def test_a_huge_cell_is_read_without_backtracking(cell):
+    """A 10⁵-character cell of digits that is no number at its end (fuzz17: the number-shape
+    pattern backtracked quadratically, an upload hung for hours): read, and named as text."""
+    rows = [["n", "c", "label"]] + [[str(i % 7), "ab"[i % 3 % 2], str(i % 2)] for i in range(30)]
+    rows[5][0] = cell
+    frame = load_csv(csv_bytes(rows))
+    with hang_guard():
+        schema = infer_schema(frame, "label")
+    assert frame["n"].iloc[4] == cell  # kept verbatim
+    assert schema.kinds.get("n") != "numeric" or "n" in schema.bins
