@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -15,6 +16,7 @@ PRIOR_ID = "prior"
 move the decision among the evidence's clause probabilities. It shifts evidence, so a query
 with no other clause to answer it is answered without it (`query.prior_alone`), not by it."""
 SOURCES = ("data", "tree", "rule", "user")
+MAX_COUNT = 2**62  # a clause's support / positives: a count of rows (the KB holds them as int64)
 
 
 # --------------------------------------------------------------------------- literals
@@ -72,6 +74,11 @@ class WeightedClause:
             raise DataError("a clause needs at least one literal")
         if self.source not in SOURCES:
             raise DataError(f"clause source {self.source!r} is not one of {SOURCES}")
+        for name in ("support", "positives"):
+            v = getattr(self, name)
+            if v is not None and not -1 <= v <= MAX_COUNT:
+                raise DataError(f"clause{' ' + self.id if self.id else ''}: {name}={_short(v)} is "
+                                f"not a count of rows (0 to 2^62)")
 
     @property
     def head(self) -> int:
@@ -118,14 +125,23 @@ def weight_problem(w: float, shown: str | None = None) -> str | None:
     return None
 
 
+def _short(v: Any) -> str:
+    """`v` for a message, at most 40 characters (a number of 10⁴ digits is no message)."""
+    try:
+        text = repr(v)
+    except ValueError:  # an int past Python's 4300 digits for str()
+        return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
 def _check_pw(p: Any, w: Any, where: str = "") -> None:
     prefix = f"{where}: " if where else ""
     if isinstance(p, bool) or isinstance(w, bool):
         raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}")
     try:
         pf, wf = float(p), float(w)
-    except (TypeError, ValueError) as exc:
-        raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}") from exc
+    except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: an int of 400 digits
+        raise DataError(f"{prefix}p and w must be numbers, got p={_short(p)}, w={_short(w)}") from exc
     if not (0.0 <= pf <= 1.0) or math.isnan(pf):
         raise DataError(f"{prefix}probability p={p!r} is outside [0, 1]")
     problem = weight_problem(wf)

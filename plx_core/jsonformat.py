@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .clause import SOURCES, Literal, WeightedClause
+from .clause import MAX_COUNT, SOURCES, Literal, WeightedClause
 from .errors import ClauseSyntaxError, DataError
 from .textformat import parse_literals
 from .tokens import tokenize
@@ -87,6 +87,9 @@ def load_json(text: str, what: str) -> Any:
         raise ClauseSyntaxError(f"{what} is not valid JSON (invalid JSON: {exc.msg})", exc.lineno, exc.colno) from None
     except RecursionError:
         raise ClauseSyntaxError(f"{what} is nested too deeply to be a plx file") from None
+    except ValueError as exc:  # an integer past Python's digit limit for int()
+        raise ClauseSyntaxError(f"{what} holds a number too long to read ({exc.args[0].split(':')[0]})"
+                                ) from None
 
 
 def saved_state(doc: Any, kb: KB, where: str = "") -> dict[str, Any]:
@@ -248,7 +251,7 @@ def _learned_columns(clauses: list, features: list[str], domains: dict) -> tuple
             for key, arr in extras.items():
                 if key in item:
                     v = item[key]
-                    if type(v) is not int or v < 0:
+                    if type(v) is not int or not 0 <= v <= MAX_COUNT:  # the checked path says why
                         return None
                     arr[i] = v
     codes = np.full((m, n_f), -1, dtype=np.int32)

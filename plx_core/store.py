@@ -859,7 +859,7 @@ def read_project_file(data: bytes) -> ProjectFile:
             raise _bad("it has no project.json (is it a plx project file?)")
         try:
             doc = json.loads(_member(z, "project.json", "the zip", MAX_JSON).decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, a 5000-digit number
             raise _bad(f"project.json is not valid JSON ({str(exc)[:80]})") from None
         except zipfile.BadZipFile as exc:
             raise _bad(str(exc)) from None

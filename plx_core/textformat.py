@@ -83,8 +83,9 @@ def _domain_tokens(toks, lineno) -> tuple[str, tuple[str, ...]]:
 def _parse_header_json(text: str, lineno: int) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ClauseSyntaxError(f"bad header value {text!r}", lineno) from exc
+    except (ValueError, RecursionError):  # also a number past int()'s digit limit, deep nesting
+        raise ClauseSyntaxError(f"bad header value {text[:60]!r}{'…' if len(text) > 60 else ''}",
+                                lineno) from None
 
 
 def parse_literals(toks: Sequence[tuple[str, str, int]], lineno: int | None,
@@ -204,10 +205,13 @@ def _meta_value(field: str, tok: Token, lineno: int | None) -> Any:
         if tok[1] not in SOURCES:
             raise ClauseSyntaxError(f"src={tok[1]!r} is not one of {SOURCES}", lineno, tok[2])
         return tok[1]
-    try:
-        x = float(tok[1]) if tok[0] == "w" and field in ("p", "w") else _number(tok, lineno, field)
-    except ValueError:
-        x = _number(tok, lineno, {"p": "probability", "w": "weight"}[field])
+    if field not in ("p", "w"):  # n= / pos=: its ClauseSyntaxError is a ValueError too
+        x = _number(tok, lineno, field)
+    else:
+        try:
+            x = float(tok[1]) if tok[0] == "w" else _number(tok, lineno, field)
+        except ValueError:
+            x = _number(tok, lineno, {"p": "probability", "w": "weight"}[field])
     if field == "p" and not 0.0 <= x <= 1.0:
         raise ClauseSyntaxError(f"probability p={tok[1]} is outside [0, 1]", lineno, tok[2])
     if field == "w":

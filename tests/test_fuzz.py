@@ -124,3 +124,33 @@ def test_nan_and_infinite_numbers_are_refused():
         KB.from_text("[0.5, w=inf] POS")
     with pytest.raises(PLXError):
         KB.from_json('{"format": "plx-kb", "version": 1, "clauses": [{"literals": ["POS"], "p": NaN}]}')
+
+
+@pytest.mark.parametrize("text, message", [
+    # fuzz17: a bad n= / pos= was a KeyError, a count past int64 an OverflowError
+    ("[0.5, n=abc] POS | ~a=b", "support 'abc' is not a number"),
+    ("[0.5, pos=1e999] POS | ~a=b", "positives '1e999' must be a finite number"),
+    ("[0.5, n=99999999999999999999999] POS | ~a=b", "is not a count of rows"),
+    ("[0.5, w=1" + "0" * 500 + "] POS", "must be a finite number > 0"),
+    ("# state={\"n_rows\": " + "9" * 5000 + "}\n[0.5] POS", "bad header value"),
+    ("# state=" + "[" * 100_000 + "\n[0.5] POS", "bad header value"),
+])
+def test_hostile_numbers_in_clause_text_are_one_clear_error(text, message):
+    with pytest.raises(PLXError, match=message):
+        KB.from_text(text)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("support", 2**70, "support=1180591620717411303424 is not a count of rows"),
+    ("positives", 10**400, "is not a count of rows"),
+    ("w", 10**400, "p and w must be numbers"),
+], ids=["support", "positives", "w"])
+def test_hostile_numbers_in_kb_json_are_one_clear_error(field, value, message):
+    X, y = example2()
+    doc = json.loads(direct_kb(X, y).to_json())
+    doc["clauses"][1][field] = value
+    with pytest.raises(PLXError, match=message):
+        KB.from_json(json.dumps(doc))
+    doc["clauses"][1][field] = "N"  # a number past int()'s 4300 digits
+    with pytest.raises(PLXError, match="number too long"):
+        KB.from_json(json.dumps(doc).replace('"N"', "9" * 5000))

@@ -75,6 +75,11 @@ def _json_doc(model):
     (lambda d: d["kb"].update(features=["colour", "colour"]), "field 'kb'"),
     (lambda d: d["kb"]["clauses"][0].update(w=1e308), "clauses[0]: clause: w=1e+308 must be"),
     (lambda d: d.update(n_train=True), "field 'n_train'"),
+    # fuzz17: counts past int64 and numbers past a float were an OverflowError (exit 1)
+    (lambda d: d["kb"]["clauses"][1].update(support=2**70),
+     "clauses[1]: clause: support=1180591620717411303424 is not a count of rows"),
+    (lambda d: d["kb"]["clauses"][0].update(positives=10**400), "positives=1000000"),
+    (lambda d: d["kb"]["clauses"][2].update(w=10**400), "p and w must be numbers"),
     (lambda d: d.pop("kb"), "lacks the field(s) ['kb']"),
     (lambda d: d.update(version=3), "model version 3"),
     (lambda d: d.update(version=2), "(version 2), and field 'classes' must list"),
