@@ -650,7 +650,12 @@ def cmd_predict(a: argparse.Namespace) -> None:
     out = _outputs(a, a.model, a.data)
     model = _model_with_rules(a)
     if a.dask or a.workers:  # partition by partition on a Dask cluster, the model sent once
+        import glob
+
         from .distributed import predict_model_dask
+
+        if not glob.glob(str(a.data)):  # (a file, a Parquet folder or a glob) before a cluster starts
+            raise CLIError(f"no file or folder matches {str(a.data)!r}")
 
         pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note,
                                   a.decimal)

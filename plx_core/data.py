@@ -295,10 +295,11 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     where = f"file {str(path)!r}"
     if size > max_bytes:
         raise DataError(f"{where} is {size:,} bytes, more than the cap of max_bytes={max_bytes:,}")
-    with open(path, "rb") as fh:
-        data = fh.read(max_bytes + 1)
-    if len(data) > max_bytes:  # the file grew after the size check
-        raise DataError(f"{where} is more than the cap of max_bytes={max_bytes:,}")
+    with open(path, "rb") as fh:  # its size, not the cap: a 10^20 cap allocated 10^20 bytes
+        data = fh.read(size + 1)
+    if len(data) > size:  # the file grew after the size check: never read half of it
+        raise DataError(f"{where} grew while it was read (past {size:,} bytes); read it "
+                        "again once it is complete")
     return data, where
 
 

@@ -19,6 +19,8 @@ default stays plain pandas in one process.
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,8 +53,10 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     if scheduler:
         return distributed.Client(scheduler)
     n = int(workers or 2)
-    if n < 1:
-        raise DataError(f"--workers must be at least 1, got {n}")
+    most = max(8, 4 * (os.cpu_count() or 1))  # checked before any process starts
+    if not 1 <= n <= most:
+        raise DataError(f"--workers must be between 1 and {most} (this machine has "
+                        f"{os.cpu_count() or 1} CPUs), got {n}")
     cluster = distributed.LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
                                        dashboard_address=None)
     return distributed.Client(cluster)

@@ -1742,3 +1742,20 @@ def test_a_file_lacking_a_feature_is_told_how_to_answer_without_it(tmp_path, cap
     new.write_text("a1,a2,a3,a4\n0,1,0,\n1,1,1,\n", encoding="utf-8")
     assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
     assert len(pd.read_csv(out)) == 2
+
+
+def test_limits_in_arguments_are_checked_before_the_work(model, queries, tmp_path, capsys):
+    """fuzz17: `--budget 99999999999999999999` made the reader allocate its cap (MemoryError,
+    exit 1); `--workers 10**20` started a cluster of that many processes; a missing file with
+    --workers started a cluster before it was found missing."""
+    code, _, err = run(["fit", EXAMPLE, "--label", "label", "--out", tmp_path / "m.json",
+                        "--budget", "99999999999999999999", "--no-progress"], capsys)
+    assert code == 0 and "error" not in err
+    code, _, err = run(["predict", model, queries, "--out", tmp_path / "o.csv",
+                        "--workers", "99999999999999999999"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "--workers must be between 1 and")
+    code, _, err = run(["predict", model, tmp_path / "nope.csv", "--out", tmp_path / "o.csv",
+                        "--workers", "2"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "no file or folder matches", "nope.csv")
