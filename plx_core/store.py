@@ -318,7 +318,7 @@ class Store:
         self.engine: Engine = sa.create_engine(self.url, future=True)
         if self.is_sqlite:
             _sqlite_setup(self.engine)
-        with self._write() as c:
+        with self._write() as c:  # (a damaged or foreign file: one line, `_driver_errors`)
             metadata.create_all(c)
             got = c.execute(sa.select(meta_table.c.value).where(meta_table.c.key == "schema")).scalar()
             if got is None:
@@ -347,11 +347,31 @@ class Store:
     # ------------------------------------------------------------------ transactions
 
     @contextmanager
+    def _driver_errors(self) -> Iterator[None]:
+        """The database driver's errors as one `DataError` naming the database and what to
+        do (a damaged, foreign or locked file; fuzz17: SQLAlchemy's own text is several lines
+        with a web link, and a damaged file's bytes could even raise UnicodeDecodeError)."""
+        try:
+            yield
+        except (sa.exc.DBAPIError, UnicodeDecodeError) as exc:
+            said = " ".join(str(getattr(exc, "orig", None) or exc).split())[:200]
+            if "locked" in said or "busy" in said:
+                hint = "another program is writing to it; try again in a moment"
+            elif isinstance(exc, UnicodeDecodeError) or any(w in said for w in (
+                    "not a database", "malformed", "corrupt", "no such", "no column")):
+                hint = ("it is damaged or is not a plx database: move it away (plx starts a new "
+                        "one) or put back a copy")
+            else:
+                hint = "the change was not saved"
+            raise DataError(f"the database {self.where()} cannot be used ({said}): {hint}") from exc
+
+    @contextmanager
     def _write(self, slow: bool = False) -> Iterator[Connection]:
         """One transaction that writes (SQLite: BEGIN IMMEDIATE, so the version checks in it
         see the latest commit and no other writer slips in between). `slow`: a rules save,
         which the crash tests hold open for `$PLX_FAULT_SLOW_SAVE` seconds before it commits."""
-        with self.engine.connect().execution_options(plx_write=True) as c, c.begin():
+        with self._driver_errors(), \
+                self.engine.connect().execution_options(plx_write=True) as c, c.begin():
             yield c
             delay = os.environ.get("PLX_FAULT_SLOW_SAVE") if slow else None
             if delay:
@@ -359,7 +379,7 @@ class Store:
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as c, c.begin():
+        with self._driver_errors(), self.engine.connect() as c, c.begin():
             yield c
 
     # ------------------------------------------------------------------ settings of the app

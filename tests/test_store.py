@@ -491,3 +491,22 @@ def test_one_shared_store_per_url(tmp_path):
     url = f"sqlite:///{tmp_path / 'a.db'}"
     assert Store.shared(url) is Store.shared(url)
     assert Store.shared(f"sqlite:///{tmp_path / 'b.db'}") is not Store.shared(url)
+
+
+@pytest.mark.parametrize("spoil, hint", [
+    (lambda db: db.write_bytes(bytes(range(256)) * 20), "damaged or is not a plx database"),
+    (lambda db: db.write_bytes(db.read_bytes()[: len(db.read_bytes()) // 2]),
+     "damaged or is not a plx database"),
+    (lambda db: (db.unlink(), sqlite3.connect(db).execute("create table plx_projects(x)")),
+     "damaged or is not a plx database"),
+])
+def test_a_damaged_or_foreign_database_is_one_line_naming_it(tmp_path, spoil, hint):
+    """fuzz17: SQLAlchemy's DatabaseError (several lines and a web link) or, for some damaged
+    bytes, a UnicodeDecodeError the app did not catch; now one DataError naming the file."""
+    Store(home=tmp_path).close()
+    for extra in ("plx.db-wal", "plx.db-shm"):
+        (tmp_path / extra).unlink(missing_ok=True)
+    spoil(tmp_path / "plx.db")
+    with pytest.raises(DataError, match=hint) as got:
+        Store(home=tmp_path).list_projects()
+    assert "\n" not in str(got.value) and "plx.db" in str(got.value)
