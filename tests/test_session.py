@@ -93,6 +93,16 @@ def test_prepare_errors_are_plain_words():
         prepare(raw, DataSettings("diagnosis", "malignant", features=()))
 
 
+def test_label_values_in_a_message_are_quoted_on_one_line():
+    """fuzz17: an upload whose label cells hold line breaks and commas ('\n93,1.234,5') made
+    a message of 20 lines whose values could not be told apart."""
+    rows = "a,y\n" + "".join(f'{i},"{v}"\n' for i, v in enumerate(["x\ny", "p, q", " yes"] * 3))
+    raw = read_upload(rows.encode(), "t.csv")
+    with pytest.raises(DataError, match=r"values: ' yes', 'p, q', 'x\\ny'") as got:
+        prepare(raw, DataSettings("y", None))
+    assert "\n" not in str(got.value)
+
+
 def test_prepare_multiclass_label_is_one_vs_rest():
     frame = pd.DataFrame({"a": list("xyzxyzxyzxyz"), "b": list("010101010101"),
                           "c": ["r", "g", "b"] * 4})

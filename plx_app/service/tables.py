@@ -361,7 +361,7 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
         vals = label_values(raw, settings.label)
         raise DataError(
             f"choose the positive class of the label {settings.label!r} (values: "
-            f"{', '.join(vals[:8])}{' …' if len(vals) > 8 else ''})"
+            f"{', '.join(map(repr, vals[:8]))}{' …' if len(vals) > 8 else ''})"
         )
     if settings.features is not None and not settings.features:
         raise DataError("choose at least one feature column")
