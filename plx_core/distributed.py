@@ -20,7 +20,6 @@ default stays plain pandas in one process.
 from __future__ import annotations
 
 import os
-
 from collections.abc import Sequence
 from typing import Any
 
