@@ -37,9 +37,12 @@ class OutputError(PLXError, ValueError):
 
 def safe_cell(v: Any) -> Any:
     """A cell a spreadsheet will not run: text starting with = + - @ tab or CR gets a leading
-    single quote (OWASP's advice for CSV injection); plain numbers such as `-0.5` stay."""
-    if isinstance(v, str) and v.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(v):
-        return "'" + v
+    single quote (OWASP's advice for CSV injection); plain numbers such as `-0.5` stay. Spaces
+    or a line break before the = count for nothing (fuzz17: ' =1+1' was written as it came)."""
+    if isinstance(v, str):
+        bare = v.lstrip(" \u00a0\n")
+        if bare.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(bare):
+            return "'" + v
     return v
 
 
