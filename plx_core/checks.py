@@ -4,11 +4,24 @@ same words."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from .errors import DataError
+
+
+def finite_number(value: Any) -> bool:
+    """True for a number (not a bool) a float holds finitely: what a file's numeric field must
+    be. An int of 400 digits is not (fuzz17: math.isfinite raised OverflowError on it)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def checked_threshold(value: Any, none_ok: bool = False) -> float | None:
@@ -17,9 +30,7 @@ def checked_threshold(value: Any, none_ok: bool = False) -> float | None:
     read as numbers. `none_ok`: None stands for "the model's own" and is returned as is."""
     if value is None and none_ok:
         return None
-    if (isinstance(value, (bool, np.bool_))
-            or not isinstance(value, (int, float, np.integer, np.floating))
-            or not 0.0 <= float(value) < 1.0):
+    if not finite_number(value) or not 0.0 <= float(value) < 1.0:
         raise DataError(f"threshold must be a number in [0, 1){' or None' if none_ok else ''}, "
                         f"got {value!r:.60}")
     return float(value)
@@ -40,4 +51,4 @@ def checked_int(name: str, value: Any, least: int | None = None, none_ok: bool =
     return int(value)
 
 
-__all__ = ["checked_int", "checked_threshold"]
+__all__ = ["checked_int", "checked_threshold", "finite_number"]

@@ -340,7 +340,7 @@ class Model:
     def load(cls, path: str | Path) -> Model:
         from .modelfile import load_model
 
-        return cls(load_model(_existing(path)))
+        return cls(load_model(_existing(path)), repr(str(path)))  # errors name the file
 
     def rows(self, table: Any, say: Callable[[str], None] = _note,
              decimal: str | None = None) -> pd.DataFrame:

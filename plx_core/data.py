@@ -27,6 +27,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .checks import finite_number
 from .encoding import (
     check_label_variants,
     column_names,
@@ -1991,8 +1992,7 @@ def _check_schema_dict(d: Any) -> None:
         if not isinstance(b.get("method"), str):
             raise bad(f"bins.{f}.method", "a string", b.get("method"))
         if not isinstance(cuts, list) or not all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
-            for c in cuts
+            finite_number(c) for c in cuts
         ) or any(a >= c for a, c in zip(cuts, cuts[1:])):
             raise bad(f"bins.{f}.cuts", "a list of increasing finite numbers", cuts)
         strs(f"bins.{f}.labels", labels)

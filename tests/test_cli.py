@@ -404,6 +404,7 @@ def _mutate(doc, path, value):
     (("kb", "clauses"), "oops", "field 'kb'"),
     (("positive",), 1, "field 'positive' must be a string"),
     (("version",), 99, "model version 99"),
+    (("threshold",), 10**400, "threshold must be a number in [0, 1)"),  # fuzz17: OverflowError
 ])
 def test_malformed_model_fields_are_named(path, value, needle, model, queries, tmp_path, capsys):
     bad = tmp_path / "bad.json"
@@ -421,7 +422,10 @@ def test_schema_with_bad_bins_is_named(model, queries, tmp_path, capsys):
                          ({"a1": {"method": "cuts", "cuts": [2, 1], "labels": ["x", "y", "z"]}},
                           "bins.a1.cuts"),
                          ({"a1": {"method": "cuts", "cuts": [1], "labels": ["x"]}},
-                          "1 cuts need 2 labels")]:
+                          "1 cuts need 2 labels"),
+                         # fuzz17: a cut of 400 digits was an OverflowError (exit 1)
+                         ({"a1": {"method": "cuts", "cuts": [10**400], "labels": ["x", "y"]}},
+                          "bins.a1.cuts' must be a list of increasing finite numbers")]:
         doc["schema"]["bins"] = bins
         bad.write_text(json.dumps(doc))
         code, _, err = run(["predict", bad, queries, "--out", tmp_path / "p.csv"], capsys)
