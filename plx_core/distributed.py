@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -82,7 +83,15 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
     if _is_csv(path):
         markers = list(MISSING_MARKERS if missing is None else missing)
         return dd.read_csv(path, dtype=str, keep_default_na=False, na_values=markers)
-    return dd.read_parquet(path)
+    if os.path.isdir(path) and not any(next(Path(path).glob(g), None) for g in (
+            "*.parquet", "*/*.parquet", "*.pq")):  # two levels: '/' is not searched whole
+        raise DataError(f"the folder {path!r} holds no Parquet parts (*.parquet); give a CSV, a "
+                        "Parquet file or a folder of Parquet parts")
+    try:
+        return dd.read_parquet(path)
+    except (ValueError, OSError) as exc:  # fuzz17: Dask's own words, several lines, exit 1
+        said = " ".join(str(exc).split())[-200:]
+        raise DataError(f"{path!r} cannot be read as Parquet ({said})") from None
 
 
 def _numbers_as_floats(frame: pd.DataFrame) -> pd.DataFrame:

@@ -482,3 +482,14 @@ def test_explain_on_the_cluster_says_which_rows_could_not_be_explained(client):
         else:  # explained as in memory
             assert row["features"] == features_text(e.features) != ""
             assert (row["lower"], row["upper"]) == pytest.approx(tuple(e.bounds))
+
+
+def test_a_folder_without_parquet_parts_is_one_clear_error(tmp_path):
+    """fuzz17: plx predict --workers on a folder of no Parquet exited 1 with Dask's own
+    several-line ValueError, and on '/' searched the whole disk."""
+    with pytest.raises(DataError, match="holds no Parquet parts"):
+        D.as_dask_frame(tmp_path)
+    (tmp_path / "part.0.parquet").write_bytes(b"not parquet at all")
+    with pytest.raises(DataError, match="cannot be read as Parquet") as got:
+        D.as_dask_frame(tmp_path).compute()
+    assert "\n" not in str(got.value)
