@@ -353,12 +353,12 @@ class Store:
         with a web link, and a damaged file's bytes could even raise UnicodeDecodeError)."""
         try:
             yield
-        except (sa.exc.DBAPIError, UnicodeDecodeError) as exc:
+        except (sa.exc.DBAPIError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             said = " ".join(str(getattr(exc, "orig", None) or exc).split())[:200]
             if "locked" in said or "busy" in said:
                 hint = "another program is writing to it; try again in a moment"
-            elif isinstance(exc, UnicodeDecodeError) or any(w in said for w in (
-                    "not a database", "malformed", "corrupt", "no such", "no column")):
+            elif not isinstance(exc, sa.exc.DBAPIError) or any(w in said for w in (
+                    "not a database", "malformed", "corrupt", "no such", "no column", "decode")):
                 hint = ("it is damaged or is not a plx database: move it away (plx starts a new "
                         "one) or put back a copy")
             else:
@@ -400,7 +400,8 @@ class Store:
     def _info(self, r: Any) -> ProjectInfo:
         return ProjectInfo(r.id, r.name, _utc(r.created), _utc(r.updated), r.updated_by,
                            r.version, r.rules_version,
-                           DataRef(r.data_source, r.data_name, dict(r.data_options or {})))
+                           DataRef(r.data_source, r.data_name,
+                                   _json_obj(r.data_options, "data options in the database")))
 
     def list_projects(self) -> list[ProjectInfo]:
         """Every project, the most recently changed first."""
@@ -432,7 +433,8 @@ class Store:
             text = c.execute(sa.select(rule_versions.c.rules).where(
                 rule_versions.c.project_id == pid, rule_versions.c.n == r.rules_version)).scalar()
         rules = rules_from_text(text or "", f"project {r.name!r} rules")
-        return Project(self._info(r), dict(r.settings or {}), dict(r.kb or {}), rules,
+        return Project(self._info(r), _json_obj(r.settings, "settings in the database"),
+                       _json_obj(r.kb, "KB settings in the database"), rules,
                        r.data_blob, r.kb_blob)
 
     def blob(self, sha: str) -> bytes:

@@ -510,3 +510,23 @@ def test_a_damaged_or_foreign_database_is_one_line_naming_it(tmp_path, spoil, hi
     with pytest.raises(DataError, match=hint) as got:
         Store(home=tmp_path).list_projects()
     assert "\n" not in str(got.value) and "plx.db" in str(got.value)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("'{\"lab'", "cannot be used .*damaged"), ("X'c3'", "cannot be used .*damaged"),
+    ("'[1, 2]'", "settings in the database must be a JSON object"),
+])
+def test_a_damaged_project_row_is_one_line(tmp_path, value, message):
+    """fuzz17: a byte-flipped settings column raised the JSON decoder's own error (or a
+    TypeError for a list), which the dashboard's store guard does not catch."""
+    from plx_app.service.projects import first_project
+
+    s = Store(home=tmp_path)
+    pid = first_project(s, None)
+    s.close()
+    with sqlite3.connect(tmp_path / "plx.db") as con:
+        con.execute(f"update plx_projects set settings = {value}")
+    s = Store(home=tmp_path)
+    with pytest.raises(DataError, match=message):
+        s.list_projects()
+        s.get(pid)
