@@ -359,13 +359,13 @@ CHILD = textwrap.dedent("""
     import os, sys
     from plx_core import KB, parse_rules
     from plx_core.store import Store, DataRef
-    kb = KB(("a", "b"), {"a": ("1", "2"), "b": ("1", "2")})
+    kb = KB(("a", "b"), {"a": tuple(map(str, range(1, 400))), "b": ("1", "2")})
     s = Store(home=sys.argv[1])
     p = s.find("p") or s.create("p", DataRef("builtin", "paper-example"))
     mode = sys.argv[2]
     n = s.get(p.id).rules_version
     while True:
-        text = "\\n".join(f"IF a=1 AND b=2 THEN POS [p=0.5, w={n + 1}.{i}, id=r{i}]" for i in range(1, 400))
+        text = "\\n".join(f"IF a={i} AND b=2 THEN POS [p=0.5, w={n + 1}.{i}, id=r{i}]" for i in range(1, 400))
         if mode == "slow" and n == 1:
             os.environ["PLX_FAULT_SLOW_SAVE"] = "60"
             print("saving", n + 1, flush=True)
