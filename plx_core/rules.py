@@ -202,9 +202,16 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
     """The comparison `name op value` as the model's bins of `name` that lie wholly on its side
     (and, for NOT, those wholly on the other side): ("cmp", name, in-leaves, out-leaves). A
     threshold a bin straddles (bins hold their lower edge, so `x > c` and `x <= c` straddle
-    the bin [c, d) too), a feature without number bins, or no model: one line, refused."""
+    the bin [c, d) too), a feature without number bins, or no model: one line, refused —
+    except `x < c` / `x >= c` without a model, or on a column of categories holding the value
+    `<c` / `≥c` (a lab column of only `<5` and `>100` stays categories): that one value, as
+    `rule_text` writes a rule on it, so every saved rule reads back."""
     said = f"{quote(name)} {op} {value}"
     col = tok.col
+    label = {"<": f"<{value}", ">=": f"≥{value}"}.get(op)  # the one open bin `rule_text` folds
+    if label is not None and (kb is None or (label in kb.known_domains().get(name, ())
+                                             and bin_cuts(kb.known_domains()[name]) is None)):
+        return ("lit", name, label, False, tok, tok)  # a category written like a bin: itself
     if kb is None:
         raise ClauseSyntaxError(f"{said}: a comparison is read on the model's bins of {name!r}, "
                                 f"and no model is given (parse_rules(text, kb)); without one "
@@ -815,8 +822,9 @@ def _run(values: set[str]) -> tuple[str | None, str | None] | None:
     """The span of number bins `values` when they are one run without a gap (each bin's upper
     edge the next one's lower), as (lower, upper) edges written as in the labels; None if not."""
     spans = [bin_span(v) for v in values]
-    if any(sp is None for sp in spans) or (None, None) in spans:
-        return None
+    if any(sp is None or sp == (None, None) or not all(
+            e is None or _NUMBER.fullmatch(e) for e in sp) for sp in spans):
+        return None  # not plain-number bins (a category `<a`, a date's `<2022-01-01`)
     spans.sort(key=lambda sp: -np.inf if sp[0] is None else float(sp[0]))
     if any(a[1] is None or b[0] is None or float(a[1]) != float(b[0])
            for a, b in zip(spans, spans[1:])):
@@ -850,7 +858,7 @@ def _folded(conjs: list[list[Cond]], sep: str = "=") -> list[list[str]]:
                 c[0] == f and c[2] for cj in conjs for c in cj):
             continue
         span = _run(runs[0])
-        if span is None or (len(runs[0]) < 2 and None not in span):
+        if span is None or span == (None, None) or (len(runs[0]) < 2 and None not in span):
             continue
         cmp = _compared(f, *span)
         return [cond[:pos] + cmp + cond[pos:] for cond in _folded(list(map(list, rests)), sep)] \

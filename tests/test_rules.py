@@ -4,6 +4,7 @@ import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -180,7 +181,8 @@ def test_rule_text_round_trip(direct):
 ALPHABET = st.characters(codec="utf-8", exclude_categories=("Cs",))
 NAMES = st.text(ALPHABET, max_size=10) | st.sampled_from(
     ["x!", "a = b", "worst radius", "[13.5, 16.82)", "POS", "not", "and", "&", "'q'", "a\u2028b",
-     "a\x85b", "#1", "a|b", "~a", "¬", "x!=1", "p", "off", "", " ", '"', "\\", "∧", "a:b"])
+     "a\x85b", "#1", "a|b", "~a", "¬", "x!=1", "p", "off", "", " ", '"', "\\", "∧", "a:b",
+     "<0", "≥7", "<a", "<0]", "<5"])  # values written like a bin (a censored lab category)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -198,6 +200,23 @@ def test_any_rule_reads_back_as_itself(conds, head, p, w, on):
     assert rule_text(back[0], with_id=True) == text
     assert "\u2028" not in text and "\x85" not in text  # line separators are escaped
     assert parse_rules(rules_text([rule])) == [rule]
+
+
+@pytest.mark.parametrize("values", [["<5"], [">100"], ["<5", ">100"], ["<a", "≥b"], ["<5", "≥5"]])
+def test_a_rule_on_categories_written_like_bins_reads_back(values):
+    """A lab column of only `<5` and `>100` stays categories: a rule on them is saved and read
+    back as the same clauses with the model (a single `<5` was written `crp < 5`, which the model
+    refused as 'not binned as numbers'; two values `<a`, `≥b` crashed the writer)."""
+    rng = np.random.default_rng(3)
+    crp = rng.choice(["<5", ">100", "<a", "≥b", "≥5"], 120)
+    kb = direct_kb(pd.DataFrame({"crp": crp, "ward": rng.choice(["A", "B"], 120)}),
+                   rng.random(120) < 0.3)
+    text = "IF " + " OR ".join(f'crp="{v}"' for v in values) + " THEN POS [p=0.9]"
+    rules = parse_rules(text, kb)
+    saved = rules_text(rules)
+    assert parse_rules(saved, kb) == rules
+    assert parse_rules(saved) == rules  # without the model too
+    assert {lit.value for c in rules for lit in c.literals if lit.atom == "crp"} == set(values)
 
 
 @FUZZ
@@ -568,7 +587,7 @@ def test_a_comparison_does_not_fire_on_a_missing_value(numeric):
 
 
 @pytest.mark.parametrize("text, kb_given, message", [
-    ("IF x >= 6 THEN POS [p=0.9]", False, "no model is given"),
+    ("IF x > 6 THEN POS [p=0.9]", False, "no model is given"),
     ("IF colour > 1 THEN POS [p=0.9]", True,
      "colour > 1: 'colour' is not binned as numbers in this model (its values are"),
     ("IF x >= six THEN POS [p=0.9]", True, "x >= six: a comparison needs a number after >="),
