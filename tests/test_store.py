@@ -452,6 +452,22 @@ def test_sigkill_at_random_moments_of_saving(tmp_path):
 # --------------------------------------------------------------------------- rule sets
 
 
+def test_diff_names_an_or_rule_changed_whole_once():
+    """A comparison on a number is one rule kept as the OR of its bins: disabling it is one
+    change in the history ("changed r1 (disabled)"), not one a bin; parts changed unlike
+    each other are named each."""
+    from dataclasses import replace as changed
+
+    from plx_core.kb import POS, Literal, WeightedClause
+
+    parts = [WeightedClause((Literal(POS, None, False), Literal("crp", v, True)), 0.9, 5.0,
+                            "rule", id=f"r1.{i}") for i, v in enumerate(["[50, 80)", "≥80"], 1)]
+    off = [changed(c, enabled=False) for c in parts]
+    assert diff_rules(parts, off).summary() == "changed r1 (disabled)"
+    mixed = [off[0], changed(parts[1], w=2.0)]
+    assert diff_rules(parts, mixed).summary() == "changed r1.1 (disabled); changed r1.2 (w 5 → 2)"
+
+
 def test_diff_names_what_changed():
     a = rules(R1 + "\n" + R2)
     b = [a[0].__class__(a[0].literals, 0.5, a[0].w, "rule", id="r1")] + rules(R3)
