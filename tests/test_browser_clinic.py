@@ -150,6 +150,20 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             body = _reads_plainly(app, "Rules").replace("tie (reported readmitted ≠ yes)",
                                                         "readmitted ≠ yes")
             assert f"{said[decision.split(' (')[0]]} → {said[flip_to]}" in body, body
+            # a comparison on a number (kept as the bins on its side) is one rule as written:
+            # one entry in the editor, counted once (the hint's own example, weighing little)
+            app.idle()  # an expander opens without a run: clicked once the page is still
+            app.page.get_by_text("…or type whole rules").first.click()
+            app.expect("Add these rules")
+            typed = app.widget("stTextArea", "Rules").locator("textarea").get_attribute("placeholder")
+            assert typed.startswith("IF ") and " >= " in typed, typed
+            app.fill_in_form("stTextArea", "Rules", typed.replace("w=5", "w=0.001"))
+            # its answer shows inside the box, which stays open (it closed: the form's
+            # "Added r1" above it went away on this run, and Streamlit drew it anew, closed)
+            app.click_button("Add these rules", expect="Added one rule: r2")
+            assert "Rules: 2 (2 enabled)" in app.sidebar_text()
+            _, picked = app.select_index("Edit rule", 1)
+            assert picked.startswith("r2: IF ") and "r2." not in picked, picked
             app.nav("Query", expect="Answer")
             assert _decision(app) == flip_to
 

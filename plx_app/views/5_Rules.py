@@ -83,7 +83,10 @@ if submitted:
     except Exception as exc:  # e.g. a condition without '='
         error(f"The rule could not be read: {exc}")
 
-with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)"):
+# open while it holds typed text: its answer (added / the line that could not be read) shows
+# inside it, and a message above it coming or going made Streamlit draw it closed again
+with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)",
+                 expanded=bool(st.session_state.get("r_rules_text")), key="r_rules_box"):
     with st.form("rule_text_form"):
         compare = wording.example_comparison(domains)
         st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=50] — typed, THEN POS means {pos_name} '
