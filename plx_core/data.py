@@ -506,10 +506,18 @@ def described_rows(cells: np.ndarray, missing: Sequence[str] = MISSING_MARKERS,
     which would make each such column one odd value and the label two extra classes."""
     if len(cells) <= 2 * most:
         return []
-    rest = pd.DataFrame(cells[most:most + 200]).replace(list(missing), np.nan)  # a sample
-    read = rest.apply(lambda c: pd.to_numeric(c, errors="coerce"))
-    numeric = np.flatnonzero(rest.notna().any().to_numpy()
-                             & (read.notna().sum() >= 0.95 * rest.notna().sum()).to_numpy())
+    markers = set(missing)
+
+    def numeric(j: int) -> bool:  # later cells (a sample) numbers, up to a few texts
+        c = pd.Series(cells[most:most + 200, j], dtype=object)
+        c = c[~c.isin(markers)]
+        return len(c) > 0 and pd.to_numeric(c, errors="coerce").notna().mean() >= 0.95
+
+    first = pd.Series(cells[0], dtype=object)
+    plain = first.isin(markers).to_numpy() | pd.to_numeric(first, errors="coerce").notna().to_numpy()
+    if (~plain).sum() < 2 or any(numeric(j) for j in np.flatnonzero(plain)):
+        return []  # the first row holds a number (or a marker) in a column of numbers: data
+    numeric = [j for j in np.flatnonzero(~plain) if numeric(j)]
     if len(numeric) < 2:
         return []
     out = []
