@@ -461,6 +461,13 @@ def test_the_vote_on_finer_bins_answers_only_past_the_vote_on_the_fits_cuts_by_t
     assert choose(y, None, None, oof, offsets={fine: 2 * VOTE_MARGIN}).key == fine
 
 
+def _missing(y: np.ndarray, k: int) -> np.ndarray:
+    """Out-of-fold means that find every positive of `y` but the first `k`."""
+    m = np.where(y, 0.9, 0.1)
+    m[:k] = 0.1
+    return m
+
+
 def test_the_smooth_vote_answers_past_a_tree_scored_alike_by_any_lead_others_by_the_margin():
     # Rare 10% run 7: the smooth vote led a depth-4 tree by 0.008 out of fold, both scored on
     # their folds' own cut points with the same credit; the tree answered (tested 0.46 against
@@ -470,26 +477,21 @@ def test_the_smooth_vote_answers_past_a_tree_scored_alike_by_any_lead_others_by_
 
     y = np.arange(1000) < 500
 
-    def missing(k):  # out-of-fold means that miss the first k positives
-        m = np.where(y, 0.9, 0.1)
-        m[:k] = 0.1
-        return m
-
     fine, credit = vote_key(32), 0.002
     alike = {fine: credit, "tree-all": credit}
-    s = choose(y, None, None, {"tree-all": missing(10), fine: missing(5)}, offsets=alike)
+    s = choose(y, None, None, {"tree-all": _missing(y, 10), fine: _missing(y, 5)}, offsets=alike)
     assert 0 < s.scores[fine] - s.scores["tree-all"] < VOTE_MARGIN
     assert (s.chosen, s.key) == ("direct-vote", fine) and "not more than" not in s.reason
     # a smooth vote that only ties the tree does not answer
-    s = choose(y, None, None, {"tree-all": missing(5), fine: missing(5)}, offsets=alike)
+    s = choose(y, None, None, {"tree-all": _missing(y, 5), fine: _missing(y, 5)}, offsets=alike)
     assert s.key == "tree-all"
     # the Direct KB without the credit: the margin
-    oof = {"direct": missing(10), "tree-all": missing(20), fine: missing(5)}
+    oof = {"direct": _missing(y, 10), "tree-all": _missing(y, 20), fine: _missing(y, 5)}
     s = choose(y, None, None, oof, offsets=alike)
     assert 0 < s.scores[fine] - s.scores["direct"] < VOTE_MARGIN and s.key == "direct"
     assert (f"{fine} scored {s.scores[fine]:.3f}, not more than 0.01 above direct "
             f"({s.scores['direct']:.3f})") in s.reason
-    s = choose(y, None, None, {"tree-all": missing(10), "direct-vote": missing(5)})
+    s = choose(y, None, None, {"tree-all": _missing(y, 10), "direct-vote": _missing(y, 5)})
     assert s.key == "tree-all"
     assert f"direct-vote scored {s.scores['direct-vote']:.3f}, not more than 0.01" in s.reason
 
@@ -526,13 +528,8 @@ def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
     # and no word why (a 200,000-row table: "tree-all 0.645 …; next direct-vote bins=8 0.648")
     y = np.arange(1000) < 500
 
-    def missing(k):  # out-of-fold means that miss the first k positives
-        m = np.where(y, 0.9, 0.1)
-        m[:k] = 0.1
-        return m
-
-    s = choose(y, None, None, {"tree-all": missing(100), "direct-vote": missing(105),
-                               "direct-vote pairs": missing(98)})
+    s = choose(y, None, None, {"tree-all": _missing(y, 100), "direct-vote": _missing(y, 105),
+                               "direct-vote pairs": _missing(y, 98)})
     assert s.chosen == "tree-all" and s.scores["direct-vote pairs"] > s.scores["tree-all"]
     assert "next direct-vote 0.883" in s.reason
     assert ("direct-vote pairs scored 0.891, not more than 0.01 above direct-vote (0.883), "
