@@ -49,18 +49,18 @@ class RulesDiff:
         parts = []
         if self.added:
             parts.append("added " + _ids(self.added))
-        said: dict[str, list[str]] = {}  # an OR rule's clauses changed alike: named once
-        for old, new in self.changed:
-            said.setdefault(base_id(rule_key(new)), []).append(_what_changed(old, new))
-        for old, new in self.changed:
-            rid, what = base_id(rule_key(new)), _what_changed(old, new)
-            if rid not in said:
-                continue
-            if len(set(said[rid])) == 1 and len(said[rid]) > 1:
+        whats = [(rule_key(new), _what_changed(old, new)) for old, new in self.changed]
+        by_rule: dict[str, list[str]] = {}  # an OR rule's clauses changed alike: named once
+        for key, what in whats:
+            by_rule.setdefault(base_id(key), []).append(what)
+        named: set[str] = set()
+        for key, what in whats:
+            rid = base_id(key)
+            if len(by_rule[rid]) == 1 or len(set(by_rule[rid])) > 1:
+                parts.append(f"changed {key} ({what})")
+            elif rid not in named:
                 parts.append(f"changed {rid} ({what})")
-                del said[rid]
-            else:
-                parts.append(f"changed {rule_key(new)} ({what})")
+                named.add(rid)
         if self.removed:
             parts.append("removed " + _ids(self.removed))
         return "; ".join(parts) or "no change"
