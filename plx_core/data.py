@@ -722,18 +722,22 @@ _DATE_WORDS = ("date", "dates", "datetime", "datum", "fecha", "dob")
 """Words of a header that name a date ('admission_date', 'Visit Date', 'AdmitDate', 'DOB')."""
 
 
+def _header_words(name: Any) -> set[str]:
+    """A header's words, lower case, split at spaces, '_', '-', '.' and lower-to-upper case
+    ('AdmitDate': admit, date; 'updated' stays one word)."""
+    return {w.lower() for w in re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))}
+
+
 def names_a_date(name: Any) -> bool:
-    """Whether a column's header names a date by one of its words (`_DATE_WORDS`; words split
-    at spaces, '_', '-', '.' and lower-to-upper case: 'updated' and 'update_count' do not)."""
-    words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
-    return any(w.lower() in _DATE_WORDS for w in words)
+    """Whether a column's header names a date by one of its words (`_DATE_WORDS`, split by
+    `_header_words`: 'updated' and 'update_count' do not)."""
+    return not _header_words(name).isdisjoint(_DATE_WORDS)
 
 
 def names_a_duration(name: Any) -> bool:
-    """Whether a column's header names a length of time by one of its words (`_DURATION_WORDS`,
-    split as `names_a_date` splits them)."""
-    words = re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name))
-    return any(w.lower() in _DURATION_WORDS for w in words)
+    """Whether a column's header names a length of time by one of its words
+    (`_DURATION_WORDS`, split by `_header_words`)."""
+    return not _header_words(name).isdisjoint(_DURATION_WORDS)
 
 
 def excel_dates(name: Any, x: np.ndarray) -> bool:
@@ -795,7 +799,9 @@ def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
         text = pd.Series(uniq, dtype=object).map(lambda v: v.strip() if isinstance(v, str) else v)
         read = _days(pd.Series(pd.to_datetime(text, format=date_format, errors="coerce",
                                               utc=True)))
-        read = np.where(np.isnan(read), _serial_days(text), read)  # 44932 among dates: Excel's
+        if (unread := np.isnan(read)).any():  # 44932 among dates: Excel's serial day number
+            read = read.copy()  # only the values no date format read are tried as serials
+            read[unread] = _serial_days(text[unread])
         return np.where(codes >= 0, read[np.maximum(codes, 0)] if len(read) else np.nan, np.nan)
     if s.dt.tz is None:
         s = s.dt.tz_localize("UTC")
