@@ -456,7 +456,7 @@ def _used_ids(kb: KB | None) -> set[str]:
 
 
 def _groups(ids: Iterable[str]) -> set[str]:
-    return {i.split(".")[0] if re.fullmatch(r".+\.\d+", i) else i for i in ids}
+    return {rule_group(i) for i in ids}
 
 
 def _check_size(text: str | Iterable[str]) -> list[str]:
@@ -867,8 +867,10 @@ def _folded(conjs: list[list[Cond]], sep: str = "=") -> list[list[str]]:
 
 
 def rule_group(clause_id: str) -> str:
-    """The rule a clause id belongs to: `r3` for the parts `r3.1`, `r3.2` of an OR rule."""
-    return clause_id.split(".")[0] if re.fullmatch(r".+\.\d+", clause_id) else clause_id
+    """The rule a clause id belongs to: `r3` for the parts `r3.1`, `r3.2` of an OR rule (only
+    the last `.N` is the part's number: `my.rule.2` is a part of `my.rule`)."""
+    head, _, tail = clause_id.rpartition(".")
+    return head if head and tail.isdecimal() else clause_id
 
 
 def rule_groups(rules: KB | Iterable[WeightedClause]) -> list[tuple[str, list[WeightedClause]]]:

@@ -1,8 +1,9 @@
 """Rule sets as values: what changed between two versions, and merging two sets.
 
 A rule set is a sequence of weighted clauses with source "rule", each known by its id (the
-clauses of an OR rule share a base id: `r3.1`, `r3.2`). These pure functions back the saved
-rules history (`plx_core.store`) and the dashboard's import choices (merge or replace).
+clauses `r3.1`, `r3.2` of an OR rule belong to rule `r3`: `rules.rule_group`). These pure
+functions back the saved rules history (`plx_core.store`) and the dashboard's import choices
+(merge or replace).
 """
 
 from __future__ import annotations
@@ -11,17 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .clause import WeightedClause
+from .rules import rule_group
 
 
 def rule_key(c: WeightedClause, i: int = 0) -> str:
     """The name a rule is tracked by across versions: its id, else its position."""
     return c.id if c.id else f"#{i + 1}"
-
-
-def base_id(rule_id: str) -> str:
-    """`r3` for `r3.2` (a clause of an OR rule), else the id itself."""
-    head, _, tail = rule_id.rpartition(".")
-    return head if head and tail.isdigit() else rule_id
 
 
 def _content(c: WeightedClause) -> tuple:
@@ -52,10 +48,10 @@ class RulesDiff:
         whats = [(rule_key(new), _what_changed(old, new)) for old, new in self.changed]
         by_rule: dict[str, list[str]] = {}  # an OR rule's clauses changed alike: named once
         for key, what in whats:
-            by_rule.setdefault(base_id(key), []).append(what)
+            by_rule.setdefault(rule_group(key), []).append(what)
         named: set[str] = set()
         for key, what in whats:
-            rid = base_id(key)
+            rid = rule_group(key)
             if len(by_rule[rid]) == 1 or len(set(by_rule[rid])) > 1:
                 parts.append(f"changed {key} ({what})")
             elif rid not in named:
@@ -68,7 +64,7 @@ class RulesDiff:
 
 def _ids(rules: Sequence[WeightedClause]) -> str:
     """Rule ids, an OR rule's clauses (`r2.1`, `r2.2`) named once (`r2`)."""
-    return ", ".join(dict.fromkeys(base_id(rule_key(c, i)) for i, c in enumerate(rules)))
+    return ", ".join(dict.fromkeys(rule_group(rule_key(c, i)) for i, c in enumerate(rules)))
 
 
 def _what_changed(old: WeightedClause, new: WeightedClause) -> str:
@@ -95,7 +91,7 @@ def diff_rules(old: Sequence[WeightedClause], new: Sequence[WeightedClause]) -> 
 
 
 def _fresh_ids(taken: Iterable[str]) -> Iterable[str]:
-    used = {base_id(t) for t in taken}
+    used = {rule_group(t) for t in taken}
     n = 1
     while True:
         if f"r{n}" not in used:
@@ -106,7 +102,7 @@ def _fresh_ids(taken: Iterable[str]) -> Iterable[str]:
 
 def _renamed(c: WeightedClause, new_base: str) -> WeightedClause:
     old = c.id or ""
-    suffix = old[len(base_id(old)):] if old else ""
+    suffix = old[len(rule_group(old)):] if old else ""
     return replace(c, id=new_base + suffix)
 
 
@@ -118,19 +114,19 @@ def merge_rules(current: Sequence[WeightedClause],
     have = {_content(c) for c in current}
     out = list(current)
     fresh = _fresh_ids([c.id for c in (*current, *incoming) if c.id])
-    taken = {base_id(c.id) for c in current if c.id}
+    taken = {rule_group(c.id) for c in current if c.id}
     renames: dict[str, str] = {}
     for c in incoming:
         if _content(c) in have:
             continue
         have.add(_content(c))
-        if c.id and base_id(c.id) in taken:
-            b = base_id(c.id)
+        if c.id and rule_group(c.id) in taken:
+            b = rule_group(c.id)
             if b not in renames:
                 renames[b] = next(fresh)
             c = _renamed(c, renames[b])
         elif c.id:
-            taken.add(base_id(c.id))
+            taken.add(rule_group(c.id))
         out.append(replace(c, source="rule"))
     return out
 
@@ -169,11 +165,11 @@ def merge3(base: Sequence[WeightedClause], theirs: Sequence[WeightedClause],
     fresh = _fresh_ids([c.id for c in out if c.id] + [c.id for c in clashes if c.id])
     renames: dict[str, str] = {}
     for c in clashes:
-        bb = base_id(c.id or "")
+        bb = rule_group(c.id or "")
         if bb not in renames:
             renames[bb] = next(fresh)
         out.append(_renamed(c, renames[bb]))
     return Merged(out, tuple(rule_key(c) for c in clashes))
 
 
-__all__ = ["Merged", "RulesDiff", "base_id", "diff_rules", "merge3", "merge_rules", "rule_key"]
+__all__ = ["Merged", "RulesDiff", "diff_rules", "merge3", "merge_rules", "rule_key"]

@@ -31,6 +31,7 @@ from plx_core.rules import (
     rules_text,
     with_rules,
 )
+from plx_core.ruleset import diff_rules
 
 Q0101 = as_query("0101")
 
@@ -166,6 +167,23 @@ def test_duplicate_ids_are_refused(direct):
     with pytest.raises(ClauseSyntaxError, match="rule id 'x' is already used") as exc:
         parse_rules("IF a2=0 THEN POS [p=0.9, id=x]", direct)
     assert exc.value.column == 29
+
+
+def test_an_id_with_dots_keeps_its_or_rule_whole(direct):
+    # an OR rule's parts are `<id>.1`, `<id>.2`: only the last `.N` names the part, so a rule
+    # `clinic.v2` stays one rule beside a rule `clinic` in the list, the text and edits
+    text = ("IF a1=1 OR a2=0 THEN POS [p=0.9, id=clinic.v2]\n"
+            "IF a3=1 THEN POS [p=0.6, id=clinic]\n")
+    rules = parse_rules(text, direct)
+    assert [c.id for c in rules] == ["clinic.v2.1", "clinic.v2.2", "clinic"]
+    listed = list_rules(rules)
+    assert listed["id"].tolist() == ["clinic.v2", "clinic"]
+    assert listed["n_clauses"].tolist() == [2, 1]
+    assert rules_text(rules) == text
+    assert diff_rules([], rules).summary() == "added clinic.v2, clinic"
+    kb = with_rules(direct, rules)
+    remove_rule(kb, "clinic.v2")
+    assert [c.id for c in kb.rules] == ["clinic"]
 
 
 def test_rule_text_round_trip(direct):
