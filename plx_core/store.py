@@ -37,6 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from .clause import WeightedClause
 from .errors import DataError, PLXError
+from .rules import rule_groups
 from .ruleset import diff_rules
 from .textformat import parse_clause
 
@@ -119,7 +120,7 @@ rule_versions = sa.Table(
     sa.Column("created", Stamp, nullable=False),
     sa.Column("note", sa.Text, nullable=False),
     sa.Column("summary", sa.Text, nullable=False),
-    sa.Column("n_rules", sa.Integer, nullable=False),
+    sa.Column("n_rules", sa.Integer, nullable=False),  # rules (`rules.rule_groups`), not clauses
     sa.Column("rules", sa.Text, nullable=False),  # one clause-text line per rule clause
     sa.UniqueConstraint("project_id", "n", name="uq_plx_rule_versions_project_n"),
 )
@@ -217,7 +218,7 @@ class RulesVersion:
     created: datetime
     note: str
     summary: str
-    n_rules: int
+    n_rules: int  # rules as the user typed them: an OR rule or a range rule counts once
 
 
 @dataclass(frozen=True)
@@ -585,10 +586,11 @@ class Store:
         rules_from_text(text)  # what is saved must read back
         summary = diff_rules(before, rules).summary()
         now = _now()
+        n_rules = len(rule_groups(rules))  # rules as typed: an OR or a range rule is one
         c.execute(rule_versions.insert().values(
             project_id=pid, n=n, author=author, created=now, note=note, summary=summary,
-            n_rules=len(rules), rules=text))
-        return RulesVersion(n, author, now, note, summary, len(rules))
+            n_rules=n_rules, rules=text))
+        return RulesVersion(n, author, now, note, summary, n_rules)
 
     def save_rules(self, pid: int, rules: Sequence[WeightedClause], base: int, *,
                    author: str = "", note: str = "") -> RulesVersion:

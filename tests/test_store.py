@@ -174,6 +174,21 @@ def test_history_records_who_when_why_and_what(store):
     assert len(store.history(p.id)) == 3
 
 
+def test_history_counts_rules_as_typed_not_their_clauses(store):
+    # a range on a binned number is one clause per bin and an OR rule one per part; the history's
+    # "rules" column counts what the user typed
+    kb = KB(("crp", "a"), {"crp": ("<10", "[10, 30)", "[30, 50)", "[50, 70)", "≥70"), "a": ("1", "2")})
+    p = store.create("p", BUILTIN)
+    typed = parse_rules("IF crp >= 30 THEN POS [p=0.9, w=5]\nIF a=1 OR a=2 THEN NOT POS [p=0.7]", kb)
+    assert len(typed) == 5
+    v1 = store.save_rules(p.id, typed, 0, author="Ann")
+    more = typed + parse_rules("IF a=1 THEN POS [p=0.6, id=lab.v2]", kb.with_rules(typed))
+    v2 = store.save_rules(p.id, more, v1.n, author="Ann")
+    assert (v1.n_rules, v2.n_rules) == (2, 3)
+    assert [h.n_rules for h in store.history(p.id)] == [3, 2]
+    assert store.history(p.id)[0].summary == "added lab.v2"
+
+
 def test_any_version_can_be_restored_and_history_is_kept(store):
     p = store.create("p", BUILTIN)
     store.save_rules(p.id, rules(R1), 0, author="Ann")
