@@ -12,6 +12,7 @@ from __future__ import annotations
 import bz2
 import csv
 import dataclasses
+import datetime
 import gzip
 import io
 import lzma
@@ -790,6 +791,57 @@ def holds_dates(s: pd.Series) -> bool:
     return pd.api.types.infer_dtype(s, skipna=True) in DATE_KINDS
 
 
+def held_clock(s: pd.Series) -> str | None:
+    """"duration" when a column holds lengths of time as such (timedelta64, Timedelta or
+    timedelta objects), "time" when it holds times of day (`datetime.time` objects), else
+    None: binned in minutes and labelled as they read (≥1h30m, <17:00), as dates are."""
+    if pd.api.types.is_timedelta64_dtype(s.dtype):
+        return "duration"
+    if s.dtype != object:
+        return None
+    vals = s.to_numpy()
+    present = vals[pd.notna(vals)]
+    if not len(present) or not isinstance(present[0], (datetime.time, datetime.timedelta)):
+        return None  # the first present cell decides before any scan (text, numbers: no)
+    if all(isinstance(v, datetime.time) for v in present):
+        return "time"
+    if all(isinstance(v, datetime.timedelta) for v in present):
+        return "duration"
+    return None
+
+
+def held_format(s: pd.Series) -> str:
+    """The number format of a column held as values that are no plain numbers: `DATE_ISO`
+    for dates, "duration" / "time" for lengths of time / times of day (`held_clock`), else
+    "plain" — how the estimator labels the bins of a column it is given."""
+    return DATE_ISO if holds_dates(s) else held_clock(s) or "plain"
+
+
+def held_minutes(s: pd.Series, clock: str) -> np.ndarray:
+    """Minutes of a column held as timedeltas ("duration") or times of day ("time"); NaN
+    where missing."""
+    if clock == "duration":
+        return pd.to_timedelta(s).dt.total_seconds().to_numpy(dtype=float) / 60.0
+    return np.array([v.hour * 60 + v.minute + (v.second + v.microsecond / 1e6) / 60
+                     if isinstance(v, datetime.time) else np.nan for v in s.to_numpy()],
+                    dtype=float)
+
+
+def as_held(x: np.ndarray, number_format: str, index: pd.Index) -> pd.Series:
+    """Numbers read as `number_format` given back as the values the estimator bins and labels
+    in that form (`held_format`): dates as datetimes, lengths of time as timedeltas, times of
+    day as `datetime.time`; other numbers as they are. One home for `estimator_rows` (plx fit,
+    the dashboard) and `discretize.fit_binnings`."""
+    if is_date_format(number_format):
+        return pd.Series(pd.to_datetime(x, unit="D"), index=index)
+    if number_format == "duration":
+        return pd.Series(pd.to_timedelta(x, unit="min"), index=index)
+    if number_format == "time":
+        t = pd.Series(pd.to_datetime(x, unit="m"), index=index).dt.time
+        return t.astype(object).where(pd.notna(x), None)
+    return pd.Series(x, index=index)
+
+
 def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
     """Days since 1970-01-01 (UTC; fractions for the time of day) of dates, or of text written
     as `date_format` or as an Excel serial day number among them (`_serial_days`); NaN where
@@ -895,7 +947,8 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
 
 
 def clock_text(minutes: float, clock: str) -> str:
-    """Minutes written as `clock` writes them: 510 → 08:30 ("time"), 150 → 2h 30m."""
+    """Minutes written as `clock` writes them: 510 → 08:30 ("time"), 150 → 2h30m (one word,
+    so a rule's comparison `wait >= 2h30m` reads it back, and it reads as the column did)."""
     secs = int(round(float(minutes) * 60))
     if clock == "time":
         h, rest = divmod(secs, 3600)
@@ -905,18 +958,30 @@ def clock_text(minutes: float, clock: str) -> str:
     h, rest = divmod(rest, 3600)
     mm, ss = divmod(rest, 60)
     parts = [f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (mm, "m"), (ss, "s")) if v]
-    return " ".join(parts) or "0m"
+    return "".join(parts) or "0m"
 
 
-def date_cuts(cuts: Sequence[float], x: np.ndarray) -> np.ndarray:
+def date_cuts(cuts: Sequence[float], x: np.ndarray, finer: float = 86400.0) -> np.ndarray:
     """Cut points of a date column moved up to the data's resolution (a whole day when every
     value is one, else a whole second), so that bins read as dates and split the values as
-    before: a cut c with lo < c ≤ hi between neighbouring values stays in (lo, hi]."""
+    before: a cut c with lo < c ≤ hi between neighbouring values stays in (lo, hi]. `finer`:
+    the units of the next resolution in one (86400 seconds a day; 60 a minute for clocks)."""
     c = np.asarray(cuts, dtype=float)
     v = np.asarray(x, dtype=float)
     v = v[np.isfinite(v)]
-    per = 1.0 if np.all(np.floor(v) == v) else 86400.0
+    per = 1.0 if np.all(np.floor(v) == v) else finer
     return np.unique(np.ceil(c * per - 1e-6) / per)
+
+
+def held_cuts(cuts: Sequence[float], x: np.ndarray, number_format: str) -> np.ndarray:
+    """Cut points moved to the data's resolution where their labels write it: dates (whole
+    days or seconds, `date_cuts`), times of day and lengths of time (whole minutes or
+    seconds: 880.5 → 14h41m, not 14h40m30s); plain numbers as they are."""
+    if is_date_format(number_format):
+        return date_cuts(cuts, x)
+    if number_format in CLOCK_FORMATS:
+        return date_cuts(cuts, x, 60.0)
+    return np.asarray(cuts, dtype=float)
 
 
 def date_text(days: float) -> str:
@@ -944,6 +1009,8 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
             return nudged(x, side), bad
     if pd.api.types.is_bool_dtype(s.dtype):
         raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
+    if (clock := held_clock(s)) is not None:  # timedeltas, times of day: their minutes
+        return held_minutes(s, clock), np.zeros(len(s), dtype=bool)
     if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(dtype=float, na_value=np.nan)
         return v - (_EXCEL_DAY0 if number_format == EXCEL_DATE else 0.0), np.zeros(len(v), bool)
@@ -1209,6 +1276,18 @@ def offsets_said(frame: pd.DataFrame, bins: Mapping[str, Binning]) -> str | None
             "(13:30+02:00) are read at their instant in UTC (11:30), as the bins print them")
 
 
+def serial_cells(values: pd.Series) -> tuple[int, str] | None:
+    """How many cells of a column of text are Excel's serial day numbers in `EXCEL_DAYS`
+    (`_serial_days`), with the first as an example ("'44932' → 2023-01-06"); None when none."""
+    text = values.map(lambda v: v.strip() if isinstance(v, str) else v)
+    days = _serial_days(text)
+    hit = ~np.isnan(days)
+    if not hit.any():
+        return None
+    i = int(np.flatnonzero(hit)[0])
+    return int(hit.sum()), f"{text.iloc[i]!r} → {date_text(days[i])}"
+
+
 def serials_said(values: pd.Series, binning: Binning) -> str | None:
     """How many cells of a column of dates written as text were Excel's serial day numbers
     instead (44932: a cell Excel did not format as a date), read as the days they count
@@ -1216,15 +1295,10 @@ def serials_said(values: pd.Series, binning: Binning) -> str | None:
     if not is_date_format(binning.number_format) or binning.number_format == EXCEL_DATE or \
             pd.api.types.is_numeric_dtype(values.dtype) or holds_dates(values):
         return None
-    text = values.map(lambda v: v.strip() if isinstance(v, str) else v)
-    days = _serial_days(text)
-    hit = ~np.isnan(days)
-    if not hit.any():
+    if (found := serial_cells(values)) is None:
         return None
-    i = int(np.flatnonzero(hit)[0])
-    return (f"{int(hit.sum())} cell(s) written as Excel's serial day numbers ({text.iloc[i]!r} → "
-            f"{date_text(days[i])}) among its dates, read as the days they count from "
-            "1899-12-30, as Excel does")
+    return (f"{found[0]} cell(s) written as Excel's serial day numbers ({found[1]}) among its "
+            "dates, read as the days they count from 1899-12-30, as Excel does")
 
 
 def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
@@ -1315,7 +1389,7 @@ def _read_uncensored(s: pd.Series, delimiter: str | None = None
     x, bad = _numbers(s)
     if bad.any() and (plain := _ascii_minus(s, bad)) is not None:
         s = plain  # the format of "−1,5" is read from "-1,5"
-    fmt = DATE_ISO if holds_dates(s) else "plain"
+    fmt = held_format(s)
     if fmt == "plain" and not bad.any() and excel_dates(s.name, x):
         fmt, x = EXCEL_DATE, x - _EXCEL_DAY0  # 44927 under 'admission_date': 2023-01-01
     elif pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
@@ -1653,6 +1727,17 @@ def _round_sig(x: np.ndarray, digits: int) -> np.ndarray:
     )
 
 
+def cut_text(cut: float, number_format: str = "plain") -> str:
+    """A cut point as its column is written, the one wording of a cut (bins, the Data page's
+    cut points, rules): a date (`date_text`), a time of day or length of time (`clock_text`:
+    17:00, 1h30m), else the number (`fmt_number`)."""
+    if is_date_format(number_format):
+        return date_text(cut)
+    if number_format in CLOCK_FORMATS:
+        return clock_text(cut, number_format)
+    return fmt_number(cut)
+
+
 def bin_labels(cuts: Sequence[float], name: str | None = None,
                number_format: str = "plain") -> tuple[str, ...]:
     """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
@@ -1660,10 +1745,7 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
     `is_date_format`) as dates: `<2022-01-01`."""
     p = name or ""
     inside = f"{p}∈" if p else ""
-    show = (date_text if is_date_format(number_format) else
-            (lambda v: clock_text(v, number_format)) if number_format in CLOCK_FORMATS
-            else fmt_number)
-    c = [show(v) for v in cuts]
+    c = [cut_text(v, number_format) for v in cuts]
     if not c:
         return (f"{inside}(-∞, ∞)",)
     mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
@@ -1684,28 +1766,47 @@ def bin_span(label: str) -> tuple[str | None, str | None] | None:
     return (a, b) if a is not None else (None, lo) if lo is not None else (hi, None)
 
 
-def bin_cuts(labels: Iterable[str]) -> tuple[float, ...] | None:
-    """The cut points of plain-number bin labels as `bin_labels` writes them (`<4.5`,
-    `[4.5, 7)`, `≥7`; any subset of one binning's labels), or None when the labels are not
-    such bins (a categorical column, dates, times of day): what a rule's `x >= 7` is resolved
+def cut_value(text: str, number_format: str = "plain") -> float | None:
+    """A cut written as `cut_text` writes it for `number_format` ("plain", or a clock:
+    "17:00", "1h30m") read back as the number it cuts at; None when it is not so written."""
+    if number_format in CLOCK_FORMATS:
+        v = float(_minutes(pd.Series([text], dtype=object), number_format)[0])
+    else:
+        try:
+            v = float(text)
+        except ValueError:
+            return None
+    return v if np.isfinite(v) else None
+
+
+def bin_reading(labels: Iterable[str]) -> tuple[tuple[float, ...], str] | None:
+    """The cut points of bin labels as `bin_labels` writes them (`<4.5`, `[4.5, 7)`, `≥7`;
+    `<17:00`; `≥1h30m`; any subset of one binning's labels) and the number format they are
+    written in ("plain", "time" or "duration"), or None when the labels are no such bins (a
+    categorical column, dates): what a rule's `x >= 7` or `wait >= 1h30m` is resolved
     against. Read back only if `bin_labels` of the cuts writes every label exactly."""
     labels = [str(v) for v in labels]
-    edges: set[float] = set()
+    texts: set[str] = set()
     for lab in labels:
         if lab == "(-∞, ∞)":
             continue
         m = _BIN_LABEL.fullmatch(lab)
         if m is None:
             return None
-        try:
-            found = [float(t) for t in m.groups() if t is not None]
-        except ValueError:
-            return None
-        if not all(np.isfinite(found)):
-            return None
-        edges.update(found)
-    cuts = tuple(sorted(edges))
-    return cuts if labels and set(labels) <= set(bin_labels(cuts)) else None
+        texts.update(t for t in m.groups() if t is not None)
+    for fmt in ("plain", *CLOCK_FORMATS):
+        found = [cut_value(t, fmt) for t in texts]
+        if labels and None not in found:
+            cuts = tuple(sorted(set(found)))  # type: ignore[arg-type]
+            if set(labels) <= set(bin_labels(cuts, None, fmt)):
+                return cuts, fmt
+    return None
+
+
+def bin_cuts(labels: Iterable[str]) -> tuple[float, ...] | None:
+    """The cut points of plain-number bin labels (`bin_reading`'s, when "plain"), or None."""
+    read = bin_reading(labels)
+    return read[0] if read is not None and read[1] == "plain" else None
 
 
 def quantile_cuts(values: np.ndarray, counts: np.ndarray, bins: int,
@@ -1782,9 +1883,7 @@ def fit_bins(
         c = np.round(lo + (hi - lo) * q, int(2 - math.floor(math.log10(step))))
     else:
         c = np.empty(0)
-    c = np.unique(c)
-    if is_date_format(number_format):
-        c = date_cuts(c, x)
+    c = held_cuts(np.unique(c), x, number_format)
     c = c[c > lo]
     return Binning(method, tuple(float(v) for v in c), bin_labels(c, name, number_format),
                    number_format)
@@ -1813,11 +1912,8 @@ def estimator_rows(schema: Schema, frame: pd.DataFrame, X: pd.DataFrame) -> tupl
     One home for the CLI and the dashboard, so both fit the same model on the same table."""
     from .discretize import is_numeric  # discretize builds on this module
 
-    numbers = {f: pd.Series(b.numbers(frame.loc[X.index, f]), index=X.index)
-               for f, b in schema.bins.items()}
-    for f, b in schema.bins.items():  # dates reach the estimator as dates (a time line)
-        if is_date_format(b.number_format):
-            numbers[f] = pd.Series(pd.to_datetime(numbers[f], unit="D"), index=X.index)
+    numbers = {f: as_held(b.numbers(frame.loc[X.index, f]), b.number_format, X.index)
+               for f, b in schema.bins.items()}  # dates as dates, 1h30m as a timedelta …
     raw = [f for f, v in numbers.items() if is_numeric(v)]
     X = X.copy()
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)

@@ -36,9 +36,11 @@ from .data import (
     Binning,
     bin_labels,
     column_numbers,
-    date_cuts,
     fit_bins,
-    holds_dates,
+    held_clock,
+    held_cuts,
+    held_format,
+    held_minutes,
 )
 from .errors import DataError
 
@@ -66,6 +68,8 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
         return s.to_numpy(dtype=float, na_value=np.nan)
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return column_numbers(s, DATE_ISO)
+    if (clock := held_clock(s)) is not None:  # lengths of time, times of day: minutes
+        return held_minutes(s, clock)
     vals = s.to_numpy(dtype=object)
     kind = pd.api.types.infer_dtype(vals, skipna=True)  # once: `holds_dates` reads the same kinds
     if s.dtype == object and kind in DATE_KINDS:
@@ -98,8 +102,9 @@ def is_numeric(s: pd.Series, max_categories: int = 10) -> bool:
     if not np.isfinite(x).all():  # ±inf fits an open end bin; as a category it is refused
         return bool(np.isfinite(x).any())
     whole = bool(np.all(np.floor(x) == x))
-    return not whole or len(np.unique(x)) > max_categories or (holds_dates(s) and len(
-        np.unique(x)) > 1)  # a few dates are still a time line (and Timestamps no category)
+    return not whole or len(np.unique(x)) > max_categories or (
+        held_format(s) != "plain" and len(np.unique(x)) > 1)  # a few dates (or times) are
+    # still a time line (and Timestamps no category)
 
 
 # --------------------------------------------------------------------------------------------
@@ -297,7 +302,7 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
     (`mdlp_cuts_many`)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
-    fmts = [DATE_ISO if holds_dates(values) else "plain" for values in columns]
+    fmts = [held_format(values) for values in columns]
     if method in ("quantile", "uniform"):
         return [fit_bins(values, method, max_bins, named=False, number_format=fmt)
                 for values, fmt in zip(columns, fmts)]
@@ -323,8 +328,8 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
             median = fit_bins(values, "quantile", 2, named=False, number_format=fmt)
             out.append(Binning(method, median.cuts, median.labels, fmt))
             continue
-        if fmt != "plain":  # dates: cuts on whole days (or seconds), labelled as dates
-            cuts = [float(c) for c in date_cuts(cuts, xs)]
+        if fmt != "plain":  # dates, times: cuts on whole days (minutes, seconds), so labelled
+            cuts = [float(c) for c in held_cuts(cuts, xs, fmt)]
         out.append(Binning(method, tuple(cuts), bin_labels(cuts, None, fmt), fmt))
     return out
 
@@ -411,16 +416,15 @@ def fit_binnings(binnings: Mapping[str, Binning], frame: pd.DataFrame, y: Any,
     """The columns of `binnings` (a schema's, which say how each column's text reads as
     numbers) cut again by `fit_cuts` on the rows of `frame` and their labels `y`: the cut
     points `PLXClassifier` would find on those rows, kept with each column's reading."""
-    from .data import is_date_format
+    from .data import as_held
 
     labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
     if len(labels) != len(frame):
         raise DataError(f"the rows have {len(frame)} entries but the labels {len(labels)}")
     out = {}
     for f, b in binnings.items():
-        x = pd.Series(b.numbers(frame[f]), index=frame.index, name=f)
-        if is_date_format(b.number_format):  # a time line, labelled as dates
-            x = pd.Series(pd.to_datetime(x, unit="D"), index=frame.index, name=f)
+        x = as_held(b.numbers(frame[f]), b.number_format, frame.index).rename(f)  # dates
+        # as dates, lengths of time as timedeltas …: labelled as the column reads
         bins = max_bins.get(f, 4) if isinstance(max_bins, Mapping) else max_bins
         out[f] = fit_cuts(x, labels, method, int(bins)).with_reading(b)
     return out

@@ -98,12 +98,12 @@ def _numbers_as_floats(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with each object column that holds only numbers (Decimal from a database,
     `astype(object)`; `discretize.numeric_values`, dates excepted) as floats: the in-memory fit
     bins such a column, while Dask would turn it into text and leave it out."""
-    from .data import holds_dates
+    from .data import held_format
     from .discretize import numeric_values
 
     floats = {}
     for c in frame.columns[[pd.api.types.is_object_dtype(t) for t in frame.dtypes]]:
-        x = None if holds_dates(frame[c]) else numeric_values(frame[c])
+        x = None if held_format(frame[c]) != "plain" else numeric_values(frame[c])
         if x is not None:
             floats[c] = x
     if not floats:
@@ -291,7 +291,7 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     each is rebuilt on the client one column at a time (sorted values, repeated by their
     counts: cut points depend on neither order nor partitions), so the same
     `Discretizer.fit` finds the same cut points."""
-    from .data import excess_levels, holds_dates, numbered_like_ids
+    from .data import excess_levels, held_format, numbered_like_ids
     from .discretize import Discretizer, numeric_values
 
     dask, _, _ = _dask()
@@ -314,7 +314,7 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
             x = numeric_values(values)
             x = x[~np.isnan(x)]
             levels[c] = excess_levels(len(np.unique(x)), max(len(x), 1),
-                                      numbered_like_ids(x) and not holds_dates(values),
+                                      numbered_like_ids(x) and held_format(values) == "plain",
                                       max_levels=None)
     disc.feature_names_in_ = np.array(features, dtype=object)
     disc.binnings_ = {c: binned[c] for c in features if c in binned}

@@ -76,7 +76,7 @@ from .data import (
     free_text,
     group_levels,
     grouped_said,
-    holds_dates,
+    held_format,
     label_copy,
     label_texts,
     many_levels,
@@ -84,6 +84,7 @@ from .data import (
     number_format_words,
     number_reading,
     numbered_like_ids,
+    serial_cells,
     spelling_variants,
     text_binned,
     uninformative,
@@ -235,13 +236,14 @@ def warn_grouped(grouped: dict[str, str]) -> None:
 
 
 CLOCK_HINTS = {
-    "time": "convert it to minutes since midnight (e.g. t = pd.to_datetime(s, format='%H:%M'); "
-            "t.dt.hour * 60 + t.dt.minute), as plx fit and the dashboard read it,",
-    "duration": "convert it to minutes (e.g. pd.to_timedelta(s).dt.total_seconds() / 60), as "
-                "plx fit and the dashboard read it,",
+    "time": "convert it to times of day (e.g. pd.to_datetime(s, format='%H:%M').dt.time), "
+            "binned as plx fit and the dashboard bin it (bins read <17:00),",
+    "duration": "convert it to lengths of time (e.g. pd.to_timedelta(s)), binned as plx fit "
+                "and the dashboard bin it (bins read ≥1h30m),",
 }
 """What to do with a DataFrame column of times of day or durations written as text (plx fit
-and the dashboard read them as minutes: `data.CLOCK_FORMATS`)."""
+and the dashboard read them as such: `data.CLOCK_FORMATS`; the estimator bins a column of
+`datetime.time` or timedeltas in minutes and labels the bins as times: `data.held_clock`)."""
 
 
 def convert_hint(raw: pd.Series, s: pd.Series) -> str:
@@ -250,10 +252,13 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
     no durations, dates, numbers or times written otherwise: the one wording of the in-memory
     fit and `fit_dask`. `raw`: the column as given (its dtype), `s`: its values as strings."""
     typed = pd.api.types.infer_dtype(raw, skipna=True)
-    if typed in ("timedelta", "timedelta64"):
-        return (" — it holds durations: convert them to a number (e.g. "
-                ".dt.total_seconds() / 3600 for hours) to have them binned")
-    if date_format(s) is not None:
+    if (written := date_format(s)) is not None:
+        if (serials := serial_cells(s)) is not None:  # pd.to_datetime reads no 44932: say what does
+            return (f" — it holds dates as text and {serials[0]} of Excel's serial day numbers "
+                    f"({serials[1]}), which pd.to_datetime does not read as dates: convert it "
+                    f"with pd.to_datetime(plx_core.data.column_numbers(s, 'date:{written}'), "
+                    "unit='D'), which reads both as plx fit does, to have it binned as a time "
+                    "line")
         return " — it holds dates as text: convert it (pd.to_datetime) to have it binned as a time line"
     if (mixed := mixed_dates(s)) is not None:
         return f" — {mixed}"
@@ -660,7 +665,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 x = x[~np.isnan(x)]
                 distinct[c] = len(np.unique(x))
                 levels[c] = excess_levels(distinct[c], present, numbered_like_ids(x)
-                                          and not holds_dates(raw[c]),  # a date is not an ID
+                                          and held_format(raw[c]) == "plain",  # a date,
+                                          # a time of day, is not an ID
                                           max_levels=None)
             else:
                 n_distinct = int(s.nunique(dropna=True))
@@ -1275,9 +1281,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                 ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
-        """The binned columns of `raw` as numbers (floats; a column of dates as it is, so its
-        bins read as dates)."""
-        return {c: raw[c] if holds_dates(raw[c]) else
+        """The binned columns of `raw` as numbers (floats; a column of dates, times of day or
+        lengths of time as it is, so its bins read as dates, 17:00, 1h30m)."""
+        return {c: raw[c] if held_format(raw[c]) != "plain" else
                 pd.Series(numeric_values(raw[c]), index=raw.index, name=c)
                 for c in self.discretizer_.binnings_}
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .data import bin_cuts, bin_labels, bin_span, fmt_number
+from .data import bin_labels, bin_reading, bin_span, cut_text, cut_value
 from .encoding import binary_target, value_str
 from .errors import ClauseSyntaxError, DataError
 from .explain import _jsonable
@@ -182,14 +182,15 @@ class _Parser:
 # --------------------------------------------------------------------------- comparisons
 
 _CMP_CHAR = re.compile(r"[<>≤≥]")
-_CMP_TAIL = re.compile(r"\s*(<=|>=|≤|≥|<|>)\s*([^\s\"()\[\],:|∨~¬#=!]+)")
+_CMP_TAIL = re.compile(r"\s*(<=|>=|≤|≥|<|>)\s*([^\s\"()\[\],:|∨~¬#=!]+(?::\d\d)*)")  # 17:00 too
 _CMP_OPS = {"<": "<", "<=": "<=", "≤": "<=", ">": ">", ">=": ">=", "≥": ">="}
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def _cuts_text(cuts: Sequence[float], near: float, limit: int = 10) -> str:
-    """`0.3 and 1.2`, `1, 2 and 3`; of many cuts the `limit` nearest `near`, with `…`."""
-    shown = [fmt_number(c) for c in cuts]
+def _cuts_text(cuts: Sequence[float], near: float, limit: int = 10, fmt: str = "plain") -> str:
+    """`0.3 and 1.2`, `1, 2 and 3`; of many cuts the `limit` nearest `near`, with `…`; each
+    written as its column is (`cut_text`: 17:00, 1h30m)."""
+    shown = [cut_text(c, fmt) for c in cuts]
     if len(shown) > limit:
         k = int(np.searchsorted(np.asarray(cuts), near))
         lo = max(0, min(k - limit // 2, len(shown) - limit))
@@ -210,7 +211,7 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
     col = tok.col
     label = {"<": f"<{value}", ">=": f"≥{value}"}.get(op)  # the one open bin `rule_text` folds
     if label is not None and (kb is None or (label in kb.known_domains().get(name, ())
-                                             and bin_cuts(kb.known_domains()[name]) is None)):
+                                             and bin_reading(kb.known_domains()[name]) is None)):
         return ("lit", name, label, False, tok, tok)  # a category written like a bin: itself
     if kb is None:
         raise ClauseSyntaxError(f"{said}: a comparison is read on the model's bins of {name!r}, "
@@ -219,17 +220,20 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
     if name not in kb.domains:
         raise _unknown_feature(kb, name, left_out, lineno, col)
     dom = list(kb.known_domains().get(name, ()))
-    cuts = bin_cuts(dom) if dom else None
-    if cuts is None:
+    read = bin_reading(dom) if dom else None
+    if read is None:
         raise ClauseSyntaxError(f"{said}: {name!r} is not binned as numbers in this model (its "
                                 f"values are {_shown(dom)}); write {quote(name)}=<value>",
                                 lineno, col)
-    if _NUMBER.fullmatch(value) is None:  # after the column: a date column's bins are refused
-        eg = fmt_number(cuts[len(cuts) // 2]) if cuts else "7"  # one of its cut points
-        raise ClauseSyntaxError(f"{said}: a comparison needs a number after {op}, e.g. "
+    cuts, fmt = read
+    at = cut_value(value, fmt) if fmt != "plain" or _NUMBER.fullmatch(value) else None
+    if at is None:  # after the column: a date column's bins are refused
+        eg = cut_text(cuts[len(cuts) // 2], fmt) if cuts else "7"  # one of its cut points
+        what = {"time": "a time of day", "duration": "a length of time"}.get(fmt, "a number")
+        raise ClauseSyntaxError(f"{said}: a comparison needs {what} after {op}, e.g. "
                                 f"{quote(name)} {op} {eg}", lineno, col)
-    v = float(value)
-    labels = bin_labels(cuts)
+    v = at
+    labels = bin_labels(cuts, None, fmt)
     edges = [-np.inf, *cuts, np.inf]
     upward = op in (">", ">=")
     ins, outs = [], []
@@ -241,13 +245,13 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
             inside, outside = hi <= v, (lo >= v if op == "<" else lo > v)
         if not (inside or outside):
             fix = ">=" if upward else "<"
-            alts = " or ".join(f"{quote(name)} {fix} {fmt_number(e)}" for e in (lo, hi)
+            alts = " or ".join(f"{quote(name)} {fix} {cut_text(e, fmt)}" for e in (lo, hi)
                                if np.isfinite(e))
             where = (f"{value} falls inside the bin {lab}" if lo < v else
                      f"the bin {lab} holds {value} and the numbers just above it, so the rule "
                      f"cannot tell {quote(name)} = {value} from {quote(name)} > {value}")
             raise ClauseSyntaxError(f"{said}: {where}; the model cuts {name} at "
-                                    f"{_cuts_text(cuts, v)} — write {alts}", lineno, col)
+                                    f"{_cuts_text(cuts, v, fmt=fmt)} — write {alts}", lineno, col)
         (ins if inside else outs).append(lab)
     known = set(dom)
     ins, outs = [lab for lab in ins if lab in known], [lab for lab in outs if lab in known]
@@ -822,11 +826,15 @@ def _run(values: set[str]) -> tuple[str | None, str | None] | None:
     """The span of number bins `values` when they are one run without a gap (each bin's upper
     edge the next one's lower), as (lower, upper) edges written as in the labels; None if not."""
     spans = [bin_span(v) for v in values]
-    if any(sp is None or sp == (None, None) or not all(
-            e is None or _NUMBER.fullmatch(e) for e in sp) for sp in spans):
-        return None  # not plain-number bins (a category `<a`, a date's `<2022-01-01`)
-    spans.sort(key=lambda sp: -np.inf if sp[0] is None else float(sp[0]))
-    if any(a[1] is None or b[0] is None or float(a[1]) != float(b[0])
+    read = bin_reading(values)  # plain numbers, 17:00, 1h30m: not a category `<a`, a date
+    if read is None or any(sp is None or sp == (None, None) for sp in spans):
+        return None
+
+    def at(e: str) -> float:
+        return float(cut_value(e, read[1]))  # type: ignore[arg-type]
+
+    spans.sort(key=lambda sp: -np.inf if sp[0] is None else at(sp[0]))
+    if any(a[1] is None or b[0] is None or at(a[1]) != at(b[0])
            for a, b in zip(spans, spans[1:])):
         return None
     return spans[0][0], spans[-1][1]

@@ -716,13 +716,13 @@ def example_comparison(domains: Mapping[str, Sequence[str]], p: float = 0.9,
     """`IF "worst radius" >= 16.82 THEN POS [p=0.9, w=5]`: a rule comparing the loaded data's
     first number column with one of its cut points (the middle one), which `parse_rules`
     reads on the model's bins; None when no column is binned as numbers."""
-    from .data import bin_cuts, fmt_number
+    from .data import bin_reading, cut_text
     from .tokens import quote
 
     for f, vals in domains.items():
-        cuts = bin_cuts(vals) if vals else None
+        cuts, fmt = (bin_reading(vals) if vals else None) or ((), "plain")
         if cuts:
-            return (f"IF {quote(str(f))} >= {fmt_number(cuts[len(cuts) // 2])} THEN POS "
+            return (f"IF {quote(str(f))} >= {cut_text(cuts[len(cuts) // 2], fmt)} THEN POS "
                     f"[p={p:g}, w={w:g}]")
     return None
 

@@ -1,6 +1,7 @@
 """`plx rules`: expert rules kept in a model file, answered with by predict / explain, tried
 with --rules, refused in one line that leaves the file as it was."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -226,3 +227,42 @@ def test_a_rules_file_repeating_a_rule_names_both_lines(model, tmp_path, capsys)
         assert err == (f"error: {f}: line 3: the rule IF colour=red THEN POS repeats line 1: "
                        "keep one (the same conditions and conclusion would count twice)\n")
     assert model.read_bytes() == saved and not (tmp_path / "p.csv").exists()
+
+
+def test_a_call_centres_waits_and_start_times_print_as_written_and_rules_on_them_read_back(
+        tmp_path, capsys):
+    """Lengths of time ('0h 12m', '1:05:00') and times of day ('09:15') are read as minutes;
+    their bins printed minutes (`<904`, `≥51`) in the model, explanations and rules text.
+    Now each cut reads as its column is written (`≥1h5m`, `<16:58`), and a rule typed in that
+    form (`IF wait >= …`, `IF start < …`) is read on those bins and listed back as typed."""
+    rng = np.random.default_rng(41)
+    n = 240
+    wait = rng.integers(1, 150, n)
+    start = rng.integers(8 * 60, 20 * 60, n)
+    df = pd.DataFrame({
+        "wait": [f"{w // 60}h {w % 60}m" if i % 2 else f"{w // 60}:{w % 60:02d}:00"
+                 for i, w in enumerate(wait)],
+        "start": [f"{s // 60:02d}:{s % 60:02d}" for s in start],
+        "abandoned": np.where((wait > 60) | (start >= 18 * 60), "yes", "no")})
+    df.to_csv(tmp_path / "calls.csv", index=False)
+    m = tmp_path / "m.json"
+    assert main(["fit", str(tmp_path / "calls.csv"), "--label", "abandoned", "--positive", "yes",
+                 "--variant", "paper", "--out", str(m), "--no-progress"]) == 0
+    bins = load_model(m).schema.bins
+    assert all(re.fullmatch(r"(<|≥|\[)(\d+[hm])+(, (\d+[hm])+\))?", v)
+               for v in bins["wait"].labels), bins["wait"].labels
+    assert all(re.search(r"\d\d:\d\d", v) for v in bins["start"].labels), bins["start"].labels
+    df.head(20).drop(columns="abandoned").to_csv(tmp_path / "new.csv", index=False)
+    assert main(["explain", str(m), str(tmp_path / "new.csv"), "--k", "2",
+                 "--out", str(tmp_path / "e.csv")]) == 0
+    said = " ".join(pd.read_csv(tmp_path / "e.csv")["features"])
+    assert re.search(r"wait=\W*[<≥\[]\d+[hm]", said) and re.search(r"start=\W*[<≥\[]\d\d:\d\d", said)
+    wcut = next(v[1:] for v in bins["wait"].labels if v.startswith("≥"))
+    scut = next(v[1:] for v in bins["start"].labels if v.startswith("<"))
+    rule = f"IF wait >= {wcut} AND start < {scut} THEN POS [p=0.9, w=3]"
+    assert main(["rules", str(m), "add", rule]) == 0
+    capsys.readouterr()
+    assert main(["rules", str(m), "list"]) == 0
+    assert f"wait >= {wcut}" in capsys.readouterr().out
+    assert main(["rules", str(m), "add", "IF wait >= 90 THEN POS"]) == 2  # minutes? said how
+    assert "needs a length of time after >=, e.g. wait >= " in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """PLXClassifier: the scikit-learn contract, binary and one-vs-rest predictions, bad input."""
 
 import io
+import re
 import warnings
 
 import numpy as np
@@ -519,14 +520,11 @@ def test_dates_are_a_time_line_not_an_id():
     assert str(next(iter(e.features.values()))).startswith(("<2021", "≥2021", "[2021"))
     with pytest.raises(DataError, match="'not a day' is not a date"):
         clf.predict(X.head(1).assign(when="not a day"))
-    spans = X.assign(when=X["when"] - X["when"].min())  # durations are no dates: said how
-    with pytest.warns(UserWarning, match="'when'.*holds durations: convert them to a number"):
-        PLXClassifier(positive="late").fit(spans, y)
-    few = spans.assign(when=spans["when"].dt.round("30D"))  # a few durations: categories, said
-    with pytest.warns(UserWarning, match="column 'when' is used as categories: it holds "
-                                         "durations: convert them to a number") as said:
-        PLXClassifier(positive="late").fit(few, y)
-    assert any(w.filename == __file__ for w in said)  # pointing at the caller's fit line
+    spans = X.assign(when=X["when"] - X["when"].min())  # durations: binned, written as such
+    held = PLXClassifier(positive="late").fit(spans, y)
+    assert all(re.search(r"\d+d", v) for v in held.discretizer_.binnings_["when"].labels)
+    few = spans.assign(when=spans["when"].dt.round("30D"))  # a few durations: still a time line
+    assert "when" in PLXClassifier(positive="late").fit(few, y).cuts_
     text = X.assign(when=X["when"].dt.strftime("%d/%m/%Y"))  # dates as text stay text, and said
     with pytest.warns(UserWarning, match="'when'.*holds dates as text: convert it "
                                          r"\(pd.to_datetime\)"):
@@ -1058,3 +1056,44 @@ def test_a_ticked_box_column_is_learned_from_and_said():
     without = PLXClassifier(positive=True, random_state=0).fit(X[["age"]][:280], y[:280])
     f1 = f1_score(y[280:], m.predict(X[280:]) == True)  # noqa: E712
     assert f1 > f1_score(y[280:], without.predict(X[["age"]][280:]) == True) + 0.1  # noqa: E712
+
+
+def test_lengths_of_time_and_times_of_day_held_as_such_are_binned_and_read_as_written():
+    """A DataFrame column of timedeltas (a call's wait) or of `datetime.time` (when it began):
+    binned in minutes, each bin written as the values are (`≥1h5m`, `<18:00`), in the
+    explanation too, where timedeltas were refused as categories and times were text."""
+    rng = np.random.default_rng(23)
+    n = 300
+    wait, start = rng.integers(1, 150, n), rng.integers(8 * 60, 20 * 60, n)
+    X = pd.DataFrame({"wait": pd.to_timedelta(wait, unit="min"),
+                      "start": pd.to_datetime(start, unit="m").time})
+    y = np.where((wait > 60) | (start >= 18 * 60), "yes", "no")
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert not clf.excluded_
+    assert all(re.search(r"\d+h|\d+m", v) for v in clf.discretizer_.binnings_["wait"].labels)
+    assert all(re.search(r"\d\d:\d\d", v) for v in clf.discretizer_.binnings_["start"].labels)
+    assert np.mean(clf.predict(X) == y) > 0.9
+    said = " ".join(map(str, clf.explain(X.iloc[[0]], k=2).features.values()))
+    assert re.search(r"\d\d:\d\d", said) and re.search(r"\d+[hm]", said), said
+
+
+def test_a_date_column_with_excel_serial_cells_is_told_what_reads_them():
+    """ISO dates with some cells Excel's serial day numbers ('45157'): the estimator leaves the
+    text out, and its hint said pd.to_datetime, which does not read the serials; now it names
+    them and gives the conversion plx fit does (dates and serials alike)."""
+    rng = np.random.default_rng(31)
+    n = 300
+    day = pd.Timestamp("2022-03-01") + pd.to_timedelta(rng.integers(0, 600, n), unit="D")
+    text = pd.Series(day.strftime("%Y-%m-%d"), dtype=object)
+    serial = rng.random(n) < 0.15
+    text[serial] = [str((d - pd.Timestamp("1899-12-30")).days) for d in day[serial]]
+    X = pd.DataFrame({"visit_date": text, "x": rng.normal(size=n)})
+    y = np.where(day > pd.Timestamp("2023-01-01"), "late", "early")
+    with pytest.warns(UserWarning, match="Excel's serial day numbers.*column_numbers"):
+        clf = PLXClassifier(positive="late", random_state=0).fit(X, y)
+    assert "pd.to_datetime(plx_core.data.column_numbers(s, 'date:ISO8601'), unit='D')" in \
+        clf.excluded_["visit_date"]
+    fixed = X.assign(visit_date=pd.to_datetime(column_numbers(X["visit_date"], "date:ISO8601"),
+                                               unit="D"))
+    assert np.mean(PLXClassifier(positive="late", random_state=0).fit(fixed, y).predict(fixed)
+                   == y) > 0.95

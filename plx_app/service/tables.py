@@ -436,13 +436,13 @@ def split(raw: RawTable, settings: DataSettings) -> Split:
 def cut_points(ds: Dataset) -> pd.DataFrame:
     """One row per numeric column: how it was cut, its cut points (as its bin labels write
     them) and its bins — what the KB's values and every answer of the session use."""
-    from plx_core.data import date_text, fmt_number, is_date_format
+    from plx_core.data import cut_text
 
     rows = []
     for f, b in (ds.schema.bins if ds.schema is not None else {}).items():
-        show = date_text if is_date_format(b.number_format) else fmt_number
         rows.append({"column": f, "cut": cut_said(b.method),
-                     "cut points": ", ".join(show(c) for c in b.cuts) or "(none)",
+                     "cut points": ", ".join(cut_text(c, b.number_format) for c in b.cuts)
+                     or "(none)",
                      "bins": " | ".join(b.labels)})
     return pd.DataFrame(rows, columns=["column", "cut", "cut points", "bins"])
 
