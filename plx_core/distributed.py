@@ -20,6 +20,7 @@ default stays plain pandas in one process.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ from .notes import say as say_note
 from .rules import features_text
 
 INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
+REACH_S = 3.0  # a scheduler's port answers a connect at once; Dask alone would wait 30 s
+HELLO_S = 15.0  # then its handshake (something else on the port never answers it)
 
 
 def _dask():
@@ -51,7 +54,12 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     `workers` single-threaded worker processes."""
     _, _, distributed = _dask()
     if scheduler:
-        return distributed.Client(scheduler)
+        address = _reachable(str(scheduler))
+        try:
+            return distributed.Client(address, timeout=HELLO_S)
+        except Exception as exc:  # e.g. another server on the port: its reply is not Dask's
+            raise DataError(f"no Dask scheduler answered at {address} "
+                            f"({_first_line(exc)})") from None
     n = int(workers or 2)
     most = max(8, 4 * (os.cpu_count() or 1))  # checked before any process starts
     if not 1 <= n <= most:
@@ -60,6 +68,40 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     cluster = distributed.LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
                                        dashboard_address=None)
     return distributed.Client(cluster)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _reachable(scheduler: str) -> str:
+    """The scheduler's address (`tcp://` added), once a socket connects to its host and port
+    within REACH_S; else one DataError naming the address and why."""
+    from distributed.comm.addressing import get_address_host_port, normalize_address, parse_address
+
+    try:
+        address = normalize_address(scheduler.strip())
+        if parse_address(address)[0] in ("inproc", "ucx"):
+            return address  # inproc:// or ucx://: no host and port to try; Dask connects
+        host, port = get_address_host_port(address)
+    except (ValueError, TypeError) as exc:
+        raise DataError(f"{scheduler!r} is not a Dask scheduler address ({_first_line(exc)}); "
+                        "write it as tcp://HOST:PORT") from None
+    try:
+        with socket.create_connection((host, port), timeout=REACH_S):
+            pass
+    except TimeoutError:
+        why = f"no answer within {REACH_S:g} s"
+    except socket.gaierror:
+        why = f"unknown host {host!r}"
+    except ConnectionRefusedError:
+        why = "connection refused: nothing listens on that port"
+    except OSError as exc:
+        why = exc.strerror or _first_line(exc)
+    else:
+        return address
+    raise DataError(f"no Dask scheduler at {address} ({why}); start one (dask scheduler) or "
+                    "check the address")
 
 
 def _is_csv(path: str) -> bool:

@@ -1,6 +1,7 @@
 """`plx` command line: fit / predict / explain round trip on the paper's example, bad input."""
 
 import json
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -1763,3 +1764,21 @@ def test_limits_in_arguments_are_checked_before_the_work(model, queries, tmp_pat
                         "--workers", "2"], capsys)
     assert code == 2
     assert_one_line_error(err, "no file or folder matches", "nope.csv")
+
+
+def test_predict_on_a_dask_address_where_nothing_listens_is_one_line(model, queries, tmp_path, capsys):
+    """`--dask` at a closed port waited out Dask's 30 s connect timeout, then printed Dask's
+    OSError (exit 1); a malformed address gave Dask's ValueError."""
+    pytest.importorskip("distributed")
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens on it
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address, needles in [(f"tcp://127.0.0.1:{port}", (f"tcp://127.0.0.1:{port}", "refused")),
+                             (f"127.0.0.1:{port}", (f"tcp://127.0.0.1:{port}", "no Dask scheduler")),
+                             ("scheduler-host", ("'scheduler-host'", "tcp://HOST:PORT")),
+                             ("http://127.0.0.1:8786", ("'http://127.0.0.1:8786'", "scheme"))]:
+        code, _, err = run(["predict", model, queries, "--out", tmp_path / "o.csv",
+                            "--dask", address], capsys)
+        assert code == 2, address
+        assert_one_line_error(err, *needles)
+    assert not (tmp_path / "o.csv").exists()
