@@ -10,13 +10,17 @@ come from user files.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .clause import PRIOR_ID, WeightedClause
+from .errors import PLXError
 from .query import TIE_EPS
 from .tokens import condition_text
+
+if TYPE_CHECKING:
+    from .kb import KB
 
 THRESHOLD = 0.5
 
@@ -697,34 +701,65 @@ def example_condition(domains: Mapping[str, Sequence[str]]) -> str:
     return "a=1" if pair is None else condition_text(*pair)
 
 
-def example_rule(domains: Mapping[str, Sequence[str]], p: float = 0.9, w: float = 5.0) -> str:
-    """An expert rule in the rule syntax, written with the loaded data's own names and values
-    (quoted where the syntax needs it), for the Rules page's hints."""
-    from .clause import Literal
-    from .rules import rule_text
-
-    pair = _example_pair(domains)
-    if pair is None:
-        return f"IF a=1 THEN POS [p={p:g}, w={w:g}]"
-    clause = WeightedClause((Literal("POS"), Literal(pair[0], pair[1], True)), p, w,
-                            source="rule")
-    return rule_text(clause)
-
-
-def example_comparison(domains: Mapping[str, Sequence[str]], p: float = 0.9,
-                       w: float = 5.0) -> str | None:
-    """`IF "worst radius" >= 16.82 THEN POS [p=0.9, w=5]`: a rule comparing the loaded data's
-    first number column with one of its cut points (the middle one), which `parse_rules`
-    reads on the model's bins; None when no column is binned as numbers."""
+def _example_comparisons(domains: Mapping[str, Sequence[str]], p: float, w: float):
+    """Candidate example comparisons with a cut point of a number column, the middle cut of
+    each column first, `>=` before `<`, POS before NOT POS."""
     from .data import bin_reading, cut_text
     from .tokens import quote
 
     for f, vals in domains.items():
-        cuts, fmt = (bin_reading(vals) if vals else None) or ((), "plain")
-        if cuts:
-            return (f"IF {quote(str(f))} >= {cut_text(cuts[len(cuts) // 2], fmt)} THEN POS "
-                    f"[p={p:g}, w={w:g}]")
-    return None
+        cs, fmt = (bin_reading(vals) if len(vals) else None) or ((), "plain")
+        for i in sorted(range(len(cs)), key=lambda i: abs(i - len(cs) // 2)):
+            for op in (">=", "<"):
+                for head in ("POS", "NOT POS"):
+                    yield (f"IF {quote(str(f))} {op} {cut_text(cs[i], fmt)} THEN {head} "
+                           f"[p={p:g}, w={w:g}]")
+
+
+def _example_conditions(domains: Mapping[str, Sequence[str]], p: float, w: float):
+    """Candidate example rules of one condition `feature = value`: the columns not binned as
+    numbers first (in the data's order), each one's last value first, POS before NOT POS."""
+    from .clause import Literal
+    from .data import bin_reading
+    from .rules import rule_text
+
+    order = sorted(domains, key=lambda f: not len(domains[f])
+                   or bin_reading(domains[f]) is not None)
+    for neg in (False, True):  # another value before the other conclusion
+        for f in order:
+            for v in reversed(domains[f]):
+                lits = (Literal("POS", None, neg), Literal(str(f), str(v), True))
+                yield rule_text(WeightedClause(lits, p, w, source="rule"))
+
+
+def rule_examples(kb: KB, rules: Iterable[WeightedClause] = (), p: float = 0.9, w: float = 5.0,
+                  tries: int = 100) -> tuple[str | None, str | None]:
+    """(an example rule, an example comparison on a number or None) for the Rules page's
+    hints, in the model's own names and values: each reads with `parse_rules` against `kb`
+    plus `rules` (so neither repeats a rule already there, enabled or not) and the two share
+    no clause (a rule on a top bin reads as a comparison too), so both can be added. At most
+    `tries` candidates of each are read; None where none fits."""
+    from itertools import islice
+
+    from .rules import parse_rules
+
+    base = kb.with_rules(rules)
+    domains = {f: kb.domains.get(f, ()) for f in kb.features}
+    said: set[frozenset] = set()
+
+    def first(candidates) -> str | None:
+        for text in islice(candidates, tries):
+            try:
+                what = frozenset(frozenset(c.literals) for c in parse_rules(text, base))
+            except PLXError:
+                continue
+            if what.isdisjoint(said):  # no clause in common: both can be added
+                said.update(what)
+                return text
+        return None
+
+    compare = first(_example_comparisons(domains, p, w))
+    return first(_example_conditions(domains, p, w)), compare
 
 
 # --------------------------------------------------------------------------- the models
@@ -923,7 +958,7 @@ __all__ = [
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
-    "example_comparison", "example_condition", "example_rule", "example_value",
+    "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",

@@ -735,6 +735,26 @@ def test_rules_page_takes_a_comparison_on_a_number(base_ws):
     assert at.session_state["ws"].rules == [] and "No rules yet." in texts(at)
 
 
+def test_rules_page_hints_are_two_rules_that_can_be_added_as_shown(base_ws):
+    """The hint's example rule and comparison were the same rule on a number column's top bin,
+    and stayed on show after the user added it (typing it back was refused)."""
+    import re
+
+    at = run("plx_app/views/5_Rules.py", fresh(base_ws))
+    for _ in range(2):
+        said = "\n".join(str(x.value).replace("\\", "") for x in at.caption)
+        shown = re.findall(r"e\.g\. (IF .+? THEN (?:NOT )?POS \[p=0\.9, w=5\])", said)
+        assert len(shown) == 2 and shown[0] != shown[1], said
+        n = len(at.session_state["ws"].rules)
+        at.text_area(key="r_rules_text").set_value(shown[1])
+        at.form_submit_button[1].click().run()
+        assert not errors(at), errors(at)
+        assert len(at.session_state["ws"].rules) > n  # the comparison went in as shown
+        at.text_area(key="r_rules_text").set_value(shown[0])
+        at.form_submit_button[1].click().run()
+        assert not errors(at), errors(at)  # and the other one too: not the same rule
+
+
 def test_rules_page_edit_disable_delete(base_ws):
     ws = fresh(base_ws)
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")

@@ -8,6 +8,7 @@ from paper import as_query, example2
 
 from plx_core import KB, counterfactual, direct_kb, evidence, explain, parse_rules, query
 from plx_core import wording as W
+from plx_core.data import bin_reading
 from plx_core.kb import parse_clause
 
 
@@ -180,18 +181,43 @@ def test_class_name_keeps_bare_values_readable():
 def test_hints_come_from_the_loaded_data():
     domains = {"worst radius": ["<13.5", "≥16.82"], "b": ["x"]}
     assert W.example_value(domains) == "e.g. ≥16.82"
-    rule = W.example_rule(domains)
-    assert rule == 'IF "worst radius" >= 16.82 THEN POS [p=0.9, w=5]'  # the top bin, compared
-    import pandas as pd
-
-    from plx_core import direct_kb
-
-    X = pd.DataFrame({"worst radius": ["<13.5", "[13.5, 16.82)", "≥16.82"] * 4, "b": ["x"] * 12})
-    kb = direct_kb(X, [0, 0, 1] * 4, max_len=1)
-    parsed = parse_rules(rule, kb)[0]  # the hint parses as shown, on the model's bins
-    assert [(lit.atom, lit.value) for lit in parsed.literals[1:]] == [("worst radius", "≥16.82")]
     assert W.example_value({}) == "any value"
     assert W.example_condition(domains) == '"worst radius"=≥16.82'
+
+
+def _examples_kb(columns: dict, n: int = 12):
+    X = pd.DataFrame({f: [vals[i % len(vals)] for i in range(n)] for f, vals in columns.items()})
+    return direct_kb(X, [i % 2 for i in range(n)], max_len=1)
+
+
+@pytest.mark.parametrize("columns", [
+    {"worst radius": ["<13.5", "[13.5, 16.82)", "≥16.82"], "b": ["x"]},  # both were the top bin
+    {"age": ["<30", "≥30"]},  # one number of two bins: the only column
+    {"age": ["<30", "≥30"], "smoker": ["no", "yes"], "x y": ["a=b", "c"]},
+    {"colour": ["red", "green"]},  # no number: no comparison
+    {"wait": ["<1h5m", "[1h5m, 2h)", "≥2h"], "b": ["x", "y"]},  # lengths of time: IF wait >= 2h
+])
+def test_rule_examples_are_distinct_and_read_back_after_each_is_added(columns):
+    kb = _examples_kb(columns)
+    rules: list = []
+    for _ in range(2):  # the hints after the user typed both hints in
+        example, compare = W.rule_examples(kb, rules)
+        shown = [t for t in (example, compare) if t is not None]
+        assert example is not None
+        assert (compare is None) == all(bin_reading(v) is None for v in kb.domains.values())
+        # each can be added as shown (not a rule already there), and then the other one too
+        rules += parse_rules("\n".join(shown), kb.with_rules(rules))
+    off = [c.__class__(c.literals, c.p, c.w, c.source, id=c.id, enabled=False) for c in rules]
+    example, compare = W.rule_examples(kb, off)  # a disabled rule is still there
+    for t in (example, compare):
+        if t is not None:
+            parse_rules(t, kb.with_rules(off))
+
+
+def test_no_rule_example_when_every_one_is_taken():
+    kb = _examples_kb({"colour": ["red"]})
+    taken = parse_rules("IF colour=red THEN POS [p=0.9]\nIF colour=red THEN NOT POS [p=0.9]", kb)
+    assert W.rule_examples(kb, taken) == (None, None)
 
 
 def test_split_sentence_makes_the_counts_add_up():

@@ -407,6 +407,13 @@ class Workspace:
         self.rules = [*self.rules, *new]
         return new
 
+    def rule_examples(self) -> tuple[str | None, str | None]:
+        """The Rules page's example rule and comparison (`wording.rule_examples`): on the
+        model's columns, distinct, and neither a rule already there."""
+        from plx_core.wording import rule_examples
+
+        return rule_examples(self.ensure_kb(), self.rules)
+
     def rule_groups(self) -> list[tuple[str, list[WeightedClause]]]:
         """(rule id, its clauses) in order: a rule as the user wrote it, one OR rule (a
         comparison on a number is the OR of its bins: `r1.1` … `r1.8`) under one id."""

@@ -83,32 +83,41 @@ if submitted:
     except Exception as exc:  # e.g. a condition without '='
         error(f"The rule could not be read: {exc}")
 
+def _add_typed_rules() -> None:
+    try:
+        new = ws.add_rules_text(st.session_state.get("r_rules_text", ""))
+        added = rule_groups(new)  # a comparison on a number is one rule of several bins
+        said = (True, f"Added {wording.plural(len(added), 'rule')}: " + ", ".join(g for g, _ in added))
+    except Exception as exc:  # ClauseSyntaxError names the line and column
+        said = (False, f"The rules could not be read: {exc}")
+    st.session_state["r_rules_said"] = said
+
+
 # open while it holds typed text: its answer (added / the line that could not be read) shows
 # inside it, and a message above it coming or going made Streamlit draw it closed again
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)",
                  expanded=bool(st.session_state.get("r_rules_text")), key="r_rules_box"):
     with st.form("rule_text_form"):
-        compare = wording.example_comparison(domains)
+        example, compare = ws.rule_examples()  # distinct, and each one can be added as shown
         st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=50] — typed, THEN POS means {pos_name} '
                       f'and THEN NOT POS {neg_name}; names or values with spaces or '
-                      f'symbols in double quotes, e.g. {wording.example_rule(domains)}. OR gives '
-                      'one clause per alternative.'
+                      'symbols in double quotes'
+                      + ('' if example is None else f', e.g. {example}')
+                      + '. OR gives one clause per alternative.'
                       + ('' if compare is None else
                          f' On a number, compare with one of the model\'s cut points, e.g. '
                          f'{compare}: the rule holds for the bins on that side (a number '
                          'inside a bin is refused, never rounded), and is listed and saved '
                          'as those bins.')))
-        text = st.text_area("Rules", key="r_rules_text", height=110,
-                            placeholder=compare or wording.example_rule(domains))
-        typed_submit = st.form_submit_button("Add these rules")
-    if typed_submit:
-        try:
-            new = ws.add_rules_text(text)
-            added = rule_groups(new)  # a comparison on a number is one rule of several bins
-            st.success(md(f"Added {wording.plural(len(added), 'rule')}: "
-                          + ", ".join(g for g, _ in added)))
-        except Exception as exc:  # ClauseSyntaxError names the line and column
-            error(f"The rules could not be read: {exc}")
+        st.text_area("Rules", key="r_rules_text", height=110,
+                     placeholder=compare or example or "IF a=v THEN POS [p=0.9, w=5]")
+        # added before the page is drawn: the hints above never show a rule just added
+        st.form_submit_button("Add these rules", on_click=_add_typed_rules)
+    ok, said = st.session_state.pop("r_rules_said", (None, ""))
+    if ok:
+        st.success(md(said))
+    elif ok is not None:
+        error(said)
 
 st.subheader("Rules in the KB")
 if not ws.rules:
