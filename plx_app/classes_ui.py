@@ -1,11 +1,20 @@
 """The "Among all N classes" section the Query, Explain and Evaluate pages show on a label
-with several classes: one heading, one button that fits plx's model of every class."""
+with several classes: one heading, one button that fits plx's model of every class, and the
+class answer (picked, runner-up, true class, in words) as the Query and Explain pages show it."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from plx_app.service.classes import FIT_HELP, FIT_WHAT, classes_fitted, fit_classes
+from plx_app.service.classes import (
+    FIT_HELP,
+    FIT_WHAT,
+    answer_sentences,
+    classes_fitted,
+    fit_classes,
+    fit_notes,
+    true_class,
+)
 from plx_app.widgets import fit_button, md
 
 
@@ -19,3 +28,21 @@ def among_all_classes(ws, n_classes: int, intro: str, action: str, key: str) -> 
         fit_button(f"{action} among all {n_classes} classes", key, FIT_HELP, FIT_WHAT,
                    lambda progress: fit_classes(ws, progress=progress))
     return classes_fitted(ws)
+
+
+def class_answer(ws, inst, ca, picked: str, runner_up: str) -> None:
+    """The class picked (metric `picked`), the runner-up (metric `runner_up`) and the instance's
+    true class side by side, then the answer in sentences."""
+    c = st.columns(3)
+    c[0].metric(picked, ca.picked)
+    c[1].metric(runner_up, ca.runner_up)
+    truth = true_class(ws, inst)
+    c[2].metric("True class", "unknown" if truth is None else truth)
+    for line in answer_sentences(ca):
+        st.markdown(md(line))
+
+
+def class_answer_notes(ws, ca) -> None:
+    """The notes of the fit of every class and of this answer, one caption each."""
+    for note in (*fit_notes(ws), *ca.notes):
+        st.caption(md(note))

@@ -580,6 +580,10 @@ def test_explain_page_among_all_classes_shows_a_class_named_in_html_as_typed():
     ours = [t for t in titles if "against the other 2 classes" in t]
     assert ours == ["&lt;b&gt;rice&lt;/b&gt; against the other 2 classes: top sub-queries of "
                     "size 2"], titles
+    at = run("plx_app/views/3_Query.py", ws)  # the same class answer (classes_ui.class_answer)
+    assert not errors(at), errors(at)
+    assert metric(at, "Class picked") == metric(at, "True class") == evil
+    assert metric(at, "Runner-up") in ("fern", "wheat")
 
 
 @pytest.mark.parametrize("mode", ["Two instances", "One instance across k", "Across KB kinds",

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from plx_app.classes_ui import among_all_classes
+from plx_app.classes_ui import among_all_classes, class_answer, class_answer_notes
 from plx_app.project_ui import link
 from plx_app.service import (
     METHODS,
@@ -20,11 +20,8 @@ from plx_app.service import (
     instance_from_row,
 )
 from plx_app.service.classes import (
-    answer_sentences,
-    fit_notes,
     label_classes,
     several,
-    true_class,
     ws_class_answer,
 )
 from plx_app.service.explain import ws_counterfactual, ws_evidence, ws_figure
@@ -288,18 +285,11 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
     if among_all_classes(ws, n_classes, intro, "Answer", "q_classes"):
         with guard("Answering among all classes"):
             ca = ws_class_answer(ws, inst)
-            c = st.columns(3)
-            c[0].metric("Class picked", ca.picked)
-            c[1].metric("Runner-up", ca.runner_up)
-            truth = true_class(ws, inst)
-            c[2].metric("True class", "unknown" if truth is None else truth)
-            for line in answer_sentences(ca):
-                st.markdown(md(line))
+            class_answer(ws, inst, ca, "Class picked", "Runner-up")
             st.dataframe(ca.table, hide_index=True, key="q_classes_table",
                          column_config={k: st.column_config.NumberColumn(format="%.3f")
                                         for k in ("lower", "upper", "mean")})
-            for note in (*fit_notes(ws), *ca.notes):
-                st.caption(md(note))
+            class_answer_notes(ws, ca)
 
 st.subheader("Counterfactual")
 if b is None or not answer.fresh:

@@ -7,14 +7,11 @@ import numpy as np
 import streamlit as st
 
 from plx_app.app import page
-from plx_app.classes_ui import among_all_classes
+from plx_app.classes_ui import among_all_classes, class_answer, class_answer_notes
 from plx_app.service import instance_from_row
 from plx_app.service.classes import (
-    answer_sentences,
-    fit_notes,
     label_classes,
     several,
-    true_class,
     ws_class_answer,
 )
 from plx_app.service.explain import (
@@ -171,19 +168,12 @@ if several(ws):  # the explanation above is POS against the rest; here, the clas
     if among_all_classes(ws, n_classes, intro, "Explain", "x_classes"):
         with guard("Explaining among all classes"):
             ca = ws_class_answer(ws, inst, k)
-            c = st.columns(3)
-            c[0].metric("Class plx answers", ca.picked)
-            c[1].metric("Runner-up class", ca.runner_up)
-            truth = true_class(ws, inst)
-            c[2].metric("True class", "unknown" if truth is None else truth)
-            for line in answer_sentences(ca):
-                st.markdown(md(line))
+            class_answer(ws, inst, ca, "Class plx answers", "Runner-up class")
             if ca.why is not None:
                 figure(explanation_bars(ca.why, top=8, title=(  # a class is user text
                     f"{esc(ca.picked)} against the other {n_classes - 1} classes: top sub-queries "
                     f"of size {ca.why.k}")), key="x_classes_bars", static=True)
-            for note in (*fit_notes(ws), *ca.notes):
-                st.caption(md(note))
+            class_answer_notes(ws, ca)
 
 st.divider()
 st.subheader("Side by side")
