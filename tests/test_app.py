@@ -418,6 +418,28 @@ def test_query_page_edited_values_name_no_row_and_missing_filter(base_ws):
     assert not at.exception and "0 of" in texts(at)  # the default set has no missing value
 
 
+def test_the_query_pages_row_filter_is_the_services_and_finds_no_text_in_empty_cells():
+    """plx_app.service.filter_rows (it was page code): each filter narrows the rows, and a
+    search for "nan" or "na" no longer matched every missing cell (shown as "(missing)")."""
+    from plx_app.service import RowFilter, filter_rows, front_columns
+
+    X = pd.DataFrame({"label": ["x", "y", "z", "w"], "city": ["Nancy", None, "Lyon", "Nantes"]},
+                     index=[10, 11, 12, 13])  # a feature called "label" keeps its name
+    table, col = front_columns(X, {"label": ["1", "0", "1", "0"],
+                                   "plx decision": ["yes", "no", "no", "no"]})
+    correct = pd.Series([True, True, False, True], index=X.index)
+    feats = ["label", "city"]
+    rows = lambda f, c=correct: filter_rows(table, col, feats, f, c).index.tolist()  # noqa: E731
+    assert rows(RowFilter()) == [10, 11, 12, 13]
+    assert rows(RowFilter(label="1")) == [10, 12] and col["label"] == "label (plx)"
+    assert rows(RowFilter(decision="no", wrong=True)) == [12]
+    assert rows(RowFilter(wrong=True), None) == [10, 11, 12, 13]  # no decisions: not filtered
+    assert rows(RowFilter(missing=True)) == [11]
+    assert rows(RowFilter(text=" Nan")) == [10, 13]
+    assert rows(RowFilter(text="nan")) == [] and rows(RowFilter(text="na")) == []
+    assert rows(RowFilter(text="w")) == [13]  # the feature "label" is searched too
+
+
 @pytest.mark.slow
 def test_query_page_pick_a_row_and_filter(base_ws):
     ws = fresh(base_ws)

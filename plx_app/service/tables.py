@@ -296,6 +296,39 @@ def front_columns(X: pd.DataFrame, front: Mapping[str, Any]) -> tuple[pd.DataFra
     return out, names
 
 
+@dataclass(frozen=True)
+class RowFilter:
+    """What the Query page's row list is narrowed to: a label, a decision (as shown), rows
+    whose decision is wrong, rows with a missing value, rows holding `text` in a feature."""
+
+    label: str | None = None
+    decision: str | None = None
+    wrong: bool = False
+    missing: bool = False
+    text: str = ""
+
+
+def filter_rows(table: pd.DataFrame, names: Mapping[str, str], features: Sequence[str],
+                f: RowFilter, correct: pd.Series | None = None) -> pd.DataFrame:
+    """The rows of `table` (`front_columns`' output, `names` its plx columns) that pass `f`;
+    `correct` (by row label) says which decisions are right, None leaves `f.wrong` unused.
+    A missing cell holds no text: searching "nan" finds no empty cell."""
+    keep = np.ones(len(table), dtype=bool)
+    if f.label is not None:
+        keep &= (table[names["label"]] == f.label).to_numpy()
+    if f.decision is not None:
+        keep &= (table[names["plx decision"]] == f.decision).to_numpy()
+    if f.wrong and correct is not None:
+        keep &= ~correct.reindex(table.index).fillna(True).to_numpy(dtype=bool)
+    cells = table[list(features)]
+    if f.missing:
+        keep &= cells.isna().any(axis=1).to_numpy()
+    if text := f.text.strip():
+        hit = cells.astype(str).apply(lambda c: c.str.contains(text, regex=False)) & cells.notna()
+        keep &= hit.any(axis=1).to_numpy()
+    return table[keep]
+
+
 def column_overview(raw: RawTable, settings: DataSettings) -> pd.DataFrame:
     """One row per column: distinct and missing counts, whether it reads as numbers, a few
     example values, and the role the current settings give it."""

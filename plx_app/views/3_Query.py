@@ -16,6 +16,8 @@ from plx_app.service import (
     SEMANTICS,
     UNKNOWN,
     Instance,
+    RowFilter,
+    filter_rows,
     front_columns,
     instance_from_row,
 )
@@ -125,18 +127,9 @@ with guard("Listing the rows"):
                         help="Rows where plx's decision is not the recorded label")
     only_missing = t2.checkbox("Only rows with a missing value", key="q_f_missing",
                                help="Rows where at least one feature has no value")
-    shown = table
-    if lab != "(any)":
-        shown = shown[shown[col["label"]] == lab]
-    if decf != "(any)":
-        shown = shown[shown[col["plx decision"]] == decf]
-    if wrong and dec is not None:
-        shown = shown[~dec["correct"].reindex(shown.index).to_numpy(dtype=bool)]
-    if only_missing:
-        shown = shown[shown[features].isna().any(axis=1).to_numpy()]
-    if text.strip():
-        hit = shown[features].astype(str).apply(lambda c: c.str.contains(text.strip(), regex=False))
-        shown = shown[hit.any(axis=1).to_numpy()]
+    shown = filter_rows(table, col, features, RowFilter(
+        None if lab == "(any)" else lab, None if decf == "(any)" else decf, wrong, only_missing,
+        text), None if dec is None else dec["correct"])
     labels = [_plain(i) for i in shown.index]
     lines = (ws.raw.source == "upload" and ws.raw.options.get("rows") == "lines"
              and not (ws.raw.file or b"").startswith(b"PAR1"))  # a CSV's lines
