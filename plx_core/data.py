@@ -120,6 +120,15 @@ def row_name(index: pd.Index, i: int, data_row: bool = True) -> str:
     return f"row {index[i]!r}"
 
 
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_parquet(data: bytes) -> bool:
+    """Whether `data` is a Parquet file (it starts with Parquet's magic): read as Parquet,
+    whatever its name."""
+    return bytes(data[:4]) == PARQUET_MAGIC
+
+
 def load_csv(
     source: str | Path | bytes,
     *,
@@ -166,7 +175,7 @@ def read_table(
     raw, where = _read_bytes(source, max_bytes)
     if len(raw) == 0:
         raise DataError(f"{where} is empty (0 bytes)")
-    if raw.startswith(b"PAR1"):
+    if is_parquet(raw):
         return _read_parquet(raw, "the upload" if where == "the CSV" else where, max_rows,
                              max_cols, missing)
     notes: list[str] = []
@@ -312,7 +321,7 @@ _SIGNATURES = (
     (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel workbook (.xls) or other "
                                             "Microsoft Office file"),
     (b"%PDF", "a PDF document"),
-    (b"PAR1", "a Parquet file"),
+    (PARQUET_MAGIC, "a Parquet file"),
     (b"\x89PNG", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"SQLite format 3\x00", "an SQLite database"),

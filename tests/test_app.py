@@ -440,6 +440,26 @@ def test_the_query_pages_row_filter_is_the_services_and_finds_no_text_in_empty_c
     assert rows(RowFilter(text="w")) == [13]  # the feature "label" is searched too
 
 
+def test_rows_are_named_by_line_only_for_an_uploaded_csv_read_by_lines():
+    """RawTable.rows_are_lines (the Query page's own test of the bytes before): a CSV's rows
+    are its lines, a Parquet file's and a built-in set's are not (data.is_parquet, one home of
+    Parquet's magic)."""
+    import io
+
+    from plx_app.service import raw_default
+    from plx_core.data import is_parquet
+
+    frame = pd.DataFrame({"a": list("xyxyxy"), "b": list("112233"), "y": list("010101")})
+    csv = frame.to_csv(index=False).encode()
+    assert read_upload(csv, "t.csv").rows_are_lines
+    assert not read_upload(csv, "t.csv", rows="positions").rows_are_lines
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    assert is_parquet(buf.getvalue()) and not is_parquet(csv)
+    assert not read_upload(buf.getvalue(), "t.parquet").rows_are_lines
+    assert not raw_default().rows_are_lines
+
+
 @pytest.mark.slow
 def test_query_page_pick_a_row_and_filter(base_ws):
     ws = fresh(base_ws)

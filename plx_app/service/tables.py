@@ -17,6 +17,7 @@ from plx_core.data import (
     grouped_said,
     id_columns,
     infer_schema,
+    is_parquet,
     label_copy,
     label_texts,
     mixed_dates,
@@ -122,6 +123,13 @@ class RawTable:
     options: Mapping[str, Any] = field(default_factory=dict, compare=False)  # how it was read
     delimiter: str | None = None  # an upload's (';' decides how 1.234 reads: number_format)
 
+    @property
+    def rows_are_lines(self) -> bool:
+        """Whether rows are named by their line in the uploaded file, as `plx fit` names them
+        (a CSV read with rows="lines"; a Parquet file has no lines)."""
+        return (self.source == "upload" and self.options.get("rows") == "lines"
+                and not is_parquet(self.file or b""))
+
 
 def raw_default() -> RawTable:
     """The default diagnosis set as raw numbers (six of scikit-learn's 30 measurements), read
@@ -213,7 +221,7 @@ def read_upload(
             f"the file is {len(data) / 1e6:.1f} MB; the dashboard reads at most "
             f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB"
         )
-    if filename.lower().endswith(PARQUET_SUFFIXES) and not bytes(data[:4]) == b"PAR1":
+    if filename.lower().endswith(PARQUET_SUFFIXES) and not is_parquet(data):
         raise DataError(f"{filename!r} is named as a Parquet file but does not start with "
                         "Parquet's PAR1 marker: the file is damaged or is not Parquet")
     reading_delimiter(None, decimal)  # a bad decimal mark: one line, before the file is read

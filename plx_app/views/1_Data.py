@@ -24,7 +24,7 @@ from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
-from plx_core.data import MISSING_MARKERS, id_columns, suggest_label
+from plx_core.data import MISSING_MARKERS, id_columns, is_parquet, suggest_label
 from plx_core.errors import PLXError
 
 ws = page_setup()
@@ -106,7 +106,7 @@ else:
                     "(untick the header box, then split the octamer column into characters) work.")
     else:
         data = up.getvalue()
-        if data[:4] == b"PAR1":
+        if is_parquet(data):
             u1.caption("A Parquet file: its column names and types (numbers, dates, booleans) "
                        "come from the file; the box above does not apply.")
         with guard("Reading the file"):

@@ -131,11 +131,9 @@ with guard("Listing the rows"):
         None if lab == "(any)" else lab, None if decf == "(any)" else decf, wrong, only_missing,
         text), None if dec is None else dec["correct"])
     labels = [_plain(i) for i in shown.index]
-    lines = (ws.raw.source == "upload" and ws.raw.options.get("rows") == "lines"
-             and not (ws.raw.file or b"").startswith(b"PAR1"))  # a CSV's lines
     st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below."
                + (" Rows are named by their line in your file (the header is line 1), as "
-                  "plx fit names them." if lines else ""))
+                  "plx fit names them." if ws.raw.rows_are_lines else ""))
     st.dataframe(shown, width="stretch", height=260, key="q_table", placeholder="(missing)",
                  on_select=functools.partial(_table_selected, part, labels),
                  selection_mode="single-row")
