@@ -857,6 +857,11 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     table = at.dataframe[0].value
     assert list(table["model"])[0].startswith("plx") and "logistic regression" in list(table["model"])
     assert len(table) == 7 and {"sensitivity", "specificity"} <= set(table.columns)
+    # the table is the service's (Workspace.against_models); its best F1 leaves out the majority
+    mine, best = ws.against_models(s)
+    assert list(mine["model"]) == list(table["model"]) and mine.loc[0, "F1"] == s["F1"]
+    base = ws.baselines()
+    assert best == base.loc[base["model"] != "majority", "F1"].max()
     at.slider(key="ev_n").set_value(20).run()
     at.selectbox(key="ev_model").set_value("CART").run()
     assert not at.exception and not errors(at)

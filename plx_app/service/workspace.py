@@ -504,6 +504,16 @@ class Workspace:
             self.X_train, self.y_train, self.X_test, self.y_test, self.positive,
             DASHBOARD_BASELINES, self.settings.seed))
 
+    def against_models(self, s: Mapping[str, float]) -> tuple[pd.DataFrame, float | None]:
+        """plx's test scores `s` (`scores`) as the first row above the baselines' (column
+        "model" in words), and the best F1 of a baseline that learns (not the majority
+        class; None without one): the Evaluate page's table and its few-found note."""
+        base = self.baselines()
+        table = pd.concat([pd.DataFrame([{"model": f"plx ({self.kb_name})", **s}]),
+                           base.assign(model=base["label"])], ignore_index=True)
+        learned = base.loc[base["model"] != "majority", "F1"]  # by key, not its wording
+        return table, float(learned.max()) if len(learned) else None
+
     def rules_effect(self) -> RulesEffect:
         """The test decisions without and with the enabled rules, the scores of both, the rows
         whose decision flips, and the selected instance's bounds both ways."""

@@ -4,7 +4,6 @@ SHAP."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from plx_app.classes_ui import among_all_classes
@@ -118,9 +117,7 @@ st.subheader("Against other models")
 with guard("Showing the scores"):
     if scored is not None and few is not None:
         with st.spinner("Fitting the baselines on the same split…"):
-            base = ws.baselines()
-        table = pd.concat([pd.DataFrame([{"model": f"plx ({label})", **s}]),
-                           base.assign(model=base["label"])], ignore_index=True)
+            table, best = ws.against_models(s)
         st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity",
                             "accuracy", "tp", "fp", "fn", "tn"]],
                      hide_index=True, width="stretch",
@@ -133,10 +130,9 @@ with guard("Showing the scores"):
         c2.caption(f"Each model scored at its own threshold (plx's: {ws.threshold:g}). The "
                    "other models see the same binned columns (each value as its own yes/no "
                    "column) and the same training and test rows.")
-        best = base.loc[base["model"] != "majority", "F1"]  # by key, not its wording
         if said := wording.few_found_sentence(
-                len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name,
-                float(best.max()) if len(best) else None, where="test"):
+                len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name, best,
+                where="test"):
             few.info(md(said + " Try it under \"Decision threshold\" just below."))
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
