@@ -208,7 +208,7 @@ def read_table(
     delim = delimiter if delimiter is not None else detect_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
-                                  names, notes)
+                                  names, notes, text)
     return Table(frame, where, counts, lines, tuple(notes), delim)
 
 
@@ -423,7 +423,32 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
         raise DataError(f"unknown encoding {encoding!r}") from exc
 
 
-def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None):
+def _long_cell(text: str, line: int, delim: str) -> tuple[int, int] | None:
+    """(field number from 0, its length) of the first cell longer than the CSV reader's field
+    limit in the record starting on `line` of `text`, or None: which column a refused cell is
+    in (read only when the reader has refused one)."""
+    at = 0
+    for _ in range(line - 1):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return None
+    cell = re.compile(rf'"(?:[^"]|"")*"?|[^{re.escape(delim)}\r\n]*')
+    limit = csv.field_size_limit()
+    for k in range(100_000):
+        m = cell.match(text, at)
+        if m is None:
+            return None
+        if m.end() - m.start() > limit:
+            return k, m.end() - m.start()
+        at = m.end()
+        if at >= len(text) or text[at] != delim:
+            return None
+        at += 1
+    return None
+
+
+def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
+           text=None):
     """(frame, file line of each row, missing-marker counts per column); checks every
     record's field count while reading (the only per-row loop). A record that repeats the
     header (files exported one after another and joined: 'age,sex,y' again at line 152) is
@@ -443,6 +468,15 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             break
         except csv.Error as exc:
             row = f" (data row {len(rows) + 1})" if columns else ""
+            if "field limit" in str(exc) and text is not None and \
+                    (long := _long_cell(text, start, delim)) is not None:
+                col = (f"column {columns[long[0]]!r}" if long[0] < len(columns)
+                       else f"field {long[0] + 1}")
+                raise DataError(
+                    f"{where}, line {start}{row}, {col}: a cell of {long[1]:,} characters, "
+                    f"over the cap of {csv.field_size_limit():,} a cell (a quote left "
+                    "open runs a cell on to the next quote; a text this long is no feature: "
+                    "leave it out of the export)") from exc
             raise DataError(
                 f"{where}, line {start}{row}: cannot parse the CSV ({exc}); is a quote left open?"
             ) from exc
@@ -2241,13 +2275,46 @@ FREE_TEXT_WORDS = 3
 is free text (a comment, a description): no category to learn from, left out."""
 
 
+MAX_LEVEL_CHARS = 1_000
+"""The longest text a category may be: a longer value (a pasted document, a 1 MB cell of an
+export) is no level to learn from, and every clause, rule and explanation naming it would print
+it whole (a 1 MB level made a 5 MB model file, and its Parquet fit took 137 s): its column is
+left out, saying the row."""
+
+
+LONG_TEXT = "text, not categories"
+"""How `long_value`'s reason begins (no hint to convert such a column is looked for)."""
+
+
+def long_value(vals: pd.Series) -> str | None:
+    """Why a column of text is no column of categories: a value longer than
+    `MAX_LEVEL_CHARS`, named by its row and length; None when none is (missing cells are
+    skipped). Asked of text columns only (`free_text`): a column of numbers pays nothing."""
+    a = vals.to_numpy(dtype=object)
+    present = a[pd.notna(a)]
+    try:
+        longest = max(map(len, present), default=0)
+    except TypeError:  # numbers among the text: only text is measured
+        longest = max((len(v) for v in present if isinstance(v, str)), default=0)
+    if longest <= MAX_LEVEL_CHARS:
+        return None
+    i = next(k for k, v in enumerate(a) if isinstance(v, str) and len(v) > MAX_LEVEL_CHARS)
+    return (f"{LONG_TEXT}: {row_name(vals.index, i)} holds a value of {len(a[i]):,} "
+            f"characters ({a[i][:20]!r}…), over the cap of {MAX_LEVEL_CHARS:,} a category (a "
+            "KB, a rule and an explanation would print it whole); derive a category from it "
+            "(a keyword, a length class) to use it")
+
+
 def free_text(s: pd.Series, max_categories: int = 10) -> str | None:
     """Why a column of text reads as free text (`FREE_TEXT_WORDS` or more words a value, half
-    its present values or more distinct), or None. Checked before the ID rule: a comment
+    its present values or more distinct; or one value too long for a category, `long_value`),
+    or None. Checked before the ID rule: a comment
     column is mostly distinct too, and "free text" says what to do with it."""
     vals = s.dropna()
     if len(vals) == 0 or pd.api.types.infer_dtype(vals, skipna=True) != "string":
         return None
+    if (long := long_value(s)) is not None:  # even one: a KB would print it whole
+        return long
     n_distinct = int(vals.nunique())
     if n_distinct <= max_categories or n_distinct < 0.5 * len(vals):
         return None

@@ -68,6 +68,7 @@ from . import variants as V
 from . import vote as VT
 from .checks import checked_int, checked_threshold
 from .data import (
+    LONG_TEXT,
     censored_sides,
     columns_left_out,
     date_format,
@@ -676,12 +677,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c], kept = many_levels(s, n_distinct)
                     if kept is not None:
                         grouped[c] = kept
-                if levels[c] is not None:
-                    levels[c] += convert_hint(raw[c], s)
+                if levels[c] is not None and not levels[c].startswith(LONG_TEXT):
+                    levels[c] += convert_hint(raw[c], s)  # (a 1 MB cell: no number to read)
+                elif levels[c] is not None:
+                    pass
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     say_note(f"column {c!r} is used as categories: {mixed}", stacklevel=3)
-                elif pd.api.types.infer_dtype(raw[c], skipna=True) in ("timedelta", "timedelta64") \
-                        or text_binned(raw[c]):  # nor durations, nor numbers written as text
+                elif text_binned(raw[c]):  # nor numbers written as text
                     say_note(f"column {c!r} is used as categories:"
                              + convert_hint(raw[c], s).removeprefix(" —"), stacklevel=3)
         self.excluded_ = columns_left_out(

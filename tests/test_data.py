@@ -1550,3 +1550,37 @@ def test_plx_fit_says_utc_offsets_once_for_the_table(tmp_path, capsys):
     assert err.count("UTC") == 2 and err.count("offset from UTC") == 1, err
     assert ("note: columns 'admitted', 'discharged': times written with an offset from UTC "
             "(13:30+02:00) are read at their instant in UTC (11:30)") in err
+
+
+def test_a_cell_past_the_readers_cap_is_named_by_line_and_column(tmp_path):
+    """A CSV cell of 200,000 characters (a pasted report; a quote left open runs on the same
+    way): refused naming its line, its column and its length, where it said only 'field
+    larger than field limit'."""
+    rng = np.random.default_rng(12)
+    frame = pd.DataFrame({"dose": rng.integers(1, 9, 40), "remarks": rng.choice(["ok", "late"], 40),
+                          "y": rng.choice(["a", "b"], 40)})
+    frame.loc[25, "remarks"] = "see attached " * 16_000  # 208,000 characters
+    frame.to_csv(tmp_path / "visits.csv", index=False)
+    with pytest.raises(DataError, match=err("line 27 (data row 26), column 'remarks': a cell of "
+                                            "208,000 characters, over the cap of 131,072")):
+        read_table(tmp_path / "visits.csv")
+
+
+def test_a_category_longer_than_the_cap_leaves_its_column_out_naming_the_row():
+    """A column of two answers, one of them a 5,000-character text (a form's free field):
+    kept as a category, every clause and explanation naming it printed it whole; now the
+    column is left out, naming the row and the length (plx fit, the Data page, the API)."""
+    from plx_core.estimator import PLXClassifier
+
+    rng = np.random.default_rng(13)
+    n = 120
+    long = "x" * 5_000
+    frame = pd.DataFrame({"kind": np.where(rng.random(n) < 0.5, long, "short"),
+                          "dose": rng.normal(size=n), "y": rng.choice(["a", "b"], n)})
+    first = int(np.flatnonzero(frame["kind"] == long)[0])
+    sch = infer_schema(frame, "y", "a")
+    assert sch.excluded["kind"].startswith(f"text, not categories: row {first} holds a value of "
+                                           "5,000 characters"), sch.excluded
+    with pytest.warns(UserWarning, match="'kind': text, not categories"):
+        clf = PLXClassifier(positive="a", random_state=0).fit(frame[["kind", "dose"]], frame["y"])
+    assert "kind" in clf.excluded_ and len(str(clf.excluded_["kind"])) < 400
