@@ -440,6 +440,15 @@ def test_the_query_pages_row_filter_is_the_services_and_finds_no_text_in_empty_c
     assert rows(RowFilter(text="w")) == [13]  # the feature "label" is searched too
 
 
+def test_row_labels_reach_widgets_as_plain_values():
+    """service.plain_label: the one home of what the Query and Explain pages each did inline."""
+    from plx_app.service import plain_label
+
+    got = [plain_label(i) for i in pd.Index([np.int64(7), 8])]
+    assert got == [7, 8] and all(type(g) is int for g in got)
+    assert plain_label("line 4") == "line 4" and plain_label(("a", 1)) == ("a", 1)
+
+
 def test_rows_are_named_by_line_only_for_an_uploaded_csv_read_by_lines():
     """RawTable.rows_are_lines (the Query page's own test of the bytes before): a CSV's rows
     are its lines, a Parquet file's and a built-in set's are not (data.is_parquet, one home of

@@ -10,7 +10,7 @@ from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, confusion, 
 from .browse import SORT_KEYS, BrowseQuery, browse_kb, browse_mask
 from .cache import LRU, fingerprint
 from .export import kb_csv, safe_cell, safe_csv
-from .instances import UNKNOWN, Instance, edit_instance, instance_from_row, unique_rows
+from .instances import UNKNOWN, Instance, edit_instance, instance_from_row, plain_label, unique_rows
 from .kbs import KB_KIND_HELP, KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
 from .rules import (
     next_rule_id,
@@ -69,7 +69,7 @@ __all__ = [
     "Workspace", "baseline_scores", "browse_kb", "browse_mask", "build_kb", "column_overview",
     "confusion", "decision_frame", "decision_word", "default_max_len", "edit_instance",
     "filter_rows", "fingerprint", "front_columns", "instance_from_row", "kb_csv", "keep_cuts", "label_values", "new_workspace", "next_rule_id",
-    "cut_points", "parse_conditions", "positive_choice", "positive_note", "prepare", "raw_builtin", "raw_default", "raw_shared", "read_upload",
+    "cut_points", "parse_conditions", "plain_label", "positive_choice", "positive_note", "prepare", "raw_builtin", "raw_default", "raw_shared", "read_upload",
     "rule_clause", "rule_notes", "rule_parts", "rule_text", "rules_frame", "safe_cell", "safe_csv", "scores",
     "shared_available", "split", "split_characters", "unique_rows", "use_data", "validate",
     "validate_conditions", "with_rules",

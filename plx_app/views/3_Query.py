@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -20,6 +19,7 @@ from plx_app.service import (
     filter_rows,
     front_columns,
     instance_from_row,
+    plain_label,
 )
 from plx_app.service.classes import (
     label_classes,
@@ -91,11 +91,6 @@ def _table_selected(part: str, shown: list) -> None:
         _select(instance_from_row(X, y, shown[rows[0]], part))
 
 
-def _plain(i):
-    """Index labels as plain Python values (widgets compare and serialise them)."""
-    return int(i) if isinstance(i, (int, np.integer)) else i
-
-
 if ws.selected is None:  # first visit: a row plx decides right and confidently
     _select(showcase_instance(ws))
     st.session_state["q_first"] = True
@@ -130,7 +125,7 @@ with guard("Listing the rows"):
     shown = filter_rows(table, col, features, RowFilter(
         None if lab == "(any)" else lab, None if decf == "(any)" else decf, wrong, only_missing,
         text), None if dec is None else dec["correct"])
-    labels = [_plain(i) for i in shown.index]
+    labels = [plain_label(i) for i in shown.index]
     st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below."
                + (" Rows are named by their line in your file (the header is line 1), as "
                   "plx fit names them." if ws.raw.rows_are_lines else ""))
@@ -142,7 +137,7 @@ with guard("Listing the rows"):
     if edited:  # the values no longer are a row's: the picker names no row
         st.session_state["q_pick"] = None
     elif ws.selected.origin == part and ws.selected.row is not None:
-        cur = _plain(ws.selected.row)
+        cur = plain_label(ws.selected.row)
         if cur not in opts:
             opts = [cur] + opts
         st.session_state["q_pick"] = cur

@@ -3,12 +3,11 @@ explanations side by side (two instances, across k, across KB kinds, SHAP on a b
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from plx_app.app import page
 from plx_app.classes_ui import among_all_classes, class_answer, class_answer_notes
-from plx_app.service import instance_from_row
+from plx_app.service import instance_from_row, plain_label
 from plx_app.service.classes import (
     label_classes,
     several,
@@ -185,7 +184,7 @@ if mode is None:
 if mode == "Two instances":
     with guard("Comparing two instances"):
         X, y = ws.X_test, ws.y_test
-        opts = [int(i) if isinstance(i, (int, np.integer)) else i for i in X.index]
+        opts = [plain_label(i) for i in X.index]
         mine = inst.row if inst.origin == "test" else None
         default = next((i for i in opts if i != mine), opts[0])
         other = st.selectbox("Second instance (test row)", opts, index=opts.index(default),
