@@ -317,6 +317,10 @@ def test_rule_clause_and_text():
     r = rule_clause([("a", "1"), ("b", "x y")], "NOT POS", 0.8, 5, "r3")
     assert r.source == "rule" and r.id == "r3" and r.head == -1
     assert rule_text(r) == 'IF a=1 AND b="x y" THEN NOT POS'  # quoted: it reads back
+    # the engine's rule_clause (plx_core.rules), not a second copy: a rule with no condition,
+    # which the copy built, is refused by name
+    with pytest.raises(DataError, match="at least one condition"):
+        rule_clause([], "POS", 0.9, 1.0, "r4")
 
 
 def test_validate_conditions_in_plain_words():

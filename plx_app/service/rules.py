@@ -7,19 +7,11 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from plx_core.errors import DataError
-from plx_core.kb import KB, POS, Literal, WeightedClause
+from plx_core.kb import KB, WeightedClause
 from plx_core.kb import next_rule_id as _next_rule_id
-
-
-def rule_clause(conditions: Sequence[tuple[str, str]], head: str, p: float, w: float,
-                rule_id: str) -> WeightedClause:
-    """`IF a=v AND b=w THEN POS` (or NOT POS) with probability p and weight w, as the clause
-    `POS ∨ ¬a=v ∨ ¬b=w` (`¬POS ∨ …`)."""
-    if head not in ("POS", "NOT POS"):
-        raise DataError(f"a rule concludes POS or NOT POS, not {head!r}")
-    lits = [Literal(POS, None, head == "NOT POS")] + [Literal(f, v, True) for f, v in conditions]
-    return WeightedClause(tuple(lits), float(p), float(w), source="rule", id=rule_id)
+from plx_core.rules import (
+    rule_clause as rule_clause,  # the engine's: one home of IF … THEN as a clause
+)
 
 
 def rule_parts(rule: WeightedClause) -> tuple[list[tuple[str, str]], str]:
