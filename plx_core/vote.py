@@ -346,6 +346,7 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
     Q = (sparse.block_diag([q if q is not None else sparse.csr_matrix((wd, wd))
                             for q, wd in zip(penalties, widths)], format="csr")
          if penalties is not None and any(q is not None for q in penalties) else None)
+    Q_w = _matvec(Q) if Q is not None else None  # (`Q @ w` by the same kernel, no dispatch)
 
     def loss(x):
         w = x[:m]
@@ -358,8 +359,8 @@ def fit_many(problems: list[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]],
         grad = At_g(g)
         grad[:m] += w / C
         grad[:m] += l1
-        if Q is not None:
-            qw = Q @ w
+        if Q_w is not None:
+            qw = Q_w(w)
             val += 0.5 * float(w @ qw)
             grad[:m] += qw
         return val, grad
@@ -767,8 +768,8 @@ def body_matches(bodies: np.ndarray, sizes: np.ndarray | list[int], codes: np.nd
 
     def one_hot(c: np.ndarray) -> sparse.csr_matrix:
         s = value_slots(c, sizes).slot
-        r, j = np.nonzero(s >= 0)
-        return sparse.csr_matrix((np.ones(len(r)), (r, s[r, j])), shape=(len(c), n))
+        r, j = np.nonzero(s >= 0)  # row-major, each row's slots rising with the feature
+        return row_major(np.ones(len(r)), r, s[r, j], (len(c), n))
 
     bodies = np.asarray(bodies, dtype=np.int64)
     hits = (one_hot(np.asarray(codes, dtype=np.int64)) @ one_hot(bodies).T).tocoo()

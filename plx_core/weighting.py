@@ -31,6 +31,11 @@ M_GRID: tuple[float, ...] = (3.0,)
 """The m-estimate strengths `variant="auto"` scores by leave-one-out (each a candidate).
 Measured (benchmarks/RESULTS.md, "The Direct KB's leave-one-out means"): (1, 3, 10) and (3,) moved
 the same six sets by +0.055 and +0.051 in all; one m is half the leave-one-out's cost."""
+LOO_WORK = 2**15
+"""(row, clause) terms per chunk of the leave-one-out means when the count gave the rows'
+clauses (no lookup): a chunk's dozen arrays stay in a core's cache (2 MiB) — Rare 5%'s
+457,000 terms in one chunk took 79 ms, in chunks of this size 52 ms, the same means (each
+row's median is its own); `TUNE_WORK` where the clauses are looked up."""
 WEIGHT_FLOOR = 1e-3
 """Added to every weight: weights must be > 0, and a clause at the base rate still counts a
 little where nothing else does."""
@@ -61,7 +66,8 @@ def confidence_kb(kb: KB, m: float, base: float) -> KB:
 def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
                class_weights: tuple[float, float] | None, leave_out: np.ndarray | None,
                pairs: tuple[np.ndarray, np.ndarray] | None = None):
-    """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs): (first row, number
+    """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs, `LOO_WORK` with
+    `pairs`): (first row, number
     of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
     sorted by (row, p). Each term is a clause inside the row with the row taken out of it
     (support − c, positives − c·y_i, c = `leave_out[i]`, default 1); clauses left without
@@ -71,7 +77,8 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
     y = np.asarray(y, dtype=np.int64)
     c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
     lengths = kb.lengths
-    step = max(1, TUNE_WORK // n_subsets(len(kb.features), int(lengths.max(initial=0))))
+    work = TUNE_WORK if pairs is None else LOO_WORK
+    step = max(1, work // n_subsets(len(kb.features), int(lengths.max(initial=0))))
     for a in range(0, n, step):
         rows = np.arange(a, min(n, a + step))
         if pairs is None:
@@ -94,7 +101,9 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
         # Stable: the terms come by row, and a merge sort takes each row's run as it is (the
         # unstable quicksort sorted them as one random array: 0.8x the leave-one-out's time)
         order = np.argsort(r + 0.5 * p, kind="stable")
-        yield a, len(rows), r[order] - a, p[order], sup[order], lengths[ci[order]]
+        by_row = len(r) < 2 or bool(np.all(r[1:] >= r[:-1]))  # the order keeps such rows as is
+        yield (a, len(rows), (r if by_row else r[order]) - a, p[order], sup[order],
+               lengths[ci[order]])
 
 
 def _loo_p(sup: np.ndarray, pos: np.ndarray, class_weights: tuple[float, float] | None
@@ -146,5 +155,5 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
     return out
 
 
-__all__ = ["M_GRID", "WEIGHT_FLOOR", "confidence_kb", "confidence_weights", "loo_means",
-           "pos_probability"]
+__all__ = ["LOO_WORK", "M_GRID", "WEIGHT_FLOOR", "confidence_kb", "confidence_weights",
+           "loo_means", "pos_probability"]

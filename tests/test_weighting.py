@@ -4,6 +4,8 @@ leave-one-out answers the default scores its Direct candidates with."""
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plx_core import variants as V
 from plx_core.direct import direct_kb
@@ -98,3 +100,29 @@ def test_leave_one_out_means_from_the_count_equal_the_lookup(balanced, missing):
     a = loo_means(kb, codes, y, (3.0,), cw, base, window=(1, 3, 1))
     b = loo_means(kb, codes, y, (3.0,), cw, base, window=(1, 3, 1), pairs=got)
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), balanced=st.booleans(), work=st.sampled_from([1, 37, 400]))
+def test_leave_one_out_means_the_same_in_any_chunks(seed, balanced, work):
+    """The leave-one-out means from the count's pairs in chunks of a few terms (`LOO_WORK`:
+    one row, a few rows) equal those in one chunk, bit for bit: each row's median is its own."""
+    from plx_core import weighting as W
+    from plx_core.direct import direct_kb_with_reason
+
+    X, y = small_table(50, seed=seed % 1000)
+    cw = V.balanced_weights(int(y.sum()), len(y)) if balanced else None
+    loo = V.LooCount(y, None, cw, keep_pairs=10**6)
+    kb, _ = direct_kb_with_reason(X, y, positive=1, observe=loo)
+    kb = V.weighted_class_kb(kb, *cw) if cw else kb
+    codes = encode_rows(kb, X)
+    base = float(V.reweighted_p(y.mean(), *cw)) if cw else float(y.mean())
+    args = (kb, codes, y, (3.0,), cw, base)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(W, "LOO_WORK", 2**30)
+        one = loo_means(*args, window=(1, 2, -1), pairs=loo.pairs())
+        mp.setattr(W, "LOO_WORK", work)
+        chunked = loo_means(*args, window=(1, 2, -1), pairs=loo.pairs())
+    assert one.keys() == chunked.keys()
+    assert all(one[k].tobytes() == chunked[k].tobytes() for k in one)
