@@ -158,8 +158,10 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
     from .data import (
         as_strings,
-        censored_said,
+        case_columns,
+        cells_said,
         estimator_rows,
+        grouped_rows_said,
         grouped_said,
         id_columns,
         infer_schema,
@@ -169,7 +171,6 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         offsets_said,
         reading_delimiter,
         repeated_rows,
-        serials_said,
         unread_numbers,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
@@ -206,6 +207,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(f"column {c!r} is left out: {why}")
     if (why := repeated_rows(frame, id_columns(schema.excluded))) is not None:
         say(f"{table.where}: {why}")
+    if (why := grouped_rows_said(frame, label, *case_columns(schema))) is not None:
+        say(why)
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
@@ -275,7 +278,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(schema.bins[f])
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     for f, b in schema.bins.items():  # censored cells ("<5"): how many, and where, once cut
-        if (how := censored_said(frame[f], b) or serials_said(frame[f], b)) is not None:
+        if (how := cells_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
     return model_of(clf, schema, n_train=len(yb))
 
@@ -347,7 +350,7 @@ class Model:
         """The table's rows as features, saying which of its columns the model ignores and
         which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
         `plx fit --decimal`) and how many cells it read beyond a bound ("<5", `censored_said`)."""
-        from .data import censored_said, reading_delimiter, serials_said
+        from .data import cells_said, reading_delimiter
 
         frame = table.frame
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
@@ -370,8 +373,7 @@ class Model:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
         for f, b in schema.bins.items():  # "<5" is read past its bound, fitted with one or not
-            if f in frame.columns and (how := censored_said(frame[f], b) or serials_said(
-                    frame[f], b)) is not None:
+            if f in frame.columns and (how := cells_said(frame[f], b)) is not None:
                 say(f"{table.where}: column {f!r}: {how}")
         return X
 

@@ -1386,6 +1386,39 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
     return out
 
 
+def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
+    """How many cells of a column read as percentages carry no '%' ('0.45' beside '45%'),
+    read as that many percent (0.45 %), with an example: a column that writes some shares as
+    fractions mixes two scales, which no reading can tell apart — said, not guessed; None
+    when every present cell carries one (or the column reads no percentages)."""
+    if "percent" not in binning.number_format:
+        return None
+    text = as_strings(values).str.strip()
+    bare = text.notna() & (text != "") & ~text.str.endswith("%").fillna(False) & \
+        ~text.isin(binning.text_missing)
+    if not bare.any():
+        return None
+    x = _numbers(values[bare], binning.number_format)[0]
+    ok = ~np.isnan(x)
+    if not ok.any():
+        return None
+    first = text[bare][ok].iloc[0]
+    frac = " (all between 0 and 1: if they are fractions, 0.45 = 45 %, write them as 45%)" \
+        if np.nanmax(np.abs(x)) <= 1 else ""
+    return (f"{int(ok.sum())} cell(s) written without '%' ({first!r}) read as that many percent "
+            f"({first} %), as the others are{frac}")
+
+
+def cells_said(values: pd.Series, binning: Binning) -> str | None:
+    """What was read of a binned column's cells beyond its format, in one clause: censored
+    cells ('<5', `censored_said`), Excel serials among dates (`serials_said`), numbers
+    without '%' among percentages (`unmarked_said`); None when nothing. One home for plx
+    fit, plx predict and the Data page."""
+    said = [how for how in (censored_said(values, binning), serials_said(values, binning),
+                            unmarked_said(values, binning)) if how]
+    return "; ".join(said) or None
+
+
 STRAY_SHARE = 0.05
 """A number column may hold up to this share of text cells (and at most `STRAY_VALUES`
 distinct texts, such as "unknown" or "<0.1"), read as missing; more text makes it a text column."""
@@ -2242,6 +2275,56 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
     return (f"{len(at)} row(s) repeat an earlier row in every column, {ids[0]!r} included "
             f"({pairs}{' …' if len(at) > shown else ''}): one record exported twice? Each "
             "copy counts as evidence again; remove the copies if so")
+
+
+MIN_GROUPS = 20
+"""The fewest values of several rows each a left-out column needs before its rows are read as
+several rows a case (`grouped_rows_said`)."""
+
+
+def case_columns(schema: Schema) -> tuple[list[str], list[str]]:
+    """The columns that may name cases (`grouped_rows_said`): those left out, and the
+    categorical features of at least `MIN_GROUPS` levels (the others cannot)."""
+    return list(schema.excluded), [f for f in schema.features if schema.kinds[f] == "categorical"
+                                   and len(schema.categories.get(f, ())) >= MIN_GROUPS]
+
+
+def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
+                      kept: Sequence[str] = ()) -> str | None:
+    """Why a table reads like several rows a case (long format: one row a visit): a column of
+    `columns` (left out, or among `kept`, the categorical features: a patient number) whose
+    values stand on several rows each, at least `MIN_GROUPS` of them and at least 3 of each of
+    two classes, with the label the same on every row of each — or None. Said, not changed:
+    plx answers each row, and its out-of-fold scores (rows of one case on both sides of a
+    fold) flatter; a kept one answers a known case from its own label."""
+    if label not in frame.columns:
+        return None
+    y = label_texts(frame[label])
+    for c in [*columns, *kept]:
+        if c not in frame.columns or c == label:
+            continue
+        ids = frame[c]
+        known = ids.notna().to_numpy() & y.notna().to_numpy()
+        if known.sum() < 2 * MIN_GROUPS:
+            continue
+        sizes = ids[known].value_counts()
+        several = sizes[sizes > 1]
+        if len(several) < MIN_GROUPS or len(sizes) > 0.9 * known.sum():
+            continue
+        by = y[known].groupby(ids[known].to_numpy())
+        if (by.nunique().loc[several.index] > 1).any() or \
+                (by.first().loc[several.index].value_counts() >= 3).sum() < 2:
+            continue  # a visit's own label; or pure groups of one class only (rare positives)
+        learnt = (f"; {c!r} is learnt from as a category too, so a new row of a case seen in "
+                  "training is answered from that case's label: take the column out of the "
+                  "file if it names cases") if c in kept else ""
+        return (f"column {c!r}: its {len(sizes):,} values stand on {known.sum() / len(sizes):.1f} "
+                f"rows each on average (up to {int(sizes.max())}), the label the same on every "
+                "row of each — several rows a case (one a visit)? plx answers each row as its "
+                "own case, and its out-of-fold scores, with rows of one case on both sides of a "
+                "fold, flatter; to answer a case once, give one row a case (its last visit, or "
+                f"its values summed up){learnt}")
+    return None
 
 
 def excess_levels(n_distinct: int, present: int, id_like: bool = True,

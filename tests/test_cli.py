@@ -1782,3 +1782,53 @@ def test_predict_on_a_dask_address_where_nothing_listens_is_one_line(model, quer
         assert code == 2, address
         assert_one_line_error(err, *needles)
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_shares_written_as_fractions_among_percentages_are_said_at_fit_and_predict(tmp_path,
+                                                                                  capsys):
+    """A utilisation column of '82%' and, in a quarter of its cells, '0.35' (a share typed as
+    a fraction): read as percentages, the bare cells are 0.35 %, not 35 % — two scales no
+    reading can tell apart. plx fit and plx predict now say how many, with one, and that
+    they all lie in [0, 1]; before, only 'read as percentages' was said."""
+    rng = np.random.default_rng(44)
+    n = 200
+    use = rng.uniform(0, 1, n)
+    cells = [f"{v:.2f}" if i % 4 == 0 else f"{v * 100:.0f}%" for i, v in enumerate(use)]
+    df = pd.DataFrame({"utilisation": cells, "beds": rng.integers(5, 40, n),
+                       "overflow": np.where(use > 0.7, "yes", "no")})
+    df.to_csv(tmp_path / "wards.csv", index=False)
+    assert main(["fit", str(tmp_path / "wards.csv"), "--label", "overflow", "--positive", "yes",
+                 "--variant", "paper", "--out", str(tmp_path / "m.json"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"column 'utilisation': 50 cell(s) written without '%' ({cells[0]!r}) read as that " \
+           f"many percent ({cells[0]} %)" in err and "all between 0 and 1" in err, err
+    df.drop(columns="overflow").to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    assert "50 cell(s) written without '%'" in capsys.readouterr().err
+
+
+def test_several_rows_a_case_are_said_when_the_label_is_the_cases(tmp_path, capsys):
+    """A long-format export (one row a visit, 1–4 visits a patient, the outcome the patient's):
+    plx fit left the patient number out and said only 'too many distinct values', though each
+    visit is answered and scored as its own case and the out-of-fold scores flatter; now it
+    says so, naming the column. A label that changes between a patient's visits is not so
+    read."""
+    rng = np.random.default_rng(45)
+    rows = []
+    for pid in range(90):
+        sick = rng.random() < 0.4
+        for _v in range(int(rng.integers(1, 5))):
+            rows.append({"mrn": f"MRN-{pid:05d}", "crp": round(float(rng.normal(60 if sick else 8, 9)), 1),
+                         "flag": "sepsis" if sick else "ok"})
+    df = pd.DataFrame(rows)
+    df.to_csv(tmp_path / "long.csv", index=False)
+    assert main(["fit", str(tmp_path / "long.csv"), "--label", "flag", "--positive", "sepsis",
+                 "--variant", "paper", "--out", str(tmp_path / "m.json"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "column 'mrn': its 90 values stand on" in err and "several rows a case" in err, err
+    df["flag"] = rng.permutation(df["flag"].to_numpy())  # a visit's own label: not said
+    df.to_csv(tmp_path / "visits.csv", index=False)
+    assert main(["fit", str(tmp_path / "visits.csv"), "--label", "flag", "--positive", "sepsis",
+                 "--variant", "paper", "--out", str(tmp_path / "m2.json"), "--no-progress"]) == 0
+    assert "several rows a case" not in capsys.readouterr().err

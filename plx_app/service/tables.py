@@ -12,8 +12,10 @@ import pandas as pd
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
-    censored_said,
+    case_columns,
+    cells_said,
     flag_column,
+    grouped_rows_said,
     grouped_said,
     id_columns,
     infer_schema,
@@ -26,7 +28,6 @@ from plx_core.data import (
     reading_delimiter,
     reads_as_numbers,
     repeated_rows,
-    serials_said,
     spelling_variants,
     suggest_label,
     train_test_split_stratified,
@@ -512,6 +513,9 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         if frame is not None and (why := repeated_rows(
                 frame, id_columns(ds.schema.excluded) if ids is None else ids)):
             notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
+        if frame is not None and ds.schema.label in frame.columns and (
+                why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema))):
+            notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
         ystr = label_texts(ds.y)
@@ -530,7 +534,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
                                   f"({cut_said(b.method)}{read})."))
             if frame is not None and f in frame.columns and (
-                    how := censored_said(frame[f], b) or serials_said(frame[f], b)):
+                    how := cells_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
         if frame is not None and (how := offsets_said(frame, ds.schema.bins)):  # once
             notes.append(("info", f"{how[0].upper()}{how[1:]}."))
