@@ -3,8 +3,10 @@ runs inside `fit`) and the cut-point finders it offers.
 
 * "mdlp" — supervised: Fayyad & Irani's recursive entropy split with the minimum-description-
   length stopping rule (a cut is kept only if its information gain pays for describing it);
-  a column where no cut pays gets one cut at its median, so it can still take part in
-  interactions (XOR-like labels no single column predicts);
+  a column where no cut pays on its own gets one cut where a shallow tree on all the numeric
+  columns first splits it (`interaction_cuts`: its cut pays only beside another column's, as
+  in an XOR-like label no single column predicts), else at its median, so it can still take
+  part in interactions;
 * "tree" — supervised: the thresholds of a shallow CART tree on the column alone
   (`max_bins` leaves, at least 5% of the rows per leaf);
 * "quantile" / "uniform" — unsupervised equal-frequency / equal-width cuts
@@ -289,17 +291,68 @@ def tree_cuts(x: np.ndarray, y: np.ndarray, max_bins: int = 4) -> list[float]:
     return sorted(set(out))
 
 
-def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: int = 4
-             ) -> Binning:
+INTERACTION_DEPTH = 4
+"""Depth of `interaction_cuts`' tree: two-way to four-way interactions, as a depth-tuned CART
+finds them (a 12-feature XOR of two thresholds: the default's F1 0.80 → 0.9 against CART's
+0.90, benchmarks/RESULTS.md "Interactions of numeric columns")."""
+INTERACTION_ROWS = 100_000
+"""`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a depth-4
+tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
+
+
+def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per column of `matrix` (rows × numeric columns, NaN where missing): the threshold of the
+    split nearest the root on that column in a shallow entropy tree on all of them (depth
+    `INTERACTION_DEPTH`, ≥ 5% of the rows per leaf), NaN where the tree does not split on it —
+    where a column's cut pays only with another column's, which MDLP's one-column test cannot
+    see."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    matrix = np.asarray(matrix, dtype=float)
+    y = np.asarray(y)
+    out = np.full(matrix.shape[1], np.nan)
+    if matrix.shape[1] < 2 or len(y) < 2 or len(np.unique(y)) < 2:
+        return out
+    if len(y) > INTERACTION_ROWS:
+        at = np.sort(np.random.default_rng(0).choice(len(y), INTERACTION_ROWS, replace=False))
+        matrix, y = matrix[at], y[at]
+    t = DecisionTreeClassifier(criterion="entropy", max_depth=INTERACTION_DEPTH,
+                               min_samples_leaf=max(1, int(0.05 * len(y))), random_state=0)
+    tree = t.fit(np.where(np.isfinite(matrix), matrix, np.nan), y).tree_
+    depth = np.zeros(tree.node_count, dtype=np.int64)
+    for i in range(tree.node_count):  # preorder: a parent comes before its children
+        for child in (tree.children_left[i], tree.children_right[i]):
+            if child >= 0:
+                depth[child] = depth[i] + 1
+    for i in np.lexsort((np.arange(tree.node_count), depth)):  # the shallowest split first
+        f = tree.feature[i]
+        if f >= 0 and np.isnan(out[f]):
+            out[f] = tree.threshold[i]
+    return out
+
+
+def cut_near(values: np.ndarray, threshold: float) -> list[float]:
+    """A short cut between the sorted distinct `values` on either side of `threshold` (a
+    tree's `x ≤ threshold`), as `tree_cuts` places its cuts; none if it splits no value off."""
+    if not np.isfinite(threshold):
+        return []
+    i = int(np.searchsorted(values, threshold, side="right"))
+    return [_between(values[i - 1], values[i])] if 0 < i < len(values) else []
+
+
+def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: int = 4,
+             hint: float = np.nan) -> Binning:
     """The `Binning` of one numeric column, fitted on its present values (and `y` for the
-    supervised methods)."""
-    return fit_cuts_many([values], y, method, max_bins)[0]
+    supervised methods); `hint`: its `interaction_cuts` threshold, the cut where MDLP finds
+    none (else its median)."""
+    return fit_cuts_many([values], y, method, max_bins, hints=[hint])[0]
 
 
 def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD,
-                  max_bins: int = 4) -> list[Binning]:
+                  max_bins: int = 4, hints: list[float] | None = None) -> list[Binning]:
     """`fit_cuts` of each numeric column (the same labels `y`), MDLP's searches batched
-    (`mdlp_cuts_many`)."""
+    (`mdlp_cuts_many`); `hints`: each column's `interaction_cuts` threshold (None: found here,
+    from these columns, where MDLP finds no cut)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
     fmts = [held_format(values) for values in columns]
@@ -310,9 +363,10 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
     # column was 2/3 of the cut search on 30 columns of 100,000 rows)
     labels = (np.unique(np.asarray(y).astype(str), return_inverse=True) if method == "mdlp"
               else (None, np.asarray(y, dtype=object)))
-    data = []
+    data, read = [], []
     for values in columns:
         x = numeric_values(values)
+        read.append(x)
         if x is None:
             raise DataError(f"column {str(values.name)!r} is not numeric; it cannot be discretised")
         keep = ~np.isnan(x) & np.isfinite(x)
@@ -322,8 +376,12 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
         data.append((xs, ys))
     found = (mdlp_cuts_many(data, max_bins, len(labels[0])) if method == "mdlp" else
              [tree_cuts(xs, ys, max_bins) for xs, ys in data])
+    if method == "mdlp" and hints is None and not all(found):
+        hints = list(interaction_cuts(np.column_stack(read), labels[1].ravel()))
     out = []
-    for values, fmt, (xs, _ys), cuts in zip(columns, fmts, data, found):
+    for i, (values, fmt, (xs, _ys), cuts) in enumerate(zip(columns, fmts, data, found)):
+        if not cuts and method == "mdlp" and hints is not None:  # a cut beside another column's
+            cuts = cut_near(np.unique(xs), hints[i])
         if not cuts:  # nothing pays on its own: a median split keeps the column for interactions
             median = fit_bins(values, "quantile", 2, named=False, number_format=fmt)
             out.append(Binning(method, median.cuts, median.labels, fmt))
@@ -421,12 +479,17 @@ def fit_binnings(binnings: Mapping[str, Binning], frame: pd.DataFrame, y: Any,
     labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y, dtype=object).ravel()
     if len(labels) != len(frame):
         raise DataError(f"the rows have {len(frame)} entries but the labels {len(labels)}")
+    # as dates, lengths of time as timedeltas …: labelled as the column reads
+    held = {f: as_held(b.numbers(frame[f]), b.number_format, frame.index).rename(f)
+            for f, b in binnings.items()}
+    hints = (dict(zip(held, interaction_cuts(
+        np.column_stack([numeric_values(x) for x in held.values()]), labels.astype(str))))
+        if method == "mdlp" and held else {})  # as `fit_cuts_many` over the columns
     out = {}
     for f, b in binnings.items():
-        x = as_held(b.numbers(frame[f]), b.number_format, frame.index).rename(f)  # dates
-        # as dates, lengths of time as timedeltas …: labelled as the column reads
         bins = max_bins.get(f, 4) if isinstance(max_bins, Mapping) else max_bins
-        out[f] = fit_cuts(x, labels, method, int(bins)).with_reading(b)
+        out[f] = fit_cuts(held[f], labels, method, int(bins), hints.get(f, np.nan)
+                          ).with_reading(b)
     return out
 
 
@@ -439,5 +502,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "fit_binnings", "fit_cuts", "fit_cuts_many", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "cut_near", "fit_binnings", "fit_cuts", "fit_cuts_many", "interaction_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
            "numeric_values", "tree_cuts"]

@@ -1362,10 +1362,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         top = max(map(len, edges.values()), default=0)
         names = np.array([f"≥ b{i:02d}" for i in range(top + 1)] + [np.nan], dtype=object)
         last: dict = {}  # the last fold's bins, read by both callables
+        hint = self._fold_hints(x, y)
+        names_of = list(edges)
 
         def binned(tr: np.ndarray) -> dict[str, tuple[np.ndarray, int]]:
             if last.get("tr") is not tr:
-                cuts = self._grid_fold_cuts([(fine[c], edges[c], tr) for c in edges], y)
+                cuts = self._grid_fold_cuts([(fine[c], edges[c], tr) for c in edges], y,
+                                            lambda j: hint(tr, names_of[j]))
                 # a fold cut is a fine edge: a cell's fold bin is how many of them its fine
                 # bin lies above (−1: missing)
                 last.update(tr=tr, bins={c: (np.where(fine[c] >= 0, np.searchsorted(
@@ -1436,15 +1439,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 for c, g in on_grid.items()}  # each cell's fine bin (−1: missing)
         fold_slots = []
         parts = folds(y, VT.VOTE_FOLDS, self.random_state)
+        hint = self._fold_hints(x, y)
         # every fold's cuts of every column on the grid from one batched MDLP search
+        jobs = [(tr, c) for tr, _te in parts for c in on_grid]
         gridded = dict(zip([(i, c) for i in range(len(parts)) for c in on_grid],
-                           self._grid_fold_cuts([(fine[c], on_grid[c], tr) for tr, _te in parts
-                                                 for c in on_grid], y)))
+                           self._grid_fold_cuts([(fine[c], on_grid[c], tr) for tr, c in jobs], y,
+                                                lambda j: hint(*jobs[j]))))
         for i, (tr, _te) in enumerate(parts):
             own, own_sizes = codes.copy(), list(sizes)
             for c in nums:
                 cuts = (gridded[i, c] if c in on_grid else
-                        self._fold_cuts(x[c], distinct[c], y, tr))
+                        self._fold_cuts(x[c], distinct[c], y, tr, hint(tr, c)))
                 j = feats.index(c)
                 own[:, j] = np.where(np.isnan(x[c]), -1, np.searchsorted(cuts, x[c], "right"))
                 own_sizes[j] = len(cuts) + 1
@@ -1455,13 +1460,32 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return (best_threshold(y, vote.oof)[1]
                 - best_threshold(y, VT.probability(honest))[1])
 
+    def _fold_hints(self, x: dict[str, np.ndarray], y: np.ndarray
+                    ) -> Callable[[np.ndarray, str], float]:
+        """`hint(rows, column)`: the column's `interaction_cuts` threshold on a fold's training
+        `rows` (numeric columns `x`, binary labels y) — the cut `fit_cuts` places where MDLP
+        finds none, found on those rows alone; one tree per fold, grown when first asked."""
+        from .discretize import interaction_cuts
+
+        names, found = list(x), {}
+        matrix = np.column_stack([x[c] for c in names]) if names else None
+
+        def hint(rows: np.ndarray, column: str) -> float:
+            got = found.get(id(rows))
+            if got is None or got[0] is not rows:
+                got = found[id(rows)] = (rows, dict(zip(names, interaction_cuts(
+                    matrix[rows], np.asarray(y)[rows]))))
+            return got[1].get(column, np.nan)
+        return hint
+
     def _fold_cuts(self, x: np.ndarray, distinct: tuple[np.ndarray, np.ndarray], y: np.ndarray,
-                   rows: np.ndarray) -> np.ndarray:
+                   rows: np.ndarray, hint: float = np.nan) -> np.ndarray:
         """The cut points `fit_cuts` finds for one numeric column on training `rows` (binary
         labels y), for MDLP from the column's distinct values sorted once (`distinct`: values
-        and each finite cell's index among them)."""
+        and each finite cell's index among them); `hint` its `interaction_cuts` threshold on
+        those rows."""
         from .data import quantile_cuts
-        from .discretize import fit_cuts, mdlp_counts
+        from .discretize import cut_near, fit_cuts, mdlp_counts
 
         if self.discretize != "mdlp":
             return np.asarray(fit_cuts(pd.Series(x[rows]), self._labels[rows], self.discretize,
@@ -1475,19 +1499,23 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                              minlength=2 * len(values)).reshape(-1, 2).astype(float)
         seen = counts.sum(axis=1) > 0
         cuts = mdlp_counts(values[seen], counts[seen], int(self.max_bins))
+        if not cuts and (near := cut_near(values[seen], hint)):  # as `fit_cuts`
+            return np.asarray(near, dtype=float)
         if not cuts and keep.any():  # as `fit_cuts`: a median split (`fit_bins`, from the counts)
             c = np.unique(quantile_cuts(values[seen], counts[seen].sum(axis=1), 2))
             return c[c > values[seen][0]]
         return np.asarray(cuts, dtype=float)
 
     def _grid_fold_cuts(self, jobs: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                        y: np.ndarray) -> list[np.ndarray]:
+                        y: np.ndarray, hint: Callable[[int], float] | None = None
+                        ) -> list[np.ndarray]:
         """Per job (fine, grid, rows): the cut points MDLP finds for one numeric column on
         training `rows` when it may cut only at `grid` (sorted; `fine`: each cell's bin among
         them, −1 where missing), from the class counts of each bin — `mdlp_splits` over the
         bins, every job in one batched search (`mdlp_splits_many`), the cut of a boundary
-        the grid point it falls on; with no cut, the bins' median split, as `fit_cuts` falls
-        back to."""
+        the grid point it falls on; with no cut, as `fit_cuts` falls back to: the grid point
+        nearest the job's `interaction_cuts` threshold (`hint(job index)`), else the bins'
+        median split."""
         from .data import quantile_cuts
         from .discretize import mdlp_splits_many
 
@@ -1505,9 +1533,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         for i, c in enumerate(seen_counts):
             padded[i, :len(c)] = c
         out = []
-        for at, counts, lower in zip(mdlp_splits_many(padded, lengths, int(self.max_bins)),
-                                     seen_counts, lowers):
-            if not at and len(counts):
+        for j, (at, counts, lower) in enumerate(zip(
+                mdlp_splits_many(padded, lengths, int(self.max_bins)), seen_counts, lowers)):
+            h = hint(j) if hint is not None and not at and len(counts) > 1 else np.nan
+            if np.isfinite(h):  # the seen bin edge nearest the tree's threshold
+                out.append(lower[1:][[int(np.argmin(np.abs(lower[1:] - h)))]])
+            elif not at and len(counts):
                 c = np.unique(quantile_cuts(lower, counts.sum(axis=1), 2))
                 out.append(c[c > lower[0]])
             else:
