@@ -415,8 +415,11 @@ class Discretizer(TransformerMixin, BaseEstimator):
         self.max_bins = max_bins
         self.max_categories = max_categories
 
-    def fit(self, X: pd.DataFrame, y: Any = None) -> Discretizer:
-        """Find the numeric columns of `X` and their cut points (`y` for mdlp / tree)."""
+    def fit(self, X: pd.DataFrame, y: Any = None, hints: Mapping[str, float] | None = None
+            ) -> Discretizer:
+        """Find the numeric columns of `X` and their cut points (`y` for mdlp / tree);
+        `hints` (column → `interaction_cuts` threshold, found on every numeric column's rows:
+        a cluster's fit, one column at a time) instead of those found on `X`'s."""
         if self.method not in METHODS:
             raise DataError(f"discretize must be one of {METHODS}, got {self.method!r}")
         if isinstance(self.max_bins, bool) or not isinstance(self.max_bins, (int, np.integer)) \
@@ -432,7 +435,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
         self.feature_names_in_ = np.array([str(c) for c in frame.columns], dtype=object)
         numeric = [c for c in frame.columns if is_numeric(frame[c], self.max_categories)]
         self.binnings_ = dict(zip(map(str, numeric), fit_cuts_many(
-            [frame[c] for c in numeric], y, self.method, int(self.max_bins))))
+            [frame[c] for c in numeric], y, self.method, int(self.max_bins),
+            None if hints is None else [hints.get(str(c), np.nan) for c in numeric])))
         self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
         self.levels_ = {}
         return self

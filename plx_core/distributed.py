@@ -334,7 +334,7 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     counts: cut points depend on neither order nor partitions), so the same
     `Discretizer.fit` finds the same cut points."""
     from .data import excess_levels, held_format, numbered_like_ids
-    from .discretize import Discretizer, numeric_values
+    from .discretize import Discretizer, is_numeric, numeric_values
 
     dask, _, _ = _dask()
     cols = [f for f in features if _binnable(ddf[f].dtype)]
@@ -348,9 +348,12 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
         n = cnt["n"].to_numpy(dtype=np.int64)
         values = pd.Series(np.repeat(cnt[c].to_numpy(), n), name=c).astype(ddf[c].dtype)
         rebuilt[c] = (values, np.repeat(cnt[label].to_numpy(dtype=object), n))
+    numeric = [c for c, (values, _y) in rebuilt.items() if is_numeric(values, disc.max_categories)]
+    hints = (_interaction_hints(dask, ddf, label, numeric)
+             if method == "mdlp" and len(numeric) > 1 else {})
     binned = {}
     for c, (values, y) in rebuilt.items():
-        one = Discretizer(method, max_bins).fit(values.to_frame(), y)
+        one = Discretizer(method, max_bins).fit(values.to_frame(), y, hints=hints)
         if c in one.binnings_:
             binned[c] = one.binnings_[c]
             x = numeric_values(values)
@@ -362,6 +365,26 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     disc.binnings_ = {c: binned[c] for c in features if c in binned}
     disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
     return disc, levels
+
+
+def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str]) -> dict[str, float]:
+    """`discretize.interaction_cuts` of the `numeric` columns on the rows the in-memory fit
+    grows its tree on (every row, or the same seeded sample of `INTERACTION_ROWS` positions),
+    gathered to the client: the same thresholds, so the same cut points."""
+    from .discretize import INTERACTION_ROWS, interaction_cuts, numeric_values
+
+    lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
+    n = int(lengths.sum())
+    at = (np.arange(n) if n <= INTERACTION_ROWS else
+          np.sort(np.random.default_rng(0).choice(n, INTERACTION_ROWS, replace=False)))
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    taken = [dask.delayed(lambda p, i: p[[*numeric, label]].iloc[i])(
+        part, at[(at >= lo) & (at < hi)] - lo)
+        for part, lo, hi in zip(ddf.to_delayed(), starts[:-1], starts[1:])]
+    rows = pd.concat(dask.compute(*taken), ignore_index=True)
+    matrix = np.column_stack([numeric_values(rows[c]) for c in numeric])
+    return dict(zip(numeric, interaction_cuts(matrix, rows[label].map(value_str).to_numpy(
+        dtype=str))))
 
 
 def _category_levels(ddf: Any, label: str, features: list[str],

@@ -206,3 +206,45 @@ def test_columns_cut_in_batches_keep_each_columns_cuts(monkeypatch):
     monkeypatch.setattr(D, "BATCH_CELLS", 500)  # a few columns a batch, longest alone
     assert D.mdlp_cuts_many(cols, 4) == whole
     assert [len(g) for g in D._batches(np.array([400, 10, 400, 5]), 3)] == [2, 1, 1]
+
+
+def _xor(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """An XOR of two thresholds (a > 0.3, b < −0.2) with 10% noise and a noise column: no
+    cut on a or b pays on its own (MDLP finds none), each pays beside the other."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n), "c": rng.normal(size=n)})
+    y = ((X.a > 0.3) ^ (X.b < -0.2)) & (rng.random(n) > 0.1) | (rng.random(n) < 0.05)
+    return X, np.where(y, "case", "control")
+
+
+def test_a_column_cut_only_beside_another_is_cut_where_a_tree_splits_it():
+    """MDLP's one-column test finds no cut on either half of an XOR; the median it fell back
+    to cut a at ~0 (the label turns at 0.3). Such a column is now cut where a shallow tree on
+    every numeric column first splits it (`interaction_cuts`): near each true threshold."""
+    from plx_core.discretize import interaction_cuts
+
+    X, y = _xor(700, 3)
+    assert mdlp_cuts(X.a.to_numpy(), y) == [] and mdlp_cuts(X.b.to_numpy(), y) == []
+    cuts = Discretizer("mdlp", 4).fit(X, y).cuts_
+    assert abs(cuts["a"][0] - 0.3) < 0.1 and abs(cuts["b"][0] + 0.2) < 0.1, cuts
+    assert len(cuts["c"]) == 1  # a column of noise still gets one cut
+    # a missing cell or an infinity is no threshold; one column or one class, no tree
+    M = X.to_numpy().copy()
+    M[::7, 0], M[1, 1] = np.nan, np.inf
+    got = interaction_cuts(M, y)
+    assert abs(got[0] - 0.3) < 0.15 and abs(got[1] + 0.2) < 0.15
+    assert np.isnan(interaction_cuts(M[:, :1], y)).all()
+    assert np.isnan(interaction_cuts(M, np.repeat("case", len(y)))).all()
+
+
+def test_the_interaction_tree_grows_on_a_seeded_sample_of_a_long_table(monkeypatch):
+    """Above `INTERACTION_ROWS` rows the tree grows on a seeded sample of them: the same cut
+    points on every fit of the same rows."""
+    import plx_core.discretize as D
+
+    X, y = _xor(1500, 2)
+    monkeypatch.setattr(D, "INTERACTION_ROWS", 600)
+    first = Discretizer("mdlp", 4).fit(X, y).cuts_
+    assert first == Discretizer("mdlp", 4).fit(X, y).cuts_
+    assert abs(first["a"][0] - 0.3) < 0.15
+
