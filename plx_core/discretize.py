@@ -291,10 +291,10 @@ def tree_cuts(x: np.ndarray, y: np.ndarray, max_bins: int = 4) -> list[float]:
     return sorted(set(out))
 
 
-INTERACTION_DEPTH = 4
-"""Depth of `interaction_cuts`' tree: two-way to four-way interactions, as a depth-tuned CART
-finds them (a 12-feature XOR of two thresholds: the default's F1 0.80 → 0.9 against CART's
-0.90, benchmarks/RESULTS.md "Interactions of numeric columns")."""
+INTERACTION_DEPTH = 3
+"""Depth of `interaction_cuts`' tree: two- and three-way interactions (a 12-feature XOR of
+two thresholds: the default's F1 0.80 → 0.90, CART's 0.90, benchmarks/RESULTS.md
+"Interactions of numeric columns"); deeper splits are mostly noise columns' on few rows."""
 INTERACTION_ROWS = 100_000
 """`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a depth-4
 tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
@@ -349,10 +349,12 @@ def fit_cuts(values: pd.Series, y: Any, method: str = DEFAULT_METHOD, max_bins: 
 
 
 def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD,
-                  max_bins: int = 4, hints: list[float] | None = None) -> list[Binning]:
+                  max_bins: int = 4, hints: list[float] | None = None,
+                  found_hints: dict[int, float] | None = None) -> list[Binning]:
     """`fit_cuts` of each numeric column (the same labels `y`), MDLP's searches batched
     (`mdlp_cuts_many`); `hints`: each column's `interaction_cuts` threshold (None: found here,
-    from these columns, where MDLP finds no cut)."""
+    from these columns, where MDLP finds no cut, and put in `found_hints` by column position
+    where the tree split on the column)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
     fmts = [held_format(values) for values in columns]
@@ -378,6 +380,8 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
              [tree_cuts(xs, ys, max_bins) for xs, ys in data])
     if method == "mdlp" and hints is None and not all(found):
         hints = list(interaction_cuts(np.column_stack(read), labels[1].ravel()))
+        if found_hints is not None:
+            found_hints.update((i, h) for i, h in enumerate(hints) if np.isfinite(h))
     out = []
     for i, (values, fmt, (xs, _ys), cuts) in enumerate(zip(columns, fmts, data, found)):
         if not cuts and method == "mdlp" and hints is not None:  # a cut beside another column's
@@ -404,7 +408,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
     columns with at most this many distinct values stay categorical.
 
     Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
-    (column → cut points), `feature_names_in_`; `levels_` (column → the levels kept of a
+    (column → cut points), `feature_names_in_`, `interactions_` (column → threshold, the
+    columns `interaction_cuts`' tree split on, where a column had no MDLP cut; fit only); `levels_` (column → the levels kept of a
     categorical column of many levels, the rest read as `data.OTHER_LEVEL`: set by
     `PLXClassifier.fit`, `data.frequent_levels`).
     """
@@ -434,9 +439,11 @@ class Discretizer(TransformerMixin, BaseEstimator):
                 raise DataError(f"X has {len(frame)} rows but y has {len(y)}")
         self.feature_names_in_ = np.array([str(c) for c in frame.columns], dtype=object)
         numeric = [c for c in frame.columns if is_numeric(frame[c], self.max_categories)]
+        found: dict[int, float] = {}
         self.binnings_ = dict(zip(map(str, numeric), fit_cuts_many(
             [frame[c] for c in numeric], y, self.method, int(self.max_bins),
-            None if hints is None else [hints.get(str(c), np.nan) for c in numeric])))
+            None if hints is None else [hints.get(str(c), np.nan) for c in numeric], found)))
+        self.interactions_ = {str(numeric[i]): h for i, h in found.items()}
         self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
         self.levels_ = {}
         return self
