@@ -293,8 +293,13 @@ def tree_cuts(x: np.ndarray, y: np.ndarray, max_bins: int = 4) -> list[float]:
 
 INTERACTION_DEPTH = 3
 """Depth of `interaction_cuts`' tree: two- and three-way interactions (a 12-feature XOR of
-two thresholds: the default's F1 0.80 → 0.90, CART's 0.90, benchmarks/RESULTS.md
+two thresholds: the default's F1 0.80 → 0.89, CART's 0.90, benchmarks/RESULTS.md
 "Interactions of numeric columns"); deeper splits are mostly noise columns' on few rows."""
+INTERACTION_LEAF = 0.15
+"""The least share of the rows in each leaf of `interaction_cuts`' tree, so in each bin of a
+cut it places: at 5% and 10% it made bins of a few rows of one class on 50–75 rows, which a
+clause answers with p = 1 whatever the class weights (scikit-learn's class-weight check);
+at 20% the XOR's second threshold no longer fits in its half (F1 0.89 → 0.87)."""
 INTERACTION_ROWS = 100_000
 """`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a depth-4
 tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
@@ -303,9 +308,9 @@ tree's thresholds are settled long before, and its cost stays a fraction of the 
 def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per column of `matrix` (rows × numeric columns, NaN where missing): the threshold of the
     split nearest the root on that column in a shallow entropy tree on all of them (depth
-    `INTERACTION_DEPTH`, ≥ 5% of the rows per leaf), NaN where the tree does not split on it —
-    where a column's cut pays only with another column's, which MDLP's one-column test cannot
-    see."""
+    `INTERACTION_DEPTH`, ≥ `INTERACTION_LEAF` of the rows per leaf), NaN where the tree does
+    not split on it — where a column's cut pays only with another column's, which MDLP's
+    one-column test cannot see."""
     from sklearn.tree import DecisionTreeClassifier
 
     matrix = np.asarray(matrix, dtype=float)
@@ -317,7 +322,8 @@ def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
         at = np.sort(np.random.default_rng(0).choice(len(y), INTERACTION_ROWS, replace=False))
         matrix, y = matrix[at], y[at]
     t = DecisionTreeClassifier(criterion="entropy", max_depth=INTERACTION_DEPTH,
-                               min_samples_leaf=max(1, int(0.05 * len(y))), random_state=0)
+                               min_samples_leaf=max(1, int(INTERACTION_LEAF * len(y))),
+                               random_state=0)
     tree = t.fit(np.where(np.isfinite(matrix), matrix, np.nan), y).tree_
     depth = np.zeros(tree.node_count, dtype=np.int64)
     for i in range(tree.node_count):  # preorder: a parent comes before its children

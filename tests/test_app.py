@@ -544,7 +544,10 @@ def test_explain_page_answers_at_the_models_threshold_and_names_expert_rules():
     from user_tables import readmission
 
     raw = read_upload(readmission().data, "readmission.csv")
-    ws = new_workspace(raw, replace(raw.defaults, positive="yes", seed=26))
+    for seed in (29, 25, 31, *range(20, 40)):  # a split whose model answers above 0.5
+        ws = new_workspace(raw, replace(raw.defaults, positive="yes", seed=seed))
+        if ws.threshold > 0.5:
+            break
     t = ws.threshold
     assert t > 0.5
     d = ws.decisions("test")

@@ -240,6 +240,30 @@ def test_the_cluster_fit_bins_dates_and_numbers_as_the_in_memory_fit(client, tmp
     assert got["prediction"].tolist() == [str(v) for v in ref.predict(test)]
 
 
+def test_the_cluster_fit_cuts_numbers_that_decide_together_as_the_in_memory_fit(client,
+                                                                               monkeypatch):
+    """Two numbers that decide only together (an XOR): no MDLP cut pays on either, the
+    in-memory fit cuts each where a tree on every numeric column splits it — fit_dask grows
+    that tree on the same rows (every row, or above `INTERACTION_ROWS` the same seeded
+    sample), so the same cut points, not the median."""
+    import plx_core.discretize as DZ
+
+    rng = np.random.default_rng(7)  # a split where no MDLP cut pays on a
+    n = 1200
+    X = pd.DataFrame({"a": rng.normal(size=n).round(3), "b": rng.normal(size=n).round(3),
+                      "c": rng.normal(size=n).round(3), "kind": rng.choice(list("xy"), n)})
+    X.loc[rng.random(n) < 0.05, "c"] = np.nan
+    y = pd.Series(np.where(((X.a > 0.3) ^ (X.b < -0.2)) & (rng.random(n) > 0.1), "yes", "no"))
+    for rows in (DZ.INTERACTION_ROWS, 700):  # every row; a sample of 700 of the 1,200
+        monkeypatch.setattr(DZ, "INTERACTION_ROWS", rows)
+        ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+        assert abs(ref.cuts_["a"][0] - 0.3) < 0.1 and abs(ref.cuts_["b"][0] + 0.2) < 0.1
+        clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label",
+                         positive="yes", variant="tuned")
+        assert clf.cuts_ == ref.cuts_
+        assert clf.kb_.to_text() == ref.kb_.to_text()
+
+
 def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
     """As the in-memory predict and `plx predict` do, the Dask answers accept rows that lack an
     ID or constant column the fit left out (the KB never reads it)."""
