@@ -301,7 +301,7 @@ cut it places: at 5% and 10% it made bins of a few rows of one class on 50–75 
 clause answers with p = 1 whatever the class weights (scikit-learn's class-weight check);
 at 20% the XOR's second threshold no longer fits in its half (F1 0.89 → 0.87)."""
 INTERACTION_ROWS = 100_000
-"""`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a depth-4
+"""`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a shallow
 tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
 
 
