@@ -677,10 +677,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     levels[c], kept = many_levels(s, n_distinct)
                     if kept is not None:
                         grouped[c] = kept
-                if levels[c] is not None and not levels[c].startswith(LONG_TEXT):
-                    levels[c] += convert_hint(raw[c], s)  # (a 1 MB cell: no number to read)
-                elif levels[c] is not None:
-                    pass
+                if levels[c] is not None:  # left out: how to convert it, if it can be
+                    if not levels[c].startswith(LONG_TEXT):  # (a 1 MB cell: no number to read)
+                        levels[c] += convert_hint(raw[c], s)
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     say_note(f"column {c!r} is used as categories: {mixed}", stacklevel=3)
                 elif text_binned(raw[c]):  # nor numbers written as text
