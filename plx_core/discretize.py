@@ -305,6 +305,15 @@ INTERACTION_ROWS = 100_000
 tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
 
 
+def interaction_rows(n: int) -> np.ndarray:
+    """The positions among `n` rows `interaction_cuts` grows its tree on: every row, or a
+    seeded sorted sample of `INTERACTION_ROWS` (one home for the in-memory and the Dask fit,
+    which must grow the same tree)."""
+    if n <= INTERACTION_ROWS:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, INTERACTION_ROWS, replace=False))
+
+
 def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per column of `matrix` (rows × numeric columns, NaN where missing): the threshold of the
     split nearest the root on that column in a shallow entropy tree on all of them (depth
@@ -319,7 +328,7 @@ def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
     if matrix.shape[1] < 2 or len(y) < 2 or len(np.unique(y)) < 2:
         return out
     if len(y) > INTERACTION_ROWS:
-        at = np.sort(np.random.default_rng(0).choice(len(y), INTERACTION_ROWS, replace=False))
+        at = interaction_rows(len(y))
         matrix, y = matrix[at], y[at]
     t = DecisionTreeClassifier(criterion="entropy", max_depth=INTERACTION_DEPTH,
                                min_samples_leaf=max(1, int(INTERACTION_LEAF * len(y))),
@@ -519,5 +528,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "cut_near", "fit_binnings", "fit_cuts", "fit_cuts_many", "interaction_cuts", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "METHODS", "cut_near", "fit_binnings", "fit_cuts", "fit_cuts_many", "interaction_cuts", "interaction_rows", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
            "numeric_values", "tree_cuts"]

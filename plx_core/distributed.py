@@ -369,14 +369,12 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
 
 def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str]) -> dict[str, float]:
     """`discretize.interaction_cuts` of the `numeric` columns on the rows the in-memory fit
-    grows its tree on (every row, or the same seeded sample of `INTERACTION_ROWS` positions),
+    grows its tree on (`discretize.interaction_rows`: every row, or the same seeded sample),
     gathered to the client: the same thresholds, so the same cut points."""
-    from .discretize import INTERACTION_ROWS, interaction_cuts, numeric_values
+    from .discretize import interaction_cuts, interaction_rows, numeric_values
 
     lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
-    n = int(lengths.sum())
-    at = (np.arange(n) if n <= INTERACTION_ROWS else
-          np.sort(np.random.default_rng(0).choice(n, INTERACTION_ROWS, replace=False)))
+    at = interaction_rows(int(lengths.sum()))
     starts = np.concatenate([[0], np.cumsum(lengths)])
     taken = [dask.delayed(lambda p, i: p[[*numeric, label]].iloc[i])(
         part, at[(at >= lo) & (at < hi)] - lo)
