@@ -277,7 +277,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for f in raw:  # the estimator's cut points, read from text as the schema reads it
         schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(schema.bins[f])
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
-    for f, b in schema.bins.items():  # censored cells ("<5"): how many, and where, once cut
+    for f, b in schema.bins.items():  # censored, serial, unmarked cells: said once cut
         if (how := cells_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
     return model_of(clf, schema, n_train=len(yb))
@@ -349,7 +349,8 @@ class Model:
              decimal: str | None = None) -> pd.DataFrame:
         """The table's rows as features, saying which of its columns the model ignores and
         which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
-        `plx fit --decimal`) and how many cells it read beyond a bound ("<5", `censored_said`)."""
+        `plx fit --decimal`) and what it read of a column's cells beyond its format ("<5",
+        Excel serials, numbers without '%': `data.cells_said`)."""
         from .data import cells_said, reading_delimiter
 
         frame = table.frame
@@ -372,7 +373,7 @@ class Model:
             for n in read:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
-        for f, b in schema.bins.items():  # "<5" is read past its bound, fitted with one or not
+        for f, b in schema.bins.items():  # "<5", 44932, 0.35 beside 82%: said
             if f in frame.columns and (how := cells_said(frame[f], b)) is not None:
                 say(f"{table.where}: column {f!r}: {how}")
         return X

@@ -1817,8 +1817,8 @@ def cut_text(cut: float, number_format: str = "plain") -> str:
 def bin_labels(cuts: Sequence[float], name: str | None = None,
                number_format: str = "plain") -> tuple[str, ...]:
     """Readable labels for the bins of `cuts`: `age<18`, `age∈[18, 30)`, `age≥50`
-    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty); a date column's cuts (days,
-    `is_date_format`) as dates: `<2022-01-01`."""
+    (`<18`, `[18, 30)`, `≥50` when `name` is None or empty); each cut as its column is
+    written (`cut_text`): dates `<2022-01-01`, times of day `<17:00`, lengths of time `≥1h30m`."""
     p = name or ""
     inside = f"{p}∈" if p else ""
     c = [cut_text(v, number_format) for v in cuts]

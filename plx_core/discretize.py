@@ -423,9 +423,10 @@ class Discretizer(TransformerMixin, BaseEstimator):
     columns with at most this many distinct values stay categorical.
 
     Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
-    (column → cut points), `feature_names_in_`, `interactions_` (column → threshold, the
-    columns `interaction_cuts`' tree split on, where a column had no MDLP cut; fit only); `levels_` (column → the levels kept of a
-    categorical column of many levels, the rest read as `data.OTHER_LEVEL`: set by
+    (column → cut points), `feature_names_in_`, `interactions_` (column → threshold of every
+    column `interaction_cuts`' tree split on; the tree is grown only when some column has no
+    MDLP cut, and not when `fit` is given `hints`: empty then); `levels_` (column → the levels
+    kept of a categorical column of many levels, the rest read as `data.OTHER_LEVEL`: set by
     `PLXClassifier.fit`, `data.frequent_levels`).
     """
 

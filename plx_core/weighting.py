@@ -66,9 +66,8 @@ def confidence_kb(kb: KB, m: float, base: float) -> KB:
 def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
                class_weights: tuple[float, float] | None, leave_out: np.ndarray | None,
                pairs: tuple[np.ndarray, np.ndarray] | None = None):
-    """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs, `LOO_WORK` with
-    `pairs`): (first row, number
-    of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
+    """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs; `LOO_WORK` with
+    `pairs`): (first row, number of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
     sorted by (row, p). Each term is a clause inside the row with the row taken out of it
     (support − c, positives − c·y_i, c = `leave_out[i]`, default 1); clauses left without
     rows are dropped; p is the class-corrected probability of POS. `pairs`: the rows'
