@@ -1394,7 +1394,7 @@ def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
     if "percent" not in binning.number_format:
         return None
     text = as_strings(values).str.strip()
-    bare = text.notna() & (text != "") & ~text.str.endswith("%").fillna(False) & \
+    bare = text.notna() & (text != "") & ~text.str.endswith("%", na=False) & \
         ~text.isin(binning.text_missing)
     if not bare.any():
         return None

@@ -1584,3 +1584,25 @@ def test_a_category_longer_than_the_cap_leaves_its_column_out_naming_the_row():
     with pytest.warns(UserWarning, match="'kind': text, not categories"):
         clf = PLXClassifier(positive="a", random_state=0).fit(frame[["kind", "dose"]], frame["y"])
     assert "kind" in clf.excluded_ and len(str(clf.excluded_["kind"])) < 400
+
+
+@pytest.mark.parametrize("bare", [0, 3])
+def test_cells_without_percent_are_counted_right_beside_missing_cells(bare):
+    """A column of percentages with a few empty cells and `bare` cells written without '%':
+    the note counts exactly those (an empty cell once made every '52%' count as one without
+    '%': '200 cell(s) written without '%' ('52%') read as that many percent (52% %)')."""
+    from plx_core.data import cells_said, read_table
+
+    rng = np.random.default_rng(7)
+    v = rng.integers(10, 60, 200)
+    cells = [f"{x}" if i < bare else f"{x}%" for i, x in enumerate(v)]
+    lines = [f"{c},{'a' if x > 30 else 'b'}" for c, x in zip(cells, v, strict=True)]
+    table = read_table(("share,y\n" + "\n".join(lines) + "\n,a\n,b\n").encode())
+    b = infer_schema(table.frame, "y").bins["share"]
+    assert "percent" in b.number_format
+    said = cells_said(table.frame["share"], b)
+    if bare == 0:
+        assert said is None, said
+    else:
+        assert said is not None and said.startswith(f"{bare} cell(s) written without '%' "
+                                                    f"({cells[0]!r})"), said
