@@ -247,4 +247,11 @@ def test_the_interaction_tree_grows_on_a_seeded_sample_of_a_long_table(monkeypat
     first = Discretizer("mdlp", 4).fit(X, y).cuts_
     assert first == Discretizer("mdlp", 4).fit(X, y).cuts_
     assert abs(first["a"][0] - 0.3) < 0.15
+    # the sample (`interaction_rows`, which fit_dask takes too): 600 distinct rows in order,
+    # and the thresholds are the tree's on those rows alone
+    at = D.interaction_rows(1500)
+    assert len(at) == 600 and (np.diff(at) > 0).all() and at[-1] < 1500
+    assert np.array_equal(D.interaction_rows(500), np.arange(500))
+    M = X.to_numpy()
+    np.testing.assert_array_equal(D.interaction_cuts(M, y), D.interaction_cuts(M[at], y[at]))
 

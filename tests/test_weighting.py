@@ -102,7 +102,6 @@ def test_leave_one_out_means_from_the_count_equal_the_lookup(balanced, missing):
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), balanced=st.booleans(), work=st.sampled_from([1, 37, 400]))
 def test_leave_one_out_means_the_same_in_any_chunks(seed, balanced, work):
