@@ -30,12 +30,13 @@ def among_all_classes(ws, n_classes: int, intro: str, action: str, key: str) -> 
     return classes_fitted(ws)
 
 
-def class_answer(ws, inst, ca, picked: str, runner_up: str) -> None:
-    """The class picked (metric `picked`), the runner-up (metric `runner_up`) and the instance's
-    true class side by side, then the answer in sentences."""
+def class_answer(ws, inst, ca, picked_title: str, runner_up_title: str) -> None:
+    """The class picked, the runner-up (metrics titled `picked_title`, `runner_up_title`: each
+    page words them its own way) and the instance's true class side by side, then the answer
+    in sentences."""
     c = st.columns(3)
-    c[0].metric(picked, ca.picked)
-    c[1].metric(runner_up, ca.runner_up)
+    c[0].metric(picked_title, ca.picked)
+    c[1].metric(runner_up_title, ca.runner_up)
     truth = true_class(ws, inst)
     c[2].metric("True class", "unknown" if truth is None else truth)
     for line in answer_sentences(ca):
