@@ -2372,14 +2372,10 @@ LONG_TEXT = "text, not categories"
 def long_value(vals: pd.Series) -> str | None:
     """Why a column of text is no column of categories: a value longer than
     `MAX_LEVEL_CHARS`, named by its row and length; None when none is (missing cells are
-    skipped). Asked of text columns only (`free_text`): a column of numbers pays nothing."""
+    skipped). Asked of columns whose present cells are all text (`free_text`), so a column of
+    numbers pays nothing."""
     a = vals.to_numpy(dtype=object)
-    present = a[pd.notna(a)]
-    try:
-        longest = max(map(len, present), default=0)
-    except TypeError:  # numbers among the text: only text is measured
-        longest = max((len(v) for v in present if isinstance(v, str)), default=0)
-    if longest <= MAX_LEVEL_CHARS:
+    if max(map(len, a[pd.notna(a)]), default=0) <= MAX_LEVEL_CHARS:
         return None
     i = next(k for k, v in enumerate(a) if isinstance(v, str) and len(v) > MAX_LEVEL_CHARS)
     return (f"{LONG_TEXT}: {row_name(vals.index, i)} holds a value of {len(a[i]):,} "
