@@ -808,9 +808,11 @@ def test_rules_page_hints_are_two_rules_that_can_be_added_as_shown(base_ws):
         at.form_submit_button[1].click().run()
         assert not errors(at), errors(at)
         assert len(at.session_state["ws"].rules) > n  # the comparison went in as shown
+        n = len(at.session_state["ws"].rules)
         at.text_area(key="r_rules_text").set_value(shown[0])
         at.form_submit_button[1].click().run()
         assert not errors(at), errors(at)  # and the other one too: not the same rule
+        assert len(at.session_state["ws"].rules) > n, texts(at)
 
 
 def test_rules_page_edit_disable_delete(base_ws):
