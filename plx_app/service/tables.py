@@ -132,6 +132,11 @@ class RawTable:
                 and not is_parquet(self.file or b""))
 
 
+def _sentence(clause: str) -> str:
+    """A note as plx fit words it ('column 'x': …') written as a sentence: capital, full stop."""
+    return f"{clause[0].upper()}{clause[1:]}."
+
+
 def raw_default() -> RawTable:
     """The default diagnosis set as raw numbers (six of scikit-learn's 30 measurements), read
     as an upload of the same table is: its measurements cut by the estimator's discretiser on
@@ -237,7 +242,7 @@ def read_upload(
         raise DataError(f"the file has only {len(frame)} data row(s); plx needs more rows to learn from")
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
-    said = "".join(f" {n[0].upper()}{n[1:]}." for n in table.notes)  # as plx fit says them
+    said = "".join(f" {_sentence(n)}" for n in table.notes)  # as plx fit says them
     other = () if encoding == "utf-8" else (encoding,)  # (UTF-8 uploads keep their fingerprint)
     if other:
         said += f" Read as {ENCODINGS[encoding].split(' (')[0]} text."
@@ -512,10 +517,10 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         if frame is not None and (why := repeated_rows(
                 frame, id_columns(ds.schema.excluded) if ids is None else ids)):
-            notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
+            notes.append(("warning", _sentence(why)))
         if frame is not None and ds.schema.label in frame.columns and (
                 why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema))):
-            notes.append(("warning", f"{why[0].upper()}{why[1:]}."))
+            notes.append(("warning", _sentence(why)))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
         ystr = label_texts(ds.y)
@@ -537,7 +542,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                     how := cells_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
         if frame is not None and (how := offsets_said(frame, ds.schema.bins)):  # once
-            notes.append(("info", f"{how[0].upper()}{how[1:]}."))
+            notes.append(("info", _sentence(how)))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
         notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
