@@ -83,7 +83,10 @@ if submitted:
     except Exception as exc:  # e.g. a condition without '='
         error(f"The rule could not be read: {exc}")
 
+
 def _add_typed_rules() -> None:
+    """The form's callback: add the typed rules before the page is drawn again (so the hints
+    below never show a rule just added) and keep what to say for the run that follows."""
     try:
         new = ws.add_rules_text(st.session_state.get("r_rules_text", ""))
         added = rule_groups(new)  # a comparison on a number is one rule of several bins
