@@ -71,6 +71,8 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
 
 
 def _first_line(exc: BaseException) -> str:
+    """An error's first line (its type's name when it has no text): what a one-line message
+    may quote of Dask's multi-line errors."""
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
