@@ -239,7 +239,7 @@ def case_report(
     parts.append("<h2>Why</h2>")
     if q:
         e = explain(kb if explained is None else explained, q, k=min(k, len(q)),
-                    semantics=semantics, direction=side)
+                    semantics=semantics, direction=side, threshold=threshold)
         parts.append(f"<p>{_e(explanation_sentence(e, positive))}</p>")
     else:
         parts.append("<p>No value is known, so there is nothing to explain.</p>")
