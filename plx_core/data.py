@@ -997,11 +997,12 @@ def clock_text(minutes: float, clock: str) -> str:
         h, rest = divmod(secs, 3600)
         mm, ss = divmod(rest, 60)
         return f"{h:02d}:{mm:02d}" + (f":{ss:02d}" if ss else "")
+    sign, secs = ("-" if secs < 0 else ""), abs(secs)  # −30 minutes: -30m, not -1d23h30m
     d, rest = divmod(secs, 86400)
     h, rest = divmod(rest, 3600)
     mm, ss = divmod(rest, 60)
     parts = [f"{v}{u}" for v, u in ((d, "d"), (h, "h"), (mm, "m"), (ss, "s")) if v]
-    return "".join(parts) or "0m"
+    return sign + "".join(parts) if parts else "0m"
 
 
 def date_cuts(cuts: Sequence[float], x: np.ndarray, finer: float = 86400.0) -> np.ndarray:
@@ -1845,6 +1846,9 @@ def bin_span(label: str) -> tuple[str | None, str | None] | None:
 def cut_value(text: str, number_format: str = "plain") -> float | None:
     """A cut written as `cut_text` writes it for `number_format` ("plain", or a clock:
     "17:00", "1h30m") read back as the number it cuts at; None when it is not so written."""
+    if number_format == "duration" and text.startswith("-"):  # a negative length, -1h30m
+        v = cut_value(text[1:], number_format)
+        return None if v is None or v <= 0 else -v
     if number_format in CLOCK_FORMATS:
         v = float(_minutes(pd.Series([text], dtype=object), number_format)[0])
     else:

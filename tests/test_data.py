@@ -23,8 +23,10 @@ from plx_core.data import (
     as_strings,
     balance,
     bin_labels,
+    bin_reading,
     censored_said,
     censored_sides,
+    clock_text,
     column_numbers,
     detect_delimiter,
     discretise,
@@ -1606,3 +1608,28 @@ def test_cells_without_percent_are_counted_right_beside_missing_cells(bare):
     else:
         assert said is not None and said.startswith(f"{bare} cell(s) written without '%' "
                                                     f"({cells[0]!r})"), said
+
+
+def test_negative_lengths_of_time_print_as_written_and_rules_read_them_back():
+    """A delay held as timedeltas, early arrivals negative (up to 45 minutes early): its cuts
+    printed as Python's day-borrowing form ('<-1d23h30m' for 30 minutes early), which no rule
+    read back; now '-30m', and `IF delay < -30m` reads on those bins."""
+    from plx_core.direct import direct_kb
+    from plx_core.discretize import Discretizer
+    from plx_core.rules import parse_rules
+
+    rng = np.random.default_rng(5)
+    minutes = rng.integers(-45, 90, 400)
+    X = pd.DataFrame({"delay": pd.to_timedelta(minutes, unit="min")})
+    y = np.where((minutes < -20) | (minutes > 40), "late", "ok")
+    disc = Discretizer("mdlp", 4).fit(X, y)
+    labels = disc.binnings_["delay"].labels
+    cuts = disc.cuts_["delay"]
+    assert any(c < 0 for c in cuts) and not any("d" in v for v in labels), labels
+    assert bin_reading(labels) == (tuple(cuts), "duration")
+    first = next(c for c in cuts if c < 0)
+    written = clock_text(first, "duration")
+    assert written.startswith("-") and f"<{written}" in labels
+    kb = direct_kb(disc.transform(X), (y == "late").astype(int), max_len=1)
+    rule = parse_rules(f"IF delay < {written} THEN POS [p=0.9, w=3]", kb)
+    assert {lit.value for c in rule for lit in c.literals[1:]} == {f"<{written}"}
