@@ -1367,12 +1367,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         # table (F1 0.891 both; the median instead 0.844) — the trees share the Direct KB's
         # footing there, cut on all training rows
         fit_hint = getattr(self.discretizer_, "interactions_", {})
-        names_of = list(edges)
+        hints = [fit_hint.get(c, np.nan) for c in edges]
 
         def binned(tr: np.ndarray) -> dict[str, tuple[np.ndarray, int]]:
             if last.get("tr") is not tr:
                 cuts = self._grid_fold_cuts([(fine[c], edges[c], tr) for c in edges], y,
-                                            lambda j: fit_hint.get(names_of[j], np.nan))
+                                            hints)
                 # a fold cut is a fine edge: a cell's fold bin is how many of them its fine
                 # bin lies above (−1: missing)
                 last.update(tr=tr, bins={c: (np.where(fine[c] >= 0, np.searchsorted(
@@ -1491,14 +1491,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return np.asarray(cuts, dtype=float)
 
     def _grid_fold_cuts(self, jobs: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-                        y: np.ndarray, hint: Callable[[int], float] | None = None
+                        y: np.ndarray, hints: Sequence[float] | None = None
                         ) -> list[np.ndarray]:
         """Per job (fine, grid, rows): the cut points MDLP finds for one numeric column on
         training `rows` when it may cut only at `grid` (sorted; `fine`: each cell's bin among
         them, −1 where missing), from the class counts of each bin — `mdlp_splits` over the
         bins, every job in one batched search (`mdlp_splits_many`), the cut of a boundary
         the grid point it falls on; with no cut, as `fit_cuts` falls back to: the grid point
-        nearest the job's interaction threshold (`hint(job index)`: the fit's), else the bins'
+        nearest the job's interaction threshold (`hints`, one a job: the fit's), else the bins'
         median split."""
         from .data import quantile_cuts
         from .discretize import mdlp_splits_many
@@ -1519,7 +1519,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         out = []
         for j, (at, counts, lower) in enumerate(zip(
                 mdlp_splits_many(padded, lengths, int(self.max_bins)), seen_counts, lowers)):
-            h = hint(j) if hint is not None and not at and len(counts) > 1 else np.nan
+            h = hints[j] if hints is not None and not at and len(counts) > 1 else np.nan
             if np.isfinite(h):  # the seen bin edge nearest the tree's threshold
                 out.append(lower[1:][[int(np.argmin(np.abs(lower[1:] - h)))]])
             elif not at and len(counts):
