@@ -18,7 +18,8 @@ The output is in canonical order: by length, then level key. Counts are sums, so
 table split in parts is `merge_counts` of the parts' cubes (`plx_core.distributed`).
 
 **Choosing the clause-length cap.** `max_len=None` means "the largest cap that fits the memory
-budget" (`choose_max_len`; every length when the whole cube fits). The estimate
+budget" (`choose_max_len`; every length when the whole cube fits), at most 3 on a table of
+more than 12 features (`WIDE_MAX_LEN`: subsets grow as n^k). The estimate
 (`estimate_bytes`) bounds the clauses by min(rows × subsets, Σ_k e_k(domain sizes)) and is
 checked against tracemalloc peaks in tests/test_direct.py. An explicit `max_len` that does not
 fit is refused with the cap that would.
@@ -63,6 +64,15 @@ CLAUSE_LIMIT = 4_000_000
 """Default caps keep the clause bound (`clause_bound`) under this: beyond it the KB is mostly
 clauses of support one or two, slow to tune, index and save. (Syn 10/4 at 10^4 rows bounds at
 2.9 M and stays uncapped.)"""
+WIDE_FEATURES = 12
+"""Beyond this many features a cap chosen by default (`choose_max_len`) is at most
+`WIDE_MAX_LEN`: C(n, 4) subsets a row grow as n^4, and on wide tables the longer clauses did
+not answer better (benchmarks/RESULTS.md, "Tables nobody tuned for (session 19, unseen19)":
+40 weak numeric columns F1 0.609 at cap 4 vs 0.631 at 3, fit 11.5 s vs 2.0 s; the same F1 on
+Breast cancer 30 in 1.7x less time)."""
+WIDE_MAX_LEN = 3
+"""The largest default clause-length cap of a table wider than `WIDE_FEATURES` (what the
+comparison of issue 11 has always passed for such tables)."""
 SHIFT = 26
 """Support and positives share one float64 bincount weight (support·2^26 + positives) while the
 rows number fewer than 2^26."""
@@ -197,14 +207,20 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
         return (need(k) <= budget and pairs(k) <= PAIR_LIMIT
                 and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
 
-    if fits(None):
+    wide = n_features > WIDE_FEATURES
+    if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
                       f"the memory budget ({_size(need(None))} of {_size(budget)})")
     fit = 0
-    for k in range(1, n_features + 1):
+    for k in range(1, (WIDE_MAX_LEN if wide else n_features) + 1):
         if not fits(k):
             break
         fit = k
+    if wide and fit == WIDE_MAX_LEN:
+        return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features gets clauses "
+                     f"of up to {fit} of its {n_features} features by default ({_size(need(fit))} "
+                     f"of the {_size(budget)} memory budget; {fit + 1} would count "
+                     f"{math.comb(n_features, fit + 1):,} more subsets a row)")
     if fit == 0:
         if need(1) <= budget:  # memory fits; only slow: still build it
             return 1, (f"max_len=1: only one-literal clauses, {d} distinct rows are many")
@@ -1193,7 +1209,8 @@ def pack_bits(rows: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
-    "DEFAULT_MEMORY_BUDGET", "ClauseIndex", "Counts", "DirectBitmaps", "LevelKeys", "choose_max_len",
+    "DEFAULT_MEMORY_BUDGET", "WIDE_FEATURES", "WIDE_MAX_LEN", "ClauseIndex", "Counts",
+    "DirectBitmaps", "LevelKeys", "choose_max_len",
     "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "direct_kbs_with_reason",
     "distinct_rows",
     "estimate_bytes", "kb_from_counts", "merge_counts", "n_subsets", "pack_bits", "parse_size",

@@ -268,9 +268,12 @@ def split_set(key: str, runs: int, max_rows: int = MAX_ROWS
 
 
 def plx_max_len(n_features: int) -> int | None:
-    """The clause-length cap used for plx here: none up to 12 features, else 3 (the Direct
-    KB of a wide table has 2^n subsets per row)."""
-    return None if n_features <= 12 else 3
+    """The clause-length cap passed to plx here: none up to `direct.WIDE_FEATURES` features,
+    else `direct.WIDE_MAX_LEN` — the default's own ceiling since session 19, kept explicit so
+    that A/B runs against older code (benchmarks/bench_fit_change.py) fit the same KB."""
+    from plx_core.direct import WIDE_FEATURES, WIDE_MAX_LEN
+
+    return None if n_features <= WIDE_FEATURES else WIDE_MAX_LEN
 
 
 def make(name: str, seed: int, n_features: int) -> Any:
