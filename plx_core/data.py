@@ -1714,7 +1714,8 @@ class Binning:
                    "1.234: name the decimal mark (--decimal . or , of plx predict / explain; "
                    "the Data page's decimal mark)"
                    if core.str.fullmatch(_AMBIGUOUS).all() and core.str.contains(",").any()
-                   else "if they mean unknown, list them among the missing markers (--missing "
+                   else _other_mark(odd, self.number_format)
+                   or "if they mean unknown, list them among the missing markers (--missing "
                    "of plx predict / explain, which replaces the default markers; read_table's "
                    "missing=)")
             raise DataError(
@@ -1772,6 +1773,23 @@ class Binning:
             parts.append("values written beyond a bound ('<5', '≥ 2000': a lab's limits of "
                          "detection) read just past it, in the bin next to their bound")
         return "; ".join(parts)
+
+
+def _other_mark(odd: list[str], number_format: str) -> str | None:
+    """What to do about a numeric column's cells that are all numbers with the other decimal
+    mark than the model reads (37,5 in a file for a model of 37.5): name it, where the advice
+    for text is to list them among the missing markers, which would drop every value."""
+    comma = _comma_decimals(number_format)
+    if number_format.split("+")[0] not in ("plain", *_STYLES) or "+" in number_format:
+        return None
+    other = "thousands" if comma else "decimal-comma"
+    x, bad = _numbers(pd.Series(odd, dtype=object), other)
+    if bad.any() or not any(("," if not comma else ".") in v for v in odd):
+        return None
+    mark = "." if comma else ","
+    return (f"they read as numbers with the decimal mark {mark!r} ({odd[0]!r} → {float(x[0])!r}), "
+            f"where the model reads {'.,'[comma]!r}: name it (--decimal {mark} of plx predict "
+            f"/ explain; the Data page's decimal mark)")
 
 
 def _comma_decimals(number_format: str) -> bool:

@@ -904,6 +904,15 @@ def test_predict_reads_a_file_written_in_another_locale_than_the_training_file(t
     code, _, err = run(["predict", model, new, "--decimal", ",", "--out", tmp_path / "q.csv"],
                        capsys)
     assert code == 0 and pd.read_csv(tmp_path / "q.csv")["decision"].tolist() == ["schwer"], err
+    # a later export of the same system with decimal commas no reader could take for
+    # thousands (0,87; 12,5): told to name the mark, where it was told to list every value
+    # among the missing markers, which would have answered each row without its weight
+    new.write_text("farbe,gewicht\nrot,\"0,87\"\nblau,\"12,5\"\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "q.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "column 'gewicht'", "'0,87' is not a number",
+                          "decimal mark ','", "'0,87' → 0.87", "--decimal ,")
+    assert "missing markers" not in err
 
 
 def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
