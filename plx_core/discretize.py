@@ -394,13 +394,17 @@ def _mdlp_each(columns: list[tuple[np.ndarray, Any]], max_bins: Sequence[int],
     return out
 
 
-def _split_gain(x: np.ndarray, codes: np.ndarray, n_classes: int, cut: float) -> float:
-    """Rows × information gain (bits) of splitting values `x` (labels `codes`) at `cut`."""
-    left = x < cut
-    parts = [np.bincount(codes[m], minlength=n_classes) for m in (left, ~left)]
-    whole = parts[0] + parts[1]
-    return float(whole.sum() * _entropy(whole.astype(float))
-                 - sum(p.sum() * _entropy(p.astype(float)) for p in parts))
+def _split_gains(x: np.ndarray, codes: np.ndarray, n_classes: int, cuts: list[float]
+                 ) -> np.ndarray:
+    """Rows × information gain (bits) of splitting values `x` (labels `codes`) at each of the
+    sorted `cuts` alone, from one count of the rows between them."""
+    seg = np.bincount(np.searchsorted(cuts, x, "right") * n_classes + codes,
+                      minlength=(len(cuts) + 1) * n_classes).reshape(-1, n_classes)
+    left = np.cumsum(seg, axis=0)[:-1].astype(float)
+    whole = seg.sum(axis=0).astype(float)
+    right = whole - left
+    return (whole.sum() * _entropy(whole) - left.sum(axis=1) * _entropy(left)
+            - right.sum(axis=1) * _entropy(right))
 
 
 def interaction_hints(matrix: np.ndarray, codes: np.ndarray, n_classes: int,
@@ -429,7 +433,8 @@ def interaction_hints(matrix: np.ndarray, codes: np.ndarray, n_classes: int,
     ranked: dict[int, list[tuple[float, float]]] = {}
     for (i, x, c), cuts in zip(jobs, _mdlp_each([(x, c) for _i, x, c in jobs],
                                                 [max_bins[i] for i, _x, _c in jobs], n_classes)):
-        ranked.setdefault(i, []).extend((-_split_gain(x, c, n_classes, cut), cut) for cut in cuts)
+        if cuts:
+            ranked.setdefault(i, []).extend(zip(-_split_gains(x, c, n_classes, cuts), cuts))
     return [[float(tree[i]), *(cut for _g, cut in sorted(ranked.get(i, [])))]
             for i in range(len(found))]
 
