@@ -351,8 +351,9 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
         values = pd.Series(np.repeat(cnt[c].to_numpy(), n), name=c).astype(ddf[c].dtype)
         rebuilt[c] = (values, np.repeat(cnt[label].to_numpy(dtype=object), n))
     numeric = [c for c, (values, _y) in rebuilt.items() if is_numeric(values, disc.max_categories)]
-    hints = (_interaction_hints(dask, ddf, label, numeric)
-             if method == "mdlp" and len(numeric) > 1 else {})
+    others = [f for f in features if f not in set(numeric)]
+    hints = (_interaction_hints(dask, ddf, label, numeric, others, rebuilt, max_bins)
+             if method == "mdlp" and numeric else {})
     binned = {}
     for c, (values, y) in rebuilt.items():
         one = Discretizer(method, max_bins).fit(values.to_frame(), y, hints=hints)
@@ -369,22 +370,43 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     return disc, levels
 
 
-def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str]) -> dict[str, float]:
-    """`discretize.interaction_cuts` of the `numeric` columns on the rows the in-memory fit
-    grows its tree on (`discretize.interaction_rows`: every row, or the same seeded sample),
-    gathered to the client: the same thresholds, so the same cut points."""
-    from .discretize import interaction_cuts, interaction_rows, numeric_values
+def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str], others: list[str],
+                       rebuilt: dict[str, tuple[pd.Series, np.ndarray]], max_bins: int
+                       ) -> dict[str, list[float]]:
+    """`discretize.interaction_hints` of the `numeric` columns (MDLP's cuts from their
+    gathered counts `rebuilt`) beside the categorical features `others`, on the rows the
+    in-memory fit reads them on (`discretize.interaction_rows`: every row, or the same seeded
+    sample), gathered to the client only when some column may take one
+    (`discretize.wants_interactions`): the same hints, so the same cut points."""
+    from .discretize import (
+        interaction_hints,
+        interaction_rows,
+        mdlp_cuts_many,
+        numeric_values,
+        wants_interactions,
+    )
 
+    classes = np.unique(np.concatenate([y for _v, y in rebuilt.values()]).astype(str))
+    data = []
+    for c in numeric:
+        x, y = numeric_values(rebuilt[c][0]), rebuilt[c][1].astype(str)
+        keep = np.isfinite(x)
+        data.append((x[keep], np.searchsorted(classes, y[keep])))
+    found = mdlp_cuts_many(data, max_bins, len(classes))
+    if not wants_interactions(found, [max_bins] * len(found), bool(others)):
+        return {}
     lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
     at = interaction_rows(int(lengths.sum()))
     starts = np.concatenate([[0], np.cumsum(lengths)])
-    taken = [dask.delayed(lambda p, i: p[[*numeric, label]].iloc[i])(
+    taken = [dask.delayed(lambda p, i: p[[*numeric, *others, label]].iloc[i])(
         part, at[(at >= lo) & (at < hi)] - lo)
         for part, lo, hi in zip(ddf.to_delayed(), starts[:-1], starts[1:])]
     rows = pd.concat(dask.compute(*taken), ignore_index=True)
     matrix = np.column_stack([numeric_values(rows[c]) for c in numeric])
-    return dict(zip(numeric, interaction_cuts(matrix, rows[label].map(value_str).to_numpy(
-        dtype=str))))
+    codes = np.searchsorted(classes, rows[label].map(value_str).to_numpy(dtype=str))
+    return dict(zip(numeric, interaction_hints(matrix, codes, len(classes),
+                                               [rows[c] for c in others], found,
+                                               [max_bins] * len(numeric))))
 
 
 def _category_levels(ddf: Any, label: str, features: list[str],

@@ -255,3 +255,37 @@ def test_the_interaction_tree_grows_on_a_seeded_sample_of_a_long_table(monkeypat
     M = X.to_numpy()
     np.testing.assert_array_equal(D.interaction_cuts(M, y), D.interaction_cuts(M[at], y[at]))
 
+
+
+def _statins(seed: int, n: int = 600, noise: float = 0.03) -> tuple[pd.DataFrame, np.ndarray]:
+    """An Excel export: an event when a smoker's cholesterol is above 5.5, or anyone's above
+    6.5 off statins; the flags as text ("TRUE"/"FALSE") and as 0.0/1.0."""
+    rng = np.random.default_rng(seed)
+    smoker, statin = rng.random(n) < 0.3, rng.random(n) < 0.5
+    chol = rng.normal(5.5, 1, n).round(2)
+    y = ((smoker & (chol > 5.5)) | (~statin & (chol > 6.5))) ^ (rng.random(n) < noise)
+    return (pd.DataFrame({"smoker": np.where(smoker, "TRUE", "FALSE"),
+                          "on_statin": statin.astype(float), "chol": chol}),
+            np.where(y, "yes", "no"))
+
+
+def test_a_second_threshold_that_pays_only_within_a_category_is_cut_too():
+    """MDLP on cholesterol alone pays for 5.5 (the smokers' limit) but not for 6.5, which
+    matters only off statins: it is cut where MDLP pays for a cut within the rows of one level
+    (`interaction_hints`) — one extra, not a near copy of 5.5 — and `fit_binnings` (the
+    dashboard's refit, given the categorical columns) cuts it the same; without categorical
+    columns nothing is searched."""
+    from plx_core.data import Binning
+    from plx_core.discretize import fit_binnings
+
+    X, y = _statins(2)
+    assert len(mdlp_cuts(X.chol.to_numpy(), y, 4)) == 1
+    cuts = Discretizer("mdlp", 4).fit(X, y).cuts_["chol"]
+    assert len(cuts) == 2 and abs(cuts[0] - 5.5) < 0.1 and abs(cuts[1] - 6.5) < 0.1, cuts
+    plain = {"chol": Binning("quantile", (5.0,), ("<5", "≥5"), "plain")}
+    got = fit_binnings(plain, X[["chol"]], y, "mdlp", 4, X[["smoker", "on_statin"]])
+    assert got["chol"].cuts == cuts
+    # at most max_bins bins: with two allowed there is no room for an extra
+    assert len(Discretizer("mdlp", 2).fit(X, y).cuts_["chol"]) == 1
+    assert len(Discretizer("mdlp", 4).fit(X[["chol"]], y).cuts_["chol"]) == 1
+

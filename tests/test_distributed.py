@@ -265,6 +265,33 @@ def test_the_cluster_fit_cuts_numbers_that_decide_together_as_the_in_memory_fit(
         assert clf.kb_.to_text() == ref.kb_.to_text()
 
 
+def test_the_cluster_fit_cuts_a_limit_that_holds_within_a_category_as_in_memory(client,
+                                                                              monkeypatch):
+    """A second cholesterol limit that pays only off statins (an extra cut, found within the
+    rows of one level) beside a noise column: fit_dask gathers the categorical columns with
+    the numbers on the rows the in-memory fit reads them on (every row, or the same seeded
+    sample), so the same cut points and the same KB."""
+    import plx_core.discretize as DZ
+
+    rng = np.random.default_rng(2)
+    n = 600
+    smoker, statin = rng.random(n) < 0.3, rng.random(n) < 0.5
+    chol = rng.normal(5.5, 1, n).round(2)
+    event = ((smoker & (chol > 5.5)) | (~statin & (chol > 6.5))) ^ (rng.random(n) < 0.03)
+    X = pd.DataFrame({"smoker": np.where(smoker, "TRUE", "FALSE"),
+                      "on_statin": statin.astype(int), "chol": chol,
+                      "lab": rng.normal(size=n).round(2)})
+    y = pd.Series(np.where(event, "yes", "no"))
+    for rows in (DZ.INTERACTION_ROWS, 400):  # every row; a sample of 400 of the 600
+        monkeypatch.setattr(DZ, "INTERACTION_ROWS", rows)
+        ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+        assert len(ref.cuts_["chol"]) == 2
+        clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label",
+                         positive="yes", variant="tuned")
+        assert clf.cuts_ == ref.cuts_
+        assert clf.kb_.to_text() == ref.kb_.to_text()
+
+
 def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
     """As the in-memory predict and `plx predict` do, the Dask answers accept rows that lack an
     ID or constant column the fit left out (the KB never reads it)."""

@@ -437,8 +437,9 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
     if train is not None and schema.bins and settings.cut_on == "train":
         rows = frame.index.isin(train)
         yb = np.where(y.to_numpy(dtype=object) == schema.positive, schema.positive, "other")
-        schema.bins.update(fit_binnings(schema.bins, frame[rows], yb[rows], settings.method,
-                                        bins))
+        schema.bins.update(fit_binnings(  # beside the categorical features, as the fit sees them
+            schema.bins, frame[rows], yb[rows], settings.method, bins,
+            X.loc[rows, [c for c in X.columns if c not in schema.bins]]))
         X, y = schema.apply(frame)
         assert y is not None
     classes = y.unique()
