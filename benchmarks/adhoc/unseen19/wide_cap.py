@@ -1,7 +1,8 @@
 """plx default fit with the clause-length cap chosen by the memory budget (max_len=None, what a
 user gets) vs max_len=3 (what `compare` passes beyond 12 features): F1 and fit seconds.
 
-python benchmarks/adhoc/unseen19/wide_cap.py SET[,SET...] RUNS OUT.csv
+python benchmarks/adhoc/unseen19/wide_cap.py SET[,SET...] RUNS OUT.csv [FIRST]
+(runs FIRST..RUNS-1 of RUNS splits; FIRST defaults to 0)
 SET: a compare set key or an unseen19 family name.
 """
 import sys
@@ -29,6 +30,8 @@ for key in sys.argv[1].split(","):
     else:
         X, yb, splits = split_set(key, int(sys.argv[2]), 1000)
     for run, (tr, te) in enumerate(splits):
+        if run < (int(sys.argv[4]) if len(sys.argv) > 4 else 0):
+            continue
         for cap in (None, 3):
             warnings.simplefilter("ignore")
             t0 = time.perf_counter()
