@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .binformat import is_npz, npz_holds_many, read_npz, read_npz_kbs, write_npz, write_npz_kbs
 from .errors import ModelFileError, PLXError
 from .jsonformat import kb_from_document, load_json
@@ -379,6 +381,7 @@ def _model_from_document(doc: Any, where: str, kb: Any = None,
     if kb.positive is not None and kb.positive != doc["positive"]:
         raise ModelFileError(f"{where}: field 'positive' is {doc['positive']!r} but the KB's POS "
                              f"stands for {kb.positive!r}")
+    _check_agrees(doc, schema, kb, where)
     settings = {k: v for k, v in doc.items()
                 if k not in ("format", "version", "positive", "negative", "answer", "schema", "kb")}
     if settings.get("chosen") == "direct-conf" and settings.get("variant") == "confidence":
@@ -390,6 +393,37 @@ def _model_from_document(doc: Any, where: str, kb: Any = None,
         except PLXError as exc:
             raise ModelFileError(f"{where}: field 'answer': {exc}") from None
     return model
+
+
+def _check_agrees(doc: dict, schema: Any, kb: Any, where: str) -> None:
+    """The schema and the KB of a model file tell one story (a file edited by hand): each
+    value a learned clause names is one the schema produces for its column, and the classes
+    the schema lists hold the model's positive class and, for two, its negative one. A value
+    renamed on one side only left the clauses naming it silent on every row, answered
+    without a word; a class renamed in the schema printed another label than the answers."""
+    named = kb.codes >= 0
+    only = {(f, v) for f, vals in kb.saved_state().get("rule_only", {}).items() for v in vals}
+    for j, f in enumerate(kb.features):
+        listed = list(schema.categories.get(f, ()))
+        produced = set(listed)
+        if not produced:
+            continue
+        used = np.unique(kb.codes[named[:, j], j]) if named[:, j].any() else ()
+        odd = [kb.domains[f][int(c)] for c in used
+               if kb.domains[f][int(c)] not in produced and (f, kb.domains[f][int(c)]) not in only]
+        if odd:
+            raise ModelFileError(
+                f"{where}: field 'kb': a clause names {f}={odd[0]!r}, a value field "
+                f"'schema.categories.{f}' does not list ({', '.join(map(repr, listed[:6]))}"
+                f"{' …' if len(listed) > 6 else ''}): was the file edited? Each value must be "
+                "written alike in both")
+    classes = list(schema.classes)
+    if classes and doc["positive"] not in classes:
+        raise ModelFileError(f"{where}: field 'positive' is {doc['positive']!r}, not one of the "
+                             f"classes field 'schema.classes' lists {classes[:6]}")
+    if len(classes) == 2 and doc["negative"] not in classes:
+        raise ModelFileError(f"{where}: field 'negative' is {doc['negative']!r}, not one of the "
+                             f"classes field 'schema.classes' lists {classes}")
 
 
 def check_document(doc: Any, where: str, need_kb: bool = True) -> None:

@@ -91,6 +91,35 @@ def test_malformed_json_models_name_the_field(model, change, message):
         load_model(json.dumps(doc).encode())
 
 
+def _rename(values: list, old: str, new: str) -> None:
+    values[values.index(old)] = new
+
+
+def _rename_in_clause(doc: dict, old: str, new: str) -> None:
+    clause = next(c for c in doc["kb"]["clauses"] if old in c["literals"])
+    _rename(clause["literals"], old, new)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: _rename_in_clause(d, "~colour=red", "~colour=Red"),
+     "field 'kb': a clause names colour='Red', a value field 'schema.categories.colour' does "
+     "not list ("),
+    (lambda d: _rename(d["schema"]["categories"]["size"], "S", "small"),
+     "a clause names size='S', a value field 'schema.categories.size' does not list ("),
+    (lambda d: _rename(d["schema"]["classes"], "yes", "Yes"),
+     "field 'positive' is 'yes', not one of the classes field 'schema.classes' lists"),
+    (lambda d: d.update(negative="No"), "field 'negative' is 'No', not one of the classes"),
+])
+def test_a_model_file_edited_on_one_side_is_refused_naming_the_field(model, change, message):
+    # users19: a value or class renamed in the schema or in a clause only was read without a
+    # word, the clauses naming it then silent on every row (answers changed, nothing said)
+    doc = _json_doc(model)
+    change(doc)
+    with pytest.raises(ModelFileError) as err:
+        load_model(json.dumps(doc).encode())
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
 @pytest.mark.parametrize("raw, message", [
     (b"[" * 200_000, "nested too deeply"),
     (b"\xff\xfe garbage", "neither a JSON model"),
