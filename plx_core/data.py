@@ -1775,6 +1775,15 @@ class Binning:
         return "; ".join(parts)
 
 
+def _unit_of(number_format: str) -> str:
+    """The unit a `NUMBER_FORMATS` entry reads after its numbers ('mg/dL', '%', a currency
+    sign), '' for none."""
+    unit = number_format.split("+")[-1]
+    if unit.startswith(UNIT_PREFIX):
+        return unit.removeprefix(UNIT_PREFIX)
+    return {"percent": "%", "currency": "a currency"}.get(unit, "")
+
+
 def _other_mark(odd: list[str], number_format: str) -> str | None:
     """What to do about a numeric column's cells that are all numbers with the other decimal
     mark than the model reads (37,5 in a file for a model of 37.5): name it, where the advice
@@ -2090,6 +2099,15 @@ class Schema:
                 s = s.mask(as_strings(s).isin(b.text_missing).to_numpy())
             x, bad, fmt, stray, side = _read_numbers(s, delimiter)
             x = nudged(x, side) if b.censored else x
+            was, now = _unit_of(b.number_format), _unit_of(fmt)
+            if was and now and was != now and not bad.any():
+                shown = as_strings(s).dropna().iloc[0]
+                raise DataError(
+                    f"column {str(f)!r}: this file writes it in {now} ({shown!r}), the training "
+                    f"file in {was}, and the model's cut points are in {was}"
+                    f"{f' (one at {fmt_number(b.cuts[len(b.cuts) // 2])})' if b.cuts else ''}: "
+                    f"convert the column to {was} first (no unit is converted: its numbers "
+                    "would be compared with the cuts as they stand)")
             if bad.any() or stray or fmt == b.number_format or is_date_format(fmt) or \
                     fmt in CLOCK_FORMATS or _comma_decimals(fmt) != (delimiter == ";"):
                 continue  # 71.5 in a ';' file for a 3,5 model: a slip, not another locale

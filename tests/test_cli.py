@@ -915,6 +915,29 @@ def test_predict_reads_a_file_written_in_another_locale_than_the_training_file(t
     assert "missing markers" not in err
 
 
+def test_predict_refuses_a_column_written_in_another_unit_than_the_training_file(tmp_path,
+                                                                               capsys):
+    # users19: a later export writing glucose in mmol/L for a model fitted on mg/dL was read
+    # as the bare numbers against the mg/dL cuts, with only a note: every row came out low
+    rng = np.random.default_rng(23)
+    mg = rng.integers(60, 250, 240)
+    data = tmp_path / "fit.csv"
+    pd.DataFrame({"glucose": [f"{v} mg/dL" for v in mg], "sex": rng.choice(["F", "M"], 240),
+                  "dm": np.where(mg > 126, "yes", "no")}).to_csv(data, index=False)
+    model = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "dm", "--positive", "yes", "--out", model], capsys)
+    assert code == 0, err
+    new = tmp_path / "new.csv"
+    new.write_text("glucose,sex\n11.1 mmol/L,F\n4.9 mmol/L,M\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2 and not (tmp_path / "p.csv").exists()
+    assert_one_line_error(err, "column 'glucose'", "in mmol/L ('11.1 mmol/L')",
+                          "the training file in mg/dL", "convert the column to mg/dL")
+    new.write_text("glucose,sex\n200 mg/dL,F\n90,M\n")  # its own unit, or none: read
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+
+
 def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
     # ';'-separated with '.' between thousands and no decimals (45.000 is forty-five thousand):
     # it used to be read as 45.0, binned at "<50" for amounts of 50,000, and not said
