@@ -19,7 +19,8 @@ table split in parts is `merge_counts` of the parts' cubes (`plx_core.distribute
 
 **Choosing the clause-length cap.** `max_len=None` means "the largest cap that fits the memory
 budget" (`choose_max_len`; every length when the whole cube fits), at most 3 on a table of
-more than 12 features (`WIDE_MAX_LEN`: subsets grow as n^k). The estimate
+more than 12 features where 4 would count many pairs (`WIDE_MAX_LEN`, `WIDE_PAIRS`: subsets
+grow as n^k). The estimate
 (`estimate_bytes`) bounds the clauses by min(rows × subsets, Σ_k e_k(domain sizes)) and is
 checked against tracemalloc peaks in tests/test_direct.py. An explicit `max_len` that does not
 fit is refused with the cap that would.
@@ -72,7 +73,12 @@ not answer better (benchmarks/RESULTS.md, "Tables nobody tuned for (session 19, 
 Breast cancer 30 in 1.7x less time)."""
 WIDE_MAX_LEN = 3
 """The largest default clause-length cap of a table wider than `WIDE_FEATURES` (what the
-comparison of issue 11 has always passed for such tables)."""
+comparison of issue 11 has always passed for such tables) where longer clauses cost
+(`WIDE_PAIRS`)."""
+WIDE_PAIRS = 5_000_000
+"""A wide table keeps clauses longer than `WIDE_MAX_LEN` when those of one more feature count
+at most this many (distinct row, subset) pairs (under a second): zoo's seven classes (101
+rows, 16 columns, ~1 M) answer better uncapped (accuracy 0.955 vs 0.935 over 10 splits)."""
 SHIFT = 26
 """Support and positives share one float64 bincount weight (support·2^26 + positives) while the
 rows number fewer than 2^26."""
@@ -207,7 +213,7 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
         return (need(k) <= budget and pairs(k) <= PAIR_LIMIT
                 and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
 
-    wide = n_features > WIDE_FEATURES
+    wide = n_features > WIDE_FEATURES and pairs(WIDE_MAX_LEN + 1) > WIDE_PAIRS
     if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
                       f"the memory budget ({_size(need(None))} of {_size(budget)})")
@@ -220,7 +226,7 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
         return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features gets clauses "
                      f"of up to {fit} of its {n_features} features by default ({_size(need(fit))} "
                      f"of the {_size(budget)} memory budget; {fit + 1} would count "
-                     f"{math.comb(n_features, fit + 1):,} more subsets a row)")
+                     f"{pairs(fit + 1):,} (row, subset) pairs, over {WIDE_PAIRS:,})")
     if fit == 0:
         if need(1) <= budget:  # memory fits; only slow: still build it
             return 1, (f"max_len=1: only one-literal clauses, {d} distinct rows are many")
@@ -1209,7 +1215,7 @@ def pack_bits(rows: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
-    "DEFAULT_MEMORY_BUDGET", "WIDE_FEATURES", "WIDE_MAX_LEN", "ClauseIndex", "Counts",
+    "DEFAULT_MEMORY_BUDGET", "WIDE_FEATURES", "WIDE_MAX_LEN", "WIDE_PAIRS", "ClauseIndex", "Counts",
     "DirectBitmaps", "LevelKeys", "choose_max_len",
     "count_bodies", "count_rows", "direct_kb", "direct_kb_with_reason", "direct_kbs_with_reason",
     "distinct_rows",

@@ -309,7 +309,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     default, picks the tuned Direct KB or a Tree KB by cross-validation on the training rows). max_len: cap on clause length for the Direct KB; None
     picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
     `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits —, at most 3
-    beyond 12 features (`plx_core.direct.WIDE_MAX_LEN`).
+    beyond 12 features where longer clauses cost (`plx_core.direct.WIDE_MAX_LEN`).
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
