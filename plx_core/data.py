@@ -2322,17 +2322,28 @@ MIN_GROUPS = 20
 several rows a case (`grouped_rows_said`)."""
 
 
-def case_columns(schema: Schema) -> tuple[list[str], list[str]]:
-    """The columns that may name cases (`grouped_rows_said`): those left out, and the
-    categorical features of at least `MIN_GROUPS` levels (the others cannot)."""
-    return list(schema.excluded), [f for f in schema.features if schema.kinds[f] == "categorical"
-                                   and len(schema.categories.get(f, ())) >= MIN_GROUPS]
+def case_columns(schema: Schema, frame: pd.DataFrame | None = None
+                 ) -> tuple[list[str], list[str]]:
+    """The columns that may name cases (`grouped_rows_said`): those left out, the categorical
+    features of at least `MIN_GROUPS` levels (the others cannot), and the numeric features of
+    `frame` numbered like IDs (`numbered_like_ids`: patient numbers 1001, "1001.0", "01001",
+    which a fit bins as numbers)."""
+    kept = [f for f in schema.features if schema.kinds[f] == "categorical"
+            and len(schema.categories.get(f, ())) >= MIN_GROUPS]
+    if frame is not None:
+        for f in schema.features:
+            if schema.kinds[f] != "categorical" and f in frame.columns and f in schema.bins:
+                x = column_numbers(frame[f], schema.bins[f].number_format)
+                x = np.unique(x[np.isfinite(x)])
+                if len(x) >= MIN_GROUPS and numbered_like_ids(x):
+                    kept.append(f)
+    return list(schema.excluded), kept
 
 
 def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
                       kept: Sequence[str] = ()) -> str | None:
     """Why a table reads like several rows a case (long format: one row a visit): a column of
-    `columns` (left out, or among `kept`, the categorical features: a patient number) whose
+    `columns` (left out, or among `kept`, the features: a patient number) whose
     values stand on several rows each, at least `MIN_GROUPS` of them and at least 3 of each of
     two classes, with the label the same on every row of each — or None. Said, not changed:
     plx answers each row, and its out-of-fold scores (rows of one case on both sides of a
@@ -2355,15 +2366,16 @@ def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
         if (by.nunique().loc[several.index] > 1).any() or \
                 (by.first().loc[several.index].value_counts() >= 3).sum() < 2:
             continue  # a visit's own label; or pure groups of one class only (rare positives)
-        learnt = (f"; {c!r} is learnt from as a category too, so a new row of a case seen in "
+        learnt = (f"; {c!r} is learnt from as a feature too, so a new row of a case seen in "
                   "training is answered from that case's label: take the column out of the "
-                  "file if it names cases") if c in kept else ""
+                  "file, or name it the case column, if it names cases") if c in kept else ""
         return (f"column {c!r}: its {len(sizes):,} values stand on {known.sum() / len(sizes):.1f} "
                 f"rows each on average (up to {int(sizes.max())}), the label the same on every "
                 "row of each — several rows a case (one a visit)? plx answers each row as its "
                 "own case, and its out-of-fold scores, with rows of one case on both sides of a "
-                "fold, flatter; to answer a case once, give one row a case (its last visit, or "
-                f"its values summed up){learnt}")
+                "fold, flatter: name it the case column (plx fit --case-column) and the model "
+                "search keeps a case's rows together; to answer a case once, give one row a "
+                f"case (its last visit, or its values summed up){learnt}")
     return None
 
 

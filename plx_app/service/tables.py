@@ -520,7 +520,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                 frame, id_columns(ds.schema.excluded) if ids is None else ids)):
             notes.append(("warning", _sentence(why)))
         if frame is not None and ds.schema.label in frame.columns and (
-                why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema))):
+                why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema, frame))):
             notes.append(("warning", _sentence(why)))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
