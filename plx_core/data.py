@@ -2342,12 +2342,20 @@ def case_columns(schema: Schema, frame: pd.DataFrame | None = None
 
 def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
                       kept: Sequence[str] = ()) -> str | None:
-    """Why a table reads like several rows a case (long format: one row a visit): a column of
-    `columns` (left out, or among `kept`, the features: a patient number) whose
-    values stand on several rows each, at least `MIN_GROUPS` of them and at least 3 of each of
-    two classes, with the label the same on every row of each — or None. Said, not changed:
-    plx answers each row, and its out-of-fold scores (rows of one case on both sides of a
-    fold) flatter; a kept one answers a known case from its own label."""
+    """`grouped_rows`' reason alone (the column it names is the reason's first words)."""
+    got = grouped_rows(frame, label, columns, kept)
+    return None if got is None else got[1]
+
+
+def grouped_rows(frame: pd.DataFrame, label: str, columns: Sequence[str],
+                 kept: Sequence[str] = ()) -> tuple[str, str] | None:
+    """(the column, why) when a table reads like several rows a case (long format: one row a
+    visit): a column of `columns` (left out, or among `kept`, the features: a patient number)
+    whose values stand on several rows each, at least `MIN_GROUPS` of them and at least 3 of
+    each of two classes, with the label the same on every row of each — or None. Said, not
+    changed: plx answers each row, and its out-of-fold scores (rows of one case on both sides
+    of a fold) flatter unless the column is named the case column (`PLXClassifier.fit`'s
+    `groups`); a kept one answers a known case from its own label."""
     if label not in frame.columns:
         return None
     y = label_texts(frame[label])
@@ -2369,7 +2377,7 @@ def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
         learnt = (f"; {c!r} is learnt from as a feature too, so a new row of a case seen in "
                   "training is answered from that case's label: take the column out of the "
                   "file, or name it the case column, if it names cases") if c in kept else ""
-        return (f"column {c!r}: its {len(sizes):,} values stand on {known.sum() / len(sizes):.1f} "
+        return c, (f"column {c!r}: its {len(sizes):,} values stand on {known.sum() / len(sizes):.1f} "
                 f"rows each on average (up to {int(sizes.max())}), the label the same on every "
                 "row of each — several rows a case (one a visit)? plx answers each row as its "
                 "own case, and its out-of-fold scores, with rows of one case on both sides of a "
@@ -2953,8 +2961,11 @@ def train_test_split_stratified(
     test_size: float = 0.3,
     seed: int | None = 0,
     balance: BalanceMode = "train",
+    groups: pd.Series | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series, pd.Series]:
-    """(X_train, X_test, y_train, y_test), each class split `1 - test_size` / `test_size`.
+    """(X_train, X_test, y_train, y_test), each class split `1 - test_size` / `test_size`;
+    with `groups` (each row's case, indexed as X) by cases: a case's rows on one side, the
+    cases of each class (its first row's) split so.
 
     `balance`:
     - "train" (default): replicate minority rows in the training part only — the test part
@@ -2974,7 +2985,15 @@ def train_test_split_stratified(
         X, y = _balance(X, y, gen)
     codes = np.unique(y.to_numpy(dtype=object).astype(str), return_inverse=True)[1]
     test_mask = np.zeros(len(codes), dtype=bool)
-    for k in range(int(codes.max()) + 1):
+    if groups is not None:  # whole cases drawn, each class's cases split as rows are
+        case = np.unique(groups.loc[X.index].astype(str).to_numpy(), return_inverse=True)[1]
+        first = pd.Series(codes).groupby(case).first().to_numpy()
+        held = np.zeros(len(first), dtype=bool)
+        for k in range(int(codes.max()) + 1):
+            idx = gen.permutation(np.flatnonzero(first == k))
+            held[idx[: int(math.floor(len(idx) * test_size + 0.5))]] = True
+        test_mask = held[case]
+    for k in range(int(codes.max()) + 1) if groups is None else ():
         idx = gen.permutation(np.flatnonzero(codes == k))
         test_mask[idx[: int(math.floor(len(idx) * test_size + 0.5))]] = True
     train_pos = gen.permutation(np.flatnonzero(~test_mask))
