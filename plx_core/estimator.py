@@ -1558,7 +1558,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _direct_loo(self, full, frame: pd.DataFrame, y: np.ndarray, cfg,
                     cw: tuple[float, float] | None, base: float) -> dict[str, np.ndarray]:
         """The Direct candidates' exact leave-one-out ω(POS) means on the tuned variant's
-        leave-one-out rows (NaN elsewhere), keyed as `selection.choose` scores them: the tuned
+        leave-one-out rows (NaN elsewhere; with `groups`, each row's whole case left out),
+        keyed as `selection.choose` scores them: the tuned
         Direct KB ("direct", when `selection.DIRECT_THRESHOLD`) and, per m of
         `weighting.M_GRID`, the confidence-weighted Direct KB; none above `selection.LOO_PAIRS`
         (row, subset) pairs."""
@@ -1574,7 +1575,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return {}
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         found = self._loo.pairs() if self._loo is not None and cfg.loo_rows is None else None
-        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found)
+        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found,
+                        cases=None if self._groups is None else self._groups[at])
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
         for key, v in means.items():
