@@ -2334,13 +2334,16 @@ def case_columns(schema: Schema, frame: pd.DataFrame | None = None
     """The columns that may name cases (`grouped_rows_said`): those left out, the categorical
     features of at least `MIN_GROUPS` levels (the others cannot), and the numeric features of
     `frame` numbered like IDs (`numbered_like_ids`: patient numbers 1001, "1001.0", "01001",
-    which a fit bins as numbers)."""
+    which a fit bins as numbers; not dates, times or lengths of time, whose days or minutes
+    may run on too: a patient's admission day names no case)."""
     kept = [f for f in schema.features if schema.kinds[f] == "categorical"
             and len(schema.categories.get(f, ())) >= MIN_GROUPS]
     if frame is not None:
         for f in schema.features:
-            if schema.kinds[f] != "categorical" and f in frame.columns and f in schema.bins:
-                x = column_numbers(frame[f], schema.bins[f].number_format)
+            fmt = schema.bins[f].number_format if f in schema.bins else "plain"
+            if (schema.kinds[f] != "categorical" and f in frame.columns and f in schema.bins
+                    and not is_date_format(fmt) and fmt not in ("duration", "time")):
+                x = column_numbers(frame[f], fmt)
                 x = np.unique(x[np.isfinite(x)])
                 if len(x) >= MIN_GROUPS and numbered_like_ids(x):
                     kept.append(f)

@@ -1877,7 +1877,10 @@ def test_a_numbered_case_column_is_said_and_taken_by_case_column(tmp_path, capsy
     visits = rng.integers(3, 7, 50)
     ids = np.repeat(np.arange(1001, 1051), visits)
     sick = np.repeat(rng.random(50) < 0.4, visits)
-    df = pd.DataFrame({"patient": {"int": ids, "float": ids.astype(float),
+    admitted = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.repeat(rng.permutation(50), visits),
+                                                             unit="D")  # a run of days: no ID
+    df = pd.DataFrame({"admitted": admitted.strftime("%Y-%m-%d"),
+                       "patient": {"int": ids, "float": ids.astype(float),
                                    "padded": [f"{v:07d}" for v in ids]}[written],
                        "crp": np.round(rng.normal(np.where(sick, 50, 10), 12), 1),
                        "ward": np.repeat(rng.choice(list("ABCDEF"), 50), visits),
@@ -1901,5 +1904,5 @@ def test_a_numbered_case_column_is_said_and_taken_by_case_column(tmp_path, capsy
     assert main([*args, "--case-column", "patent", "--out", str(tmp_path / "x.json")]) == 2
     err = capsys.readouterr().err.strip()
     assert err == ("error: --case-column 'patent': no such column (the file's columns: "
-                   "'patient', 'crp', 'ward', 'flag')")
+                   "'admitted', 'patient', 'crp', 'ward', 'flag')")
     assert not (tmp_path / "x.json").exists()
