@@ -146,9 +146,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               missing: Sequence[str] | None = None, encoding: str = "utf-8",
               say: Callable[[str], None] = _note,
               memory_budget: int | str | None = None, threshold: float | None = None,
-              decimal: str | None = None, progress: Callable[[float, str], None] | None = None
-              ) -> Any:
+              decimal: str | None = None, progress: Callable[[float, str], None] | None = None,
+              case_column: str | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
+
+    `case_column` names each row's case where a case has several rows (one a visit): no
+    feature, and the model search's folds keep a case's rows together (`PLXClassifier.fit`'s
+    `groups`); the model keeps nothing of it.
 
     Numeric columns reach the estimator as numbers, so they are cut by its own `Discretizer`
     on the training rows; its cut points replace the schema's bins, so the model file stores
@@ -193,6 +197,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     table = read_rows(csv, missing, say, encoding, max_bytes=cap)
     check_fit_size(len(table.frame), max(table.frame.shape[1] - 1, 1), memory_budget)
     frame = _drop_missing_label(table, label, drop_missing_label, say)
+    groups = None
+    if case_column is not None:
+        frame, groups = _case_groups(frame, case_column, label, say)
     if positive is None and label in frame.columns:  # before the columns are read: seconds
         classes = tuple(sorted(pd.unique(as_strings(frame[label]).dropna()).tolist(),
                                key=natural_key))  # (spellings are checked with the schema)
@@ -207,7 +214,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(f"column {c!r} is left out: {why}")
     if (why := repeated_rows(frame, id_columns(schema.excluded))) is not None:
         say(f"{table.where}: {why}")
-    if (why := grouped_rows_said(frame, label, *case_columns(schema))) is not None:
+    if (why := grouped_rows_said(frame, label, *case_columns(schema, frame))) is not None:
         say(why)
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
@@ -265,7 +272,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     with collected() as noted:  # plx's notes, said here each once; others' warnings as they come
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,
-                            threshold=threshold).fit(X, yb, progress=within(progress, 0.05, 0.95))
+                            threshold=threshold).fit(X, yb, groups,
+                                                     progress=within(progress, 0.05, 0.95))
     for note in noted:
         if (about := note.split(": ", 1)[0]) not in said:
             said.add(about)
@@ -281,6 +289,31 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         if (how := cells_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
     return model_of(clf, schema, n_train=len(yb))
+
+
+def _case_groups(frame: pd.DataFrame, column: str, label: str, say: Callable[[str], None]
+                 ) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table without its case column `column` (`--case-column`) and each row's case, as
+    text ("1001", "1001.0" and "01001" three cases as written); a missing name, the label or a
+    row without a case refused, naming it."""
+    from .data import row_name
+
+    if column not in frame.columns:
+        shown = ", ".join(map(repr, map(str, frame.columns[:12])))
+        raise CLIError(f"--case-column {column!r}: no such column (the file's columns: {shown}"
+                       f"{' …' if frame.shape[1] > 12 else ''})")
+    if column == label:
+        raise CLIError(f"--case-column {column!r} is the label: name the column of case numbers")
+    ids = frame[column]
+    if len(missing := np.flatnonzero(ids.isna().to_numpy())):
+        raise CLIError(f"--case-column {column!r}: {row_name(frame.index, int(missing[0]))} has "
+                       f"no case ({len(missing)} row(s) in all): name every row's case, or drop "
+                       "those rows")
+    groups = ids.astype(str).str.strip().to_numpy(dtype=object)
+    n = len(pd.unique(groups))
+    say(f"column {column!r} names the rows' cases ({n:,} cases for {len(frame):,} rows): no "
+        "feature, and the model search's folds keep each case's rows together")
+    return frame.drop(columns=[column]), groups
 
 
 def _positive_needed(label: str, classes: Sequence[str]) -> CLIError:
@@ -568,7 +601,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
-                      decimal=a.decimal, progress=progress)
+                      decimal=a.decimal, progress=progress, case_column=a.case_column)
     from .modelfile import n_clauses
 
     fmt = choose_format(out, n_clauses(model))
@@ -989,6 +1022,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "with the model by --variant auto, else 0.5; lower finds more positives, "
                    "higher fewer)")
     _add_decimal(f)
+    f.add_argument("--case-column", metavar="COLUMN", default=None,
+                   help="the column naming each row's case where a case has several rows (one "
+                        "a visit, a patient number): no feature, and the model search keeps "
+                        "a case's rows on one side of its folds")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

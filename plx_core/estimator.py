@@ -430,10 +430,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any, groups: Any = None,
             progress: Progress | None = None) -> PLXClassifier:
-        """Build the KB(s). `groups` (one label per row) marks replicated rows for the
-        "tuned" variant's leave-one-out; by default, when X is a DataFrame whose index
-        repeats labels on identical rows (as `plx_core.data.balance` leaves replicas), the
-        index is used. `progress(fraction, text)` is told each phase (`plx_core.progress`).
+        """Build the KB(s). `groups` (one label per row, as `GridSearchCV.fit` takes it) names
+        each row's case where a case has several rows (one a visit): the model search's and
+        the threshold's folds keep a case's rows on one side (`selection.folds`), and the
+        "tuned" variant's leave-one-out leaves a case's identical rows out together; the
+        groups are no feature and the model keeps nothing of them. By default, when X is a
+        DataFrame whose index repeats labels on identical rows (as `plx_core.data.balance`
+        leaves replicas), the index is used. `progress(fraction, text)` is told each phase (`plx_core.progress`).
         A table whose fit would need more than `memory_budget` is refused before the work
         (`scale.check_fit_size`); above `scale.SEARCH_ROWS` rows "auto" chooses on a
         stratified sample (`search_rows_`, said in `chosen_reason_`)."""
@@ -455,7 +458,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if groups is None and _replica_index(X, y):
             groups = X.index.to_numpy()
         if groups is not None:
-            groups = np.asarray(groups, dtype=object).astype(str)
+            groups = np.asarray(groups.to_numpy() if isinstance(groups, pd.Series) else groups,
+                                dtype=object).ravel()
+            if len(missing := np.flatnonzero(pd.isna(groups))):
+                raise DataError(f"groups: row {int(missing[0])} has no case (a missing value; "
+                                f"{len(missing)} row(s) in all): name every row's case")
+            groups = groups.astype(str)
         frame = self._frame(X, reset=True)
         check_fit_size(len(frame), frame.shape[1], self.memory_budget)
         if groups is not None and len(groups) != len(frame):
@@ -533,8 +541,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._codes = None  # the training rows' codes, once encoded for the tuned variant
         self._loo = None  # the tuned variant's leave-one-out, gathered with the count
         choosing = self.variant == "auto" and self.kb == "direct" and len(classes) == 2
-        sample = search_sample(labels, self.random_state) if (
-            choosing and self._groups is None) else None
+        sample = search_sample(labels, self.random_state) if choosing else None
         self.search_rows_ = None if sample is None else len(sample)
         self._min_split = min_split(len(frame), self.search_rows_)
         if self.kb != "direct" and (note := long_tree_said(self.kb, len(frame))):  # the cost
@@ -545,7 +552,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                       f"{len(frame):,} rows")
             with collected_notes():  # the table was said above, in its own numbers
                 sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
-                                          y_arr[sample],
+                                          y_arr[sample], None if groups is None else
+                                          groups[sample],
                                           progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
         if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
@@ -834,8 +842,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             why = "too few training rows (or rows of a class) to tune or compare"
         elif len(y) < S.MIN_SELECT_ROWS or min(n_pos, len(y) - n_pos) < S.SELECT_FOLDS:
             why = f"too few rows of a class for {S.SELECT_FOLDS}-fold cross-validation"
-        elif self._groups is not None:
-            why = "replicated rows (groups) would leak across folds"
+        elif (few := self._few_cases(y)) is not None:
+            why = few
         if why is not None:
             self.chosen_, self.selection_ = "direct", None
             self.chosen_reason_ = f"direct answers: {why}"
@@ -976,7 +984,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         sizes: dict = {}  # the trees' clauses, summed over the folds
         oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True,
-                             frames=rebin) if kinds else {})
+                             frames=rebin, groups=self._groups) if kinds else {})
         honest = list(oof) if rebin is not None else []
         sizes = {k: v / S.SELECT_FOLDS for k, v in sizes.items()}
         full = self.paper_kbs_[0]
@@ -1007,9 +1015,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         window = int(((lengths >= cfg.min_len) & (lengths <= cfg.max_len)).sum())
         sizes.update({k: window for k in ("direct", *oof) if k == "direct"
                       or k.startswith("direct-conf")})
-        search = _Search(y, cfg, oof, S.fold_ids(y, S.SELECT_FOLDS, self.random_state),
+        search = _Search(y, cfg, oof, S.fold_ids(y, S.SELECT_FOLDS, self.random_state,
+                                                 self._groups),
                          offsets, votes, pairs, sizes,
-                         S.fold_ids(y, VT.VOTE_FOLDS, self.random_state))
+                         S.fold_ids(y, VT.VOTE_FOLDS, self.random_state, self._groups))
         if not adopt:
             return search
         sel = search.choose()
@@ -1053,8 +1062,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         counts = {c: int((labels == c).sum()) for c in targets}
         # a class too rare to score out of fold takes the family the others choose (`unscored`)
         few = [c for c in targets if counts[c] < S.MIN_CLASS_ROWS]
-        if self._groups is not None:
-            why = "replicated rows (groups) would leak across folds"
+        if (few_cases := self._few_cases()) is not None:
+            why = few_cases
         elif len(frame) > SEARCH_ROWS:
             why = f"more than {SEARCH_ROWS:,} training rows (one search a class)"
         elif len(few) == len(targets):  # checked before any class is searched
@@ -1256,7 +1265,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
                                            C=C, l1=l1, smooth=smooth)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                C=C, l1=l1, smooth=smooth, keep=keep, like=like)
+                                C=C, l1=l1, smooth=smooth, keep=keep, like=like,
+                                groups=self._groups)
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",
@@ -1280,7 +1290,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return VT.VoteCandidate.fitted(full, slots, sizes, y, self._fold_weights,
                                            ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
-                                ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1)
+                                ftol=VT.PAIR_FTOL, C=VT.PAIR_C, l1=VT.PAIR_L1,
+                                groups=self._groups)
 
     def _numbers(self, raw: pd.DataFrame) -> dict[str, pd.Series]:
         """The binned columns of `raw` as numbers (floats; a column of dates, times of day or
@@ -1325,7 +1336,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             other = self._vote(full, fine, y, coded[0], cv, smooth=smooth,
                                l1=VT.FINE_L1_SPARSE, like=cand)
             cand.problems = None
-            cand = VT.sparser(cand, other, y, self.random_state)
+            cand = VT.sparser(cand, other, y, self.random_state, self._groups)
         return cand, disc
 
     def _fine_binnings(self, nums: dict[str, pd.Series], n_rows: int, bins: int | None = None
@@ -1443,7 +1454,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         fine = {c: np.where(np.isfinite(x[c]), np.searchsorted(g, x[c], "right"), -1)
                 for c, g in on_grid.items()}  # each cell's fine bin (−1: missing)
         fold_slots = []
-        parts = folds(y, VT.VOTE_FOLDS, self.random_state)
+        parts = folds(y, VT.VOTE_FOLDS, self.random_state, self._groups)
         # every fold's cuts of every column on the grid from one batched MDLP search (a
         # column without an MDLP cut at its median: the one-feature vote measured here reads
         # no interaction, and 10 folds' trees were 7% of the rare additive table's fit)
@@ -1461,7 +1472,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             fold_slots.append(VT.value_slots(own, own_sizes))
         honest, _ = VT.cross_fit(VT.value_slots(codes, sizes), y, self._fold_weights,
                                  self.random_state, fold_slots=fold_slots, final=False,
-                                 ftol=VT.OPTIMISM_FTOL)
+                                 ftol=VT.OPTIMISM_FTOL, groups=self._groups)
         return (best_threshold(y, vote.oof)[1]
                 - best_threshold(y, VT.probability(honest))[1])
 
@@ -1547,7 +1558,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _direct_loo(self, full, frame: pd.DataFrame, y: np.ndarray, cfg,
                     cw: tuple[float, float] | None, base: float) -> dict[str, np.ndarray]:
         """The Direct candidates' exact leave-one-out ω(POS) means on the tuned variant's
-        leave-one-out rows (NaN elsewhere), keyed as `selection.choose` scores them: the tuned
+        leave-one-out rows (NaN elsewhere; with `groups`, each row's whole case left out),
+        keyed as `selection.choose` scores them: the tuned
         Direct KB ("direct", when `selection.DIRECT_THRESHOLD`) and, per m of
         `weighting.M_GRID`, the confidence-weighted Direct KB; none above `selection.LOO_PAIRS`
         (row, subset) pairs."""
@@ -1563,7 +1575,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return {}
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         found = self._loo.pairs() if self._loo is not None and cfg.loo_rows is None else None
-        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found)
+        got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found,
+                        cases=None if self._groups is None else self._groups[at])
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
         for key, v in means.items():
@@ -1593,6 +1606,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if cfg.is_paper:
             return full, full, cfg, []
         return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []
+
+    def _few_cases(self, y: np.ndarray | None = None) -> str | None:
+        """Why the search cannot keep each case's rows on one side of its folds (`groups`
+        given): fewer cases than `vote.VOTE_FOLDS`, or (binary `y`) fewer cases holding a
+        class than `selection.SELECT_FOLDS`; None when it can, or without groups."""
+        from . import selection as S
+        from . import vote as VT
+
+        if self._groups is None:
+            return None
+        cases, at = np.unique(self._groups, return_inverse=True)
+        if len(cases) < VT.VOTE_FOLDS:
+            return (f"{len(cases)} cases (groups), fewer than the {VT.VOTE_FOLDS} folds that "
+                    "score candidates with each case's rows on one side")
+        if y is not None and min(len(np.unique(at[y == v])) for v in (0, 1)) < S.SELECT_FOLDS:
+            return (f"cases of a class in fewer than {S.SELECT_FOLDS} groups: too few for "
+                    f"{S.SELECT_FOLDS}-fold cross-validation by case")
+        return None
 
     def _class_weights(self, labels: np.ndarray, positive: str) -> tuple[float, float] | None:
         """(w_pos, w_neg) of the one-vs-rest problem for `positive`, or None (no correction).

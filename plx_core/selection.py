@@ -400,34 +400,41 @@ def one_se(y: np.ndarray, fold: np.ndarray, new: tuple[np.ndarray, float],
     return gain > mult * se + 1e-12, gain, se
 
 
-def fold_ids(y: np.ndarray, k: int, seed: int | None) -> np.ndarray:
-    """The fold number of each row in `folds(y, k, seed)`."""
+def fold_ids(y: np.ndarray, k: int, seed: int | None, groups: np.ndarray | None = None
+             ) -> np.ndarray:
+    """The fold number of each row in `folds(y, k, seed, groups)`."""
     out = np.zeros(len(y), dtype=np.int64)
-    for i, (_tr, te) in enumerate(folds(y, k, seed)):
+    for i, (_tr, te) in enumerate(folds(y, k, seed, groups)):
         out[te] = i
     return out
 
 
-def folds(y: np.ndarray, k: int, seed: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Stratified k-fold (train, held-out) positions, shuffled with `seed` (read-only arrays:
-    the last `FOLDS_KEPT` labels' folds are kept, as a fit asks for the same folds up to six
-    times — the search's, the votes', the cut optimism's)."""
-    from sklearn.model_selection import StratifiedKFold
+def folds(y: np.ndarray, k: int, seed: int | None, groups: np.ndarray | None = None
+          ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Stratified k-fold (train, held-out) positions, shuffled with `seed`; with `groups` (a
+    case per row: several rows a case) a case's rows on one side of every fold, stratified
+    where it can be (scikit-learn's `StratifiedGroupKFold`). Read-only arrays: the last
+    `FOLDS_KEPT` labels' folds are kept, as a fit asks for the same folds up to six times —
+    the search's, the votes', the cut optimism's."""
+    from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
 
     y = np.asarray(y)
-    key = (y.dtype.str, y.shape, y.tobytes(), k, seed)
+    codes = None if groups is None else np.unique(np.asarray(groups), return_inverse=True)[1]
+    key = (y.dtype.str, y.shape, y.tobytes(), k, seed,
+           None if codes is None else codes.astype(np.int64).tobytes())
     with _FOLDS_LOCK:  # the dashboard fits in one thread per session
         got = _FOLDS.get(key)
     if got is None:
-        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
-        if np.unique(y, return_counts=True)[1].min(initial=k) >= k:
+        skf = (StratifiedKFold(n_splits=k, shuffle=True, random_state=seed) if codes is None
+               else StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed))
+        if codes is None and np.unique(y, return_counts=True)[1].min(initial=k) >= k:
             got = list(skf.split(np.zeros(len(y)), y))
         else:  # a class of fewer than k rows sits in fewer folds: expected here (its rows are
             # scored wherever they fall), not the user's to read (filters are process-wide:
             # changed only then)
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", "The least populated class in y", UserWarning)
-                got = list(skf.split(np.zeros(len(y)), y))
+                got = list(skf.split(np.zeros(len(y)), y, codes))
         for tr, te in got:
             tr.setflags(write=False)
             te.setflags(write=False)
@@ -447,17 +454,17 @@ _FOLDS_LOCK = threading.Lock()
 def out_of_fold(frame: pd.DataFrame, y: np.ndarray, fit_fold: Callable[..., dict],
                 seed: int | None, k: int = SELECT_FOLDS, positions: bool = False,
                 frames: Callable[[np.ndarray, np.ndarray],
-                                 tuple[pd.DataFrame | None, pd.DataFrame]] | None = None
-                ) -> dict[str, np.ndarray]:
+                                 tuple[pd.DataFrame | None, pd.DataFrame]] | None = None,
+                groups: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Per candidate, the out-of-fold ω(POS) mean of every row. `fit_fold(frame, y)` fits the
     candidates on one fold's training rows and returns {name: answer(frame) → means};
     `positions`: it is called `fit_fold(frame, y, (train, held-out positions, held-out
     frame))`, and its answers are given that held-out frame. `frames(train, held-out
     positions)`: those rows as that fold sees them (binned at its own cut points; the two frames
     indexed 0..; the training one None where `fit_fold` reads those rows' codes), else
-    `frame`'s."""
+    `frame`'s. `groups`: a case per row, its rows kept on one side of each fold (`folds`)."""
     out: dict[str, np.ndarray] = {}
-    for tr, te in folds(y, k, seed):
+    for tr, te in folds(y, k, seed, groups):
         if frames is None:
             train, held = (frame.iloc[at].reset_index(drop=True) for at in (tr, te))
         else:

@@ -286,6 +286,26 @@ def rules_from_text(text: str, where: str = "rules") -> tuple[WeightedClause, ..
     return tuple(out)
 
 
+RULES_COUNTED = "rules-counted"
+"""The `plx_meta` key saying the history's `n_rules` count rules as typed (`rules.rule_groups`):
+a database written before (a60c1eb) counted clauses, and is recounted once on open."""
+
+
+def _count_rules_as_typed(c: Connection) -> None:
+    """Every saved version's `n_rules` recounted from its rules as typed (an OR rule or a
+    range rule over bins once, not once a clause); a version whose text no longer reads keeps
+    its count (its restore says why)."""
+    for row in c.execute(sa.select(rule_versions.c.id, rule_versions.c.rules,
+                                   rule_versions.c.n_rules)).all():
+        try:
+            n = len(rule_groups(rules_from_text(row.rules)))
+        except DataError:
+            continue
+        if n != row.n_rules:
+            c.execute(rule_versions.update().where(rule_versions.c.id == row.id)
+                      .values(n_rules=n))
+
+
 def _json_obj(value: Any, what: str) -> dict[str, Any]:
     if value is None:
         return {}
@@ -327,6 +347,10 @@ class Store:
             elif got != str(SCHEMA_VERSION):
                 raise DataError(f"the database {self.where()} has plx schema {got}; this plx "
                                 f"reads schema {SCHEMA_VERSION}")
+            if c.execute(sa.select(meta_table.c.value).where(
+                    meta_table.c.key == RULES_COUNTED)).scalar() is None:
+                _count_rules_as_typed(c)
+                c.execute(meta_table.insert().values(key=RULES_COUNTED, value="rule_groups"))
 
     @classmethod
     def shared(cls, url: str | None = None) -> Store:
@@ -743,7 +767,8 @@ class Store:
                 n += 1
                 c.execute(rule_versions.insert().values(
                     project_id=pid, n=n, author=v["author"], created=v["created"], note=v["note"],
-                    summary=diff_rules(before, rules).summary(), n_rules=len(rules),
+                    summary=diff_rules(before, rules).summary(),
+                    n_rules=len(rule_groups(rules)),
                     rules=rules_to_text(rules)))
                 before = rules
             if rules_to_text(before) != rules_to_text(pf.rules):

@@ -559,7 +559,8 @@ def fit_rows(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, cw: tuple[float, f
 def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
               C: float = VOTE_C, fold_slots: list[ValueSlots] | None = None,
               final: bool = True, ftol: float | None = None, l1: float = 0.0,
-              smooth: tuple | None = None, prepared: tuple | None = None
+              smooth: tuple | None = None, prepared: tuple | None = None,
+              groups: np.ndarray | None = None
               ) -> tuple[np.ndarray, tuple[np.ndarray, float] | None]:
     """(every row's out-of-fold vote score — S·w + b of the weights fitted without its fold,
     NaN for a row no clause votes on (`scores`) —,
@@ -570,10 +571,11 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
     `smooth`: (adjacent slot pairs, strength, pool or None) — every fit's clauses vote by
     their counts pooled (`pooled`) and their signed votes are penalised by `smooth_penalty`,
     its signs from its own (pooled) counts. `prepared`: `cross_problems` of the same
-    arguments, built once for fits with other penalties (`VoteCandidate`'s `like`)."""
+    arguments, built once for fits with other penalties (`VoteCandidate`'s `like`). `groups`:
+    a case per row, its rows on one side of each fold (`selection.folds`)."""
     y = np.asarray(y)
     parts, slots, counts, problems, pens = prepared or cross_problems(
-        vs, y, cw_of, seed, k, fold_slots, final, smooth)
+        vs, y, cw_of, seed, k, fold_slots, final, smooth, groups)
     fits = fit_many(problems, C, l1, ftol=ftol, penalties=pens)
     out = np.full(len(y), np.nan)
     for s, (_tr, te, cw), c, (w, b) in zip(slots, parts[:k], counts, fits):
@@ -583,14 +585,14 @@ def cross_fit(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = V
 
 def cross_problems(vs: ValueSlots, y: np.ndarray, cw_of, seed: int | None, k: int = VOTE_FOLDS,
                    fold_slots: list[ValueSlots] | None = None, final: bool = True,
-                   smooth: tuple | None = None) -> tuple:
+                   smooth: tuple | None = None, groups: np.ndarray | None = None) -> tuple:
     """`cross_fit`'s k (+ 1) problems, independent of its penalties `C` and `l1`: (folds'
     (train, held-out, class weights), slots, counts, (votes, labels, row weights), smoothing
     penalties or None)."""
     from .selection import folds
 
     y = np.asarray(y)
-    parts = [(tr, te, cw_of(y[tr])) for tr, te in folds(y, k, seed)]
+    parts = [(tr, te, cw_of(y[tr])) for tr, te in folds(y, k, seed, groups)]
     if final:
         parts.append((np.arange(len(y)), None, cw_of(y)))
     slots = [*(fold_slots or [vs] * k), vs]
@@ -986,16 +988,16 @@ class VoteCandidate:
     def __init__(self, full: KB, slots: ValueSlots, sizes: list[int], y: np.ndarray,
                  weights_of, seed: int | None, ftol: float | None = None, C: float = VOTE_C,
                  l1: float = 0.0, smooth: tuple | None = None, keep: bool = False,
-                 like: VoteCandidate | None = None):
+                 like: VoteCandidate | None = None, groups: np.ndarray | None = None):
         """`keep`: its folds' problems (`cross_problems`) are kept in `problems` (else None),
         for a candidate `like` it: the same rows, folds and smoothing fitted with other
         penalties, whose problems are fitted again rather than built again (the smooth
-        vote's sparser fit, `sparser`)."""
+        vote's sparser fit, `sparser`). `groups`: a case per row, kept on one side of each fold."""
         self.full, self.sizes, self.l1 = full, sizes, l1
         self.cw = weights_of(np.asarray(y))
         self.pool = smooth[2] if smooth is not None and len(smooth) > 2 else None
         problems = like.problems if like is not None and like.problems is not None else (
-            cross_problems(slots, y, weights_of, seed, smooth=smooth))
+            cross_problems(slots, y, weights_of, seed, smooth=smooth, groups=groups))
         self.problems = problems if keep else None
         score, self.fit = cross_fit(slots, y, weights_of, seed, C=C, ftol=ftol, l1=l1,
                                     smooth=smooth, prepared=problems)
@@ -1030,8 +1032,8 @@ class VoteCandidate:
         return vote_kb(self.full, self.sizes, self.cw, *self.fit, threshold, self.pool)
 
 
-def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: int | None
-            ) -> VoteCandidate:
+def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: int | None,
+            groups: np.ndarray | None = None) -> VoteCandidate:
     """Of one vote fitted with two penalties on the same folds (`VOTE_FOLDS`, `seed`), `sparse_`
     (the stronger, `FINE_L1_SPARSE`) if its out-of-fold F1 beats `light`'s by more than one
     standard error of their paired per-fold differences (`selection.one_se`, each at its own
@@ -1039,7 +1041,7 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
     from .selection import best_threshold, fold_ids, one_se
 
     y = np.asarray(y)
-    fold = fold_ids(y, VOTE_FOLDS, seed)
+    fold = fold_ids(y, VOTE_FOLDS, seed, groups)
     a, b = (best_threshold(y, c.oof)[0] for c in (sparse_, light))
     return sparse_ if one_se(y, fold, (sparse_.oof, a), (light.oof, b))[0] else light
 

@@ -65,16 +65,32 @@ def confidence_kb(kb: KB, m: float, base: float) -> KB:
 
 def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
                class_weights: tuple[float, float] | None, leave_out: np.ndarray | None,
-               pairs: tuple[np.ndarray, np.ndarray] | None = None):
+               pairs: tuple[np.ndarray, np.ndarray] | None = None,
+               cases: np.ndarray | None = None):
     """Per chunk of training rows (about `TUNE_WORK` (row, clause) pairs; `LOO_WORK` with
     `pairs`): (first row, number of rows, row of each term (0-based in the chunk), p, support, clause length), the terms
     sorted by (row, p). Each term is a clause inside the row with the row taken out of it
     (support − c, positives − c·y_i, c = `leave_out[i]`, default 1); clauses left without
     rows are dropped; p is the class-corrected probability of POS. `pairs`: the rows'
-    (row, clause) pairs sorted by row when known (`variants.LooCount.pairs`), else looked up."""
+    (row, clause) pairs sorted by row when known (`variants.LooCount.pairs`), else looked up.
+    `cases` (each row's case, several rows a case): a row's whole case is taken out of every
+    clause inside the row — the clause's rows of that case and their positives — instead of
+    `leave_out`, so another visit of the same patient does not vote for its own label."""
     n = len(codes)
     y = np.asarray(y, dtype=np.int64)
     c = np.ones(n, np.int64) if leave_out is None else np.asarray(leave_out, np.int64)
+    out_sup = out_pos = None
+    if cases is not None and n:  # per (case, clause): its rows and positives, over every pair
+        if pairs is None:
+            qi, ci = relevant_pairs(kb, codes, n_jobs=1)
+            order = np.argsort(qi, kind="stable")
+            pairs = (qi[order], ci[order])
+        case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel().astype(np.int64)
+        key = case[pairs[0]] * np.int64(max(kb.n_learned, 1)) + pairs[1]
+        _, inv = np.unique(key, return_inverse=True)
+        inv = inv.ravel()
+        out_sup = np.bincount(inv)[inv]
+        out_pos = np.bincount(inv, weights=y[pairs[0]]).astype(np.int64)[inv]
     lengths = kb.lengths
     work = TUNE_WORK if pairs is None else LOO_WORK
     step = max(1, work // n_subsets(len(kb.features), int(lengths.max(initial=0))))
@@ -86,7 +102,10 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
         else:
             lo, hi = np.searchsorted(pairs[0], [a, a + len(rows)])
             r, ci = pairs[0][lo:hi], pairs[1][lo:hi]
-        if leave_out is None:  # each row alone
+        if out_sup is not None:  # the row's whole case
+            sup = kb.support[ci] - out_sup[lo:hi]
+            pos = kb.positives[ci] - out_pos[lo:hi]
+        elif leave_out is None:  # each row alone
             sup = kb.support[ci] - 1
             pos = kb.positives[ci] - y[r]
         else:
@@ -116,7 +135,8 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
               class_weights: tuple[float, float] | None, base: float,
               leave_out: np.ndarray | None = None,
               window: tuple[int, int, int] | None = None,
-              pairs: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
+              pairs: tuple[np.ndarray, np.ndarray] | None = None,
+              cases: np.ndarray | None = None) -> dict:
     """Per m in `ms`, the leave-one-out ω(POS) mean of every training row `codes` (labels y)
     under the confidence-weighted Direct KB built from these rows (`kb`, uncorrected counts in
     support/positives; `class_weights` the (w_pos, w_neg) correction its p carry); with
@@ -127,12 +147,14 @@ def loo_means(kb: KB, codes: np.ndarray, y: np.ndarray, ms: tuple[float, ...],
     Row i is taken out of every clause inside it (`_loo_terms`); each row's answer is the
     weighted median of the relevant semantics (every clause whose body lies inside the row).
     One lookup of the rows' clauses serves every answer; none when the Direct KB's count
-    gave them (`pairs`, `variants.LooCount.pairs`)."""
+    gave them (`pairs`, `variants.LooCount.pairs`). `cases`: each row's case, left out whole
+    (`_loo_terms`)."""
     keys = [*ms, *(["window"] if window is not None else [])]
     out = {k: np.full(len(codes), 0.5) for k in keys}
     if len(codes) == 0 or kb.n_learned == 0:
         return out
-    for a, k, r, p, sup, length in _loo_terms(kb, codes, y, class_weights, leave_out, pairs):
+    for a, k, r, p, sup, length in _loo_terms(kb, codes, y, class_weights, leave_out, pairs,
+                                              cases):
         for m in ms:
             lo, hi = weighted_median_intervals(r, p, confidence_weights(p, sup, m, base), k)
             out[m][a:a + k] = (lo + hi) / 2.0

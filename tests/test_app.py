@@ -169,6 +169,43 @@ def test_data_page_upload_label_types_bins_and_split(base_ws):
     assert len(ws.X_test) == 2 * round(0.3 * 18)  # stratified: 30 % of each class of 18
 
 
+def visits_csv(seed: int = 5) -> bytes:
+    """One row a visit, 3–6 visits a patient numbered 1001…; the outcome is the patient's."""
+    rng = np.random.default_rng(seed)
+    visits = rng.integers(3, 7, 40)
+    ids = np.repeat(np.arange(1001, 1041), visits)
+    sick = np.repeat(rng.random(40) < 0.4, visits)
+    return pd.DataFrame({"patient": ids,
+                         "crp": np.round(rng.normal(np.where(sick, 50, 10), 12), 1),
+                         "ward": np.repeat(rng.choice(list("ABCD"), 40), visits),
+                         "outcome": np.where(sick, "yes", "no")}).to_csv(index=False).encode()
+
+
+def test_data_page_offers_the_case_column_the_note_names(base_ws):
+    # a patient number repeated over visits: the note names it, the page offers it as the case
+    # column for the user to confirm; confirmed, it is no feature, the test rows are whole
+    # patients, the page says so, and plx's default is fitted with the patients as groups
+    at = run("plx_app/views/1_Data.py", fresh(base_ws))
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("visits.csv", visits_csv(), "text/csv")).run()
+    pos_key = [s for s in at.session_state if str(s).startswith("data_pos_")][0]
+    at.selectbox(key=pos_key).set_value("yes").run()
+    assert "Column 'patient': its 40 values stand on" in texts(at)
+    case_key = [s for s in at.session_state if str(s).startswith("data_case_")][0]
+    assert at.checkbox(key=case_key).value is False  # offered, not assumed
+    at.checkbox(key=case_key).check().run()
+    assert not at.exception and not errors(at)
+    assert "Column 'patient' names each row's case (40 cases)" in texts(at)
+    assert "several rows a case (one a visit)?" not in texts(at)
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at)
+    ws = at.session_state["ws"]
+    assert ws.settings.case_column == "patient" and "patient" not in ws.features
+    patient = ws.raw.frame["patient"]
+    assert not set(patient.loc[ws.X_train.index]) & set(patient.loc[ws.X_test.index])
+    assert ws.model is not None
+
+
 @pytest.mark.slow
 def test_data_page_errors_in_plain_words_and_stays_usable(base_ws):
     at = run("plx_app/views/1_Data.py", fresh(base_ws))

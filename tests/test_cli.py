@@ -1,6 +1,7 @@
 """`plx` command line: fit / predict / explain round trip on the paper's example, bad input."""
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -1864,3 +1865,44 @@ def test_several_rows_a_case_are_said_when_the_label_is_the_cases(tmp_path, caps
     assert main(["fit", str(tmp_path / "visits.csv"), "--label", "flag", "--positive", "sepsis",
                  "--variant", "paper", "--out", str(tmp_path / "m2.json"), "--no-progress"]) == 0
     assert "several rows a case" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written", ["int", "float", "padded"])
+def test_a_numbered_case_column_is_said_and_taken_by_case_column(tmp_path, capsys, written):
+    """A patient number written as a number (1001, "1001.0", "0001001") was binned as a
+    number, unseen by the several-rows-a-case note; now it is said, and --case-column takes
+    it: no feature, the search's folds keep a patient's visits together, the model file keeps
+    nothing of the numbers; a name that is no column is one line, exit 2."""
+    rng = np.random.default_rng(46)
+    visits = rng.integers(3, 7, 50)
+    ids = np.repeat(np.arange(1001, 1051), visits)
+    sick = np.repeat(rng.random(50) < 0.4, visits)
+    admitted = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.repeat(rng.permutation(50), visits),
+                                                             unit="D")  # a run of days: no ID
+    df = pd.DataFrame({"admitted": admitted.strftime("%Y-%m-%d"),
+                       "patient": {"int": ids, "float": ids.astype(float),
+                                   "padded": [f"{v:07d}" for v in ids]}[written],
+                       "crp": np.round(rng.normal(np.where(sick, 50, 10), 12), 1),
+                       "ward": np.repeat(rng.choice(list("ABCDEF"), 50), visits),
+                       "flag": np.where(sick, "sepsis", "ok")})
+    df.to_csv(tmp_path / "long.csv", index=False)
+    args = ["fit", str(tmp_path / "long.csv"), "--label", "flag", "--positive", "sepsis",
+            "--no-progress"]
+    assert main([*args, "--out", str(tmp_path / "m.json")]) == 0
+    err = capsys.readouterr().err
+    assert "column 'patient': its 50 values stand on" in err and "several rows a case" in err, err
+    assert main([*args, "--case-column", "patient", "--out", str(tmp_path / "g.json")]) == 0
+    err = capsys.readouterr().err
+    assert "column 'patient' names the rows' cases (50 cases for" in err
+    assert "several rows a case" not in err
+    from plx_core.modelfile import load_model
+
+    model = load_model(tmp_path / "g.json")
+    assert "patient" not in model.schema.features
+    text = (tmp_path / "g.json").read_text()
+    assert "patient" not in text and not re.search(r"(?<![\d.])10[0-5]\d(?![\d.])", text)
+    assert main([*args, "--case-column", "patent", "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("error: --case-column 'patent': no such column (the file's columns: "
+                   "'admitted', 'patient', 'crp', 'ward', 'flag')")
+    assert not (tmp_path / "x.json").exists()

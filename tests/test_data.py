@@ -1633,3 +1633,19 @@ def test_negative_lengths_of_time_print_as_written_and_rules_read_them_back():
     kb = direct_kb(disc.transform(X), (y == "late").astype(int), max_len=1)
     rule = parse_rules(f"IF delay < {written} THEN POS [p=0.9, w=3]", kb)
     assert {lit.value for c in rule for lit in c.literals[1:]} == {f"<{written}"}
+
+
+def test_held_clock_reads_the_first_present_cell_and_checks_the_rest():
+    # the first present cell decides without a scan (a number: no clock); a clock there is
+    # checked against every cell, missing ones (None, NaN, NaT, NA) skipped
+    import datetime
+
+    from plx_core.data import held_clock
+
+    t, d = datetime.time(8, 30), datetime.timedelta(minutes=90)
+    assert held_clock(pd.Series([None, np.nan, pd.NaT, t, t], dtype=object)) == "time"
+    assert held_clock(pd.Series([pd.NA, d, None, d], dtype=object)) == "duration"
+    assert held_clock(pd.Series([t, d], dtype=object)) is None
+    assert held_clock(pd.Series([t, 1.5], dtype=object)) is None
+    assert held_clock(pd.Series([1.5, t], dtype=object)) is None
+    assert held_clock(pd.Series([None] * 3, dtype=object)) is None

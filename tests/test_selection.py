@@ -14,6 +14,8 @@ from plx_core.selection import (
     best_threshold,
     choose,
     f1_at,
+    fold_ids,
+    folds,
     tree_key,
 )
 
@@ -623,8 +625,6 @@ def test_trees_are_scored_on_each_folds_own_cut_points_so_the_vote_is_not_outsco
 def _noisy_vote(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(labels, out-of-fold probabilities, folds) of a vote at 15% positives: 30 positives
     spread over 0.3–0.95, 170 negatives over a beta(2, 5) — a noisy F1 curve over thresholds."""
-    from plx_core.selection import fold_ids
-
     rng = np.random.default_rng(seed)
     y = np.r_[np.ones(30), np.zeros(170)].astype(int)
     return y, np.r_[rng.uniform(0.3, 0.95, 30), rng.beta(2, 5, 170)], fold_ids(y, 10, 0)
@@ -668,3 +668,20 @@ def test_only_the_smooth_vote_answers_at_its_steady_threshold_and_its_reason_say
     assert choose(y, None, None, {vote_key(32): p, "tree-all": weak}).threshold == 0.55
     s = choose(y, None, None, {"direct-vote": p, "tree-all": weak}, vote_fold=fold)
     assert (s.key, s.threshold) == ("direct-vote", 0.55) and "answers at" not in s.reason
+
+
+def test_grouped_folds_keep_a_cases_rows_on_one_side():
+    # several rows a case (one a visit): every fold holds a case's rows whole, each fold
+    # holds some of each class, and without groups the folds are those they were
+    rng = np.random.default_rng(3)
+    case = np.repeat(np.arange(70), rng.integers(1, 6, 70))
+    y = np.repeat((rng.random(70) < 0.35).astype(int), np.bincount(case))
+    got = folds(y, 5, 0, groups=case.astype(str))
+    assert sorted(np.concatenate([te for _tr, te in got]).tolist()) == list(range(len(y)))
+    for tr, te in got:
+        assert not set(case[tr]) & set(case[te])
+        assert 0 < y[te].mean() < 1
+    from sklearn.model_selection import StratifiedKFold
+
+    plain = StratifiedKFold(5, shuffle=True, random_state=0).split(np.zeros(len(y)), y)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(folds(y, 5, 0), plain))

@@ -561,3 +561,25 @@ def test_a_damaged_project_row_is_one_line(tmp_path, value, message):
     with pytest.raises(DataError, match=message):
         s.list_projects()
         s.get(pid)
+
+
+def test_a_database_that_counted_clauses_is_recounted_as_rules_once(tmp_path):
+    # versions saved before the history counted rules as typed kept their clauses' count (an
+    # OR rule of 2 parts and a range over 3 bins: 5); opening the database reads them anew
+    kb = KB(("crp", "a"), {"crp": ("<10", "[10, 30)", "[30, 50)", "[50, 70)", "≥70"), "a": ("1", "2")})
+    typed = parse_rules("IF crp >= 30 THEN POS [p=0.9, w=5]\nIF a=1 OR a=2 THEN NOT POS [p=0.7]", kb)
+    s = Store(home=tmp_path)
+    p = s.create("p", BUILTIN)
+    s.save_rules(p.id, typed, 0, author="Ann")
+    s.close()
+    with sqlite3.connect(tmp_path / "plx.db") as con:  # as the older plx left it
+        con.execute("UPDATE plx_rule_versions SET n_rules = 5")
+        con.execute("DELETE FROM plx_meta WHERE key = 'rules-counted'")
+    old = Store(home=tmp_path)
+    assert [h.n_rules for h in old.history(p.id)] == [2]
+    old.close()
+    with sqlite3.connect(tmp_path / "plx.db") as con:  # once: a later count is not redone
+        con.execute("UPDATE plx_rule_versions SET n_rules = 7")
+    again = Store(home=tmp_path)
+    assert [h.n_rules for h in again.history(p.id)] == [7]
+    again.close()

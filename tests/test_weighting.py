@@ -125,3 +125,33 @@ def test_leave_one_out_means_the_same_in_any_chunks(seed, balanced, work):
         chunked = loo_means(*args, window=(1, 2, -1), pairs=loo.pairs())
     assert one.keys() == chunked.keys()
     assert all(one[k].tobytes() == chunked[k].tobytes() for k in one)
+
+
+def test_leave_one_case_out_takes_a_cases_rows_out_of_every_clause():
+    # several rows a case: a row's answer must not hear its case's other rows. Where a case's
+    # rows are identical that is leaving its copies out together; a case of one row is the
+    # plain leave-one-out; a case of differing rows changes the answers
+    from plx_core.weighting import M_GRID
+
+    rng = np.random.default_rng(0)
+    k = rng.integers(1, 5, 40)
+    case = np.repeat(np.arange(40), k)
+    X = pd.DataFrame({f"f{i}": rng.choice(list("abc"), 40) for i in range(4)}).iloc[case]
+    X = X.reset_index(drop=True)
+    y = np.repeat((rng.random(40) < 0.4).astype(int), k)
+    kb = direct_kb(X, pd.Series(y), positive=1)
+    codes = encode_rows(kb, X)
+
+    def means(**kw):
+        return loo_means(kb, codes, y, M_GRID, None, 0.4, window=(1, 3, 0), **kw)
+
+    by_case, copies = means(cases=case), means(leave_out=V.duplicate_counts(codes, y, case))
+    alone, plain = means(cases=np.arange(len(y))), means()
+    assert all(np.array_equal(by_case[m], copies[m]) for m in by_case)
+    assert all(np.array_equal(alone[m], plain[m]) for m in alone)
+    visits = X.assign(f3=rng.choice(list("abc"), len(X)))  # a visit's own value: rows differ
+    kb = direct_kb(visits, pd.Series(y), positive=1)
+    codes = encode_rows(kb, visits)
+    by_case = means(cases=case)
+    dup = means(leave_out=V.duplicate_counts(codes, y, case))
+    assert any(not np.array_equal(by_case[m], dup[m]) for m in by_case)

@@ -20,7 +20,7 @@ from plx_core.query import TIE_EPS, BoundsArray
 
 from .instances import Instance
 from .kbs import DASHBOARD_BUDGET
-from .tables import label_values
+from .tables import case_groups, label_values
 
 
 def label_classes(ws) -> list[str]:
@@ -112,10 +112,12 @@ def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLX
     def make() -> tuple[PLXClassifier, tuple[str, ...]]:
         once = ~ws.X_train.index.duplicated(keep="first")
         X = ws.X_train[once]
+        cases = case_groups(ws.raw, ws.settings)  # the Data page's case column: kept together
         with collected() as noted:  # kept: `fit_notes`
             est = PLXClassifier(random_state=ws.kb_settings.random_state,
                                 memory_budget=DASHBOARD_BUDGET).fit(
-                X, class_labels(ws).to_numpy(dtype=object), progress=progress)
+                X, class_labels(ws).to_numpy(dtype=object),
+                None if cases is None else cases.loc[X.index].to_numpy(), progress=progress)
         return est, tuple(dict.fromkeys(noted))
 
     return ws.cached("classes", make=make, scope="data")[0]

@@ -100,11 +100,13 @@ def build_kb(
     X: pd.DataFrame, y: pd.Series, positive: str, settings: KBSettings,
     progress: Callable[[float, str], None] | None = None,
     raw: tuple[pd.DataFrame, Mapping[str, Binning]] | None = None,
+    groups: pd.Series | None = None,
 ) -> tuple[KB, list[Tree], float, ModelChoice | None]:
     """Build a KB; returns (kb, trees (for tree kinds), seconds, the default's choice (kind
     "auto"; else None)). `progress(fraction, text)`. Kind "auto" fits on each training row
     once (`fit_default`), on `raw` when given: (X's rows with numbers as numbers, as `plx fit`
-    fits them — `data.estimator_rows` —, how the Data page reads each binned column)."""
+    fits them — `data.estimator_rows` —, how the Data page reads each binned column);
+    `groups`: each row's case (indexed as the table), kept on one side of its search's folds."""
     say = progress or (lambda f, t: None)
     t0 = time.perf_counter()
     trees: list[Tree] = []
@@ -113,7 +115,9 @@ def build_kb(
         rows, formats = raw if raw is not None else (X, {})
         once = ~rows.index.duplicated(keep="first")
         kb, trees, model = fit_default(rows[once], y[once], positive, settings.random_state,
-                                       DASHBOARD_BUDGET, progress, formats)
+                                       DASHBOARD_BUDGET, progress, formats,
+                                       None if groups is None else
+                                       groups.loc[rows.index[once]].to_numpy())
     elif settings.kind == "direct":
         say(0.05, "Counting every feature-value set of the training rows…")
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)

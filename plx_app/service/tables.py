@@ -12,9 +12,11 @@ import pandas as pd
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
+    Schema,
     case_columns,
     cells_said,
     flag_column,
+    grouped_rows,
     grouped_rows_said,
     grouped_said,
     id_columns,
@@ -28,6 +30,7 @@ from plx_core.data import (
     reading_delimiter,
     reads_as_numbers,
     repeated_rows,
+    row_name,
     spelling_variants,
     suggest_label,
     train_test_split_stratified,
@@ -96,6 +99,7 @@ class DataSettings:
     seed: int = 0
     balance: str = "train"
     drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
+    case_column: str | None = None  # names each row's case (several rows a case): no feature
     cut_on: str = "train"  # "train" | "table" (sessions saved before cuts were fitted on training)
 
     def cuts_as_estimator(self) -> bool:
@@ -423,6 +427,9 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
     frame = raw.frame
     if settings.drop_unlabelled:
         frame = frame[frame[settings.label].notna()]
+    if (case := settings.case_column) is not None:  # each row's case: never a feature
+        case_groups(raw, settings)
+        frame = frame.drop(columns=[case])
     schema = infer_schema(
         frame, settings.label, settings.positive,
         features=list(settings.features) if settings.features is not None else None,
@@ -446,6 +453,29 @@ def prepare(raw: RawTable, settings: DataSettings, train: pd.Index | None = None
     if len(classes) < 2:
         raise one_class(str(classes[0]), f"the label {settings.label!r}")
     return Dataset(raw.name, X, y, schema.positive, raw.description, schema)
+
+
+def case_column_named(frame: pd.DataFrame, label: str, schema: Schema) -> str | None:
+    """The column the several-rows-a-case note names (`data.grouped_rows`), offered on the
+    Data page as the case column for the user to confirm; None when no column reads so."""
+    got = grouped_rows(frame, label, *case_columns(schema, frame))
+    return None if got is None else got[0]
+
+
+def case_groups(raw: RawTable, settings: DataSettings) -> pd.Series | None:
+    """Each row's case (`settings.case_column`, as text; indexed as the table), or None; a
+    column that is not there, the label, or a row without a case refused, naming it."""
+    if (case := settings.case_column) is None:
+        return None
+    if case not in raw.frame.columns or case == settings.label:
+        raise DataError(f"the case column {case!r} is not one of the columns besides the label")
+    ids = raw.frame[case]
+    if settings.drop_unlabelled:
+        ids = ids[raw.frame[settings.label].notna()]
+    if len(missing := np.flatnonzero(ids.isna().to_numpy())):
+        raise DataError(f"the case column {case!r}: {row_name(ids.index, int(missing[0]))} has "
+                        f"no case ({len(missing)} row(s) in all); name every row's case")
+    return ids.astype(str).str.strip()
 
 
 def keep_cuts(base: DataSettings, settings: DataSettings) -> DataSettings:
@@ -473,7 +503,7 @@ def split(raw: RawTable, settings: DataSettings) -> Split:
     `plx fit` do — so no test row moves a cut point."""
     ds = prepare(raw, settings)
     parts = train_test_split_stratified(ds.X, ds.y, settings.test_size, settings.seed,
-                                        settings.balance)
+                                        settings.balance, case_groups(raw, settings))
     if ds.schema is not None and ds.schema.bins and settings.cut_on == "train":
         ds = prepare(raw, settings, parts[0].index.unique())
         parts = (ds.X.loc[parts[0].index], ds.X.loc[parts[1].index],
@@ -496,8 +526,8 @@ def cut_points(ds: Dataset) -> pd.DataFrame:
 
 
 def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
-             frame: pd.DataFrame | None = None, ids: Sequence[str] | None = None
-             ) -> list[tuple[str, str]]:
+             frame: pd.DataFrame | None = None, ids: Sequence[str] | None = None,
+             case: str | None = None) -> list[tuple[str, str]]:
     """Plain-words notes on a prepared data set: (level, message), level info/warning;
     `frame`, the table it was prepared from, is looked at for records exported twice (rows
     equal in every column, an ID-like one included: `data.repeated_rows`), as `plx fit` is;
@@ -505,7 +535,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
     Data page passes those its automatic choice leaves out, as the user lists features).
     `kind` "direct" (a full Direct KB of `max_len`) adds a warning when that KB would not fit
     in memory; "auto" (plx's default, the Data page's: it picks its clause length itself,
-    `default_max_len`) does not warn about a KB nobody asked for."""
+    `default_max_len`) does not warn about a KB nobody asked for. `case`: the column the
+    user named the case column (said, in place of the several-rows-a-case warning)."""
     notes: list[tuple[str, str]] = []
     n, F = ds.X.shape
     counts = ds.counts()
@@ -519,8 +550,13 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         if frame is not None and (why := repeated_rows(
                 frame, id_columns(ds.schema.excluded) if ids is None else ids)):
             notes.append(("warning", _sentence(why)))
-        if frame is not None and ds.schema.label in frame.columns and (
-                why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema))):
+        if case is not None and frame is not None and case in frame.columns:
+            notes.append(("info", f"Column {case!r} names each row's case "
+                          f"({frame[case].nunique():,} cases): it is no feature, the test rows "
+                          "are whole cases, and plx's default keeps a case's rows on one side "
+                          "of its search's folds."))
+        elif frame is not None and ds.schema.label in frame.columns and (
+                why := grouped_rows_said(frame, ds.schema.label, *case_columns(ds.schema, frame))):
             notes.append(("warning", _sentence(why)))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))

@@ -26,7 +26,7 @@ from .instances import Instance, unique_rows
 from .kbs import KB_KINDS, KBSettings, build_kb, default_max_len, with_rules
 from .model import ModelChoice
 from .rules import next_rule_id, rule_clause, rule_parts, rules_signature, validate_conditions
-from .tables import DataSettings, RawTable, front_columns, raw_default, split
+from .tables import DataSettings, RawTable, case_groups, front_columns, raw_default, split
 
 
 @dataclass
@@ -203,7 +203,8 @@ class Workspace:
                 schema = self.dataset.schema
                 rows, _ = estimator_rows(schema, self.raw.frame, self.X_train)
                 raw = (rows, schema.bins)
-            return build_kb(self.X_train, self.y_train, self.positive, settings, progress, raw)
+            return build_kb(self.X_train, self.y_train, self.positive, settings, progress, raw,
+                            case_groups(self.raw, self.settings))
 
         if self.raw.source != "builtin":
             return make()
@@ -611,7 +612,9 @@ def _workspace_for(raw: RawTable, settings: DataSettings) -> Workspace:
     parts = split(raw, settings)  # numeric columns cut on the training rows only
     ds, X_tr, X_te, y_tr, y_te = (parts.dataset, parts.X_train, parts.X_test, parts.y_train,
                                   parts.y_test)
-    key = fingerprint(raw.fingerprint, X_tr, y_tr, X_te, y_te, ds.positive)
+    key = fingerprint(raw.fingerprint, X_tr, y_tr, X_te, y_te, ds.positive,
+                      *(() if settings.case_column is None else ("case", settings.case_column)))
+    # (the same rows fitted by case: another model)
     return Workspace(raw, settings, ds, X_tr, X_te, y_tr, y_te, key)
 
 

@@ -19,7 +19,13 @@ from plx_app.service import (
     use_data,
     validate,
 )
-from plx_app.service.tables import CUT_METHODS, ENCODINGS, UPLOAD_TYPES, upload_limits
+from plx_app.service.tables import (
+    CUT_METHODS,
+    ENCODINGS,
+    UPLOAD_TYPES,
+    case_column_named,
+    upload_limits,
+)
 from plx_app.service.tables import split as split_table
 from plx_app.state import load_builtin, load_shared, load_upload, page_setup
 from plx_app.widgets import Progress, error, guard, md
@@ -170,6 +176,7 @@ overview_box = st.empty()  # drawn below, once the features are chosen
 
 # the automatic choice: what infer_schema keeps and which columns it reads as numbers
 auto_feats, auto_num, auto_excluded, auto_grouped = [c for c in cols if c != label], [], {}, {}
+case_named = None  # the column the several-rows-a-case note names
 try:
     from plx_core.data import grouped_said, infer_schema
 
@@ -180,6 +187,7 @@ try:
     auto_excluded = dict(auto.excluded)
     auto_grouped = {c: grouped_said(kept, int(raw.frame[c].nunique()), s=raw.frame[c])
                     for c, kept in auto.grouped.items()}
+    case_named = case_column_named(raw.frame, label, auto)
 except (PLXError, ValueError):
     pass
 if same and label == base.label and base.features is not None:
@@ -200,6 +208,18 @@ if auto_excluded:
 if auto_grouped:
     st.caption(md("Grouped: " + "; ".join(f"{c} ({why})" for c, why in auto_grouped.items())
                   + "."))
+case_offer = base.case_column if same and label == base.label and base.case_column else case_named
+case_column = None
+if case_offer is not None and case_offer in cols and case_offer != label:
+    if st.checkbox(f"Several rows a case: use {md(case_offer)} as the case column",
+                   value=bool(same and base.case_column == case_offer),
+                   key=f"data_case_{fp}_{label}",
+                   help="Its values name cases (a patient with one row a visit): it is no "
+                        "feature, the test rows are whole cases, and plx's default keeps a "
+                        "case's rows on one side of the folds it scores its candidates on (as "
+                        "plx fit --case-column)."):
+        case_column = case_offer
+        features = [c for c in features if c != case_column]
 numeric_opts = [c for c in features if bool(overview.set_index("column").loc[c, "numbers"])]
 numeric = st.multiselect("Numeric columns to cut into bins (others are categorical)",
                          numeric_opts, default=[c for c in num_default if c in numeric_opts],
@@ -242,6 +262,7 @@ settings = DataSettings(
     numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
     test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
+    case_column=case_column,
 )
 settings = keep_cuts(base, settings)  # cut on training rows once the user changes the binning
 
@@ -250,7 +271,8 @@ prepared = None
 with guard("The settings do not give a usable table"):
     prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
 if prepared is not None:
-    notes = validate(prepared, "auto", None, raw.frame, id_columns(auto_excluded))
+    notes = validate(prepared, "auto", None, raw.frame, id_columns(auto_excluded),
+                     settings.case_column)
     for level, text in notes:
         if level == "warning":
             st.warning(md(text))
