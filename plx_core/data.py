@@ -2126,7 +2126,12 @@ class Schema:
         notes = [f"{'column' if len(cols) == 1 else 'columns'} {', '.join(map(repr, cols[:5]))}"
                  f"{f' and {len(cols) - 5} more' if len(cols) > 5 else ''}: read as "
                  f"{_format_words(new)}, as this file writes them (the training file's as "
-                 f"{_format_words(was)})" for (was, new), cols in changed.items()]
+                 f"{_format_words(was)})"
+                 + (f"; compared with the model's cut points as they stand: the training file "
+                    f"named no unit, so if it held another than {_unit_of(new)}, convert the "
+                    f"column{'s' if len(cols) > 1 else ''} first"
+                    if _unit_of(new) and not _unit_of(was) else "")
+                 for (was, new), cols in changed.items()]
         return (dataclasses.replace(self, bins=bins) if notes else self), notes
 
     def summary(self) -> pd.DataFrame:

@@ -937,6 +937,18 @@ def test_predict_refuses_a_column_written_in_another_unit_than_the_training_file
     new.write_text("glucose,sex\n200 mg/dL,F\n90,M\n")  # its own unit, or none: read
     code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
     assert code == 0 and pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+    # a model of bare numbers asked about a file with a unit: read, and said to be compared
+    # as they stand (the training file named none to check against)
+    pd.DataFrame({"glucose": mg, "sex": "F", "dm": np.where(mg > 126, "yes", "no")}).to_csv(
+        data, index=False)
+    code, _, err = run(["fit", data, "--label", "dm", "--positive", "yes", "--out", model], capsys)
+    assert code == 0, err
+    new.write_text("glucose,sex\n200 mg/dL,F\n90 mg/dL,M\n")
+    code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+    said = [ln for ln in err.splitlines() if "column 'glucose'" in ln]
+    assert len(said) == 1 and "read as numbers in mg/dL" in said[0], err
+    assert "the training file named no unit, so if it held another than mg/dL, convert" in said[0]
 
 
 def test_a_semicolon_csv_reads_dots_as_thousands_and_says_so(tmp_path, capsys):
