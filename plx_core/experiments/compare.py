@@ -269,8 +269,10 @@ def split_set(key: str, runs: int, max_rows: int = MAX_ROWS
 
 def plx_max_len(n_features: int) -> int | None:
     """The clause-length cap passed to plx here: none up to `direct.WIDE_FEATURES` features,
-    else `direct.WIDE_MAX_LEN` — the default's own ceiling since session 19, kept explicit so
-    that A/B runs against older code (benchmarks/bench_fit_change.py) fit the same KB."""
+    else `direct.WIDE_MAX_LEN` — since session 19 the default's own ceiling where clauses of
+    one more feature would count over `direct.WIDE_PAIRS` pairs (not on the cheap SPECT,
+    Voting, Zoo, which the default counts longer); kept explicit so that the comparison's
+    figures and A/B runs against older code (benchmarks/bench_fit_change.py) fit the same KB."""
     from plx_core.direct import WIDE_FEATURES, WIDE_MAX_LEN
 
     return None if n_features <= WIDE_FEATURES else WIDE_MAX_LEN
