@@ -1791,6 +1791,18 @@ def _unit_of(number_format: str) -> str:
     return {"percent": "%", "currency": "a currency"}.get(unit, "")
 
 
+_PERCENT_WORDS = ("%", "percent", "pct")
+"""How a percentage's unit is written after its numbers (12 %, 12 percent, 12 pct)."""
+
+
+def _same_unit(a: str, b: str) -> bool:
+    """Whether two units `_unit_of` read are one unit written alike but for case or spacing
+    (mg/dL and mg/dl, °C and °c) or as a percentage both: a later file writing it so is read
+    as before (with a note), not refused as another unit."""
+    a, b = (re.sub(r"\s+", "", u).casefold() for u in (a, b))
+    return a == b or (a in _PERCENT_WORDS and b in _PERCENT_WORDS)
+
+
 def _other_mark(odd: list[str], number_format: str) -> str | None:
     """What to do about a numeric column's cells that are all numbers with the other decimal
     mark than the model reads (37,5 in a file for a model of 37.5): name it, where the advice
@@ -2107,7 +2119,7 @@ class Schema:
             x, bad, fmt, stray, side = _read_numbers(s, delimiter)
             x = nudged(x, side) if b.censored else x
             was, now = _unit_of(b.number_format), _unit_of(fmt)
-            if was and now and was != now and not bad.any():
+            if was and now and not _same_unit(was, now) and not bad.any():
                 shown = as_strings(s).dropna().iloc[0]
                 raise DataError(
                     f"column {str(f)!r}: this file writes it in {now} ({shown!r}), the training "

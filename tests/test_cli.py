@@ -937,6 +937,12 @@ def test_predict_refuses_a_column_written_in_another_unit_than_the_training_file
     new.write_text("glucose,sex\n200 mg/dL,F\n90,M\n")  # its own unit, or none: read
     code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
     assert code == 0 and pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
+    # the same unit in other case or spacing (review19: refused as another unit) is read
+    for cells in (("200 mg/dl", "90 mg/dl"), ("200MG/DL", "90 MG/DL")):
+        new.write_text(f"glucose,sex\n{cells[0]},F\n{cells[1]},M\n")
+        code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
+        assert code == 0, err
+        assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
     # a model of bare numbers asked about a file with a unit: read, and said to be compared
     # as they stand (the training file named none to check against)
     pd.DataFrame({"glucose": mg, "sex": "F", "dm": np.where(mg > 126, "yes", "no")}).to_csv(
