@@ -2120,7 +2120,8 @@ class Schema:
             x = nudged(x, side) if b.censored else x
             was, now = _unit_of(b.number_format), _unit_of(fmt)
             if was and now and not _same_unit(was, now) and not bad.any():
-                shown = as_strings(s).dropna().iloc[0]
+                cells = as_strings(s).dropna()
+                shown = next((v for v in cells if now in v), cells.iloc[0])  # one writing it
                 raise DataError(
                     f"column {str(f)!r}: this file writes it in {now} ({shown!r}), the training "
                     f"file in {was}, and the model's cut points are in {was}"

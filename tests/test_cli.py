@@ -929,7 +929,7 @@ def test_predict_refuses_a_column_written_in_another_unit_than_the_training_file
     code, _, err = run(["fit", data, "--label", "dm", "--positive", "yes", "--out", model], capsys)
     assert code == 0, err
     new = tmp_path / "new.csv"
-    new.write_text("glucose,sex\n11.1 mmol/L,F\n4.9 mmol/L,M\n")
+    new.write_text("glucose,sex\n11.1,F\n11.1 mmol/L,F\n4.9 mmol/L,M\n")
     code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
     assert code == 2 and not (tmp_path / "p.csv").exists()
     assert_one_line_error(err, "column 'glucose'", "in mmol/L ('11.1 mmol/L')",
