@@ -562,8 +562,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
             hints: Mapping[str, Sequence[float]] | None = None
             ) -> Discretizer:
         """Find the numeric columns of `X` and their cut points (`y` for mdlp / tree);
-        `hints` (column → `interaction_cuts` threshold, found on every numeric column's rows:
-        a cluster's fit, one column at a time) instead of those found on `X`'s."""
+        `hints` (column → its `interaction_hints`: the tree's threshold, then the candidates
+        of an extra cut, found on every column's rows: a cluster's fit, one column at a time)
+        instead of those found on `X`'s."""
         if self.method not in METHODS:
             raise DataError(f"discretize must be one of {METHODS}, got {self.method!r}")
         if isinstance(self.max_bins, bool) or not isinstance(self.max_bins, (int, np.integer)) \
