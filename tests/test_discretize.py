@@ -257,9 +257,9 @@ def test_the_interaction_tree_grows_on_a_seeded_sample_of_a_long_table(monkeypat
 
 
 
-def _statins(seed: int, n: int = 600, noise: float = 0.03) -> tuple[pd.DataFrame, np.ndarray]:
+def statins_table(seed: int, n: int = 600, noise: float = 0.03) -> tuple[pd.DataFrame, np.ndarray]:
     """An Excel export: an event when a smoker's cholesterol is above 5.5, or anyone's above
-    6.5 off statins; the flags as text ("TRUE"/"FALSE") and as 0.0/1.0."""
+    6.5 off statins; the flags as text ("TRUE"/"FALSE") and as 0.0/1.0 (test_estimator's too)."""
     rng = np.random.default_rng(seed)
     smoker, statin = rng.random(n) < 0.3, rng.random(n) < 0.5
     chol = rng.normal(5.5, 1, n).round(2)
@@ -278,7 +278,7 @@ def test_a_second_threshold_that_pays_only_within_a_category_is_cut_too():
     from plx_core.data import Binning
     from plx_core.discretize import fit_binnings
 
-    X, y = _statins(2)
+    X, y = statins_table(2)
     assert len(mdlp_cuts(X.chol.to_numpy(), y, 4)) == 1
     cuts = Discretizer("mdlp", 4).fit(X, y).cuts_["chol"]
     assert len(cuts) == 2 and abs(cuts[0] - 5.5) < 0.1 and abs(cuts[1] - 6.5) < 0.1, cuts

@@ -162,14 +162,10 @@ def test_a_limit_that_holds_only_off_a_drug_is_read_from_an_excel_export():
     (flags exported as "TRUE"/"FALSE" and 0.0/1.0, 3% noise): MDLP on cholesterol alone pays
     only for 5.5, so the Direct KB answered "event" for a non-smoker off statins at 6.0; the
     6.5 that MDLP pays for off statins is now a cut too, and the answers follow both limits."""
-    rng = np.random.default_rng(2)
-    n = 600
-    smoker, statin = rng.random(n) < 0.3, rng.random(n) < 0.5
-    chol = rng.normal(5.5, 1, n).round(2)
-    event = ((smoker & (chol > 5.5)) | (~statin & (chol > 6.5))) ^ (rng.random(n) < 0.03)
-    X = pd.DataFrame({"smoker": np.where(smoker, "TRUE", "FALSE"),
-                      "on_statin": statin.astype(float), "chol": chol})
-    m = PLXClassifier(positive="yes", variant="tuned").fit(X, np.where(event, "yes", "no"))
+    from tests.test_discretize import statins_table
+
+    X, y = statins_table(2)
+    m = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
     assert [round(c, 1) for c in m.cuts_["chol"]] == [5.5, 6.5]
     asked = pd.DataFrame({"smoker": ["FALSE", "FALSE", "FALSE", "TRUE", "TRUE"],
                           "on_statin": [0.0, 0.0, 1.0, 1.0, 1.0],
