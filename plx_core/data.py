@@ -1808,7 +1808,7 @@ def _other_mark(odd: list[str], number_format: str) -> str | None:
     mark than the model reads (37,5 in a file for a model of 37.5): name it, where the advice
     for text is to list them among the missing markers, which would drop every value."""
     comma = _comma_decimals(number_format)
-    if number_format.split("+")[0] not in ("plain", *_STYLES) or "+" in number_format:
+    if number_format not in ("plain", *_STYLES):  # a unit, date, clock …: another advice
         return None
     other = "thousands" if comma else "decimal-comma"
     x, bad = _numbers(pd.Series(odd, dtype=object), other)
