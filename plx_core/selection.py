@@ -550,8 +550,11 @@ def _choose(y: np.ndarray, direct_pred: np.ndarray | None, direct_rows: np.ndarr
     racing = [n for n in scores if not (is_vote(n) and n != "direct-vote" and "direct-vote" in
                                         scores and scores[n] <= scores["direct-vote"] + over(n))]
     best = top(racing)
+    def above(n: str) -> str:  # "not above" where the margin is none ("not more than 0 above")
+        return f"not more than {over(n):g} above" if over(n) else "not above"
+
     unraced = "".join(  # said: it may score above the one that answers
-        f"; {n} scored {scores[n]:.3f}, not more than {over(n):g} above direct-vote "
+        f"; {n} scored {scores[n]:.3f}, {above(n)} direct-vote "
         f"({scores['direct-vote']:.3f}), so not compared" for n in scores if n not in racing)
 
     def margin(v: str, n: str) -> float:  # what vote v must beat candidate n by

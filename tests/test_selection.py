@@ -561,6 +561,16 @@ def test_a_vote_left_out_of_the_race_is_said_not_shown_as_the_runner_up():
             "so not compared") in s.reason
 
 
+def test_a_vote_on_fine_bins_below_the_vote_reads_not_above_it():
+    # the fine-bins vote races past the vote on any lead (BINS_MARGIN 0): one scoring below it
+    # read "not more than 0 above direct-vote", which says nothing a user can follow
+    y = np.arange(1000) < 500
+    s = choose(y, None, None, {"tree-all": _missing(y, 100), "direct-vote": _missing(y, 105),
+                               "direct-vote bins=32": _missing(y, 110)})
+    assert "direct-vote bins=32 scored 0.8" in s.reason and "not above direct-vote (0.883)" in s.reason
+    assert "not more than 0 above" not in s.reason
+
+
 def test_folds_drawn_by_many_fits_at_once_are_each_labels_own():
     """The dashboard fits in one thread per session, and every fit asks `selection.folds` for
     its labels' folds: drawn by 16 threads at once over more labels than it keeps, each
