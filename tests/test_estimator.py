@@ -1168,3 +1168,5 @@ def test_groups_keep_a_cases_visits_on_one_side_of_the_search():
     few = PLXClassifier().fit(X, y, groups=case % 4)  # four wards of patients: too few folds
     assert few.chosen_ == "direct" and "4 cases (groups), fewer than the 10 folds" in \
         few.chosen_reason_
+    one = PLXClassifier().fit(X, y, groups=np.zeros(len(y)))  # every row the one case
+    assert "1 case (groups), fewer than the 10 folds" in one.chosen_reason_
