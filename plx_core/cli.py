@@ -296,7 +296,7 @@ def _case_groups(frame: pd.DataFrame, column: str, label: str, say: Callable[[st
     """The table without its case column `column` (`--case-column`) and each row's case, as
     text ("1001", "1001.0" and "01001" three cases as written); a missing name, the label or a
     row without a case refused, naming it."""
-    from .data import row_name
+    from .data import case_ids
 
     if column not in frame.columns:
         shown = ", ".join(map(repr, map(str, frame.columns[:12])))
@@ -304,12 +304,10 @@ def _case_groups(frame: pd.DataFrame, column: str, label: str, say: Callable[[st
                        f"{' …' if frame.shape[1] > 12 else ''})")
     if column == label:
         raise CLIError(f"--case-column {column!r} is the label: name the column of case numbers")
-    ids = frame[column]
-    if len(missing := np.flatnonzero(ids.isna().to_numpy())):
-        raise CLIError(f"--case-column {column!r}: {row_name(frame.index, int(missing[0]))} has "
-                       f"no case ({len(missing)} row(s) in all): name every row's case, or drop "
-                       "those rows")
-    groups = ids.astype(str).str.strip().to_numpy(dtype=object)
+    try:
+        groups = case_ids(frame[column], f"--case-column {column!r}").to_numpy(dtype=object)
+    except DataError as e:
+        raise CLIError(str(e)) from None
     n = len(pd.unique(groups))
     say(f"column {column!r} names the rows' cases ({n:,} cases for {len(frame):,} rows): no "
         "feature, and the model search's folds keep each case's rows together")

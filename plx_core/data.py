@@ -2375,6 +2375,18 @@ def grouped_rows_said(frame: pd.DataFrame, label: str, columns: Sequence[str],
     return None if got is None else got[1]
 
 
+def case_ids(ids: pd.Series, said: str) -> pd.Series:
+    """Each row's case from the column `ids` the user named the case column (said in a message
+    as `said`), as text ("1001", "1001.0" and "01001" three cases as written, spaces trimmed);
+    a row without a case refused, naming it: the one check of `plx fit --case-column` and the
+    Data page's case column."""
+    if len(missing := np.flatnonzero(ids.isna().to_numpy())):
+        raise DataError(f"{said}: {row_name(ids.index, int(missing[0]))} has no case "
+                        f"({len(missing)} row(s) in all): name every row's case, or drop "
+                        "those rows")
+    return ids.astype(str).str.strip()
+
+
 def grouped_rows(frame: pd.DataFrame, label: str, columns: Sequence[str],
                  kept: Sequence[str] = ()) -> tuple[str, str] | None:
     """(the column, why) when a table reads like several rows a case (long format: one row a

@@ -14,6 +14,7 @@ from plx_core.data import (
     Dataset,
     Schema,
     case_columns,
+    case_ids,
     cells_said,
     flag_column,
     grouped_rows,
@@ -30,7 +31,6 @@ from plx_core.data import (
     reading_delimiter,
     reads_as_numbers,
     repeated_rows,
-    row_name,
     spelling_variants,
     suggest_label,
     train_test_split_stratified,
@@ -472,10 +472,7 @@ def case_groups(raw: RawTable, settings: DataSettings) -> pd.Series | None:
     ids = raw.frame[case]
     if settings.drop_unlabelled:
         ids = ids[raw.frame[settings.label].notna()]
-    if len(missing := np.flatnonzero(ids.isna().to_numpy())):
-        raise DataError(f"the case column {case!r}: {row_name(ids.index, int(missing[0]))} has "
-                        f"no case ({len(missing)} row(s) in all); name every row's case")
-    return ids.astype(str).str.strip()
+    return case_ids(ids, f"the case column {case!r}")
 
 
 def keep_cuts(base: DataSettings, settings: DataSettings) -> DataSettings:
