@@ -1618,8 +1618,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return None
         cases, at = np.unique(self._groups, return_inverse=True)
         if len(cases) < VT.VOTE_FOLDS:
-            return (f"{len(cases)} case{'' if len(cases) == 1 else 's'} (groups), fewer than the {VT.VOTE_FOLDS} folds that "
-                    "score candidates with each case's rows on one side")
+            n = len(cases)
+            return (f"{n} case{'' if n == 1 else 's'} (groups), fewer than the "
+                    f"{VT.VOTE_FOLDS} folds that score candidates with each case's rows on one "
+                    "side")
         if y is not None and min(len(np.unique(at[y == v])) for v in (0, 1)) < S.SELECT_FOLDS:
             return (f"cases of a class in fewer than {S.SELECT_FOLDS} groups: too few for "
                     f"{S.SELECT_FOLDS}-fold cross-validation by case")
