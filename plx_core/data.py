@@ -713,6 +713,18 @@ _UNIT_TEXT = (rf"(?!(?i:{'|'.join(_NOT_UNITS)})$)(?![eE]\d{{1,3}}$)"  # 2,5E2: a
               r"(?:[^\W\d_]|[°µ])[^\W_]*(?:/[^\W_]+)*")
 _MEASURE = rf"[+-]?(?:\d[\d.,]*|\.\d+)\s*({_UNIT_TEXT})"
 UNIT_PREFIX = "unit:"
+_UNIT_WORDS = {
+    "yr": ("year", "y"), "mo": ("month", "mth"), "wk": ("week",), "d": ("day",),
+    "h": ("hour", "hr"), "min": ("minute",), "s": ("sec", "second"),
+    "kg": ("kilo", "kilogram", "kilogramme"), "g": ("gram", "gramme", "gm"),
+    "mg": ("milligram", "milligramme"), "µg": ("mcg", "ug", "microgram"), "lb": ("pound",),
+    "oz": ("ounce",), "l": ("liter", "litre"), "ml": ("milliliter", "millilitre"),
+    "m": ("meter", "metre"), "cm": ("centimeter", "centimetre"), "mm": ("millimeter", "millimetre"),
+    "km": ("kilometer", "kilometre"), "in": ("inch", "inches"), "ft": ("foot", "feet"),
+    "%": ("percent", "pct")}
+"""One unit's other writings, after case and a plural 's' (`unit_key`): "80 kgs", "80 kilos"
+and "80 kg" are one unit, so a column or a later file writing them so is read as one."""
+_UNIT_ALIAS = {w: k for k, ws in _UNIT_WORDS.items() for w in (k, *ws)}
 #: Dates a text column may be written in (the whole column in one; a date is a point on a
 #: time line, not an ID, so a date column is binned like a number: `date_cuts`). "ISO8601" is
 #: 2021-03-04, 2021-03-04 13:30 or 2021-03-04T13:30:00Z; day first before month first
@@ -1145,12 +1157,25 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
 
 def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     """Text numbers without their `_UNITS` sign ("12 %" → "12", "-$5" → "-5") or unit of
-    measurement ("unit:mg": "12 mg" → "12")."""
-    rxs = ((rf"\s*{re.escape(unit.removeprefix(UNIT_PREFIX))}$",)
-           if unit.startswith(UNIT_PREFIX) else _UNITS[unit])
-    for rx in rxs:
+    measurement in any of its writings (`unit_key`; "unit:mg": "12 mg", "12 mgs" → "12")."""
+    if unit.startswith(UNIT_PREFIX):
+        key = unit_key(unit.removeprefix(UNIT_PREFIX))
+        return u.str.replace(rf"\s*({_UNIT_TEXT})$", lambda m: "" if unit_key(m.group(1)) == key
+                             else m.group(0), regex=True)
+    for rx in _UNITS[unit]:
         u = u.str.replace(rx, "", regex=True)
     return u
+
+
+def unit_key(unit: str) -> str:
+    """One key for every writing of a unit of measurement: case, spaces and a plural 's' set
+    aside ("Kgs", "kg"; "mins", "min"; not "ms", milliseconds, against "m"), and the
+    `_UNIT_WORDS` writings as their short form ("years", "yrs" → "yr"; "lbs", "pounds" → "lb")."""
+    u = re.sub(r"\s+", "", unit).casefold()
+    if u in _UNIT_ALIAS:
+        return _UNIT_ALIAS[u]
+    one = u[:-1] if len(u) > 2 and u.endswith("s") and u[-2].isalpha() else u
+    return _UNIT_ALIAS.get(one, one)
 
 
 DECIMAL_MARKS = (".", ",")
@@ -1241,7 +1266,13 @@ def measure_units(u: pd.Series) -> pd.Series:
     found = t.str.fullmatch(_MEASURE).fillna(False).to_numpy(dtype=bool)
     if not found.any():
         return pd.Series(dtype=int)
-    return t[found].str.extract(rf"^{_MEASURE}$", expand=False).value_counts()
+    written = t[found].str.extract(rf"^{_MEASURE}$", expand=False).value_counts()
+    by = pd.DataFrame({"n": written.to_numpy(), "w": written.index,
+                       "key": [unit_key(w) for w in written.index]})
+    by = by.sort_values(["n", "w"], ascending=[False, True], kind="stable")
+    n = by.groupby("key", sort=False)["n"].sum()  # one unit, however written: its most used
+    return pd.Series(n.to_numpy(), index=by.drop_duplicates("key")["w"].to_numpy(),
+                     name="count").sort_values(ascending=False, kind="stable")
 
 
 def _dot_style(core: pd.Series, delimiter: str | None) -> str | None:
@@ -1791,16 +1822,11 @@ def _unit_of(number_format: str) -> str:
     return {"percent": "%", "currency": "a currency"}.get(unit, "")
 
 
-_PERCENT_WORDS = ("%", "percent", "pct")
-"""How a percentage's unit is written after its numbers (12 %, 12 percent, 12 pct)."""
-
-
 def _same_unit(a: str, b: str) -> bool:
-    """Whether two units `_unit_of` read are one unit written alike but for case or spacing
-    (mg/dL and mg/dl, °C and °c) or as a percentage both: a later file writing it so is read
-    as before (with a note), not refused as another unit."""
-    a, b = (re.sub(r"\s+", "", u).casefold() for u in (a, b))
-    return a == b or (a in _PERCENT_WORDS and b in _PERCENT_WORDS)
+    """Whether two units `_unit_of` read are one unit however written (`unit_key`: mg/dL and
+    mg/dl, kg and kgs, years and yrs, % and percent): a later file writing it so is read as
+    before, not refused as another unit."""
+    return unit_key(a) == unit_key(b)
 
 
 def _other_mark(odd: list[str], number_format: str) -> str | None:

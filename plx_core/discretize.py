@@ -303,17 +303,49 @@ cut it places: at 5% and 10% it made bins of a few rows of one class on 50–75 
 clause answers with p = 1 whatever the class weights (scikit-learn's class-weight check);
 at 20% the XOR's second threshold no longer fits in its half (F1 0.89 → 0.87)."""
 INTERACTION_ROWS = 100_000
-"""`interaction_cuts` grows its tree on at most this many rows (a seeded sample): a shallow
-tree's thresholds are settled long before, and its cost stays a fraction of the fit's."""
+"""`interaction_cuts` grows its tree on at most this many rows (a sample set by a seeded hash
+of each row, `interaction_rows`): a shallow tree's thresholds are settled long before, and
+its cost stays a fraction of the fit's."""
 
 
-def interaction_rows(n: int) -> np.ndarray:
-    """The positions among `n` rows `interaction_cuts` grows its tree on: every row, or a
-    seeded sorted sample of `INTERACTION_ROWS` (one home for the in-memory and the Dask fit,
-    which must grow the same tree)."""
-    if n <= INTERACTION_ROWS:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(0).choice(n, INTERACTION_ROWS, replace=False))
+_ROW_KEY = "plx-interaction0"  # 16 characters: the seed of `row_keys`' hash
+
+
+def row_keys(matrix: np.ndarray, codes: np.ndarray, others: list[pd.Series] | None = None
+             ) -> np.ndarray:
+    """A seeded hash of each row's content (its numbers in `matrix`, its label code, its
+    categorical values of `others` as text): the same row the same key wherever it stands,
+    so `interaction_rows` takes the same rows from the table in any order."""
+    from .encoding import is_missing, value_str
+
+    def hashed(a: np.ndarray) -> np.ndarray:
+        return pd.util.hash_array(a, hash_key=_ROW_KEY, categorize=False)
+
+    matrix = np.asarray(matrix, dtype=float).reshape(len(codes), -1)
+    # one NaN and one zero (−0.0 and NaN payloads are other bits of the same number)
+    parts = [hashed(np.where(np.isnan(matrix[:, j]), np.nan, matrix[:, j] + 0.0))
+             for j in range(matrix.shape[1])]
+    parts.append(hashed(np.asarray(codes, dtype=np.int64)))
+    for col in others or ():
+        cells, uniques = pd.factorize(col.to_numpy(dtype=object))
+        text = np.array(["\0missing" if is_missing(u) else value_str(u) for u in uniques]
+                        + ["\0missing"], dtype=object)
+        parts.append(hashed(text)[cells])  # code −1 (missing): the last
+    key = np.zeros(len(codes), dtype=np.uint64)
+    for part in parts:  # a polynomial in the columns' hashes, mixed once more
+        key = key * np.uint64(0x100000001B3) + part
+    return hashed(key)
+
+
+def interaction_rows(keys: np.ndarray, max_rows: int | None = None) -> np.ndarray:
+    """The positions among the rows of `row_keys` `keys` that `interaction_hints` grows its
+    tree on: every row in order, or the `max_rows` (default `INTERACTION_ROWS`) of least key
+    in key order — a sample set by the rows' content, not their positions (one home for the
+    in-memory and the Dask fit, which must grow the same tree)."""
+    limit = INTERACTION_ROWS if max_rows is None else int(max_rows)
+    if len(keys) <= limit:
+        return np.arange(len(keys))
+    return np.argsort(keys, kind="stable")[:limit]
 
 
 def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -330,7 +362,7 @@ def interaction_cuts(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
     if matrix.shape[1] < 2 or len(y) < 2 or len(np.unique(y)) < 2:
         return out
     if len(y) > INTERACTION_ROWS:
-        at = interaction_rows(len(y))
+        at = interaction_rows(row_keys(matrix, np.unique(y.astype(str), return_inverse=True)[1]))
         matrix, y = matrix[at], y[at]
     t = DecisionTreeClassifier(criterion="entropy", max_depth=INTERACTION_DEPTH,
                                min_samples_leaf=max(1, int(INTERACTION_LEAF * len(y))),
@@ -416,9 +448,11 @@ def interaction_hints(matrix: np.ndarray, codes: np.ndarray, n_classes: int,
     otherwise); then, for a column MDLP cuts with room below its `max_bins` bins, the cuts
     MDLP pays for within the rows of one level of a categorical column of `others`
     (`level_rows`), most informative first — `extra_cut`'s candidates. Found on
-    `interaction_rows`, so a cluster's fit, gathering those rows, finds the same."""
+    `interaction_rows` (chosen by `row_keys`), so a cluster's fit, gathering those rows, and
+    a fit of the rows in another order find the same."""
     matrix = np.asarray(matrix, dtype=float)
-    at = interaction_rows(len(codes))
+    at = interaction_rows(row_keys(matrix, codes, others) if len(codes) > INTERACTION_ROWS
+                          else np.empty(len(codes), dtype=np.uint64))
     matrix, codes = matrix[at], np.asarray(codes)[at]
     tree = (interaction_cuts(matrix, codes) if any(not cuts for cuts in found)
             else np.full(len(found), np.nan))
@@ -650,5 +684,5 @@ def _as_frame(X: Any) -> pd.DataFrame:
     return pd.DataFrame(arr, columns=[f"a{i + 1}" for i in range(arr.shape[1])])
 
 
-__all__ = ["DEFAULT_METHOD", "Discretizer", "EXTRA_SHARE", "LEVEL_SHARE", "METHODS", "cut_near", "extra_cut", "fit_binnings", "fit_cuts", "fit_cuts_many", "interaction_cuts", "interaction_hints", "interaction_rows", "level_rows", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
+__all__ = ["DEFAULT_METHOD", "Discretizer", "EXTRA_SHARE", "LEVEL_SHARE", "METHODS", "cut_near", "extra_cut", "fit_binnings", "fit_cuts", "fit_cuts_many", "interaction_cuts", "interaction_hints", "interaction_rows", "level_rows", "row_keys", "is_numeric", "mdlp_counts", "mdlp_cuts", "mdlp_cuts_many", "mdlp_splits", "mdlp_splits_many",
            "numeric_values", "tree_cuts", "wants_interactions"]

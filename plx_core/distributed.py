@@ -370,14 +370,51 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     return disc, levels
 
 
+def _keyed_columns(part: pd.DataFrame, numeric: list[str], label: str, classes: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(the `numeric` columns as floats, rows × columns; the label's class codes) of a part,
+    as `discretize.interaction_hints` reads them."""
+    from .discretize import numeric_values
+
+    matrix = np.column_stack([numeric_values(part[c]) for c in numeric]).reshape(len(part), -1)
+    return matrix, np.searchsorted(classes, part[label].map(value_str).to_numpy(dtype=str))
+
+
+def _part_keys(part: pd.DataFrame, numeric: list[str], others: list[str], label: str,
+               classes: np.ndarray) -> np.ndarray:
+    """`discretize.row_keys` of a part's rows (the in-memory fit's keys of the same rows)."""
+    from .discretize import row_keys
+
+    matrix, codes = _keyed_columns(part, numeric, label, classes)
+    return row_keys(matrix, codes, [part[c] for c in others])
+
+
+def _least_keys(part: pd.DataFrame, numeric: list[str], others: list[str], label: str,
+                classes: np.ndarray, limit: int) -> np.ndarray:
+    """A part's `limit` least row keys (all when it has fewer)."""
+    keys = _part_keys(part, numeric, others, label, classes)
+    k = min(limit, len(keys))
+    return np.partition(keys, k - 1)[:k] if k else keys
+
+
+def _keyed_rows(part: pd.DataFrame, numeric: list[str], others: list[str], label: str,
+                classes: np.ndarray, least: np.uint64) -> pd.DataFrame:
+    """A part's rows whose key is at most `least` (with their key, `__key__`)."""
+    keys = _part_keys(part, numeric, others, label, classes)
+    keep = keys <= least
+    return part[[*numeric, *others, label]][keep].assign(__key__=keys[keep])
+
+
 def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str], others: list[str],
                        rebuilt: dict[str, tuple[pd.Series, np.ndarray]], max_bins: int
                        ) -> dict[str, list[float]]:
     """`discretize.interaction_hints` of the `numeric` columns (MDLP's cuts from their
     gathered counts `rebuilt`) beside the categorical features `others`, on the rows the
-    in-memory fit reads them on (`discretize.interaction_rows`: every row, or the same seeded
-    sample), gathered to the client only when some column may take one
-    (`discretize.wants_interactions`): the same hints, so the same cut points."""
+    in-memory fit reads them on (`discretize.interaction_rows`: every row, or the same rows of
+    least `discretize.row_keys`, a hash of their content), gathered to the client only when
+    some column may take one (`discretize.wants_interactions`): the same hints, so the same
+    cut points."""
+    from . import discretize as DZ
     from .discretize import (
         interaction_hints,
         interaction_rows,
@@ -395,15 +432,18 @@ def _interaction_hints(dask: Any, ddf: Any, label: str, numeric: list[str], othe
     found = mdlp_cuts_many(data, max_bins, len(classes))
     if not wants_interactions(found, [max_bins] * len(found), bool(others)):
         return {}
-    lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
-    at = interaction_rows(int(lengths.sum()))
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    taken = [dask.delayed(lambda p, i: p[[*numeric, *others, label]].iloc[i])(
-        part, at[(at >= lo) & (at < hi)] - lo)
-        for part, lo, hi in zip(ddf.to_delayed(), starts[:-1], starts[1:])]
-    rows = pd.concat(dask.compute(*taken), ignore_index=True)
-    matrix = np.column_stack([numeric_values(rows[c]) for c in numeric])
-    codes = np.searchsorted(classes, rows[label].map(value_str).to_numpy(dtype=str))
+    cols, parts = [*numeric, *others, label], ddf.to_delayed()
+    n, limit = int(sum(dask.compute(*[dask.delayed(len)(p) for p in parts]))), DZ.INTERACTION_ROWS
+    if n <= limit:  # every row, in the table's order
+        rows = pd.concat(dask.compute(*[dask.delayed(lambda p: p[cols])(p) for p in parts]),
+                         ignore_index=True)
+    else:  # the rows of least `row_keys`: each part's least keys, then its rows up to the last
+        least = np.sort(np.concatenate(dask.compute(*[dask.delayed(_least_keys)(
+            p, numeric, others, label, classes, limit) for p in parts])))[limit - 1]
+        rows = pd.concat(dask.compute(*[dask.delayed(_keyed_rows)(
+            p, numeric, others, label, classes, least) for p in parts]), ignore_index=True)
+        rows = rows.iloc[interaction_rows(rows.pop("__key__").to_numpy(dtype=np.uint64), limit)]
+    matrix, codes = _keyed_columns(rows, numeric, label, classes)
     return dict(zip(numeric, interaction_hints(matrix, codes, len(classes),
                                                [rows[c] for c in others], found,
                                                [max_bins] * len(numeric))))

@@ -1781,8 +1781,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return pd.concat(parts, axis=1)
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Binary: [1 − mean, mean] of the ω(POS) bounds. Several classes: the one-vs-rest
-        means, normalised to sum to 1 (uniform where every mean is 0)."""
+        """Binary: [1 − mean, mean] of the ω(POS) bounds (`predict` compares the mean with
+        `threshold_`, not 0.5). Several classes: the one-vs-rest means (each on its own KB's
+        scale) divided by their sum, a failed class 0 (uniform where every mean is 0): rows sum
+        to 1 and the largest is `predict`'s class."""
         res = self._means(X)
         if len(res) == 1:
             m = res[0].mean

@@ -246,6 +246,62 @@ ABOVE, BELOW, EQUAL = 1, 2, 3
 """A clause's leave-one-out vote in `loo_level_stats` (0: the clause is gone)."""
 
 
+def cases_differ(codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None) -> bool:
+    """Whether some group of `groups` holds rows that differ (codes or label): cases of several
+    visits, where leaving a row's identical rows out (`duplicate_counts`) leaves the case's
+    other rows in — not replicas (`data.balance`), whose group is one row repeated."""
+    if groups is None or len(y) == 0:
+        return False
+    case = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    rows = np.unique(np.column_stack([case, np.asarray(y, np.int64), np.asarray(codes, np.int64)]),
+                     axis=0)
+    return len(rows) > int(case.max()) + 1
+
+
+def loo_case_stats(kb: KB, codes: np.ndarray, y: np.ndarray, cases: np.ndarray,
+                   weights: tuple[float, float] | None = None) -> LevelStats:
+    """`loo_level_stats` with each row's whole case left out (`cases`, one a row): every clause
+    inside the row loses the case's rows inside it and their positives, so another visit of
+    the same patient does not vote for the row's label (as `weighting.loo_means(cases=)`).
+    Cases are taken whole in chunks of about `TUNE_WORK` (row, subset) pairs, each chunk's
+    clauses looked up once (`relevant_pairs`). One-row cases give `loo_level_stats` exactly."""
+    n = len(codes)
+    y = np.asarray(y, np.int64)
+    L = int(kb.lengths.max(initial=0))
+    acc = (np.zeros((n, L + 1)), np.zeros((n, L + 1)), np.zeros((n, L + 1)),
+           np.full((n, L + 1), -np.inf), np.full((n, L + 1), np.inf))
+    if n == 0 or kb.n_learned == 0:
+        return LevelStats(*acc)
+    case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel().astype(np.int64)
+    order = np.argsort(case, kind="stable")
+    ends = np.append(np.flatnonzero(np.diff(case[order])) + 1, n)  # each case's end
+    step = max(1, TUNE_WORK // n_subsets(len(kb.features), L))
+    a = 0
+    while a < n:
+        b = int(ends[min(np.searchsorted(ends, a + step), len(ends) - 1)])
+        rows = order[a:b]
+        qi, ci = relevant_pairs(kb, codes[rows], n_jobs=1)
+        length = kb.lengths[ci]
+        qi, ci, length = qi[length > 0], ci[length > 0], length[length > 0]
+        r = rows[qi]
+        _, inv = np.unique(case[r] * np.int64(kb.n_learned) + ci, return_inverse=True)
+        inv = inv.ravel()
+        out_pos = np.bincount(inv, weights=y[r]).astype(np.int64)
+        vote, p = _loo_votes(kb.support[ci] - np.bincount(inv)[inv],
+                             kb.positives[ci] - out_pos[inv], weights)
+        cell = qi * (L + 1) + length
+        size = len(rows) * (L + 1)
+        for arr, v in zip(acc[:3], (ABOVE, BELOW, EQUAL)):
+            arr[rows] += np.bincount(cell, weights=vote == v, minlength=size).reshape(-1, L + 1)
+        for arr, v, fn, empty in ((acc[3], BELOW, np.maximum, -np.inf),
+                                  (acc[4], ABOVE, np.minimum, np.inf)):
+            local = np.full(size, empty)
+            fn.at(local, cell[vote == v], p[vote == v])
+            arr[rows] = fn(arr[rows], local.reshape(-1, L + 1))
+        a = b
+    return LevelStats(*acc)
+
+
 def _loo_votes(sup: np.ndarray, pos: np.ndarray, weights: tuple[float, float] | None
                ) -> tuple[np.ndarray, np.ndarray]:
     """(vote, p) of clauses with these counts once the row is left out: `ABOVE` / `BELOW` /
@@ -327,7 +383,8 @@ class LooCount:
         present = int((self.codes >= 0).sum(axis=1).max(initial=0))
         longest = present if cap is None else min(cap, present)
         if (not _tunable(y) or longest == 0 or n * n_subsets(F, longest) > TUNE_PAIR_BUDGET
-                or rows.inverse is None or len(rows.support) > WORK):
+                or rows.inverse is None or len(rows.support) > WORK
+                or cases_differ(self.codes, y, self.groups)):  # `tune`: `loo_case_stats`
             return None
         c = (np.ones(n, np.int64) if self.groups is None
              else duplicate_counts(self.codes, y, self.groups))
@@ -626,14 +683,22 @@ class TunedConfig:
         return self.min_len == 1 and self.prior_weight == 0 and self.max_len >= self.top
 
 
-def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0) -> np.ndarray | None:
+def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0,
+               cases: np.ndarray | None = None) -> np.ndarray | None:
     """The training rows (sorted positions) `tune` leaves out one by one: None for all of them,
-    a seeded sample when rows × subsets exceeds `TUNE_PAIR_BUDGET`."""
+    a seeded sample when rows × subsets exceeds `TUNE_PAIR_BUDGET` — with `cases` (each row's,
+    when `cases_differ`), of whole cases, so each sampled row's case is all there to leave out."""
     n_sub = n_subsets(len(kb.features), int(kb.lengths.max(initial=0)))
     if n_rows * n_sub <= TUNE_PAIR_BUDGET:
         return None
     keep = min(n_rows, max(50, TUNE_PAIR_BUDGET // n_sub))
-    return np.sort(np.random.default_rng(random_state).choice(n_rows, keep, replace=False))
+    rng = np.random.default_rng(random_state)
+    if cases is None:
+        return np.sort(rng.choice(n_rows, keep, replace=False))
+    case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel()
+    order = rng.permutation(int(case.max()) + 1)
+    took = np.cumsum(np.bincount(case)[order])
+    return np.flatnonzero(np.isin(case, order[: int(np.searchsorted(took, keep)) + 1]))
 
 
 def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
@@ -643,8 +708,9 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          stats: LevelStats | None = None) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
-    (one label per row) marks replicas: identical rows of one group are left out together
-    (None: each row alone). When rows × subsets exceeds `TUNE_PAIR_BUDGET` a random sample
+    (one label per row) marks replicas, identical rows of one group left out together, or
+    cases of several visits (`cases_differ`), each row's whole case left out
+    (`loo_case_stats`; None: each row alone). When rows × subsets exceeds `TUNE_PAIR_BUDGET` a random sample
     of the rows is left out (`loo_sample`; `sampled=True`: the rows given are that sample).
     `class_weights` (w_pos, w_neg): `kb` is the `weighted_class_kb` of these weights, and the
     sign test that guards the paper's configuration weighs rows by them too — on rare positives
@@ -655,15 +721,18 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
     prior = class_weights
     leave_out = (np.ones(len(y), np.int64) if groups is None
                  else duplicate_counts(codes, y, groups))
-    pick = None if sampled else loo_sample(kb, len(y), random_state)
-    if pick is not None or sampled:
+    cases = np.asarray(groups) if cases_differ(codes, y, groups) else None
+    pick = None if sampled else loo_sample(kb, len(y), random_state, cases)
+    if pick is not None or sampled or cases is not None:
         stats = None
     if pick is not None:
         codes, y, leave_out = codes[pick], y[pick], leave_out[pick]
+        cases = None if cases is None else cases[pick]
     if kb.n_learned == 0 or not _tunable(y):
         top = int(kb.lengths.max(initial=0))
         return TunedConfig(1, top, 0, float("nan"), float("nan"), len(y), top)
-    st = stats if stats is not None else loo_level_stats(kb, codes, y, leave_out, prior)
+    st = (loo_case_stats(kb, codes, y, cases, prior) if cases is not None
+          else stats if stats is not None else loo_level_stats(kb, codes, y, leave_out, prior))
     rw = 1.0 / leave_out if LOO_WEIGHTS == "sources" else np.ones(len(y))
     tw = rw * np.where(y == 1, prior[0], prior[1]) if prior is not None else rw
     L = st.above.shape[1] - 1

@@ -1056,6 +1056,41 @@ def test_lengths_in_metres_are_not_read_as_minutes():
     assert number_format(pd.Series(["45m", "2h 30m", "90m"], dtype=object)) == "duration"
 
 
+def test_a_unit_written_plural_or_short_is_one_unit_in_fit_and_predict():
+    """An export writes '80 kgs', '75 kilos' and '60 kg', or '3 years', '4 yrs' (tidy20: not one
+    unit, so the column was left out): one unit, read as numbers in its most used writing;
+    a later file writing it another way is read against the same cut points, while another
+    unit (lb against kg, ms against m) stays refused."""
+    rng = np.random.default_rng(20)
+    w = rng.integers(50, 110, 200)
+    spell = rng.choice(["kg", "kgs", "kilos", "KG"], 200, p=[0.5, 0.3, 0.1, 0.1])
+    cells = pd.Series([f"{v} {u}" for v, u in zip(w, spell)], dtype=object, name="weight")
+    assert number_format(cells) == "unit:kg"
+    assert np.array_equal(column_numbers(cells, "unit:kg"), w.astype(float))
+    for written, fmt, x in ((["3 years", "4 yrs", "2 yr", "1 year"], "unit:year", [3, 4, 2, 1]),
+                            (["5 mgs", "3 mg", "2.5 mg"], "unit:mg", [5, 3, 2.5]),
+                            (["150 lbs", "140 lb", "120 pounds", "130 lbs"], "unit:lbs",
+                             [150, 140, 120, 130])):
+        s = pd.Series(written, dtype=object)
+        assert number_format(s) == fmt and column_numbers(s, fmt).tolist() == x
+        assert unread_numbers(s) is None
+    for other in (["80 kg", "175 lb", "70 kg"], ["5 m", "3 ms", "2 m"]):
+        s = pd.Series(other, dtype=object)
+        assert number_format(s) is None and "more than one unit (2:" in unread_numbers(s)
+    frame = pd.DataFrame({"weight": cells, "y": np.where(w > 80, "heavy", "light")})
+    schema = infer_schema(frame, "y", "heavy")
+    assert schema.bins["weight"].number_format == "unit:kg" and schema.bins["weight"].cuts
+    cut = schema.bins["weight"].cuts[0]
+    new = pd.DataFrame({"weight": [f"{cut + 5:g} kgs", f"{cut - 5:g} Kilos", f"{cut + 1:g}kg"]})
+    read, notes = schema.reading_file(new)
+    assert notes == []
+    labels = read.bins["weight"].apply(new["weight"]).tolist()
+    assert labels == schema.bins["weight"].labels_of(np.array([cut + 5, cut - 5, cut + 1])).tolist()
+    with pytest.raises(DataError, match=r"column 'weight': this file writes it in lbs? .*convert "
+                                        r"the column to kg"):
+        schema.reading_file(pd.DataFrame({"weight": ["180 lbs", "150 lb"]}))
+
+
 def test_values_written_more_than_one_way_are_said_not_merged():
     """'True' / 'TRUE' and an accent encoded two ways are one text to a reader: kept apart (two
     values), and `spelling_variants` names them, the combining mark escaped."""

@@ -238,21 +238,37 @@ def test_a_column_cut_only_beside_another_is_cut_where_a_tree_splits_it():
 
 
 def test_the_interaction_tree_grows_on_a_seeded_sample_of_a_long_table(monkeypatch):
-    """Above `INTERACTION_ROWS` rows the tree grows on a seeded sample of them: the same cut
-    points on every fit of the same rows."""
+    """Above `INTERACTION_ROWS` rows the tree grows on a sample of them set by a seeded hash of
+    each row's content (`row_keys`): the same cut points on every fit of the same rows, and
+    on the same table with its rows shuffled (tidy20: the sample was of positions, so a
+    shuffled table got other cut points)."""
     import plx_core.discretize as D
 
     X, y = _xor(1500, 2)
+    X["kind"] = np.random.default_rng(4).choice(["p", "q", "r"], len(X))
     monkeypatch.setattr(D, "INTERACTION_ROWS", 600)
     first = Discretizer("mdlp", 4).fit(X, y).cuts_
     assert first == Discretizer("mdlp", 4).fit(X, y).cuts_
     assert abs(first["a"][0] - 0.3) < 0.15
-    # the sample (`interaction_rows`, which fit_dask takes too): 600 distinct rows in order,
-    # and the thresholds are the tree's on those rows alone
-    at = D.interaction_rows(1500)
-    assert len(at) == 600 and (np.diff(at) > 0).all() and at[-1] < 1500
-    assert np.array_equal(D.interaction_rows(500), np.arange(500))
-    M = X.to_numpy()
+    for seed in (0, 1, 2):
+        order = np.random.default_rng(seed).permutation(len(X))
+        assert Discretizer("mdlp", 4).fit(X.iloc[order], y[order]).cuts_ == first, seed
+    # the sample (`interaction_rows`, which fit_dask takes too): 600 distinct rows, and the
+    # thresholds are the tree's on those rows alone; a row's key is its content's
+    M = X[["a", "b", "c"]].to_numpy()
+    codes = np.unique(y, return_inverse=True)[1]
+    keys = D.row_keys(M, codes, [X["kind"]])
+    at = D.interaction_rows(keys)
+    assert len(at) == 600 == len(set(at)) and at.max() < 1500
+    assert (np.diff(keys[at].astype(np.float64)) >= 0).all()  # in key order
+    assert np.array_equal(D.interaction_rows(keys[:500]), np.arange(500))
+    order = np.random.default_rng(7).permutation(len(X))
+    assert np.array_equal(D.row_keys(M[order], codes[order], [X["kind"].iloc[order]]), keys[order])
+    twin = M.copy()
+    twin[0, 0] = -0.0 if twin[0, 0] == 0 else np.nextafter(twin[0, 0], 9)
+    assert D.row_keys(twin, codes)[0] != D.row_keys(M, codes)[0]
+    assert D.row_keys(M, codes, [X["kind"].where(X.index != 3, "s")])[3] != keys[3]
+    at = D.interaction_rows(D.row_keys(M, codes))  # interaction_cuts alone: numbers and label
     np.testing.assert_array_equal(D.interaction_cuts(M, y), D.interaction_cuts(M[at], y[at]))
 
 

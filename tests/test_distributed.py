@@ -290,6 +290,14 @@ def test_the_cluster_fit_cuts_a_limit_that_holds_within_a_category_as_in_memory(
                          positive="yes", variant="tuned")
         assert clf.cuts_ == ref.cuts_
         assert clf.kb_.to_text() == ref.kb_.to_text()
+    # the sample is set by the rows' content (`discretize.row_keys`): the table shuffled, in
+    # memory and on the cluster in other parts, has the same cut points (tidy20: positions)
+    shuffled = X.assign(label=y).sample(frac=1.0, random_state=5)
+    again = D.fit_dask(D.as_dask_frame(shuffled, npartitions=4), "label", positive="yes",
+                       variant="tuned")
+    mem = PLXClassifier(positive="yes", variant="tuned").fit(shuffled.drop(columns="label"),
+                                                             shuffled["label"])
+    assert again.cuts_ == mem.cuts_ == ref.cuts_
 
 
 def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):

@@ -918,6 +918,14 @@ def test_several_classes_count_the_rows_that_could_not_be_answered_not_the_class
         assert str(said[0]).startswith("2 row(s) could not be answered")
         assert ("e.g. row 0: class 'A': solver crashed; class 'B': status 'infeasible'"
                 in str(said[0]))
+    # the probabilities README describes: each class's mean over the row's sum, a failed
+    # class 0, so rows sum to 1 and the largest is predict's class even where a class failed
+    with pytest.warns(UnansweredRows):
+        proba, pred, b = clf.predict_proba(X.head(5)), clf.predict(X.head(5)), clf.bounds(X.head(5))
+    means = np.nan_to_num(np.column_stack([b[c]["mean"] for c in ("A", "B", "C")]))
+    assert np.allclose(proba.sum(axis=1), 1.0) and np.allclose(proba, means / means.sum(1)[:, None])
+    assert proba[0, 0] == proba[0, 1] == proba[3, 1] == 0.0
+    assert list(clf.classes_[proba.argmax(axis=1)]) == list(pred)
 
 
 def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_twin():

@@ -73,6 +73,72 @@ def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replica
             assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, (1.7, 0.3)]),
+       work=st.sampled_from([V.TUNE_WORK, 50]))
+def test_leave_one_case_out_equals_rebuilding_without_the_case(seed, weights, work):
+    """With cases of several visits (`groups`), a row's leave-one-out statistics are those of
+    the KB rebuilt without every row of its case (tidy20: only its identical rows left, so a
+    patient's other visits voted for its label), in chunks of whole cases or one."""
+    X, y, _ = mixed_table(seed, 60, 4)
+    cases = np.random.default_rng(seed).integers(0, 20, 60).astype(str)  # 1-7 visits a case
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    assert V.cases_differ(codes, y, cases)
+    V_work, V.TUNE_WORK = V.TUNE_WORK, work
+    try:
+        st_ = V.loo_case_stats(kb, codes, y, cases, weights)
+    finally:
+        V.TUNE_WORK = V_work
+    for i in (0, 3, 50):
+        same = cases == cases[i]
+        kb_i = direct_kb(X[~same], y[~same], positive=1)
+        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
+        lev = kb_i.lengths[b]
+        pos, sup = kb_i.positives[b], kb_i.support[b]
+        d = 2 * pos - sup if weights is None else pos * weights[0] - (sup - pos) * weights[1]
+        p = pos / sup if weights is None else V.reweighted_p(pos / sup, *weights)
+        for k in range(1, 5):
+            at = lev == k
+            assert st_.above[i, k] == (at & (d > 0)).sum()
+            assert st_.below[i, k] == (at & (d < 0)).sum()
+            assert st_.equal[i, k] == (at & (d == 0)).sum()
+            assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
+            assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+    # one row a case: plain leave-one-out; replicas (one row repeated a group): as before
+    one = V.loo_case_stats(kb, codes, y, np.arange(60).astype(str), weights)
+    plain = V.loo_level_stats(kb, codes, y, None, weights)
+    assert all(np.array_equal(getattr(one, f), getattr(plain, f))
+               for f in ("above", "below", "equal", "max_below", "min_above"))
+    assert not V.cases_differ(codes, y, np.arange(60)) and not V.cases_differ(codes, y, None)
+
+
+def test_the_tuned_fit_leaves_each_rows_whole_case_out():
+    """Visits of one patient share its label and a look of their own: left out one row at a
+    time, a patient's other visits vote for its label and the leave-one-out F1 flatters
+    (tidy20); `PLXClassifier.fit(groups=)` leaves the case out, as rebuilding without it."""
+    rng = np.random.default_rng(11)
+    n_cases, visits = 40, 4
+    look = rng.integers(0, 3, (n_cases, 3))  # each patient's own values of f0..f2
+    label = rng.random(n_cases) < 0.5  # the label is the patient's, the features say little
+    case = np.repeat(np.arange(n_cases), visits)
+    X = pd.DataFrame(look[case].astype(str), columns=["f0", "f1", "f2"])
+    X["f3"] = rng.integers(0, 2, len(case)).astype(str)
+    y = label[case].astype(int)
+    groups = case.astype(str)
+    alone = PLXClassifier(variant="tuned", positive=1).fit(X, y)
+    grouped = PLXClassifier(variant="tuned", positive=1).fit(X, y, groups=groups)
+    cfg = grouped.tuned_[0]
+    full = grouped.paper_kbs_[0]
+    codes = encode_rows(full, X)
+    w = V.balanced_weights(int(y.sum()), len(y))  # class_weight="balanced"
+    want = V.window_decisions(V.loo_case_stats(full, codes, y, groups, w), cfg.min_len,
+                              cfg.max_len, np.array([cfg.prior_weight]))[0]
+    assert np.array_equal(cfg.loo_pred, want)
+    # the leak: row-alone leave-one-out scores the patients' own labels back
+    assert alone.tuned_[0].loo_f1 > grouped.tuned_[0].loo_f1 + 0.1  # measured 0.81 / 0.65
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
        replicas=st.booleans(), values=st.sampled_from([3, 9]), max_len=st.sampled_from([None, 3]),
@@ -103,6 +169,8 @@ def check_loo_count(seed, weights, replicas, values, max_len):
     y[:2] = [0, 1]
     w = V.balanced_weights(int(y.sum()), n) if weights == "balanced" else weights
     groups = (np.arange(n) % 55).astype(str) if replicas else None
+    if replicas:  # replicas (as `data.balance` makes them): a row and its label repeated; a
+        y = y[np.arange(n) % 55]  # group of rows that differ is a case (`loo_case_stats`)
     loo = V.LooCount(y, groups, w)
     kb, _ = direct_kb_with_reason(X, y, positive=1, max_len=max_len, observe=loo)
     codes = encode_rows(kb, X)
