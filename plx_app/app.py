@@ -59,7 +59,10 @@ def main() -> None:
             n, f = ws.dataset.X.shape
             st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · class: {md(ws.class_name)}")
             if ws.kb is not None:
-                chosen = f" ({ws.model.name}, threshold {ws.threshold:g})" if ws.model else ""
+                chosen = (f" ({ws.model.name}, threshold {ws.threshold_said()})" if ws.model
+                          else f" (threshold {ws.threshold_said()})"
+                          if ws.kb_settings.threshold is not None
+                          else "")
                 st.caption(f"KB: {md(ws.kb_name + chosen)} · {len(ws.kb):,} clauses")
             else:
                 st.caption("KB: not built yet")

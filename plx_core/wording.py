@@ -583,11 +583,13 @@ def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
 
 
 def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
-                   balance: str, test_share: float | None = None, n_copies: int = 0) -> str:
+                   balance: str, test_share: float | None = None, n_copies: int = 0,
+                   learner: str = "rows") -> str:
     """How the rows were split and balanced, so that the counts shown add up: `n_rows` used,
     `n_train_rows` distinct training rows, `n_train` training rows after balancing (replicas
     included), `n_test` test rows, `n_copies` of them repeating a training row
-    (`data.split_copies`)."""
+    (`data.split_copies`). `learner` says what the model that answers learns from
+    (`learns_from_said`): "rows" the rows as balanced, "weighted" or "mix" plx's default."""
     share = f" ({test_share:.0%})" if test_share is not None else ""
     if balance == "before":
         text = (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
@@ -596,24 +598,53 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
     else:
         text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
                 f"testing{share}.")
-        extra = n_train - n_train_rows
-        if balance == "train" and extra > 0:
-            text += (f" Balancing the training part repeats {extra:,} rows of the smaller "
-                     f"class(es), so the KB learns from {n_train:,} training rows; the test part "
-                     f"keeps the true mix.")
+    if learner != "rows":
+        text += " " + learns_from_said(learner, n_train_rows, n_train, balance)
+    elif balance == "train" and n_train > n_train_rows:
+        text += (f" Balancing the training part repeats {n_train - n_train_rows:,} rows of the "
+                 f"smaller class(es), so the KB learns from {n_train:,} training rows; the test "
+                 f"part keeps the true mix.")
     if n_copies:
         text += (f" {n_copies:,} of the {n_test:,} test rows repeat a training row in every "
                  "feature column; the Evaluate page scores the others apart.")
     return text
 
 
-def rows_in_use(name: str, n_train_rows: int, n_train: int, n_test: int) -> str:
+LEARNERS = ("rows", "weighted", "mix")
+"""What the model that answers learns from: "rows" the training rows as balanced (repeated
+rows of the smaller class counted again); "weighted" plx's default, each training row once
+with the classes weighed equally (`class_weight="balanced"`, as `plx fit`); "mix" plx's
+default on the rows' own mix of classes (`class_weight=None`: the Data page's no balancing)."""
+
+
+def learns_from_said(learner: str, n_train_rows: int, n_train: int, balance: str) -> str:
+    """How plx's default handles the class imbalance, said where the split is: it weighs the
+    classes (or, with no balancing chosen, not) instead of learning from repeated rows, which
+    the other KB kinds and the baselines learn from."""
+    if learner == "mix":
+        return (f"With no balancing, plx's default learns the {n_train_rows:,} training rows' "
+                "own mix of classes (no class weights; plx fit weighs the classes equally).")
+    others = (f"; the other KB kinds and the baselines learn from the {n_train:,} rows "
+              f"balancing gives ({n_train - n_train_rows:,} repeated)"
+              if balance == "train" and n_train > n_train_rows else "")
+    return (f"plx's default learns from each of the {n_train_rows:,} training rows once and "
+            "weighs the classes equally instead of repeating rows (as plx fit)" + others
+            + (". The test part keeps the true mix." if balance == "train" else "."))
+
+
+def rows_in_use(name: str, n_train_rows: int, n_train: int, n_test: int,
+                learner: str = "rows") -> str:
     """`Now using t.csv: 490 training rows and 210 test rows`, the rows of the user's table
     (`n_train_rows` distinct), the balancing's repeats said apart (`n_train` with them) — so
-    that training and test add up to the table, never 902 + 210 of a 700-row file."""
+    that training and test add up to the table, never 902 + 210 of a 700-row file. Under
+    plx's default (`learner`, `LEARNERS`) how it weighs the classes instead."""
     rows = lambda n: "row" if n == 1 else "rows"  # noqa: E731 - digits kept: counts add up
     text = f"Now using {name}: {n_train_rows:,} training {rows(n_train_rows)} and {n_test:,} test {rows(n_test)}"
-    if n_train > n_train_rows:
+    if learner == "weighted":
+        text += " (plx's default weighs the classes equally instead of repeating rows)"
+    elif learner == "mix":
+        text += " (plx's default learns their own mix of classes: no balancing)"
+    elif n_train > n_train_rows:
         text += (f" (the KB learns from {n_train:,}: balancing repeats {n_train - n_train_rows:,} "
                  "training rows of the smaller class)")
     return text
@@ -885,6 +916,14 @@ def threshold_column_said() -> str:
             "base-rate clause so that their KB cuts ω(POS) at 0.5.")
 
 
+def threshold_in_use(threshold: float, own: float, chosen: bool) -> str:
+    """The decision threshold in use and whose it is: the user's (`chosen`, as `plx fit
+    --threshold`), said beside the model's `own`, or the model's own."""
+    if chosen and abs(threshold - own) > 1e-9:
+        return f"{threshold:g}, set by you (the model's own: {own:g})"
+    return f"{threshold:g}" + (", set by you" if chosen else "")
+
+
 def threshold_moved_sentence(own: float, threshold: float) -> str:
     """Why a fitted vote (`direct-vote`, `rule-vote`) answers at `threshold` while its row in
     the candidates table says `own`: `own` cuts the vote's probability; the fit moved it into
@@ -953,7 +992,7 @@ def advanced_lines(bounds: Any) -> list[str]:
 __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
-    "candidates_sentence", "threshold_column_said", "threshold_moved_sentence",
+    "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",
     "BASE_RATE_IF", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
     "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
@@ -963,5 +1002,5 @@ __all__ = [
     "other_side_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "support_for", "few_found_sentence", "one_class_part",
-    "semantics_name", "shapley_sentence", "split_sentence", "tie_groups", "ties_sentence",
+    "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

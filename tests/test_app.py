@@ -1152,7 +1152,10 @@ def test_data_page_label_suggestion_unlabelled_rows_and_counts():
     body = texts(at)
     n_train_rows = ws.X_train.index.nunique()
     assert f"{len(frame) - 2} rows: {n_train_rows} for training and {len(ws.X_test)} for testing" in body
-    assert f"so the KB learns from {len(ws.X_train)} training rows" in body
+    # plx's default answers: it weighs the classes, each row once; the repeats are the others'
+    assert (f"plx's default learns from each of the {n_train_rows} training rows once and "
+            "weighs the classes equally instead of repeating rows") in body
+    assert f"the other KB kinds and the baselines learn from the {len(ws.X_train)} rows" in body
 
 
 @pytest.mark.slow

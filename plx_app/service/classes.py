@@ -213,16 +213,7 @@ def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Expla
 
 def true_class(ws, inst: Instance) -> str | None:
     """The original class of the row the instance is (None: edited, or not a data row)."""
-    if inst.origin not in ("test", "train") or inst.row is None:
-        return None
-    if inst.row not in ws.raw.frame.index:
-        return None
-    v = ws.raw.frame.loc[inst.row, ws.settings.label]
-    if isinstance(v, pd.Series):
-        v = v.iloc[0]
-    if pd.isna(v):
-        return None
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+    return ws.recorded_label(inst)
 
 
 def answer_sentences(ca: ClassAnswer) -> list[str]:

@@ -83,10 +83,11 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
                 "method": ws.method, "explanation size k": k,
                 "bins per numeric column": s.bins, "discretisation": s.method,
                 "class balance": s.balance, "seed": s.seed}
-    key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, inst.label, int(k),
-           ws.answer_semantics, repr(rules))
+    truth = ws.recorded_label(inst)  # the row's own class (several classes: not 'not …')
+    key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, truth, int(k),
+           ws.answer_semantics, ws.threshold, repr(rules))
     return ws.results.get(key, lambda: case_report(
-        kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=inst.label, k=k,
+        kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=truth, k=k,
         semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
         threshold=ws.threshold, explained=_searched(ws),
         title=f"plx case report: {inst.title()}"))

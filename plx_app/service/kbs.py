@@ -49,6 +49,7 @@ class KBSettings:
     n_trees: int = 10  # forest
     max_depth: int | None = None  # trees
     random_state: int = 0
+    threshold: float | None = None  # the user's decision threshold (plx fit --threshold); None: the model's own
 
     def label(self) -> str:
         """The KB these settings build in the Build radio's words (`KB_KINDS`, one home), for
@@ -100,13 +101,14 @@ def build_kb(
     X: pd.DataFrame, y: pd.Series, positive: str, settings: KBSettings,
     progress: Callable[[float, str], None] | None = None,
     raw: tuple[pd.DataFrame, Mapping[str, Binning]] | None = None,
-    groups: pd.Series | None = None,
+    groups: pd.Series | None = None, class_weight: str | None = "balanced",
 ) -> tuple[KB, list[Tree], float, ModelChoice | None]:
     """Build a KB; returns (kb, trees (for tree kinds), seconds, the default's choice (kind
     "auto"; else None)). `progress(fraction, text)`. Kind "auto" fits on each training row
     once (`fit_default`), on `raw` when given: (X's rows with numbers as numbers, as `plx fit`
     fits them — `data.estimator_rows` —, how the Data page reads each binned column);
-    `groups`: each row's case (indexed as the table), kept on one side of its search's folds."""
+    `groups`: each row's case (indexed as the table), kept on one side of its search's folds;
+    `class_weight` the default's (`PLXClassifier`'s; None: the Data page's no balancing)."""
     say = progress or (lambda f, t: None)
     t0 = time.perf_counter()
     trees: list[Tree] = []
@@ -117,7 +119,7 @@ def build_kb(
         kb, trees, model = fit_default(rows[once], y[once], positive, settings.random_state,
                                        DASHBOARD_BUDGET, progress, formats,
                                        None if groups is None else
-                                       groups.loc[rows.index[once]].to_numpy())
+                                       groups.loc[rows.index[once]].to_numpy(), class_weight)
     elif settings.kind == "direct":
         say(0.05, "Counting every feature-value set of the training rows…")
         # the page's "no cap" is every length (direct_kb's None would pick a cap itself)

@@ -106,7 +106,7 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
                 memory_budget: int | None = None,
                 progress: Callable[[float, str], None] | None = None,
                 formats: Mapping[str, Binning] | None = None,
-                groups: np.ndarray | None = None,
+                groups: np.ndarray | None = None, class_weight: str | None = "balanced",
                 ) -> tuple[KB, list[Tree], ModelChoice]:
     """Fit `PLXClassifier()` (variant "auto") on the training rows; returns the KB that
     answers, the tree it answers with (redrawn from the same rows; empty for a Direct KB)
@@ -115,13 +115,15 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     replicated rows would, and replicas would stop its cross-validation. `formats`: how the
     Data page reads each binned column from text (the model's bins keep it, as `plx fit`'s).
     `progress(fraction, text)` is told the fit's phases, as `plx fit` tells them on stderr.
-    `groups`: each row's case (the Data page's case column), as `plx fit --case-column`."""
+    `groups`: each row's case (the Data page's case column), as `plx fit --case-column`;
+    `class_weight`: the estimator's ("balanced", its default; None on the Data page's no
+    balancing: the rows' own mix)."""
     say = progress or (lambda f, t: None)
     say(0.05, "Fitting plx's default: comparing the Direct KB and the trees on the training rows…")
     labels = y.astype(str)
     with collected() as noted:  # this session's notes only (sessions run in threads)
         est = PLXClassifier(positive=positive, random_state=random_state,
-                            memory_budget=memory_budget).fit(
+                            memory_budget=memory_budget, class_weight=class_weight).fit(
             X, labels, groups,
             progress=lambda f, t: say(0.05 + 0.6 * f, t[:1].upper() + t[1:] + "…"))
     said = tuple(dict.fromkeys(noted))

@@ -462,6 +462,21 @@ def case_column_named(frame: pd.DataFrame, label: str, schema: Schema) -> str | 
     return None if got is None else got[0]
 
 
+def case_candidates(frame: pd.DataFrame, label: str, schema: Schema) -> list[str]:
+    """The columns a user may name the case column where `case_column_named` reads none as one
+    (a visit's own outcome varies within a patient): those that may name cases
+    (`data.case_columns`: left out, or of many levels, or numbered like IDs) whose values
+    repeat, as `plx fit --case-column` takes them."""
+    left_out, kept = case_columns(schema, frame)
+    out = []
+    for c in dict.fromkeys([*left_out, *kept]):
+        if c == label or c not in frame.columns:
+            continue
+        if 2 <= frame[c].nunique(dropna=True) < frame[c].notna().sum():
+            out.append(c)
+    return out
+
+
 def case_groups(raw: RawTable, settings: DataSettings) -> pd.Series | None:
     """Each row's case (`settings.case_column`, as text; indexed as the table), or None; a
     column that is not there, the label, or a row without a case refused, naming it."""

@@ -204,7 +204,8 @@ class Workspace:
                 rows, _ = estimator_rows(schema, self.raw.frame, self.X_train)
                 raw = (rows, schema.bins)
             return build_kb(self.X_train, self.y_train, self.positive, settings, progress, raw,
-                            case_groups(self.raw, self.settings))
+                            case_groups(self.raw, self.settings),
+                            class_weight=None if self.settings.balance == "none" else "balanced")
 
         if self.raw.source != "builtin":
             return make()
@@ -332,7 +333,8 @@ class Workspace:
             raise ValueError(f"scope must be 'data', 'kb' or 'answer', not {scope!r}")
         kb_key = view.key if view is not None else (self.kb_key, self.rules_key())
         base = (kind, self.data_key, kb_key)
-        return base + parts if scope == "kb" else base + (self.semantics, self.method, *parts)
+        return base + parts if scope == "kb" else base + (self.semantics, self.method,
+                                                          self.threshold, *parts)
 
     def cached(self, kind: str, *parts: Hashable, make: Callable[[], Any], scope: str = "answer",
                view: KBView | None = None) -> Any:
@@ -347,9 +349,53 @@ class Workspace:
 
     @property
     def threshold(self) -> float:
-        """The decision threshold that answers: the default's chosen one (kind "auto"), else
-        the paper's 0.5 (positive iff the mean of the bounds is above it)."""
+        """The decision threshold that answers on every page: the user's (`set_threshold`),
+        else the model's own (positive iff the mean of the bounds is above it)."""
+        own = self.kb_settings.threshold
+        return own if own is not None else self.own_threshold
+
+    @property
+    def own_threshold(self) -> float:
+        """The model's own threshold: the default's chosen one (kind "auto"), else the paper's 0.5."""
         return self.model.threshold if self.model is not None else THRESHOLD
+
+    def set_threshold(self, threshold: float | None) -> None:
+        """Decide at `threshold` on every page, as `plx fit --threshold` (None: the model's own
+        again); kept with the KB settings, so a project saves it and a refresh keeps it."""
+        if threshold is not None:
+            threshold = round(float(threshold), 4)
+            if not 0.0 <= threshold < 1.0:
+                raise DataError(f"the decision threshold must be in [0, 1), not {threshold:g}")
+        self.kb_settings = replace(self.kb_settings, threshold=threshold)
+
+    def recorded_label(self, inst: Any) -> str | None:
+        """The class the table records for the data row `inst` is (None: an edited instance):
+        with several classes the row's own ('asthma'), not the 'not pneumonia' the binary KB
+        learns, so that every page and the case report name the class the clinician wrote."""
+        if inst is None or inst.origin not in ("test", "train") or inst.row is None:
+            return None
+        if inst.row not in self.raw.frame.index or self.settings.label not in self.raw.frame:
+            return inst.label
+        v = self.raw.frame.loc[inst.row, self.settings.label]
+        if isinstance(v, pd.Series):
+            v = v.iloc[0]
+        if is_missing(v):
+            return inst.label
+        return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+    @property
+    def learner(self) -> str:
+        """What the model that answers learns from (`wording.LEARNERS`): plx's default weighs
+        the classes (or not, with no balancing chosen); the other kinds learn from the rows
+        as balanced."""
+        if self.kb_settings.kind != "auto":
+            return "rows"
+        return "mix" if self.settings.balance == "none" else "weighted"
+
+    def threshold_said(self) -> str:
+        """The threshold in use in words, whose it is (the sidebar, the Knowledge base page)."""
+        return wording.threshold_in_use(self.threshold, self.own_threshold,
+                                        self.kb_settings.threshold is not None)
 
     @property
     def answer_semantics(self) -> str:

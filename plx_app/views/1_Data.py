@@ -23,6 +23,7 @@ from plx_app.service.tables import (
     CUT_METHODS,
     ENCODINGS,
     UPLOAD_TYPES,
+    case_candidates,
     case_column_named,
     upload_limits,
 )
@@ -45,7 +46,7 @@ c3.metric("Positive class", ws.positive)
 c4.metric("Train / test rows", f"{ws.n_train_rows} / {len(ws.X_test)}")
 st.caption(md(wording.split_sentence(n_rows, ws.n_train_rows, len(ws.X_train),
                                      len(ws.X_test), ws.settings.balance, ws.settings.test_size,
-                                     n_copies=int(ws.copies()[0].sum()))))
+                                     n_copies=int(ws.copies()[0].sum()), learner=ws.learner)))
 
 st.subheader("1. Choose a table")
 SOURCES = ["Built-in", "Shared data set", "Upload a CSV"]
@@ -177,6 +178,7 @@ overview_box = st.empty()  # drawn below, once the features are chosen
 # the automatic choice: what infer_schema keeps and which columns it reads as numbers
 auto_feats, auto_num, auto_excluded, auto_grouped = [c for c in cols if c != label], [], {}, {}
 case_named = None  # the column the several-rows-a-case note names
+case_pick: list[str] = []  # the columns the user may name the case column, when none is named
 try:
     from plx_core.data import grouped_said, infer_schema
 
@@ -188,6 +190,7 @@ try:
     auto_grouped = {c: grouped_said(kept, int(raw.frame[c].nunique()), s=raw.frame[c])
                     for c, kept in auto.grouped.items()}
     case_named = case_column_named(raw.frame, label, auto)
+    case_pick = [] if case_named else case_candidates(raw.frame, label, auto)
 except (PLXError, ValueError):
     pass
 if same and label == base.label and base.features is not None:
@@ -210,7 +213,21 @@ if auto_grouped:
                   + "."))
 case_offer = base.case_column if same and label == base.label and base.case_column else case_named
 case_column = None
-if case_offer is not None and case_offer in cols and case_offer != label:
+if case_named is None and case_pick:
+    # no column reads like one (a visit's own outcome varies within a patient): name it
+    NONE = "(none: each row is its own case)"
+    saved = base.case_column if same and label == base.label else None
+    options = [NONE, *case_pick]
+    chosen = st.selectbox(
+        "Several rows a case? The case column", options,
+        index=options.index(saved) if saved in options else 0, key=f"data_caseof_{fp}_{label}",
+        help="A column naming each row's case (a patient with one row a visit), as plx fit "
+             "--case-column: it is no feature, the test rows are whole cases, and plx's default "
+             "keeps a case's rows on one side of the folds it scores its candidates on.")
+    if chosen != NONE:
+        case_column = chosen
+        features = [c for c in features if c != case_column]
+elif case_offer is not None and case_offer in cols and case_offer != label:
     if st.checkbox(f"Several rows a case: use {md(case_offer)} as the case column",
                    value=bool(same and base.case_column == case_offer),
                    key=f"data_case_{fp}_{label}",
@@ -252,10 +269,12 @@ BAL = {"train": "balance the training part",
        "none": "no balancing"}
 balance = s3.selectbox("Class balance", list(BAL), index=list(BAL).index(base.balance),
                        format_func=BAL.get, key="data_balance",
-                       help="Balancing repeats rows of the smaller class(es). 'Balance the training "
-                            "part' keeps the test part's true mix; 'balance all, then split' is the "
-                            "paper's protocol (repeated rows can land on both sides: optimistic "
-                            "scores).")
+                       help="Balancing repeats rows of the smaller class(es) for the paper's KB "
+                            "kinds and the baselines; plx's default weighs the classes equally "
+                            "instead (as plx fit), and with 'no balancing' learns the rows' own "
+                            "mix. 'Balance the training part' keeps the test part's true mix; "
+                            "'balance all, then split' is the paper's protocol (repeated rows can "
+                            "land on both sides: optimistic scores).")
 
 settings = DataSettings(
     label=label, positive=positive, features=tuple(features),
@@ -300,7 +319,7 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
         # rerun so that the whole page (the "In use" header first) shows the new data
         st.session_state["data_done"] = (
             wording.rows_in_use(ws.dataset.name, ws.n_train_rows, len(ws.X_train),
-                                len(ws.X_test))
+                                len(ws.X_test), ws.learner)
             + f"; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
             f"{ws.build_seconds:.2f} s" + (f": it answers with {ws.model.name}, decision "
                                            f"threshold {ws.threshold:g}." if ws.model else "."),

@@ -60,7 +60,8 @@ else:
     max_depth = None if md_ == 0 else int(md_)
     if kind == "forest":
         n_trees = k2.slider("Trees in the forest", 2, 50, int(cur.n_trees), key="kb_n_trees")
-settings = KBSettings(kind, max_len if kind == "direct" else None, n_trees, max_depth, cur.random_state)
+settings = KBSettings(kind, max_len if kind == "direct" else None, n_trees, max_depth,
+                      cur.random_state, cur.threshold)  # a threshold set on Evaluate stays
 
 if st.button("Build", type="primary", key="kb_build"):
     with Progress("Building…") as bar, guard("Building the KB"):
@@ -93,7 +94,9 @@ def model_panel(model: ModelChoice) -> None:
         st.markdown(md(said))
     pos = wording.class_names(ws.class_name)[0]
     st.markdown(md(f"It calls a row {pos} when the middle of its support for {pos} is above "
-                   f"{model.threshold:g} (support runs from 0, ruled out, to 1, certain)."))
+                   f"{ws.threshold:g} (support runs from 0, ruled out, to 1, certain)"
+                   + (f": the threshold you set on the Evaluate page; the model's own is "
+                      f"{model.threshold:g}." if ws.threshold != model.threshold else ".")))
     with st.expander("Details: the choice as plx fit reports it, and every candidate's score"):
         st.caption(md(f"Answering: {model.name} ({model.chosen}), decision threshold "
                       f"{model.threshold:g} on the mean of the ω(POS) bounds, "

@@ -205,14 +205,15 @@ with guard("Answering the query"):
         a = st.columns(2)
         a[0].metric("Decision", word, help=md(f"A tie at exactly {ws.threshold:g} is reported "
                                               f"as {neg_name}"))
-        a[1].metric("True label", "unknown" if shown.label is None else shown.label)
+        truth = ws.recorded_label(shown)  # the row's own class, 'asthma', not 'not pneumonia'
+        a[1].metric("True label", "unknown" if truth is None else truth)
         sup = st.columns(2)
         sup[0].metric(SUPPORT_LOW, f"{b.lower:.3f}",
                     help=md(f"The least support the rules leave for {pos_name} (lower bound): 0 rules it out, 1 makes it certain"))
         sup[1].metric(SUPPORT_HIGH, f"{b.upper:.3f}",
                     help=md(f"The most support the rules leave for {pos_name} (upper bound)"))
         st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
-                                               truth=shown.label, positive_value=ws.positive,
+                                               truth=truth, positive_value=ws.positive,
                                                threshold=ws.threshold)))
         if st.session_state.pop("q_first", False):
             st.info("This first row is one plx decides correctly and confidently. Pick any "

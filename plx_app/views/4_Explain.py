@@ -65,7 +65,8 @@ inst = ws.selected
 known = inst.known()
 st.caption(md(f"Instance: {inst.title()} — "
               + ", ".join(condition_text(f, v) for f, v in known.items())
-              + (f" — true label {inst.label}" if inst.label is not None else "")))
+              + (f" — true label {truth}" if (truth := ws.recorded_label(inst)) is not None
+                 else "")))
 st.page_link(page("3_Query.py"), label="Pick another instance on the Query page", icon=":material/help:")
 if others := list((ws.dataset.schema.label_map or {}) if ws.dataset.schema else ()):
     st.caption(md(wording.explained_class_sentence(ws.class_name, others)))  # several classes
@@ -197,7 +198,8 @@ if mode == "Two instances":
             explanation_block(inst.as_dict(), k, key="x_a", title=f"A: {inst.title()}", order=order)
         with c2:
             explanation_block(inst2.as_dict(), k, key="x_b",
-                              title=f"B: {inst2.title()} (label {inst2.label})", order=order)
+                              title=f"B: {inst2.title()} (label {ws.recorded_label(inst2)})",
+                              order=order)
 
 elif mode == "One instance across k":
     with guard("Comparing across k"):

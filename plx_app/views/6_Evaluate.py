@@ -43,6 +43,13 @@ from plx_core.plots import (
 ws = page_setup()
 st.title("Evaluate")
 
+
+def _own_threshold() -> None:
+    """Answer at the model's own threshold again, the slider with it."""
+    ws.set_threshold(None)
+    st.session_state.pop("ev_threshold", None)  # the slider starts again at the threshold in use
+
+
 require_kb(ws)
 
 label = ws.kb_name
@@ -79,16 +86,26 @@ with guard("Showing the scores"):
 # confusion table side by side (one screen at 1024x768), the curves right under them
 st.subheader("Decision threshold: ROC and precision–recall")
 st.caption(md(f"plx calls a row {ws.class_name} when the middle of its support is above the "
-              f"threshold ({ws.threshold:g} for the KB in use; 0.5 is the paper's rule, plx's "
-              "default chooses its own on the training rows). Move the threshold to trade "
+              f"threshold ({ws.threshold_said()} for the KB in use; 0.5 is the paper's rule, "
+              "plx's default chooses its own on the training rows). Move the threshold to trade "
               "sensitivity (finding every positive) against specificity (not raising false "
               "alarms); the curves show every threshold at once, the orange point the one chosen. "
-              "This view does not change the decisions on the other pages."))
+              "Moving it changes no other page until you press \"Decide at … on every page\" "
+              "(as plx fit --threshold)."))
 with guard("Drawing the ROC and precision–recall curves"):
     left, right = st.columns(2)
     with left:
         threshold = st.slider("Decision threshold (on the middle of the support)", 0.0, 0.99,
                               float(ws.threshold), 0.01, key="ev_threshold")
+        use = st.container(horizontal=True)
+        if abs(threshold - ws.threshold) > 1e-9:
+            use.button(f"Decide at {threshold:.2f} on every page", key="ev_threshold_use",
+                       on_click=ws.set_threshold, args=(threshold,),
+                       help="Query, Explain, Rules, Evaluate and the case report then answer at "
+                            "this threshold; the project keeps it (plx fit --threshold).")
+        if ws.kb_settings.threshold is not None:
+            use.button(f"Back to the model's own threshold ({ws.own_threshold:g})",
+                       key="ev_threshold_own", on_click=_own_threshold)
         cv, _, _ = ws_curves(ws, "test")
         at_t = ws_at_threshold(ws, threshold, "test")
         t = st.columns(2)

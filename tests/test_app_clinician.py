@@ -1,0 +1,156 @@
+"""What a clinician with a new table checks, without a browser: the decision threshold is a
+control (`Workspace.set_threshold`, the Evaluate page's "Decide at … on every page", as
+`plx fit --threshold`) that every answer follows and the project keeps; the class imbalance
+handling of plx's default is said as it is done (class weights, not repeated rows; none when
+the user chooses no balancing); a row of a several-class label shows its own class."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_app.service import instance_from_row, new_workspace, read_upload, use_data
+from plx_app.service.explain import ws_explain
+from plx_app.service.insight import ws_case_report
+from plx_app.service.projects import create_project, open_project, sync
+from plx_core import wording
+from plx_core.errors import DataError
+from plx_core.store import Store
+
+
+def rare_events(n: int = 400, seed: int = 3) -> bytes:
+    """A clinic's export: ~8% 'event' rows, more of them when old with a high CRP."""
+    r = np.random.default_rng(seed)
+    age = r.integers(20, 90, n)
+    crp = np.round(np.exp(r.normal(1.5, 1, n)), 1)
+    risk = 0.05 * (age - 55) + 0.3 * np.log(crp) + r.normal(0, 1, n)
+    f = pd.DataFrame({"age": age, "crp": crp, "smoker": r.choice(["yes", "no"], n),
+                      "outcome": np.where(risk > np.quantile(risk, 0.92), "event", "no event")})
+    return f.to_csv(index=False).encode()
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(home=tmp_path)
+    yield s
+    s.close()
+
+
+def test_a_threshold_set_answers_on_every_page_and_is_saved(store):
+    raw = read_upload(rare_events(), "events.csv")
+    pid = create_project(store, "Events")
+    ws, lk, _ = open_project(store, pid)
+    use_data(ws, raw, replace(raw.defaults, positive="event"))
+    ws.ensure_kb()
+    own = ws.threshold
+    before = ws.decisions("test")
+    low = round(float(np.quantile(before["lower"] + before["upper"], 0.5) / 2), 2)
+    assert low < own  # half the test rows above it: more flagged than at the model's own
+    ws.set_threshold(low)
+    after = ws.decisions("test")  # not the cached answers at the old threshold
+    assert ws.threshold == low and ws.own_threshold == own
+    pos_before, pos_after = before["decision"] == "POS", after["decision"] == "POS"
+    assert pos_after.sum() > pos_before.sum()
+    flipped = after.index[pos_after & ~pos_before][0]
+    values = ws.X_test.loc[flipped].to_dict()
+    assert ws.decision_word(ws.query(values)) == "POS"
+    assert ws_explain(ws, values, 1).positive  # the side it now decides
+    assert ws.threshold_said() == f"{low:g}, set by you (the model's own: {own:g})"
+
+    assert sync(ws, lk, "Ann") == ["data and settings"]
+    ws2, _, notes = open_project(store, pid)  # a browser refresh opens the project again
+    assert notes == [] and ws2.threshold == low
+    assert (ws2.decisions("test")["decision"] == "POS").sum() == pos_after.sum()
+
+    ws2.set_threshold(None)
+    assert ws2.threshold == own and ws2.threshold_said() == f"{own:g}"
+    with pytest.raises(DataError, match=r"decision threshold must be in \[0, 1\), not 1\.5"):
+        ws2.set_threshold(1.5)
+    assert ws2.threshold == own  # nothing changed by the refused value
+
+
+def test_the_imbalance_handling_is_said_as_plx_default_does_it():
+    raw = read_upload(rare_events(), "events.csv")
+    balanced = new_workspace(raw, replace(raw.defaults, positive="event"), build=True)
+    assert balanced.learner == "weighted" and len(balanced.X_train) > balanced.n_train_rows
+    said = wording.split_sentence(400, balanced.n_train_rows, len(balanced.X_train),
+                                  len(balanced.X_test), "train", 0.3, learner=balanced.learner)
+    # it learns each row once, weighing the classes: never "the KB learns from" the repeats
+    assert "the KB learns from" not in said
+    assert (f"plx's default learns from each of the {balanced.n_train_rows} training rows once "
+            "and weighs the classes equally instead of repeating rows") in said
+    done = wording.rows_in_use("events.csv", balanced.n_train_rows, len(balanced.X_train),
+                               len(balanced.X_test), balanced.learner)
+    assert done.endswith("(plx's default weighs the classes equally instead of repeating rows)")
+
+    # no balancing is what the model does too: the rows' own mix, no class weights
+    mix = new_workspace(raw, replace(raw.defaults, positive="event", balance="none"), build=True)
+    assert mix.learner == "mix"
+    assert "own mix of classes" in wording.split_sentence(
+        400, mix.n_train_rows, len(mix.X_train), len(mix.X_test), "none", learner=mix.learner)
+    support = [w.decisions("test")["mean"].mean() for w in (balanced, mix)]
+    assert support[1] < 0.15 < support[0]  # unweighted, an 8% class gets about its base rate
+
+
+def test_a_row_of_a_several_class_label_shows_its_own_class():
+    r = np.random.default_rng(21)
+    n = 300
+    cls = r.choice(["asthma", "copd", "pneumonia", "healthy", "heart failure"], n)
+    frame = pd.DataFrame({"temp": np.round(36.8 + 1.5 * (cls == "pneumonia")
+                                           + r.normal(0, 0.4, n), 1),
+                          "wheeze": np.where(np.isin(cls, ["asthma", "copd"]), "yes", "no"),
+                          "diagnosis": cls})
+    raw = read_upload(frame.to_csv(index=False).encode(), "five.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="pneumonia"), build=True)
+    row = next(i for i in ws.X_test.index if raw.frame.loc[i, "diagnosis"] == "copd")
+    inst = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    assert inst.label == "not pneumonia"  # what the KB of pneumonia against the rest learns
+    assert ws.recorded_label(inst) == "copd"  # what the Query, Explain pages and report show
+    report = ws_case_report(ws, inst, 1)
+    assert "The recorded label is copd: plx is" in report
+    assert "The recorded label is not pneumonia" not in report
+
+
+def visit_falls(patients: int = 120, seed: int = 22) -> bytes:
+    """One row a visit, 1–5 visits a patient 'P0001'…; a fall recorded at each visit (its own
+    outcome, so no column reads as several rows a case by itself)."""
+    r = np.random.default_rng(seed)
+    n = r.integers(1, 6, patients)
+    frail = np.repeat(r.random(patients) < 0.3, n)
+    m = int(n.sum())
+    return pd.DataFrame({
+        "patient": np.repeat([f"P{i:04d}" for i in range(patients)], n),
+        "gait_speed": np.round(r.normal(np.where(frail, 0.8, 1.2), 0.2), 2),
+        "lives_alone": r.choice(["yes", "no"], m),
+        "fall": np.where((frail & (r.random(m) < 0.5)) | (r.random(m) < 0.08), "yes", "no"),
+    }).to_csv(index=False).encode()
+
+
+def test_the_data_page_lets_a_case_column_be_named_when_none_reads_as_one():
+    # plx fit --case-column takes any column; the page offered only one whose rows all share
+    # their case's label, so a table of visits with each visit's own outcome had no way to it
+    from app_util import classic_workspace
+    from test_app import errors, run, texts
+
+    at = run("plx_app/views/1_Data.py", classic_workspace(build=False).fork())
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("visits.csv", visit_falls(), "text/csv")).run()
+    pos_key = next(s for s in at.session_state if str(s).startswith("data_pos_"))
+    at.selectbox(key=pos_key).set_value("yes").run()
+    key = next(s for s in at.session_state if str(s).startswith("data_caseof_"))
+    box = at.selectbox(key=key)
+    assert box.value.startswith("(none") and "patient" in box.options  # offered, not assumed
+    box.set_value("patient").run()
+    assert not at.exception and not errors(at)
+    assert "Column 'patient' names each row's case (120 cases)" in texts(at)
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at)
+    ws = at.session_state["ws"]
+    assert ws.settings.case_column == "patient" and "patient" not in ws.features
+    patient = ws.raw.frame["patient"]
+    assert not set(patient.loc[ws.X_train.index]) & set(patient.loc[ws.X_test.index])
+    said = " ".join(texts(at).split())
+    assert "plx's default weighs the classes equally instead of repeating rows" in said
