@@ -3,8 +3,9 @@ numeric column (`discretize="quantile", max_bins=8`) — with each fit's test F1
 out-of-fold F1 (`selection_.scores`) and chosen candidate, and the test F1 of the binning whose
 out-of-fold F1 is higher: what a model search that also raced the grid would answer.
 
-python benchmarks/adhoc/ratio20/grid_choice.py fam|set KEY RUNS OUT.csv
-(fam: a family of unseen19 / ratio20, split on its 0/1 label; set: a compare set, its splits.)
+python benchmarks/adhoc/ratio20/grid_choice.py fam|set KEY RUNS OUT.csv [SEED]
+(fam: a family of unseen19 / ratio20, split on its 0/1 label, its table drawn with SEED,
+default 0; set: a compare set, its splits.)
 """
 import sys
 import time
@@ -25,7 +26,7 @@ from plx_core.estimator import PLXClassifier  # noqa: E402
 warnings.simplefilter("ignore")
 src, key, runs, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 if src == "fam":
-    X, y, pos = FAMILIES[key]()
+    X, y, pos = FAMILIES[key](int(sys.argv[5])) if len(sys.argv) > 5 else FAMILIES[key]()
     yb = (y.astype(str).to_numpy() == pos).astype(int)
     splits = list(StratifiedShuffleSplit(runs, test_size=0.3, random_state=0).split(X, yb))
     max_len = None
