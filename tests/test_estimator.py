@@ -632,6 +632,15 @@ def test_a_positive_written_otherwise_is_named():
         PLXClassifier(positive="YES").fit(X, ["yes", "no"] * 4)
 
 
+@pytest.mark.parametrize("positive, labels, meant", [("yes", ["Y", "N"], "Y"),
+                                                     ("False", ["T", "F"], "F")])
+def test_a_positive_written_as_the_labels_letter_is_named(positive, labels, meant):
+    # labels exported as Y / N and positive="yes": the error listed ['N', 'Y'] and said no more
+    X = pd.DataFrame({"a": list("xyxyxyxy")})
+    with pytest.raises(DataError, match=rf"positive='{positive}' .*did you mean '{meant}'"):
+        PLXClassifier(positive=positive).fit(X, labels * 4)
+
+
 def test_an_integer_code_beside_a_float_column_keeps_its_values():
     # a 0–4 code beside a float column became the categories "0.0" … "4.0" (scikit-learn's
     # validation cast the table to floats), where `plx fit` on the same table says "3"
