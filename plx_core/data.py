@@ -1398,6 +1398,15 @@ def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
                     np.where(side > 0, np.nextafter(x, np.inf), x))
 
 
+def censored_shown(values: pd.Series, side: np.ndarray) -> str:
+    """A column's censored cells (`censored_sides`' `side` not 0) as the texts it writes, most
+    frequent first, with their counts: "'<0.1' ×82, '>500' ×3" — the column's own, never an
+    example's."""
+    texts = as_strings(values[side != 0]).str.strip().value_counts()
+    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
+    return shown + (f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else "")
+
+
 def censored_said(values: pd.Series, binning: Binning) -> str | None:
     """How a column's censored cells were read (`Binning.censored`, or as `Binning.apply`
     reads them in new rows of a column that had none at fit): how many, as which text, and
@@ -1413,11 +1422,8 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
         return None
     x = _numbers(bounds, binning.number_format)[0]
     cuts = np.asarray(binning.cuts, dtype=float)
-    texts = as_strings(values[side != 0]).str.strip().value_counts()
-    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
-    more = f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else ""
-    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({shown}{more}) read just "
-           "past it: each in the bin that holds the values next to its bound on its side")
+    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({censored_shown(values, side)}) "
+           "read just past it: each in the bin that holds the values next to its bound on its side")
     if len(cuts):
         unsure = ((side < 0) & (x > cuts.min())) | ((side > 0) & (x < cuts.max()))
         if unsure.any():

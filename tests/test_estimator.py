@@ -1093,6 +1093,19 @@ def test_a_dataframe_column_of_censored_lab_values_says_how_to_read_them():
     assert "crp" not in clf.excluded_ and clf.score(X, y) > 0.9
 
 
+def test_the_censored_hint_names_the_columns_own_bounds():
+    # the hint showed '<5', '≥ 2000' (an example) for a column that writes '<0.1' and '>500'
+    rng = np.random.default_rng(155)
+    v = rng.lognormal(1.0, 2.0, 300)
+    text = np.where(v < 0.1, "<0.1", np.where(v > 500, ">500", np.char.mod("%.2f", v)))
+    X = pd.DataFrame({"tox": text, "ward": rng.choice(["A", "B"], 300)})
+    n_low, n_high = int((text == "<0.1").sum()), int((text == ">500").sum())
+    with pytest.warns(UserWarning) as said:
+        PLXClassifier(positive="yes").fit(X, np.where(v > 3, "yes", "no"))
+    hint = next(str(w.message) for w in said if "'tox'" in str(w.message))
+    assert f"'<0.1' ×{n_low}, '>500' ×{n_high}" in hint and "'<5'" not in hint, hint
+
+
 def test_a_ticked_box_column_is_learned_from_and_said():
     """'x' or empty, the empty cells unknown: the rows with 'x' still carry evidence, so the
     column is kept (left out as 'constant', trial16's held-out F1 was 0.49-0.57 against
