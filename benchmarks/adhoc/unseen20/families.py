@@ -175,3 +175,25 @@ def time_of_day(seed=0, n=1500):
 FAMILIES = {f.__name__: f for f in (rare1, categories9, id_leak, id_only, messy_values,
                                     label_variants, heavy_missing, dup_const, tiny, wide, ushape,
                                     time_of_day)}
+
+
+def time_of_day_converted(seed=0, n=1500):
+    """`time_of_day` after the user follows plx's hint: the arrival through
+    pd.to_datetime(s, format='%H:%M').dt.time (plx fit reads the text so itself)."""
+    X, y, pos = time_of_day(seed, n)
+    return X.assign(arrival=pd.to_datetime(X["arrival"], format="%H:%M").dt.time), y, pos
+
+
+def messy_values_converted(seed=0, n=1500):
+    """`messy_values` after the user follows plx's hints: the censored toxin, the income with
+    thousands separators and the percentages through plx_core.data.column_numbers."""
+    from plx_core.data import column_numbers
+
+    X, y, pos = messy_values(seed, n)
+    return X.assign(toxin=column_numbers(X["toxin"].where(X["toxin"] != "ND"), censored=True),
+                    income=column_numbers(X["income"], "thousands"),
+                    o2_sat=column_numbers(X["o2_sat"], "percent")), y, pos
+
+
+FAMILIES["time_of_day_converted"] = time_of_day_converted
+FAMILIES["messy_values_converted"] = messy_values_converted
