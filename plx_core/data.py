@@ -741,6 +741,10 @@ is read as ISO dates."""
 #: 17:45:10, 8:30 pm → minutes since midnight) and "duration" (2h 30m, 45 min, 1.5h, 90s →
 #: minutes). Binned like numbers, their bins labelled in the same writing (<08:30, ≥2h 30m).
 CLOCK_FORMATS = ("time", "duration")
+CLOCK_HOLDS = {"time": "holds times of day like 08:30 or 10:30 PM, read as minutes since midnight",
+               "duration": "holds lengths of time like 2h 30m or 2:30:00, read as minutes"}
+"""What a column of each `CLOCK_FORMATS` holds, as a cell that is none is told (not "the
+column is numeric": the user wrote times, not numbers)."""
 _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[0-5]\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\.?"
 _DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
                   "s": r"s|secs?|seconds?"}
@@ -1394,6 +1398,15 @@ def nudged(x: np.ndarray, side: np.ndarray) -> np.ndarray:
                     np.where(side > 0, np.nextafter(x, np.inf), x))
 
 
+def censored_shown(values: pd.Series, side: np.ndarray) -> str:
+    """A column's censored cells (`censored_sides`' `side` not 0) as the texts it writes, most
+    frequent first, with their counts: "'<0.1' ×82, '>500' ×3" — the column's own, never an
+    example's."""
+    texts = as_strings(values[side != 0]).str.strip().value_counts()
+    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
+    return shown + (f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else "")
+
+
 def censored_said(values: pd.Series, binning: Binning) -> str | None:
     """How a column's censored cells were read (`Binning.censored`, or as `Binning.apply`
     reads them in new rows of a column that had none at fit): how many, as which text, and
@@ -1409,11 +1422,8 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
         return None
     x = _numbers(bounds, binning.number_format)[0]
     cuts = np.asarray(binning.cuts, dtype=float)
-    texts = as_strings(values[side != 0]).str.strip().value_counts()
-    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
-    more = f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else ""
-    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({shown}{more}) read just "
-           "past it: each in the bin that holds the values next to its bound on its side")
+    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({censored_shown(values, side)}) "
+           "read just past it: each in the bin that holds the values next to its bound on its side")
     if len(cuts):
         unsure = ((side < 0) & (x > cuts.min())) | ((side > 0) & (x < cuts.max()))
         if unsure.any():
@@ -1745,7 +1755,9 @@ class Binning:
             i = int(np.flatnonzero(bad)[0])
             written = ("" if self.number_format == "plain" else
                        f", written as {number_format_words(self.number_format).split(' (')[0]}")
-            what = "a date" if is_date_format(self.number_format) else "a number"
+            what = ("a date" if is_date_format(self.number_format) else
+                    {"time": "a time of day", "duration": "a length of time"}.get(
+                        self.number_format, "a number"))
             odd = list(dict.fromkeys(as_strings(values[bad]).dropna().tolist()))
             core = pd.Series(odd, dtype=object).str.strip()
             fix = ("they read as numbers written like 1,234, which could be a thousand or "
@@ -1758,7 +1770,8 @@ class Binning:
                    "missing=)")
             raise DataError(
                 f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
-                f"{values.iloc[i]!r} is not {what}, but the column is numeric{written} "
+                f"{values.iloc[i]!r} is not {what}, but the column "
+                f"{held if (held := CLOCK_HOLDS.get(self.number_format)) else 'is numeric' + written} "
                 f"({int(bad.sum())} such value(s): {', '.join(map(repr, odd[:5]))}"
                 f"{' …' if len(odd) > 5 else ''}); {fix}"
             )

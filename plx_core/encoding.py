@@ -447,9 +447,13 @@ def one_class(cls: str, where: str = "the label") -> DataError:
 def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the label",
                      noun: str = "value") -> DataError:
     """The error for a `positive` that is no class: names the classes and, when one of them
-    is it written otherwise (`value_twin`: "Adélie" for "Adélie  ", "yes" for "Yes"), that one —
+    is it written otherwise (`value_twin`: "Adélie" for "Adélie  ", "yes" for "Yes"; or a
+    yes/no word's letter, `word_key`: "Y" for "yes"), that one —
     never taken silently, as a label's spelling is the user's data."""
     twin = value_twin(list(classes), value_str(positive))
+    if twin is None:  # "yes" for labels written "Y" / "N": the word's letter (`word_key`)
+        same = [i for i, c in enumerate(classes) if word_key(c) == word_key(value_str(positive))]
+        twin = same[0] if len(same) == 1 else None
     hint = "" if twin is None else f"; did you mean {classes[twin]!r} (as the data writes it)?"
     return DataError(f"positive={positive!r} is not a {noun} of {where} (values: "
                      f"{list(classes[:10])}){hint}")

@@ -69,6 +69,7 @@ from . import vote as VT
 from .checks import checked_int, checked_threshold
 from .data import (
     LONG_TEXT,
+    censored_shown,
     censored_sides,
     columns_left_out,
     date_format,
@@ -267,9 +268,10 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
         if (side := censored_sides(s)[0]).any():  # "<5": a value, which to_numeric would lose
             arg = "" if fmt == "plain" else f"{fmt!r}, "
             return (f" — it holds numbers as text, {int((side != 0).sum())} of them written "
-                    "beyond a bound ('<5', '≥ 2000'): convert it with plx_core.data."
-                    f"column_numbers(s, {arg}censored=True), which reads '<5' just below 5 "
-                    "as plx fit does (pd.to_numeric would make them missing), to have it binned")
+                    f"beyond a bound ({censored_shown(s, side)}): convert it with plx_core.data."
+                    f"column_numbers(s, {arg}censored=True), which reads each just past its "
+                    "bound as plx fit does (pd.to_numeric would make them missing), to have it "
+                    "binned")
         if fmt == "plain":
             return (" — it holds numbers as text: convert it (pd.to_numeric with "
                     "errors='coerce' turns the rest into missing) to have it binned")

@@ -632,6 +632,15 @@ def test_a_positive_written_otherwise_is_named():
         PLXClassifier(positive="YES").fit(X, ["yes", "no"] * 4)
 
 
+@pytest.mark.parametrize("positive, labels, meant", [("yes", ["Y", "N"], "Y"),
+                                                     ("False", ["T", "F"], "F")])
+def test_a_positive_written_as_the_labels_letter_is_named(positive, labels, meant):
+    # labels exported as Y / N and positive="yes": the error listed ['N', 'Y'] and said no more
+    X = pd.DataFrame({"a": list("xyxyxyxy")})
+    with pytest.raises(DataError, match=rf"positive='{positive}' .*did you mean '{meant}'"):
+        PLXClassifier(positive=positive).fit(X, labels * 4)
+
+
 def test_an_integer_code_beside_a_float_column_keeps_its_values():
     # a 0–4 code beside a float column became the categories "0.0" … "4.0" (scikit-learn's
     # validation cast the table to floats), where `plx fit` on the same table says "3"
@@ -1082,6 +1091,19 @@ def test_a_dataframe_column_of_censored_lab_values_says_how_to_read_them():
     X["crp"] = column_numbers(X["crp"], censored=True)  # as the note says
     clf = PLXClassifier(positive="yes").fit(X, y)
     assert "crp" not in clf.excluded_ and clf.score(X, y) > 0.9
+
+
+def test_the_censored_hint_names_the_columns_own_bounds():
+    # the hint showed '<5', '≥ 2000' (an example) for a column that writes '<0.1' and '>500'
+    rng = np.random.default_rng(155)
+    v = rng.lognormal(1.0, 2.0, 300)
+    text = np.where(v < 0.1, "<0.1", np.where(v > 500, ">500", np.char.mod("%.2f", v)))
+    X = pd.DataFrame({"tox": text, "ward": rng.choice(["A", "B"], 300)})
+    n_low, n_high = int((text == "<0.1").sum()), int((text == ">500").sum())
+    with pytest.warns(UserWarning) as said:
+        PLXClassifier(positive="yes").fit(X, np.where(v > 3, "yes", "no"))
+    hint = next(str(w.message) for w in said if "'tox'" in str(w.message))
+    assert f"'<0.1' ×{n_low}, '>500' ×{n_high}" in hint and "'<5'" not in hint, hint
 
 
 def test_a_ticked_box_column_is_learned_from_and_said():
