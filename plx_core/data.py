@@ -1162,10 +1162,14 @@ def _plain_text(obj: pd.Series, number_format: str) -> pd.Series:
 def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     """Text numbers without their `_UNITS` sign ("12 %" → "12", "-$5" → "-5") or unit of
     measurement in any of its writings (`unit_key`; "unit:mg": "12 mg", "12 mgs" → "12")."""
-    if unit.startswith(UNIT_PREFIX):
+    if unit.startswith(UNIT_PREFIX):  # each distinct text looked at once (a column repeats them)
         key = unit_key(unit.removeprefix(UNIT_PREFIX))
-        return u.str.replace(rf"\s*({_UNIT_TEXT})$", lambda m: "" if unit_key(m.group(1)) == key
-                             else m.group(0), regex=True)
+        codes, texts = pd.factorize(u)
+        bare = pd.Series(texts, dtype=object).str.replace(
+            rf"\s*({_UNIT_TEXT})$", lambda m: "" if unit_key(m.group(1)) == key else m.group(0),
+            regex=True)
+        return pd.Series(np.append(bare.to_numpy(dtype=object), np.nan)[codes], index=u.index,
+                         name=u.name, dtype=object)
     for rx in _UNITS[unit]:
         u = u.str.replace(rx, "", regex=True)
     return u

@@ -492,14 +492,16 @@ def _category_levels(ddf: Any, label: str, features: list[str],
     return levels, grouped, said
 
 
-def fit_dask(data: Any, label: str, **params: Any):
+def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     """A binary `PLXClassifier` (variant "tuned" or "paper", Direct KB) fitted on a Dask
     table; `params` are the estimator's. Numbers and dates (held as numbers and dates, as a
     Parquet file or a pandas frame holds them) are binned with the in-memory fit's cut
-    points (`discretize`, `max_bins`; dates on a time line). Predicts and explains like the
-    in-memory fit on the same rows (in the same order)."""
+    points (`discretize`, `max_bins`; dates on a time line). `groups`: the column naming
+    each row's case (no feature; read as `data.case_ids` reads it), whose rows the tuned
+    leave-one-out leaves out together, as `PLXClassifier.fit(X, y, groups)` does. Predicts
+    and explains like the in-memory fit on the same rows (in the same order)."""
     from . import variants as V
-    from .data import columns_left_out, uninformative
+    from .data import case_ids, columns_left_out, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_grouped, warn_left_out
@@ -512,6 +514,14 @@ def fit_dask(data: Any, label: str, **params: Any):
     ddf = as_dask_frame(data)
     if label not in ddf.columns:
         _table_stats(ddf, label)  # names the missing label column
+    cases = None
+    if groups is not None:  # each row's case, in the table's order; no feature
+        if groups not in ddf.columns or groups == label:
+            raise DataError(f"groups: the case column {groups!r} is not among the table's "
+                            f"feature columns ({[c for c in ddf.columns if c != label][:20]})")
+        cases = case_ids(ddf[groups].compute().reset_index(drop=True),
+                         f"groups column {groups!r}").to_numpy(dtype=str)
+        ddf = ddf.drop(columns=[groups])
     # numbers and dates binned as the in-memory fit bins them (same cut points), then the
     # table is read through the bins: its domains are the bin labels
     disc, bin_levels = _discretizer_dask(ddf, label, [str(c) for c in ddf.columns if c != label],
@@ -575,11 +585,14 @@ def fit_dask(data: Any, label: str, **params: Any):
     clf.cuts_ = dict(disc.cuts_)
     if tuned:
         pick = V.loo_sample(full, n, clf.random_state)
+        if pick is not None and cases is not None and _cases_differ(ddf, label, kept, cases):
+            pick = V.loo_sample(full, n, clf.random_state, cases)  # whole cases, as in memory
         rows = _rows(ddf, pick)
         y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
         frame = rows[kept].astype(object)
-        fitted = clf._tuned(full, encode_rows(full, frame), y, None, sampled=True,
-                             class_weights=cw)
+        fitted = clf._tuned(full, encode_rows(full, frame), y,
+                            None if cases is None else cases if pick is None else cases[pick],
+                            sampled=True, class_weights=cw)
     else:
         fitted = (full, full, None, [])
     clf.classes_ = np.array(classes, dtype=object)
@@ -596,6 +609,31 @@ def fit_dask(data: Any, label: str, **params: Any):
     clf.feature_names_in_ = np.array(features, dtype=object)
     clf.excluded_ = excluded
     return clf
+
+
+def _cases_differ(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> bool:
+    """`variants.cases_differ` of a Dask table (rows as binned, `kept` features) and its rows'
+    `cases`: whether a case holds rows that differ, counted on the cluster."""
+    dask, _, _ = _dask()
+    spans = dask.compute(*[dask.delayed(_case_hashes)(p, cases[lo:hi], [*kept, label])
+                           for p, lo, hi in _spans(ddf)])
+    both = pd.concat(spans).groupby(level=0).agg({"min": "min", "max": "max"})
+    return bool((both["min"] != both["max"]).any())
+
+
+def _case_hashes(part: pd.DataFrame, cases: np.ndarray, cols: list[str]) -> pd.DataFrame:
+    """Per case of a partition the least and the largest hash of its rows' values (as text):
+    equal on every partition when all its rows are one row repeated."""
+    text = part[cols].astype(object).map(value_str)
+    h = pd.util.hash_pandas_object(text, index=False).to_numpy()
+    return pd.DataFrame({"case": cases, "h": h}).groupby("case")["h"].agg(["min", "max"])
+
+
+def _spans(ddf: Any) -> list[tuple[Any, int, int]]:
+    """(delayed partition, first global row, end) of each partition of `ddf`."""
+    lengths = np.array(ddf.map_partitions(len).compute(), dtype=np.int64)
+    ends = np.cumsum(lengths)
+    return [(p, int(e - n), int(e)) for p, n, e in zip(ddf.to_delayed(), lengths, ends)]
 
 
 def _bounds_names(clf: Any) -> list[tuple[Any, str, str]]:

@@ -435,8 +435,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """Build the KB(s). `groups` (one label per row, as `GridSearchCV.fit` takes it) names
         each row's case where a case has several rows (one a visit): the model search's and
         the threshold's folds keep a case's rows on one side (`selection.folds`), and the
-        "tuned" variant's leave-one-out leaves a case's identical rows out together; the
-        groups are no feature and the model keeps nothing of them. By default, when X is a
+        leave-one-outs (the "tuned" variant's window and prior, the Direct candidates') leave
+        each row's whole case out (`variants.loo_case_stats`); the groups are no feature and
+        the model keeps nothing of them. By default, when X is a
         DataFrame whose index repeats labels on identical rows (as `plx_core.data.balance`
         leaves replicas), the index is used. `progress(fraction, text)` is told each phase (`plx_core.progress`).
         A table whose fit would need more than `memory_budget` is refused before the work

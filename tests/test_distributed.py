@@ -300,6 +300,40 @@ def test_the_cluster_fit_cuts_a_limit_that_holds_within_a_category_as_in_memory(
     assert again.cuts_ == mem.cuts_ == ref.cuts_
 
 
+def test_the_cluster_fit_leaves_each_case_out_as_the_in_memory_grouped_fit(client, monkeypatch):
+    """A case column in a Dask table (`fit_dask(groups=)`, tidy20: not taken): no feature, and
+    the tuned leave-one-out leaves each row's whole case out — the same window, prior, KB and
+    answers as `PLXClassifier.fit(X, y, groups)` on the same rows, whether every row is left
+    out or (a smaller pair budget) a sample of whole cases; a missing case is refused."""
+    import plx_core.variants as V
+
+    rng = np.random.default_rng(3)
+    n_cases, visits = 45, 4
+    case = np.repeat(np.arange(n_cases), visits)
+    look = rng.integers(0, 3, (n_cases, 3))
+    X = pd.DataFrame(look[case].astype(str), columns=["f0", "f1", "f2"])
+    X["dose"] = rng.normal(size=len(case)).round(2)
+    y = pd.Series(np.where((rng.random(n_cases) < 0.4)[case] ^ (X["f0"] == "1"), "yes", "no"))
+    table = X.assign(patient=[f"p{c:02d}" for c in case], label=y)
+    for budget in (V.TUNE_PAIR_BUDGET, 1000):  # every row; a sample of whole cases
+        monkeypatch.setattr(V, "TUNE_PAIR_BUDGET", budget)
+        ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y, groups=table["patient"])
+        plain = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+        clf = D.fit_dask(D.as_dask_frame(table, npartitions=3), "label", groups="patient",
+                         positive="yes", variant="tuned")
+        assert "patient" not in clf.feature_names_in_
+        got, want = clf.tuned_[0], ref.tuned_[0]
+        assert (got.min_len, got.max_len, got.prior_weight, got.loo_f1) == \
+            (want.min_len, want.max_len, want.prior_weight, want.loo_f1)
+        assert got.loo_f1 != plain.tuned_[0].loo_f1  # the case left out, not the row alone
+        assert clf.kb_.to_text() == ref.kb_.to_text()
+        assert (clf.predict(X) == ref.predict(X)).all()
+    bad = table.assign(patient=table["patient"].where(np.arange(len(table)) != 5))
+    with pytest.raises(DataError, match="groups column 'patient': .*has no case"):
+        D.fit_dask(D.as_dask_frame(bad, npartitions=3), "label", groups="patient",
+                   positive="yes", variant="tuned")
+
+
 def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
     """As the in-memory predict and `plx predict` do, the Dask answers accept rows that lack an
     ID or constant column the fit left out (the KB never reads it)."""
