@@ -27,8 +27,7 @@ from plx_app.service.tables import (
     case_column_named,
     upload_limits,
 )
-from plx_app.service.tables import split as split_table
-from plx_app.state import load_builtin, load_shared, load_upload, page_setup
+from plx_app.state import load_builtin, load_shared, load_upload, page_setup, split_table
 from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
 from plx_core.data import MISSING_MARKERS, id_columns, is_parquet, suggest_label
@@ -172,7 +171,6 @@ elif not (base.positive == positive and label == base.label) and positive_note(v
     st.caption(md(positive_note(values, positive)))  # a start to check, never a silent guess
 
 st.subheader("3. Columns")
-overview = column_overview(raw, DataSettings(label, positive, base.features))
 overview_box = st.empty()  # drawn below, once the features are chosen
 
 # the automatic choice: what infer_schema keeps and which columns it reads as numbers
@@ -288,7 +286,8 @@ settings = keep_cuts(base, settings)  # cut on training rows once the user chang
 st.subheader("5. Preview")
 prepared = None
 with guard("The settings do not give a usable table"):
-    prepared = split_table(raw, settings).dataset  # cut points fitted on the training rows
+    # cut points fitted on the training rows (one split a table and settings: cached)
+    prepared = split_table(raw, raw.fingerprint, repr(settings), settings).dataset
 if prepared is not None:
     notes = validate(prepared, "auto", None, raw.frame, id_columns(auto_excluded),
                      settings.case_column)
