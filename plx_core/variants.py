@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .clause import PRIOR_ID
 from .direct import DENSE_MAX, WORK, Counts, LevelKeys, n_subsets, per_count
@@ -284,8 +285,7 @@ def loo_case_stats(kb: KB, codes: np.ndarray, y: np.ndarray, cases: np.ndarray,
         length = kb.lengths[ci]
         qi, ci, length = qi[length > 0], ci[length > 0], length[length > 0]
         r = rows[qi]
-        _, inv = np.unique(case[r] * np.int64(kb.n_learned) + ci, return_inverse=True)
-        inv = inv.ravel()
+        inv = pd.factorize(case[r] * np.int64(kb.n_learned) + ci)[0]  # (case, clause): hashed
         out_pos = np.bincount(inv, weights=y[r]).astype(np.int64)
         vote, p = _loo_votes(kb.support[ci] - np.bincount(inv)[inv],
                              kb.positives[ci] - out_pos[inv], weights)
