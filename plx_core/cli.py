@@ -251,9 +251,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     alike: dict[str, list[str]] = {}  # columns read the same way: said in one line
     for f, b in schema.bins.items():
         if b.reading():  # read, and said
-            alike.setdefault(b.reading() + (
-                f" — {int(frame[f].isin(b.text_missing).sum())} cell(s)" if b.text_missing else ""),
-                []).append(f)
+            alike.setdefault(b.reading(int(frame[f].isin(b.text_missing).sum())
+                                       if b.text_missing else None), []).append(f)
     for how, cols in alike.items():
         names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
                                                   else "")

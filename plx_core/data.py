@@ -1814,19 +1814,22 @@ class Binning:
         """The column as floats as this binning reads it (NaN where missing or not a number)."""
         return _numbers(values, self.number_format, self.censored)[0]
 
-    def reading(self) -> str:
+    def reading(self, missing_cells: int | None = None) -> str:
         """How the column's text was read, in words ("" when plainly): said wherever the
-        column is described (plx fit's notes, the dashboard, the schema summary)."""
+        column is described (plx fit's notes, the dashboard, the schema summary). With
+        `missing_cells` (a table's count of the `text_missing` cells) the count is said with
+        them, not after the censored cells' words, where it read as their count."""
         parts = []
         if self.number_format != "plain":
             parts.append(f"read as {number_format_words(self.number_format)}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
             other = "a date" if is_date_format(self.number_format) else "a number"
-            parts.append(f"the text {shown} read as missing (every other value is {other})")
+            count = "" if missing_cells is None else f" in {missing_cells} cell(s)"
+            parts.append(f"the text {shown} read as missing{count} (every other value is {other})")
         if self.censored:
-            parts.append("values written beyond a bound ('<5', '≥ 2000': a lab's limits of "
-                         "detection) read just past it, in the bin next to their bound")
+            parts.append("values written beyond a bound (like '<5' or '≥ 2000', a lab's limits "
+                         "of detection) read just past it, in the bin next to their bound")
         return "; ".join(parts)
 
 

@@ -1187,6 +1187,23 @@ def test_explanations_quote_names_and_values_that_hold_separators(tmp_path, caps
         assert all(v for _, v in pairs), cell
 
 
+def test_a_lab_column_says_how_many_cells_were_missing_and_how_many_censored(tmp_path, capsys):
+    # 'ND' ×7 beside '<0.1' ×4: the note ended "… in the bin next to their bound — 7 cell(s)",
+    # the missing cells' count read as the censored cells'
+    rng = np.random.default_rng(12)
+    x = rng.lognormal(0.5, 1.0, 200).round(2)
+    lab = x.astype(str).astype(object)
+    lab[:7], lab[7:11] = "ND", "<0.1"
+    pd.DataFrame({"tox": lab, "y": np.where(x > 1.6, "yes", "no")}).to_csv(
+        tmp_path / "d.csv", index=False)
+    code, _, err = run(["fit", tmp_path / "d.csv", "--label", "y", "--positive", "yes",
+                        "--out", tmp_path / "m.json"], capsys)
+    assert code == 0, err
+    note = next(line for line in err.splitlines() if "'ND' read as missing" in line)
+    assert "'ND' read as missing in 7 cell(s)" in note and "— 7 cell(s)" not in note, note
+    assert "4 cell(s) written beyond a bound ('<0.1' ×4)" in err
+
+
 def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, capsys):
     rng = np.random.default_rng(3)
     x = rng.normal(50, 10, 200).round(1)
