@@ -175,6 +175,16 @@ PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
 
 
+def _held_rows(frame: pd.DataFrame) -> Callable[[np.ndarray, np.ndarray],
+                                                 tuple[None, pd.DataFrame]]:
+    """For `selection.out_of_fold` where a fold's trees read the training rows' codes
+    (`tree.subset_rows`): its held-out rows as `out_of_fold` takes them, and no training frame
+    (never read: one a fold and a class, 2% of a 4-class fit)."""
+    def frames(_tr: np.ndarray, te: np.ndarray) -> tuple[None, pd.DataFrame]:
+        return None, frame.iloc[te].reset_index(drop=True)
+    return frames
+
+
 def _n_rows(X: Any) -> int:
     """Rows of a table-like X without copying it (0-d or 1-d input is left to validation)."""
     shape = getattr(X, "shape", None)
@@ -884,6 +894,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         edges = None if grid is None else {c: b.cuts for c, b in grid.items()}
         rebin, recoded = (None, None) if edges is None else self._fold_frames(
             frame, nums, edges, y, codes, self.paper_kbs_[0])
+        held_only = None if rebin is not None or codes is None else _held_rows(frame)
 
         def fit_fold(f: pd.DataFrame | None, yy: np.ndarray, fold: tuple) -> dict:
             # the tree cut at depth d is the whole tree's all-node KB cut to clauses of ≤ d
@@ -987,7 +998,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         sizes: dict = {}  # the trees' clauses, summed over the folds
         oof = (S.out_of_fold(frame, y, fold_told, self.random_state, positions=True,
-                             frames=rebin, groups=self._groups) if kinds else {})
+                             frames=rebin or held_only, groups=self._groups) if kinds else {})
         honest = list(oof) if rebin is not None else []
         sizes = {k: v / S.SELECT_FOLDS for k, v in sizes.items()}
         full = self.paper_kbs_[0]

@@ -1114,8 +1114,20 @@ def subset_rows(codes: np.ndarray, features: tuple[str, ...], domains: dict, y: 
         rank = np.cumsum(seen) - 1
         out[held, j] = rank[col[held]]
         doms[f] = tuple(domains[f][i] for i in np.flatnonzero(seen))
-    yb, pos = encoding.binary_target(y, 1)
+    yb, pos = _labels01(y)
     return TreeRows(encoding.smallest_int(out), yb, tuple(features), doms, pos)
+
+
+def _labels01(y: Any) -> tuple[np.ndarray, str]:
+    """`encoding.binary_target(y, 1)` — of a fold's 0/1 labels (an integer array holding both)
+    read as they are, not written as text first (one a fold and a class: 1.4% of a 4-class
+    fit); anything else, and its errors, through `binary_target`."""
+    arr = np.asarray(y)
+    if arr.ndim == 1 and arr.dtype.kind in "iu" and len(arr):
+        one = arr == 1
+        if ((arr == 0) | one).all() and one.any() and not one.all():
+            return one.astype(np.int8), "1"
+    return encoding.binary_target(y, 1)
 
 
 def build_trees(

@@ -587,6 +587,33 @@ def test_rule_votes_match_bodies_and_leave_the_row_out():
         assert np.array_equal(loo[i], one)
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), dense=st.booleans())
+def test_a_body_holds_a_row_iff_the_row_has_each_of_its_literals(seed, dense):
+    """`body_matches`, cell by cell (few bodies, the fold's learned terms) or by one-hot
+    products (`DENSE_MATCHES` 0): a row holds a body iff its code equals the body's on every
+    feature the body names — a missing (−1) or unseen (−2) cell holds no literal, a body of
+    no literal no row — and the same canonical boolean matrix either way."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 5, int(rng.integers(1, 7)))
+    n_rows, n_bodies = int(rng.integers(0, 30)), int(rng.integers(0, 25))
+    codes = np.stack([rng.integers(-2, s, n_rows) for s in sizes], axis=1)
+    bodies = np.stack([np.where(rng.random(n_bodies) < 0.5, -1, rng.integers(0, s, n_bodies))
+                       for s in sizes], axis=1)
+    if n_bodies:
+        bodies[0] = -1  # a body without literals
+    limit = VT.DENSE_MATCHES
+    VT.DENSE_MATCHES = limit if dense else 0
+    try:
+        got = VT.body_matches(bodies, sizes, codes)
+    finally:
+        VT.DENSE_MATCHES = limit
+    want = np.array([[bool((b >= 0).any()) and all(c[f] == b[f] for f in np.flatnonzero(b >= 0))
+                      for b in bodies] for c in codes], dtype=bool).reshape(n_rows, n_bodies)
+    assert got.dtype == bool and got.has_canonical_format
+    assert np.array_equal(got.toarray(), want)
+
+
 def dnf_table(n=600, seed=1, noise=0.05):
     """Eight three-valued columns, label "yes" iff (c0 = 0 ∧ c1 = 1) ∨ (c2 = 2 ∧ c3 = 0 ∧
     c4 = 1) ∨ (c5 = 1 ∧ c6 = 1), `noise` of the labels flipped: a disjunction of short
