@@ -112,6 +112,15 @@ def test_a_row_of_a_several_class_label_shows_its_own_class():
     report = ws_case_report(ws, inst, 1)
     assert "The recorded label is copd: plx is" in report
     assert "The recorded label is not pneumonia" not in report
+    # the Query page's rows and its Label filter: the table's classes
+    from test_app import run
+
+    at = run("plx_app/views/3_Query.py", ws)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="q_f_label").options == [
+        "(any)", "asthma", "copd", "healthy", "heart failure", "pneumonia"]
+    assert ws.recorded_labels("train").isin(["asthma", "copd", "healthy", "heart failure",
+                                             "pneumonia"]).all()
 
 
 def visit_falls(patients: int = 120, seed: int = 22) -> bytes:

@@ -379,9 +379,19 @@ class Workspace:
         v = self.raw.frame.loc[inst.row, self.settings.label]
         if isinstance(v, pd.Series):
             v = v.iloc[0]
-        if is_missing(v):
-            return inst.label
-        return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+        return inst.label if is_missing(v) else _label_text(v)
+
+    def recorded_labels(self, part: str = "test") -> pd.Series:
+        """`recorded_label` of every row of a split part (the Query page's rows and its Label
+        filter): the table's own classes, the KB's labels where the table has none."""
+        X, y = self.part(part)
+        y = y.astype(str)
+        frame, label = self.raw.frame, self.settings.label
+        if label not in frame or not X.index.isin(frame.index).all():
+            return y
+        v = frame[label][~frame.index.duplicated()].reindex(X.index)
+        return pd.Series([b if is_missing(a) else _label_text(a) for a, b in zip(v, y)],
+                         index=X.index, name=y.name)
 
     @property
     def learner(self) -> str:
@@ -586,6 +596,11 @@ BUILTIN_KBS = LRU(6)
 """KBs built on the built-in tables, shared by every session of the process: public data,
 and a built KB (with its trees and the default's choice) is never changed in place."""
 _BUILTIN_LOCK = threading.Lock()
+def _label_text(v: Any) -> str:
+    """A label cell as the pages write it: 1.0 as '1'."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 THRESHOLD = wording.THRESHOLD
 SEMANTICS = {"auto": "auto (relevant clauses for a Direct KB, the full KB otherwise)",
              "relevant": "relevant clauses only (Algorithm 5)", "full": "the full KB"}

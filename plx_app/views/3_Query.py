@@ -108,11 +108,11 @@ with guard("Answering the rows"):
 with guard("Listing the rows"):
     said = dict(zip(("POS", "NOT POS"), wording.class_names(ws.class_name)))  # as the metric
     table, col = front_columns(X, {  # a feature called "label" keeps its name
-        "label": y.astype(str),
+        "label": ws.recorded_labels(part),  # a row's own class, 'copd', not 'not pneumonia'
         "plx decision": "?" if dec is None else
         dec["decision"].reindex(X.index).map(said).to_numpy(),
         "support (middle)": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
-    classes = ["(any)"] + sorted(y.astype(str).unique())
+    classes = ["(any)"] + sorted(table[col["label"]].unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", *said.values()], key="q_f_dec")
     text = st.text_input(md(f"Rows containing (any value, {wording.example_value(domains)})"),
