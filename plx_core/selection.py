@@ -201,6 +201,38 @@ best other score it would also stand in the way of the rules that guard the othe
 tree must beat the best plain candidate by a standard error, "direct-vote" by its margin): on
 DNF + 10% noise it blocked the pruned tree on 3 of 10 splits (−0.012). Measured in
 benchmarks/RESULTS.md ("The rule vote")."""
+GRID_BINS = 8
+"""Equal-frequency bins per numeric column of the grid the search also races (`grid_wins`):
+where a column's effect shows only beside another's (income given debt, weight given height)
+MDLP, testing each column alone, leaves it (nearly) uncut and no ~4 × 4 grid states the
+diagonal; on 8 × 8 the trees read the two columns as a table (ratio: 0.654 → 0.757 simulated,
+benchmarks/RESULTS.md, "Session 20: numeric tables behind a GAM")."""
+GRID_COLUMNS = (2, 4)
+"""The fewest and most numeric columns a binary table has for the grid to race (a second whole
+search on the grid: about one more fit). Two at least (an interaction of two columns); at most
+four keeps it off the wide numeric tables, whose fit budget is spent (Breast cancer 30: 30
+columns, the rare sets: 8, at ~2.6× a forest) and where out of fold it won none of 50 splits."""
+GRID_MARGIN = 0.01
+"""How much the search on the grid's best out-of-fold F1 (its chosen candidate's) must beat the
+MDLP search's chosen one by to answer: both are out-of-fold estimates among many candidates,
+and on small tables the grid won its folds by noise (120 rows: −0.012 with no margin)."""
+
+
+def grid_wins(mdlp: Selection | None, grid: Selection | None) -> str | None:
+    """The sentence to add to the reason when the search on the equal-frequency grid answers
+    (its chosen candidate's out-of-fold F1 above the MDLP search's by more than `GRID_MARGIN`),
+    else None (either search made no choice: the MDLP one stays)."""
+    if mdlp is None or grid is None:
+        return None
+    ours = mdlp.scores.get(mdlp.key, max(mdlp.scores.values(), default=np.nan))
+    theirs = grid.scores.get(grid.key, max(grid.scores.values(), default=np.nan))
+    if not theirs > ours + GRID_MARGIN:
+        return None
+    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column, which "
+            f"answers: {theirs:.3f} out of fold against {ours:.3f} for {mdlp.key} on MDLP's "
+            f"cut points (more than {GRID_MARGIN:g} above)")
+
+
 MIN_CLASS_ROWS = SELECT_FOLDS
 """With several classes, a class with fewer training rows than this is not searched (its F1
 out of fold on so few rows is noise, and some folds hold none of it): the model family is
@@ -682,7 +714,8 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
     return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN",
+           "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
