@@ -564,10 +564,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             say(0.05, f"searching candidates on a stratified sample of {len(sample):,} of the "
                       f"{len(frame):,} rows")
             with collected_notes():  # the table was said above, in its own numbers
-                sampled = clone(self).fit(raw.iloc[sample].reset_index(drop=True),
-                                          y_arr[sample], None if groups is None else
-                                          groups[sample],
-                                          progress=within(progress, 0.05, 0.6, "sample: "))
+                searcher = clone(self)
+                searcher._no_grid = True  # its choice is built on every row's MDLP cuts
+                sampled = searcher.fit(raw.iloc[sample].reset_index(drop=True),
+                                       y_arr[sample], None if groups is None else
+                                       groups[sample],
+                                       progress=within(progress, 0.05, 0.6, "sample: "))
         at = 0.6 if sampled is not None else 0.1
         if sampled is not None and sampled.selection_ is not None and sampled.chosen_ not in (
                 "direct", "direct-conf"):  # no tuned Direct KB answers: none of every row
@@ -1046,11 +1048,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _grid_races(self) -> bool:
         """Whether the search on an equal-frequency grid of the numeric columns races the one on
         MDLP's cut points (`selection.GRID_COLUMNS`: a binary table of few numeric columns, MDLP
-        binning, not chosen on a sample)."""
+        binning, not the search on a sample of a long table, whose choice `_adopt_sampled`
+        builds on every row's MDLP cut points)."""
         from . import selection as S
 
         lo, hi = S.GRID_COLUMNS
         return (self.discretize == "mdlp" and self.max_bins <= S.GRID_BINS
+                and not getattr(self, "_no_grid", False)
                 and lo <= len(self.discretizer_.binnings_) <= hi)
 
     def _race_grid(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,

@@ -745,6 +745,18 @@ def test_a_ratio_of_two_numbers_is_answered_on_the_equal_frequency_grid(tmp_path
         assert np.allclose(got["mean"].to_numpy(), means)
 
 
+def test_a_long_tables_search_on_a_sample_keeps_mdlps_cut_points(monkeypatch):
+    """Above `scale.SEARCH_ROWS` the search runs on a sample and its choice is built on every
+    row's MDLP cut points: the sample's search does not race the grid (its winner, built on
+    MDLP's cuts, would say the grid answers while MDLP's bins did)."""
+    from plx_core import scale
+
+    monkeypatch.setattr(scale, "SEARCH_ROWS", 300)
+    X, y = loans(500, 0)
+    clf = PLXClassifier(positive="default", random_state=0).fit(X, y)
+    assert clf.search_rows_ == 300 and clf.discretizer_.method == "mdlp"
+    assert "equal-frequency grid" not in clf.chosen_reason_
+
 def test_the_grid_answers_only_past_its_margin():
     """The grid's chosen candidate must beat the MDLP search's by more than `GRID_MARGIN` out
     of fold (a search on 120 rows won its folds by noise); no choice on either side: no race."""
