@@ -42,6 +42,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
+(on a binary table of `GRID_COLUMNS` numeric columns the whole search runs again on
+`GRID_BINS` equal-frequency bins a numeric column, and its choice answers, on those bins, when
+it beats this one's out of fold by more than `GRID_MARGIN`: `grid_wins`, `PLXClassifier._race_grid`;)
+
 the tree candidates are scored on `SELECT_FOLDS` stratified folds (seeded), each answering
 its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanced ω(POS)
 means chosen among `THRESHOLDS` for out-of-fold F1 (the smooth vote, scored at its best,
