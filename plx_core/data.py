@@ -724,7 +724,8 @@ _UNIT_WORDS = {
     "%": ("percent", "pct")}
 """One unit's other writings, after case and a plural 's' (`unit_key`): "80 kgs", "80 kilos"
 and "80 kg" are one unit, so a column or a later file writing them so is read as one."""
-_UNIT_ALIAS = {w: k for k, ws in _UNIT_WORDS.items() for w in (k, *ws)}
+# keyed as `unit_key` folds its input: casefold turns the micro sign µ into the Greek μ
+_UNIT_ALIAS = {w.casefold(): k.casefold() for k, ws in _UNIT_WORDS.items() for w in (k, *ws)}
 #: Dates a text column may be written in (the whole column in one; a date is a point on a
 #: time line, not an ID, so a date column is binned like a number: `date_cuts`). "ISO8601" is
 #: 2021-03-04, 2021-03-04 13:30 or 2021-03-04T13:30:00Z; day first before month first

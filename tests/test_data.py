@@ -1096,6 +1096,24 @@ def test_a_unit_written_plural_or_short_is_one_unit_in_fit_and_predict():
         schema.reading_file(pd.DataFrame({"weight": ["180 lbs", "150 lb"]}))
 
 
+def test_micrograms_written_with_the_micro_sign_or_as_mcg_are_one_unit():
+    """'µg' (the micro sign), 'μg' (the Greek letter), 'mcg' and 'ug' are one unit: the micro
+    sign casefolds to the Greek letter, so 'µg' missed its own writings and a dose column
+    written '5 µg', '20 mcg' was refused as 'more than one unit'."""
+    rng = np.random.default_rng(7)
+    dose = rng.integers(1, 200, 120)
+    spell = rng.choice(["µg", "mcg", "ug", "μg"], 120, p=[0.5, 0.3, 0.1, 0.1])
+    cells = pd.Series([f"{v} {u}" for v, u in zip(dose, spell)], dtype=object, name="dose")
+    assert number_format(cells) == "unit:µg" and unread_numbers(cells) is None
+    assert np.array_equal(column_numbers(cells, "unit:µg"), dose.astype(float))
+    schema = infer_schema(pd.DataFrame({"dose": cells, "y": np.where(dose > 90, "a", "b")}),
+                          "y", "a")
+    read, notes = schema.reading_file(pd.DataFrame({"dose": ["40 mcg", "120 MCG"]}))
+    assert notes == [] and read.bins["dose"].number_format == "unit:µg"
+    for other in (["5 µg", "3 mg", "2 µg"], ["5 mcg", "3 ng", "2 mcg"]):  # still other units
+        assert number_format(pd.Series(other, dtype=object)) is None
+
+
 def test_values_written_more_than_one_way_are_said_not_merged():
     """'True' / 'TRUE' and an accent encoded two ways are one text to a reader: kept apart (two
     values), and `spelling_variants` names them, the combining mark escaped."""
