@@ -67,9 +67,18 @@ def test_a_threshold_set_answers_on_every_page_and_is_saved(store):
 
     ws2.set_threshold(None)
     assert ws2.threshold == own and ws2.threshold_said() == f"{own:g}"
-    with pytest.raises(DataError, match=r"decision threshold must be in \[0, 1\), not 1\.5"):
-        ws2.set_threshold(1.5)
+    for bad in (1.5, "0.3", float("nan")):  # checked as plx fit --threshold checks it
+        with pytest.raises(DataError, match=r"threshold must be a number in \[0, 1\)"):
+            ws2.set_threshold(bad)
     assert ws2.threshold == own  # nothing changed by the refused value
+
+    # a project whose saved threshold is no threshold (edited by hand, 1.5) opens at the model's
+    # own and says so; it answered at 1.5 (every row negative) before
+    p = store.get(pid)
+    store.save(pid, p.version, kb={**p.kb, "threshold": 1.5})
+    ws3, _, notes = open_project(store, pid)
+    assert ws3.threshold == own and len(notes) == 1
+    assert "saved KB settings do not apply" in notes[0] and "got 1.5" in notes[0]
 
 
 def test_the_imbalance_handling_is_said_as_plx_default_does_it():

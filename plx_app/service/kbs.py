@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from plx_core.checks import checked_threshold
 from plx_core.data import Binning
 from plx_core.direct import direct_kb
 from plx_core.errors import DataError
@@ -50,6 +51,11 @@ class KBSettings:
     max_depth: int | None = None  # trees
     random_state: int = 0
     threshold: float | None = None  # the user's decision threshold (plx fit --threshold); None: the model's own
+
+    def __post_init__(self) -> None:
+        """A threshold checked as `plx fit --threshold` checks it, also one read back from a
+        saved project (a hand-edited 1.5 or "0.3" is named, not answered with)."""
+        checked_threshold(self.threshold, none_ok=True)
 
     def label(self) -> str:
         """The KB these settings build in the Build radio's words (`KB_KINDS`, one home), for

@@ -12,6 +12,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
+from plx_core.checks import checked_threshold
 from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copies
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
@@ -362,10 +363,8 @@ class Workspace:
     def set_threshold(self, threshold: float | None) -> None:
         """Decide at `threshold` on every page, as `plx fit --threshold` (None: the model's own
         again); kept with the KB settings, so a project saves it and a refresh keeps it."""
-        if threshold is not None:
-            threshold = round(float(threshold), 4)
-            if not 0.0 <= threshold < 1.0:
-                raise DataError(f"the decision threshold must be in [0, 1), not {threshold:g}")
+        if threshold is not None:  # checked as plx fit --threshold (`KBSettings`: one home)
+            threshold = round(checked_threshold(threshold), 4)
         self.kb_settings = replace(self.kb_settings, threshold=threshold)
 
     def recorded_label(self, inst: Any) -> str | None:
