@@ -41,6 +41,24 @@ def test_leave_one_out_equals_rebuilding_without_the_row():
             assert st.equal[i, k] == ((lev == k) & (d == 0)).sum()
 
 
+def assert_rebuilt_without(st_, X, y, i: int, out: np.ndarray, w) -> None:
+    """Row `i`'s leave-one-out statistics `st_` (lengths 1-4) are those of the Direct KB rebuilt
+    without the rows `out`, its votes weighed by the class weights `w` (None: unweighted)."""
+    kb_i = direct_kb(X[~out], y[~out], positive=1)
+    b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
+    lev = kb_i.lengths[b]
+    pos, sup = kb_i.positives[b], kb_i.support[b]
+    d = 2 * pos - sup if w is None else pos * w[0] - (sup - pos) * w[1]
+    p = pos / sup if w is None else V.reweighted_p(pos / sup, *w)
+    for k in range(1, 5):
+        at = lev == k
+        assert st_.above[i, k] == (at & (d > 0)).sum()
+        assert st_.below[i, k] == (at & (d < 0)).sum()
+        assert st_.equal[i, k] == (at & (d == 0)).sum()
+        assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
+        assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), weights=st.sampled_from([None, "balanced", (1.7, 0.3)]),
        replicas=st.booleans())
@@ -58,19 +76,7 @@ def test_leave_one_out_equals_rebuilding_without_the_rows(seed, weights, replica
     st_ = V.loo_level_stats(kb, codes, y, c, w)
     for i in (0, 3, 50):
         same = (codes == codes[i]).all(axis=1) & (y == y[i]) if replicas else np.arange(60) == i
-        kb_i = direct_kb(X[~same], y[~same], positive=1)
-        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
-        lev = kb_i.lengths[b]
-        pos, sup = kb_i.positives[b], kb_i.support[b]
-        d = 2 * pos - sup if w is None else pos * w[0] - (sup - pos) * w[1]
-        p = pos / sup if w is None else V.reweighted_p(pos / sup, *w)
-        for k in range(1, 5):
-            at = lev == k
-            assert st_.above[i, k] == (at & (d > 0)).sum()
-            assert st_.below[i, k] == (at & (d < 0)).sum()
-            assert st_.equal[i, k] == (at & (d == 0)).sum()
-            assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
-            assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+        assert_rebuilt_without(st_, X, y, i, same, w)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,20 +97,7 @@ def test_leave_one_case_out_equals_rebuilding_without_the_case(seed, weights, wo
     finally:
         V.TUNE_WORK = V_work
     for i in (0, 3, 50):
-        same = cases == cases[i]
-        kb_i = direct_kb(X[~same], y[~same], positive=1)
-        b = V.relevant_pairs(kb_i, encode_rows(kb_i, X.iloc[[i]]))[1]
-        lev = kb_i.lengths[b]
-        pos, sup = kb_i.positives[b], kb_i.support[b]
-        d = 2 * pos - sup if weights is None else pos * weights[0] - (sup - pos) * weights[1]
-        p = pos / sup if weights is None else V.reweighted_p(pos / sup, *weights)
-        for k in range(1, 5):
-            at = lev == k
-            assert st_.above[i, k] == (at & (d > 0)).sum()
-            assert st_.below[i, k] == (at & (d < 0)).sum()
-            assert st_.equal[i, k] == (at & (d == 0)).sum()
-            assert st_.max_below[i, k] == max(p[at & (d < 0)], default=-np.inf)
-            assert st_.min_above[i, k] == min(p[at & (d > 0)], default=np.inf)
+        assert_rebuilt_without(st_, X, y, i, cases == cases[i], weights)
     # one row a case: plain leave-one-out; replicas (one row repeated a group): as before
     one = V.loo_case_stats(kb, codes, y, np.arange(60).astype(str), weights)
     plain = V.loo_level_stats(kb, codes, y, None, weights)
