@@ -1074,11 +1074,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 raw, y, groups, progress=progress)
         won = S.grid_wins(self.selection_, grid.selection_)
         if won is None:
-            if self.selection_ is not None and grid.selection_ is not None:
-                self.chosen_reason_ += (
-                    f"; on an equal-frequency grid of {S.GRID_BINS} bins a numeric column the "
-                    f"search scored {grid.selection_.scores.get(grid.selection_.key, np.nan):.3f}"
-                    f", not more than {S.GRID_MARGIN:g} above")
+            self.chosen_reason_ += S.grid_stays(self.selection_, grid.selection_)
             return
         params = self.get_params(deep=False)
         for k, v in vars(grid).items():  # its fitted state; the parameters stay the user's

@@ -228,13 +228,29 @@ def grid_wins(mdlp: Selection | None, grid: Selection | None) -> str | None:
     else None (either search made no choice: the MDLP one stays)."""
     if mdlp is None or grid is None:
         return None
-    ours = mdlp.scores.get(mdlp.key, max(mdlp.scores.values(), default=np.nan))
-    theirs = grid.scores.get(grid.key, max(grid.scores.values(), default=np.nan))
+    ours, theirs = _chosen_score(mdlp), _chosen_score(grid)
     if not theirs > ours + GRID_MARGIN:
         return None
     return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column, which "
             f"answers: {theirs:.3f} out of fold against {ours:.3f} for {mdlp.key} on MDLP's "
             f"cut points (more than {GRID_MARGIN:g} above)")
+
+
+def grid_stays(mdlp: Selection | None, grid: Selection | None) -> str:
+    """The sentence to add to the reason when the MDLP search stays (`grid_wins` None): the
+    grid's score beside the one it did not beat by `GRID_MARGIN` ("" when either search made
+    no choice)."""
+    if mdlp is None or grid is None:
+        return ""
+    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column the search "
+            f"scored {_chosen_score(grid):.3f}, not more than {GRID_MARGIN:g} above "
+            f"{mdlp.key} ({_chosen_score(mdlp):.3f})")
+
+
+def _chosen_score(sel: Selection) -> float:
+    """A search's chosen candidate's out-of-fold F1 (its best listed when the chosen one is
+    not scored): what `grid_wins` compares."""
+    return sel.scores.get(sel.key, max(sel.scores.values(), default=np.nan))
 
 
 MIN_CLASS_ROWS = SELECT_FOLDS
@@ -719,7 +735,7 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
 
 
 __all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN",
-           "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+           "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",

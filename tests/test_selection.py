@@ -760,7 +760,7 @@ def test_a_long_tables_search_on_a_sample_keeps_mdlps_cut_points(monkeypatch):
 def test_the_grid_answers_only_past_its_margin():
     """The grid's chosen candidate must beat the MDLP search's by more than `GRID_MARGIN` out
     of fold (a search on 120 rows won its folds by noise); no choice on either side: no race."""
-    from plx_core.selection import GRID_MARGIN, Selection, grid_wins
+    from plx_core.selection import GRID_MARGIN, Selection, grid_stays, grid_wins
 
     mdlp = Selection("direct", 0.5, "", scores={"direct": 0.70, "tree-all": 0.72})
     near = Selection("tree-all", 0.5, "", scores={"tree-all": 0.70 + GRID_MARGIN})
@@ -768,3 +768,8 @@ def test_the_grid_answers_only_past_its_margin():
     assert grid_wins(mdlp, near) is None  # its chosen one's score, not the best listed
     assert "0.711 out of fold against 0.700 for direct" in grid_wins(mdlp, far)
     assert grid_wins(None, far) is None and grid_wins(mdlp, None) is None
+    # the MDLP search stays: the reason names the score the grid's did not beat (it said
+    # "not more than 0.01 above" and stopped), and the same scores grid_wins compares
+    assert grid_stays(mdlp, near).endswith(
+        "the search scored 0.710, not more than 0.01 above direct (0.700)")
+    assert grid_stays(None, near) == grid_stays(mdlp, None) == ""
