@@ -622,10 +622,13 @@ def _cases_differ(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> b
 
 
 def _case_hashes(part: pd.DataFrame, cases: np.ndarray, cols: list[str]) -> pd.DataFrame:
-    """Per case of a partition the least and the largest hash of its rows' values (as text):
+    """Per case of a partition the least and the largest hash of its rows' values (as text,
+    `discretize.row_keys`: each distinct value of a column written once, not every cell):
     equal on every partition when all its rows are one row repeated."""
-    text = part[cols].astype(object).map(value_str)
-    h = pd.util.hash_pandas_object(text, index=False).to_numpy()
+    from .discretize import row_keys
+
+    h = (row_keys(np.empty((len(part), 0)), np.zeros(len(part), np.int64),
+                  [part[c] for c in cols]) if len(part) else np.empty(0, np.uint64))
     return pd.DataFrame({"case": cases, "h": h}).groupby("case")["h"].agg(["min", "max"])
 
 
