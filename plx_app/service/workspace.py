@@ -389,7 +389,10 @@ class Workspace:
         if label not in frame or not X.index.isin(frame.index).all():
             return y
         v = frame[label][~frame.index.duplicated()].reindex(X.index)
-        return pd.Series([b if is_missing(a) else _label_text(a) for a, b in zip(v, y)],
+        codes, uniques = pd.factorize(v.to_numpy(dtype=object))  # each class written once
+        text = np.array([None if is_missing(u) else _label_text(u) for u in uniques] + [None],
+                        dtype=object)[codes]  # code −1 (missing): the last
+        return pd.Series(np.where(pd.isna(text), y.to_numpy(dtype=object), text),
                          index=X.index, name=y.name)
 
     @property
