@@ -321,7 +321,7 @@ if st.button("Use this data", type="primary", disabled=prepared is None or uncha
                                 len(ws.X_test), ws.learner)
             + f"; {ws.kb_name} KB with {len(ws.kb):,} clauses built in "
             f"{ws.build_seconds:.2f} s" + (f": it answers with {ws.model.name}, decision "
-                                           f"threshold {ws.threshold:g}." if ws.model else "."),
+                                           f"threshold {ws.threshold_said()}." if ws.model else "."),
             notes)
         st.rerun()
 if "data_done" in st.session_state:
