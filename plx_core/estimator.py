@@ -593,7 +593,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                           f"{len(frame):,} rows")
                 self._adopt_sampled(sampled, frame, labels, raw)
             elif len(classes) == 2:
-                grid = self._grid_races()
+                grid = self._grid_races(len(frame))
                 self._select(frame, labels, raw, within(progress, 0.3, 0.65 if grid else 1.0))
                 if grid:
                     self._race_grid(raw, y_arr, groups, within(progress, 0.65, 1.0, "grid: "))
@@ -1047,16 +1047,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._adopt(sel, frame, labels, raw, votes, pairs)
         return None
 
-    def _grid_races(self) -> bool:
+    def _grid_races(self, n_rows: int) -> bool:
         """Whether the search on an equal-frequency grid of the numeric columns races the one on
-        MDLP's cut points (`selection.GRID_COLUMNS`: a binary table of few numeric columns, MDLP
-        binning, not the search on a sample of a long table, whose choice `_adopt_sampled`
-        builds on every row's MDLP cut points)."""
+        MDLP's cut points (`selection.GRID_COLUMNS`: a binary table of few numeric columns and
+        at least `selection.GRID_ROWS` rows, MDLP binning, not the search on a sample of a long
+        table, whose choice `_adopt_sampled` builds on every row's MDLP cut points)."""
         from . import selection as S
 
         lo, hi = S.GRID_COLUMNS
         return (self.discretize == "mdlp" and self.max_bins <= S.GRID_BINS
-                and not getattr(self, "_no_grid", False)
+                and not getattr(self, "_no_grid", False) and n_rows >= S.GRID_ROWS
                 and lo <= len(self.discretizer_.binnings_) <= hi)
 
     def _race_grid(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,

@@ -42,7 +42,7 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 * ("forest" — the leaf paths of `n_trees` ID3 trees on bootstrap samples: optional, see
   `CANDIDATES`);
 
-(on a binary table of `GRID_COLUMNS` numeric columns the whole search runs again on
+(on a binary table of `GRID_COLUMNS` numeric columns and `GRID_ROWS` rows or more the whole search runs again on
 `GRID_BINS` equal-frequency bins a numeric column, and its choice answers, on those bins, when
 it beats this one's out of fold by more than `GRID_MARGIN`: `grid_wins`, `PLXClassifier._race_grid`;)
 
@@ -216,6 +216,12 @@ GRID_COLUMNS = (2, 4)
 search on the grid: about one more fit). Two at least (an interaction of two columns); at most
 four keeps it off the wide numeric tables, whose fit budget is spent (Breast cancer 30: 30
 columns, the rare sets: 8, at ~2.6× a forest) and where out of fold it won none of 50 splits."""
+GRID_ROWS = 5 * GRID_BINS ** 2
+"""The fewest training rows for the grid to race: five a cell of two columns' 8 × 8 grid. On
+fewer, cells of a few rows of one class answer p = 1 whatever the class weights (scikit-learn's
+class-weight check, 50 rows weighted 1000 : 0.0001: the grid won out of fold 0.524 against
+0.000 and called half the rows the weightless class), and the 120-row table lost its one split
+to it (0.818 → 0.744)."""
 GRID_MARGIN = 0.01
 """How much the search on the grid's best out-of-fold F1 (its chosen candidate's) must beat the
 MDLP search's chosen one by to answer: both are out-of-fold estimates among many candidates,
@@ -734,7 +740,7 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
     return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_ROWS",
            "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",

@@ -757,6 +757,18 @@ def test_a_long_tables_search_on_a_sample_keeps_mdlps_cut_points(monkeypatch):
     assert clf.search_rows_ == 300 and clf.discretizer_.method == "mdlp"
     assert "equal-frequency grid" not in clf.chosen_reason_
 
+def test_a_short_table_does_not_race_the_grid():
+    """Below `GRID_ROWS` rows the grid's cells hold a few rows each, which answer p = 1 for
+    their class whatever the weights (scikit-learn's class-weight check, in
+    test_estimator's contract test, failed on it): the search on MDLP's cut points answers
+    alone, and the reason does not mention a grid."""
+    from plx_core.selection import GRID_ROWS
+
+    X, y = loans(GRID_ROWS - 20, 0)
+    clf = PLXClassifier(positive="default", random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "mdlp" and "equal-frequency grid" not in clf.chosen_reason_
+
+
 def test_the_grid_answers_only_past_its_margin():
     """The grid's chosen candidate must beat the MDLP search's by more than `GRID_MARGIN` out
     of fold (a search on 120 rows won its folds by noise); no choice on either side: no race."""
