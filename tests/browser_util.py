@@ -331,6 +331,11 @@ class App:
         self.page.get_by_text(text, exact=False).filter(visible=True).first.wait_for(
             state="visible", timeout=self.timeout)
 
+    def errors_shown(self) -> list[str]:
+        """The texts of the exceptions and error boxes the page shows (a page that works: [])."""
+        boxes = self.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
+        return [boxes.nth(i).inner_text() for i in range(boxes.count())]
+
     def text(self) -> str:
         return self.page.locator('[data-testid="stMain"]').inner_text()
 

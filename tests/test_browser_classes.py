@@ -55,9 +55,7 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert f"Why {picked}: " in body and f"Why not {runner}: " in body
             app.select_other("Instance", 1, expect="Class picked")  # another row, no refit
             assert app.metric("Class picked") == app.metric("True class")
-            errs = app.page.locator('[data-testid="stException"], '
-                                    '[data-testid="stAlertContentError"]')
-            assert errs.count() == 0
+            assert not app.errors_shown(), app.errors_shown()
             app.shot("query-several-classes")
             picked = app.metric("Class picked")
             # the Explain page says which class plx answers and why, clearly labelled
@@ -67,13 +65,13 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert app.metric("Class plx answers") == picked == app.metric("True class")
             assert f"plx picks {picked}: " in body and f"Why {picked}: " in body
             assert f"{picked} against the other 2 classes: top sub-queries of size" in body
-            assert errs.count() == 0
+            assert not app.errors_shown(), app.errors_shown()
             app.shot("explain-several-classes")
             app.nav("Rules", expect="a rule here is about 'plum' against the other 2")
             # the model of every class, fitted once, is scored on the Evaluate page too
             app.nav("Evaluate", expect="Macro F1 (all classes)")
             assert float(app.metric("Macro F1 (all classes)")) >= 0.9
             assert "the scores above are plum against the other 2" in app.text().lower()
-            assert errs.count() == 0
+            assert not app.errors_shown(), app.errors_shown()
         finally:
             ctx.close()

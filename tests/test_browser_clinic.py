@@ -206,8 +206,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             app.page.set_viewport_size({"width": 1024, "height": 2400})
             assert not app.chart_text_cut(), app.chart_text_cut()  # the confusion matrix's labels
             app.shot("clinic_evaluate_readmission_1024")
-            errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
-            assert errs.count() == 0, errs.first.inner_text()
+            assert not app.errors_shown(), app.errors_shown()
             assert not app.dialogs
         finally:
             ctx.close()

@@ -123,8 +123,7 @@ def test_a_clinician_sets_the_threshold_and_reads_each_row_own_class(browser, tm
             assert f"The recorded label is {truth}:" in " ".join(app.text().split())
             app.nav("Explain", expect="Explanation")
             assert f"true label {truth}" in app.text()
-            errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
-            assert errs.count() == 0, errs.first.inner_text()
+            assert not app.errors_shown(), app.errors_shown()
             assert not app.dialogs
         finally:
             ctx.close()

@@ -74,8 +74,8 @@ def _look(app: App, tag: str, i: int, title: str, shots: Path) -> None:
         app.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         app.page.screenshot(path=str(shots / f"{tag}_{width}_{i}_{title.replace(' ', '_')}.png"),
                             full_page=True)
-        errs = app.page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
-        assert errs.count() == 0, (tag, width, title, errs.first.inner_text())
+        shown = app.errors_shown()
+        assert not shown, (tag, width, title, shown)
 
 
 def _walk(app: App, tag: str, shots: Path, outside: list[str]) -> None:
