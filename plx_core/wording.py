@@ -924,6 +924,13 @@ def threshold_in_use(threshold: float, own: float, chosen: bool) -> str:
     return f"{threshold:g}" + (", set by you" if chosen else "")
 
 
+def threshold_dropped(threshold: float, was: str) -> str:
+    """The note when the question changes (another label or positive class) under a threshold
+    the user set: it was chosen for `was`, so the new model answers at its own."""
+    return (f"The decision threshold you set ({threshold:g}) was chosen for {was}; the new "
+            "question is answered at the model's own threshold (set yours again on Evaluate).")
+
+
 def threshold_moved_sentence(own: float, threshold: float) -> str:
     """Why a fitted vote (`direct-vote`, `rule-vote`) answers at `threshold` while its row in
     the candidates table says `own`: `own` cuts the vote's probability; the fit moved it into

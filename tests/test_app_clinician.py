@@ -72,6 +72,16 @@ def test_a_threshold_set_answers_on_every_page_and_is_saved(store):
             ws2.set_threshold(bad)
     assert ws2.threshold == own  # nothing changed by the refused value
 
+    # another positive class on the same table: the threshold set for 'event' is not kept
+    ws2.set_threshold(low)
+    notes = use_data(ws2, raw, replace(raw.defaults, positive="no event"))
+    assert ws2.kb_settings.threshold is None
+    assert any(f"threshold you set ({low:g}) was chosen for outcome = event" in n for n in notes)
+    ws2.set_threshold(low)  # the same question again (another split): kept
+    assert use_data(ws2, raw, replace(raw.defaults, positive="no event", test_size=0.25)) == []
+    assert ws2.kb_settings.threshold == low
+    ws2.set_threshold(None)
+
     # a project whose saved threshold is no threshold (edited by hand, 1.5) opens at the model's
     # own and says so; it answered at 1.5 (every row negative) before
     p = store.get(pid)

@@ -687,8 +687,15 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     fresh = _workspace_for(raw, settings)
     notes = []
     old_rules = ws.rules
+    was = (ws.settings.label, ws.dataset.positive)
     if fresh.raw.fingerprint != ws.raw.fingerprint:  # another table: plx's default answers
         ws.kb_settings = KBSettings(random_state=ws.kb_settings.random_state)
+    elif ws.kb_settings.threshold is not None and (fresh.settings.label,
+                                                   fresh.dataset.positive) != was:
+        # a threshold chosen for one class is no threshold for another
+        notes.append(wording.threshold_dropped(ws.kb_settings.threshold,
+                                               f"{was[0]} = {was[1]}"))
+        ws.kb_settings = replace(ws.kb_settings, threshold=None)
     for name in ("raw", "settings", "dataset", "X_train", "X_test", "y_train", "y_test", "data_key"):
         setattr(ws, name, getattr(fresh, name))
     ws.page = None
