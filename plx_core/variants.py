@@ -247,13 +247,27 @@ ABOVE, BELOW, EQUAL = 1, 2, 3
 """A clause's leave-one-out vote in `loo_level_stats` (0: the clause is gone)."""
 
 
+def case_codes(cases: Any) -> np.ndarray:
+    """Each row's case as an integer code 0..n_cases-1 (int64), the cases in sorted order."""
+    return np.unique(np.asarray(cases), return_inverse=True)[1].ravel().astype(np.int64)
+
+
+def case_shares(case: np.ndarray, rows: np.ndarray, clauses: np.ndarray, n_clauses: int,
+                y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per (row, clause) pair, the rows of the row's case inside the clause and their positives
+    (`case`: `case_codes` of every row): what leaving the row's whole case out takes from the
+    clause's support and positives."""
+    inv = pd.factorize(case[rows] * np.int64(max(n_clauses, 1)) + clauses)[0]  # (case, clause)
+    return np.bincount(inv)[inv], np.bincount(inv, weights=y[rows]).astype(np.int64)[inv]
+
+
 def cases_differ(codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None) -> bool:
     """Whether some group of `groups` holds rows that differ (codes or label): cases of several
     visits, where leaving a row's identical rows out (`duplicate_counts`) leaves the case's
     other rows in — not replicas (`data.balance`), whose group is one row repeated."""
     if groups is None or len(y) == 0:
         return False
-    case = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    case = case_codes(groups)
     rows = np.unique(np.column_stack([case, np.asarray(y, np.int64), np.asarray(codes, np.int64)]),
                      axis=0)
     return len(rows) > int(case.max()) + 1
@@ -273,7 +287,7 @@ def loo_case_stats(kb: KB, codes: np.ndarray, y: np.ndarray, cases: np.ndarray,
            np.full((n, L + 1), -np.inf), np.full((n, L + 1), np.inf))
     if n == 0 or kb.n_learned == 0:
         return LevelStats(*acc)
-    case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel().astype(np.int64)
+    case = case_codes(cases)
     order = np.argsort(case, kind="stable")
     ends = np.append(np.flatnonzero(np.diff(case[order])) + 1, n)  # each case's end
     step = max(1, TUNE_WORK // n_subsets(len(kb.features), L))
@@ -284,11 +298,8 @@ def loo_case_stats(kb: KB, codes: np.ndarray, y: np.ndarray, cases: np.ndarray,
         qi, ci = relevant_pairs(kb, codes[rows], n_jobs=1)
         length = kb.lengths[ci]
         qi, ci, length = qi[length > 0], ci[length > 0], length[length > 0]
-        r = rows[qi]
-        inv = pd.factorize(case[r] * np.int64(kb.n_learned) + ci)[0]  # (case, clause): hashed
-        out_pos = np.bincount(inv, weights=y[r]).astype(np.int64)
-        vote, p = _loo_votes(kb.support[ci] - np.bincount(inv)[inv],
-                             kb.positives[ci] - out_pos[inv], weights)
+        out_sup, out_pos = case_shares(case, rows[qi], ci, kb.n_learned, y)
+        vote, p = _loo_votes(kb.support[ci] - out_sup, kb.positives[ci] - out_pos, weights)
         cell = qi * (L + 1) + length
         size = len(rows) * (L + 1)
         for arr, v in zip(acc[:3], (ABOVE, BELOW, EQUAL)):
@@ -695,7 +706,7 @@ def loo_sample(kb: KB, n_rows: int, random_state: int | None = 0,
     rng = np.random.default_rng(random_state)
     if cases is None:
         return np.sort(rng.choice(n_rows, keep, replace=False))
-    case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel()
+    case = case_codes(cases)
     order = rng.permutation(int(case.max()) + 1)
     took = np.cumsum(np.bincount(case)[order])
     return np.flatnonzero(np.isin(case, order[: int(np.searchsorted(took, keep)) + 1]))

@@ -25,7 +25,7 @@ import numpy as np
 from .direct import n_subsets, per_count
 from .kb import KB
 from .median import unit_medians, weighted_median_intervals
-from .variants import TUNE_WORK, relevant_pairs, reweighted_p
+from .variants import TUNE_WORK, case_codes, case_shares, relevant_pairs, reweighted_p
 
 M_GRID: tuple[float, ...] = (3.0,)
 """The m-estimate strengths `variant="auto"` scores by leave-one-out (each a candidate).
@@ -85,12 +85,7 @@ def _loo_terms(kb: KB, codes: np.ndarray, y: np.ndarray,
             qi, ci = relevant_pairs(kb, codes, n_jobs=1)
             order = np.argsort(qi, kind="stable")
             pairs = (qi[order], ci[order])
-        case = np.unique(np.asarray(cases), return_inverse=True)[1].ravel().astype(np.int64)
-        key = case[pairs[0]] * np.int64(max(kb.n_learned, 1)) + pairs[1]
-        _, inv = np.unique(key, return_inverse=True)
-        inv = inv.ravel()
-        out_sup = np.bincount(inv)[inv]
-        out_pos = np.bincount(inv, weights=y[pairs[0]]).astype(np.int64)[inv]
+        out_sup, out_pos = case_shares(case_codes(cases), pairs[0], pairs[1], kb.n_learned, y)
     lengths = kb.lengths
     work = TUNE_WORK if pairs is None else LOO_WORK
     step = max(1, work // n_subsets(len(kb.features), int(lengths.max(initial=0))))

@@ -53,6 +53,19 @@ def texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts).replace("\\", "")
 
 
+def applied_by_case(at: AppTest, column: str):
+    """Click the Data page's "Use this data" and check what a case column promises: no error,
+    the column in use as the case column and no feature, no case on both sides of the split.
+    Returns the workspace."""
+    at.button(key="data_apply").click().run()
+    assert not at.exception and not errors(at)
+    ws = at.session_state["ws"]
+    assert ws.settings.case_column == column and column not in ws.features
+    case = ws.raw.frame[column]
+    assert not set(case.loc[ws.X_train.index]) & set(case.loc[ws.X_test.index])
+    return ws
+
+
 def errors(at: AppTest) -> list[str]:
     return [str(e.value).replace("\\", "") for e in at.error]
 
@@ -197,12 +210,7 @@ def test_data_page_offers_the_case_column_the_note_names(base_ws):
     assert not at.exception and not errors(at)
     assert "Column 'patient' names each row's case (40 cases)" in texts(at)
     assert "several rows a case (one a visit)?" not in texts(at)
-    at.button(key="data_apply").click().run()
-    assert not at.exception and not errors(at)
-    ws = at.session_state["ws"]
-    assert ws.settings.case_column == "patient" and "patient" not in ws.features
-    patient = ws.raw.frame["patient"]
-    assert not set(patient.loc[ws.X_train.index]) & set(patient.loc[ws.X_test.index])
+    ws = applied_by_case(at, "patient")
     assert ws.model is not None
 
 

@@ -161,7 +161,7 @@ def test_the_data_page_lets_a_case_column_be_named_when_none_reads_as_one():
     # plx fit --case-column takes any column; the page offered only one whose rows all share
     # their case's label, so a table of visits with each visit's own outcome had no way to it
     from app_util import classic_workspace
-    from test_app import errors, run, texts
+    from test_app import applied_by_case, errors, run, texts
 
     at = run("plx_app/views/1_Data.py", classic_workspace(build=False).fork())
     at.radio(key="data_source").set_value("Upload a CSV").run()
@@ -174,11 +174,6 @@ def test_the_data_page_lets_a_case_column_be_named_when_none_reads_as_one():
     box.set_value("patient").run()
     assert not at.exception and not errors(at)
     assert "Column 'patient' names each row's case (120 cases)" in texts(at)
-    at.button(key="data_apply").click().run()
-    assert not at.exception and not errors(at)
-    ws = at.session_state["ws"]
-    assert ws.settings.case_column == "patient" and "patient" not in ws.features
-    patient = ws.raw.frame["patient"]
-    assert not set(patient.loc[ws.X_train.index]) & set(patient.loc[ws.X_test.index])
+    applied_by_case(at, "patient")
     said = " ".join(texts(at).split())
     assert "plx's default weighs the classes equally instead of repeating rows" in said
