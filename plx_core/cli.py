@@ -750,9 +750,10 @@ def cmd_explain(a: argparse.Namespace) -> None:
             continue
         # features that do not decide the answer on their own are the strongest case, said so
         said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior,
-                                                   e.answer_by_prior)
+                                                   e.answer_by_prior, e.base_rate)
         if e.other_side:  # the full Direct KB searched answers the row the other way: said
-            pos, neg = class_names(explained[i])
+            pos, neg = class_names(explained[i], model.negative if model.classes is None
+                                   else None)  # two classes: the file's own other class
             side, flip = (pos, neg) if e.direction == "positive" else (neg, pos)
             said = "; ".join(x for x in (said, other_side_said(side, flip, e.query_bounds,
                                                                e.threshold)) if x)

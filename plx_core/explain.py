@@ -922,6 +922,14 @@ class Explanation:
         return self.candidates[0]
 
     @property
+    def base_rate(self) -> float | None:
+        """The model's base rate where it alone answers the row or the chosen sub-query (the
+        prior's target, `start_value`: said with its number), else None."""
+        if self.answer_by_prior:
+            return (self.query_bounds[0] + self.query_bounds[1]) / 2.0
+        return self.mean if self.candidates and self.best.by_prior else None
+
+    @property
     def query_tie(self) -> bool:
         return abs((self.query_bounds[0] + self.query_bounds[1]) / 2 - 0.5) <= TIE_EPS
 
@@ -954,7 +962,8 @@ class Explanation:
         if not self.decides:  # the strongest case, which decides nothing: said, not claimed
             from .wording import undecided_said
 
-            said = undecided_said(self.k, self.direction, self.best.by_prior, self.answer_by_prior)
+            said = undecided_said(self.k, self.direction, self.best.by_prior, self.answer_by_prior,
+                                  self.base_rate)
             how = f"is the strongest case — {said} — for"
         other = ""
         if self.other_side:
@@ -1599,6 +1608,25 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return c
 
 
+def start_value(kb: KB) -> tuple[float, bool]:
+    """(the support an explanation starts from before any value is known, whether that is the
+    model's base rate): the target of its base-rate clause where it has one (a fitted vote's
+    or the tuned Direct KB's prior, which answers every sub-query until the rules about its
+    values outweigh it: the charts' "base rate alone"), else 0.5, the middle of [0, 1] where
+    no rule applies. The one baseline of `shapley`'s v(∅), the Explain page and `plx explain`
+    (`wording.start_said`); several priors: their weighted median target."""
+    priors = [c for c in kb.extra if c.enabled and c.id == PRIOR_ID]
+    if not priors:
+        return 0.5, False
+    pairs = sorted((1.0 - c.p if c.literals[0].negated else c.p, c.w) for c in priors)
+    half, run = sum(w for _, w in pairs) / 2, 0.0
+    for t, w in pairs:
+        run += w
+        if run >= half:
+            return float(t), True
+    return float(pairs[-1][0]), True
+
+
 def shapley(
     kb: KB,
     q: Any,
@@ -1611,8 +1639,12 @@ def shapley(
 
     Exact (all 2^n coalitions through `subquery_bounds`) up to `exact_max` features; beyond,
     `n_samples` random permutations (seeded by `random_state`) with the standard error of
-    each value. Under the relevant semantics v(∅) = 0.5 (no evidence: ω(POS) ∈ [0, 1]).
+    each value. v(∅), and every coalition answered with no evidence ([0, 1]), is `start_value`:
+    the model's base rate where it has a base-rate clause (which answers the coalitions its
+    values do not outweigh: the explanation's "base rate alone"), else 0.5 — one baseline
+    for the values, the explanation and its words.
     """
+    start = start_value(kb)[0]
     n_samples = checked_int("n_samples", n_samples, 2)
     exact_max = checked_int("exact_max", exact_max, 0)
     ev = _SubQueries(kb, q, semantics, cited_only=False)  # an unused feature: value 0
@@ -1624,7 +1656,7 @@ def shapley(
         codes = np.arange(2**n, dtype=np.int64)
         masks = ((codes[:, None] >> np.arange(n)) & 1).astype(bool)
         st = ev.evaluate(masks, stats=False)
-        v = (st["lower"] + st["upper"]) / 2
+        v = _from_start(st, start)
         size = _popcount(codes)
         fact = np.array([math.factorial(s) for s in range(n + 1)], dtype=float)
         weight = fact[size] * fact[np.maximum(n - size - 1, 0)] / fact[n]
@@ -1639,7 +1671,7 @@ def shapley(
         rng = np.random.default_rng(random_state)
         perms = np.argsort(rng.random((n_samples, n)), axis=1)
         vals = ev.chain_values(perms)  # the coalitions grown along each permutation
-        if vals is not None:
+        if vals is not None:  # (a Direct KB of equal weights: no prior, its start is 0.5)
             grown = np.cumsum(ev._bits[perms], axis=1)  # each prefix as a bitmask
             n_uniq = len(np.unique(np.concatenate([[0], grown.ravel()])))
         else:
@@ -1650,7 +1682,7 @@ def shapley(
             flat = prefix.reshape(-1, n)
             uniq, inv = np.unique(flat, axis=0, return_inverse=True)
             st = ev.evaluate(uniq, stats=False)
-            vu = (st["lower"] + st["upper"]) / 2
+            vu = _from_start(st, start)
             vals = vu[inv.ravel()].reshape(n_samples, n + 1)
             n_uniq = len(uniq)
         contrib = np.zeros((n_samples, n))
@@ -1667,6 +1699,12 @@ def shapley(
         stderr=tuple(_clean(x) for x in stderr), n_samples=samples, n_coalitions=n_coal,
         positive=bool(fb.positive), semantics=ev.sem,
     )
+
+
+def _from_start(st: Mapping[str, np.ndarray], start: float) -> np.ndarray:
+    """Coalition values: the mean of the bounds, `start` where nothing bears on them ([0, 1])."""
+    lo, hi = np.asarray(st["lower"], float), np.asarray(st["upper"], float)
+    return np.where((lo <= 0) & (hi >= 1), start, (lo + hi) / 2)
 
 
 # --------------------------------------------------------------------------- evidence
@@ -1894,6 +1932,7 @@ __all__ = [
     "Counterfactual",
     "Explanation",
     "ShapleyValues",
+    "start_value",
     "counterfactual",
     "evidence",
     "explain",

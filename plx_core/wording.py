@@ -87,23 +87,51 @@ def values_condition(feature: str, allowed: Sequence[Any], domain: Sequence[Any]
 _PLAIN_VALUES = {"true", "false", "yes", "no", "y", "n", "t", "f", "pos", "neg"}
 
 
-def class_name(positive: Any, label: str | None = None) -> str:
+class ClassName(str):
+    """The name of the class POS stands for, as shown (`event`, `Survived = 1`), that also
+    carries the name of the other side as the file writes it (`negative`: `no event`,
+    `Survived = 0`; None where the other side is several values grouped, read `not event`):
+    every wording that takes `positive` names both classes from it (`class_names`)."""
+
+    negative: str | None
+
+    def __new__(cls, name: Any, negative: Any = None) -> ClassName:
+        obj = super().__new__(cls, str(name))
+        obj.negative = None if negative is None else str(negative)
+        return obj
+
+    def __reduce__(self):  # pickled and cached as it is shown, with its other side
+        return (ClassName, (str(self), self.negative))
+
+
+def class_name(positive: Any, label: str | None = None, others: Sequence[Any] = ()) -> str:
     """What POS stands for, readable alone: the class value (`malignant`), or with its label
-    column when the value means nothing alone (`Survived = 1`, `smoker = yes`)."""
-    value = str(positive)
-    bare = value.strip().lower() in _PLAIN_VALUES
-    try:
-        float(value)
-        bare = True
-    except ValueError:
-        pass
-    return f"{label} = {value}" if bare and label else value
+    column when the value means nothing alone (`Survived = 1`, `smoker = yes`). `others`: the
+    label's other values; one value is the negative class, named as the file writes it
+    (`no event`, `Survived = 0`), several are grouped (`not …`, `class_names`)."""
+
+    def one(v: Any) -> str:
+        value = str(v)
+        bare = value.strip().lower() in _PLAIN_VALUES
+        try:
+            float(value)
+            bare = True
+        except ValueError:
+            pass
+        return f"{label} = {value}" if bare and label else value
+
+    rest = [o for o in dict.fromkeys(str(o) for o in others) if o != str(positive)]
+    return ClassName(one(positive), one(rest[0]) if len(rest) == 1 else None)
 
 
-def class_names(positive: Any = "POS") -> tuple[str, str]:
-    """(what POS stands for, what NOT POS stands for): `malignant` / `not malignant`,
-    `Survived = 1` / `Survived ≠ 1`."""
+def class_names(positive: Any = "POS", negative: Any = None) -> tuple[str, str]:
+    """(what POS stands for, what NOT POS stands for): the file's own two classes where known
+    (`negative`, or the one a `ClassName` carries: `event` / `no event`), else the positive
+    class's negation: `malignant` / `not malignant`, `Survived = 1` / `Survived ≠ 1`."""
     pos = str(positive)
+    neg = negative if negative is not None else getattr(positive, "negative", None)
+    if neg is not None:
+        return pos, str(neg)
     if pos == "POS":
         return pos, "NOT POS"
     return pos, (pos.replace(" = ", " ≠ ", 1) if " = " in pos else f"not {pos}")
@@ -423,19 +451,41 @@ def _group(k: int, many: bool = True) -> str:
     return more if many else one
 
 
-def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: bool = False
-                   ) -> str:
+def start_said(start: float, by_prior: bool) -> str:
+    """The one baseline of an explanation in words (`explain.start_value`): what its Shapley
+    values start from and what "base rate alone" is: `the model's base rate, 0.00 (…)` or
+    `0.5, the support with nothing known (…)`."""
+    if by_prior:
+        return (f"the model's base rate, {fmt(start)} (its support before any rule about the "
+                "values outweighs it)")
+    return f"{start:g}, the support with nothing known (no rule applies: anything from 0 to 1)"
+
+
+def shapley_said(total: float, full: float, start: float, by_prior: bool,
+                 positive: Any = "POS") -> str:
+    """What the Shapley values of one answer are and what they add up to, from the one
+    baseline (`start_said`) the explanation's "base rate alone" names too."""
+    return (f"Each value's Shapley value (the average change when it is added to the others) "
+            f"is how much it moves the support for {class_names(positive)[0]} from "
+            f"{start_said(start, by_prior)}. The values add up to {total:+.3f} = the instance's "
+            f"support ({fmt(full, 3)}) minus {fmt(start, 3) if by_prior else f'{start:g}'}.")
+
+
+def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: bool = False,
+                   base: float | None = None) -> str:
     """The one wording of an explanation whose best size-k sub-query does not decide the
     answer on its own (`Explanation.decides` False): `no pair of values decides malignant on
     its own` (+ why, when the prior clause alone answered it: its support is the model's
     threshold device, not evidence; or the row's answer itself is, `answer_by_prior`). Used
-    by `explanation_sentence`, `Explanation.summary` and the CLI's note."""
+    by `explanation_sentence`, `Explanation.summary` and the CLI's note; `base`: the base
+    rate's value (`explain.start_value`), said as the charts and the Shapley values start."""
+    rate = "the model's base rate" + (f" ({fmt(base)})" if base is not None else "")
     why = ""
     if answer_by_prior:
-        why = ("; the answer itself is the model's base rate, which none of the rules about "
+        why = (f"; the answer itself is {rate}, which none of the rules about "
                "the row's values outweighs")
     elif by_prior:
-        why = ("; its support is the model's base rate, which the rules about these values "
+        why = (f"; its support is {rate}, which the rules about these values "
                "do not outweigh")
     return f"no {_group(k, many=False)} decides {side} on its own{why}"
 
@@ -483,7 +533,8 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     if not getattr(explanation, "decides", True):  # said, not claimed
         best = explanation.candidates[0] if getattr(explanation, "candidates", None) else None
         said = undecided_said(k, side, bool(getattr(best, "by_prior", False)),
-                              bool(getattr(explanation, "answer_by_prior", False)))
+                              bool(getattr(explanation, "answer_by_prior", False)),
+                              getattr(explanation, "base_rate", None))
         text = (f"{_cap(said)}. "
                 f"{_cap(how)}: {conds}, which {span}.")
     if getattr(explanation, "other_side", False):
@@ -497,20 +548,23 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     if cands and not getattr(cands[0], "by_prior", False):
         n_prior = sum(bool(getattr(c, "by_prior", False)) for c in cands)
         if n_prior:
-            text += " " + prior_ranked_said(n_prior, k)
+            base = next(c for c in cands if getattr(c, "by_prior", False))
+            text += " " + prior_ranked_said(n_prior, k, (base.lower + base.upper) / 2)
     return text
 
 
 PRIOR_ALONE = "base rate alone"  # a chart's mark on a candidate answered by the prior clause
 
 
-def prior_ranked_said(n: int, k: int) -> str:
+def prior_ranked_said(n: int, k: int, base: float | None = None) -> str:
     """Why candidates answered by the prior clause alone (`Candidate.by_prior`, marked
     `PRIOR_ALONE` on the charts) rank after the chosen one whatever their support: a reader
-    sees them at 0.000 (or 1.000) and asks why a weaker case was chosen."""
+    sees them at 0.000 (or 1.000) and asks why a weaker case was chosen. `base`: the base
+    rate's value, said as the Shapley values start from it (`explain.start_value`)."""
     one = n == 1
+    at = "" if base is None else f"{fmt(base)}, "
     return (f"{_cap(plural(n, _group(k, many=False), _group(k)))} "
-            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} (its answer "
+            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} ({at}its answer "
             f"before any value is known, which no rule about {'its' if one else 'their'} "
             "values outweighs), so "
             f"{'it ranks' if one else 'they rank'} after every candidate the rules answer, "
@@ -630,6 +684,18 @@ def learns_from_said(learner: str, n_train_rows: int, n_train: int, balance: str
     return (f"plx's default learns from each of the {n_train_rows:,} training rows once and "
             "weighs the classes equally instead of repeating rows (as plx fit)" + others
             + (". The test part keeps the true mix." if balance == "train" else "."))
+
+
+def case_column_dropped(column: str, present: bool, is_label: bool = False,
+                        others: bool = False) -> str:
+    """The Data page's one note when the case column of the data in use (a project's saved
+    one) is not offered for the table and settings on the page: each row is its own case
+    unless the user names another, said naming the column and why, never dropped silently."""
+    why = ("it is the label" if is_label else
+           "it is not offered as one here: its values do not name cases of several rows"
+           if present else "this table has no such column")
+    return (f"The case column {column!r} of the data in use is not kept: {why}. Each row is its "
+            f"own case{' unless you name another case column below' if others else ''}.")
 
 
 def rows_in_use(name: str, n_train_rows: int, n_train: int, n_test: int,
@@ -1002,11 +1068,11 @@ __all__ = [
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",
     "BASE_RATE_IF", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "changes_sentence", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
-    "other_side_said",
+    "other_side_said", "start_said", "shapley_said", "case_column_dropped",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "support_for", "few_found_sentence", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",

@@ -529,9 +529,9 @@ def test_query_page_pick_a_row_and_filter(base_ws):
     assert f"{int((~dec['correct']).sum())} of" in texts(at)
     # the rows' decisions are named as the Decision metric names them, and filter by that name
     shown = at.dataframe[0].value
-    assert set(shown["plx decision"]) <= {"malignant", "not malignant"}
+    assert set(shown["plx decision"]) <= {"malignant", "benign"}
     at.checkbox(key="q_f_wrong").uncheck().run()
-    at.selectbox(key="q_f_dec").set_value("not malignant").run()
+    at.selectbox(key="q_f_dec").set_value("benign").run()
     n_neg = int((dec["decision"] == "NOT POS").sum())
     assert f"{n_neg} of {len(dec)} rows" in texts(at)
 
@@ -578,7 +578,9 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     at.slider(key="x_k").set_value(3).run()
     assert not at.exception
     assert "Explanation (k=3, exhaustive)" in texts(at)
-    assert "the instance's support minus the support with nothing known" in texts(at)
+    # one stated baseline: a Direct KB has no base-rate clause, its values start from 0.5
+    assert "from 0.5, the support with nothing known" in texts(at)
+    assert "minus 0.5." in texts(at)
     assert "On their own, " in texts(at)  # the explanation in words
 
 
@@ -602,7 +604,7 @@ def test_explain_page_answers_at_the_models_threshold_and_names_expert_rules():
     ws.set_selected(inst)
     at = run("plx_app/views/4_Explain.py", ws)
     body = texts(at)
-    assert f"below {t:g}, so readmitted ≠ yes." in body
+    assert f"below {t:g}, so readmitted = no." in body  # the file's own other class
     assert "above 0.5" not in body
     at = run("plx_app/views/3_Query.py", ws)  # what ω(POS) means names the same threshold
     assert f"when the middle of that range is above {t:g}" in texts(at)
@@ -730,7 +732,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     before = ws.query(ws.selected)
     at = run("plx_app/views/5_Rules.py", ws)
     # THEN names the class as every page does, never "POS" / "NOT POS" (the typed syntax's)
-    assert at.radio(key="r_head").options == ["malignant", "not malignant"]
+    assert at.radio(key="r_head").options == ["malignant", "benign"]  # the file's two classes
     at.multiselect(key="r_conds").set_value(_cond(ws))
     at.radio(key="r_head").set_value("NOT POS" if before.positive else "POS")
     at.number_input(key="r_p").set_value(1.0)
@@ -741,7 +743,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     assert len(ws.rules) == 1 and ws.rules[0].w == 10000.0
     assert ws.query(ws.selected).positive != before.positive
     assert int(metric(at, "Decisions that flip")) >= 1
-    word = lambda p: ws.class_name if p else f"not {ws.class_name}"  # noqa: E731 - the class
+    word = lambda p: "malignant" if p else "benign"  # noqa: E731 - the file's classes
     assert f"{word(before.positive)} → {word(not before.positive)}" in texts(at)
     assert "F1 with rules" in [m.label for m in at.metric]
 
@@ -773,9 +775,9 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert not at.exception and not errors(at), errors(at)
     ids = [r.id for r in at.session_state["ws"].rules]
     assert ids == ["r1.1", "r1.2"]
-    # one row, as typed, in the class's words (typed THEN NOT POS reads THEN not malignant)
+    # one row, as typed, in the class's words (typed THEN NOT POS reads THEN benign)
     assert list(at.dataframe[0].value["rule"]) == [
-        'IF "worst radius" = <13.5 OR "worst texture" = <22.47 THEN not malignant']
+        'IF "worst radius" = <13.5 OR "worst texture" = <22.47 THEN benign']
     assert "Added one rule: r1" in [str(x.value).replace("\\", "") for x in at.success]
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
     at.form_submit_button[1].click().run()

@@ -177,3 +177,61 @@ def test_the_data_page_lets_a_case_column_be_named_when_none_reads_as_one():
     applied_by_case(at, "patient")
     said = " ".join(texts(at).split())
     assert "plx's default weighs the classes equally instead of repeating rows" in said
+
+
+def test_both_classes_are_named_as_the_file_writes_them():
+    # a two-class label's other class read "not event" on every page, the report and the
+    # explanations, where the file writes "no event"; several classes grouped stay "not …"
+    from test_app import run, texts
+
+    raw = read_upload(rare_events(), "events.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="event"), build=True)
+    assert wording.class_names(ws.class_name) == ("event", "no event")
+    d = ws.decisions("test")
+    row = d.index[d["decision"] == "NOT POS"][0]
+    values = ws.X_test.loc[row].to_dict()
+    b = ws.query(values)
+    said = wording.answer_sentence(b, ws.class_name, kb=ws.view().kb, threshold=ws.threshold)
+    assert said.endswith("so no event.") or "so no event" in said, said
+    assert wording.decision_word(b.lower, b.upper, ws.class_name, ws.threshold) == "no event"
+    assert "no event" in wording.explanation_sentence(ws_explain(ws, values, 1), ws.class_name)
+    inst = instance_from_row(ws.X_test, ws.y_test, row, "test")
+    report = ws_case_report(ws, inst, 1)
+    assert "no event" in report and "not event" not in report
+    ws.set_selected(inst)
+    for page in ("plx_app/views/3_Query.py", "plx_app/views/4_Explain.py",
+                 "plx_app/views/5_Rules.py"):
+        at = run(page, ws)
+        shown = texts(at) + " ".join(str(m.value) for m in at.metric)
+        assert "not event" not in shown, page
+    assert "no event" in " ".join(str(m.value) for m in run("plx_app/views/3_Query.py",
+                                                            ws).metric)
+    # 0/1 and yes/no values read with their column, both sides; several classes: "not …"
+    assert wording.class_names(wording.class_name("1", "Survived", ["0", "1"])) == (
+        "Survived = 1", "Survived = 0")
+    assert wording.class_names(wording.class_name("yes", "smoker", ["no", "yes"])) == (
+        "smoker = yes", "smoker = no")
+    assert wording.class_names(wording.class_name("copd", "dx", [])) == ("copd", "not copd")
+    assert wording.class_names("Survived = 1", "Survived = 0")[1] == "Survived = 0"
+
+
+def test_a_case_column_no_longer_offered_is_said_naming_it():
+    # the case column of the data in use (a project's saved one) fell back to "none" without a
+    # word when another table was uploaded or the column was no longer offered
+    from test_app import run, texts
+
+    raw = read_upload(visit_falls(), "visits.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes", case_column="patient"),
+                       build=False)
+    assert ws.settings.case_column == "patient"
+    at = run("plx_app/views/1_Data.py", ws)
+    assert "is not kept" not in texts(at)  # the same table: offered, kept
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(("events.csv", rare_events(), "text/csv")).run()
+    said = " ".join(texts(at).split())
+    assert ("The case column 'patient' of the data in use is not kept: this table has no such "
+            "column. Each row is its own case") in said
+    assert said.count("is not kept") == 1  # once
+    assert wording.case_column_dropped("patient", True, others=True).endswith(
+        "its values do not name cases of several rows. Each row is its own case unless you name "
+        "another case column below.")

@@ -1722,7 +1722,8 @@ def test_explain_says_when_no_k_values_decide_as_the_dashboard_does(tmp_path):
         assert got["decision"] == "yes" and bool(got["decides"]) is decided is page.decides
         assert got["features"] == " AND ".join(f"{f}={v}" for f, v in page.features.items())
         assert (got["sub_lower"], got["sub_upper"]) == pytest.approx(tuple(page.bounds))
-        said = undecided_said(k, "yes", page.best.by_prior, page.answer_by_prior)
+        said = undecided_said(k, "yes", page.best.by_prior, page.answer_by_prior,
+                               page.base_rate)  # the base rate with its number, as the page
         assert (got["note"] == said) is (not decided)
         assert (said[1:] in explanation_sentence(page, "yes")) is (not decided)
 

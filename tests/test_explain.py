@@ -1105,8 +1105,39 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     assert not e.positive and not e.decides
     assert explanation_sentence(e, "yes").startswith(
         "No pair of values decides not yes on its own; the answer itself is the model's base "
-        "rate, which none of the rules about the row's values outweighs.")
+        "rate (0.00), which none of the rules about the row's values outweighs.")
     assert not e2.answer_by_prior and not e3.answer_by_prior
+
+
+def test_one_baseline_the_base_rate_the_bars_and_the_shapley_values_start_from():
+    """Under a fitted vote the pairs the prior answers read "base rate alone, 0.00" while the
+    Shapley values started from 0.5 (v(∅): nothing known, [0, 1]): two baselines for one
+    answer. Now v(∅) is the model's base rate (`start_value`), which the sentence and the CLI's
+    note say with its number; a KB without a base-rate clause starts from 0.5 as before."""
+    from plx_core.explain import shapley, start_value
+    from plx_core.wording import explanation_sentence, shapley_said, undecided_said
+
+    kb = _vote_kb(RULE_VOTE)
+    assert start_value(kb) == (0.0, True)
+    q = {"a": "1", "b": "1", "c": "1", "d": "1"}
+    sv = shapley(kb, q, semantics="relevant")
+    assert sv.base_value == 0.0 and sv.full_value == pytest.approx(0.97)
+    assert sum(sv.values) == pytest.approx(0.97)  # from the base rate, not from 0.5 (0.47)
+    assert sv.as_dict()["d"] == pytest.approx(0.0, abs=1e-9)  # d=1's pull is the prior's own
+    e2 = explain(kb, q, k=2, semantics="relevant")
+    assert e2.base_rate == 0.0
+    assert "its support is the model's base rate (0.00)" in explanation_sentence(e2, "yes")
+    assert undecided_said(2, "yes", True, False, e2.base_rate).endswith(
+        "its support is the model's base rate (0.00), which the rules about these values do "
+        "not outweigh")
+    said = shapley_said(sum(sv.values), sv.full_value, 0.0, True, "yes")
+    assert "from the model's base rate, 0.00" in said and "minus 0.000" in said
+    plain = _kb("[0.6] POS | ~a=1\n[0.7] POS | ~b=1\n")  # no base-rate clause: 0.5, as before
+    assert start_value(plain) == (0.5, False)
+    sp = shapley(plain, {"a": "1", "b": "1"})
+    assert sp.base_value == 0.5 and sum(sp.values) == pytest.approx(sp.full_value - 0.5)
+    assert "from 0.5, the support with nothing known" in shapley_said(
+        sum(sp.values), sp.full_value, 0.5, False, "yes")
 
 
 def test_decides_is_judged_at_the_models_threshold():

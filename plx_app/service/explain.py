@@ -74,7 +74,9 @@ def shapley(kb: KB, values: Mapping[str, str | None], semantics: str = "auto",
         n_permutations = min(n_permutations, 32)
     sv = _shapley(kb, known(values), exact_max=SHAPLEY_EXACT_MAX, n_samples=n_permutations,
                   random_state=seed, semantics=semantics)
-    return pd.Series(sv.as_dict(), dtype=float)
+    out = pd.Series(sv.as_dict(), dtype=float)
+    out.attrs.update(start=sv.base_value, full=sv.full_value)  # what they add up from and to
+    return out
 
 
 def cf_rows(kb: KB, n_known: int) -> int:

@@ -390,8 +390,7 @@ def positive_note(values: Sequence[str], chosen: str) -> str:
     vals = list(values)
     if len(vals) > 2 and chosen == vals[positive_choice(vals)]:
         return (f"plx assumes no positive class among {len(vals)} classes: the rarest, "
-                f"{chosen!r}, is picked to start with — choose the positive class. The "
-                f"Query page also answers among all {len(vals)} classes.")
+                f"{chosen!r}, is picked to start with — choose the positive class.")
     if (len(vals) != 2 or default_positive(vals) is not None or not vals
             or chosen != vals[positive_choice(vals)]):
         return ""

@@ -73,10 +73,14 @@ class Workspace:
 
     @property
     def class_name(self) -> str:
-        """What POS stands for, readable alone (`malignant`, `Survived = 1`)."""
+        """What POS stands for, readable alone (`malignant`, `Survived = 1`), carrying the
+        other class as the file writes it (`no event`; `not …` where several are grouped)."""
         from plx_core.wording import class_name
 
-        return class_name(self.positive, self.settings.label)
+        schema = self.dataset.schema
+        grouped = schema is not None and bool(schema.label_map)
+        others = () if grouped else self.dataset.y.unique()
+        return class_name(self.positive, self.settings.label, others)
 
     @property
     def n_train_rows(self) -> int:

@@ -209,12 +209,19 @@ if auto_excluded:
 if auto_grouped:
     st.caption(md("Grouped: " + "; ".join(f"{c} ({why})" for c, why in auto_grouped.items())
                   + "."))
-case_offer = base.case_column if same and label == base.label and base.case_column else case_named
+kept_case = ws.settings.case_column  # the data in use's (a project's saved) case column
+case_offer = kept_case if kept_case in cols and kept_case != label else case_named
 case_column = None
+offered = (case_pick if case_named is None and case_pick
+           else [case_offer] if case_offer is not None and case_offer in cols and case_offer != label
+           else [])
+if kept_case is not None and kept_case not in offered:  # said once, never dropped silently
+    st.info(md(wording.case_column_dropped(kept_case, kept_case in cols, kept_case == label,
+                                           bool(offered))))
 if case_named is None and case_pick:
     # no column reads like one (a visit's own outcome varies within a patient): name it
     NONE = "(none: each row is its own case)"
-    saved = base.case_column if same and label == base.label else None
+    saved = kept_case
     options = [NONE, *case_pick]
     chosen = st.selectbox(
         "Several rows a case? The case column", options,
@@ -227,7 +234,7 @@ if case_named is None and case_pick:
         features = [c for c in features if c != case_column]
 elif case_offer is not None and case_offer in cols and case_offer != label:
     if st.checkbox(f"Several rows a case: use {md(case_offer)} as the case column",
-                   value=bool(same and base.case_column == case_offer),
+                   value=bool(kept_case == case_offer),
                    key=f"data_case_{fp}_{label}",
                    help="Its values name cases (a patient with one row a visit): it is no "
                         "feature, the test rows are whole cases, and plx's default keeps a "

@@ -25,7 +25,7 @@ from plx_app.service.explain import (
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, figure, guard, keep_last, md, require_kb
 from plx_core import wording
-from plx_core.explain import nothing_to_explain_said
+from plx_core.explain import nothing_to_explain_said, start_value
 from plx_core.plots import (
     HALF_LABEL_WIDTH,
     LABEL_WIDTH,
@@ -41,6 +41,13 @@ def shap_title(ws) -> str:
     """The Shapley chart's title in the class's words (escaped: the class comes from the file;
     wrapped: at 1024 px the chart is a third of the page)."""
     return wrap(esc(f"What each value adds to the {wording.support_for(ws.class_name)}"), 30)
+
+
+def shap_axis(ws, view=None) -> str:
+    """The Shapley chart's axis: the change from the one baseline (`start_value`)."""
+    start, by_prior = start_value((view or ws.view()).kb)
+    return (f"change in support from {wording.fmt(start)} (base rate)" if by_prior
+            else f"change in support from {start:g} (nothing known)")
 
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
@@ -113,7 +120,7 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
     if show_shapley:
         phi = ws_shapley(ws, values, view=view)
         figure(ws_figure(ws, "shapley", values, tuple(order or ()), view=view,
-                         make=lambda: shapley_bars(phi, title=shap_title(ws),
+                         make=lambda: shapley_bars(phi, title=shap_title(ws), xlabel=shap_axis(ws, view),
                                                    instance=values, order=order, top=SHAPLEY_TOP)),
                key=f"{key}_shap")  # not static: a shortened label reads whole on hover
     return b, e
@@ -149,12 +156,12 @@ with guard("Showing the explanation"):
                 top_n = st.slider("Features shown (the rest are summed into one bar)", 3,
                                   len(phi), SHAPLEY_TOP, key="x_shap_top")
             figure(cached_figure("shapley-main", shown, top_n, fresh=main.fresh, make=lambda: shapley_bars(
-                phi, title=shap_title(ws), instance=shown, top=top_n)), key="x_shap")
+                phi, title=shap_title(ws), xlabel=shap_axis(ws), instance=shown, top=top_n)),
+                   key="x_shap")
             st.markdown(md(wording.shapley_sentence(phi.to_dict(), ws.class_name, instance=shown)))
-            st.caption(md(f"How much each value moves the support for {ws.class_name} (its Shapley "
-                          f"value: the average change when it is added to the others). The values "
-                          f"add up to {phi.sum():+.3f} = the instance's support minus the support with "
-                          f"nothing known."))
+            start, by_prior = start_value(ws.view().kb)  # the one baseline, as the bars say it
+            st.caption(md(wording.shapley_said(float(phi.sum()), phi.attrs.get("full", b.mean),
+                                               start, by_prior, ws.class_name)))
 
 if several(ws):  # the explanation above is POS against the rest; here, the class plx answers
     n_classes = len(label_classes(ws))
