@@ -1176,10 +1176,52 @@ def _strip_unit(u: pd.Series, unit: str) -> pd.Series:
     return u
 
 
+_CASED_PREFIXES = frozenset("mMpPyYzZrRqQ")
+"""SI prefixes whose case is their meaning: milli m / mega M, pico p / peta P, and the rarer
+yocto/yotta, zepto/zetta, ronto/ronna, quecto/quetta. The other prefixes have no letter of
+the other case (k kilo: "KG" is kg however written; G giga, µ micro …)."""
+_SI_SYMBOLS = frozenset({"g", "m", "s", "l", "w", "v", "a", "hz", "j", "n", "pa", "mol", "b",
+                         "bit", "byte", "wh", "ev", "ohm", "ω", "bar", "cal", "f", "h", "t", "c",
+                         "k", "bq", "gy", "sv", "lm", "lx", "va", "var", "cd", "kat", "wb", "ah"})
+"""Unit symbols an SI prefix is written before (casefolded): "mW" is a milliwatt, "MW" a
+megawatt; "min", "mph", "mmHg", "mcg" are no prefix and a symbol."""
+_PREFIX_LOOKALIKES = frozenset({"pa", "ph", "pt"})
+"""Units that read as a cased prefix and a symbol and are none: pascal ("Pa", "pa"), pH, pint."""
+_LOWER_SYMBOLS = frozenset({"g", "m", "s", "l", "mol"})
+"""Symbols written in small letters that data write far more often after milli than mega: in
+a writing all in capitals ("MG/DL", "MMOL/L", "MS", as some lab and logger exports write) the
+case says nothing, and it reads as milli; "MW", "MHZ", "MB" (capital symbols) stay mega."""
+
+
+def _cased_prefix(u: str) -> str | None:
+    """The key of a unit written as an SI prefix whose case is its meaning and a symbol
+    ("MW" → "Mw", "mW" → "mw", "mg/dL" → "mg/dl", "Mg" → "Mg"), with a plural 's' set aside
+    ("MWs"); None for any other unit and for a writing all in capitals of a `_LOWER_SYMBOLS`
+    symbol ("MG/DL"); "m" and "M" alone (metre against molar or million) are kept as written."""
+    if u in ("m", "M"):
+        return u
+    if len(u) < 2 or u[0] not in _CASED_PREFIXES or u.casefold() in _PREFIX_LOOKALIKES:
+        return None
+    rest = u[1:].casefold()
+    base = rest.partition("/")[0].rstrip("0123456789²³")
+    if base not in _SI_SYMBOLS:
+        if not (len(base) > 1 and base.endswith("s") and base[:-1] in _SI_SYMBOLS):
+            return None
+        rest, base = rest.replace(base, base[:-1], 1), base[:-1]
+    if u == u.upper() and base in _LOWER_SYMBOLS:  # all capitals: "MG/DL" is mg/dL shouted
+        return None
+    return u[0] + rest
+
+
 def unit_key(unit: str) -> str:
     """One key for every writing of a unit of measurement: case, spaces and a plural 's' set
     aside ("Kgs", "kg"; "mins", "min"; not "ms", milliseconds, against "m"), and the
-    `_UNIT_WORDS` writings as their short form ("years", "yrs" → "yr"; "lbs", "pounds" → "lb")."""
+    `_UNIT_WORDS` writings as their short form ("years", "yrs" → "yr"; "lbs", "pounds" → "lb").
+    The case of an SI prefix that has a letter of each case is kept (`_cased_prefix`): milli
+    is never mega ("mW" and "MW", "mg" and "Mg", "ms" and "Ms" are two units), while "KG",
+    "Kg" and "kg" are one, and so are "MG/DL" and "mg/dL" (capitals throughout say nothing)."""
+    if (cased := _cased_prefix(re.sub(r"\s+", "", unit))) is not None:
+        return cased
     u = re.sub(r"\s+", "", unit).casefold()
     if u in _UNIT_ALIAS:
         return _UNIT_ALIAS[u]

@@ -1096,6 +1096,36 @@ def test_a_unit_written_plural_or_short_is_one_unit_in_fit_and_predict():
         schema.reading_file(pd.DataFrame({"weight": ["180 lbs", "150 lb"]}))
 
 
+def test_milli_and_mega_written_in_other_case_are_two_units_and_spelling_is_one():
+    """users21: 'mW' and 'MW', 'mg' and 'Mg', 'ms' and 'Ms' read as one unit (case set aside),
+    so a column mixing milliwatts and megawatts was binned as one scale. A prefix whose case
+    is its meaning (m/M, p/P) keeps it; 'KG'/'kg', 'mL'/'ml' and capitals throughout
+    ('MG/DL', 'MMOL/L') stay spelling, and fit and predict read them alike."""
+    for a, b in (("mW", "MW"), ("mg", "Mg"), ("ms", "Ms"), ("ml", "Ml"), ("pF", "PF"),
+                 ("mHz", "MHz"), ("mm", "Mm"), ("m", "M")):
+        s = pd.Series([f"{v} {a}" for v in range(1, 31)] + [f"{v} {b}" for v in range(1, 11)],
+                      dtype=object, name="x")
+        assert number_format(s) is None, (a, b)
+        why = unread_numbers(s)
+        assert f"more than one unit (2: '{a}' ×30, '{b}' ×10)" in why, why
+    for a, b in (("kg", "KG"), ("kg", "Kg"), ("ml", "mL"), ("mg/dL", "MG/DL"),
+                 ("mmol/L", "MMOL/L"), ("MW", "MWs"), ("ms", "MS"), ("mL", "ML"), ("kPa", "KPA")):
+        s = pd.Series([f"{v} {a}" for v in range(1, 31)] + [f"{v} {b}" for v in range(1, 11)],
+                      dtype=object, name="x")
+        assert number_format(s) == f"unit:{a}", (a, b)
+        assert column_numbers(s, f"unit:{a}").tolist() == [*range(1, 31), *range(1, 11)]
+    rng = np.random.default_rng(21)
+    mw = rng.integers(1, 100, 120)
+    frame = pd.DataFrame({"power": [f"{v} mW" for v in mw], "y": np.where(mw > 50, "a", "b")})
+    schema = infer_schema(frame, "y", "a")
+    assert schema.bins["power"].number_format == "unit:mW"
+    read, notes = schema.reading_file(pd.DataFrame({"power": ["80 mw", "20 mW"]}))
+    assert notes == [] and read.bins["power"].number_format == "unit:mW"
+    with pytest.raises(DataError, match=r"column 'power': this file writes it in MW .*convert "
+                                        r"the column to mW"):
+        schema.reading_file(pd.DataFrame({"power": ["80 MW", "20 MW"]}))
+
+
 def test_micrograms_written_with_the_micro_sign_or_as_mcg_are_one_unit():
     """'µg' (the micro sign), 'μg' (the Greek letter), 'mcg' and 'ug' are one unit: the micro
     sign casefolds to the Greek letter, so 'µg' missed its own writings and a dose column
