@@ -585,14 +585,18 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     clf.cuts_ = dict(disc.cuts_)
     if tuned:
         pick = V.loo_sample(full, n, clf.random_state)
-        if pick is not None and cases is not None and _cases_differ(ddf, label, kept, cases):
-            pick = V.loo_sample(full, n, clf.random_state, cases)  # whole cases, as in memory
+        leave_out = None
+        if pick is not None and cases is not None:
+            if _cases_differ(ddf, label, kept, cases):
+                pick = V.loo_sample(full, n, clf.random_state, cases)  # whole cases, as in memory
+            else:  # replicas: a row's copies counted on the whole table, as in memory
+                leave_out = _replica_counts(ddf, label, kept, cases)[pick]
         rows = _rows(ddf, pick)
         y = np.array([value_str(v) == pos for v in rows[label].to_numpy(dtype=object)], np.int64)
         frame = rows[kept].astype(object)
         fitted = clf._tuned(full, encode_rows(full, frame), y,
                             None if cases is None else cases if pick is None else cases[pick],
-                            sampled=True, class_weights=cw)
+                            sampled=True, class_weights=cw, leave_out=leave_out)
     else:
         fitted = (full, full, None, [])
     clf.classes_ = np.array(classes, dtype=object)
@@ -621,15 +625,32 @@ def _cases_differ(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> b
     return bool((both["min"] != both["max"]).any())
 
 
-def _case_hashes(part: pd.DataFrame, cases: np.ndarray, cols: list[str]) -> pd.DataFrame:
-    """Per case of a partition the least and the largest hash of its rows' values (as text,
-    `discretize.row_keys`: each distinct value of a column written once, not every cell):
-    equal on every partition when all its rows are one row repeated."""
+def _replica_counts(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> np.ndarray:
+    """`variants.duplicate_counts` of every row of a Dask table (rows as binned, `kept`
+    features and the label) in its case: how many identical rows its group holds, counted
+    on the whole table for a sampled leave-one-out (each row's hash brought back, 8 bytes)."""
+    from .variants import duplicate_counts
+
+    dask, _, _ = _dask()
+    h = np.concatenate([np.empty(0, np.uint64), *dask.compute(
+        *[dask.delayed(_row_hashes)(p, [*kept, label]) for p in ddf.to_delayed()])])
+    return duplicate_counts(h.view(np.int64)[:, None], np.zeros(len(h), np.int64), cases)
+
+
+def _row_hashes(part: pd.DataFrame, cols: list[str]) -> np.ndarray:
+    """A hash of each row's values of a partition (as text, `discretize.row_keys`: each
+    distinct value of a column written once, not every cell)."""
     from .discretize import row_keys
 
-    h = (row_keys(np.empty((len(part), 0)), np.zeros(len(part), np.int64),
-                  [part[c] for c in cols]) if len(part) else np.empty(0, np.uint64))
-    return pd.DataFrame({"case": cases, "h": h}).groupby("case")["h"].agg(["min", "max"])
+    return (row_keys(np.empty((len(part), 0)), np.zeros(len(part), np.int64),
+                     [part[c] for c in cols]) if len(part) else np.empty(0, np.uint64))
+
+
+def _case_hashes(part: pd.DataFrame, cases: np.ndarray, cols: list[str]) -> pd.DataFrame:
+    """Per case of a partition the least and the largest hash of its rows' values
+    (`_row_hashes`): equal on every partition when all its rows are one row repeated."""
+    return pd.DataFrame({"case": cases, "h": _row_hashes(part, cols)}).groupby("case")["h"].agg(
+        ["min", "max"])
 
 
 def _spans(ddf: Any) -> list[tuple[Any, int, int]]:

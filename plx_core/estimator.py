@@ -1653,13 +1653,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _tuned(self, full, codes: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
                sampled: bool, class_weights: tuple[float, float] | None = None,
-               stats: V.LevelStats | None = None):
+               stats: V.LevelStats | None = None, leave_out: np.ndarray | None = None):
         """The tuned variant's (answering KB, full KB, TunedConfig, []) from the full Direct KB
-        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows;
-        `class_weights`: the (w_pos, w_neg) correction `full` carries; `stats`: their
-        leave-one-out statistics when gathered with the count)."""
+        and the training rows' codes (`sampled`: already `variants.loo_sample`'s rows, with
+        `leave_out` their replica counts on the whole table; `class_weights`: the (w_pos,
+        w_neg) correction `full` carries; `stats`: their leave-one-out statistics when
+        gathered with the count)."""
         cfg = V.tune(full, codes, y, random_state=self.random_state, groups=groups,
-                     sampled=sampled, class_weights=class_weights, stats=stats)
+                     sampled=sampled, class_weights=class_weights, stats=stats,
+                     leave_out=leave_out)
         if cfg.is_paper:
             return full, full, cfg, []
         return V.windowed_kb(full, cfg.min_len, cfg.max_len, cfg.prior_weight), full, cfg, []

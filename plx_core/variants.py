@@ -716,7 +716,7 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
          max_prior: int | None = None, random_state: int | None = 0,
          groups: np.ndarray | None = None, sampled: bool = False,
          class_weights: tuple[float, float] | None = None,
-         stats: LevelStats | None = None) -> TunedConfig:
+         stats: LevelStats | None = None, leave_out: np.ndarray | None = None) -> TunedConfig:
     """Choose the clause-length window and the prior weight by leave-one-out on the training
     rows (see the module docstring). `kb` is the Direct KB of exactly these rows; `groups`
     (one label per row) marks replicas, identical rows of one group left out together, or
@@ -726,12 +726,15 @@ def tune(kb: KB, codes: np.ndarray, y: np.ndarray, z: float | None = None,
     `class_weights` (w_pos, w_neg): `kb` is the `weighted_class_kb` of these weights, and the
     sign test that guards the paper's configuration weighs rows by them too — on rare positives
     plain accuracy prefers answering "negative" everywhere. `stats`: the rows' `LevelStats`
-    when already gathered with the count (`LooCount`; used when every row is left out)."""
+    when already gathered with the count (`LooCount`; used when every row is left out).
+    `leave_out`: each row's `duplicate_counts` counted on the whole table when the rows given
+    are a sample of it (`sampled`; a row's replicas outside the sample are left out too)."""
     z = TUNE_Z if z is None else z
     y = np.asarray(y, dtype=np.int64)
     prior = class_weights
-    leave_out = (np.ones(len(y), np.int64) if groups is None
-                 else duplicate_counts(codes, y, groups))
+    if leave_out is None:
+        leave_out = (np.ones(len(y), np.int64) if groups is None
+                     else duplicate_counts(codes, y, groups))
     cases = np.asarray(groups) if cases_differ(codes, y, groups) else None
     pick = None if sampled else loo_sample(kb, len(y), random_state, cases)
     if pick is not None or sampled or cases is not None:

@@ -334,6 +334,35 @@ def test_the_cluster_fit_leaves_each_case_out_as_the_in_memory_grouped_fit(clien
                    positive="yes", variant="tuned")
 
 
+def test_replica_groups_on_a_sampled_table_leave_out_as_the_in_memory_fit(client, monkeypatch):
+    """users21: groups that mark replicas (each group one row repeated, as `data.balance`
+    copies the rare class) on a table over the leave-one-out's pair budget. In memory each
+    sampled row left out its group's identical rows counted on the whole table; the cluster
+    counted them on the sample only, so a row whose copies were not drawn voted for itself
+    through them: another window or prior, another KB. Both now count on the whole table."""
+    import plx_core.variants as V
+    from plx_core.data import balance
+
+    X, y = table(n=300, F=4, seed=21)
+    rare = y == "yes"
+    X, y = X[~rare | (np.arange(len(y)) % 4 == 0)], y[~rare | (np.arange(len(y)) % 4 == 0)]
+    X, y = balance(X.reset_index(drop=True), y.reset_index(drop=True), 21)
+    src = X.index.to_numpy()  # a replica keeps its source row's index label: its group
+    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
+    groups = pd.Series([f"r{i}" for i in src])
+    assert groups.duplicated().any()
+    monkeypatch.setattr(V, "TUNE_PAIR_BUDGET", 4000)  # a sample of the rows is left out
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y, groups=groups)
+    clf = D.fit_dask(D.as_dask_frame(X.assign(case=groups, label=y), npartitions=3), "label",
+                     groups="case", positive="yes", variant="tuned")
+    got, want = clf.tuned_[0], ref.tuned_[0]
+    assert got.n_rows == want.n_rows < len(y)
+    assert (got.min_len, got.max_len, got.prior_weight, got.loo_f1) == \
+        (want.min_len, want.max_len, want.prior_weight, want.loo_f1)
+    assert clf.kb_.to_text() == ref.kb_.to_text()
+    assert (clf.predict(X) == ref.predict(X)).all()
+
+
 def test_the_cluster_answers_rows_without_the_columns_the_fit_left_out(client):
     """As the in-memory predict and `plx predict` do, the Dask answers accept rows that lack an
     ID or constant column the fit left out (the KB never reads it)."""
