@@ -370,6 +370,11 @@ WESTERN = "cp1252"
 Excel's "CSV" and many hospital and ERP exports write on Windows), Latin-1 plus 27 letters."""
 
 
+_UTF8_BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte order mark Windows tools put first in a file, even before text they then
+write in another encoding."""
+
+
 def _western_reading(raw: bytes, at: int) -> str:
     """How the word holding the bad byte at `at` reads in `WESTERN`, as a hint naming that
     encoding ("" when the file is not such text: a byte it lacks, or NUL bytes). Never a
@@ -382,7 +387,8 @@ def _western_reading(raw: bytes, at: int) -> str:
         return ""
     stops = b",;\t|\"\r\n"
     lo, hi = at, at + 1
-    while lo > 0 and at - lo < 40 and raw[lo - 1] not in stops:
+    start = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0  # the mark is no text
+    while lo > start and at - lo < 40 and raw[lo - 1] not in stops:
         lo -= 1
     while hi < len(raw) and hi - at < 40 and raw[hi] not in stops:
         hi += 1
@@ -404,8 +410,12 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
             if notes is not None:
                 notes.append("decoded as UTF-16 (byte order mark)")
             return text
-    bom = b"\xef\xbb\xbf"
-    skip = 3 if utf8 and raw.startswith(bom) else 0
+    skip = 0
+    if raw.startswith(_UTF8_BOM) and not re.match(r"utf-?(16|32)", encoding.lower()):
+        skip = len(_UTF8_BOM)  # a mark, not text: read as cp1252 it became 'ï»¿' in a header
+        if not utf8 and notes is not None:
+            notes.append(f"the file starts with a UTF-8 byte order mark, left out: its text is "
+                         f"read as {encoding}, as named")
     try:
         return raw[skip:].decode(encoding)
     except UnicodeDecodeError as exc:

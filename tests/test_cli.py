@@ -1942,3 +1942,36 @@ def test_a_numbered_case_column_is_said_and_taken_by_case_column(tmp_path, capsy
     assert err == ("error: --case-column 'patent': no such column (the file's columns: "
                    "'admitted', 'patient', 'crp', 'ward', 'flag')")
     assert not (tmp_path / "x.json").exists()
+
+
+def test_a_utf8_mark_before_windows_1252_text_is_no_part_of_the_header(tmp_path, capsys):
+    """users21: a ';' file a Windows tool wrote with a UTF-8 byte order mark and then its text
+    in Windows-1252 ('âge', 'Orléans'). Refused as not UTF-8, the hint read the mark too
+    ("reads 'ï»¿âge'"); named --encoding cp1252, the mark became part of the first column's
+    name ('ï»¿âge'), and the model and its rules named a column no later file has. The mark
+    is left out and said; the accents read as written."""
+    rng = np.random.default_rng(21)
+    age = rng.integers(20, 80, 160)
+    town = rng.choice(["Orléans", "Besançon", "Lyon"], 160)
+    sick = np.where((age > 50) & (town != "Lyon"), "malade", "sain")
+    body = pd.DataFrame({"âge": age, "ville": town, "état": sick}).to_csv(sep=";", index=False)
+    data = tmp_path / "export.csv"
+    data.write_bytes(b"\xef\xbb\xbf" + body.encode("cp1252"))
+    model = tmp_path / "m.json"
+    code, _, err = run(["fit", data, "--label", "état", "--positive", "malade", "--out", model],
+                       capsys)
+    assert code == 2 and not model.exists()
+    assert_one_line_error(err, "is not valid utf-8", "reads 'âge' as Windows-1252", "cp1252")
+    argv = ["fit", data, "--label", "état", "--positive", "malade", "--out", model,
+            "--encoding", "cp1252"]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "byte order mark" in ln]
+    assert len(said) == 1 and "left out: its text is read as cp1252" in said[0], err
+    schema = json.loads(model.read_text(encoding="utf-8"))["schema"]
+    assert schema["features"] == ["âge", "ville"]
+    assert schema["categories"]["ville"] == ["Besançon", "Lyon", "Orléans"]
+    out = tmp_path / "p.csv"
+    code, _, err = run(["predict", model, data, "--encoding", "cp1252", "--out", out], capsys)
+    assert code == 0, err
+    assert (pd.read_csv(out)["decision"] == sick).mean() > 0.9
