@@ -178,7 +178,15 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         unread_numbers,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
-    from .encoding import default_positive, natural_key, number_key, one_class, spelling_groups
+    from .encoding import (
+        default_positive,
+        natural_key,
+        number_key,
+        one_class,
+        spelling_groups,
+        stray_classes,
+        stray_said,
+    )
     from .estimator import PLXClassifier
     from .modelfile import model_of
     from .notes import collected
@@ -268,6 +276,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         yb = y.to_numpy(dtype=object)
     else:
         yb = _binary_labels(schema, label, y, say)
+    if strays := stray_classes(y.to_numpy(dtype=object)):  # by the file's lines
+        said.add((slip := stray_said(y.to_numpy(dtype=object), {
+            v: frame.index[rows].tolist() for v, rows in strays.items()}, "line")
+                  ).split(": ", 1)[0])
+        say(slip)
     with collected() as noted:  # plx's notes, said here each once; others' warnings as they come
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,

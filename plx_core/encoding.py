@@ -70,6 +70,48 @@ def check_labels(arr: np.ndarray) -> None:
     check_label_variants(set(strs))
 
 
+STRAY_ROWS = 3
+"""A label class in this many rows or fewer (and at most 1% of them), beside two or more
+classes in more, reads as a value typed by mistake ('yse' among 'yes' / 'no')."""
+
+
+def stray_classes(labels: Any) -> dict[str, np.ndarray]:
+    """The label's classes in `STRAY_ROWS` rows or fewer and at most 1% of the rows, when two or
+    more classes hold more: each with its rows' positions. {} for any other label (a rare class
+    of its own beside one common one is a question, not a slip)."""
+    strs = np.asarray(labels, dtype=object).astype(str)
+    values, inverse, counts = np.unique(strs, return_inverse=True, return_counts=True)
+    small = (counts <= STRAY_ROWS) & (counts * 100 <= len(strs))
+    if not small.any() or (~small).sum() < 2:
+        return {}
+    return {str(values[k]): np.flatnonzero(inverse == k) for k in np.flatnonzero(small)}
+
+
+def stray_said(labels: Any, strays: Mapping[str, Sequence[Any]], where: str = "row") -> str:
+    """What `stray_classes` found, in words: the rare classes, then each one's rows (`where`
+    names them: 'row' for a frame's index, 'line' for a file's lines) and the common class it
+    looks like, and what to do. `strays` maps each class to the row names shown; a common class
+    of about the same length and half its letters in order is named ('yse' like 'yes'). The
+    words before the first ': ' do not depend on how rows are named (notes are said once by them)."""
+    import difflib
+
+    counts = Counter(np.asarray(labels, dtype=object).astype(str).tolist())
+    common = [c for c, _ in counts.most_common() if c not in strays]
+    parts = []
+    for v, rows in strays.items():
+        near = [c for c in common if abs(len(c) - len(v)) <= 1]  # a slip keeps the length
+        like = difflib.get_close_matches(v, near, n=1, cutoff=0.5)
+        shown = ", ".join(map(str, list(rows)[:3])) + (" …" if len(rows) > 3 else "")
+        parts.append(f"{v!r} in {where} {shown}" + (f" (like {like[0]!r})" if like else ""))
+    held = ", ".join(f"{counts[c]} {c!r}" for c in common[:3]) + (" …" if len(common) > 3 else "")
+    n = len(strays)
+    names = ", ".join(map(repr, list(strays)[:-1])) + (" and " if n > 1 else "") + repr(list(strays)[-1])
+    return (f"the label's class{'es' if n > 1 else ''} {names} {'are' if n > 1 else 'is'} in "
+            f"{STRAY_ROWS} rows or fewer each, against {held}: typed by mistake? "
+            f"{', '.join(parts)}; correct those rows or drop them (as written, each is a class "
+            "of its own, or a negative beside a positive class)")
+
+
 def label_strings(arr: np.ndarray) -> np.ndarray:
     """Each label's `value_str` (an object array), written once per distinct value
     (`column_strings`); labels are checked not missing before (`check_labels`)."""

@@ -110,6 +110,8 @@ from .encoding import (
     match_columns,
     natural_key,
     one_class,
+    stray_classes,
+    stray_said,
     typed_labels,
     unknown_positive,
     value_str,
@@ -495,6 +497,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         classes = sorted(set(labels.tolist()), key=natural_key)
         if len(classes) < 2:
             raise one_class(classes[0], "y")
+        strays = stray_classes(labels)  # 'yse' in one row beside 'yes' and 'no': said, by row
+        stray = "" if not strays else stray_said(labels, {
+            v: (y.index[rows] if isinstance(y, pd.Series) else rows).tolist()
+            for v, rows in strays.items()})
+        if stray and self.positive is None:  # one KB a class, the slip's too
+            say_note(stray, stacklevel=2)
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
         if self.kb != "direct":
@@ -539,7 +547,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; positive= is for two classes: "
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
-                    f"{value_str(self.positive)!r} to fit that class against the rest")
+                    f"{value_str(self.positive)!r} to fit that class against the rest"
+                    + (f"; {stray}" if stray else ""))
             if self.threshold is not None:  # the class with the highest mean answers: no cut
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "

@@ -510,6 +510,23 @@ def test_classes_merged_into_the_negation_are_named(tmp_path, capsys):
     assert "3 classes; POS = '1', and 2 become its negation 'not 1': ['0', 'NaN']" in err
 
 
+def test_a_label_value_typed_by_mistake_is_named_by_its_line(tmp_path, capsys):
+    """'yse' in one row of a yes/no label fitted with --positive yes: it would silently be a
+    negative; the note names its line in the file (after a dropped row: lines, not positions)."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=300).round(3)
+    label = np.where(a + rng.normal(size=300) > 0, "yes", "no").astype(object)
+    label[[3, 40]] = ["", "yse"]
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"a": a, "outcome": label}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "outcome", "--positive", "yes",
+                        "--drop-missing-label", "--out", tmp_path / "m.json"], capsys)
+    assert code == 0
+    assert "become its negation 'not yes': ['no', 'yse']" in err
+    assert "typed by mistake? 'yse' in line 42 (like 'yes'); correct those rows" in err
+    assert err.count("typed by mistake") == 1
+
+
 @pytest.mark.slow  # a fresh interpreter imports plx_core: ~15 s on the shared machine
 def test_the_installed_command_exits_2_without_a_traceback(tmp_path):
     """A real process, as a shell user runs it: exit status and stderr."""

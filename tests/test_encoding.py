@@ -15,6 +15,8 @@ from plx_core.encoding import (
     encode,
     is_missing,
     number_key,
+    stray_classes,
+    stray_said,
     value_str,
     value_twin,
 )
@@ -240,3 +242,18 @@ def test_a_label_of_letters_and_words_is_refused_by_the_estimator():
     y = rng.choice(["Y", "N", "yes", "no"], 40)
     with pytest.raises(DataError, match="a yes/no word written whole and as its letter"):
         PLXClassifier().fit(X, y)
+
+
+def test_a_class_in_a_few_rows_beside_two_common_ones_is_named_as_a_likely_slip():
+    """'yse' in one row among 'yes' / 'no': named with its row and the class it looks like; a
+    rare class beside one common class, or in more than 3 rows, or in over 1% of rows is not."""
+    y = np.array(["no"] * 300 + ["yes"] * 200 + ["yse", "maybe", "n0"], dtype=object)
+    strays = stray_classes(y)
+    assert {k: v.tolist() for k, v in strays.items()} == {"maybe": [501], "n0": [502], "yse": [500]}
+    said = stray_said(y, {"yse": [1], "n0": [2], "maybe": [3]}, "line")
+    assert said.startswith("the label's classes 'yse', 'n0' and 'maybe' are in 3 rows or fewer "
+                           "each, against 300 'no', 200 'yes': typed by mistake? ")
+    assert "'yse' in line 1 (like 'yes'), 'n0' in line 2 (like 'no'), 'maybe' in line 3;" in said
+    assert stray_classes(np.array(["no"] * 500 + ["yes"] * 3, dtype=object)) == {}
+    assert stray_classes(np.array(["no"] * 300 + ["yes"] * 200 + ["x"] * 4, dtype=object)) == {}
+    assert stray_classes(np.array(["no"] * 100 + ["yes"] * 100 + ["x"] * 3, dtype=object)) == {}

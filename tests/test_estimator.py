@@ -277,6 +277,22 @@ def test_unclean_labels_are_named(bad, message):
         PLXClassifier().fit(X, labels)
 
 
+def test_a_label_value_typed_by_mistake_is_named_by_its_row():
+    """Two 'yes' / 'no' classes and 'yse' in one row: the refusal of positive= (and the note of
+    a fit without it) names the row by y's index and the class it looks like (it listed the
+    classes only, and a fit without positive= gave the slip a KB of its own, unsaid)."""
+    X, y = _mixed(400)
+    labels = pd.Series(np.where(y == 1, "yes", "no"), index=X.index + 100, dtype=object)
+    labels.iloc[7] = "yse"
+    X = X.set_axis(labels.index)
+    with pytest.raises(DataError, match=r"; the label's class 'yse' is in 3 rows or fewer each, "
+                                        r"against \d+ '(yes|no)', \d+ '(yes|no)': typed by mistake\? "
+                                        r"'yse' in row 107 \(like 'yes'\); correct those rows"):
+        PLXClassifier(positive="yes").fit(X, labels)
+    with pytest.warns(UserWarning, match=r"'yse' in row 107 \(like 'yes'\)"):
+        PLXClassifier(variant="paper").fit(X, labels)
+
+
 def test_predict_matches_columns_by_name():
     X, y = _mixed()
     m = PLXClassifier(variant="paper").fit(X, y)
