@@ -1725,6 +1725,12 @@ def mixed_dates(s: pd.Series) -> str | None:
 
 
 #: What each format's note says it read.
+SEASON_HINT = ("; a season or weekday that matters needs a column of its own, "
+               "e.g. pd.to_datetime(s).dt.month_name()")
+"""Said with every date column binned as a time line: its bins are spans of time, so a
+pattern that repeats each year or week (unseen21's season_dates: winter, weekends) is out of
+its reach, and plx fitted 'everything positive' there."""
+
 NUMBER_FORMAT_WORDS = {
     "percent": "percentages (12% → 12)",
     "thousands": "numbers with thousands separators (1,234.5 → 1234.5)",
@@ -1753,11 +1759,11 @@ NUMBER_FORMAT_WORDS = {
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
-            0 if "%H" not in d else 13.5 / 24))) + "; binned as a time line, not an ID)"
+            0 if "%H" not in d else 13.5 / 24))) + f"; binned as a time line, not an ID{SEASON_HINT})"
        for d in DATE_FORMATS},
     EXCEL_DATE: "dates written as Excel's serial day numbers (44927 → 2023-01-01, 45012.5 → "
                 "2023-03-27 12:00: the header names a date and every value lies between 20000 "
-                "and 80000, 1954 to 2119; binned as a time line, not an ID)",
+                f"and 80000, 1954 to 2119; binned as a time line, not an ID{SEASON_HINT})",
 }
 
 

@@ -71,6 +71,7 @@ from . import vote as VT
 from .checks import checked_int, checked_threshold
 from .data import (
     LONG_TEXT,
+    SEASON_HINT,
     censored_shown,
     censored_sides,
     columns_left_out,
@@ -275,7 +276,8 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
                     f"with pd.to_datetime(plx_core.data.column_numbers(s, 'date:{written}'), "
                     "unit='D'), which reads both as plx fit does, to have it binned as a time "
                     "line")
-        return " — it holds dates as text: convert it (pd.to_datetime) to have it binned as a time line"
+        return (" — it holds dates as text: convert it (pd.to_datetime) to have it binned as a "
+                f"time line{SEASON_HINT}")
     if (mixed := mixed_dates(s)) is not None:
         return f" — {mixed}"
     if typed == "string" and (fmt := number_reading(s)):
@@ -291,9 +293,9 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
                     "errors='coerce' turns the rest into missing) to have it binned")
         if fmt in CLOCK_HINTS:
             return f" — it holds {number_format_words(fmt)} as text: {CLOCK_HINTS[fmt]} to have it binned"
-        return (f" — it holds {number_format_words(fmt)} as text: convert it to numbers "
-                "(pd.to_numeric reads plain numbers only: take the signs and separators out "
-                "first) to have it binned")
+        return (f" — it holds {number_format_words(fmt)} as text: convert it with plx_core.data."
+                f"column_numbers(s, {fmt!r}), which reads it as plx fit does (pd.to_numeric "
+                "reads plain numbers only), to have it binned")
     if (unread := unread_numbers(s)) is not None:
         return f" — {unread}"
     return ""

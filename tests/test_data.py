@@ -623,6 +623,7 @@ def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
     assert "day" not in sch.excluded and sch.kinds["day"] == "numeric"
     b = sch.bins["day"]
     assert b.number_format == fmt and "dates" in b.reading() and "time line" in b.reading()
+    assert "a season or weekday that matters needs a column of its own" in b.reading()
     assert re.fullmatch(r"<2021-\d\d-\d\d( \d\d:\d\d)?", b.labels[0]), b.labels
     X, _ = sch.apply(frame)
     cut = pd.Timestamp("1970-01-01") + pd.Timedelta(days=b.cuts[0])

@@ -446,7 +446,8 @@ def test_the_cluster_fit_says_how_to_convert_the_columns_it_leaves_out_as_in_mem
     assert set(clf.excluded_) == {"visit", "amount"}
     assert clf.excluded_ == ref.excluded_
     assert "it holds dates as text: convert it (pd.to_datetime)" in clf.excluded_["visit"]
-    assert " as text: convert it to numbers" in clf.excluded_["amount"]
+    assert " as text: convert it with plx_core.data.column_numbers(s, 'thousands')" in \
+        clf.excluded_["amount"]
     assert clf.grouped_ == ref.grouped_ and "'PARIS' as 'Paris'" in clf.grouped_["city"]
     # a feature column missing from the rows to answer: named, with its other spelling
     with pytest.raises(DataError, match=r"lacks the model's feature column\(s\) \['smoker'\].*"

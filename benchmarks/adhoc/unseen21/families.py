@@ -167,6 +167,19 @@ def money(seed=0, n=1500):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def money_converted(seed=0, n=1500):
+    """`money` after the user follows the estimator's hints: income and rate through
+    plx_core.data.column_numbers (the call the hint names), '-' as missing and the accountants'
+    '(120.00)' written with a minus sign."""
+    from plx_core.data import column_numbers
+
+    X, y, pos = money(seed, n)
+    bal = X["balance"].where(X["balance"] != "-").str.replace(r"^\((.*)\)$", r"-\1", regex=True)
+    return X.assign(income=column_numbers(X["income"], "thousands+currency"),
+                    rate=column_numbers(X["rate"], "percent"),
+                    balance=column_numbers(bal, "thousands")), y, pos
+
+
 def excel_export(seed=0, n=1200):
     """A sheet saved from Excel: its index as the first column ('Unnamed: 0'), two blank trailing
     columns, '#N/A' and '#DIV/0!' in a computed column, and two blank rows at the end."""
@@ -185,7 +198,7 @@ def excel_export(seed=0, n=1200):
 
 FAMILIES = {f.__name__: f for f in (rare_value, drug_age, icd_codes, twin_units, season_dates,
                                     season_dates_converted, rare_half, label_typo, overlap,
-                                    severity, money, excel_export)}
+                                    severity, money, money_converted, excel_export)}
 
 
 def write_csvs(folder: Path) -> None:
