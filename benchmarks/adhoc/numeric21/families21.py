@@ -105,7 +105,17 @@ def ward_code(seed=0, n=1000):
     return X, pd.Series(_yes(_sig(z), rng)), "yes"
 
 
+def pain_small(seed=0):
+    """`pain_score` on 400 rows: ~36 rows a pain value, where one level a value is thin."""
+    return pain_score(seed, 400)
+
+
+def ward_small(seed=0):
+    """`ward_code` on 400 rows."""
+    return ward_code(seed, 400)
+
+
 NEW = {"ratio12": ratio12, "bmi_noise": bmi_noise, "three_of_12": three_of_12,
        "ratio_cats": ratio_cats, "additive10": additive10, "pain_score": pain_score,
-       "ward_code": ward_code}
+       "ward_code": ward_code, "pain_small": pain_small, "ward_small": ward_small}
 FAMILIES.update(NEW)
