@@ -160,6 +160,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     ','; None: the file's delimiter decides) is the decimal mark of numbers written as text.
     `progress(fraction, text)` is told each phase (`plx_core.progress`); a table too large
     to fit in `memory_budget` is refused once read, before the fit (`scale.check_fit_size`)."""
+    from . import wording
     from .data import (
         as_strings,
         case_columns,
@@ -176,6 +177,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         reading_delimiter,
         repeated_rows,
         unread_numbers,
+        whole_levels,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import (
@@ -233,6 +235,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 frame[c], reading_delimiter(table.delimiter, decimal))) is not None:
             said.add(f"column {c!r} is used as categories")
             say(f"column {c!r} is used as categories: {mixed}")
+        elif schema.kinds[c] == "categorical" and (few := whole_levels(frame[c])) is not None:
+            said.add(f"column {c!r} is used as categories")
+            say(f"column {c!r} is used as categories: {wording.whole_levels_said(*few)}")
         if (why := label_copy(frame[c], frame[label], ystr)) is not None:  # every class's copy
             said.add(f"column {c!r}")
             say(f"column {c!r}: {why}")

@@ -2883,6 +2883,25 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 
 
+def whole_levels(s: pd.Series, max_categories: int = 10) -> tuple[float, float, int] | None:
+    """(lowest, highest, how many) of a column's values when they are 3 to `max_categories`
+    distinct whole numbers, held as numbers or written plainly (a score, a grade, a count, a
+    code): the columns `discretize.is_numeric` keeps as categories though they may be
+    ordered; None otherwise (two values are a flag: no order to lose)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    distinct = pd.unique(s.dropna().to_numpy(dtype=object))  # each value looked at once
+    if not 3 <= len(distinct) <= max_categories:
+        return None
+    if not pd.api.types.is_numeric_dtype(s.dtype) and not all(
+            isinstance(v, str) and _FEW_WHOLE.fullmatch(v.strip()) for v in distinct):
+        return None
+    x = np.unique(np.asarray([float(v) for v in distinct]))
+    if len(x) < 3 or not np.all(np.floor(x) == x):
+        return None
+    return float(x[0]), float(x[-1]), len(x)
+
+
 def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:
     """Whether a column of numbers `x` (read in format `fmt`) is binned: the estimator's rule
     (`discretize.is_numeric`: non-whole numbers, or more than `max_categories` distinct values),

@@ -222,6 +222,18 @@ fewer, cells of a few rows of one class answer p = 1 whatever the class weights 
 class-weight check, 50 rows weighted 1000 : 0.0001: the grid won out of fold 0.524 against
 0.000 and called half the rows the weightless class), and the 120-row table lost its one split
 to it (0.818 → 0.744)."""
+GRID_SCREEN_DEPTH = 4
+"""On a binary table of more than `GRID_COLUMNS` numeric columns the grid races only when a
+CART tree of this depth on the grid's bins (`grid_screen`, the search's folds) scores out of
+fold within `GRID_SCREEN_SLACK` of the MDLP search's chosen candidate: a few ms where the whole
+second search would double the fit (the rare sets, Breast cancer 30: ~2.5× a forest). Depths
+2, 3, 4, 6 measured (benchmarks/RESULTS.md, "numeric21"): 4 separates the ratio tables among
+10–12 numeric columns from the additive ones best."""
+GRID_SCREEN_SLACK = 0.02
+"""How far the screen's tree (`GRID_SCREEN_DEPTH`) may score below the MDLP search's chosen
+candidate for the grid to race: a tree of fixed depth states the grid's interactions less well
+than the search's trees (bmi among 8 noise columns: 0.75–0.81 against the grid search's
+0.81–0.84), so it screens, and the race (`GRID_MARGIN`) decides."""
 GRID_MARGIN = 0.01
 """How much the search on the grid's best out-of-fold F1 (its chosen candidate's) must beat the
 MDLP search's chosen one by to answer: both are out-of-fold estimates among many candidates,
@@ -240,6 +252,37 @@ def grid_wins(mdlp: Selection | None, grid: Selection | None) -> str | None:
     return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column, which "
             f"answers: {theirs:.3f} out of fold against {ours:.3f} for {mdlp.key} on MDLP's "
             f"cut points (more than {GRID_MARGIN:g} above)")
+
+
+def grid_screen(codes: np.ndarray, y: np.ndarray, fold: np.ndarray) -> float:
+    """Out-of-fold F1 (at its best threshold) of a `GRID_SCREEN_DEPTH` CART tree, balanced
+    class weights, on `codes` (rows × columns of bin and level numbers, −1 missing) over the
+    search's folds `fold`: what the grid's trees could reach, cheaply (`GRID_SCREEN_SLACK`)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    p = np.zeros(len(y))
+    for f in np.unique(fold):
+        tr = fold != f
+        if len(np.unique(y[tr])) < 2:
+            return float("nan")
+        t = DecisionTreeClassifier(max_depth=GRID_SCREEN_DEPTH, class_weight="balanced",
+                                   min_samples_leaf=5, random_state=0).fit(codes[tr], y[tr])
+        p[~tr] = t.predict_proba(codes[~tr])[:, 1]
+    return float(f1_at(y, p, np.unique(p)).max())
+
+
+def grid_screened(mdlp: Selection | None, screen: float) -> bool:
+    """Whether the grid races after its screen (`grid_screen`'s score within
+    `GRID_SCREEN_SLACK` of the MDLP search's chosen candidate's out-of-fold F1)."""
+    return mdlp is not None and bool(screen >= _chosen_score(mdlp) - GRID_SCREEN_SLACK)
+
+
+def grid_screened_out(mdlp: Selection, screen: float) -> str:
+    """The sentence to add to the reason when the screen keeps the grid from racing."""
+    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
+            f"{GRID_SCREEN_DEPTH} tree scored {screen:.3f} out of fold, more than "
+            f"{GRID_SCREEN_SLACK:g} below {mdlp.key} ({_chosen_score(mdlp):.3f}): the search "
+            "did not run again on it")
 
 
 def grid_stays(mdlp: Selection | None, grid: Selection | None) -> str:
@@ -740,7 +783,8 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
     return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_ROWS",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
+           "GRID_SCREEN_SLACK", "grid_screen", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",

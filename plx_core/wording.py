@@ -1077,3 +1077,13 @@ __all__ = [
     "plural", "support_for", "few_found_sentence", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]
+
+
+def whole_levels_said(lo: float, hi: float, n: int) -> str:
+    """Why a column of a few whole numbers (a 0–10 score, a grade, a count, a ward code) is read
+    as categories, and how to have it cut into ordered bins: `plx fit` says it, so a score's
+    order is never lost silently (benchmarks/RESULTS.md, "numeric21")."""
+    return (f"its {n} whole numbers ({fmt(lo, 0)} to {fmt(hi, 0)}) are each a level of their "
+            "own, in no order (a rule can say = 3, not ≥ 3); to cut it into ordered bins, "
+            "choose it among the dashboard's numeric columns")
+

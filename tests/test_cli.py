@@ -1992,3 +1992,26 @@ def test_a_utf8_mark_before_windows_1252_text_is_no_part_of_the_header(tmp_path,
     code, _, err = run(["predict", model, data, "--encoding", "cp1252", "--out", out], capsys)
     assert code == 0, err
     assert (pd.read_csv(out)["decision"] == sick).mean() > 0.9
+
+
+def test_fit_says_a_few_whole_numbers_are_read_as_levels(tmp_path, capsys):
+    """A 1–5 grade and a 0–9 visit count (whole numbers, ≤ 10 values) are read as categories,
+    one level a value: `plx fit` says so once a column, with how to have them cut into
+    ordered bins; a 0/1 flag (no order to lose) and an 11-value score (cut into bins) are not
+    named."""
+    rng = np.random.default_rng(0)
+    n = 400
+    grade, visits = rng.integers(1, 6, n), rng.integers(0, 10, n)
+    flag, score = rng.integers(0, 2, n), rng.integers(0, 11, n)
+    y = np.where(grade + rng.integers(0, 3, n) > 4, "yes", "no")
+    data = tmp_path / "visits.csv"
+    pd.DataFrame({"grade": grade, "visits": visits, "flag": flag, "score": score,
+                  "risk": y}).to_csv(data, index=False)
+    code, _, err = run(["fit", data, "--label", "risk", "--positive", "yes", "--out",
+                        tmp_path / "m.json", "--no-progress"], capsys)
+    assert code == 0, err
+    said = [ln for ln in err.splitlines() if "whole numbers" in ln]
+    assert len(said) == 2, said
+    assert "column 'grade' is used as categories: its 5 whole numbers (1 to 5)" in said[0]
+    assert "not ≥ 3" in said[0] and "dashboard's numeric columns" in said[0]
+    assert "column 'visits'" in said[1] and "(0 to 9)" in said[1]

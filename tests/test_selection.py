@@ -785,3 +785,63 @@ def test_the_grid_answers_only_past_its_margin():
     assert grid_stays(mdlp, near).endswith(
         "the search scored 0.710, not more than 0.01 above direct (0.700)")
     assert grid_stays(None, near) == grid_stays(mdlp, None) == ""
+
+
+def with_noise(X: pd.DataFrame, k: int, seed: int) -> pd.DataFrame:
+    """`X` beside k numeric columns of no effect (lab values on assorted scales)."""
+    rng = np.random.default_rng(seed)
+    noise = {f"lab{i + 1}": (rng.normal(3, 1, len(X)) * s).round(2)
+             for i, s in enumerate(rng.uniform(0.5, 50, k))}
+    return X.assign(**noise)
+
+
+def test_a_ratio_among_many_numbers_races_the_grid_after_its_screen():
+    """Debt to income beside 8 numbers of no effect (11 numeric columns, past
+    `GRID_COLUMNS`): the screen's tree on the grid comes near the MDLP search's choice, the
+    search runs again on the grid and answers, and the well-off borrower is called right."""
+    from plx_core.selection import GRID_COLUMNS
+
+    X, y = loans(500, 0)
+    X = with_noise(X, 8, 1)
+    assert X.shape[1] > GRID_COLUMNS[1]
+    clf = PLXClassifier(positive="default", random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "quantile"
+    assert "numeric column, which answers" in clf.chosen_reason_
+    Xt, yt = loans(2000, 100)
+    assert f1_score(yt, clf.predict(with_noise(Xt, 8, 2)), pos_label="default") > 0.85
+
+
+def test_an_additive_table_of_many_numbers_is_screened_from_the_grid():
+    """Ten numbers each a gradual step of risk (a GAM's table): the screen's tree on the grid
+    scores well below the MDLP search's choice, so the search does not run again (its cost),
+    MDLP's cut points answer and the reason says the screen's score."""
+    from plx_core.selection import GRID_SCREEN_DEPTH, GRID_SCREEN_SLACK
+
+    rng = np.random.default_rng(3)
+    Z = rng.normal(size=(600, 10))
+    w = rng.uniform(0.3, 0.7, 10) * rng.choice([-1, 1], 10)
+    y = np.where(rng.random(600) < 1 / (1 + np.exp(-(Z @ w - 0.5))), "yes", "no")
+    X = pd.DataFrame((Z * 10 + 50).round(1), columns=[f"m{i + 1}" for i in range(10)])
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "mdlp"
+    assert (f"a depth-{GRID_SCREEN_DEPTH} tree scored" in clf.chosen_reason_
+            and f"more than {GRID_SCREEN_SLACK:g} below" in clf.chosen_reason_
+            and "did not run again" in clf.chosen_reason_)
+
+
+def test_the_grid_screen_passes_within_its_slack():
+    """The screen lets the grid race when its tree scores no more than `GRID_SCREEN_SLACK`
+    below the MDLP search's chosen candidate (its chosen one's score, not the best listed);
+    no MDLP choice: no race. Its score is an out-of-fold F1 of the tree on the codes."""
+    from plx_core.selection import GRID_SCREEN_SLACK, Selection, grid_screen, grid_screened
+
+    mdlp = Selection("direct", 0.5, "", scores={"direct": 0.70, "tree-all": 0.80})
+    assert grid_screened(mdlp, 0.70 - GRID_SCREEN_SLACK)
+    assert not grid_screened(mdlp, 0.70 - GRID_SCREEN_SLACK - 0.001)
+    assert not grid_screened(None, 0.99)
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 8, (400, 3))
+    y = (codes[:, 0] >= codes[:, 1]).astype(int)  # a diagonal of two columns' bins
+    fold = np.arange(400) % 5
+    assert grid_screen(codes, y, fold) > 0.9
+    assert grid_screen(codes[:, [2]], y, fold) < 0.8  # a column of no effect
