@@ -79,6 +79,14 @@ WIDE_PAIRS = 5_000_000
 """A wide table keeps clauses longer than `WIDE_MAX_LEN` when those of one more feature count
 at most this many (distinct row, subset) pairs (under a second): zoo's seven classes (101
 rows, 16 columns, ~1 M) answer better uncapped (accuracy 0.955 vs 0.935 over 10 splits)."""
+WIDE_CELL_ROWS = 10
+"""A wide table (`WIDE_FEATURES`, `WIDE_PAIRS`) gets clauses of `WIDE_MAX_LEN` features by default
+only where such a clause's cell holds this many training rows on average (rows / median domain
+size ** length); else clauses of at most 2 (`short_cap`). On 42 rows × 100 columns of two bins a
+clause of 3 holds ~5 rows, its probability is noise, and counting 161,700 subsets a row was 70%
+of the fit (7× a forest's); the same answers on the 20 splits of that table at max_len 2
+(benchmarks/RESULTS.md, "wide21"). The 23 comparison sets' wide ones hold 14.7 (Breast cancer
+30) to 87.5 rows a cell."""
 SHIFT = 26
 """Support and positives share one float64 bincount weight (support·2^26 + positives) while the
 rows number fewer than 2^26."""
@@ -214,6 +222,15 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
                 and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
 
     wide = n_features > WIDE_FEATURES and pairs(WIDE_MAX_LEN + 1) > WIDE_PAIRS
+    top = short_cap(n_rows, domains) if wide else None
+    if top is not None and fits(top):  # (else as below: not even that fits)
+        fit = top
+        return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features on few rows "
+                     f"gets clauses of up to {fit} of its {n_features} features by default: one of "
+                     f"{fit + 1} would hold about {cell_rows(n_rows, domains, fit + 1):.0f} of the "
+                     f"{n_rows} training rows, fewer than {WIDE_CELL_ROWS}, too few for its "
+                     f"probability to say much ({_size(need(fit))} of the {_size(budget)} memory "
+                     "budget)")
     if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
                       f"the memory budget ({_size(need(None))} of {_size(budget)})")
@@ -247,6 +264,20 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
                f"over the {CLAUSE_LIMIT:,} limit (mostly clauses of support one or two)")
     return fit, (f"max_len={fit}: clauses of up to {fit} of the {n_features} features fit the "
                  f"memory budget ({_size(need(fit))} of {_size(budget)}); {why}")
+
+
+def cell_rows(n_rows: int, domains: Sequence[int], length: int) -> float:
+    """The training rows a clause of `length` features holds on average: rows / median domain
+    size ** length."""
+    return n_rows / max(float(np.median(np.asarray(domains, float))), 1.0) ** length
+
+
+def short_cap(n_rows: int, domains: Sequence[int] | None) -> int | None:
+    """2 where a wide table's clauses of `WIDE_MAX_LEN` features would hold fewer than
+    `WIDE_CELL_ROWS` training rows (`cell_rows`), else None (the caps as before)."""
+    if domains is None or not len(domains):
+        return None
+    return 2 if cell_rows(n_rows, domains, WIDE_MAX_LEN) < WIDE_CELL_ROWS else None
 
 
 def _size(b: float) -> str:

@@ -135,6 +135,7 @@ from .query import (
     unseen_note,
 )
 from .scale import check_fit_size, long_tree_said, min_split, search_sample
+from .wording import few_rows_said, too_few_rows_said
 
 
 @dataclasses.dataclass
@@ -871,10 +872,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         cfg = self.tuned_[0]
         n_pos = int(y.sum())
         why = None
-        if cfg is None or cfg.loo_pred is None:
+        if len(y) < S.MIN_SELECT_ROWS or min(n_pos, len(y) - n_pos) < S.SELECT_FOLDS:
+            why = too_few_rows_said(len(y), n_pos, S.SELECT_FOLDS, S.MIN_SELECT_ROWS,
+                                    S.SELECT_FOLDS, pos)
+        elif cfg is None or cfg.loo_pred is None:
             why = "too few training rows (or rows of a class) to tune or compare"
-        elif len(y) < S.MIN_SELECT_ROWS or min(n_pos, len(y) - n_pos) < S.SELECT_FOLDS:
-            why = f"too few rows of a class for {S.SELECT_FOLDS}-fold cross-validation"
         elif (few := self._few_cases(y)) is not None:
             why = few
         if why is not None:
@@ -1056,6 +1058,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not adopt:
             return search
         sel = search.choose()
+        se = S.chosen_se(sel, y, cfg.loo_pred, cfg.loo_rows, search.oof, search.fold)
+        if se >= S.NOISY_SE:  # few rows: the score and the choice are noisy, said
+            sel = dataclasses.replace(sel, reason=sel.reason + few_rows_said(
+                sel.n_rows, int(y[np.arange(len(y)) if cfg.loo_rows is None else
+                                  np.asarray(cfg.loo_rows)].sum()),
+                se, S.SELECT_FOLDS, pos))
         progress(1.0, f"building the chosen model ({sel.chosen})")
         self._adopt(sel, frame, labels, raw, votes, pairs)
         return None

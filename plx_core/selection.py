@@ -309,6 +309,11 @@ chosen on the other classes, and the rare class keeps its tuned Direct KB (`unsc
 in `chosen_reason_` with the class and its row count. Given the family instead (at its first
 setting), a vote fitted on 3 rows took 26 of 100 new rows on a 5-class table; measured in
 benchmarks/RESULTS.md ("A class of 2–4 rows")."""
+NOISY_SE = 0.05
+"""A search whose chosen candidate's out-of-fold F1 has at least this standard error across its
+folds (`chosen_se`) says so in its reason (`wording.few_rows_said`): on 42 training rows × 100
+columns it was 0.04–0.09 (benchmarks/RESULTS.md, "wide21"), where choices 0.03 apart flipped
+between splits."""
 MIN_SELECT_ROWS = 30
 """Fewer training rows (or fewer than `SELECT_FOLDS` rows of a class): no selection, the
 tuned Direct KB answers."""
@@ -775,6 +780,23 @@ def _settings(key: str, model: str, setting: float | str | None
     return depth, m, alpha, bins, pairs
 
 
+def chosen_se(sel: Selection, y: np.ndarray, direct_pred: np.ndarray | None,
+              direct_rows: np.ndarray | None, oof: dict[str, np.ndarray], fold: np.ndarray
+              ) -> float:
+    """The standard error of the chosen candidate's out-of-fold F1 across `fold`'s folds (at its
+    threshold; the tuned Direct KB: its leave-one-out decisions), on the rows it was scored on."""
+    rows = np.arange(len(y)) if direct_rows is None else np.asarray(direct_rows)
+    got = oof.get(sel.key)
+    if got is None:
+        if direct_pred is None:
+            return float("nan")
+        means, t = np.asarray(direct_pred, float), 0.5
+    else:
+        means, t = np.asarray(got, float)[rows], sel.thresholds.get(sel.key, sel.threshold)
+    per = fold_f1(np.asarray(y)[rows], means, t, np.asarray(fold)[rows])
+    return float(np.std(per, ddof=1) / np.sqrt(len(per))) if len(per) > 1 else float("nan")
+
+
 def unscored(model: str, n_rows: int, reason: str) -> Selection:
     """The Selection of `model` at its first setting in tie order (`_candidates`: the deepest
     tree, unpruned, the vote on the fit's own cut points, the smallest m), threshold 0.5, no
@@ -786,7 +808,7 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
 __all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "grid_screen", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
-           "BIN_ALPHAS", "PRUNE_SE", "Selection", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
+           "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
            "TREE_SEMANTICS"]

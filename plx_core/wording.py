@@ -771,6 +771,26 @@ def few_found_sentence(n_rows: int, n_pos: int, tp: int, fp: int, positive: Any 
                    "threshold flags more rows — fewer missed, more false alarms.")
 
 
+def few_rows_said(n_rows: int, n_pos: int, se: float, folds: int, positive: Any = "POS") -> str:
+    """What a model search on few rows can say (appended to `chosen_reason_`): the standard
+    error of the chosen model's out-of-fold F1 across its folds, so that a user reads the score
+    and the choice among near-equal candidates as the noise they are."""
+    pos, _ = class_names(positive)
+    return (f"; few rows: on {n_rows:,} training rows ({n_pos:,} {pos}) this out-of-fold F1 has "
+            f"a standard error of {se:.2f} across the {folds} folds, so candidates within about "
+            f"{2 * se:.2f} of it scored alike and F1 on new rows may differ from it as much: "
+            "more rows, not another setting, would say more")
+
+
+def too_few_rows_said(n_rows: int, n_pos: int, folds: int, least: int, least_class: int,
+                      positive: Any = "POS") -> str:
+    """Why the tuned Direct KB answers without a model search (`chosen_reason_`), in counts."""
+    pos, _ = class_names(positive)
+    return (f"too few training rows to compare models out of fold ({n_rows:,}, {n_pos:,} of them "
+            f"{pos}; a {folds}-fold comparison needs {least} rows and {least_class} of each "
+            "class): any model's F1 on so few rows is a rough guess, more rows would say more")
+
+
 # --------------------------------------------------------------------------- hints
 
 

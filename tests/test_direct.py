@@ -11,6 +11,7 @@ from paper import example2
 
 from plx_core import DataError, KBTooLargeError, direct_kb
 from plx_core.direct import (
+    WIDE_MAX_LEN,
     choose_max_len,
     direct_kb_with_reason,
     direct_kbs_with_reason,
@@ -193,6 +194,16 @@ def test_choose_max_len_for_the_dashboard():
     assert parse_size("4GB") == 4 * 2**30 and parse_size("512 MiB") == 512 * 2**20
     with pytest.raises(DataError, match="not a positive size"):
         parse_size("-3GB")
+
+
+def test_a_wide_table_on_few_rows_counts_clauses_of_two():
+    # 42 rows × 100 two-bin columns: a clause of 3 holds ~5 rows, so pairs at most, and said
+    cap, why = choose_max_len(42, 100, [2] * 100, 4 * 2**30)
+    assert cap == 2 and "would hold about 5 of the 42 training rows" in why
+    # Breast cancer 30's shape (398 rows, 3 bins: ~15 rows a cell) keeps clauses of 3
+    assert choose_max_len(398, 30, [3] * 30, 4 * 2**30)[0] == 3
+    # a table not wide by its pairs (Zoo: 70 rows × 16 columns) is not capped by cells
+    assert choose_max_len(70, 16, [2] * 16, 4 * 2**30)[0] > WIDE_MAX_LEN
 
 
 @pytest.mark.slow

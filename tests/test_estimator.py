@@ -1235,3 +1235,18 @@ def test_groups_keep_a_cases_visits_on_one_side_of_the_search():
         few.chosen_reason_
     one = PLXClassifier().fit(X, y, groups=np.zeros(len(y)))  # every row the one case
     assert "1 case (groups), fewer than the 10 folds" in one.chosen_reason_
+
+
+def test_a_wide_table_on_few_rows_says_so_and_counts_short_clauses():
+    # 44 patients × 60 measurements, two carry the outcome: a clause of 3 holds ~5 rows
+    rng = np.random.default_rng(3)
+    Z = rng.normal(size=(44, 60))
+    y = np.where(Z[:, 0] + Z[:, 1] + 0.5 * rng.normal(size=44) > 0, "sick", "well")
+    X = pd.DataFrame(Z.round(2), columns=[f"m{i}" for i in range(60)])
+    clf = PLXClassifier(positive="sick", random_state=0).fit(X, y)
+    assert clf.max_len_ == 2 and "too few for its probability to say much" in clf.max_len_reason_
+    assert "; few rows: on 44 training rows (" in clf.chosen_reason_
+    assert "more rows, not another setting, would say more" in clf.chosen_reason_
+    tiny = PLXClassifier(positive="sick").fit(X.iloc[:20], y[:20])
+    assert tiny.chosen_ == "direct" and tiny.chosen_reason_.startswith(
+        "direct answers: too few training rows to compare models out of fold (20, ")
