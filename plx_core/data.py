@@ -2825,6 +2825,59 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
             "know it before the outcome")
 
 
+TWIN_RANK = 0.999
+"""Two numeric columns whose ranks correlate this closely (either sign) are one measure twice."""
+
+
+def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str, str]]:
+    """Pairs of columns that are one measure written twice, as (first, second, how): numbers
+    in the same (or reversed) order on the rows both hold (`TWIN_RANK`: a weight in kg and in
+    lb, a temperature in °C and °F, to rounding), or any columns whose values pair one to one
+    with the same cells missing (a copy under a new name). Kept, but said: a vote counts the
+    measure twice and an explanation of k features may spend two on it (unseen21's twin_units:
+    half of them did). Candidates come from a seeded sample of `sample` rows, each pair is
+    confirmed on every row."""
+    frame = pd.DataFrame({c: frame[c].infer_objects() if frame[c].dtype == object else frame[c]
+                          for c in frame.columns})  # numbers held as objects: numbers
+    cols = [c for c in frame.columns if frame[c].notna().sum() >= 10]
+    rows = frame if len(frame) <= sample else frame.sample(sample, random_state=0)
+    out: list[tuple[str, str, str]] = []
+    paired: set[str] = set()
+    first: dict[bytes, str] = {}  # copies: the same first-seen codes, missing cells included
+    for c in cols:
+        codes = pd.factorize(rows[c])[0]
+        if not 1 <= codes.max(initial=-1) < len(rows) / 2:  # a pairing of repeated values only
+            continue
+        if (a := first.setdefault(codes.tobytes(), c)) != c and np.array_equal(
+                pd.factorize(frame[a])[0], pd.factorize(frame[c])[0]):
+            out.append((a, c, "one to one"))
+            paired.add(c)
+    num = [c for c in cols if c not in paired and pd.api.types.is_numeric_dtype(frame[c].dtype)
+           and frame[c].dtype != bool and rows[c].nunique() >= 10]
+    if 1 < len(num) <= 300:
+        corr = rows[num].rank().corr().to_numpy()  # rows both hold, pair by pair
+        for i, j in zip(*np.nonzero(np.triu(np.abs(np.nan_to_num(corr)) >= TWIN_RANK, 1))):
+            a, b = num[i], num[j]
+            if b in paired:
+                continue
+            whole = frame[[a, b]].dropna()
+            rho = whole[a].rank().corr(whole[b].rank())
+            if abs(rho) >= TWIN_RANK:
+                out.append((a, b, f"in {'the same' if rho > 0 else 'reverse'} order (rank "
+                                  f"correlation {rho:.4f})"))
+                paired.add(b)
+    return out
+
+
+def twin_said(a: str, b: str, how: str) -> str:
+    """The note for a pair of `twin_columns`."""
+    what = (f"its values pair one to one with those of column {a!r} on every row"
+            if how == "one to one" else f"its numbers follow those of column {a!r} {how}")
+    return (f"column {b!r}: {what} — one measure twice (another unit or a copy)? Both kept: a "
+            "vote counts it twice and an explanation may name both; leave one out if they are "
+            "one measure")
+
+
 def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
     """Why a text column may count one value as several ("True" / "TRUE", "yes" / "Yes ", an
     accent as one character or as a letter and a combining mark: the same text to a reader,

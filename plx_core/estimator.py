@@ -92,6 +92,8 @@ from .data import (
     serial_cells,
     spelling_variants,
     text_binned,
+    twin_columns,
+    twin_said,
     uninformative,
     unread_numbers,
 )
@@ -531,6 +533,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 say_note(f"column {c!r}: {why}", stacklevel=2)
             if (how := spelling_variants(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=2)
+        for a, b, how in twin_columns(raw[list(frame.columns)]):  # one measure twice: said
+            say_note(twin_said(a, b, how), stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)

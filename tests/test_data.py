@@ -1738,3 +1738,28 @@ def test_held_clock_reads_the_first_present_cell_and_checks_the_rest():
     assert held_clock(pd.Series([t, 1.5], dtype=object)) is None
     assert held_clock(pd.Series([1.5, t], dtype=object)) is None
     assert held_clock(pd.Series([None] * 3, dtype=object)) is None
+
+
+def test_one_measure_written_twice_is_found_and_independent_columns_are_not():
+    """kg and lb rounded apart, °C and a reversed copy, a text column copied under a new name:
+    each pair found (the kg/lb pair as object columns, as a frame of mixed cells holds them);
+    100 independent normals on 60 rows, or continuous columns all distinct, are no pair."""
+    from plx_core.data import twin_columns, twin_said
+
+    rng = np.random.default_rng(8)
+    kg, c = rng.normal(80, 15, 500), rng.normal(37, 0.8, 500)
+    frame = pd.DataFrame({"kg": kg.round(1).astype(object), "lb": (kg * 2.20462).round().astype(object),
+                          "c": c.round(1), "cold": -c.round(1) + 0.5 * rng.normal(size=500),
+                          "site": rng.choice(["north", "south", "east"], 500)})
+    frame["site2"] = frame["site"].map({"north": "N", "south": "S", "east": "E"})
+    got = {(a, b): how for a, b, how in twin_columns(frame)}
+    assert set(got) == {("kg", "lb"), ("site", "site2")}
+    assert got[("kg", "lb")].startswith("in the same order (rank correlation 0.99")
+    assert twin_said("site", "site2", "one to one").startswith(
+        "column 'site2': its values pair one to one with those of column 'site' on every row — "
+        "one measure twice (another unit or a copy)? Both kept")
+    neg = frame.assign(f=-(c * 9 / 5 + 32).round(1))
+    assert [p for p in twin_columns(neg) if p[:2] == ("c", "f")] == [
+        ("c", "f", "in reverse order (rank correlation -0.9991)")]  # °F rounded to 0.1: ties
+    wide = pd.DataFrame(rng.normal(size=(60, 100)), columns=[f"g{i}" for i in range(100)])
+    assert twin_columns(wide) == []

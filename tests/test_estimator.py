@@ -306,6 +306,19 @@ def test_dates_as_text_left_out_say_a_season_needs_its_own_column():
         PLXClassifier(variant="paper").fit(X, y)
 
 
+def test_a_measure_in_two_units_is_said_once_fitted():
+    """Weight in kg and in lb (unseen21's twin_units: half the k=2 explanations named both):
+    the fit says the pair, both kept."""
+    rng = np.random.default_rng(4)
+    kg = rng.normal(80, 15, 300)
+    X = pd.DataFrame({"weight_kg": kg.round(1), "weight_lb": (kg * 2.20462).round(),
+                      "g": rng.choice(list("ab"), 300)})
+    with pytest.warns(UserWarning, match=r"column 'weight_lb': its numbers follow those of column "
+                                         r"'weight_kg' in the same order \(rank correlation"):
+        m = PLXClassifier(variant="paper").fit(X, np.where(kg > 85, "yes", "no"))
+    assert {"weight_kg", "weight_lb"} <= set(m.cuts_)
+
+
 def test_predict_matches_columns_by_name():
     X, y = _mixed()
     m = PLXClassifier(variant="paper").fit(X, y)
