@@ -79,11 +79,66 @@ def _kb_from_json(text: str | bytes) -> KB:
     return kb_from_document(doc, text)
 
 
+class _KeyTwice(ValueError):
+    """A JSON object names one key twice (`_unique_keys`)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's dict, refused when it names a key twice: json.loads keeps the last
+    silently, so a schema naming a column twice (an edited file, two files joined) would be
+    read as one of them without a word."""
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return d
+
+
+class _Twice(dict):
+    """A JSON object read on the error path, marked with the first key it names twice."""
+
+    twice: str | None = None
+
+
+def _twice_path(text: str) -> str:
+    """Where the first object naming a key twice sits in `text` ("schema.bins"; "" for the
+    document itself): read again, only to say so."""
+    def mark(pairs: list[tuple[str, Any]]) -> _Twice:
+        d = _Twice(pairs)
+        if len(d) != len(pairs):
+            seen: set[str] = set()
+            d.twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        return d
+
+    stack: list[tuple[str, Any]] = [("", json.loads(text, object_pairs_hook=mark))]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _Twice) and node.twice is not None:
+            return path
+        items = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for k, v in reversed(list(items)):
+            if isinstance(v, (dict, list)):
+                stack.append((f"{path}[{k}]" if isinstance(k, int) else
+                              f"{path}.{k}" if path else str(k), v))
+    return ""
+
+
 def load_json(text: str, what: str) -> Any:
-    """json.loads with one clear error for malformed or too deeply nested documents."""
+    """json.loads with one clear error for malformed or too deeply nested documents, and for
+    an object naming a key twice (`_unique_keys`: which one holds is not guessed)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _KeyTwice as exc:
+        path = _twice_path(text)
+        field = f"field {path!r} names" if path else "the document names"
+        raise ClauseSyntaxError(f"{what}: {field} {exc.args[0]!r} twice (which one holds is "
+                                "not guessed: keep one)") from None
     except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()) and text.strip():  # a copy that stopped part way
+            raise ClauseSyntaxError(f"{what} is not valid JSON: it ends before the document "
+                                    "does (cut short? copy or save it again)",
+                                    exc.lineno, exc.colno) from None
         raise ClauseSyntaxError(f"{what} is not valid JSON (invalid JSON: {exc.msg})", exc.lineno, exc.colno) from None
     except RecursionError:
         raise ClauseSyntaxError(f"{what} is nested too deeply to be a plx file") from None

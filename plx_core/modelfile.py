@@ -33,6 +33,11 @@ MODEL_VERSION = 1
 CLASSES_VERSION = 2  # several classes: one member model per class
 DECISIONS = ("highest mean",)  # how a version-2 file picks the class (checked on load)
 MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
+MAX_JSON_MODEL_BYTES = 256 * 2**20
+"""The largest JSON model file read (and written): reading one takes about 14 times its size
+in memory (a 34 MB JSON model, 338,078 clauses: 475 MB above the import's; its npz, 15 MB:
+57 MB), so a 500 MB JSON file would take some 7 GB. Checked before the file is read; larger
+models are written as npz, which reads up to `MAX_MODEL_BYTES`."""
 BINARY_FROM_CLAUSES = 100_000  # "auto" writes KBs of this many clauses or more as npz
 FORMATS = ("json", "npz")
 ANSWER_INTS = ("min_len", "max_len", "prior_weight")
@@ -123,7 +128,17 @@ def choose_format(path: str | Path, n_clauses: int, fmt: str = "auto") -> str:
 
 
 def model_bytes(model: ModelFile | ClassesModelFile, fmt: str = "json") -> bytes:
-    """The model file's bytes in one format (what `save_model` writes)."""
+    """The model file's bytes in one format (what `save_model` writes); a JSON model larger
+    than plx reads back (`MAX_JSON_MODEL_BYTES`) is refused, not written."""
+    raw = _model_bytes(model, fmt)
+    if fmt == "json" and len(raw) > MAX_JSON_MODEL_BYTES:
+        raise ModelFileError(f"the model is {len(raw):,} bytes as JSON, more than the "
+                             f"{MAX_JSON_MODEL_BYTES:,} plx reads back as JSON: write it as "
+                             "npz (a name ending in .npz)")
+    return raw
+
+
+def _model_bytes(model: ModelFile | ClassesModelFile, fmt: str) -> bytes:
     if isinstance(model, ClassesModelFile):
         return _classes_bytes(model, fmt)
     if fmt == "npz":
@@ -255,6 +270,15 @@ def _one_kb(read: tuple[Any, dict]) -> tuple[list[Any], dict]:
     return [read[0]], read[1]
 
 
+def _json_size_checked(head: bytes, size: int, where: str) -> None:
+    """Refuse a model file that is no npz (`head`: its first bytes) and larger than plx
+    reads as JSON (`MAX_JSON_MODEL_BYTES`), before it is read."""
+    if size > MAX_JSON_MODEL_BYTES and not is_npz(head):
+        raise ModelFileError(f"{where} is {size:,} bytes and no npz model, more than the "
+                             f"{MAX_JSON_MODEL_BYTES:,} plx reads as a JSON model (reading takes"
+                             " about 14 times its size in memory): save the model as npz")
+
+
 def load_model(source: str | Path | bytes, where: str | None = None
                ) -> ModelFile | ClassesModelFile:
     """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first."""
@@ -271,10 +295,13 @@ def load_model(source: str | Path | bytes, where: str | None = None
         if size > MAX_MODEL_BYTES:
             raise ModelFileError(f"model file {where} is {size:,} bytes, more than the cap of "
                                  f"{MAX_MODEL_BYTES:,}")
+        with p.open("rb") as fh:
+            _json_size_checked(fh.read(4), size, f"model file {where}")
         raw = p.read_bytes()
     if len(raw) > MAX_MODEL_BYTES:
         raise ModelFileError(f"{where} is {len(raw):,} bytes, more than the cap of "
                              f"{MAX_MODEL_BYTES:,}")
+    _json_size_checked(raw[:4], len(raw), where)
     if is_npz(raw):
         many = npz_holds_many(raw)  # a model of several classes: one KB a class
         try:
@@ -431,9 +458,12 @@ def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
     if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
         raise ModelFileError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
     if doc.get("version") != MODEL_VERSION or isinstance(doc.get("version"), bool):
-        raise ModelFileError(f"{where} has model version {doc.get('version')!r}; this plx reads "
+        v = doc.get("version")
+        newer = (isinstance(v, int) and not isinstance(v, bool) and v > CLASSES_VERSION)
+        raise ModelFileError(f"{where} has model version {v!r:.40}; this plx reads "
                              f"versions {MODEL_VERSION} (two classes) and {CLASSES_VERSION} "
-                             "(several classes)")
+                             "(several classes) (field 'version')" +
+                             ("; a newer plx wrote it: upgrade plx to read it" if newer else ""))
     required = ("schema", "kb", "positive", "negative") if need_kb else ("schema", "positive", "negative")
     missing = [k for k in required if k not in doc]
     if missing:

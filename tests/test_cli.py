@@ -2015,3 +2015,69 @@ def test_fit_says_a_few_whole_numbers_are_read_as_levels(tmp_path, capsys):
     assert "column 'grade' is used as categories: its 5 whole numbers (1 to 5)" in said[0]
     assert "not ≥ 3" in said[0] and "dashboard's numeric columns" in said[0]
     assert "column 'visits'" in said[1] and "(0 to 9)" in said[1]
+
+
+def test_broken_model_files_are_refused_in_one_line_naming_the_field(tmp_path, capsys,
+                                                                     monkeypatch):
+    """users21: model files as a user hits them — cut short (a copy that stopped), written by
+    a newer plx, a schema naming a column twice (json kept the last 'power' silently), and a
+    500 MB JSON file (read whole, then parsed at ~14× its size, before any check): each exit 2
+    in one line naming the field or the size, the large one before a byte is read."""
+    import plx_core.modelfile as MF
+
+    rng = np.random.default_rng(4)
+    w = rng.uniform(1, 100, 200)
+    data = tmp_path / "fit.csv"
+    pd.DataFrame({"power": [f"{v:.1f} mW" for v in w], "c": rng.choice(["a", "b"], 200),
+                  "y": np.where(w > 50, "yes", "no")}).to_csv(data, index=False)
+    new = tmp_path / "new.csv"
+    new.write_text("power,c\n70 mW,a\n20 mW,b\n")
+    good = {}
+    for ext in ("json", "npz"):
+        good[ext] = tmp_path / f"m.{ext}"
+        code, _, err = run(["fit", data, "--label", "y", "--positive", "yes",
+                            "--out", good[ext]], capsys)
+        assert code == 0, err
+
+    def refused(raw: bytes, *needles: str, name: str = "bad.json") -> None:
+        bad = tmp_path / name
+        bad.write_bytes(raw)
+        code, _, err = run(["predict", bad, new, "--out", tmp_path / "p.csv"], capsys)
+        assert code == 2 and not (tmp_path / "p.csv").exists(), err
+        assert_one_line_error(err, *needles)
+
+    text = good["json"].read_text(encoding="utf-8")
+    refused(text[: len(text) // 2].encode(), "bad.json' is not valid JSON: it ends before",
+            "cut short?")
+    raw = good["npz"].read_bytes()
+    refused(raw[: len(raw) // 2], "bad.npz': not a readable npz archive", name="bad.npz")
+    doc = json.loads(text)
+    refused(json.dumps({**doc, "version": 7}).encode(), "has model version 7",
+            "(field 'version')", "a newer plx wrote it: upgrade plx")
+    bins = json.dumps(doc["schema"]["bins"]["power"], ensure_ascii=False)
+    twice = text.replace(f'"power": {bins}', f'"power": {bins}, "power": {bins}', 1)
+    assert twice != text
+    refused(twice.encode(), "field 'schema.bins' names 'power' twice")
+    cats = doc["schema"]["categories"]
+    twice = text.replace('"categories": {', '"categories": {"c": ' + json.dumps(cats["c"], ensure_ascii=False) + ", ", 1)
+    refused(twice.encode(), "field 'schema.categories' names 'c' twice")
+    big = tmp_path / "big.json"
+    with big.open("wb") as fh:  # 500 MB (sparse: no disk used), a model's text first
+        fh.write(text.encode())
+        fh.truncate(500 * 2**20)
+    monkeypatch.setattr(type(big), "read_bytes", lambda self: pytest.fail("read whole"))
+    code, _, err = run(["predict", big, new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, "big.json' is 524,288,000 bytes and no npz model",
+                          "plx reads as a JSON model", "save the model as npz")
+    monkeypatch.undo()
+    # the JSON cap is JSON's: an npz as large is read, and plx fit does not write a JSON
+    # model it would refuse to read back
+    monkeypatch.setattr(MF, "MAX_JSON_MODEL_BYTES", 1000)
+    code, _, err = run(["predict", good["npz"], new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and good["npz"].stat().st_size > 1000, err
+    code, _, err = run(["fit", data, "--label", "y", "--positive", "yes",
+                        "--out", tmp_path / "again.json"], capsys)
+    assert code == 2 and not (tmp_path / "again.json").exists()
+    assert_one_line_error(err, "bytes as JSON, more than the 1,000 plx reads back as JSON",
+                          "write it as npz")
