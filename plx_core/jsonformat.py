@@ -136,8 +136,8 @@ def load_json(text: str, what: str) -> Any:
                                 "not guessed: keep one)") from None
     except json.JSONDecodeError as exc:
         if exc.pos >= len(text.rstrip()) and text.strip():  # a copy that stopped part way
-            raise ClauseSyntaxError(f"{what} is not valid JSON: it ends before the document "
-                                    "does (cut short? copy or save it again)",
+            raise ClauseSyntaxError(f"{what} is not valid JSON (invalid JSON: it ends before "
+                                    "the document does: cut short? copy or save it again)",
                                     exc.lineno, exc.colno) from None
         raise ClauseSyntaxError(f"{what} is not valid JSON (invalid JSON: {exc.msg})", exc.lineno, exc.colno) from None
     except RecursionError:

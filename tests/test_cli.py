@@ -2047,7 +2047,7 @@ def test_broken_model_files_are_refused_in_one_line_naming_the_field(tmp_path, c
         assert_one_line_error(err, *needles)
 
     text = good["json"].read_text(encoding="utf-8")
-    refused(text[: len(text) // 2].encode(), "bad.json' is not valid JSON: it ends before",
+    refused(text[: len(text) // 2].encode(), "bad.json' is not valid JSON (invalid JSON: it ends before",
             "cut short?")
     raw = good["npz"].read_bytes()
     refused(raw[: len(raw) // 2], "bad.npz': not a readable npz archive", name="bad.npz")
