@@ -720,5 +720,6 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     ws.rules = [r for _, cs in kept for r in cs]
     dropped = len(rule_groups(old_rules)) - len(kept)
     if dropped:
-        notes.append(f"{dropped} rule(s) did not fit the new data and were removed.")
+        notes.append(f"{wording.counted(dropped, 'rule')} did not fit the new data and "
+                         f"{'was' if dropped == 1 else 'were'} removed.")
     return notes
