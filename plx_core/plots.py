@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .wording import PRIOR_ALONE, class_names, support_for
+from .wording import PRIOR_ALONE, class_names, counted, support_for
 
 POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
 NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
@@ -397,7 +397,7 @@ def global_features(features: pd.DataFrame, top: int | None = 15,
     features the rest share one muted bar ("the other 15 features", their sum)."""
     f = features.sort_values("mean_abs_shapley", ascending=False, kind="stable")
     pos, neg = (esc(n) for n in class_names("POS" if positive is None else positive))
-    labels = [f"{esc(name)}: mean |Shapley| {v:.3f}; in {int(k)} explanation(s) "
+    labels = [f"{esc(name)}: mean |Shapley| {v:.3f}; in {counted(int(k), 'explanation')} "
               f"({int(p_)} {pos}, {int(q)} {neg})"
               for name, v, k, p_, q in zip(f["feature"], f["mean_abs_shapley"], f["in_explanation"],
                                           f["for_pos"], f["for_neg"])]

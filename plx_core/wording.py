@@ -39,6 +39,12 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{number_word(n)} {one if int(n) == 1 else (many or one + 's')}"
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """`1 rule` / `3 rules` / `1,204 rows`: a count in digits with its noun in the right
+    number (never `rule(s)`), for tables, charts and notes where words would be long."""
+    return f"{int(n):,} {one if int(n) == 1 else (many or one + 's')}"
+
+
 def fmt(x: float, digits: int = 2) -> str:
     """A probability as shown to a reader: 2 decimals, 3 where 2 would hide a difference."""
     x = float(x)
@@ -747,6 +753,24 @@ def one_class_part(n_pos: int, n_neg: int, positive: Any = "POS") -> str:
             "or gather more rows of the rare class.")
 
 
+def counts_at_threshold(threshold: float, tp: int, fp: int, tn: int, fn: int,
+                        positive: Any = "POS", part: str = "test") -> str:
+    """The confusion counts at a threshold in words, each count with its own number ("1 false
+    negative", not "1 false negatives"), and what sensitivity and specificity count, in the
+    file's class names (`class_names`)."""
+    pos, neg = class_names(positive)
+
+    n = counted
+    p_all, n_all = tp + fn, tn + fp
+    sens = tp / p_all if p_all else float("nan")
+    spec = tn / n_all if n_all else float("nan")
+    return (f"At threshold {threshold:.2f}, of the {tp + fp + tn + fn:,} {part} rows: "
+            f"{n(tp, 'true positive')}, {n(fp, 'false positive')}, {n(tn, 'true negative')}, "
+            f"{n(fn, 'false negative')}. Sensitivity {fmt(sens, 3)} = {tp:,} of the {p_all:,} "
+            f"{pos} rows found; specificity {fmt(spec, 3)} = {tn:,} of the {n_all:,} {neg} rows "
+            f"kept {neg}.")
+
+
 def few_found_sentence(n_rows: int, n_pos: int, tp: int, fp: int, positive: Any = "POS",
                        best_other: float | None = None, where: str = "held-out") -> str:
     """What the scores mean when the model finds none or few (under half) of the positive
@@ -1094,7 +1118,7 @@ __all__ = [
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_said", "case_column_dropped",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
-    "plural", "support_for", "few_found_sentence", "one_class_part",
+    "plural", "counted", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]
 

@@ -1028,7 +1028,8 @@ def test_evaluate_threshold_moves_sensitivity_and_specificity(base_ws):
         assert metric(at, "Sensitivity") == f"{r.sensitivity:.3f}"
         assert metric(at, "Specificity") == f"{r.specificity:.3f}"
     assert at_threshold(truth, score, 0.2).sensitivity >= at_threshold(truth, score, 0.8).sensitivity
-    assert f"{r.tp} true positives, {r.fp} false positives" in texts(at).replace("\n", " ")
+    assert wording.counts_at_threshold(0.8, r.tp, r.fp, r.tn, r.fn, ws.class_name) in \
+        texts(at).replace("\n", " ")
 
 
 def test_global_view_page_aggregates_the_sampled_rows(base_ws):

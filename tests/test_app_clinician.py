@@ -235,3 +235,53 @@ def test_a_case_column_no_longer_offered_is_said_naming_it():
     assert wording.case_column_dropped("patient", True, others=True).endswith(
         "its values do not name cases of several rows. Each row is its own case unless you name "
         "another case column below.")
+
+
+def test_counts_are_said_in_their_own_number_and_the_files_classes():
+    # words21's walk, a 2% class: "1 false negatives", "8 / 9 positives found", "in 1
+    # explanation(s)", "with 1 rule(s)"; a three-class pick said the Query page sentence twice
+    from plx_app.service import positive_note
+    from plx_core.plots import global_features
+
+    icu = wording.class_name("ICU transfer", "outcome", ["ward", "ICU transfer"])
+    said = wording.counts_at_threshold(0.45, 8, 51, 390, 1, icu)
+    assert said == ("At threshold 0.45, of the 450 test rows: 8 true positives, 51 false "
+                    "positives, 390 true negatives, 1 false negative. Sensitivity 0.889 = 8 of "
+                    "the 9 ICU transfer rows found; specificity 0.884 = 390 of the 441 ward rows "
+                    "kept ward.")
+    assert "1 true positive, 1 false positive, 1 true negative" in wording.counts_at_threshold(
+        0.5, 1, 1, 1, 0, icu)
+    assert wording.counted(1, "rule") == "1 rule" and wording.counted(1204, "row") == "1,204 rows"
+    frame = pd.DataFrame({"feature": ["lactate", "sbp"], "mean_abs_shapley": [0.03, 0.09],
+                          "in_explanation": [1, 41], "for_pos": [0, 11], "for_neg": [1, 30]})
+    labels = " ".join(a.text for a in global_features(frame, positive=icu).layout.annotations)
+    assert "in 1 explanation (0 ICU transfer, 1 ward)" in labels and "(s)" not in labels
+    assert "in 41 explanations (11 ICU transfer, 30 ward)" in labels
+    note = positive_note(["mild", "moderate", "severe"], "severe")
+    assert note.startswith("plx assumes no positive class among 3 classes") and "Query" not in note
+
+    from test_app import run, texts
+
+    raw = read_upload(rare_events(), "events.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="event"), build=True)
+    at = run("plx_app/views/6_Evaluate.py", ws)
+    body = " ".join(texts(at).split())
+    assert "event rows found; specificity" in body and "no event rows kept no event." in body
+
+
+def test_a_browser_refresh_answers_with_the_kb_built_before(store):
+    # a refresh opens the project in a new session, which fitted the uploaded table's model
+    # again (13 s at load 10 on 1,050 rows x 30 columns in words21's walk); the same rows and
+    # settings give the same KB (a fit is deterministic), so it is the one built before
+    raw = read_upload(rare_events(n=300, seed=11), "events.csv")
+    pid = create_project(store, "Events")
+    ws, lk, _ = open_project(store, pid)
+    use_data(ws, raw, replace(raw.defaults, positive="event"))
+    ws.ensure_kb()
+    sync(ws, lk, "Ann")
+    ws2, _, notes = open_project(store, pid)
+    assert notes == [] and ws2.kb is ws.kb and ws2.model is ws.model
+    ws3, _, _ = open_project(store, pid)
+    assert ws3.decisions("test").equals(ws.decisions("test"))
+    other = new_workspace(raw, replace(raw.defaults, positive="event", balance="none"))
+    assert other.kb is not ws.kb  # other settings: fitted on their own

@@ -118,7 +118,7 @@ def test_walk_every_page_on_three_tables(chromium, tmp_path):
                 app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
                 app.upload(penguins, expect="Suggested label: species")
                 assert app.value("Label column") == "species"
-                box = app.page.get_by_text("Leave out the 3 row(s) without a label")
+                box = app.page.get_by_text("Leave out the 3 rows without a label")
                 app.act(box.click, expect="rows:")
                 app.click_button("Use this data", expect="Now using penguins.csv")
                 assert "147 rows" in app.text()

@@ -149,7 +149,7 @@ def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws
         at.form_submit_button[0].click().run()
         assert_plain_fault(at, "Previewing the rules' effect", "inaccurate")
         assert [metric(at, m) for m in labels] == shown
-        assert "the last result, for 0 enabled rule(s)" in texts(at)
+        assert "the last result, for 0 enabled rules" in texts(at)
         ws = at.session_state["ws"]
         assert [r.id for r in ws.rules] == ["r1"]  # the user's rule itself is kept
     at.run()

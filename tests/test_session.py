@@ -277,7 +277,7 @@ def test_use_data_drops_an_or_rule_whole_when_one_part_no_longer_fits(ws):
     raw = raw_builtin("paper-example")
     notes = use_data(ws, raw, replace_split(raw.defaults, test_size=0.25))
     assert [r.id for r in ws.rules] == ["r2"] and ws.rules_count() == (1, 1)
-    assert "1 rule(s) did not fit the new data and were removed." in notes
+    assert "1 rule did not fit the new data and was removed." in notes
 
 
 @pytest.mark.slow

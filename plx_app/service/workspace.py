@@ -199,7 +199,10 @@ class Workspace:
     def _build(self, key: tuple, settings: KBSettings,
                progress: Callable[[float, str], None] | None) -> tuple:
         """`build_kb` on the training rows; on a built-in table (public data, the same for
-        every user) once per process (`BUILTIN_KBS`), so a first page load does not refit."""
+        every user) once per process (`BUILTIN_KBS`), so a first page load does not refit; on
+        an uploaded one kept for the process's other sessions on the same rows and settings
+        (`BUILT_KBS`), so a browser refresh, which opens the project in a new session, does
+        not refit it (13 s on 1,050 rows x 30 columns at load 10, words21's walk)."""
         def make() -> tuple:
             raw = None
             if (settings.kind == "auto" and self.dataset.schema is not None
@@ -213,7 +216,13 @@ class Workspace:
                             class_weight=None if self.settings.balance == "none" else "balanced")
 
         if self.raw.source != "builtin":
-            return make()
+            shared = (*key, repr(self.settings))  # the rows' hash and every setting that made them
+            with _BUILTIN_LOCK:
+                if shared in BUILT_KBS:
+                    return BUILT_KBS.get(shared, make)
+            built = make()  # outside the lock: another session's fit does not wait for this one
+            with _BUILTIN_LOCK:
+                return BUILT_KBS.get(shared, lambda: built)
         with _BUILTIN_LOCK:
             return BUILTIN_KBS.get(key, make)
 
@@ -601,6 +610,10 @@ class Workspace:
 BUILTIN_KBS = LRU(6)
 """KBs built on the built-in tables, shared by every session of the process: public data,
 and a built KB (with its trees and the default's choice) is never changed in place."""
+BUILT_KBS = LRU(4)
+"""KBs built on uploaded tables, for the process's other sessions on the same rows (a content
+hash) and settings: a fit is deterministic and a built KB never changed in place, so a browser
+refresh or a second tab answers with the same KB without fitting it again."""
 _BUILTIN_LOCK = threading.Lock()
 def _label_text(v: Any) -> str:
     """A label cell as the pages write it: 1.0 as '1'."""
@@ -720,5 +733,6 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     ws.rules = [r for _, cs in kept for r in cs]
     dropped = len(rule_groups(old_rules)) - len(kept)
     if dropped:
-        notes.append(f"{dropped} rule(s) did not fit the new data and were removed.")
+        notes.append(f"{wording.counted(dropped, 'rule')} did not fit the new data and "
+                         f"{'was' if dropped == 1 else 'were'} removed.")
     return notes

@@ -147,7 +147,7 @@ n_unlabelled = int(raw.frame[label].isna().sum())
 drop_unlabelled = False
 if n_unlabelled:
     drop_unlabelled = st.checkbox(
-        f"Leave out the {n_unlabelled} row(s) without a label (of {len(raw.frame)})",
+        f"Leave out the {wording.counted(n_unlabelled, 'row')} without a label (of {len(raw.frame):,})",
         value=bool(base.drop_unlabelled) if label == base.label else False,
         key=f"data_drop_{fp}_{label}",
         help="plx learns from labelled rows only; without this the table cannot be used.")

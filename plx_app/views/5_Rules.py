@@ -168,7 +168,7 @@ st.subheader("Effect on the test split")
 effect = None
 with guard("Previewing the rules' effect"):
     n_on = ws.rules_count()[1]
-    effect = keep_last("rules-effect", f"{n_on} enabled rule(s)", ws.data_key, ws.rules_effect,
+    effect = keep_last("rules-effect", wording.counted(n_on, "enabled rule"), ws.data_key, ws.rules_effect,
                        "Previewing the rules' effect")
 with guard("Showing the rules' effect"):
     if effect is not None:

@@ -55,7 +55,7 @@ require_kb(ws)
 label = ws.kb_name
 pos_name, neg_name = wording.class_names(ws.class_name)
 st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; answering {ws.class_name} or {neg_name}; "
-              f"KB {label}" + (f" with {ws.rules_count()[1]} rule(s)" if ws.rules else "")))
+              f"KB {label}" + (f" with {wording.counted(ws.rules_count()[1], 'rule')}" if ws.rules else "")))
 if one_class := wording.one_class_part(int(ws.truth("test").sum()),
                                        int((~ws.truth("test")).sum()), ws.class_name):
     st.warning(md(one_class))
@@ -115,11 +115,8 @@ with guard("Drawing the ROC and precision–recall curves"):
         t[0].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
         t[1].metric("F1", f"{at_t.f1:.3f}", help="harmonic mean of precision and sensitivity")
         t[2].metric("Accuracy", f"{at_t.accuracy:.3f}", help="rows called right / all rows")
-        st.markdown(md(f"At threshold {threshold:.2f}, of the {at_t.n} test rows: {at_t.tp} true "
-                       f"positives, {at_t.fp} false positives, {at_t.tn} true negatives, {at_t.fn} "
-                       f"false negatives. Sensitivity {at_t.sensitivity:.3f} = {at_t.tp} / "
-                       f"{at_t.tp + at_t.fn} positives found; specificity {at_t.specificity:.3f} = "
-                       f"{at_t.tn} / {at_t.tn + at_t.fp} negatives kept negative."))
+        st.markdown(md(wording.counts_at_threshold(threshold, at_t.tp, at_t.fp, at_t.tn, at_t.fn,
+                                                   ws.class_name)))
     with right:
         figure(confusion_matrix_figure(at_t.matrix(), (neg_name, pos_name),
                                        title=f"Confusion matrix at threshold {threshold:.2f}"),
