@@ -60,13 +60,20 @@ def _number_key(v: str) -> str:
     return str(int(f)) if math.isfinite(f) and f.is_integer() and v.strip() == v else v
 
 
-def check_labels(arr: np.ndarray) -> None:
-    """Refuse missing labels (naming the rows) and classes that differ only in case or
-    surrounding spaces ("Yes" / "yes "), which would otherwise become separate classes."""
+def check_labels(arr: np.ndarray, index: Sequence[Any] | None = None) -> None:
+    """Refuse missing labels (naming the rows: by `index`, a Series' labels, when given — a
+    split's y.iloc[train] named the 14th training row 'row 14' — else by position) and classes
+    that differ only in case or surrounding spaces ("Yes" / "yes "), which would otherwise
+    become separate classes."""
     inverse, strs = column_strings(np.asarray(arr, dtype=object))
-    missing = np.flatnonzero(inverse < 0).tolist()
-    if missing:
-        raise DataError(f"the label is missing in row(s) {missing[:10]}" + (" …" if len(missing) > 10 else ""))
+    missing = np.flatnonzero(inverse < 0)
+    if len(missing):
+        rows = (missing if index is None else np.asarray(index, dtype=object)[missing]).tolist()
+        raise DataError(f"the label is missing in {len(rows)} row(s) {rows[:10]}"
+                        + (" …" if len(rows) > 10 else "")
+                        + (" (a spreadsheet's blank rows at the end?)"
+                           if missing[-1] == len(arr) - 1 and len(missing) < len(arr) else "")
+                        + ": drop them (keep = y.notna(); fit(X[keep], y[keep])) or fill them in")
     check_label_variants(set(strs))
 
 

@@ -492,7 +492,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"groups has {len(groups)} entries for {len(frame)} rows")
         self._groups = groups
         y_arr = column_or_1d(np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y), warn=True)
-        check_labels(y_arr)
+        check_labels(y_arr, y.index if isinstance(y, pd.Series) else None)
         y_arr = typed_labels(y_arr)
         check_classification_targets(y_arr)
         y_arr = y_arr.astype(object)

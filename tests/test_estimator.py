@@ -263,7 +263,7 @@ def test_float_zero_one_labels_need_no_positive():
 
 
 @pytest.mark.parametrize("bad, message", [
-    ([None], r"label is missing in row\(s\) \[0\]"),
+    ([None], r"label is missing in 1 row\(s\) \[0\]: drop them \(keep = y.notna\(\); "),
     (["Yes", "yes "], r"differ only in case or spaces: \['Yes', 'yes', 'yes '\]"),
     (["1.0", "01"], r"one number written more than one way: \['01', '1', '1.0'\]"),
 ])
@@ -317,6 +317,21 @@ def test_a_measure_in_two_units_is_said_once_fitted():
                                          r"'weight_kg' in the same order \(rank correlation"):
         m = PLXClassifier(variant="paper").fit(X, np.where(kg > 85, "yes", "no"))
     assert {"weight_kg", "weight_lb"} <= set(m.cuts_)
+
+
+def test_missing_labels_in_a_split_are_named_by_the_users_rows():
+    """An Excel export's two blank rows at the end (labels NaN), fitted on a split: named by
+    y's index (it said 'row(s) [14, 596]', positions in the split, naming other rows), with
+    what to do."""
+    X, y = _mixed(300)
+    labels = pd.Series(np.where(y == 1, "yes", "no"), dtype=object)
+    labels.iloc[[298, 299]] = np.nan
+    order = np.random.default_rng(0).permutation(300)
+    with pytest.raises(DataError, match=r"the label is missing in 2 row\(s\) \[(298, 299|299, "
+                                        r"298)\]: drop them \(keep = y.notna\(\)"):
+        PLXClassifier().fit(X.iloc[order], labels.iloc[order])
+    with pytest.raises(DataError, match=r"\[298, 299\] \(a spreadsheet's blank rows at the end\?\)"):
+        PLXClassifier().fit(X, labels)
 
 
 def test_predict_matches_columns_by_name():
@@ -823,7 +838,7 @@ def test_a_positive_class_is_never_dropped_silently_with_three_classes():
                                         r"highest mean answers\)"):  # it was ignored
         PLXClassifier(threshold=0.3).fit(_XL, y)
     assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
-    with pytest.raises(DataError, match="the label is missing in row"):  # booleans with a gap
+    with pytest.raises(DataError, match=r"the label is missing in 1 row\(s\)"):  # booleans with a gap
         PLXClassifier().fit(_XL, pd.array([*_BASE[:-1], None], dtype="boolean"))
 
 

@@ -86,6 +86,12 @@ def twin_units(seed=0, n=1500):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def twin_units_one(seed=0, n=1500):
+    """`twin_units` after the user follows the note: one column a measure (kg, °C, mmol/L)."""
+    X, y, pos = twin_units(seed, n)
+    return X.drop(columns=["weight_lb", "temp_f", "glucose_mgdl"]), y, pos
+
+
 def season_dates(seed=0, n=2000):
     """ISO dates where only the month (winter) and the weekday (weekend) matter, plus a
     date-and-time stamp as text."""
@@ -196,9 +202,24 @@ def excel_export(seed=0, n=1200):
     return _read(text, "yes")
 
 
-FAMILIES = {f.__name__: f for f in (rare_value, drug_age, icd_codes, twin_units, season_dates,
+def excel_export_dropped(seed=0, n=1200):
+    """`excel_export` after the user follows the refusal: the rows without a label dropped."""
+    X, y, pos = excel_export(seed, n)
+    keep = y.notna()
+    return X[keep].reset_index(drop=True), y[keep].reset_index(drop=True), pos
+
+
+def label_typo_dropped(seed=0, n=1500):
+    """`label_typo` after the user follows the note: the three rows of rare classes dropped."""
+    X, y, pos = label_typo(seed, n)
+    keep = y.isin(["yes", "no"])
+    return X[keep].reset_index(drop=True), y[keep].reset_index(drop=True), pos
+
+
+FAMILIES = {f.__name__: f for f in (rare_value, drug_age, icd_codes, twin_units, twin_units_one, season_dates,
                                     season_dates_converted, rare_half, label_typo, overlap,
-                                    severity, money, money_converted, excel_export)}
+                                    severity, money, money_converted, excel_export,
+                                    excel_export_dropped, label_typo_dropped)}
 
 
 def write_csvs(folder: Path) -> None:
