@@ -103,6 +103,15 @@ def read_rows(path: str | Path, missing: Sequence[str] | None = None,
     return table
 
 
+def with_unused(frame: pd.DataFrame, unused: list[str]) -> pd.DataFrame:
+    """`frame` with the features no clause names that it lacks (`Model.columns_said`) as
+    empty columns: each row's value unknown, which changes no answer."""
+    if not unused:
+        return frame
+    return frame.assign(**{f: pd.Series(np.nan, index=frame.index, dtype=object)
+                           for f in unused})
+
+
 def _markers(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
@@ -393,6 +402,24 @@ class Model:
 
         return cls(load_model(_existing(path)), repr(str(path)))  # errors name the file
 
+    def columns_said(self, columns: Any, where: str, say: Callable[[str], None] = _note
+                     ) -> list[str]:
+        """Say which of a file's `columns` the model ignores and which of its features the
+        file lacks that no clause names; returns those (answered as unknown, `with_unused`).
+        One home for `rows` and the Dask path (`distributed.predict_model_dask`)."""
+        known = {*self.schema.features, self.schema.label, *self.schema.excluded}
+        ignored = [str(c) for c in columns if c not in known]
+        if ignored:
+            say(f"{where}: column(s) the model does not know, ignored: {ignored[:10]}"
+                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
+        used = self.used_features()
+        unused = [f for f in self.schema.features if f not in columns and f not in used]
+        if unused:  # no clause names them: the answers are the same whatever they hold
+            say(f"{where}: column(s) no clause of the model names are not in the file, "
+                f"which changes no answer: {unused[:10]}"
+                + (f" and {len(unused) - 10} more" if len(unused) > 10 else ""))
+        return unused
+
     def rows(self, table: Any, say: Callable[[str], None] = _note,
              decimal: str | None = None) -> pd.DataFrame:
         """The table's rows as features, saying which of its columns the model ignores and
@@ -401,20 +428,7 @@ class Model:
         Excel serials, numbers without '%': `data.cells_said`)."""
         from .data import cells_said, reading_delimiter
 
-        frame = table.frame
-        known = {*self.schema.features, self.schema.label, *self.schema.excluded}
-        ignored = [str(c) for c in frame.columns if c not in known]
-        if ignored:
-            say(f"{table.where}: column(s) the model does not know, ignored: {ignored[:10]}"
-                + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
-        used = self.used_features()
-        unused = [f for f in self.schema.features if f not in frame.columns and f not in used]
-        if unused:  # no clause names them: the answers are the same whatever they hold
-            say(f"{table.where}: column(s) no clause of the model names are not in the file, "
-                f"which changes no answer: {unused[:10]}"
-                + (f" and {len(unused) - 10} more" if len(unused) > 10 else ""))
-            frame = frame.assign(**{f: pd.Series(np.nan, index=frame.index, dtype=object)
-                                    for f in unused})
+        frame = with_unused(table.frame, self.columns_said(table.frame.columns, table.where, say))
         with _input(table.where):
             schema, read = self.schema.reading_file(
                 frame, reading_delimiter(getattr(table, "delimiter", None), decimal))

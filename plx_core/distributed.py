@@ -800,11 +800,16 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
 
 
 def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...],
-                delimiter: str | None = ",") -> tuple[pd.DataFrame, tuple[Any, ...], list[str]]:
+                delimiter: str | None = ",", unused: tuple[str, ...] = ()
+                ) -> tuple[pd.DataFrame, tuple[Any, ...], list[str]]:
     """A partition's answers, the values it read as the model's value written otherwise, and
-    the numbers it read as its file writes them (`Schema.reading_file`)."""
+    the numbers it read as its file writes them (`Schema.reading_file`); `unused`: features
+    the file lacks that no clause names, read as unknown (`cli.with_unused`)."""
+    from .cli import with_unused
+
     if markers:
         part = part.mask(part.isin(list(markers)))
+    part = with_unused(part, list(unused))
     schema, read = model.schema.reading_file(part, delimiter)
     X, _ = schema.apply(part, label=False)
     out, read_as = model.answers(X)
@@ -831,9 +836,12 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     client = connect(scheduler, workers)
     try:
         ddf = as_dask_frame(path, missing=MISSING_MARKERS if missing is None else missing)
+        # the columns said and the unused features filled as the in-memory path does
+        unused = tuple(model.columns_said(list(ddf.columns), f"file {str(path)!r}",
+                                          say or (lambda _: None)))
         fut = client.scatter(model, broadcast=True)
         delimiter = reading_delimiter("," if _is_csv(str(path)) else None, decimal)
-        done = client.compute([dask.delayed(_model_part)(p, fut, markers, delimiter)
+        done = client.compute([dask.delayed(_model_part)(p, fut, markers, delimiter, unused)
                                for p in ddf.to_delayed()], sync=True)
     finally:
         cluster = client.cluster if scheduler is None else None

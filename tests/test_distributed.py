@@ -617,3 +617,36 @@ def test_a_folder_without_parquet_parts_is_one_clear_error(tmp_path):
     with pytest.raises(DataError, match="cannot be read as Parquet") as got:
         D.as_dask_frame(tmp_path).compute()
     assert "\n" not in str(got.value)
+
+
+def test_cli_predict_on_the_cluster_takes_and_says_the_columns_as_in_memory(client, tmp_path,
+                                                                           capsys):
+    """users21: `plx predict --dask` on a file whose columns come in another order, with one
+    the model does not know and without one no clause names: in memory it is said and
+    answered; on the cluster the extra column went unsaid and the missing one stopped every
+    partition. Both now say the same two lines and give the same answers."""
+    from plx_core.cli import main
+
+    rng = np.random.default_rng(21)
+    n = 300
+    age = rng.integers(20, 80, n)
+    town = rng.choice(["Orléans", "Lyon", "Nîmes"], n)
+    sick = np.where((age > 50) & (town != "Lyon"), "yes", "no")
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    pd.DataFrame({"age": age, "town": town, "smoker": rng.choice(["y", "n"], n),
+                  "label": sick}).to_csv(train, index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(train), "--label", "label", "--positive", "yes", "--out",
+                 str(model), "--no-progress"]) == 0
+    pd.DataFrame({"height": 170, "town": town, "age": age}).to_csv(new, index=False)
+    capsys.readouterr()
+    plain, dist = tmp_path / "plain.csv", tmp_path / "dask.csv"
+    assert main(["predict", str(model), str(new), "--out", str(plain)]) == 0
+    said = [ln for ln in capsys.readouterr().err.splitlines() if "column(s)" in ln]
+    assert any("does not know, ignored: ['height']" in ln for ln in said), said
+    assert any("no clause of the model names are not in the file" in ln and "'smoker'" in ln
+               for ln in said), said
+    assert main(["predict", str(model), str(new), "--dask", client.scheduler.address,
+                 "--out", str(dist)]) == 0
+    assert [ln for ln in capsys.readouterr().err.splitlines() if "column(s)" in ln] == said
+    pd.testing.assert_frame_equal(pd.read_csv(plain), pd.read_csv(dist))
