@@ -87,6 +87,12 @@ clause of 3 holds ~5 rows, its probability is noise, and counting 161,700 subset
 of the fit (7× a forest's); the same answers on the 20 splits of that table at max_len 2
 (benchmarks/RESULTS.md, "wide21"). The 23 comparison sets' wide ones hold 14.7 (Breast cancer
 30) to 87.5 rows a cell."""
+WIDE_SUBSETS = 20_000
+"""A wide table gets clauses of `WIDE_MAX_LEN` features by default only where they number at most
+this many subsets (C(50, 3) = 19,600): counting C(120, 3) = 280,840 of them on 80 rows was 3/4 of
+the fit (7.7× a forest's; 1.9 s → 0.4 s CPU at max_len 2), and on 80 rows × 120 columns (8 draws)
+and 150 rows × 100 columns (6) every answer was the same at 2 (benchmarks/RESULTS.md, "wide21").
+The 23 comparison sets' wide ones number 4,060 (Breast cancer 30) and 6,545 (35 columns)."""
 SHIFT = 26
 """Support and positives share one float64 bincount weight (support·2^26 + positives) while the
 rows number fewer than 2^26."""
@@ -222,15 +228,18 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
                 and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
 
     wide = n_features > WIDE_FEATURES and pairs(WIDE_MAX_LEN + 1) > WIDE_PAIRS
-    top = short_cap(n_rows, domains) if wide else None
+    top = short_cap(n_rows, n_features, domains) if wide else None
     if top is not None and fits(top):  # (else as below: not even that fits)
-        fit = top
-        return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features on few rows "
-                     f"gets clauses of up to {fit} of its {n_features} features by default: one of "
-                     f"{fit + 1} would hold about {cell_rows(n_rows, domains, fit + 1):.0f} of the "
-                     f"{n_rows} training rows, fewer than {WIDE_CELL_ROWS}, too few for its "
-                     f"probability to say much ({_size(need(fit))} of the {_size(budget)} memory "
-                     "budget)")
+        fit, held = top, cell_rows(n_rows, domains, top + 1)
+        why = (f"one of {fit + 1} would hold about {held:.0f} of the {n_rows} training rows, "
+               f"fewer than {WIDE_CELL_ROWS}, too few for its probability to say much"
+               if held < WIDE_CELL_ROWS else
+               f"{math.comb(n_features, fit + 1):,} subsets of {fit + 1} would cost the fit more "
+               f"than the rest of it (over {WIDE_SUBSETS:,}), and on such tables they did not "
+               "change its answers")
+        return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features gets "
+                     f"clauses of up to {fit} of its {n_features} features by default: {why} "
+                     f"({_size(need(fit))} of the {_size(budget)} memory budget)")
     if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
                       f"the memory budget ({_size(need(None))} of {_size(budget)})")
@@ -272,9 +281,12 @@ def cell_rows(n_rows: int, domains: Sequence[int], length: int) -> float:
     return n_rows / max(float(np.median(np.asarray(domains, float))), 1.0) ** length
 
 
-def short_cap(n_rows: int, domains: Sequence[int] | None) -> int | None:
+def short_cap(n_rows: int, n_features: int, domains: Sequence[int] | None) -> int | None:
     """2 where a wide table's clauses of `WIDE_MAX_LEN` features would hold fewer than
-    `WIDE_CELL_ROWS` training rows (`cell_rows`), else None (the caps as before)."""
+    `WIDE_CELL_ROWS` training rows (`cell_rows`) or number more than `WIDE_SUBSETS` subsets,
+    else None (the caps as before)."""
+    if math.comb(n_features, WIDE_MAX_LEN) > WIDE_SUBSETS:
+        return 2
     if domains is None or not len(domains):
         return None
     return 2 if cell_rows(n_rows, domains, WIDE_MAX_LEN) < WIDE_CELL_ROWS else None
