@@ -740,8 +740,14 @@ def cmd_predict(a: argparse.Namespace) -> None:
             f"{int(counts.get(c, 0))} {c}" for c in model.classes) +
             f"; {int(pred['tie'].sum())} ties between classes (decided by class order)")
         return
-    print(f"wrote {out}: {len(pred)} rows, {int((pred['decision'] == model.positive).sum())} "
-          f"positive, {int(pred['tie'].sum())} ties at {model.threshold:g} (reported negative)")
+    from .wording import class_name, class_names, counted
+
+    label = getattr(model.schema, "label", None)  # the file's two classes, as it writes them
+    pos, neg = class_names(class_name(model.positive, label, [model.positive, model.negative]))
+    n_pos = int((pred["decision"] == model.positive).sum())
+    n_neg = int((pred["decision"] == model.negative).sum())
+    print(f"wrote {out}: {len(pred)} rows, {n_pos} {pos}, {n_neg} {neg}; "
+          f"{counted(int(pred['tie'].sum()), 'tie')} at {model.threshold:g} (reported {neg})")
 
 
 def cmd_explain(a: argparse.Namespace) -> None:

@@ -40,6 +40,9 @@ def test_fit_predict_explain_round_trip(tmp_path, queries, capsys):
     assert pred["decision"].tolist() == [0, 1, 0, 0]  # the tie at 0.5 is negative
     assert pred["tie"].tolist() == [True, False, False, False]
     assert set(pred["method"]) == {"median"}
+    # the summary names the file's two classes (it said "1 positive … (reported negative)")
+    assert (f"wrote {out}: 4 rows, 1 label = 1, 3 label = 0; 1 tie at 0.5 (reported label = 0)"
+            in capsys.readouterr().out)
 
     ex = tmp_path / "expl.csv"
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(ex)]) == 0
