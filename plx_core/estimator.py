@@ -611,10 +611,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             elif len(classes) == 2:
                 grid = self._grid_races(len(frame))
                 self._select(frame, labels, raw, within(progress, 0.3, 0.65 if grid else 1.0))
-                if grid == "screen":
+                screened = grid == "screen"
+                if screened:
                     grid = self._grid_screened(frame, labels, raw)
                 if grid:
-                    self._race_grid(raw, y_arr, groups, within(progress, 0.65, 1.0, "grid: "))
+                    self._race_grid(raw, y_arr, groups, within(progress, 0.65, 1.0, "grid: "),
+                                    screened)
             else:
                 self._select_classes(frame, labels, targets, within(progress, 0.3, 1.0))
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
@@ -1113,18 +1115,21 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return False
 
     def _race_grid(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
-                   progress: Progress = silent) -> None:
+                   progress: Progress = silent, screened: bool = False) -> None:
         """The model search again on `selection.GRID_BINS` equal-frequency bins a numeric column
         (`discretize="quantile"`); its model, cut points and all, answers when its chosen
         candidate beats this search's out of fold by more than `selection.GRID_MARGIN`
         (`selection.grid_wins`), else this one stays, the grid's score said in
         `chosen_reason_`. The grid's bins are then the model's `discretizer_`, as the smooth
-        vote's are: predict, explain and the model file read them from there."""
+        vote's are: predict, explain and the model file read them from there. After the screen
+        (`screened`: more numeric columns) its clauses are capped at `selection.GRID_MAX_LEN`."""
         from . import selection as S
 
+        grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
+        if screened:
+            grid.set_params(max_len=min(self.max_len or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
         with collected_notes():  # the table was said once, by this fit
-            grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS).fit(
-                raw, y, groups, progress=progress)
+            grid = grid.fit(raw, y, groups, progress=progress)
         won = S.grid_wins(self.selection_, grid.selection_)
         if won is None:
             self.chosen_reason_ += S.grid_stays(self.selection_, grid.selection_)
