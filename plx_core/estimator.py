@@ -1150,7 +1150,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         binary tree, the vote, the rule vote) scores the mean over the classes of its F1
         with the class's best setting of it (depth, α, m, bins; `selection.choose` among that
         family's candidates), and the best family answers for every class (ties: the order
-        of `selection.CANDIDATES`, the Direct KB first), each class with its own setting.
+        of `selection.CANDIDATES`, the Direct KB first), each class with its own setting —
+        unless another family, scored on its KBs' own out-of-fold means, gives a better macro
+        F1 of each row's class of the highest mean (as `predict` decides) by more than one
+        standard error over the folds (`selection.class_choice`: categories9 0.848 → 0.862
+        macro F1, products 0.722 → 0.744, no table worse; benchmarks/RESULTS.md, multi21).
         A row's class is the one with the highest mean (`_decide`): a tree's or a Direct
         KB's threshold chosen for its class's F1 is left out (thresholds chosen one class at
         a time are not comparable: a 5-row class's 0.25 took 60 of 300 rows, accuracy 0.81
@@ -1211,6 +1215,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if all(sel is not None for sel in sels):
                 scored[fam] = (float(np.mean([sel.scores[sel.key] for sel in sels])), sels)
         best = max(scored, key=lambda f: (round(scored[f][0], 12), -families.index(f)))
+        # the family as `predict` decides: each row's class of the highest mean, out of fold
+        picked = S.class_choice([x for x in searches if x is not None], scored, families,
+                                labels, [c for c in targets if c not in few], best)
+        by_macro = ""
+        if picked is not None:
+            by_macro = (f" — chosen over {best} (mean {scored[best][0]:.3f}) by the out-of-fold "
+                        "macro F1 of each row's class of the highest mean, as predict decides: "
+                        f"{picked[1]:.3f} against {picked[2]:.3f}, more than one standard "
+                        f"error ({picked[3]:.3f}) above")
+            best = picked[0]
         told = iter(scored[best][1])
         sels = [next(told) if x is not None else S.unscored(
             "direct", len(labels), f"direct answers: class {c!r} has "
@@ -1240,7 +1254,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             f"{best} answers for every class"
             + (f" of {S.MIN_CLASS_ROWS} rows or more" if few else "")
             + f" (one against the rest each): mean out-of-fold F1 over the {n_scored} classes "
-            f"{scored[best][0]:.3f}"
+            f"{scored[best][0]:.3f}" + by_macro
             + (f"; next {others[0]} {scored[others[0]][0]:.3f}" if others else "")
             + "; per class: " + "; ".join(
                 f"{c!r} {sel.scores[sel.key]:.3f}" if sel.scores else

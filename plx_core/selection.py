@@ -811,10 +811,82 @@ def unscored(model: str, n_rows: int, reason: str) -> Selection:
     return Selection(model, 0.5, reason, {}, {}, n_rows, *_settings(key, model, setting))
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
+           "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "grid_screen", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",
            "TREE_SEMANTICS"]
+
+
+CLASS_CHOICE = "macro"
+"""How several classes choose their model family: "macro" (`class_choice`) or "mean" — the
+family of the best mean over the classes of its out-of-fold F1 alone, as sessions 12–20 chose
+(benchmarks/RESULTS.md, "Several classes: the family chosen as predict decides (multi21)")."""
+
+
+def answered_means(search, sel: Selection) -> np.ndarray | None:
+    """A class's out-of-fold ω(class) means as its chosen model answers them beside the other
+    classes' (None: not kept): a vote's logistic probability with its threshold moved into the
+    prior clause (logit − logit(t)), the others' as they are (their thresholds are left out
+    with several classes)."""
+    got = search.oof.get(sel.key)
+    if got is None or sel.chosen not in VOTE_FAMILIES:
+        return got
+    t = float(np.clip(sel.threshold, 1e-9, 1 - 1e-9))
+    p = np.clip(got, 1e-12, 1 - 1e-12)  # NaN (no clause votes) stays NaN
+    return 1.0 / (1.0 + np.exp(np.log(t / (1 - t)) - np.log(p / (1 - p))))
+
+
+VOTE_FAMILIES = ("direct-vote", "rule-vote")
+"""Families whose out-of-fold means are the vote's logistic probability, not their KB's answer
+(a weighted median of clause probabilities, which decides alike at 0.5 but does not order the
+classes alike: products' vote scored 0.795 macro F1 out of fold on its probabilities and 0.734
+on test rows by its KBs' means)."""
+
+
+def argmax_macro_f1(cols: list[np.ndarray], truth: np.ndarray, rows: np.ndarray) -> float:
+    """Macro F1 over the classes of each row's class of the largest mean (`cols`: one class's
+    means each; `truth`: each row's class index, −1 for a row of an unscored class) on the
+    rows of mask `rows`."""
+    pred, t = np.argmax(np.column_stack(cols)[rows], axis=1), truth[rows]
+    tp = np.bincount(pred[pred == t], minlength=len(cols))
+    denom = np.bincount(pred, minlength=len(cols)) + np.bincount(t[t >= 0], minlength=len(cols))
+    return float(np.mean(np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0)))
+
+
+def class_choice(searches: list, scored: dict, families: list[str], labels: np.ndarray,
+                 classes: list, best: str) -> tuple[str, float, float, float] | None:
+    """Several classes: the family (not a vote, `VOTE_FAMILIES`) whose classes' out-of-fold
+    means, compared row by row as `predict` compares them, give the best macro F1, when it
+    beats that of `best` (the family of the best mean F1) by more than one standard error over
+    the folds: (family, its macro F1, best's, the standard error); None: `best` answers.
+    `searches`: each scored class's `_Search` (in `classes`' order), `scored`: family → (mean
+    F1, each class's Selection of it)."""
+    if CLASS_CHOICE != "macro":
+        return None
+    index = {c: i for i, c in enumerate(classes)}
+    truth = np.array([index.get(v, -1) for v in labels])
+    means = {f: [answered_means(x, s) for x, s in zip(searches, scored[f][1])] for f in scored}
+    usable = {f: m for f, m in means.items() if all(v is not None for v in m)}
+    if best not in usable:
+        return None
+    rows = np.logical_and.reduce([np.isfinite(v) for m in usable.values() for v in m])
+    if rows.sum() < len(labels) // 2:  # (the Direct KBs' leave-one-out on a sample)
+        return None
+    macro = {f: argmax_macro_f1(m, truth, rows) for f, m in usable.items()}
+    rivals = [f for f in macro if f != best and f not in VOTE_FAMILIES]
+    if not rivals:
+        return None
+    top = max(rivals, key=lambda f: (round(macro[f], 12), round(scored[f][0], 12),
+                                     -families.index(f)))
+    fold = searches[0].fold
+    gain = np.array([argmax_macro_f1(usable[top], truth, rows & (fold == k))
+                     - argmax_macro_f1(usable[best], truth, rows & (fold == k))
+                     for k in np.unique(fold[rows])])
+    se = float(np.std(gain, ddof=1) / np.sqrt(len(gain))) if len(gain) > 1 else np.inf
+    if not macro[top] - macro[best] > se:
+        return None
+    return top, macro[top], macro[best], se

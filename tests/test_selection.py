@@ -845,3 +845,69 @@ def test_the_grid_screen_passes_within_its_slack():
     fold = np.arange(400) % 5
     assert grid_screen(codes, y, fold) > 0.9
     assert grid_screen(codes[:, [2]], y, fold) < 0.8  # a column of no effect
+
+
+def test_argmax_macro_f1_counts_each_rows_class_of_the_highest_mean_by_hand():
+    from plx_core.selection import argmax_macro_f1
+
+    truth = np.array([0, 0, 1, 1, 2, -1])  # the last row: a class that is not scored
+    cols = [np.array([.9, .2, .1, .1, .1, .1]), np.array([.1, .8, .9, .2, .1, .1]),
+            np.array([.0, .0, .0, .9, .9, .9])]
+    # class 0: 1 right of 1 said, 2 true → 2/3; class 1: 1 of 2 said, 2 true → 1/2;
+    # class 2: 1 of 3 said, 1 true → 1/2
+    rows = np.ones(6, bool)
+    assert argmax_macro_f1(cols, truth, rows) == pytest.approx((2 / 3 + 1 / 2 + 1 / 2) / 3)
+    rows[3:] = False  # rows 0–2 only: class 2 neither said nor true counts 0
+    assert argmax_macro_f1(cols, truth, rows) == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+
+
+def _class_searches(n=200, seed=3):
+    """Three classes and, per family, each class's out-of-fold means: "direct" orders every
+    row right, "tree-all" four rows in five, the vote nine in ten; folds of 40 rows."""
+    from types import SimpleNamespace
+
+    from plx_core.selection import Selection
+
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 3, n)
+    fold = np.repeat(np.arange(5), n // 5)
+
+    def means(right):
+        ok = rng.random(n) < right
+        said = np.where(ok, truth, (truth + 1) % 3)
+        return [np.where(said == k, 0.8, 0.3) for k in range(3)]
+
+    fams = {"direct": means(1.0), "tree-all": means(0.8), "direct-vote": means(0.9)}
+    searches = [SimpleNamespace(fold=fold, oof={f: fams[f][k] for f in fams}) for k in range(3)]
+    scored = {f: (0.5, [Selection(f, 0.5, "", {f: 0.5}) for _k in range(3)]) for f in fams}
+    return searches, scored, np.array(["a", "b", "c"])[truth]
+
+
+def test_several_classes_switch_family_only_to_a_better_ordering_scored_on_its_own_kbs():
+    """The family of the best mean F1 stays unless a Direct or tree family, compared row by row
+    as predict compares the classes, beats its macro F1 by more than one standard error; a
+    vote is never switched to (its out-of-fold numbers are its probability, not its KB's)."""
+    from plx_core.selection import class_choice
+
+    searches, scored, labels = _class_searches()
+    fams = list(scored)
+    got = class_choice(searches, scored, fams, labels, ["a", "b", "c"], "tree-all")
+    assert got is not None and got[0] == "direct" and got[1] == 1.0
+    assert got[1] - got[2] > got[3] >= 0.0
+    assert class_choice(searches, scored, fams, labels, ["a", "b", "c"], "direct") is None
+    # the vote orders better than the tree here, yet is no rival: the tree's best rival is
+    # direct; with direct gone, nothing is switched to
+    del scored["direct"]
+    assert class_choice(searches, scored, fams, labels, ["a", "b", "c"], "tree-all") is None
+
+
+def test_a_vote_is_compared_at_the_threshold_its_kb_moves_into_the_prior_clause():
+    from types import SimpleNamespace
+
+    from plx_core.selection import Selection, answered_means
+
+    p = np.array([0.2, 0.4, 0.6, np.nan])
+    search = SimpleNamespace(oof={"direct-vote": p, "direct": p})
+    vote = answered_means(search, Selection("direct-vote", 0.4, "", {}))
+    assert vote[1] == pytest.approx(0.5) and vote[2] > 0.6 and np.isnan(vote[3])
+    assert answered_means(search, Selection("direct", 0.4, "", {})) is p
