@@ -2827,6 +2827,9 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
 
 TWIN_RANK = 0.999
 """Two numeric columns whose ranks correlate this closely (either sign) are one measure twice."""
+TWIN_ROWS = 10
+"""The fewest rows both columns of a twin pair hold: two mostly-missing columns that meet on 2
+rows correlate +-1 by chance (a dose for group A, another for group B)."""
 
 
 def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str, str]]:
@@ -2839,7 +2842,7 @@ def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str
     confirmed on every row."""
     frame = pd.DataFrame({c: frame[c].infer_objects() if frame[c].dtype == object else frame[c]
                           for c in frame.columns})  # numbers held as objects: numbers
-    cols = [c for c in frame.columns if frame[c].notna().sum() >= 10]
+    cols = [c for c in frame.columns if frame[c].notna().sum() >= TWIN_ROWS]
     rows = frame if len(frame) <= sample else frame.sample(sample, random_state=0)
     out: list[tuple[str, str, str]] = []
     paired: set[str] = set()
@@ -2855,14 +2858,14 @@ def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str
     num = [c for c in cols if c not in paired and pd.api.types.is_numeric_dtype(frame[c].dtype)
            and frame[c].dtype != bool and rows[c].nunique() >= 10]
     if 1 < len(num) <= 300:
-        corr = rows[num].rank().corr().to_numpy()  # rows both hold, pair by pair
+        corr = rows[num].rank().corr(min_periods=TWIN_ROWS).to_numpy()  # rows both hold
         for i, j in zip(*np.nonzero(np.triu(np.abs(np.nan_to_num(corr)) >= TWIN_RANK, 1))):
             a, b = num[i], num[j]
             if b in paired:
                 continue
             whole = frame[[a, b]].dropna()
             rho = whole[a].rank().corr(whole[b].rank())
-            if abs(rho) >= TWIN_RANK:
+            if len(whole) >= TWIN_ROWS and abs(rho) >= TWIN_RANK:
                 out.append((a, b, f"in {'the same' if rho > 0 else 'reverse'} order (rank "
                                   f"correlation {rho:.4f})"))
                 paired.add(b)

@@ -1763,3 +1763,16 @@ def test_one_measure_written_twice_is_found_and_independent_columns_are_not():
         ("c", "f", "in reverse order (rank correlation -0.9991)")]  # °F rounded to 0.1: ties
     wide = pd.DataFrame(rng.normal(size=(60, 100)), columns=[f"g{i}" for i in range(100)])
     assert twin_columns(wide) == []
+
+
+def test_two_mostly_missing_columns_meeting_on_few_rows_are_no_twins():
+    """A dose for group A and one for group B, held on the same 2..9 rows only: those rows
+    order them alike by chance (2 rows always do), which says nothing of one measure twice."""
+    from plx_core.data import twin_columns
+
+    rng = np.random.default_rng(3)
+    for k in (2, 3, 9):
+        a, b = rng.normal(size=400), rng.normal(size=400)
+        a[200:], b[:200 - k] = np.nan, np.nan
+        b[200 - k:200] = 3 * a[200 - k:200]  # the rows both hold: in the same order
+        assert twin_columns(pd.DataFrame({"dose_a": a, "dose_b": b})) == [], k
