@@ -270,18 +270,23 @@ def _one_kb(read: tuple[Any, dict]) -> tuple[list[Any], dict]:
     return [read[0]], read[1]
 
 
-def _json_size_checked(head: bytes, size: int, where: str) -> None:
-    """Refuse a model file that is no npz (`head`: its first bytes) and larger than plx
-    reads as JSON (`MAX_JSON_MODEL_BYTES`), before it is read."""
-    if size > MAX_JSON_MODEL_BYTES and not is_npz(head):
+def _json_size_checked(head: bytes, size: int, where: str, cap: int | None) -> None:
+    """Refuse a model file that is no npz (`head`: its first bytes) and larger than `cap`
+    (`MAX_JSON_MODEL_BYTES`; None: no cap), before it is read; the message says how to read
+    it once and keep it as npz (a JSON model written before the cap is not lost)."""
+    if cap is not None and size > cap and not is_npz(head):
         raise ModelFileError(f"{where} is {size:,} bytes and no npz model, more than the "
-                             f"{MAX_JSON_MODEL_BYTES:,} plx reads as a JSON model (reading takes"
-                             " about 14 times its size in memory): save the model as npz")
+                             f"{cap:,} plx reads as a JSON model (reading takes about 14 times "
+                             "its size in memory): save the model as npz — to convert this one "
+                             "where the memory allows, in Python: save_model(load_model(path, "
+                             "max_json_bytes=None), 'model.npz') (plx_core.modelfile)")
 
 
-def load_model(source: str | Path | bytes, where: str | None = None
+def load_model(source: str | Path | bytes, where: str | None = None,
+               max_json_bytes: int | None = MAX_JSON_MODEL_BYTES
                ) -> ModelFile | ClassesModelFile:
-    """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first."""
+    """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first
+    (`max_json_bytes`: the JSON cap, None to read a larger JSON model once, to save it as npz)."""
     if isinstance(source, bytes):
         raw, where = source, where or "model file"
     else:
@@ -296,12 +301,12 @@ def load_model(source: str | Path | bytes, where: str | None = None
             raise ModelFileError(f"model file {where} is {size:,} bytes, more than the cap of "
                                  f"{MAX_MODEL_BYTES:,}")
         with p.open("rb") as fh:
-            _json_size_checked(fh.read(4), size, f"model file {where}")
+            _json_size_checked(fh.read(4), size, f"model file {where}", max_json_bytes)
         raw = p.read_bytes()
     if len(raw) > MAX_MODEL_BYTES:
         raise ModelFileError(f"{where} is {len(raw):,} bytes, more than the cap of "
                              f"{MAX_MODEL_BYTES:,}")
-    _json_size_checked(raw[:4], len(raw), where)
+    _json_size_checked(raw[:4], len(raw), where, max_json_bytes)
     if is_npz(raw):
         many = npz_holds_many(raw)  # a model of several classes: one KB a class
         try:

@@ -377,3 +377,18 @@ def test_a_tampered_npz_of_several_classes_is_refused(tmp_path):
     np.savez(buf, **{**raw, "1.p": raw["1.p"][:-1]})
     with pytest.raises(ModelFileError, match="KB 1: array 'codes' has shape"):
         load_model(buf.getvalue())
+
+
+def test_a_json_model_over_the_cap_is_refused_yet_can_be_read_once_to_keep_as_npz(model, tmp_path):
+    """A JSON model larger than the JSON cap (one written before the cap was) is not lost: the
+    refusal says how to read it once, and read so it is saved as npz, which reads back."""
+    big = tmp_path / "old.json"
+    save_model(model, big)
+    cap = big.stat().st_size - 1
+    with pytest.raises(ModelFileError, match=r"max_json_bytes=None\), 'model\.npz'\)"):
+        load_model(big, max_json_bytes=cap)
+    with pytest.raises(ModelFileError, match="no npz model"):
+        load_model(big.read_bytes(), max_json_bytes=cap)
+    kept = tmp_path / "model.npz"
+    save_model(load_model(big, max_json_bytes=None), kept)
+    assert load_model(kept, max_json_bytes=cap).kb == model.kb
