@@ -83,14 +83,21 @@ class _KeyTwice(ValueError):
     """A JSON object names one key twice (`_unique_keys`)."""
 
 
+def _first_twice(pairs: list[tuple[str, Any]], d: dict[str, Any]) -> str | None:
+    """The first key a JSON object's `pairs` name twice (`d`: their dict), None when none is."""
+    if len(d) == len(pairs):
+        return None
+    seen: set[str] = set()
+    return next(k for k, _ in pairs if k in seen or seen.add(k))
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's dict, refused when it names a key twice: json.loads keeps the last
     silently, so a schema naming a column twice (an edited file, two files joined) would be
     read as one of them without a word."""
     d = dict(pairs)
-    if len(d) != len(pairs):
-        seen: set[str] = set()
-        raise _KeyTwice(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    if (twice := _first_twice(pairs, d)) is not None:
+        raise _KeyTwice(twice)
     return d
 
 
@@ -105,9 +112,7 @@ def _twice_path(text: str) -> str:
     document itself): read again, only to say so."""
     def mark(pairs: list[tuple[str, Any]]) -> _Twice:
         d = _Twice(pairs)
-        if len(d) != len(pairs):
-            seen: set[str] = set()
-            d.twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        d.twice = _first_twice(pairs, d)
         return d
 
     stack: list[tuple[str, Any]] = [("", json.loads(text, object_pairs_hook=mark))]
