@@ -1808,6 +1808,20 @@ class Binning:
         text that is not a number is an error naming the row and the value. A censored cell
         ("<5", "≥ 2000") is read just past its bound (`nudged`) whether or not the fitted
         column held one: it lies in the same bin at any cut points, so new rows may bring one."""
+        return pd.Series(self.labels_of(self.read(values)), index=values.index,
+                         name=values.name, dtype=object)
+
+    def codes(self, values: pd.Series) -> np.ndarray:
+        """Each value's bin number (0 … k; −1 for NaN and the `text_missing` cells), read as
+        `apply` reads it, without writing the labels (the grid screen's tree takes codes)."""
+        x = self.read(values)
+        idx = np.searchsorted(np.asarray(self.cuts, dtype=float), x, side="right")
+        return np.where(np.isnan(x), -1, np.minimum(idx, len(self.labels) - 1))
+
+    def read(self, values: pd.Series) -> np.ndarray:
+        """The column's values read as numbers (floats; NaN for missing and `text_missing`),
+        or the error naming the row and the value that is not one (`numbers` reads leniently:
+        NaN where not a number)."""
         if self.text_missing:
             values = values.mask(as_strings(values).isin(self.text_missing).to_numpy())
         x, bad = _numbers(values, self.number_format, self.censored)
@@ -1838,7 +1852,7 @@ class Binning:
                 f"({int(bad.sum())} such value(s): {', '.join(map(repr, odd[:5]))}"
                 f"{' …' if len(odd) > 5 else ''}); {fix}"
             )
-        return pd.Series(self.labels_of(x), index=values.index, name=values.name, dtype=object)
+        return x
 
     def labels_of(self, x: np.ndarray) -> np.ndarray:
         """The bin label of each number already read (floats; NaN stays NaN)."""

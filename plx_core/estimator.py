@@ -1103,8 +1103,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         y = (labels == self.positive_).astype(int)
         nums = list(self.discretizer_.binnings_)
         grid = Discretizer("quantile", S.GRID_BINS, self.discretizer_.max_categories).fit(raw[nums])
-        cols = [pd.Categorical(b.apply(raw[c]), categories=b.labels).codes
-                for c, b in grid.binnings_.items()]
+        cols = [b.codes(raw[c]) for c, b in grid.binnings_.items()]
         cols += [pd.factorize(frame[c].to_numpy(dtype=object))[0]
                  for c in frame.columns if c not in grid.binnings_]
         score = S.grid_screen(np.column_stack(cols), y,
