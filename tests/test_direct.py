@@ -204,7 +204,7 @@ def test_a_wide_table_on_few_rows_counts_clauses_of_two():
     assert choose_max_len(398, 30, [3] * 30, 4 * 2**30)[0] == 3
     # 120 columns on 400 rows (~50 a cell): 280,840 subsets of 3 cost more than they say
     cap, why = choose_max_len(400, 120, [2] * 120, 4 * 2**30)
-    assert cap == 2 and "280,840 subsets of 3" in why
+    assert cap == 2 and "280,840 subsets of 3" in why and "pass max_len=3 to keep them" in why
     # a table not wide by its pairs (Zoo: 70 rows × 16 columns) is not capped by cells
     assert choose_max_len(70, 16, [2] * 16, 4 * 2**30)[0] > WIDE_MAX_LEN
 
