@@ -237,6 +237,27 @@ def test_a_case_column_no_longer_offered_is_said_naming_it():
         "another case column below.")
 
 
+def test_a_case_column_is_ticked_only_on_the_table_it_was_confirmed_on():
+    # the data in use's case column started chosen on any newly uploaded table with a column of
+    # that name (review21): a case column is confirmed per table, as the page says
+    from test_app import run
+
+    raw = read_upload(visit_falls(), "visits.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="yes", case_column="patient"),
+                       build=False)
+    at = run("plx_app/views/1_Data.py", ws)
+    key = next(s for s in at.session_state if str(s).startswith("data_caseof_"))
+    assert at.selectbox(key=key).value == "patient"  # the same table: kept
+    at.radio(key="data_source").set_value("Upload a CSV").run()
+    at.file_uploader(key="data_upload").set_value(
+        ("visits_b.csv", visit_falls(80, seed=5), "text/csv")).run()
+    pos_key = next(s for s in at.session_state if str(s).startswith("data_pos_"))
+    at.selectbox(key=pos_key).set_value("yes").run()
+    box = at.selectbox(key=next(s for s in at.session_state
+                                if str(s).startswith("data_caseof_") and s != key))
+    assert box.value.startswith("(none") and "patient" in box.options  # offered, not assumed
+
+
 def test_counts_are_said_in_their_own_number_and_the_files_classes():
     # words21's walk, a 2% class: "1 false negatives", "8 / 9 positives found", "in 1
     # explanation(s)", "with 1 rule(s)"; a three-class pick said the Query page sentence twice

@@ -221,7 +221,7 @@ if kept_case is not None and kept_case not in offered:  # said once, never dropp
 if case_named is None and case_pick:
     # no column reads like one (a visit's own outcome varies within a patient): name it
     NONE = "(none: each row is its own case)"
-    saved = kept_case
+    saved = kept_case if same and label == base.label else None  # confirmed on this table only
     options = [NONE, *case_pick]
     chosen = st.selectbox(
         "Several rows a case? The case column", options,
@@ -234,7 +234,7 @@ if case_named is None and case_pick:
         features = [c for c in features if c != case_column]
 elif case_offer is not None and case_offer in cols and case_offer != label:
     if st.checkbox(f"Several rows a case: use {md(case_offer)} as the case column",
-                   value=bool(kept_case == case_offer),
+                   value=bool(same and label == base.label and kept_case == case_offer),
                    key=f"data_case_{fp}_{label}",
                    help="Its values name cases (a patient with one row a visit): it is no "
                         "feature, the test rows are whole cases, and plx's default keeps a "
