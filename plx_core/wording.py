@@ -467,6 +467,12 @@ def start_said(start: float, by_prior: bool) -> str:
     return f"{start:g}, the support with nothing known (no rule applies: anything from 0 to 1)"
 
 
+def shapley_axis(start: float, by_prior: bool) -> str:
+    """The Shapley chart's axis: the change in support from the one baseline (`start_said`)."""
+    return (f"change in support from {fmt(start)} (base rate)" if by_prior
+            else f"change in support from {start:g} (nothing known)")
+
+
 def shapley_said(total: float, full: float, start: float, by_prior: bool,
                  positive: Any = "POS") -> str:
     """What the Shapley values of one answer are and what they add up to, from the one
@@ -1106,6 +1112,14 @@ def advanced_lines(bounds: Any) -> list[str]:
     return lines
 
 
+def whole_levels_said(lo: float, hi: float, n: int) -> str:
+    """Why a column of a few whole numbers (a 0–10 score, a grade, a count, a ward code) is read
+    as categories, and how to have it cut into ordered bins: `plx fit` says it, so a score's
+    order is never lost silently (benchmarks/RESULTS.md, "numeric21")."""
+    return (f"its {n} whole numbers ({fmt(lo, 0)} to {fmt(hi, 0)}) are each a level of their "
+            "own, in no order (a rule can say = 3, not ≥ 3); to cut it into ordered bins, "
+            "choose it among the dashboard's numeric columns")
+
 __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
@@ -1116,18 +1130,9 @@ __all__ = [
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
-    "other_side_said", "start_said", "shapley_said", "case_column_dropped",
+    "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
+    "whole_levels_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "counted", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]
-
-
-def whole_levels_said(lo: float, hi: float, n: int) -> str:
-    """Why a column of a few whole numbers (a 0–10 score, a grade, a count, a ward code) is read
-    as categories, and how to have it cut into ordered bins: `plx fit` says it, so a score's
-    order is never lost silently (benchmarks/RESULTS.md, "numeric21")."""
-    return (f"its {n} whole numbers ({fmt(lo, 0)} to {fmt(hi, 0)}) are each a level of their "
-            "own, in no order (a rule can say = 3, not ≥ 3); to cut it into ordered bins, "
-            "choose it among the dashboard's numeric columns")
-

@@ -45,9 +45,7 @@ def shap_title(ws) -> str:
 
 def shap_axis(ws, view=None) -> str:
     """The Shapley chart's axis: the change from the one baseline (`start_value`)."""
-    start, by_prior = start_value((view or ws.view()).kb)
-    return (f"change in support from {wording.fmt(start)} (base rate)" if by_prior
-            else f"change in support from {start:g} (nothing known)")
+    return wording.shapley_axis(*start_value((view or ws.view()).kb))
 
 
 SHAPLEY_TOP = 12  # Shapley charts show this many features; the rest are summed in one bar
