@@ -161,11 +161,20 @@ LETTER_WORDS = {"y": "yes", "n": "no", "t": "true", "f": "false"}
 """The yes/no words exports also write as their first letter ("Y" beside "yes")."""
 
 
+LANGUAGE_WORDS = {"ja": "yes", "oui": "yes", "si": "yes", "sí": "yes", "sim": "yes",
+                  "nein": "no", "non": "no", "não": "no", "nao": "no", "nee": "no", "nej": "no",
+                  "wahr": "true", "vrai": "true", "verdadero": "true", "vero": "true",
+                  "falsch": "false", "faux": "false", "falso": "false"}
+"""Yes/no and true/false words of other languages ("ja", "oui"): a table joined from sites that
+answer in German and in French holds one answer written two ways (unseen22's bilingual)."""
+
+
 def word_key(v: str) -> str:
-    """`text_key`, a yes/no word's one letter read as the word (`LETTER_WORDS`): "N" and
-    "no" are one answer to a reader, and a column or label holding both means one thing."""
+    """`text_key`, a yes/no word's one letter (`LETTER_WORDS`) or its other language's word
+    (`LANGUAGE_WORDS`) read as the English word: "N", "nein" and "no" are one answer to a
+    reader, and a column or label holding two of them means one thing."""
     k = text_key(v)
-    return LETTER_WORDS.get(k, k)
+    return LETTER_WORDS.get(k) or LANGUAGE_WORDS.get(k, k)
 
 
 def spelling_groups(values: Any) -> list[list[str]]:
@@ -191,9 +200,12 @@ def spelling_how(group: Sequence[str]) -> str:
     for v in group:
         texts.setdefault(text_key(v), set()).add(v)
         words.setdefault(word_key(v), set()).add(text_key(v))
-    if any(len(k) > 1 for k in words.values()):
+    if multi := [k for ks in words.values() if len(ks) > 1 for k in ks]:
         written = [v for vs in texts.values() if len(vs) > 1 for v in vs]
-        return ("a yes/no word written whole and as its letter"
+        ways = [w for w, d in (("written whole and as its letter", LETTER_WORDS),
+                               ("written in more than one language", LANGUAGE_WORDS))
+                if any(k in d for k in multi)]
+        return ("a yes/no word " + " and ".join(ways)
                 + (f", and {_how(written)}" if written else ""))
     return _how(group)
 

@@ -455,3 +455,16 @@ def test_evaluate_page_says_in_counts_why_the_clinic_tables_f1_is_low(clinic_ws)
     assert f"it missed {s['fn']} of the {n_pos}" in note
     assert "fewer missed, more false alarms" in note and '"Decision threshold"' in note
     assert "Decision threshold: ROC and precision–recall" in [h.value for h in at.subheader]
+
+
+def test_data_notes_say_a_numeric_column_missing_on_one_class():
+    from plx_app.service import prepare, validate
+
+    r = np.random.default_rng(9)
+    y = r.choice(["no", "yes"], 150)
+    frame = pd.DataFrame({"g": r.choice(list("abc"), 150),
+                          "lab": np.where(y == "yes", np.nan, r.normal(5, 1, 150).round(2)), "y": y})
+    raw = read_upload(frame.to_csv(index=False).encode(), "leak.csv")
+    notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
+    said = [(level, m) for level, m in notes if "gives the label away" in m]
+    assert len(said) == 1 and said[0][0] == "warning" and said[0][1].startswith("Column 'lab':")

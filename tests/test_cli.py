@@ -2084,3 +2084,34 @@ def test_broken_model_files_are_refused_in_one_line_naming_the_field(tmp_path, c
     assert code == 2 and not (tmp_path / "again.json").exists()
     assert_one_line_error(err, "bytes as JSON, more than the 1,000 plx reads back as JSON",
                           "write it as npz")
+
+
+def test_fit_says_a_column_missing_exactly_on_the_positive_rows(tmp_path, capsys):
+    """A value filled in only after a negative outcome (unseen22's leak_missing): `plx fit` says
+    the column's missingness gives the label away, with its counts, once, and still fits."""
+    rng = np.random.default_rng(6)
+    y = rng.choice(["no", "yes"], 200)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"a": rng.normal(size=200).round(3),
+                  "lab_b": np.where(y == "yes", np.nan, rng.normal(5, 1, 200).round(2)),
+                  "y": y}).to_csv(f, index=False)
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "yes",
+                        "--out", tmp_path / "m.json"], capsys)
+    n_yes = int((y == "yes").sum())
+    said = [ln for ln in err.splitlines() if "gives the label away" in ln]
+    assert code == 0 and len(said) == 1, err
+    assert said[0].startswith(f"note: column 'lab_b': it is missing on {n_yes} of the {n_yes} "
+                              "rows of class 'yes' and on 0 of the")
+
+
+def test_fit_refuses_a_label_written_in_two_languages(tmp_path, capsys):
+    """'ja' / 'nein' beside 'oui' / 'non' in one label: exit 2 naming the pairs, not a fit
+    where --positive ja makes every 'oui' a negative."""
+    rng = np.random.default_rng(7)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"a": rng.choice(list("uv"), 60),
+                  "y": rng.choice(["ja", "nein", "oui", "non"], 60)}).to_csv(f, index=False)
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "ja", "--out", tmp_path / "m.json"],
+                       capsys)
+    assert code == 2 and "Traceback" not in err
+    assert "['ja', 'oui']; ['nein', 'non']" in err and "more than one language" in err

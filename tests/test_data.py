@@ -1776,3 +1776,23 @@ def test_two_mostly_missing_columns_meeting_on_few_rows_are_no_twins():
         a[200:], b[:200 - k] = np.nan, np.nan
         b[200 - k:200] = 3 * a[200 - k:200]  # the rows both hold: in the same order
         assert twin_columns(pd.DataFrame({"dose_a": a, "dose_b": b})) == [], k
+
+
+def test_a_column_missing_on_one_class_only_is_said_to_give_the_label_away():
+    """unseen22's leak_missing: 'lab_b' filled in only after a negative outcome is missing on
+    every positive row; plx scored 1.0 out of fold and 0.02 on rows that hold it, unsaid. Now
+    named with its counts; a column missing more on one class (a test ordered for the sick)
+    is a cause, not a leak, and is not said."""
+    rng = np.random.default_rng(4)
+    y = pd.Series(rng.choice(["no", "yes"], 300))
+    lab = pd.Series(rng.normal(5, 1, 300).round(2))
+    said = label_copy(lab.where(y == "no"), y)
+    n_yes = int((y == "yes").sum())
+    assert said is not None and said.startswith(
+        f"it is missing on {n_yes} of the {n_yes} rows of class 'yes' and on 0 of the "
+        f"{300 - n_yes} others: whether it is missing gives the label away")
+    mostly = lab.where(~((y == "yes") & (rng.random(300) < 0.8)))  # 80% of the sick: a cause
+    assert label_copy(mostly, y) is None
+    few = lab.copy()
+    few[y[y == "yes"].index[:5]] = np.nan  # 5 missing cells: too few to say
+    assert label_copy(few, y) is None

@@ -257,3 +257,26 @@ def test_a_class_in_a_few_rows_beside_two_common_ones_is_named_as_a_likely_slip(
     assert stray_classes(np.array(["no"] * 500 + ["yes"] * 3, dtype=object)) == {}
     assert stray_classes(np.array(["no"] * 300 + ["yes"] * 200 + ["x"] * 4, dtype=object)) == {}
     assert stray_classes(np.array(["no"] * 100 + ["yes"] * 100 + ["x"] * 3, dtype=object)) == {}
+
+
+def test_a_yes_no_word_in_two_languages_is_one_answer():
+    """unseen22's bilingual: a German and a French site answer 'ja' / 'nein' and 'oui' /
+    'non'. A feature column holding both languages is said (kept apart); a label holding both
+    is refused, naming the classes — with positive='ja', 'oui' was silently a negative. One
+    language alone is the column's own words."""
+    from plx_core import PLXClassifier
+    from plx_core.data import spelling_variants
+    from plx_core.errors import DataError
+
+    said = spelling_variants(pd.Series(["ja", "nein", "oui", "non"] * 5))
+    assert "['ja', 'oui'] (a yes/no word written in more than one language)" in said
+    assert "['nein', 'non'] (a yes/no word written in more than one language)" in said
+    assert spelling_variants(pd.Series(["ja", "nein", "nein"])) is None
+    assert spelling_variants(pd.Series(["vrai", "faux", "True"])).startswith(
+        "writes values more than one way, kept apart as different values: ['True', 'vrai']")
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({"a": rng.choice(["u", "v"], 40)})
+    y = rng.choice(["ja", "nein", "oui", "non"], 40)
+    with pytest.raises(DataError, match=r"yes/no word written in more than one language: "
+                                        r"\['ja', 'oui'\]; \['nein', 'non'\]"):
+        PLXClassifier(positive="ja").fit(X, y)

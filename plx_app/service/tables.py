@@ -24,6 +24,7 @@ from plx_core.data import (
     infer_schema,
     is_parquet,
     label_copy,
+    label_missing,
     label_texts,
     mixed_dates,
     offsets_said,
@@ -576,7 +577,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             if ds.schema.kinds[f] == "categorical" and (
                     mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
-            if ds.schema.kinds[f] == "categorical" and (why := label_copy(ds.X[f], ds.y, ystr)):
+            if (why := label_copy(ds.X[f], ds.y, ystr) if ds.schema.kinds[f] == "categorical"
+                    else label_missing(ds.X[f], ystr.set_axis(ds.X[f].index))):
                 notes.append(("warning", f"Column {f!r}: {why}."))
             if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))
