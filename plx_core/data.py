@@ -2873,6 +2873,37 @@ def label_missing(s: pd.Series, ys: pd.Series) -> str | None:
             f"{cls!r}; leave it out unless new rows miss it the same way")
 
 
+MIXED_SHARE = 0.05
+"""The least share of a column's numbers each scale must hold for `percent_scales` to say it."""
+
+
+def percent_scales(s: pd.Series) -> str | None:
+    """Why a numeric column looks like a percentage written as a fraction on some rows (0.42)
+    and in percent on others (42), or None: numbers between 0 and 1 and between 1 and 100
+    (each at least `MIXED_SHARE` and 10 rows), none outside 0..100, hardly any between 1 and 2
+    (a gap a measure on one scale would fill), and the fractions × 100 inside the others' range
+    (unseen22's pct_mixed: two sites' exports). Binned as written, never rescaled silently."""
+    s = held_numbers(s)
+    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    x = s.to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    if len(x) == 0 or x.min() < 0 or x.max() > 100:
+        return None
+    small, large = x[(x > 0) & (x < 1)], x[(x > 1) & (x <= 100)]
+    least = max(10, MIXED_SHARE * len(x))
+    if len(small) < least or len(large) < least or ((x > 1) & (x < 2)).sum() > 0.1 * len(small):
+        return None
+    mid = float(np.median(small)) * 100
+    if not large.min() <= mid <= large.max():
+        return None
+    return (f"holds {len(small):,} numbers between 0 and 1 (median {np.median(small):.3g}) and "
+            f"{len(large):,} between 1 and 100 (median {np.median(large):.3g}), none between 1 and "
+            "2: a percentage written as a fraction on some rows and in percent on others? It is "
+            "binned as written; write it one way (e.g. the fractions × 100) to have them count as "
+            "one")
+
+
 TWIN_RANK = 0.999
 """Two numeric columns whose ranks correlate this closely (either sign) are one measure twice."""
 TWIN_ROWS = 10

@@ -89,6 +89,7 @@ from .data import (
     number_format_words,
     number_reading,
     numbered_like_ids,
+    percent_scales,
     serial_cells,
     spelling_variants,
     text_binned,
@@ -531,7 +532,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         for c in frame.columns:  # kept (it may be a true cause), never silently
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=2)
-            if (how := spelling_variants(raw[c])) is not None:
+            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=2)
         for a, b, how in twin_columns(raw[list(frame.columns)]):  # one measure twice: said
             say_note(twin_said(a, b, how), stacklevel=2)

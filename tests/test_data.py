@@ -1796,3 +1796,21 @@ def test_a_column_missing_on_one_class_only_is_said_to_give_the_label_away():
     few = lab.copy()
     few[y[y == "yes"].index[:5]] = np.nan  # 5 missing cells: too few to say
     assert label_copy(few, y) is None
+
+
+def test_a_percentage_written_as_fractions_and_percents_is_said():
+    """unseen22's pct_mixed: one site writes 0.92, the other 92, in one column; said with both
+    scales' counts (binned as written). One scale alone, or a skewed measure that fills 1..2,
+    is not said."""
+    from plx_core.data import percent_scales
+
+    rng = np.random.default_rng(3)
+    sat = rng.uniform(80, 99, 400)
+    mixed = pd.Series(np.where(np.arange(400) % 2 == 0, sat / 100, sat).round(3))
+    said = percent_scales(mixed)
+    assert said is not None and said.startswith("holds 200 numbers between 0 and 1 (median 0.")
+    assert "and 200 between 1 and 100" in said and "written as a fraction on some rows" in said
+    assert percent_scales(pd.Series(sat.round(1))) is None
+    assert percent_scales(pd.Series((sat / 100).round(3))) is None
+    assert percent_scales(pd.Series(rng.exponential(3, 400).round(2))) is None
+    assert percent_scales(pd.Series(rng.uniform(0, 100, 400).round(2))) is None
