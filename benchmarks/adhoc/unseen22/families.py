@@ -215,10 +215,18 @@ def notes(seed=0, n=2000):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def notes_converted(seed=0, n=2000):
+    """`notes` after the user follows the hint: a yes/no column per symptom word the notes name."""
+    X, y, pos = notes(seed, n)
+    words = {"chest_pain": "chest pain", "sob": "sob", "cough": "cough", "headache": "headache"}
+    flags = {c: np.where(X["notes"].str.contains(w, regex=False), "yes", "no") for c, w in words.items()}
+    return X.drop(columns="notes").assign(**flags), y, pos
+
+
 FAMILIES = {f.__name__: f for f in (xor20, flip, big_noisy, leak_missing, sci_neg, bilingual,
                                     bilingual_converted, case_space, dup95, pct_mixed, pct_mixed_converted,
                                     leak_missing_dropped, label12,
-                                    longcat, notes)}
+                                    longcat, notes, notes_converted)}
 
 
 def write_csvs(folder: Path) -> None:
