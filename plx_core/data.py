@@ -3022,15 +3022,18 @@ def whole_levels(s: pd.Series, max_categories: int = 10) -> tuple[float, float, 
     """(lowest, highest, how many) of a column's values when they are 3 to `max_categories`
     distinct whole numbers, held as numbers or written plainly (a score, a grade, a count, a
     code): the columns `discretize.is_numeric` keeps as categories though they may be
-    ordered; None otherwise (two values are a flag: no order to lose)."""
-    if pd.api.types.is_bool_dtype(s.dtype):
-        return None
+    ordered (`PLXClassifier` races the two readings); None otherwise (two values are a flag:
+    no order to lose; a pandas category column is categories by the user's word)."""
+    if pd.api.types.is_bool_dtype(s.dtype) or isinstance(s.dtype, pd.CategoricalDtype):
+        return None  # a flag; or categories the user declared (pandas' category dtype)
     distinct = pd.unique(s.dropna().to_numpy(dtype=object))  # each value looked at once
     if not 3 <= len(distinct) <= max_categories:
         return None
     if not pd.api.types.is_numeric_dtype(s.dtype) and not all(
-            isinstance(v, str) and _FEW_WHOLE.fullmatch(v.strip()) for v in distinct):
-        return None
+            (isinstance(v, str) and _FEW_WHOLE.fullmatch(v.strip())) or (
+                isinstance(v, (int, float, np.integer, np.floating))
+                and not isinstance(v, (bool, np.bool_))) for v in distinct):
+        return None  # numbers held in an object column (as a fit's table holds every column)
     x = np.unique(np.asarray([float(v) for v in distinct]))
     if len(x) < 3 or not np.all(np.floor(x) == x):
         return None

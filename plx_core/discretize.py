@@ -593,12 +593,14 @@ class Discretizer(TransformerMixin, BaseEstimator):
         self.max_categories = max_categories
 
     def fit(self, X: pd.DataFrame, y: Any = None,
-            hints: Mapping[str, Sequence[float]] | None = None
-            ) -> Discretizer:
+            hints: Mapping[str, Sequence[float]] | None = None,
+            whole: Sequence[str] = ()) -> Discretizer:
         """Find the numeric columns of `X` and their cut points (`y` for mdlp / tree);
         `hints` (column → its `interaction_hints`: the tree's threshold, then the candidates
         of an extra cut, found on every column's rows: a cluster's fit, one column at a time)
-        instead of those found on `X`'s."""
+        instead of those found on `X`'s; `whole`: columns of a few whole numbers (held as
+        numbers) cut as numbers though `max_categories` would keep them as levels
+        (`PLXClassifier`'s race of the two readings)."""
         if self.method not in METHODS:
             raise DataError(f"discretize must be one of {METHODS}, got {self.method!r}")
         if isinstance(self.max_bins, bool) or not isinstance(self.max_bins, (int, np.integer)) \
@@ -612,7 +614,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
             if len(y) != len(frame):
                 raise DataError(f"X has {len(frame)} rows but y has {len(y)}")
         self.feature_names_in_ = np.array([str(c) for c in frame.columns], dtype=object)
-        numeric = [c for c in frame.columns if is_numeric(frame[c], self.max_categories)]
+        numeric = [c for c in frame.columns
+                   if str(c) in whole or is_numeric(frame[c], self.max_categories)]
         found: dict[int, float] = {}
         self.binnings_ = dict(zip(map(str, numeric), fit_cuts_many(
             [frame[c] for c in numeric], y, self.method, int(self.max_bins),

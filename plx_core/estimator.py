@@ -97,6 +97,7 @@ from .data import (
     twin_said,
     uninformative,
     unread_numbers,
+    whole_levels,
 )
 from .direct import (
     DEFAULT_MEMORY_BUDGET,
@@ -487,6 +488,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError(f"groups: row {int(missing[0])} has no case (a missing value; "
                                 f"{len(missing)} row(s) in all): name every row's case")
             groups = groups.astype(str)
+        declared = ({str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)}
+                    if isinstance(X, pd.DataFrame) else set())  # categories by the user's word
         frame = self._frame(X, reset=True)
         check_fit_size(len(frame), frame.shape[1], self.memory_budget)
         if groups is not None and len(groups) != len(frame):
@@ -525,7 +528,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.semantics_ = self.semantics
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         say(0.02, f"binning {len(frame):,} rows × {frame.shape[1]} columns")
-        self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels)
+        whole = tuple(getattr(self, "_whole", None) or ())  # the race's reading (`_race_whole`)
+        if whole:
+            frame = frame.copy()
+            for c in whole:  # "3" and 3 alike: a few whole numbers, read as numbers
+                frame[c] = pd.to_numeric(frame[c].astype(str).str.strip(), errors="coerce"
+                                         ).astype(object)
+        self.whole_read_ = {c: "numbers" for c in whole}
+        self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels,
+                                                                           whole=whole)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
         ystr = label_texts(labels)
@@ -618,6 +629,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 if grid:
                     self._race_grid(raw, y_arr, groups, within(progress, 0.65, 1.0, "grid: "),
                                     screened)
+                if screens := self._whole_screens(raw, labels, declared):
+                    self._race_whole(raw, y_arr, groups, screens,
+                                     within(progress, 0.65, 1.0, "whole numbers: "))
             else:
                 self._select_classes(frame, labels, targets, within(progress, 0.3, 1.0))
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
@@ -1140,6 +1154,63 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 setattr(self, k, v)
         self.chosen_reason_ = grid.chosen_reason_ + won
         self.selection_ = dataclasses.replace(grid.selection_, reason=self.chosen_reason_)
+
+    def _whole_screens(self, raw: pd.DataFrame, labels: np.ndarray, declared: set[str]
+                       ) -> dict[str, tuple[float, ...]]:
+        """Each kept column of 3 to `max_categories` whole numbers read as levels
+        (`data.whole_levels`; not one the user declared categories) → `selection.whole_screen`
+        on the search's folds: whether its class rate steps with the value. None searched on
+        a sample of a long table (its choice is built on every row's reading), nor with
+        another `discretize`, nor in the race's own search."""
+        from . import selection as S
+
+        if (self.selection_ is None or self.discretize != "mdlp" or getattr(self, "_no_grid", False)
+                or getattr(self, "_whole", None) is not None):
+            return {}
+        binned = self.discretizer_.binnings_
+        cols = [c for c in raw.columns if c not in self.excluded_ and c not in binned
+                and c not in declared
+                and whole_levels(raw[c], self.discretizer_.max_categories) is not None]
+        if not cols:
+            return {}
+        y = (labels == self.positive_).astype(int)
+        fold = S.fold_ids(y, S.SELECT_FOLDS, self.random_state, self._groups)
+        return {c: S.whole_screen(pd.to_numeric(raw[c].astype(str).str.strip(),
+                                                errors="coerce").to_numpy(dtype=float), y, fold)
+                for c in cols}
+
+    def _race_whole(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
+                    screens: dict[str, tuple[float, ...]], progress: Progress = silent) -> None:
+        """The model search again with the columns of a few whole numbers whose class rate steps
+        with the value (`selection.whole_ordered`: a grade, a count) cut as numbers by MDLP; its
+        model answers when its chosen candidate beats this one's out of fold
+        (`selection.whole_wins`), else each value stays a level. Codes (wards, regions) fail
+        the screen and run no second search. Each column's reading in `whole_read_` and said
+        in `chosen_reason_`."""
+        from . import selection as S
+        from .wording import whole_race_said
+
+        self.whole_read_ = {c: "levels" for c in screens}
+        ordered = [c for c, sc in screens.items() if S.whole_ordered(sc, self.max_bins)]
+        if not ordered:
+            self.chosen_reason_ += whole_race_said(list(screens), [], None, None, False)
+            return
+        other = clone(self)
+        other._whole, other._no_grid = tuple(ordered), True
+        with collected_notes():  # the table was said once, by this fit
+            other = other.fit(raw, y, groups, progress=progress)
+        won, ours, theirs = S.whole_wins(self.selection_, other.selection_)
+        said = whole_race_said(list(screens), ordered, theirs, ours, won)
+        if not won:
+            self.chosen_reason_ += said
+            return
+        params = self.get_params(deep=False)
+        for k, v in vars(other).items():  # its fitted state; the parameters stay the user's
+            if k not in params and k not in ("_whole", "_no_grid"):
+                setattr(self, k, v)
+        self.whole_read_ = {c: "numbers" if c in ordered else "levels" for c in screens}
+        self.chosen_reason_ = other.chosen_reason_ + said
+        self.selection_ = dataclasses.replace(other.selection_, reason=self.chosen_reason_)
 
     def _select_classes(self, frame: pd.DataFrame, labels: np.ndarray, targets: list[str],
                         progress: Progress = silent) -> None:

@@ -260,6 +260,90 @@ def grid_wins(mdlp: Selection | None, grid: Selection | None) -> str | None:
             f"cut points (more than {GRID_MARGIN:g} above)")
 
 
+WHOLE_SLACK = 0.005
+"""How much lower (nats a row, out of fold) the class rate read as ordered in a column of a
+few whole numbers (`whole_screen`: a monotone step of its values) must score than both the
+rate of each value on its own and no rate at all for the search to race that reading
+(`PLXClassifier._race_whole`): an ordered grade passes, ward codes whose risky wards sit
+among the others, a column of no effect and a spike at one value do not."""
+WHOLE_MARGIN = 0.0
+"""How much the search with a few whole-number columns read as ordered numbers must beat the
+search on their levels (chosen candidates' out-of-fold F1) to answer: the screen has already
+asked for an order out of fold, and codes read as numbers lose out of fold by far more
+(MONK's 1: 0.997 → 0.92)."""
+
+
+def _m_rate(pos: np.ndarray, n: np.ndarray, base: float) -> np.ndarray:
+    """Each group's positive share, m-estimated (m = 2) toward the base rate."""
+    return (pos + 2.0 * base) / (n + 2.0)
+
+
+def _monotone(rate: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The weighted isotonic fit (rising or falling, the closer) of group rates in value order."""
+    from sklearn.isotonic import isotonic_regression
+
+    fits = [isotonic_regression(rate, sample_weight=n, increasing=up) for up in (True, False)]
+    return min(fits, key=lambda f: float(np.sum(n * (f - rate) ** 2)))
+
+
+def whole_screen(x: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float, ...]:
+    """Out-of-fold log-loss (nats a row) of y (0/1) given a column of a few whole numbers `x`
+    (NaN missing, left out) over the search's folds `fold` under four readings: each value's
+    own rate, a monotone step of them (isotonic), the base rate, and one value's rate against
+    the rest's (a code's or a flag's spike, the value chosen on the fold); then the monotone
+    fit's steps on every row and the column's values."""
+    ok = ~np.isnan(x)
+    x, y, fold = x[ok], np.asarray(y, dtype=float)[ok], fold[ok]
+    values, code = np.unique(x, return_inverse=True)
+    k = len(values)
+    loss = np.zeros(4)
+    for f in np.unique(fold):
+        tr, te = fold != f, fold == f
+        if not te.any() or not tr.any():
+            continue
+        base = float(np.clip(y[tr].mean(), 1e-3, 1 - 1e-3))
+        n = np.bincount(code[tr], minlength=k).astype(float)
+        pos = np.bincount(code[tr], weights=y[tr], minlength=k)
+        free = _m_rate(pos, n, base)
+        seen = n > 0
+        step = free.copy()
+        step[seen] = _monotone(free[seen], n[seen])
+        rest = _m_rate(pos.sum() - pos, n.sum() - n, base)  # each value against the others
+        fit = pos * np.log(free) + (n - pos) * np.log(1 - free) + (pos.sum() - pos) * np.log(
+            rest) + (n.sum() - n - pos.sum() + pos) * np.log(1 - rest)
+        one = int(np.argmax(np.where(seen, fit, -np.inf)))
+        spike = np.where(np.arange(k) == one, free[one], rest[one])
+        for i, p in enumerate((free, step, np.full(k, base), spike)):
+            q = np.clip(np.where(seen, p, base)[code[te]], 1e-6, 1 - 1e-6)
+            loss[i] -= float(np.sum(y[te] * np.log(q) + (1 - y[te]) * np.log(1 - q)))
+    n = np.bincount(code, minlength=k).astype(float)
+    base = float(np.clip(y.mean(), 1e-3, 1 - 1e-3)) if len(y) else 0.5
+    fit = _monotone(_m_rate(np.bincount(code, weights=y, minlength=k), n, base), n)
+    loss /= max(len(y), 1)
+    return (*map(float, loss), len(np.unique(fit)), k)
+
+
+def whole_ordered(screen: tuple[float, ...], max_bins: int) -> bool:
+    """Whether `whole_screen`'s scores say the column reads as ordered, and the reading can
+    change the model: the monotone step within `WHOLE_SLACK` of each value's own rate and
+    beating the base rate and one value's spike by it; and its steps fewer than the values or
+    the values more than `max_bins` (else MDLP's bins are the values themselves)."""
+    free, step, base, spike, steps, k = screen
+    return (step < free + WHOLE_SLACK and step < min(base, spike) - WHOLE_SLACK
+            and (steps < k or k > max_bins))
+
+
+def whole_wins(levels: Selection | None, numbers: Selection | None
+               ) -> tuple[bool, float | None, float | None]:
+    """Whether the search with the screened columns read as numbers answers (its chosen
+    candidate's out-of-fold F1 above the levels' search's by more than `WHOLE_MARGIN`), and
+    the two scores (levels', numbers'; None where a search made no choice)."""
+    if levels is None or numbers is None:
+        return False, None, None
+    ours, theirs = _chosen_score(levels), _chosen_score(numbers)
+    return bool(theirs > ours + WHOLE_MARGIN), ours, theirs
+
+
 def grid_screen(codes: np.ndarray, y: np.ndarray, fold: np.ndarray) -> float:
     """Out-of-fold F1 (at its best threshold) of a `GRID_SCREEN_DEPTH` CART tree, balanced
     class weights, on `codes` (rows × columns of bin and level numbers, −1 missing) over the
@@ -884,7 +968,8 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
 
 __all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
            "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
-           "GRID_SCREEN_SLACK", "grid_screen", "grid_screened", "grid_screened_out",
+           "GRID_SCREEN_SLACK", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
+           "whole_screen", "whole_wins", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",

@@ -1120,6 +1120,35 @@ def whole_levels_said(lo: float, hi: float, n: int) -> str:
             "own, in no order (a rule can say = 3, not ≥ 3); to cut it into ordered bins, "
             "choose it among the dashboard's numeric columns")
 
+def whole_race_said(columns: Sequence[str], ordered: Sequence[str], numbers: float | None,
+                    levels: float | None, won: bool) -> str:
+    """The sentence `chosen_reason_` adds on the reading of columns of a few whole numbers
+    (`PLXClassifier._race_whole`): which were read as ordered numbers, which kept each value a
+    level of its own, and why (the screen, or the two searches' out-of-fold F1)."""
+    def names(cs: Sequence[str]) -> str:
+        shown = ", ".join(repr(str(c)) for c in cs[:6])
+        return ("column " if len(cs) == 1 else "columns ") + shown + (
+            f" and {len(cs) - 6} more" if len(cs) > 6 else "")
+
+    rest = [c for c in columns if c not in set(ordered)]
+    kept = (f"{names(rest)} of a few whole numbers kept each value a level of its own (its "
+            "class rate does not step with the value out of fold: a code, or no effect)"
+            if len(rest) == 1 else
+            f"{names(rest)} of a few whole numbers kept each value a level of their own (their "
+            "class rate does not step with the value out of fold: codes, or no effect)")
+    if not ordered:
+        return "; " + kept
+    if numbers is None or levels is None:
+        race = f"{names(ordered)} stayed levels (a search made no choice)"
+    elif won:
+        race = (f"{names(ordered)} read as ordered numbers cut into bins, which answers: "
+                f"{numbers:.3f} out of fold against {levels:.3f} with each value a level")
+    else:
+        race = (f"{names(ordered)} read as ordered numbers scored {numbers:.3f} out of fold, not "
+                f"above {levels:.3f} with each value a level: kept as levels")
+    return "; " + race + ("; " + kept if rest else "")
+
+
 __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
@@ -1131,7 +1160,7 @@ __all__ = [
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
-    "whole_levels_said",
+    "whole_levels_said", "whole_race_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "counted", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
