@@ -238,6 +238,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
+    whole: dict[str, tuple[float, float, int]] = {}  # columns of a few whole numbers
     ystr = label_texts(frame[label])
     for c in schema.features:  # nor dates or numbers read as categories silently
         if schema.kinds[c] == "categorical" and (mixed := mixed_dates(frame[c]) or unread_numbers(
@@ -246,7 +247,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             say(f"column {c!r} is used as categories: {mixed}")
         elif schema.kinds[c] == "categorical" and (few := whole_levels(frame[c])) is not None:
             said.add(f"column {c!r} is used as categories")
-            say(f"column {c!r} is used as categories: {wording.whole_levels_said(*few)}")
+            whole[c] = few  # said once fitted: the fit races its two readings
         if (why := label_copy(frame[c], frame[label], ystr)) is not None:  # every class's copy
             said.add(f"column {c!r}")
             say(f"column {c!r}: {why}")
@@ -308,6 +309,16 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(clf.max_len_reason_)
     if clf.chosen_reason_:
         say(clf.chosen_reason_)
+    for c, few in whole.items():  # the reading the fit chose (`whole_read_`), a column a line
+        read = getattr(clf, "whole_read_", {}).get(c)
+        if read == "numbers":  # the model file reads the column as the fit cut it
+            schema.kinds[c], schema.bins[c] = "numeric", clf.discretizer_.binnings_[c]
+            schema.categories[c] = tuple(schema.bins[c].labels)
+            say(f"column {c!r} is read as ordered numbers: "
+                f"{wording.whole_numbers_said(*few, schema.bins[c].labels)}")
+        else:
+            say(f"column {c!r} is used as categories: "
+                f"{wording.whole_levels_said(*few, raced=read == 'levels')}")
     for f in raw:  # the estimator's cut points, read from text as the schema reads it
         schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(schema.bins[f])
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first

@@ -3040,6 +3040,14 @@ def whole_levels(s: pd.Series, max_categories: int = 10) -> tuple[float, float, 
     return float(x[0]), float(x[-1]), len(x)
 
 
+def whole_numbers(s: pd.Series) -> np.ndarray:
+    """A column of `whole_levels` (whole numbers held as numbers or written plainly) as floats,
+    NaN where missing: each distinct value read once."""
+    codes, uniques = pd.factorize(s.to_numpy(dtype=object))
+    read = np.array([float(v.strip() if isinstance(v, str) else v) for v in uniques] + [np.nan])
+    return read[codes]  # code −1 (missing): the last, NaN
+
+
 def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bool:
     """Whether a column of numbers `x` (read in format `fmt`) is binned: the estimator's rule
     (`discretize.is_numeric`: non-whole numbers, or more than `max_categories` distinct values),

@@ -98,6 +98,7 @@ from .data import (
     uninformative,
     unread_numbers,
     whole_levels,
+    whole_numbers,
 )
 from .direct import (
     DEFAULT_MEMORY_BUDGET,
@@ -532,8 +533,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if whole:
             frame = frame.copy()
             for c in whole:  # "3" and 3 alike: a few whole numbers, read as numbers
-                frame[c] = pd.to_numeric(frame[c].astype(str).str.strip(), errors="coerce"
-                                         ).astype(object)
+                frame[c] = pd.Series(whole_numbers(frame[c]), index=frame.index, dtype=object)
         self.whole_read_ = {c: "numbers" for c in whole}
         self.discretizer_ = Discretizer(self.discretize, self.max_bins).fit(frame, labels,
                                                                            whole=whole)
@@ -1175,9 +1175,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return {}
         y = (labels == self.positive_).astype(int)
         fold = S.fold_ids(y, S.SELECT_FOLDS, self.random_state, self._groups)
-        return {c: S.whole_screen(pd.to_numeric(raw[c].astype(str).str.strip(),
-                                                errors="coerce").to_numpy(dtype=float), y, fold)
-                for c in cols}
+        return {c: S.whole_screen(whole_numbers(raw[c]), y, fold) for c in cols}
 
     def _race_whole(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
                     screens: dict[str, tuple[float, ...]], progress: Progress = silent) -> None:

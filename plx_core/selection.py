@@ -266,11 +266,13 @@ few whole numbers (`whole_screen`: a monotone step of its values) must score tha
 rate of each value on its own and no rate at all for the search to race that reading
 (`PLXClassifier._race_whole`): an ordered grade passes, ward codes whose risky wards sit
 among the others, a column of no effect and a spike at one value do not."""
-WHOLE_MARGIN = 0.0
+WHOLE_MARGIN = 0.005
 """How much the search with a few whole-number columns read as ordered numbers must beat the
-search on their levels (chosen candidates' out-of-fold F1) to answer: the screen has already
-asked for an order out of fold, and codes read as numbers lose out of fold by far more
-(MONK's 1: 0.997 → 0.92)."""
+search on their levels (chosen candidates' out-of-fold F1) to answer. Measured on seeded
+grades, counts and codes (benchmarks/RESULTS.md, "whole22"): where the numbers' search won by
+0.005 or less its test F1 moved both ways (−0.038 … +0.035, net −0.011 over 8 splits), above
+it +0.020 a split on average; codes read as numbers lose out of fold by far more (MONK's 1
+with every code a number: 0.997 → 0.92)."""
 
 
 def _m_rate(pos: np.ndarray, n: np.ndarray, base: float) -> np.ndarray:
@@ -278,12 +280,23 @@ def _m_rate(pos: np.ndarray, n: np.ndarray, base: float) -> np.ndarray:
     return (pos + 2.0 * base) / (n + 2.0)
 
 
+def _pava(rate: list[float], n: list[float]) -> np.ndarray:
+    """The weighted rising isotonic fit of a few values (pool adjacent violators): a plain
+    loop over ≤ `max_categories` groups, not scikit-learn's checks (10× the screen's cost)."""
+    blocks: list[list[float]] = []  # [weighted mean, weight, how many values]
+    for r, w in zip(rate, n):
+        blocks.append([r, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] >= blocks[-1][0]:
+            (r2, w2, k2), (r1, w1, k1) = blocks.pop(), blocks.pop()
+            blocks.append([(r1 * w1 + r2 * w2) / (w1 + w2), w1 + w2, k1 + k2])
+    return np.repeat([b[0] for b in blocks], [b[2] for b in blocks])
+
+
 def _monotone(rate: np.ndarray, n: np.ndarray) -> np.ndarray:
     """The weighted isotonic fit (rising or falling, the closer) of group rates in value order."""
-    from sklearn.isotonic import isotonic_regression
-
-    fits = [isotonic_regression(rate, sample_weight=n, increasing=up) for up in (True, False)]
-    return min(fits, key=lambda f: float(np.sum(n * (f - rate) ** 2)))
+    up = _pava(rate.tolist(), n.tolist())
+    down = _pava((-rate).tolist(), n.tolist()) * -1.0
+    return min((up, down), key=lambda f: float(np.sum(n * (f - rate) ** 2)))
 
 
 def whole_screen(x: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float, ...]:
@@ -291,19 +304,27 @@ def whole_screen(x: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float,
     (NaN missing, left out) over the search's folds `fold` under four readings: each value's
     own rate, a monotone step of them (isotonic), the base rate, and one value's rate against
     the rest's (a code's or a flag's spike, the value chosen on the fold); then the monotone
-    fit's steps on every row and the column's values."""
+    fit's steps on every row and the column's values. Counts a fold and value, no row loop."""
     ok = ~np.isnan(x)
-    x, y, fold = x[ok], np.asarray(y, dtype=float)[ok], fold[ok]
-    values, code = np.unique(x, return_inverse=True)
-    k = len(values)
+    values, code = np.unique(x[ok], return_inverse=True)
+    yy = np.asarray(y, dtype=float)[ok]
+    folds_of, fo = np.unique(fold[ok], return_inverse=True)
+    k, nf = len(values), len(folds_of)
+    cell = fo * k + code
+    n_f = np.bincount(cell, minlength=nf * k).reshape(nf, k).astype(float)
+    p_f = np.bincount(cell, weights=yy, minlength=nf * k).reshape(nf, k)
+    n_all, p_all = n_f.sum(axis=0), p_f.sum(axis=0)
+
+    def held(q: np.ndarray, pos: np.ndarray, n: np.ndarray) -> float:
+        q = np.clip(q, 1e-6, 1 - 1e-6)
+        return -float(np.sum(pos * np.log(q) + (n - pos) * np.log(1 - q)))
+
     loss = np.zeros(4)
-    for f in np.unique(fold):
-        tr, te = fold != f, fold == f
-        if not te.any() or not tr.any():
+    for f in range(nf):
+        n, pos = n_all - n_f[f], p_all - p_f[f]  # the fold's training rows
+        if n.sum() == 0:
             continue
-        base = float(np.clip(y[tr].mean(), 1e-3, 1 - 1e-3))
-        n = np.bincount(code[tr], minlength=k).astype(float)
-        pos = np.bincount(code[tr], weights=y[tr], minlength=k)
+        base = float(np.clip(pos.sum() / n.sum(), 1e-3, 1 - 1e-3))
         free = _m_rate(pos, n, base)
         seen = n > 0
         step = free.copy()
@@ -313,13 +334,11 @@ def whole_screen(x: np.ndarray, y: np.ndarray, fold: np.ndarray) -> tuple[float,
             rest) + (n.sum() - n - pos.sum() + pos) * np.log(1 - rest)
         one = int(np.argmax(np.where(seen, fit, -np.inf)))
         spike = np.where(np.arange(k) == one, free[one], rest[one])
-        for i, p in enumerate((free, step, np.full(k, base), spike)):
-            q = np.clip(np.where(seen, p, base)[code[te]], 1e-6, 1 - 1e-6)
-            loss[i] -= float(np.sum(y[te] * np.log(q) + (1 - y[te]) * np.log(1 - q)))
-    n = np.bincount(code, minlength=k).astype(float)
-    base = float(np.clip(y.mean(), 1e-3, 1 - 1e-3)) if len(y) else 0.5
-    fit = _monotone(_m_rate(np.bincount(code, weights=y, minlength=k), n, base), n)
-    loss /= max(len(y), 1)
+        for i, q in enumerate((free, step, np.full(k, base), spike)):
+            loss[i] += held(np.where(seen, q, base), p_f[f], n_f[f])
+    base = float(np.clip(p_all.sum() / max(n_all.sum(), 1), 1e-3, 1 - 1e-3))
+    fit = _monotone(_m_rate(p_all, n_all, base), n_all)
+    loss /= max(n_all.sum(), 1)
     return (*map(float, loss), len(np.unique(fit)), k)
 
 

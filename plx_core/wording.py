@@ -1112,13 +1112,25 @@ def advanced_lines(bounds: Any) -> list[str]:
     return lines
 
 
-def whole_levels_said(lo: float, hi: float, n: int) -> str:
+def whole_levels_said(lo: float, hi: float, n: int, raced: bool = False) -> str:
     """Why a column of a few whole numbers (a 0–10 score, a grade, a count, a ward code) is read
     as categories, and how to have it cut into ordered bins: `plx fit` says it, so a score's
-    order is never lost silently (benchmarks/RESULTS.md, "numeric21")."""
+    order is never lost silently (benchmarks/RESULTS.md, "numeric21", "whole22"); `raced`: the
+    fit weighed both readings (`PLXClassifier.whole_read_`), and why levels stayed is said."""
     return (f"its {n} whole numbers ({fmt(lo, 0)} to {fmt(hi, 0)}) are each a level of their "
-            "own, in no order (a rule can say = 3, not ≥ 3); to cut it into ordered bins, "
-            "choose it among the dashboard's numeric columns")
+            "own, in no order (a rule can say = 3, not ≥ 3)" + (
+                ": its class rate did not step with the value out of fold, or the search on "
+                "ordered bins scored no better" if raced else "")
+            + "; to cut it into ordered bins, choose it among the dashboard's numeric columns")
+
+
+def whole_numbers_said(lo: float, hi: float, n: int, bins: Sequence[str]) -> str:
+    """Why a column of a few whole numbers is cut into ordered bins (`PLXClassifier`'s race of
+    the two readings chose it: its class rate steps with the value), and into which."""
+    return (f"its {n} whole numbers ({fmt(lo, 0)} to {fmt(hi, 0)}) are cut into ordered bins "
+            f"({', '.join(bins)}): its class rate steps with the value out of fold and the "
+            "search on these bins scored better than with each value a level (a rule can say "
+            f"{bins[-1]})")
 
 def whole_race_said(columns: Sequence[str], ordered: Sequence[str], numbers: float | None,
                     levels: float | None, won: bool) -> str:
@@ -1160,7 +1172,7 @@ __all__ = [
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
-    "whole_levels_said", "whole_race_said",
+    "whole_levels_said", "whole_numbers_said", "whole_race_said",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "counted", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",

@@ -1997,27 +1997,38 @@ def test_a_utf8_mark_before_windows_1252_text_is_no_part_of_the_header(tmp_path,
     assert (pd.read_csv(out)["decision"] == sick).mean() > 0.9
 
 
-def test_fit_says_a_few_whole_numbers_are_read_as_levels(tmp_path, capsys):
-    """A 1–5 grade and a 0–9 visit count (whole numbers, ≤ 10 values) are read as categories,
-    one level a value: `plx fit` says so once a column, with how to have them cut into
-    ordered bins; a 0/1 flag (no order to lose) and an 11-value score (cut into bins) are not
-    named."""
-    rng = np.random.default_rng(0)
-    n = 400
+def test_fit_says_how_a_few_whole_numbers_are_read(tmp_path, capsys):
+    """A 1–5 grade whose risk rises with it is cut into ordered bins by the fit's race of the
+    two readings, a 0–9 visit count of no effect stays one level a value: `plx fit` says each
+    once a column, with why (and how to have the count cut into ordered bins); a 0/1 flag (no
+    order to lose) and an 11-value score (cut into bins) are not named; the model file answers
+    a grade as text."""
+    rng = np.random.default_rng(2)
+    n = 500
     grade, visits = rng.integers(1, 6, n), rng.integers(0, 10, n)
     flag, score = rng.integers(0, 2, n), rng.integers(0, 11, n)
-    y = np.where(grade + rng.integers(0, 3, n) > 4, "yes", "no")
+    y = np.where(rng.random(n) < np.where(grade >= 4, 0.75, 0.2) + 0.1 * flag, "yes", "no")
     data = tmp_path / "visits.csv"
     pd.DataFrame({"grade": grade, "visits": visits, "flag": flag, "score": score,
                   "risk": y}).to_csv(data, index=False)
     code, _, err = run(["fit", data, "--label", "risk", "--positive", "yes", "--out",
                         tmp_path / "m.json", "--no-progress"], capsys)
     assert code == 0, err
-    said = [ln for ln in err.splitlines() if "whole numbers" in ln]
+    said = [ln for ln in err.splitlines() if "whole numbers (" in ln]
     assert len(said) == 2, said
-    assert "column 'grade' is used as categories: its 5 whole numbers (1 to 5)" in said[0]
-    assert "not ≥ 3" in said[0] and "dashboard's numeric columns" in said[0]
-    assert "column 'visits'" in said[1] and "(0 to 9)" in said[1]
+    assert "column 'grade' is read as ordered numbers: its 5 whole numbers (1 to 5) are cut " \
+        "into ordered bins" in said[0] and "steps with the value out of fold" in said[0]
+    assert "column 'visits' is used as categories: its 10 whole numbers (0 to 9)" in said[1]
+    assert "not ≥ 3" in said[1] and "did not step with the value" in said[1]
+    assert "dashboard's numeric columns" in said[1]
+    assert "column 'grade' read as ordered numbers cut into bins, which answers" in err
+    rows = tmp_path / "new.csv"
+    pd.DataFrame({"grade": [5, 1], "visits": [3, 3], "flag": [0, 0], "score": [4, 4]}).to_csv(
+        rows, index=False)
+    code, _, err = run(["predict", tmp_path / "m.json", rows, "--out", tmp_path / "p.csv"],
+                       capsys)
+    assert code == 0, err
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no"]
 
 
 def test_broken_model_files_are_refused_in_one_line_naming_the_field(tmp_path, capsys,

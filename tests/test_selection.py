@@ -911,3 +911,80 @@ def test_a_vote_is_compared_at_the_threshold_its_kb_moves_into_the_prior_clause(
     vote = answered_means(search, Selection("direct-vote", 0.4, "", {}))
     assert vote[1] == pytest.approx(0.5) and vote[2] > 0.6 and np.isnan(vote[3])
     assert answered_means(search, Selection("direct", 0.4, "", {})) is p
+
+
+def graded(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """A 1–5 severity grade whose risk steps up from grade 4, a 0–9 pain score rising gently,
+    a ward 1–7 whose wards 2 and 6 are risky (a code), and an age."""
+    rng = np.random.default_rng(seed)
+    grade, pain, ward = rng.integers(1, 6, n), rng.integers(0, 10, n), rng.integers(1, 8, n)
+    age = rng.normal(60, 12, n).round()
+    z = 1.6 * (grade >= 4) + 0.2 * (pain - 4.5) + 1.4 * np.isin(ward, [2, 6]) - 1.4
+    y = np.where(rng.random(n) < 1 / (1 + np.exp(-z)), "yes", "no")
+    return pd.DataFrame({"grade": grade, "pain": pain, "ward": ward, "age": age}), y
+
+
+def test_whole_number_scores_are_read_as_ordered_numbers_and_codes_stay_levels(tmp_path):
+    """A grade and a pain score (a few whole numbers whose risk rises with them) are cut into
+    ordered bins, a ward code stays one level a ward: said in the reason, in `whole_read_`,
+    and applied alike to numbers and text at predict, to a grade never seen (6), in explain
+    and in the model file."""
+    from plx_core.cli import Model
+    from plx_core.modelfile import load_model, save_model
+
+    X, y = graded(600, 0)
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    assert clf.whole_read_ == {"grade": "numbers", "pain": "numbers", "ward": "levels"}
+    assert "'grade', 'pain' read as ordered numbers cut into bins, which answers" in \
+        clf.chosen_reason_
+    assert "column 'ward' of a few whole numbers kept each value a level" in clf.chosen_reason_
+    assert {"grade", "pain"} <= set(clf.cuts_) and "ward" not in clf.cuts_
+    assert clf.get_params()["discretize"] == "mdlp" and clf.max_bins == 4
+    rows = pd.DataFrame({"grade": [5, 1, 6], "pain": [8, 1, 9], "ward": [2, 3, 6], "age": [60] * 3})
+    text = rows.astype(str)
+    assert np.allclose(clf.bounds(rows)["mean"], clf.bounds(text)["mean"])
+    top = clf.discretizer_.transform(rows)["grade"]
+    assert top[0] == top[2] == clf.discretizer_.binnings_["grade"].labels[-1]  # 6: the top bin
+    e = clf.explain(rows.iloc[[0]], k=4)
+    assert e.query["grade"] in clf.discretizer_.binnings_["grade"].labels
+    assert e.query["ward"] == "2"
+    Xt, yt = graded(2000, 100)
+    means = clf.bounds(Xt)["mean"].to_numpy()
+    save_model(clf, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    got = Model(back).predict(back.schema.apply(Xt)[0])
+    assert np.allclose(got["mean"].to_numpy(), means)
+
+
+def test_declared_categories_and_codes_run_no_second_search(monkeypatch):
+    """A pandas category column is categories by the user's word (never weighed); a ward code
+    whose risky wards sit among the others fails the screen, and no second search runs."""
+    X, y = graded(600, 0)
+    declared = X.assign(grade=X["grade"].astype("category"), pain=X["pain"].astype("category"))
+    raced = []
+    monkeypatch.setattr(PLXClassifier, "_race_whole",
+                        lambda self, *a, **k: raced.append(a[3]))
+    PLXClassifier(positive="yes", random_state=0).fit(declared, y)
+    assert [list(s) for s in raced] == [["ward"]]
+    monkeypatch.undo()
+    clf = PLXClassifier(positive="yes", random_state=0).fit(declared, y)
+    assert clf.whole_read_ == {"ward": "levels"} and "grade" not in clf.cuts_
+
+
+def test_the_whole_number_screen_tells_an_order_from_a_code_and_a_spike():
+    """`whole_screen` on 1,000 rows: a risk rising with a 1–6 score passes; wards 2 and 6
+    risky (a code), one risky value at the end (a flag's spike) and no effect do not."""
+    from plx_core.selection import fold_ids, whole_ordered, whole_screen
+
+    rng = np.random.default_rng(1)
+    x = rng.integers(1, 7, 1000).astype(float)
+    fold = fold_ids(np.zeros(1000, dtype=int) + (x > 3), 5, 0)
+
+    def passes(rate):
+        y = (rng.random(1000) < rate).astype(int)
+        return whole_ordered(whole_screen(x, y, fold), 4)
+
+    assert passes(0.1 + 0.12 * (x - 1))
+    assert not passes(np.where(np.isin(x, [2, 5]), 0.6, 0.2))
+    assert not passes(np.where(x == 6, 0.7, 0.25))
+    assert not passes(np.full(1000, 0.3))
