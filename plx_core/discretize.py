@@ -19,7 +19,8 @@ training rows), so a table read by a schema is cut where the estimator would cut
 
 A column is numeric when its values are numbers (a numeric dtype, or numbers in an object
 column — never text) and it either holds non-whole numbers or has more than `max_categories`
-distinct values; other columns stay categorical. Bins are left-closed with open end bins
+distinct values (or `fit` is given it in `whole`: `PLXClassifier`'s race of a few whole
+numbers' two readings); other columns stay categorical. Bins are left-closed with open end bins
 (`plx_core.data.Binning`), labelled `<4.5`, `[4.5, 7)`, `≥7`; missing values stay missing.
 """
 

@@ -40,7 +40,10 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
   when "auto" answers with the vote on 8 equal-frequency bins per numeric column
   (`selection_.bins`), those are its cut points (`discretizer_.method` "quantile"), and
   when the search on `selection.GRID_BINS` equal-frequency bins a number beats the one on
-  MDLP's out of fold (`_race_grid`: a ratio of two numbers), the grid's.
+  MDLP's out of fold (`_race_grid`: a ratio of two numbers), the grid's. A column of 3–10
+  whole numbers is one level a value unless its class rate steps with the value out of fold
+  (`selection.whole_screen`: a grade, a count, not a ward code) and the search with it cut as
+  numbers beats the one on its levels (`_race_whole`; each column's reading in `whole_read_`).
   Missing values stay missing (the feature is left open in the query).
 * **Rare classes.** `class_weight="balanced"` (default) stores each learned clause with its
   probability corrected to a balanced prior (`plx_core.variants.reweighted_p` with
@@ -362,7 +365,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     and why (ID-like, free text, constant…); `grouped_` the categorical columns of more than
     100 levels whose frequent levels are kept and the rest read as one "(other)" level, with
     the sentence that says so (both also said in a warning; predict reads rare and unseen
-    values of a grouped column as "(other)").
+    values of a grouped column as "(other)"). `whole_read_` maps each column of 3 to 10 whole
+    numbers that "auto" weighed to "numbers" (cut into ordered bins, in `cuts_`) or "levels"
+    (one level a value), said in `chosen_reason_`; a pandas category column is never weighed.
     """
 
     def __init__(

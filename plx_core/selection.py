@@ -44,7 +44,10 @@ Every candidate is one KB of weighted clauses answered by the LP / weighted-medi
 
 (on a binary table of `GRID_COLUMNS` numeric columns and `GRID_ROWS` rows or more the whole search runs again on
 `GRID_BINS` equal-frequency bins a numeric column, and its choice answers, on those bins, when
-it beats this one's out of fold by more than `GRID_MARGIN`: `grid_wins`, `PLXClassifier._race_grid`;)
+it beats this one's out of fold by more than `GRID_MARGIN`: `grid_wins`, `PLXClassifier._race_grid`;
+on a binary table whose columns of a few whole numbers have a class rate that steps with the
+value out of fold, `whole_screen`, it runs again with them cut as numbers, which answer when
+they beat the levels by more than `WHOLE_MARGIN`: `whole_wins`, `PLXClassifier._race_whole`;)
 
 the tree candidates are scored on `SELECT_FOLDS` stratified folds (seeded), each answering
 its held-out rows with `TREE_SEMANTICS`, with a decision threshold on the balanced ω(POS)

@@ -86,6 +86,40 @@ def test_an_upload_is_typed_cut_and_answered_as_the_estimator(upload_ws):
         (theirs.bounds.lower, theirs.bounds.upper))
 
 
+def test_a_grade_the_default_reads_as_ordered_numbers_is_cut_there_as_the_estimator():
+    """A 1–5 grade whose risk steps up from 4 beside a ward code: where plx's default reads the
+    grade as ordered numbers (its race of the two readings), the dashboard cuts it there — the
+    column numeric with the model's bins in the rows and the schema, the same answers as the
+    estimator — and the ward stays one level a ward."""
+    r = np.random.default_rng(3)
+    n = 600
+    grade, ward, age = r.integers(1, 6, n), r.integers(1, 8, n), r.integers(20, 90, n)
+    z = 1.6 * (grade >= 4) + 1.4 * np.isin(ward, [2, 6]) + 0.02 * (age - 55) - 1.4
+    table = pd.DataFrame({"grade": grade, "ward": ward, "age": age,
+                          "risk": np.where(r.random(n) < 1 / (1 + np.exp(-z)), "yes", "no")})
+    feats = ["grade", "ward", "age"]
+    raw = read_upload(table.to_csv(index=False).encode(), "grades.csv")
+    for seed in range(6):  # a split whose default reads the grade as numbers
+        ws = new_workspace(raw, replace(raw.defaults, label="risk", positive="yes", seed=seed))
+        if "grade" in ws.model.bins:
+            break
+    assert "grade" in ws.model.bins, "no split of six read the grade as numbers"
+    X, y = ws.part("train")
+    lines = lambda idx: table.iloc[[int(i) - 2 for i in idx]][feats].set_axis(idx)  # noqa: E731
+    est = PLXClassifier(positive="yes", random_state=0).fit(lines(X.index), y.astype(str))
+    assert est.whole_read_ == {"grade": "numbers", "ward": "levels"}
+    schema = ws.dataset.schema
+    assert schema.kinds["grade"] == "numeric" and schema.kinds["ward"] == "categorical"
+    assert schema.bins["grade"].cuts == est.cuts_["grade"]
+    assert set(ws.X_test["grade"].dropna()) <= set(schema.bins["grade"].labels)
+    rows = lines(ws.X_test.index)
+    dec, ref = ws.decisions("test"), est.bounds(rows)
+    assert np.allclose(dec["lower"], ref["lower"]) and np.allclose(dec["upper"], ref["upper"])
+    i = ws.X_test.index[0]
+    mine = ws_explain(ws, instance_from_row(*ws.part("test"), i, "test").known(), 2)
+    assert mine.features == est.explain(lines([i]), k=2).features
+
+
 def test_plx_fit_types_the_same_table_as_the_estimator(tmp_path):
     path = tmp_path / "clinic.csv"
     path.write_bytes(CSV)

@@ -144,7 +144,10 @@ class Workspace:
                 for f, b in bins.items()):
             return
         self.page = (self.dataset, self.X_train, self.X_test, self.data_key)
-        cut = replace(schema, bins={**schema.bins, **bins})
+        new = {f: b for f, b in bins.items() if f not in schema.bins}  # a few whole numbers
+        cut = replace(schema, bins={**schema.bins, **bins},  # the fit read as ordered numbers
+                      kinds={**schema.kinds, **{f: "numeric" for f in new}},
+                      categories={**schema.categories, **{f: tuple(b.labels) for f, b in new.items()}})
         ds = self.dataset
         X, _ = cut.apply(self.raw.frame.loc[ds.X.index])
         self.dataset = Dataset(ds.name, X, ds.y, ds.positive, ds.description, cut)
