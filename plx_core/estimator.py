@@ -494,7 +494,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError(f"groups: row {int(missing[0])} has no case (a missing value; "
                                 f"{len(missing)} row(s) in all): name every row's case")
             groups = groups.astype(str)
-        declared = ({str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)}
+        declared = ({str(c) for c, t in X.dtypes.items() if isinstance(t, pd.CategoricalDtype)}
                     if isinstance(X, pd.DataFrame) else set())  # categories by the user's word
         frame = self._frame(X, reset=True)
         check_fit_size(len(frame), frame.shape[1], self.memory_budget)
