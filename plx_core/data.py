@@ -1780,6 +1780,19 @@ def number_format_words(number_format: str) -> str:
     return f"{head.replace('numbers', f'numbers in {u}', 1)} ({example}"
 
 
+def to_numeric_loses(s: pd.Series, shown: int = 2) -> str | None:
+    """The numbers `pd.to_numeric(s, errors='coerce')` would make missing that plx reads
+    ('−0.126' with a typeset minus: unseen22 — the hint to call it turned every such negative
+    into a gap), said with examples, or None when both read the same cells."""
+    ours = np.isfinite(column_numbers(s)) | s.isna().to_numpy()
+    theirs = pd.to_numeric(s, errors="coerce").notna().to_numpy() | s.isna().to_numpy()
+    lost = ours & ~theirs
+    if not lost.any():
+        return None
+    seen = ", ".join(repr(str(v)) for v in pd.unique(s[lost])[:shown])
+    return f"{int(lost.sum()):,} of which pd.to_numeric would make missing ({seen})"
+
+
 def column_numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
                    ) -> np.ndarray:
     """The column as floats, NaN where missing or not a number in `number_format`

@@ -96,6 +96,7 @@ from .data import (
     serial_cells,
     spelling_variants,
     text_binned,
+    to_numeric_loses,
     twin_columns,
     twin_said,
     uninformative,
@@ -297,6 +298,9 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
                     f"column_numbers(s, {arg}censored=True), which reads each just past its "
                     "bound as plx fit does (pd.to_numeric would make them missing), to have it "
                     "binned")
+        if fmt == "plain" and (lost := to_numeric_loses(s)):
+            return (f" — it holds numbers as text, {lost}: convert it with plx_core.data."
+                    "column_numbers(s), which reads them as plx fit does, to have it binned")
         if fmt == "plain":
             return (" — it holds numbers as text: convert it (pd.to_numeric with "
                     "errors='coerce' turns the rest into missing) to have it binned")

@@ -526,6 +526,28 @@ def test_a_left_out_text_column_of_numbers_says_how_to_have_it_binned():
     assert "lab" in PLXClassifier().fit(fixed, (x > 50).astype(int)).cuts_
 
 
+def test_a_text_column_with_typeset_minus_signs_is_hinted_to_the_reader_that_keeps_them():
+    """unseen22: numbers as text with a typeset minus ('−0.126', U+2212, from a report) on some
+    rows. The hint named pd.to_numeric(errors='coerce'), which turns every such negative into a
+    gap, silently; it now counts those cells and names column_numbers, which reads them."""
+    from plx_core.data import column_numbers
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(0, 1, 300).round(3)
+    lab = np.array([f"{v:.3f}" for v in x], dtype=object)
+    typeset = np.flatnonzero(x < 0)[:12]
+    lab[typeset] = [v.replace("-", "\u2212") for v in lab[typeset]]
+    lab[[5, 9]] = "unknown"
+    X = pd.DataFrame({"lab": lab, "g": rng.choice(list("ab"), 300)})
+    with pytest.warns(UserWarning, match="holds numbers as text, 12 of which pd.to_numeric would "
+                                         "make missing .*plx_core.data.column_numbers\\(s\\)"):
+        m = PLXClassifier().fit(X, (x > 0).astype(int))
+    read = column_numbers(X["lab"])
+    assert np.isnan(read).sum() == 2 and (read[typeset] == x[typeset]).all()
+    assert "lab" in PLXClassifier().fit(X.assign(lab=read), (x > 0).astype(int)).cuts_
+    assert "lab" not in m.cuts_
+
+
 @pytest.mark.parametrize("write, says, fmt", [
     (lambda v: f"{v:.1f}%", "percentages", "percent"),
     (lambda v: f"${v * 100:,.2f}", "amounts of money", "thousands+currency"),
