@@ -2474,6 +2474,51 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
             "copy counts as evidence again; remove the copies if so")
 
 
+COPY_SHARE = 0.25
+"""The least share of rows that must repeat an earlier row in every column (the label too) for
+`copied_rows` to say it."""
+MEASURED_VALUES = 20
+"""The fewest distinct values of a column of non-whole numbers for `copied_rows` to count it a
+measurement, which two records rarely share by chance."""
+
+
+def copied_rows(frame: pd.DataFrame, shown: int = 3) -> str | None:
+    """Why most rows look like copies of a few records (unseen22's dup95: 1,900 of 2,000 rows
+    repeat one of 100, a join gone wrong), or None: at least `COPY_SHARE` of the rows repeat an
+    earlier row in every column of `frame` (the label included), and two columns hold
+    measurements (`MEASURED_VALUES` non-whole numbers each) that do not repeat by chance. Kept,
+    but said: the model search's folds hold copies of the rows they test, so it favours the
+    candidate that recalls them (dup95: F1 0.54 on new records against CART's 0.68)."""
+    if len(frame) < 2 * MEASURED_VALUES:
+        return None
+    measured = []
+    for c in frame.columns:
+        x = held_numbers(frame[c])
+        if x.dtype.kind != "f":
+            continue
+        v = x.to_numpy()
+        v = v[np.isfinite(v)]
+        if len(np.unique(v)) >= MEASURED_VALUES and bool((np.floor(v) != v).any()):
+            measured.append(c)
+        if len(measured) == 2:
+            break
+    if len(measured) < 2:
+        return None
+    copies = frame.astype(object).duplicated(keep="first").to_numpy()
+    if copies.mean() < COPY_SHARE:
+        return None
+    at = np.flatnonzero(copies)[:shown]
+    shown_rows = ", ".join(row_name(frame.index, int(i), data_row=False) for i in at)
+    copied = int(frame[~copies & frame.astype(object).duplicated(keep=False).to_numpy()].shape[0])
+    return (f"{int(copies.sum()):,} of the {len(frame):,} rows repeat an earlier row in every "
+            f"column ({shown_rows} …), though {measured[0]!r} and {measured[1]!r} hold "
+            f"measurements that rarely repeat by chance: {copied:,} records entered more than "
+            "once? "
+            "plx's model search then tests on copies of its training rows and favours what "
+            "recalls them; keep one row a record (drop_duplicates), or name each record's rows "
+            "as one case (groups=, plx fit --case-column)")
+
+
 MIN_GROUPS = 20
 """The fewest values of several rows each a left-out column needs before its rows are read as
 several rows a case (`grouped_rows_said`)."""

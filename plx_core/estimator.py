@@ -78,6 +78,7 @@ from .data import (
     censored_shown,
     censored_sides,
     columns_left_out,
+    copied_rows,
     date_format,
     excess_levels,
     flag_column,
@@ -554,6 +555,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 say_note(f"column {c!r}: {why}", stacklevel=2)
             if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=2)
+        rows = raw.assign(**{"\0label": labels}).set_axis(
+            X.index if isinstance(X, pd.DataFrame) else raw.index)
+        if (why := copied_rows(rows)) is not None:  # copies of a few records: said
+            say_note(why, stacklevel=2)
         for a, b, how in twin_columns(raw[list(frame.columns)]):  # one measure twice: said
             say_note(twin_said(a, b, how), stacklevel=2)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)

@@ -1814,3 +1814,23 @@ def test_a_percentage_written_as_fractions_and_percents_is_said():
     assert percent_scales(pd.Series((sat / 100).round(3))) is None
     assert percent_scales(pd.Series(rng.exponential(3, 400).round(2))) is None
     assert percent_scales(pd.Series(rng.uniform(0, 100, 400).round(2))) is None
+
+
+def test_rows_copied_from_a_few_records_are_said_when_measurements_repeat():
+    """unseen22's dup95: 100 records each entered ~20 times. Said with the first copies and the
+    measurements that make chance unlikely; a table of categories whose rows repeat (natural),
+    one measured column alone, or few copies is not said."""
+    from plx_core.data import copied_rows
+
+    rng = np.random.default_rng(2)
+    rec = pd.DataFrame({"a": rng.normal(size=60).round(3), "b": rng.normal(size=60).round(3),
+                        "g": rng.choice(list("xy"), 60), "y": rng.choice(["no", "yes"], 60)})
+    copies = rec.iloc[np.r_[np.arange(60), rng.integers(0, 60, 140)]].reset_index(drop=True)
+    said = copied_rows(copies)
+    assert said is not None and said.startswith("140 of the 200 rows repeat an earlier row in "
+                                                 "every column (row 60, row 61, row 62 …)")
+    assert "'a' and 'b' hold measurements" in said and "drop_duplicates" in said
+    assert copied_rows(copies.drop(columns="b")) is None  # one measurement: chance possible
+    cats = pd.DataFrame({"g": rng.choice(list("xy"), 200), "h": rng.choice(list("uv"), 200)})
+    assert copied_rows(cats) is None
+    assert copied_rows(pd.concat([rec, rec.iloc[:10]], ignore_index=True)) is None  # 10 of 70

@@ -548,6 +548,19 @@ def test_a_text_column_with_typeset_minus_signs_is_hinted_to_the_reader_that_kee
     assert "lab" not in m.cuts_
 
 
+def test_a_table_of_copied_records_is_said_by_fit_naming_the_rows():
+    """Most rows copies of a few records (a join gone wrong, unseen22's dup95): fit says so,
+    naming the first copies by X's index, and still fits."""
+    rng = np.random.default_rng(4)
+    rec = pd.DataFrame({"a": rng.normal(size=40).round(3), "b": rng.normal(size=40).round(3)})
+    X = rec.iloc[np.r_[np.arange(40), rng.integers(0, 40, 120)]].set_axis(
+        [f"p{i}" for i in range(160)])
+    y = np.where(X["a"] + X["b"] > 0, "yes", "no")
+    with pytest.warns(UserWarning, match=r"120 of the 160 rows repeat an earlier row in every "
+                                         r"column \(row 'p40', row 'p41', row 'p42' …\)"):
+        assert PLXClassifier(positive="yes").fit(X, y).predict(X).shape == (160,)
+
+
 @pytest.mark.parametrize("write, says, fmt", [
     (lambda v: f"{v:.1f}%", "percentages", "percent"),
     (lambda v: f"${v * 100:,.2f}", "amounts of money", "thousands+currency"),

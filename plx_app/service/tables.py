@@ -16,6 +16,7 @@ from plx_core.data import (
     case_columns,
     case_ids,
     cells_said,
+    copied_rows,
     flag_column,
     grouped_rows,
     grouped_rows_said,
@@ -560,7 +561,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             if why != "not among the requested features":  # the user's own choice
                 notes.append(("warning", f"Column {c!r} is not used: {why}."))
         if frame is not None and (why := repeated_rows(
-                frame, id_columns(ds.schema.excluded) if ids is None else ids)):
+                frame, id_columns(ds.schema.excluded) if ids is None else ids) or copied_rows(frame)):
             notes.append(("warning", _sentence(why)))
         if case is not None and frame is not None and case in frame.columns:
             notes.append(("info", f"Column {case!r} names each row's case "
