@@ -286,8 +286,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
             f"{' …' if len(schema.classes) > 10 else ''}: one KB per class against the rest; "
-            "a row's class is the one whose KB gives the highest mean (pass --positive for one "
-            "class against the rest)")
+            f"{wording.class_decision_said()} (pass --positive for one class against the rest)")
         yb = y.to_numpy(dtype=object)
     else:
         yb = _binary_labels(schema, label, y, say)
@@ -390,10 +389,13 @@ class Model:
         if isinstance(mf, ClassesModelFile):
             self.classes = mf.classes
             self.members = [Model(m, f"{where}: members[{i}]") for i, m in enumerate(mf.members)]
+            for i, m in enumerate(self.members):
+                m.by_vote = mf.by_vote(i)
             self.kb_full = self.kb = mf.kb
             self.positive = self.negative = None
             self.threshold, self.semantics = 0.5, mf.settings.get("semantics", "auto")
             return
+        self.by_vote = False  # several classes: compared by its vote's own probability
         self.kb_full = mf.kb
         self.kb = mf.answering_kb()
         self.positive, self.negative = mf.positive, mf.negative
@@ -512,16 +514,22 @@ class Model:
         return out, b.read_as
 
     def _class_answers(self, X: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Any, ...]]:
-        """Several classes: every member's bounds; the decision is the class whose mean is
-        highest (the first in class order on a tie, as `PLXClassifier.predict`; a class whose
-        LP failed on a row never wins it), `runner_up` the next one; `lower` / `upper` /
-        `mean` are the decision's, `lower:<class>` / `upper:<class>` every class's."""
+        """Several classes: every member's bounds; the decision is the class whose number is
+        highest — its mean, or a vote's member its vote's own probability (`by_vote`) — (the
+        first in class order on a tie, as `PLXClassifier.predict`; a class whose LP failed on
+        a row never wins it), `runner_up` the next one; `lower` / `upper` / `mean` are the
+        decision's, `lower:<class>` / `upper:<class>` every class's, and when votes decide
+        `vote` / `vote:<class>` the numbers compared (a class of another family: its mean)."""
         from .query import TIE_EPS, failed_notes, query_many
+        from .vote import with_vote
 
         parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
+        parts = [with_vote(b, m.kb, X) if m.by_vote else b for b, m in zip(parts, self.members)]
+        voted = any(m.by_vote for m in self.members)
         classes = np.array(self.classes, dtype=object)
         means = np.column_stack([b.mean for b in parts])
-        scored = np.nan_to_num(means, nan=-np.inf)
+        compared = np.column_stack([b.compared_by for b in parts])
+        scored = np.nan_to_num(compared, nan=-np.inf)
         order = np.argsort(-scored, axis=1, kind="stable")
         top, second = order[:, 0], order[:, 1]
         rows = np.arange(len(X))
@@ -534,11 +542,13 @@ class Model:
             "decision": np.where(none, "", classes[top]),
             "runner_up": np.where(np.isfinite(next_), classes[second], ""),
             "lower": lower[rows, top], "upper": upper[rows, top], "mean": means[rows, top],
+            **({"vote": compared[rows, top]} if voted else {}),
             # the decision's mean equals the runner-up's: decided by class order
             "tie": np.isfinite(next_) & (np.abs(best - next_) <= TIE_EPS),
             "method": np.array([b.method for b in parts], dtype=object).T[rows, top],
             **{f"{side}:{c}": v[:, j] for j, c in enumerate(self.classes)
-               for side, v in (("lower", lower), ("upper", upper))},
+               for side, v in (("lower", lower), ("upper", upper))
+               + ((("vote", compared),) if voted else ())},
             "unseen": self.members[0].unseen(X, parts[0]),
         })
         if any(b.failed for b in parts):  # rows a class's LP failed on: that class and why
@@ -651,13 +661,16 @@ def cmd_fit(a: argparse.Namespace) -> None:
     st = model.settings
     variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
     if getattr(model, "classes", None) is not None:
+        from . import wording
+
         hows = [_how(a.kb, {**st, **m.settings}, m.answer) for m in model.members]
         how = hows[0] if len(set(hows)) == 1 else "; ".join(
             f"{c!r}: {h}" for c, h in zip(model.classes, hows))
         print(f"wrote {out} ({fmt}): {len(model.classes)} classes "
               f"{list(model.classes[:10])}{' …' if len(model.classes) > 10 else ''}, a "
               f"{st['kb_kind']} KB each against the rest ({n_clauses(model):,} clauses in all), "
-              f"variant {variant} ({how}); the class whose KB gives the highest mean answers")
+              f"variant {variant} ({how}); "
+              f"{wording.class_decision_said(any(map(model.by_vote, range(len(model.classes)))))}")
         return
     print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
           f"{variant} ({_how(a.kb, st, model.answer)}), POS = {model.positive!r}")

@@ -1239,7 +1239,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         standard error over the folds (`selection.class_choice`: categories9 0.848 → 0.857
         macro F1 over 6 splits, the other tables measured the same or within 0.001;
         benchmarks/RESULTS.md, multi21).
-        A row's class is the one with the highest mean (`_decide`): a tree's or a Direct
+        A row's class is the one with the highest number (`_decide`, `_class_of`): a vote
+        family's own probability (`vote.kb_probability`; its KB's weighted median decides
+        "this class or the rest" alike but orders classes worse: products 0.722 → 0.754 macro
+        F1, multi22), any other KB's mean. A tree's or a Direct
         KB's threshold chosen for its class's F1 is left out (thresholds chosen one class at
         a time are not comparable: a 5-row class's 0.25 took 60 of 300 rows, accuracy 0.81
         against 0.98 without it), a vote's stays moved into its prior clause, which
@@ -1249,8 +1252,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         and wine against their one family). The vote on finer bins, which would give each
         class its own cut points, is not a candidate: the classes share the binned rows.
         A class of fewer than `selection.MIN_CLASS_ROWS` rows (a user's 2–4-row class) is
-        not scored: the family is chosen on the others, and the rare class keeps its tuned
-        Direct KB (`selection.unscored`), said with the class and its rows (one 4-row class
+        not scored: the family is chosen on the others, and the rare class keeps its
+        Direct KB (`selection.unscored`), said with the class and its rows — under the
+        default `class_weight="balanced"` on its raw frequencies, untuned: the 50/50
+        re-weighting is checked out of fold on the scored classes only, and on 1–4 rows it
+        multiplied noise by up to n / n_c (label_typo's 1-row class took 71 of 1,000 training
+        rows and 40 of 500 new ones, none since; multi22) (one 4-row class
         used to send a 4-class DNF table back to the Direct KBs: macro F1 of the other
         classes 0.791 → 0.877, 5 seeds; given the family, a vote fitted on 3 rows took a
         quarter of new rows); only a table whose every class is that rare keeps the Direct
@@ -1259,7 +1266,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         from . import selection as S
         from .scale import SEARCH_ROWS
-        from .wording import plural
+        from .wording import class_decision_said, plural
 
         why = None
         counts = {c: int((labels == c).sum()) for c in targets}
@@ -1305,14 +1312,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         by_macro = ""
         if picked is not None:
             by_macro = (f" — chosen over {best} (mean {scored[best][0]:.3f}) by the out-of-fold "
-                        "macro F1 of each row's class of the highest mean, as predict decides: "
+                        "macro F1 of each row's class of the highest number, as predict decides: "
                         f"{picked[1]:.3f} against {picked[2]:.3f}, more than one standard "
                         f"error ({picked[3]:.3f}) above")
             best = picked[0]
         told = iter(scored[best][1])
+        raw = self.class_weight_ == "balanced"  # a rare class's KB not re-weighted (below)
+        rare_kb = "its Direct KB on its raw frequencies" if raw else "its tuned Direct KB"
         sels = [next(told) if x is not None else S.unscored(
             "direct", len(labels), f"direct answers: class {c!r} has "
-            f"{plural(counts[c], 'row')}, too few to score out of fold (its tuned Direct KB)")
+            f"{plural(counts[c], 'row')}, too few to score out of fold ({rare_kb})")
             for c, x in zip(targets, searches)]
         chosen, sems, variants = [], [], []
         for i, (view, sel, x) in enumerate(zip(views, sels, searches)):
@@ -1326,6 +1335,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             chosen.append(view.chosen_)
             sems.append(view.semantics_)
             variants.append(view.variant_)
+        for i, c in enumerate(targets):
+            if c in few and raw and self.paper_kbs_[i] is not None:
+                # its raw frequencies: the 50/50 re-weighting, checked out of fold on the scored
+                # classes only, would multiply its few rows' evidence by up to n / n_c (a 1-row
+                # class took 71 of 1,000 training rows; benchmarks/RESULTS.md, multi22)
+                self.kbs_[i] = self.paper_kbs_[i] = V.weighted_class_kb(self.paper_kbs_[i],
+                                                                         1.0, 1.0)
+                self.tuned_[i], variants[i] = None, "paper"
         self.class_chosen_, self.class_variant_ = chosen, variants
         self.class_selection_ = sels
         self.chosen_ = best
@@ -1343,8 +1360,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             + "; per class: " + "; ".join(
                 f"{c!r} {sel.scores[sel.key]:.3f}" if sel.scores else
                 f"{c!r} not scored ({plural(counts[c], 'row')}, fewer than {S.MIN_CLASS_ROWS}: "
-                "its tuned Direct KB answers)" for c, sel in zip(targets, sels))
-            + "; a row's class is the one whose KB gives the highest mean")
+                f"{rare_kb} answers)" for c, sel in zip(targets, sels))
+            + "; " + class_decision_said(any(map(self._compared_by_vote, range(len(targets))))))
 
     def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
                votes: dict | None = None, pairs=None) -> None:
@@ -1910,7 +1927,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                tuple(kb.features), ur, uc,
                                read_as=tuple(read_as.values()),  # every member sees the rows
                                failed=tuple(sorted({f for p in parts for f in p.failed})))
-        return query_many(kb, frame, semantics=self._semantics())
+        out = query_many(kb, frame, semantics=self._semantics())
+        if self._compared_by_vote(i):
+            from .vote import with_vote
+
+            out = with_vote(out, kb, frame)
+        return out
+
+    def _compared_by_vote(self, i: int) -> bool:
+        """Several classes: whether class i is compared by its vote's own probability (its
+        family a vote, `selection.VOTE_FAMILIES`) rather than by its KB's mean: the vote's
+        weighted median says "this class or the rest" as the vote does, but orders the classes
+        worse (products 0.734 → 0.795 macro F1; benchmarks/RESULTS.md, multi22)."""
+        from .selection import VOTE_FAMILIES
+
+        chosen = getattr(self, "class_chosen_", None)
+        return len(self.kbs_) > 1 and chosen is not None and chosen[i] in VOTE_FAMILIES
 
     def _semantics(self) -> str:
         """The semantics that answers: `semantics_` once fitted (variant="auto" answers a chosen
@@ -1997,9 +2029,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Binary: [1 − mean, mean] of the ω(POS) bounds (`predict` compares the mean with
-        `threshold_`, not 0.5). Several classes: the one-vs-rest means (each on its own KB's
-        scale) divided by their sum, a failed class 0 (uniform where every mean is 0): rows sum
-        to 1 and the largest is `predict`'s class."""
+        `threshold_`, not 0.5). Several classes: the numbers the classes are compared by
+        (`BoundsArray.compared_by`: a vote family's own probability, any other KB's mean, each
+        one against the rest) divided by their sum, a failed class 0 (uniform where every one
+        is 0): rows sum to 1 and the largest is `predict`'s class."""
         res = self._means(X)
         if len(res) == 1:
             m = res[0].mean
@@ -2008,15 +2041,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             out[:, pos_col] = m
             out[:, 1 - pos_col] = 1.0 - m
             return out
-        means = np.nan_to_num(np.column_stack([r.mean for r in res]), nan=0.0)
+        means = np.nan_to_num(np.column_stack([r.compared_by for r in res]), nan=0.0)
         total = means.sum(axis=1, keepdims=True)
         uniform = np.full_like(means, 1.0 / means.shape[1])
         return np.where(total > 0, means / np.where(total > 0, total, 1.0), uniform)
 
     def predict(self, X: Any) -> np.ndarray:
         """Binary: positive iff the mean of the bounds > `threshold` (0.5 by default; a tie at
-        the threshold is negative, as in the paper). Several classes: the largest mean (first
-        class in order on ties)."""
+        the threshold is negative, as in the paper). Several classes: the largest of the
+        numbers the classes are compared by (`_class_of`; first class in order on ties)."""
         self._check_threshold()
         return self._decide(self._means(X))
 
@@ -2050,9 +2083,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[self._class_of(res)]
 
     def _class_of(self, res: list[BoundsArray]) -> np.ndarray:
-        """Several classes: per row the index of the class with the largest mean, the first
-        in class order on ties; a KB the LP failed on for a row (NaN) never wins it."""
-        means = np.column_stack([r.mean for r in res])
+        """Several classes: per row the index of the class with the largest number it is
+        compared by (`BoundsArray.compared_by`: a vote family's own probability, any other
+        KB's mean), the first in class order on ties; a KB the LP failed on for a row (NaN)
+        never wins it."""
+        means = np.column_stack([r.compared_by for r in res])
         return np.argmax(np.nan_to_num(means, nan=-np.inf), axis=1)
 
     def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -5,8 +5,9 @@ binary npz (`plx_core.binformat`) and read back through one validated path.
 A yes/no model is version 1: one KB (POS = the positive class). A model of several classes is
 version 2 (`ClassesModelFile`): the schema once, the list of its classes, and one member per
 class — that class against the rest, each a version-1 model's fields without the schema —;
-a row's class is the one whose member's ω(POS) bounds have the highest mean (ties: the first
-class in order), as `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
+a row's class is the one whose member's ω(POS) bounds have the highest mean — a vote's member
+compared by its vote's own probability (`DECISIONS`) — (ties: the first class in order), as
+`PLXClassifier.predict` decides. Its npz stores the members' KBs in one
 archive (`binformat.write_npz_kbs`: columns the one-vs-rest KBs share are stored once).
 
 The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
@@ -31,7 +32,11 @@ from .jsonformat import kb_from_document, load_json
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
 CLASSES_VERSION = 2  # several classes: one member model per class
-DECISIONS = ("highest mean",)  # how a version-2 file picks the class (checked on load)
+DECISIONS = ("highest mean", "highest vote")
+"""How a version-2 file picks the class (checked on load): "highest mean", every member by its
+bounds' mean; "highest vote" (multi22), a member whose `chosen` family is a vote
+(`selection.VOTE_FAMILIES`) by its vote's own probability (`vote.kb_probability` of its KB),
+any other by its mean — as `PLXClassifier.predict` compares them (`ClassesModelFile.by_vote`)."""
 MAX_MODEL_BYTES = 4_000_000_000  # checked before a file is read
 MAX_JSON_MODEL_BYTES = 256 * 2**20
 """The largest JSON model file read (and written): reading one takes about 14 times its size
@@ -88,6 +93,13 @@ class ClassesModelFile:
     members: list[ModelFile]
     settings: dict[str, Any] = field(default_factory=dict)
     decision: str = "highest mean"
+
+    def by_vote(self, i: int) -> bool:
+        """Whether member i is compared by its vote's own probability (`DECISIONS`)."""
+        from .selection import VOTE_FAMILIES
+
+        return (self.decision == "highest vote"
+                and self.members[i].settings.get("chosen") in VOTE_FAMILIES)
 
     @property
     def kb(self) -> Any:
@@ -228,7 +240,9 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
     members = [_member(clf, i, c, f"not {c}", 0.5) for i, c in enumerate(clf._class_str)]
     top = {"kb_kind": members[0].settings["kb_kind"], "variant": clf.variant_, **top,
            "semantics": clf._semantics()}
-    return ClassesModelFile(schema, tuple(clf._class_str), members, top)
+    votes = any(clf._compared_by_vote(i) for i in range(len(members)))
+    return ClassesModelFile(schema, tuple(clf._class_str), members, top,
+                            DECISIONS[1] if votes else DECISIONS[0])
 
 
 def _member(clf: Any, i: int, positive: str, negative: str, threshold: float) -> ModelFile:

@@ -693,6 +693,9 @@ class BoundsArray:
     # (row, reason) of the rows that could not be answered (the LP failed on them): their
     # bounds are NaN and their method "failed"; every other row is answered
     failed: tuple[tuple[int, str], ...] = ()
+    # several classes: per row the number this class is compared by when it is not `mean` (a
+    # vote's own probability, `vote.kb_probability`); None: the mean (`compared_by`)
+    vote: np.ndarray | None = None
 
     @classmethod
     def concat(cls, parts: Sequence[BoundsArray]) -> BoundsArray:
@@ -704,7 +707,16 @@ class BoundsArray:
                    np.concatenate([p.unseen_rows + a for p, a in zip(parts, starts)]),
                    np.concatenate([p.unseen_cols for p in parts]), parts[0].ignored,
                    merge_read_as([p.read_as for p in parts]),
-                   tuple((int(r + a), why) for p, a in zip(parts, starts) for r, why in p.failed))
+                   tuple((int(r + a), why) for p, a in zip(parts, starts) for r, why in p.failed),
+                   None if parts[0].vote is None else np.concatenate([p.vote for p in parts]))
+
+    @property
+    def compared_by(self) -> np.ndarray:
+        """The number several classes are compared by, per row: the vote's probability where
+        the KB is a vote's (`vote`), else the mean of the bounds; NaN where the LP failed."""
+        if self.vote is None:
+            return self.mean
+        return np.where(np.isnan(self.mean), np.nan, self.vote)
 
     @property
     def notes(self) -> np.ndarray:

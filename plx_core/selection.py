@@ -955,10 +955,12 @@ def argmax_macro_f1(cols: list[np.ndarray], truth: np.ndarray, rows: np.ndarray)
 
 def class_choice(searches: list, scored: dict, families: list[str], labels: np.ndarray,
                  classes: list, best: str) -> tuple[str, float, float, float] | None:
-    """Several classes: the family (not a vote, `VOTE_FAMILIES`) whose classes' out-of-fold
-    means, compared row by row as `predict` compares them, give the best macro F1, when it
-    beats that of `best` (the family of the best mean F1) by more than one standard error over
-    the folds: (family, its macro F1, best's, the standard error); None: `best` answers.
+    """Several classes: the family whose classes' out-of-fold numbers, compared row by row as
+    `predict` compares them (`answered_means`: a vote's own probability, as
+    `BoundsArray.compared_by` gives it since multi22; a vote was left out while predict
+    compared its KB's median), give the best macro F1, when it beats that of `best` (the
+    family of the best mean F1) by more than one standard error over the folds: (family, its
+    macro F1, best's, the standard error); None: `best` answers.
     `searches`: each scored class's `_Search` (in `classes`' order), `scored`: family → (mean
     F1, each class's Selection of it)."""
     if CLASS_CHOICE != "macro":
@@ -973,7 +975,7 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
     if rows.sum() < len(labels) // 2:  # (the Direct KBs' leave-one-out on a sample)
         return None
     macro = {f: argmax_macro_f1(m, truth, rows) for f, m in usable.items()}
-    rivals = [f for f in macro if f != best and f not in VOTE_FAMILIES]
+    rivals = [f for f in macro if f != best]
     if not rivals:
         return None
     top = max(rivals, key=lambda f: (round(macro[f], 12), round(scored[f][0], 12),

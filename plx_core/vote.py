@@ -752,6 +752,39 @@ def vote_kb(full: KB, sizes: list[int], cw: tuple[float, float], w: np.ndarray, 
     return out
 
 
+def kb_probability(kb: KB, codes: np.ndarray) -> np.ndarray:
+    """A vote KB's own logistic probability of rows (query codes over its features, as
+    `query.encode_rows` gives them): σ of the signed weights of the learned clauses each row
+    holds (+w where the clause's ω(POS) target is above 0.5, −w below) and of its prior
+    clause — the vote's σ(S·w + b − logit(t)), t moved into the prior (`vote_kb`,
+    `RuleVote.kb`). Its KB's weighted median says "this class or the rest" alike (above 0.5
+    exactly where this is), but several classes are compared by this number, which orders
+    them as the vote does (`estimator.PLXClassifier._compared`; benchmarks/RESULTS.md,
+    multi22). 0.5 where no learned clause applies (the KB answers such a row [0, 1])."""
+    n = kb.n_learned
+    sizes = [len(kb.domains[f]) for f in kb.features]
+    p, w = np.asarray(kb.p[:n], float), np.asarray(kb.w[:n], float)
+    target = np.where(np.asarray(kb.head[:n]) > 0, p, 1.0 - p)
+    held = body_matches(kb.codes[:n], sizes, codes).astype(np.float64)
+    score = held @ (np.sign(target - 0.5) * w)
+    for c in kb.extra:  # the prior clause: its signed weight is the intercept
+        if c.enabled and c.id == PRIOR_ID:
+            score = score + (c.w if c.p > 0.5 else -c.w if c.p < 0.5 else 0.0)
+    return np.where(held.getnnz(axis=1) > 0, probability(score), 0.5)
+
+
+def with_vote(bounds, kb: KB, X) -> object:
+    """`bounds` (a `query.BoundsArray` of `kb` on the rows X) carrying the vote's own
+    probability of those rows (`kb_probability`): what a several-class model compares a vote
+    family's class by (`BoundsArray.compared_by`) — predict, predict_proba, explain's class,
+    `plx predict`'s and the dashboard's class tables alike."""
+    from dataclasses import replace
+
+    from .query import encode_rows
+
+    return replace(bounds, vote=kb_probability(kb, encode_rows(kb, X)))
+
+
 def prior_shift(b: float, threshold: float, w: np.ndarray) -> float:
     """The prior clause's signed weight b − logit(threshold), 0 where it is below
     `WEIGHT_CUT` of the largest vote (or of 1): an intercept at the solver's noise (4e-17 on a
@@ -1067,4 +1100,4 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
 __all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
-           "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
+           "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -1161,7 +1161,21 @@ def whole_race_said(columns: Sequence[str], ordered: Sequence[str], numbers: flo
     return "; " + race + ("; " + kept if rest else "")
 
 
+def class_decision_said(votes: bool | None = None) -> str:
+    """How a model of several classes picks a row's class, as `PLXClassifier.predict` and
+    `plx predict` do (`BoundsArray.compared_by`): `votes` whether its classes are votes
+    (None: not fitted yet, either way)."""
+    if votes is None:
+        return ("a row's class is the one whose model gives it the highest number — a vote's "
+                "probability, any other KB's mean")
+    if votes:
+        return ("a row's class is the one whose vote gives it the highest probability (each "
+                "class's KB bounds shown beside)")
+    return "a row's class is the one whose KB gives the highest mean"
+
+
 __all__ = [
+    "class_decision_said",
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",

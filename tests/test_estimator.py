@@ -1133,8 +1133,8 @@ def test_several_classes_with_a_class_of_three_rows_are_still_searched():
     assert clf.chosen_reason_.startswith(f"{clf.chosen_} answers for every class of 5 rows or "
                                          "more (one against the rest each): mean out-of-fold "
                                          "F1 over the 4 classes")
-    assert ("'rare one' not scored (three rows, fewer than 5: its tuned Direct KB answers)"
-            in clf.chosen_reason_)
+    assert ("'rare one' not scored (three rows, fewer than 5: its Direct KB on its raw "
+            "frequencies answers)" in clf.chosen_reason_)
     assert clf.class_selection_[i].scores == {} and "'rare one' has three rows" in \
         clf.class_selection_[i].reason
     assert (clf.predict(X) == "rare one").sum() <= 3  # it takes no other class's rows

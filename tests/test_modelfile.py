@@ -347,7 +347,7 @@ def _doc_of_classes(tmp_path):
     (lambda d: d.update(version=3), "model version 3; this plx reads versions 1"),
     (lambda d: d.update(classes=["a", "a", "b", "c"]), "'classes' must list 3 or more distinct"),
     (lambda d: d["members"].pop(), "'members' must be a list of one model per class (4), not list of 3"),
-    (lambda d: d.update(decision="vote"), "field 'decision' must be one of ['highest mean']"),
+    (lambda d: d.update(decision="vote"), "field 'decision' must be one of ['highest mean', 'highest vote'], not 'vote'"),
     (lambda d: d["members"].reverse(), "members[0] is the model of 'plum', but class 0 is 'cherry'"),
     (lambda d: d["members"][2].pop("negative"), "members[2] lacks the field(s) ['negative']"),
     (lambda d: d["members"][1]["kb"].update(clauses=7), "members[1]: field 'kb'"),

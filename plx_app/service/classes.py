@@ -137,7 +137,8 @@ def classes_fitted(ws) -> bool:
 @dataclass(frozen=True)
 class ClassAnswer:
     """One instance answered among every class: `table` (per class: lower, upper and mean of
-    its ω(POS) bounds, highest mean first), the `picked` class and the `runner_up`,
+    its ω(POS) bounds and, when votes answer, `vote`, the vote's own probability; in
+    predict's order, `BoundsArray.compared_by`), the `picked` class and the `runner_up`,
     whether they `tie` (decided by class order), and the k-feature explanations of why the
     instance is `picked` and why it is not `runner_up` (that class's KB against the rest)."""
 
@@ -154,7 +155,7 @@ class ClassAnswer:
     notes: tuple[str, ...] = ()
     """What answering said (values the model never saw, answered as unknown)."""
     kept_direct: tuple[str, ...] = ()
-    """Classes too rare to compare models on, which keep their tuned Direct KB while `model`
+    """Classes too rare to compare models on, which keep their Direct KB while `model`
     answers for the others (`selection.MIN_CLASS_ROWS`)."""
 
 
@@ -170,12 +171,15 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     if len(failed) >= len(classes) - 1:  # no pick and runner-up among the classes that answered
         check_answered(res, classes, row.index, "no class can be picked")
     means = np.array([r.mean[0] for r in res], dtype=float)
-    order = np.argsort(-np.nan_to_num(means, nan=-np.inf), kind="stable")  # predict's order
+    compared = np.array([r.compared_by[0] for r in res], dtype=float)  # what predict compares
+    order = np.argsort(-np.nan_to_num(compared, nan=-np.inf), kind="stable")  # predict's order
     table = pd.DataFrame({
         "class": [classes[i] for i in order],
         "lower": [float(res[i].lower[0]) for i in order],
         "upper": [float(res[i].upper[0]) for i in order],
         "mean": [float(means[i]) for i in order],
+        **({"vote": [float(compared[i]) for i in order]}
+           if any(r.vote is not None for r in res) else {}),
     })
     picked, runner = classes[order[0]], classes[order[1]]
     known = {f: v for f, v in inst.values if v is not None}
@@ -185,7 +189,7 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
             why = _explained(est, row, k, picked)
             why_not = _explained(est, row, k, runner)
         notes = tuple(dict.fromkeys((*notes, *noted)))
-    tie = bool(abs(means[order[0]] - means[order[1]]) <= TIE_EPS)
+    tie = bool(abs(compared[order[0]] - compared[order[1]]) <= TIE_EPS)
     kept = tuple(c for c, m in zip(classes, est.class_chosen_ or ())
                  if m == "direct" != est.chosen_)
     return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept)
@@ -221,13 +225,18 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     from plx_core import wording
 
     top, second = ca.table.iloc[0], ca.table.iloc[1]
-    out = [f"plx picks {ca.picked}: its KB's support for it, {top['lower']:.3f} to "
-           f"{top['upper']:.3f}, has the highest middle of the {len(ca.table)} classes, "
-           f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f})."
+    picked = (f"plx picks {ca.picked}: its vote gives it probability {top['vote']:.3f}, the "
+              f"highest of the {len(ca.table)} classes (its KB's support for it, "
+              f"{top['lower']:.3f} to {top['upper']:.3f}); the runner-up is {ca.runner_up} "
+              f"({second['vote']:.3f})." if "vote" in ca.table else
+              f"plx picks {ca.picked}: its KB's support for it, {top['lower']:.3f} to "
+              f"{top['upper']:.3f}, has the highest middle of the {len(ca.table)} classes, "
+              f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f}).")
+    out = [picked
            + (f" A tie: {ca.picked} is picked as the first in class order." if ca.tie else "")
            + f" Each class is answered by its own KB against the rest "
            f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'}"
-           + (f"; {', '.join(ca.kept_direct)}: the tuned Direct KB, too few rows to compare "
+           + (f"; {', '.join(ca.kept_direct)}: its Direct KB, too few rows to compare "
               "models on" if ca.kept_direct else "") + ")."]
     for e, cls, what in ((ca.why, ca.picked, "Why"), (ca.why_not, ca.runner_up, "Why not")):
         if e is None:

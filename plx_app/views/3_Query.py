@@ -275,7 +275,7 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
             class_answer(ws, inst, ca, "Class picked", "Runner-up")
             st.dataframe(ca.table, hide_index=True, key="q_classes_table",
                          column_config={k: st.column_config.NumberColumn(format="%.3f")
-                                        for k in ("lower", "upper", "mean")})
+                                        for k in ("lower", "upper", "mean", "vote")})
             class_answer_notes(ws, ca)
 
 st.subheader("Counterfactual")

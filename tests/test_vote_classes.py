@@ -1,0 +1,123 @@
+"""Several classes answered by a vote family: compared by the vote's own probability
+(`vote.kb_probability`, `BoundsArray.compared_by`) in predict, predict_proba, explain, model
+files and `plx predict` alike, the KBs' bounds kept beside (multi22)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from plx_core import selection as S
+from plx_core.cli import Model, main
+from plx_core.estimator import PLXClassifier
+from plx_core.modelfile import load_model, save_model
+from plx_core.query import encode_rows
+from plx_core.vote import kb_probability
+
+
+def _three_scores(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Three colours, each the highest of a noisy sum of matching values over five
+    categorical features: additive evidence, what a vote weighs."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({f"f{i}": rng.choice(["a", "b", "c", "d"], n) for i in range(5)})
+    score = {c: sum((X[f"f{i}"] == "abcd"[(i + k) % 4]).astype(float) * (1 + 0.3 * i)
+                    for i in range(5)) + rng.normal(0, .6, n)
+             for k, c in enumerate(["red", "green", "blue"])}
+    return X, pd.DataFrame(score).idxmax(axis=1).to_numpy()
+
+
+@pytest.fixture
+def voted(monkeypatch):
+    """A model of three classes answered by the direct vote (the search offered the Direct KB
+    and the vote, as `selection.CANDIDATES` is patched), with its held-out rows."""
+    monkeypatch.setattr(S, "CANDIDATES", ("direct", "direct-vote"))
+    X, y = _three_scores(600, 3)
+    clf = PLXClassifier(random_state=0).fit(X[:300], y[:300])
+    assert clf.class_chosen_ == ["direct-vote"] * 3
+    return clf, X[300:].reset_index(drop=True), y[300:]
+
+
+def test_classes_are_compared_by_the_votes_probability_not_the_kbs_mean(voted):
+    clf, X, _y = voted
+    rows = clf.transform_rows(X)
+    votes = np.column_stack([kb_probability(kb, encode_rows(kb, rows)) for kb in clf.kbs_])
+    b = clf.bounds(X)
+    means = np.column_stack([b[c]["mean"] for c in clf._class_str])
+    pred = clf.predict(X)
+    assert (pred == clf.classes_[votes.argmax(axis=1)]).all()
+    # the KB's weighted median says "this class or the rest" as its vote does …
+    assert ((means > 0.5) == (votes > 0.5)).all()
+    # … but orders the classes otherwise on some rows: predict follows the vote there
+    assert (means.argmax(axis=1) != votes.argmax(axis=1)).sum() >= 5
+    proba = clf.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1.0)
+    assert (clf.classes_[proba.argmax(axis=1)] == pred).all()
+    assert np.allclose(proba, votes / votes.sum(axis=1, keepdims=True))
+
+
+def test_explain_and_a_saved_model_follow_the_same_class_row_by_row(voted, tmp_path):
+    clf, X, _y = voted
+    pred = clf.predict(X)
+    explained = [e.explained_class for e in clf.explain_many(X, k=2)]
+    assert explained == [str(c) for c in pred]
+    save_model(clf, tmp_path / "m.json")
+    mf = load_model(tmp_path / "m.json")
+    assert mf.decision == "highest vote" and all(map(mf.by_vote, range(3)))
+    answered = Model(mf).predict(mf.schema.apply(X, label=False)[0])
+    assert answered["decision"].tolist() == [str(c) for c in pred]
+    for c, r in zip(clf._class_str, clf._means(X)):  # the file's numbers are the fit's
+        assert np.allclose(answered[f"vote:{c}"], r.compared_by)
+        assert np.allclose(answered[f"lower:{c}"], r.lower)  # and its bounds, beside
+
+
+def test_a_rule_vote_is_compared_by_its_probability_too(monkeypatch):
+    """The rule vote's KB (one-feature clauses and tree paths) gives back its vote's decision
+    at 0.5 on every row, and predict compares its classes by that probability."""
+    monkeypatch.setattr(S, "CANDIDATES", ("direct", "rule-vote"))
+    rng = np.random.default_rng(11)
+    n = 700
+    X = pd.DataFrame({f"g{i}": rng.choice(["lo", "mid", "hi"], n) for i in range(8)})
+    y = np.where((X.g0 == "lo") & (X.g1 == "hi") | (X.g2 == "mid") & (X.g3 == "mid"), "north",
+                 np.where((X.g4 == "hi") & (X.g5 != "lo"), "east",
+                          np.where((X.g6 == "lo") & (X.g7 == "lo"), "south", "west")))
+    flip = rng.random(n) < 0.08
+    y[flip] = rng.choice(["north", "east", "south", "west"], int(flip.sum()))
+    clf = PLXClassifier(random_state=0).fit(X[:400], y[:400])
+    assert clf.class_chosen_ == ["rule-vote"] * 4
+    res = clf._means(X[400:])
+    assert all(((r.mean > 0.5) == (r.vote > 0.5)).all() for r in res)
+    votes = np.column_stack([r.vote for r in res])
+    assert (clf.predict(X[400:]) == clf.classes_[votes.argmax(axis=1)]).all()
+
+
+def test_a_model_of_kbs_keeps_the_highest_mean(monkeypatch, tmp_path):
+    """Classes answered by Direct KBs are compared by their means, as before: the file says
+    "highest mean" and `plx predict` writes no vote column."""
+    monkeypatch.setattr(S, "CANDIDATES", ("direct",))
+    X, y = _three_scores(300, 4)
+    clf = PLXClassifier(random_state=0).fit(X, y)
+    assert all(r.vote is None for r in clf._means(X[:20]))
+    save_model(clf, tmp_path / "m.json")
+    mf = load_model(tmp_path / "m.json")
+    assert mf.decision == "highest mean"
+    out = Model(mf).predict(mf.schema.apply(X[:20], label=False)[0])
+    assert "vote" not in out and (out["decision"] == clf.predict(X[:20])).all()
+
+
+def test_plx_predict_of_several_voted_classes(monkeypatch, tmp_path, capsys):
+    """`plx fit` without --positive on a CSV of three classes the vote answers: the fit line
+    says the vote's probability decides; `plx predict` writes each class's vote beside its
+    bounds, the decision the highest vote."""
+    monkeypatch.setattr(S, "CANDIDATES", ("direct", "direct-vote"))
+    X, y = _three_scores(400, 5)
+    data = tmp_path / "colours.csv"
+    X.assign(colour=y).to_csv(data, index=False)
+    model, out = tmp_path / "m.json", tmp_path / "p.csv"
+    assert main(["fit", str(data), "--label", "colour", "--out", str(model)]) == 0
+    said = capsys.readouterr().out
+    assert "a row's class is the one whose vote gives it the highest probability" in said
+    assert main(["predict", str(model), str(data), "--out", str(out)]) == 0
+    pred = pd.read_csv(out)
+    votes = pred[["vote:blue", "vote:green", "vote:red"]].to_numpy()
+    assert (pred["decision"] == np.array(["blue", "green", "red"])[votes.argmax(axis=1)]).all()
+    assert np.allclose(pred["vote"], votes.max(axis=1))
+    assert {"lower:red", "upper:red", "mean"} <= set(pred.columns)
