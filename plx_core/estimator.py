@@ -145,7 +145,7 @@ from .query import (
     unseen_note,
 )
 from .scale import check_fit_size, long_tree_said, min_split, search_sample
-from .wording import few_rows_said, too_few_rows_said
+from .wording import class_decision_said, few_rows_said, too_few_rows_said
 
 
 @dataclasses.dataclass
@@ -585,7 +585,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if self.threshold is not None:  # the class with the highest mean answers: no cut
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
-                    "(with more, the class whose KB gives the highest mean answers): leave it "
+                    f"(with more, {class_decision_said()}): leave it "
                     "unset, or pass y == one class to fit it against the rest with a threshold")
             self.positive_ = None
             targets = classes
@@ -1266,7 +1266,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         from . import selection as S
         from .scale import SEARCH_ROWS
-        from .wording import class_decision_said, plural
+        from .wording import plural
 
         why = None
         counts = {c: int((labels == c).sum()) for c in targets}

@@ -869,8 +869,8 @@ def test_a_positive_class_is_never_dropped_silently_with_three_classes():
                                         r"classes.*y == 'a'"):
         PLXClassifier(positive="a").fit(_XL, y)
     with pytest.raises(DataError, match=r"3 classes \['a', 'b', 'c'\]; threshold= is for two "
-                                        r"classes \(with more, the class whose KB gives the "
-                                        r"highest mean answers\)"):  # it was ignored
+                                        r"classes \(with more, a row's class is the one whose "
+                                        r"model gives it the highest number"):  # it was ignored
         PLXClassifier(threshold=0.3).fit(_XL, y)
     assert PLXClassifier(variant="tuned").fit(_XL, y).positive_ is None  # unset: one-vs-rest
     with pytest.raises(DataError, match=r"the label is missing in 1 row\(s\)"):  # booleans with a gap
