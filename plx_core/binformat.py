@@ -21,6 +21,7 @@ import numpy as np
 from .clause import SOURCES
 from .errors import ClauseSyntaxError, DataError
 from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, kb_from_document, load_json
+from .plurals import noun
 
 NPZ_MAGIC = b"PK\x03\x04"  # a zip archive
 COLUMNS = ("codes", "head", "p", "w", "support", "positives", "source")
@@ -149,7 +150,7 @@ def read_npz_kbs(source: bytes, where: str = "KB file") -> tuple[list[Any], dict
         names = set(archive.files)
         sizes = {i.filename.removesuffix(".npy"): i.file_size for i in archive.zip.infolist()}
         if "header" not in names:
-            raise bad("missing array(s) ['header']")
+            raise bad("missing array ['header']")
         if sum(sizes.values()) > MAX_ARCHIVE_BYTES or sizes.get("header", 0) > MAX_HEADER_BYTES:
             raise bad(f"the archive unpacks to {sum(sizes.values()):,} bytes; more than plx reads")
         try:
@@ -176,9 +177,9 @@ def read_npz_kbs(source: bytes, where: str = "KB file") -> tuple[list[Any], dict
             want |= {f"{i}.{c}" for c in COLUMNS if c not in same}
         missing, unknown = sorted(want - names), sorted(names - want - {"header"})
         if missing:
-            raise bad(f"missing array(s) {missing[:5]}")
+            raise bad(f"missing {noun(len(missing), 'array')} {missing[:5]}")
         if unknown:
-            raise bad(f"unknown array(s) {unknown[:5]}")
+            raise bad(f"unknown {noun(len(unknown), 'array')} {unknown[:5]}")
         try:
             arrays = {n: archive[n] for n in want}
         except (ValueError, OSError, zipfile.BadZipFile, EOFError) as exc:
@@ -214,10 +215,10 @@ def read_npz(source: str | Path | bytes | IO[bytes], where: str = "KB file") -> 
         names = set(archive.files)
         missing = sorted({"header", *COLUMNS} - names)
         if missing:
-            raise bad(f"missing array(s) {missing}")
+            raise bad(f"missing {noun(len(missing), 'array')} {missing}")
         unknown = sorted(names - {"header", *COLUMNS})
         if unknown:
-            raise bad(f"unknown array(s) {unknown}")
+            raise bad(f"unknown {noun(len(unknown), 'array')} {unknown}")
         sizes = {i.filename.removesuffix(".npy"): i.file_size for i in archive.zip.infolist()}
         if sum(sizes.values()) > MAX_ARCHIVE_BYTES or sizes.get("header", 0) > MAX_HEADER_BYTES:
             raise bad(f"the archive unpacks to {sum(sizes.values()):,} bytes; more than plx reads")

@@ -47,6 +47,7 @@ import pandas as pd
 from .checks import checked_threshold
 from .errors import DataError, PLXError
 from .modelfile import MAX_MODEL_BYTES, MODEL_FORMAT, MODEL_VERSION  # noqa: F401 (old names)
+from .plurals import counted, noun, verb
 
 CLI_VARIANTS = ("auto", "tuned", "paper")
 KB_KINDS = ("direct", "tree", "tree-all", "forest", "tree-bin", "tree-bin-deep")
@@ -136,16 +137,16 @@ def _drop_missing_label(table: Any, label: str, drop: bool, say: Callable[[str],
         return frame
     n = int(miss.sum())
     lines = table.line_of(np.flatnonzero(miss)[:5])
-    where = f"line(s) {', '.join(map(str, lines))}{' …' if n > 5 else ''}"
+    where = f"{noun(len(lines), 'line')} {', '.join(map(str, lines))}{' …' if n > 5 else ''}"
     markers = table.missing.get(label, {})
     how = ", ".join(f"{m!r} ×{k}" for m, k in markers.items())
     if not drop:
         raise CLIError(
-            f"{table.where}: the label {label!r} is missing in {n} of {len(frame)} row(s) "
+            f"{table.where}: the label {label!r} is missing in {n:,} of {counted(len(frame), 'row')} "
             f"({where}; read as missing: {how}); pass --drop-missing-label to train without "
             "them, or --missing to change which cells mean missing"
         )
-    say(f"dropped {n} of {len(frame)} row(s) whose label {label!r} is missing ({where}; {how})")
+    say(f"dropped {n:,} of {counted(len(frame), 'row')} whose label {label!r} is missing ({where}; {how})")
     return frame.loc[~miss]
 
 
@@ -324,7 +325,19 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for f, b in schema.bins.items():  # censored, serial, unmarked cells: said once cut
         if (how := cells_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
+    if raw:  # the cut points the model answers with, as the dashboard's tables show them
+        say(_cuts_note({f: schema.bins[f] for f in raw}))
     return model_of(clf, schema, n_train=len(yb))
+
+
+def _cuts_note(bins: dict[str, Any], shown: int = 6) -> str:
+    """`plx fit`'s one line on where the model cuts its numeric columns (`wording.cuts_said`,
+    as the dashboard's Data and KB pages say it): the first `shown`, then how many more."""
+    from .wording import bins_said
+
+    parts = bins_said(bins, list(bins)[:shown])
+    more = f"; and {counted(len(bins) - shown, 'more column')}" if len(bins) > shown else ""
+    return f"the model cuts its numeric columns: {'; '.join(parts)}{more}"
 
 
 def _case_groups(frame: pd.DataFrame, column: str, label: str, say: Callable[[str], None]
@@ -423,12 +436,13 @@ class Model:
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
         ignored = [str(c) for c in columns if c not in known]
         if ignored:
-            say(f"{where}: column(s) the model does not know, ignored: {ignored[:10]}"
+            say(f"{where}: {noun(len(ignored), 'column')} the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
         used = self.used_features()
         unused = [f for f in self.schema.features if f not in columns and f not in used]
         if unused:  # no clause names them: the answers are the same whatever they hold
-            say(f"{where}: column(s) no clause of the model names are not in the file, "
+            say(f"{where}: {noun(len(unused), 'column')} no clause of the model names "
+                f"{verb(len(unused), 'is', 'are')} not in the file, "
                 f"which changes no answer: {unused[:10]}"
                 + (f" and {len(unused) - 10} more" if len(unused) > 10 else ""))
         return unused
@@ -730,7 +744,7 @@ def _model_with_rules(a: argparse.Namespace) -> Model:
         return Model.load(a.model)
     mf = load_model(_existing(a.model))
     ids = _add_rules(mf, _read_rules(a.rules), a.cls, a.rules)
-    _note(f"trying {len(ids)} rule(s) from {a.rules} ({', '.join(ids[:10])}), not saved; the "
+    _note(f"trying {counted(len(ids), 'rule')} from {a.rules} ({', '.join(ids[:10])}), not saved; the "
           f"model answers with {rules_said(mf)}")
     return Model(mf)
 

@@ -43,6 +43,7 @@ from .encoding import (
     unknown_positive,
 )
 from .errors import DataError
+from .plurals import counted, noun, verb
 
 MAX_BYTES = 50_000_000
 # cells that mean "missing" unless the caller says otherwise: R's NA, pandas' / SQL's spellings,
@@ -96,7 +97,7 @@ class Table:
                 n_rest += 1
         if n_rest:
             what = ", ".join(f"{m!r} ×{n:,}" for m, n in rest.most_common())
-            parts.append(f"and {n_rest} more column(s) {sum(rest.values()):,} ({what})")
+            parts.append(f"and {n_rest} more {noun(n_rest, 'column')} {sum(rest.values()):,} ({what})")
         return "; ".join(parts)
 
     def line_of(self, rows: Sequence[int] | np.ndarray) -> list[int]:
@@ -520,14 +521,15 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
         raise DataError(f"{where} has a header (line {header_line}) but no data rows")
     if heads and notes is not None:
         shown = ", ".join(map(str, heads[:5])) + (" …" if len(heads) > 5 else "")
-        notes.append(f"{len(heads)} line(s) repeat the header (line {shown}: files joined one "
+        notes.append(f"{counted(len(heads), 'line')} {verb(len(heads), 'repeats', 'repeat')} the header ({noun(len(heads), 'line')} {shown}: files joined one "
                      "after another?): left out, not read as data rows")
     arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
     if header and (top := described_rows(arr, missing)):  # a survey export's question rows
         if notes is not None:
             first = ", ".join(repr(v) for v in arr[top[0]][:2])
-            notes.append(f"line(s) {', '.join(str(lines[i]) for i in top)} under the header hold "
+            notes.append(f"{noun(len(top), 'line')} {', '.join(str(lines[i]) for i in top)} under the header "
+                         f"{verb(len(top), 'holds', 'hold')} "
                          f"text in every column of numbers ({first} …): a survey export's "
                          "question text and import IDs? left out, not read as data rows")
         keep = np.ones(len(rows), dtype=bool)
@@ -616,7 +618,7 @@ def _columns(first, where, max_cols, header, names, line, notes=None) -> list[st
         columns = [c if c != "" else f"Unnamed: {j}" for j, c in enumerate(first)]
         empty = [j for j, c in enumerate(first) if c == ""]
         if empty and notes is not None:  # named as pandas names them, and said
-            notes.append("header cell(s) left empty, named: " + ", ".join(
+            notes.append(f"{noun(len(empty), 'header cell')} left empty, named: " + ", ".join(
                 f"column {j + 1} '{columns[j]}'" for j in empty[:5])
                 + (f" and {len(empty) - 5} more" if len(empty) > 5 else ""))
     else:
@@ -1440,7 +1442,7 @@ def serials_said(values: pd.Series, binning: Binning) -> str | None:
         return None
     if (found := serial_cells(values)) is None:
         return None
-    return (f"{found[0]} cell(s) written as Excel's serial day numbers ({found[1]}) among its "
+    return (f"{counted(found[0], 'cell')} written as Excel's serial day numbers ({found[1]}) among its "
             "dates, read as the days they count from 1899-12-30, as Excel does")
 
 
@@ -1479,7 +1481,7 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
         return None
     x = _numbers(bounds, binning.number_format)[0]
     cuts = np.asarray(binning.cuts, dtype=float)
-    out = (f"{int((side != 0).sum())} cell(s) written beyond a bound ({censored_shown(values, side)}) "
+    out = (f"{counted(int((side != 0).sum()), 'cell')} written beyond a bound ({censored_shown(values, side)}) "
            "read just past it: each in the bin that holds the values next to its bound on its side")
     if len(cuts):
         unsure = ((side < 0) & (x > cuts.min())) | ((side > 0) & (x < cuts.max()))
@@ -1511,7 +1513,7 @@ def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
     first = text[bare][ok].iloc[0]
     frac = " (all between 0 and 1: if they are fractions, 0.45 = 45 %, write them as 45%)" \
         if np.nanmax(np.abs(x)) <= 1 else ""
-    return (f"{int(ok.sum())} cell(s) written without '%' ({first!r}) read as that many percent "
+    return (f"{counted(int(ok.sum()), 'cell')} written without '%' ({first!r}) read as that many percent "
             f"({first} %), as the others are{frac}")
 
 
@@ -1677,7 +1679,7 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
         why = None
     if paren.any():  # (0.83): a negative number as accounts write it, or a note: not guessed
         shown = ", ".join(map(repr, u[paren].value_counts().index[:3]))
-        neg = (f"{int(paren.sum())} cell(s) are numbers in parentheses ({shown}), as accounts "
+        neg = (f"{counted(int(paren.sum()), 'cell')} {verb(int(paren.sum()), 'is a number', 'are numbers')} in parentheses ({shown}), as accounts "
                "write negative numbers: write them with a minus sign ('-0.83') to have it binned")
         why = neg if why is None else f"{neg}; and {why}"
     rest = u[~shaped & ~paren].value_counts()
@@ -1689,7 +1691,7 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
         return None
     shown = ", ".join(f"{t!r} ×{n}" for t, n in rest.head(STRAY_VALUES).items())
     more = f", … ({len(rest)} texts)" if len(rest) > STRAY_VALUES else ""
-    texts = (f"its values are numbers except {int(rest.sum())} cell(s) of text "
+    texts = (f"its values are numbers except {counted(int(rest.sum()), 'cell')} of text "
              f"({int(rest.sum()) / len(u):.0%}: {shown}{more}), more than a number column "
              f"may hold ({STRAY_SHARE:.0%}, {STRAY_VALUES} texts): name them missing markers "
              "(plx fit --missing, the Data page's missing-value markers, na_values of "
@@ -1862,7 +1864,7 @@ class Binning:
                 f"column {str(values.name)!r}, {row_name(values.index, i)}: value "
                 f"{values.iloc[i]!r} is not {what}, but the column "
                 f"{held if (held := CLOCK_HOLDS.get(self.number_format)) else 'is numeric' + written} "
-                f"({int(bad.sum())} such value(s): {', '.join(map(repr, odd[:5]))}"
+                f"({counted(int(bad.sum()), 'such value')}: {', '.join(map(repr, odd[:5]))}"
                 f"{' …' if len(odd) > 5 else ''}); {fix}"
             )
         return x
@@ -1911,7 +1913,7 @@ class Binning:
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
             other = "a date" if is_date_format(self.number_format) else "a number"
-            count = "" if missing_cells is None else f" in {missing_cells} cell(s)"
+            count = "" if missing_cells is None else f" in {counted(missing_cells, 'cell')}"
             parts.append(f"the text {shown} read as missing{count} (every other value is {other})")
         if self.censored:
             parts.append("values written beyond a bound (like '<5' or '≥ 2000', a lab's limits "
@@ -2215,7 +2217,7 @@ class Schema:
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
             twins = column_twins(absent, [c for c in frame.columns if c not in self.features])
-            raise DataError(f"the rows lack the feature column(s) {absent}{twins}" + (
+            raise DataError(f"the rows lack the feature {noun(len(absent), 'column')} {absent}{twins}" + (
                 "" if twins else "; to answer without them (each row's value unknown, as the "
                 "model answers a missing cell), add them as empty columns"))
         cols = {}
@@ -2414,7 +2416,7 @@ def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Seri
         rows = [repr(r) for r in y.index[miss][:10]]
         more = " …" if miss.sum() > 10 else ""
         raise DataError(
-            f"the label {str(s.name)!r} is missing in {int(miss.sum())} row(s): "
+            f"the label {str(s.name)!r} is missing in {counted(int(miss.sum()), 'row')}: "
             f"{', '.join(rows)}{more}"
         )
     # before any label_map: the dashboard's one-vs-rest map would fold " Yes" into "not yes"
@@ -2469,7 +2471,7 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
         return row_name(frame.index, i, data_row=False)
 
     pairs = ", ".join(f"{name(int(i))} = {name(int(j))}" for i, j in zip(at[:shown], first))
-    return (f"{len(at)} row(s) repeat an earlier row in every column, {ids[0]!r} included "
+    return (f"{counted(len(at), 'row')} {verb(len(at), 'repeats', 'repeat')} an earlier row in every column, {ids[0]!r} included "
             f"({pairs}{' …' if len(at) > shown else ''}): one record exported twice? Each "
             "copy counts as evidence again; remove the copies if so")
 
@@ -2559,7 +2561,7 @@ def case_ids(ids: pd.Series, said: str) -> pd.Series:
     Data page's case column."""
     if len(missing := np.flatnonzero(ids.isna().to_numpy())):
         raise DataError(f"{said}: {row_name(ids.index, int(missing[0]))} has no case "
-                        f"({len(missing)} row(s) in all): name every row's case, or drop "
+                        f"({counted(len(missing), 'row')} in all): name every row's case, or drop "
                         "those rows")
     return ids.astype(str).str.strip()
 
@@ -3174,10 +3176,10 @@ def infer_schema(
     unknown = [c for c in [*(features or ()), *exclude, *numeric, *categorical, *cuts]
                if c not in frame.columns]
     if unknown:
-        raise DataError(f"column(s) {unknown} are not in the table (columns: {cols})")
+        raise DataError(f"{noun(len(unknown), 'column')} {unknown} {verb(len(unknown), 'is', 'are')} not in the table (columns: {cols})")
     clash = sorted(set(numeric) & set(categorical)) + sorted(set(cuts) & set(categorical))
     if clash:
-        raise DataError(f"column(s) {clash} are listed as both numeric and categorical")
+        raise DataError(f"{noun(len(clash), 'column')} {clash} {verb(len(clash), 'is', 'are')} listed as both numeric and categorical")
     if features is not None and label in features:
         raise DataError(f"the label {label!r} cannot also be a feature")
 

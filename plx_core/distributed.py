@@ -31,6 +31,7 @@ import pandas as pd
 from .encoding import column_twins, encode, is_missing, natural_key, value_str
 from .errors import DataError, PLXError
 from .notes import say as say_note
+from .plurals import counted, noun
 from .rules import features_text
 
 INSTALL_HINT = "plx's Dask support needs the dask extra: pip install 'plx[dask]'"
@@ -246,7 +247,7 @@ def _table_stats(ddf: Any, label: str) -> tuple[list[str], dict[str, tuple[str, 
     parts = [dask.delayed(_part_stats)(p, features, label) for p in ddf.to_delayed()]
     st = _tree(dask, parts, _merge_stats).compute()
     if st["missing_label"]:
-        raise DataError(f"the label {label!r} is missing in {st['missing_label']} row(s)")
+        raise DataError(f"the label {label!r} is missing in {counted(st['missing_label'], 'row')}")
     domains = {f: tuple(sorted(st["values"][f], key=natural_key)) for f in features}
     classes = sorted(st["labels"], key=natural_key)
     return features, domains, classes, int(st["n"]), st["present"]
@@ -733,7 +734,7 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
     missing = [str(f) for f in clf.feature_names_in_ if str(f) not in have | left_out]
     if missing:
         others = [c for c in have if c not in {str(f) for f in clf.feature_names_in_}]
-        raise DataError(f"the table lacks the model's feature column(s) {missing[:10]}"
+        raise DataError(f"the table lacks the model's feature {noun(len(missing), 'column')} {missing[:10]}"
                         f"{column_twins(missing[:10], sorted(others))}")
     # a column the fit left out (an ID, a constant) may be absent, as in the in-memory predict
     # and `plx predict`: the model reads the rows without it (`PLXClassifier._frame`)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import DataError
+from .plurals import counted, noun, verb
 
 
 def value_str(v: Any) -> str:
@@ -69,7 +70,7 @@ def check_labels(arr: np.ndarray, index: Sequence[Any] | None = None) -> None:
     missing = np.flatnonzero(inverse < 0)
     if len(missing):
         rows = (missing if index is None else np.asarray(index, dtype=object)[missing]).tolist()
-        raise DataError(f"the label is missing in {len(rows)} row(s) {rows[:10]}"
+        raise DataError(f"the label is missing in {counted(len(rows), 'row')} {rows[:10]}"
                         + (" …" if len(rows) > 10 else "")
                         + (" (a spreadsheet's blank rows at the end?)"
                            if missing[-1] == len(arr) - 1 and len(missing) < len(arr) else "")
@@ -239,7 +240,7 @@ def check_label_variants(classes: Any, label: str | None = None) -> None:
     where = "the label" if label is None else f"the label {label!r}"
     if clash:  # every class written more than one way (up to 4), not only the first
         how = spelling_how([v for g in clash for v in g])
-        more = (f" (and {len(clash) - 4} more class(es) written more than one way)"
+        more = (f" (and {len(clash) - 4} more {noun(len(clash) - 4, 'class', 'classes')} written more than one way)"
                 if len(clash) > 4 else "")
         many = f" — {len(clash)} classes so written" if len(clash) > 1 else ""
         raise DataError(f"{where} has classes that differ only in {how}: "
@@ -354,7 +355,7 @@ def column_names(frame: pd.DataFrame, fix: str = "rename them") -> list[str]:
     cols = [str(c) for c in frame.columns]
     if len(set(cols)) < len(cols):
         dup = sorted(c for c, n in Counter(cols).items() if n > 1)
-        raise DataError(f"duplicate column name(s) {dup}; {fix}")
+        raise DataError(f"duplicate column {noun(len(dup), 'name')} {dup}; {fix}")
     if (alike := names_alike(cols)) is not None:
         raise DataError(f"{alike}; {fix}")
     return cols
@@ -372,7 +373,7 @@ def names_alike(names: Sequence[str]) -> str | None:
         return None
     what = "; ".join(" and ".join(f"{spelled(names[j])} (column {j + 1})" for j in js)
                      for js in alike[:3])
-    more = f" and {len(alike) - 3} more such group(s)" if len(alike) > 3 else ""
+    more = f" and {len(alike) - 3} more such {noun(len(alike) - 3, 'group')}" if len(alike) > 3 else ""
     return (f"column names that differ only in spaces around them or how an accent is "
             f"encoded: {what}{more} (a rule or an explanation would print them alike)")
 
@@ -404,12 +405,14 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     if missing:
         others = [c for c in cols if c not in names]
         twins = column_twins(missing[:10], others)
-        raise DataError(f"column(s) {missing[:10]} of the training data are missing{twins}" + (
+        raise DataError(f"{noun(len(missing), 'column')} {missing[:10]} of the training data "
+                        f"{verb(len(missing), 'is', 'are')} missing{twins}" + (
             "" if twins else "; to answer without them (each row's value unknown), pass them as "
             "columns of NaN"))
     extra = [c for c in cols if c not in names]
     if extra:
-        raise DataError(f"column(s) {extra[:10]} were not in the training data; drop them")
+        raise DataError(f"{noun(len(extra), 'column')} {extra[:10]} {verb(len(extra), 'was', 'were')} "
+                        f"not in the training data; drop {verb(len(extra), 'it', 'them')}")
     if cols == names:
         return X
     return X.set_axis(cols, axis=1)[names]

@@ -130,6 +130,7 @@ from .encoding import (
 from .errors import DataError
 from .notes import collected as collected_notes
 from .notes import say as say_note
+from .plurals import counted as counted_said
 from .progress import Progress, silent, within
 from .query import (
     TIE_EPS,
@@ -497,7 +498,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                 dtype=object).ravel()
             if len(missing := np.flatnonzero(pd.isna(groups))):
                 raise DataError(f"groups: row {int(missing[0])} has no case (a missing value; "
-                                f"{len(missing)} row(s) in all): name every row's case")
+                                f"{counted_said(len(missing), 'row')} in all): name every row's case")
             groups = groups.astype(str)
         declared = ({str(c) for c, t in X.dtypes.items() if isinstance(t, pd.CategoricalDtype)}
                     if isinstance(X, pd.DataFrame) else set())  # categories by the user's word

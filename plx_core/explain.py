@@ -92,6 +92,7 @@ from .kb import KB
 from .lp import solve_bounds_many
 from .median import equal_weight_medians
 from .notes import pool_map
+from .plurals import counted, verb
 from .query import (
     OPEN,
     TIE_EPS,
@@ -1192,7 +1193,7 @@ def _explain_by_shapley(kb: KB, q: Any, k: int, semantics: str, direction: str,
         raise DataError(f"direction must be 'auto', 'positive' or 'negative', got {direction!r}")
     ev = _SubQueries(kb, q, semantics)
     if not 1 <= k <= ev.n:
-        raise DataError(f"k={k} is not between 1 and the {ev.n} feature(s) the query knows "
+        raise DataError(f"k={k} is not between 1 and the {counted(ev.n, 'feature')} the query knows "
                         f"({list(ev.names)}){unseen_said(ev.pq.unseen)}"
                         f"{uncited_said(kb, ev.pq)}{idle_said(ev.idle)}")
     fb = ev.full
@@ -1255,7 +1256,7 @@ def _explain_ev(ev: _SubQueries, ks: list[int], budget: int, beam_width: int, lp
     for k in ks:
         if not 1 <= k <= n:
             raise DataError(
-                f"k={k} is not between 1 and the {n} feature(s) the query knows "
+                f"k={k} is not between 1 and the {counted(n, 'feature')} the query knows "
                 f"({list(ev.names)}){unseen_said(ev.pq.unseen)}{uncited_said(ev.kb, ev.pq)}"
                 f"{idle_said(ev.idle)}"
             )
@@ -1903,10 +1904,10 @@ def counterfactual(
             new_bounds=Bounds(best["lower"], best["upper"], semantics=b0.semantics),
             alternatives=alternatives,
             evaluated=evaluated, max_changes=max_changes, truncated=False,
-            message=f"{m} change(s) flip the decision to "
+            message=f"{counted(m, 'change')} {verb(m, 'flips', 'flip')} the decision to "
                     f"{'negative' if pos0 else 'positive'}",
         )
-    what = f"no flip within {max_changes} change(s)"
+    what = f"no flip within {counted(max_changes, 'change')}"
     if truncated:
         what += f" (search stopped after {evaluated} rows: the next level exceeds max_rows)"
     return Counterfactual(

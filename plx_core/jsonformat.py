@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .clause import MAX_COUNT, SOURCES, Literal, WeightedClause
 from .errors import ClauseSyntaxError, DataError
+from .plurals import noun
 from .textformat import parse_literals
 from .tokens import tokenize
 
@@ -369,7 +370,7 @@ def _clause_from_json(item: Any, i: int, line: int | None) -> WeightedClause:
         raise fail("each clause must be an object")
     unknown = set(item) - {"literals", "p", "w", "source", "support", "positives", "id", "enabled"}
     if unknown:
-        raise fail(f"unknown field(s) {sorted(unknown)}")
+        raise fail(f"unknown {noun(len(unknown), 'field')} {sorted(unknown)}")
     lits_raw = item.get("literals")
     if not isinstance(lits_raw, list) or not lits_raw or not all(isinstance(x, str) for x in lits_raw):
         raise fail("field 'literals' must be a non-empty list of strings like 'POS' or '~a=v'")

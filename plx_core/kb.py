@@ -35,6 +35,7 @@ from .encoding import Twins
 from .errors import ClauseSyntaxError, DataError
 from .index import ClauseIndex
 from .jsonformat import JSON_FORMAT, JSON_VERSION, _clause_json, _kb_from_json, learned_json
+from .plurals import noun
 from .textformat import (
     _domain_tokens,
     _feature_lists,
@@ -611,7 +612,7 @@ def check_kb_matches(kb: KB, features: Iterable[str] | None = None,
         have = {str(f) for f in features}
         missing = [f for f in kb.features if f not in have]
         if missing:
-            raise DataError(f"the KB has feature(s) {missing[:10]} that the data lacks "
+            raise DataError(f"the KB has {noun(len(missing), 'feature')} {missing[:10]} that the data lacks "
                             f"(the data has {sorted(have)[:20]})")
     if domains is not None:
         for f in kb.features:
@@ -620,5 +621,5 @@ def check_kb_matches(kb: KB, features: Iterable[str] | None = None,
             allowed = {value_str(v) for v in domains[f]}
             extra = [v for v in kb.domains[f] if v not in allowed]
             if extra:
-                raise DataError(f"the KB's feature {f!r} has value(s) {extra[:10]} that the data's "
+                raise DataError(f"the KB's feature {f!r} has {noun(len(extra), 'value')} {extra[:10]} that the data's "
                                 f"{f!r} never takes (its values are {sorted(allowed)[:20]})")

@@ -28,6 +28,7 @@ import numpy as np
 from .binformat import is_npz, npz_holds_many, read_npz, read_npz_kbs, write_npz, write_npz_kbs
 from .errors import ModelFileError, PLXError
 from .jsonformat import kb_from_document, load_json
+from .plurals import noun
 
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
@@ -422,7 +423,7 @@ def _model_from_document(doc: Any, where: str, kb: Any = None,
             raise ModelFileError(f"{where}: field 'kb': {exc}") from None
     missing = [f for f in kb.features if f not in set(schema.features)]
     if missing:
-        raise ModelFileError(f"{where}: the KB has feature(s) {missing[:5]} the schema does not "
+        raise ModelFileError(f"{where}: the KB has {noun(len(missing), 'feature')} {missing[:5]} the schema does not "
                              "produce")
     if kb.positive is not None and kb.positive != doc["positive"]:
         raise ModelFileError(f"{where}: field 'positive' is {doc['positive']!r} but the KB's POS "
@@ -486,7 +487,7 @@ def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
     required = ("schema", "kb", "positive", "negative") if need_kb else ("schema", "positive", "negative")
     missing = [k for k in required if k not in doc]
     if missing:
-        raise ModelFileError(f"{where} lacks the field(s) {missing}")
+        raise ModelFileError(f"{where} lacks the {noun(len(missing), 'field')} {missing}")
     for k in ("schema", "kb")[: 2 if need_kb else 1]:
         if not isinstance(doc[k], dict):
             raise ModelFileError(f"{where}: field {k!r} must be an object, not "

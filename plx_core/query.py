@@ -39,6 +39,7 @@ from .median import (
     weighted_median_intervals,
 )
 from .notes import pool_map
+from .plurals import counted, verb
 from .rulecheck import unused_rules_said, warn_unused_rules
 
 TIE_EPS = 1e-9  # |mean − 0.5| within this is a tie; ties are reported negative (paper: > 0.5)
@@ -122,7 +123,7 @@ def unseen_note(cells: Mapping[str, int], n_rows: int, limit: int = 5, where: st
     top = sorted(cells.items(), key=lambda kv: -kv[1])
     shown = ", ".join(f"{c} ×{n}" for c, n in top[:limit])
     more = f" and {len(top) - limit} more" if len(top) > limit else ""
-    return (f"{n_rows} row(s) hold values the model never saw, answered as missing{where}: "
+    return (f"{counted(n_rows, 'row')} {verb(n_rows, 'holds', 'hold')} values the model never saw, answered as missing{where}: "
             f"{shown}{more}")
 
 
@@ -920,7 +921,7 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
 def uninformed_note(n: int, first: int, threshold: float, decided: str) -> str:
     """The one wording for rows answered [0, 1] (no clause bears on them: every value missing,
     unseen or unused), whose decision the threshold alone makes — never silently."""
-    return (f"{n} row(s) get the bounds [0, 1]: nothing the model knows bears on them (their "
+    return (f"{counted(n, 'row')} {verb(n, 'gets', 'get')} the bounds [0, 1]: nothing the model knows bears on them (their "
             f"values missing, unseen or unused), so the threshold {threshold:g} alone decides "
             f"them: {decided} (e.g. row {first})")
 
@@ -942,7 +943,7 @@ def failed_notes(parts: Sequence[BoundsArray], names: Sequence[Any] | None = Non
 def failed_rows_note(n: int, first: str, decided: str) -> str:
     """The one wording for rows the LP failed on, wherever a batch reports them (`PLXClassifier`,
     `plx predict`): how many, what was done with them, and the first with its reason."""
-    return f"{n} row(s) could not be answered (NaN bounds; {decided}), e.g. {first}"
+    return f"{counted(n, 'row')} could not be answered (NaN bounds; {decided}), e.g. {first}"
 
 
 class UnansweredRows(UserWarning):

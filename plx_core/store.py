@@ -366,6 +366,19 @@ class Store:
         """The database location, without a password."""
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
 
+    def file(self) -> Path | None:
+        """The SQLite file the projects are saved in; None for a server's database or memory."""
+        u = sa.engine.make_url(self.url)
+        if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
+            return None
+        return Path(u.database).expanduser().resolve()
+
+    def server(self) -> str:
+        """The database server in words ("postgresql on db.example.org"), "" for SQLite."""
+        u = sa.engine.make_url(self.url)
+        return "" if u.get_backend_name() == "sqlite" else (
+            f"{u.get_backend_name()} on {u.host or 'this computer'}")
+
     def close(self) -> None:
         self.engine.dispose()
 

@@ -45,6 +45,7 @@ from .checks import checked_int
 from .errors import DataError
 from .kb import KB, POS, SOURCES
 from .kb import Literal as ClauseLiteral
+from .plurals import noun
 from .tokens import condition_text
 
 GAIN_TOL = 1e-12
@@ -527,7 +528,7 @@ def _checked(codes: Any, y: Any, max_depth: Any, min_samples_split: Any, feature
         domains = {f: tuple(str(k) for k in range(int(top[j]) + 1)) for j, f in enumerate(features)}
     absent = [f for f in features if f not in domains]
     if absent:
-        raise DataError(f"domains has no entry for feature(s) {absent}")
+        raise DataError(f"domains has no entry for {noun(len(absent), 'feature')} {absent}")
     sizes_all = np.array([len(domains[f]) for f in features], dtype=np.int64)
     top = codes.max(axis=0)
     if np.any(top >= sizes_all):

@@ -16,6 +16,7 @@ import numpy as np
 
 from .clause import PRIOR_ID, WeightedClause
 from .errors import PLXError
+from .plurals import counted, noun, number_word, plural, verb
 from .query import TIE_EPS
 from .tokens import condition_text
 
@@ -23,26 +24,6 @@ if TYPE_CHECKING:
     from .kb import KB
 
 THRESHOLD = 0.5
-
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve")
-
-
-def number_word(n: int) -> str:
-    """`three` for 3 (0–12 in words, larger numbers as digits with thousands separators)."""
-    n = int(n)
-    return _WORDS[n] if 0 <= n < len(_WORDS) else f"{n:,}"
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """`one rule` / `three rules` (`many` defaults to `one` + "s")."""
-    return f"{number_word(n)} {one if int(n) == 1 else (many or one + 's')}"
-
-
-def counted(n: int, one: str, many: str | None = None) -> str:
-    """`1 rule` / `3 rules` / `1,204 rows`: a count in digits with its noun in the right
-    number (never `rule(s)`), for tables, charts and notes where words would be long."""
-    return f"{int(n):,} {one if int(n) == 1 else (many or one + 's')}"
 
 
 def fmt(x: float, digits: int = 2) -> str:
@@ -658,8 +639,8 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
     (`learns_from_said`): "rows" the rows as balanced, "weighted" or "mix" plx's default."""
     share = f" ({test_share:.0%})" if test_share is not None else ""
     if balance == "before":
-        text = (f"{n_rows:,} rows; balancing before the split repeats rows of the smaller "
-                f"class(es), then {n_train:,} go to training and {n_test:,} to testing{share} "
+        text = (f"{n_rows:,} rows; balancing before the split repeats rows of every smaller "
+                f"class, then {n_train:,} go to training and {n_test:,} to testing{share} "
                 f"(repeated rows can land on both sides).")
     else:
         text = (f"{n_rows:,} rows: {n_train_rows:,} for training and {n_test:,} for "
@@ -667,8 +648,8 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
     if learner != "rows":
         text += " " + learns_from_said(learner, n_train_rows, n_train, balance)
     elif balance == "train" and n_train > n_train_rows:
-        text += (f" Balancing the training part repeats {n_train - n_train_rows:,} rows of the "
-                 f"smaller class(es), so the KB learns from {n_train:,} training rows; the test "
+        text += (f" Balancing the training part repeats {counted(n_train - n_train_rows, 'row')} of "
+                 f"every smaller class, so the KB learns from {n_train:,} training rows; the test "
                  f"part keeps the true mix.")
     if n_copies:
         text += (f" {n_copies:,} of the {n_test:,} test rows repeat a training row in every "
@@ -1112,6 +1093,88 @@ def advanced_lines(bounds: Any) -> list[str]:
     return lines
 
 
+CUT_METHODS = {"mdlp": "where the outcome changes most (default)",
+               "tree": "where a small decision tree splits the outcome",
+               "quantile": "the same number of rows in each bin",
+               "uniform": "bins of equal width"}
+"""The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page;
+the keys ("mdlp", "quantile", …) are `plx fit --discretize`'s and never shown."""
+CUT_SAID = {**CUT_METHODS, "mdlp": "where the outcome changes most",
+            "cuts": "at the data set's own cut points"}
+"""How a column was cut (`Binning.method`), in the words of the cut points' tables and notes."""
+
+
+def cut_how(method: str) -> str:
+    """How a numeric column was cut, in plain words (`CUT_SAID`; an unknown key as it is)."""
+    return CUT_SAID.get(method, method)
+
+
+def numeric_said(column: str, reading: str = "") -> str:
+    """The Data page's note on a numeric column before the model that answers has learned: cut
+    into ordered bins, with no count of bins (plx's default may cut finer than the page)."""
+    read = f"; {reading}" if reading else ""
+    return f"{column!r} is numeric: cut into ordered bins on the training rows (cut points below{read})"
+
+
+def cuts_said(column: str, cuts: Sequence[str], how: str) -> str:
+    """How a numeric column is cut, its cut points written as the column is and the bins they
+    make counted: the one wording of the Data page, the KB page and `plx fit`."""
+    if not cuts:
+        return f"{column!r}: not cut, one bin holds every value ({how} found no cut)"
+    shown = ", ".join(cuts[:8]) + (" …" if len(cuts) > 8 else "")
+    return f"{column!r}: cut at {shown} into {counted(len(cuts) + 1, 'bin')}, {how}"
+
+
+def bins_said(bins: Mapping[str, Any], features: Iterable[str] | None = None) -> list[str]:
+    """`cuts_said` for each binned column (`Binning`s by column; of `features`, in their order,
+    where given), its cut points written as the column is (`data.cut_text`)."""
+    from .data import cut_text
+
+    names = list(bins) if features is None else [f for f in features if f in bins]
+    return [cuts_said(f, [cut_text(c, bins[f].number_format) for c in bins[f].cuts],
+                      cut_how(bins[f].method)) for f in names]
+
+
+def cut_points_caption(in_use: bool, own: bool, finer: bool = False) -> str:
+    """What a table of cut points is: those of the model that answers (`in_use`; `finer`: plx's
+    default's own, not the Data page's), or those the page's settings give before it has
+    learned (`own`: settings as plx's default's, which may then cut finer)."""
+    if in_use and finer:
+        return ("The model that answers (plx's default) cuts the numeric columns at these points, "
+                "its own, found on the training rows as plx fit finds them: its answers, "
+                "explanations, row lists and the rule form use them.")
+    if in_use:
+        return ("The model that answers cuts the numeric columns at these points, found on the "
+                "training rows only: its answers, explanations, row lists and the rule form use "
+                "them.")
+    if own:
+        return ("Cut points with these settings, found on the training rows only. plx's default "
+                "may cut finer, at its own points, where its search scores them better: once you "
+                "use this data, this table shows the points the model that answers uses.")
+    return ("Cut points with these settings, found on the training rows only: once you use this "
+            "data, plx's default and every KB use them.")
+
+
+PAGE_BINS_SAID = "The bins set on this page (the Direct and Tree KBs use these)"
+"""The label of the Data page's own bins where the model that answers cuts finer."""
+
+
+def saved_where_said(file: Any, server: str = "") -> str:
+    """Where the Projects page's work is saved, for a clinician: the file's name and folder
+    (`Store.file`), what one file holds and how to back it up; the URL is for administrators."""
+    if file is not None:
+        return (f"Everything you change is saved as you go, in one file on this computer: "
+                f"{file.name}, in the folder {file.parent}. That file holds every project. To "
+                f"back up your work, close plx and copy the file (with {file.name}-wal beside "
+                "it, if there is one), or export a project to one file below.")
+    if server:
+        return (f"Everything you change is saved as you go, in your team's database ({server}): "
+                "ask its administrator how it is backed up, or export a project to one file "
+                "below.")
+    return ("Your changes are kept in memory for this session only: nothing is saved when plx "
+            "stops. Export a project to one file below to keep it.")
+
+
 def whole_levels_said(lo: float, hi: float, n: int, raced: bool = False) -> str:
     """Why a column of a few whole numbers (a 0–10 score, a grade, a count, a ward code) is read
     as categories, and how to have it cut into ordered bins: `plx fit` says it, so a score's
@@ -1187,7 +1250,9 @@ __all__ = [
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
     "whole_levels_said", "whole_numbers_said", "whole_race_said",
+    "saved_where_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
+    "cut_points_caption", "PAGE_BINS_SAID",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
-    "plural", "counted", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
+    "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

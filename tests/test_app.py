@@ -171,7 +171,10 @@ def test_data_page_upload_label_types_bins_and_split(base_ws):
     at.multiselect(key=num_key).set_value(["weight"]).run()
     bins_key = [s for s in at.session_state if str(s).startswith("data_bins_") and s.count("_") == 2][0]
     at.slider(key=bins_key).set_value(2).run()
-    assert "'weight' is numeric and was cut into 2 bins" in texts(at)
+    # before "Use this data" the note promises no count of bins; the caption says whose
+    # cut points the table holds (a binning the user chose: every KB's once in use)
+    assert "'weight' is numeric: cut into ordered bins on the training rows" in texts(at)
+    assert "once you use this data, plx's default and every KB use them" in texts(at)
     at.slider(key="data_test_size").set_value(0.3).run()
     at.button(key="data_apply").click().run()
     assert not at.exception

@@ -180,7 +180,56 @@ def test_data_page_says_how_columns_are_cut_in_plain_words():
     shown = [*how.options, said, *(s.label for s in at.selectbox), *(s.label for s in at.slider)]
     for key in ("mdlp", "quantile", "uniform", "id_threshold", "max_levels"):
         assert not any(key in str(t) for t in shown), key
-    assert "'age' is numeric and was cut into" in said and "(where the outcome changes most" in said
+    assert "'age' is numeric: cut into ordered bins on the training rows" in said
+    assert "'age' is numeric and was cut into" not in said  # no count plx's default may not use
+    assert "plx's default may cut finer, at its own points" in said  # settings as its own
     assert "patient_id (ID-like" in said and "names rows rather than describing them" in said
     cuts = cut_points(ws.dataset)
     assert set(cuts["cut"]) == {"where the outcome changes most"}
+
+
+def test_data_page_shows_the_cut_points_of_the_model_that_answers():
+    # the Data page said "cut into 3 bins" and listed its MDLP cut points while plx's default
+    # answered on 32 finer bins of its own: once in use it shows the answering model's cut
+    # points, the page's own bins folded away, and its notes count no bins
+    from user_tables import readmission
+
+    from plx_core import wording
+
+    up = read_upload(readmission().data, "readmission.csv")
+    ws = new_workspace(up, replace(up.defaults, positive="yes"), build=False)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = ws
+    at.run()
+    at.button(key="data_apply").click().run()  # in use, as the page's settings say
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state["ws"]
+    page = cut_points(ws.dataset)
+    finer = page.assign(**{"cut points": "1, 2, 3, 4", "bins": "<1 | [1, 2) | [2, 3) | [3, 4) | ≥4"})
+    ws.model_cut_points = lambda: finer  # as when the vote on finer bins answers
+    at.run()
+    captions = [str(c.value) for c in at.caption]
+    assert wording.cut_points_caption(True, True, finer=True) in captions
+    shown = [d.value for d in at.dataframe if "cut points" in d.value.columns]
+    assert [t["cut points"].tolist() for t in shown] == [finer["cut points"].tolist(),
+                                                         page["cut points"].tolist()]
+    assert [e.label for e in at.expander if e.label == wording.PAGE_BINS_SAID]
+    said = " ".join(str(e.value) for e in at.info).replace("\\", "")
+    assert "is numeric: cut into ordered bins" in said and "was cut into" not in said
+
+
+def test_explain_says_where_the_model_cuts_the_numbers_it_names(raw):
+    # an explanation named "age ∈ [61, 63)" with no word on why the bins are so narrow; it
+    # says the cut points of the model that answers, in the Data page's and plx fit's words
+    from test_app import run
+
+    from plx_core import wording
+
+    ws = new_workspace(raw, settings_of(raw, test_size=0.3))
+    at = run("plx_app/views/4_Explain.py", ws)
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(c.value) for c in at.caption).replace("\\", "")
+    (age,) = wording.bins_said(ws.dataset.schema.bins, ["age"])
+    assert age.startswith("'age': cut at ") and " bins, " in age
+    assert "The numbers it names, as the model that answers cuts them: " in said
+    assert age in said or wording.bins_said(ws.dataset.schema.bins, ["income"])[0] in said

@@ -210,3 +210,30 @@ def test_the_picked_row_comes_back_after_a_refresh():
     other = _reopen({**at.query_params, "project": "999"}, "plx_app/views/4_Explain.py")
     assert f"Instance: test row {row}" not in sidebar(other)
     assert other.query_params["project"] != "999" and other.query_params["case"] != f"test row {row}"
+
+
+def test_projects_page_says_where_work_is_saved_in_words():
+    # it said "saved as you go, in sqlite:////root/.local/…/plx.db": a clinician reads the
+    # file's name and folder and how to back it up; the URL is kept for an administrator
+    import os
+    from pathlib import Path
+
+    at = run(PROJECTS)
+    assert not at.exception
+    said = " ".join(str(c.value) for c in at.caption).replace("\\", "")
+    folder = Path(os.environ["PLX_HOME"]).resolve()
+    assert f"in one file on this computer: plx.db, in the folder {folder}" in said
+    assert "To back up your work, close plx and copy the file" in said
+    assert "sqlite:" not in said
+    (admin,) = [e for e in at.expander if e.label == "For an administrator: the database URL"]
+    assert [c.value for c in admin.code] == [f"sqlite:///{folder / 'plx.db'}"]
+
+
+def test_a_server_database_is_said_as_the_teams_and_memory_as_unsaved():
+    from plx_core import wording
+
+    server = Store("sqlite://")
+    assert server.file() is None and server.server() == ""
+    assert "nothing is saved when plx stops" in wording.saved_where_said(None, "")
+    assert "your team's database (postgresql on db.example.org)" in wording.saved_where_said(
+        None, "postgresql on db.example.org")

@@ -113,7 +113,7 @@ def test_bad_model_and_data_exit_2(tmp_path, queries, capsys):
     wrong = tmp_path / "wrong.csv"
     wrong.write_text("x,y\n1,2\n", encoding="utf-8")
     assert main(["predict", str(model), str(wrong), "--out", str(tmp_path / "p.csv")]) == 2
-    assert "lack the feature column(s)" in capsys.readouterr().err
+    assert "lack the feature column" in capsys.readouterr().err
     assert main(["explain", str(model), str(queries), "--k", "0",
                  "--out", str(tmp_path / "e.csv")]) == 2
     assert "argument --k: must be a positive integer, got '0'" in capsys.readouterr().err
@@ -260,12 +260,12 @@ def test_a_label_read_as_missing_is_refused_with_the_count(tmp_path, capsys):
     m = tmp_path / "m.json"
     code, _, err = run(["fit", data, "--label", "label", "--out", m], capsys)
     assert code == 2 and not m.exists()
-    assert_one_line_error(err, "label 'label' is missing in 3 of 8 row(s)", "line(s) 3, 6, 8",
+    assert_one_line_error(err, "label 'label' is missing in 3 of 8 rows", "lines 3, 6, 8",
                           "--drop-missing-label")
     code, _, err = run(["fit", data, "--label", "label", "--drop-missing-label", "--out", m],
                        capsys)
     assert code == 0
-    assert "dropped 3 of 8 row(s) whose label 'label' is missing" in err
+    assert "dropped 3 of 8 rows whose label 'label' is missing" in err
     assert json.loads(m.read_text())["n_train"] == 5
     # "NaN" kept as text on request: it is then a class of its own, said with the classes
     # (a model of several classes; --positive would make one of them POS)
@@ -305,7 +305,7 @@ def test_unseen_values_are_named_per_row_and_summarised(model, tmp_path, capsys)
     # an unseen value is answered as missing: row 2 equals row 3 (a1 missing)
     assert (p.loc[1, "lower"], p.loc[1, "upper"]) == (p.loc[2, "lower"], p.loc[2, "upper"])
     summary = [ln for ln in err.splitlines() if "never saw" in ln]
-    assert len(summary) == 1 and "1 row(s)" in summary[0] and "a1='Red'" in summary[0]
+    assert len(summary) == 1 and "1 row " in summary[0] and "a1='Red'" in summary[0]
     ex = tmp_path / "e.csv"
     assert run(["explain", model, q, "--out", ex], capsys)[0] == 0
     assert pd.read_csv(ex, keep_default_na=False)["unseen"].tolist()[:2] == ["", "a1='Red'"]
@@ -1220,8 +1220,8 @@ def test_a_lab_column_says_how_many_cells_were_missing_and_how_many_censored(tmp
                         "--out", tmp_path / "m.json"], capsys)
     assert code == 0, err
     note = next(line for line in err.splitlines() if "'ND' read as missing" in line)
-    assert "'ND' read as missing in 7 cell(s)" in note and "— 7 cell(s)" not in note, note
-    assert "4 cell(s) written beyond a bound ('<0.1' ×4)" in err
+    assert "'ND' read as missing in 7 cells" in note and "— 7 cells" not in note, note
+    assert "4 cells written beyond a bound ('<0.1' ×4)" in err
 
 
 def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, capsys):
@@ -1234,7 +1234,7 @@ def test_stray_text_in_a_number_column_is_missing_in_fit_and_predict(tmp_path, c
     code, _, err = run(["fit", tmp_path / "d.csv", "--label", "y", "--out", tmp_path / "m.json"],
                        capsys)
     assert code == 0, err
-    assert "column 'lab': the text 'unknown' read as missing" in err and "2 cell(s)" in err
+    assert "column 'lab': the text 'unknown' read as missing" in err and "2 cells" in err
     (tmp_path / "q.csv").write_text("lab\nunknown\n80\n20\n")
     code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
                         tmp_path / "p.csv"], capsys)
@@ -1255,13 +1255,13 @@ def test_censored_lab_values_are_values_in_fit_and_predict(tmp_path, capsys):
                        capsys)
     assert code == 0, err
     n = int((crp < 5).sum())
-    assert f"column 'crp': {n} cell(s) written beyond a bound ('" in err and "left out" not in err
+    assert f"column 'crp': {n} cells written beyond a bound ('" in err and "left out" not in err
     (tmp_path / "q.csv").write_text("crp,ward\n<5,A\n< 5,B\n25.5,A\n>40,B\n")
     code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
                         tmp_path / "p.csv"], capsys)
     assert code == 0, err
     assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["no", "no", "yes", "yes"]
-    assert "column 'crp': 3 cell(s) written beyond a bound ('<5' ×1, '< 5' ×1, '>40' ×1)" in err
+    assert "column 'crp': 3 cells written beyond a bound ('<5' ×1, '< 5' ×1, '>40' ×1)" in err
 
 
 def test_predict_says_the_censored_cells_of_a_column_fitted_without_any(tmp_path, capsys):
@@ -1277,7 +1277,7 @@ def test_predict_says_the_censored_cells_of_a_column_fitted_without_any(tmp_path
     code, _, err = run(["predict", tmp_path / "m.json", tmp_path / "q.csv", "--out",
                         tmp_path / "p.csv"], capsys)
     assert code == 0, err
-    assert ("column 'crp': 3 cell(s) written beyond a bound ('<3' ×2, '>= 60' ×1) read just "
+    assert ("column 'crp': 3 cells written beyond a bound ('<3' ×2, '>= 60' ×1) read just "
             "past it") in err
     assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["no", "yes", "yes", "no"]
 
@@ -1374,9 +1374,9 @@ def test_predict_and_explain_answer_every_row_when_one_fails(tmp_path, queries, 
     assert got["decision"][3] == "" and not got["tie"][3]  # not decided negative
     cols = ["lower", "upper", "decision"]
     assert np.array_equal(got.iloc[:3][cols].astype(float), good.iloc[:3][cols].astype(float))
-    assert "1 row(s) could not be answered" in capsys.readouterr().err
+    assert "1 row could not be answered" in capsys.readouterr().err
     assert main(["explain", str(model), str(queries), "--k", "2", "--out", str(expl)]) == 0
-    assert "1 row(s) could not be answered" in capsys.readouterr().err  # as predict says it
+    assert "1 row could not be answered" in capsys.readouterr().err  # as predict says it
     e = pd.read_csv(expl, keep_default_na=False)
     assert "time limit" in e["note"][1] and e["features"][1] == ""
     assert e["features"][0] != "" and e["features"][2] != ""
@@ -1422,7 +1422,7 @@ def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, cap
     data.write_bytes(label_bool_gaps().data)
     m, out, ex = tmp_path / "m.json", tmp_path / "p.csv", tmp_path / "e.csv"
     code, _, err = run(["fit", data, "--label", "sick", "--drop-missing-label", "--out", m], capsys)
-    assert code == 0 and "dropped 14 of 300 row(s)" in err
+    assert code == 0 and "dropped 14 of 300 rows" in err
     code, _, err = run(["predict", m, data, "--out", out], capsys)
     assert code == 0, err
     pred = pd.read_csv(out)
@@ -1609,7 +1609,7 @@ def test_predict_says_rows_the_model_knows_nothing_about_are_decided_by_the_thre
     blind = pred[(pred.lower == 0) & (pred.upper == 1)]
     assert list(blind.row) == [2, 4] and set(blind.decision) == {"yes"}
     said = [ln for ln in err.splitlines() if "[0, 1]" in ln]
-    assert said == ["note: 2 row(s) get the bounds [0, 1]: nothing the model knows bears on them "
+    assert said == ["note: 2 rows get the bounds [0, 1]: nothing the model knows bears on them "
                     "(their values missing, unseen or unused), so the threshold 0.3 alone decides "
                     "them: 'yes' (e.g. row 2)"], err
     code, _, err = run(["predict", model, data, "--out", tmp_path / "q.csv"], capsys)
@@ -1633,7 +1633,7 @@ def test_predict_names_every_odd_text_of_a_number_column_and_how_to_read_it_as_u
     new.write_text("crp,ward\n12.5,a\n<0.1,b\nhemolysed,a\n<0.1,a\n1.5,b\n")
     code, _, err = run(["predict", model, new, "--out", tmp_path / "p.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, "column 'crp', line 4", "(1 such value(s): 'hemolysed')",
+    assert_one_line_error(err, "column 'crp', line 4", "(1 such value: 'hemolysed')",
                           "list them among the missing markers (--missing")
     code, _, err = run(["predict", model, new, "--missing", "<0.1,hemolysed", "--out",
                         tmp_path / "p.csv"], capsys)
@@ -1661,7 +1661,7 @@ def test_predict_answers_a_file_without_the_columns_no_clause_names(tmp_path, ca
     code, _, _ = run(["predict", model, full, "--out", tmp_path / "p1.csv"], capsys)
     assert code == 0
     code, _, err = run(["predict", model, short, "--out", tmp_path / "p2.csv"], capsys)
-    assert code == 0 and "no clause of the model names are not in the file" in err
+    assert code == 0 and "no clause of the model names is not in the file" in err
     assert "['noise']" in err
     p1, p2 = (pd.read_csv(tmp_path / f) for f in ("p1.csv", "p2.csv"))
     assert (p1["decision"] == p2["decision"]).all() and np.allclose(p1["lower"], p2["lower"])
@@ -1669,7 +1669,7 @@ def test_predict_answers_a_file_without_the_columns_no_clause_names(tmp_path, ca
     table[["noise"]].to_csv(short, index=False)  # the column the tree splits on is needed
     code, _, err = run(["predict", model, short, "--out", tmp_path / "p3.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, "lack the feature column(s) ['a']")
+    assert_one_line_error(err, "lack the feature column ['a']")
 
 
 def test_predict_and_explain_copy_the_id_column_beside_each_answer(tmp_path, capsys):
@@ -1684,7 +1684,7 @@ def test_predict_and_explain_copy_the_id_column_beside_each_answer(tmp_path, cap
     data, model = tmp_path / "k.csv", tmp_path / "k.json"
     pd.concat([train, train.iloc[[4, 9]]]).to_csv(data, sep=";", index=False)  # exported twice
     code, _, err = run(["fit", data, "--label", "outcome", "--out", model], capsys)
-    assert code == 0 and ("2 row(s) repeat an earlier row in every column, 'decision' included "
+    assert code == 0 and ("2 rows repeat an earlier row in every column, 'decision' included "
                           "(line 122 = line 6, line 123 = line 11)") in err
     new = train.iloc[[7, 3, 50]].drop(columns="outcome")
     new.to_csv(tmp_path / "new.csv", sep=";", index=False)
@@ -1831,7 +1831,7 @@ def test_a_file_lacking_a_feature_is_told_how_to_answer_without_it(tmp_path, cap
     out = tmp_path / "p.csv"
     capsys.readouterr()
     assert main(["predict", str(model), str(new), "--out", str(out)]) == 2
-    assert_one_line_error(capsys.readouterr().err, "lack the feature column(s) ['a4']; to answer "
+    assert_one_line_error(capsys.readouterr().err, "lack the feature column ['a4']; to answer "
                           "without them", "add them as empty columns")
     new.write_text("a1,a2,a3,a4\n0,1,0,\n1,1,1,\n", encoding="utf-8")
     assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
@@ -1889,12 +1889,12 @@ def test_shares_written_as_fractions_among_percentages_are_said_at_fit_and_predi
     assert main(["fit", str(tmp_path / "wards.csv"), "--label", "overflow", "--positive", "yes",
                  "--variant", "paper", "--out", str(tmp_path / "m.json"), "--no-progress"]) == 0
     err = capsys.readouterr().err
-    assert f"column 'utilisation': 50 cell(s) written without '%' ({cells[0]!r}) read as that " \
+    assert f"column 'utilisation': 50 cells written without '%' ({cells[0]!r}) read as that " \
            f"many percent ({cells[0]} %)" in err and "all between 0 and 1" in err, err
     df.drop(columns="overflow").to_csv(tmp_path / "new.csv", index=False)
     assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"), "--out",
                  str(tmp_path / "p.csv")]) == 0
-    assert "50 cell(s) written without '%'" in capsys.readouterr().err
+    assert "50 cells written without '%'" in capsys.readouterr().err
 
 
 def test_several_rows_a_case_are_said_when_the_label_is_the_cases(tmp_path, capsys):
@@ -2126,3 +2126,24 @@ def test_fit_refuses_a_label_written_in_two_languages(tmp_path, capsys):
                        capsys)
     assert code == 2 and "Traceback" not in err
     assert "['ja', 'oui']; ['nein', 'non']" in err and "more than one language" in err
+
+
+def test_fit_says_where_the_model_cuts_its_numeric_columns(tmp_path, capsys):
+    # the dashboard's Data and KB pages list the cut points the answering model uses; plx fit
+    # said none: it says them in the same words (wording.cuts_said), counted bins included
+    from plx_core.data import fmt_number
+    from plx_core.modelfile import load_model
+
+    rng = np.random.default_rng(5)
+    age = rng.integers(20, 90, 300)
+    data = tmp_path / "a.csv"
+    pd.DataFrame({"age": age, "town": rng.choice(["a", "b"], 300),
+                  "y": np.where(age + rng.normal(0, 10, 300) > 60, "yes", "no")}).to_csv(
+        data, index=False)
+    code, _, err = run(["fit", data, "--label", "y", "--positive", "yes", "--out",
+                        tmp_path / "m.json", "--no-progress"], capsys)
+    (line,) = [ln for ln in err.splitlines() if "the model cuts its numeric columns" in ln]
+    cuts = load_model(tmp_path / "m.json").schema.bins["age"].cuts
+    written = ", ".join(map(fmt_number, cuts))
+    bins = "1 bin" if not cuts else f"{len(cuts) + 1} bins"
+    assert code == 0 and f"'age': cut at {written} into {bins}" in line, line

@@ -97,7 +97,7 @@ def test_rules_tried_from_a_file_answer_predict_and_explain_without_saving(tmp_p
     tried = _predict(model, q, tmp_path / "t.csv", "--rules", str(rules))
     assert plain["decision"].tolist() == [0, 1] and tried["decision"].tolist() == [0, 0]
     assert tried["upper"][1] < 0.1 and tried["mean"][0] == plain["mean"][0]
-    assert "trying 1 rule(s) from" in capsys.readouterr().err
+    assert "trying 1 rule from" in capsys.readouterr().err
     assert main(["explain", str(model), str(q), "--out", str(tmp_path / "e.csv"),
                  "--rules", str(rules)]) == 0
     e = pd.read_csv(tmp_path / "e.csv")

@@ -84,5 +84,5 @@ def test_test_rows_the_lp_failed_on_are_counted_and_said(monkeypatch):
     said: list[str] = []
     df = compare_runs(["rare-30"], ["plx paper"], runs=1, max_rows=200, progress=said.append)
     assert df["unanswered"].tolist() == [1]
-    assert "1 test row(s) could not be answered (the LP failed)" in said[0]
+    assert "1 test row could not be answered (the LP failed)" in said[0]
     assert summary(df)["unanswered"].tolist() == [1]

@@ -364,7 +364,7 @@ def test_explicit_features_cuts_and_lists():
     assert s2.kinds["age"] == "categorical" and s2.excluded["city"] == "excluded by request"
     with pytest.raises(DataError, match=err("column 'city' is listed as numeric but row 0")):
         infer_schema(frame, "sick", "yes", numeric=["city"])
-    with pytest.raises(DataError, match=err("column(s) ['nope'] are not in the table")):
+    with pytest.raises(DataError, match=err("column ['nope'] is not in the table")):
         infer_schema(frame, "sick", "yes", features=["nope"])
 
 
@@ -386,7 +386,7 @@ def test_schema_round_trip_on_new_rows():
     s2 = Schema.from_dict(json.loads(json.dumps(s.to_dict())))
     assert s2 == s
     assert s2.apply(new)[0].equals(Xn)
-    with pytest.raises(DataError, match=err("the rows lack the feature column(s) ['kids']")):
+    with pytest.raises(DataError, match=err("the rows lack the feature column ['kids']")):
         s.apply(new.drop(columns="kids"))
 
 
@@ -398,7 +398,7 @@ def test_label_checks_and_default_positive():
     with pytest.raises(DataError, match=err("positive='s' is not a value of the label 't'")):
         infer_schema(multi, "t", positive="s")
     gaps = pd.DataFrame({"a": list("xyz"), "t": ["1", None, "0"]})
-    with pytest.raises(DataError, match=err("the label 't' is missing in 1 row(s): 1")):
+    with pytest.raises(DataError, match=err("the label 't' is missing in 1 row: 1")):
         infer_schema(gaps, "t")
     with pytest.raises(DataError, match=err("no label column 'c'")):
         infer_schema(gaps, "c")
@@ -675,7 +675,7 @@ def test_excel_serial_days_among_text_dates_are_read_and_counted():
     assert (column_numbers(frame["seen"], b.number_format)
             == ((days - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)).to_numpy()).all()
     said = serials_said(frame["seen"], b)
-    assert said.startswith(f"{int(serial.sum())} cell(s) written as Excel's serial day numbers")
+    assert said.startswith(f"{int(serial.sum())} cells written as Excel's serial day numbers")
     assert serials_said(pd.Series(["01/02/2023", "45268"]), b) .endswith("as Excel does")
     assert "('45268' → 2023-12-08)" in serials_said(pd.Series(["01/02/2023", "45268"]), b)
     assert serials_said(pd.Series(["01/02/2023"]), b) is None
@@ -730,7 +730,7 @@ def test_a_survey_exports_question_rows_under_the_header_are_left_out_and_said()
     t = read_table(text.encode())
     assert len(t.frame) == 40 and sorted(set(t.frame["churned"])) == ["0", "1"]
     assert t.line_of([0]) == [4]
-    assert any(n.startswith("line(s) 2, 3 under the header hold text in every column of numbers "
+    assert any(n.startswith("lines 2, 3 under the header hold text in every column of numbers "
                             "('How old are you?', 'How satisfied (1-5)?' …)") for n in t.notes)
     kept = read_table(("age,sat,churned\nunknown,3,1\n" + data).encode())
     assert len(kept.frame) == 41 and kept.notes == ()
@@ -1042,7 +1042,7 @@ def test_empty_header_cells_are_named_and_said():
     t = read_table(b"a,,b,\n1,2,3,4\n5,6,7,8\n")
     assert list(t.frame.columns) == ["a", "Unnamed: 1", "b", "Unnamed: 3"]
     assert t.frame["Unnamed: 1"].tolist() == ["2", "6"]  # nothing dropped
-    assert t.notes == ("header cell(s) left empty, named: column 2 'Unnamed: 1', "
+    assert t.notes == ("header cells left empty, named: column 2 'Unnamed: 1', "
                        "column 4 'Unnamed: 3'",)
     assert read_table(b"a,b\n1,2\n").notes == ()
 
@@ -1233,10 +1233,10 @@ def test_records_exported_twice_are_said_not_dropped():
                       "age": ["50", None, "61", "50", "70", None]})
     f.index = pd.Index([2, 3, 4, 5, 6, 7], dtype=object, name="line")  # a file's lines (by_line)
     why = repeated_rows(f, ["pid"])
-    assert why.startswith("1 row(s) repeat an earlier row in every column, 'pid' included "
+    assert why.startswith("1 row repeats an earlier row in every column, 'pid' included "
                           "(line 5 = line 2)"), why  # P2's copy differs in sex: not one
     f.loc[7, "sex"] = "f"  # now a copy too (missing cells compare equal)
-    assert "2 row(s)" in repeated_rows(f, ["pid"]) and "line 7 = line 3" in repeated_rows(f, ["pid"])
+    assert "2 rows" in repeated_rows(f, ["pid"]) and "line 7 = line 3" in repeated_rows(f, ["pid"])
     assert len(f) == 6  # said, never dropped
     # rows alike in their features only are natural in a table of categories: nothing said
     assert repeated_rows(f.assign(pid=[f"P{i}" for i in range(6)]), ["pid"]) is None
@@ -1267,7 +1267,7 @@ def test_a_table_whose_ids_all_differ_is_cleared_without_a_copy_of_it():
         tracemalloc.stop()
     assert peak < f.memory_usage(deep=False).sum() / 2, peak
     g = pd.concat([f, f.iloc[[4321]], f.iloc[[7]].assign(c3="other")], ignore_index=True)
-    assert repeated_rows(g, ["pid"]).startswith("1 row(s) repeat an earlier row in every "
+    assert repeated_rows(g, ["pid"]).startswith("1 row repeats an earlier row in every "
                                                 "column, 'pid' included (row 5000 = row 4321)")
 
 
@@ -1371,7 +1371,7 @@ def test_censored_lab_values_are_read_at_their_bound_at_fit_and_predict():
     assert back.apply(new)[0].values.tolist() == [
         ["<5", "≥500", "f"], ["[5, 20)", "<100", "m"], ["≥20", "<100", "f"]]
     said = censored_said(frame["crp"], sch.bins["crp"])
-    assert said.startswith(f"{int(low.sum())} cell(s) written beyond a bound") and "'<5' ×" in said
+    assert said.startswith(f"{int(low.sum())} cells written beyond a bound") and "'<5' ×" in said
     assert "may lie" not in said  # every cut is at or above 5: each '<5' is in '<5'
     cut_below = dataclasses.replace(sch.bins["crp"], cuts=(3.0, 20.0),
                                     labels=("<3", "[3, 20)", "≥20"))
@@ -1440,7 +1440,7 @@ def test_numbers_in_parentheses_are_named_as_accounts_negatives():
     v = rng.normal(0, 2, 200)
     s = pd.Series([f"({-x:.2f})" if x < 0 else f"{x:.2f}" for x in v], dtype=object)
     why = unread_numbers(s)
-    assert why is not None and why.startswith(f"{int((v < 0).sum())} cell(s) are numbers in "
+    assert why is not None and why.startswith(f"{int((v < 0).sum())} cells are numbers in "
                                               "parentheses (") and "minus sign" in why
     frame = pd.DataFrame({"x": s, "g": ["p", "q"] * 100, "y": ["a", "b", "b", "a"] * 50})
     assert why in infer_schema(frame, "y", "a").excluded["x"]
@@ -1510,7 +1510,7 @@ def test_a_header_repeated_inside_the_file_is_no_data_row_and_said():
     table = read_table(text.encode())
     assert table.frame["stroke"].tolist() == ["yes", "no", "no", "yes", "no"]
     assert table.lines.tolist() == [2, 3, 4, 6, 7]
-    assert "2 line(s) repeat the header (line 5, 8: files joined one after another?)" in \
+    assert "2 lines repeat the header (lines 5, 8: files joined one after another?)" in \
         " ".join(table.notes)
     alone = read_table(b"name,kind\nname,x\nkind,kind\n")  # a header word as a value: data
     assert len(alone.frame) == 2 and not alone.notes
@@ -1526,7 +1526,7 @@ def test_cells_read_as_missing_in_many_columns_are_said_in_a_short_line():
     said = t.missing_summary()
     assert said.startswith("'q0' 2 ('' ×1, 'NA' ×1); 'q1' 2 ('' ×2);")
     assert said.count("'q") == 8 and "'q39'" not in said
-    assert said.endswith("and 31 more column(s) 62 ('' ×62)")
+    assert said.endswith("and 31 more columns 62 ('' ×62)")
     assert t.missing_summary(["q0", "q5"]) == "'q0' 2 ('' ×1, 'NA' ×1); 'q5' 2 ('' ×2)"
 
 
@@ -1681,7 +1681,7 @@ def test_a_category_longer_than_the_cap_leaves_its_column_out_naming_the_row():
 def test_cells_without_percent_are_counted_right_beside_missing_cells(bare):
     """A column of percentages with a few empty cells and `bare` cells written without '%':
     the note counts exactly those (an empty cell once made every '52%' count as one without
-    '%': '200 cell(s) written without '%' ('52%') read as that many percent (52% %)')."""
+    '%': '200 cells written without '%' ('52%') read as that many percent (52% %)')."""
     from plx_core.data import cells_said, read_table
 
     rng = np.random.default_rng(7)
@@ -1695,7 +1695,7 @@ def test_cells_without_percent_are_counted_right_beside_missing_cells(bare):
     if bare == 0:
         assert said is None, said
     else:
-        assert said is not None and said.startswith(f"{bare} cell(s) written without '%' "
+        assert said is not None and said.startswith(f"{bare} cells written without '%' "
                                                     f"({cells[0]!r})"), said
 
 

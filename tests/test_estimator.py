@@ -1022,7 +1022,7 @@ def test_several_classes_count_the_rows_that_could_not_be_answered_not_the_class
             answer(X.head(5))
         said = [w.message for w in caught if isinstance(w.message, UnansweredRows)]
         assert [w.rows for w in said] == [2]
-        assert str(said[0]).startswith("2 row(s) could not be answered")
+        assert str(said[0]).startswith("2 rows could not be answered")
         assert ("e.g. row 0: class 'A': solver crashed; class 'B': status 'infeasible'"
                 in str(said[0]))
     # the probabilities README describes: each class's mean over the row's sum, a failed

@@ -80,7 +80,7 @@ def _json_doc(model):
      "clauses[1]: clause: support=1180591620717411303424 is not a count of rows"),
     (lambda d: d["kb"]["clauses"][0].update(positives=10**400), "positives=1000000"),
     (lambda d: d["kb"]["clauses"][2].update(w=10**400), "p and w must be numbers"),
-    (lambda d: d.pop("kb"), "lacks the field(s) ['kb']"),
+    (lambda d: d.pop("kb"), "lacks the field ['kb']"),
     (lambda d: d.update(version=3), "model version 3"),
     (lambda d: d.update(version=2), "(version 2), and field 'classes' must list"),
 ])
@@ -349,7 +349,7 @@ def _doc_of_classes(tmp_path):
     (lambda d: d["members"].pop(), "'members' must be a list of one model per class (4), not list of 3"),
     (lambda d: d.update(decision="vote"), "field 'decision' must be one of ['highest mean', 'highest vote'], not 'vote'"),
     (lambda d: d["members"].reverse(), "members[0] is the model of 'plum', but class 0 is 'cherry'"),
-    (lambda d: d["members"][2].pop("negative"), "members[2] lacks the field(s) ['negative']"),
+    (lambda d: d["members"][2].pop("negative"), "members[2] lacks the field ['negative']"),
     (lambda d: d["members"][1]["kb"].update(clauses=7), "members[1]: field 'kb'"),
     (lambda d: d["schema"].update(positive="fig"), "'schema.positive' must be null"),
     (lambda d: d.update(semantics="both"), "field 'semantics' must be one of"),
@@ -368,7 +368,7 @@ def test_a_tampered_npz_of_several_classes_is_refused(tmp_path):
     X, y = _four_classes(160)
     save_model(PLXClassifier(variant="paper").fit(X, y), tmp_path / "m.npz")
     raw = dict(np.load(tmp_path / "m.npz"))
-    for drop, message in (("2.p", "missing array(s) ['2.p']"),):
+    for drop, message in (("2.p", "missing array ['2.p']"),):
         buf = io.BytesIO()
         np.savez(buf, **{k: v for k, v in raw.items() if k != drop})
         with pytest.raises(ModelFileError, match=__import__("re").escape(message)):

@@ -135,7 +135,7 @@ def test_the_data_page_says_how_many_censored_lab_values_it_read():
     assert ds.X["il6"].notna().all()
     notes = [text for _, text in validate(ds, "auto", None, raw.frame)]
     n = int((v < 1.5).sum())
-    assert any(t.startswith(f"'il6': {n} cell(s) written beyond a bound ('< 1,5' ×{n})")
+    assert any(t.startswith(f"'il6': {n} cells written beyond a bound ('< 1,5' ×{n})")
                for t in notes), notes
 
 
@@ -148,7 +148,7 @@ def test_validate_says_records_exported_twice():
     raw = read_upload(frame.to_csv(index=False).encode(), "k.csv")
     ds = prepare(raw, DataSettings("y", "Ja"))
     notes = [t for level, t in validate(ds, "direct", None, raw.frame) if level == "warning"]
-    assert any(t.startswith("3 row(s) repeat an earlier row in every column, 'patient' "
+    assert any(t.startswith("3 rows repeat an earlier row in every column, 'patient' "
                             "included (line 82 = line 2") for t in notes), notes
     assert not any("repeat" in t for _, t in validate(ds, "direct", None))
     # the Data page lists its features, so it names the ID columns its automatic choice left out

@@ -22,6 +22,7 @@ from plx_core.explain import counterfactual as _counterfactual
 from plx_core.explain import explain as _explain
 from plx_core.explain import shapley as _shapley
 from plx_core.kb import KB
+from plx_core.plurals import counted
 from plx_core.query import Bounds
 from plx_core.wording import PRIOR_ALONE, clause_texts, counterfactual_sentence
 
@@ -376,7 +377,7 @@ def ws_agreement(ws: Workspace, n_rows: int = 40, k: int = 2, model: str = "fore
         if not n:
             raise ValueError("no row has been explained yet")
         if not kept:
-            raise ValueError(f"none of the {n} row(s) could be explained: {rows[0]['note']}")
+            raise ValueError(f"none of the {counted(n, 'row')} could be explained: {rows[0]['note']}")
         theirs = [theirs_all[i] for i in kept]
         ag = top_k_agreement(ours, theirs, k, features=list(ws.features), labels=("plx", "SHAP"))
         summary = {f"identical top-{k} sets": ag.same}

@@ -16,6 +16,7 @@ from typing import Any
 from plx_core.clause import WeightedClause
 from plx_core.data import MISSING_MARKERS
 from plx_core.errors import DataError
+from plx_core.plurals import noun
 from plx_core.report import rule_authors
 from plx_core.rules import list_rules
 from plx_core.ruleset import merge3
@@ -64,7 +65,7 @@ def settings_from(cls: type, d: Mapping[str, Any]) -> Any:
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(d) - names)
     if unknown:
-        raise DataError(f"unknown {cls.__name__} field(s) {unknown}")
+        raise DataError(f"unknown {cls.__name__} {noun(len(unknown), 'field')} {unknown}")
     try:
         return cls(**{k: _tuples(v) for k, v in d.items()})
     except TypeError as exc:
@@ -322,7 +323,7 @@ def keep_both(ws: Workspace, link: Link, who: str = "") -> tuple[Workspace, Link
                              note="kept both: your changes merged with " + (exc.by if exc and exc.by else "theirs"))
         ws.rules = list(merged.rules)
         link.rules_version, link.saved_rules = v.n, tuple(merged.rules)
-        twice = f"; both edited {', '.join(merged.both_changed)}: yours kept as new rule(s)" \
+        twice = f"; both edited {', '.join(merged.both_changed)}: yours kept as new {noun(len(merged.both_changed), 'rule')}" \
             if merged.both_changed else ""
         sync(ws, link, who)  # settings too, if they changed (a clash there is told again)
         return ws, link, f"Merged: rules version {v.n}{twice}."

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from plx_core import wording
 from plx_core.data import (
     MISSING_MARKERS,
     Dataset,
@@ -43,6 +44,7 @@ from plx_core.direct import estimate_bytes
 from plx_core.discretize import DEFAULT_METHOD, fit_binnings
 from plx_core.encoding import default_positive, one_class
 from plx_core.errors import DataError
+from plx_core.plurals import counted
 
 from .cache import fingerprint
 
@@ -65,21 +67,8 @@ ENCODINGS = {"utf-8": "UTF-8 (default; a byte order mark is skipped)",
 Windows-1252 is not Latin-1: it writes 27 letters and signs (€, š, “) where Latin-1 has
 control codes, so each is named apart."""
 PARQUET_SUFFIXES = (".parquet", ".pq")
-CUT_METHODS = {"mdlp": "where the outcome changes most (default)",
-               "tree": "where a small decision tree splits the outcome",
-               "quantile": "the same number of rows in each bin",
-               "uniform": "bins of equal width"}
-"""The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page;
-the keys ("mdlp", "quantile", …) are `plx fit --discretize`'s and never shown."""
-CUT_SAID = {**CUT_METHODS, "mdlp": "where the outcome changes most",
-            "cuts": "at the data set's own cut points"}
-"""How a column was cut (`Binning.method`), in the words of the Data page's notes and table."""
-
-
-def cut_said(method: str) -> str:
-    """How a numeric column was cut, in plain words (`CUT_SAID`; an unknown key as it is)."""
-    return CUT_SAID.get(method, method)
-
+CUT_METHODS = wording.CUT_METHODS
+cut_said = wording.cut_how
 
 
 @dataclass(frozen=True)
@@ -245,7 +234,7 @@ def read_upload(
     if split_column:
         frame = split_characters(frame, split_column)
     if len(frame) < 4:
-        raise DataError(f"the file has only {len(frame)} data row(s); plx needs more rows to learn from")
+        raise DataError(f"the file has only {counted(len(frame), 'data row')}; plx needs more rows to learn from")
     label = suggest_label(frame).column
     settings = DataSettings(label, None)
     said = "".join(f" {_sentence(n)}" for n in table.notes)  # as plx fit says them
@@ -586,9 +575,7 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             if ds.schema.kinds[f] == "categorical" and (how := flag_column(ds.X[f])):
                 notes.append(("info", f"Column {f!r}: {how}."))
         for f, b in ds.schema.bins.items():
-            read = f"; {b.reading()}" if b.reading() else ""
-            notes.append(("info", f"{f!r} is numeric and was cut into {len(b.labels)} bins "
-                                  f"({cut_said(b.method)}{read})."))
+            notes.append(("info", wording.numeric_said(f, b.reading()) + "."))
             if frame is not None and f in frame.columns and (
                     how := cells_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))

@@ -17,6 +17,7 @@ from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copi
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
+from plx_core.plurals import noun
 from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many, unanswered
 from plx_core.rules import rule_group, rule_groups
 from plx_core.ruleset import merge_rules
@@ -241,9 +242,9 @@ class Workspace:
         if missing or extra:
             raise DataError(
                 "the imported KB does not fit the data: "
-                + (f"it lacks the feature(s) {missing}" if missing else "")
+                + (f"it lacks the {noun(len(missing), 'feature')} {missing}" if missing else "")
                 + ("; " if missing and extra else "")
-                + (f"it has feature(s) the data lacks {extra}" if extra else "")
+                + (f"it has {noun(len(extra), 'feature')} the data lacks {extra}" if extra else "")
             )
         # a KB for the other class (or for other values) would answer every row flipped: refuse.
         # It answers on the Data page's bins, or on plx's default's own cut points (the one

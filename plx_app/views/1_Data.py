@@ -274,7 +274,7 @@ BAL = {"train": "balance the training part",
        "none": "no balancing"}
 balance = s3.selectbox("Class balance", list(BAL), index=list(BAL).index(base.balance),
                        format_func=BAL.get, key="data_balance",
-                       help="Balancing repeats rows of the smaller class(es) for the paper's KB "
+                       help="Balancing repeats rows of every smaller class for the paper's KB "
                             "kinds and the baselines; plx's default weighs the classes equally "
                             "instead (as plx fit), and with 'no balancing' learns the rows' own "
                             "mix. 'Balance the training part' keeps the test part's true mix; "
@@ -307,12 +307,15 @@ if prepared is not None:
                    "\"Decimal mark of numbers written as text\" above (plx fit's --decimal).")
     cuts = cut_points(prepared)
     if len(cuts):
-        st.caption("Cut points of the numeric columns, found on the training rows only "
-                   "(the model, its answers and the rule form use these bins):")
-        st.dataframe(cuts, hide_index=True, width="stretch", key="data_cut_points")
-        if same and settings == ws.settings and ws.model_cut_points() is not None:
-            st.caption("plx's default, which answers now, cuts at its own cut points (shown "
-                       "on the Knowledge base page), as PLXClassifier and plx fit do.")
+        in_use = same and settings == ws.settings and ws.kb is not None
+        own = ws.model_cut_points() if in_use else None
+        st.caption(wording.cut_points_caption(in_use, settings.cuts_as_estimator(),
+                                              own is not None))
+        st.dataframe(cuts if own is None else own, hide_index=True, width="stretch",
+                     key="data_cut_points")
+        if own is not None:
+            with st.expander(wording.PAGE_BINS_SAID):
+                st.dataframe(cuts, hide_index=True, width="stretch", key="data_page_cut_points")
     st.dataframe(prepared.frame().head(20), width="stretch", height=300, placeholder="(missing)")
 
 unchanged = same and settings == ws.settings

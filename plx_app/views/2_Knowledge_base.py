@@ -118,9 +118,7 @@ def model_panel(model: ModelChoice) -> None:
         st.caption(md(model.tree_note))
     cuts = ws.model_cut_points()
     if cuts is not None:
-        st.caption("It cuts the numeric columns at its own points, not at the Data page's bins "
-                   "(as plx fit does): the answers, explanations and row lists use these while "
-                   "it answers.")
+        st.caption(wording.cut_points_caption(True, True, finer=True))
         st.dataframe(cuts, hide_index=True, width="stretch", key="kb_model_cuts")
 
 

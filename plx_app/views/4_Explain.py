@@ -111,6 +111,10 @@ def explanation_block(values, k, view=None, key="", title=None, show_shapley=Tru
                 + md(wording.explanation_sentence(e, ws.class_name) + (" " + ties if ties else "")))
     if e.note:  # k lowered to the features the model can use, in plx_core's words
         st.caption(md(e.note + "."))
+    if ws.dataset.schema is not None and (cut := wording.bins_said(ws.dataset.schema.bins,
+                                                                   e.features)):
+        st.caption(md("The numbers it names, as the model that answers cuts them: "
+                      + "; ".join(cut) + "."))
     figure(cached_figure("bars", values, e.k, top, width, view=view, fresh=fresh,
                          make=lambda: explanation_bars(e, top=top, label_width=width,
                                                        title=f"Top sub-queries of size {e.k}")),

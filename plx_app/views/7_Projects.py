@@ -10,6 +10,7 @@ from plx_app.project_ui import HOME, link, project_export_name, say, store, swit
 from plx_app.service.projects import author, create_project, first_project, set_author
 from plx_app.state import page_setup
 from plx_app.widgets import download, error, md
+from plx_core import wording
 from plx_core.errors import PLXError
 from plx_core.store import MAX_PROJECT_FILE, check_name, plx_home
 
@@ -23,9 +24,9 @@ if lk is None:
     st.stop()
 s = lk.store
 
-st.caption(md(f"Everything you change is saved as you go, in {s.where()}. A project holds its "
-              "data (the uploaded file itself, or the name of a built-in set), the data and KB "
-              "settings, the rules with every earlier version, and notes on cases."))
+st.caption(md(wording.saved_where_said(s.file(), s.server()) + " A project holds its data (the "
+              "uploaded file itself, or the name of a built-in set), the data and KB settings, "
+              "the rules with every earlier version, and notes on cases."))
 
 
 def _do(fn, *args) -> None:
@@ -134,9 +135,11 @@ if up is not None and st.button("Import as a new project", key="pj_import"):
 # ---------------------------------------------------------------- where
 
 st.subheader("Data folder")
-st.caption(md(f"Projects are kept in {s.where()}. Set the environment variable PLX_HOME to a "
-              "folder (or PLX_DATABASE_URL to a database URL, e.g. a team's PostgreSQL) before "
-              "starting plx to change it for good; the folder below applies to this session."))
+st.caption(md("Set the environment variable PLX_HOME to a folder (or PLX_DATABASE_URL to a "
+              "database URL, e.g. a team's PostgreSQL) before starting plx to change where "
+              "projects are kept for good; the folder below applies to this session."))
+with st.expander("For an administrator: the database URL"):
+    st.code(s.where(), language=None)
 folder = st.text_input("Folder for this session", value=str(st.session_state.get(HOME) or plx_home()),
                        key="pj_home")
 

@@ -26,7 +26,7 @@ def build_parser(prog: str = "python -m plx_core.experiments") -> argparse.Argum
     p.add_argument("--quick", action="store_true",
                    help="tiny settings (small data, fewer points) for smoke tests")
     p.add_argument("--balance", choices=("before", "train", "both"), default="both",
-                   help="balancing protocol(s) for the F1 experiments")
+                   help="the balancing protocol for the F1 experiments (both: each in turn)")
     p.add_argument("--sets", default="", help=f"comma-separated subset of {list(SETS)}")
     p.add_argument("--methods", default="",
                    help="comma-separated subset of the methods of table2/table3/variants")

@@ -36,6 +36,7 @@ import pandas as pd
 
 from plx_core.discretize import is_numeric
 from plx_core.errors import DataError
+from plx_core.plurals import counted, noun
 from plx_core.query import UnansweredRows
 
 INTERPRETABLE = ("CART", "EBM", "FIGS", "RuleFit")
@@ -355,7 +356,7 @@ def compare_runs(set_keys: Sequence[str], methods: Sequence[str], runs: int,
                 if progress is not None:
                     progress(f"{key} run {run} {name}: F1 {rows[-1]['f1']:.3f} "
                              f"({rows[-1]['fit_s']:.1f} s)" + (
-                                 f"; {unanswered} test row(s) could not be answered (the LP "
+                                 f"; {counted(unanswered, 'test row')} could not be answered (the LP "
                                  "failed), scored as predict decided them" if unanswered else ""))
     return pd.DataFrame(rows)
 
@@ -427,12 +428,12 @@ def run(args: argparse.Namespace) -> list[Path]:
     keys = [k.strip() for k in args.sets.split(",") if k.strip()] if args.sets else list(SETS)
     bad = [k for k in keys if k not in SETS]
     if bad:
-        raise DataError(f"unknown data set(s) {bad}; choose from {list(SETS)}")
+        raise DataError(f"unknown {noun(len(bad), 'data set')} {bad}; choose from {list(SETS)}")
     methods = ([m.strip() for m in args.methods.split(",") if m.strip()] if args.methods
                else list(METHODS))
     bad = [m for m in methods if m not in METHODS]
     if bad:
-        raise DataError(f"unknown method(s) {bad}; choose from {list(METHODS)}")
+        raise DataError(f"unknown {noun(len(bad), 'method')} {bad}; choose from {list(METHODS)}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     log = out / "compare_runs.csv"

@@ -16,6 +16,7 @@ import pandas as pd
 from ..baselines import OneHotModel, f1_score
 from ..data import Dataset
 from ..errors import DataError
+from ..plurals import noun
 from .figures import _fig2_figure, _fig3_figure, _fig4_figure, _table4_figure, f1_figure
 from .sets import (
     BASELINE_KEYS,
@@ -163,7 +164,7 @@ def _chosen_methods(args: argparse.Namespace, default: Sequence[str]) -> list[st
     names = [m.strip() for m in args.methods.split(",") if m.strip()]
     bad = [m for m in names if m not in default]
     if bad:
-        raise DataError(f"unknown method(s) {bad} for {args.experiment}; choose from "
+        raise DataError(f"unknown {noun(len(bad), 'method')} {bad} for {args.experiment}; choose from "
                         f"{list(default)}")
     return names
 
@@ -626,7 +627,7 @@ def _chosen_sets(args: argparse.Namespace, default: Sequence[str]) -> list[str]:
     keys = [s.strip() for s in args.sets.split(",") if s.strip()]
     bad = [k for k in keys if k not in SETS]
     if bad:
-        raise DataError(f"unknown data set(s) {bad}; choose from {list(SETS)}")
+        raise DataError(f"unknown {noun(len(bad), 'data set')} {bad}; choose from {list(SETS)}")
     return keys
 
 
