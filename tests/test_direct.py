@@ -263,7 +263,7 @@ def test_bad_input_is_named():
         direct_kb(X, ["sick", "well"] * 4)
     assert direct_kb(X, ["sick", "well"] * 4, positive="sick").positive == "sick"
     assert direct_kb(X, ["yes", "no"] * 4).positive == "yes"  # no/yes goes without saying
-    with pytest.raises(DataError, match=r"missing in 1 row\(s\) \[1\]: drop them"):
+    with pytest.raises(DataError, match=r"missing in 1 row \[1\]: drop them"):
         direct_kb(X, [1, None, 1, 1, 0, 0, 0, 0])
     with pytest.raises(DataError, match="max_len"):
         direct_kb(X, y, max_len=0)

@@ -125,10 +125,10 @@ def test_columns_of_one_name_are_refused_naming_each_name_once():
     from plx_core.errors import DataError
 
     frame = pd.DataFrame([[1, 2, 3, 4, 5]], columns=["b", "a", "b", "a", "c"])
-    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them "
+    with pytest.raises(DataError, match=r"^duplicate column names \['a', 'b'\]; rename them "
                                         r"before building a KB$"):
         as_frame(frame)
-    with pytest.raises(DataError, match=r"^duplicate column name\(s\) \['a', 'b'\]; rename them$"):
+    with pytest.raises(DataError, match=r"^duplicate column names \['a', 'b'\]; rename them$"):
         match_columns(frame, ["a", "b", "c"])
     assert match_columns(frame[["c"]], ["c"]).columns.tolist() == ["c"]
     named = pd.DataFrame([[1, 2]], columns=[1, "1"])  # one name as text: the same column

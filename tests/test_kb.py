@@ -224,7 +224,7 @@ def test_check_kb_matches_names_the_mismatch():
     check_kb_matches(kb, [*X.columns, "extra"], None, None)  # data may have more features
     with pytest.raises(DataError, match="POS stands for '1' but the data's positive class is '0'"):
         check_kb_matches(kb, X.columns, None, "0")
-    with pytest.raises(DataError, match=r"feature\(s\) \['a4'\] that the data lacks"):
+    with pytest.raises(DataError, match=r"feature \['a4'\] that the data lacks"):
         check_kb_matches(kb, ["a1", "a2", "a3"])
     with pytest.raises(DataError, match="value"):
         check_kb_matches(kb, X.columns, {"a1": ["0"]})
