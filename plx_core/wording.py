@@ -1109,11 +1109,18 @@ def cut_how(method: str) -> str:
     return CUT_SAID.get(method, method)
 
 
-def numeric_said(column: str, reading: str = "") -> str:
-    """The Data page's note on a numeric column before the model that answers has learned: cut
-    into ordered bins, with no count of bins (plx's default may cut finer than the page)."""
+def numeric_said(columns: Sequence[str], reading: str = "") -> str:
+    """The Data page's note on its numeric columns (one note for those read plainly, one for a
+    column read otherwise, with its `reading`): cut into ordered bins, with no count of bins
+    (plx's default may cut finer than the page)."""
     read = f"; {reading}" if reading else ""
-    return f"{column!r} is numeric: cut into ordered bins on the training rows (cut points below{read})"
+    if len(columns) == 1:
+        return (f"{columns[0]!r} is numeric: cut into ordered bins on the training rows (cut "
+                f"points below{read})")
+    shown = ", ".join(map(repr, columns[:8])) + (f" and {len(columns) - 8} more"
+                                                 if len(columns) > 8 else "")
+    return (f"{len(columns)} numeric columns ({shown}): each cut into ordered bins on the "
+            f"training rows (cut points below{read})")
 
 
 def cuts_said(column: str, cuts: Sequence[str], how: str) -> str:

@@ -180,7 +180,7 @@ def test_data_page_says_how_columns_are_cut_in_plain_words():
     shown = [*how.options, said, *(s.label for s in at.selectbox), *(s.label for s in at.slider)]
     for key in ("mdlp", "quantile", "uniform", "id_threshold", "max_levels"):
         assert not any(key in str(t) for t in shown), key
-    assert "'age' is numeric: cut into ordered bins on the training rows" in said
+    assert "numeric columns ('age'" in said and "each cut into ordered bins on the training rows" in said
     assert "'age' is numeric and was cut into" not in said  # no count plx's default may not use
     assert "plx's default may cut finer, at its own points" in said  # settings as its own
     assert "patient_id (ID-like" in said and "names rows rather than describing them" in said
@@ -215,7 +215,7 @@ def test_data_page_shows_the_cut_points_of_the_model_that_answers():
                                                          page["cut points"].tolist()]
     assert [e.label for e in at.expander if e.label == wording.PAGE_BINS_SAID]
     said = " ".join(str(e.value) for e in at.info).replace("\\", "")
-    assert "is numeric: cut into ordered bins" in said and "was cut into" not in said
+    assert "each cut into ordered bins" in said and "was cut into" not in said
 
 
 def test_explain_says_where_the_model_cuts_the_numbers_it_names(raw):
@@ -233,3 +233,23 @@ def test_explain_says_where_the_model_cuts_the_numbers_it_names(raw):
     assert age.startswith("'age': cut at ") and " bins, " in age
     assert "The numbers it names, as the model that answers cuts them: " in said
     assert age in said or wording.bins_said(ws.dataset.schema.bins, ["income"])[0] in said
+
+
+def test_data_notes_say_the_numeric_columns_once_and_counts_with_separators():
+    # a table of ten labs read ten alike notes "'x' is numeric and was cut ...", and counts
+    # without thousands separators
+    from plx_app.service.tables import validate
+
+    r = np.random.default_rng(7)
+    n = 1200
+    f = pd.DataFrame({"q1": r.integers(1, 6, n), "q2": r.integers(1, 6, n),
+                      **{f"lab{i}": r.normal(50, 9, n).round(1) for i in range(3)},
+                      "y": r.choice(["yes", "no"], n)})
+    f.loc[:1099, "lab0"] = np.nan
+    up = read_upload(f.to_csv(index=False).encode(), "survey.csv")
+    ds = split(up, replace(up.defaults, label="y", positive="yes")).dataset
+    said = [t for _, t in validate(ds, "auto", None, up.frame)]
+    assert said[0].startswith("1,200 rows, 5 features; ")
+    (num,) = [t for t in said if "numeric columns (" in t or "is numeric" in t]
+    assert num.startswith("3 numeric columns ('lab0', 'lab1', 'lab2'): each cut into ordered bins")
+    assert "'lab0' is missing in 1,100 rows" in " ".join(said)

@@ -543,8 +543,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
     n, F = ds.X.shape
     counts = ds.counts()
     pos = ds.positive
-    notes.append(("info", f"{n} rows, {F} features; "
-                  + ", ".join(f"{k}: {v}" for k, v in counts.items()) + f"; the positive class is {pos!r}."))
+    notes.append(("info", f"{counted(n, 'row')}, {counted(F, 'feature')}; "
+                  + ", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f"; the positive class is {pos!r}."))
     if ds.schema is not None:
         for c, why in ds.schema.excluded.items():
             if why != "not among the requested features":  # the user's own choice
@@ -574,8 +574,12 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                 notes.append(("warning", f"Column {f!r} {how}."))
             if ds.schema.kinds[f] == "categorical" and (how := flag_column(ds.X[f])):
                 notes.append(("info", f"Column {f!r}: {how}."))
+        plain = [f for f, b in ds.schema.bins.items() if not b.reading()]
+        if plain:
+            notes.append(("info", wording.numeric_said(plain) + "."))
         for f, b in ds.schema.bins.items():
-            notes.append(("info", wording.numeric_said(f, b.reading()) + "."))
+            if b.reading():
+                notes.append(("info", wording.numeric_said([f], b.reading()) + "."))
             if frame is not None and f in frame.columns and (
                     how := cells_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
@@ -583,7 +587,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             notes.append(("info", _sentence(how)))
     miss = ds.X.isna().sum()
     for f, m in miss[miss > 0].items():
-        notes.append(("info", f"{f!r} is missing in {int(m)} rows; a missing value is left unknown."))
+        notes.append(("info", f"{f!r} is missing in {counted(int(m), 'row')}; a missing value is left "
+                              "unknown."))
     small = min(counts.values())
     if small < 10:
         notes.append(("warning", f"The smaller class has only {small} row{'s' * (small != 1)}; results "
