@@ -139,7 +139,7 @@ def _drop_missing_label(table: Any, label: str, drop: bool, say: Callable[[str],
     lines = table.line_of(np.flatnonzero(miss)[:5])
     where = f"{noun(len(lines), 'line')} {', '.join(map(str, lines))}{' …' if n > 5 else ''}"
     markers = table.missing.get(label, {})
-    how = ", ".join(f"{m!r} ×{k}" for m, k in markers.items())
+    how = ", ".join(f"{m!r} ×{k:,}" for m, k in markers.items())
     if not drop:
         raise CLIError(
             f"{table.where}: the label {label!r} is missing in {n:,} of {counted(len(frame), 'row')} "

@@ -90,7 +90,7 @@ class Table:
             if columns is not None and c not in columns:
                 continue
             if len(parts) < shown:
-                what = ", ".join(f"{m!r} ×{n}" for m, n in counts.items())
+                what = ", ".join(f"{m!r} ×{n:,}" for m, n in counts.items())
                 parts.append(f"{c!r} {sum(counts.values())} ({what})")
             else:
                 rest.update(counts)
@@ -1462,7 +1462,7 @@ def censored_shown(values: pd.Series, side: np.ndarray) -> str:
     frequent first, with their counts: "'<0.1' ×82, '>500' ×3" — the column's own, never an
     example's."""
     texts = as_strings(values[side != 0]).str.strip().value_counts()
-    shown = ", ".join(f"{t!r} ×{n}" for t, n in texts.head(STRAY_VALUES).items())
+    shown = ", ".join(f"{t!r} ×{n:,}" for t, n in texts.head(STRAY_VALUES).items())
     return shown + (f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else "")
 
 
@@ -1662,7 +1662,7 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     core = pd.Series(u[shaped].to_numpy(dtype=object))
     fmt = number_format(core, delimiter)
     if fmt is None and len(units := measure_units(core)) > 1:
-        shown = ", ".join(f"{t!r} ×{n}" for t, n in units.head(STRAY_VALUES).items())
+        shown = ", ".join(f"{t!r} ×{n:,}" for t, n in units.head(STRAY_VALUES).items())
         why = (f"its values are numbers in more than one unit ({len(units)}: {shown}): write "
                "them in one unit to have them binned")
     elif fmt is None and not pd.to_numeric(core, errors="coerce").notna().all():
@@ -1689,7 +1689,7 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
             _numbers(core, fmt or "plain")[0], fmt or "plain",  # 'Y', 'N'): categories even
             int(core.nunique()), 10):  # with the words missing, so no way to bins to offer
         return None
-    shown = ", ".join(f"{t!r} ×{n}" for t, n in rest.head(STRAY_VALUES).items())
+    shown = ", ".join(f"{t!r} ×{n:,}" for t, n in rest.head(STRAY_VALUES).items())
     more = f", … ({len(rest)} texts)" if len(rest) > STRAY_VALUES else ""
     texts = (f"its values are numbers except {counted(int(rest.sum()), 'cell')} of text "
              f"({int(rest.sum()) / len(u):.0%}: {shown}{more}), more than a number column "

@@ -121,7 +121,7 @@ def unseen_note(cells: Mapping[str, int], n_rows: int, limit: int = 5, where: st
     if not cells:
         return ""
     top = sorted(cells.items(), key=lambda kv: -kv[1])
-    shown = ", ".join(f"{c} ×{n}" for c, n in top[:limit])
+    shown = ", ".join(f"{c} ×{n:,}" for c, n in top[:limit])
     more = f" and {len(top) - limit} more" if len(top) > limit else ""
     return (f"{counted(n_rows, 'row')} {verb(n_rows, 'holds', 'hold')} values the model never saw, answered as missing{where}: "
             f"{shown}{more}")

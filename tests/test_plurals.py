@@ -50,3 +50,11 @@ def test_no_message_hedges_a_plural():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     found += [f"README.md {m.group(0)}" for m in HEDGED.finditer(readme)]
     assert found == []
+
+
+def test_counts_beside_a_value_have_thousands_separators():
+    # "'mmol/L' ×3535, 'mg/dL' ×1465" on a 5,000-row table (words22's walk): as every count
+    from plx_core.data import unread_numbers
+
+    s = pd.Series(["5.5 mmol/L"] * 1500 + ["99 mg/dL"] * 1100)
+    assert "'mmol/L' ×1,500, 'mg/dL' ×1,100" in unread_numbers(s)
