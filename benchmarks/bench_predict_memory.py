@@ -1,13 +1,15 @@
 """Peak memory of `plx predict` on a long file, as a user runs it: run on demand, not by pytest.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_predict_memory.py [ROWS ...] [--workers N]
+        [--code DIR]   (DIR: another checkout's plx_core, e.g. main, to compare)
 
 A seeded table (8 columns: an ID, age, a town with accents, yes/no, a measure, a note with
 empty cells, two lab values) is written for each row count; a model is fitted with `plx fit`
 on its first 2,000 rows; then `plx predict` runs in a fresh subprocess per count — in one
 process, and (`--workers N`) partition by partition on a local Dask cluster — and its peak
 resident memory (ru_maxrss of the child) is printed beside the file's size and the same
-figure for a subprocess that only imports plx (the floor every run pays).
+figure for a subprocess that only imports plx (the floor every run pays), and its CPU
+seconds (user + system: wall time under a shared machine's load is noise).
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ def table(n: int, seed: int = 3) -> pd.DataFrame:
                          "outcome": y})
 
 
-def peak_of(argv: list[str]) -> tuple[float, float]:
-    """(peak resident MB of the largest child, wall seconds) of one subprocess."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1",
+def peak_of(argv: list[str], code: Path = ROOT) -> tuple[float, float, float]:
+    """(peak resident MB of the largest child, wall seconds, CPU seconds) of one subprocess."""
+    env = {**os.environ, "PYTHONPATH": str(code), "OMP_NUM_THREADS": "1",
            "OPENBLAS_NUM_THREADS": "1"}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.DEVNULL,
@@ -50,14 +52,16 @@ def peak_of(argv: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - t0
     err = proc.stderr.read() if proc.stderr else ""
     if "error:" in err or "Traceback" in err:
-        raise SystemExit(err)
-    return usage.ru_maxrss / 1024, wall
+        print(err.strip().splitlines()[-1])
+        return float("nan"), wall, usage.ru_utime + usage.ru_stime
+    return usage.ru_maxrss / 1024, wall, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("rows", nargs="*", type=int, default=[100_000, 300_000])
     ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--code", type=Path, default=ROOT)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
@@ -67,7 +71,8 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "plx_core.cli", "fit", str(fit), "--label",
                         "outcome", "--positive", "yes", "--out", str(model), "--no-progress"],
                        check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        floor, _ = peak_of(["-c", "import plx_core.cli, plx_core.modelfile, plx_core.estimator"])
+        floor, _, _ = peak_of(["-c", "import plx_core.cli, plx_core.modelfile, plx_core.estimator"],
+                              a.code)
         print(f"import only: peak {floor:.0f} MB")
         for n in a.rows:
             data = d / f"new_{n}.csv"
@@ -77,10 +82,11 @@ def main() -> None:
             if a.workers:
                 runs.append((f"--workers {a.workers}", ["--workers", str(a.workers)]))
             for name, extra in runs:
-                peak, wall = peak_of(["-m", "plx_core.cli", "predict", str(model), str(data),
-                                      "--out", str(d / "p.csv"), *extra])
+                peak, wall, cpu = peak_of(["-m", "plx_core.cli", "predict", str(model), str(data),
+                                           "--out", str(d / "p.csv"), *extra], a.code)
                 print(f"{n:,} rows ({mb:.1f} MB file), {name}: peak {peak:.0f} MB "
-                      f"({peak - floor:.0f} MB above the import), {wall:.1f} s wall")
+                      f"({peak - floor:.0f} MB above the import), {wall:.1f} s wall, "
+                      f"{cpu:.1f} s CPU", flush=True)
 
 
 if __name__ == "__main__":

@@ -448,14 +448,18 @@ class Model:
         return unused
 
     def rows(self, table: Any, say: Callable[[str], None] = _note,
-             decimal: str | None = None) -> pd.DataFrame:
-        """The table's rows as features, saying which of its columns the model ignores and
-        which numbers it reads as its file writes them (`Schema.reading_file`; `decimal` as
-        `plx fit --decimal`) and what it read of a column's cells beyond its format ("<5",
-        Excel serials, numbers without '%': `data.cells_said`)."""
-        from .data import cells_said, reading_delimiter
+             decimal: str | None = None, columns: Sequence[str] | None = None,
+             cells: dict[str, list[pd.Series]] | None = None) -> pd.DataFrame:
+        """The table's rows as features, saying which of its columns (`columns`: the file's,
+        when `table` holds only some) the model ignores and which numbers it reads as its file
+        writes them (`Schema.reading_file`; `decimal` as `plx fit --decimal`) and what it read
+        of a column's cells beyond its format ("<5", Excel serials, numbers without '%':
+        `data.cells_said`) — or, given `cells`, gathers those cells per column to say them once
+        for a file read in blocks (`cells_said`)."""
+        from .data import cells_said, reading_delimiter, said_cells
 
-        frame = with_unused(table.frame, self.columns_said(table.frame.columns, table.where, say))
+        frame = with_unused(table.frame, self.columns_said(
+            table.frame.columns if columns is None else columns, table.where, say))
         with _input(table.where):
             schema, read = self.schema.reading_file(
                 frame, reading_delimiter(getattr(table, "delimiter", None), decimal))
@@ -463,9 +467,26 @@ class Model:
                 say(f"{table.where}: {n}")
             X, _ = schema.apply(frame, label=False)
         for f, b in schema.bins.items():  # "<5", 44932, 0.35 beside 82%: said
-            if f in frame.columns and (how := cells_said(frame[f], b)) is not None:
+            if f not in frame.columns:
+                continue
+            if cells is not None:
+                cells.setdefault(f, []).append(said_cells(frame[f], b))
+            elif (how := cells_said(frame[f], b)) is not None:
                 say(f"{table.where}: column {f!r}: {how}")
         return X
+
+    def cells_said(self, cells: dict[str, list[pd.Series]], where: str, delimiter: str | None,
+                   decimal: str | None, say: Callable[[str], None]) -> None:
+        """Say what `rows(cells=…)` gathered of each column's cells over a file's blocks, as
+        `rows` says it of a whole file."""
+        from .data import cells_said, reading_delimiter
+
+        for f, parts in cells.items():
+            s = pd.concat(parts)
+            schema, _ = self.schema.reading_file(
+                pd.DataFrame({f: s}), reading_delimiter(delimiter, decimal))
+            if (how := cells_said(s, schema.bins[f])) is not None:
+                say(f"{where}: column {f!r}: {how}")
 
     def with_ids(self, out: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
         """`out` (a row's answers or explanations, one a row of `frame`) with the file's
@@ -762,30 +783,136 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
         pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note,
                                   a.decimal)
-    else:
-        table = read_rows(a.data, _markers(a.missing), encoding=a.encoding)
-        X = model.rows(table, decimal=a.decimal)
-        pred = model.predict(X, _note)
+    else:  # block by block, written as it goes: memory does not grow with the file
+        n, decisions, ties = predict_file(model, a.data, out, _markers(a.missing), a.encoding,
+                                          a.decimal, _note)
+        _wrote(out, model, n, decisions, ties)
+        return
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
     _report_failed(pred, _note)
     _report_uninformed(pred, model, _note)
-    if not (a.dask or a.workers):  # (a cluster's partitions copy them as they answer)
-        pred = model.with_ids(pred, table.frame)
     _write_csv(pred, out)
+    _wrote(out, model, len(pred), pred["decision"].value_counts().to_dict(),
+           int(pred["tie"].sum()))
+
+
+def _wrote(out: Path, model: Model, n: int, decisions: dict[str, int], ties: int) -> None:
+    """`plx predict`'s result line: rows written, decisions counted, ties."""
     if model.classes is not None:
-        counts = pred["decision"].value_counts()
-        print(f"wrote {out}: {len(pred)} rows, " + ", ".join(
-            f"{int(counts.get(c, 0))} {c}" for c in model.classes) +
-            f"; {int(pred['tie'].sum())} ties between classes (decided by class order)")
+        print(f"wrote {out}: {n} rows, " + ", ".join(
+            f"{int(decisions.get(c, 0))} {c}" for c in model.classes) +
+            f"; {ties} ties between classes (decided by class order)")
         return
     from .wording import class_name, class_names, counted
 
     label = getattr(model.schema, "label", None)  # the file's two classes, as it writes them
     pos, neg = class_names(class_name(model.positive, label, [model.positive, model.negative]))
-    n_pos = int((pred["decision"] == model.positive).sum())
-    n_neg = int((pred["decision"] == model.negative).sum())
-    print(f"wrote {out}: {len(pred)} rows, {n_pos} {pos}, {n_neg} {neg}; "
-          f"{counted(int(pred['tie'].sum()), 'tie')} at {model.threshold:g} (reported {neg})")
+    n_pos, n_neg = int(decisions.get(model.positive, 0)), int(decisions.get(model.negative, 0))
+    print(f"wrote {out}: {n} rows, {n_pos} {pos}, {n_neg} {neg}; "
+          f"{counted(ties, 'tie')} at {model.threshold:g} (reported {neg})")
+
+
+def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[str] | None = None,
+                 encoding: str = "utf-8", decimal: str | None = None,
+                 say: Callable[[str], None] = _note, rows: int | None = None
+                 ) -> tuple[int, dict[str, int], int]:
+    """`plx predict` in one process: the file read `rows` rows at a time (`data.read_blocks`,
+    only the columns the model reads or copies), each block answered and written to `out`
+    (atomically) before the next is read, so memory does not grow with the file; every row's
+    answer, its `row` and the notes are those of the whole file read at once, said once at the
+    end in the same order. Returns (rows, decisions counted, ties)."""
+    from .data import BLOCK_ROWS, MISSING_MARKERS, id_columns, read_blocks
+    from .export import atomic_path, safe_frame
+    from .query import UnansweredRows, merge_read_as, read_as_note, uninformed_note
+
+    keep = [*model.schema.features, *id_columns(model.schema.excluded)]
+    blocks = read_blocks(_existing(path), keep=keep, rows=rows or BLOCK_ROWS,
+                         missing=MISSING_MARKERS if missing is None else missing,
+                         encoding=encoding)
+    said: dict[str, None] = {}  # the blocks' notes, each once, in order
+    cells: dict[str, list[pd.Series]] = {}
+    read_as: list[Any] = []
+    unseen: dict[str, int] = {}
+    n = n_unseen = ties = 0
+    decisions: dict[str, int] = {}
+    failed: dict[int, str] = {}  # row position → why its LP failed (few rows)
+    blank = (0, 0, "")  # rows answered [0, 1], the first's row and decision
+    several = model.classes is not None
+    with atomic_path(out) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            for table in blocks:
+                X = model.rows(table, lambda m: said.setdefault(m, None), decimal,
+                               columns=blocks.columns, cells=cells)
+                pred, got = model.answers(X)
+                read_as.append(got)
+                pred["row"] += n
+                if "note" in pred:
+                    notes = pred.pop("note").to_numpy(dtype=object)
+                    failed.update({n + int(i): str(notes[i]) for i in np.flatnonzero(notes != "")})
+                u = pred["unseen"].to_numpy(dtype=object)
+                if (hit := u != "").any():
+                    n_unseen += int(hit.sum())
+                    for v, k in pd.Series("; ".join(u[hit]).split("; ")).value_counts().items():
+                        unseen[v] = unseen.get(v, 0) + int(k)
+                if not several:
+                    uninf = (pred["lower"].to_numpy(float) <= 0) & \
+                        (pred["upper"].to_numpy(float) >= 1)
+                    if uninf.any() and not blank[0]:
+                        i = int(np.flatnonzero(uninf)[0])
+                        blank = (0, n + i + 1, f"{pred['decision'].iloc[i]!r}" + (
+                            " (a tie at the threshold)" if pred["tie"].iloc[i] else ""))
+                    blank = (blank[0] + int(uninf.sum()), *blank[1:])
+                for d, k in pred["decision"].value_counts().items():
+                    decisions[d] = decisions.get(d, 0) + int(k)
+                ties += int(pred["tie"].sum())
+                safe_frame(model.with_ids(pred, table.frame)).to_csv(
+                    fh, index=False, header=n == 0, lineterminator="\r\n")
+                n += len(pred)
+        summary = blocks.summary()  # what reading the whole file said, first
+        for m in summary.notes:
+            say(f"{summary.where}: {m}")
+        if summary.missing:
+            say(f"{summary.where}: cells read as missing — {summary.missing_summary()}")
+        for m in said:
+            say(m)
+        model.cells_said(cells, blocks.where, blocks.delimiter, decimal, say)
+        if (merged := merge_read_as(read_as)):
+            say(read_as_note(merged))
+        if unseen:
+            from .query import unseen_note
+
+            say(unseen_note(unseen, n_unseen, where=" (column 'unseen')"))
+        if failed:
+            first = min(failed)
+            decided = ("no decision; column 'note' says why" if not several else
+                       "the classes answered decide, none if no class did; column 'note' says "
+                       "which class failed and why")
+            say(str(UnansweredRows(len(failed), f"row {first + 1}: {failed[first]}", decided)))
+            _with_notes(tmp, failed, n)
+        if blank[0]:
+            say(uninformed_note(blank[0], blank[1], model.threshold, blank[2]))
+    return n, decisions, ties
+
+
+def _with_notes(path: Path, failed: dict[int, str], n: int) -> None:
+    """The written answers at `path` with the column 'note' (why a row's LP failed, "" for
+    the others) after the last, as a file answered at once has it: rewritten a block at a
+    time, its cells as written."""
+    from .data import BLOCK_ROWS
+    from .export import safe_cell
+
+    body = path.with_name(path.name + ".body")
+    os.replace(path, body)
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            at = 0
+            for part in pd.read_csv(body, dtype=str, keep_default_na=False, na_filter=False,
+                                    chunksize=BLOCK_ROWS, encoding="utf-8"):
+                part["note"] = [safe_cell(failed.get(at + i, "")) for i in range(len(part))]
+                part.to_csv(fh, index=False, header=at == 0, lineterminator="\r\n")
+                at += len(part)
+    finally:
+        body.unlink(missing_ok=True)
 
 
 def cmd_explain(a: argparse.Namespace) -> None:

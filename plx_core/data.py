@@ -213,6 +213,127 @@ def read_table(
     return Table(frame, where, counts, lines, tuple(notes), delim)
 
 
+BLOCK_ROWS = 100_000
+"""Rows of one block of `read_blocks`: `plx predict` reads, answers and writes a long file this
+many rows at a time, so its memory does not grow with the file."""
+
+
+@dataclass
+class Blocks:
+    """A table read a block of rows at a time (`read_blocks`): iterating yields each block as
+    a `Table` (its lines the file's own) holding only the columns asked for; `columns` are the
+    file's, known once the first block is read; `notes` and `missing` (cells read as missing,
+    per column of the whole file) are whole once every block is read: `summary()`."""
+
+    where: str
+    delimiter: str
+    blocks: Any
+    columns: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    missing: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def __iter__(self):
+        return iter(self.blocks)
+
+    def summary(self) -> Table:
+        """A table of no rows carrying the whole file's notes and missing cells, as
+        `read_table` would have said them (`Table.missing_summary`)."""
+        return Table(pd.DataFrame(columns=self.columns, dtype=object), self.where,
+                     self.missing, np.empty(0, dtype=np.int64), tuple(self.notes),
+                     self.delimiter)
+
+
+def read_blocks(path: str | Path, *, keep: Sequence[str] | None = None, rows: int = BLOCK_ROWS,
+                missing: Sequence[str] = MISSING_MARKERS, encoding: str = "utf-8",
+                max_bytes: int = MAX_BYTES, max_cols: int = MAX_COLS) -> Blocks:
+    """The CSV file at `path` read `rows` rows at a time, each block's frame holding only the
+    columns in `keep` (all when None), parsed and checked as `read_table` does (`_Records`,
+    `_cells`: the same cells, lines, markers and messages) but without the row and byte caps,
+    as memory no longer grows with the file. A file that is not plain text in one pass
+    (Parquet, compressed, UTF-16, CR line ends, a 'sep=' line, a byte order mark before
+    another encoding) is read whole by `read_table` (its caps apply): one block."""
+    where = f"file {str(path)!r}"
+    with open(path, "rb") as fh:
+        raw = fh.read(65536)
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    whole = (not raw or is_parquet(raw) or any(raw.startswith(m) for m, *_ in _COMPRESSED)
+             or any(raw.startswith(m) for m, _ in _SIGNATURES) or b"\x00" in raw
+             or raw.startswith((b"\xff\xfe", b"\xfe\xff"))
+             or (raw.startswith(_UTF8_BOM) and not utf8)
+             or (b"\r" in raw and b"\n" not in raw)
+             or re.match(rb"(\xef\xbb\xbf)?sep=", raw) is not None)
+    if whole:
+        table = read_table(path, missing=missing, encoding=encoding, max_bytes=max_bytes,
+                           max_cols=max_cols)
+        frame = table.frame if keep is None else table.frame[
+            [c for c in table.frame.columns if c in set(keep)]]
+        out = Blocks(table.where, table.delimiter, [dataclasses.replace(table, frame=frame)],
+                     list(table.frame.columns), list(table.notes), table.missing)
+        return out
+    try:
+        fh = open(path, encoding="utf-8-sig" if utf8 else encoding, newline="")
+    except LookupError as exc:
+        raise DataError(f"unknown encoding {encoding!r}") from exc
+    try:
+        head = fh.read(65537)
+    except UnicodeDecodeError:
+        fh.close()
+        raise _decoding_error(path, encoding, where) from None
+    delim = detect_delimiter(head)
+    fh.seek(0)
+    out = Blocks(where, delim, None)
+    out.blocks = _blocks(fh, out, keep, rows, missing, max_cols, encoding, path)
+    return out
+
+
+def _decoding_error(path: str | Path, encoding: str, where: str) -> DataError:
+    """The error `read_table` gives a file that is not `encoding` (read whole to name the
+    byte, its line and how it reads in Windows-1252: only once reading it has failed)."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        _decode(raw, encoding, where)
+    except DataError as exc:
+        return exc
+    return DataError(f"{where} is not valid {encoding}")
+
+
+def _blocks(fh, out: Blocks, keep, rows, missing, max_cols, encoding, path):
+    """`read_blocks`' blocks, closing the file once read."""
+    with fh:
+        records = _Records(csv.reader(fh, delimiter=out.delimiter, strict=True), out.where,
+                           out.delimiter, 2**62, max_cols, True, None, out.notes)
+        batch: list[list[str]] = []
+        lines: list[int] = []
+        first = True
+
+        def block() -> Table:
+            frame, at, counts = _cells(batch, lines, records, missing, first)
+            out.columns = records.columns
+            for c, by in counts.items():
+                total = out.missing.setdefault(c, {})
+                for m, n in by.items():
+                    total[m] = total.get(m, 0) + n
+            if keep is not None:
+                frame = frame[[c for c in frame.columns if c in set(keep)]]
+            return Table(frame.set_axis(pd.Index(at.tolist(), dtype=object, name="line")),
+                         out.where, counts, at, (), out.delimiter)
+
+        try:
+            for rec, line in records:
+                batch.append(rec)
+                lines.append(line)
+                if len(batch) == rows:
+                    yield block()
+                    batch, lines, first = [], [], False
+            records.ended()  # no data rows refused; lines repeating the header said
+            if batch:
+                yield block()
+        except UnicodeDecodeError:
+            raise _decoding_error(path, encoding, out.where) from None
+        out.missing = {c: out.missing[c] for c in out.columns if c in out.missing}
+
+
 def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
                   missing: Sequence[str]) -> Table:
     """A Parquet file as a `Table`, as `plx predict --dask` reads one: its columns keep their
@@ -458,85 +579,115 @@ def _long_cell(text: str, line: int, delim: str) -> tuple[int, int] | None:
     return None
 
 
-def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
-           text=None):
-    """(frame, file line of each row, missing-marker counts per column); checks every
-    record's field count while reading (the only per-row loop). A record that repeats the
-    header (files exported one after another and joined: 'age,sex,y' again at line 152) is
-    no data row: left out, and its lines said in `notes`."""
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    heads: list[int] = []  # lines that repeat the header
-    head: list[str] = []
-    n_cols = 0
-    columns: list[str] = []
-    start = 1  # the line the next record starts on
-    expected = "as in the header" if header else "as in the first row"
-    while True:
-        try:
-            rec = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            row = f" (data row {len(rows) + 1})" if columns else ""
-            if "field limit" in str(exc) and text is not None and \
-                    (long := _long_cell(text, start, delim)) is not None:
-                col = (f"column {columns[long[0]]!r}" if long[0] < len(columns)
-                       else f"field {long[0] + 1}")
+class _Records:
+    """The data records of a CSV reader, each checked as it is read (the only per-row loop):
+    the header gives `columns`; a record that repeats the header (files exported one after
+    another and joined: 'age,sex,y' again at line 152) is no data row: left out, its line kept
+    in `heads`. Iterating yields (record, file line). One home for the whole-file read
+    (`_parse`) and the block reader (`read_blocks`)."""
+
+    def __init__(self, reader, where, delim, max_rows, max_cols, header, names, notes=None,
+                 text=None):
+        self.reader, self.where, self.delim, self.max_rows = reader, where, delim, max_rows
+        self.max_cols, self.header, self.names, self.notes, self.text = (max_cols, header,
+                                                                         names, notes, text)
+        self.columns: list[str] = []
+        self.heads: list[int] = []  # lines that repeat the header
+        self.header_line = 0
+        self.n = 0  # data rows so far
+
+    def __iter__(self):
+        reader, where, delim, header = self.reader, self.where, self.delim, self.header
+        head: list[str] = []
+        n_cols = 0
+        start = 1  # the line the next record starts on
+        expected = "as in the header" if header else "as in the first row"
+        while True:
+            try:
+                rec = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                row = f" (data row {self.n + 1})" if self.columns else ""
+                if "NUL" in str(exc):  # (a file read whole is refused before it is parsed)
+                    raise DataError(f"{where} holds a NUL byte (line {start}): it is a binary "
+                                    "file, not CSV text") from exc
+                if "field limit" in str(exc) and self.text is not None and \
+                        (long := _long_cell(self.text, start, delim)) is not None:
+                    col = (f"column {self.columns[long[0]]!r}" if long[0] < len(self.columns)
+                           else f"field {long[0] + 1}")
+                    raise DataError(
+                        f"{where}, line {start}{row}, {col}: a cell of {long[1]:,} characters, "
+                        f"over the cap of {csv.field_size_limit():,} a cell (a quote left "
+                        "open runs a cell on to the next quote; a text this long is no feature: "
+                        "leave it out of the export)") from exc
                 raise DataError(
-                    f"{where}, line {start}{row}, {col}: a cell of {long[1]:,} characters, "
-                    f"over the cap of {csv.field_size_limit():,} a cell (a quote left "
-                    "open runs a cell on to the next quote; a text this long is no feature: "
-                    "leave it out of the export)") from exc
-            raise DataError(
-                f"{where}, line {start}{row}: cannot parse the CSV ({exc}); is a quote left open?"
-            ) from exc
-        line, start = start, reader.line_num + 1
-        if not rec:
-            continue
-        if not columns:
-            columns = _columns(rec, where, max_cols, header, names, line, notes)
-            n_cols = len(columns)
-            header_line = line
-            if header:
-                head = [f.strip() for f in rec]
+                    f"{where}, line {start}{row}: cannot parse the CSV ({exc}); is a quote left "
+                    "open?"
+                ) from exc
+            line, start = start, reader.line_num + 1
+            if not rec:
                 continue
-        elif head and rec[0].strip() == head[0] and len(rec) == n_cols and \
-                [f.strip() for f in rec] == head:
-            heads.append(line)
-            continue
-        elif len(rec) != n_cols:
-            raise DataError(
-                f"{where}, line {line} (data row {len(rows) + 1}): expected {n_cols} fields "
-                f"({expected}), found {len(rec)}; is the delimiter "
-                f"{_DELIM_NAMES.get(delim, repr(delim))}, or is a quote missing?"
-            )
-        rows.append(rec)
-        lines.append(line)
-        if len(rows) > max_rows:
-            raise DataError(f"{where} has more than the cap of max_rows={max_rows:,} data rows")
-    if not columns:
-        raise DataError(f"{where} is empty (only blank lines)")
-    if not rows:
-        raise DataError(f"{where} has a header (line {header_line}) but no data rows")
-    if heads and notes is not None:
-        shown = ", ".join(map(str, heads[:5])) + (" …" if len(heads) > 5 else "")
-        notes.append(f"{counted(len(heads), 'line')} {verb(len(heads), 'repeats', 'repeat')} the header ({noun(len(heads), 'line')} {shown}: files joined one "
-                     "after another?): left out, not read as data rows")
-    arr = np.empty((len(rows), n_cols), dtype=object)
+            if not self.columns:
+                self.columns = _columns(rec, where, self.max_cols, header, self.names, line,
+                                        self.notes)
+                n_cols = len(self.columns)
+                self.header_line = line
+                if header:
+                    head = [f.strip() for f in rec]
+                    continue
+            elif head and rec[0].strip() == head[0] and len(rec) == n_cols and \
+                    [f.strip() for f in rec] == head:
+                self.heads.append(line)
+                continue
+            elif len(rec) != n_cols:
+                raise DataError(
+                    f"{where}, line {line} (data row {self.n + 1}): expected {n_cols} fields "
+                    f"({expected}), found {len(rec)}; is the delimiter "
+                    f"{_DELIM_NAMES.get(delim, repr(delim))}, or is a quote missing?"
+                )
+            self.n += 1
+            if self.n > self.max_rows:
+                raise DataError(f"{where} has more than the cap of max_rows={self.max_rows:,} "
+                                "data rows")
+            yield rec, line
+
+    def ended(self) -> None:
+        """Refuse a file without data rows; say the lines that repeat the header."""
+        if not self.columns:
+            raise DataError(f"{self.where} is empty (only blank lines)")
+        if not self.n:
+            raise DataError(f"{self.where} has a header (line {self.header_line}) but no data "
+                            "rows")
+        if self.heads and self.notes is not None:
+            shown = ", ".join(map(str, self.heads[:5])) + (" …" if len(self.heads) > 5 else "")
+            k = len(self.heads)
+            self.notes.append(f"{counted(k, 'line')} {verb(k, 'repeats', 'repeat')} the header "
+                              f"({noun(k, 'line')} {shown}: files joined one after another?): "
+                              "left out, not read as data rows")
+
+
+def _cells(rows: list[list[str]], lines: list[int], records: _Records, missing: Sequence[str],
+           first: bool = True) -> tuple[pd.DataFrame, np.ndarray, dict[str, dict[str, int]]]:
+    """(frame, file line of each row, missing-marker counts per column) of data records; on
+    the file's `first` rows, survey question rows under the header are left out and a header
+    that reads like data is said (in `records.notes`)."""
+    columns, notes, header = records.columns, records.notes, records.header
+    arr = np.empty((len(rows), len(columns)), dtype=object)
     arr[:] = rows
-    if header and (top := described_rows(arr, missing)):  # a survey export's question rows
+    if first and header and (top := described_rows(arr, missing)):  # a survey export's question rows
         if notes is not None:
-            first = ", ".join(repr(v) for v in arr[top[0]][:2])
-            notes.append(f"{noun(len(top), 'line')} {', '.join(str(lines[i]) for i in top)} under the header "
-                         f"{verb(len(top), 'holds', 'hold')} "
-                         f"text in every column of numbers ({first} …): a survey export's "
+            shown = ", ".join(repr(v) for v in arr[top[0]][:2])
+            notes.append(f"{noun(len(top), 'line')} {', '.join(str(lines[i]) for i in top)} under "
+                         f"the header {verb(len(top), 'holds', 'hold')} "
+                         f"text in every column of numbers ({shown} …): a survey export's "
                          "question text and import IDs? left out, not read as data rows")
         keep = np.ones(len(rows), dtype=bool)
         keep[top] = False
         arr, lines = arr[keep], [ln for ln, k in zip(lines, keep, strict=True) if k]
-    if header and notes is not None and (said := header_like_data(columns, arr)) is not None:
-        notes.append(f"the header (line {header_line}) {said}")
+    if first and header and notes is not None and \
+            (said := header_like_data(columns, arr)) is not None:
+        notes.append(f"the header (line {records.header_line}) {said}")
     frame = pd.DataFrame(arr, columns=columns, dtype=object)
     counts: dict[str, dict[str, int]] = {}
     if missing:
@@ -552,6 +703,20 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
+           text=None):
+    """(frame, file line of each row, missing-marker counts per column) of the whole file
+    (`_Records`, `_cells`)."""
+    records = _Records(reader, where, delim, max_rows, max_cols, header, names, notes, text)
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    for rec, line in records:
+        rows.append(rec)
+        lines.append(line)
+    records.ended()
+    return _cells(rows, lines, records, missing)
 
 
 def described_rows(cells: np.ndarray, missing: Sequence[str] = MISSING_MARKERS,
@@ -1525,6 +1690,21 @@ def cells_said(values: pd.Series, binning: Binning) -> str | None:
     said = [how for how in (censored_said(values, binning), serials_said(values, binning),
                             unmarked_said(values, binning)) if how]
     return "; ".join(said) or None
+
+
+def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
+    """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
+    '%'), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
+    says of the whole column (`plx predict` on a long file)."""
+    keep = censored_sides(values)[0] != 0
+    if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+        return values[keep]
+    text = as_strings(values).str.strip()
+    if is_date_format(binning.number_format):
+        keep |= ~np.isnan(_serial_days(text))
+    if "percent" in binning.number_format:
+        keep |= (text.notna() & ~text.str.endswith("%", na=False)).to_numpy()
+    return values[keep]
 
 
 STRAY_SHARE = 0.05

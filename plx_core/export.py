@@ -19,7 +19,8 @@ import io
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,15 +98,24 @@ def check_output(out: str | Path, inputs: Iterable[str | Path] = (), flag: str =
 def write_atomic(path: str | Path, data: bytes) -> None:
     """Write `data` to `path` through a temporary file in the same folder, then rename it over
     `path`: readers see the old file or the new one, never half of it."""
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        fh.write(data)
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary file beside `path` to write, renamed over `path` when the block ends (with
+    the mode a plain write would give), removed if it fails: written as it goes (`plx predict`
+    on a long file), `path` is still whole or untouched."""
     p = Path(path)
     mode = p.stat().st_mode & 0o777 if p.is_file() else 0o666 & ~_umask()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     except OSError as exc:  # name the file the user asked for, not the temporary one
         raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(p)) from None
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        yield Path(tmp)
         os.chmod(tmp, mode)  # mkstemp makes 0600; give the file the mode a plain write would
         os.replace(tmp, p)
     except BaseException:

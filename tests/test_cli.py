@@ -2147,3 +2147,96 @@ def test_fit_says_where_the_model_cuts_its_numeric_columns(tmp_path, capsys):
     written = ", ".join(map(fmt_number, cuts))
     bins = "1 bin" if not cuts else f"{len(cuts) + 1} bins"
     assert code == 0 and f"'age': cut at {written} into {bins}" in line, line
+
+
+def _long_files(tmp_path):
+    """A seeded training file and a file to predict holding what predict says something of:
+    an ID column, censored cells, unseen and missing values, a column the model ignores and
+    the header repeated halfway (two exports joined)."""
+    rng = np.random.default_rng(5)
+    n = 120
+    age = rng.integers(20, 80, n)
+    town = rng.choice(["Orléans", "Nîmes", "Lyon"], n)
+    crp = rng.normal(30, 10, n).round(1).astype(str).astype(object)
+    crp[::17] = "<5"
+    y = np.where((age > 50) & (town != "Lyon"), "yes", "no")
+    fit = pd.DataFrame({"pid": np.arange(1000, 1000 + n), "age": age, "town": town, "crp": crp,
+                        "outcome": y})
+    fit.to_csv(tmp_path / "fit.csv", index=False)
+    new = fit.drop(columns="outcome").astype(object).assign(extra="x")
+    new.loc[5, "town"] = new.loc[44, "town"] = "Paris"
+    new.loc[30, ["age", "town", "crp"]] = ["?", "NA", ""]
+    new.loc[50, "crp"] = ">90"
+    text = new.iloc[:60].to_csv(index=False) + new.iloc[60:].to_csv(index=False)
+    (tmp_path / "new.csv").write_text(text, encoding="utf-8")
+    return tmp_path / "fit.csv", tmp_path / "new.csv"
+
+
+def test_predict_reads_a_long_file_in_blocks_with_the_same_answers_and_notes(
+        tmp_path, capsys, monkeypatch):
+    fit, new = _long_files(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "outcome", "--positive", "yes", "--out", str(model),
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    said = {}
+    for rows in (100_000, 7):  # the whole file as one block, then 7 rows a block
+        monkeypatch.setattr("plx_core.data.BLOCK_ROWS", rows)
+        out = tmp_path / f"p{rows}.csv"
+        assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
+        said[rows] = capsys.readouterr()
+    assert (tmp_path / "p7.csv").read_bytes() == (tmp_path / "p100000.csv").read_bytes()
+    assert said[7].err == said[100000].err and said[7].out.replace("p7", "p100000") == \
+        said[100000].out
+    pred = pd.read_csv(tmp_path / "p7.csv", keep_default_na=False)
+    assert pred["row"].tolist() == list(range(1, 121)) and pred["pid"].iloc[-1] == 1119
+    assert pred["unseen"][5] == "town='Paris'"
+    err = said[7].err
+    assert "1 line(s) repeat the header (line 62" in err  # the file's own line numbers
+    assert "'<5' ×8, '>90' ×1" in err and "ignored: ['extra']" in err
+    assert "2 row(s) hold values the model never saw" in err and "town='Paris' ×2" in err
+    assert "(e.g. row 31)" in err  # the row of [0, 1], counted over every block
+
+
+def test_predict_in_blocks_names_a_bad_line_and_leaves_no_output(tmp_path, capsys, monkeypatch):
+    fit, new = _long_files(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "outcome", "--positive", "yes", "--out", str(model),
+                 "--no-progress"]) == 0
+    lines = new.read_text(encoding="utf-8").splitlines()
+    lines[100] += ",7"
+    new.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.setattr("plx_core.data.BLOCK_ROWS", 7)
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 2
+    assert_one_line_error(capsys.readouterr().err, "line 101 (data row 99): expected 5 fields")
+    assert not out.exists() and [p.name for p in tmp_path.iterdir() if ".tmp" in p.name] == []
+
+
+def test_predict_in_blocks_adds_the_note_column_when_a_late_row_fails(tmp_path, capsys,
+                                                                      monkeypatch):
+    from plx_core import cli
+
+    fit, new = _long_files(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "outcome", "--positive", "yes", "--out", str(model),
+                 "--no-progress"]) == 0
+    answers = cli.Model.answers
+
+    def failing(self, X):  # the LP fails on the file's 100th row, in the 15th block of 7
+        pred, read_as = answers(self, X)
+        at = np.flatnonzero(X.index.to_numpy() == 102)  # line 102: data row 100 (one repeat)
+        if len(at):
+            pred.loc[at, ["lower", "upper", "mean"]] = np.nan
+            pred.loc[at, "decision"] = ""
+            pred["note"] = np.where(np.isin(np.arange(len(pred)), at), "LP failed (test)", "")
+        return pred, read_as
+
+    monkeypatch.setattr(cli.Model, "answers", failing)
+    monkeypatch.setattr("plx_core.data.BLOCK_ROWS", 7)
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 0
+    pred = pd.read_csv(out, keep_default_na=False)
+    assert list(pred.columns)[-1] == "note" and len(pred) == 120
+    assert pred["note"].tolist() == ["LP failed (test)" if r == 100 else "" for r in range(1, 121)]
+    assert "1 row(s) could not be answered" in capsys.readouterr().err
