@@ -47,7 +47,8 @@ def peak_of(argv: list[str], code: Path = ROOT) -> tuple[float, float, float]:
            "OPENBLAS_NUM_THREADS": "1"}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+    # (not from the repository: `python -m` puts the working folder first on sys.path)
     _, _, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     err = proc.stderr.read() if proc.stderr else ""

@@ -157,8 +157,12 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               say: Callable[[str], None] = _note,
               memory_budget: int | str | None = None, threshold: float | None = None,
               decimal: str | None = None, progress: Callable[[float, str], None] | None = None,
-              case_column: str | None = None) -> Any:
+              case_column: str | None = None, date_parts: Sequence[str] | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
+
+    `date_parts` ("month", "weekday": `data.DATE_PARTS`) derives those parts of every date
+    column as columns of their own ("visit month" = "Dec"), kept in the model's schema and
+    derived at predict (`Schema.date_parts`).
 
     `case_column` names each row's case where a case has several rows (one a visit): no
     feature, and the model search's folds keep a case's rows together (`PLXClassifier.fit`'s
@@ -269,6 +273,18 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 f"--threshold is for a yes/no model, and the label {label!r} has "
                 f"{len(schema.classes)} classes {shown}: leave it out (the class whose KB gives "
                 "the highest mean answers), or pass --positive to fit one class against the rest")
+    if date_parts:
+        from .data import with_date_parts
+
+        try:
+            schema = with_date_parts(schema, frame, date_parts)
+        except DataError as e:
+            raise CLIError(f"--date-parts {','.join(date_parts)}: {e}") from None
+        for src in dict.fromkeys(s for s, _ in schema.date_parts.values()):
+            names = [n for n, (s, _) in schema.date_parts.items() if s == src]
+            say(f"column {src!r}: its {' and '.join(schema.date_parts[n][1] for n in names)} "
+                f"as column(s) of their own ({', '.join(map(repr, names))}), derived from its "
+                "dates at fit and at predict; the dates stay binned as a time line")
     told(0.04, f"reading the rows' values ({len(frame):,} rows × {len(schema.features)} features)")
     with _input(table.where):
         X, y = schema.apply(frame)
@@ -435,6 +451,8 @@ class Model:
         One home for `rows` and the Dask path (`distributed.predict_model_dask`)."""
         known = {*self.schema.features, self.schema.label, *self.schema.excluded}
         ignored = [str(c) for c in columns if c not in known]
+        columns = [*columns, *(n for n, (src, _) in self.schema.date_parts.items()
+                               if src in columns)]  # derived from a column the file has
         if ignored:
             say(f"{where}: {noun(len(ignored), 'column')} the model does not know, ignored: {ignored[:10]}"
                 + (f" and {len(ignored) - 10} more" if len(ignored) > 10 else ""))
@@ -686,7 +704,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
     model = fit_model(a.data, a.label, a.positive, a.kb, a.variant, a.max_len, a.random_state,
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
-                      decimal=a.decimal, progress=progress, case_column=a.case_column)
+                      decimal=a.decimal, progress=progress, case_column=a.case_column,
+                      date_parts=a.date_parts)
     from .modelfile import n_clauses
 
     fmt = choose_format(out, n_clauses(model))
@@ -1118,6 +1137,17 @@ def _threshold(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number in [0, 1), got {text!r}") from None
 
 
+def _date_parts(text: str) -> tuple[str, ...]:
+    from .data import DATE_PARTS
+
+    parts = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+    bad = [p for p in parts if p not in DATE_PARTS]
+    if bad or not parts:
+        raise argparse.ArgumentTypeError(f"{bad[0] if bad else text!r} is not a date part: give "
+                                         f"{', '.join(DATE_PARTS)} or both, comma-separated")
+    return parts
+
+
 def _decimal(text: str) -> str:
     from .data import DECIMAL_MARKS
 
@@ -1227,6 +1257,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the column naming each row's case where a case has several rows (one "
                         "a visit, a patient number): no feature, and the model search keeps "
                         "a case's rows on one side of its folds")
+    f.add_argument("--date-parts", metavar="PARTS", type=_date_parts, default=None,
+                   help="derive a column of each date column's month and/or weekday "
+                        "(month,weekday): a pattern that repeats each year or week, which the "
+                        "date's time line misses; kept in the model, derived at predict too")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "
                    "without it such rows are refused")

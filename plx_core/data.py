@@ -213,7 +213,7 @@ def read_table(
     return Table(frame, where, counts, lines, tuple(notes), delim)
 
 
-BLOCK_ROWS = 100_000
+BLOCK_ROWS = 25_000
 """Rows of one block of `read_blocks`: `plx predict` reads, answers and writes a long file this
 many rows at a time, so its memory does not grow with the file."""
 
@@ -1907,11 +1907,62 @@ def mixed_dates(s: pd.Series) -> str | None:
 
 
 #: What each format's note says it read.
-SEASON_HINT = ("; a season or weekday that matters needs a column of its own, "
-               "e.g. pd.to_datetime(s).dt.month_name()")
+SEASON_HINT = ("; a season or weekday that matters needs a column of its own: plx fit "
+               "--date-parts month,weekday, or e.g. pd.to_datetime(s).dt.month_name()")
 """Said with every date column binned as a time line: its bins are spans of time, so a
 pattern that repeats each year or week (unseen21's season_dates: winter, weekends) is out of
 its reach, and plx fitted 'everything positive' there."""
+
+DATE_PARTS = {"month": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                         "Nov", "Dec"),
+              "weekday": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
+"""The parts of a date a column of its own can hold (`plx fit --date-parts`), each with its
+values in order: a pattern that repeats each year or week, which a time line's spans miss."""
+
+
+def date_part(days: np.ndarray, part: str) -> np.ndarray:
+    """The `DATE_PARTS` value (month "Dec", weekday "Mon") of each date given as days since
+    1970-01-01 (a date column's numbers, `Binning.numbers`); NaN where missing."""
+    out = np.full(len(days), np.nan, dtype=object)
+    ok = np.isfinite(days)
+    d = np.floor(days[ok]).astype("datetime64[D]")
+    if part == "month":
+        at = d.astype("datetime64[M]").astype(np.int64) % 12
+    else:  # 1970-01-01 was a Thursday
+        at = (d.astype(np.int64) + 3) % 7
+    out[ok] = np.asarray(DATE_PARTS[part], dtype=object)[at]
+    return out
+
+
+def with_date_parts(schema: Schema, frame: pd.DataFrame, parts: Sequence[str]) -> Schema:
+    """`schema` with a column of each of `parts` (`DATE_PARTS`) of every date column it bins
+    as a time line ("visit month": "Jan" … "Dec"), derived from that column by `Schema.apply`
+    at fit and at predict (`Schema.date_parts`); a name the table already has is refused."""
+    dates = [f for f in schema.features if f in schema.bins
+             and is_date_format(schema.bins[f].number_format)]
+    unknown = [p for p in parts if p not in DATE_PARTS]
+    if unknown:
+        raise DataError(f"date part {unknown[0]!r} is none of {list(DATE_PARTS)}")
+    if not dates:
+        raise DataError("no column is read as dates, so no month or weekday can be derived "
+                        f"(columns read: {list(schema.features)[:10]})")
+    features, kinds, categories = list(schema.features), dict(schema.kinds), dict(schema.categories)
+    derived = dict(schema.date_parts)
+    for f in dates:
+        days = schema.bins[f].numbers(frame[f])
+        for p in parts:
+            name = f"{f} {p}"
+            if name in frame.columns or name in features:
+                raise DataError(f"the {p} of column {f!r} would be column {name!r}, which the "
+                                "table already has: rename that column")
+            seen = set(date_part(days, p)[np.isfinite(days)].tolist())
+            features.append(name)
+            kinds[name] = "categorical"
+            categories[name] = tuple(v for v in DATE_PARTS[p] if v in seen)
+            derived[name] = (f, p)
+    return dataclasses.replace(schema, features=tuple(features), kinds=kinds,
+                               categories=categories, date_parts=derived)
+
 
 NUMBER_FORMAT_WORDS = {
     "percent": "percentages (12% → 12)",
@@ -2386,6 +2437,15 @@ class Schema:
     categories: dict[str, tuple[str, ...]] = field(default_factory=dict)
     label_map: dict[str, str] | None = None
     grouped: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    date_parts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Features derived from a date column: name → (that column, its `DATE_PARTS` part)."""
+
+    def derived(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """`frame` with the `date_parts` features derived from their date columns (those it
+        holds), as at fit: the same reading of the dates, the same names."""
+        new = {name: date_part(self.bins[src].numbers(frame[src]), part)
+               for name, (src, part) in self.date_parts.items() if src in frame.columns}
+        return frame.assign(**new) if new else frame
 
     def apply(self, frame: pd.DataFrame, label: bool = True) -> tuple[pd.DataFrame, pd.Series | None]:
         """Transform rows (the training table or new ones): features as strings/NaN in schema
@@ -2394,6 +2454,7 @@ class Schema:
 
         Numbers outside the fitted range fall into the open end bins; unseen categories are kept
         as they are (the engine reports them)."""
+        frame = self.derived(frame)
         absent = [f for f in self.features if f not in frame.columns]
         if absent:
             twins = column_twins(absent, [c for c in frame.columns if c not in self.features])
@@ -2492,6 +2553,8 @@ class Schema:
             "categories": {k: list(v) for k, v in self.categories.items()},
             "label_map": None if self.label_map is None else dict(self.label_map),
             "grouped": {k: list(v) for k, v in self.grouped.items()},
+            **({"date_parts": {k: list(v) for k, v in self.date_parts.items()}}
+               if self.date_parts else {}),  # (a model without them reads as before)
         }
 
     @classmethod
@@ -2506,6 +2569,7 @@ class Schema:
             categories={k: tuple(v) for k, v in d.get("categories", {}).items()},
             label_map=None if d.get("label_map") is None else dict(d["label_map"]),
             grouped={k: tuple(v) for k, v in d.get("grouped", {}).items()},
+            date_parts={k: (v[0], v[1]) for k, v in d.get("date_parts", {}).items()},
         )
 
 
@@ -2535,6 +2599,14 @@ def _check_schema_dict(d: Any) -> None:
         raise bad("positive", "a string or null", d["positive"])
     strs("features", d["features"])
     feats = d["features"]
+    parts = d.get("date_parts", {})
+    if not isinstance(parts, dict):
+        raise bad("date_parts", "an object", parts)
+    for name, v in parts.items():
+        if name not in feats or not isinstance(v, list) or len(v) != 2 or v[0] not in feats \
+                or v[1] not in DATE_PARTS or not isinstance(d.get("bins", {}).get(v[0]), dict):
+            raise bad(f"date_parts.{name}", "[a binned date feature, one of "
+                      f"{list(DATE_PARTS)}] naming a feature", v)
     if not feats:
         raise DataError("schema field 'features' is empty")
     dup = sorted({f for f in feats if feats.count(f) > 1})

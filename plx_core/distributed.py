@@ -329,9 +329,10 @@ def _sum_counts(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
 
 
 def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, max_bins: int
-                      ) -> tuple[Any, dict[str, str | None]]:
-    """The `Discretizer` the in-memory fit would fit on this table's rows, and the in-memory
-    leave-out reason (`data.excess_levels`; None: kept) of each column it bins. Numeric and
+                      ) -> tuple[Any, dict[str, str | None], dict[str, tuple[pd.Series, np.ndarray]]]:
+    """The `Discretizer` the in-memory fit would fit on this table's rows, the in-memory
+    leave-out reason (`data.excess_levels`; None: kept) of each column it bins, and each
+    numeric or date column rebuilt as (its present values sorted, their labels). Numeric and
     date columns are gathered as (value, label) counts, summed over the partitions, and
     each is rebuilt on the client one column at a time (sorted values, repeated by their
     counts: cut points depend on neither order nor partitions), so the same
@@ -368,7 +369,7 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     disc.feature_names_in_ = np.array(features, dtype=object)
     disc.binnings_ = {c: binned[c] for c in features if c in binned}
     disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}
-    return disc, levels
+    return disc, levels, rebuilt
 
 
 def _keyed_columns(part: pd.DataFrame, numeric: list[str], label: str, classes: np.ndarray
@@ -459,7 +460,15 @@ def _category_levels(ddf: Any, label: str, features: list[str],
     `PLXClassifier._leave_out` decides and says them in memory: a column of more than
     `max_categories` levels is rebuilt on the client from its value counts summed over the
     partitions (the reasons depend on the values and their counts, not on row order)."""
-    from .data import as_strings, excess_levels, free_text, grouped_said, many_levels, mixed_dates
+    from .data import (
+        as_strings,
+        excess_levels,
+        free_text,
+        grouped_said,
+        many_levels,
+        mixed_dates,
+        text_binned,
+    )
     from .estimator import convert_hint
 
     dask, _, _ = _dask()
@@ -486,6 +495,9 @@ def _category_levels(ddf: Any, label: str, features: list[str],
             levels[f] += convert_hint(values, strs)
         elif (mixed := mixed_dates(strs)) is not None:  # never silently categories
             say_note(f"column {f!r} is used as categories: {mixed}", stacklevel=4)
+        elif text_binned(values):  # nor numbers written as text
+            say_note(f"column {f!r} is used as categories:"
+                     + convert_hint(values, strs).removeprefix(" —"), stacklevel=4)
     for f in features:
         if f not in levels:
             levels[f] = bin_levels[f] if f in bin_levels else excess_levels(
@@ -502,7 +514,7 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     leave-one-out leaves out together, as `PLXClassifier.fit(X, y, groups)` does. Predicts
     and explains like the in-memory fit on the same rows (in the same order)."""
     from . import variants as V
-    from .data import case_ids, columns_left_out, uninformative
+    from .data import case_ids, columns_left_out, twin_said, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import default_positive, unknown_positive
     from .estimator import PLXClassifier, warn_grouped, warn_left_out
@@ -525,8 +537,9 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
         ddf = ddf.drop(columns=[groups])
     # numbers and dates binned as the in-memory fit bins them (same cut points), then the
     # table is read through the bins: its domains are the bin labels
-    disc, bin_levels = _discretizer_dask(ddf, label, [str(c) for c in ddf.columns if c != label],
-                                         clf.discretize, clf.max_bins)
+    raw = ddf  # the table as given: the notes are about its columns
+    disc, bin_levels, rebuilt = _discretizer_dask(
+        ddf, label, [str(c) for c in ddf.columns if c != label], clf.discretize, clf.max_bins)
     if disc.binnings_:
         meta = ddf._meta.astype({c: object for c in disc.binnings_})
         ddf = ddf.map_partitions(disc.transform, meta=meta)
@@ -539,18 +552,27 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
         meta = ddf._meta.astype({c: object for c in grouped})
         ddf = ddf.map_partitions(disc.transform, meta=meta)
         features, domains, classes, n, present = _table_stats(ddf, label)
-    excluded = columns_left_out(levels, {
-        f: uninformative(pd.Series(list(domains[f]), dtype=object))
+    excluded = columns_left_out(levels, {  # one value and empty cells: a flag, as in memory
+        f: uninformative(pd.Series(list(domains[f]) if len(domains[f]) != 1 else
+                                   [domains[f][0]] * present[f] + [None] * (n - present[f]),
+                                   dtype=object))
         for f in features if levels[f] is None})
     if len(excluded) == len(features):
         raise DataError(f"every feature column is left out: {excluded}")
+    kept = [f for f in features if f not in excluded]
+    if len(classes) != 2:
+        raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}"
+                        + _strays_said(raw, label))
+    columns = _columns_rebuilt(raw, label, kept, rebuilt, present, n)
+    _column_notes(columns, kept, levels, disc, classes)
     warn_left_out(excluded)
     clf.grouped_ = {f: grouped_words[f] for f in grouped if f not in excluded}
     warn_grouped(clf.grouped_)
-    kept = [f for f in features if f not in excluded]
+    _copy_notes(columns, kept)
+    del columns
+    for a, b, how in _twins_dask(raw, kept, n):  # one measure twice: said, as in memory
+        say_note(twin_said(a, b, how), stacklevel=2)
     stats = (kept, {f: domains[f] for f in kept}, classes, n)
-    if len(classes) != 2:
-        raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}")
     pos = value_str(clf.positive) if clf.positive is not None else default_positive(classes)
     if pos is None:
         raise DataError(f"y has the classes {classes}: pass positive= to say which one POS stands "
@@ -614,6 +636,188 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     clf.feature_names_in_ = np.array(features, dtype=object)
     clf.excluded_ = excluded
     return clf
+
+
+def _label_counts(part: pd.DataFrame, label: str) -> pd.Series:
+    return part[label].map(value_str).value_counts(sort=False)
+
+
+def _label_rows(part: pd.DataFrame, label: str, values: list[str], lo: int) -> pd.DataFrame:
+    at = np.flatnonzero(part[label].map(value_str).isin(values).to_numpy())
+    return pd.DataFrame({"value": part[label].map(value_str).to_numpy()[at], "row": at + lo})
+
+
+def _strays_said(ddf: Any, label: str) -> str:
+    """"; " and the in-memory fit's stray-label note (`encoding.stray_said`: 'yse' in 2 rows
+    beside 'yes' and 'no'), the label counted and the rare classes' rows found on the
+    cluster; "" when none."""
+    from .encoding import stray_said, stray_values
+
+    dask, _, _ = _dask()
+    counts = _tree(dask, [dask.delayed(_label_counts)(p, label) for p in ddf.to_delayed()],
+                   lambda a, b: a.add(b, fill_value=0)).compute()
+    counts = {str(v): int(k) for v, k in counts.items()}
+    if not (small := stray_values(counts)):
+        return ""
+    rows = pd.concat(dask.compute(*[dask.delayed(_label_rows)(p, label, small, lo)
+                                    for p, lo, _ in _spans(ddf)]))
+    return "; " + stray_said(counts, {v: sorted(rows.loc[rows["value"] == v, "row"].tolist())
+                                      for v in small})
+
+
+def _columns_rebuilt(ddf: Any, label: str, kept: list[str],
+                     rebuilt: dict[str, tuple[pd.Series, np.ndarray]], present: dict[str, int],
+                     n: int) -> _Rebuilt:
+    """Each kept column of a Dask table as (its cells, the label as text), rebuilt on the
+    client from its (value, label) counts summed over the partitions (numbers and dates as
+    `_discretizer_dask` rebuilt them; its empty cells last): what the in-memory fit's notes
+    on a column read (values, counts and their classes, not the rows' order)."""
+    dask, _, _ = _dask()
+    rest = [f for f in kept if f not in rebuilt]
+    parts = ddf.to_delayed()
+    counts = dask.compute(*[_tree(dask, [dask.delayed(_value_counts)(p, f, label)
+                                         for p in parts], _sum_counts) for f in rest])
+    return _Rebuilt(ddf, label, rebuilt, dict(zip(rest, counts)), present, n)
+
+
+class _Rebuilt:
+    """A Dask table's columns rebuilt one at a time (`_columns_rebuilt`): `columns[f]` is
+    (its cells, the label as text), made when asked and not kept."""
+
+    def __init__(self, ddf, label, rebuilt, counts, present, n):
+        self.ddf, self.label, self.rebuilt, self.counts = ddf, label, rebuilt, counts
+        self.present, self.n = present, n
+
+    def __getitem__(self, f: str) -> tuple[pd.Series, pd.Series]:
+        ddf, label, rebuilt, present, n = self.ddf, self.label, self.rebuilt, self.present, self.n
+        if f in rebuilt:
+            values, y = rebuilt[f]
+        else:
+            cnt = self.counts[f]
+            k = cnt["n"].to_numpy(dtype=np.int64)
+            dtype = ddf[f].dtype
+            values = pd.Series(np.repeat(cnt[f].to_numpy(dtype=object), k), name=f,
+                               dtype=dtype if isinstance(dtype, np.dtype) else object)
+            y = np.repeat(cnt[label].to_numpy(dtype=object), k)
+        empty = n - int(present[f])
+        cells = values.reset_index(drop=True)
+        if empty:
+            cells = pd.concat([cells, pd.Series([np.nan] * empty, dtype=object)],
+                              ignore_index=True)
+            if values.dtype.kind in "iuf":  # numbers with empty cells: floats, as pandas holds them
+                cells = cells.astype(float)
+        labels = pd.Series(np.concatenate([np.asarray(y, dtype=object),
+                                           np.full(empty, y[0] if len(y) else "", dtype=object)]),
+                           dtype=object)
+        return cells, labels
+
+
+def _column_notes(columns: _Rebuilt, kept: list[str],
+                  levels: dict[str, str | None], disc: Any, classes: list[str]) -> None:
+    """The in-memory fit's notes on how a kept column is read (`PLXClassifier._leave_out`:
+    numbers or dates kept as categories, a column of one value and empty cells; `plx fit`'s
+    whole numbers of a few levels), said from the columns as rebuilt (`_columns_rebuilt`)."""
+    from . import wording
+    from .data import as_strings, flag_column, mixed_dates, text_binned, whole_levels
+    from .estimator import convert_hint
+
+    for f in kept:
+        cells = columns[f][0]
+        if f in disc.binnings_ or len(pd.unique(cells.dropna())) > 10:
+            continue  # binned, or said with the wide columns (`_category_levels`)
+        strs = as_strings(cells)
+        if (mixed := mixed_dates(strs)) is not None:
+            say_note(f"column {f!r} is used as categories: {mixed}", stacklevel=3)
+        elif text_binned(cells):
+            say_note(f"column {f!r} is used as categories:"
+                     + convert_hint(cells, strs).removeprefix(" —"), stacklevel=3)
+        elif (few := whole_levels(cells)) is not None:
+            say_note(f"column {f!r} is used as categories: {wording.whole_levels_said(*few)}",
+                     stacklevel=3)
+    for f in kept:
+        if f not in disc.binnings_ and (how := flag_column(columns[f][0])):
+            say_note(f"column {f!r}: {how}", stacklevel=3)
+
+
+def _copy_notes(columns: _Rebuilt, kept: list[str]) -> None:
+    """The in-memory fit's notes on a column that copies the label (`data.label_copy`) or
+    writes a value more than one way (`data.spelling_variants`), from the rebuilt columns."""
+    from .data import label_copy, label_texts, spelling_variants
+
+    for f in kept:
+        cells, labels = columns[f]
+        if (why := label_copy(cells, labels, label_texts(labels))) is not None:
+            say_note(f"column {f!r}: {why}", stacklevel=3)
+        if (how := spelling_variants(cells)) is not None:
+            say_note(f"column {f!r} {how}", stacklevel=3)
+
+
+def _pairs(part: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """One partition's rows per (value of `a`, value of `b`), missing cells as a value."""
+    both = pd.DataFrame({"a": part[a].map(value_str).where(part[a].notna(), "\x00"),
+                         "b": part[b].map(value_str).where(part[b].notna(), "\x00")})
+    return both.groupby(["a", "b"], sort=False).size().rename("n").reset_index()
+
+
+def _joint_counts(part: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, pd.Series]:
+    both = part[[a, b]].dropna()
+    return both[a].value_counts(sort=False), both[b].value_counts(sort=False)
+
+
+def _add_counts(x: tuple, y: tuple) -> tuple:
+    return tuple(p.add(q, fill_value=0) for p, q in zip(x, y))
+
+
+def _rank_sums(part: pd.DataFrame, a: str, b: str, ranks: tuple[pd.Series, pd.Series]
+               ) -> np.ndarray:
+    both = part[[a, b]].dropna()
+    ra, rb = (both[c].map(r).to_numpy(dtype=float) for c, r in zip((a, b), ranks))
+    return np.array([len(ra), ra.sum(), rb.sum(), (ra * ra).sum(), (rb * rb).sum(),
+                     (ra * rb).sum()])
+
+
+def _average_ranks(counts: pd.Series) -> pd.Series:
+    """Each value's average rank among the rows counted (pandas' `rank()`, ties averaged)."""
+    counts = counts.sort_index()
+    k = counts.to_numpy(dtype=float)
+    return pd.Series(np.cumsum(k) - k + (k + 1) / 2, index=counts.index)
+
+
+def _twins_dask(ddf: Any, kept: list[str], n: int, sample: int = 2000
+                ) -> list[tuple[str, str, str]]:
+    """`data.twin_columns` of a Dask table: candidates from a seeded sample of `sample` rows
+    (as in memory), each confirmed on every row on the cluster — a copy by its distinct
+    (value, value) pairs, numbers in order by their exact rank correlation (average ranks
+    from the value counts, then sums per partition)."""
+    from .data import TWIN_RANK, TWIN_ROWS, twin_columns
+
+    dask, _, _ = _dask()
+    pick = np.sort(np.random.default_rng(0).choice(n, min(n, sample), replace=False))
+    candidates = twin_columns(_rows(ddf, pick)[kept].reset_index(drop=True), sample)
+    parts = ddf.to_delayed()
+    out = []
+    for a, b, how in candidates:
+        if how == "one to one":
+            pairs = _tree(dask, [dask.delayed(_pairs)(p, a, b) for p in parts], _sum_counts
+                          ).compute()
+            one = (pairs["a"].nunique() == len(pairs) == pairs["b"].nunique()
+                   and ((pairs["a"] == "\x00") == (pairs["b"] == "\x00")).all())
+            if one:
+                out.append((a, b, how))
+            continue
+        counts = _tree(dask, [dask.delayed(_joint_counts)(p, a, b) for p in parts],
+                       _add_counts).compute()
+        ranks = tuple(_average_ranks(c) for c in counts)
+        m, sa, sb, saa, sbb, sab = _tree(dask, [dask.delayed(_rank_sums)(p, a, b, ranks)
+                                                for p in parts], np.add).compute()
+        if m < TWIN_ROWS:
+            continue
+        cov, va, vb = sab - sa * sb / m, saa - sa * sa / m, sbb - sb * sb / m
+        rho = cov / np.sqrt(va * vb) if va > 0 and vb > 0 else 0.0
+        if abs(rho) >= TWIN_RANK:
+            out.append((a, b, f"in {'the same' if rho > 0 else 'reverse'} order (rank "
+                              f"correlation {rho:.4f})"))
+    return out
 
 
 def _cases_differ(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> bool:

@@ -89,21 +89,29 @@ def stray_classes(labels: Any) -> dict[str, np.ndarray]:
     of its own beside one common one is a question, not a slip)."""
     strs = np.asarray(labels, dtype=object).astype(str)
     values, inverse, counts = np.unique(strs, return_inverse=True, return_counts=True)
-    small = (counts <= STRAY_ROWS) & (counts * 100 <= len(strs))
-    if not small.any() or (~small).sum() < 2:
-        return {}
-    return {str(values[k]): np.flatnonzero(inverse == k) for k in np.flatnonzero(small)}
+    small = stray_values(dict(zip(values.tolist(), counts.tolist())))
+    return {v: np.flatnonzero(inverse == k) for k, v in enumerate(values.tolist()) if v in small}
+
+
+def stray_values(counts: Mapping[str, int]) -> list[str]:
+    """`stray_classes` from the label's rows per class (a Dask table's, counted on the
+    cluster): the rare classes, in the order of `counts`."""
+    n = sum(counts.values())
+    small = [v for v, k in counts.items() if k <= STRAY_ROWS and k * 100 <= n]
+    return small if small and len(counts) - len(small) >= 2 else []
 
 
 def stray_said(labels: Any, strays: Mapping[str, Sequence[Any]], where: str = "row") -> str:
-    """What `stray_classes` found, in words: the rare classes, then each one's rows (`where`
+    """What `stray_classes` found, in words (`labels`: the label, or its rows per class): the
+    rare classes, then each one's rows (`where`
     names them: 'row' for a frame's index, 'line' for a file's lines) and the common class it
     looks like, and what to do. `strays` maps each class to the row names shown; a common class
     of about the same length and half its letters in order is named ('yse' like 'yes'). The
     words before the first ': ' do not depend on how rows are named (notes are said once by them)."""
     import difflib
 
-    counts = Counter(np.asarray(labels, dtype=object).astype(str).tolist())
+    counts = Counter(labels if isinstance(labels, Mapping) else
+                     np.asarray(labels, dtype=object).astype(str).tolist())
     common = [c for c, _ in counts.most_common() if c not in strays]
     parts = []
     for v, rows in strays.items():

@@ -2240,3 +2240,54 @@ def test_predict_in_blocks_adds_the_note_column_when_a_late_row_fails(tmp_path, 
     assert list(pred.columns)[-1] == "note" and len(pred) == 120
     assert pred["note"].tolist() == ["LP failed (test)" if r == 100 else "" for r in range(1, 121)]
     assert "1 row(s) could not be answered" in capsys.readouterr().err
+
+
+def _season_files(tmp_path):
+    """Visits over six years whose label is winter (Dec, Jan, Feb), dates as 31/12/2022, and
+    a visit every third day of the fourth year to predict."""
+    rng = np.random.default_rng(2)
+    days = pd.Timestamp("2017-01-01") + pd.to_timedelta(rng.integers(0, 6 * 365, 900), unit="D")
+    y = np.where(days.month.isin([12, 1, 2]) ^ (rng.random(900) < 0.05), "flu", "none")
+    pd.DataFrame({"visit": days.strftime("%d/%m/%Y"), "age": rng.integers(20, 80, 900),
+                  "dx": y}).to_csv(tmp_path / "fit.csv", index=False)
+    later = pd.Timestamp("2020-01-01") + pd.to_timedelta(np.arange(0, 365, 3), unit="D")
+    pd.DataFrame({"visit": later.strftime("%d/%m/%Y"), "age": 50}).to_csv(tmp_path / "new.csv",
+                                                                          index=False)
+    return tmp_path / "fit.csv", tmp_path / "new.csv", later.month.isin([12, 1, 2])
+
+
+def test_date_parts_learn_a_month_driven_label_and_explain_it_by_month(tmp_path, capsys):
+    fit, new, winter = _season_files(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts", "month",
+                 "--out", str(model), "--no-progress"]) == 0
+    assert "column 'visit': its month as column(s) of their own ('visit month')" in \
+        capsys.readouterr().err
+    schema = json.loads(model.read_text())["schema"]
+    assert schema["date_parts"] == {"visit month": ["visit", "month"]}
+    assert main(["predict", str(model), str(new), "--out", str(tmp_path / "p.csv")]) == 0
+    pred = pd.read_csv(tmp_path / "p.csv")
+    assert ((pred["decision"] == "flu") == winter).mean() >= 0.95  # a time line alone: ~0.5
+    assert main(["explain", str(model), str(new), "--k", "1", "--out", str(tmp_path / "e.csv")]) == 0
+    ex = pd.read_csv(tmp_path / "e.csv")
+    said = set(ex["features"][winter])  # in the file's words: its column, the month
+    assert said == {'"visit month"=Dec', '"visit month"=Jan', '"visit month"=Feb'}
+
+
+def test_date_parts_are_refused_in_one_line_without_a_date_or_with_a_taken_name(tmp_path,
+                                                                              capsys):
+    fit, _, _ = _season_files(tmp_path)
+    out = str(tmp_path / "m.json")
+    assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts",
+                 "season", "--out", out]) == 2
+    assert "'season' is not a date part: give month, weekday or both" in capsys.readouterr().err
+    pd.read_csv(fit).drop(columns="visit").to_csv(tmp_path / "nodate.csv", index=False)
+    assert main(["fit", str(tmp_path / "nodate.csv"), "--label", "dx", "--positive", "flu",
+                 "--date-parts", "month", "--out", out]) == 2
+    assert_one_line_error(capsys.readouterr().err, "--date-parts month: no column is read as "
+                                                   "dates")
+    pd.read_csv(fit).assign(**{"visit weekday": "x"}).to_csv(tmp_path / "taken.csv", index=False)
+    assert main(["fit", str(tmp_path / "taken.csv"), "--label", "dx", "--positive", "flu",
+                 "--date-parts", "weekday", "--out", out]) == 2
+    assert_one_line_error(capsys.readouterr().err, "would be column 'visit weekday', which the "
+                                                   "table already has")

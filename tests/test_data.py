@@ -1834,3 +1834,23 @@ def test_rows_copied_from_a_few_records_are_said_when_measurements_repeat():
     cats = pd.DataFrame({"g": rng.choice(list("xy"), 200), "h": rng.choice(list("uv"), 200)})
     assert copied_rows(cats) is None
     assert copied_rows(pd.concat([rec, rec.iloc[:10]], ignore_index=True)) is None  # 10 of 70
+
+
+def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip():
+    from plx_core.data import Schema, date_part, infer_schema, with_date_parts
+
+    days = np.array([0.0, 31.5, np.nan, 19722.0])  # 1970-01-01 (a Thursday), 1970-02-01, 2023-12-31
+    assert date_part(days, "month").tolist()[:2] == ["Jan", "Feb"]
+    assert date_part(days, "weekday")[[0, 1, 3]].tolist() == ["Thu", "Sun", "Sun"]
+    assert date_part(days, "month")[3] == "Dec" and pd.isna(date_part(days, "month")[2])
+    frame = pd.DataFrame({"visit": ["31/12/2023", "01/06/2024", None, "15/01/2024"] * 5,
+                          "y": ["a", "b", "a", "b"] * 5})
+    schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["month"])
+    assert schema.categories["visit month"] == ("Jan", "Jun", "Dec")
+    back = Schema.from_dict(json.loads(json.dumps(schema.to_dict())))
+    X, _ = back.apply(pd.DataFrame({"visit": ["24/12/2025", "", "03/03/2020"]}), label=False)
+    assert X["visit month"].tolist()[::2] == ["Dec", "Mar"] and pd.isna(X["visit month"][1])
+    doc = schema.to_dict()
+    doc["date_parts"] = {"visit month": ["visit", "season"]}
+    with pytest.raises(DataError, match="schema field 'date_parts.visit month' must be"):
+        Schema.from_dict(doc)

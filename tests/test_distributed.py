@@ -650,3 +650,44 @@ def test_cli_predict_on_the_cluster_takes_and_says_the_columns_as_in_memory(clie
                  "--out", str(dist)]) == 0
     assert [ln for ln in capsys.readouterr().err.splitlines() if "the model" in ln] == said
     pd.testing.assert_frame_equal(pd.read_csv(plain), pd.read_csv(dist))
+
+
+def notes_table(n=1200, seed=4):
+    """A table holding what the in-memory fit says a note of: a weight in kg and in lb (one
+    measure twice), a copy of a code under a new name, a box ticked 'x' or left empty, a
+    value written two ways ('Yes' / 'yes '), a score of 5 whole levels, a column that pairs
+    one to one with the label."""
+    rng = np.random.default_rng(seed)
+    kg = rng.normal(75, 12, n).round(1)
+    code = rng.choice(["A", "B", "C"], n)
+    y = np.where((kg > 80) ^ (code == "B") ^ (rng.random(n) < 0.1), "sick", "well")
+    X = pd.DataFrame({"kg": kg, "lb": (kg * 2.2046).round(1), "code": code,
+                      "code_copy": pd.Series(code).map({"A": "a1", "B": "b1", "C": "c1"}),
+                      "ticked": np.where(rng.random(n) < 0.3, "x", None),
+                      "smoker": rng.choice(["Yes", "yes ", "no"], n),
+                      "score": rng.integers(1, 6, n),
+                      "status": np.where(y == "sick", "S", "W")})
+    return X, pd.Series(y, name="label")
+
+
+def test_the_cluster_fit_says_the_notes_of_the_in_memory_fit(client):
+    from plx_core.notes import collected
+
+    X, y = notes_table()
+    with collected() as mem:
+        PLXClassifier(positive="sick", variant="tuned").fit(X, y)
+    with collected() as dask:
+        D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label", positive="sick")
+    about = [m for m in mem if m.startswith(("column 'lb'", "column 'code_copy'",
+                                              "column 'ticked'", "column 'smoker'",
+                                              "column 'status'"))]
+    assert len(about) >= 5 and all(m in dask for m in about), (mem, dask)
+    assert any("'score' is used as categories: " in m and "5 whole numbers" in m for m in dask)
+
+
+def test_the_cluster_fit_names_a_stray_label_as_the_in_memory_fit(client):
+    X, y = table(600)
+    y = y.copy()
+    y.iloc[[7, 300]] = "yse"
+    with pytest.raises(DataError, match=r"needs a binary label.*'yse' in row 7, 300 \(like 'yes'\)"):
+        D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label", positive="yes")
