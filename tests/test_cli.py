@@ -458,10 +458,10 @@ def test_explain_k_is_checked_before_the_work(k, model, queries, tmp_path, capsy
 def test_a_bug_is_exit_1_with_a_short_message(model, queries, tmp_path, capsys, monkeypatch):
     import plx_core.cli as cli
 
-    def broken(self, X, say=None):
+    def broken(self, X):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli.Model, "predict", broken)
+    monkeypatch.setattr(cli.Model, "answers", broken)
     code, _, err = run(["predict", model, queries, "--out", tmp_path / "p.csv"], capsys)
     assert code == 1 and "Traceback" not in err
     assert "internal error: ZeroDivisionError" in err and "bug in plx" in err

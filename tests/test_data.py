@@ -1843,12 +1843,13 @@ def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip()
     assert date_part(days, "month").tolist()[:2] == ["Jan", "Feb"]
     assert date_part(days, "weekday")[[0, 1, 3]].tolist() == ["Thu", "Sun", "Sun"]
     assert date_part(days, "month")[3] == "Dec" and pd.isna(date_part(days, "month")[2])
-    frame = pd.DataFrame({"visit": ["31/12/2023", "01/06/2024", None, "15/01/2024"] * 5,
-                          "y": ["a", "b", "a", "b"] * 5})
+    days = pd.Timestamp("2023-12-01") + pd.to_timedelta(np.arange(0, 200, 5), unit="D")
+    frame = pd.DataFrame({"visit": days.strftime("%d/%m/%Y"), "y": ["a", "b"] * 20})
+    frame.loc[3, "visit"] = None
     schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["month"])
-    assert schema.categories["visit month"] == ("Jan", "Jun", "Dec")
+    assert schema.categories["visit month"] == ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Dec")
     back = Schema.from_dict(json.loads(json.dumps(schema.to_dict())))
-    X, _ = back.apply(pd.DataFrame({"visit": ["24/12/2025", "", "03/03/2020"]}), label=False)
+    X, _ = back.apply(pd.DataFrame({"visit": ["24/12/2025", None, "03/03/2020"]}), label=False)
     assert X["visit month"].tolist()[::2] == ["Dec", "Mar"] and pd.isna(X["visit month"][1])
     doc = schema.to_dict()
     doc["date_parts"] = {"visit month": ["visit", "season"]}
