@@ -844,7 +844,12 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
     from .export import atomic_path, safe_frame
     from .query import UnansweredRows, merge_read_as, read_as_note, uninformed_note
 
-    keep = [*model.schema.features, *id_columns(model.schema.excluded)]
+    def keep(columns: list[str]) -> list[str]:  # a feature lacking: every column, to name its twin
+        wanted = [*model.schema.features, *id_columns(model.schema.excluded)]
+        derived = set(model.schema.date_parts)
+        return columns if any(f not in columns and f not in derived
+                              for f in model.schema.features) else wanted
+
     blocks = read_blocks(_existing(path), keep=keep, rows=rows or BLOCK_ROWS,
                          missing=MISSING_MARKERS if missing is None else missing,
                          encoding=encoding)

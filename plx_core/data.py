@@ -243,11 +243,11 @@ class Blocks:
                      self.delimiter)
 
 
-def read_blocks(path: str | Path, *, keep: Sequence[str] | None = None, rows: int = BLOCK_ROWS,
+def read_blocks(path: str | Path, *, keep: Any = None, rows: int = BLOCK_ROWS,
                 missing: Sequence[str] = MISSING_MARKERS, encoding: str = "utf-8",
                 max_bytes: int = MAX_BYTES, max_cols: int = MAX_COLS) -> Blocks:
     """The CSV file at `path` read `rows` rows at a time, each block's frame holding only the
-    columns in `keep` (all when None), parsed and checked as `read_table` does (`_Records`,
+    columns in `keep` (all when None; a function of the file's columns: the names to keep), parsed and checked as `read_table` does (`_Records`,
     `_cells`: the same cells, lines, markers and messages) but without the row and byte caps,
     as memory no longer grows with the file. A file that is not plain text in one pass
     (Parquet, compressed, UTF-16, CR line ends, a 'sep=' line, a byte order mark before
@@ -265,8 +265,10 @@ def read_blocks(path: str | Path, *, keep: Sequence[str] | None = None, rows: in
     if whole:
         table = read_table(path, missing=missing, encoding=encoding, max_bytes=max_bytes,
                            max_cols=max_cols)
-        frame = table.frame if keep is None else table.frame[
-            [c for c in table.frame.columns if c in set(keep)]]
+        wanted = None if keep is None else set(
+            keep(list(table.frame.columns)) if callable(keep) else keep)
+        frame = table.frame if wanted is None else table.frame[
+            [c for c in table.frame.columns if c in wanted]]
         out = Blocks(table.where, table.delimiter, [dataclasses.replace(table, frame=frame)],
                      list(table.frame.columns), list(table.notes), table.missing)
         return out
@@ -315,7 +317,8 @@ def _blocks(fh, out: Blocks, keep, rows, missing, max_cols, encoding, path):
                 for m, n in by.items():
                     total[m] = total.get(m, 0) + n
             if keep is not None:
-                frame = frame[[c for c in frame.columns if c in set(keep)]]
+                wanted = set(keep(records.columns) if callable(keep) else keep)
+                frame = frame[[c for c in frame.columns if c in wanted]]
             return Table(frame.set_axis(pd.Index(at.tolist(), dtype=object, name="line")),
                          out.where, counts, at, (), out.delimiter)
 
