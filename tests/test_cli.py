@@ -2192,7 +2192,7 @@ def test_predict_reads_a_long_file_in_blocks_with_the_same_answers_and_notes(
     assert pred["row"].tolist() == list(range(1, 121)) and pred["pid"].iloc[-1] == 1119
     assert pred["unseen"][5] == "town='Paris'"
     err = said[7].err
-    assert "1 line(s) repeat the header (line 62" in err  # the file's own line numbers
+    assert "1 line repeats the header (line 62" in err  # the file's own line numbers
     assert "'<5' ×8, '>90' ×1" in err and "ignored: ['extra']" in err
     assert "2 row(s) hold values the model never saw" in err and "town='Paris' ×2" in err
     assert "(e.g. row 31)" in err  # the row of [0, 1], counted over every block
