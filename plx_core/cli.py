@@ -275,6 +275,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 "the highest mean answers), or pass --positive to fit one class against the rest")
     if date_parts:
         from .data import with_date_parts
+        from .plurals import noun
 
         try:
             schema = with_date_parts(schema, frame, date_parts)
@@ -283,7 +284,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         for src in dict.fromkeys(s for s, _ in schema.date_parts.values()):
             names = [n for n, (s, _) in schema.date_parts.items() if s == src]
             say(f"column {src!r}: its {' and '.join(schema.date_parts[n][1] for n in names)} "
-                f"as column(s) of their own ({', '.join(map(repr, names))}), derived from its "
+                f"as {noun(len(names), 'a column of its own', 'columns of their own')} "
+                f"({', '.join(map(repr, names))}), derived from its "
                 "dates at fit and at predict; the dates stay binned as a time line")
     told(0.04, f"reading the rows' values ({len(frame):,} rows × {len(schema.features)} features)")
     with _input(table.where):

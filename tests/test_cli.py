@@ -2194,7 +2194,7 @@ def test_predict_reads_a_long_file_in_blocks_with_the_same_answers_and_notes(
     err = said[7].err
     assert "1 line repeats the header (line 62" in err  # the file's own line numbers
     assert "'<5' ×8, '>90' ×1" in err and "ignored: ['extra']" in err
-    assert "2 row(s) hold values the model never saw" in err and "town='Paris' ×2" in err
+    assert "2 rows hold values the model never saw" in err and "town='Paris' ×2" in err
     assert "(e.g. row 31)" in err  # the row of [0, 1], counted over every block
 
 
@@ -2239,7 +2239,7 @@ def test_predict_in_blocks_adds_the_note_column_when_a_late_row_fails(tmp_path, 
     pred = pd.read_csv(out, keep_default_na=False)
     assert list(pred.columns)[-1] == "note" and len(pred) == 120
     assert pred["note"].tolist() == ["LP failed (test)" if r == 100 else "" for r in range(1, 121)]
-    assert "1 row(s) could not be answered" in capsys.readouterr().err
+    assert "1 row could not be answered" in capsys.readouterr().err
 
 
 def _season_files(tmp_path):
@@ -2261,7 +2261,7 @@ def test_date_parts_learn_a_month_driven_label_and_explain_it_by_month(tmp_path,
     model = tmp_path / "m.json"
     assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts", "month",
                  "--out", str(model), "--no-progress"]) == 0
-    assert "column 'visit': its month as column(s) of their own ('visit month')" in \
+    assert "column 'visit': its month as a column of its own ('visit month')" in \
         capsys.readouterr().err
     schema = json.loads(model.read_text())["schema"]
     assert schema["date_parts"] == {"visit month": ["visit", "month"]}
