@@ -18,7 +18,8 @@ from plx_core.estimator import PLXClassifier
 
 warnings.simplefilter("ignore")
 for key in sys.argv[1].split(","):
-    X, y, _ = v.modes.TABLES[key](); y = y.astype(str)
+    X, y, _ = v.modes.TABLES[key]()
+    y = y.astype(str)
     for s, (tr, te) in enumerate(StratifiedShuffleSplit(3, test_size=0.3, random_state=0).split(X, y)):
         out = []
         for kw in ({}, {"discretize": "quantile", "max_bins": 8}):
