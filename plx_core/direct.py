@@ -20,7 +20,7 @@ table split in parts is `merge_counts` of the parts' cubes (`plx_core.distribute
 **Choosing the clause-length cap.** `max_len=None` means "the largest cap that fits the memory
 budget" (`choose_max_len`; every length when the whole cube fits), at most 3 on a table of
 more than 12 features where 4 would count many pairs (`WIDE_MAX_LEN`, `WIDE_PAIRS`: subsets
-grow as n^k). The estimate
+grow as n^k), and in the default's search at most 2 where clauses of 3 cannot pay (`short_cap`). The estimate
 (`estimate_bytes`) bounds the clauses by min(rows × subsets, Σ_k e_k(domain sizes)) and is
 checked against tracemalloc peaks in tests/test_direct.py. An explicit `max_len` that does not
 fit is refused with the cap that would.
@@ -80,19 +80,21 @@ WIDE_PAIRS = 5_000_000
 at most this many (distinct row, subset) pairs (under a second): zoo's seven classes (101
 rows, 16 columns, ~1 M) answer better uncapped (accuracy 0.955 vs 0.935 over 10 splits)."""
 WIDE_CELL_ROWS = 10
-"""A wide table (`WIDE_FEATURES`, `WIDE_PAIRS`) gets clauses of `WIDE_MAX_LEN` features by default
-only where such a clause's cell holds this many training rows on average (rows / median domain
+"""A wide table (`WIDE_FEATURES`, `WIDE_PAIRS`) gets clauses of `WIDE_MAX_LEN` features in the
+default's search (`choose_max_len(search=True)`) only where such a clause's cell holds this many training rows on average (rows / median domain
 size ** length); else clauses of at most 2 (`short_cap`). On 42 rows × 100 columns of two bins a
 clause of 3 holds ~5 rows, its probability is noise, and counting 161,700 subsets a row was 70%
 of the fit (7× a forest's); the same answers on the 20 splits of that table at max_len 2
 (benchmarks/RESULTS.md, "wide21"). The 23 comparison sets' wide ones hold 14.7 (Breast cancer
 30) to 87.5 rows a cell."""
 WIDE_SUBSETS = 20_000
-"""A wide table gets clauses of `WIDE_MAX_LEN` features by default only where they number at most
-this many subsets (C(50, 3) = 19,600): counting C(120, 3) = 280,840 of them on 80 rows was 3/4 of
+"""A wide table gets clauses of `WIDE_MAX_LEN` features in the default's search only where they
+number at most this many subsets (C(50, 3) = 19,600): counting C(120, 3) = 280,840 of them on 80 rows was 3/4 of
 the fit (7.7× a forest's; 1.9 s → 0.4 s CPU at max_len 2), and on 80 rows × 120 columns (8 draws)
 and 150 rows × 100 columns (6) every answer was the same at 2 (benchmarks/RESULTS.md, "wide21").
-The 23 comparison sets' wide ones number 4,060 (Breast cancer 30) and 6,545 (35 columns)."""
+The 23 comparison sets' wide ones number 4,060 (Breast cancer 30) and 6,545 (35 columns). Not
+for a named variant: the tuned Direct KB on 3,000 rows × 55 columns lost 0.04–0.06 F1 to it
+(benchmarks/RESULTS.md, "review21")."""
 SHIFT = 26
 """Support and positives share one float64 bincount weight (support·2^26 + positives) while the
 rows number fewer than 2^26."""
@@ -206,11 +208,14 @@ def estimate_bytes(n_rows: int, n_features: int, max_len: int | None,
 
 def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
                    budget: int | None = None, distinct: int | None = None, targets: int = 1,
-                   visits: int = 1) -> tuple[int | None, str]:
+                   visits: int = 1, search: bool = False) -> tuple[int | None, str]:
     """The largest clause-length cap whose Direct KB fits `budget` bytes, counts at most
     `PAIR_LIMIT` (distinct row, subset) pairs — each seen `visits` times: the count, or the
     leave-one-out of each of several one-vs-rest classes (`direct_kbs_with_reason`'s
-    `observe`) — and has at most `CLAUSE_LIMIT` clauses, and why, in words.
+    `observe`) — and has at most `CLAUSE_LIMIT` clauses, and why, in words. `search`: for the
+    default's model search (`PLXClassifier(variant="auto")`), which also stops at 2 on wide
+    tables where clauses of 3 cannot pay (`short_cap`); a Direct KB asked for itself (a named
+    variant, `direct_kb`) keeps every length the limits allow.
 
     Returns (None, reason) when every length fits (no cap). Raises `KBTooLargeError` only when
     not even one-literal clauses fit — the last resort."""
@@ -228,18 +233,20 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
                 and clause_bound(d, n_features, k, domains) <= CLAUSE_LIMIT)
 
     wide = n_features > WIDE_FEATURES and pairs(WIDE_MAX_LEN + 1) > WIDE_PAIRS
-    top = short_cap(n_rows, n_features, domains) if wide else None
+    top = short_cap(n_rows, n_features, domains) if wide and search else None
     if top is not None and fits(top):  # (else as below: not even that fits)
         fit, held = top, cell_rows(n_rows, domains, top + 1)
         why = (f"one of {fit + 1} would hold about {held:.0f} of the {n_rows} training rows, "
                f"fewer than {WIDE_CELL_ROWS}, too few for its probability to say much"
                if held < WIDE_CELL_ROWS else
                f"{math.comb(n_features, fit + 1):,} subsets of {fit + 1} would cost the fit more "
-               f"than the rest of it (over {WIDE_SUBSETS:,}); the default's search answered "
-               f"the same without them where measured, but a Direct KB asked for itself on "
-               f"many rows may score lower: pass max_len={fit + 1} to keep them")
+               f"than the rest of it (over {WIDE_SUBSETS:,}) and the default's search "
+               f"answered the same without them where measured: pass max_len={fit + 1} to "
+               f"keep them")
         return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features gets "
-                     f"clauses of up to {fit} of its {n_features} features by default: {why} "
+                     f"clauses of up to {fit} of its {n_features} features in the default's "
+                     f"search (a variant named, such as \"tuned\", counts up to "
+                     f"{WIDE_MAX_LEN}): {why} "
                      f"({_size(need(fit))} of the {_size(budget)} memory budget)")
     if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "
@@ -285,7 +292,7 @@ def cell_rows(n_rows: int, domains: Sequence[int], length: int) -> float:
 def short_cap(n_rows: int, n_features: int, domains: Sequence[int] | None) -> int | None:
     """2 where a wide table's clauses of `WIDE_MAX_LEN` features would hold fewer than
     `WIDE_CELL_ROWS` training rows (`cell_rows`) or number more than `WIDE_SUBSETS` subsets,
-    else None (the caps as before)."""
+    else None (the caps as before): the default's search only (`choose_max_len`'s `search`)."""
     if math.comb(n_features, WIDE_MAX_LEN) > WIDE_SUBSETS:
         return 2
     if domains is None or not len(domains):
@@ -1061,13 +1068,14 @@ def check_max_len(max_len: Any) -> None:
 
 def resolve_max_len(n_rows: int, n_features: int, sizes: Sequence[int], max_len: int | None,
                     memory_budget: int | None, distinct: int | None = None, targets: int = 1,
-                    visits: int = 1) -> tuple[int | None, str]:
+                    visits: int = 1, search: bool = False) -> tuple[int | None, str]:
     """(cap, reason): `max_len` itself when given and it fits the budget, the largest cap that
     fits when None; `KBTooLargeError` when a given cap does not fit (`targets`: the KBs counted
-    at once, `estimate_bytes`; `visits`: `choose_max_len`'s)."""
+    at once, `estimate_bytes`; `visits`, `search`: `choose_max_len`'s)."""
     budget = DEFAULT_MEMORY_BUDGET if memory_budget is None else int(memory_budget)
     if max_len is None:
-        return choose_max_len(n_rows, n_features, sizes, budget, distinct, targets, visits)
+        return choose_max_len(n_rows, n_features, sizes, budget, distinct, targets, visits,
+                              search)
     need = estimate_bytes(n_rows, n_features, max_len, sizes, distinct, targets)
     if need > budget:
         try:
@@ -1123,12 +1131,13 @@ def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None
                            observe: Sequence[Callable[[np.ndarray, Counts, int | None],
                                                       Visit | None]] | None = None,
                            p_of: Sequence[Callable[[np.ndarray, np.ndarray], np.ndarray] | None]
-                           | None = None) -> tuple[list[KB], str]:
+                           | None = None, search: bool = False) -> tuple[list[KB], str]:
     """One Direct KB per 0/1 target in `ys` (POS = 1; one-vs-rest problems on the same rows)
     from one count: their bodies and supports are the same, only the positives differ, so
     K classes cost one pass over the rows' subsets (and share the bodies' code rows) instead
     of K. `observe[j]` sees target j's count as `direct_kb_with_reason`'s `observe` does;
-    `p_of[j]` gives target j's p from its counts (`kb_from_counts`)."""
+    `p_of[j]` gives target j's p from its counts (`kb_from_counts`); `search`: the cap of the
+    default's model search (`choose_max_len`)."""
     frame = as_frame(X)
     check_max_len(max_len)
     budget = None if memory_budget is None else parse_size(memory_budget)
@@ -1142,7 +1151,7 @@ def direct_kbs_with_reason(X: Any, ys: Sequence[np.ndarray], max_len: int | None
     # each observer (a class's leave-one-out) visits every counted pair: K classes visit K
     # times the pairs one does (digits' 10 at 3 of 60 pixels: 430 M, 40% of its fit)
     cap, reason = resolve_max_len(n, F, sizes, max_len, budget, len(rows.support), len(ys),
-                                  sum(o is not None for o in observe or ()))
+                                  sum(o is not None for o in observe or ()), search)
     visits = [None if o is None else
               o(enc.codes, dataclasses.replace(rows, positives=rows.positives[:, j]), cap)
               for j, o in enumerate(observe or [None] * len(ys))]

@@ -342,7 +342,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     default, picks the tuned Direct KB or a Tree KB by cross-validation on the training rows). max_len: cap on clause length for the Direct KB; None
     picks the largest cap that fits `memory_budget` (bytes or a size such as "4GB"; default
     `plx_core.direct.DEFAULT_MEMORY_BUDGET`) — no cap when the whole KB fits —, at most 3
-    beyond 12 features where longer clauses cost (`plx_core.direct.WIDE_MAX_LEN`).
+    beyond 12 features where longer clauses cost (`plx_core.direct.WIDE_MAX_LEN`), and in the
+    default's search (variant "auto") at most 2 on wide tables where clauses of 3 cannot pay
+    (`plx_core.direct.short_cap`).
     semantics: "auto" | "relevant" | "full". n_trees, max_features, bootstrap, max_depth: tree
     and forest settings. n_estimators: KBs in the "bagged"/"subspace" ensembles. positive: the
     positive class for binary labels (needed unless the labels are 0/1, −1/1, False/True or no/yes,
@@ -725,7 +727,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         weights = [self._correction(y, self._class_weights(labels, c)) for c, y in zip(targets, ys)]
         fulls, why = direct_kbs_with_reason(
             frame, ys, max_len=self.max_len_, memory_budget=budget, observe=loos,
-            p_of=[None if w is None else V.corrected_ratio(*w) for w in weights])
+            p_of=[None if w is None else V.corrected_ratio(*w) for w in weights],
+            search=self.variant == "auto")  # a named variant is not capped to the search's
         if budget < total:
             why += V.kb_share_note(total)
         if len(targets) > 1:

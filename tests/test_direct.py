@@ -198,15 +198,22 @@ def test_choose_max_len_for_the_dashboard():
 
 def test_a_wide_table_on_few_rows_counts_clauses_of_two():
     # 42 rows × 100 two-bin columns: a clause of 3 holds ~5 rows, so pairs at most, and said
-    cap, why = choose_max_len(42, 100, [2] * 100, 4 * 2**30)
+    # (in the default's search; a Direct KB asked for itself keeps clauses of 3)
+    cap, why = choose_max_len(42, 100, [2] * 100, 4 * 2**30, search=True)
     assert cap == 2 and "would hold about 5 of the 42 training rows" in why
+    assert "in the default's search" in why
+    assert choose_max_len(42, 100, [2] * 100, 4 * 2**30)[0] == WIDE_MAX_LEN
     # Breast cancer 30's shape (398 rows, 3 bins: ~15 rows a cell) keeps clauses of 3
-    assert choose_max_len(398, 30, [3] * 30, 4 * 2**30)[0] == 3
+    assert choose_max_len(398, 30, [3] * 30, 4 * 2**30, search=True)[0] == 3
     # 120 columns on 400 rows (~50 a cell): 280,840 subsets of 3 cost more than they say
-    cap, why = choose_max_len(400, 120, [2] * 120, 4 * 2**30)
+    cap, why = choose_max_len(400, 120, [2] * 120, 4 * 2**30, search=True)
     assert cap == 2 and "280,840 subsets of 3" in why and "pass max_len=3 to keep them" in why
+    assert choose_max_len(400, 120, [2] * 120, 4 * 2**30)[0] == WIDE_MAX_LEN
     # a table not wide by its pairs (Zoo: 70 rows × 16 columns) is not capped by cells
-    assert choose_max_len(70, 16, [2] * 16, 4 * 2**30)[0] > WIDE_MAX_LEN
+    assert choose_max_len(70, 16, [2] * 16, 4 * 2**30, search=True)[0] > WIDE_MAX_LEN
+    # where the memory budget stops even a Direct KB asked for itself, it says so
+    cap, why = choose_max_len(80, 300, [2] * 300, 4 * 2**30)
+    assert cap == 2 and "3 would need about" in why
 
 
 @pytest.mark.slow

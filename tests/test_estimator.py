@@ -1313,6 +1313,13 @@ def test_a_wide_table_on_few_rows_says_so_and_counts_short_clauses():
     assert clf.max_len_ == 2 and "too few for its probability to say much" in clf.max_len_reason_
     assert "; few rows: on 44 training rows (" in clf.chosen_reason_
     assert "more rows, not another setting, would say more" in clf.chosen_reason_
+    # a named variant, or a named max_len, gets its clauses of 3 (the limits allow them)
+    for variant in ("tuned", "paper"):
+        named = PLXClassifier(positive="sick", variant=variant).fit(X, y)
+        assert named.max_len_ == 3 and "; 4 would count" in named.max_len_reason_
+    assert all(kb.lengths.max() == 3 for kb in named.kbs_)
+    given = PLXClassifier(positive="sick", max_len=3).fit(X, y)
+    assert given.max_len_ == 3 and given.max_len_reason_.startswith("max_len=3 as given")
     tiny = PLXClassifier(positive="sick").fit(X.iloc[:20], y[:20])
     assert tiny.chosen_ == "direct" and tiny.chosen_reason_.startswith(
         "direct answers: too few training rows to compare models out of fold (20, ")
