@@ -290,9 +290,12 @@ def cell_rows(n_rows: int, domains: Sequence[int], length: int) -> float:
 
 
 def short_cap(n_rows: int, n_features: int, domains: Sequence[int] | None) -> int | None:
-    """2 where a wide table's clauses of `WIDE_MAX_LEN` features would hold fewer than
+    """1 where a wide table has more than `WIDE_SUBSETS` pairs of features; 2 where its
+    clauses of `WIDE_MAX_LEN` features would hold fewer than
     `WIDE_CELL_ROWS` training rows (`cell_rows`) or number more than `WIDE_SUBSETS` subsets,
     else None (the caps as before): the default's search only (`choose_max_len`'s `search`)."""
+    if math.comb(n_features, 2) > WIDE_SUBSETS:  # past 200 features: pairs cost the same way
+        return 1
     if math.comb(n_features, WIDE_MAX_LEN) > WIDE_SUBSETS:
         return 2
     if domains is None or not len(domains):

@@ -127,7 +127,7 @@ from .encoding import (
     unknown_positive,
     value_str,
 )
-from .errors import DataError
+from .errors import DataError, KBTooLargeError
 from .notes import collected as collected_notes
 from .notes import say as say_note
 from .plurals import counted as counted_said
@@ -1167,10 +1167,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from . import selection as S
 
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
-        if screened:
-            grid.set_params(max_len=min(self.max_len or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
-        with collected_notes():  # the table was said once, by this fit
-            grid = grid.fit(raw, y, groups, progress=progress)
+        if screened:  # never above this fit's own cap (5,000 rows x 400 columns: 1, memory)
+            grid.set_params(max_len=min(self.max_len_ or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
+        try:
+            with collected_notes():  # the table was said once, by this fit
+                grid = grid.fit(raw, y, groups, progress=progress)
+        except KBTooLargeError as e:  # 8 bins a column count more clauses than MDLP's few
+            self.chosen_reason_ += S.grid_too_large(str(e))
+            return
         won = S.grid_wins(self.selection_, grid.selection_)
         if won is None:
             self.chosen_reason_ += S.grid_stays(self.selection_, grid.selection_)

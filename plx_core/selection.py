@@ -439,6 +439,13 @@ def grid_stays(mdlp: Selection | None, grid: Selection | None) -> str:
             f"{mdlp.key} ({_chosen_score(mdlp):.3f})")
 
 
+def grid_too_large(why: str) -> str:
+    """The sentence to add to the reason when the search on the grid does not fit the memory
+    budget (`why`: the refusal), so the search on MDLP's cut points answers unraced."""
+    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column the search did "
+            f"not run: {why}")
+
+
 def _chosen_score(sel: Selection) -> float:
     """A search's chosen candidate's out-of-fold F1 (its best listed when the chosen one is
     not scored): what `grid_wins` compares."""
@@ -1025,7 +1032,7 @@ __all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answer
            "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "GRID_CLASSES", "class_mean", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
            "whole_screen", "whole_wins", "grid_screened", "grid_screened_out",
-           "grid_stays", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
+           "grid_stays", "grid_too_large", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",
            "one_se", "prune_key",
            "LOO_PAIRS", "best_threshold", "choose", "conf_key", "f1_at", "folds", "out_of_fold", "tree_key", "vote_bins", "vote_key",

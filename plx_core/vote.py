@@ -930,7 +930,7 @@ def first_equal_row(bodies: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     if not len(bodies):
         return np.zeros(0, np.int64)
     radix = np.asarray(sizes, dtype=np.int64) + 1
-    if float(np.prod(radix.astype(float))) < 2.0**62:
+    if float(np.log2(radix).sum()) < 62:  # (a product of 1,500 radixes overflows a float: warned)
         mult = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
         key = (bodies.astype(np.int64) + 1) @ mult
         _k, first, inv = np.unique(key, return_index=True, return_inverse=True)

@@ -1020,3 +1020,20 @@ def test_three_tiers_of_a_ratio_are_answered_on_the_equal_frequency_grid():
     by_age = np.array(["young", "mid", "old"])[np.digitize(X["age"], [40, 60])]
     kept = PLXClassifier(random_state=0).fit(X, by_age)
     assert kept.discretizer_.method == "mdlp" and "not more than" in kept.chosen_reason_
+
+
+def test_the_grid_search_keeps_to_the_memory_budget():
+    """The search on the grid counts its Direct KB within the fit's own cap and memory budget:
+    where this fit could afford clauses of 1 only, the grid's are of 1 too (it asked for 2
+    and the fit stopped with an error: 5,000 rows × 400 numbers); where its 8 bins a number
+    need more than the budget at the fit's cap, MDLP's search answers and the reason says why
+    the grid's did not run."""
+    X, y = loans(500, 0)
+    X = with_noise(X, 8, 1)
+    one = PLXClassifier(positive="default", random_state=0, memory_budget="3MB").fit(X, y)
+    assert one.max_len_ == 1 and one.discretizer_.method == "quantile"
+    two = PLXClassifier(positive="default", random_state=0, memory_budget="4MB").fit(X, y)
+    assert two.max_len_ == 2 and two.discretizer_.method == "mdlp"
+    assert ("on an equal-frequency grid of 8 bins a numeric column the search did not run: a "
+            "Direct KB over 11 features from 500 rows with max_len=2 needs about"
+            in two.chosen_reason_)

@@ -971,3 +971,17 @@ def test_on_mostly_noise_columns_the_smooth_vote_answers_with_the_sparser_penalt
     save_model(clf, tmp_path / "m.json")
     back = load_model(tmp_path / "m.json")
     assert "sparser" in back.settings["chosen_reason"] and back.kb.to_text() == clf.kb_.to_text()
+
+
+def test_first_equal_row_of_bodies_over_many_features_says_nothing():
+    """Rule bodies over 1,500 two-valued features (a word table): their radixes' product is
+    beyond a float, and the equal rows are found by rows without a warning to the user."""
+    import warnings
+
+    from plx_core.vote import first_equal_row
+
+    bodies = -np.ones((4, 1500), np.int64)
+    bodies[[0, 2], 7], bodies[1, 9], bodies[3, 7] = 1, 0, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert first_equal_row(bodies, np.full(1500, 2)).tolist() == [0, 1, 0, 3]
