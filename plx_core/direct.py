@@ -234,6 +234,10 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
 
     wide = n_features > WIDE_FEATURES and pairs(WIDE_MAX_LEN + 1) > WIDE_PAIRS
     top = short_cap(n_rows, n_features, domains) if wide and search else None
+    named = (None if top is None else  # what the limits allow a Direct KB asked for itself
+             choose_max_len(n_rows, n_features, domains, budget, distinct, targets, visits)[0])
+    if named is not None and named <= (top or 0):
+        top = None  # the limits stop it there anyway: said as theirs, below
     if top is not None and fits(top):  # (else as below: not even that fits)
         fit, held = top, cell_rows(n_rows, domains, top + 1)
         why = (f"one of {fit + 1} would hold about {held:.0f} of the {n_rows} training rows, "
@@ -246,7 +250,7 @@ def choose_max_len(n_rows: int, n_features: int, domains: Sequence[int] | None,
         return fit, (f"max_len={fit}: a table of more than {WIDE_FEATURES} features gets "
                      f"clauses of up to {fit} of its {n_features} features in the default's "
                      f"search (a variant named, such as \"tuned\", counts up to "
-                     f"{WIDE_MAX_LEN}): {why} "
+                     f"{'every length' if named is None else named}): {why} "
                      f"({_size(need(fit))} of the {_size(budget)} memory budget)")
     if not wide and fits(None):
         return None, (f"no clause-length cap: the full Direct KB over {n_features} features fits "

@@ -211,6 +211,9 @@ def test_a_wide_table_on_few_rows_counts_clauses_of_two():
     assert choose_max_len(400, 120, [2] * 120, 4 * 2**30)[0] == WIDE_MAX_LEN
     # a table not wide by its pairs (Zoo: 70 rows × 16 columns) is not capped by cells
     assert choose_max_len(70, 16, [2] * 16, 4 * 2**30, search=True)[0] > WIDE_MAX_LEN
+    # past 200 columns (genes300: 80 rows × 300) the search's pairs cost the same way
+    cap, why = choose_max_len(80, 300, [2] * 300, 4 * 2**30, search=True)
+    assert cap == 1 and "44,850 subsets of 2" in why and "pass max_len=2 to keep them" in why
     # where the memory budget stops even a Direct KB asked for itself, it says so
     cap, why = choose_max_len(80, 300, [2] * 300, 4 * 2**30)
     assert cap == 2 and "3 would need about" in why
