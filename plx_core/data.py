@@ -1702,11 +1702,13 @@ def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     keep = censored_sides(values)[0] != 0
     if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return values[keep]
-    text = as_strings(values).str.strip()
-    if is_date_format(binning.number_format):
-        keep |= ~np.isnan(_serial_days(text))
-    if "percent" in binning.number_format:
-        keep |= (text.notna() & ~text.str.endswith("%", na=False)).to_numpy()
+    dates, percent = is_date_format(binning.number_format), "percent" in binning.number_format
+    if dates or percent:  # (a plain column's text is not looked at again: most of a block's)
+        text = as_strings(values).str.strip()
+        if dates:
+            keep |= ~np.isnan(_serial_days(text))
+        if percent:
+            keep |= (text.notna() & ~text.str.endswith("%", na=False)).to_numpy()
     return values[keep]
 
 
