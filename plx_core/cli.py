@@ -720,13 +720,14 @@ def cmd_fit(a: argparse.Namespace) -> None:
         from . import wording
 
         hows = [_how(a.kb, {**st, **m.settings}, m.answer) for m in model.members]
+        voted = [model.by_vote(i) for i in range(len(model.classes))]
         how = hows[0] if len(set(hows)) == 1 else "; ".join(
             f"{c!r}: {h}" for c, h in zip(model.classes, hows))
         print(f"wrote {out} ({fmt}): {len(model.classes)} classes "
               f"{list(model.classes[:10])}{' …' if len(model.classes) > 10 else ''}, a "
               f"{st['kb_kind']} KB each against the rest ({n_clauses(model):,} clauses in all), "
               f"variant {variant} ({how}); "
-              f"{wording.class_decision_said(any(map(model.by_vote, range(len(model.classes)))))}")
+              f"{wording.class_decision_said(any(voted), [c for c, v in zip(model.classes, voted) if not v])}")
         return
     print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
           f"{variant} ({_how(a.kb, st, model.answer)}), POS = {model.positive!r}")
