@@ -529,11 +529,13 @@ class Model:
 
     def used_features(self) -> set[str]:
         """The features some clause of the model names (in any KB it answers or explains
-        with, every class's for several): a row without the others gets the same answers."""
+        with, every class's for several), and the date columns a named date part is derived
+        from (`Schema.date_parts`): a row without the others gets the same answers."""
         models = self.members or [self]
         kbs = [kb for m in models for kb in (m.kb, m.kb_full)]
-        return {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
-                if on}
+        named = {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
+                 if on}
+        return named | {src for n, (src, _) in self.schema.date_parts.items() if n in named}
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
         """The answers per row; `say` gets one line naming the values read as the model's
