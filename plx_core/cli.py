@@ -529,11 +529,13 @@ class Model:
 
     def used_features(self) -> set[str]:
         """The features some clause of the model names (in any KB it answers or explains
-        with, every class's for several): a row without the others gets the same answers."""
+        with, every class's for several), and the date columns a named date part is derived
+        from (`Schema.date_parts`): a row without the others gets the same answers."""
         models = self.members or [self]
         kbs = [kb for m in models for kb in (m.kb, m.kb_full)]
-        return {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
-                if on}
+        named = {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
+                 if on}
+        return named | {src for n, (src, _) in self.schema.date_parts.items() if n in named}
 
     def predict(self, X: pd.DataFrame, say: Callable[[str], None] | None = None) -> pd.DataFrame:
         """The answers per row; `say` gets one line naming the values read as the model's
@@ -720,13 +722,14 @@ def cmd_fit(a: argparse.Namespace) -> None:
         from . import wording
 
         hows = [_how(a.kb, {**st, **m.settings}, m.answer) for m in model.members]
+        voted = [model.by_vote(i) for i in range(len(model.classes))]
         how = hows[0] if len(set(hows)) == 1 else "; ".join(
             f"{c!r}: {h}" for c, h in zip(model.classes, hows))
         print(f"wrote {out} ({fmt}): {len(model.classes)} classes "
               f"{list(model.classes[:10])}{' …' if len(model.classes) > 10 else ''}, a "
               f"{st['kb_kind']} KB each against the rest ({n_clauses(model):,} clauses in all), "
               f"variant {variant} ({how}); "
-              f"{wording.class_decision_said(any(map(model.by_vote, range(len(model.classes)))))}")
+              f"{wording.class_decision_said(any(voted), [c for c, v in zip(model.classes, voted) if not v])}")
         return
     print(f"wrote {out} ({fmt}): {st['kb_kind']} KB of {len(model.kb)} clauses, variant "
           f"{variant} ({_how(a.kb, st, model.answer)}), POS = {model.positive!r}")

@@ -2461,6 +2461,8 @@ class Schema:
         as they are (the engine reports them)."""
         frame = self.derived(frame)
         absent = [f for f in self.features if f not in frame.columns]
+        # a date part whose date column is absent: the date column named, the one to add
+        absent = [f for f in absent if self.date_parts.get(f, (None,))[0] not in absent]
         if absent:
             twins = column_twins(absent, [c for c in frame.columns if c not in self.features])
             raise DataError(f"the rows lack the feature {noun(len(absent), 'column')} {absent}{twins}" + (

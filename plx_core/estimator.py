@@ -1404,7 +1404,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 f"{c!r} {sel.scores[sel.key]:.3f}" if sel.scores else
                 f"{c!r} not scored ({plural(counts[c], 'row')}, fewer than {S.MIN_CLASS_ROWS}: "
                 f"{rare_kb} answers)" for c, sel in zip(targets, sels))
-            + "; " + class_decision_said(any(map(self._compared_by_vote, range(len(targets))))))
+            + "; " + class_decision_said(
+                any(voted := list(map(self._compared_by_vote, range(len(targets))))),
+                [str(c) for c, v in zip(targets, voted) if not v]))
 
     def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
                votes: dict | None = None, pairs=None) -> None:

@@ -1231,13 +1231,18 @@ def whole_race_said(columns: Sequence[str], ordered: Sequence[str], numbers: flo
     return "; " + race + ("; " + kept if rest else "")
 
 
-def class_decision_said(votes: bool | None = None) -> str:
+def class_decision_said(votes: bool | None = None, by_mean: Sequence[str] = ()) -> str:
     """How a model of several classes picks a row's class, as `PLXClassifier.predict` and
     `plx predict` do (`BoundsArray.compared_by`): `votes` whether its classes are votes
-    (None: not fitted yet, either way)."""
+    (None: not fitted yet, either way); `by_mean`, beside votes, the classes compared by their
+    KB's mean instead (a rare class kept on its Direct KB): said, not called a vote."""
     if votes is None:
         return ("a row's class is the one whose model gives it the highest number — a vote's "
                 "probability, any other KB's mean")
+    if votes and by_mean:
+        return ("a row's class is the one given the highest number: its vote's probability, "
+                f"for {', '.join(map(repr, by_mean))} its KB's mean (each class's KB bounds "
+                "shown beside)")
     if votes:
         return ("a row's class is the one whose vote gives it the highest probability (each "
                 "class's KB bounds shown beside)")

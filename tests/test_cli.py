@@ -2274,6 +2274,27 @@ def test_date_parts_learn_a_month_driven_label_and_explain_it_by_month(tmp_path,
     assert said == {'"visit month"=Dec', '"visit month"=Jan', '"visit month"=Feb'}
 
 
+def test_a_file_without_the_date_a_used_date_part_comes_from_is_refused(tmp_path, capsys):
+    """A model whose clauses name 'visit month' needs 'visit' to derive it: a file without
+    'visit' is refused naming it (it was said to change no answer, and every row lost its
+    month silently); given as an empty column, each row's month is unknown, as said."""
+    fit, new, _ = _season_files(tmp_path)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts", "month",
+                 "--out", str(model), "--no-progress"]) == 0
+    pd.read_csv(new).drop(columns="visit").to_csv(tmp_path / "nodate.csv", index=False)
+    capsys.readouterr()
+    assert main(["predict", str(model), str(tmp_path / "nodate.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 2
+    err = capsys.readouterr().err
+    assert_one_line_error(err, "the rows lack the feature column ['visit']")
+    assert "changes no answer" not in err
+    pd.read_csv(new).assign(visit="").to_csv(tmp_path / "blank.csv", index=False)
+    assert main(["predict", str(model), str(tmp_path / "blank.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert pd.read_csv(tmp_path / "p.csv")["tie"].all()  # nothing known of any row: [0, 1]
+
+
 def test_date_parts_are_refused_in_one_line_without_a_date_or_with_a_taken_name(tmp_path,
                                                                               capsys):
     fit, _, _ = _season_files(tmp_path)

@@ -121,3 +121,39 @@ def test_plx_predict_of_several_voted_classes(monkeypatch, tmp_path, capsys):
     assert (pred["decision"] == np.array(["blue", "green", "red"])[votes.argmax(axis=1)]).all()
     assert np.allclose(pred["vote"], votes.max(axis=1))
     assert {"lower:red", "upper:red", "mean"} <= set(pred.columns)
+
+
+def test_a_rare_class_beside_votes_is_said_compared_by_its_kbs_mean(monkeypatch, tmp_path,
+                                                                    capsys):
+    """A 3-row class keeps its Direct KB beside three voted classes: it is compared by its
+    KB's mean, and the fit's reason, `plx fit`'s line and the dashboard's sentence say so
+    rather than calling every class's number a vote; a saved model answers as the fit."""
+    from plx_app.service.classes import ClassAnswer, answer_sentences
+
+    monkeypatch.setattr(S, "CANDIDATES", ("direct", "direct-vote"))
+    X, y = _three_scores(600, 3)
+    y = y.astype(object)
+    y[[5, 17, 40]] = "purple"
+    with pytest.warns(UserWarning, match="purple"):
+        clf = PLXClassifier(random_state=0).fit(X[:300], y[:300])
+    assert clf.class_chosen_ == ["direct-vote", "direct-vote", "direct", "direct-vote"]
+    assert "its vote's probability, for 'purple' its KB's mean" in clf.chosen_reason_
+    save_model(clf, tmp_path / "m.json")
+    mf = load_model(tmp_path / "m.json")
+    assert [mf.by_vote(i) for i in range(4)] == [True, True, False, True]
+    rows = X[300:].reset_index(drop=True)
+    answered = Model(mf).predict(mf.schema.apply(rows, label=False)[0])
+    assert answered["decision"].tolist() == [str(c) for c in clf.predict(rows)]
+    assert np.allclose(answered["vote:purple"], clf._means(rows)[2].mean)  # its KB's mean
+    table = pd.DataFrame({"class": ["purple", "red"], "lower": [0.6, 0.1], "upper": [0.8, 0.3],
+                          "mean": [0.7, 0.2], "vote": [0.7, 0.25]})
+    said = answer_sentences(ClassAnswer(table, "purple", "red", False, None, None,
+                                        "direct-vote", kept_direct=("purple",)))[0]
+    assert "plx picks purple: its KB's mean, 0.700" in said
+    assert "red (its vote's probability, 0.250)" in said
+    data = tmp_path / "colours.csv"
+    X.assign(colour=y).to_csv(data, index=False)
+    capsys.readouterr()
+    assert main(["fit", str(data), "--label", "colour", "--out", str(tmp_path / "c.json")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "for 'purple' its KB's mean" in next(o for o in out if o.startswith("wrote"))

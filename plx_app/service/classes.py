@@ -225,10 +225,14 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     from plx_core import wording
 
     top, second = ca.table.iloc[0], ca.table.iloc[1]
-    picked = (f"plx picks {ca.picked}: its vote gives it probability {top['vote']:.3f}, the "
+
+    def number(c: str) -> str:  # a rare class kept on its Direct KB is compared by its mean
+        return "its KB's mean" if c in ca.kept_direct else "its vote's probability"
+
+    picked = (f"plx picks {ca.picked}: {number(ca.picked)}, {top['vote']:.3f}, is the "
               f"highest of the {len(ca.table)} classes (its KB's support for it, "
               f"{top['lower']:.3f} to {top['upper']:.3f}); the runner-up is {ca.runner_up} "
-              f"({second['vote']:.3f})." if "vote" in ca.table else
+              f"({number(ca.runner_up)}, {second['vote']:.3f})." if "vote" in ca.table else
               f"plx picks {ca.picked}: its KB's support for it, {top['lower']:.3f} to "
               f"{top['upper']:.3f}, has the highest middle of the {len(ca.table)} classes, "
               f"{top['mean']:.3f}; the runner-up is {ca.runner_up} (mean {second['mean']:.3f}).")
