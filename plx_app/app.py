@@ -15,6 +15,7 @@ import streamlit as st
 from plx_app.project_ui import after_run
 from plx_app.state import workspace
 from plx_app.widgets import md
+from plx_core import wording
 
 VIEWS = Path(__file__).resolve().parent / "views"
 
@@ -57,7 +58,7 @@ def main() -> None:
         with summary:
             st.markdown("**plx** — probabilistic logic explanations")
             n, f = ws.dataset.X.shape
-            st.caption(f"Data: {md(ws.dataset.name)} · {n} rows · {f} features · class: {md(ws.class_name)}")
+            st.caption(f"Data: {md(ws.dataset.name)} · {wording.counted(n, 'row')} · {wording.counted(f, 'feature')} · class: {md(ws.class_name)}")
             if ws.kb is not None:
                 chosen = (f" ({ws.model.name}, threshold {ws.threshold_said()})" if ws.model
                           else f" (threshold {ws.threshold_said()})"

@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from plx_core.errors import PLXError, SolverError, SolverTimeoutError
+from plx_core.plurals import counted
 
 log = logging.getLogger("plx.ui")
 
@@ -146,7 +147,7 @@ def _clip(fraction: float) -> float:
 
 
 def rows_text(i: int, n: int) -> str:
-    return f"Explained {i} of {n} rows"
+    return f"Explained {i:,} of {counted(n, 'row')}"
 
 
 def row_counter(done: int = 0, planned: int = 0, text: str | None = None) -> Progress:

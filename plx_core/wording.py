@@ -1166,6 +1166,13 @@ PAGE_BINS_SAID = "The bins set on this page (the Direct and Tree KBs use these)"
 """The label of the Data page's own bins where the model that answers cuts finer."""
 
 
+def row_outside_said(row: str) -> str:
+    """The Query page's note when the row answered below is not among the rows its filters list
+    (a filter set after the row was chosen): the answer is still that row's, said."""
+    return (f"The answer below is still for {row}, which these filters leave out: click a row "
+            "above, or choose it below, to answer another.")
+
+
 def saved_where_said(file: Any, server: str = "") -> str:
     """Where the Projects page's work is saved, for a clinician: the file's name and folder
     (`Store.file`), what one file holds and how to back it up; the URL is for administrators."""
@@ -1262,7 +1269,7 @@ __all__ = [
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
     "whole_levels_said", "whole_numbers_said", "whole_race_said",
-    "saved_where_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
+    "saved_where_said", "row_outside_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
     "cut_points_caption", "PAGE_BINS_SAID",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",

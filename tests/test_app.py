@@ -1552,3 +1552,21 @@ def test_a_clinician_reads_support_not_omega_or_pos_outside_details(base_ws, pag
         assert any(f"support for {ws.class_name}" in s.lower() for s in shown)
         advanced = [e for e in at.expander if e.label.startswith("Advanced")]
         assert "ω(POS)" in " ".join(c.value for c in advanced[0].caption).replace("\\", "")
+
+
+def test_query_says_when_the_row_answered_is_outside_its_filters(base_ws):
+    # words22's walk: "Only rows with a missing value" listed 693 of 1500 rows while the answer
+    # below stayed a row with every value known, without a word; and counts lacked separators
+    ws = fresh(base_ws)
+    at = run("plx_app/views/3_Query.py", ws)
+    assert not at.exception
+    sel = at.session_state["ws"].selected
+    X, y = at.session_state["ws"].part(sel.origin)
+    own = str(at.session_state["ws"].recorded_labels(sel.origin).loc[sel.row])
+    other = [c for c in at.selectbox(key="q_f_label").options if c not in ("(any)", own)][0]
+    at.selectbox(key="q_f_label").set_value(other).run()
+    assert not at.exception
+    said = texts(at).replace("\\", "")
+    assert f"The answer below is still for {sel.origin} row {sel.row}, which these filters leave out" in said
+    at.selectbox(key="q_f_label").set_value(own).run()
+    assert "which these filters leave out" not in texts(at)

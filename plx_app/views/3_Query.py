@@ -126,7 +126,8 @@ with guard("Listing the rows"):
         None if lab == "(any)" else lab, None if decf == "(any)" else decf, wrong, only_missing,
         text), None if dec is None else dec["correct"])
     labels = [plain_label(i) for i in shown.index]
-    st.caption(f"{len(shown)} of {len(table)} rows. Click a row, or choose it below."
+    st.caption(f"{len(shown):,} of {wording.counted(len(table), 'row')}. Click a row, or choose "
+               "it below."
                + (" Rows are named by their line in your file (the header is line 1), as "
                   "plx fit names them." if ws.raw.rows_are_lines else ""))
     st.dataframe(shown, width="stretch", height=260, key="q_table", placeholder="(missing)",
@@ -140,6 +141,7 @@ with guard("Listing the rows"):
         cur = plain_label(ws.selected.row)
         if cur not in opts:
             opts = [cur] + opts
+            st.caption(md(wording.row_outside_said(f"{part} row {cur}")))
         st.session_state["q_pick"] = cur
     elif "q_pick" in st.session_state and st.session_state["q_pick"] not in opts:
         st.session_state["q_pick"] = None
@@ -232,7 +234,7 @@ with guard("Answering the query"):
         figure(ws_figure(ws, "bounds", values, make=lambda: bounds_interval(
                    b, positive=ws.class_name, threshold=ws.threshold)),
                key="q_bounds")
-        notes = [f"{len(known)} of {len(features)} features known."]
+        notes = [f"{len(known):,} of {wording.counted(len(features), 'feature')} known."]
         if b.no_evidence:
             notes.append("No clause bears on this query, so the support can be anything from 0 to 1.")
         st.caption(md(" ".join(notes)))

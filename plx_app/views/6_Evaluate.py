@@ -54,7 +54,7 @@ require_kb(ws)
 
 label = ws.kb_name
 pos_name, neg_name = wording.class_names(ws.class_name)
-st.caption(md(f"Test split of {ws.dataset.name}: {len(ws.X_test)} rows; answering {ws.class_name} or {neg_name}; "
+st.caption(md(f"Test split of {ws.dataset.name}: {wording.counted(len(ws.X_test), 'row')}; answering {ws.class_name} or {neg_name}; "
               f"KB {label}" + (f" with {wording.counted(ws.rules_count()[1], 'rule')}" if ws.rules else "")))
 if one_class := wording.one_class_part(int(ws.truth("test").sum()),
                                        int((~ws.truth("test")).sum()), ws.class_name):
