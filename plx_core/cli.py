@@ -669,18 +669,35 @@ def _report_failed(pred: pd.DataFrame, say: Callable[[str], None]) -> None:
             say(str(note))
 
 
+def _uninformed(pred: pd.DataFrame, model: Model) -> tuple[np.ndarray, str, float | None]:
+    """The rows of answers `pred` the KB says nothing about ([0, 1]; several classes: every
+    class's, when votes decide them by their priors — else a tie, said with the ties), the
+    first one's decision in words, and the threshold that decides them (None: the priors)."""
+    def bare(side: str) -> np.ndarray:
+        return np.column_stack([pred[f"{side}:{c}"].to_numpy(float) for c in model.classes])
+
+    if model.classes is None:
+        hit = (pred["lower"].to_numpy(float) <= 0) & (pred["upper"].to_numpy(float) >= 1)
+    elif "vote" in pred:
+        hit = ((bare("lower") <= 0) & (bare("upper") >= 1)).all(axis=1)
+    else:
+        hit = np.zeros(len(pred), dtype=bool)
+    if not hit.any():
+        return hit, "", None
+    i = int(np.flatnonzero(hit)[0])
+    tie = " (a tie at the threshold)" if model.classes is None else " (a tie: class order)"
+    return (hit, f"{pred['decision'].iloc[i]!r}" + (tie if pred["tie"].iloc[i] else ""),
+            model.threshold if model.classes is None else None)
+
+
 def _report_uninformed(pred: pd.DataFrame, model: Model, say: Callable[[str], None]) -> None:
-    """One line: how many rows the KB says nothing about ([0, 1]), decided by the threshold."""
+    """One line: how many rows the KB says nothing about ([0, 1]), decided by the threshold
+    (several classes: by the votes' priors)."""
     from .query import uninformed_note
 
-    if model.classes is not None:  # every class [0, 1]: a tie, said with the ties
-        return
-    hit = (pred["lower"].to_numpy(float) <= 0) & (pred["upper"].to_numpy(float) >= 1)
+    hit, decided, threshold = _uninformed(pred, model)
     if hit.any():
-        first = int(np.flatnonzero(hit)[0])
-        say(uninformed_note(int(hit.sum()), first + 1, model.threshold,
-                            f"{pred['decision'].iloc[first]!r}"
-                            + (" (a tie at the threshold)" if pred["tie"].iloc[first] else "")))
+        say(uninformed_note(int(hit.sum()), int(np.flatnonzero(hit)[0]) + 1, threshold, decided))
 
 
 def _write_csv(frame: pd.DataFrame, out: Path) -> None:
@@ -883,14 +900,10 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
                     n_unseen += int(hit.sum())
                     for v, k in pd.Series("; ".join(u[hit]).split("; ")).value_counts().items():
                         unseen[v] = unseen.get(v, 0) + int(k)
-                if not several:
-                    uninf = (pred["lower"].to_numpy(float) <= 0) & \
-                        (pred["upper"].to_numpy(float) >= 1)
-                    if uninf.any() and not blank[0]:
-                        i = int(np.flatnonzero(uninf)[0])
-                        blank = (0, n + i + 1, f"{pred['decision'].iloc[i]!r}" + (
-                            " (a tie at the threshold)" if pred["tie"].iloc[i] else ""))
-                    blank = (blank[0] + int(uninf.sum()), *blank[1:])
+                uninf, decided, _ = _uninformed(pred, model)
+                if uninf.any() and not blank[0]:
+                    blank = (0, n + int(np.flatnonzero(uninf)[0]) + 1, decided)
+                blank = (blank[0] + int(uninf.sum()), *blank[1:])
                 for d, k in pred["decision"].value_counts().items():
                     decisions[d] = decisions.get(d, 0) + int(k)
                 ties += int(pred["tie"].sum())
@@ -919,7 +932,8 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
             say(str(UnansweredRows(len(failed), f"row {first + 1}: {failed[first]}", decided)))
             _with_notes(tmp, failed, n)
         if blank[0]:
-            say(uninformed_note(blank[0], blank[1], model.threshold, blank[2]))
+            say(uninformed_note(blank[0], blank[1], None if several else model.threshold,
+                                blank[2]))
     return n, decisions, ties
 
 

@@ -918,11 +918,16 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                        tuple(failed))
 
 
-def uninformed_note(n: int, first: int, threshold: float, decided: str) -> str:
+def uninformed_note(n: int, first: int, threshold: float | None, decided: str) -> str:
     """The one wording for rows answered [0, 1] (no clause bears on them: every value missing,
-    unseen or unused), whose decision the threshold alone makes — never silently."""
-    return (f"{counted(n, 'row')} {verb(n, 'gets', 'get')} the bounds [0, 1]: nothing the model knows bears on them (their "
-            f"values missing, unseen or unused), so the threshold {threshold:g} alone decides "
+    unseen or unused), whose decision the threshold alone makes — never silently; `threshold`
+    None: several classes voted, every class's KB [0, 1], their votes' priors decide
+    (`vote.kb_probability`)."""
+    by = (f"the threshold {threshold:g} alone decides" if threshold is not None else
+          "the classes' vote priors alone decide")
+    return (f"{counted(n, 'row')} {verb(n, 'gets', 'get')} the bounds [0, 1]"
+            + ("" if threshold is not None else " from every class") + ": nothing the model "
+            f"knows bears on them (their values missing, unseen or unused), so {by} "
             f"them: {decided} (e.g. row {first})")
 
 

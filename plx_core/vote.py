@@ -758,9 +758,12 @@ def kb_probability(kb: KB, codes: np.ndarray) -> np.ndarray:
     holds (+w where the clause's ω(POS) target is above 0.5, −w below) and of its prior
     clause — the vote's σ(S·w + b − logit(t)), t moved into the prior (`vote_kb`,
     `RuleVote.kb`). Its KB's weighted median says "this class or the rest" alike (above 0.5
-    exactly where this is), but several classes are compared by this number, which orders
-    them as the vote does (`estimator.PLXClassifier._compared`; benchmarks/RESULTS.md,
-    multi22). 0.5 where no learned clause applies (the KB answers such a row [0, 1])."""
+    exactly where this is, on rows some learned clause holds), but several classes are compared
+    by this number, which orders them as the vote does (`estimator.PLXClassifier.
+    _compared_by_vote`; benchmarks/RESULTS.md, multi22). A row no learned clause holds (the KB
+    answers it [0, 1]) gets σ of the prior clause alone, as the vote would: 0.5 there let a
+    class its rules say nothing of outrank classes with evidence (a 4-class rule vote, 30% of
+    cells missing: accuracy 0.857 → 0.987; benchmarks/RESULTS.md, review22)."""
     n = kb.n_learned
     sizes = [len(kb.domains[f]) for f in kb.features]
     p, w = np.asarray(kb.p[:n], float), np.asarray(kb.w[:n], float)
@@ -770,7 +773,7 @@ def kb_probability(kb: KB, codes: np.ndarray) -> np.ndarray:
     for c in kb.extra:  # the prior clause: its signed weight is the intercept
         if c.enabled and c.id == PRIOR_ID:
             score = score + (c.w if c.p > 0.5 else -c.w if c.p < 0.5 else 0.0)
-    return np.where(held.getnnz(axis=1) > 0, probability(score), 0.5)
+    return probability(score)
 
 
 def with_vote(bounds, kb: KB, X) -> object:

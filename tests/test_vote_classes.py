@@ -44,8 +44,10 @@ def test_classes_are_compared_by_the_votes_probability_not_the_kbs_mean(voted):
     means = np.column_stack([b[c]["mean"] for c in clf._class_str])
     pred = clf.predict(X)
     assert (pred == clf.classes_[votes.argmax(axis=1)]).all()
-    # the KB's weighted median says "this class or the rest" as its vote does …
-    assert ((means > 0.5) == (votes > 0.5)).all()
+    # the KB's weighted median says "this class or the rest" as its vote does (where some
+    # clause bears on the row; else [0, 1] beside the vote's prior) …
+    said = np.column_stack([(b[c]["upper"] - b[c]["lower"]) < 1 for c in clf._class_str])
+    assert ((means > 0.5) == (votes > 0.5))[said].all()
     # … but orders the classes otherwise on some rows: predict follows the vote there
     assert (means.argmax(axis=1) != votes.argmax(axis=1)).sum() >= 5
     proba = clf.predict_proba(X)
@@ -84,7 +86,8 @@ def test_a_rule_vote_is_compared_by_its_probability_too(monkeypatch):
     clf = PLXClassifier(random_state=0).fit(X[:400], y[:400])
     assert clf.class_chosen_ == ["rule-vote"] * 4
     res = clf._means(X[400:])
-    assert all(((r.mean > 0.5) == (r.vote > 0.5)).all() for r in res)
+    said = [(r.upper - r.lower) < 1 for r in res]  # a clause bears on the row
+    assert all(((r.mean > 0.5) == (r.vote > 0.5))[k].all() for r, k in zip(res, said))
     votes = np.column_stack([r.vote for r in res])
     assert (clf.predict(X[400:]) == clf.classes_[votes.argmax(axis=1)]).all()
 
@@ -157,3 +160,39 @@ def test_a_rare_class_beside_votes_is_said_compared_by_its_kbs_mean(monkeypatch,
     assert main(["fit", str(data), "--label", "colour", "--out", str(tmp_path / "c.json")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "for 'purple' its KB's mean" in next(o for o in out if o.startswith("wrote"))
+
+
+def test_a_class_whose_rules_say_nothing_of_a_row_is_compared_by_its_vote_prior(monkeypatch,
+                                                                              tmp_path, capsys):
+    """A rule vote answers a row none of its clauses holds [0, 1]; several classes compare
+    that class by its vote's prior alone (σ of the prior clause's signed weight), as the vote
+    answers, not by 0.5, which outranked classes whose rules had evidence."""
+    from plx_core.vote import PRIOR_ID, probability
+
+    monkeypatch.setattr(S, "CANDIDATES", ("direct", "rule-vote"))
+    rng = np.random.default_rng(11)
+    n = 1400
+    X = pd.DataFrame({f"g{i}": rng.choice(["lo", "mid", "hi"], n) for i in range(8)})
+    X = X.mask(rng.random(X.shape) < 0.3)
+    y = np.where((X.g0 == "lo") & (X.g1 == "hi") | (X.g2 == "mid") & (X.g3 == "mid"), "north",
+                 np.where((X.g4 == "hi") & (X.g5 != "lo"), "east",
+                          np.where((X.g6 == "lo") & (X.g7 == "lo"), "south", "west")))
+    clf = PLXClassifier(random_state=0).fit(X[:700], y[:700])
+    assert clf.class_chosen_ == ["rule-vote"] * 4
+    res = clf._means(X[700:])
+    for kb, r in zip(clf.kbs_, res):
+        bare = (r.lower == 0) & (r.upper == 1)
+        prior = [c for c in kb.extra if c.enabled and c.id == PRIOR_ID]
+        b = (prior[0].w if prior[0].p > 0.5 else -prior[0].w) if prior else 0.0
+        assert bare.any() and np.allclose(r.vote[bare], probability(np.array(b)))
+    assert (clf.predict(X[700:]) == y[700:]).mean() > 0.95  # 0.857 with 0.5 there
+    # rows no class's KB knows anything of: decided by the priors, and `plx predict` says so
+    save_model(clf, tmp_path / "m.json")
+    blank = pd.concat([X[700:710], pd.DataFrame(np.nan, index=range(3), columns=X.columns)])
+    blank.to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    first = str(clf.predict(blank.iloc[[10]])[0])
+    assert (f"3 rows get the bounds [0, 1] from every class: nothing the model knows bears on "
+            f"them (their values missing, unseen or unused), so the classes' vote priors alone "
+            f"decide them: {first!r} (e.g. row 11)") in capsys.readouterr().err
