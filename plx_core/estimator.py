@@ -1179,12 +1179,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if won is None:
             self.chosen_reason_ += S.grid_stays(self.selection_, grid.selection_)
             return
-        params = self.get_params(deep=False)
-        for k, v in vars(grid).items():  # its fitted state; the parameters stay the user's
-            if k not in params:
-                setattr(self, k, v)
+        self._take_fitted(grid)
         self.chosen_reason_ = grid.chosen_reason_ + won
         self.selection_ = dataclasses.replace(grid.selection_, reason=self.chosen_reason_)
+
+    def _take_fitted(self, other: PLXClassifier) -> None:
+        """This model becomes `other`, a race's winning fit (`_race_grid`, `_race_whole`,
+        `_race_grid_classes`): its fitted state taken, the parameters staying the user's, and
+        not the race's own markers (`_whole`, `_no_grid`)."""
+        params = self.get_params(deep=False)
+        for k, v in vars(other).items():
+            if k not in params and k not in ("_whole", "_no_grid"):
+                setattr(self, k, v)
 
     def _whole_screens(self, raw: pd.DataFrame, labels: np.ndarray, declared: set[str]
                        ) -> dict[str, tuple[float, ...]]:
@@ -1233,10 +1239,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if not won:
             self.chosen_reason_ += said
             return
-        params = self.get_params(deep=False)
-        for k, v in vars(other).items():  # its fitted state; the parameters stay the user's
-            if k not in params and k not in ("_whole", "_no_grid"):
-                setattr(self, k, v)
+        self._take_fitted(other)
         self.whole_read_ = {c: "numbers" if c in ordered else "levels" for c in screens}
         self.chosen_reason_ = other.chosen_reason_ + said
         self.selection_ = dataclasses.replace(other.selection_, reason=self.chosen_reason_)
@@ -1261,10 +1264,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if theirs is None or not theirs > ours + S.GRID_MARGIN:
             self.chosen_reason_ += said
             return
-        params = self.get_params(deep=False)
-        for k, v in vars(grid).items():  # its fitted state; the parameters stay the user's
-            if k not in params:
-                setattr(self, k, v)
+        self._take_fitted(grid)
         self.chosen_reason_ = grid.chosen_reason_ + said
 
     def _select_classes(self, frame: pd.DataFrame, labels: np.ndarray, targets: list[str],
