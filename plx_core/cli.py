@@ -951,7 +951,11 @@ def _with_notes(path: Path, failed: dict[int, str], n: int) -> None:
             at = 0
             for part in pd.read_csv(body, dtype=str, keep_default_na=False, na_filter=False,
                                     chunksize=BLOCK_ROWS, encoding="utf-8"):
-                part["note"] = [safe_cell(failed.get(at + i, "")) for i in range(len(part))]
+                notes = np.full(len(part), "", dtype=object)  # a loop over the few failed rows
+                for r, why in failed.items():
+                    if at <= r < at + len(part):
+                        notes[r - at] = safe_cell(why)
+                part["note"] = notes
                 part.to_csv(fh, index=False, header=at == 0, lineterminator="\r\n")
                 at += len(part)
     finally:
