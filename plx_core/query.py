@@ -918,17 +918,17 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                        tuple(failed))
 
 
-def uninformed_note(n: int, first: int, threshold: float | None, decided: str) -> str:
+def uninformed_note(n: int, first: int | str, threshold: float | None, decided: str) -> str:
     """The one wording for rows answered [0, 1] (no clause bears on them: every value missing,
-    unseen or unused), whose decision the threshold alone makes — never silently; `threshold`
-    None: several classes voted, every class's KB [0, 1], their votes' priors decide
-    (`vote.kb_probability`)."""
+    unseen or unused), whose decision the threshold alone makes — never silently; `first`: the
+    first such row's number, or its name (`data.row_name`); `threshold` None: several classes
+    voted, every class's KB [0, 1], their votes' priors decide (`vote.kb_probability`)."""
     by = (f"the threshold {threshold:g} alone decides" if threshold is not None else
           "the classes' vote priors alone decide")
     return (f"{counted(n, 'row')} {verb(n, 'gets', 'get')} the bounds [0, 1]"
             + ("" if threshold is not None else " from every class") + ": nothing the model "
             f"knows bears on them (their values missing, unseen or unused), so {by} "
-            f"them: {decided} (e.g. row {first})")
+            f"them: {decided} (e.g. {first if isinstance(first, str) else f'row {first}'})")
 
 
 def failed_notes(parts: Sequence[BoundsArray], names: Sequence[Any] | None = None) -> np.ndarray:

@@ -909,6 +909,24 @@ def test_rules_page_names_a_rule_this_model_does_not_use(base_ws):
 # --------------------------------------------------------------------------- Evaluate page
 
 
+def test_test_rows_no_clause_bears_on_are_said_with_the_score(base_ws):
+    """Rows answered [0, 1] (every value missing) are decided by the threshold alone: the
+    Evaluate page says how many and the first, as `plx predict` does (review22); none, nothing."""
+    from plx_app.service.workspace import decision_frame
+
+    ws = fresh(base_ws)
+    X = ws.X_test.iloc[:6].copy()
+    X.iloc[[2, 4]] = np.nan
+    d = decision_frame(ws.view().kb, X, None, ws.positive, ws.answer_semantics, ws.method,
+                       ws.threshold)
+    said = ws.uninformed_said(d)
+    neg = wording.class_names(ws.class_name)[1]
+    assert said.startswith("2 rows get the bounds [0, 1]: nothing the model knows bears on them")
+    assert said.endswith(f"alone decides them: {neg!r} (a tie at the threshold) "
+                         f"(e.g. row {X.index[2]!r})")
+    assert ws.uninformed_said(d.drop(index=X.index[[2, 4]])) == ""
+
+
 @pytest.mark.slow
 def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     ws = fresh(base_ws)

@@ -574,6 +574,22 @@ class Workspace:
               if rest.any() and truth[rest].any() else None)
         return wording.copies_said(int(mask.sum()), len(mask), same, f1)
 
+    def uninformed_said(self, decisions: pd.DataFrame) -> str:
+        """The sentence the test score is shown with when some rows of `decisions` get the
+        bounds [0, 1] (no clause bears on them), which the threshold alone decides
+        (`query.uninformed_note`, as `plx predict` says it); "" when none."""
+        from plx_core.query import uninformed_note
+
+        bare = ((decisions["lower"] <= 0) & (decisions["upper"] >= 1)).to_numpy()
+        if not bare.any():
+            return ""
+        i = int(np.flatnonzero(bare)[0])
+        pos, neg = wording.class_names(self.class_name)
+        word = pos if decisions["decision"].iloc[i] == "POS" else neg
+        return uninformed_note(int(bare.sum()), row_name(decisions.index, i), self.threshold,
+                               f"{word!r}" + (" (a tie at the threshold)"
+                                              if decisions["tie"].iloc[i] else ""))
+
     def baselines(self) -> pd.DataFrame:
         """Test scores of the dashboard's baselines on the same split (cached per data set)."""
         return self.cached("baselines", scope="data", make=lambda: baseline_scores(

@@ -80,6 +80,8 @@ with guard("Showing the scores"):
                             f"{neg_name} ({pos_name} only when the middle is above it)"))
         if copies := ws.copies_said(dec):  # test rows the model has seen: never silently
             st.warning(md(copies))
+        if blank := ws.uninformed_said(dec):  # rows no clause bears on: the threshold decides
+            st.info(md(blank))
         few = st.empty()  # filled once the baselines are scored (their best F1 is said)
 
 # the threshold next to what it moves: the slider, sensitivity and specificity, and the
