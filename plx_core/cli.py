@@ -578,11 +578,12 @@ class Model:
         decision's, `lower:<class>` / `upper:<class>` every class's, and when votes decide
         `vote` / `vote:<class>` the numbers compared (a class of another family: its mean)."""
         from .query import TIE_EPS, failed_notes, query_many
-        from .vote import with_vote
+        from .vote import beside_votes, with_vote
 
         parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
-        parts = [with_vote(b, m.kb, X) if m.by_vote else b for b, m in zip(parts, self.members)]
         voted = any(m.by_vote for m in self.members)
+        parts = [with_vote(b, m.kb, X) if m.by_vote else beside_votes(b) if voted else b
+                 for b, m in zip(parts, self.members)]
         classes = np.array(self.classes, dtype=object)
         means = np.column_stack([b.mean for b in parts])
         compared = np.column_stack([b.compared_by for b in parts])

@@ -1977,6 +1977,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             from .vote import with_vote
 
             out = with_vote(out, kb, frame)
+        elif any(map(self._compared_by_vote, range(len(self.kbs_)))):
+            from .vote import beside_votes
+
+            out = beside_votes(out)
         return out
 
     def _compared_by_vote(self, i: int) -> bool:

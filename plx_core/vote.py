@@ -788,6 +788,18 @@ def with_vote(bounds, kb: KB, X) -> object:
     return replace(bounds, vote=kb_probability(kb, encode_rows(kb, X)))
 
 
+def beside_votes(bounds):
+    """`bounds` (a `query.BoundsArray`) of a class compared by its KB's mean beside classes
+    compared by their votes — a class of fewer than `selection.MIN_CLASS_ROWS` rows kept on its
+    Direct KB —: its mean, but 0 on a row its KB answers [0, 1] (nothing it knows bears on it;
+    its prior, a few rows in n, is about 0), where the votes' priors decide (`kb_probability`):
+    0.5 there gave a 3-row class every row nothing was known of (review22)."""
+    from dataclasses import replace
+
+    bare = (bounds.lower <= 0) & (bounds.upper >= 1)
+    return replace(bounds, vote=np.where(bare, 0.0, bounds.mean))
+
+
 def prior_shift(b: float, threshold: float, w: np.ndarray) -> float:
     """The prior clause's signed weight b − logit(threshold), 0 where it is below
     `WEIGHT_CUT` of the largest vote (or of 1): an intercept at the solver's noise (4e-17 on a
@@ -1103,4 +1115,4 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
 __all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
-           "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
+           "beside_votes", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -148,6 +148,11 @@ def test_a_rare_class_beside_votes_is_said_compared_by_its_kbs_mean(monkeypatch,
     answered = Model(mf).predict(mf.schema.apply(rows, label=False)[0])
     assert answered["decision"].tolist() == [str(c) for c in clf.predict(rows)]
     assert np.allclose(answered["vote:purple"], clf._means(rows)[2].mean)  # its KB's mean
+    # a row nothing is known of: the votes' priors decide it, not the 3-row class's [0, 1]
+    blank = pd.DataFrame(np.nan, index=range(2), columns=X.columns)
+    assert "purple" not in clf.predict(blank)
+    again = Model(mf).predict(mf.schema.apply(blank, label=False)[0])
+    assert again["decision"].tolist() == [str(c) for c in clf.predict(blank)]
     table = pd.DataFrame({"class": ["purple", "red"], "lower": [0.6, 0.1], "upper": [0.8, 0.3],
                           "mean": [0.7, 0.2], "vote": [0.7, 0.25]})
     said = answer_sentences(ClassAnswer(table, "purple", "red", False, None, None,
