@@ -576,7 +576,8 @@ class Model:
         first in class order on a tie, as `PLXClassifier.predict`; a class whose LP failed on
         a row never wins it), `runner_up` the next one; `lower` / `upper` / `mean` are the
         decision's, `lower:<class>` / `upper:<class>` every class's, and when votes decide
-        `vote` / `vote:<class>` the numbers compared (a class of another family: its mean)."""
+        `vote` / `vote:<class>` the numbers compared (a class of another family: its mean,
+        0 where its KB answers [0, 1], `vote.beside_votes`)."""
         from .query import TIE_EPS, failed_notes, query_many
         from .vote import beside_votes, with_vote
 
