@@ -75,14 +75,9 @@ def test_a_rule_vote_is_compared_by_its_probability_too(monkeypatch):
     """The rule vote's KB (one-feature clauses and tree paths) gives back its vote's decision
     at 0.5 on every row, and predict compares its classes by that probability."""
     monkeypatch.setattr(S, "CANDIDATES", ("direct", "rule-vote"))
-    rng = np.random.default_rng(11)
-    n = 700
-    X = pd.DataFrame({f"g{i}": rng.choice(["lo", "mid", "hi"], n) for i in range(8)})
-    y = np.where((X.g0 == "lo") & (X.g1 == "hi") | (X.g2 == "mid") & (X.g3 == "mid"), "north",
-                 np.where((X.g4 == "hi") & (X.g5 != "lo"), "east",
-                          np.where((X.g6 == "lo") & (X.g7 == "lo"), "south", "west")))
-    flip = rng.random(n) < 0.08
-    y[flip] = rng.choice(["north", "east", "south", "west"], int(flip.sum()))
+    from tests.test_estimator import _four_dnf_classes
+
+    X, y = _four_dnf_classes(700, 11)
     clf = PLXClassifier(random_state=0).fit(X[:400], y[:400])
     assert clf.class_chosen_ == ["rule-vote"] * 4
     res = clf._means(X[400:])
