@@ -89,10 +89,11 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
                                          expect="Suggested label: readmitted")
             if app.value("Positive class") != "yes":
                 times["positive class"] = app.select("Positive class", "yes")
-            app.expect("Cut points of the numeric columns")
+            app.expect("Cut points with these settings")
             body = _reads_plainly(app, "Data")
             # typed as the estimator types them: the dose is binned, small whole numbers not
-            assert "'dose' is numeric" in body and "'grade' is numeric" not in body
+            numeric = " ".join(line for line in body.splitlines() if "cut into ordered bins" in line)
+            assert "'dose'" in numeric and "'grade'" not in numeric
             assert "'children' is missing in" in body and "'bmi' is missing in" in body
             times["use this data (fits plx's default)"] = app.click_button(
                 "Use this data", expect="Now using clinic.csv")
@@ -224,7 +225,7 @@ def test_the_decimal_mark_of_an_upload_is_a_choice(browser, tmp_path):  # noqa: 
         try:
             app.open("", expect="breast-cancer-wisconsin")
             app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
-            app.upload(path, expect="Cut points of the numeric columns")
+            app.upload(path, expect="Cut points with these settings")
             assert "separating thousands" in app.text()  # ';' file: 1.250 reads as 1250 …
             app.expect("choose it under")  # … and the page says where to change it
             app.select("Decimal mark of numbers written as text", "'.' (1.5",

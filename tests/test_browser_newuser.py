@@ -80,7 +80,7 @@ def test_a_clinician_sets_the_threshold_and_reads_each_row_own_class(browser, tm
             assert app.value("Positive class") == "event"
             assert "plx does not assume which of" in body and "choose the positive class" in body
             assert "read as numbers in kg" in body and "read as dates, day/month/year" in body
-            app.expect("Cut points of the numeric columns")
+            app.expect("Cut points with these settings")
             times["use this data (fits plx's default)"] = app.click_button(
                 "Use this data", expect="Now using clinic.csv")
             said = " ".join(app.text().split())

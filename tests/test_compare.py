@@ -46,7 +46,7 @@ def test_command_line(tmp_path, capsys, shared_data_dir):  # Zoo: a shared data 
                  "--max-rows", "80", "--out", str(tmp_path), "--no-progress"]) == 0
     assert (tmp_path / "compare.md").read_text().startswith("Command: `python -m plx_core")
     assert main(["compare", "--sets", "iris", "--out", str(tmp_path)]) == 2
-    assert "unknown data set(s) ['iris']" in capsys.readouterr().err
+    assert "unknown data set ['iris']" in capsys.readouterr().err
     assert np.isfinite(pd.read_csv(tmp_path / "compare_summary.csv")["f1_mean"]).all()
 
 
