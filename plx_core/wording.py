@@ -1095,7 +1095,7 @@ def advanced_lines(bounds: Any) -> list[str]:
 
 CUT_METHODS = {"mdlp": "where the outcome changes most (default)",
                "tree": "where a small decision tree splits the outcome",
-               "quantile": "the same number of rows in each bin",
+               "quantile": "about as many rows in each bin (uneven where values repeat)",
                "uniform": "bins of equal width"}
 """The discretiser's methods (`plx_core.discretize.METHODS`) in words, for the Data page;
 the keys ("mdlp", "quantile", …) are `plx fit --discretize`'s and never shown."""
