@@ -763,16 +763,23 @@ def kb_probability(kb: KB, codes: np.ndarray) -> np.ndarray:
     _compared_by_vote`; benchmarks/RESULTS.md, multi22). A row no learned clause holds (the KB
     answers it [0, 1]) gets σ of the prior clause alone, as the vote would: 0.5 there let a
     class its rules say nothing of outrank classes with evidence (a 4-class rule vote, 30% of
-    cells missing: accuracy 0.857 → 0.987; benchmarks/RESULTS.md, review22)."""
+    cells missing: accuracy 0.857 → 0.987; benchmarks/RESULTS.md, review22). The KB's other
+    enabled clauses — an expert's weighted rules — count as the learned ones do, on the rows
+    whose known values hold their body (`query._rule_terms`, the terms the LP's median takes
+    from them): the median and this number still agree on "this class or the rest", and a rule
+    moves the classes' comparison as it moves the bounds (it moved only the bounds)."""
+    from .query import _rule_terms
+
     n = kb.n_learned
     sizes = [len(kb.domains[f]) for f in kb.features]
     p, w = np.asarray(kb.p[:n], float), np.asarray(kb.w[:n], float)
     target = np.where(np.asarray(kb.head[:n]) > 0, p, 1.0 - p)
     held = body_matches(kb.codes[:n], sizes, codes).astype(np.float64)
     score = held @ (np.sign(target - 0.5) * w)
-    for c in kb.extra:  # the prior clause: its signed weight is the intercept
-        if c.enabled and c.id == PRIOR_ID:
-            score = score + (c.w if c.p > 0.5 else -c.w if c.p < 0.5 else 0.0)
+    # the prior clause (every row: the intercept) and the rules, as the LP's median terms
+    rows, targets, weights, _ = _rule_terms(kb, np.asarray(codes), "relevant")
+    score = score + np.bincount(rows, weights=np.sign(targets - 0.5) * weights,
+                                minlength=len(score))
     return probability(score)
 
 

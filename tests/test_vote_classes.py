@@ -196,3 +196,33 @@ def test_a_class_whose_rules_say_nothing_of_a_row_is_compared_by_its_vote_prior(
     assert (f"3 rows get the bounds [0, 1] from every class: nothing the model knows bears on "
             f"them (their values missing, unseen or unused), so the classes' vote priors alone "
             f"decide them: {first!r} (e.g. row 11)") in capsys.readouterr().err
+
+
+def test_an_experts_rule_moves_the_classes_the_vote_compares(voted, tmp_path):
+    """A weighted rule added to a voted class's KB counts in the number the classes are
+    compared by, as it counts in the bounds (it moved only the bounds): rows whose values hold
+    its body go to its class, other rows keep their decision, and the vote's probability and
+    the KB's mean still say "this class or the rest" alike."""
+    from plx_core.query import query_many
+    from plx_core.rules import parse_rules
+
+    clf, X, _y = voted
+    save_model(clf, tmp_path / "m.json")
+    X.to_csv(tmp_path / "new.csv", index=False)
+    (tmp_path / "r.txt").write_text("IF f0=a THEN POS [p=0.99, w=20]\n")
+    before, after = tmp_path / "p0.csv", tmp_path / "p1.csv"
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"),
+                 "--out", str(before)]) == 0
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"), "--rules",
+                 str(tmp_path / "r.txt"), "--class", "blue", "--out", str(after)]) == 0
+    p0, p1 = pd.read_csv(before), pd.read_csv(after)
+    held = (X["f0"] == "a").to_numpy()
+    assert (p0.decision[held] != "blue").sum() >= 10  # the rule has rows to move
+    assert (p1.decision[held] == "blue").all()
+    assert (p1.decision[~held] == p0.decision[~held]).all()
+    i = list(clf.classes_).index("blue")
+    kb = clf.kbs_[i].with_rules(parse_rules("IF f0=a THEN POS [p=0.99, w=20]"))
+    b = query_many(kb, X)
+    vote = kb_probability(kb, encode_rows(kb, X))
+    said = (b.upper - b.lower) < 1
+    assert ((b.mean > 0.5) == (vote > 0.5))[said].all()
