@@ -12,7 +12,7 @@
 
 Without --positive a label of more than two classes is fitted one KB per class (that class
 against the rest) into one model file (`modelfile.ClassesModelFile`, version 2); predict
-names each row's class (the highest mean) with every class's bounds, explain explains the
+names each row's class (the highest vote's probability or KB mean) with every class's bounds, explain explains the
 decided class.
 
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
@@ -268,11 +268,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 "cut-off) and fit on that")
         if not several:
             raise _positive_needed(label, schema.classes)
-        if threshold is not None:  # the class with the highest mean answers: no cut to move
+        if threshold is not None:  # the class of the highest number answers: no cut to move
             raise CLIError(
                 f"--threshold is for a yes/no model, and the label {label!r} has "
-                f"{len(schema.classes)} classes {shown}: leave it out (the class whose KB gives "
-                "the highest mean answers), or pass --positive to fit one class against the rest")
+                f"{len(schema.classes)} classes {shown}: leave it out ({wording.class_decision_said()}), "
+                "or pass --positive to fit one class against the rest")
     if date_parts:
         from .data import with_date_parts
         from .plurals import noun

@@ -585,7 +585,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     f"leave it unset for one KB per class (one-vs-rest), or pass y == "
                     f"{value_str(self.positive)!r} to fit that class against the rest"
                     + (f"; {stray}" if stray else ""))
-            if self.threshold is not None:  # the class with the highest mean answers: no cut
+            if self.threshold is not None:  # the class of the highest number answers: no cut
                 raise DataError(
                     f"y has {len(classes)} classes {classes[:10]}; threshold= is for two classes "
                     f"(with more, {class_decision_said()}): leave it "
