@@ -170,8 +170,8 @@ if several(ws):  # the explanation above is POS against the rest; here, the clas
     st.divider()
     intro = (f"The explanation above is {ws.class_name} against the other "
              f"{n_classes - 1}. Here plx's model of every class (one KB per class against "
-             "the rest; the class whose vote gives the highest probability, or whose KB "
-             "gives the highest mean, is picked, as on the Query page) says which class it answers for this instance and why: the k "
+             f"the rest; {wording.class_decision_said()}, as on the Query page) says which "
+             "class it answers for this instance and why: the k "
              "features of the picked class's KB against the other classes, and why not "
              "the runner-up.")
     if among_all_classes(ws, n_classes, intro, "Explain", "x_classes"):

@@ -154,8 +154,8 @@ with guard("Showing the scores"):
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
     intro = (f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
-             "Here plx's model of every class (one KB per class against the rest, the "
-             "class with the highest mean picked, as on the Query page) is scored on the "
+             "Here plx's model of every class (one KB per class against the rest; "
+             f"{wording.class_decision_said()}, as on the Query page) is scored on the "
              "same test rows.")
     if among_all_classes(ws, n_classes, intro, "Score", "ev_classes"):
         with guard("Scoring among all classes"):
