@@ -579,12 +579,11 @@ class Model:
         `vote` / `vote:<class>` the numbers compared (a class of another family: its mean,
         0 where its KB answers [0, 1], `vote.beside_votes`)."""
         from .query import TIE_EPS, failed_notes, query_many
-        from .vote import beside_votes, with_vote
+        from .vote import class_compared
 
-        parts = [query_many(m.kb, X, semantics=m.semantics) for m in self.members]
         voted = any(m.by_vote for m in self.members)
-        parts = [with_vote(b, m.kb, X) if m.by_vote else beside_votes(b) if voted else b
-                 for b, m in zip(parts, self.members)]
+        parts = [class_compared(query_many(m.kb, X, semantics=m.semantics), m.kb, X, m.by_vote,
+                                voted) for m in self.members]
         classes = np.array(self.classes, dtype=object)
         means = np.column_stack([b.mean for b in parts])
         compared = np.column_stack([b.compared_by for b in parts])

@@ -1972,16 +1972,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                tuple(kb.features), ur, uc,
                                read_as=tuple(read_as.values()),  # every member sees the rows
                                failed=tuple(sorted({f for p in parts for f in p.failed})))
-        out = query_many(kb, frame, semantics=self._semantics())
-        if self._compared_by_vote(i):
-            from .vote import with_vote
+        from .vote import class_compared
 
-            out = with_vote(out, kb, frame)
-        elif any(map(self._compared_by_vote, range(len(self.kbs_)))):
-            from .vote import beside_votes
-
-            out = beside_votes(out)
-        return out
+        return class_compared(query_many(kb, frame, semantics=self._semantics()), kb, frame,
+                              self._compared_by_vote(i),
+                              any(map(self._compared_by_vote, range(len(self.kbs_)))))
 
     def _compared_by_vote(self, i: int) -> bool:
         """Several classes: whether class i is compared by its vote's own probability (its

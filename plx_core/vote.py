@@ -807,6 +807,16 @@ def beside_votes(bounds):
     return replace(bounds, vote=np.where(bare, 0.0, bounds.mean))
 
 
+def class_compared(bounds, kb: KB, X, by_vote: bool, voted: bool):
+    """`bounds` of one class of a several-class model (its `kb` on the rows X) as the classes
+    are compared (`BoundsArray.compared_by`): a vote family's class by its vote's own
+    probability (`with_vote`), another class beside votes by `beside_votes`, else as they are
+    (`voted`: any class is compared by its vote). `PLXClassifier` and `plx predict` alike."""
+    if by_vote:
+        return with_vote(bounds, kb, X)
+    return beside_votes(bounds) if voted else bounds
+
+
 def prior_shift(b: float, threshold: float, w: np.ndarray) -> float:
     """The prior clause's signed weight b − logit(threshold), 0 where it is below
     `WEIGHT_CUT` of the largest vote (or of 1): an intercept at the solver's noise (4e-17 on a
@@ -1122,4 +1132,4 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
 __all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
-           "beside_votes", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
+           "beside_votes", "class_compared", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]
