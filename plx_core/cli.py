@@ -275,7 +275,6 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 "or pass --positive to fit one class against the rest")
     if date_parts:
         from .data import with_date_parts
-        from .plurals import noun
 
         try:
             schema = with_date_parts(schema, frame, date_parts)
@@ -845,7 +844,7 @@ def _wrote(out: Path, model: Model, n: int, decisions: dict[str, int], ties: int
             f"{int(decisions.get(c, 0))} {c}" for c in model.classes) +
             f"; {ties} ties between classes (decided by class order)")
         return
-    from .wording import class_name, class_names, counted
+    from .wording import class_name, class_names
 
     label = getattr(model.schema, "label", None)  # the file's two classes, as it writes them
     pos, neg = class_names(class_name(model.positive, label, [model.positive, model.negative]))
