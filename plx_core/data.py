@@ -2765,12 +2765,13 @@ def copied_rows(frame: pd.DataFrame, shown: int = 3) -> str | None:
             break
     if len(measured) < 2:
         return None
-    copies = frame.astype(object).duplicated(keep="first").to_numpy()
+    cells = frame.astype(object)  # (converted once: both counts read it)
+    copies = cells.duplicated(keep="first").to_numpy()
     if copies.mean() < COPY_SHARE:
         return None
     at = np.flatnonzero(copies)[:shown]
     shown_rows = ", ".join(row_name(frame.index, int(i), data_row=False) for i in at)
-    copied = int(frame[~copies & frame.astype(object).duplicated(keep=False).to_numpy()].shape[0])
+    copied = int((~copies & cells.duplicated(keep=False).to_numpy()).sum())
     return (f"{int(copies.sum()):,} of the {len(frame):,} rows repeat an earlier row in every "
             f"column ({shown_rows} …), though {measured[0]!r} and {measured[1]!r} hold "
             f"measurements that rarely repeat by chance: {copied:,} records entered more than "
