@@ -721,8 +721,11 @@ def _column_notes(columns: _Rebuilt, kept: list[str],
     from .data import as_strings, flag_column, mixed_dates, text_binned, whole_levels
     from .estimator import convert_hint
 
+    flags = []  # (said after every other note, as before: each column rebuilt once)
     for f in kept:
         cells = columns[f][0]
+        if f not in disc.binnings_ and (how := flag_column(cells)):
+            flags.append(f"column {f!r}: {how}")
         if f in disc.binnings_ or len(pd.unique(cells.dropna())) > 10:
             continue  # binned, or said with the wide columns (`_category_levels`)
         strs = as_strings(cells)
@@ -734,9 +737,8 @@ def _column_notes(columns: _Rebuilt, kept: list[str],
         elif (few := whole_levels(cells)) is not None:
             say_note(f"column {f!r} is used as categories: {wording.whole_levels_said(*few)}",
                      stacklevel=3)
-    for f in kept:
-        if f not in disc.binnings_ and (how := flag_column(columns[f][0])):
-            say_note(f"column {f!r}: {how}", stacklevel=3)
+    for note in flags:
+        say_note(note, stacklevel=3)
 
 
 def _copy_notes(columns: _Rebuilt, kept: list[str]) -> None:
