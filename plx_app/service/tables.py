@@ -578,8 +578,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         if plain:
             notes.append(("info", wording.numeric_said(plain) + "."))
         for f, b in ds.schema.bins.items():
-            if b.reading():
-                notes.append(("info", wording.numeric_said([f], b.reading()) + "."))
+            if read := b.reading():
+                notes.append(("info", wording.numeric_said([f], read) + "."))
             if frame is not None and f in frame.columns and (
                     how := cells_said(frame[f], b)):
                 notes.append(("info", f"{f!r}: {how}."))
