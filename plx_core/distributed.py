@@ -643,8 +643,9 @@ def _label_counts(part: pd.DataFrame, label: str) -> pd.Series:
 
 
 def _label_rows(part: pd.DataFrame, label: str, values: list[str], lo: int) -> pd.DataFrame:
-    at = np.flatnonzero(part[label].map(value_str).isin(values).to_numpy())
-    return pd.DataFrame({"value": part[label].map(value_str).to_numpy()[at], "row": at + lo})
+    strs = part[label].map(value_str)  # (each label written once)
+    at = np.flatnonzero(strs.isin(values).to_numpy())
+    return pd.DataFrame({"value": strs.to_numpy()[at], "row": at + lo})
 
 
 def _strays_said(ddf: Any, label: str) -> str:
