@@ -71,6 +71,8 @@ def rare_table(path: Path, n: int = 1500, seed: int = 212) -> Path:
     return path
 
 
+SHOTS = False  # set by a walk that wants screenshots
+
 TABLES = {"severity": (severity_table, "severe", "IF oxygen=mask THEN POS [p=0.9, w=5]"),
           "rare30": (rare_table, "ICU transfer", "IF sbp < 100 THEN POS [p=0.9, w=5]")}
 
@@ -93,6 +95,8 @@ def walk_one(app, out: Path, name: str) -> dict[str, float]:
         (steps / f"{len(times):02d}_{key}.txt").write_text(
             app.text() + "\n---sidebar---\n" + app.sidebar_text()
             + "\n---errors---\n" + "\n".join(app.errors_shown()))
+        if SHOTS:  # a full-page screenshot beside the text, to look at (dash23's walk)
+            app.page.screenshot(path=str(steps / f"{len(times):02d}_{key}.png"), full_page=True)
         print(f"  {key}: {times[key]:.1f} s", flush=True)
 
     step("data page", lambda: app.nav("Data", expect="CSV file (comma"))
