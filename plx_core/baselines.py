@@ -250,17 +250,22 @@ def f1_score(y_true: Sequence[Any], y_pred: Sequence[Any], positive: Any) -> flo
 
 
 def baseline_scores(X_train: Any, y_train: Any, X_test: Any, y_test: Any, positive: Any,
-                    keys: Sequence[str] = DASHBOARD_BASELINES, seed: int = 0) -> pd.DataFrame:
+                    keys: Sequence[str] = DASHBOARD_BASELINES, seed: int = 0,
+                    progress: Callable[[float, str], None] | None = None) -> pd.DataFrame:
     """Test scores of the baselines `keys`, each fitted on the one-hot training rows (one row
     per model: model key, label, then `scores`). Only the training rows need both classes: a
-    test part of one class (a rare class's few rows all drawn for training) is scored as is."""
+    test part of one class (a rare class's few rows all drawn for training) is scored as is.
+    `progress(fraction, text)` is told before each model is fitted (the dashboard's bar)."""
     ytr, pos = binary_target(y_train, positive)
     yte = scored_target(y_test, pos)
     enc = OneHot().fit(X_train)
     A, B = enc.transform(X_train), enc.transform(X_test)
     rows = []
-    for key in keys:
-        model = make_model(key, seed).fit(A, ytr)
+    for i, key in enumerate(keys):
+        model = make_model(key, seed)
+        if progress is not None:
+            progress(i / len(keys), f"fitting {BASELINES[key].label} ({i + 1} of {len(keys)})")
+        model = model.fit(A, ytr)
         pred = np.asarray(model.predict(B)) == 1
         rows.append({"model": key, "label": BASELINES[key].label, **scores(yte == 1, pred)})
     return pd.DataFrame(rows)

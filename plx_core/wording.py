@@ -136,7 +136,20 @@ def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
     return (f"The support for {pos} is how strongly the knowledge base backs \"the class is "
             f"{pos}\", from 0 (ruled out) to 1 (certain); when the rules leave room it is a range "
             f"(at least … at most), and plx answers {pos} when the middle of that range is above "
-            f"{threshold:g}, otherwise {neg}.")
+            f"{threshold:g}, otherwise {neg}. A range wholly on one side of {threshold:g} is a "
+            f"settled answer; one that crosses it (say 0.3 to 0.9) means the values known allow "
+            f"either answer: the decision rests on the middle alone and is weak.")
+
+
+def open_range_said(lower: float, upper: float, threshold: float = THRESHOLD) -> str:
+    """What a range of support that crosses the threshold means for the decision (a
+    clinician reads [0.3, 0.9] at 0.5 as "0.6, so yes"); "" for a range on one side of it."""
+    lo, hi = float(lower), float(upper)
+    if not (lo < threshold < hi) or (lo <= 0 and hi >= 1):  # [0, 1] is said on its own
+        return ""
+    return (f"The range reaches both sides of {threshold:g}: the values known allow either "
+            "answer, so this decision rests on the middle alone and is weak; a value not known "
+            "yet, or an expert rule, could turn it.")
 
 
 def omega_symbol(positive: Any = "POS") -> str:
@@ -216,6 +229,8 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
             where = (f"the middle, {fmt(mean, 3)}, is {side} {t}, so "
                      f"{pos if mean > threshold else neg}")
         text = f"{who} {span}; {where}."
+        if open_range := open_range_said(lo, hi, threshold):
+            text += " " + open_range
     extra = []
     unknown = tuple(getattr(bounds, "unknown", ()) or ())
     if unknown:
@@ -626,6 +641,13 @@ def counterfactual_sentence(cf: Any, positive: Any = "POS") -> str:
     return changes_sentence(cf.changes, cf.new_bounds[0], cf.new_bounds[1], cf.positive, positive)
 
 
+def what_would_change_said(cf: Any, positive: Any = "POS") -> str:
+    """The Explain page's line after why: what would change the decision (the Query page's
+    counterfactual, `counterfactual_sentence`), or that no known value could."""
+    said = counterfactual_sentence(cf, positive) if cf is not None else "No known value to change."
+    return f"What would change it: {said}"
+
+
 # --------------------------------------------------------------------------- row counts
 
 
@@ -780,6 +802,34 @@ def few_found_sentence(n_rows: int, n_pos: int, tp: int, fp: int, positive: Any 
                  f"Other models find more of them (best F1 {best_other:.3f}). ")
     return said + ("The decision threshold trades missed cases against false alarms: a lower "
                    "threshold flags more rows — fewer missed, more false alarms.")
+
+
+CLASS_TABLE_HEADERS = {
+    "class": "class", "lower": "support, at least", "upper": "support, at most",
+    "mean": "support, middle", "vote": "compared (highest picked)",
+    "what is compared": "what is compared",
+}
+"""The several-class answer's columns as a reader sees them: the "vote" column holds a vote's
+probability for most classes but a KB's mean for a rare class kept on its Direct KB (dash23)."""
+
+
+def class_number_said(kept_direct: bool, why: bool = False) -> str:
+    """What a several-class answer compares for one class: its vote's probability, or its KB's
+    mean for a class too rare to compare models on (kept on its Direct KB beside the votes;
+    `why` adds that reason, for a table's cell)."""
+    if not kept_direct:
+        return "its vote's probability"
+    return "its KB's mean (too few rows for a vote)" if why else "its KB's mean"
+
+
+def baselines_offer_said(labels: Sequence[str], n_train: int) -> str:
+    """What the Evaluate page's button to compare with other models does, before it is pressed:
+    which models, on which rows, and that it takes a while (it runs only when asked)."""
+    return (f"{number_word(len(labels)).capitalize()} other models ({', '.join(labels)}) can be "
+            f"fitted on the same {n_train:,} training rows and scored on the same test rows, to "
+            "see whether another model does better on this data. Fitting them takes seconds on a "
+            "small table and up to a minute on a large one, so they are fitted when you ask; "
+            "once fitted they are kept for this data, also after a refresh.")
 
 
 def few_rows_said(n_rows: int, n_pos: int, se: float, folds: int, positive: Any = "POS") -> str:
@@ -1272,6 +1322,7 @@ __all__ = [
     "saved_where_said", "row_outside_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
     "cut_points_caption", "PAGE_BINS_SAID",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
+    "open_range_said", "baselines_offer_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

@@ -587,6 +587,19 @@ def test_explain_page_k_slider_changes_the_explanation(base_ws):
     assert "On their own, " in texts(at)  # the explanation in words
 
 
+def test_explain_page_says_what_would_change_the_decision_as_the_query_page(base_ws):
+    """After why, what would change it: the Query page's counterfactual, in the same words
+    (a clinician read why on Explain and had to go back to Query for it, dash23)."""
+    from plx_app.service.explain import ws_counterfactual
+
+    ws = fresh(base_ws)
+    at = run("plx_app/views/4_Explain.py", ws)
+    cf = ws_counterfactual(ws, ws.selected.as_dict())
+    said = wording.counterfactual_sentence(cf, ws.class_name)
+    assert f"What would change it: {said}" in texts(at)
+    assert said in texts(run("plx_app/views/3_Query.py", ws))
+
+
 def test_explain_page_answers_at_the_models_threshold_and_names_expert_rules():
     # a clinic's table on which plx's default picks its own threshold (0.6): a row whose
     # support lies between 0.5 and it is not readmitted on the Query page, and the Explain
@@ -927,6 +940,33 @@ def test_test_rows_no_clause_bears_on_are_said_with_the_score(base_ws):
     assert ws.uninformed_said(d.drop(index=X.index[[2, 4]])) == ""
 
 
+def test_evaluate_page_fits_the_other_models_when_asked_and_keeps_them(base_ws, monkeypatch):
+    """The other models are fitted on the button (10.9 s on 5,000 rows was a silent first
+    visit, words22), with a caption naming them first; once fitted, a new session on the same
+    rows (a browser refresh) shows their table at once, the button gone (dash23)."""
+    from plx_app.service import workspace as service_ws
+    from plx_app.service.cache import LRU
+
+    monkeypatch.setattr(service_ws, "BASELINE_SCORES", LRU(8))  # none fitted in this process
+    ws = fresh(base_ws)
+    at = run("plx_app/views/6_Evaluate.py", ws)
+    assert not errors(at) and not ws.baselines_fitted()
+    assert [b.label for b in at.button if b.key == "ev_baselines"] == [
+        "Compare with 6 other models"]
+    assert ("Six other models (majority class, logistic regression, decision tree (CART), "
+            f"random forest (100 trees), gradient boosting, naive Bayes) can be fitted on the "
+            f"same {len(ws.X_train):,} training rows") in texts(at)
+    assert all("logistic regression" not in list(d.value.get("model", []))
+               for d in at.dataframe)  # nothing fitted, nothing shown
+    at.button(key="ev_baselines").click().run()
+    assert not errors(at) and ws.baselines_fitted()
+    table = at.dataframe[0].value
+    assert len(table) == 7 and list(table["model"])[1:] == list(ws.baselines()["label"])
+    again = run("plx_app/views/6_Evaluate.py", fresh(base_ws))  # a new session, same rows
+    assert not errors(again) and not [b for b in again.button if b.key == "ev_baselines"]
+    assert again.dataframe[0].value.equals(table)
+
+
 @pytest.mark.slow
 def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     ws = fresh(base_ws)
@@ -936,6 +976,8 @@ def test_evaluate_page_scores_baselines_and_agreement(base_ws):
     d = ws.decisions("test")
     s = scores((ws.y_test == ws.positive).to_numpy(), (d["decision"] == "POS").to_numpy())
     assert metric(at, "F1") == f"{s['F1']:.3f}"
+    if not ws.baselines_fitted():  # fitted when asked (another test may have fitted them)
+        at.button(key="ev_baselines").click().run()
     table = at.dataframe[0].value
     assert list(table["model"])[0].startswith("plx") and "logistic regression" in list(table["model"])
     assert len(table) == 7 and {"sensitivity", "specificity"} <= set(table.columns)
@@ -1527,6 +1569,8 @@ def test_evaluate_page_scores_a_test_part_without_the_rare_class():
                        kb=KBSettings("direct"))
     assert not (ws.y_test == "yes").any()
     at = run("plx_app/views/6_Evaluate.py", ws)
+    assert not errors(at), errors(at)
+    at.button(key="ev_baselines").click().run()
     assert not errors(at), errors(at)
     table = at.dataframe[0].value
     assert (table[["tp", "fn"]] == 0).all().all() and (table[["fp", "tn"]].sum(axis=1) == len(ws.y_test)).all()

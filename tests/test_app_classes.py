@@ -129,3 +129,30 @@ def test_a_row_a_class_s_kb_could_not_answer_is_said_never_scored_silently(ws, m
                                        "crashed): fern is not compared.")
     assert any("'peat'" in n for n in a.notes), a.notes
     assert not any("could not be answered" in n for n in a.notes)  # said once, as `failed`
+
+
+def test_the_class_table_says_what_each_compared_number_is():
+    """A rare class kept on its Direct KB beside voting classes is compared by its KB's mean:
+    the Query page's table heads that column in words and says per class which number it is
+    (it was headed "vote" over a KB mean, dash23)."""
+    from plx_app.service.classes import ClassAnswer, class_table_shown
+
+    table = pd.DataFrame({"class": ["home", "died", "rehab"], "lower": [0.6, 0.1, 0.0],
+                          "upper": [0.8, 0.5, 0.2], "mean": [0.7, 0.3, 0.1],
+                          "vote": [0.72, 0.3, 0.05]})
+    ca = ClassAnswer(table, "home", "died", False, None, None, "vote", kept_direct=("died",))
+    shown = class_table_shown(ca)
+    assert list(shown.columns) == ["class", "support, at least", "support, at most",
+                                   "support, middle", "compared (highest picked)",
+                                   "what is compared"]
+    assert list(shown["what is compared"]) == [
+        "its vote's probability", "its KB's mean (too few rows for a vote)",
+        "its vote's probability"]
+    assert answer_sentences(ca)[0].startswith(
+        "plx picks home: its vote's probability, 0.720, is the highest of the 3 classes")
+    assert "the runner-up is died (its KB's mean, 0.300)" in answer_sentences(ca)[0]
+    # without votes every class is compared by its mean: no column to explain
+    plain = class_table_shown(ClassAnswer(table.drop(columns="vote"), "home", "died", False,
+                                          None, None, "direct"))
+    assert list(plain.columns) == ["class", "support, at least", "support, at most",
+                                   "support, middle"]

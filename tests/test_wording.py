@@ -40,6 +40,15 @@ def test_answer_sentence_interval_across_threshold_names_the_middle():
     b = query(kb, {"a": "1", "b": "1"})
     s = W.answer_sentence(b, "yes")
     assert "between 0.30 and 0.80; the middle, 0.550, is above 0.5, so yes." in s
+    # a range across the threshold is a weak decision, said so (a clinician read [0.3, 0.8]
+    # as "0.55, so yes", dash23); a range on one side of it, or no evidence, says nothing more
+    said = ("The range reaches both sides of 0.5: the values known allow either answer, so this "
+            "decision rests on the middle alone and is weak; a value not known yet, or an expert "
+            "rule, could turn it.")
+    assert said in s and W.open_range_said(0.3, 0.8, 0.5) == said
+    assert "reaches both sides of 0.85" not in W.answer_sentence(b, "yes", threshold=0.85)
+    assert W.open_range_said(0.2, 0.4, 0.5) == W.open_range_said(0.0, 1.0, 0.5) == ""
+    assert "(say 0.3 to 0.9) means the values known allow either answer" in W.omega_meaning("yes")
 
 
 def test_tie_is_said_in_words(kb):

@@ -215,6 +215,19 @@ def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Expla
     return e if isinstance(e, Explanation) else None
 
 
+def class_table_shown(ca: ClassAnswer) -> pd.DataFrame:
+    """The class answer's table as the Query page shows it, each column headed in words
+    (`wording.CLASS_TABLE_HEADERS`): with votes, the number compared and, per class, what that
+    number is (a rare class kept on its Direct KB is compared by its KB's mean, not a vote)."""
+    from plx_core import wording
+
+    shown = ca.table.copy()
+    if "vote" in shown:
+        shown["what is compared"] = [wording.class_number_said(c in ca.kept_direct, why=True)
+                                     for c in shown["class"]]
+    return shown.rename(columns=wording.CLASS_TABLE_HEADERS)
+
+
 def true_class(ws, inst: Instance) -> str | None:
     """The original class of the row the instance is (None: edited, or not a data row)."""
     return ws.recorded_label(inst)
@@ -227,7 +240,7 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     top, second = ca.table.iloc[0], ca.table.iloc[1]
 
     def number(c: str) -> str:  # a rare class kept on its Direct KB is compared by its mean
-        return "its KB's mean" if c in ca.kept_direct else "its vote's probability"
+        return wording.class_number_said(c in ca.kept_direct)
 
     picked = (f"plx picks {ca.picked}: {number(ca.picked)}, {top['vote']:.3f}, is the "
               f"highest of the {len(ca.table)} classes (its KB's support for it, "

@@ -22,6 +22,7 @@ from plx_app.service import (
     plain_label,
 )
 from plx_app.service.classes import (
+    class_table_shown,
     label_classes,
     several,
     ws_class_answer,
@@ -275,8 +276,9 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
         with guard("Answering among all classes"):
             ca = ws_class_answer(ws, inst)
             class_answer(ws, inst, ca, "Class picked", "Runner-up")
-            st.dataframe(ca.table, hide_index=True, key="q_classes_table",
-                         column_config={k: st.column_config.NumberColumn(format="%.3f")
+            st.dataframe(class_table_shown(ca), hide_index=True, key="q_classes_table",
+                         column_config={wording.CLASS_TABLE_HEADERS[k]:
+                                        st.column_config.NumberColumn(format="%.3f")
                                         for k in ("lower", "upper", "mean", "vote")})
             class_answer_notes(ws, ca)
 

@@ -17,6 +17,7 @@ from plx_app.service.explain import (
     SHAP_MODELS,
     candidates_table,
     ws_citable,
+    ws_counterfactual,
     ws_explain,
     ws_figure,
     ws_shap_comparison,
@@ -150,6 +151,10 @@ with guard("Showing the explanation"):
         with left:
             explanation_block(shown, e.k, key="x_main", show_shapley=False, answers=(b, e),
                               fresh=main.fresh, width=LABEL_WIDTH)
+            if main.fresh:  # why, then what would change it: the Query page's counterfactual
+                with guard("Searching a counterfactual"):
+                    cf = ws_counterfactual(ws, shown)
+                    st.markdown(md(wording.what_would_change_said(cf, ws.class_name)))
             if st.toggle("List every scored sub-query", key="x_all"):  # drawn only on demand
                 st.dataframe(candidates_table(e), hide_index=True, width="stretch", height=240)
         with right:

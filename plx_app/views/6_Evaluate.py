@@ -24,6 +24,7 @@ from plx_app.service.insight import ws_at_threshold, ws_curves
 from plx_app.state import page_setup
 from plx_app.widgets import (
     figure,
+    fit_button,
     guard,
     keep_last,
     md,
@@ -32,6 +33,7 @@ from plx_app.widgets import (
     start_stop,
 )
 from plx_core import wording
+from plx_core.baselines import BASELINES, DASHBOARD_BASELINES
 from plx_core.plots import (
     agreement_figure,
     confusion_matrix_figure,
@@ -132,20 +134,28 @@ with guard("Drawing the ROC and precision–recall curves"):
 st.subheader("Against other models")
 with guard("Showing the scores"):
     if scored is not None and few is not None:
-        with st.spinner("Fitting the baselines on the same split…"):
+        if not ws.baselines_fitted():  # fitted when asked: seconds to a minute on a large table
+            st.caption(md(wording.baselines_offer_said(
+                [BASELINES[k].label for k in DASHBOARD_BASELINES], len(ws.X_train))))
+            fit_button(f"Compare with {len(DASHBOARD_BASELINES)} other models", "ev_baselines",
+                       "Fits each model on the training rows and scores it on the test rows; "
+                       "kept for this data once fitted.", "Fitting the other models",
+                       lambda progress: ws.baselines(progress))
+        best = None
+        if ws.baselines_fitted():
             table, best = ws.against_models(s)
-        st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity",
-                            "accuracy", "tp", "fp", "fn", "tn"]],
-                     hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in ("F1", "precision", "sensitivity", "specificity",
-                                              "accuracy")})
-        c1, c2 = st.columns(2)
-        with c1:
-            figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
-        c2.caption(f"Each model scored at its own threshold (plx's: {ws.threshold:g}). The "
-                   "other models see the same binned columns (each value as its own yes/no "
-                   "column) and the same training and test rows.")
+            st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity",
+                                "accuracy", "tp", "fp", "fn", "tn"]],
+                         hide_index=True, width="stretch",
+                         column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                        for c in ("F1", "precision", "sensitivity", "specificity",
+                                                  "accuracy")})
+            c1, c2 = st.columns(2)
+            with c1:
+                figure(metrics_bars(table, "F1", title="F1 on the test split"), key="ev_f1")
+            c2.caption(f"Each model scored at its own threshold (plx's: {ws.threshold:g}). The "
+                       "other models see the same binned columns (each value as its own yes/no "
+                       "column) and the same training and test rows.")
         if said := wording.few_found_sentence(
                 len(ws.X_test), s["tp"] + s["fn"], s["tp"], s["fp"], ws.class_name, best,
                 where="test"):
