@@ -77,7 +77,7 @@ def wide60_table(path: Path, n: int = 1200, seed: int = 233) -> Path:
     for i in range(10):
         cols[f"cat_{i}"] = r.choice(["a", "b", "c"][: 2 + i % 2], n)
     risk = (0.05 * cols["lab_03"] - 0.04 * cols["lab_17"] + 0.03 * cols["lab_29"]
-            + 0.8 * (cols["cat_2"] == "c") + r.normal(0, 1, n))
+            + 0.8 * (cols["cat_1"] == "c") + r.normal(0, 1, n))
     f = pd.DataFrame(cols)
     f["relapse"] = np.where(risk > np.quantile(risk, 0.8), "relapse", "no relapse")
     for c in ["lab_03", "lab_40"]:
@@ -109,7 +109,7 @@ W21["TABLES"].clear()
 W21["TABLES"].update({
     "six": (six_table, "died", "IF frailty >= 8 THEN POS [p=0.7, w=5]"),
     "rare20k": (rare20k_table, "sepsis", "IF lactate >= 4 THEN POS [p=0.9, w=5]"),
-    "wide60": (wide60_table, "relapse", "IF cat_2 = c THEN POS [p=0.6, w=5]"),
+    "wide60": (wide60_table, "relapse", "IF cat_1 = c THEN POS [p=0.6, w=5]"),
     "iddate": (iddate_table, "yes", "IF n_drugs >= 10 THEN POS [p=0.6, w=5]"),
 })
 
