@@ -40,9 +40,9 @@ n_rows, n_feat = ws.dataset.X.shape
 st.markdown(f"**In use:** {md(ws.dataset.name)}")
 st.caption(md(ws.dataset.description))
 c2, c3, c4 = st.columns(3)
-c2.metric("Rows × features", f"{n_rows} × {n_feat}")
+c2.metric("Rows × features", f"{n_rows:,} × {n_feat:,}")
 c3.metric("Positive class", ws.positive)
-c4.metric("Train / test rows", f"{ws.n_train_rows} / {len(ws.X_test)}")
+c4.metric("Train / test rows", f"{ws.n_train_rows:,} / {len(ws.X_test):,}")
 st.caption(md(wording.split_sentence(n_rows, ws.n_train_rows, len(ws.X_train),
                                      len(ws.X_test), ws.settings.balance, ws.settings.test_size,
                                      n_copies=int(ws.copies()[0].sum()), learner=ws.learner)))
