@@ -960,6 +960,8 @@ def test_evaluate_page_fits_the_other_models_when_asked_and_keeps_them(base_ws, 
                for d in at.dataframe)  # nothing fitted, nothing shown
     at.button(key="ev_baselines").click().run()
     assert not errors(at) and ws.baselines_fitted()
+    assert not [b for b in at.button if b.key == "ev_baselines"]  # gone with its caption
+    assert "can be fitted on the same" not in texts(at)
     table = at.dataframe[0].value
     assert len(table) == 7 and list(table["model"])[1:] == list(ws.baselines()["label"])
     again = run("plx_app/views/6_Evaluate.py", fresh(base_ws))  # a new session, same rows

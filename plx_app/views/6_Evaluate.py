@@ -134,15 +134,18 @@ with guard("Drawing the ROC and precision–recall curves"):
 st.subheader("Against other models")
 with guard("Showing the scores"):
     if scored is not None and few is not None:
+        offer = st.empty()  # what the button does, and the button, gone once they are fitted
         if not ws.baselines_fitted():  # fitted when asked: seconds to a minute on a large table
-            st.caption(md(wording.baselines_offer_said(
-                [BASELINES[k].label for k in DASHBOARD_BASELINES], len(ws.X_train))))
-            fit_button(f"Compare with {len(DASHBOARD_BASELINES)} other models", "ev_baselines",
-                       "Fits each model on the training rows and scores it on the test rows; "
-                       "kept for this data once fitted.", "Fitting the other models",
-                       lambda progress: ws.baselines(progress))
+            with offer.container():
+                st.caption(md(wording.baselines_offer_said(
+                    [BASELINES[k].label for k in DASHBOARD_BASELINES], len(ws.X_train))))
+                fit_button(f"Compare with {len(DASHBOARD_BASELINES)} other models",
+                           "ev_baselines", "Fits each model on the training rows and scores it "
+                           "on the test rows; kept for this data once fitted.",
+                           "Fitting the other models", lambda progress: ws.baselines(progress))
         best = None
         if ws.baselines_fitted():
+            offer.empty()
             table, best = ws.against_models(s)
             st.dataframe(table[["model", "F1", "precision", "sensitivity", "specificity",
                                 "accuracy", "tp", "fp", "fn", "tn"]],
