@@ -367,13 +367,21 @@ def whole_wins(levels: Selection | None, numbers: Selection | None
 
 
 GRID_CLASSES = 4
-"""The most classes a table has for the grid to race on several classes
+"""The most classes a table has for the grid to race on several classes without a screen
 (`PLXClassifier._race_grid_classes`, 2–4 numeric columns): its second search is one search a
 class again. Three debt-to-income tiers gain 0.71 → 0.83 macro F1 (6 of 6 splits), iris,
-wine, ordinal5 (5 classes), faults6 (6) and rare_class keep MDLP's; at 9 classes the race
-doubled a 2.2–2.8 s fit (already ~10× a forest) for nothing a user would see: products
-(9 classes) stays MDLP's on 3 of 3 splits, categories9's grid answered with −0.012 … +0.006
-(benchmarks/RESULTS.md, "whole22")."""
+wine, ordinal5 (5 classes), faults6 (6) and rare_class keep MDLP's (benchmarks/RESULTS.md,
+"whole22"). More classes, or more numeric columns, race only past `grid_class_screen`."""
+GRID_CLASS_SCREEN_DEPTH = 6
+"""The depth of the several-class trees `grid_class_screen` compares on the grid's bins and on
+MDLP's: 6 separated the tables whose grid search won the race (twins7, categories9, steps5:
++0.021 … +0.132 macro F1 out of fold) from those it lost on (ranges6, faults6, wine) better than
+4 or no limit (benchmarks/RESULTS.md, "multi23")."""
+GRID_CLASS_SCREEN_GAIN = 0.01
+"""How far the screen's tree on the grid's bins must score above the same tree on MDLP's cut
+points (`GRID_CLASS_SCREEN_DEPTH`) for the several-class grid to race past `GRID_CLASSES`
+classes or `GRID_COLUMNS` numeric columns: the race is a second search of every class (about
+one more fit), paid only where the grid's bins tell the classes apart better."""
 
 
 def class_mean(sels: Sequence[Selection] | None) -> float | None:
@@ -395,6 +403,43 @@ def grid_classes_said(mdlp: float, grid: float | None) -> str:
     return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column the search "
             f"scored {grid:.3f} (mean over the classes), not more than {GRID_MARGIN:g} above "
             f"{mdlp:.3f} on MDLP's cut points")
+
+
+def grid_class_screen(grid: np.ndarray, mdlp: np.ndarray, labels: np.ndarray,
+                      fold: np.ndarray) -> tuple[float, float]:
+    """Several classes: (grid's, MDLP's) out-of-fold macro F1 of a `GRID_CLASS_SCREEN_DEPTH`
+    CART tree of every class (balanced class weights) on `grid` and on `mdlp` (rows × columns
+    of bin and level numbers, −1 missing) over the folds `fold`: whether the grid's bins tell
+    the classes apart better, a few hundredths of a second where the race is a second fit."""
+    from sklearn.metrics import f1_score
+    from sklearn.tree import DecisionTreeClassifier
+
+    labels = np.asarray(labels)
+    out = []
+    for codes in (grid, mdlp):
+        pred = labels.copy()
+        for f in np.unique(fold):
+            tr = fold != f
+            t = DecisionTreeClassifier(max_depth=GRID_CLASS_SCREEN_DEPTH, class_weight="balanced",
+                                       min_samples_leaf=5, random_state=0).fit(codes[tr], labels[tr])
+            pred[~tr] = t.predict(codes[~tr])
+        out.append(float(f1_score(labels, pred, average="macro")))
+    return out[0], out[1]
+
+
+def grid_class_screened(screen: tuple[float, float]) -> bool:
+    """Whether the several-class grid races after its screen (`grid_class_screen`: the grid's
+    tree more than `GRID_CLASS_SCREEN_GAIN` above MDLP's)."""
+    return bool(screen[0] > screen[1] + GRID_CLASS_SCREEN_GAIN)
+
+
+def grid_class_screened_out(screen: tuple[float, float]) -> str:
+    """The sentence a several-class fit's reason adds when the screen keeps the grid from
+    racing."""
+    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
+            f"{GRID_CLASS_SCREEN_DEPTH} tree of every class scored {screen[0]:.3f} macro F1 out "
+            f"of fold against {screen[1]:.3f} on MDLP's cut points, not more than "
+            f"{GRID_CLASS_SCREEN_GAIN:g} above: the search did not run again on it")
 
 
 def grid_screen(codes: np.ndarray, y: np.ndarray, fold: np.ndarray) -> float:
@@ -1030,7 +1075,8 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
 
 __all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
            "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
-           "GRID_SCREEN_SLACK", "GRID_CLASSES", "class_mean", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
+           "GRID_SCREEN_SLACK", "GRID_CLASSES", "GRID_CLASS_SCREEN_DEPTH", "GRID_CLASS_SCREEN_GAIN",
+           "grid_class_screen", "grid_class_screened", "grid_class_screened_out", "class_mean", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
            "whole_screen", "whole_wins", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_too_large", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",

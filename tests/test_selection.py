@@ -1022,6 +1022,42 @@ def test_three_tiers_of_a_ratio_are_answered_on_the_equal_frequency_grid():
     assert kept.discretizer_.method == "mdlp" and "not more than" in kept.chosen_reason_
 
 
+def lines(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Six product lines, each a cluster in size and weight, two of them near each other."""
+    rng = np.random.default_rng(seed)
+    c = rng.choice(6, n, p=[0.2, 0.2, 0.15, 0.15, 0.15, 0.15])
+    size = rng.normal(np.array([10, 14, 30, 6, 22, 23])[c], 2.0)
+    weight = rng.normal(np.array([1.0, 0.7, 3.0, 0.4, 2.0, 2.3])[c], 0.25)
+    X = pd.DataFrame({"size": size.round(1), "weight": weight.round(2),
+                      "plant": rng.choice(["P1", "P2"], n)})
+    return X, np.array(["basic", "lite", "max", "mini", "pro", "pro_plus"])[c]
+
+
+def test_six_lines_race_the_grid_past_its_screen_and_zones_are_screened_out():
+    """Past four classes the grid races only after its screen: six product lines in clusters of
+    two numbers pass it and are answered on the grid's cut points (said with both means), and
+    called right on new rows more often than on MDLP's; six zones set by one number's ranges
+    fail it, keep MDLP's cut points and the reason says both screen scores."""
+    from plx_core.discretize import Discretizer
+    from plx_core.selection import GRID_BINS
+
+    X, y = lines(900, 0)
+    clf = PLXClassifier(random_state=0).fit(X, y)
+    assert clf.cuts_ == Discretizer("quantile", GRID_BINS).fit(X[["size", "weight"]]).cuts_
+    assert "which answers: mean out-of-fold F1 over the classes" in clf.chosen_reason_
+    mdlp = PLXClassifier(random_state=0)
+    mdlp._no_grid = True
+    mdlp.fit(X, y)
+    Xt, yt = lines(2000, 100)
+    assert f1_score(yt, clf.predict(Xt), average="macro") > \
+        f1_score(yt, mdlp.predict(Xt), average="macro") + 0.02
+    zones = np.array(list("abcdef"))[np.digitize(X["size"], [8, 12, 18, 25, 28])]
+    kept = PLXClassifier(random_state=0).fit(X, zones)
+    assert kept.discretizer_.method == "mdlp"
+    assert "macro F1 out of fold against" in kept.chosen_reason_
+    assert "the search did not run again on it" in kept.chosen_reason_
+
+
 def test_the_grid_search_keeps_to_the_memory_budget():
     """The search on the grid counts its Direct KB within the fit's own cap and memory budget:
     where this fit could afford clauses of 1 only, the grid's are of 1 too (it asked for 2
