@@ -652,17 +652,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             else:
                 from .selection import GRID_CLASSES
 
-                races = self._grid_races(len(frame))
-                grid = races is True and len(targets) <= GRID_CLASSES  # 2–4 numeric columns
-                screened = bool(races) and not grid  # more classes or columns: a screen first
+                races = self._grid_races(len(frame)) is True  # 2–4 numeric columns
+                grid = races and len(targets) <= GRID_CLASSES
                 self._select_classes(frame, labels, targets,
                                      within(progress, 0.3, 0.65 if races else 1.0))
-                if screened:
+                if races and not grid:  # more classes: only past a screen
                     grid = self._grid_class_screened(frame, labels, raw)
                 if grid:
                     self._race_grid_classes(raw, y_arr, groups,
-                                            within(progress, 0.65, 1.0, "grid: "),
-                                            capped=races == "screen")
+                                            within(progress, 0.65, 1.0, "grid: "))
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
@@ -1250,8 +1248,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
     def _grid_class_screened(self, frame: pd.DataFrame, labels: np.ndarray,
                              raw: pd.DataFrame) -> bool:
-        """Past `selection.GRID_CLASSES` classes or `selection.GRID_COLUMNS` numeric columns,
-        whether the several-class grid races: a tree of every class on the grid's bins (and the
+        """Past `selection.GRID_CLASSES` classes (2–4 numeric columns), whether the
+        several-class grid races: a tree of every class on the grid's bins (and the
         other columns' levels) beats the same tree on MDLP's cut points, out of fold
         (`selection.grid_class_screen`); else the reason says both scores (twins7,
         categories9: the grid races and answers; faults6, ranges6: neither, a few hundredths of
@@ -1275,23 +1273,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return False
 
     def _race_grid_classes(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
-                           progress: Progress = silent, capped: bool = False) -> None:
+                           progress: Progress = silent) -> None:
         """`_race_grid` with several classes: the search of every class again on
         `selection.GRID_BINS` equal-frequency bins a numeric column, whose model answers when
         the mean out-of-fold F1 of its chosen family over the classes beats this one's by more
         than `selection.GRID_MARGIN` (three debt-to-income tiers: macro F1 0.71 → 0.83; wine,
         iris, ordinal5, faults6 keep MDLP's on all 24 splits, benchmarks/RESULTS.md "whole22";
         past four classes, after its screen: twins7 0.72 → 0.80, categories9 0.86 → 0.89,
-        "multi23"). `capped`: past `selection.GRID_COLUMNS` numeric columns its clauses are
-        capped at `selection.GRID_MAX_LEN`, as `_race_grid`'s are."""
+        "multi23")."""
         from . import selection as S
 
         ours = S.class_mean(self.class_selection_)
         if ours is None:
             return
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
-        if capped:  # never above this fit's own cap
-            grid.set_params(max_len=min(self.max_len_ or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
         try:
             with collected_notes():  # the table was said once, by this fit
                 grid = grid.fit(raw, y, groups, progress=progress)

@@ -371,7 +371,9 @@ GRID_CLASSES = 4
 (`PLXClassifier._race_grid_classes`, 2–4 numeric columns): its second search is one search a
 class again. Three debt-to-income tiers gain 0.71 → 0.83 macro F1 (6 of 6 splits), iris,
 wine, ordinal5 (5 classes), faults6 (6) and rare_class keep MDLP's (benchmarks/RESULTS.md,
-"whole22"). More classes, or more numeric columns, race only past `grid_class_screen`."""
+"whole22"). More classes race only past `grid_class_screen` (past `GRID_COLUMNS` numeric
+columns several classes do not race: digits and wine, 13–64 numbers, gained nothing on its
+capped clauses, multi23)."""
 GRID_CLASS_SCREEN_DEPTH = 6
 """The depth of the several-class trees `grid_class_screen` compares on the grid's bins and on
 MDLP's: 6 separated the tables whose grid search won the race (twins7, categories9, steps5:
@@ -380,7 +382,7 @@ MDLP's: 6 separated the tables whose grid search won the race (twins7, categorie
 GRID_CLASS_SCREEN_GAIN = 0.01
 """How far the screen's tree on the grid's bins must score above the same tree on MDLP's cut
 points (`GRID_CLASS_SCREEN_DEPTH`) for the several-class grid to race past `GRID_CLASSES`
-classes or `GRID_COLUMNS` numeric columns: the race is a second search of every class (about
+classes: the race is a second search of every class (about
 one more fit), paid only where the grid's bins tell the classes apart better."""
 
 

@@ -1036,8 +1036,9 @@ def lines(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
 def test_six_lines_race_the_grid_past_its_screen_and_zones_are_screened_out():
     """Past four classes the grid races only after its screen: six product lines in clusters of
     two numbers pass it and are answered on the grid's cut points (said with both means), and
-    called right on new rows more often than on MDLP's; six zones set by one number's ranges
-    fail it, keep MDLP's cut points and the reason says both screen scores."""
+    called right on new rows more often than on MDLP's; six zones set by ranges of two numbers
+    (two cuts of size, one of weight) fail it, keep MDLP's cut points and the reason says both
+    screen scores."""
     from plx_core.discretize import Discretizer
     from plx_core.selection import GRID_BINS
 
@@ -1051,8 +1052,11 @@ def test_six_lines_race_the_grid_past_its_screen_and_zones_are_screened_out():
     Xt, yt = lines(2000, 100)
     assert f1_score(yt, clf.predict(Xt), average="macro") > \
         f1_score(yt, mdlp.predict(Xt), average="macro") + 0.02
-    zones = np.array(list("abcdef"))[np.digitize(X["size"], [8, 12, 18, 25, 28])]
-    kept = PLXClassifier(random_state=0).fit(X, zones)
+    rng = np.random.default_rng(1)
+    Z = pd.DataFrame({"size": rng.uniform(0, 40, 900).round(1),
+                      "weight": rng.uniform(0, 4, 900).round(2), "plant": X["plant"]})
+    zones = np.array(list("abcdef"))[np.digitize(Z["size"], [9, 24]) * 2 + (Z["weight"] > 1.7)]
+    kept = PLXClassifier(random_state=0).fit(Z, zones)
     assert kept.discretizer_.method == "mdlp"
     assert "macro F1 out of fold against" in kept.chosen_reason_
     assert "the search did not run again on it" in kept.chosen_reason_

@@ -16,15 +16,14 @@ import warnings
 from sklearn.model_selection import StratifiedShuffleSplit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "multi22"))
-import vote_order  # noqa: E402,F401  (its tables join modes.TABLES)
-import modes  # noqa: E402
+sys.path.insert(0, HERE)
+import tables  # noqa: E402
 
 from plx_core.estimator import PLXClassifier  # noqa: E402
 
 if __name__ == "__main__":
     key = sys.argv[1]
-    X, y, _ = modes.TABLES[key]()
+    X, y, _ = tables.TABLES[key]()
     y = y.astype(str)
     tr, _te = next(StratifiedShuffleSplit(1, test_size=0.3, random_state=0).split(X, y))
     Xt, yt = X.iloc[tr], y.iloc[tr]

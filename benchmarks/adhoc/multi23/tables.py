@@ -11,8 +11,8 @@ import pandas as pd
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "multi22"))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "multi21"))
-import vote_order  # noqa: E402,F401  (its tables join modes.TABLES)
 import modes  # noqa: E402
+import vote_order  # noqa: E402,F401  (its tables join modes.TABLES)
 
 
 def ranges6(seed=0, n=1800):
