@@ -638,6 +638,9 @@ def _existing(path: str | Path) -> Path:
     p = Path(path)
     if p.is_dir():
         raise CLIError(f"{str(p)!r} is a folder, not a file")
+    if p.exists() and not p.is_file():
+        raise CLIError(f"{str(p)!r} is a device or pipe, not a file; save the data to a file "
+                       "and name that")
     if not p.is_file():
         raise CLIError(f"file {str(p)!r} not found")
     return p

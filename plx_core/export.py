@@ -9,8 +9,9 @@ One home for both, used by the CLI and the dashboard's downloads:
   a class label like `-1` must read back unchanged. Anything else starting with `-` (`-2+3`,
   `-cmd|…`) is quoted.
 - `check_output` refuses an output path that is one of the inputs (after resolving links) or a
-  folder, before any work is done; `write_atomic` writes through a temporary file in the same
-  folder and renames it, so a failure half-way never leaves a truncated file behind.
+  folder or a device / pipe, before any work is done; `write_atomic` writes through a temporary
+  file in the same folder (the link's target, for a symbolic link) and renames it, so a failure
+  half-way never leaves a truncated file behind.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -76,7 +78,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def check_output(out: str | Path, inputs: Iterable[str | Path] = (), flag: str = "--out") -> Path:
     """The output path, checked before any work: not an input (same file after resolving
-    paths, symbolic and hard links), not a folder, and its folder exists."""
+    paths, symbolic and hard links), not a folder, device or pipe, and its folder exists."""
     p = Path(out)
     if str(out) == "":
         raise OutputError(f"{flag} is empty; name the file to write")
@@ -88,11 +90,28 @@ def check_output(out: str | Path, inputs: Iterable[str | Path] = (), flag: str =
             )
     if p.is_dir():
         raise OutputError(f"{flag} {str(p)!r} is a folder; name a file inside it")
+    _refuse_special(p, flag)
     parent = p.parent
     if not parent.is_dir():
         what = "is not a folder" if parent.exists() else "does not exist"
         raise OutputError(f"output folder {str(parent)!r} {what} ({flag} {str(p)!r})")
     return p
+
+
+def _refuse_special(p: Path, flag: str) -> None:
+    """Refuse an existing path that is no regular file (a device such as /dev/null or
+    /dev/stdout, a pipe, a socket): the atomic write renames a new file over it, which
+    replaced /dev/full itself when run as root (trust23), and fails for anyone else."""
+    try:
+        mode = p.stat().st_mode
+    except OSError:  # missing, or a link to nowhere: a new file is written there
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "not a regular file")
+        raise OutputError(f"{flag} {str(p)!r} is {kind}, not a file: plx writes a whole file "
+                          "and renames it into place; name a file (e.g. out.csv)")
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
@@ -107,7 +126,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary file beside `path` to write, renamed over `path` when the block ends (with
     the mode a plain write would give), removed if it fails: written as it goes (`plx predict`
     on a long file), `path` is still whole or untouched."""
-    p = Path(path)
+    p = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    _refuse_special(p, "output")
     mode = p.stat().st_mode & 0o777 if p.is_file() else 0o666 & ~_umask()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)

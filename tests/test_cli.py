@@ -1,6 +1,7 @@
 """`plx` command line: fit / predict / explain round trip on the paper's example, bad input."""
 
 import json
+import os
 import re
 import socket
 from pathlib import Path
@@ -200,6 +201,21 @@ def test_bad_output_paths_are_one_line(kind, tmp_path, model, queries, capsys):
     code, _, err = run(["predict", model, queries, "--out", out], capsys)
     assert code == 2
     assert_one_line_error(err, str(out) if kind != "parent is a file" else "is not a folder")
+
+
+def test_a_pipe_as_input_or_output_is_one_line_and_left_as_it_is(tmp_path, model, queries,
+                                                                    capsys):
+    """trust23: `--out /dev/full` (as root) replaced the device by the predictions."""
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = run(["predict", model, queries, "--out", fifo], capsys)
+    assert code == 2 and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert_one_line_error(err, f"--out '{fifo}' is a pipe, not a file")
+    code, _, err = run(["predict", model, fifo, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 2
+    assert_one_line_error(err, f"'{fifo}' is a device or pipe, not a file")
 
 
 def test_a_failed_write_leaves_the_old_output_whole(tmp_path, model, queries, capsys,

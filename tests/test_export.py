@@ -73,3 +73,33 @@ def test_write_atomic_replaces_whole_or_not_at_all(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="No space"):
         write_atomic(p, b"third")
     assert p.read_bytes() == b"second" and sorted(x.name for x in tmp_path.iterdir()) == ["out.csv"]
+
+
+def test_a_device_or_pipe_is_refused_as_output_and_left_as_it_is(tmp_path):
+    """trust23: `--out /dev/full` run as root renamed the predictions over the device itself;
+    a path that exists and is no regular file is refused before any work, named."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match=r"--out '.*pipe' is a pipe, not a file"):
+        check_output(fifo)
+    with pytest.raises(OutputError, match="is a pipe"):
+        write_atomic(fifo, b"x")
+    assert os.path.exists("/dev/null")  # a character device: refused, never written
+    with pytest.raises(OutputError, match="'/dev/null' is a device, not a file"):
+        check_output("/dev/null")
+    import stat
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_symbolic_link_output_writes_its_target_and_stays_a_link(tmp_path):
+    """A plain write goes through a link; the atomic rename replaced the link by a file."""
+    target = tmp_path / "real.csv"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    write_atomic(check_output(link), b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    dangling = tmp_path / "to-nowhere.csv"
+    dangling.symlink_to(tmp_path / "made.csv")
+    write_atomic(check_output(dangling), b"made")
+    assert dangling.is_symlink() and (tmp_path / "made.csv").read_bytes() == b"made"
