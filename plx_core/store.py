@@ -50,6 +50,10 @@ DATA_SOURCES = ("builtin", "shared", "upload")
 
 # --------------------------------------------------------------------------- where
 
+WRITABLE_HOME = ("set PLX_HOME to a folder you can write (or choose another data folder on "
+                 "the Projects page); nothing was saved there")
+
+
 def default_home() -> Path:
     """The user's data directory for plx (XDG on Linux, Application Support on macOS,
     LOCALAPPDATA on Windows)."""
@@ -335,7 +339,14 @@ class Store:
         u = sa.engine.make_url(self.url)
         self.is_sqlite = u.get_backend_name() == "sqlite"
         if self.is_sqlite and u.database not in (None, "", ":memory:"):
-            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(u.database).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # trust23: the OSError's own words did not say what it was
+                why = ("it is a file" if folder.is_file() or folder.is_char_device()
+                       else exc.strerror or str(exc))
+                raise DataError(f"the projects folder {str(folder)!r} cannot be made ({why}): "
+                                f"{WRITABLE_HOME}") from None
         self.engine: Engine = sa.create_engine(self.url, future=True)
         if self.is_sqlite:
             _sqlite_setup(self.engine)
@@ -395,6 +406,8 @@ class Store:
             said = " ".join(str(getattr(exc, "orig", None) or exc).split())[:200]
             if "locked" in said or "busy" in said:
                 hint = "another program is writing to it; try again in a moment"
+            elif "unable to open" in said or "readonly" in said or "read-only" in said:
+                hint = f"plx cannot open or write the file there: {WRITABLE_HOME}"
             elif not isinstance(exc, sa.exc.DBAPIError) or any(w in said for w in (
                     "not a database", "malformed", "corrupt", "no such", "no column", "decode")):
                 hint = ("it is damaged or is not a plx database: move it away (plx starts a new "

@@ -543,6 +543,20 @@ def test_a_damaged_or_foreign_database_is_one_line_naming_it(tmp_path, spoil, hi
     assert "\n" not in str(got.value) and "plx.db" in str(got.value)
 
 
+@pytest.mark.parametrize("home, why", [
+    (lambda t: (t / "a-file").write_text("x") and t / "a-file", "folder '.*a-file' cannot be made "
+                                                                 r"\(it is a file\)"),
+    (lambda t: (t / "a-file").write_text("x") and t / "a-file" / "sub", "Not a directory"),
+    (lambda t: (t / "plx.db").mkdir() or t, "cannot open or write the file there"),
+], ids=["home is a file", "home under a file", "plx.db is a folder"])
+def test_a_data_folder_plx_cannot_use_is_one_line_naming_it(tmp_path, home, why):
+    """trust23: a PLX_HOME that is a file raised the OSError's own words ("[Errno 17] File
+    exists"), which the dashboard showed as the reason work was not saved."""
+    with pytest.raises(DataError, match=why) as got:
+        Store(home=home(tmp_path)).list_projects()
+    assert "\n" not in str(got.value) and "set PLX_HOME to a folder you can write" in str(got.value)
+
+
 @pytest.mark.parametrize("value, message", [
     ("'{\"lab'", "cannot be used .*damaged"), ("X'c3'", "cannot be used .*damaged"),
     ("'[1, 2]'", "settings in the database must be a JSON object"),
