@@ -136,8 +136,10 @@ def _short(v: Any) -> str:
 
 def _check_pw(p: Any, w: Any, where: str = "") -> None:
     prefix = f"{where}: " if where else ""
-    if isinstance(p, bool) or isinstance(w, bool):
-        raise DataError(f"{prefix}p and w must be numbers, got p={p!r}, w={w!r}")
+    if isinstance(p, (bool, str, bytes)) or isinstance(w, (bool, str, bytes)):
+        # trust23: "0.3" and "5" were read as numbers (True had been refused): text is not
+        # a number here, as in checks.py, whichever form or caller passed it
+        raise DataError(f"{prefix}p and w must be numbers, got p={_short(p)}, w={_short(w)}")
     try:
         pf, wf = float(p), float(w)
     except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: an int of 400 digits

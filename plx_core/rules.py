@@ -348,10 +348,7 @@ def _check_literal(kb: KB | None, feature: str, value: str, lineno: int, name_co
 def _parse_if(toks: list[Token], line: str, lineno: int, kb: KB | None,
               left_out: Mapping[str, str] | None = None) -> tuple[list[tuple[Literal, ...]], dict]:
     end_col = len(line.rstrip()) + 1
-    n_cond = sum(1 for t in toks if t.kind in ("=", "!="))
-    if n_cond > MAX_CONDITIONS:
-        raise ClauseSyntaxError(f"the rule has {n_cond:,} conditions; at most {MAX_CONDITIONS:,} "
-                                "are allowed in one rule", lineno, toks[0].col)
+    _check_conditions(sum(1 for t in toks if t.kind in ("=", "!=")), lineno, toks[0].col)
     # metadata: a trailing [ … ]
     meta: dict[str, Any] = {}
     opens = [i for i, t in enumerate(toks) if t.kind == "["]
@@ -579,6 +576,7 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
         raise ClauseSyntaxError(f"the conditions have {len(text):,} characters; at most "
                                 f"{MAX_RULES_CHARS:,} are read")
     toks = tokenize(text, 1, comments=False)
+    _check_conditions(sum(1 for t in toks if t.kind in ("=", "!=")), 1, 1)
     if toks and toks[0].kw() == "IF":
         toks = toks[1:]
     parts: list[list[Token]] = [[]]
@@ -701,9 +699,18 @@ def rule_clause(conditions: Sequence[tuple[str, str]], head: str = "POS", p: flo
         raise DataError(f"a rule concludes POS or NOT POS, not {head!r}")
     if not conditions:
         raise DataError("a rule needs at least one condition (feature = value)")
+    _check_conditions(len(conditions))
     lits = [Literal(POS, None, h == "NOT POS")] + [Literal(f, v, True) for f, v in conditions]
-    return WeightedClause(tuple(lits), float(p), float(w), source="rule", id=rule_id,
-                          enabled=enabled)
+    # p and w as given: WeightedClause refuses True or "0.9" (float() read them as 1.0, 0.9)
+    return WeightedClause(tuple(lits), p, w, source="rule", id=rule_id, enabled=enabled)
+
+
+def _check_conditions(n: int, lineno: int | None = None, col: int | None = None) -> None:
+    """At most MAX_CONDITIONS conditions in one rule, however it was written (the rule text,
+    the form's conditions field, `rule_clause`): trust23, the form's field had no cap."""
+    if n > MAX_CONDITIONS:
+        raise ClauseSyntaxError(f"the rule has {n:,} conditions; at most {MAX_CONDITIONS:,} "
+                                "are allowed in one rule", lineno, col)
 
 
 # --------------------------------------------------------------------------- managing rules

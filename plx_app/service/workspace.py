@@ -15,7 +15,7 @@ from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
 from plx_core.checks import checked_threshold
 from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copies
 from plx_core.encoding import is_missing
-from plx_core.errors import DataError, SolverError
+from plx_core.errors import DataError, PLXError, SolverError
 from plx_core.kb import KB, WeightedClause, check_kb_matches
 from plx_core.plurals import noun
 from plx_core.query import TIE_EPS, Bounds, BoundsArray, query, query_many, unanswered
@@ -456,13 +456,12 @@ class Workspace:
         """Add `IF conditions THEN head [p, w]`; returns (the rule, []) or (None, the problems
         in plain words)."""
         problems = validate_conditions(conditions, self.domains())
-        if not 0.0 <= p <= 1.0:
-            problems.append("p must be between 0 and 1.")
-        if not w > 0:
-            problems.append("w must be greater than 0.")
         if problems:
             return None, problems
-        rule = rule_clause(conditions, head, p, w, next_rule_id(self.rules))
+        try:  # p and w checked where every clause checks them (w = inf raised past the form)
+            rule = rule_clause(conditions, head, p, w, next_rule_id(self.rules))
+        except PLXError as exc:
+            return None, [str(exc)]
         dup = [r for r in self.rules if set(r.literals) == set(rule.literals)]
         if dup:
             return None, [f"The same rule is already there as {dup[0].id}; edit it instead."]
