@@ -355,6 +355,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
             raise DataError(f"{where} has {n_rows:,} rows, more than the cap of "
                             f"max_rows={max_rows:,}")
         _columns(names, where, max_cols, True, None, 1)  # the column cap, duplicate names
+        _flat_parquet(pf.schema_arrow, where)
         frame = pf.read().to_pandas()
     except DataError:
         raise
@@ -375,6 +376,31 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     frame.index = pd.RangeIndex(len(frame))
     return Table(frame, where, counts, np.arange(1, len(frame) + 1, dtype=np.int64),
                  ("read as Parquet (rows numbered from 1)",))
+
+
+def _flat_parquet(schema: Any, where: str) -> None:
+    """Refuse, before any row is read, a Parquet column whose cells are not one value: lists,
+    structs, maps (nested) or raw bytes (trust23: they reached the type inference and raised
+    "unhashable type" or a UnicodeDecodeError); one line naming the column and its type."""
+    import pyarrow as pa
+
+    for col in schema:
+        t = col.type
+        if pa.types.is_dictionary(t):
+            t = t.value_type
+        what = ("lists" if pa.types.is_list(t) or pa.types.is_large_list(t)
+                or pa.types.is_fixed_size_list(t) else
+                "maps" if pa.types.is_map(t) else
+                "records (a struct)" if pa.types.is_struct(t) else
+                "nested values" if pa.types.is_nested(t) else
+                "raw bytes" if pa.types.is_binary(t) or pa.types.is_large_binary(t)
+                or pa.types.is_fixed_size_binary(t) else None)
+        if what is not None:
+            fix = ("save it as text" if what == "raw bytes" else
+                   "flatten it into columns of their own")
+            raise DataError(f"{where}: column {col.name!r} holds {what} (Parquet type {t}), "
+                            f"not one number, date or text a cell: {fix} or leave it out, and "
+                            "save the file again")
 
 
 def detect_delimiter(text: str, candidates: str = DELIMITERS) -> str:

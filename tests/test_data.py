@@ -873,6 +873,27 @@ def test_a_parquet_category_column_reads_its_missing_markers_as_a_csv_does(tmp_p
     assert table.frame["c"].tolist()[0] == "x" and table.missing == {"c": {"NA": 1}}
 
 
+@pytest.mark.parametrize("column, said", [
+    ([[1, 2], [3]], "column 'c' holds lists (Parquet type list<"),
+    ([{"a": 1}, {"a": 2}], "column 'c' holds records (a struct)"),
+    ([b"\x00\xff", b"x"], "column 'c' holds raw bytes (Parquet type binary), not one number, "
+                           "date or text a cell: save it as text"),
+    ([[("k", 1)], []], "column 'c' holds maps"),
+], ids=["list", "struct", "bytes", "map"])
+def test_a_parquet_column_of_lists_records_or_bytes_is_one_line_before_reading(tmp_path, column,
+                                                                               said):
+    """trust23: such a column reached the type inference and raised "unhashable type:
+    'numpy.ndarray'" or a UnicodeDecodeError (exit 2 with those words in the CLI)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t.parquet"
+    typ = pa.map_(pa.string(), pa.int64()) if "maps" in said else None
+    pq.write_table(pa.table({"n": [1.0, 2.0], "c": pa.array(column, typ)}), path)
+    with pytest.raises(DataError, match=re.escape(said)):
+        read_table(path)
+
+
 def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
     # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
     # text, left out as too many distinct values: stray text was read as missing only
