@@ -51,4 +51,20 @@ def checked_int(name: str, value: Any, least: int | None = None, none_ok: bool =
     return int(value)
 
 
-__all__ = ["checked_int", "checked_threshold", "finite_number"]
+SEED_LIMIT = 2**32  # numpy's seeds: 0 to 2^32 − 1
+
+
+def checked_seed(value: Any) -> Any:
+    """`value` as a random_state: None, a whole number in [0, 2^32), or a numpy RandomState /
+    Generator (as scikit-learn takes them), or one DataError naming it. trust23: -1 or 2^70
+    reached numpy deep in the fit ("Seed must be between 0 and 2**32 - 1": exit 1 in plx fit)."""
+    if value is None or isinstance(value, (np.random.RandomState, np.random.Generator)):
+        return value
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+            or not 0 <= value < SEED_LIMIT):
+        raise DataError(f"random_state must be a whole number from 0 to {SEED_LIMIT - 1:,} or "
+                        f"None, got {value!r:.60}")
+    return value
+
+
+__all__ = ["checked_int", "checked_seed", "checked_threshold", "finite_number"]

@@ -1161,6 +1161,17 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
 
 
+def _seed(text: str) -> int:
+    """--random-state: a whole number numpy takes as a seed (checks.checked_seed)."""
+    from .checks import checked_seed
+
+    try:
+        return checked_seed(int(text))
+    except (ValueError, DataError):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 4294967295, got "
+                                         f"{text!r}") from None
+
+
 def _threshold(text: str) -> float:
     try:
         return float(checked_threshold(float(text)))
@@ -1278,7 +1289,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "by leave-one-out) or paper")
     f.add_argument("--max-len", type=_positive_int, default=None,
                    help="cap on Direct clause length")
-    f.add_argument("--random-state", type=_int, default=0)
+    f.add_argument("--random-state", type=_seed, default=0)
     f.add_argument("--threshold", type=_threshold, default=None,
                    help="positive iff the mean of the ω(POS) bounds > this (default: chosen "
                    "with the model by --variant auto, else 0.5; lower finds more positives, "

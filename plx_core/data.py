@@ -281,6 +281,9 @@ def read_blocks(path: str | Path, *, keep: Any = None, rows: int = BLOCK_ROWS,
     except UnicodeDecodeError:
         fh.close()
         raise _decoding_error(path, encoding, where) from None
+    if "\n" not in head and "\r" not in head and b"\n" in raw:  # not that encoding: `_decode`
+        fh.close()
+        raise _decoding_error(path, encoding, where)
     delim = detect_delimiter(head)
     fh.seek(0)
     out = Blocks(where, delim, None)
@@ -568,7 +571,15 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
             notes.append(f"the file starts with a UTF-8 byte order mark, left out: its text is "
                          f"read as {encoding}, as named")
     try:
-        return raw[skip:].decode(encoding)
+        text = raw[skip:].decode(encoding)
+        if "\n" not in text and "\r" not in text and (n := raw.count(b"\n")):
+            # trust23: a UTF-8 file read as the UTF-16 named decoded into one line of CJK
+            # characters, then refused as "a header but no data rows"
+            raise DataError(f"{where} read as {encoding} has no line break, though its bytes "
+                            f"hold {counted(n, 'line feed')}: it is not {encoding} text (UTF-8? "
+                            "name the file's encoding: the Data page's \"Text encoding\", "
+                            "encoding= in Python, --encoding on the command line)")
+        return text
     except UnicodeDecodeError as exc:
         at = exc.start + skip  # offset in the file as given
         line = raw.count(b"\n", 0, at) + 1

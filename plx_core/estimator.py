@@ -71,7 +71,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from . import vote as VT
-from .checks import checked_int, checked_threshold
+from .checks import checked_int, checked_seed, checked_threshold
 from .data import (
     LONG_TEXT,
     SEASON_HINT,
@@ -491,6 +491,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if self.discretize not in DISCRETIZE_METHODS:
             raise DataError(f"discretize must be one of {DISCRETIZE_METHODS}, got {self.discretize!r}")
         self._check_threshold()
+        checked_seed(self.random_state)
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if groups is None and _replica_index(X, y):

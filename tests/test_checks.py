@@ -43,3 +43,15 @@ def test_a_bad_threshold_is_named_in_one_wording_wherever_it_is_given(table):
             at_threshold([True], [0.3], odd)
         assert str(a.value).startswith(said + " or None, got ")
         assert str(b.value) == str(c.value) == f"{said}, got {odd!r}"
+
+
+def test_a_bad_random_state_is_named_before_the_fit(table):
+    """trust23: random_state=-1 or 2^70 reached numpy deep in the search ("Seed must be between
+    0 and 2**32 - 1"; `plx fit --random-state -1` ended in exit 1, a bug report)."""
+    X, y = table
+    for odd in (-1, 2**32, 2**70, 1.5, "3", True):
+        with pytest.raises(DataError, match=r"^random_state must be a whole number from 0 to "
+                                            r"4,294,967,295 or None, got "):
+            PLXClassifier(positive=1, random_state=odd).fit(X, y)
+    for fine in (None, 0, 2**32 - 1, np.int64(3), np.random.RandomState(0)):
+        PLXClassifier(kb="direct", variant="paper", positive=1, random_state=fine).fit(X, y)

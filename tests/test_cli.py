@@ -203,6 +203,31 @@ def test_bad_output_paths_are_one_line(kind, tmp_path, model, queries, capsys):
     assert_one_line_error(err, str(out) if kind != "parent is a file" else "is not a folder")
 
 
+@pytest.mark.parametrize("seed", ["-1", "4294967296", "1180591620717411303424"])
+def test_a_random_state_numpy_cannot_take_is_one_line_before_the_work(tmp_path, seed, capsys):
+    """trust23: --random-state -1 ended in 'internal error: ValueError: Seed must be between 0
+    and 2**32 - 1' (exit 1) once the fit searched."""
+    code, _, err = run(["fit", EXAMPLE, "--label", "label", "--random-state", seed, "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2 and not (tmp_path / "m.json").exists()
+    assert_one_line_error(err, "--random-state: must be a whole number from 0 to 4294967295",
+                          repr(seed))
+
+
+def test_a_utf8_file_read_as_the_utf16_named_is_said_in_fit_and_in_predicts_blocks(
+        tmp_path, model, capsys):
+    """trust23: both said 'a header (line 1) but no data rows' of a UTF-8 file with
+    --encoding utf-16 (predict reads a plain text file in blocks: its own decoding path)."""
+    q = tmp_path / "q.csv"
+    q.write_text("a1,a2,a3,a4\n0,1,0,1\n1,1,1,1\n0,0,1,0\n", encoding="utf-8")  # even length
+    for argv in (["fit", q, "--label", "a4", "--out", tmp_path / "m2.json"],
+                 ["predict", model, q, "--out", tmp_path / "p.csv"]):
+        code, _, err = run([*argv, "--encoding", "utf-16-le"], capsys)
+        assert code == 2
+        assert_one_line_error(err, "read as utf-16-le has no line break, though its bytes hold "
+                                   "4 line feeds: it is not utf-16-le text")
+
+
 def test_a_pipe_as_input_or_output_is_one_line_and_left_as_it_is(tmp_path, model, queries,
                                                                     capsys):
     """trust23: `--out /dev/full` (as root) replaced the device by the predictions."""

@@ -894,6 +894,16 @@ def test_a_parquet_column_of_lists_records_or_bytes_is_one_line_before_reading(t
         read_table(path)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf8_file_read_in_a_wider_encoding_named_is_said_not_read_as_one_line(encoding):
+    """trust23: `--encoding utf-16` on a UTF-8 file decoded into one line of CJK characters
+    and was refused as 'a header (line 1) but no data rows'."""
+    raw = b"a,b,label\n1,2,yes\n3,4,no\n5,6,yes\n7,8,no\n"  # an even length
+    with pytest.raises(DataError, match=f"read as {encoding} has no line break, though its "
+                                        "bytes hold 5 line feeds: it is not"):
+        read_table(raw, encoding=encoding)
+
+
 def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
     # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
     # text, left out as too many distinct values: stray text was read as missing only
