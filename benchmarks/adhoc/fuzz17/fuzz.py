@@ -8,7 +8,8 @@ apply on mutated CSV bytes), `upload` (the dashboard's read_upload + prepare), `
 then `plx predict` / `explain` on mutated files, in process), `rules` (parse_rules against a KB,
 and `plx rules add`), `model` (mutated model files through `plx predict`), `args` (hostile CLI
 arguments), `store` (corrupt / foreign / locked SQLite files through `Store`), `export`
-(safe_csv / kb_csv never write a live formula). Distinct failures (exception type and the
+(safe_csv / kb_csv never write a live formula), `parquet` (trust23: Parquet files of random
+column types, nested and bytes included, through read_table and the upload). Distinct failures (exception type and the
 innermost plx frame, or the CLI's exit status and first line) are printed with one input each,
 which is saved under --out.
 """
@@ -309,6 +310,57 @@ def t_upload(rng: random.Random, ctx: Ctx) -> bytes:
     return raw
 
 
+def t_parquet(rng: random.Random, ctx: Ctx) -> bytes:
+    """trust23: Parquet files of random column types — nested (lists, structs, maps), bytes,
+    decimals, time zones, durations, dictionaries, all-null, float16, huge ints, odd names —
+    through read_table → infer_schema → apply and the upload."""
+    import datetime
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from plx_app.service.tables import prepare, read_upload
+    from plx_core.data import infer_schema, read_table
+
+    n = rng.randint(0, 30)
+    makers = {
+        "f": lambda: pa.array([rng.choice([rng.uniform(-1e3, 1e3), None, float("nan"),
+                                           float("inf")]) for _ in range(n)]),
+        "i": lambda: pa.array([rng.choice([rng.randint(-2**63, 2**63 - 1), None, 0])
+                               for _ in range(n)], pa.int64()),
+        "u": lambda: pa.array([rng.randint(0, 2**64 - 1) for _ in range(n)], pa.uint64()),
+        "s": lambda: pa.array([rng.choice(WEIRD + FORMULAS + [None]) for _ in range(n)]),
+        "cat": lambda: pa.array([rng.choice(["a", "b", None]) for _ in range(n)]).dictionary_encode(),
+        "b": lambda: pa.array([rng.choice([True, False, None]) for _ in range(n)]),
+        "bytes": lambda: pa.array([bytes([rng.randint(0, 255)]) for _ in range(n)]),
+        "list": lambda: pa.array([[rng.randint(0, 3)] for _ in range(n)]),
+        "struct": lambda: pa.array([{"a": rng.randint(0, 3)} for _ in range(n)]),
+        "dec": lambda: pa.array([decimal.Decimal(rng.randint(0, 999)) / 100 for _ in range(n)],
+                                pa.decimal128(10, 2)),
+        "tz": lambda: pa.array([datetime.datetime(2024, 1, 1 + rng.randint(0, 27),
+                                                  tzinfo=datetime.UTC) for _ in range(n)]),
+        "dur": lambda: pa.array([datetime.timedelta(seconds=rng.randint(0, 9999)) for _ in range(n)]),
+        "null": lambda: pa.array([None] * n, pa.null()),
+        "date": lambda: pa.array([datetime.date(2024, 1, 1 + rng.randint(0, 27)) for _ in range(n)]),
+    }
+    k = rng.randint(1, 5)
+    names = [rng.choice(["a", "b", "", "a\nb", "=x", "y", "é", "label"]) for _ in range(k)]
+    kinds = [rng.choice(list(makers)) for _ in range(k)]
+    label = pa.array([rng.choice(["yes", "no"]) for _ in range(n)])
+    table = pa.Table.from_arrays([makers[t]() for t in kinds] + [label], names=[*names, "lab"])
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    raw = ctx.last = buf.getvalue()
+    t = library(lambda: read_table(raw))
+    if t is not None:
+        library(lambda: infer_schema(t.frame, "lab").apply(t.frame))
+    r = library(lambda: read_upload(raw, "x.parquet"))
+    if r is not None:
+        library(lambda: prepare(r, r.defaults))
+    return raw
+
+
 def t_cli(rng: random.Random, ctx: Ctx) -> bytes:
     text, label = seed_table(rng)
     raw = mutate_bytes(text, rng, label) if rng.random() < 0.8 else text.encode()
@@ -460,8 +512,11 @@ def t_model(rng: random.Random, ctx: Ctx) -> bytes:
 def t_args(rng: random.Random, ctx: Ctx) -> bytes:
     path = ctx.good_model()
     tmp = ctx.tmp
+    fifo = tmp / "fifo"  # a pipe, not /dev/null: run as root, an output renamed over /dev/null
+    if not fifo.exists():  # replaced the device itself before trust23 refused such paths
+        os.mkfifo(fifo)
     hostile_paths = [str(tmp), "/", "/nonexistent/x.csv", str(tmp / "nope.csv"), "",
-                     "/proc/self/mem", "/dev/null", str(path), str(ctx.data), "-", "x" * 5000,
+                     "/proc/self/mem", str(fifo), str(path), str(ctx.data), "-", "x" * 5000,
                      "/root/x.csv", str(tmp / "ro" / "out.csv")]  # (no NUL: argv cannot hold one)
     ro = tmp / "ro"
     ro.mkdir(exist_ok=True)
@@ -613,7 +668,8 @@ def _plain_number(text: str) -> bool:
     return re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", text) is not None
 
 
-TARGETS = {"table": t_table, "upload": t_upload, "cli": t_cli, "rules": t_rules,
+TARGETS = {"table": t_table, "upload": t_upload, "parquet": t_parquet, "cli": t_cli,
+           "rules": t_rules,
            "model": t_model, "args": t_args, "store": t_store, "export": t_export}
 
 
