@@ -669,6 +669,11 @@ def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
     assert again is None and "already there as r1" in problems[0]
     bad, problems = w.add_rule([("no such feature", v)], "POS", 1.5, 0)
     assert bad is None and len(problems) == 3  # the feature, p and w, each in plain words
+    for p, wt, said in ((0.9, float("inf"), "w=inf must be a finite number"),  # trust23: raised
+                        (float("nan"), 5, "probability p=nan is outside [0, 1]"),
+                        ("0.9", 5, "p and w must be numbers, got p='0.9'")):
+        bad, problems = w.add_rule([(f, v)], "NOT POS", p, wt)
+        assert bad is None and len(problems) == 1 and said in problems[0], problems
     added = w.add_rules_text(f'IF "{f}"="{v}" THEN NOT POS [p=0.1, w=5]')
     assert len(added) == 1 and len(w.rules) == 2
     with pytest.raises(ClauseSyntaxError, match=rf"line 2: .* is already in the model as "

@@ -12,7 +12,7 @@ import pandas as pd
 
 from plx_core import wording
 from plx_core.baselines import DASHBOARD_BASELINES, baseline_scores, scores
-from plx_core.checks import checked_threshold
+from plx_core.checks import checked_threshold, finite_number
 from plx_core.data import Binning, Dataset, estimator_rows, row_name, split_copies
 from plx_core.encoding import is_missing
 from plx_core.errors import DataError, PLXError, SolverError
@@ -456,9 +456,13 @@ class Workspace:
         """Add `IF conditions THEN head [p, w]`; returns (the rule, []) or (None, the problems
         in plain words)."""
         problems = validate_conditions(conditions, self.domains())
+        if finite_number(p) and not 0.0 <= p <= 1.0:
+            problems.append("p must be between 0 and 1.")
+        if finite_number(w) and not w > 0:
+            problems.append("w must be greater than 0.")
         if problems:
             return None, problems
-        try:  # p and w checked where every clause checks them (w = inf raised past the form)
+        try:  # NaN, inf, 1e308, text: the clause's own words (w = inf raised past the form)
             rule = rule_clause(conditions, head, p, w, next_rule_id(self.rules))
         except PLXError as exc:
             return None, [str(exc)]
