@@ -551,6 +551,21 @@ def _western_reading(raw: bytes, at: int) -> str:
             f"Latin-1): if that is right, the file is in that encoding ({WESTERN})")
 
 
+def _utf16_without_mark(raw: bytes) -> str | None:
+    """"le" or "be" when the bytes read as UTF-16 text of mostly Latin letters written without
+    a byte order mark (as some database exports write it): every other byte of the first 4 KB
+    is 0 and the bytes between are not; else None."""
+    head = raw[: min(len(raw), 4096) // 2 * 2]
+    if len(head) < 8 or raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) >= 0.95 * len(odd) and even.count(0) <= 0.05 * len(even):
+        return "le"
+    if even.count(0) >= 0.95 * len(even) and odd.count(0) <= 0.05 * len(odd):
+        return "be"
+    return None
+
+
 def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = None) -> str:
     utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     if utf8 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text"
@@ -563,6 +578,16 @@ def _decode(raw: bytes, encoding: str, where: str, notes: list[str] | None = Non
         if ("\n" in text or "\r" in text) and not _CONTROL.search(text):
             if notes is not None:
                 notes.append("decoded as UTF-16 (byte order mark)")
+            return text
+    if utf8 and (order := _utf16_without_mark(raw)) is not None:
+        try:  # trust23: refused as "a NUL byte … a binary file" (or a byte not UTF-8)
+            text = raw.decode(f"utf-16-{order}")
+        except UnicodeDecodeError:
+            text = ""
+        if ("\n" in text or "\r" in text) and not _CONTROL.search(text):
+            if notes is not None:
+                notes.append(f"decoded as UTF-16 ({'little' if order == 'le' else 'big'}-endian, "
+                             "no byte order mark: every other byte is 0)")
             return text
     skip = 0
     if raw.startswith(_UTF8_BOM) and not re.match(r"utf-?(16|32)", encoding.lower()):

@@ -904,6 +904,20 @@ def test_a_utf8_file_read_in_a_wider_encoding_named_is_said_not_read_as_one_line
         read_table(raw, encoding=encoding)
 
 
+@pytest.mark.parametrize("order", ["le", "be"])
+def test_utf16_without_a_byte_order_mark_is_read_and_said(order):
+    """trust23: a database export in UTF-16 without a byte order mark was refused as "a NUL
+    byte (line 1): a binary file", or as a byte that is not UTF-8 (an é)."""
+    text = "name,colour,label\r\ncafé,red,yes\r\nnaïve,blue,no\r\n"
+    table = read_table(text.encode(f"utf-16-{order}"))
+    assert table.frame["name"].tolist() == ["café", "naïve"]
+    assert list(table.frame.columns) == ["name", "colour", "label"]
+    assert any(f"UTF-16 ({'little' if order == 'le' else 'big'}-endian, no byte order mark"
+               in n for n in table.notes)
+    with pytest.raises(DataError, match="NUL byte"):  # NUL bytes among text stay refused
+        read_table(b"a,b\n1,\x002\n")
+
+
 def test_a_few_text_cells_among_dates_or_formatted_numbers_are_missing_and_said():
     # "unknown" in a day/month/year column (or among 1,234.5 amounts) made the whole column
     # text, left out as too many distinct values: stray text was read as missing only
