@@ -304,8 +304,9 @@ def test_names_and_values_with_line_breaks_tabs_commas_quotes_round_trip(tmp_pat
     with open(expl, newline="", encoding="utf-8") as fh:
         got = list(csv.DictReader(fh))
     assert len(got) == len(rows)
-    for r in got:
-        row = dict(zip(names, rows[int(r["row"]) - 2]))  # rows named by their line (header: 1)
+    assert [int(r["row"]) for r in got] == list(range(1, len(rows) + 1))
+    for r, cells in zip(got, rows):
+        row = dict(zip(names, cells))
         pairs = parse_conditions(r["features"])
         assert pairs and all(row[f] == v for f, v in pairs), (r["features"], row)
     rule = 'IF "a\\nb"="v,3" AND "e,f"="v\\"4" THEN POS [p=0.9, w=2]'

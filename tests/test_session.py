@@ -188,6 +188,9 @@ def test_split_characters():
     assert out.iloc[1].tolist() == ["A", "B", "D", "0"]
     with pytest.raises(DataError, match="different lengths"):
         split_characters(pd.DataFrame({"s": ["AB", "ABC"]}), "s")
+    # trust23: a column already named s_2 made two columns of that name
+    with pytest.raises(DataError, match="would make column 's_2', which the table already has"):
+        split_characters(frame.assign(s_2=["x", "y", "z"]), "s")
 
 
 def test_builtin_paper_example_workspace():

@@ -280,8 +280,12 @@ def split_characters(frame: pd.DataFrame, column: str) -> pd.DataFrame:
     n = int(lengths.iloc[0])
     if not 1 <= n <= 64:
         raise DataError(f"column {column!r} has {n}-character values; splitting needs 1 to 64")
-    chars = pd.DataFrame([list(t) for t in text], columns=[f"{column}_{i + 1}" for i in range(n)],
-                         index=frame.index, dtype=object)
+    names = [f"{column}_{i + 1}" for i in range(n)]
+    taken = [c for c in names if c in frame.columns]
+    if taken:  # trust23: the table then held two columns of that name, one of them silently used
+        raise DataError(f"splitting column {column!r} would make column {taken[0]!r}, which the "
+                        "table already has: rename that column")
+    chars = pd.DataFrame([list(t) for t in text], columns=names, index=frame.index, dtype=object)
     pos = list(frame.columns).index(column)
     left, right = frame.iloc[:, :pos], frame.iloc[:, pos + 1:]
     return pd.concat([left, chars, right], axis=1)
