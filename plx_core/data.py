@@ -3224,6 +3224,73 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
             "know it before the outcome")
 
 
+def number_matrix(frame: pd.DataFrame) -> tuple[list[Any], list[str], np.ndarray]:
+    """The columns of `frame` holding only numbers (floats or whole numbers, held as objects
+    or in a numeric dtype; booleans not) as one float matrix, missing cells NaN: (their names,
+    each one's kind — "floating" or "integer", as `pd.api.types.infer_dtype` says of objects
+    —, rows × those columns). A column numpy cannot read as floats is left out."""
+    names, kinds, cols = [], [], []
+    for j, (c, t) in enumerate(frame.dtypes.items()):
+        if t == np.dtype(object):
+            kind = pd.api.types.infer_dtype(frame.iloc[:, j].to_numpy(), skipna=True)
+        elif isinstance(t, np.dtype) and t.kind in "fiu":
+            kind = "floating" if t.kind == "f" else "integer"
+        else:
+            continue
+        if kind in ("floating", "integer"):
+            names.append(c)
+            kinds.append(kind)
+            cols.append(j)
+    if not cols:
+        return [], [], np.zeros((len(frame), 0))
+    try:
+        x = frame.iloc[:, cols].to_numpy(dtype=float, na_value=np.nan)
+    except (TypeError, ValueError, OverflowError):  # pd.NA, an integer beyond a float: singly
+        keep, parts = [], []
+        for i, j in enumerate(cols):
+            try:
+                parts.append(frame.iloc[:, j].to_numpy(dtype=float, na_value=np.nan))
+                keep.append(i)
+            except (TypeError, ValueError, OverflowError):
+                continue
+        names, kinds = [names[i] for i in keep], [kinds[i] for i in keep]
+        x = np.column_stack(parts) if parts else np.zeros((len(frame), 0))
+    return names, kinds, x
+
+
+def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
+    """The columns of `frame` of which `label_copy`, `spelling_variants` and `percent_scales`
+    can say nothing, found in one pass over their float matrix (`number_matrix`) rather than
+    a pandas pass a column (300 genes: a fifth of a fit): numbers that differ within a class
+    (they write one to one as strings: no copy), missing on fewer than `LEAK_ROWS` labelled
+    rows or present on fewer (`label_missing`), and not the two scales `percent_scales` asks
+    for. `ys`: `label_texts` of the label, on positions 0..n-1."""
+    names, kinds, x = number_matrix(frame)
+    if not names:
+        return set()
+    labelled = ys.notna().to_numpy()
+    xl, known = x[labelled], ~np.isnan(x[labelled])
+    n_miss, n = (~known).sum(axis=0), int(labelled.sum())
+    leak = (n_miss >= LEAK_ROWS) & (n - n_miss >= LEAK_ROWS)
+    codes = pd.factorize(ys.to_numpy()[labelled])[0]
+    varies = np.zeros(len(names), bool)
+    for k in range(int(codes.max(initial=-1)) + 1):
+        rows = codes == k
+        lo = np.where(known[rows], xl[rows], np.inf).min(axis=0, initial=np.inf)
+        hi = np.where(known[rows], xl[rows], -np.inf).max(axis=0, initial=-np.inf)
+        varies |= hi > lo
+    fin = np.isfinite(x)
+    count = fin.sum(axis=0)
+    least = np.maximum(10, MIXED_SHARE * count)
+    with np.errstate(invalid="ignore"):
+        scales = ((np.array(kinds) == "floating") & (count > 0)
+                  & (np.where(fin, x, np.inf).min(axis=0, initial=np.inf) >= 0)
+                  & (np.where(fin, x, -np.inf).max(axis=0, initial=-np.inf) <= 100)
+                  & (((x > 0) & (x < 1)).sum(axis=0) >= least)
+                  & (((x > 1) & (x <= 100)).sum(axis=0) >= least))
+    return {c for c, q in zip(names, varies & ~leak & ~scales) if q}
+
+
 LEAK_ROWS = 10
 """The fewest rows a column must miss, and hold, for its missingness to be said to give the
 label away (`label_missing`): on fewer, one class's few rows line up by chance."""
@@ -3301,14 +3368,16 @@ def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str
     measure twice and an explanation of k features may spend two on it (unseen21's twin_units:
     half of them did). Candidates come from a seeded sample of `sample` rows, each pair is
     confirmed on every row."""
-    frame = pd.DataFrame({c: frame[c].infer_objects() if frame[c].dtype == object else frame[c]
-                          for c in frame.columns})  # numbers held as objects: numbers
-    cols = [c for c in frame.columns if frame[c].notna().sum() >= TWIN_ROWS]
+    frame = frame.infer_objects()  # numbers held as objects: numbers (column by column)
+    cols = [c for c, k in frame.notna().sum().items() if k >= TWIN_ROWS]
     rows = frame if len(frame) <= sample else frame.sample(sample, random_state=0)
     out: list[tuple[str, str, str]] = []
     paired: set[str] = set()
     first: dict[bytes, str] = {}  # copies: the same first-seen codes, missing cells included
+    least = distinct_at_least(rows, cols)  # numbers: counted in one sort, not a column each
     for c in cols:
+        if least.get(c, 0) - 1 >= len(rows) / 2:  # its codes would reach len(rows) / 2
+            continue
         codes = pd.factorize(rows[c])[0]
         if not 1 <= codes.max(initial=-1) < len(rows) / 2:  # a pairing of repeated values only
             continue
@@ -3316,8 +3385,9 @@ def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str
                 pd.factorize(frame[a])[0], pd.factorize(frame[c])[0]):
             out.append((a, c, "one to one"))
             paired.add(c)
-    num = [c for c in cols if c not in paired and pd.api.types.is_numeric_dtype(frame[c].dtype)
-           and frame[c].dtype != bool and rows[c].nunique() >= 10]
+    dt = frame.dtypes
+    num = [c for c in cols if c not in paired and pd.api.types.is_numeric_dtype(dt[c])
+           and dt[c] != np.dtype(bool) and (least.get(c, 0) >= 10 or rows[c].nunique() >= 10)]
     if 1 < len(num) <= 300:
         corr = rows[num].rank().corr(min_periods=TWIN_ROWS).to_numpy()  # rows both hold
         for i, j in zip(*np.nonzero(np.triu(np.abs(np.nan_to_num(corr)) >= TWIN_RANK, 1))):
@@ -3331,6 +3401,23 @@ def twin_columns(frame: pd.DataFrame, sample: int = 2000) -> list[tuple[str, str
                                   f"correlation {rho:.4f})"))
                 paired.add(b)
     return out
+
+
+def distinct_at_least(rows: pd.DataFrame, cols: Sequence[Any]) -> dict[Any, int]:
+    """Each numeric (not boolean) column of `cols` → its distinct numbers on `rows` (missing
+    cells not counted), by one sort of their float matrix: at most `nunique`'s count (numbers
+    that meet as floats count once), so a column it says holds many does."""
+    dt = rows.dtypes
+    num = [c for c in cols if pd.api.types.is_numeric_dtype(dt[c]) and dt[c] != np.dtype(bool)]
+    if not num or not len(rows):
+        return {}
+    try:
+        v = np.sort(rows[num].to_numpy(dtype=float, na_value=np.nan), axis=0)  # NaN last
+    except (TypeError, ValueError, OverflowError):
+        return {}
+    ok = ~np.isnan(v)
+    n = ok[0].astype(np.int64) + ((v[1:] != v[:-1]) & ok[1:]).sum(axis=0)
+    return dict(zip(num, n.tolist()))
 
 
 def twin_said(a: str, b: str, how: str) -> str:

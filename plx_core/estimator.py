@@ -94,6 +94,7 @@ from .data import (
     number_reading,
     numbered_like_ids,
     percent_scales,
+    quiet_columns,
     serial_cells,
     spelling_variants,
     text_binned,
@@ -554,7 +555,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
         ystr = label_texts(labels)
+        quiet = quiet_columns(raw[list(frame.columns)], ystr)  # numbers: one pass, not one each
         for c in frame.columns:  # kept (it may be a true cause), never silently
+            if c in quiet:
+                continue
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=2)
             if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:

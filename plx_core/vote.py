@@ -958,7 +958,9 @@ def rule_set(sizes: np.ndarray | list[int], paths: list[tuple[np.ndarray, np.nda
 def first_equal_row(bodies: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Per row of `bodies` (codes over features of `sizes` values, −1 where a body says
     nothing), the position of the first row equal to it: each row as one integer (mixed
-    radix) when they fit int64, one 1-D sort instead of `np.unique(axis=0)`'s row sort."""
+    radix) when they fit int64, one 1-D sort instead of `np.unique(axis=0)`'s row sort; else
+    each row as the (feature, value) pairs it says (`said_pairs`), a few columns, not one a
+    feature (300 genes: 0.15 s of a 1 s fit sorting rows of 300 mostly −1)."""
     if not len(bodies):
         return np.zeros(0, np.int64)
     radix = np.asarray(sizes, dtype=np.int64) + 1
@@ -967,8 +969,20 @@ def first_equal_row(bodies: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         key = (bodies.astype(np.int64) + 1) @ mult
         _k, first, inv = np.unique(key, return_index=True, return_inverse=True)
     else:
-        _k, first, inv = np.unique(bodies, axis=0, return_index=True, return_inverse=True)
+        _k, first, inv = np.unique(said_pairs(bodies), axis=0, return_index=True,
+                                   return_inverse=True)
     return first[inv.ravel()]
+
+
+def said_pairs(bodies: np.ndarray) -> np.ndarray:
+    """(rows × 2k) each row's said (feature, value) pairs in feature order, then −1s (k: the
+    most any row says): two rows are equal iff theirs are."""
+    r, c = np.nonzero(bodies >= 0)  # row-major: each row's features in increasing order
+    per = np.bincount(r, minlength=len(bodies))
+    at = np.arange(len(r)) - np.repeat(np.cumsum(per) - per, per)
+    out = np.full((len(bodies), 2 * max(int(per.max(initial=0)), 1)), -1, np.int64)
+    out[r, 2 * at], out[r, 2 * at + 1] = c, bodies[r, c]
+    return out
 
 
 def rule_counts(member: sparse.csr_matrix, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

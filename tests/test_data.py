@@ -1900,3 +1900,34 @@ def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip()
     doc["date_parts"] = {"visit month": ["visit", "season"]}
     with pytest.raises(DataError, match="schema field 'date_parts.visit month' must be"):
         Schema.from_dict(doc)
+
+
+def test_quiet_columns_are_those_no_column_note_names():
+    """`quiet_columns` screens a wide table's numbers in one pass for `fit`'s per-column notes:
+    every column it passes over is one `label_copy`, `spelling_variants` and `percent_scales`
+    say nothing of, and the label's copy, a column missing on one class and two scales in one
+    column are never passed over (they are said as before)."""
+    from plx_core.data import label_texts, percent_scales, quiet_columns, spelling_variants
+
+    rng = np.random.default_rng(11)
+    n = 90
+    y = rng.choice(["a", "b", "c"], n)
+    leak = rng.normal(size=n)
+    leak[y == "a"] = np.nan
+    cols = {"noise": rng.normal(size=n).round(2), "copy": pd.factorize(y)[0] * 2.0 + 1,
+            "copy_int": np.where(y == "a", 7, np.where(y == "b", 3, 5)), "leak": leak,
+            "pct": np.where(rng.random(n) < .5, rng.uniform(.8, .99, n), rng.uniform(80, 99, n)),
+            "ints": rng.integers(0, 5, n), "text": rng.choice(["x", "y"], n)}
+    for j in range(30):  # numbers and whole numbers, some cells missing
+        v = rng.normal(size=n).round(int(j % 3)) if j % 2 else rng.integers(0, 3, n).astype(float)
+        v[rng.random(n) < 0.1 * (j % 4)] = np.nan
+        cols[f"m{j}"] = v
+    raw = pd.DataFrame(cols).astype(object)
+    ys = label_texts(y)
+    quiet = quiet_columns(raw, ys)
+    assert {"noise", "ints"} <= quiet and not {"copy", "copy_int", "leak", "pct", "text"} & quiet
+    for c in raw.columns:
+        said = label_copy(raw[c], y, ys), spelling_variants(raw[c]) or percent_scales(raw[c])
+        assert c not in quiet or said == (None, None), c
+    assert label_copy(raw["copy"], y, ys) and label_copy(raw["leak"], y, ys)
+    assert percent_scales(raw["pct"])
