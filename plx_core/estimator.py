@@ -554,21 +554,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                                                            whole=whole)
         self.cuts_ = dict(self.discretizer_.cuts_)
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
-        ystr = label_texts(labels)
-        quiet = quiet_columns(raw[list(frame.columns)], ystr)  # numbers: one pass, not one each
-        for c in frame.columns:  # kept (it may be a true cause), never silently
-            if c in quiet:
-                continue
-            if (why := label_copy(raw[c], labels, ystr)) is not None:
-                say_note(f"column {c!r}: {why}", stacklevel=2)
-            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
-                say_note(f"column {c!r} {how}", stacklevel=2)
-        rows = raw.assign(**{"\0label": labels}).set_axis(
-            X.index if isinstance(X, pd.DataFrame) else raw.index)
-        if (why := copied_rows(rows)) is not None:  # copies of a few records: said
-            say_note(why, stacklevel=2)
-        for a, b, how in twin_columns(raw[list(frame.columns)]):  # one measure twice: said
-            say_note(twin_said(a, b, how), stacklevel=2)
+        if not getattr(self, "_said", False):  # (a race's own fit: the table was said once)
+            self._say_columns(raw, list(frame.columns), labels,
+                              X.index if isinstance(X, pd.DataFrame) else raw.index)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -618,6 +606,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             with collected_notes():  # the table was said above, in its own numbers
                 searcher = clone(self)
                 searcher._no_grid = True  # its choice is built on every row's MDLP cuts
+                searcher._said = True
                 sampled = searcher.fit(raw.iloc[sample].reset_index(drop=True),
                                        y_arr[sample], None if groups is None else
                                        groups[sample],
@@ -672,6 +661,26 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         del self._min_split
         say(1.0, "fitted")
         return self
+
+    def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
+                     index: pd.Index) -> None:
+        """The notes on the kept columns (a copy of the label, values written two ways, two
+        scales, one measure twice) and on rows copied from a few records: kept, never silently.
+        Not in a race's or a sample's own fit (`_said`), whose notes nobody reads."""
+        ystr = label_texts(labels)
+        quiet = quiet_columns(raw[kept], ystr)  # numbers: one pass, not one a column
+        for c in kept:  # kept (it may be a true cause), never silently
+            if c in quiet:
+                continue
+            if (why := label_copy(raw[c], labels, ystr)) is not None:
+                say_note(f"column {c!r}: {why}", stacklevel=3)
+            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
+                say_note(f"column {c!r} {how}", stacklevel=3)
+        rows = raw.assign(**{"\0label": labels}).set_axis(index)
+        if (why := copied_rows(rows)) is not None:  # copies of a few records: said
+            say_note(why, stacklevel=3)
+        for a, b, how in twin_columns(raw[kept]):  # one measure twice: said
+            say_note(twin_said(a, b, how), stacklevel=3)
 
     def _build(self, frame: pd.DataFrame, labels: np.ndarray, positive: str, counted=None):
         """(answering KB, full Direct KB or None, TunedConfig or None, ensemble members);
@@ -1174,6 +1183,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         from . import selection as S
 
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
+        grid._said = True  # the table was said once, by this fit
         if screened:  # never above this fit's own cap (5,000 rows x 400 columns: 1, memory)
             grid.set_params(max_len=min(self.max_len_ or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
         try:
@@ -1193,10 +1203,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _take_fitted(self, other: PLXClassifier) -> None:
         """This model becomes `other`, a race's winning fit (`_race_grid`, `_race_whole`,
         `_race_grid_classes`): its fitted state taken, the parameters staying the user's, and
-        not the race's own markers (`_whole`, `_no_grid`)."""
+        not the race's own markers (`_whole`, `_no_grid`, `_said`)."""
         params = self.get_params(deep=False)
         for k, v in vars(other).items():
-            if k not in params and k not in ("_whole", "_no_grid"):
+            if k not in params and k not in ("_whole", "_no_grid", "_said"):
                 setattr(self, k, v)
 
     def _whole_screens(self, raw: pd.DataFrame, labels: np.ndarray, declared: set[str]
@@ -1238,7 +1248,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             self.chosen_reason_ += whole_race_said(list(screens), [], None, None, False)
             return
         other = clone(self)
-        other._whole, other._no_grid = tuple(ordered), True
+        other._whole, other._no_grid, other._said = tuple(ordered), True, True
         with collected_notes():  # the table was said once, by this fit
             other = other.fit(raw, y, groups, progress=progress)
         won, ours, theirs = S.whole_wins(self.selection_, other.selection_)
@@ -1292,6 +1302,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if ours is None:
             return
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
+        grid._said = True
         try:
             with collected_notes():  # the table was said once, by this fit
                 grid = grid.fit(raw, y, groups, progress=progress)

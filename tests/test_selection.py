@@ -1077,3 +1077,25 @@ def test_the_grid_search_keeps_to_the_memory_budget():
     assert ("on an equal-frequency grid of 8 bins a numeric column the search did not run: a "
             "Direct KB over 11 features from 500 rows with max_len=2 needs about"
             in two.chosen_reason_)
+
+
+def test_the_grid_race_reads_the_table_for_its_notes_once(monkeypatch):
+    """The grid's own fit says nothing (its notes were discarded): it no longer looks for a
+    copy of the label or twin columns again. A twin column (the debt in cents) is said once,
+    and the race answers as before."""
+    import warnings
+
+    from plx_core import estimator as E
+
+    asked = []
+    twins = E.twin_columns
+    monkeypatch.setattr(E, "twin_columns", lambda f: asked.append(f.shape) or twins(f))
+    X, y = loans(500, 0)
+    X = with_noise(X, 8, 1).assign(debt_cents=lambda d: d[d.columns[0]] * 100)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        clf = PLXClassifier(positive="default", random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "quantile" and not hasattr(clf, "_said")
+    assert len(asked) == 1
+    assert sum("'debt_cents'" in str(w.message) and "one measure twice" in str(w.message)
+               for w in said) == 1
