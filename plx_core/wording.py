@@ -372,6 +372,19 @@ def clause_texts(kb: Any, ids: Iterable[int], positive: Any = None) -> list[str]
 # --------------------------------------------------------------------------- evidence
 
 
+def evidence_reading_said(target: float, positive: Any = "POS") -> str:
+    """How to read a rule of the evidence tables, on one of its numbers (`target`, what it
+    pulls the support to): "IF age = <62.5 THEN died" listed as evidence against died read as
+    a contradiction to a clinician (dash23)."""
+    pos, neg = class_names(positive)
+    t = float(target)
+    way = (f"up, towards {pos}" if t > 0.5 else f"down, towards {neg}" if t < 0.5
+           else "nowhere: it is as likely either way")
+    return (f"Each rule reads IF its values hold THEN {pos}, with the probability in \"pulls "
+            f"the support to\": a rule at {fmt(t)} holds that rows with those values are {pos} "
+            f"with probability {fmt(t)}, so it pulls the support for {pos} {way}.")
+
+
 def evidence_summary(frame: Any, positive: Any = "POS") -> str:
     """The evidence of an answer in words: how many clauses pull towards each class, how many
     the answer overrides. `frame` is `plx_core.evidence(…)` (column `side`) or an evidence
@@ -1322,7 +1335,7 @@ __all__ = [
     "saved_where_said", "row_outside_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
     "cut_points_caption", "PAGE_BINS_SAID",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
-    "open_range_said", "baselines_offer_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
+    "open_range_said", "baselines_offer_said", "evidence_reading_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
     "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

@@ -434,6 +434,15 @@ def test_query_page_shows_bounds_decision_method_and_evidence(base_ws):
     assert rules and all(r.startswith("IF ") and " THEN " in r and r.endswith("malignant")
                          for r in rules)
     assert "Counterfactual" in [h.value for h in at.subheader]
+    # how to read "IF … THEN malignant" listed against malignant: on the strongest rule's number
+    from plx_app.service.explain import ws_evidence
+
+    for_pos, against = ws_evidence(ws, inst.as_dict())
+    t = (against if len(against) else for_pos)["target"].iloc[0]
+    said = wording.evidence_reading_said(t, ws.class_name)
+    assert said in texts(at) and f"a rule at {t:.2f} holds that rows with those values are " \
+        f"malignant with probability {t:.2f}, so it pulls the support for malignant " \
+        f"{'down' if t < 0.5 else 'up'}" in said
 
 
 def test_query_page_speaks_plainly_and_opens_on_a_confident_right_row(base_ws):

@@ -242,7 +242,9 @@ with guard("Answering the query"):
 
         for_pos, against = ws_evidence(ws, values)
         st.markdown(md(wording.evidence_summary(pd.concat([for_pos, against]), ws.class_name)))
-        if len(for_pos) or len(against):
+        if len(for_pos) or len(against):  # how to read a rule: on the strongest one's number
+            strongest = (against if len(against) else for_pos)["target"].iloc[0]
+            st.caption(md(wording.evidence_reading_said(strongest, ws.class_name)))
             cols_show = ["rule", "target", "w", "support", "overridden"]
             config = {"rule": st.column_config.TextColumn("rule (IF … THEN …)", width="large"),
                       "target": st.column_config.NumberColumn("pulls the support to", format="%.3f"),
