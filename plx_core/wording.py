@@ -372,17 +372,23 @@ def clause_texts(kb: Any, ids: Iterable[int], positive: Any = None) -> list[str]
 # --------------------------------------------------------------------------- evidence
 
 
-def evidence_reading_said(target: float, positive: Any = "POS") -> str:
-    """How to read a rule of the evidence tables, on one of its numbers (`target`, what it
-    pulls the support to): "IF age = <62.5 THEN died" listed as evidence against died read as
-    a contradiction to a clinician (dash23)."""
+def evidence_reading_said(target: float | None, positive: Any = "POS",
+                          column: str = "pulls the support to") -> str:
+    """How to read a rule of a table of rules (its probability in `column`), on one of its
+    numbers (`target`; None: in general): "IF age = <62.5 THEN died" listed as evidence
+    against died read as a contradiction to a clinician (dash23). The Query page's evidence
+    and the Global view's rules."""
     pos, neg = class_names(positive)
+    head = f"Each rule reads IF its values hold THEN {pos}, with the probability in its \"{column}\" column"
+    if target is None:
+        return (f"{head}: it holds that rows with those values are {pos} with that probability "
+                f"(0: never, 1: always); below 0.5 it pulls the support for {pos} down, towards "
+                f"{neg}, above 0.5 up.")
     t = float(target)
     way = (f"up, towards {pos}" if t > 0.5 else f"down, towards {neg}" if t < 0.5
            else "nowhere: it is as likely either way")
-    return (f"Each rule reads IF its values hold THEN {pos}, with the probability in \"pulls "
-            f"the support to\": a rule at {fmt(t)} holds that rows with those values are {pos} "
-            f"with probability {fmt(t)}, so it pulls the support for {pos} {way}.")
+    return (f"{head}: a rule at {fmt(t)} holds that rows with those values are {pos} with "
+            f"probability {fmt(t)}, so it pulls the support for {pos} {way}.")
 
 
 def evidence_summary(frame: Any, positive: Any = "POS") -> str:

@@ -1117,6 +1117,9 @@ def test_global_view_page_aggregates_the_sampled_rows(base_ws):
     assert "random sample of 100 of" in body or f"all {len(ws.X_test)} rows" in body
     rules = at.dataframe[1].value
     assert len(rules) and all(r.startswith("IF ") for r in rules["rule"])
+    # how to read them, in the Query page's words (it said "p of the training rows", which a
+    # vote's fitted probabilities are not)
+    assert wording.evidence_reading_said(None, ws.class_name, "probability") in body
     at.slider(key="g_k").set_value(1).run()
     assert not at.exception and not at.dataframe  # new settings: started again by the user
     at.button(key="g_start").click().run()

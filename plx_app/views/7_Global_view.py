@@ -94,6 +94,4 @@ if view is not None:
                                  "w": st.column_config.NumberColumn("weight", format="%.3g",
                                                                     width="small"),
                                  "source": st.column_config.TextColumn("from", width="small")})
-    st.caption(md(f"A rule IF … THEN {pos_name} with probability p says that p of the training "
-                  f"rows that match it are {pos_name}: probability 0 means none of them is, 1 "
-                  "means all are."))
+    st.caption(md(wording.evidence_reading_said(None, ws.class_name, "probability")))
