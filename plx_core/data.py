@@ -2934,9 +2934,9 @@ def excess_levels(n_distinct: int, present: int, id_like: bool = True,
     """Why a categorical column of `n_distinct` values in `present` rows is left out (ID-like,
     or more levels than `max_levels`: each level too rare to learn from), or None to keep it."""
     if id_like and n_distinct > max_categories and n_distinct / present >= id_threshold:
-        return (f"{ID_LIKE}: {n_distinct} distinct values in {present} rows "
-                f"({n_distinct / present:.0%}: nearly every row has a value of its own, so it "
-                "names rows rather than describing them)")
+        return (f"{ID_LIKE}: {n_distinct:,} distinct values in {present:,} rows, "
+                f"{n_distinct / present:.0%}: nearly every row has a value of its own, so it "
+                "names rows rather than describing them")
     if max_levels is not None and n_distinct > max_levels:
         return too_many_levels(n_distinct, max_levels, ": each too rare to learn from")
     return None

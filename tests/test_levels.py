@@ -51,7 +51,7 @@ def test_the_estimator_leaves_out_an_id_and_free_text_and_groups_a_300_level_cat
     tr, te = np.arange(1000), np.arange(1000, 1500)
     clf, said = fitted(X.iloc[tr], y[tr])
     assert set(clf.excluded_) == {"id", "note"}
-    assert clf.excluded_["id"].startswith("ID-like: 1000 distinct values in 1000 rows")
+    assert clf.excluded_["id"].startswith("ID-like: 1,000 distinct values in 1,000 rows")
     assert clf.excluded_["note"].startswith("free text (")
     assert "plx learns from categories" in clf.excluded_["note"]
     n_train = X["zip"].iloc[tr].nunique()
