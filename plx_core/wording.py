@@ -249,8 +249,11 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
         decided_pos = mean > threshold + TIE_EPS
         value = pos if positive_value is None else str(positive_value)
         right = (str(truth) == value) == decided_pos
+        other = str(truth) not in (pos, neg, value)  # a class of several: which side it is
         extra.append(f"The recorded label is {truth}: plx is "
-                     f"{'right' if right else 'wrong'} here.")
+                     f"{'right' if right else 'wrong'} here"
+                     + (f" ({truth} counts as {pos if str(truth) == value else neg})."
+                        if other else "."))
     return " ".join([text] + extra)
 
 

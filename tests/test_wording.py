@@ -33,6 +33,10 @@ def test_answer_sentence_interval_and_truth():
     s = W.answer_sentence(b, "malignant", truth="malignant")
     assert "bound the support for malignant between 0.20 and 0.40; below 0.5, so not malignant" in s
     assert s.endswith("The recorded label is malignant: plx is wrong here.")
+    # a class of several is said with the side it counts on (dash23: "rehab: plx is right"
+    # beside a decision "not died" read as if plx had picked rehab)
+    s = W.answer_sentence(b, "died", truth="rehab")
+    assert s.endswith("The recorded label is rehab: plx is right here (rehab counts as not died).")
 
 
 def test_answer_sentence_interval_across_threshold_names_the_middle():
