@@ -40,7 +40,7 @@ def timed(owner, name, label=None):
 
 for n in ("label_copy", "spelling_variants", "percent_scales", "copied_rows", "twin_columns"):
     timed(E, n)
-for n in ("_leave_out", "_counted", "_select", "_grid_screened", "_race_grid", "_whole_screens",
+for n in ("_leave_out", "_counted", "_select", "_vote", "_rule_vote", "_grid_screened", "_race_grid", "_whole_screens",
           "_race_whole", "_grid_races"):
     timed(E.PLXClassifier, n)
 timed(E.Discretizer, "fit", "Discretizer.fit")
