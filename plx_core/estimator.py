@@ -650,11 +650,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 grid = races and len(targets) <= GRID_CLASSES
                 self._select_classes(frame, labels, targets,
                                      within(progress, 0.3, 0.65 if races else 1.0))
+                reading = "grid" if grid else None
                 if races and not grid:  # more classes: only past a screen
-                    grid = self._grid_class_screened(frame, labels, raw)
-                if grid:
+                    reading = self._class_reading(frame, labels, raw)
+                if reading is not None:
                     self._race_grid_classes(raw, y_arr, groups,
-                                            within(progress, 0.65, 1.0, "grid: "))
+                                            within(progress, 0.65, 1.0, "grid: "), reading)
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
@@ -1261,56 +1262,66 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.chosen_reason_ = other.chosen_reason_ + said
         self.selection_ = dataclasses.replace(other.selection_, reason=self.chosen_reason_)
 
-    def _grid_class_screened(self, frame: pd.DataFrame, labels: np.ndarray,
-                             raw: pd.DataFrame) -> bool:
-        """Past `selection.GRID_CLASSES` classes (2–4 numeric columns), whether the
-        several-class grid races: a tree of every class on the grid's bins (and the
-        other columns' levels) beats the same tree on MDLP's cut points, out of fold
-        (`selection.grid_class_screen`); else the reason says both scores (twins7,
-        categories9: the grid races and answers; faults6, ranges6: neither, a few hundredths of
-        a second; benchmarks/RESULTS.md, "multi23")."""
+    def _class_reading(self, frame: pd.DataFrame, labels: np.ndarray,
+                       raw: pd.DataFrame) -> str | None:
+        """Past `selection.GRID_CLASSES` classes (2–4 numeric columns), which second reading
+        of the numbers races, if any: "grid" (`selection.GRID_BINS` equal-frequency bins) or
+        "fine" (MDLP's cut points of up to `selection.FINE_CLASS_BINS` bins), the one whose
+        tree of every class (beside the other columns' levels) beats the same tree on this
+        fit's cut points by the most, out of fold (`selection.grid_class_screen`,
+        `selection.class_reading`); else the reason says the scores (twins7, categories9: the
+        grid races and answers; steps5, a number's fine steps: the finer cut points; faults6,
+        ranges6: neither, a few hundredths of a second; benchmarks/RESULTS.md, "multi23")."""
         from . import selection as S
 
         if S.class_mean(self.class_selection_) is None:
-            return False
+            return None
         nums = list(self.discretizer_.binnings_)
-        grid = Discretizer("quantile", S.GRID_BINS, self.discretizer_.max_categories).fit(raw[nums])
+        most = self.discretizer_.max_categories
+        grid = Discretizer("quantile", S.GRID_BINS, most).fit(raw[nums])
+        fine = Discretizer("mdlp", S.FINE_CLASS_BINS, most).fit(raw[nums], labels)
         levels = {c: pd.factorize(frame[c].to_numpy(dtype=object))[0] for c in frame.columns}
-        cols = [b.codes(raw[c]) for c, b in grid.binnings_.items()]
-        cols += [levels[c] for c in frame.columns if c not in grid.binnings_]
+        others = [levels[c] for c in frame.columns if c not in nums]
         classes = np.unique(np.asarray(labels), return_inverse=True)[1]
         fold = S.fold_ids(classes, S.SELECT_FOLDS, self.random_state, self._groups)
-        score = S.grid_class_screen(np.column_stack(cols), np.column_stack(list(levels.values())),
-                                    classes, fold)
-        if S.grid_class_screened(score):
-            return True
-        self.chosen_reason_ += S.grid_class_screened_out(score)
-        return False
+
+        def read(d: Discretizer) -> np.ndarray:
+            return np.column_stack([b.codes(raw[c]) for c, b in d.binnings_.items()] + others)
+
+        on_grid, mdlp = S.grid_class_screen(read(grid), np.column_stack(list(levels.values())),
+                                            classes, fold)
+        on_fine = S.class_tree_f1(read(fine), classes, fold) if fine.binnings_ else mdlp
+        reading = S.class_reading(on_grid, on_fine, mdlp)
+        if reading is None:
+            self.chosen_reason_ += S.grid_class_screened_out((on_grid, mdlp), on_fine)
+        return reading
 
     def _race_grid_classes(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
-                           progress: Progress = silent) -> None:
+                           progress: Progress = silent, reading: str = "grid") -> None:
         """`_race_grid` with several classes: the search of every class again on
         `selection.GRID_BINS` equal-frequency bins a numeric column, whose model answers when
         the mean out-of-fold F1 of its chosen family over the classes beats this one's by more
         than `selection.GRID_MARGIN` (three debt-to-income tiers: macro F1 0.71 → 0.83; wine,
         iris, ordinal5, faults6 keep MDLP's on all 24 splits, benchmarks/RESULTS.md "whole22";
         past four classes, after its screen: twins7 0.72 → 0.80, categories9 0.86 → 0.89,
-        "multi23")."""
+        "multi23"). `reading` "fine": on MDLP's cut points of up to `selection.FINE_CLASS_BINS`
+        bins a numeric column instead (a number's fine steps: steps5 0.37 → 0.70)."""
         from . import selection as S
 
         ours = S.class_mean(self.class_selection_)
         if ours is None:
             return
-        grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
+        grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS) \
+            if reading == "grid" else clone(self).set_params(max_bins=S.FINE_CLASS_BINS)
         grid._said = True
         try:
             with collected_notes():  # the table was said once, by this fit
                 grid = grid.fit(raw, y, groups, progress=progress)
         except KBTooLargeError as e:  # 8 bins a column count more clauses than MDLP's few
-            self.chosen_reason_ += S.grid_too_large(str(e))
+            self.chosen_reason_ += S.grid_too_large(str(e), reading)
             return
         theirs = S.class_mean(getattr(grid, "class_selection_", None))
-        said = S.grid_classes_said(ours, theirs)
+        said = S.grid_classes_said(ours, theirs, reading)
         if theirs is None or not theirs > ours + S.GRID_MARGIN:
             self.chosen_reason_ += said
             return

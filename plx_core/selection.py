@@ -386,6 +386,15 @@ classes: the race is a second search of every class (about
 one more fit), paid only where the grid's bins tell the classes apart better."""
 
 
+FINE_CLASS_BINS = 16
+"""The most bins a numeric column MDLP cuts on the several-class labels for the second reading
+the several-class race may try past `GRID_CLASSES` classes (`PLXClassifier._class_reading`): a
+number whose fine steps set the classes (five grades cycling over twenty bands of one reading)
+needs more than the default 4 bins and more than the grid's 8 equal-frequency ones (steps5:
+macro F1 0.29 on MDLP's 4, 0.37 on the grid, 0.69–0.72 on 16; benchmarks/RESULTS.md,
+"multi23")."""
+
+
 def class_mean(sels: Sequence[Selection] | None) -> float | None:
     """The mean out-of-fold F1 over the classes of a several-class search's chosen family
     (`PLXClassifier.class_selection_`; classes too rare to score left out), None without one."""
@@ -393,40 +402,42 @@ def class_mean(sels: Sequence[Selection] | None) -> float | None:
     return float(np.mean(got)) if got else None
 
 
-def grid_classes_said(mdlp: float, grid: float | None) -> str:
+def grid_classes_said(mdlp: float, grid: float | None, reading: str = "grid") -> str:
     """The sentence a several-class fit's reason adds on the grid's race
-    (`PLXClassifier._race_grid_classes`): whether the grid answers, with both means."""
+    (`PLXClassifier._race_grid_classes`; `reading` "fine": MDLP's finer cut points'): whether
+    it answers, with both means."""
     if grid is None:
         return ""
+    on = reading_said(reading)
     if grid > mdlp + GRID_MARGIN:
-        return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column, which "
-                f"answers: mean out-of-fold F1 over the classes {grid:.3f} against {mdlp:.3f} "
-                f"on MDLP's cut points (more than {GRID_MARGIN:g} above)")
-    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column the search "
-            f"scored {grid:.3f} (mean over the classes), not more than {GRID_MARGIN:g} above "
-            f"{mdlp:.3f} on MDLP's cut points")
+        return (f"; {on}, which answers: mean out-of-fold F1 over the classes {grid:.3f} "
+                f"against {mdlp:.3f} on MDLP's cut points (more than {GRID_MARGIN:g} above)")
+    return (f"; {on} the search scored {grid:.3f} (mean over the classes), not more than "
+            f"{GRID_MARGIN:g} above {mdlp:.3f} on MDLP's cut points")
 
 
 def grid_class_screen(grid: np.ndarray, mdlp: np.ndarray, labels: np.ndarray,
                       fold: np.ndarray) -> tuple[float, float]:
-    """Several classes: (grid's, MDLP's) out-of-fold macro F1 of a `GRID_CLASS_SCREEN_DEPTH`
-    CART tree of every class (balanced class weights) on `grid` and on `mdlp` (rows × columns
-    of bin and level numbers, −1 missing) over the folds `fold`: whether the grid's bins tell
-    the classes apart better, a few hundredths of a second where the race is a second fit."""
+    """Several classes: (grid's, MDLP's) `class_tree_f1` on `grid` and on `mdlp` (rows ×
+    columns of bin and level numbers, −1 missing): whether the grid's bins tell the classes
+    apart better, a few hundredths of a second where the race is a second fit."""
+    return class_tree_f1(grid, labels, fold), class_tree_f1(mdlp, labels, fold)
+
+
+def class_tree_f1(codes: np.ndarray, labels: np.ndarray, fold: np.ndarray) -> float:
+    """Out-of-fold macro F1 of a `GRID_CLASS_SCREEN_DEPTH` CART tree of every class (balanced
+    class weights, 5 rows a leaf) on `codes` over the folds `fold`."""
     from sklearn.metrics import f1_score
     from sklearn.tree import DecisionTreeClassifier
 
     labels = np.asarray(labels)
-    out = []
-    for codes in (grid, mdlp):
-        pred = labels.copy()
-        for f in np.unique(fold):
-            tr = fold != f
-            t = DecisionTreeClassifier(max_depth=GRID_CLASS_SCREEN_DEPTH, class_weight="balanced",
-                                       min_samples_leaf=5, random_state=0).fit(codes[tr], labels[tr])
-            pred[~tr] = t.predict(codes[~tr])
-        out.append(float(f1_score(labels, pred, average="macro")))
-    return out[0], out[1]
+    pred = labels.copy()
+    for f in np.unique(fold):
+        tr = fold != f
+        t = DecisionTreeClassifier(max_depth=GRID_CLASS_SCREEN_DEPTH, class_weight="balanced",
+                                   min_samples_leaf=5, random_state=0).fit(codes[tr], labels[tr])
+        pred[~tr] = t.predict(codes[~tr])
+    return float(f1_score(labels, pred, average="macro"))
 
 
 def grid_class_screened(screen: tuple[float, float]) -> bool:
@@ -435,12 +446,36 @@ def grid_class_screened(screen: tuple[float, float]) -> bool:
     return bool(screen[0] > screen[1] + GRID_CLASS_SCREEN_GAIN)
 
 
-def grid_class_screened_out(screen: tuple[float, float]) -> str:
-    """The sentence a several-class fit's reason adds when the screen keeps the grid from
-    racing."""
+FINE_CLASS_MARGIN = 0.05
+"""How far the screen's tree on MDLP's finer cut points (`FINE_CLASS_BINS`) must beat the one
+on the grid for the finer ones to race instead of the grid: where both tell the classes apart
+alike the grid races (twins7: trees 0.70–0.76 on either, the grid's search 0.81 macro F1 on new
+rows, the finer one's 0.77–0.81); a number's fine steps put the finer ones far ahead (steps5:
+0.60–0.75 against ≤ 0.46)."""
+
+
+def class_reading(grid: float, fine: float, mdlp: float) -> str | None:
+    """Of the two second readings of a several-class table's numbers, "fine" when its screen
+    tree (`class_tree_f1`) beats the grid's by more than `FINE_CLASS_MARGIN`, else "grid" —
+    when that one's is more than `GRID_CLASS_SCREEN_GAIN` above MDLP's; None: neither races
+    (one race at most: each is a second search of every class)."""
+    best, score = ("fine", fine) if fine > grid + FINE_CLASS_MARGIN else ("grid", grid)
+    return best if grid_class_screened((score, mdlp)) else None
+
+
+def reading_said(reading: str) -> str:
+    """How a several-class race's second reading of the numbers is named in the reason."""
+    return (f"on an equal-frequency grid of {GRID_BINS} bins a numeric column" if reading == "grid"
+            else f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column")
+
+
+def grid_class_screened_out(screen: tuple[float, float], fine: float | None = None) -> str:
+    """The sentence a several-class fit's reason adds when the screen keeps the grid (and, with
+    `fine`, MDLP's finer cut points) from racing."""
+    also = ("" if fine is None else f" ({fine:.3f} {reading_said('fine').removeprefix('on ')})")
     return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
             f"{GRID_CLASS_SCREEN_DEPTH} tree of every class scored {screen[0]:.3f} macro F1 out "
-            f"of fold against {screen[1]:.3f} on MDLP's cut points, not more than "
+            f"of fold{also} against {screen[1]:.3f} on MDLP's cut points, not more than "
             f"{GRID_CLASS_SCREEN_GAIN:g} above: the search did not run again on it")
 
 
@@ -486,11 +521,11 @@ def grid_stays(mdlp: Selection | None, grid: Selection | None) -> str:
             f"{mdlp.key} ({_chosen_score(mdlp):.3f})")
 
 
-def grid_too_large(why: str) -> str:
-    """The sentence to add to the reason when the search on the grid does not fit the memory
-    budget (`why`: the refusal), so the search on MDLP's cut points answers unraced."""
-    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column the search did "
-            f"not run: {why}")
+def grid_too_large(why: str, reading: str = "grid") -> str:
+    """The sentence to add to the reason when the search on the grid (`reading` "fine": on
+    MDLP's finer cut points, `reading_said`) does not fit the memory budget (`why`: the
+    refusal), so the search on MDLP's cut points answers unraced."""
+    return f"; {reading_said(reading)} the search did not run: {why}"
 
 
 def _chosen_score(sel: Selection) -> float:
@@ -1078,7 +1113,8 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
 __all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
            "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "GRID_CLASSES", "GRID_CLASS_SCREEN_DEPTH", "GRID_CLASS_SCREEN_GAIN",
-           "grid_class_screen", "grid_class_screened", "grid_class_screened_out", "class_mean", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
+           "grid_class_screen", "class_tree_f1", "grid_class_screened", "grid_class_screened_out", "class_mean",
+           "FINE_CLASS_BINS", "FINE_CLASS_MARGIN", "class_reading", "reading_said", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
            "whole_screen", "whole_wins", "grid_screened", "grid_screened_out",
            "grid_stays", "grid_too_large", "grid_wins", "RULE_MARGIN", "RULE_TREES", "SELECT_FOLDS", "VOTE_MARGIN", "THRESHOLDS", "steady_threshold", "TREE_DEPTHS", "TREE_MODELS", "BIN_DEPTHS",
            "BIN_ALPHAS", "NOISY_SE", "PRUNE_SE", "Selection", "chosen_se", "depths_of", "unscored", "MIN_CLASS_ROWS", "fold_f1", "fold_ids", "is_pruned", "is_vote",

@@ -1062,6 +1062,33 @@ def test_six_lines_race_the_grid_past_its_screen_and_zones_are_screened_out():
     assert "the search did not run again on it" in kept.chosen_reason_
 
 
+def test_five_grades_in_a_numbers_fine_steps_race_finer_mdlp_cut_points():
+    """Five grades cycling over twenty bands of one number need more than MDLP's 4 bins and the
+    grid's 8: the finer MDLP cut points race (`selection.FINE_CLASS_BINS`), answer, are the
+    model's cut points and are said; new rows are called right far more often."""
+    from plx_core.selection import FINE_CLASS_BINS
+
+    def steps(n, seed):
+        rng = np.random.default_rng(seed)
+        t = rng.uniform(0, 100, n)
+        X = pd.DataFrame({"reading": t.round(2), "pressure": rng.normal(50, 10, n).round(1),
+                          "batch": rng.choice(["x", "y"], n)})
+        return X, np.array(list("ABCDE"))[np.floor(t / 5).astype(int) % 5]
+
+    X, y = steps(1000, 0)
+    clf = PLXClassifier(random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "mdlp"
+    assert 8 < len(clf.cuts_["reading"]) + 1 <= FINE_CLASS_BINS
+    assert f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column, which " \
+        "answers" in clf.chosen_reason_
+    mdlp = PLXClassifier(random_state=0)
+    mdlp._no_grid = True
+    mdlp.fit(X, y)
+    Xt, yt = steps(2000, 100)
+    assert f1_score(yt, clf.predict(Xt), average="macro") > \
+        f1_score(yt, mdlp.predict(Xt), average="macro") + 0.2
+
+
 def test_the_grid_search_keeps_to_the_memory_budget():
     """The search on the grid counts its Direct KB within the fit's own cap and memory budget:
     where this fit could afford clauses of 1 only, the grid's are of 1 too (it asked for 2
