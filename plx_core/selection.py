@@ -472,7 +472,7 @@ def reading_said(reading: str) -> str:
 def grid_class_screened_out(screen: tuple[float, float], fine: float | None = None) -> str:
     """The sentence a several-class fit's reason adds when the screen keeps the grid (and, with
     `fine`, MDLP's finer cut points) from racing."""
-    also = ("" if fine is None else f" ({fine:.3f} {reading_said('fine').removeprefix('on ')})")
+    also = "" if fine is None else f" ({fine:.3f} {reading_said('fine')})"
     return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
             f"{GRID_CLASS_SCREEN_DEPTH} tree of every class scored {screen[0]:.3f} macro F1 out "
             f"of fold{also} against {screen[1]:.3f} on MDLP's cut points, not more than "
