@@ -4,10 +4,11 @@ One home for both, used by the CLI and the dashboard's downloads:
 - `safe_cell` / `safe_csv` defuse CSV injection (OWASP): a text cell starting with `=`, `+`,
   `-`, `@`, tab or CR gets a leading single quote, so a spreadsheet shows it as text instead of
   running it as a formula. Numbers are never touched: columns of a numeric dtype are written as
-  numbers, and a text cell that is a plain decimal number with an optional minus sign (`-0.5`,
-  `-1`, `-2e-3`) is left as it is — a spreadsheet reads it as that number, not as a formula, and
-  a class label like `-1` must read back unchanged. Anything else starting with `-` (`-2+3`,
-  `-cmd|…`) is quoted.
+  numbers, and a text cell that is a plain decimal number with an optional sign (`-0.5`, `-1`,
+  `+1`, `-2e-3`) is left as it is — a spreadsheet reads it as that number, not as a formula, and
+  a class label like `-1` or `+1` (libsvm's labels) must read back unchanged (trust23: `+1` was
+  written `'+1` beside a bare `-1`). Anything else starting with `-` or `+` (`-2+3`, `+cmd|…`)
+  is quoted.
 - `check_output` refuses an output path that is one of the inputs (after resolving links) or a
   folder or a device / pipe, before any work is done; `write_atomic` writes through a temporary
   file in the same folder (the link's target, for a symbolic link) and renames it, so a failure
@@ -31,7 +32,7 @@ import pandas as pd
 from .errors import PLXError
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 class OutputError(PLXError, ValueError):
@@ -40,7 +41,7 @@ class OutputError(PLXError, ValueError):
 
 def safe_cell(v: Any) -> Any:
     """A cell a spreadsheet will not run: text starting with = + - @ tab or CR gets a leading
-    single quote (OWASP's advice for CSV injection); plain numbers such as `-0.5` stay. Spaces
+    single quote (OWASP's advice for CSV injection); plain numbers such as `-0.5` or `+1` stay. Spaces
     or a line break before the = count for nothing (fuzz17: ' =1+1' was written as it came)."""
     if isinstance(v, str):
         bare = v.lstrip(" \u00a0\n")

@@ -259,6 +259,21 @@ def test_a_failed_write_leaves_the_old_output_whole(tmp_path, model, queries, ca
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".p.csv")] == []
 
 
+def test_plus_and_minus_one_labels_read_back_alike(tmp_path, capsys):
+    """trust23: libsvm's labels +1 / -1 were written '+1 (quoted) beside a bare -1; a plain
+    number with either sign is no formula and stays as written."""
+    rows = ["a,b,label"] + [f"{'x' if i % 2 else 'y'},{i % 3},{'+1' if i % 2 else '-1'}"
+                            for i in range(12)]
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(rows) + "\n")
+    m, out = tmp_path / "m.json", tmp_path / "p.csv"
+    assert run(["fit", data, "--label", "label", "--positive", "+1", "--variant", "paper",
+                "--out", m], capsys)[0] == 0
+    assert run(["predict", m, data, "--out", out], capsys)[0] == 0
+    back = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert set(back["decision"]) == {"+1", "-1"}
+
+
 def test_cli_csvs_are_defused_but_numbers_stay_numbers(tmp_path, capsys):
     """Cells starting with = + - @ tab CR in the predictions and explanations CSVs get a
     leading quote; bounds and class labels that are plain numbers (-1) read back as numbers."""
@@ -280,8 +295,8 @@ def test_cli_csvs_are_defused_but_numbers_stay_numbers(tmp_path, capsys):
         with open(out, newline="", encoding="utf-8") as fh:
             cells = [c for r in _csv.reader(fh) for c in r]
         assert any(c.startswith("'=cmd='") for c in cells)  # the unseen column, defused
-        risky = [c for c in cells if c.startswith(("=", "+", "@", "\t", "\r"))
-                 or (c.startswith("-") and not c.lstrip("-").replace(".", "", 1).isdigit())]
+        risky = [c for c in cells if c.startswith(("=", "@", "\t", "\r"))
+                 or (c.startswith(("-", "+")) and not c[1:].replace(".", "", 1).isdigit())]
         assert risky == [], risky
         back = pd.read_csv(out)
         assert set(back["decision"]) <= {-1, 1}  # plain numbers are not quoted
