@@ -365,7 +365,10 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
     except Exception as exc:  # pyarrow's own errors name what is wrong with the file
         said = " ".join(str(exc).split())  # one line, whatever pyarrow wrote
         raise DataError(f"{where} is a Parquet file that cannot be read ({said})") from None
-    frame.columns = [str(c) for c in frame.columns]
+    notes: list[str] = []  # an empty name is "Unnamed: j", as in a CSV header (trust23: two
+    # empty names passed the check above and frame[""] was a DataFrame: an AttributeError)
+    frame.columns = _columns([str(c) for c in frame.columns], where, max_cols, True, None, 1,
+                             notes)
     counts: dict[str, dict[str, int]] = {}
     for c in frame.columns:
         s = frame[c]
@@ -378,7 +381,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
             frame[c] = s
     frame.index = pd.RangeIndex(len(frame))
     return Table(frame, where, counts, np.arange(1, len(frame) + 1, dtype=np.int64),
-                 ("read as Parquet (rows numbered from 1)",))
+                 ("read as Parquet (rows numbered from 1)", *notes))
 
 
 def _flat_parquet(schema: Any, where: str) -> None:

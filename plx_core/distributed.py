@@ -19,6 +19,7 @@ default stays plain pandas in one process.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from collections.abc import Sequence
@@ -66,8 +67,10 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Any:
     if not 1 <= n <= most:
         raise DataError(f"--workers must be between 1 and {most} (this machine has "
                         f"{os.cpu_count() or 1} CPUs), got {n}")
+    # silence_logs: a worker's failing task was also logged to this terminal ("distributed.
+    # worker - ERROR - Compute Failed … Traceback: …") before plx's own one line (trust23)
     cluster = distributed.LocalCluster(n_workers=n, processes=True, threads_per_worker=1,
-                                       dashboard_address=None)
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
     return distributed.Client(cluster)
 
 

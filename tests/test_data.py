@@ -894,6 +894,21 @@ def test_a_parquet_column_of_lists_records_or_bytes_is_one_line_before_reading(t
         read_table(path)
 
 
+def test_a_parquet_file_of_empty_column_names_names_them_as_a_csv_header_does(tmp_path):
+    """trust23 (fuzz17's parquet target): two columns named "" passed the duplicate check,
+    and frame[""] was a DataFrame (AttributeError: no attribute 'dtype')."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.Table.from_arrays([pa.array([1.0, 2.0]), pa.array(["x", "y"]),
+                                         pa.array(["u", None])], names=["", "", "lab"]), path)
+    table = read_table(path)
+    assert list(table.frame.columns) == ["Unnamed: 0", "Unnamed: 1", "lab"]
+    assert table.frame["Unnamed: 1"].tolist() == ["x", "y"]
+    assert any("left empty, named: column 1 'Unnamed: 0'" in n for n in table.notes)
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
 def test_a_utf8_file_read_in_a_wider_encoding_named_is_said_not_read_as_one_line(encoding):
     """trust23: `--encoding utf-16` on a UTF-8 file decoded into one line of CJK characters

@@ -691,3 +691,28 @@ def test_the_cluster_fit_names_a_stray_label_as_the_in_memory_fit(client):
     y.iloc[[7, 300]] = "yse"
     with pytest.raises(DataError, match=r"needs a binary label.*'yse' in row 7, 300 \(like 'yes'\)"):
         D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label", positive="yes")
+
+
+def test_a_failing_partition_on_plx_s_own_cluster_is_plx_s_one_line_alone(tmp_path, capfd):
+    """trust23: `plx predict --workers 1` on rows lacking the model's columns printed the
+    worker's log ("distributed.worker - ERROR - Compute Failed … Traceback: …") before plx's
+    one line; the LocalCluster plx starts now keeps its workers' logs to CRITICAL."""
+    from plx_core.cli import main
+
+    rng = np.random.default_rng(23)
+    n = 120
+    age = rng.integers(20, 80, n)
+    train, new, model = tmp_path / "train.csv", tmp_path / "new.csv", tmp_path / "m.json"
+    pd.DataFrame({"age": age, "colour": rng.choice(["red", "blue"], n),
+                  "label": np.where(age > 50, "yes", "no")}).to_csv(train, index=False)
+    assert main(["fit", str(train), "--label", "label", "--kb", "direct", "--no-progress",
+                 "--out", str(model)]) == 0
+    new.write_text("age,zz\n33,1\n61,2\n")
+    capfd.readouterr()
+    assert main(["predict", str(model), str(new), "--out", str(tmp_path / "p.csv"),
+                 "--workers", "1"]) == 2
+    err = capfd.readouterr().err
+    assert "Compute Failed" not in err and "Traceback" not in err, err
+    assert [ln for ln in err.splitlines() if ln.startswith("error:")] == [
+        "error: the rows lack the feature column ['colour']; to answer without them (each "
+        "row's value unknown, as the model answers a missing cell), add them as empty columns"]
