@@ -681,13 +681,14 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/fuzz17")
     ap.add_argument("--case-seconds", type=int, default=30, help="one input's time limit")
     a = ap.parse_args()
-    out = Path(a.out)
+    out = Path(a.out).resolve()  # before the chdir below
     out.mkdir(parents=True, exist_ok=True)
     import warnings
 
     warnings.simplefilter("ignore")
     signal.signal(signal.SIGALRM, _alarm)
     with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # relative hostile paths ("-", "x" * 5000) are written here, not in a checkout
         ctx = Ctx(Path(tmp))
         summary = []
         for name in a.only.split(","):
