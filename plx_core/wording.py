@@ -141,15 +141,21 @@ def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
             f"either answer: the decision rests on the middle alone and is weak.")
 
 
-def open_range_said(lower: float, upper: float, threshold: float = THRESHOLD) -> str:
+def open_range_said(lower: float, upper: float, threshold: float = THRESHOLD,
+                    unknown: Sequence[str] = ()) -> str:
     """What a range of support that crosses the threshold means for the decision (a
-    clinician reads [0.3, 0.9] at 0.5 as "0.6, so yes"); "" for a range on one side of it."""
+    clinician reads [0.3, 0.9] at 0.5 as "0.6, so yes"); "" for a range on one side of it.
+    `unknown`: the row's values not known; only those are offered as what could turn it (with
+    every value known the range is the rules' room, review23)."""
     lo, hi = float(lower), float(upper)
     if not (lo < threshold < hi) or (lo <= 0 and hi >= 1):  # [0, 1] is said on its own
         return ""
+    turn = (f"{'the value' if len(unknown) == 1 else 'the values'} not known "
+            f"({_join([str(u) for u in unknown])}), or an expert rule, could turn it"
+            if unknown else "every value the rules ask is known, so only an expert rule could "
+            "turn it")
     return (f"The range reaches both sides of {threshold:g}: the values known allow either "
-            "answer, so this decision rests on the middle alone and is weak; a value not known "
-            "yet, or an expert rule, could turn it.")
+            f"answer, so this decision rests on the middle alone and is weak; {turn}.")
 
 
 def omega_symbol(positive: Any = "POS") -> str:
@@ -202,6 +208,7 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
     lo, hi = float(bounds.lower), float(bounds.upper)
     mean = (lo + hi) / 2
     t = f"{threshold:g}"
+    unknown = tuple(getattr(bounds, "unknown", ()) or ())
     no_ev = bool(getattr(bounds, "no_evidence", False))
     sources = evidence_sources(bounds, kb) if kb is not None else []
     who = _who(sources) if sources else "The learned rules"
@@ -229,10 +236,9 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
             where = (f"the middle, {fmt(mean, 3)}, is {side} {t}, so "
                      f"{pos if mean > threshold else neg}")
         text = f"{who} {span}; {where}."
-        if open_range := open_range_said(lo, hi, threshold):
+        if open_range := open_range_said(lo, hi, threshold, unknown):
             text += " " + open_range
     extra = []
-    unknown = tuple(getattr(bounds, "unknown", ()) or ())
     if unknown:
         extra.append(f"{_cap(plural(len(unknown), 'value'))} not known ({_join(list(unknown))}) "
                      f"{'was' if len(unknown) == 1 else 'were'} left out of the question.")

@@ -47,9 +47,16 @@ def test_answer_sentence_interval_across_threshold_names_the_middle():
     # a range across the threshold is a weak decision, said so (a clinician read [0.3, 0.8]
     # as "0.55, so yes", dash23); a range on one side of it, or no evidence, says nothing more
     said = ("The range reaches both sides of 0.5: the values known allow either answer, so this "
-            "decision rests on the middle alone and is weak; a value not known yet, or an expert "
-            "rule, could turn it.")
+            "decision rests on the middle alone and is weak; every value the rules ask is known, "
+            "so only an expert rule could turn it.")
     assert said in s and W.open_range_said(0.3, 0.8, 0.5) == said
+    # only a value the row does not know is offered as what could turn it (review23: with a
+    # and b both known the sentence promised "a value not known yet")
+    kb2 = KB.from_text("[0.3] POS | ~a=1\n[0.8] POS | ~b=1\n[0.6] POS | ~c=1\n")
+    part = query(kb2, {"a": "1", "b": "1"})
+    assert part.unknown and part.lower < 0.5 < part.upper
+    assert (f"the value not known ({part.unknown[0]}), or an expert rule, could turn it."
+            in W.answer_sentence(part, "yes"))
     assert "reaches both sides of 0.85" not in W.answer_sentence(b, "yes", threshold=0.85)
     assert W.open_range_said(0.2, 0.4, 0.5) == W.open_range_said(0.0, 1.0, 0.5) == ""
     assert "(say 0.3 to 0.9) means the values known allow either answer" in W.omega_meaning("yes")
