@@ -767,10 +767,43 @@ def _cells(rows: list[list[str]], lines: list[int], records: _Records, missing: 
             for j in np.flatnonzero(per_col):
                 counts.setdefault(columns[j], {})[m] = int(per_col[j])
             hit |= eq
+        if numbers := marker_numbers(markers):  # '-999' also names '-999.0', as written by a float column
+            for j in range(arr.shape[1]):
+                for cell, eq in number_marked(arr[:, j], hit[:, j], numbers):
+                    counts.setdefault(columns[j], {})[cell] = int(eq.sum())
+                    hit[:, j] |= eq
         if hit.any():
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def marker_numbers(markers: Sequence[str]) -> frozenset[float]:
+    """The missing markers that are numbers ('-999', '9999'), as numbers: a cell that writes
+    one of them otherwise ('-999.0', '9999.00', as a float column's export writes it) is
+    that marker too, so `--missing -999` never silently matches nothing."""
+    out = set()
+    for m in markers:
+        try:
+            v = float(str(m).strip())
+        except ValueError:
+            continue
+        if np.isfinite(v):
+            out.add(v)
+    return frozenset(out)
+
+
+def number_marked(cells: np.ndarray, done: np.ndarray,
+                  numbers: frozenset[float]) -> list[tuple[str, np.ndarray]]:
+    """(cell text, where) of each distinct cell of one column, not yet read as missing
+    (`done`), that writes one of `numbers` (`marker_numbers`)."""
+    distinct = pd.unique(cells[~done])
+    if not len(distinct):
+        return []
+    text = pd.Series([v.strip() if isinstance(v, str) else v for v in distinct], dtype=object)
+    as_number = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
+    return [(str(v), (cells == v) & ~done)
+            for v in distinct[np.isin(as_number, list(numbers))]]
 
 
 def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
@@ -3262,12 +3295,13 @@ def number_matrix(frame: pd.DataFrame) -> tuple[list[Any], list[str], np.ndarray
 
 
 def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
-    """The columns of `frame` of which `label_copy`, `spelling_variants` and `percent_scales`
-    can say nothing, found in one pass over their float matrix (`number_matrix`) rather than
-    a pandas pass a column (300 genes: a fifth of a fit): numbers that differ within a class
-    (they write one to one as strings: no copy), missing on fewer than `LEAK_ROWS` labelled
-    rows or present on fewer (`label_missing`), and not the two scales `percent_scales` asks
-    for. `ys`: `label_texts` of the label, on positions 0..n-1."""
+    """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales` and
+    `missing_code` can say nothing, found in one pass over their float matrix (`number_matrix`)
+    rather than a pandas pass a column (300 genes: a fifth of a fit): numbers that differ within
+    a class (they write one to one as strings: no copy), missing on fewer than `LEAK_ROWS`
+    labelled rows or present on fewer (`label_missing`), not the two scales `percent_scales`
+    asks for, and holding none of `NINES`. `ys`: `label_texts` of the label, on positions
+    0..n-1."""
     names, kinds, x = number_matrix(frame)
     if not names:
         return set()
@@ -3291,7 +3325,8 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
                   & (np.where(fin, x, -np.inf).max(axis=0, initial=-np.inf) <= 100)
                   & (((x > 0) & (x < 1)).sum(axis=0) >= least)
                   & (((x > 1) & (x <= 100)).sum(axis=0) >= least))
-    return {c for c, q in zip(names, varies & ~leak & ~scales) if q}
+        coded = np.isin(x, NINES).any(axis=0)  # a code `missing_code` may say
+    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded) if q}
 
 
 LEAK_ROWS = 10
@@ -3354,6 +3389,48 @@ def percent_scales(s: pd.Series) -> str | None:
             "2: a percentage written as a fraction on some rows and in percent on others? It is "
             "binned as written; write it one way (e.g. the fractions × 100) to have them count as "
             "one")
+
+
+CODE_SHARE = 0.005
+"""The least share of a column's numbers a missing-value code must hold for `missing_code`."""
+_CODE = re.compile(r"-?9{2,}")
+NINES = tuple(float(sign * (10**k - 1)) for k in range(2, 16) for sign in (1, -1))
+"""The numbers `missing_code` may read as a code (±99 … ±999,999,999,999,999)."""
+
+
+def missing_code(s: pd.Series) -> str | None:
+    """Why a numeric column looks like it writes "not measured" as a number, or None: a value
+    of nines (-99, -999, 9999, 99999) in at least `CODE_SHARE` of its rows and 5, beyond every
+    other value by more than their whole span (unseen23's sentinel: creatinine -999 beside
+    0.2–4, BMI 9999 beside 15–45) — binned as a number, it reads as the lowest or highest
+    value in every cut and explanation. Kept as written; said with the way to read it missing."""
+    s = held_numbers(s)
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    if not pd.api.types.is_numeric_dtype(s.dtype):
+        if pd.api.types.infer_dtype(s, skipna=True) not in ("integer", "floating", "mixed-integer-float"):
+            return None
+        s = pd.to_numeric(s, errors="coerce")
+    x = s.to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    values, counts = np.unique(x, return_counts=True)
+    least = max(5, CODE_SHARE * len(x))
+    for v, k in zip(values, counts, strict=True):
+        if k < least or v != np.floor(v) or not _CODE.fullmatch(f"{v:.0f}"):
+            continue
+        rest = x[x != v]
+        if len(rest) < 10:
+            continue
+        lo, hi = float(rest.min()), float(rest.max())
+        gap = lo - v if v < lo else v - hi if v > hi else -1.0
+        if gap > max(hi - lo, 0.0):
+            side = "below" if v < lo else "above"
+            return (f"holds {v:.0f} in {counted(int(k), 'row')}, far {side} every other value "
+                    f"({lo:g} to {hi:g}): a code for a missing value? It is binned as a number "
+                    f"(the {'lowest' if v < lo else 'highest'} one, in cut points and explanations); "
+                    f"if it means missing, read it so (pd.read_csv(…, na_values=[{v:.0f}]), "
+                    f"plx fit --missing {v:.0f})")
+    return None
 
 
 TWIN_RANK = 0.999

@@ -89,6 +89,7 @@ from .data import (
     label_copy,
     label_texts,
     many_levels,
+    missing_code,
     mixed_dates,
     number_format_words,
     number_reading,
@@ -675,7 +676,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 continue
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
-            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
+            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])
+                    or missing_code(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
         if (why := copied_rows(rows)) is not None:  # copies of a few records: said

@@ -2171,6 +2171,27 @@ def test_fit_says_a_column_missing_exactly_on_the_positive_rows(tmp_path, capsys
                               "rows of class 'yes' and on 0 of the")
 
 
+def test_fit_says_a_missing_code_and_reads_it_missing_when_asked(tmp_path, capsys):
+    """unseen23's sentinel: creatinine -999 for "not measured", exported by pandas as '-999.0'.
+    `plx fit` says the code once (binned as the lowest value); `--missing -999`, as the note
+    says, reads those cells missing and counts them by the file's text, where it matched
+    nothing before."""
+    rng = np.random.default_rng(8)
+    crea = np.exp(rng.normal(0, 0.35, 300)).round(2)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"creatinine": np.where(np.arange(300) % 10 == 0, -999.0, crea),
+                  "y": np.where(crea > 1.2, "yes", "no")}).to_csv(f, index=False)
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "yes",
+                        "--out", tmp_path / "m.json"], capsys)
+    said = [ln for ln in err.splitlines() if "a code for a missing value" in ln]
+    assert code == 0 and len(said) == 1, err
+    assert said[0].startswith("note: column 'creatinine' holds -999 in 30 rows, far below")
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "yes", "--missing", "-999",
+                        "--out", tmp_path / "m2.json"], capsys)
+    assert code == 0 and "'creatinine' 30 ('-999.0' ×30)" in err, err
+    assert "a code for a missing value" not in err
+
+
 def test_fit_refuses_a_label_written_in_two_languages(tmp_path, capsys):
     """'ja' / 'nein' beside 'oui' / 'non' in one label: exit 2 naming the pairs, not a fit
     where --positive ja makes every 'oui' a negative."""
