@@ -2542,6 +2542,9 @@ class Schema:
     grouped: dict[str, tuple[str, ...]] = field(default_factory=dict)
     date_parts: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Features derived from a date column: name → (that column, its `DATE_PARTS` part)."""
+    missing: tuple[str, ...] | None = None
+    """The missing-value markers the fit's file was read with when they were not the default
+    (`plx fit --missing -999`): new rows are read with them too, unless told otherwise."""
 
     def derived(self, frame: pd.DataFrame) -> pd.DataFrame:
         """`frame` with the `date_parts` features derived from their date columns (those it
@@ -2660,6 +2663,7 @@ class Schema:
             "grouped": {k: list(v) for k, v in self.grouped.items()},
             **({"date_parts": {k: list(v) for k, v in self.date_parts.items()}}
                if self.date_parts else {}),  # (a model without them reads as before)
+            **({"missing": list(self.missing)} if self.missing is not None else {}),
         }
 
     @classmethod
@@ -2675,6 +2679,7 @@ class Schema:
             label_map=None if d.get("label_map") is None else dict(d["label_map"]),
             grouped={k: tuple(v) for k, v in d.get("grouped", {}).items()},
             date_parts={k: (v[0], v[1]) for k, v in d.get("date_parts", {}).items()},
+            missing=None if d.get("missing") is None else tuple(d["missing"]),
         )
 
 
@@ -2703,6 +2708,8 @@ def _check_schema_dict(d: Any) -> None:
     if d.get("positive") is not None and not isinstance(d["positive"], str):
         raise bad("positive", "a string or null", d["positive"])
     strs("features", d["features"])
+    if d.get("missing") is not None:
+        strs("missing", d["missing"])
     feats = d["features"]
     parts = d.get("date_parts", {})
     if not isinstance(parts, dict):
