@@ -3302,13 +3302,13 @@ def number_matrix(frame: pd.DataFrame) -> tuple[list[Any], list[str], np.ndarray
 
 
 def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
-    """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales` and
-    `missing_code` can say nothing, found in one pass over their float matrix (`number_matrix`)
-    rather than a pandas pass a column (300 genes: a fifth of a fit): numbers that differ within
-    a class (they write one to one as strings: no copy), missing on fewer than `LEAK_ROWS`
-    labelled rows or present on fewer (`label_missing`), not the two scales `percent_scales`
-    asks for, and holding none of `NINES`. `ys`: `label_texts` of the label, on positions
-    0..n-1."""
+    """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales`,
+    `unit_scales` and `missing_code` can say nothing, found in one pass over their float
+    matrix (`number_matrix`) rather than a pandas pass a column (300 genes: a fifth of a fit):
+    numbers that differ within a class (they write one to one as strings: no copy), missing on
+    fewer than `LEAK_ROWS` labelled rows or present on fewer (`label_missing`), not the two
+    scales `percent_scales` asks for nor the gap `unit_scales` needs, and holding none of
+    `NINES`. `ys`: `label_texts` of the label, on positions 0..n-1."""
     names, kinds, x = number_matrix(frame)
     if not names:
         return set()
@@ -3333,7 +3333,12 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
                   & (((x > 0) & (x < 1)).sum(axis=0) >= least)
                   & (((x > 1) & (x <= 100)).sum(axis=0) >= least))
         coded = np.isin(x, NINES).any(axis=0)  # a code `missing_code` may say
-    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded) if q}
+        positive = fin & (x > 0)
+        logs = np.sort(np.where(positive, np.log10(np.where(positive, x, 1.0)), np.nan), axis=0)
+        steps = np.diff(logs, axis=0)
+        gap = np.where(np.isnan(steps), 0.0, steps).max(axis=0, initial=0.0)
+        units = (positive.sum(axis=0) == count) & (count >= 20) & (gap >= np.log10(5))
+    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded & ~units) if q}
 
 
 LEAK_ROWS = 10
@@ -3396,6 +3401,59 @@ def percent_scales(s: pd.Series) -> str | None:
             "2: a percentage written as a fraction on some rows and in percent on others? It is "
             "binned as written; write it one way (e.g. the fractions × 100) to have them count as "
             "one")
+
+
+def _run_said(small: np.ndarray) -> str:
+    """Where the rows of one scale stand when they are one run of the table's rows: "the first
+    / last N rows" (two exports joined one after the other), else ""."""
+    at = np.flatnonzero(small)
+    if len(at) == 0 or at[-1] - at[0] + 1 != len(at):
+        return ""
+    if at[0] == 0:
+        return f", all of them the table's first {len(at):,} rows"
+    if at[-1] == len(small) - 1:
+        return f", all of them the table's last {len(at):,} rows"
+    return f", all of them one run of {len(at):,} rows"
+
+
+def unit_scales(s: pd.Series) -> str | None:
+    """Why a numeric column looks like one measure written in two units a power of ten apart
+    (a height in m on some rows, 1.72, and in cm on others, 172; g and kg), or None: positive
+    numbers in two groups of at least `MIXED_SHARE` and 10 rows each, nothing between them and
+    at least 5× apart, their medians 10, 100, 1000… apart (to 25%) and their spreads alike
+    (unseen23's ratio_units: two sites joined, F1 0.810 against 0.895 written in one unit).
+    Binned as written, never rescaled silently."""
+    s = held_numbers(s)
+    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    x = s.to_numpy(dtype=float)
+    present = np.isfinite(x)
+    v = x[present]
+    if len(v) < 20 or v.min() <= 0:
+        return None
+    lv = np.sort(np.log10(v))
+    gaps = np.diff(lv)
+    at = int(np.argmax(gaps)) if len(gaps) else 0
+    least = max(10, MIXED_SHARE * len(v))
+    if len(gaps) == 0 or gaps[at] < np.log10(5) or min(at + 1, len(v) - at - 1) < least:
+        return None
+    low, high = lv[: at + 1], lv[at + 1:]
+    apart = float(np.median(high) - np.median(low))
+    power = round(apart)
+    spread_low = np.subtract(*np.percentile(low, [75, 25]))
+    spread_high = np.subtract(*np.percentile(high, [75, 25]))
+    if power < 1 or abs(apart - power) > np.log10(1.25) or not (
+            0.5 * spread_high <= spread_low <= 2 * spread_high):
+        return None
+    cut = 10 ** ((low[-1] + high[0]) / 2)
+    small = present & (np.where(present, x, np.inf) < cut)
+    lo, hi = 10 ** low, 10 ** high
+    return (f"holds {len(lo):,} numbers between {lo[0]:.4g} and {lo[-1]:.4g} (median "
+            f"{np.median(lo):.3g}){_run_said(small)}, and {len(hi):,} between {hi[0]:.4g} and "
+            f"{hi[-1]:.4g} (median {np.median(hi):.3g}), none between: one measure written in "
+            f"two units {10 ** power:,}× apart (m and cm, kg and g)? It is binned as written; "
+            "write it in one unit to have them count as one, and check those rows' other "
+            "columns for a second unit too")
 
 
 CODE_SHARE = 0.005

@@ -103,6 +103,7 @@ from .data import (
     twin_columns,
     twin_said,
     uninformative,
+    unit_scales,
     unread_numbers,
     whole_levels,
     whole_numbers,
@@ -677,7 +678,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
             if (how := spelling_variants(raw[c]) or percent_scales(raw[c])
-                    or missing_code(raw[c])) is not None:
+                    or unit_scales(raw[c]) or missing_code(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
         if (why := copied_rows(rows)) is not None:  # copies of a few records: said

@@ -1913,6 +1913,27 @@ def test_a_number_of_nines_far_from_every_other_value_is_said_as_a_missing_code(
     assert missing_code(pd.Series(["a", "b"] * 300)) is None
 
 
+def test_a_measure_written_in_two_units_a_power_of_ten_apart_is_said():
+    """unseen23's ratio_units: one site writes height in cm (172), the other, joined after it,
+    in m (1.72). Said with both groups, where the small ones stand and the factor; one unit
+    alone, a skewed measure, two clusters not a power of ten apart are not said."""
+    from plx_core.data import unit_scales
+
+    rng = np.random.default_rng(5)
+    h = rng.normal(1.70, 0.09, 400)
+    mixed = pd.Series(np.where(np.arange(400) >= 300, h.round(2), (h * 100).round()))
+    said = unit_scales(mixed)
+    assert said is not None and said.startswith("holds 100 numbers between 1.")
+    assert "all of them the table's last 100 rows, and 300 between 1" in said
+    assert "two units 100× apart" in said and "check those rows' other columns" in said
+    shuffled = unit_scales(mixed.sample(frac=1, random_state=0))
+    assert shuffled is not None and "table's last" not in shuffled and "one run" not in shuffled
+    assert unit_scales(pd.Series((h * 100).round())) is None
+    assert unit_scales(pd.Series(np.exp(rng.normal(3, 2, 400)))) is None  # skewed, no gap
+    groups = np.where(np.arange(400) % 2 == 0, rng.normal(10, 1, 400), rng.normal(300, 30, 400))
+    assert unit_scales(pd.Series(groups)) is None  # two clusters 30× apart: no unit pair
+
+
 def test_rows_copied_from_a_few_records_are_said_when_measurements_repeat():
     """unseen22's dup95: 100 records each entered ~20 times. Said with the first copies and the
     measurements that make chance unlikely; a table of categories whose rows repeat (natural),
