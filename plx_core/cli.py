@@ -119,6 +119,12 @@ def _markers(text: str | None) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(["", *(m.strip() for m in text.split(","))]))
 
 
+def _model_markers(text: str | None, model: Model) -> tuple[str, ...] | None:
+    """`--missing` as given, else the markers the model's fit read its file with (a model
+    fitted with `--missing -999` reads -999 in new rows as missing too, not as a number)."""
+    return _markers(text) if text is not None else model.schema.missing
+
+
 # --------------------------------------------------------------------------- model file
 
 
@@ -344,6 +350,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             say(f"column {f!r}: {how}")
     if raw:  # the cut points the model answers with, as the dashboard's tables show them
         say(_cuts_note({f: schema.bins[f] for f in raw}))
+    if missing is not None:  # read new rows as the fit read its file (`Schema.missing`)
+        schema = dataclasses.replace(schema, missing=tuple(missing))
     return model_of(clf, schema, n_train=len(yb))
 
 
@@ -825,10 +833,12 @@ def cmd_predict(a: argparse.Namespace) -> None:
         if not glob.glob(str(a.data)):  # (a file, a Parquet folder or a glob) before a cluster starts
             raise CLIError(f"no file or folder matches {str(a.data)!r}")
 
-        pred = predict_model_dask(model, a.data, a.dask, a.workers, _markers(a.missing), _note,
+        pred = predict_model_dask(model, a.data, a.dask, a.workers, _model_markers(a.missing, model),
+                                  _note,
                                   a.decimal)
     else:  # block by block, written as it goes: memory does not grow with the file
-        n, decisions, ties = predict_file(model, a.data, out, _markers(a.missing), a.encoding,
+        n, decisions, ties = predict_file(model, a.data, out, _model_markers(a.missing, model),
+                                          a.encoding,
                                           a.decimal, _note)
         _wrote(out, model, n, decisions, ties)
         return
@@ -972,7 +982,7 @@ def cmd_explain(a: argparse.Namespace) -> None:
 
     out = _outputs(a, a.model, a.data)
     model = _model_with_rules(a)
-    table = read_rows(a.data, _markers(a.missing), encoding=a.encoding)
+    table = read_rows(a.data, _model_markers(a.missing, model), encoding=a.encoding)
     X = model.rows(table, decimal=a.decimal)
     pred = model.predict(X, _note)
     _report_unseen(pred["unseen"].to_numpy(dtype=object), _note)
@@ -1198,13 +1208,17 @@ def _decimal(text: str) -> str:
     return text
 
 
-def _add_missing(p: argparse.ArgumentParser) -> None:
-    """The table-reading options every command that reads a CSV shares."""
+def _add_missing(p: argparse.ArgumentParser, model: bool = False) -> None:
+    """The table-reading options every command that reads a CSV shares (`model`: a command
+    reading new rows for a model, whose fit's own markers are the default)."""
     from .data import MISSING_MARKERS
 
     p.add_argument("--missing", metavar="MARKERS", default=None,
                    help="comma-separated cells that mean a missing value (empty cells always "
-                   f"do); default: {', '.join(repr(m) for m in MISSING_MARKERS)}")
+                   "do; a number also names the cells that write it otherwise, -999 names "
+                   "-999.0); default: "
+                   + ("the markers the model's fit was given with --missing, else " if model else "")
+                   + ", ".join(repr(m) for m in MISSING_MARKERS))
     p.add_argument("--encoding", default="utf-8",
                    help="text encoding of the CSV (default utf-8; e.g. latin-1, cp1252)")
 
@@ -1320,7 +1334,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("predict", help="ω(POS) bounds and decisions for the rows of a CSV")
     pr.add_argument("model")
     pr.add_argument("data")
-    _add_missing(pr)
+    _add_missing(pr, model=True)
     _add_decimal(pr, predict=True)
     pr.add_argument("--out", required=True, help="CSV to write")
     pr.add_argument("--dask", metavar="SCHEDULER_ADDRESS", default=None,
@@ -1333,7 +1347,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("model")
     ex.add_argument("data")
     ex.add_argument("--k", type=_positive_int, default=2)
-    _add_missing(ex)
+    _add_missing(ex, model=True)
     _add_decimal(ex, predict=True)
     ex.add_argument("--out", required=True, help="CSV to write")
     _add_try_rules(ex)

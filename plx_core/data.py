@@ -767,10 +767,43 @@ def _cells(rows: list[list[str]], lines: list[int], records: _Records, missing: 
             for j in np.flatnonzero(per_col):
                 counts.setdefault(columns[j], {})[m] = int(per_col[j])
             hit |= eq
+        if numbers := marker_numbers(markers):  # '-999' also names '-999.0', as written by a float column
+            for j in range(arr.shape[1]):
+                for cell, eq in number_marked(arr[:, j], hit[:, j], numbers):
+                    counts.setdefault(columns[j], {})[cell] = int(eq.sum())
+                    hit[:, j] |= eq
         if hit.any():
             frame = frame.mask(hit, np.nan)
         counts = {c: counts[c] for c in columns if c in counts}
     return frame, np.asarray(lines, dtype=np.int64), counts
+
+
+def marker_numbers(markers: Sequence[str]) -> frozenset[float]:
+    """The missing markers that are numbers ('-999', '9999'), as numbers: a cell that writes
+    one of them otherwise ('-999.0', '9999.00', as a float column's export writes it) is
+    that marker too, so `--missing -999` never silently matches nothing."""
+    out = set()
+    for m in markers:
+        try:
+            v = float(str(m).strip())
+        except ValueError:
+            continue
+        if np.isfinite(v):
+            out.add(v)
+    return frozenset(out)
+
+
+def number_marked(cells: np.ndarray, done: np.ndarray,
+                  numbers: frozenset[float]) -> list[tuple[str, np.ndarray]]:
+    """(cell text, where) of each distinct cell of one column, not yet read as missing
+    (`done`), that writes one of `numbers` (`marker_numbers`)."""
+    distinct = pd.unique(cells[~done])
+    if not len(distinct):
+        return []
+    text = pd.Series([v.strip() if isinstance(v, str) else v for v in distinct], dtype=object)
+    as_number = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
+    return [(str(v), (cells == v) & ~done)
+            for v in distinct[np.isin(as_number, list(numbers))]]
 
 
 def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
@@ -2509,6 +2542,9 @@ class Schema:
     grouped: dict[str, tuple[str, ...]] = field(default_factory=dict)
     date_parts: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Features derived from a date column: name → (that column, its `DATE_PARTS` part)."""
+    missing: tuple[str, ...] | None = None
+    """The missing-value markers the fit's file was read with when they were not the default
+    (`plx fit --missing -999`): new rows are read with them too, unless told otherwise."""
 
     def derived(self, frame: pd.DataFrame) -> pd.DataFrame:
         """`frame` with the `date_parts` features derived from their date columns (those it
@@ -2627,6 +2663,7 @@ class Schema:
             "grouped": {k: list(v) for k, v in self.grouped.items()},
             **({"date_parts": {k: list(v) for k, v in self.date_parts.items()}}
                if self.date_parts else {}),  # (a model without them reads as before)
+            **({"missing": list(self.missing)} if self.missing is not None else {}),
         }
 
     @classmethod
@@ -2642,6 +2679,7 @@ class Schema:
             label_map=None if d.get("label_map") is None else dict(d["label_map"]),
             grouped={k: tuple(v) for k, v in d.get("grouped", {}).items()},
             date_parts={k: (v[0], v[1]) for k, v in d.get("date_parts", {}).items()},
+            missing=None if d.get("missing") is None else tuple(d["missing"]),
         )
 
 
@@ -2670,6 +2708,8 @@ def _check_schema_dict(d: Any) -> None:
     if d.get("positive") is not None and not isinstance(d["positive"], str):
         raise bad("positive", "a string or null", d["positive"])
     strs("features", d["features"])
+    if d.get("missing") is not None:
+        strs("missing", d["missing"])
     feats = d["features"]
     parts = d.get("date_parts", {})
     if not isinstance(parts, dict):
@@ -3262,12 +3302,13 @@ def number_matrix(frame: pd.DataFrame) -> tuple[list[Any], list[str], np.ndarray
 
 
 def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
-    """The columns of `frame` of which `label_copy`, `spelling_variants` and `percent_scales`
-    can say nothing, found in one pass over their float matrix (`number_matrix`) rather than
-    a pandas pass a column (300 genes: a fifth of a fit): numbers that differ within a class
-    (they write one to one as strings: no copy), missing on fewer than `LEAK_ROWS` labelled
-    rows or present on fewer (`label_missing`), and not the two scales `percent_scales` asks
-    for. `ys`: `label_texts` of the label, on positions 0..n-1."""
+    """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales`,
+    `unit_scales` and `missing_code` can say nothing, found in one pass over their float
+    matrix (`number_matrix`) rather than a pandas pass a column (300 genes: a fifth of a fit):
+    numbers that differ within a class (they write one to one as strings: no copy), missing on
+    fewer than `LEAK_ROWS` labelled rows or present on fewer (`label_missing`), not the two
+    scales `percent_scales` asks for nor the gap `unit_scales` needs, and holding none of
+    `NINES`. `ys`: `label_texts` of the label, on positions 0..n-1."""
     names, kinds, x = number_matrix(frame)
     if not names:
         return set()
@@ -3291,7 +3332,13 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
                   & (np.where(fin, x, -np.inf).max(axis=0, initial=-np.inf) <= 100)
                   & (((x > 0) & (x < 1)).sum(axis=0) >= least)
                   & (((x > 1) & (x <= 100)).sum(axis=0) >= least))
-    return {c for c, q in zip(names, varies & ~leak & ~scales) if q}
+        coded = np.isin(x, NINES).any(axis=0)  # a code `missing_code` may say
+        positive = fin & (x > 0)
+        logs = np.sort(np.where(positive, np.log10(np.where(positive, x, 1.0)), np.nan), axis=0)
+        steps = np.diff(logs, axis=0)
+        gap = np.where(np.isnan(steps), 0.0, steps).max(axis=0, initial=0.0)
+        units = (positive.sum(axis=0) == count) & (count >= 20) & (gap >= np.log10(5))
+    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded & ~units) if q}
 
 
 LEAK_ROWS = 10
@@ -3354,6 +3401,101 @@ def percent_scales(s: pd.Series) -> str | None:
             "2: a percentage written as a fraction on some rows and in percent on others? It is "
             "binned as written; write it one way (e.g. the fractions × 100) to have them count as "
             "one")
+
+
+def _run_said(small: np.ndarray) -> str:
+    """Where the rows of one scale stand when they are one run of the table's rows: "the first
+    / last N rows" (two exports joined one after the other), else ""."""
+    at = np.flatnonzero(small)
+    if len(at) == 0 or at[-1] - at[0] + 1 != len(at):
+        return ""
+    if at[0] == 0:
+        return f", all of them the table's first {len(at):,} rows"
+    if at[-1] == len(small) - 1:
+        return f", all of them the table's last {len(at):,} rows"
+    return f", all of them one run of {len(at):,} rows"
+
+
+def unit_scales(s: pd.Series) -> str | None:
+    """Why a numeric column looks like one measure written in two units a power of ten apart
+    (a height in m on some rows, 1.72, and in cm on others, 172; g and kg), or None: positive
+    numbers in two groups of at least `MIXED_SHARE` and 10 rows each, nothing between them and
+    at least 5× apart, their medians 10, 100, 1000… apart (to 25%) and their spreads alike
+    (unseen23's ratio_units: two sites joined, F1 0.810 against 0.895 written in one unit).
+    Binned as written, never rescaled silently."""
+    s = held_numbers(s)
+    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    x = s.to_numpy(dtype=float)
+    present = np.isfinite(x)
+    v = x[present]
+    if len(v) < 20 or v.min() <= 0:
+        return None
+    lv = np.sort(np.log10(v))
+    gaps = np.diff(lv)
+    at = int(np.argmax(gaps)) if len(gaps) else 0
+    least = max(10, MIXED_SHARE * len(v))
+    if len(gaps) == 0 or gaps[at] < np.log10(5) or min(at + 1, len(v) - at - 1) < least:
+        return None
+    low, high = lv[: at + 1], lv[at + 1:]
+    apart = float(np.median(high) - np.median(low))
+    power = round(apart)
+    spread_low = np.subtract(*np.percentile(low, [75, 25]))
+    spread_high = np.subtract(*np.percentile(high, [75, 25]))
+    if power < 1 or abs(apart - power) > np.log10(1.25) or not (
+            0.5 * spread_high <= spread_low <= 2 * spread_high):
+        return None
+    cut = 10 ** ((low[-1] + high[0]) / 2)
+    small = present & (np.where(present, x, np.inf) < cut)
+    lo, hi = 10 ** low, 10 ** high
+    return (f"holds {len(lo):,} numbers between {lo[0]:.4g} and {lo[-1]:.4g} (median "
+            f"{np.median(lo):.3g}){_run_said(small)}, and {len(hi):,} between {hi[0]:.4g} and "
+            f"{hi[-1]:.4g} (median {np.median(hi):.3g}), none between: one measure written in "
+            f"two units {10 ** power:,}× apart (m and cm, kg and g)? It is binned as written; "
+            "write it in one unit to have them count as one, and check those rows' other "
+            "columns for a second unit too")
+
+
+CODE_SHARE = 0.005
+"""The least share of a column's numbers a missing-value code must hold for `missing_code`."""
+_CODE = re.compile(r"-?9{2,}")
+NINES = tuple(float(sign * (10**k - 1)) for k in range(2, 16) for sign in (1, -1))
+"""The numbers `missing_code` may read as a code (±99 … ±999,999,999,999,999)."""
+
+
+def missing_code(s: pd.Series) -> str | None:
+    """Why a numeric column looks like it writes "not measured" as a number, or None: a value
+    of nines (-99, -999, 9999, 99999) in at least `CODE_SHARE` of its rows and 5, beyond every
+    other value by more than their whole span (unseen23's sentinel: creatinine -999 beside
+    0.2–4, BMI 9999 beside 15–45) — binned as a number, it reads as the lowest or highest
+    value in every cut and explanation. Kept as written; said with the way to read it missing."""
+    s = held_numbers(s)
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    if not pd.api.types.is_numeric_dtype(s.dtype):
+        if pd.api.types.infer_dtype(s, skipna=True) not in ("integer", "floating", "mixed-integer-float"):
+            return None
+        s = pd.to_numeric(s, errors="coerce")
+    x = s.to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    values, counts = np.unique(x, return_counts=True)
+    least = max(5, CODE_SHARE * len(x))
+    for v, k in zip(values, counts, strict=True):
+        if k < least or v != np.floor(v) or not _CODE.fullmatch(f"{v:.0f}"):
+            continue
+        rest = x[x != v]
+        if len(rest) < 10:
+            continue
+        lo, hi = float(rest.min()), float(rest.max())
+        gap = lo - v if v < lo else v - hi if v > hi else -1.0
+        if gap > max(hi - lo, 0.0):
+            side = "below" if v < lo else "above"
+            return (f"holds {v:.0f} in {counted(int(k), 'row')}, far {side} every other value "
+                    f"({lo:g} to {hi:g}): a code for a missing value? It is binned as a number "
+                    f"(the {'lowest' if v < lo else 'highest'} one, in cut points and explanations); "
+                    f"if it means missing, read it so (pd.read_csv(…, na_values=[{v:.0f}]), "
+                    f"plx fit --missing {v:.0f})")
+    return None
 
 
 TWIN_RANK = 0.999

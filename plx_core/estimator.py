@@ -89,6 +89,7 @@ from .data import (
     label_copy,
     label_texts,
     many_levels,
+    missing_code,
     mixed_dates,
     number_format_words,
     number_reading,
@@ -102,6 +103,7 @@ from .data import (
     twin_columns,
     twin_said,
     uninformative,
+    unit_scales,
     unread_numbers,
     whole_levels,
     whole_numbers,
@@ -675,7 +677,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 continue
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
-            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])) is not None:
+            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])
+                    or unit_scales(raw[c]) or missing_code(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
         if (why := copied_rows(rows)) is not None:  # copies of a few records: said
@@ -1901,7 +1904,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         (row, subset) pairs."""
         from . import selection as S
         from .direct import n_subsets
-        from .weighting import M_GRID, loo_means
+        from .weighting import M_GRID, loo_means, same_rows
 
         at = np.arange(len(y)) if cfg.loo_rows is None else np.asarray(cfg.loo_rows)
         ms = M_GRID if "direct-conf" in S.CANDIDATES else ()
@@ -1911,8 +1914,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             return {}
         codes = self._codes if self._codes is not None else encode_rows(full, frame)
         found = self._loo.pairs() if self._loo is not None and cfg.loo_rows is None else None
+        same = same_rows(codes[at]) if self._groups is None else None
         got = loo_means(full, codes[at], y[at], ms, cw, base, window=window, pairs=found,
-                        cases=None if self._groups is None else self._groups[at])
+                        cases=None if self._groups is None else self._groups[at],
+                        leave_out=None if same is None else (~same).astype(np.int64))
         means = {("direct" if k == "window" else S.conf_key(k)): v for k, v in got.items()}
         out = {}
         for key, v in means.items():

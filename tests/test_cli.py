@@ -2171,6 +2171,55 @@ def test_fit_says_a_column_missing_exactly_on_the_positive_rows(tmp_path, capsys
                               "rows of class 'yes' and on 0 of the")
 
 
+def test_fit_says_a_missing_code_and_reads_it_missing_when_asked(tmp_path, capsys):
+    """unseen23's sentinel: creatinine -999 for "not measured", exported by pandas as '-999.0'.
+    `plx fit` says the code once (binned as the lowest value); `--missing -999`, as the note
+    says, reads those cells missing and counts them by the file's text, where it matched
+    nothing before."""
+    rng = np.random.default_rng(8)
+    crea = np.exp(rng.normal(0, 0.35, 300)).round(2)
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"creatinine": np.where(np.arange(300) % 10 == 0, -999.0, crea),
+                  "y": np.where(crea > 1.2, "yes", "no")}).to_csv(f, index=False)
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "yes",
+                        "--out", tmp_path / "m.json"], capsys)
+    said = [ln for ln in err.splitlines() if "a code for a missing value" in ln]
+    assert code == 0 and len(said) == 1, err
+    assert said[0].startswith("note: column 'creatinine' holds -999 in 30 rows, far below")
+    code, _, err = run(["fit", f, "--label", "y", "--positive", "yes", "--missing", "-999",
+                        "--out", tmp_path / "m2.json"], capsys)
+    assert code == 0 and "'creatinine' 30 ('-999.0' ×30)" in err, err
+    assert "a code for a missing value" not in err
+
+
+def test_predict_and_explain_read_new_rows_with_the_fits_missing_markers(tmp_path, capsys):
+    """A model fitted with `--missing -999` read -999 in new rows as a number (the lowest bin,
+    another answer), unsaid, unless --missing was given again: the markers are kept in the
+    model file, `plx predict` / `explain` read with them, and a --missing given wins."""
+    rng = np.random.default_rng(9)
+    crea = np.exp(rng.normal(0, 0.35, 300)).round(2)
+    y = np.where(crea > 1.1, "yes", "no")
+    f = tmp_path / "t.csv"
+    pd.DataFrame({"creatinine": np.where(np.arange(300) % 5 == 0, -999.0, crea),
+                  "y": y}).to_csv(f, index=False)
+    code, _, _ = run(["fit", f, "--label", "y", "--positive", "yes", "--missing", "-999",
+                      "--out", tmp_path / "m.json"], capsys)
+    assert code == 0 and json.loads((tmp_path / "m.json").read_text())["schema"]["missing"] == ["", "-999"]
+    code, _, err = run(["predict", tmp_path / "m.json", f, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and "'creatinine' 60 ('-999.0' ×60)" in err, err
+    kept = pd.read_csv(tmp_path / "p.csv")
+    code, _, _ = run(["predict", tmp_path / "m.json", f, "--missing", "-999",
+                      "--out", tmp_path / "q.csv"], capsys)
+    assert code == 0 and kept.equals(pd.read_csv(tmp_path / "q.csv"))
+    coded = kept["unseen"].isna() & (np.arange(300) % 5 == 0)  # the -999 rows: creatinine unknown
+    assert kept.loc[np.arange(300) % 5 == 0, "mean"].nunique() == 1 and coded.sum() == 60
+    code, _, err = run(["predict", tmp_path / "m.json", f, "--missing", "",
+                        "--out", tmp_path / "r.csv"], capsys)  # told otherwise: -999 a number
+    assert code == 0 and "-999.0" not in err
+    code, _, err = run(["explain", tmp_path / "m.json", f, "--out", tmp_path / "e.csv"], capsys)
+    assert code == 0 and "'creatinine' 60 ('-999.0' ×60)" in err, err
+
+
 def test_fit_refuses_a_label_written_in_two_languages(tmp_path, capsys):
     """'ja' / 'nein' beside 'oui' / 'non' in one label: exit 2 naming the pairs, not a fit
     where --positive ja makes every 'oui' a negative."""

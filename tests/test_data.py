@@ -85,6 +85,20 @@ def test_documented_markers_are_missing_and_counted_per_column():
     assert read_table(b"x\nna\nNull\n NA\n").frame["x"].tolist() == ["na", "Null", " NA"]
 
 
+def test_a_number_given_as_a_missing_marker_matches_the_cells_that_write_it_otherwise():
+    """unseen23's sentinel: `plx fit --missing -999` on a float column's export, which writes
+    '-999.0', matched no cell and read nothing as missing, unsaid. A marker that is a number
+    names that number however a cell writes it; the counts show the cells' own text; text
+    and other numbers are untouched."""
+    raw = b"crea,bmi,note\n-999.0,30.1,-999 kg\n0.95,9999.00,a\n-999,22.5,b\n1.2, 9999,-9990\n"
+    t = read_table(raw, missing=("", "-999", "9999"))
+    assert t.frame["crea"].isna().tolist() == [True, False, True, False]
+    assert t.frame["bmi"].isna().tolist() == [False, True, False, True]
+    assert t.frame["note"].tolist() == ["-999 kg", "a", "b", "-9990"]
+    assert t.missing == {"crea": {"-999": 1, "-999.0": 1}, "bmi": {"9999.00": 1, " 9999": 1}}
+    assert read_table(raw, missing=("", "n/a")).frame["crea"].isna().sum() == 0
+
+
 def test_cr_only_line_endings_are_line_breaks():
     t = read_table(b"a,b\r1,2\r3,4\r")
     assert t.frame.values.tolist() == [["1", "2"], ["3", "4"]]
@@ -1874,6 +1888,50 @@ def test_a_percentage_written_as_fractions_and_percents_is_said():
     assert percent_scales(pd.Series((sat / 100).round(3))) is None
     assert percent_scales(pd.Series(rng.exponential(3, 400).round(2))) is None
     assert percent_scales(pd.Series(rng.uniform(0, 100, 400).round(2))) is None
+
+
+def test_a_number_of_nines_far_from_every_other_value_is_said_as_a_missing_code():
+    """unseen23's sentinel: creatinine -999 on 12% of rows beside 0.2-4, BMI 9999 beside
+    15-45 — legacy codes for "not measured", binned as the lowest / highest value. Said with
+    the count and both ways to read it missing; a 99 inside a column's range (an age), a
+    code on too few rows, or a column of no such value is not said."""
+    from plx_core.data import missing_code
+
+    rng = np.random.default_rng(4)
+    crea = np.exp(rng.normal(0, 0.35, 600)).round(2)
+    coded = pd.Series(np.where(np.arange(600) % 10 == 0, -999, crea))
+    said = missing_code(coded)
+    assert said is not None and said.startswith("holds -999 in 60 rows, far below every other value (")
+    assert "na_values=[-999]" in said and "plx fit --missing -999" in said
+    bmi = pd.Series(np.where(np.arange(600) % 20 == 0, 9999, rng.normal(28, 5, 600).round(1)))
+    assert "holds 9999 in 30 rows, far above" in missing_code(bmi)
+    assert "far below" in missing_code(coded.astype(object))  # numbers held as objects (a fit's table)
+    assert missing_code(pd.Series(crea)) is None
+    assert missing_code(pd.Series(np.where(np.arange(600) == 0, -999, crea))) is None  # one row
+    age = pd.Series(np.where(np.arange(600) % 10 == 0, 99, rng.integers(18, 98, 600)))
+    assert missing_code(age) is None  # 99 beside 18..97: inside the span, an age
+    assert missing_code(pd.Series(["a", "b"] * 300)) is None
+
+
+def test_a_measure_written_in_two_units_a_power_of_ten_apart_is_said():
+    """unseen23's ratio_units: one site writes height in cm (172), the other, joined after it,
+    in m (1.72). Said with both groups, where the small ones stand and the factor; one unit
+    alone, a skewed measure, two clusters not a power of ten apart are not said."""
+    from plx_core.data import unit_scales
+
+    rng = np.random.default_rng(5)
+    h = rng.normal(1.70, 0.09, 400)
+    mixed = pd.Series(np.where(np.arange(400) >= 300, h.round(2), (h * 100).round()))
+    said = unit_scales(mixed)
+    assert said is not None and said.startswith("holds 100 numbers between 1.")
+    assert "all of them the table's last 100 rows, and 300 between 1" in said
+    assert "two units 100× apart" in said and "check those rows' other columns" in said
+    shuffled = unit_scales(mixed.sample(frac=1, random_state=0))
+    assert shuffled is not None and "table's last" not in shuffled and "one run" not in shuffled
+    assert unit_scales(pd.Series((h * 100).round())) is None
+    assert unit_scales(pd.Series(np.exp(rng.normal(3, 2, 400)))) is None  # skewed, no gap
+    groups = np.where(np.arange(400) % 2 == 0, rng.normal(10, 1, 400), rng.normal(300, 30, 400))
+    assert unit_scales(pd.Series(groups)) is None  # two clusters 30× apart: no unit pair
 
 
 def test_rows_copied_from_a_few_records_are_said_when_measurements_repeat():

@@ -155,3 +155,29 @@ def test_leave_one_case_out_takes_a_cases_rows_out_of_every_clause():
     by_case = means(cases=case)
     dup = means(leave_out=V.duplicate_counts(codes, y, case))
     assert any(not np.array_equal(by_case[m], dup[m]) for m in by_case)
+
+
+def test_rows_of_a_large_identical_group_are_scored_by_the_fitted_kbs_own_answer():
+    """unseen23's any_count: left out one at a time, 642 identical rows split by their own
+    labels (0.261 / 0.331) on a weighted median's knife edge, which the fitted KB (0.332 for
+    all) never does. `same_rows` marks rows of groups of `SAME_ROWS` or more; left in
+    (`leave_out` 0), their answers are the fitted KB's; a rarer row is still left out."""
+    from plx_core.weighting import SAME_ROWS, same_rows
+
+    rng = np.random.default_rng(4)
+    n = 300
+    X = pd.DataFrame({"a": rng.choice(["0", "1"], n), "b": rng.choice(["0", "1"], n)}, dtype=object)
+    X.loc[0, ["a", "b"]] = ["2", "2"]  # one row of its own
+    y = ((X.a == "1").to_numpy() ^ (rng.random(n) < 0.3)).astype(int)
+    kb = direct_kb(X, y, positive=1)
+    codes = encode_rows(kb, X)
+    same = same_rows(codes)
+    assert same is not None and not same[0] and same[1:].all()
+    assert same_rows(codes, least=n + 1) is None and same_rows(codes[:SAME_ROWS - 1]) is None
+    cw = V.balanced_weights(int(y.sum()), n)
+    got = loo_means(kb, codes, y, (3.0,), cw, 0.5, window=(1, 2, 0), leave_out=(~same).astype(int))
+    fitted = V.weighted_class_kb(kb, *cw)
+    want = query_many(confidence_kb(fitted, 3.0, 0.5), X, semantics="relevant").mean
+    assert got[3.0][1:] == pytest.approx(want[1:], abs=1e-12)
+    alone = loo_means(kb, codes, y, (3.0,), cw, 0.5)[3.0]
+    assert got[3.0][0] == pytest.approx(alone[0], abs=1e-12)  # left out as before
