@@ -307,6 +307,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if (how := offsets_said(frame, schema.bins)) is not None:  # once for the table
         say(how)
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
+    X = X.drop(columns=list(schema.date_parts))  # the estimator derives them (`date_parts=`)
     if several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
             f"{' …' if len(schema.classes) > 10 else ''}: one KB per class against the rest; "
@@ -322,8 +323,13 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     with collected() as noted:  # plx's notes, said here each once; others' warnings as they come
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,
-                            threshold=threshold).fit(X, yb, groups,
+                            threshold=threshold, date_parts=date_parts or None
+                            ).fit(X, yb, groups,
                                                      progress=within(progress, 0.05, 0.95))
+    if (gone := [n for n in schema.date_parts if n not in clf.date_parts_]):  # a date of one
+        schema = dataclasses.replace(  # day the estimator bins as a category: no parts to derive
+            schema, features=tuple(f for f in schema.features if f not in gone),
+            date_parts={n: v for n, v in schema.date_parts.items() if n not in gone})
     for note in noted:
         if (about := note.split(": ", 1)[0]) not in said:
             said.add(about)
@@ -1190,14 +1196,12 @@ def _threshold(text: str) -> float:
 
 
 def _date_parts(text: str) -> tuple[str, ...]:
-    from .data import DATE_PARTS
+    from .data import date_parts_of
 
-    parts = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
-    bad = [p for p in parts if p not in DATE_PARTS]
-    if bad or not parts:
-        raise argparse.ArgumentTypeError(f"{bad[0] if bad else text!r} is not a date part: give "
-                                         f"{', '.join(DATE_PARTS)} or both, comma-separated")
-    return parts
+    try:
+        return date_parts_of(text)
+    except DataError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _decimal(text: str) -> str:

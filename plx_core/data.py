@@ -2037,32 +2037,61 @@ def date_part(days: np.ndarray, part: str) -> np.ndarray:
     return out
 
 
+def date_parts_of(parts: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The `DATE_PARTS` named by `parts` ("month,weekday", "month" or a list of them), each
+    once, in the order given; () for None. One reading for `plx fit --date-parts` and
+    `PLXClassifier(date_parts=)`: anything else is refused naming the part."""
+    if parts is None:
+        return ()
+    items = parts.split(",") if isinstance(parts, str) else parts
+    if isinstance(items, (bytes, Mapping)) or not isinstance(items, (list, tuple, np.ndarray)):
+        raise DataError(f"date_parts must be {', '.join(DATE_PARTS)} or both (a list, or text "
+                        f"comma-separated), not {parts!r:.60}")
+    bad = [p for p in items if not isinstance(p, str) or p.strip() not in DATE_PARTS]
+    out = tuple(dict.fromkeys(p.strip() for p in items if isinstance(p, str) and p.strip()))
+    if bad or not out:
+        raise DataError(f"{bad[0] if bad else parts!r} is not a date part: give "
+                        f"{', '.join(DATE_PARTS)} or both, comma-separated")
+    return out
+
+
+def date_part_columns(dates: Sequence[str], parts: Sequence[str], columns: Sequence[str]
+                      ) -> dict[str, tuple[str, str]]:
+    """The columns `parts` derive from the date columns `dates`, in that order: name ("visit
+    month") → (date column, part). No date column, or a name among `columns` (the table's),
+    is refused in one line. One home for `with_date_parts` (plx fit) and `PLXClassifier`."""
+    if not dates:
+        raise DataError("no column is read as dates, so no month or weekday can be derived "
+                        f"(columns read: {[str(c) for c in columns][:10]})")
+    have = {str(c) for c in columns}
+    out: dict[str, tuple[str, str]] = {}
+    for f in dates:
+        for p in parts:
+            name = f"{f} {p}"
+            if name in have or name in out:
+                raise DataError(f"the {p} of column {f!r} would be column {name!r}, which the "
+                                "table already has: rename that column")
+            out[name] = (f, p)
+    return out
+
+
 def with_date_parts(schema: Schema, frame: pd.DataFrame, parts: Sequence[str]) -> Schema:
     """`schema` with a column of each of `parts` (`DATE_PARTS`) of every date column it bins
     as a time line ("visit month": "Jan" … "Dec"), derived from that column by `Schema.apply`
     at fit and at predict (`Schema.date_parts`); a name the table already has is refused."""
     dates = [f for f in schema.features if f in schema.bins
              and is_date_format(schema.bins[f].number_format)]
-    unknown = [p for p in parts if p not in DATE_PARTS]
-    if unknown:
-        raise DataError(f"date part {unknown[0]!r} is none of {list(DATE_PARTS)}")
-    if not dates:
-        raise DataError("no column is read as dates, so no month or weekday can be derived "
-                        f"(columns read: {list(schema.features)[:10]})")
+    parts = date_parts_of(parts)
+    named = date_part_columns(dates, parts, [*frame.columns, *schema.features])
     features, kinds, categories = list(schema.features), dict(schema.kinds), dict(schema.categories)
     derived = dict(schema.date_parts)
-    for f in dates:
+    for name, (f, p) in named.items():
         days = schema.bins[f].numbers(frame[f])
-        for p in parts:
-            name = f"{f} {p}"
-            if name in frame.columns or name in features:
-                raise DataError(f"the {p} of column {f!r} would be column {name!r}, which the "
-                                "table already has: rename that column")
-            seen = set(date_part(days, p)[np.isfinite(days)].tolist())
-            features.append(name)
-            kinds[name] = "categorical"
-            categories[name] = tuple(v for v in DATE_PARTS[p] if v in seen)
-            derived[name] = (f, p)
+        seen = set(date_part(days, p)[np.isfinite(days)].tolist())
+        features.append(name)
+        kinds[name] = "categorical"
+        categories[name] = tuple(v for v in DATE_PARTS[p] if v in seen)
+        derived[name] = (f, p)
     return dataclasses.replace(schema, features=tuple(features), kinds=kinds,
                                categories=categories, date_parts=derived)
 

@@ -527,6 +527,9 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     if clf.kb != "direct" or clf.variant not in ("auto", "tuned", "paper"):
         raise DataError("fit_dask builds the Direct KB with variant 'auto', 'tuned' or 'paper'; "
                         f"got kb={clf.kb!r}, variant={clf.variant!r}")
+    if clf.date_parts is not None:  # never dropped silently
+        raise DataError(f"fit_dask derives no date parts (date_parts={clf.date_parts!r}): fit in "
+                        "memory, or add them as columns first (e.g. ddf['visit'].dt.month_name())")
     ddf = as_dask_frame(data)
     if label not in ddf.columns:
         _table_stats(ddf, label)  # names the missing label column

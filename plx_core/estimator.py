@@ -77,15 +77,21 @@ from .data import (
     SEASON_HINT,
     censored_shown,
     censored_sides,
+    DATE_ISO,
+    column_numbers,
     columns_left_out,
     copied_rows,
     date_format,
+    date_part,
+    date_part_columns,
+    date_parts_of,
     excess_levels,
     flag_column,
     free_text,
     group_levels,
     grouped_said,
     held_format,
+    holds_dates,
     label_copy,
     label_texts,
     many_levels,
@@ -356,7 +362,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     > threshold (None, the default: chosen by "auto", else 0.5; binary only). discretize:
     "mdlp" | "tree" | "quantile", how numeric columns are binned; max_bins: the most bins per
     numeric column. random_state: seeds forests, ensembles, the leave-one-out sample and the
-    folds of "auto".
+    folds of "auto". date_parts: "month", "weekday", both ("month,weekday" or a list) or None:
+    each column holding dates (datetime64, Timestamps) also gives its month ("Jan" … "Dec")
+    and/or weekday ("Mon" … "Sun") as a feature of its own, named "visit month" — a pattern
+    that repeats each year or week, which the date's time line cannot learn (`plx fit
+    --date-parts`); derived again from the date at predict and explain, and saved in the model
+    file (`date_parts_`: derived name → (date column, part)).
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -399,6 +410,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         threshold: float | None = None,
         discretize: str = "mdlp",
         max_bins: int = 4,
+        date_parts: str | Sequence[str] | None = None,
     ):
         self.kb = kb
         self.variant = variant
@@ -416,6 +428,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.threshold = threshold
         self.discretize = discretize
         self.max_bins = max_bins
+        self.date_parts = date_parts
 
     # ------------------------------------------------------------------ sklearn plumbing
 
@@ -447,13 +460,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             # a left-out column (an ID, a constant) may be absent from new rows, as in `plx
             # predict`: the KB never reads it ("still accepted in predict", not required)
             have = set(column_names(X))
-            absent = [c for c in self.excluded_ if c not in have]
+            absent = [c for c in self.excluded_ if c not in have
+                      and c not in getattr(self, "date_parts_", {})]  # derived below
             if absent:
                 X = X.reindex(columns=[*X.columns, *absent])
         X = match_columns(X, None if reset else getattr(self, "feature_names_in_", None))
         if not reset and _n_rows(X) == 0 and getattr(X, "ndim", 2) == 2:
-            return pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
-                                columns=self._feature_names())
+            return self._derived(pd.DataFrame(np.empty((0, self.n_features_in_), dtype=object),
+                                              columns=self._feature_names()))
         if isinstance(X, pd.DataFrame) and (len(set(X.dtypes)) > 1 or any(
                 not isinstance(t, np.dtype) or t.kind in "mM" for t in X.dtypes)):
             # pandas' own dtypes (category, Int64, boolean, string) and dates beside others
@@ -464,7 +478,22 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             # its value (Int64's <NA> stays missing, a date stays a Timestamp)
             X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
-        return pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
+        frame = pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
+        return frame if reset else self._derived(frame)
+
+    def _derived(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """`frame` with the `date_parts_` features derived from the date columns it holds
+        (`data.date_part`: the days as `plx fit` reads them, so a date written as text reads
+        as the same date); as it is without them."""
+        parts = getattr(self, "date_parts_", None)
+        new = {name: date_part(column_numbers(frame[src], DATE_ISO), part)
+               for name, (src, part) in (parts or {}).items() if src in frame.columns}
+        return frame.assign(**new) if new else frame
+
+    def _given(self, raw: pd.DataFrame) -> pd.DataFrame:
+        """The columns of `raw` the user gave (without those `date_parts_` derives): what a
+        race's own fit is given, so it derives them as this one did."""
+        return raw.drop(columns=list(getattr(self, "date_parts_", {})))
 
     # ------------------------------------------------------------------ fit
 
@@ -495,6 +524,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"discretize must be one of {DISCRETIZE_METHODS}, got {self.discretize!r}")
         self._check_threshold()
         checked_seed(self.random_state)
+        parts = date_parts_of(self.date_parts)
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if groups is None and _replica_index(X, y):
@@ -509,6 +539,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         declared = ({str(c) for c, t in X.dtypes.items() if isinstance(t, pd.CategoricalDtype)}
                     if isinstance(X, pd.DataFrame) else set())  # categories by the user's word
         frame = self._frame(X, reset=True)
+        self.date_parts_ = {}
+        if parts:
+            dates = [c for c in frame.columns if holds_dates(frame[c]) and frame[c].notna().any()]
+            try:
+                self.date_parts_ = date_part_columns(dates, parts, frame.columns)
+            except DataError as e:
+                raise DataError(f"date_parts={self.date_parts!r}: {e}" + (
+                    "" if dates else "; a column holds dates when they are held as dates "
+                    "(datetime64 or Timestamps: pd.to_datetime(X[column]))")) from None
+            frame = self._derived(frame)
         check_fit_size(len(frame), frame.shape[1], self.memory_budget)
         if groups is not None and len(groups) != len(frame):
             raise DataError(f"groups has {len(groups)} entries for {len(frame)} rows")
@@ -609,7 +649,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 searcher = clone(self)
                 searcher._no_grid = True  # its choice is built on every row's MDLP cuts
                 searcher._said = True
-                sampled = searcher.fit(raw.iloc[sample].reset_index(drop=True),
+                sampled = searcher.fit(self._given(raw.iloc[sample].reset_index(drop=True)),
                                        y_arr[sample], None if groups is None else
                                        groups[sample],
                                        progress=within(progress, 0.05, 0.6, "sample: "))
@@ -1192,7 +1232,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             grid.set_params(max_len=min(self.max_len_ or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
         try:
             with collected_notes():  # the table was said once, by this fit
-                grid = grid.fit(raw, y, groups, progress=progress)
+                grid = grid.fit(self._given(raw), y, groups, progress=progress)
         except KBTooLargeError as e:  # 8 bins a column count more clauses than MDLP's few
             self.chosen_reason_ += S.grid_too_large(str(e))
             return
@@ -1254,7 +1294,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         other = clone(self)
         other._whole, other._no_grid, other._said = tuple(ordered), True, True
         with collected_notes():  # the table was said once, by this fit
-            other = other.fit(raw, y, groups, progress=progress)
+            other = other.fit(self._given(raw), y, groups, progress=progress)
         won, ours, theirs = S.whole_wins(self.selection_, other.selection_)
         said = whole_race_said(list(screens), ordered, theirs, ours, won)
         if not won:
@@ -1319,7 +1359,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         grid._said = True
         try:
             with collected_notes():  # the table was said once, by this fit
-                grid = grid.fit(raw, y, groups, progress=progress)
+                grid = grid.fit(self._given(raw), y, groups, progress=progress)
         except KBTooLargeError as e:  # 8 bins a column count more clauses than MDLP's few
             self.chosen_reason_ += S.grid_too_large(str(e), reading)
             return
@@ -2309,7 +2349,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         elif isinstance(x, dict):
             x = pd.Series(x)
         if isinstance(x, pd.Series):
-            names = self._feature_names()
+            names = [*self._feature_names(), *getattr(self, "date_parts_", {})]
             unknown = [str(c) for c in x.index if str(c) not in names]
             if unknown:  # say so, not "k=2 …", nor explain without a mistyped feature
                 shown = ", ".join(repr(c) for c in unknown[:5])
@@ -2317,8 +2357,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         f"{shown} {'is not a feature' if len(unknown) == 1 else 'are not features'}")
                 raise DataError(f"explain: {what} of this classifier (it was fitted on "
                                 f"{', '.join(names[:5])}{', …' if len(names) > 5 else ''})")
-            row = pd.DataFrame([x.to_numpy(dtype=object)], columns=[str(c) for c in x.index],
-                               dtype=object)
+            row = self._derived(pd.DataFrame([x.to_numpy(dtype=object)],
+                                             columns=[str(c) for c in x.index], dtype=object))
             binned = self.discretizer_.transform(row).iloc[0]
             x = {c: binned[c] for c in binned.index}
         elif not isinstance(x, dict):  # bare values, in the fitted column order

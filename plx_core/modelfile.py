@@ -192,7 +192,8 @@ def schema_of(clf: Any, label: str = "label") -> Any:
     from .data import Schema
 
     kbs = [clf._searched(i) for i in range(len(clf.kbs_))]
-    names = clf._feature_names()
+    parts = getattr(clf, "date_parts_", {})  # derived from a date column at predict
+    names = [*clf._feature_names(), *parts]
     while label in names:  # a feature called "label" must not be read as the label
         label += "_"
     features = tuple(f for f in names if f not in clf.excluded_)
@@ -203,7 +204,8 @@ def schema_of(clf: Any, label: str = "label") -> Any:
                   dict(clf.excluded_), tuple(clf._class_str),
                   {f: tuple(next(kb.domains[f] for kb in kbs if f in kb.domains))
                    for f in features if f not in bins and any(f in kb.domains for kb in kbs)},
-                  grouped={f: tuple(v) for f, v in levels.items() if f in features})
+                  grouped={f: tuple(v) for f, v in levels.items() if f in features},
+                  date_parts={n: v for n, v in parts.items() if n in features and v[0] in bins})
 
 
 def model_of(clf: Any, schema: Any = None, label: str = "label",

@@ -1345,3 +1345,59 @@ def test_a_few_kinds_of_row_are_not_all_answered_positive_by_a_leave_one_out_art
     said = model.predict(X)
     assert (said[events == 0] == "no").mean() > 0.5, model.chosen_reason_
     assert f1_score(y == "yes", said == "yes") > 0.6
+
+def _season_table(n_days: int = 4 * 365, seed: int = 3):
+    """Visits every other day of four years whose label is winter (Dec–Feb, 5% noise), ages
+    at random, and every third day of the next year with its true label."""
+    rng = np.random.default_rng(seed)
+    days = pd.Timestamp("2019-01-01") + pd.to_timedelta(np.arange(0, n_days, 2), unit="D")
+    y = np.where(days.month.isin([12, 1, 2]) ^ (rng.random(len(days)) < 0.05), "flu", "none")
+    X = pd.DataFrame({"visit": days, "age": rng.integers(20, 80, len(days))})
+    later = pd.Timestamp("2023-01-01") + pd.to_timedelta(np.arange(0, 365, 3), unit="D")
+    new = pd.DataFrame({"visit": later, "age": 50})
+    return X, y, new, np.where(later.month.isin([12, 1, 2]), "flu", "none")
+
+
+def test_date_parts_derive_a_month_the_model_learns_predicts_explains_and_saves(tmp_path):
+    from sklearn.base import clone
+
+    from plx_core.cli import main
+    from plx_core.modelfile import load_model, save_model
+
+    X, y, new, truth = _season_table()
+    clf = PLXClassifier(positive="flu", variant="tuned", date_parts="month").fit(X, y)
+    assert clf.date_parts_ == {"visit month": ("visit", "month")}
+    assert clone(clf).get_params()["date_parts"] == "month"
+    pred = clf.predict(new)
+    assert (pred == truth).mean() >= 0.9  # the time line alone cannot learn a season
+    as_text = new.assign(visit=new["visit"].dt.strftime("%Y-%m-%d"))  # the same dates as text
+    assert (clf.predict(as_text) == pred).all()
+    jan = clf.explain(new.iloc[[5]], k=1)  # 16 January
+    assert jan.features == {"visit month": "Jan"} and jan.positive
+    assert clf.explain({"visit": pd.Timestamp("2023-01-16"), "age": 50}, k=1).features == \
+        {"visit month": "Jan"}
+    save_model(clf, tmp_path / "m.json")
+    assert load_model(tmp_path / "m.json").schema.date_parts == {"visit month": ("visit", "month")}
+    as_text.to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert (pd.read_csv(tmp_path / "p.csv")["decision"].to_numpy() == pred).all()
+
+
+@pytest.mark.parametrize("parts, X, said", [
+    ("season", None, "'season' is not a date part: give month, weekday or both"),
+    (["month", 3], None, "3 is not a date part"),
+    ("month", "text", "no column is read as dates"),
+    ("weekday", "taken", "would be column 'visit weekday', which the table already has"),
+])
+def test_date_parts_are_refused_in_one_line(parts, X, said):
+    table, y, _, _ = _season_table(200)
+    if X == "text":  # dates written as text: no date held as a date
+        table = table.assign(visit=table["visit"].dt.strftime("%Y-%m-%d"))
+    elif X == "taken":
+        table = table.assign(**{"visit weekday": "x"})
+    with pytest.raises(DataError, match=re.escape(said)) as e:
+        PLXClassifier(positive="flu", variant="paper", date_parts=parts).fit(table, y)
+    assert "\n" not in str(e.value)
+    if X == "text":
+        assert "pd.to_datetime" in str(e.value)
