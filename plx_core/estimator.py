@@ -73,11 +73,11 @@ from . import variants as V
 from . import vote as VT
 from .checks import checked_int, checked_seed, checked_threshold
 from .data import (
+    DATE_ISO,
     LONG_TEXT,
     SEASON_HINT,
     censored_shown,
     censored_sides,
-    DATE_ISO,
     column_numbers,
     columns_left_out,
     copied_rows,
