@@ -236,9 +236,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         if len(classes) == 2 and default_positive(classes) is None and not spelling_groups(classes):
             raise _positive_needed(label, classes)
     told(0.01, f"reading the types of {frame.shape[1] - 1} columns (numbers, dates, categories)")
-    with _input(table.where):
+    with _input(table.where), collected() as noted:  # (--positive 2 for a class '2.0')
         schema = infer_schema(frame, label, positive,
                               delimiter=reading_delimiter(table.delimiter, decimal))
+    for note in noted:
+        say(note)
     told(0.03, "checking the columns (copies of the label, numbers or dates kept as categories)")
     for c, why in schema.excluded.items():  # never dropped silently
         say(f"column {c!r} is left out: {why}")

@@ -31,6 +31,7 @@ import pandas as pd
 from .checks import finite_number
 from .encoding import (
     check_label_variants,
+    class_named,
     column_names,
     column_twins,
     default_positive,
@@ -40,7 +41,6 @@ from .encoding import (
     spelling_how,
     spelling_shown,
     text_key,
-    unknown_positive,
 )
 from .errors import DataError
 from .plurals import counted, noun, verb
@@ -3750,9 +3750,7 @@ def infer_schema(
     y = _label_strings(frame[label], label_map)
     classes = tuple(sorted(pd.unique(y).tolist(), key=natural_key))
     if positive is not None:
-        pos = _scalar_str(positive)
-        if pos not in classes:
-            raise unknown_positive(positive, classes, f"the label {label!r}")
+        pos = class_named(_scalar_str(positive), classes, f"the label {label!r}")
     else:
         pos = default_positive(classes)
 

@@ -519,7 +519,7 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     from . import variants as V
     from .data import case_ids, columns_left_out, twin_said, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
-    from .encoding import default_positive, unknown_positive
+    from .encoding import class_named, default_positive
     from .estimator import PLXClassifier, warn_grouped, warn_left_out
     from .query import encode_rows
 
@@ -579,12 +579,11 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     for a, b, how in _twins_dask(raw, kept, n):  # one measure twice: said, as in memory
         say_note(twin_said(a, b, how), stacklevel=2)
     stats = (kept, {f: domains[f] for f in kept}, classes, n)
-    pos = value_str(clf.positive) if clf.positive is not None else default_positive(classes)
+    pos = (class_named(clf.positive, classes, "y", "class") if clf.positive is not None
+           else default_positive(classes))
     if pos is None:
         raise DataError(f"y has the classes {classes}: pass positive= to say which one POS stands "
                         "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)")
-    if pos not in classes:
-        raise unknown_positive(clf.positive, classes, "y", "class")
     total = DEFAULT_MEMORY_BUDGET if clf.memory_budget is None else parse_size(clf.memory_budget)
     tuned = clf.variant in ("auto", "tuned")  # "auto" on a cluster: the tuned Direct KB
     budget = V.kb_share(total) if tuned else total  # as PLXClassifier.fit

@@ -517,7 +517,7 @@ def one_class(cls: str, where: str = "the label") -> DataError:
 
 
 def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the label",
-                     noun: str = "value") -> DataError:
+                     noun: str = "value", name: str = "positive") -> DataError:
     """The error for a `positive` that is no class: names the classes and, when one of them
     is it written otherwise (`value_twin`: "Adélie" for "Adélie  ", "yes" for "Yes"; or a
     yes/no word's letter, `word_key`: "Y" for "yes"), that one —
@@ -527,8 +527,39 @@ def unknown_positive(positive: Any, classes: Sequence[str], where: str = "the la
         same = [i for i, c in enumerate(classes) if word_key(c) == word_key(value_str(positive))]
         twin = same[0] if len(same) == 1 else None
     hint = "" if twin is None else f"; did you mean {classes[twin]!r} (as the data writes it)?"
-    return DataError(f"positive={positive!r} is not a {noun} of {where} (values: "
+    return DataError(f"{name}={positive!r} is not a {noun} of {where} ({noun}{'es' if noun == 'class' else 's'}: "
                      f"{list(classes[:10])}){hint}")
+
+
+def class_named(given: Any, classes: Sequence[str], where: str = "the label",
+                noun: str = "value", name: str = "positive", quiet: bool = False,
+                unknown_ok: bool = False) -> str:
+    """The class of `classes` (as the data writes them) that `given` names: the one written
+    so, else the one that is the same number (`number_key`: 2, "2" or 2.0 for labels read as
+    "2.0", 2 for "02") — said once (`notes.say`) unless `quiet` —; a number two classes are
+    ("2" and "2.0") is refused naming them, and anything else by `unknown_positive` (with the
+    class written otherwise, if one is, never taken silently; `unknown_ok`: given back as
+    text, for the caller to refuse in its words). One rule wherever a user names a class:
+    `positive=`, `--positive`, `--class`, `for_class=`, the dashboard's picker."""
+    text = value_str(given)
+    if text in classes:
+        return text
+    key = number_key(text)
+    same = [c for c in classes if key is not None and number_key(c) == key]
+    if len(same) == 1:
+        if not quiet:
+            from .notes import say
+
+            say(f"{name}={given!r} is the class {same[0]!r} of {where} (the same number, as the "
+                "data writes it)", stacklevel=3)
+        return same[0]
+    if len(same) > 1:
+        raise DataError(f"{name}={given!r} is the number of {len(same)} classes of {where} "
+                        f"({same[:10]}), written differently: pass one of them as the data "
+                        "writes it")
+    if unknown_ok:
+        return text
+    raise unknown_positive(given, classes, where, noun, name)
 
 
 def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
@@ -557,9 +588,7 @@ def binary_target(y: Any, positive: Any = None) -> tuple[np.ndarray, str]:
                 f"the label has values {classes}; pass positive= to say which one is POS "
                 "(assumed only for 0/1, −1/1, False/True and no/yes)"
             )
-    pos = value_str(positive)
-    if pos not in classes:
-        raise unknown_positive(positive, classes)
+    pos = class_named(positive, classes)
     yb = (strs == pos).astype(np.int8)
     if yb.min() == yb.max():
         raise DataError(f"every row has label {pos!r}; plx needs both positive and negative rows")

@@ -124,6 +124,7 @@ from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
     check_labels,
+    class_named,
     column_names,
     default_positive,
     label_strings,
@@ -133,7 +134,6 @@ from .encoding import (
     stray_classes,
     stray_said,
     typed_labels,
-    unknown_positive,
     value_str,
 )
 from .errors import DataError, KBTooLargeError
@@ -603,14 +603,13 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
         if len(classes) == 2:
-            pos = value_str(self.positive) if self.positive is not None else default_positive(classes)
+            pos = (class_named(self.positive, classes, "y", "class") if self.positive is not None
+                   else default_positive(classes))
             if pos is None:
                 raise DataError(
                     f"y has the classes {classes}: pass positive= to say which one POS stands "
                     "for (plx only assumes it for 0/1, −1/1, False/True and no/yes)"
                 )
-            if pos not in classes:
-                raise unknown_positive(self.positive, classes, "y", "class")
             self.positive_ = pos
             targets = [pos]
         else:
@@ -2312,10 +2311,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         why not; two classes: only the class POS stands for, whose support the bounds are)."""
         if for_class is None:
             return which, decided
-        cls = value_str(for_class)
-        if cls not in self._class_str:
-            raise DataError(f"for_class={for_class!r} is not a class of y (classes: "
-                            f"{list(self._class_str[:10])})")
+        cls = class_named(for_class, self._class_str, "y", "class", "for_class")
         if self.kb_ is not None:
             if cls != self.positive_:
                 raise DataError(

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .encoding import class_named
 from .errors import DataError
 from .kb import KB, WeightedClause
 from .rules import edit_rule, parse_rules, remove_rule, rule_groups, rule_text, rules_text
@@ -54,6 +55,9 @@ def home_for(model: Any, cls: str | None) -> RuleHome:
     """The KB a new rule joins: the model's one KB, or that of class `cls` (needed, and
     checked, for several classes)."""
     hs = homes(model)
+    if cls is not None:  # as the model writes it: "2" for a class "2.0" (`class_named`)
+        cls = class_named(cls, [h.positive if h.cls is None else h.cls for h in hs],
+                          "the model", "class", "--class", quiet=True, unknown_ok=True)
     if hs[0].cls is None:
         if cls is not None and cls != hs[0].positive:
             raise DataError(f"--class {cls!r}: this model is {hs[0].positive!r} against the rest "

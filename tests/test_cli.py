@@ -2417,3 +2417,17 @@ def test_date_parts_are_refused_in_one_line_without_a_date_or_with_a_taken_name(
                  "--date-parts", "weekday", "--out", out]) == 2
     assert_one_line_error(capsys.readouterr().err, "would be column 'visit weekday', which the "
                                                    "table already has")
+
+
+def test_positive_given_as_the_same_number_as_the_file_writes_it(tmp_path, capsys):
+    """--positive 2 for labels written 1.0 / 2.0: the class '2.0', said once as a note."""
+    rng = np.random.default_rng(0)
+    a = rng.choice(list("xyz"), 120)
+    pd.DataFrame({"a": a, "y": np.where(a == "x", "2.0", "1.0")}).to_csv(tmp_path / "t.csv",
+                                                                       index=False)
+    assert main(["fit", str(tmp_path / "t.csv"), "--label", "y", "--positive", "2",
+                 "--out", str(tmp_path / "m.json"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("the same number") == 1
+    assert "note: positive='2' is the class '2.0' of the label 'y'" in err
+    assert json.loads((tmp_path / "m.json").read_text())["schema"]["positive"] == "2.0"

@@ -266,3 +266,20 @@ def test_a_call_centres_waits_and_start_times_print_as_written_and_rules_on_them
     assert f"wait >= {wcut}" in capsys.readouterr().out
     assert main(["rules", str(m), "add", "IF wait >= 90 THEN POS"]) == 2  # minutes? said how
     assert "needs a length of time after >=, e.g. wait >= " in capsys.readouterr().err
+
+
+def test_class_named_as_the_same_number_finds_its_kb(tmp_path, capsys):
+    """--class 2 for a model whose classes the file writes 1.0 / 2.0 / 3.0: the class '2.0'."""
+    from plx_core.cli import main
+
+    rng = np.random.default_rng(0)
+    a = rng.choice(list("xyz"), 150)
+    pd.DataFrame({"a": a, "y": np.select([a == "x", a == "y"], [1.0, 2.0], 3.0)}).to_csv(
+        tmp_path / "t.csv", index=False)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(tmp_path / "t.csv"), "--label", "y", "--out", str(model),
+                 "--no-progress"]) == 0
+    assert main(["rules", str(model), "add", "IF a=z THEN POS [p=0.9, w=5]", "--class", "2"]) == 0
+    capsys.readouterr()
+    assert main(["rules", str(model), "list", "--text"]) == 0
+    assert "# class: 2.0" in capsys.readouterr().out

@@ -280,3 +280,35 @@ def test_a_yes_no_word_in_two_languages_is_one_answer():
     with pytest.raises(DataError, match=r"yes/no word written in more than one language: "
                                         r"\['ja', 'oui'\]; \['nein', 'non'\]"):
         PLXClassifier(positive="ja").fit(X, y)
+
+
+@pytest.mark.parametrize("given, classes, named", [
+    (2, ["1.0", "2.0"], "2.0"),  # labels read as floats
+    ("2", ["1.0", "2.0"], "2.0"),
+    (2.0, ["1", "2"], "2"),
+    ("2.0", ["1", "2"], "2"),
+    (2, ["01", "02"], "02"),  # codes written with a leading zero
+    ("yes", ["no", "yes"], "yes"),
+])
+def test_a_class_named_as_the_same_number_is_that_class_said_once(given, classes, named):
+    from plx_core.encoding import class_named
+    from plx_core.notes import collected
+
+    with collected() as said:
+        assert class_named(given, classes) == named
+    assert said == ([] if named == str(given) else
+                    [f"positive={given!r} is the class {named!r} of the label (the same number, "
+                     "as the data writes it)"])
+
+
+def test_a_class_named_ambiguously_or_not_at_all_is_refused_naming_the_classes():
+    from plx_core.encoding import class_named
+    from plx_core.errors import DataError
+
+    with pytest.raises(DataError, match=r"positive='02' is the number of 2 classes of y "
+                                        r"\(\['2', '2.0'\]\), written differently"):
+        class_named("02", ["1", "2", "2.0"], "y")
+    with pytest.raises(DataError, match=r"for_class='Yes' is not a class of y \(classes: "
+                                        r"\['no', 'yes'\]\); did you mean 'yes'"):
+        class_named("Yes", ["no", "yes"], "y", "class", "for_class")  # a spelling: never taken
+    assert class_named("3", ["1.0", "2.0"], unknown_ok=True) == "3"

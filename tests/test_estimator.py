@@ -1401,3 +1401,18 @@ def test_date_parts_are_refused_in_one_line(parts, X, said):
     assert "\n" not in str(e.value)
     if X == "text":
         assert "pd.to_datetime" in str(e.value)
+
+
+def test_positive_and_for_class_name_a_class_as_the_same_number():
+    """Labels held as floats (1.0 / 2.0, as a CSV column with one empty cell reads) with
+    positive=2: that class, said once; predict answers in the labels' own values."""
+    X = pd.DataFrame({"a": list("xyzx" * 10), "b": list("ppqq" * 10)})
+    y = np.where(X["a"] == "x", 2.0, 1.0)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        clf = PLXClassifier(positive=2, variant="paper").fit(X, y)
+    said = [str(m.message) for m in w if "the same number" in str(m.message)]
+    assert said == ["positive=2 is the class '2.0' of y (the same number, as the data writes it)"]
+    assert clf.positive_ == "2.0" and set(clf.predict(X)) == {1.0, 2.0}
+    three = PLXClassifier(variant="paper").fit(X, np.where(X["a"] == "y", 3.0, y))
+    assert three.explain(X.iloc[[0]], k=1, for_class="3").explained_class == "3.0"

@@ -42,7 +42,7 @@ from plx_core.data import (
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
 from plx_core.discretize import DEFAULT_METHOD, fit_binnings
-from plx_core.encoding import default_positive, one_class
+from plx_core.encoding import class_named, default_positive, one_class
 from plx_core.errors import DataError
 from plx_core.plurals import counted
 
@@ -366,12 +366,20 @@ def label_values(raw: RawTable, label: str) -> list[str]:
     return out
 
 
-def positive_choice(values: Sequence[str]) -> int:
-    """Where the positive-class picker starts, for `label_values` (most rows first): the class
-    `plx fit` and the estimator assume (`encoding.default_positive`: "1", "True", "yes" of
-    their pairs), else the rarest class (also for 1/2: '1' is no more positive than '2'
-    there, nor among the digits 0–9, and the note calls the start the rarer / rarest)."""
+def positive_choice(values: Sequence[str], kept: str | None = None) -> int:
+    """Where the positive-class picker starts, for `label_values` (most rows first): `kept`,
+    the class chosen before, as this table writes it (`encoding.class_named`: "2" for a label
+    now read "2.0"); else the class `plx fit` and the estimator assume
+    (`encoding.default_positive`: "1", "True", "yes" of their pairs), else the rarest class
+    (also for 1/2: '1' is no more positive than '2' there, nor among the digits 0–9, and the
+    note calls the start the rarer / rarest)."""
     vals = list(values)
+    if kept is not None:
+        try:
+            if (named := class_named(kept, vals, quiet=True, unknown_ok=True)) in vals:
+                return vals.index(named)
+        except DataError:  # a number two classes are: the picker starts as for a new label
+            pass
     v = default_positive(vals)
     if v is not None and v in vals:
         return vals.index(v)

@@ -152,10 +152,7 @@ if n_unlabelled:
         key=f"data_drop_{fp}_{label}",
         help="plx learns from labelled rows only; without this the table cannot be used.")
 values = label_values(raw, label)
-if base.positive in values and label == base.label:
-    pos_default = values.index(base.positive)
-else:
-    pos_default = positive_choice(values)
+pos_default = positive_choice(values, base.positive if label == base.label else None)
 if len(values) > 30:
     error(f"The label {label!r} has {len(values)} different values; choose a column with a few "
           "classes (a yes/no outcome).")
