@@ -484,23 +484,32 @@ class Model:
 
     def rows(self, table: Any, say: Callable[[str], None] = _note,
              decimal: str | None = None, columns: Sequence[str] | None = None,
-             cells: dict[str, list[pd.Series]] | None = None) -> pd.DataFrame:
+             cells: dict[str, list[pd.Series]] | None = None,
+             decided: dict[str, Any] | None = None) -> pd.DataFrame:
         """The table's rows as features, saying which of its columns (`columns`: the file's,
         when `table` holds only some) the model ignores and which numbers it reads as its file
         writes them (`Schema.reading_file`; `decimal` as `plx fit --decimal`) and what it read
         of a column's cells beyond its format ("<5", Excel serials, numbers without '%':
         `data.cells_said`) — or, given `cells`, gathers those cells per column to say them once
-        for a file read in blocks (`cells_said`)."""
+        for a file read in blocks (`cells_said`). `decided` (a dict kept over a file's blocks):
+        the first block decides how the file's numbers read, and the later blocks are read so
+        (`read_as_decided`): one reading for the whole file, said once."""
         from .data import cells_said, reading_delimiter, said_cells
 
-        frame = with_unused(table.frame, self.columns_said(
-            table.frame.columns if columns is None else columns, table.where, say))
+        first = not decided
+        delimiter = reading_delimiter(getattr(table, "delimiter", None), decimal)
+        unused = self.columns_said(table.frame.columns if columns is None else columns,
+                                   table.where, say) if first else decided["unused"]
+        frame = with_unused(table.frame, unused)
         with _input(table.where):
-            schema, read = self.schema.reading_file(
-                frame, reading_delimiter(getattr(table, "delimiter", None), decimal))
+            if decided is None:
+                schema, read = self.schema.reading_file(frame, delimiter)
+            else:  # each column decided by the first block that holds a cell of it
+                schema, read = self._decide(decided, frame, delimiter, unused)
             for n in read:
                 say(f"{table.where}: {n}")
-            X, _ = schema.apply(frame, label=False)
+            X, _ = (schema.apply(frame, label=False) if first else
+                    self.read_as_decided(decided, frame, delimiter))
         for f, b in schema.bins.items():  # "<5", 44932, 0.35 beside 82%: said
             if f not in frame.columns:
                 continue
@@ -510,17 +519,66 @@ class Model:
                 say(f"{table.where}: column {f!r}: {how}")
         return X
 
+    def _decide(self, decided: dict[str, Any], frame: pd.DataFrame, delimiter: str | None,
+                unused: list[str]) -> tuple[Any, list[str]]:
+        """(the file's reading so far, what this block decided of it, to say): each numeric
+        column not yet decided whose cells this block holds is read as `Schema.reading_file`
+        reads them here, once for the whole file (`decided`: the schema, the columns still
+        open and the line each column was decided on)."""
+        if not decided:
+            decided.update(schema=self.schema, open=set(self.schema.bins), unused=unused,
+                           line={})
+        now = [f for f in decided["open"] if f in frame.columns and frame[f].notna().any()]
+        if not now:
+            return decided["schema"], []
+        read, said = self.schema.reading_file(frame[now], delimiter)
+        schema = decided["schema"]
+        decided["schema"] = dataclasses.replace(
+            schema, bins={**schema.bins, **{f: read.bins[f] for f in now}})
+        decided["open"] -= set(now)
+        decided["line"].update(dict.fromkeys(now, frame.index[0]))
+        return decided["schema"], said
+
+    def read_as_decided(self, decided: dict[str, Any], frame: pd.DataFrame,
+                        delimiter: str | None) -> tuple[pd.DataFrame, Any]:
+        """A later block of a file read as its earlier blocks decided (`rows(decided=)`): a
+        cell that reading cannot read as a number, where these rows read alone would be read
+        another way ('1.234,5' after 1234.5 above), is refused naming its line, its value
+        and both readings — the file writes the column two ways, and no block may be read
+        otherwise than the others, silently or not."""
+        schema = decided["schema"]
+        try:
+            return schema.apply(frame, label=False)
+        except DataError as e:
+            cols = [f for f in schema.bins if f in frame.columns]
+            own, _ = self.schema.reading_file(frame[cols], delimiter)
+            other = [f for f in cols if own.bins[f].number_format != schema.bins[f].number_format]
+            if not other:
+                raise
+            from .data import format_words
+
+            f = other[0]
+            at = decided["line"].get(f)
+            raise DataError(
+                f"{e} — the file's {'first rows' if at is None else f'rows from line {at}'} "
+                f"read column {f!r} as "
+                f"{format_words(schema.bins[f].number_format)}, these rows as "
+                f"{format_words(own.bins[f].number_format)}: one file writes a column one "
+                "way") from None
+
     def cells_said(self, cells: dict[str, list[pd.Series]], where: str, delimiter: str | None,
-                   decimal: str | None, say: Callable[[str], None]) -> None:
+                   decimal: str | None, say: Callable[[str], None], schema: Any = None) -> None:
         """Say what `rows(cells=…)` gathered of each column's cells over a file's blocks, as
-        `rows` says it of a whole file."""
+        `rows` says it of a whole file; `schema`: how the blocks read the file (`rows(decided=)`),
+        else read again from the cells gathered."""
         from .data import cells_said, reading_delimiter
 
         for f, parts in cells.items():
             s = pd.concat(parts)
-            schema, _ = self.schema.reading_file(
-                pd.DataFrame({f: s}), reading_delimiter(delimiter, decimal))
-            if (how := cells_said(s, schema.bins[f])) is not None:
+            if schema is None:
+                read, _ = self.schema.reading_file(
+                    pd.DataFrame({f: s}), reading_delimiter(delimiter, decimal))
+            if (how := cells_said(s, (schema or read).bins[f])) is not None:
                 say(f"{where}: column {f!r}: {how}")
 
     def with_ids(self, out: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
@@ -897,6 +955,7 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
                          missing=MISSING_MARKERS if missing is None else missing,
                          encoding=encoding)
     said: dict[str, None] = {}  # the blocks' notes, each once, in order
+    reading: dict[str, Any] = {}  # how the file's numbers read: decided once (`Model.rows`)
     cells: dict[str, list[pd.Series]] = {}
     read_as: list[Any] = []
     unseen: dict[str, int] = {}
@@ -909,7 +968,7 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
             for table in blocks:
                 X = model.rows(table, lambda m: said.setdefault(m, None), decimal,
-                               columns=blocks.columns, cells=cells)
+                               columns=blocks.columns, cells=cells, decided=reading)
                 pred, got = model.answers(X)
                 read_as.append(got)
                 pred["row"] += n
@@ -938,7 +997,8 @@ def predict_file(model: Model, path: str | Path, out: Path, missing: Sequence[st
             say(f"{summary.where}: cells read as missing — {summary.missing_summary()}")
         for m in said:
             say(m)
-        model.cells_said(cells, blocks.where, blocks.delimiter, decimal, say)
+        model.cells_said(cells, blocks.where, blocks.delimiter, decimal, say,
+                         reading.get("schema"))
         if (merged := merge_read_as(read_as)):
             say(read_as_note(merged))
         if unseen:

@@ -116,8 +116,9 @@ def row_name(index: pd.Index, i: int, data_row: bool = True) -> str:
     `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
     row being the `row` of the CLI's outputs; "line 4" alone without `data_row` —, any other
     table by its index label."""
-    if index.name == "line":
-        return f"line {index[i]!r}" + (f" (data row {i + 1})" if data_row else "")
+    if index.name == "line" or (isinstance(index.name, tuple) and index.name[0] == "line"):
+        first = 0 if index.name == "line" else index.name[1]  # a block's: rows before it
+        return f"line {index[i]!r}" + (f" (data row {first + i + 1})" if data_row else "")
     return f"row {index[i]!r}"
 
 
@@ -311,9 +312,12 @@ def _blocks(fh, out: Blocks, keep, rows, missing, max_cols, encoding, path):
         batch: list[list[str]] = []
         lines: list[int] = []
         first = True
+        before = [0]  # data rows of the blocks before: a block's rows are named as the file's
 
         def block() -> Table:
             frame, at, counts = _cells(batch, lines, records, missing, first)
+            name: Any = ("line", before[0]) if before[0] else "line"  # (`row_name`)
+            before[0] += len(frame)
             out.columns = records.columns
             for c, by in counts.items():
                 total = out.missing.setdefault(c, {})
@@ -322,7 +326,7 @@ def _blocks(fh, out: Blocks, keep, rows, missing, max_cols, encoding, path):
             if keep is not None:
                 wanted = set(keep(records.columns) if callable(keep) else keep)
                 frame = frame[[c for c in frame.columns if c in wanted]]
-            return Table(frame.set_axis(pd.Index(at.tolist(), dtype=object, name="line")),
+            return Table(frame.set_axis(pd.Index(at.tolist(), dtype=object, name=name)),
                          out.where, counts, at, (), out.delimiter)
 
         try:
@@ -2323,7 +2327,7 @@ def _comma_decimals(number_format: str) -> bool:
     return number_format.split("+")[0] in ("decimal-comma", "dot-thousands")
 
 
-def _format_words(number_format: str) -> str:
+def format_words(number_format: str) -> str:
     """A `NUMBER_FORMATS` entry in words, "plain" too."""
     return ("plain numbers (1234.5)" if number_format == "plain"
             else number_format_words(number_format))
@@ -2650,8 +2654,8 @@ class Schema:
             changed.setdefault((b.number_format, fmt), []).append(f)
         notes = [f"{'column' if len(cols) == 1 else 'columns'} {', '.join(map(repr, cols[:5]))}"
                  f"{f' and {len(cols) - 5} more' if len(cols) > 5 else ''}: read as "
-                 f"{_format_words(new)}, as this file writes them (the training file's as "
-                 f"{_format_words(was)})"
+                 f"{format_words(new)}, as this file writes them (the training file's as "
+                 f"{format_words(was)})"
                  + (f"; compared with the model's cut points as they stand: the training file "
                     f"named no unit, so if it held another than {_unit_of(new)}, convert the "
                     f"column{'s' if len(cols) > 1 else ''} first"

@@ -1013,18 +1013,25 @@ def explain_dask(clf: Any, data: Any, k: int = 2, client: Any = None) -> Any:
 
 
 def _model_part(part: pd.DataFrame, model: Any, markers: tuple[str, ...],
-                delimiter: str | None = ",", unused: tuple[str, ...] = ()
+                delimiter: str | None = ",", unused: tuple[str, ...] = (),
+                decided: dict[str, Any] | None = None
                 ) -> tuple[pd.DataFrame, tuple[Any, ...], list[str]]:
     """A partition's answers, the values it read as the model's value written otherwise, and
     the numbers it read as its file writes them (`Schema.reading_file`); `unused`: features
-    the file lacks that no clause names, read as unknown (`cli.with_unused`)."""
+    the file lacks that no clause names, read as unknown (`cli.with_unused`); `decided`: how
+    the file's numbers read, decided once on the client from its first rows
+    (`cli.Model.rows(decided=)`), so no partition reads them otherwise than another."""
     from .cli import with_unused
 
     if markers:
         part = part.mask(part.isin(list(markers)))
     part = with_unused(part, list(unused))
-    schema, read = model.schema.reading_file(part, delimiter)
-    X, _ = schema.apply(part, label=False)
+    if decided:
+        X, _ = model.read_as_decided(decided, part, delimiter)
+        read: list[str] = []
+    else:
+        schema, read = model.schema.reading_file(part, delimiter)
+        X, _ = schema.apply(part, label=False)
     out, read_as = model.answers(X)
     out = model.with_ids(out, part)
     out.index = part.index
@@ -1040,7 +1047,8 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
     partitions' rows summed), as the in-memory `Model.predict` says it."""
     import dask
 
-    from .data import MISSING_MARKERS, reading_delimiter
+    from .cli import with_unused
+    from .data import BLOCK_ROWS, MISSING_MARKERS, reading_delimiter
     from .query import merge_read_as, read_as_note
 
     # a CSV is read with the markers as missing (as_dask_frame); Parquet cells are masked here,
@@ -1054,7 +1062,15 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
                                           say or (lambda _: None)))
         fut = client.scatter(model, broadcast=True)
         delimiter = reading_delimiter("," if _is_csv(str(path)) else None, decimal)
-        done = client.compute([dask.delayed(_model_part)(p, fut, markers, delimiter, unused)
+        head = ddf.head(BLOCK_ROWS, npartitions=1, compute=True)  # decides, as a block does
+        if markers:
+            head = head.mask(head.isin(list(markers)))
+        decided: dict[str, Any] = {}
+        _, said = model._decide(decided, with_unused(head, list(unused)), delimiter,
+                                list(unused))
+        decided["line"] = {}  # (said as the file's first rows)
+        done = client.compute([dask.delayed(_model_part)(p, fut, markers, delimiter, unused,
+                                                         decided)
                                for p in ddf.to_delayed()], sync=True)
     finally:
         cluster = client.cluster if scheduler is None else None
@@ -1066,7 +1082,7 @@ def predict_model_dask(model: Any, path: str, scheduler: str | None = None,
         res["note"] = res["note"].fillna("")
     read_as = merge_read_as([d[1] for d in done])
     if say is not None:
-        for n in dict.fromkeys(n for d in done for n in d[2]):  # each once, not per partition
+        for n in dict.fromkeys([*said, *(n for d in done for n in d[2])]):  # each once
             say(f"file {str(path)!r}: {n}")
         if read_as:
             say(read_as_note(read_as))

@@ -2431,3 +2431,53 @@ def test_positive_given_as_the_same_number_as_the_file_writes_it(tmp_path, capsy
     assert err.count("the same number") == 1
     assert "note: positive='2' is the class '2.0' of the label 'y'" in err
     assert json.loads((tmp_path / "m.json").read_text())["schema"]["positive"] == "2.0"
+
+
+def _comma_files(tmp_path, later: list[str]):
+    """A model fitted on plain numbers (1234.5) and a ';' file of 3 blocks of 5 rows to
+    predict: decimal commas first (1.234,5, 10,5), then the `later` cells (blocks 2 and 3)."""
+    rng = np.random.default_rng(0)
+    x = np.round(rng.uniform(0, 3000, 200), 1)
+    pd.DataFrame({"x": x, "c": rng.choice(list("ab"), 200),
+                  "y": np.where(x > 1500, "yes", "no")}).to_csv(tmp_path / "fit.csv", index=False)
+    first = ["1.234,5", "2.500,25", "100,5", "2.900,5", "10,5"]
+    (tmp_path / "new.csv").write_text(
+        "x;c\n" + "".join(f"{v};a\n" for v in [*first, *later]), encoding="utf-8")
+    assert main(["fit", str(tmp_path / "fit.csv"), "--label", "y", "--out",
+                 str(tmp_path / "m.json"), "--no-progress"]) == 0
+    return tmp_path / "m.json", tmp_path / "new.csv"
+
+
+def test_predict_in_blocks_reads_every_block_as_the_first_decided_and_says_it_once(
+        tmp_path, capsys, monkeypatch):
+    """A file in 3 blocks whose later blocks alone would read otherwise ('1.234' alone is
+    read as 1.234, not 1234 as beside '1.234,5'): read as the file reads, the note once."""
+    model, new = _comma_files(tmp_path, ["1.234", "2.500", "1.750", "1.600", "2.100",
+                                         "0,5", "1,2", "2.900", "1,1", "2.600,0"])
+    capsys.readouterr()
+    said = {}
+    for rows in (100_000, 5):
+        monkeypatch.setattr("plx_core.data.BLOCK_ROWS", rows)
+        assert main(["predict", str(model), str(new), "--out", str(tmp_path / f"p{rows}.csv")]) == 0
+        said[rows] = capsys.readouterr().err
+    assert (tmp_path / "p5.csv").read_bytes() == (tmp_path / "p100000.csv").read_bytes()
+    assert said[5] == said[100_000] and said[5].count("decimal comma") == 1
+    assert pd.read_csv(tmp_path / "p5.csv")["decision"].tolist()[5:10] == ["no", "yes", "yes",
+                                                                           "yes", "yes"]
+
+
+def test_predict_in_blocks_refuses_a_block_that_reads_otherwise_naming_its_row(
+        tmp_path, capsys, monkeypatch):
+    """Block 3 writes 1234.5 where block 1 wrote 1.234,5: each block read alone was answered
+    in its own reading (one file, two scales, silently); now one line names the row, the
+    value and both readings, and no output is left."""
+    model, new = _comma_files(tmp_path, ["1.234,5", "20,5", "100,5", "2.900,5", "10,5",
+                                         "1234.5", "2500.25", "100.5", "2900.5", "10.5"])
+    monkeypatch.setattr("plx_core.data.BLOCK_ROWS", 5)
+    out = tmp_path / "p.csv"
+    capsys.readouterr()
+    assert main(["predict", str(model), str(new), "--out", str(out)]) == 2
+    assert_one_line_error(capsys.readouterr().err, "column 'x', line 12 (data row 11): value "
+                          "'1234.5' is not a number", "the file's rows from line 2 read column "
+                          "'x' as numbers with a decimal comma", "these rows as plain numbers")
+    assert not out.exists()
