@@ -21,7 +21,7 @@ from .explain import (
     shapley,
 )
 from .kb import KB, POS, Literal, WeightedClause, check_kb_matches, parse_clause
-from .query import Bounds, query, query_many
+from .query import Bounds, UninformedRows, query, query_many
 from .rulecheck import UnusedRule, unused_rules
 from .rules import (
     add_rules,
@@ -37,6 +37,7 @@ from .rules import (
 from .tree import Tree, TreeNode, tree_kb
 
 __all__ = [
+    "UninformedRows",
     "KB",
     "POS",
     "Bounds",

@@ -145,6 +145,7 @@ from .query import (
     TIE_EPS,
     UNSEEN,
     BoundsArray,
+    UninformedRows,
     encode_query_rows,
     encode_rows,
     failed_notes,
@@ -2125,7 +2126,36 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             warn_unseen(unseen, n_unseen)
         if say_failed:
             warn_failed(self._failed_notes(res), self._failed_decided())
+            self._warn_uninformed(res)
         return res
+
+    def uninformed(self, res: list[BoundsArray]) -> np.ndarray:
+        """Per row whether nothing the model knows bears on it: the bounds [0, 1] (several
+        classes: every class's, where a vote decides by its priors — else all tie at 0.5 and
+        the class order decides, a tie), as `plx predict` finds them."""
+        bare = [(r.lower <= 0) & (r.upper >= 1) for r in res]
+        if len(res) == 1:
+            return bare[0]
+        if not any(self._compared_by_vote(i) for i in range(len(res))):
+            return np.zeros(len(res[0].lower), dtype=bool)
+        return np.logical_and.reduce(bare)
+
+    def _warn_uninformed(self, res: list[BoundsArray]) -> None:
+        """`query.UninformedRows` for the rows answered [0, 1] (`uninformed`), counted and
+        worded as `plx predict` says them, the first row by its position."""
+        hit = np.flatnonzero(self.uninformed(res))
+        if not len(hit):
+            return
+        i = int(hit[0])
+        first = self._decide(res)[i]
+        first = first.item() if isinstance(first, np.generic) else first
+        binary = len(res) == 1
+        tie = (abs(float(res[0].mean[i]) - self._threshold()) <= TIE_EPS if binary else
+               len({float(r.compared_by[i]) for r in res}) == 1)
+        decided = f"{first!r}" + ((" (a tie at the threshold)" if binary else
+                                   " (a tie: class order)") if tie else "")
+        say_note(UninformedRows(len(hit), i, self._threshold() if binary else None, decided),
+                 stacklevel=4)
 
     def _failed_notes(self, res: list[BoundsArray]) -> np.ndarray:
         """Per row why a KB's LP failed on it ("" if answered), each class named when there

@@ -931,6 +931,18 @@ def uninformed_note(n: int, first: int | str, threshold: float | None, decided: 
             f"them: {decided} (e.g. {first if isinstance(first, str) else f'row {first}'})")
 
 
+class UninformedRows(UserWarning):
+    """The note that rows got the bounds [0, 1] (`uninformed_note`: nothing the model knows
+    bears on them, so the threshold, or the classes' vote priors, alone decides them), warned
+    by `PLXClassifier.predict`, `predict_proba` and `bounds` as `plx predict` says it, with the
+    count and the first row's position as data (`rows`, `first`). Filter it as any warning:
+    `warnings.simplefilter("ignore", UninformedRows)`."""
+
+    def __init__(self, rows: int, first: int, threshold: float | None, decided: str):
+        super().__init__(uninformed_note(rows, first, threshold, decided))
+        self.rows, self.first = int(rows), int(first)
+
+
 def failed_notes(parts: Sequence[BoundsArray], names: Sequence[Any] | None = None) -> np.ndarray:
     """Per row, why some KB's LP failed on it ("" for a row every KB answered): the reasons of
     the KBs `parts` (one per class when `names` gives the classes: "class 'A': why"), joined

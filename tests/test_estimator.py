@@ -1416,3 +1416,28 @@ def test_positive_and_for_class_name_a_class_as_the_same_number():
     assert clf.positive_ == "2.0" and set(clf.predict(X)) == {1.0, 2.0}
     three = PLXClassifier(variant="paper").fit(X, np.where(X["a"] == "y", 3.0, y))
     assert three.explain(X.iloc[[0]], k=1, for_class="3").explained_class == "3.0"
+
+
+def test_predict_warns_the_rows_nothing_answers_with_their_count_as_data():
+    """Rows whose bounds are [0, 1] (every value unseen or missing): `plx predict` says them;
+    predict, predict_proba and bounds warn `UninformedRows` (count and first row as data,
+    filterable by class), and a row the model knows is not among them."""
+    from plx_core import UninformedRows
+
+    X = pd.DataFrame({"a": list("xyzx" * 10), "b": list("ppqq" * 10)})
+    clf = PLXClassifier(variant="paper").fit(X, np.where(X["a"] == "x", "yes", "no"))
+    new = pd.DataFrame({"a": ["x", "w", None], "b": ["p", "r", None]})
+    for call in (clf.predict, clf.predict_proba, clf.bounds):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            call(new)
+        said = [m.message for m in w if isinstance(m.message, UninformedRows)]
+        assert len(said) == 1 and (said[0].rows, said[0].first) == (2, 1)
+        assert str(said[0]).startswith("2 rows get the bounds [0, 1]: nothing the model knows "
+                                       "bears on them")
+        assert "the threshold 0.5 alone decides them: 'no' (a tie at the threshold)" in str(said[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UninformedRows)
+        assert list(clf.predict(new.iloc[:1])) == ["yes"]  # a row it knows: nothing said
+        warnings.simplefilter("ignore", UninformedRows)
+        assert list(clf.predict(new)) == ["yes", "no", "no"]
