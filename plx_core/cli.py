@@ -524,12 +524,17 @@ class Model:
         """(the file's reading so far, what this block decided of it, to say): each numeric
         column not yet decided whose cells this block holds is read as `Schema.reading_file`
         reads them here, once for the whole file (`decided`: the schema, the columns still
-        open and the line each column was decided on)."""
+        open and the line each column was decided on) — but a plain column whose cells here
+        are all whole numbers, which every later reading reads alike, stays open (1234 then
+        1.234 in a ';' file: thousands, as the whole file reads them)."""
+        from .data import whole_text
+
         if not decided:
             decided.update(schema=self.schema, open=set(self.schema.bins), unused=unused,
                            line={})
-        now = [f for f in decided["open"] if f in frame.columns and frame[f].notna().any()]
-        if not now:
+        now = [f for f in decided["open"] if f in frame.columns and frame[f].notna().any()
+               and not (self.schema.bins[f].number_format == "plain" and whole_text(frame[f]))]
+        if not now:  # (whole numbers read alike in every format: 1234 decides nothing)
             return decided["schema"], []
         read, said = self.schema.reading_file(frame[now], delimiter)
         schema = decided["schema"]

@@ -1797,6 +1797,16 @@ def cells_said(values: pd.Series, binning: Binning) -> str | None:
     return "; ".join(said) or None
 
 
+def whole_text(s: pd.Series) -> bool:
+    """True when every present cell of `s` is a whole number written with digits alone (a
+    sign and spaces aside): text that reads the same with either decimal mark, with or
+    without thousands separators (`cli.Model.rows` decides a file's reading on other cells)."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return False
+    text = s.dropna()
+    return bool(text.astype(str).str.fullmatch(r"\s*[+-]?\d+\s*").all()) if len(text) else False
+
+
 def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
     '%'), in order: `cells_said` of these cells, gathered over a file's blocks, says what it

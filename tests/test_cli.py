@@ -2481,3 +2481,20 @@ def test_predict_in_blocks_refuses_a_block_that_reads_otherwise_naming_its_row(
                           "'1234.5' is not a number", "the file's rows from line 2 read column "
                           "'x' as numbers with a decimal comma", "these rows as plain numbers")
     assert not out.exists()
+
+
+def test_predict_in_blocks_lets_whole_numbers_decide_nothing(tmp_path, capsys, monkeypatch):
+    """A first block of whole numbers (1234) reads alike in every format: the block that
+    writes 1.234 decides (thousands, in a ';' file, as the whole file reads it), not the
+    first block's plain reading, which read 1.234 as 1.234."""
+    model, new = _comma_files(tmp_path, [])
+    (tmp_path / "new.csv").write_text("x;c\n" + "".join(f"{v};a\n" for v in [
+        "1234", "2500", "100", "2900", "10", "1.234", "2.500", "1.750", "1.600", "2.100",
+        "1234", "2500", "100", "2900", "10"]), encoding="utf-8")
+    capsys.readouterr()
+    for rows in (100_000, 5):
+        monkeypatch.setattr("plx_core.data.BLOCK_ROWS", rows)
+        assert main(["predict", str(model), str(new), "--out", str(tmp_path / f"p{rows}.csv")]) == 0
+    assert (tmp_path / "p5.csv").read_bytes() == (tmp_path / "p100000.csv").read_bytes()
+    assert pd.read_csv(tmp_path / "p5.csv")["decision"].tolist()[5:10] == ["no", "yes", "yes",
+                                                                           "yes", "yes"]
