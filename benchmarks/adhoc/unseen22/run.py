@@ -1,73 +1,25 @@
-"""unseen19's runner on unseen22's families: plx default vs CART, EBM, LogReg, GBoost, a forest.
+"""unseen23's runner on unseen22's families: plx default vs CART, EBM, LogReg, GBoost, a forest.
 
 python benchmarks/adhoc/unseen22/run.py FAMILY [SEEDS] [OUT.csv] [METHODS]
 Changes to unseen19's runner, scoring side only: a positive class given as a number (label12's
 2) is compared as text, splits are stratified on positive / the rest, and a family in
-`TEST_ONLY` (leak_missing) shows its test rows as predict would see them.
+`TEST_ONLY` (leak_missing) shows its test rows as predict would see them. The runner is
+unseen23's (`main`, which also records a baseline that cannot read a table instead of stopping).
 """
+import importlib.util
 import sys
-import time
-import warnings
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-from sklearn.metrics import f1_score
-from sklearn.model_selection import StratifiedShuffleSplit
-
-from plx_core.estimator import PLXClassifier
-from plx_core.experiments.compare import make
-
-sys.path.insert(0, str(Path(__file__).parent))
+here = Path(__file__).parent
+sys.path.insert(0, str(here))
 from families import FAMILIES, TEST_ONLY  # noqa: E402
 
-METHODS = ["plx", "CART", "EBM", "LogReg", "GBoost", "Forest"]
-
-
-def _norm(v) -> np.ndarray:
-    return pd.Series(np.asarray(v, dtype=object)).fillna("<missing>").astype(str).str.strip().str.casefold().to_numpy()
-
-
-def main(argv: list[str]) -> None:
-    fam = argv[1]
-    seeds = int(argv[2]) if len(argv) > 2 else 6
-    out = Path(argv[3]) if len(argv) > 3 else Path(f"{fam}.csv")
-    methods = argv[4].split(",") if len(argv) > 4 else METHODS
-    X, y, pos = FAMILIES[fam]()
-    test_view = TEST_ONLY.get(fam, lambda X: X)
-    truth = _norm(y)
-    posn = str(pos).casefold()
-    yb = (truth == posn).astype(int)
-    splits = StratifiedShuffleSplit(seeds, test_size=0.3, random_state=0).split(X, yb)
-    rows = []
-    for run, (tr, te) in enumerate(splits):
-        Xte = test_view(X.iloc[te])
-        for m in methods:
-            err = ""
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                t0 = time.perf_counter()
-                if m == "plx":
-                    try:
-                        model = PLXClassifier(positive=pos, random_state=run).fit(X.iloc[tr], y.iloc[tr])
-                        t1 = time.perf_counter()
-                        pred = (_norm(model.predict(Xte)) == posn).astype(int)
-                        extra = str(getattr(model, "selection_", ""))[:200]
-                    except Exception as e:  # a refusal is a finding: record its words
-                        t1, pred, extra, err = time.perf_counter(), None, "", f"{type(e).__name__}: {e}"
-                else:
-                    model = make(m, run, X.shape[1])
-                    model.fit(X.iloc[tr], yb[tr])
-                    t1 = time.perf_counter()
-                    pred = np.asarray(model.predict(Xte)).astype(int)
-                    extra = ""
-            msgs = sorted({str(w.message)[:400] for w in caught if m == "plx"})
-            f1 = np.nan if pred is None else f1_score(yb[te], pred, zero_division=0)
-            rows.append({"family": fam, "run": run, "method": m, "f1": f1, "fit_s": t1 - t0,
-                         "warnings": " | ".join(msgs), "extra": extra, "error": err[:400]})
-            print(fam, run, m, f"{f1:.3f}", f"{t1 - t0:.2f}s", msgs[:2], err[:200], flush=True)
-    pd.DataFrame(rows).to_csv(out, index=False)
-
+spec = importlib.util.spec_from_file_location("unseen23_run", here.parent / "unseen23" / "run.py")
+runner = importlib.util.module_from_spec(spec)
+sys.modules.pop("families")  # unseen23's runner imports its own families module by that name
+sys.path.insert(0, str(here.parent / "unseen23"))
+spec.loader.exec_module(runner)
+sys.path.pop(0)
 
 if __name__ == "__main__":
-    main(sys.argv)
+    runner.main(sys.argv, FAMILIES, {}, TEST_ONLY)

@@ -3,7 +3,7 @@
 python benchmarks/adhoc/unseen23/run.py FAMILY [SEEDS] [OUT.csv] [METHODS]
 As unseen22's (a positive class compared as text, splits stratified on positive / the rest),
 and a family in `TRAIN_VIEW` (sorted_rows) gives every method its training rows as the user's
-file holds them.
+file holds them. unseen22's runner is this one on its families and test views (`main`).
 """
 import sys
 import time
@@ -28,20 +28,24 @@ def _norm(v) -> np.ndarray:
     return pd.Series(np.asarray(v, dtype=object)).fillna("<missing>").astype(str).str.strip().str.casefold().to_numpy()
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str], families: dict = FAMILIES, train_views: dict = TRAIN_VIEW,
+         test_views: dict | None = None) -> None:
+    """Run FAMILY of `families`: `train_views` / `test_views` show a family's training / test
+    rows as the user's file holds them or as predict would see them."""
     fam = argv[1]
     seeds = int(argv[2]) if len(argv) > 2 else 6
     out = Path(argv[3]) if len(argv) > 3 else Path(f"{fam}.csv")
     methods = argv[4].split(",") if len(argv) > 4 else METHODS
-    X, y, pos = FAMILIES[fam]()
-    train_view = TRAIN_VIEW.get(fam, lambda X, y: (X, y))
+    X, y, pos = families[fam]()
+    train_view = train_views.get(fam, lambda X, y: (X, y))
+    test_view = (test_views or {}).get(fam, lambda X: X)
     truth = _norm(y)
     posn = str(pos).casefold()
     yb = (truth == posn).astype(int)
     splits = StratifiedShuffleSplit(seeds, test_size=0.3, random_state=0).split(X, yb)
     rows = []
     for run, (tr, te) in enumerate(splits):
-        Xte = X.iloc[te]
+        Xte = test_view(X.iloc[te])
         Xtr, ytr = train_view(X.iloc[tr], y.iloc[tr])
         ybtr = (_norm(ytr) == posn).astype(int)
         for m in methods:
