@@ -4074,7 +4074,7 @@ def suggest_label(frame: pd.DataFrame, max_classes: int = 10) -> LabelGuess:
                 f"{'is' if len(others) == 1 else 'are'} named like one too, but "
                 "a label usually sits at the edge of a table" if others else "")
         return LabelGuess(str(c), f"its name says it is the label ({k} "
-                                  f"class{'es' if k != 1 else ''}){also}")
+                                  f"{noun(k, 'class', 'classes')}){also}")
     best = None
     written: dict[str, int] = {}  # columns whose classes are written several ways: how many
     for pos, c in enumerate(frame.columns):

@@ -122,7 +122,7 @@ def stray_said(labels: Any, strays: Mapping[str, Sequence[Any]], where: str = "r
     held = ", ".join(f"{counts[c]} {c!r}" for c in common[:3]) + (" …" if len(common) > 3 else "")
     n = len(strays)
     names = ", ".join(map(repr, list(strays)[:-1])) + (" and " if n > 1 else "") + repr(list(strays)[-1])
-    return (f"the label's class{'es' if n > 1 else ''} {names} {'are' if n > 1 else 'is'} in "
+    return (f"the label's {noun(n, 'class', 'classes')} {names} {verb(n, 'is', 'are')} in "
             f"{STRAY_ROWS} rows or fewer each, against {held}: typed by mistake? "
             f"{', '.join(parts)}; correct those rows or drop them (as written, each is a class "
             "of its own, or a negative beside a positive class)")
