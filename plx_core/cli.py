@@ -755,15 +755,13 @@ def _uninformed(pred: pd.DataFrame, model: Model) -> tuple[np.ndarray, str, floa
     """The rows of answers `pred` the KB says nothing about ([0, 1]; several classes: every
     class's, when votes decide them by their priors — else a tie, said with the ties), the
     first one's decision in words, and the threshold that decides them (None: the priors)."""
-    def bare(side: str) -> np.ndarray:
-        return np.column_stack([pred[f"{side}:{c}"].to_numpy(float) for c in model.classes])
+    from .query import uninformed_rows
 
-    if model.classes is None:
-        hit = (pred["lower"].to_numpy(float) <= 0) & (pred["upper"].to_numpy(float) >= 1)
-    elif "vote" in pred:
-        hit = ((bare("lower") <= 0) & (bare("upper") >= 1)).all(axis=1)
-    else:
-        hit = np.zeros(len(pred), dtype=bool)
+    def side(name: str) -> list[np.ndarray]:
+        return ([pred[name].to_numpy(float)] if model.classes is None else
+                [pred[f"{name}:{c}"].to_numpy(float) for c in model.classes])
+
+    hit = uninformed_rows(side("lower"), side("upper"), "vote" in pred)
     if not hit.any():
         return hit, "", None
     i = int(np.flatnonzero(hit)[0])

@@ -152,6 +152,7 @@ from .query import (
     query_many,
     read_as_note,
     unanswered,
+    uninformed_rows,
     unseen_cells,
     unseen_note,
 )
@@ -2133,12 +2134,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """Per row whether nothing the model knows bears on it: the bounds [0, 1] (several
         classes: every class's, where a vote decides by its priors — else all tie at 0.5 and
         the class order decides, a tie), as `plx predict` finds them."""
-        bare = [(r.lower <= 0) & (r.upper >= 1) for r in res]
-        if len(res) == 1:
-            return bare[0]
-        if not any(self._compared_by_vote(i) for i in range(len(res))):
-            return np.zeros(len(res[0].lower), dtype=bool)
-        return np.logical_and.reduce(bare)
+        return uninformed_rows([r.lower for r in res], [r.upper for r in res],
+                               len(res) > 1 and any(map(self._compared_by_vote, range(len(res)))))
 
     def _warn_uninformed(self, res: list[BoundsArray]) -> None:
         """`query.UninformedRows` for the rows answered [0, 1] (`uninformed`), counted and

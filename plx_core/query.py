@@ -918,6 +918,21 @@ def _query_block(kb: KB, X: Any, sem: str, method: str, n_jobs: int | None) -> B
                        tuple(failed))
 
 
+def uninformed_rows(lower: Sequence[np.ndarray], upper: Sequence[np.ndarray],
+                    voted: bool) -> np.ndarray:
+    """Per row whether nothing the model knows bears on it: the bounds [0, 1] (one array per
+    KB: one for a binary model; several classes: every class's, where votes decide such rows
+    by their priors (`voted`) — else all tie at 0.5 and the class order decides, a tie, said
+    with the ties). One rule for `plx predict` and `PLXClassifier.predict`."""
+    bare = [(np.asarray(lo, float) <= 0) & (np.asarray(hi, float) >= 1)
+            for lo, hi in zip(lower, upper)]
+    if len(bare) == 1:
+        return bare[0]
+    if not voted:
+        return np.zeros(len(bare[0]), dtype=bool)
+    return np.logical_and.reduce(bare)
+
+
 def uninformed_note(n: int, first: int | str, threshold: float | None, decided: str) -> str:
     """The one wording for rows answered [0, 1] (no clause bears on them: every value missing,
     unseen or unused), whose decision the threshold alone makes — never silently; `first`: the
