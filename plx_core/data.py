@@ -3419,16 +3419,25 @@ MIXED_SHARE = 0.05
 """The least share of a column's numbers each scale must hold for `percent_scales` to say it."""
 
 
+def plain_numbers(s: pd.Series) -> np.ndarray | None:
+    """A column's numbers as floats (`held_numbers`: numbers written as text read), or None for
+    a column of text or booleans: what the two-scale notes (`percent_scales`, `unit_scales`)
+    read."""
+    s = held_numbers(s)
+    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    return s.to_numpy(dtype=float)
+
+
 def percent_scales(s: pd.Series) -> str | None:
     """Why a numeric column looks like a percentage written as a fraction on some rows (0.42)
     and in percent on others (42), or None: numbers between 0 and 1 and between 1 and 100
     (each at least `MIXED_SHARE` and 10 rows), none outside 0..100, hardly any between 1 and 2
     (a gap a measure on one scale would fill), and the fractions × 100 inside the others' range
     (unseen22's pct_mixed: two sites' exports). Binned as written, never rescaled silently."""
-    s = held_numbers(s)
-    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+    x = plain_numbers(s)
+    if x is None:
         return None
-    x = s.to_numpy(dtype=float)
     x = x[np.isfinite(x)]
     if len(x) == 0 or x.min() < 0 or x.max() > 100:
         return None
@@ -3466,10 +3475,9 @@ def unit_scales(s: pd.Series) -> str | None:
     at least 5× apart, their medians 10, 100, 1000… apart (to 25%) and their spreads alike
     (unseen23's ratio_units: two sites joined, F1 0.810 against 0.895 written in one unit).
     Binned as written, never rescaled silently."""
-    s = held_numbers(s)
-    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+    x = plain_numbers(s)
+    if x is None:
         return None
-    x = s.to_numpy(dtype=float)
     present = np.isfinite(x)
     v = x[present]
     if len(v) < 20 or v.min() <= 0:
