@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .wording import PRIOR_ALONE, class_names, counted, support_for
+from .wording import PRIOR_ALONE, class_names, counted, support_axis, support_for
 
 POS_COLOUR = "#c0392b"  # evidence for POS / positive decisions
 NEG_COLOUR = "#2c7fb8"  # evidence against POS / negative decisions
@@ -171,7 +171,7 @@ def bounds_interval(bounds: Any, title: str | None = None, label: str = "support
     ]
     return _layout(fig, text, height=190, shapes=[_vline(threshold, color="black", dash="dash", width=1)],
                    annotations=notes, margin=dict(l=10, r=10, t=58 if text else 24, b=10),
-                   xaxis=dict(range=[-0.02, 1.02], title=f"{support_for(pos)} (0: ruled out, 1: certain)",
+                   xaxis=dict(range=[-0.02, 1.02], title=support_axis(pos),
                               gridcolor="#eee", zeroline=False),
                    yaxis=dict(fixedrange=True))
 

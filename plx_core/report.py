@@ -35,6 +35,7 @@ from .wording import (
     explanation_sentence,
     omega_meaning,
     source_text,
+    support_axis,
 )
 
 _CSS = """
@@ -54,9 +55,11 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def bounds_svg(lower: float, upper: float, threshold: float = 0.5, width: int = 480) -> str:
+def bounds_svg(lower: float, upper: float, threshold: float = 0.5, width: int = 480,
+               positive: Any = "the positive class") -> str:
     """The ω(POS) interval on [0, 1] as a small inline SVG: the range as a bar, its middle as a
-    diamond, the threshold as a dashed line, each labelled."""
+    diamond, the threshold as a dashed line, each labelled; the axis names `positive` and what
+    its ends mean (`wording.support_axis`)."""
     lo, hi = float(lower), float(upper)
     mid = (lo + hi) / 2
     pad, h = 20, 92
@@ -92,7 +95,7 @@ def bounds_svg(lower: float, upper: float, threshold: float = 0.5, width: int = 
         f'<text x="{x(mid) + dx:.1f}" y="{my - 10}" font-size="10" text-anchor="{anchor}">'
         f'middle {mid:.3f}</text>'
         f'<text x="{width / 2:.0f}" y="{h - 2}" font-size="10" text-anchor="middle">'
-        f'support for the positive class (0: ruled out, 1: certain)</text></svg>'
+        f'{_e(support_axis(positive))}</text></svg>'
     )
 
 
@@ -191,6 +194,7 @@ def case_report(
     max_changes: int = 2,
     threshold: float = 0.5,
     explained: KB | None = None,
+    learner: str | None = None,
 ) -> str:
     """One self-contained HTML page explaining the decision on `instance`, positive iff the
     mean of its ω(POS) bounds is above `threshold` (the paper's 0.5, or the one the model
@@ -205,6 +209,7 @@ def case_report(
     for, when `positive` is a display name (`Survived = 1`). `explained`: the KB the
     explanation searches when it is not the one that answers (the full Direct KB behind a
     tuned one, as `PLXClassifier.explain` searches); the answer and evidence stay `kb`'s.
+    `learner`: how the model weighed the classes (`wording.LEARNERS`), said with the support.
     """
     q = {str(f): v for f, v in instance.items() if not is_missing(v)}
     pos, neg = class_names(positive)
@@ -226,8 +231,8 @@ def case_report(
         "<h2>Decision</h2>",
         f'<p class="decision">{_e(verdict)}</p>',
         f"<p>{_e(said)}</p>",
-        bounds_svg(b.lower, b.upper, threshold),
-        f'<p class="muted">{_e(omega_meaning(positive, threshold))}</p>',
+        bounds_svg(b.lower, b.upper, threshold, positive=class_names(positive)[0]),
+        f'<p class="muted">{_e(omega_meaning(positive, threshold, learner))}</p>',
     ]
     # the instance
     inst = pd.DataFrame({"feature": [str(f) for f in instance],

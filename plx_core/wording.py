@@ -130,15 +130,59 @@ def support_for(positive: Any = "POS", start: bool = False) -> str:
     return f"{'S' if start else 's'}upport for {class_names(positive)[0]}"
 
 
-def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
-    """One sentence saying what the support is, in plain words (no symbol)."""
+SUPPORT_ENDS = "0: nothing backs it, not 'impossible'; 1: fully backed"
+"""What the support's two ends mean, on every chart's axis and help: 0 is read "ruled out" by a
+clinician, where the model means that nothing it learned backs the class for these values (a
+rare class's support is 0.000 on most rows unlike its cases: below the threshold, not impossible)."""
+
+
+def support_axis(positive: Any = "POS") -> str:
+    """A support axis' title (the bounds chart, the case report's): `support for X (0: …; 1: …)`."""
+    return f"{support_for(positive)} ({SUPPORT_ENDS})"
+
+
+def support_column(positive: Any = "POS", threshold: float = THRESHOLD) -> str:
+    """The heading of a table's column of each row's support (its middle), naming the class and
+    the threshold it is read against: `support for sepsis (sepsis above 0.12)`."""
+    pos = class_names(positive)[0]
+    return f"{support_for(pos)} ({pos} above {threshold:g})"
+
+
+def omega_meaning(positive: Any = "POS", threshold: float = THRESHOLD,
+                  learner: str | None = None) -> str:
+    """One sentence saying what the support is, in plain words (no symbol): a score against
+    the threshold in use, not a chance; 0 is not "impossible". `learner` "weighted"
+    (`LEARNERS`: classes weighed as equally common) says why a rare class's support is not
+    its share of such rows."""
     pos, neg = class_names(positive)
+    weighted = (f" The model weighs the classes as if they were equally common, so the support "
+                f"for a rare class is not the share of such rows that are {pos}."
+                if learner == "weighted" else "")
     return (f"The support for {pos} is how strongly the knowledge base backs \"the class is "
-            f"{pos}\", from 0 (ruled out) to 1 (certain); when the rules leave room it is a range "
-            f"(at least … at most), and plx answers {pos} when the middle of that range is above "
-            f"{threshold:g}, otherwise {neg}. A range wholly on one side of {threshold:g} is a "
-            f"settled answer; one that crosses it (say 0.3 to 0.9) means the values known allow "
-            f"either answer: the decision rests on the middle alone and is weak.")
+            f"{pos}\", from 0 (nothing it learned backs {pos} for these values, which is not "
+            f"the same as impossible) to 1 (fully backed); it is a score plx compares with the "
+            f"decision threshold {threshold:g}, not a percentage chance. When the rules leave "
+            f"room it is a range (at least … at most), and plx answers {pos} when the middle of "
+            f"that range is above {threshold:g}, otherwise {neg}. A range wholly on one side of "
+            f"{threshold:g} is a settled answer; one that crosses it (say 0.3 to 0.9) means the "
+            f"values known allow either answer: the decision rests on the middle alone and is "
+            f"weak.{weighted}")
+
+
+def end_support_said(lower: float, upper: float, positive: Any = "POS",
+                     threshold: float = THRESHOLD) -> str:
+    """What a support shown as 0.000 (or 1.000) says and does not say, beside the answer: a
+    clinician reads 0 as "impossible" where the model means nothing it learned backs the
+    class for these values; "" for any other support."""
+    pos, neg = class_names(positive)
+    if float(upper) < min(5e-4, threshold):
+        return (f"A support of 0.000 does not say {pos} is impossible: nothing the model learned "
+                f"backs {pos} for these values, so it is below the threshold {threshold:g} and "
+                f"the answer is {neg}.")
+    if float(lower) > max(1 - 5e-4, threshold):
+        return (f"A support of 1.000 does not say {pos} is certain: everything the model learned "
+                f"for these values backs {pos}.")
+    return ""
 
 
 def open_range_said(lower: float, upper: float, threshold: float = THRESHOLD,
@@ -238,6 +282,8 @@ def answer_sentence(bounds: Any, positive: Any = "POS", *, kb: Any = None,
         text = f"{who} {span}; {where}."
         if open_range := open_range_said(lo, hi, threshold, unknown):
             text += " " + open_range
+        if ends := end_support_said(lo, hi, positive, threshold):
+            text += " " + ends
     extra = []
     if unknown:
         extra.append(f"{_cap(plural(len(unknown), 'value'))} not known ({_join(list(unknown))}) "
@@ -1352,5 +1398,6 @@ __all__ = [
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "open_range_said", "baselines_offer_said", "evidence_reading_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
-    "semantics_name", "shapley_sentence", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
+    "semantics_name", "shapley_sentence", "SUPPORT_ENDS", "support_axis", "support_column",
+    "end_support_said", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

@@ -368,7 +368,8 @@ def test_bounds_chart_names_the_class():
 
     fig = bounds_interval(B(), positive="<b>malignant</b>")
     assert fig.layout.title.text.endswith("→ not &lt;b&gt;malignant&lt;/b&gt;")
-    assert fig.layout.xaxis.title.text == "support for &lt;b&gt;malignant&lt;/b&gt; (0: ruled out, 1: certain)"
+    assert fig.layout.xaxis.title.text == ("support for &lt;b&gt;malignant&lt;/b&gt; (0: nothing backs it, not 'impossible'; "
+                                         "1: fully backed)")
     assert bounds_interval(B()).layout.title.text.endswith("→ NOT POS")
 
 

@@ -171,7 +171,25 @@ def test_advanced_lines_plain_names(kb):
     assert any("exact weighted median" in x for x in lines)
     assert any(x.startswith("Inconsistency") for x in lines)
     assert W.method_name("lp").startswith("linear program")
-    assert "0 (ruled out) to 1 (certain)" in W.omega_meaning("malignant")
+    said = W.omega_meaning("malignant", 0.12)
+    assert "from 0 (nothing it learned backs malignant for these values, which is not the same as " \
+        "impossible) to 1 (fully backed)" in said and "ruled out" not in said
+    assert "compares with the decision threshold 0.12, not a percentage chance" in said
+    assert "equally common" not in said and "equally common" in W.omega_meaning("malignant", 0.12, "weighted")
+
+
+def test_a_support_shown_as_zero_is_said_not_impossible():
+    """A rare class's 0.000 (or a 1.000) is said beside the answer for what it is: nothing the
+    model learned backs the class, below the threshold in use — not "impossible"."""
+    from types import SimpleNamespace
+
+    zero = W.answer_sentence(SimpleNamespace(lower=0.0, upper=0.0002), "sepsis", threshold=0.12)
+    assert "A support of 0.000 does not say sepsis is impossible" in zero
+    assert "below the threshold 0.12 and the answer is not sepsis" in zero
+    one = W.answer_sentence(SimpleNamespace(lower=0.9999, upper=1.0), "sepsis", threshold=0.12)
+    assert "A support of 1.000 does not say sepsis is certain" in one
+    assert "does not say" not in W.answer_sentence(SimpleNamespace(lower=0.01, upper=0.02), "sepsis")
+    assert W.support_column("sepsis", 0.12) == "support for sepsis (sepsis above 0.12)"
 
 
 def test_user_text_is_kept_plain():

@@ -85,11 +85,11 @@ def ws_case_report(ws: Workspace, inst: Instance, k: int = 2,
                 "class balance": s.balance, "seed": s.seed}
     truth = ws.recorded_label(inst)  # the row's own class (several classes: not 'not …')
     key = ("report", ws.data_key, ws.kb_key, ws.rules_key(), inst.values, truth, int(k),
-           ws.answer_semantics, ws.threshold, repr(rules))
+           ws.answer_semantics, ws.threshold, repr(rules), ws.learner)
     return ws.results.get(key, lambda: case_report(
         kb, inst.as_dict(), positive=ws.class_name, positive_value=ws.positive, truth=truth, k=k,
         semantics=ws.answer_semantics, rules=rules, data=data, settings=settings,
-        threshold=ws.threshold, explained=_searched(ws),
+        threshold=ws.threshold, explained=_searched(ws), learner=ws.learner,
         title=f"plx case report: {inst.title()}"))
 
 

@@ -94,7 +94,8 @@ def model_panel(model: ModelChoice) -> None:
         st.markdown(md(said))
     pos = wording.class_names(ws.class_name)[0]
     st.markdown(md(f"It calls a row {pos} when the middle of its support for {pos} is above "
-                   f"{ws.threshold:g} (support runs from 0, ruled out, to 1, certain)"
+                   f"{ws.threshold:g} (support runs from 0, nothing backs it, to 1, fully backed: a score "
+                   "compared with this threshold, not a percentage chance)"
                    + (f": the threshold you set on the Evaluate page; the model's own is "
                       f"{model.threshold:g}." if ws.threshold != model.threshold else ".")))
     with st.expander("Details: the choice as plx fit reports it, and every candidate's score"):

@@ -112,7 +112,7 @@ with guard("Listing the rows"):
         "label": ws.recorded_labels(part),  # a row's own class, 'copd', not 'not pneumonia'
         "plx decision": "?" if dec is None else
         dec["decision"].reindex(X.index).map(said).to_numpy(),
-        "support (middle)": None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
+        wording.support_column(ws.class_name, ws.threshold): None if dec is None else dec["mean"].reindex(X.index).round(3).to_numpy()})
     classes = ["(any)"] + sorted(table[col["label"]].unique())
     lab = p2.selectbox("Label", classes, key="q_f_label")
     decf = p3.selectbox("plx decision", ["(any)", *said.values()], key="q_f_dec")
@@ -212,7 +212,8 @@ with guard("Answering the query"):
         a[1].metric("True label", "unknown" if truth is None else truth)
         sup = st.columns(2)
         sup[0].metric(SUPPORT_LOW, f"{b.lower:.3f}",
-                    help=md(f"The least support the rules leave for {pos_name} (lower bound): 0 rules it out, 1 makes it certain"))
+                    help=md(f"The least support the rules leave for {pos_name} (lower bound; "
+                            f"{wording.SUPPORT_ENDS})"))
         sup[1].metric(SUPPORT_HIGH, f"{b.upper:.3f}",
                     help=md(f"The most support the rules leave for {pos_name} (upper bound)"))
         st.markdown(md(wording.answer_sentence(b, ws.class_name, kb=ws.current_kb(),
@@ -221,7 +222,7 @@ with guard("Answering the query"):
         if st.session_state.pop("q_first", False):
             st.info("This first row is one plx decides correctly and confidently. Pick any "
                     "other row above, or change values under \"Edit values\".")
-        st.caption(md(wording.omega_meaning(ws.class_name, ws.threshold)))
+        st.caption(md(wording.omega_meaning(ws.class_name, ws.threshold, ws.learner)))
         with st.expander("Advanced: how the answer was computed"):
             m = st.columns(3)
             m[0].metric("Method", {"median": "median", "lp": "LP"}[b.method],
