@@ -140,7 +140,7 @@ from .errors import DataError, KBTooLargeError
 from .notes import collected as collected_notes
 from .notes import say as say_note
 from .plurals import counted as counted_said
-from .progress import Progress, silent, within
+from .progress import Progress, forward, silent, within
 from .query import (
     TIE_EPS,
     UNSEEN,
@@ -512,6 +512,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         A table whose fit would need more than `memory_budget` is refused before the work
         (`scale.check_fit_size`); above `scale.SEARCH_ROWS` rows "auto" chooses on a
         stratified sample (`search_rows_`, said in `chosen_reason_`)."""
+        progress = forward(progress)  # a later stage never takes the bar back
         say = progress or silent
         if self.kb not in KB_KINDS:
             raise DataError(f"kb must be one of {tuple(KB_KINDS)}, got {self.kb!r}")
@@ -676,16 +677,21 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 self._adopt_sampled(sampled, frame, labels, raw)
             elif len(classes) == 2:
                 grid = self._grid_races(len(frame))
-                self._select(frame, labels, raw, within(progress, 0.3, 0.65 if grid else 1.0))
+                few_whole = bool(self._whole_columns(raw, declared))  # the bar's plan only
+                self._select(frame, labels, raw,
+                             within(progress, 0.3, 0.65 if grid or few_whole else 1.0))
                 screened = grid == "screen"
                 if screened:
+                    say(0.65, "checking whether equal-frequency bins could do better")
                     grid = self._grid_screened(frame, labels, raw)
                 if grid:
-                    self._race_grid(raw, y_arr, groups, within(progress, 0.65, 1.0, "grid: "),
-                                    screened)
+                    self._race_grid(raw, y_arr, groups, within(
+                        progress, 0.65, 0.85 if few_whole else 1.0, "grid: "), screened)
+                if few_whole:
+                    say(0.85 if grid else 0.65, "checking the columns of a few whole numbers")
                 if screens := self._whole_screens(raw, labels, declared):
-                    self._race_whole(raw, y_arr, groups, screens,
-                                     within(progress, 0.65, 1.0, "whole numbers: "))
+                    self._race_whole(raw, y_arr, groups, screens, within(
+                        progress, 0.85 if grid else 0.65, 1.0, "whole numbers: "))
             else:
                 from .selection import GRID_CLASSES
 
@@ -695,10 +701,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                      within(progress, 0.3, 0.65 if races else 1.0))
                 reading = "grid" if grid else None
                 if races and not grid:  # more classes: only past a screen
+                    say(0.65, "comparing two more readings of the numbers on every class")
                     reading = self._class_reading(frame, labels, raw)
                 if reading is not None:
-                    self._race_grid_classes(raw, y_arr, groups,
-                                            within(progress, 0.65, 1.0, "grid: "), reading)
+                    self._race_grid_classes(raw, y_arr, groups, within(
+                        progress, 0.65 if grid else 0.7, 1.0, "grid: "), reading)
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
@@ -1263,18 +1270,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         another `discretize`, nor in the race's own search."""
         from . import selection as S
 
-        if (self.selection_ is None or self.discretize != "mdlp" or getattr(self, "_no_grid", False)
-                or getattr(self, "_whole", None) is not None):
+        if self.selection_ is None:
             return {}
-        binned = self.discretizer_.binnings_
-        cols = [c for c in raw.columns if c not in self.excluded_ and c not in binned
-                and c not in declared
-                and whole_levels(raw[c], self.discretizer_.max_categories) is not None]
+        cols = self._whole_columns(raw, declared)
         if not cols:
             return {}
         y = (labels == self.positive_).astype(int)
         fold = S.fold_ids(y, S.SELECT_FOLDS, self.random_state, self._groups)
         return {c: S.whole_screen(whole_numbers(raw[c]), y, fold) for c in cols}
+
+    def _whole_columns(self, raw: pd.DataFrame, declared: set[str]) -> list[str]:
+        """The kept columns `_whole_screens` screens (3 to `max_categories` whole numbers, not
+        binned, not declared categories); none with another `discretize` or in a race's own fit."""
+        if (self.discretize != "mdlp" or getattr(self, "_no_grid", False)
+                or getattr(self, "_whole", None) is not None):
+            return []
+        binned = self.discretizer_.binnings_
+        return [c for c in raw.columns if c not in self.excluded_ and c not in binned
+                and c not in declared
+                and whole_levels(raw[c], self.discretizer_.max_categories) is not None]
 
     def _race_whole(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
                     screens: dict[str, tuple[float, ...]], progress: Progress = silent) -> None:

@@ -24,6 +24,21 @@ def within(progress: Progress | None, start: float, end: float, prefix: str = ""
     return lambda f, t: progress(start + (end - start) * min(max(f, 0.0), 1.0), prefix + t)
 
 
+def forward(progress: Progress | None) -> Progress | None:
+    """`progress` never told a fraction below one it was told (a fit's later stage planned
+    from an earlier point, a race after a race, takes no bar back); None stays None."""
+    if progress is None or getattr(progress, "forward", False):
+        return progress
+    top = [0.0]
+
+    def told(fraction: float, text: str) -> None:
+        top[0] = max(top[0], min(max(float(fraction), 0.0), 1.0))
+        progress(top[0], text)
+
+    told.forward = True  # type: ignore[attr-defined]
+    return told
+
+
 class StderrProgress:
     """Progress as lines on a stream (stderr: stdout stays the command's output), each phase
     once: `plx: [ 35%  0:42] searching candidates 3 of 10 …` — a line per step, not a redrawn
@@ -44,4 +59,4 @@ class StderrProgress:
               flush=True)
 
 
-__all__ = ["Progress", "StderrProgress", "silent", "within"]
+__all__ = ["Progress", "StderrProgress", "forward", "silent", "within"]
