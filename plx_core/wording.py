@@ -136,6 +136,27 @@ clinician, where the model means that nothing it learned backs the class for the
 rare class's support is 0.000 on most rows unlike its cases: below the threshold, not impossible)."""
 
 
+MODEL_FILE_NEEDS_DEFAULT = ("A model file holds plx's default (PLXClassifier(), as plx fit fits it): "
+                            "choose plx's default as the KB to save one.")
+"""Why the dashboard offers no model file for another KB kind (`model.model_file`)."""
+
+
+def model_file_said(markers: Sequence[str], threshold: float | None, n_rules: int) -> str:
+    """What the dashboard's model file holds beside the model, said under its download: how
+    it reads new rows' cells as missing (the Data page's markers, as `plx fit --missing`), the
+    threshold set on Evaluate and the enabled rules — every setting needed at predict."""
+    shown = [repr(m) for m in markers if m]
+    read = ("empty cells and " + _join(shown[:6]) + (f" and {len(shown) - 6} more" if len(shown) > 6
+                                                     else "") if shown else "empty cells only")
+    parts = [f"reads {read} in new rows as missing, as this table was read"]
+    if threshold is not None:
+        parts.append(f"decides at your threshold {threshold:g}")
+    if n_rules:
+        parts.append(f"holds your {plural(n_rules, 'enabled rule')}")
+    return ("The model as plx fit writes it, for plx predict (plx predict plx-model.json "
+            f"new.csv) or load_model in Python: it {_join(parts)}.")
+
+
 def support_axis(positive: Any = "POS") -> str:
     """A support axis' title (the bounds chart, the case report's): `support for X (0: …; 1: …)`."""
     return f"{support_for(positive)} ({SUPPORT_ENDS})"
@@ -1398,6 +1419,6 @@ __all__ = [
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "open_range_said", "baselines_offer_said", "evidence_reading_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
-    "semantics_name", "shapley_sentence", "SUPPORT_ENDS", "support_axis", "support_column",
+    "semantics_name", "shapley_sentence", "SUPPORT_ENDS", "MODEL_FILE_NEEDS_DEFAULT", "model_file_said", "support_axis", "support_column",
     "end_support_said", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

@@ -468,3 +468,62 @@ def test_data_notes_say_a_numeric_column_missing_on_one_class():
     notes = validate(prepare(raw, replace(raw.defaults, label="y", positive="yes")))
     said = [(level, m) for level, m in notes if "gives the label away" in m]
     assert len(said) == 1 and said[0][0] == "warning" and said[0][1].startswith("Column 'lab':")
+
+
+def test_the_model_file_saved_from_the_dashboard_reads_new_rows_as_the_dashboard_did(tmp_path):
+    """A table whose lab writes -999 for "not measured", read with that marker on the Data
+    page: the model file saved from the Knowledge base page reads -999 in new rows as
+    missing in the CLI and in Python (not as a low lactate), decides at the threshold set on
+    Evaluate and holds the enabled rule — every setting the dashboard holds for predict."""
+    from plx_app.service.model import model_file
+    from plx_core.cli import Model, _model_markers, read_rows
+    from plx_core.modelfile import load_model
+    from plx_core.modelrules import model_rules_text
+
+    r = np.random.default_rng(5)
+    n = 300
+    lactate = r.gamma(2, 1.0, n).round(1)
+    sick = np.where(lactate + r.normal(0, 0.8, n) > 3.2, "yes", "no")
+    cells = np.where(r.random(n) < 0.1, "-999", lactate.astype(str))
+    csv = pd.DataFrame({"lactate": cells, "ward": r.choice(["a", "b"], n), "sick": sick})
+    raw = read_upload(csv.to_csv(index=False).encode(), "labs.csv", missing=("", "-999"))
+    ws = new_workspace(raw, replace(raw.defaults, label="sick", positive="yes",
+                                    features=("lactate", "ward")))
+    assert ws.model is not None and ws.dataset.X["lactate"].isna().sum() > 0
+    ws.set_threshold(0.3)
+    ws.add_rules_text("IF ward = b THEN POS [p=0.8, w=2]")
+    path = tmp_path / "plx-model.json"
+    path.write_bytes(model_file(ws))
+    assert load_model(path).schema.missing == ("", "-999")  # the library reads them
+    model = Model.load(path)
+    assert model.threshold == 0.3 and "IF ward=b THEN POS [p=0.8, w=2" in model_rules_text(model.file)
+    new = tmp_path / "new.csv"
+    new.write_text("lactate,ward\n-999,a\n5.0,b\n")
+    read = read_rows(new, _model_markers(None, model)).frame  # plx predict's reading
+    assert pd.isna(read["lactate"].iloc[0]) and read["lactate"].iloc[1] == "5.0"
+    said = wording.model_file_said(("", "-999"), 0.3, 1)
+    assert said.endswith("it reads empty cells and '-999' in new rows as missing, as this table "
+                         "was read, decides at your threshold 0.3 and holds your one enabled rule.")
+    at = _io_tab(ws)
+    assert said in _page_text(at)
+    assert "Model file (JSON, for plx predict)" in [b.label for b in at.get("download_button")]
+
+
+def test_no_model_file_is_offered_for_another_kb_kind():
+    from plx_app.service.model import model_file
+
+    raw = read_upload(rest_table(120).to_csv(index=False).encode(), "rest.csv")
+    ws = new_workspace(raw, replace(raw.defaults, positive="1"), kb=KBSettings("direct"))
+    with pytest.raises(ValueError, match="holds plx's default"):
+        model_file(ws)
+    at = _io_tab(ws)
+    assert wording.MODEL_FILE_NEEDS_DEFAULT in _page_text(at)
+    assert "Model file (JSON, for plx predict)" not in [b.label for b in at.get("download_button")]
+
+
+def _io_tab(ws) -> AppTest:
+    at = _kb_page(ws)
+    at.session_state["kb_tab"] = "Export / import"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at

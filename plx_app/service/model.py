@@ -58,6 +58,8 @@ class ModelChoice:
     finer bins cuts where the Data page does not)."""
     n_rows: int = 0
     """The training rows the candidates were scored on (`Selection.n_rows`)."""
+    estimator: PLXClassifier | None = field(default=None, compare=False, repr=False)
+    """The fitted `PLXClassifier` itself, for the model file (`model_file`)."""
 
     @property
     def name(self) -> str:
@@ -141,7 +143,7 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     choice = ModelChoice(est.chosen_, est.chosen_reason_, float(est._threshold()),
                          est._semantics(), scores, None if sel is None else sel.max_depth,
                          tuple(est.excluded_.items()), said, note, est.paper_kbs_[0], bins,
-                         0 if sel is None else sel.n_rows)
+                         0 if sel is None else sel.n_rows, est)
     return est.kb_, trees, choice
 
 
@@ -219,5 +221,37 @@ def tree_view_frame(tree: Tree, kb: KB | None = None) -> pd.DataFrame:
     return nodes
 
 
-__all__ = ["ModelChoice", "TREE_CHOICES", "answering_tree", "fit_default", "selection_table",
-           "tree_view_frame"]
+def model_file(ws, fmt: str = "json") -> bytes:
+    """plx's default as this session fitted it, as the model file `plx fit` writes
+    (`modelfile.model_of` with the Data page's reading of the columns, `Workspace.dataset`'s
+    schema cut where the model cuts): with every setting the model needs at predict that the
+    dashboard holds — the missing-value markers the table was read with (`Schema.missing`,
+    as `plx fit --missing`: `plx predict` and `load_model` read new rows' cells alike), the
+    threshold set on Evaluate (as `plx fit --threshold`) and the enabled rules (as
+    `plx rules add`). Raises `ValueError` when the KB in use is not plx's default."""
+    from dataclasses import replace
+
+    from plx_core.data import MISSING_MARKERS
+    from plx_core.modelfile import model_bytes, model_of
+    from plx_core.modelrules import add_model_rules
+    from plx_core.rules import rules_text
+
+    est = ws.model.estimator if ws.model is not None else None
+    if est is None or ws.dataset.schema is None:
+        raise ValueError(wording.MODEL_FILE_NEEDS_DEFAULT)
+    markers = tuple(ws.raw.options.get("missing", MISSING_MARKERS))
+    schema, cut = ws.dataset.schema, ws.model.bins  # the model's cut points, read as the page reads
+    schema = replace(schema, bins={**schema.bins, **cut},  # text (as plx fit's schema takes them)
+                     kinds={**schema.kinds, **{f: "numeric" for f in cut if f in schema.kinds}},
+                     categories={**schema.categories, **{f: tuple(b.labels) for f, b in cut.items()}},
+                     missing=None if markers == MISSING_MARKERS else markers)
+    model = model_of(est, schema, n_train=ws.n_train_rows)
+    if ws.kb_settings.threshold is not None and getattr(model, "positive", None) is not None:
+        model.settings["threshold"] = float(ws.threshold)
+    if enabled := [r for r in ws.rules if r.enabled]:
+        add_model_rules(model, rules_text(enabled))
+    return model_bytes(model, fmt)
+
+
+__all__ = ["ModelChoice", "TREE_CHOICES", "answering_tree", "fit_default", "model_file",
+           "selection_table", "tree_view_frame"]

@@ -15,10 +15,11 @@ from plx_app.service import (
     default_max_len,
     kb_csv,
 )
-from plx_app.service.model import ModelChoice, tree_view_frame
+from plx_app.service.model import ModelChoice, model_file, tree_view_frame
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, download, error, figure, guard, md, wrapped_table
 from plx_core import wording
+from plx_core.data import MISSING_MARKERS
 from plx_core.kb import parse_clause
 from plx_core.plots import tree_figure
 
@@ -253,6 +254,15 @@ def io_tab() -> None:
              mime="text/csv", key="kb_dl_csv", where=e3)
     st.caption("In the CSV, text cells starting with = + - @ (or a tab) get a leading ' so a "
                "spreadsheet shows them instead of running them.")
+    st.markdown("**Save the model** for the command line or Python.")
+    if ws.model is None or ws.model.estimator is None:
+        st.caption(md(wording.MODEL_FILE_NEEDS_DEFAULT))
+    else:
+        download("Model file (JSON, for plx predict)", lambda: model_file(ws),
+                 file_name="plx-model.json", mime="application/json", key="kb_dl_model")
+        st.caption(md(wording.model_file_said(
+            ws.raw.options.get("missing", MISSING_MARKERS), ws.kb_settings.threshold,
+            ws.rules_count()[1])))
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
     up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
     how = st.radio("Rules in the file", ["Merge with this project's rules",
