@@ -227,6 +227,13 @@ def rows_holding(clauses: Sequence[WeightedClause], X: pd.DataFrame) -> int | No
     for sure: any part of an OR rule, every condition of it (`a=v` the cell is v, `NOT a=v`
     the cell is known and not v; an empty cell holds neither). Exact for every KB kind, where
     `rows_of_rule` needs a Direct KB's counts; None when a condition names a column `X` lacks."""
+    hit = holding(clauses, X)
+    return None if hit is None else int(hit.sum())
+
+
+def holding(clauses: Sequence[WeightedClause], X: pd.DataFrame) -> np.ndarray | None:
+    """Which rows of `X` hold the rule's conditions for sure (`rows_holding`'s rows, as a
+    mask); None when a condition names a column `X` lacks."""
     hit = np.zeros(len(X), bool)
     for c in clauses:
         part = np.ones(len(X), bool)
@@ -239,7 +246,7 @@ def rows_holding(clauses: Sequence[WeightedClause], X: pd.DataFrame) -> int | No
             same = (col.astype(str) == str(lit.value)).to_numpy() & col.notna().to_numpy()
             part &= same if lit.negated else (col.notna().to_numpy() & ~same)
         hit |= part
-    return int(hit.sum())
+    return hit
 
 
 ROWS_UNKNOWN = ("rows —: the model file keeps no count of rows for this rule (only a Direct "

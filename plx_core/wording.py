@@ -136,6 +136,27 @@ clinician, where the model means that nothing it learned backs the class for the
 rare class's support is 0.000 on most rows unlike its cases: below the threshold, not impossible)."""
 
 
+RULE_DATA_GAP = 0.25
+"""How far a rule's p may lie from the share of its training rows of the class it concludes
+before the Rules page says the data disagree (on at least `RULE_DATA_ROWS` rows)."""
+RULE_DATA_ROWS = 10
+AGAINST_DATA = "the data disagree"
+RULE_NOTE_SEP = " · "
+"""Between a rule's notes in the Rules table (not used by this model; the data disagree)."""
+
+
+def rule_against_data(rule: str, p: float, agree: int, rows: int) -> str:
+    """Said beside an expert rule the training rows contradict: `rule` (its IF … THEN words)
+    says its class with probability `p`, but only `agree` of the `rows` training rows holding
+    its conditions are that class (or far more are); "" when they roughly agree or the rows
+    are too few to say. A rule the data contradict is the expert's to keep: said, not refused."""
+    if rows < RULE_DATA_ROWS or abs(agree / rows - float(p)) <= RULE_DATA_GAP:
+        return ""
+    head = rule.rsplit(" THEN ", 1)[-1]
+    return (f"{AGAINST_DATA}: it says {head} with probability {float(p):.2g}, and "
+            f"{agree:,} of the {rows:,} training rows it holds ({agree / rows:.0%}) are {head}")
+
+
 MODEL_FILE_NEEDS_DEFAULT = ("A model file holds plx's default (PLXClassifier(), as plx fit fits it): "
                             "choose plx's default as the KB to save one.")
 """Why the dashboard offers no model file for another KB kind (`model.model_file`)."""
@@ -1419,6 +1440,6 @@ __all__ = [
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "open_range_said", "baselines_offer_said", "evidence_reading_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
-    "semantics_name", "shapley_sentence", "SUPPORT_ENDS", "MODEL_FILE_NEEDS_DEFAULT", "model_file_said", "support_axis", "support_column",
+    "semantics_name", "shapley_sentence", "rule_against_data", "RULE_DATA_GAP", "AGAINST_DATA", "RULE_NOTE_SEP", "SUPPORT_ENDS", "MODEL_FILE_NEEDS_DEFAULT", "model_file_said", "support_axis", "support_column",
     "end_support_said", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]

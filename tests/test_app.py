@@ -917,7 +917,7 @@ def test_rules_page_names_a_rule_this_model_does_not_use(base_ws):
     frame = at.dataframe[0].value
     note = dict(zip(frame["id"], frame["note"]))
     assert note["r1"].startswith("not used by this model: ") and "'(40, 52]'" in note["r1"]
-    assert repr(ws.domains()[f][0]) in note["r1"] and note["r2"] == ""
+    assert repr(ws.domains()[f][0]) in note["r1"] and "not used" not in note["r2"]
     unit = ws.ensure_kb().rule_unit()  # what w means for this model, said in numbers
     assert frame["vs data"].tolist() == pytest.approx([50.0 / unit, 50.0 / unit])
     said = [str(c.value).replace("\\", "") for c in at.caption]
@@ -926,6 +926,32 @@ def test_rules_page_names_a_rule_this_model_does_not_use(base_ws):
                and f"{unit:,.0f}" in c for c in said), said
     warned = [str(w.value).replace("\\", "") for w in at.warning]
     assert any(w.startswith("Rule r1 is not used by this model") for w in warned), warned
+
+
+def test_rules_page_says_when_the_data_disagree_with_a_rule(base_ws):
+    """An expert rule the training rows contradict (IF the smallest bin THEN malignant, p 0.9,
+    where nearly every such row is benign) is kept and said: its rows' share of the class it
+    concludes beside p, and a warning in numbers; a rule the data bear out is not flagged."""
+    ws = fresh(base_ws)
+    X, y = ws.part("train")
+    f = ws.features[0]
+    low = ws.domains()[f][0]
+    held = (X[f] == low).to_numpy()
+    k, n = int((y[held].astype(str) == ws.positive).sum()), int(held.sum())
+    assert n >= 10 and k / n < 0.5  # the walk's case: the data say otherwise
+    ws.rules.extend([rule_clause([(f, low)], "POS", 0.9, 5.0, "r1"),
+                     rule_clause([(f, low)], "NOT POS", 1 - k / n, 5.0, "r2")])
+    at = run("plx_app/views/5_Rules.py", ws)
+    frame = at.dataframe[0].value
+    share = dict(zip(frame["id"], frame["in the data"]))
+    assert share["r1"] == pytest.approx(k / n) and share["r2"] == pytest.approx(1 - k / n)
+    note = dict(zip(frame["id"], frame["note"]))
+    pos = wording.class_names(ws.class_name)[0]
+    assert note["r1"] == (f"the data disagree: it says {pos} with probability 0.9, and {k:,} of "
+                          f"the {n:,} training rows it holds ({k / n:.0%}) are {pos}")
+    assert note["r2"] == ""
+    warned = [str(w.value).replace("\\", "") for w in at.warning]
+    assert f"Rule r1: {note['r1']}" in warned and not any(w.startswith("Rule r2") for w in warned)
 
 
 # --------------------------------------------------------------------------- Evaluate page

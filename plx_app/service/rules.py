@@ -67,7 +67,8 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
 
 
 def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
-                positive: str | None = None, X: pd.DataFrame | None = None) -> pd.DataFrame:
+                positive: str | None = None, X: pd.DataFrame | None = None,
+                is_pos: pd.Series | None = None) -> pd.DataFrame:
     """One row per rule as the user wrote it: an OR rule (a comparison on a number is the OR
     of its bins, `r1.1` … `r1.8`) is one row under its id, its text folded back
     (`wording.rule_said`: `IF crp >= 50 THEN …`), p, w and on/off of the whole rule. With the
@@ -78,10 +79,13 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
     clause and 1× a tree's leaf), and a plain-text "note" saying "not used by this model: …"
     for a rule on a feature or value the model does not know (`plx_core.rulecheck.unused_rules`:
     typed under another model's bins, say). With `positive` (what POS stands for) a rule reads
-    THEN the class (`THEN not readmitted`)."""
-    from plx_core.modelrules import rows_holding
+    THEN the class (`THEN not readmitted`). With `is_pos` (whether each row of `X` is the
+    positive class) also "in the data": the share of the rows holding the rule whose class is
+    the one the rule concludes, to read beside its p, and a "note" where the two disagree
+    (`wording.rule_against_data`: an expert rule the data contradict, said, not refused)."""
+    from plx_core.modelrules import holding, rows_holding
     from plx_core.rules import rule_groups
-    from plx_core.wording import rule_said
+    from plx_core.wording import RULE_NOTE_SEP, rule_against_data, rule_said
 
     groups = rule_groups(rules)
     frame = pd.DataFrame(  # on/off next to the rule: read at 1024 px without scrolling
@@ -91,10 +95,26 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
     )
     if X is not None:
         frame.insert(3, "rows", pd.array([rows_holding(cs, X) for _, cs in groups], "Int64"))
+    against: dict[str, str] = {}
+    if X is not None and is_pos is not None:
+        pos = is_pos.reindex(X.index).fillna(False).to_numpy(dtype=bool)
+        share = []
+        for g, cs in groups:
+            hit = holding(cs, X)
+            n = 0 if hit is None else int(hit.sum())
+            same = pos if rule_parts(cs[0])[1] == "POS" else ~pos
+            k = int((hit & same).sum()) if n else 0
+            share.append(k / n if n else None)
+            if n and (why := rule_against_data(rule_said(cs, positive), cs[0].p, k, n)):
+                against[g] = why
+        frame.insert(4, "in the data", pd.array(share, "Float64"))
     if kb is not None:
         notes = rule_notes(kb, rules)
         frame["vs data"] = [cs[0].w / kb.rule_unit() for _, cs in groups]  # × a row's evidence
-        frame["note"] = [notes.get(g, "") for g, _ in groups]
+        frame["note"] = [RULE_NOTE_SEP.join(x for x in (notes.get(g, ""), against.get(g, "")) if x)
+                         for g, _ in groups]
+    elif against:
+        frame["note"] = [against.get(g, "") for g, _ in groups]
     return frame
 
 

@@ -633,7 +633,7 @@ class Workspace:
         flips = before.index[before["decision"].to_numpy() != after["decision"].to_numpy()]
         said = dict(zip(("POS", "NOT POS"), wording.class_names(self.class_name)))  # as Query's
         table, _ = front_columns(self.X_test.loc[flips], {  # the Rules page shows it as it is
-            "label": self.y_test.loc[flips].astype(str),
+            "label": self.recorded_labels("test").loc[flips],  # the row's own class, 'moderate'
             "plx before": before.loc[flips, "decision"].map(said),
             "plx after": after.loc[flips, "decision"].map(said),
             "support before": before.loc[flips, "mean"].round(3),

@@ -126,16 +126,21 @@ st.subheader("Rules in the KB")
 if not ws.rules:
     st.info("No rules yet.")
 else:
+    X_tr, y_tr = ws.part("train")  # "rows": training rows it holds; "in the data": of its class
     frame = rules_frame(ws.rules, ws.ensure_kb(), positive=ws.class_name,  # "note": rules this
-                        X=ws.part("train")[0])  # model cannot use; "rows": training rows it holds for
+                        X=X_tr, is_pos=y_tr.astype(str) == str(ws.positive))  # model cannot use
     for rid_, note in zip(frame["id"], frame["note"]):
-        if note:
-            warning(f"Rule {rid_} is {note}")
+        for part in filter(None, note.split(wording.RULE_NOTE_SEP)):  # each said on its own
+            warning(f"Rule {rid_}: {part}" if part.startswith(wording.AGAINST_DATA)
+                    else f"Rule {rid_} is {part}")
     wrapped_table(frame, max_rows=6,
                   column_config={"rule": st.column_config.TextColumn(width="large"),
                                  "rows": st.column_config.NumberColumn(
                                      help="training rows whose values hold the rule's "
                                      "conditions (an empty cell holds none)"),
+                                 "in the data": st.column_config.NumberColumn(
+                                     format="%.3f", help="of those rows, the share whose class "
+                                     "is the one the rule concludes: read it beside p"),
                                  "vs data": st.column_config.NumberColumn(
                                      format="%.3g×", help="w as a multiple of the evidence a "
                                      "training row brings under this model"),
