@@ -136,6 +136,15 @@ clinician, where the model means that nothing it learned backs the class for the
 rare class's support is 0.000 on most rows unlike its cases: below the threshold, not impossible)."""
 
 
+def plx_row_said(kb_name: str, n_rules: int = 0, without: bool = False) -> str:
+    """plx's row among the other models: `plx (plx's default)`, `… with your 2 rules`, or the
+    same model `… without your rules` (the Evaluate page shows both once rules are enabled)."""
+    name = f"plx ({kb_name})"
+    if not n_rules:
+        return name
+    return f"{name} without your rules" if without else f"{name} with your {plural(n_rules, 'rule')}"
+
+
 RULE_DATA_GAP = 0.25
 """How far a rule's p may lie from the share of its training rows of the class it concludes
 before the Rules page says the data disagree (on at least `RULE_DATA_ROWS` rows)."""
@@ -790,7 +799,7 @@ def split_sentence(n_rows: int, n_train_rows: int, n_train: int, n_test: int,
                  f"every smaller class, so the KB learns from {n_train:,} training rows; the test "
                  f"part keeps the true mix.")
     if n_copies:
-        text += (f" {n_copies:,} of the {n_test:,} test rows repeat a training row in every "
+        text += (f" {n_copies:,} of the {n_test:,} test rows {verb(n_copies, 'repeats', 'repeat')} a training row in every "
                  "feature column; the Evaluate page scores the others apart.")
     return text
 
@@ -857,9 +866,11 @@ def copies_said(n_copies: int, n_test: int, same_label: int, f1_rest: float | No
     tail = (f" On the {rest:,} other test rows F1 is {f1_rest:.3f}." if f1_rest is not None
             else f" The {rest:,} other test rows are too few to score alone." if rest
             else "")
-    return (f"{n_copies:,} of the {n_test:,} test rows ({n_copies / n_test:.0%}) repeat a "
+    share = n_copies / n_test  # 1 of 271 is not "0%": a clinician reads that as none
+    return (f"{n_copies:,} of the {n_test:,} test rows "
+            f"({'under 1%' if share < 0.005 else f'{share:.0%}'}) {verb(n_copies, 'repeats', 'repeat')} a "
             f"training row in every feature column ({same_label:,} with its label too): the "
-            "model has seen them, so the test score is optimistic by what they add — it "
+            f"model has seen {'it' if n_copies == 1 else 'them'}, so the test score is optimistic by what they add — it "
             "measures recall of training rows as well as new ones." + tail)
 
 
@@ -1440,6 +1451,6 @@ __all__ = [
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",
     "open_range_said", "baselines_offer_said", "evidence_reading_said", "what_would_change_said", "CLASS_TABLE_HEADERS", "class_number_said",
     "plural", "counted", "noun", "verb", "support_for", "few_found_sentence", "counts_at_threshold", "one_class_part",
-    "semantics_name", "shapley_sentence", "rule_against_data", "RULE_DATA_GAP", "AGAINST_DATA", "RULE_NOTE_SEP", "SUPPORT_ENDS", "MODEL_FILE_NEEDS_DEFAULT", "model_file_said", "support_axis", "support_column",
+    "semantics_name", "shapley_sentence", "rule_against_data", "plx_row_said", "RULE_DATA_GAP", "AGAINST_DATA", "RULE_NOTE_SEP", "SUPPORT_ENDS", "MODEL_FILE_NEEDS_DEFAULT", "model_file_said", "support_axis", "support_column",
     "end_support_said", "split_sentence", "learns_from_said", "LEARNERS", "tie_groups", "ties_sentence",
 ]
