@@ -198,6 +198,20 @@ def _cuts_text(cuts: Sequence[float], near: float, limit: int = 10, fmt: str = "
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
+def _number_levels(dom: Sequence[str], op: str, value: str
+                   ) -> tuple[list[str], list[str]] | None:
+    """A comparison on a column kept as levels whose every value is a plain number (a count, a
+    1-5 grade: `data.whole_levels`): (the values on its side, the others), exact — no bin to
+    straddle; None when a value or `value` is not a plain number."""
+    if not dom or not _NUMBER.fullmatch(value) or not all(_NUMBER.fullmatch(v) for v in dom):
+        return None
+    at = float(value)
+    side = {"<": lambda x: x < at, "<=": lambda x: x <= at, ">": lambda x: x > at,
+            ">=": lambda x: x >= at}[op]
+    ins = [v for v in dom if side(float(v))]
+    return ins, [v for v in dom if v not in ins]
+
+
 def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: int,
              left_out: Mapping[str, str] | None = None) -> tuple:
     """The comparison `name op value` as the model's bins of `name` that lie wholly on its side
@@ -221,6 +235,13 @@ def _resolve(kb: KB | None, name: str, op: str, value: str, tok: Token, lineno: 
         raise _unknown_feature(kb, name, left_out, lineno, col)
     dom = list(kb.known_domains().get(name, ()))
     read = bin_reading(dom) if dom else None
+    if read is None and (levels := _number_levels(dom, op, value)) is not None:
+        ins, outs = levels  # a count of 0-4 kept as levels: `sedatives >= 3` is 3 or 4
+        if not ins:
+            raise ClauseSyntaxError(f"{said}: no value of {name!r} the model knows lies there "
+                                    f"(its values are {_shown(dom)})", lineno, col)
+        return ("cmp", name, [("lit", name, v, False, tok, tok) for v in ins],
+                [("lit", name, v, False, tok, tok) for v in outs], tok)
     if read is None:
         raise ClauseSyntaxError(f"{said}: {name!r} is not binned as numbers in this model (its "
                                 f"values are {_shown(dom)}); write {quote(name)}=<value>",

@@ -45,3 +45,63 @@ def test_the_other_models_are_fitted_when_asked_and_kept_across_a_refresh(browse
             assert not app.errors_shown(), app.errors_shown()
         finally:
             ctx.close()
+
+
+def test_a_clinicians_rare_class_contradicted_rule_and_model_file(browser, tmp_path):  # noqa: F811
+    """dash24: a table whose lab writes -999 for "not measured", read with that marker; a rare
+    class. The support's axis and meaning say 0 is not "impossible"; a rule the data
+    contradict is warned in numbers and still there, warned, after a browser refresh; the
+    model file downloaded from the Knowledge base page reads -999 as missing."""
+    import numpy as np
+    import pandas as pd
+
+    from plx_core.modelfile import load_model
+    from plx_core.modelrules import model_rules_text
+
+    r = np.random.default_rng(24)
+    n = 400
+    lactate = r.gamma(2, 0.9, n).round(1)
+    sick = np.where(lactate + r.normal(0, 0.5, n) > np.quantile(lactate, 0.92), "sepsis", "no sepsis")
+    frame = pd.DataFrame({"lactate": np.where(r.random(n) < 0.1, "-999", lactate.astype(str)),
+                          "age": r.integers(20, 95, n), "sex": r.choice(["F", "M"], n),
+                          "outcome": sick})
+    path = tmp_path / "labs.csv"
+    frame.to_csv(path, index=False)
+    with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, accept_downloads=True)
+        app = App(ctx.new_page(), server, "dash24")
+        app.timeout = 240_000
+        app.page.set_default_timeout(app.timeout)
+        try:
+            app.open("", expect="Data")
+            app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
+            app.fill("stTextInput", "Missing-value markers", "?, NA, -999",
+                     expect="Read as missing: empty cells, ?, NA, -999")
+            app.upload(path, expect="Suggested label")
+            if app.value("Positive class") != "sepsis":
+                app.select("Positive class", "sepsis")
+            app.click_button("Use this data", expect="Now using labs.csv")
+            app.nav("Query", expect="Answer")
+            said = " ".join(app.text().split())
+            assert "(0: nothing backs it, not 'impossible'; 1: fully backed)" in said, said
+            assert "which is not the same as impossible" in said and "ruled out" not in said
+            app.nav("Rules", expect="Add a rule")
+            app.page.get_by_text("…or type whole rules").first.click()
+            app.fill_in_form("stTextArea", "Rules", "IF sex = F THEN POS [p=0.95, w=5]")
+            app.click_button("Add these rules", expect="Added")
+            assert "Rule r1: the data disagree: it says sepsis with probability 0.95" in " ".join(
+                app.text().split())
+            app.open(app.page.url.split("/", 3)[-1], expect="Rules: 1")  # a browser refresh
+            app.nav("Rules", expect="Rule r1: the data disagree")
+            assert not app.errors_shown(), app.errors_shown()
+            app.nav("Knowledge base", expect="The model that answers")
+            app.act(app.page.get_by_role("tab", name="Export / import").click,
+                    expect="Save the model")
+            assert "reads empty cells and '?', 'NA' and '-999' in new rows as missing" in " ".join(
+                app.text().split())
+            model = load_model(app.download("Model file (JSON, for plx predict)"))
+            assert model.schema.missing == ("", "?", "NA", "-999")
+            assert "IF sex=F THEN POS [p=0.95, w=5" in model_rules_text(model)
+            app.shot("dash24-model-file")
+        finally:
+            ctx.close()

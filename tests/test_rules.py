@@ -620,6 +620,23 @@ def test_comparisons_without_number_bins_are_refused(numeric, text, kb_given, me
         parse_rules(text, numeric[0] if kb_given else None)
 
 
+def test_a_comparison_on_a_count_kept_as_levels_is_its_values_on_that_side():
+    """A 0-4 count the model keeps as levels (dash24's walk: `sedatives >= 3` was refused,
+    'not binned as numbers … write sedatives=<value>'): the comparison is the OR of the values
+    on its side, exact (no bin to straddle); NOT takes the others; a side holding no value the
+    model knows is refused naming them."""
+    kb = KB.from_text("".join(f"[0.{k + 1}] POS | ~sedatives={k}\n" for k in (3, 0, 1, 2, 4)))
+    said = {c.literals[1].value for c in parse_rules("IF sedatives >= 3 THEN POS [p=0.9]", kb)}
+    assert said == {"3", "4"}
+    assert {c.literals[1].value for c in parse_rules("IF sedatives < 2 THEN NOT POS [p=0.8]", kb)} \
+        == {"0", "1"}
+    assert {c.literals[1].value for c in parse_rules("IF NOT sedatives >= 3 THEN POS [p=0.5]", kb)} \
+        == {"0", "1", "2"}
+    with pytest.raises(ClauseSyntaxError, match=re.escape(
+            "sedatives > 4: no value of 'sedatives' the model knows lies there (its values are")):
+        parse_rules("IF sedatives > 4 THEN POS [p=0.9]", kb)
+
+
 def test_the_conditions_field_sends_a_comparison_to_a_whole_rule(numeric):
     with pytest.raises(ClauseSyntaxError, match="a comparison goes in a whole rule"):
         parse_conditions("x >= 6 AND colour=red", numeric[0].domains)
