@@ -1541,16 +1541,22 @@ def test_a_predict_file_of_1_234_numbers_is_told_to_name_its_decimal_mark():
     assert "missing markers" not in str(e.value)
 
 
-@hyp.settings(max_examples=40, deadline=None)
+@hyp.settings(max_examples=150, deadline=None)
 @hyp.given(hst.lists(hst.one_of(hst.sampled_from(["0", "1", "-2", "+3", "07", "12", "1.5", "2.0",
-                                                  " 4", "1e3", "٣", "unknown", "<5", "≥ 20", "−5", "9" * 400]),
+                                                  " 4", "1e3", "٣", "unknown", "<5", "≥ 20", "−5", "9" * 400,
+                                                  "reg0", "cha12", "x1y", "n/a", "12 mg", "3,5",
+                                                  "1.234", "1,2E-3", "04/03/2021", "4 Mar 2021",
+                                                  "12:30", "2h 30m", "$5", "12%", "(0.8)",
+                                                  "44927", "1 234,5", "inf", "e3", "5more"]),
+                                hst.from_regex(r"[a-z]{1,3}[0-9]{1,2}", fullmatch=True),
                                 hst.integers(-10**20, 10**20).map(str), hst.none()),
                      min_size=1, max_size=40))
 def test_a_text_column_is_binned_as_its_numbers_read_say(cells):
     """`text_binned` (whether `plx fit` would bin a text column, which `PLXClassifier` then notes
     it keeps as categories) answers as reading every cell does, also where a few whole numbers
     ("0", "1", "2") are answered without reading them: signs, leading zeros, spaces, decimals,
-    exponents, other scripts' digits, stray text, censored cells, numbers too long for a float."""
+    exponents, other scripts' digits, stray text, censored cells, numbers too long for a float;
+    and where codes like "reg0" are answered from the distinct values (`_maybe_number`)."""
     from plx_core.data import _binned, _read_numbers
 
     s = pd.Series(cells, dtype=object)
