@@ -586,6 +586,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.selection_ = None
         self.class_chosen_ = self.class_variant_ = None
         self.class_selection_ = None
+        self._class_macro = None  # the several-class search's own out-of-fold macro F1
         self.semantics_ = self.semantics
         self.class_weight_ = None if self.variant == "paper" else self.class_weight
         say(0.02, f"binning {len(frame):,} rows × {frame.shape[1]} columns")
@@ -709,7 +710,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
-        del self._min_split
+        del self._min_split, self._class_macro
         say(1.0, "fitted")
         return self
 
@@ -1327,7 +1328,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         "fine" (MDLP's cut points of up to `selection.FINE_CLASS_BINS` bins), the one whose
         tree of every class (beside the other columns' levels) beats the same tree on this
         fit's cut points by the most, out of fold (`selection.grid_class_screen`,
-        `selection.class_reading`); else the reason says the scores (twins7, categories9: the
+        `selection.class_reading`) and comes within `selection.CLASS_SCREEN_SLACK` of this
+        search's own out-of-fold macro F1; else the reason says the scores (twins7, categories9: the
         grid races and answers; steps5, a number's fine steps: the finer cut points; faults6,
         ranges6: neither, a few hundredths of a second; benchmarks/RESULTS.md, "multi23")."""
         from . import selection as S
@@ -1349,9 +1351,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         on_grid, mdlp = S.grid_class_screen(read(grid), np.column_stack(list(levels.values())),
                                             classes, fold)
         on_fine = S.class_tree_f1(read(fine), classes, fold) if fine.binnings_ else mdlp
-        reading = S.class_reading(on_grid, on_fine, mdlp)
+        reading = S.class_reading(on_grid, on_fine, mdlp, self._class_macro)
         if reading is None:
-            self.chosen_reason_ += S.grid_class_screened_out((on_grid, mdlp), on_fine)
+            self.chosen_reason_ += S.grid_class_screened_out((on_grid, mdlp), on_fine,
+                                                             self._class_macro)
         return reading
 
     def _race_grid_classes(self, raw: pd.DataFrame, y: np.ndarray, groups: np.ndarray | None,
@@ -1478,6 +1481,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         f"{picked[1]:.3f} against {picked[2]:.3f}, more than one standard "
                         f"error ({picked[3]:.3f}) above")
             best = picked[0]
+        self._class_macro = S.chosen_macro([x for x in searches if x is not None],
+                                           scored[best][1], labels,
+                                           [c for c in targets if c not in few])
         told = iter(scored[best][1])
         raw = self.class_weight_ == "balanced"  # a rare class's KB not re-weighted (below)
         rare_kb = "its Direct KB on its raw frequencies" if raw else "its tuned Direct KB"

@@ -386,13 +386,14 @@ classes: the race is a second search of every class (about
 one more fit), paid only where the grid's bins tell the classes apart better."""
 
 
-FINE_CLASS_BINS = 16
+FINE_CLASS_BINS = 32
 """The most bins a numeric column MDLP cuts on the several-class labels for the second reading
 the several-class race may try past `GRID_CLASSES` classes (`PLXClassifier._class_reading`): a
 number whose fine steps set the classes (five grades cycling over twenty bands of one reading)
 needs more than the default 4 bins and more than the grid's 8 equal-frequency ones (steps5:
-macro F1 0.29 on MDLP's 4, 0.37 on the grid, 0.69–0.72 on 16; benchmarks/RESULTS.md,
-"multi23")."""
+macro F1 0.29 on MDLP's 4, 0.37 on the grid, 0.69–0.72 on 16, which merge four of its 19 steps
+so grade A is taken for E; 0.83–0.85 on 32, where MDLP stops by itself at the 19;
+benchmarks/RESULTS.md, "multi23", "multi24"). A cap: MDLP's own stopping rule still decides."""
 
 
 def class_mean(sels: Sequence[Selection] | None) -> float | None:
@@ -454,11 +455,26 @@ rows, the finer one's 0.77–0.81); a number's fine steps put the finer ones far
 0.60–0.75 against ≤ 0.46)."""
 
 
-def class_reading(grid: float, fine: float, mdlp: float) -> str | None:
+CLASS_SCREEN_SLACK = 0.10
+"""How far below the first search's own out-of-fold macro F1 (`chosen_macro`) the better of
+the screen's trees on the two second readings may score for either to race: a tree of fixed
+depth states the classes less well than the search, but one far below it marks a second search
+paid for nothing (products10 and products, 12 splits: the best tree 0.12–0.18 below the search,
+and the grid's search, run on 4 of 6 in multi23, never answered; categories9, whose race
+answered on 3 of 3: 0.01–0.07 below; twins7, steps5 and tariff8 above; benchmarks/RESULTS.md,
+"multi24")."""
+
+
+def class_reading(grid: float, fine: float, mdlp: float,
+                  ours: float | None = None) -> str | None:
     """Of the two second readings of a several-class table's numbers, "fine" when its screen
     tree (`class_tree_f1`) beats the grid's by more than `FINE_CLASS_MARGIN`, else "grid" —
     when that one's is more than `GRID_CLASS_SCREEN_GAIN` above MDLP's; None: neither races
-    (one race at most: each is a second search of every class)."""
+    (one race at most: each is a second search of every class), nor when the better tree is
+    more than `CLASS_SCREEN_SLACK` below `ours` (the first search's out-of-fold macro F1,
+    `chosen_macro`; None: unchecked)."""
+    if ours is not None and max(grid, fine) < ours - CLASS_SCREEN_SLACK:
+        return None
     best, score = ("fine", fine) if fine > grid + FINE_CLASS_MARGIN else ("grid", grid)
     return best if grid_class_screened((score, mdlp)) else None
 
@@ -469,14 +485,22 @@ def reading_said(reading: str) -> str:
             else f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column")
 
 
-def grid_class_screened_out(screen: tuple[float, float], fine: float | None = None) -> str:
+def grid_class_screened_out(screen: tuple[float, float], fine: float | None = None,
+                            ours: float | None = None) -> str:
     """The sentence a several-class fit's reason adds when the screen keeps the grid (and, with
-    `fine`, MDLP's finer cut points) from racing."""
+    `fine`, MDLP's finer cut points) from racing: not enough above MDLP's tree, or (`ours`, the
+    first search's out-of-fold macro F1) more than `CLASS_SCREEN_SLACK` below the search."""
     also = "" if fine is None else f" ({fine:.3f} {reading_said('fine')})"
-    return (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
+    said = (f"; on an equal-frequency grid of {GRID_BINS} bins a numeric column a depth-"
             f"{GRID_CLASS_SCREEN_DEPTH} tree of every class scored {screen[0]:.3f} macro F1 out "
-            f"of fold{also} against {screen[1]:.3f} on MDLP's cut points, not more than "
-            f"{GRID_CLASS_SCREEN_GAIN:g} above: the search did not run again on it")
+            f"of fold{also} against {screen[1]:.3f} on MDLP's cut points")
+    best = max(screen[0], fine if fine is not None else screen[0])
+    if ours is not None and best < ours - CLASS_SCREEN_SLACK:
+        return (said + f", and the search itself scored {ours:.3f} (each row's class of the "
+                f"highest number), more than {CLASS_SCREEN_SLACK:g} above the better tree: the "
+                "search did not run again on it")
+    return (said + f", not more than {GRID_CLASS_SCREEN_GAIN:g} above: the search did not run "
+            "again on it")
 
 
 def grid_screen(codes: np.ndarray, y: np.ndarray, fold: np.ndarray) -> float:
@@ -1073,6 +1097,21 @@ def argmax_macro_f1(cols: list[np.ndarray], truth: np.ndarray, rows: np.ndarray)
     return float(np.mean(np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0)))
 
 
+def chosen_macro(searches: list, sels: list, labels: np.ndarray, classes: list) -> float | None:
+    """Several classes: the out-of-fold macro F1 of each row's class of the highest number
+    (`answered_means`, as `predict` compares them) of one family's `sels` (one Selection a
+    scored class, `searches` its `_Search`, `classes` their classes); None where a class's
+    numbers are not kept or fewer than half the rows are scored (as `class_choice`)."""
+    means = [answered_means(x, s) for x, s in zip(searches, sels)]
+    if not means or any(v is None for v in means):
+        return None
+    rows = np.logical_and.reduce([np.isfinite(v) for v in means])
+    if rows.sum() < len(labels) // 2:
+        return None
+    index = {c: i for i, c in enumerate(classes)}
+    return argmax_macro_f1(means, np.array([index.get(v, -1) for v in labels]), rows)
+
+
 def class_choice(searches: list, scored: dict, families: list[str], labels: np.ndarray,
                  classes: list, best: str) -> tuple[str, float, float, float] | None:
     """Several classes: the family whose classes' out-of-fold numbers, compared row by row as
@@ -1111,7 +1150,7 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
 
 
 __all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
-           "argmax_macro_f1", "class_choice", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
+           "argmax_macro_f1", "chosen_macro", "class_choice", "CLASS_SCREEN_SLACK", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "GRID_CLASSES", "GRID_CLASS_SCREEN_DEPTH", "GRID_CLASS_SCREEN_GAIN",
            "grid_class_screen", "class_tree_f1", "grid_class_screened", "grid_class_screened_out", "class_mean",
            "FINE_CLASS_BINS", "FINE_CLASS_MARGIN", "class_reading", "reading_said", "grid_classes_said", "grid_screen", "WHOLE_MARGIN", "WHOLE_SLACK", "whole_ordered",
