@@ -700,10 +700,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 grid = races and len(targets) <= GRID_CLASSES
                 self._select_classes(frame, labels, targets,
                                      within(progress, 0.3, 0.65 if races else 1.0))
-                reading = "grid" if grid else None
-                if races and not grid:  # more classes: only past a screen
-                    say(0.65, "comparing two more readings of the numbers on every class")
-                    reading = self._class_reading(frame, labels, raw)
+                reading = None  # more classes race only past a screen; up to 4 always
+                if races:
+                    if not grid:
+                        say(0.65, "comparing two more readings of the numbers on every class")
+                    reading = self._class_reading(frame, labels, raw, always=grid)
                 if reading is not None:
                     self._race_grid_classes(raw, y_arr, groups, within(
                         progress, 0.65 if grid else 0.7, 1.0, "grid: "), reading)
@@ -1322,7 +1323,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.selection_ = dataclasses.replace(other.selection_, reason=self.chosen_reason_)
 
     def _class_reading(self, frame: pd.DataFrame, labels: np.ndarray,
-                       raw: pd.DataFrame) -> str | None:
+                       raw: pd.DataFrame, always: bool = False) -> str | None:
         """Past `selection.GRID_CLASSES` classes (2–4 numeric columns), which second reading
         of the numbers races, if any: "grid" (`selection.GRID_BINS` equal-frequency bins) or
         "fine" (MDLP's cut points of up to `selection.FINE_CLASS_BINS` bins), the one whose
@@ -1331,11 +1332,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         `selection.class_reading`) and comes within `selection.CLASS_SCREEN_SLACK` of this
         search's own out-of-fold macro F1; else the reason says the scores (twins7, categories9: the
         grid races and answers; steps5, a number's fine steps: the finer cut points; faults6,
-        ranges6: neither, a few hundredths of a second; benchmarks/RESULTS.md, "multi23")."""
+        ranges6: neither, a few hundredths of a second; benchmarks/RESULTS.md, "multi23").
+        `always` (up to `selection.GRID_CLASSES` classes): one of the two races, the finer cut
+        points where their tree beats the grid's as above (four grades in a number's fine
+        steps), else the grid as before (`selection.class_reading`; "multi24")."""
         from . import selection as S
 
         if S.class_mean(self.class_selection_) is None:
-            return None
+            return "grid" if always else None  # (the race itself then does nothing)
         nums = list(self.discretizer_.binnings_)
         most = self.discretizer_.max_categories
         grid = Discretizer("quantile", S.GRID_BINS, most).fit(raw[nums])
@@ -1351,7 +1355,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         on_grid, mdlp = S.grid_class_screen(read(grid), np.column_stack(list(levels.values())),
                                             classes, fold)
         on_fine = S.class_tree_f1(read(fine), classes, fold) if fine.binnings_ else mdlp
-        reading = S.class_reading(on_grid, on_fine, mdlp, self._class_macro)
+        reading = S.class_reading(on_grid, on_fine, mdlp, self._class_macro, always)
         if reading is None:
             self.chosen_reason_ += S.grid_class_screened_out((on_grid, mdlp), on_fine,
                                                              self._class_macro)

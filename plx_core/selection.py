@@ -466,13 +466,17 @@ answered on 3 of 3: 0.01–0.07 below; twins7, steps5 and tariff8 above; benchma
 
 
 def class_reading(grid: float, fine: float, mdlp: float,
-                  ours: float | None = None) -> str | None:
+                  ours: float | None = None, always: bool = False) -> str | None:
     """Of the two second readings of a several-class table's numbers, "fine" when its screen
     tree (`class_tree_f1`) beats the grid's by more than `FINE_CLASS_MARGIN`, else "grid" —
     when that one's is more than `GRID_CLASS_SCREEN_GAIN` above MDLP's; None: neither races
     (one race at most: each is a second search of every class), nor when the better tree is
     more than `CLASS_SCREEN_SLACK` below `ours` (the first search's out-of-fold macro F1,
-    `chosen_macro`; None: unchecked)."""
+    `chosen_macro`; None: unchecked). `always` (up to `GRID_CLASSES` classes, whose grid
+    races unscreened): "fine" as above when its tree is also above MDLP's, else "grid"."""
+    if always:
+        return "fine" if fine > grid + FINE_CLASS_MARGIN and grid_class_screened(
+            (fine, mdlp)) else "grid"
     if ours is not None and max(grid, fine) < ours - CLASS_SCREEN_SLACK:
         return None
     best, score = ("fine", fine) if fine > grid + FINE_CLASS_MARGIN else ("grid", grid)

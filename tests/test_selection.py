@@ -1090,6 +1090,33 @@ def test_five_grades_in_a_numbers_fine_steps_race_finer_mdlp_cut_points():
         f1_score(yt, mdlp.predict(Xt), average="macro") + 0.2
 
 
+def test_four_grades_in_a_numbers_fine_steps_race_finer_cut_points_unscreened():
+    """Up to four classes the grid races unscreened; where a tree on MDLP's finer cut points
+    beats the grid's by more than `FINE_CLASS_MARGIN` (four grades cycling over sixteen bands
+    of a dial) those race instead, answer and are said; new rows are called right far more
+    often than on MDLP's few cut points."""
+    from plx_core.selection import FINE_CLASS_BINS
+
+    def dial(n, seed):
+        rng = np.random.default_rng(seed)
+        d = rng.uniform(0, 96, n)
+        X = pd.DataFrame({"dial": d.round(2), "volts": rng.normal(20, 4, n).round(1),
+                          "line": rng.choice(["l1", "l2"], n)})
+        return X, np.array(["I", "II", "III", "IV"])[np.floor(d / 6).astype(int) % 4]
+
+    X, y = dial(1000, 0)
+    clf = PLXClassifier(random_state=0).fit(X, y)
+    assert clf.discretizer_.method == "mdlp" and len(clf.cuts_["dial"]) + 1 > 8
+    assert f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column, which " \
+        "answers" in clf.chosen_reason_
+    mdlp = PLXClassifier(random_state=0)
+    mdlp._no_grid = True
+    mdlp.fit(X, y)
+    Xt, yt = dial(2000, 100)
+    assert f1_score(yt, clf.predict(Xt), average="macro") > \
+        f1_score(yt, mdlp.predict(Xt), average="macro") + 0.2
+
+
 def test_a_second_reading_races_only_where_its_tree_comes_near_the_search():
     """The several-class screen: a second reading whose better tree scores more than
     `CLASS_SCREEN_SLACK` below the first search's own out-of-fold macro F1 does not race, however
@@ -1102,6 +1129,9 @@ def test_a_second_reading_races_only_where_its_tree_comes_near_the_search():
     assert class_reading(0.765, 0.812, 0.755, ours=0.880) == "grid"  # categories9: it answered
     assert class_reading(0.30, 0.47, 0.30, ours=0.34) == "fine"
     assert class_reading(0.70, 0.70 - 0.06, 0.60, ours=0.70 + CLASS_SCREEN_SLACK - 0.01) == "grid"
+    assert class_reading(0.40, 0.47, 0.30, always=True) == "fine"  # up to four classes
+    assert class_reading(0.40, 0.44, 0.30, always=True) == "grid"
+    assert class_reading(0.30, 0.20, 0.50, ours=0.9, always=True) == "grid"  # as before
 
 
 def test_clusters_in_four_numbers_are_screened_out_by_the_searchs_own_score():

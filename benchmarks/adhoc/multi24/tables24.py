@@ -49,5 +49,34 @@ def tariff8(seed=0, n=2000):
     return X, pd.Series(lab), None
 
 
-TABLES = dict(tables.TABLES, soils6=soils6, tariff8=tariff8)
-tables.TABLES.update(soils6=soils6, tariff8=tariff8)  # for multi23's runners
+def steps4(seed=0, n=1200):
+    """Four grades set by a dial's fine steps (bands 6 units wide cycling through the four over
+    0–96), a second number that shifts the grade by one where it is low, a category; 5% of
+    labels flipped (four classes: the grid races unscreened, the finer cut points never did)."""
+    rng = np.random.default_rng(seed + 909)
+    d, v = rng.uniform(0, 96, n), rng.normal(20, 4, n)
+    g = (np.floor(d / 6).astype(int) + (v < 15)) % 4
+    flip = rng.random(n) < 0.05
+    g[flip] = rng.integers(0, 4, flip.sum())
+    X = pd.DataFrame({"dial": d.round(2), "voltage": v.round(1),
+                      "line": rng.choice(["l1", "l2", "l3"], n)})
+    return X, pd.Series(np.array(["I", "II", "III", "IV"])[g]), None
+
+
+TABLES = dict(tables.TABLES, soils6=soils6, tariff8=tariff8, steps4=steps4)
+tables.TABLES.update(soils6=soils6, tariff8=tariff8, steps4=steps4)  # for multi23's runners
+
+
+def _whole22(name: str):
+    """A table function of whole22's runner (`grid_classes.py`, which runs on import): its
+    source alone."""
+    import ast
+    path = os.path.join(HERE, os.pardir, "whole22", "grid_classes.py")
+    tree = ast.parse(open(path).read())
+    space = {"np": np, "pd": pd}
+    exec(compile(ast.Module([n for n in tree.body if isinstance(n, ast.FunctionDef)
+                             and n.name == name], []), path, "exec"), space)
+    return space[name]
+
+
+TABLES["ratio3"] = tables.TABLES["ratio3"] = _whole22("ratio3")  # three debt-to-income tiers
