@@ -1135,17 +1135,21 @@ def test_a_second_reading_races_only_where_its_tree_comes_near_the_search():
 
 
 def test_clusters_in_four_numbers_are_screened_out_by_the_searchs_own_score():
-    """Nine product classes as clusters in four numbers: the search's vote reaches far more than
-    any depth-6 tree on any reading, so the second search is not paid for; the reason says the
-    trees' scores and the search's, and the model keeps MDLP's cut points."""
-    rng = np.random.default_rng(3)
+    """Nine product classes as clusters in four numbers and a favoured material: the search's
+    vote reaches far more than a depth-6 tree on either second reading, so no second search is
+    paid for; the reason says the trees' scores and the search's, and the model keeps MDLP's
+    cut points."""
+    rng = np.random.default_rng(1)
     k, n = 9, 1200
     c = rng.choice(k, n)
     Z = rng.normal(0, 1.6, (k, 4))[c] + rng.normal(size=(n, 4))
+    fav = rng.integers(0, 5, k)
     X = pd.DataFrame({"price": np.exp(3 + 0.5 * Z[:, 0]).round(2), "weight": (2 + Z[:, 1]).round(2),
-                      "width": (40 + 8 * Z[:, 2]).round(1), "height": (30 + 6 * Z[:, 3]).round(1)})
+                      "width": (40 + 8 * Z[:, 2]).round(1), "height": (30 + 6 * Z[:, 3]).round(1),
+                      "material": np.array(list("abcde"))[
+                          np.where(rng.random(n) < 0.6, fav[c], rng.integers(0, 5, n))]})
     clf = PLXClassifier(random_state=0).fit(X, np.array([f"c{i}" for i in range(k)])[c])
-    assert clf.discretizer_.method == "mdlp" and clf.discretizer_.max_bins != 32
+    assert clf.discretizer_.method == "mdlp" and clf.discretizer_.max_bins == 4
     assert "and the search itself scored" in clf.chosen_reason_
     assert "above the better tree: the search did not run again on it" in clf.chosen_reason_
 
