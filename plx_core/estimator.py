@@ -2214,18 +2214,27 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 unseen, sum(b[2] for b in blocks))
 
     def bounds(self, X: Any) -> pd.DataFrame:
-        """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level.
-        For the ensemble variants lower/upper are the members' averages."""
-        return self._bounds_frame(self._means(X))
+        """ω(POS) lower/upper/mean per row (binary), or per class with a `class` column level,
+        and `uninformed`: the rows nothing the model knows bears on (`uninformed`, the rows
+        `UninformedRows` warns of). Indexed as X when X is a DataFrame. For the ensemble
+        variants lower/upper are the members' averages."""
+        return self._bounds_frame(self._means(X), getattr(X, "index", None))
 
-    def _bounds_frame(self, results: list[BoundsArray]) -> pd.DataFrame:
+    def _bounds_frame(self, results: list[BoundsArray], index: Any = None) -> pd.DataFrame:
+        """The bounds of `results` as `bounds` gives them, indexed by `index` (X's, when it has
+        one of as many rows: the user's row names; else 0 … n−1)."""
         if len(results) == 1:
             r = results[0]
-            return pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
-                                 "method": r.method})
-        parts = {c: pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean})
-                 for c, r in zip(self._class_str, results)}
-        return pd.concat(parts, axis=1)
+            out = pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean,
+                                "method": r.method, "uninformed": self.uninformed(results)})
+        else:
+            parts = {c: pd.DataFrame({"lower": r.lower, "upper": r.upper, "mean": r.mean})
+                     for c, r in zip(self._class_str, results)}
+            out = pd.concat(parts, axis=1)
+            out[("uninformed", "")] = self.uninformed(results)
+        if isinstance(index, pd.Index) and len(index) == len(out):
+            out.index = index
+        return out
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """Binary: [1 − mean, mean] of the ω(POS) bounds (`predict` compares the mean with
@@ -2272,7 +2281,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         counted over the whole table, as a note said on a worker never reaches the user)."""
         self._check_threshold()
         res = self._means(X, say_failed)
-        return self._bounds_frame(res), self._decide(res), self._failed_notes(res)
+        return (self._bounds_frame(res, getattr(X, "index", None)), self._decide(res),
+                self._failed_notes(res))
 
     def _decide(self, res: list[BoundsArray]) -> np.ndarray:
         """The predicted classes from the bounds of every KB (see `predict`)."""

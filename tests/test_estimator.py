@@ -1441,3 +1441,30 @@ def test_predict_warns_the_rows_nothing_answers_with_their_count_as_data():
         assert list(clf.predict(new.iloc[:1])) == ["yes"]  # a row it knows: nothing said
         warnings.simplefilter("ignore", UninformedRows)
         assert list(clf.predict(new)) == ["yes", "no", "no"]
+
+
+def test_bounds_marks_the_uninformed_rows_and_keeps_the_row_names():
+    """`bounds(X)` has the `uninformed` column (the rows `UninformedRows` warns of, one rule)
+    and X's index — row names, repeated ones too — as predict answers in X's order; several
+    classes: one `uninformed` column beside each class's bounds."""
+    from plx_core import UninformedRows
+
+    X = pd.DataFrame({"a": list("xyzx" * 10), "b": list("ppqq" * 10)})
+    clf = PLXClassifier(variant="paper").fit(X, np.where(X["a"] == "x", "yes", "no"))
+    new = pd.DataFrame({"a": ["x", "w", None, "y"], "b": ["p", "r", None, "q"]},
+                       index=["ann", "bob", "ann", "cy"])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        b = clf.bounds(new)
+    said = [m.message for m in w if isinstance(m.message, UninformedRows)]
+    assert b["uninformed"].tolist() == [False, True, True, False]
+    assert said[0].rows == b["uninformed"].sum() and said[0].first == 1
+    assert list(b.index) == ["ann", "bob", "ann", "cy"]
+    assert (b.loc["cy", "mean"] > 0.5) == (clf.predict(new)[3] == "yes")
+    assert list(clf.bounds(new.to_numpy()).index) == [0, 1, 2, 3]  # no names: 0 … n−1
+    both, pred = clf.bounds_and_predict(new)
+    pd.testing.assert_frame_equal(both, b)
+    three = PLXClassifier(variant="paper").fit(X, X["a"].to_numpy())
+    b3 = three.bounds(new)
+    assert list(b3.columns.get_level_values(0).unique()) == ["x", "y", "z", "uninformed"]
+    assert b3["uninformed"].dtype == bool and list(b3.index) == list(new.index)
