@@ -27,7 +27,7 @@ def _csv(X: pd.DataFrame, y, **to_csv) -> str:
     return X.assign(outcome=np.asarray(y)).to_csv(index=to_csv.pop("index", False), **to_csv)
 
 
-TEXTS: dict[str, str] = {}  # the last CSV text each family wrote, for write_csvs
+TEXTS: dict[str, str] = {}  # the last CSV text each family wrote, for tables.write_csvs
 
 
 def _read(text: str, pos):
@@ -222,16 +222,8 @@ FAMILIES = {f.__name__: f for f in (rare_value, drug_age, icd_codes, twin_units,
                                     excel_export_dropped, label_typo_dropped)}
 
 
-def write_csvs(folder: Path) -> None:
-    """Each family's table as the CSV a user would hold (seed 0; excel_export as Excel wrote it)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, fam in FAMILIES.items():
-        X, y, _ = fam()
-        if name in TEXTS:
-            (folder / f"{name}.csv").write_text(TEXTS[name])
-        else:
-            X.assign(outcome=y).to_csv(folder / f"{name}.csv", index=False)
-
-
 if __name__ == "__main__":
-    write_csvs(Path(sys.argv[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tables import write_csvs  # one home for the ad-hoc families' CSVs
+
+    write_csvs(Path(sys.argv[1]), FAMILIES, TEXTS)

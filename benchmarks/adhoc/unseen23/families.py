@@ -249,16 +249,8 @@ FAMILIES = {f.__name__: f for f in (sentinel, sentinel_converted, sorted_rows, a
                                     int_codes_converted, any_count, rare2_big)}
 
 
-def write_csvs(folder: Path) -> None:
-    """Each family's table as the CSV a user would hold (seed 0)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, fam in FAMILIES.items():
-        X, y, _ = fam()
-        if name in TEXTS:
-            (folder / f"{name}.csv").write_text(TEXTS[name])
-        else:
-            X.assign(outcome=y).to_csv(folder / f"{name}.csv", index=False)
-
-
 if __name__ == "__main__":
-    write_csvs(Path(sys.argv[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tables import write_csvs  # one home for the ad-hoc families' CSVs
+
+    write_csvs(Path(sys.argv[1]), FAMILIES, TEXTS)
