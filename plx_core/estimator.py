@@ -71,7 +71,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from . import variants as V
 from . import vote as VT
-from .checks import checked_int, checked_seed, checked_threshold
+from .checks import checked_counts, checked_int, checked_seed, checked_threshold
 from .data import (
     DATE_ISO,
     LONG_TEXT,
@@ -236,6 +236,31 @@ def _replica_index(X: Any, y: Any) -> bool:
     keys = X.index.to_numpy()
     return bool((both.groupby(keys, sort=False, dropna=False).nunique(dropna=False) <= 1)
                 .all().all())
+
+
+def _weighted(X: Any, y: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any, Any]:
+    """X, y and groups with each row repeated its weight's number of times (0: left out), the
+    copies of a row one case (groups repeated, else each row its own case, or the replica
+    index's); unchanged where every weight is 1 (the fit is then the unweighted one)."""
+    if isinstance(X, (list, tuple)) and X and all(isinstance(r, dict) for r in X):
+        X = pd.DataFrame(list(X))
+    elif not hasattr(X, "shape") and hasattr(X, "__array__"):
+        X = np.asarray(X)  # array-likes without rows of their own (scikit-learn's checks')
+    counts = checked_counts("sample_weight", sample_weight, _n_rows(X))
+    if (counts == 1).all():
+        return X, y, groups
+    if groups is None:
+        groups = (X.index.to_numpy() if _replica_index(X, y)
+                  else np.arange(len(counts)) if (counts > 1).any() else None)
+    at = np.repeat(np.arange(len(counts)), counts)
+
+    def rows(v: Any) -> Any:
+        if hasattr(v, "iloc"):
+            return v.iloc[at]
+        return v[at] if hasattr(v, "shape") else np.asarray(v, dtype=object)[at]
+
+    return rows(X), rows(y), None if groups is None else rows(np.asarray(
+        groups.to_numpy() if isinstance(groups, pd.Series) else groups, dtype=object))
 
 
 def warn_read_as(read_as: Any) -> None:
@@ -500,13 +525,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ fit
 
     def fit(self, X: Any, y: Any, groups: Any = None,
-            progress: Progress | None = None) -> PLXClassifier:
+            progress: Progress | None = None, sample_weight: Any = None) -> PLXClassifier:
         """Build the KB(s). `groups` (one label per row, as `GridSearchCV.fit` takes it) names
         each row's case where a case has several rows (one a visit): the model search's and
         the threshold's folds keep a case's rows on one side (`selection.folds`), and the
         leave-one-outs (the "tuned" variant's window and prior, the Direct candidates') leave
         each row's whole case out (`variants.loo_case_stats`); the groups are no feature and
-        the model keeps nothing of them. By default, when X is a
+        the model keeps nothing of them. `sample_weight`: how many times each row counts, whole
+        numbers ≥ 0 (`checks.checked_counts`; 0 leaves a row out): a row of weight k is fitted
+        as k copies of one case (`_weighted`), so its copies never sit on both sides of a fold. By default, when X is a
         DataFrame whose index repeats labels on identical rows (as `plx_core.data.balance`
         leaves replicas), the index is used. `progress(fraction, text)` is told each phase (`plx_core.progress`).
         A table whose fit would need more than `memory_budget` is refused before the work
@@ -530,6 +557,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         parts = date_parts_of(self.date_parts)
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        if sample_weight is not None:
+            X, y, groups = _weighted(X, y, groups, sample_weight)
         if groups is None and _replica_index(X, y):
             groups = X.index.to_numpy()
         if groups is not None:

@@ -22,6 +22,10 @@ EXPECTED_FAILED_CHECKS = {
     "check_estimators_dtypes": ASKS_FOR_POSITIVE,
     "check_classifier_data_not_an_array": ASKS_FOR_POSITIVE,
     "check_classifiers_classes": ASKS_FOR_POSITIVE,
+    "check_sample_weights_pandas_series": ASKS_FOR_POSITIVE,
+    "check_sample_weights_not_an_array": ASKS_FOR_POSITIVE,
+    "check_sample_weights_shape": ASKS_FOR_POSITIVE,
+    "check_sample_weights_not_overwritten": ASKS_FOR_POSITIVE,
 }
 
 
@@ -127,7 +131,7 @@ def test_raw_tables_with_numbers_categories_and_missing_values():
     manual = own.transform(X.iloc[te])
     assert clf.kb_ is not None
     assert clf.predict(X.iloc[te]).tolist() == clf.predict(X.iloc[te].copy()).tolist()
-    assert query(clf.kb_, manual.iloc[0].to_dict()).lower == clf.bounds(X.iloc[te[:1]])["lower"][0]
+    assert query(clf.kb_, manual.iloc[0].to_dict()).lower == clf.bounds(X.iloc[te[:1]])["lower"].iloc[0]
     e = clf.explain(X.iloc[te[0]], k=1)
     assert set(e.features) <= set(X.columns)
     assert all(not isinstance(v, float) for v in e.features.values())  # bins, not numbers
@@ -1468,3 +1472,104 @@ def test_bounds_marks_the_uninformed_rows_and_keeps_the_row_names():
     b3 = three.bounds(new)
     assert list(b3.columns.get_level_values(0).unique()) == ["x", "y", "z", "uninformed"]
     assert b3["uninformed"].dtype == bool and list(b3.index) == list(new.index)
+
+
+def _ward_table(seed: int, n: int = 240, classes: int = 2) -> tuple[pd.DataFrame, np.ndarray]:
+    """A small ward table as a user holds it: numbers with gaps, categories, a 0–4 score; two
+    classes ('sepsis'/'ok') or three ('low'/'mid'/'high'), with noise."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"age": rng.integers(20, 80, n).astype(float),
+                      "crp": rng.gamma(2, 20, n).round(1), "sex": rng.choice(["f", "m"], n),
+                      "ward": rng.choice(["a", "b", "c", "d"], n), "score": rng.integers(0, 5, n)})
+    X.loc[rng.random(n) < 0.1, "crp"] = np.nan
+    X.loc[rng.random(n) < 0.05, "ward"] = np.nan
+    risk = ((X.crp.fillna(30) > 45) * 1.0 + ((X.ward == "c") & (X.age > 60)) + 0.3 * X.score
+            + rng.normal(0, 0.5, n))
+    y = (np.where(risk > 1.0, "sepsis", "ok") if classes == 2 else
+         np.select([risk < 0.7, risk < 1.5], ["low", "mid"], "high"))
+    return X, y
+
+
+def test_renamed_classes_saved_and_loaded_models_answer_alike(tmp_path):
+    """The classes renamed (their order swapped), a model pickled by joblib and one saved as a
+    model file and answered by `plx predict`: the same answers row for row."""
+    import joblib
+
+    from plx_core.cli import main
+    from plx_core.modelfile import save_model
+
+    X, y = _ward_table(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = PLXClassifier(positive="sepsis").fit(X, y)
+        proba, pred = clf.predict_proba(X), clf.predict(X)
+        renamed = PLXClassifier(positive="a_sepsis").fit(
+            X, np.where(y == "sepsis", "a_sepsis", "z_ok"))
+        assert list(renamed.classes_) == ["a_sepsis", "z_ok"]
+        np.testing.assert_allclose(renamed.predict_proba(X)[:, ::-1], proba)
+        assert (renamed.predict(X) == np.where(pred == "sepsis", "a_sepsis", "z_ok")).all()
+        joblib.dump(clf, tmp_path / "m.joblib")
+        np.testing.assert_array_equal(joblib.load(tmp_path / "m.joblib").predict_proba(X), proba)
+    save_model(clf, tmp_path / "m.json")
+    X.to_csv(tmp_path / "q.csv", index=False)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "q.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    out = pd.read_csv(tmp_path / "p.csv")
+    assert out["decision"].tolist() == pred.tolist()
+    np.testing.assert_allclose(out["mean"], proba[:, 1])
+
+
+def test_plx_fit_on_a_csv_answers_as_the_estimator_on_the_same_frame(tmp_path):
+    """`plx fit` on a CSV and `PLXClassifier` on the frame it holds, several classes: `plx
+    predict` gives the estimator's decisions."""
+    from plx_core.cli import main
+
+    X, y = _ward_table(1, classes=3)
+    X.assign(outcome=y).to_csv(tmp_path / "t.csv", index=False)
+    X.to_csv(tmp_path / "q.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["fit", str(tmp_path / "t.csv"), "--label", "outcome",
+                     "--out", str(tmp_path / "m.json")]) == 0
+        pred = PLXClassifier().fit(X, y).predict(X)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "q.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == pred.tolist()
+
+
+def test_sample_weight_counts_each_row_that_many_times():
+    """`sample_weight` (as scikit-learn passes it, also through a Pipeline): all ones is the
+    unweighted fit, 0 leaves a row out, k is the row's case counted k times — k copies that
+    leave a fold together; a weight that is no count is refused in one line naming the row."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+
+    X, y = _ward_table(0)
+    w = np.random.default_rng(5).integers(0, 4, len(X))
+    at = np.repeat(np.arange(len(X)), w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = PLXClassifier(positive="sepsis").fit(X, y).predict_proba(X)
+        ones = PLXClassifier(positive="sepsis").fit(X, y, sample_weight=pd.Series(np.ones(len(X))))
+        np.testing.assert_array_equal(ones.predict_proba(X), plain)
+        kept = w > 0
+        np.testing.assert_array_equal(
+            PLXClassifier(positive="sepsis").fit(X, y, sample_weight=kept.astype(int)).predict_proba(X),
+            PLXClassifier(positive="sepsis").fit(X[kept], y[kept]).predict_proba(X))
+        weighted = PLXClassifier(positive="sepsis").fit(X.to_numpy(), list(y), sample_weight=w)
+        copies = PLXClassifier(positive="sepsis").fit(X.to_numpy()[at], y[at], groups=at)
+        np.testing.assert_array_equal(weighted.predict_proba(X.to_numpy()),
+                                      copies.predict_proba(X.to_numpy()))
+        pipe = make_pipeline(ColumnTransformer([("n", SimpleImputer(), ["age", "crp"])],
+                                               remainder="passthrough").set_output(transform="pandas"),
+                             PLXClassifier(positive="sepsis"))
+        assert pipe.fit(X, y, plxclassifier__sample_weight=w).score(X, y) > 0.7
+    for bad, said in ((np.full(len(X), 0.5), "sample_weight: row 0 has the weight 0.5; plx "
+                       "counts rows, so a weight is how many times its row counts"),
+                      (np.r_[1.0, -1.0, np.ones(len(X) - 2)], "row 1 has the weight -1.0"),
+                      (np.ones(3), f"sample_weight has 3 entries for {len(X)} rows"),
+                      (np.zeros(len(X)), "every weight is zero")):
+        with pytest.raises(DataError) as e:
+            PLXClassifier(positive="sepsis").fit(X, y, sample_weight=bad)
+        assert said in str(e.value) and "\n" not in str(e.value)
