@@ -171,16 +171,20 @@ MODEL_FILE_NEEDS_DEFAULT = ("A model file holds plx's default (PLXClassifier(), 
 """Why the dashboard offers no model file for another KB kind (`model.model_file`)."""
 
 
-def model_file_said(markers: Sequence[str], threshold: float | None, n_rules: int) -> str:
+def model_file_said(markers: Sequence[str], threshold: float | None, n_rules: int,
+                    semantics: str | None = None) -> str:
     """What the dashboard's model file holds beside the model, said under its download: how
     it reads new rows' cells as missing (the Data page's markers, as `plx fit --missing`), the
-    threshold set on Evaluate and the enabled rules — every setting needed at predict."""
+    threshold set on Evaluate, the semantics set on the Query page (None: the model's own) and
+    the enabled rules — every setting needed at predict."""
     shown = [repr(m) for m in markers if m]
     read = ("empty cells and " + _join(shown[:6]) + (f" and {len(shown) - 6} more" if len(shown) > 6
                                                      else "") if shown else "empty cells only")
     parts = [f"reads {read} in new rows as missing, as this table was read"]
     if threshold is not None:
         parts.append(f"decides at your threshold {threshold:g}")
+    if semantics is not None:
+        parts.append(f"answers with the {semantics} semantics you chose")
     if n_rules:
         parts.append(f"holds your {plural(n_rules, 'enabled rule')}")
     return ("The model as plx fit writes it, for plx predict (plx predict plx-model.json "

@@ -509,6 +509,50 @@ def test_the_model_file_saved_from_the_dashboard_reads_new_rows_as_the_dashboard
     assert "Model file (JSON, for plx predict)" in [b.label for b in at.get("download_button")]
 
 
+def test_the_model_file_answers_every_test_row_as_the_dashboard_and_leaves_it_as_it_was(
+        tmp_path):
+    """Saved with an enabled rule, a threshold and the full semantics set on the Query page,
+    the model file answers the test rows as the dashboard does (the semantics was not saved:
+    17 of 120 rows answered otherwise), and saving it twice neither fails nor changes the
+    dashboard's answers (the rule was added to the session's own KB: counted twice after)."""
+    from plx_app.service.model import model_file
+    from plx_core.cli import Model, _model_markers, read_rows
+
+    r = np.random.default_rng(5)
+    n = 400
+    lactate = r.gamma(2, 1.0, n).round(1)
+    age = r.integers(20, 90, n)
+    sick = np.where(lactate + r.normal(0, 0.8, n) + (age > 60) > 3.6, "yes", "no")
+    cells = np.where(r.random(n) < 0.1, "-999", lactate.astype(str))
+    csv = pd.DataFrame({"lactate": cells, "age": age, "ward": r.choice(["a", "b", "c"], n),
+                        "sick": sick})
+    raw = read_upload(csv.to_csv(index=False).encode(), "labs.csv", missing=("", "-999"))
+    ws = new_workspace(raw, replace(raw.defaults, label="sick", positive="yes",
+                                    features=("lactate", "age", "ward")))
+    ws.set_threshold(0.3)
+    ws.add_rules_text("IF ward = b THEN POS [p=0.8, w=2]")
+    ws.set_query_settings("full", "auto")
+    kb = ws.current_kb()
+    before = [c.id for c in kb.rules]
+    data = model_file(ws)
+    assert model_file(ws) == data  # a second download: the same file
+    assert [c.id for c in ws.current_kb().rules] == before and not ws.ensure_kb().rules
+    path = tmp_path / "plx-model.json"
+    path.write_bytes(data)
+    model = Model.load(path)
+    assert model.semantics == "full"
+    X, _ = ws.part("test")
+    new = tmp_path / "new.csv"
+    raw.frame.loc[X.index, list(X.columns)].to_csv(new, index=False)
+    pred = model.predict(model.rows(read_rows(new, _model_markers(None, model)), say=lambda s: None))
+    ours = ws.decisions("test")
+    assert pred["mean"].to_numpy() == pytest.approx(ours["mean"].to_numpy())
+    assert ((pred["decision"] == "yes").to_numpy() == (ours["decision"] == "POS").to_numpy()).all()
+    assert wording.model_file_said(("", "-999"), 0.3, 1, "full").endswith(
+        "decides at your threshold 0.3, answers with the full semantics you chose and holds "
+        "your one enabled rule.")
+
+
 def test_no_model_file_is_offered_for_another_kb_kind():
     from plx_app.service.model import model_file
 

@@ -227,8 +227,8 @@ def model_file(ws, fmt: str = "json") -> bytes:
     schema cut where the model cuts): with every setting the model needs at predict that the
     dashboard holds — the missing-value markers the table was read with (`Schema.missing`,
     as `plx fit --missing`: `plx predict` and `load_model` read new rows' cells alike), the
-    threshold set on Evaluate (as `plx fit --threshold`) and the enabled rules (as
-    `plx rules add`). Raises `ValueError` when the KB in use is not plx's default."""
+    threshold set on Evaluate (as `plx fit --threshold`), the semantics set on the Query page
+    and the enabled rules (as `plx rules add`), the session's own KB left as it is. Raises `ValueError` when the KB in use is not plx's default."""
     from dataclasses import replace
 
     from plx_core.data import MISSING_MARKERS
@@ -246,6 +246,10 @@ def model_file(ws, fmt: str = "json") -> bytes:
                      categories={**schema.categories, **{f: tuple(b.labels) for f, b in cut.items()}},
                      missing=None if markers == MISSING_MARKERS else markers)
     model = model_of(est, schema, n_train=ws.n_train_rows)
+    model.kb = model.kb.copy()  # the estimator's KB is the one the pages answer with: the
+    # rules go into the file's copy (added in place, they counted twice on every page after)
+    if ws.semantics != "auto":  # the Query page's semantics answer every page (as predict)
+        model.settings["semantics"] = ws.answer_semantics
     if ws.kb_settings.threshold is not None and getattr(model, "positive", None) is not None:
         model.settings["threshold"] = float(ws.threshold)
     if enabled := [r for r in ws.rules if r.enabled]:

@@ -262,7 +262,7 @@ def io_tab() -> None:
                  file_name="plx-model.json", mime="application/json", key="kb_dl_model")
         st.caption(md(wording.model_file_said(
             ws.raw.options.get("missing", MISSING_MARKERS), ws.kb_settings.threshold,
-            ws.rules_count()[1])))
+            ws.rules_count()[1], None if ws.semantics == "auto" else ws.answer_semantics)))
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
     up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
     how = st.radio("Rules in the file", ["Merge with this project's rules",
