@@ -238,10 +238,13 @@ def _replica_index(X: Any, y: Any) -> bool:
                 .all().all())
 
 
-def _weighted(X: Any, y: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any, Any]:
+def _weighted(X: Any, y: Any, groups: Any, sample_weight: Any,
+              budget: Any = None) -> tuple[Any, Any, Any]:
     """X, y and groups with each row repeated its weight's number of times (0: left out), the
     copies of a row one case (groups repeated, else each row its own case, or the replica
-    index's); unchanged where every weight is 1 (the fit is then the unweighted one)."""
+    index's); unchanged where every weight is 1 (the fit is then the unweighted one). The
+    copies are refused before they are made when their fit would pass `budget`
+    (`scale.check_fit_size`, as the fit itself checks it)."""
     if isinstance(X, (list, tuple)) and X and all(isinstance(r, dict) for r in X):
         X = pd.DataFrame(list(X))
     elif not hasattr(X, "shape") and hasattr(X, "__array__"):
@@ -249,6 +252,9 @@ def _weighted(X: Any, y: Any, groups: Any, sample_weight: Any) -> tuple[Any, Any
     counts = checked_counts("sample_weight", sample_weight, _n_rows(X))
     if (counts == 1).all():
         return X, y, groups
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        check_fit_size(int(counts.sum()), int(shape[1]), budget)
     if groups is None:
         groups = (X.index.to_numpy() if _replica_index(X, y)
                   else np.arange(len(counts)) if (counts > 1).any() else None)
@@ -558,7 +564,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if y is None:
             raise DataError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if sample_weight is not None:
-            X, y, groups = _weighted(X, y, groups, sample_weight)
+            X, y, groups = _weighted(X, y, groups, sample_weight, self.memory_budget)
         if groups is None and _replica_index(X, y):
             groups = X.index.to_numpy()
         if groups is not None:

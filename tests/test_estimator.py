@@ -1573,3 +1573,17 @@ def test_sample_weight_counts_each_row_that_many_times():
         with pytest.raises(DataError) as e:
             PLXClassifier(positive="sepsis").fit(X, y, sample_weight=bad)
         assert said in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_weight_too_large_to_copy_is_refused_in_one_line():
+    """A weight no fit can hold as copies is refused before they are made, in one line: 1e300
+    raised OverflowError, and 2**30 copies of a row asked np.repeat for gigabytes."""
+    X, y = _ward_table(0)
+    rest = [1] * (len(X) - 1)
+    for bad, said in (([1e300, *rest], "row 0 has the weight 1e+300, more copies of one row "
+                       "than a fit can hold (at most 2,147,483,647)"),
+                      (np.array([2**40, *rest]), "row 0 has the weight 1099511627776, more copies"),
+                      (np.array([2**30, *rest]), "to fit, over the")):
+        with pytest.raises(DataError) as e:
+            PLXClassifier(positive="sepsis").fit(X, y, sample_weight=bad)
+        assert said in str(e.value) and "\n" not in str(e.value)
