@@ -35,4 +35,29 @@ def counts(seed: int, n: int = 300):
     return pd.DataFrame(C, columns=[f"w{i:04d}" for i in range(1000)]), np.where(z > 0, "spam", "ham"), "spam"
 
 
-TABLES = {"many": many, "mixed": mixed, "counts": counts}
+def steps50(seed: int, n: int = 1000):
+    """1,000 x 50 numbers past the smooth vote's 40 (`vote.OPTIMISM_RUNS`): a label that adds up
+    steps and curves of 8 of them, one threshold on a pair — where a vote on 8 bins a number
+    might beat MDLP's cuts if the grid race runs."""
+    rng = np.random.default_rng(seed + 11)
+    Z = rng.normal(size=(n, 50)).round(2)
+    z = (0.9 * (Z[:, 0] > 0.5) - 0.8 * (Z[:, 1] < -0.3) + 0.6 * np.sin(2 * Z[:, 2]) + 0.5 * Z[:, 3] ** 2
+         - 0.7 * np.abs(Z[:, 4]) + 0.5 * np.tanh(2 * Z[:, 5]) + 0.4 * Z[:, 6] - 0.4 * Z[:, 7]
+         + 1.0 * ((Z[:, 8] > 0) & (Z[:, 9] > 0)) + rng.logistic(0, 0.7, n))
+    return pd.DataFrame(Z, columns=[f"s{i:02d}" for i in range(50)]), np.where(z > np.median(z), "up", "down"), "up"
+
+
+def ratio_wide(seed: int, n: int = 1500):
+    """Debt to income (test_selection's loans) beside 60 numbers, two of which add to the logit
+    (1,500 rows): the grid screen passes and its race runs, where a vote might answer."""
+    rng = np.random.default_rng(seed + 23)
+    income = np.exp(rng.normal(np.log(45000), 0.5, n)).round(-2)
+    debt = (income * rng.gamma(2.0, 0.2, n)).round(-2)
+    Z = rng.normal(size=(n, 60)).round(2)
+    z = 8 * (debt / income - 0.4) + 0.8 * Z[:, 0] - 0.6 * Z[:, 1] + rng.logistic(0, 0.6, n)
+    X = pd.DataFrame({"income": income, "debt": debt, "age": rng.integers(20, 70, n)})
+    X = X.join(pd.DataFrame(Z, columns=[f"lab{i:02d}" for i in range(60)]))
+    return X, np.where(z > 0, "default", "repaid"), "default"
+
+
+TABLES = {"ratio_wide": ratio_wide, "many": many, "mixed": mixed, "counts": counts, "steps50": steps50}
