@@ -1180,7 +1180,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         step("the Direct KB's leave-one-out")
         oof.update(self._direct_loo(full, frame, y, cfg, cw, base))
         step("the fitted vote")
-        vote = self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES else None
+        # (not in a screened grid race's search: `_race_grid`)
+        vote = (self._vote(full, frame, y) if "direct-vote" in S.CANDIDATES
+                and not getattr(self, "_no_vote", False) else None)
         votes, offsets = {}, {}
         step("the vote on finer bins")
         if vote is not None:
@@ -1268,13 +1270,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         (`selection.grid_wins`), else this one stays, the grid's score said in
         `chosen_reason_`. The grid's bins are then the model's `discretizer_`, as the smooth
         vote's are: predict, explain and the model file read them from there. After the screen
-        (`screened`: more numeric columns) its clauses are capped at `selection.GRID_MAX_LEN`."""
+        (`screened`: more numeric columns) its clauses are capped at `selection.GRID_MAX_LEN`
+        and its search races the trees and the rule vote the screen spoke for, not the votes of
+        one-feature clauses (nor the pair vote)."""
         from . import selection as S
 
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS)
         grid._said = True  # the table was said once, by this fit
         if screened:  # never above this fit's own cap (5,000 rows x 400 columns: 1, memory)
             grid.set_params(max_len=min(self.max_len_ or S.GRID_MAX_LEN, S.GRID_MAX_LEN))
+            # the screen spoke for the trees on the grid: they and the rule vote on their
+            # clauses race, not the one-feature votes (the vote on 8 bins a column was ~22 of
+            # a 54 s fit on 5,000 rows x 400 numbers, and never the grid's best:
+            # benchmarks/RESULTS.md, "wide24")
+            grid._no_vote = True
         try:
             with collected_notes():  # the table was said once, by this fit
                 grid = grid.fit(self._given(raw), y, groups, progress=progress)
@@ -1292,10 +1301,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     def _take_fitted(self, other: PLXClassifier) -> None:
         """This model becomes `other`, a race's winning fit (`_race_grid`, `_race_whole`,
         `_race_grid_classes`): its fitted state taken, the parameters staying the user's, and
-        not the race's own markers (`_whole`, `_no_grid`, `_said`)."""
+        not the race's own markers (`_whole`, `_no_grid`, `_said`, `_no_vote`)."""
         params = self.get_params(deep=False)
         for k, v in vars(other).items():
-            if k not in params and k not in ("_whole", "_no_grid", "_said"):
+            if k not in params and k not in ("_whole", "_no_grid", "_said", "_no_vote"):
                 setattr(self, k, v)
 
     def _whole_screens(self, raw: pd.DataFrame, labels: np.ndarray, declared: set[str]

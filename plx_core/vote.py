@@ -268,7 +268,8 @@ def votes(vs: ValueSlots, y: np.ndarray, rows: np.ndarray, counts: tuple[np.ndar
     A clause left without rows does not vote."""
     s = vs.slot[rows]
     r, j = np.nonzero(s >= 0)  # a row's slots in increasing order, as a membership matrix's
-    return _signed(r, s[r, j], np.asarray(y)[rows], counts, cw, leave_out, (len(rows), vs.n))
+    return _signed(r, s[r, j], np.asarray(y)[rows], counts, cw, leave_out, (len(rows), vs.n),
+                   ordered=True)
 
 
 def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
@@ -283,24 +284,42 @@ def group_votes(member: sparse.csr_matrix, y_rows: np.ndarray,
 
 def _signed(r: np.ndarray, c: np.ndarray, y_rows: np.ndarray,
             counts: tuple[np.ndarray, np.ndarray], cw: tuple[float, float], leave_out: bool,
-            shape: tuple[int, int]) -> sparse.csr_matrix:
-    """`group_votes` of the (row r, vote c) memberships."""
-    sup, pos = counts[0][c], counts[1][c]
-    if leave_out:
-        yy = np.asarray(y_rows)[r]
-        sup, pos = sup - 1, pos - yy
+            shape: tuple[int, int], ordered: bool = False) -> sparse.csr_matrix:
+    """`group_votes` of the (row r, vote c) memberships (`ordered`: they come row-major
+    without repeats). Each vote's sign is worked out once per vote (and per label of the row
+    left out), then read per membership: the same signs as per membership, at a fraction of
+    the passes over them (5,000 rows x 400 columns: ~2 million a fold)."""
+    y_rows = np.asarray(y_rows)
+    sup, pos = counts
+    if leave_out and len(y_rows) and np.isin(y_rows, (0, 1)).all():
+        # the row's own label taken out: y 0 → (sup − 1, pos), y 1 → (sup − 1, pos − 1)
+        table = np.stack([_vote_sign(sup - 1, pos, cw), _vote_sign(sup - 1, pos - 1, cw)])
+        v = table[y_rows[r].astype(np.intp), c]
+    elif leave_out:  # labels other than 0/1: per membership
+        yy = y_rows[r]
+        v = _vote_sign(sup[c] - 1, pos[c] - yy, cw)
+    else:
+        v = _vote_sign(sup, pos, cw)[c]
+    keep = v != 0
+    return row_major(v[keep], r[keep], c[keep], shape, ordered)
+
+
+def _vote_sign(sup: np.ndarray, pos: np.ndarray, cw: tuple[float, float]) -> np.ndarray:
+    """sign(w_pos·positives − w_neg·negatives) of (support, positives), 0 where it does not
+    vote (no rows, or the two sides equal)."""
     d = pos * float(cw[0]) - (sup - pos) * float(cw[1])
-    keep = (sup > 0) & (d != 0)
-    return row_major(np.sign(d[keep]), r[keep], c[keep], shape)
+    return np.where(sup > 0, np.sign(d), 0.0)
 
 
-def row_major(data: np.ndarray, r: np.ndarray, c: np.ndarray, shape: tuple[int, int]
-              ) -> sparse.csr_matrix:
+def row_major(data: np.ndarray, r: np.ndarray, c: np.ndarray, shape: tuple[int, int],
+              ordered: bool = False) -> sparse.csr_matrix:
     """`sparse.csr_matrix((data, (r, c)), shape)` — from its CSR arrays when the (r, c) come
-    in row-major order without repeats (a membership's `np.nonzero`), as they mostly do: the
-    same matrix, arrays and all, without the conversion through COO."""
+    in row-major order without repeats (a membership's `np.nonzero`, as they mostly do;
+    `ordered`: the caller knows they do): the same matrix, arrays and all, without the
+    conversion through COO."""
     r, c = np.asarray(r), np.asarray(c)
-    if len(r) > 1 and not bool(np.all((r[1:] > r[:-1]) | ((r[1:] == r[:-1]) & (c[1:] > c[:-1])))):
+    if not ordered and len(r) > 1 and not bool(
+            np.all((r[1:] > r[:-1]) | ((r[1:] == r[:-1]) & (c[1:] > c[:-1])))):
         return sparse.csr_matrix((data, (r, c)), shape=shape)
     idx = np.int32 if max(shape) < 2**31 - 1 and len(r) < 2**31 - 1 else np.int64
     indptr = np.zeros(shape[0] + 1, idx)
@@ -379,31 +398,31 @@ def _stacked(mats: list[sparse.csr_matrix], m: int) -> sparse.csr_matrix | None:
     """`hstack([block_diag(mats), ones])` in CSR — each matrix on its own rows and columns,
     then one column of ones per matrix over its rows — built from the matrices' CSR arrays
     (the same arrays as scipy's stacking, whose COO round trips were ~8% of a fit of vote
-    weights), or None when a matrix is not canonical CSR (sorted, no repeats)."""
+    weights), or None when a matrix is not canonical CSR (sorted, no repeats). Built in the
+    index type it ends in, each entry written once (5,000 rows x 400 columns, 11 problems:
+    0.8 -> 0.15 s)."""
     k = len(mats)
     if not all(sparse.isspmatrix_csr(S) and S.has_canonical_format and S.dtype == np.float64
                for S in mats):
         return None
     heights = np.array([S.shape[0] for S in mats], np.int64)
     n_rows = int(heights.sum())
-    per_row = np.concatenate([np.diff(S.indptr) for S in mats]) + 1  # its entries, its one
-    indptr = np.zeros(n_rows + 1, np.int64)
-    np.cumsum(per_row, out=indptr[1:])
-    nnz = int(indptr[-1])
+    nnz = sum(S.nnz for S in mats) + n_rows  # each row's entries, then its one
+    idx = np.int32 if max(nnz, m + k) < 2**31 - 1 else np.int64
+    indptr = np.zeros(n_rows + 1, idx)
+    np.cumsum(np.concatenate([np.diff(S.indptr) for S in mats]) + 1, out=indptr[1:])
     last = indptr[1:] - 1  # where each row's one goes (after its entries)
-    is_one = np.zeros(nnz, bool)
-    is_one[last] = True
+    entry = np.ones(nnz, bool)
+    entry[last] = False
     offsets = np.cumsum([0, *(S.shape[1] for S in mats[:-1])])
-    indices = np.empty(nnz, np.int64)
+    indices = np.empty(nnz, idx)
     data = np.empty(nnz)
-    indices[~is_one] = np.concatenate([S.indices.astype(np.int64) + o
-                                       for S, o in zip(mats, offsets)])
-    data[~is_one] = np.concatenate([S.data for S in mats])
+    indices[entry] = np.concatenate([S.indices.astype(idx) + idx(o)
+                                     for S, o in zip(mats, offsets)])
+    data[entry] = np.concatenate([S.data for S in mats])
     indices[last] = m + np.repeat(np.arange(k), heights)
     data[last] = 1.0
-    idx = np.int32 if max(nnz, m + k) < 2**31 - 1 else np.int64
-    return sparse.csr_matrix((data, indices.astype(idx), indptr.astype(idx)),
-                             shape=(n_rows, m + k))
+    return sparse.csr_matrix((data, indices, indptr), shape=(n_rows, m + k))
 
 
 def _matvec(M: sparse.csr_matrix):

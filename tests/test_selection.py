@@ -798,7 +798,8 @@ def with_noise(X: pd.DataFrame, k: int, seed: int) -> pd.DataFrame:
 def test_a_ratio_among_many_numbers_races_the_grid_after_its_screen():
     """Debt to income beside 8 numbers of no effect (11 numeric columns, past
     `GRID_COLUMNS`): the screen's tree on the grid comes near the MDLP search's choice, the
-    search runs again on the grid and answers, and the well-off borrower is called right."""
+    search runs again on the grid — its trees and the rule vote the screen spoke for, not the
+    one-feature votes — and answers, and the well-off borrower is called right."""
     from plx_core.selection import GRID_COLUMNS
 
     X, y = loans(500, 0)
@@ -807,6 +808,8 @@ def test_a_ratio_among_many_numbers_races_the_grid_after_its_screen():
     clf = PLXClassifier(positive="default", random_state=0).fit(X, y)
     assert clf.discretizer_.method == "quantile"
     assert "numeric column, which answers" in clf.chosen_reason_
+    assert "rule-vote" in clf.selection_.scores
+    assert not any(k.startswith("direct-vote") for k in clf.selection_.scores)
     Xt, yt = loans(2000, 100)
     assert f1_score(yt, clf.predict(with_noise(Xt, 8, 2)), pos_label="default") > 0.85
 

@@ -985,3 +985,37 @@ def test_first_equal_row_of_bodies_over_many_features_says_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert first_equal_row(bodies, np.full(1500, 2)).tolist() == [0, 1, 0, 3]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), leave_out=st.booleans(), tied=st.booleans())
+def test_each_membership_votes_the_sign_of_its_clauses_counts(seed, leave_out, tied):
+    """`vote.votes` and `vote.group_votes` (each clause's sign worked out once, per label of
+    the row left out): every membership votes sign(w_pos·positives − w_neg·negatives) of its
+    clause's counts, less the row itself when left out, and none where that is 0 (ties, with
+    equal class weights) or no row is left."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    n, f = int(rng.integers(1, 40)), int(rng.integers(1, 8))
+    sizes = rng.integers(1, 5, f)
+    slots = VT.value_slots(rng.integers(-2, 5, (n, f)), sizes)
+    y = rng.integers(0, 2, n)
+    rows = np.sort(rng.choice(n, int(rng.integers(1, n + 1)), replace=False))
+    counts = VT.slot_counts(slots, y, rows)
+    cw = (1.0, 1.0) if tied else (float(rng.uniform(0.5, 2)), float(rng.uniform(0.5, 2)))
+    member = sp.random(len(rows), slots.n, density=0.4, format="csr", random_state=seed)
+    member.data[:] = 1.0
+    cases = [(VT.votes(slots, y, rows, counts, cw, leave_out), None),
+             (VT.group_votes(member, y[rows], counts, cw, leave_out), member)]
+    for got, m in cases:
+        got = got.toarray()
+        for i in range(len(rows)):
+            for c in range(slots.n):
+                inside = (c in slots.slot[rows[i]]) if m is None else m[i, c] != 0
+                sup, pos = int(counts[0][c]), int(counts[1][c])
+                if leave_out:
+                    sup, pos = sup - 1, pos - int(y[rows[i]])
+                d = pos * cw[0] - (sup - pos) * cw[1]
+                want = float(np.sign(d)) if inside and sup > 0 else 0.0
+                assert got[i, c] == want, (i, c)
