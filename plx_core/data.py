@@ -1402,8 +1402,8 @@ def _ascii_minus(s: pd.Series, bad: np.ndarray) -> pd.Series | None:
     """`s` with every typeset minus written '-', when a `bad` cell (not read as a number)
     holds one (only then is the column looked at), else None."""
     vals = s.to_numpy(dtype=object)
-    if not any(isinstance(v, str) and _MINUS in v for v in vals[bad]):
-        return None
+    if not any(isinstance(v, str) and _MINUS in v for v in pd.unique(vals[bad])):
+        return None  # (each distinct bad cell once: a column of codes is all bad cells)
     out = np.array([v.replace(_MINUS, "-") if isinstance(v, str) else v for v in vals],
                    dtype=object)
     return pd.Series(out, index=s.index, name=s.name, dtype=object)
@@ -1840,6 +1840,35 @@ def _stray_text(s: pd.Series, bad: np.ndarray) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= STRAY_VALUES else ()
 
 
+def _maybe_number(values: np.ndarray) -> np.ndarray:
+    """Per distinct text: whether some reading of `_read_numbers` could take it as a number,
+    a date, a time, a length of time or a censored bound (written like one: `_NUMBER_SHAPE`,
+    `_DATE_LIKE`, `_EXCEL_SERIAL`, `_clock_shaped`, a sign of `_CENSORED`, a typeset minus,
+    an exponent, or plain to `pd.to_numeric`); False only for text none of them reads."""
+    u = pd.Series(values, dtype=object).astype(str)
+    t = u.str.strip()
+    shaped = (t.str.fullmatch(_NUMBER_SHAPE) | t.str.fullmatch(_DATE_LIKE)
+              | t.str.fullmatch(_EXCEL_SERIAL)
+              | u.str.contains(f"[<>≤≥{_MINUS}]|{_EXPONENT[:-1]}", regex=True)
+              ).fillna(False).to_numpy(dtype=bool)
+    return (shaped | _clock_shaped(t, "time") | _clock_shaped(t, "duration")
+            | pd.to_numeric(u, errors="coerce").notna().to_numpy(dtype=bool))
+
+
+def _beyond_strays(s: pd.Series) -> bool:
+    """True when a text column holds more text no reading takes (`_maybe_number`: "reg0",
+    "city12") than a number column may hold as strays (`STRAY_VALUES` distinct texts,
+    `STRAY_SHARE` of the present cells): it reads as no numbers in any format, decided on its
+    distinct values and their counts, not by reading every cell (codes of a long table)."""
+    codes, distinct = pd.factorize(s.dropna().to_numpy(dtype=object))
+    if not len(distinct):
+        return False
+    text = np.fromiter((isinstance(v, str) for v in distinct), dtype=bool, count=len(distinct))
+    text[text] = ~_maybe_number(distinct[text])
+    return int(text.sum()) > STRAY_VALUES or \
+        int(np.bincount(codes, minlength=len(distinct))[text].sum()) > STRAY_SHARE * len(codes)
+
+
 def _read_numbers(s: pd.Series, delimiter: str | None = None
                   ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...], np.ndarray]:
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
@@ -1875,6 +1904,8 @@ def _read_uncensored(s: pd.Series, delimiter: str | None = None
         fmt, x = EXCEL_DATE, x - _EXCEL_DAY0  # 44927 under 'admission_date': 2023-01-01
     elif pd.api.types.is_numeric_dtype(s.dtype) or fmt != "plain":
         pass
+    elif bad.any() and _beyond_strays(s):
+        pass  # codes ("reg0"): no format reads them nor may they be strays — plain, as it is
     elif not bad.any():  # plain numbers: only 1.234 (a '.' before three digits) has two readings
         if s.notna().any() and _present_text(s.head(SAMPLE)).str.fullmatch(_DOT_GROUPS).all() \
                 and (style := _dot_style(_present_text(s), delimiter)):
@@ -1939,6 +1970,15 @@ def unread_numbers(s: pd.Series, delimiter: str | None = None) -> str | None:
     categories, so that numbers never silently become categories or vanish."""
     if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         return None
+    codes, distinct = pd.factorize(s.dropna().to_numpy(dtype=object))
+    if len(codes):  # the shares below on each distinct text once, weighed by its cells: a
+        # column of codes ("reg0") is answered without a pass over every cell (scale24)
+        d, n = _present_text(pd.Series(distinct, dtype=object)), np.bincount(codes)
+        pairs = int(n[d.str.fullmatch(_PAIR).fillna(False).to_numpy(dtype=bool)].sum())
+        either = d.str.fullmatch(_NUMBER_SHAPE) | d.str.fullmatch(_PARENTHESES)
+        if pairs / len(codes) < 0.9 and \
+                int(n[either.fillna(False).to_numpy(dtype=bool)].sum()) / len(codes) < 0.5:
+            return None  # as the cell by cell shares below answer
     if s.notna().any() and np.isfinite(pd.to_numeric(s.dropna().astype(object), errors="coerce")
                                        .to_numpy(dtype=float, na_value=np.nan)).all():
         return None  # every cell a plain number ("1".."7" codes kept as categories): nothing unread
@@ -3679,27 +3719,11 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
         return False  # no digit, no number or date: the fit's categories ("y", "n") cheaply
     if len(distinct) <= max_categories and all(_FEW_WHOLE.fullmatch(v) for v in distinct):
         return False  # a few whole numbers ("0", "1", "2"): categories in any reading, cheaply
-    if int((~_maybe_number(distinct)).sum()) > STRAY_VALUES:
-        return False  # more texts no reading takes than a number column may hold ("reg0",
-        # "city12"): decided on the distinct values, not by reading every cell (10 s a fit of
-        # 1,000,000 rows with 6 such columns, scale24)
+    if _beyond_strays(s):
+        return False  # codes ("reg0", "city12"): not by reading every cell (~10 s of a
+        # 1,000,000-row fit with 6 such columns, scale24)
     x, bad, fmt, _, _ = _read_numbers(s)
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
-
-
-def _maybe_number(values: np.ndarray) -> np.ndarray:
-    """Per distinct text: whether some reading of `_read_numbers` could take it as a number,
-    a date, a time, a length of time or a censored bound (written like one: `_NUMBER_SHAPE`,
-    `_DATE_LIKE`, `_EXCEL_SERIAL`, `_clock_shaped`, a sign of `_CENSORED`, a typeset minus,
-    an exponent, or plain to `pd.to_numeric`); False only for text none of them reads."""
-    u = pd.Series(values, dtype=object).astype(str)
-    t = u.str.strip()
-    shaped = (t.str.fullmatch(_NUMBER_SHAPE) | t.str.fullmatch(_DATE_LIKE)
-              | t.str.fullmatch(_EXCEL_SERIAL)
-              | u.str.contains(f"[<>≤≥{_MINUS}]|{_EXPONENT[:-1]}", regex=True)
-              ).fillna(False).to_numpy(dtype=bool)
-    return (shaped | _clock_shaped(t, "time") | _clock_shaped(t, "duration")
-            | pd.to_numeric(u, errors="coerce").notna().to_numpy(dtype=bool))
 
 
 def whole_levels(s: pd.Series, max_categories: int = 10) -> tuple[float, float, int] | None:
