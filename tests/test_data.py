@@ -1569,6 +1569,31 @@ def test_a_text_column_is_binned_as_its_numbers_read_say(cells):
     assert text_binned(pd.Series([str(v) for v in range(11)])) is True  # 11 values: binned
 
 
+def test_codes_read_as_no_numbers_as_every_cell_read_says():
+    """A column of codes ("reg0" … "reg39", a long table's categories) reads as no numbers
+    from its distinct values (`_beyond_strays`) as reading every cell did: every present cell
+    not a number, plain, no strays; a few such codes in few cells are still strays among
+    numbers; six distinct ones (more than `STRAY_VALUES`) in 3 % of the cells are not; and
+    `unread_numbers` speaks from half the cells written like numbers, not below."""
+    from plx_core.data import _read_numbers
+
+    rng = np.random.default_rng(0)
+    codes = pd.Series(rng.choice([f"reg{i}" for i in range(40)] + [None], 3000), dtype=object)
+    x, bad, fmt, stray, _ = _read_numbers(codes)
+    assert fmt == "plain" and stray == () and np.isnan(x).all()
+    assert bad.tolist() == codes.notna().tolist()
+    assert not text_binned(codes) and unread_numbers(codes) is None
+    nums = [str(v) for v in rng.normal(size=970).round(2)]
+    few = pd.Series(nums + ["reg0", "n/a"] * 15, dtype=object)  # 2 texts in 3 % of the cells
+    x, bad, fmt, stray, _ = _read_numbers(few)
+    assert stray == ("n/a", "reg0") and not bad.any() and text_binned(few)
+    six = pd.Series(nums + [f"reg{i}" for i in range(6)] * 5, dtype=object)
+    assert _read_numbers(six)[1].sum() == 30 and not text_binned(six)
+    half = pd.Series(["1,234", "2,345"] * 50 + ["reg0"] * 100, dtype=object)
+    assert "1,234" in unread_numbers(half)  # half written like numbers: said
+    assert unread_numbers(pd.Series(["1,234", "2,345"] * 50 + ["reg0"] * 101)) is None
+
+
 def test_a_copy_of_the_label_is_said_with_its_pairs_in_class_order():
     """`label_copy` names a column whose values pair one to one with the classes (missing cells
     aside), its pairs shown in the classes' order; one value on two classes, or two values
