@@ -144,7 +144,7 @@ def build_kb(
                                        random_state=settings.random_state)
     else:
         raise DataError(f"unknown KB kind {settings.kind!r}; choose one of {list(KB_KINDS)}")
-    say(0.8, "Indexing the clauses…")
+    say(0.9, "Indexing the clauses…")
     kb.index()
     secs = time.perf_counter() - t0
     say(1.0, f"Built {len(kb):,} clauses in {secs:.2f} s")

@@ -29,6 +29,9 @@ from plx_core.tree import (
     truncate,
 )
 
+FIT_SPAN = (0.05, 0.85)
+"""The share of the KB's progress bar the estimator's fit moves through: nearly all the work
+(it had 0.05-0.65, then the bar ran 0.65 -> 1.0 in the moments of redrawing and indexing)."""
 TREE_CHOICES = ("tree-all", "tree-bin-deep")
 """Chosen models that answer with one tree's nodes (the tree view draws them)."""
 
@@ -127,7 +130,8 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
         est = PLXClassifier(positive=positive, random_state=random_state,
                             memory_budget=memory_budget, class_weight=class_weight).fit(
             X, labels, groups,
-            progress=lambda f, t: say(0.05 + 0.6 * f, t[:1].upper() + t[1:] + "…"))
+            progress=lambda f, t: say(FIT_SPAN[0] + (FIT_SPAN[1] - FIT_SPAN[0]) * f,
+                                      t[:1].upper() + t[1:] + "…"))
     said = tuple(dict.fromkeys(noted))
     sel = est.selection_
     scores = selection_table(sel) if sel is not None else pd.DataFrame(
@@ -135,7 +139,7 @@ def fit_default(X: pd.DataFrame, y: pd.Series, positive: str, random_state: int 
     trees: list[Tree] = []
     note = ""
     if est.chosen_ in TREE_CHOICES:
-        say(0.7, "Redrawing the chosen tree…")
+        say(FIT_SPAN[1], "Redrawing the chosen tree…")
         trees, note = answering_tree(est, X, labels)
     formats = formats or {}
     bins = {f: b.with_reading(formats[f]) if f in formats else b
