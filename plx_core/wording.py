@@ -154,16 +154,23 @@ RULE_NOTE_SEP = " · "
 """Between a rule's notes in the Rules table (not used by this model; the data disagree)."""
 
 
-def rule_against_data(rule: str, p: float, agree: int, rows: int) -> str:
+def rule_against_data(rule: str, p: float, agree: int, rows: int, share: float | None = None,
+                      weighed: bool = False) -> str:
     """Said beside an expert rule the training rows contradict: `rule` (its IF … THEN words)
     says its class with probability `p`, but only `agree` of the `rows` training rows holding
-    its conditions are that class (or far more are); "" when they roughly agree or the rows
-    are too few to say. A rule the data contradict is the expert's to keep: said, not refused."""
-    if rows < RULE_DATA_ROWS or abs(agree / rows - float(p)) <= RULE_DATA_GAP:
+    its conditions are that class (or far more are) — `share` of them as the model learns
+    (`weighed`: the classes weighed as equally common; default agree / rows); "" when they
+    roughly agree or the rows are too few to say. A rule the data contradict is the expert's
+    to keep: said, not refused."""
+    share = agree / rows if share is None else float(share)
+    if rows < RULE_DATA_ROWS or abs(share - float(p)) <= RULE_DATA_GAP:
         return ""
     head = rule.rsplit(" THEN ", 1)[-1]
-    return (f"{AGAINST_DATA}: it says {head} with probability {float(p):.2g}, and "
-            f"{agree:,} of the {rows:,} training rows it holds ({agree / rows:.0%}) are {head}")
+    said = (f"{agree:,} of the {rows:,} training rows it holds are {head}, "
+            f"{share:.0%} with the classes weighed as equally common, as the model learns them"
+            if weighed else
+            f"{agree:,} of the {rows:,} training rows it holds ({share:.0%}) are {head}")
+    return f"{AGAINST_DATA}: it says {head} with probability {float(p):.2g}, and {said}"
 
 
 MODEL_FILE_NEEDS_DEFAULT = ("A model file holds plx's default (PLXClassifier(), as plx fit fits it): "

@@ -954,6 +954,28 @@ def test_rules_page_says_when_the_data_disagree_with_a_rule(base_ws):
     assert f"Rule r1: {note['r1']}" in warned and not any(w.startswith("Rule r2") for w in warned)
 
 
+def test_a_rules_share_in_the_data_is_read_as_the_model_learns_it():
+    """Under plx's default the classes are weighed as equally common, so its clauses' p are on
+    that scale: a rule at p 0.5 on rows 10% positive, where positives are 10% of all rows, is
+    what the model itself learns there (0.5 weighed) — no warning; unweighed, it is one."""
+    from plx_app.service.rules import rules_frame
+
+    X = pd.DataFrame({"ward": ["a"] * 20 + ["b"] * 80})
+    is_pos = pd.Series([True] * 2 + [False] * 18 + [True] * 8 + [False] * 72, index=X.index)
+    rules = [rule_clause([("ward", "a")], "POS", 0.5, 5.0, "r1")]
+    weighed = rules_frame(rules, X=X, is_pos=is_pos, positive="sepsis", weighed=True)
+    assert weighed["in the data"].tolist() == pytest.approx([0.5]) and weighed["note"].tolist() == [""]
+    plain = rules_frame(rules, X=X, is_pos=is_pos, positive="sepsis")
+    assert plain["in the data"].tolist() == pytest.approx([0.1])
+    assert plain["note"].tolist() == ["the data disagree: it says sepsis with probability 0.5, "
+                                      "and 2 of the 20 training rows it holds (10%) are sepsis"]
+    strong = [rule_clause([("ward", "a")], "POS", 0.95, 5.0, "r1")]
+    assert rules_frame(strong, X=X, is_pos=is_pos, positive="sepsis", weighed=True)[
+        "note"].tolist() == ["the data disagree: it says sepsis with probability 0.95, and 2 of "
+                             "the 20 training rows it holds are sepsis, 50% with the classes "
+                             "weighed as equally common, as the model learns them"]
+
+
 # --------------------------------------------------------------------------- Evaluate page
 
 

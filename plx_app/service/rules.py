@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from plx_core.kb import KB, WeightedClause
@@ -68,7 +69,7 @@ def parse_conditions(text: str, domains: Mapping[str, Sequence[str]] | None = No
 
 def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
                 positive: str | None = None, X: pd.DataFrame | None = None,
-                is_pos: pd.Series | None = None) -> pd.DataFrame:
+                is_pos: pd.Series | None = None, weighed: bool = False) -> pd.DataFrame:
     """One row per rule as the user wrote it: an OR rule (a comparison on a number is the OR
     of its bins, `r1.1` … `r1.8`) is one row under its id, its text folded back
     (`wording.rule_said`: `IF crp >= 50 THEN …`), p, w and on/off of the whole rule. With the
@@ -82,7 +83,10 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
     THEN the class (`THEN not readmitted`). With `is_pos` (whether each row of `X` is the
     positive class) also "in the data": the share of the rows holding the rule whose class is
     the one the rule concludes, to read beside its p, and a "note" where the two disagree
-    (`wording.rule_against_data`: an expert rule the data contradict, said, not refused)."""
+    (`wording.rule_against_data`: an expert rule the data contradict, said, not refused).
+    `weighed`: the share as the model learns it, the classes weighed as equally common (plx's
+    default's `class_weight="balanced"`: its learned clauses' p are on that scale, so a 2%
+    class's 5% of rows reads 0.7 there, beside a rule's p)."""
     from plx_core.modelrules import holding, rows_holding
     from plx_core.rules import rule_groups
     from plx_core.wording import RULE_NOTE_SEP, rule_against_data, rule_said
@@ -98,14 +102,19 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
     against: dict[str, str] = {}
     if X is not None and is_pos is not None:
         pos = is_pos.reindex(X.index).fillna(False).to_numpy(dtype=bool)
+        n_pos = int(pos.sum())
+        w = (np.where(pos, len(pos) / (2 * n_pos), len(pos) / (2 * (len(pos) - n_pos)))
+             if weighed and 0 < n_pos < len(pos) else np.ones(len(pos)))
         share = []
         for g, cs in groups:
             hit = holding(cs, X)
             n = 0 if hit is None else int(hit.sum())
             same = pos if rule_parts(cs[0])[1] == "POS" else ~pos
             k = int((hit & same).sum()) if n else 0
-            share.append(k / n if n else None)
-            if n and (why := rule_against_data(rule_said(cs, positive), cs[0].p, k, n)):
+            part = float(w[hit & same].sum() / w[hit].sum()) if n else None
+            share.append(part)
+            if n and (why := rule_against_data(rule_said(cs, positive), cs[0].p, k, n, part,
+                                               weighed)):
                 against[g] = why
         frame.insert(4, "in the data", pd.array(share, "Float64"))
     if kb is not None:
@@ -113,7 +122,7 @@ def rules_frame(rules: Sequence[WeightedClause], kb: KB | None = None,
         frame["vs data"] = [cs[0].w / kb.rule_unit() for _, cs in groups]  # × a row's evidence
         frame["note"] = [RULE_NOTE_SEP.join(x for x in (notes.get(g, ""), against.get(g, "")) if x)
                          for g, _ in groups]
-    elif against:
+    elif X is not None and is_pos is not None:
         frame["note"] = [against.get(g, "") for g, _ in groups]
     return frame
 

@@ -128,7 +128,8 @@ if not ws.rules:
 else:
     X_tr, y_tr = ws.part("train")  # "rows": training rows it holds; "in the data": of its class
     frame = rules_frame(ws.rules, ws.ensure_kb(), positive=ws.class_name,  # "note": rules this
-                        X=X_tr, is_pos=y_tr.astype(str) == str(ws.positive))  # model cannot use
+                        X=X_tr, is_pos=y_tr.astype(str) == str(ws.positive),  # model cannot use
+                        weighed=ws.learner == "weighted")
     for rid_, note in zip(frame["id"], frame["note"]):
         for part in filter(None, note.split(wording.RULE_NOTE_SEP)):  # each said on its own
             warning(f"Rule {rid_}: {part}" if part.startswith(wording.AGAINST_DATA)
@@ -140,7 +141,10 @@ else:
                                      "conditions (an empty cell holds none)"),
                                  "in the data": st.column_config.NumberColumn(
                                      format="%.3f", help="of those rows, the share whose class "
-                                     "is the one the rule concludes: read it beside p"),
+                                     "is the one the rule concludes, as the model learns them"
+                                     + (" (the classes weighed as equally common)"
+                                        if ws.learner == "weighted" else "")
+                                     + ": read it beside p"),
                                  "vs data": st.column_config.NumberColumn(
                                      format="%.3g×", help="w as a multiple of the evidence a "
                                      "training row brings under this model"),
