@@ -737,12 +737,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                      within(progress, 0.3, 0.65 if races else 1.0))
                 reading = None  # more classes race only past a screen; up to 4 always
                 if races:
-                    if not grid:
-                        say(0.65, "comparing two more readings of the numbers on every class")
+                    say(0.65, "comparing two more readings of the numbers on every class")
                     reading = self._class_reading(frame, labels, raw, always=grid)
                 if reading is not None:
                     self._race_grid_classes(raw, y_arr, groups, within(
-                        progress, 0.65 if grid else 0.7, 1.0, "grid: "), reading)
+                        progress, 0.7, 1.0, "grid: "), reading)
         self.kb_ = self.kbs_[0] if len(classes) == 2 else None
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo

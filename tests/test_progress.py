@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from plx_core.estimator import PLXClassifier
 from plx_core.progress import forward, within
@@ -43,14 +44,15 @@ def test_a_fit_with_a_grid_race_and_a_whole_number_race_moves_forward():
     assert grid and grid[-1] < whole and told[grid[-1]][0] <= 0.85 <= told[whole][0]
 
 
-def test_a_fit_of_many_classes_names_its_screen_before_the_race():
-    """Five classes from two numbers: the screen of the numbers' readings is said at 0.65, not
-    passed in silence before the bar jumps."""
+@pytest.mark.parametrize("k", [3, 5])
+def test_a_fit_of_several_classes_names_its_screen_before_the_race(k):
+    """Three or five classes from two numbers: the screen of the numbers' readings is said at
+    0.65, not passed in silence before the bar jumps."""
     r = np.random.default_rng(4)
     n = 700
     X = pd.DataFrame({"a": r.normal(0, 1, n), "b": r.normal(0, 1, n)})
     s = X["a"] + 0.5 * X["b"] + r.normal(0, 0.3, n)
-    y = np.digitize(s, np.quantile(s, [0.2, 0.4, 0.6, 0.8])).astype(str)
+    y = np.digitize(s, np.quantile(s, np.linspace(0, 1, k + 1)[1:-1])).astype(str)
     told = _fit_told(X, y)
     fractions = [f for f, _ in told]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
