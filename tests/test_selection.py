@@ -1079,18 +1079,27 @@ def test_five_grades_in_a_numbers_fine_steps_race_finer_mdlp_cut_points():
                           "batch": rng.choice(["x", "y"], n)})
         return X, np.array(list("ABCDE"))[np.floor(t / 5).astype(int) % 5]
 
-    X, y = steps(1000, 0)
+    clf = _finer_cut_points_answer(steps)
+    assert 18 <= len(clf.cuts_["reading"]) + 1 <= FINE_CLASS_BINS  # its 20 steps, 16 merged some
+
+
+def _finer_cut_points_answer(table) -> PLXClassifier:
+    """The fit on `table(1000, 0)` answers on MDLP's finer cut points, says so, and calls
+    2,000 new rows right far more often than the fit on MDLP's own cut points (no race)."""
+    from plx_core.selection import FINE_CLASS_BINS
+
+    X, y = table(1000, 0)
     clf = PLXClassifier(random_state=0).fit(X, y)
     assert clf.discretizer_.method == "mdlp"
-    assert 18 <= len(clf.cuts_["reading"]) + 1 <= FINE_CLASS_BINS  # its 20 steps, 16 merged some
     assert f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column, which " \
         "answers" in clf.chosen_reason_
     mdlp = PLXClassifier(random_state=0)
     mdlp._no_grid = True
     mdlp.fit(X, y)
-    Xt, yt = steps(2000, 100)
+    Xt, yt = table(2000, 100)
     assert f1_score(yt, clf.predict(Xt), average="macro") > \
         f1_score(yt, mdlp.predict(Xt), average="macro") + 0.2
+    return clf
 
 
 def test_four_grades_in_a_numbers_fine_steps_race_finer_cut_points_unscreened():
@@ -1098,7 +1107,6 @@ def test_four_grades_in_a_numbers_fine_steps_race_finer_cut_points_unscreened():
     beats the grid's by more than `FINE_CLASS_MARGIN` (four grades cycling over sixteen bands
     of a dial) those race instead, answer and are said; new rows are called right far more
     often than on MDLP's few cut points."""
-    from plx_core.selection import FINE_CLASS_BINS
 
     def dial(n, seed):
         rng = np.random.default_rng(seed)
@@ -1107,17 +1115,7 @@ def test_four_grades_in_a_numbers_fine_steps_race_finer_cut_points_unscreened():
                           "line": rng.choice(["l1", "l2"], n)})
         return X, np.array(["I", "II", "III", "IV"])[np.floor(d / 6).astype(int) % 4]
 
-    X, y = dial(1000, 0)
-    clf = PLXClassifier(random_state=0).fit(X, y)
-    assert clf.discretizer_.method == "mdlp" and len(clf.cuts_["dial"]) + 1 > 8
-    assert f"on MDLP's cut points of up to {FINE_CLASS_BINS} bins a numeric column, which " \
-        "answers" in clf.chosen_reason_
-    mdlp = PLXClassifier(random_state=0)
-    mdlp._no_grid = True
-    mdlp.fit(X, y)
-    Xt, yt = dial(2000, 100)
-    assert f1_score(yt, clf.predict(Xt), average="macro") > \
-        f1_score(yt, mdlp.predict(Xt), average="macro") + 0.2
+    assert len(_finer_cut_points_answer(dial).cuts_["dial"]) + 1 > 8
 
 
 def test_a_second_reading_races_only_where_its_tree_comes_near_the_search():
