@@ -198,6 +198,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         repeated_rows,
         unread_numbers,
         whole_levels,
+        zero_padded,
     )
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
     from .encoding import (
@@ -261,6 +262,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         elif schema.kinds[c] == "categorical" and (few := whole_levels(frame[c])) is not None:
             said.add(f"column {c!r} is used as categories")
             whole[c] = few  # said once fitted: the fit races its two readings
+        elif schema.kinds[c] == "categorical" and (codes := zero_padded(frame[c])) is not None:
+            said.add(f"column {c!r} is used as categories")
+            say(f"column {c!r} is used as categories: {codes}")
         if (why := label_copy(frame[c], frame[label], ystr)) is not None:  # every class's copy
             said.add(f"column {c!r}")
             say(f"column {c!r}: {why}")
@@ -301,7 +305,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for f, b in schema.bins.items():
         if b.reading():  # read, and said
             alike.setdefault(b.reading(int(frame[f].isin(b.text_missing).sum())
-                                       if b.text_missing else None), []).append(f)
+                                       if b.text_missing else None, f in schema.parted()),
+                             []).append(f)
     for how, cols in alike.items():
         names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
                                                   else "")

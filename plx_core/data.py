@@ -2319,14 +2319,17 @@ class Binning:
         """The column as floats as this binning reads it (NaN where missing or not a number)."""
         return _numbers(values, self.number_format, self.censored)[0]
 
-    def reading(self, missing_cells: int | None = None) -> str:
+    def reading(self, missing_cells: int | None = None, parted: bool = False) -> str:
         """How the column's text was read, in words ("" when plainly): said wherever the
         column is described (plx fit's notes, the dashboard, the schema summary). With
         `missing_cells` (a table's count of the `text_missing` cells) the count is said with
-        them, not after the censored cells' words, where it read as their count."""
+        them, not after the censored cells' words, where it read as their count. `parted`: the
+        dates' parts are columns of their own already (`Schema.date_parts`), so the words
+        leave out `SEASON_HINT`, which would ask for what was given."""
         parts = []
         if self.number_format != "plain":
-            parts.append(f"read as {number_format_words(self.number_format)}")
+            words = number_format_words(self.number_format)
+            parts.append(f"read as {words.replace(SEASON_HINT, '') if parted else words}")
         if self.text_missing:
             shown = ", ".join(repr(v) for v in self.text_missing)
             other = "a date" if is_date_format(self.number_format) else "a number"
@@ -2629,6 +2632,10 @@ class Schema:
     """The missing-value markers the fit's file was read with when they were not the default
     (`plx fit --missing -999`): new rows are read with them too, unless told otherwise."""
 
+    def parted(self) -> set[str]:
+        """The date columns whose parts are features of their own (`date_parts`' sources)."""
+        return {src for src, _ in self.date_parts.values()}
+
     def derived(self, frame: pd.DataFrame) -> pd.DataFrame:
         """`frame` with the `date_parts` features derived from their date columns (those it
         holds), as at fit: the same reading of the dates, the same names."""
@@ -2725,8 +2732,8 @@ class Schema:
                 f"{self.bins[f].method}: {', '.join(self.bins[f].labels)}" if f in self.bins
                 else f"{len(self.categories.get(f, ()))} values"
             )
-            if f in self.bins and self.bins[f].reading():
-                detail += f" ({self.bins[f].reading()})"
+            if f in self.bins and (how := self.bins[f].reading(parted=f in self.parted())):
+                detail += f" ({how})"
             if f in self.grouped:
                 detail = (f"the {len(self.grouped[f])} most frequent values kept, the others "
                           f"grouped as {other_level(self.grouped[f])!r}")
@@ -3386,7 +3393,7 @@ def number_matrix(frame: pd.DataFrame) -> tuple[list[Any], list[str], np.ndarray
 
 def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
     """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales`,
-    `unit_scales` and `missing_code` can say nothing, found in one pass over their float
+    `unit_scales`, `missing_code` and `infinite_said` can say nothing, found in one pass over their float
     matrix (`number_matrix`) rather than a pandas pass a column (300 genes: a fifth of a fit):
     numbers that differ within a class (they write one to one as strings: no copy), missing on
     fewer than `LEAK_ROWS` labelled rows or present on fewer (`label_missing`), not the two
@@ -3421,7 +3428,9 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
         steps = np.diff(logs, axis=0)
         gap = np.where(np.isnan(steps), 0.0, steps).max(axis=0, initial=0.0)
         units = (positive.sum(axis=0) == count) & (count >= 20) & (gap >= np.log10(5))
-    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded & ~units) if q}
+        infinite = np.isinf(x).any(axis=0)  # `infinite_said`
+    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded & ~units & ~infinite)
+            if q}
 
 
 LEAK_ROWS = 10
@@ -3694,6 +3703,88 @@ def columns_left_out(levels: Mapping[str, str | None],
     return out
 
 
+_ID_WORDS = ("id", "ids", "no", "nr", "nbr", "num", "number", "mrn", "ssn", "identifier",
+             "uuid", "guid", "pid")
+"""A header's last word that names an identifier ('patient_no', 'Customer ID', 'MRN',
+'PatientNumber'): its whole numbers name cases, whatever their spread or repeats."""
+
+
+def names_an_id(name: Any) -> bool:
+    """Whether a column's header ends in a word naming an identifier (`_ID_WORDS`; 'number of
+    visits', 'num_children' and 'id_type' do not)."""
+    words = [w.lower() for w in re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name)) if w]
+    return bool(words) and words[-1] in _ID_WORDS and "of" not in words
+
+
+def case_number(name: Any, x: np.ndarray, max_categories: int = 10) -> str | None:
+    """Why a column of whole numbers `x` (present values) is left out as a number that names
+    cases, or None: its header names an identifier (`names_an_id`) and it holds more than
+    `max_categories` distinct values — a patient number with repeats (several visits, 25%
+    distinct) or of random digits is neither `ID_LIKE` by share nor numbered in a run, and
+    binned it read as a measurement (unseen23's near_id: cut at 56,783). Rows of one case
+    belong in one fold: the reason names the case column."""
+    if len(x) == 0 or not names_an_id(name) or not bool(
+            np.all((np.floor(x) == x) & (np.abs(x) < 2.0**53))):
+        return None
+    values, counts = np.unique(x, return_counts=True)
+    if len(values) <= max_categories:
+        return None
+    repeats = int((counts > 1).sum())
+    rows = (f"{len(values):,} numbers, each on one row" if not repeats else
+            f"{len(values):,} numbers, each on {int(counts.min())}"
+            f"{'' if counts.min() == counts.max() else f' to {int(counts.max())}'} rows"
+            if repeats == len(values) else
+            f"{len(values):,} numbers, {repeats:,} of them on several rows (up to "
+            f"{int(counts.max())})")
+    return (f"{ID_LIKE}: its header names an identifier and it holds {rows}: it names cases "
+            "rather than describing them, so it is not binned as a measurement; if a case has "
+            f"several rows, name it the case column (plx fit --case-column {name}, "
+            "PLXClassifier.fit(X, y, groups=…)) to keep a case's rows in one fold")
+
+
+_PADDED = re.compile(r"0[0-9]+")
+
+
+def zero_padded(s: pd.Series) -> str | None:
+    """Why a text column of whole numbers is read as codes, not numbers, or None: every
+    present value is digits of one width, some with leading zeros ('01', '07', '10'; a
+    postcode '02134') — a code's writing, which no export gives an amount (unseen23's
+    int_codes: 0.487 read as text, 0.456 binned). Categories in `plx fit` and the dashboard,
+    and no hint to convert them in `PLXClassifier`."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype) or \
+            pd.api.types.infer_dtype(s, skipna=True) != "string":
+        return None
+    distinct = [v.strip() for v in pd.unique(s.dropna().to_numpy(dtype=object))]
+    if len(distinct) < 2 or len({len(v) for v in distinct}) != 1 or \
+            not all(v.isascii() and v.isdigit() for v in distinct):
+        return None
+    padded = sorted(v for v in distinct if _PADDED.fullmatch(v))
+    if not padded:
+        return None
+    shown = ", ".join(repr(v) for v in padded[:2])
+    return (f"its {len(distinct):,} values are whole numbers written with leading zeros "
+            f"({shown}), all {len(distinct[0])} digits: codes (a department, a postcode), "
+            "read as categories, not binned as amounts")
+
+
+def infinite_said(s: pd.Series) -> str | None:
+    """Why a numeric column's inf / -inf cells are said, or None when it holds none: a ratio
+    divided by 0 before export (unseen23's inf_ratio) is binned beyond every number, in the
+    highest or lowest bin, which is a reading the user should know of and may not mean."""
+    x = plain_numbers(s)
+    if x is None:
+        return None
+    up, down = int(np.isposinf(x).sum()), int(np.isneginf(x).sum())
+    if not up and not down:
+        return None
+    held = " and ".join(f"{v} in {counted(k, 'row')}" for v, k in (("inf", up), ("-inf", down))
+                        if k)
+    bins = " and ".join(b for b, k in (("highest", up), ("lowest", down)) if k)
+    return (f"holds {held} (a number divided by 0 before export?): binned beyond every number, "
+            f"in the {bins} bin{'s' if up and down else ''}; if they mean 'not known', read them "
+            "as missing (pd.read_csv(…, na_values=['inf', '-inf']), plx fit --missing inf,-inf)")
+
+
 def numbered_like_ids(x: np.ndarray) -> bool:
     """True when numbers (present values) could be row IDs: whole numbers filling a run
     (at most 1.5× as wide as they are many: 1..n, shuffled, or with gaps) — not a measure
@@ -3722,6 +3813,8 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     if _beyond_strays(s):
         return False  # codes ("reg0", "city12"): not by reading every cell (~10 s of a
         # 1,000,000-row fit with 6 such columns, scale24)
+    if zero_padded(s) is not None:
+        return False  # codes ("01", "07"): categories in every reading
     x, bad, fmt, _, _ = _read_numbers(s)
     return not bad.any() and _binned(x, fmt, int(s.nunique(dropna=True)), max_categories)
 
@@ -3861,6 +3954,9 @@ def infer_schema(
             else:
                 x, bad, fmt, stray, side = _read_numbers(s, delimiter)
             is_num = not bad.any()
+            if is_num and fmt == "plain" and c not in numeric and c not in cuts and \
+                    zero_padded(s) is not None:
+                is_num = False  # codes ("01", "07"): categories, said by the caller
         n_distinct = int(s.nunique(dropna=True))
         many = None  # many_levels' answer, once
         if c in numeric or c in cuts:
@@ -3881,10 +3977,11 @@ def infer_schema(
         if not explicit and c not in numeric and c not in categorical and c not in cuts:
             present_x = x[~np.isnan(x)] if is_num else None
             why = None if is_num else free_text(s, max_categories)
+            plain = is_num and not is_date_format(fmt) and fmt not in CLOCK_FORMATS
             why = why or excess_levels(n_distinct, present, not is_num or (  # a date: no ID
-                                           numbered_like_ids(present_x) and not is_date_format(fmt)
-                                           and fmt not in CLOCK_FORMATS),
-                                       id_threshold, max_categories, None)
+                                           plain and numbered_like_ids(present_x)),
+                                       id_threshold, max_categories, None) or (
+                case_number(c, present_x, max_categories) if plain else None)
             if why is None and kind == "categorical":
                 why, kept_levels = many = many_levels(s, n_distinct, max_levels,
                                                       delimiter=delimiter)

@@ -340,7 +340,7 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
     each is rebuilt on the client one column at a time (sorted values, repeated by their
     counts: cut points depend on neither order nor partitions), so the same
     `Discretizer.fit` finds the same cut points."""
-    from .data import excess_levels, held_format, numbered_like_ids
+    from .data import case_number, excess_levels, held_format, numbered_like_ids
     from .discretize import Discretizer, is_numeric, numeric_values
 
     dask, _, _ = _dask()
@@ -366,9 +366,10 @@ def _discretizer_dask(ddf: Any, label: str, features: list[str], method: str, ma
             binned[c] = one.binnings_[c]
             x = numeric_values(values)
             x = x[~np.isnan(x)]
+            plain = held_format(values) == "plain"
             levels[c] = excess_levels(len(np.unique(x)), max(len(x), 1),
-                                      numbered_like_ids(x) and held_format(values) == "plain",
-                                      max_levels=None)
+                                      numbered_like_ids(x) and plain, max_levels=None) or (
+                case_number(c, x) if plain else None)
     disc.feature_names_in_ = np.array(features, dtype=object)
     disc.binnings_ = {c: binned[c] for c in features if c in binned}
     disc.cuts_ = {c: b.cuts for c, b in disc.binnings_.items()}

@@ -76,6 +76,7 @@ from .data import (
     DATE_ISO,
     LONG_TEXT,
     SEASON_HINT,
+    case_number,
     censored_shown,
     censored_sides,
     column_numbers,
@@ -92,6 +93,7 @@ from .data import (
     grouped_said,
     held_format,
     holds_dates,
+    infinite_said,
     label_copy,
     label_texts,
     many_levels,
@@ -762,7 +764,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
             if (how := spelling_variants(raw[c]) or percent_scales(raw[c])
-                    or unit_scales(raw[c]) or missing_code(raw[c])) is not None:
+                    or unit_scales(raw[c]) or missing_code(raw[c])
+                    or infinite_said(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
         if (why := copied_rows(rows)) is not None:  # copies of a few records: said
@@ -859,10 +862,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 x = numeric_values(raw[c])
                 x = x[~np.isnan(x)]
                 distinct[c] = len(np.unique(x))
-                levels[c] = excess_levels(distinct[c], present, numbered_like_ids(x)
-                                          and held_format(raw[c]) == "plain",  # a date,
-                                          # a time of day, is not an ID
-                                          max_levels=None)
+                plain = held_format(raw[c]) == "plain"  # a date, a time of day, is no ID
+                levels[c] = excess_levels(distinct[c], present, numbered_like_ids(x) and plain,
+                                          max_levels=None) or (
+                    case_number(c, x) if plain else None)
             else:
                 n_distinct = int(s.nunique(dropna=True))
                 levels[c] = free_text(raw[c]) or excess_levels(n_distinct, present,
@@ -873,7 +876,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                         grouped[c] = kept
                 if levels[c] is not None:  # left out: how to convert it, if it can be
                     if not levels[c].startswith(LONG_TEXT):  # (a 1 MB cell: no number to read)
-                        levels[c] += convert_hint(raw[c], s)
+                        hint = convert_hint(raw[c], s)  # date_parts= given: not asked again
+                        levels[c] += hint.replace(SEASON_HINT, "") if self.date_parts else hint
                 elif (mixed := mixed_dates(s)) is not None:  # never silently categories
                     say_note(f"column {c!r} is used as categories: {mixed}", stacklevel=3)
                 elif text_binned(raw[c]):  # nor numbers written as text
