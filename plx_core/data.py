@@ -362,7 +362,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
             raise DataError(f"{where} has {n_rows:,} rows, more than the cap of "
                             f"max_rows={max_rows:,}")
         _columns(names, where, max_cols, True, None, 1)  # the column cap, duplicate names
-        _flat_parquet(pf.schema_arrow, where)
+        flat_parquet(pf.schema_arrow, where)
         frame = pf.read().to_pandas()
     except DataError:
         raise
@@ -388,7 +388,7 @@ def _read_parquet(raw: bytes, where: str, max_rows: int, max_cols: int,
                  ("read as Parquet (rows numbered from 1)", *notes))
 
 
-def _flat_parquet(schema: Any, where: str) -> None:
+def flat_parquet(schema: Any, where: str) -> None:
     """Refuse, before any row is read, a Parquet column whose cells are not one value: lists,
     structs, maps (nested) or raw bytes (trust23: they reached the type inference and raised
     "unhashable type" or a UnicodeDecodeError); one line naming the column and its type."""

@@ -135,11 +135,31 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
             "*.parquet", "*/*.parquet", "*.pq")):  # two levels: '/' is not searched whole
         raise DataError(f"the folder {path!r} holds no Parquet parts (*.parquet); give a CSV, a "
                         "Parquet file or a folder of Parquet parts")
+    _flat_parts(path)
     try:
         return dd.read_parquet(path)
     except (ValueError, OSError) as exc:  # fuzz17: Dask's own words, several lines, exit 1
         said = " ".join(str(exc).split())[-200:]
         raise DataError(f"{path!r} cannot be read as Parquet ({said})") from None
+
+
+def _flat_parts(path: str) -> None:
+    """Refuse a Parquet file, folder of parts or glob whose columns are not one value a cell
+    (lists, structs, maps, raw bytes), from the footer before any row is read: the pandas
+    reader's check (`data.flat_parquet`), which the Dask reader lacked (trust23). A path
+    pyarrow cannot read as a data set is left to Dask's reader, which says why."""
+    import glob
+
+    from .data import flat_parquet
+
+    try:
+        import pyarrow.dataset as pads
+
+        parts = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else path
+        schema = pads.dataset(parts, format="parquet").schema
+    except Exception:  # not Parquet, or not readable: dd.read_parquet's own words follow
+        return
+    flat_parquet(schema, repr(path))
 
 
 def _numbers_as_floats(frame: pd.DataFrame) -> pd.DataFrame:

@@ -2498,3 +2498,45 @@ def test_predict_in_blocks_lets_whole_numbers_decide_nothing(tmp_path, capsys, m
     assert (tmp_path / "p5.csv").read_bytes() == (tmp_path / "p100000.csv").read_bytes()
     assert pd.read_csv(tmp_path / "p5.csv")["decision"].tolist()[5:10] == ["no", "yes", "yes",
                                                                            "yes", "yes"]
+
+
+def test_the_date_note_asks_for_date_parts_only_when_they_were_not_given(tmp_path, capsys):
+    """reading24: 'a season or weekday that matters needs a column of its own: plx fit
+    --date-parts month,weekday' was said right after the user's --date-parts month."""
+    fit, _, _ = _season_files(tmp_path)
+    out = str(tmp_path / "m.json")
+    assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--out", out,
+                 "--no-progress"]) == 0
+    assert "plx fit --date-parts month,weekday" in capsys.readouterr().err
+    assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts", "month",
+                 "--out", out, "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "column 'visit': read as dates, day/month/year" in err
+    assert "--date-parts month,weekday" not in err
+
+
+def test_fit_reads_padded_codes_as_categories_and_leaves_out_a_repeated_case_number(tmp_path,
+                                                                                   capsys):
+    """reading24: a department written '01' … '40' was binned as amounts (cut at 12.5), and a
+    patient number of four visits each as a measurement; both said, and predict answers a file
+    that holds them as the training file did."""
+    rng = np.random.default_rng(3)
+    n = 480
+    dept = rng.choice([f"{i:02d}" for i in range(1, 41)], n)
+    x = rng.normal(size=n).round(2)
+    y = np.where(np.isin(dept, ["03", "17", "29"]) | (x > 1.2), "yes", "no")
+    path = tmp_path / "visits.csv"
+    pd.DataFrame({"patient_no": rng.choice(np.arange(10000, 99999), n // 4).repeat(4),
+                  "dept": dept, "x": x, "y": y}).to_csv(path, index=False)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(path), "--label", "y", "--positive", "yes", "--out", str(model),
+                 "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "column 'patient_no' is left out: ID-like: its header names an identifier" in err
+    assert ("column 'dept' is used as categories: its 40 values are whole numbers written "
+            "with leading zeros ('01', '02')") in err
+    schema = json.loads(model.read_text())["schema"]
+    assert "patient_no" in schema["excluded"] and "dept" not in schema.get("bins", {})
+    assert main(["predict", str(model), str(path), "--out", str(tmp_path / "p.csv")]) == 0
+    decision = pd.read_csv(tmp_path / "p.csv")["decision"].to_numpy()
+    assert (decision[np.isin(dept, ["03", "17", "29"])] == "yes").mean() > 0.9

@@ -2035,3 +2035,69 @@ def test_quiet_columns_are_those_no_column_note_names():
         assert c not in quiet or said == (None, None), c
     assert label_copy(raw["copy"], y, ys) and label_copy(raw["leak"], y, ys)
     assert percent_scales(raw["pct"])
+
+
+def test_a_whole_number_column_whose_header_names_an_identifier_is_left_out_as_cases():
+    """reading24: a patient number of several visits (25% distinct, random 5-digit numbers)
+    was neither ID-like by share nor numbered in a run, and was binned as a measurement; so was
+    a customer number of random digits unique per row. A header ending in an identifier's word
+    names cases; 'number of visits', 'num_children' and a few codes stay as they were."""
+    from plx_core.data import case_number, names_an_id
+
+    rng = np.random.default_rng(7)
+    n = 400
+    frame = pd.DataFrame({
+        "patient_no": rng.choice(np.arange(10000, 99999), n // 4, replace=False).repeat(4),
+        "Customer ID": rng.choice(np.arange(10**6, 10**7), n, replace=False),
+        "number of visits": rng.integers(0, 40, n),
+        "num_children": rng.integers(0, 15, n),
+        "x": rng.normal(size=n).round(3),
+        "y": rng.choice(["a", "b"], n),
+    }).astype(str)
+    schema = infer_schema(frame, "y", "a")
+    assert schema.excluded["patient_no"].startswith("ID-like: its header names an identifier "
+                                                     "and it holds 100 numbers, each on 4 rows")
+    assert "--case-column patient_no" in schema.excluded["patient_no"]
+    assert "each on one row" in schema.excluded["Customer ID"]
+    assert {"number of visits", "num_children", "x"} <= set(schema.bins)
+    assert [names_an_id(h) for h in ("MRN", "PatientNumber", "record nr", "id_type", "age")] == \
+        [True, True, True, False, False]
+    assert case_number("ward_no", np.arange(1.0, 9.0)) is None  # a few codes: categories
+    assert case_number("patient_id", np.array([1.5, 2.5] * 20)) is None  # not whole
+
+
+def test_whole_numbers_written_with_leading_zeros_are_read_as_codes():
+    """reading24: a department '01' … '40' kept as text got "convert it (pd.to_numeric …) to
+    have it binned" from the estimator, and plx fit binned it as amounts. Digits of one width
+    with leading zeros are a code's writing; plain numbers, mixed widths and decimals are not."""
+    from plx_core.data import zero_padded
+
+    rng = np.random.default_rng(8)
+    codes = pd.Series(rng.choice([f"{i:02d}" for i in range(1, 41)], 300))
+    said = zero_padded(codes)
+    assert said is not None and said.startswith("its 40 values are whole numbers written with "
+                                                "leading zeros ('01', '02'), all 2 digits")
+    assert zero_padded(pd.Series(["02134", "10001", "94105"] * 10)) is not None  # postcodes
+    assert zero_padded(codes.str.lstrip("0")) is None  # '1' … '40': numbers
+    assert zero_padded(pd.Series(["7", "08", "12"] * 10)) is None  # widths differ
+    assert zero_padded(pd.Series(["0.5", "1.5"] * 10)) is None
+    assert zero_padded(pd.Series([1, 2, 3] * 10)) is None  # numbers held as numbers
+    assert not text_binned(codes) and text_binned(codes.str.lstrip("0"))
+    frame = pd.DataFrame({"dept": codes, "y": rng.choice(["a", "b"], 300)})
+    assert infer_schema(frame, "y", "a").kinds["dept"] == "categorical"
+    assert infer_schema(frame, "y", "a", numeric=["dept"]).kinds["dept"] == "numeric"
+
+
+def test_inf_and_minus_inf_in_a_numeric_column_are_said_with_the_bins_they_land_in():
+    """reading24 (unseen23's inf_ratio): a ratio divided by 0 before export, binned into the
+    end bins unsaid. Said with each count, the bins and how to read them missing."""
+    from plx_core.data import infinite_said
+
+    x = np.linspace(0, 1, 200)
+    x[:5], x[5:7] = np.inf, -np.inf
+    said = infinite_said(pd.Series(x))
+    assert said.startswith("holds inf in 5 rows and -inf in 2 rows (a number divided by 0")
+    assert "in the highest and lowest bins" in said and "plx fit --missing inf,-inf" in said
+    assert "in the highest bin;" in infinite_said(pd.Series(np.where(x == -np.inf, 0, x)))
+    assert infinite_said(pd.Series(np.linspace(0, 1, 50))) is None
+    assert infinite_said(pd.Series(["a", "inf"] * 5)) is None  # text: no number

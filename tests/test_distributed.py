@@ -716,3 +716,19 @@ def test_a_failing_partition_on_plx_s_own_cluster_is_plx_s_one_line_alone(tmp_pa
     assert [ln for ln in err.splitlines() if ln.startswith("error:")] == [
         "error: the rows lack the feature column ['colour']; to answer without them (each "
         "row's value unknown, as the model answers a missing cell), add them as empty columns"]
+
+
+def test_the_dask_reader_refuses_a_nested_parquet_column_from_the_footer(tmp_path):
+    """reading24: `plx predict --dask` and the Dask fit read a Parquet column of lists without
+    the pandas reader's check (trust23); a file, a folder of parts and a glob are refused in
+    one line naming the column, before any row is read."""
+    pytest.importorskip("pyarrow")
+    (tmp_path / "parts").mkdir()
+    nested = pd.DataFrame({"a": [1.0, 2.0], "c": [[1, 2], [3]]})
+    nested.to_parquet(tmp_path / "n.parquet")
+    nested.to_parquet(tmp_path / "parts" / "p0.parquet")
+    for path in (tmp_path / "n.parquet", tmp_path / "parts", tmp_path / "parts" / "*.parquet"):
+        with pytest.raises(DataError, match=r"column 'c' holds lists \(Parquet type list<"):
+            D.as_dask_frame(str(path))
+    pd.DataFrame({"a": [1.0, 2.0]}).to_parquet(tmp_path / "flat.parquet")
+    assert D.as_dask_frame(str(tmp_path / "flat.parquet")).compute()["a"].tolist() == [1.0, 2.0]

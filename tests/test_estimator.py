@@ -1587,3 +1587,25 @@ def test_a_weight_too_large_to_copy_is_refused_in_one_line():
         with pytest.raises(DataError) as e:
             PLXClassifier(positive="sepsis").fit(X, y, sample_weight=bad)
         assert said in str(e.value) and "\n" not in str(e.value)
+
+
+def test_fit_says_inf_leaves_out_a_case_number_and_keeps_padded_codes_without_a_hint():
+    """reading24 on a pandas frame: inf / -inf binned unsaid; a patient number of several
+    visits binned as a measurement; a department kept as text '01' … '40' told to be
+    converted with pd.to_numeric (a code is right as text)."""
+    rng = np.random.default_rng(9)
+    n = 400
+    ratio = rng.normal(1, 0.3, n)
+    ratio[:12], ratio[12:16] = np.inf, -np.inf
+    dept = rng.choice([f"{i:02d}" for i in range(1, 41)], n)
+    X = pd.DataFrame({"patient_no": rng.choice(np.arange(10000, 99999), n // 4).repeat(4),
+                      "dept": dept, "ratio": ratio})
+    y = np.where(np.isin(dept, ["05", "22"]) | (ratio > 1.3), "yes", "no")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    said = " | ".join(str(w.message) for w in caught)
+    assert "column 'ratio' holds inf in 12 rows and -inf in 4 rows" in said
+    assert "patient_no" in clf.excluded_ and "names an identifier" in clf.excluded_["patient_no"]
+    assert "dept" not in said and "dept" not in clf.excluded_
+    assert clf.predict(X.iloc[:3]).tolist() == ["yes"] * 3  # inf: above every ratio
