@@ -1029,9 +1029,14 @@ CLOCK_HOLDS = {"time": "holds times of day like 08:30 or 10:30 PM, read as minut
 """What a column of each `CLOCK_FORMATS` holds, as a cell that is none is told (not "the
 column is numeric": the user wrote times, not numbers)."""
 _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[0-5]\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\.?"
-_DURATION_PART = {"d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
+_DURATION_PART = {"y": r"y|yrs?|years?", "mo": r"mos?|months?", "w": r"w|wks?|weeks?",
+                  "d": r"d|days?", "h": r"h|hrs?|hours?", "m": r"m|mins?|minutes?",
                   "s": r"s|secs?|seconds?"}
-_DURATION_MINUTES = {"d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+_DURATION_MINUTES = {"y": 365.25 * 1440.0, "mo": 365.25 / 12 * 1440.0, "w": 7 * 1440.0,
+                     "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
+"""Minutes of each part of a length of time: weeks, months and years too ('3 weeks', '6
+months', '2 years': time since a visit or an onset, reading24's duration_words, which were
+35 categories); a month is a year's twelfth, 30.4 days, and its bins print in days."""
 _HOURS = r"\d{1,5}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"  # hours and minutes: 26:30:00, 00:45
 _DURATION_WORDS = ("duration", "length", "stay", "elapsed", "los")
 """Words of a header that name a length of time ('length of stay', 'LOS', 'call_duration')."""

@@ -311,7 +311,9 @@ def warn_grouped(grouped: dict[str, str]) -> None:
 CLOCK_HINTS = {
     "time": "convert it to times of day (e.g. pd.to_datetime(s, format='%H:%M').dt.time), "
             "binned as plx fit and the dashboard bin it (bins read <17:00),",
-    "duration": "convert it to lengths of time (e.g. pd.to_timedelta(s)), binned as plx fit "
+    "duration": "convert it to lengths of time (pd.to_timedelta(plx_core.data.column_numbers("
+                "s, 'duration'), unit='min'), which reads weeks, months and years as plx fit "
+                "does: pd.to_timedelta(s) reads no '2 weeks' or '5 months'), binned as plx fit "
                 "and the dashboard bin it (bins read ≥1h30m),",
 }
 """What to do with a DataFrame column of times of day or durations written as text (plx fit
