@@ -311,7 +311,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6
                                                   else "")
         say(f"column {names}: {how}" if len(cols) == 1 else f"columns {names}: {how}")
-    if (how := offsets_said(frame, schema.bins)) is not None:  # once for the table
+    if (how := offsets_said(frame, schema.bins, schema.parted())) is not None:  # once a table
         say(how)
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     X = X.drop(columns=list(schema.date_parts))  # the estimator derives them (`date_parts=`)

@@ -1682,18 +1682,24 @@ _OFFSET = r"\d[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}:?\d{2}$"
 """A time written with its offset from UTC ('2023-05-27T18:00:00+02:00')."""
 
 
-def offsets_said(frame: pd.DataFrame, bins: Mapping[str, Binning]) -> str | None:
+def offsets_said(frame: pd.DataFrame, bins: Mapping[str, Binning],
+                 parted: Iterable[str] = ()) -> str | None:
     """Which date columns hold times written with an offset from UTC (13:30+02:00: an export
     across summer and winter time), read at their instant in UTC as their bins print them —
-    one sentence for the table, not one a column; None when none does."""
+    one sentence for the table, not one a column; None when none does. `parted`: the columns
+    whose month / weekday are derived (`Schema.parted`): those are UTC's too (reading24's
+    tz_stamps: 21:30-05:00 on a Friday is Saturday in UTC), said."""
     cols = [f for f, b in bins.items() if b.number_format == DATE_ISO and f in frame.columns
             and not holds_dates(frame[f]) and as_strings(frame[f]).str.strip().str.contains(
                 _OFFSET, regex=True).fillna(False).any()]
     if not cols:
         return None
     names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6 else "")
+    parts = ("; so are the month and weekday derived from them: near midnight the day in UTC "
+             "is not the day written (21:30-05:00 on a Friday is Saturday 02:30 in UTC)"
+             if set(cols) & set(parted) else "")
     return (f"column{'s' * (len(cols) > 1)} {names}: times written with an offset from UTC "
-            "(13:30+02:00) are read at their instant in UTC (11:30), as the bins print them")
+            f"(13:30+02:00) are read at their instant in UTC (11:30), as the bins print them{parts}")
 
 
 def serial_cells(values: pd.Series) -> tuple[int, str] | None:

@@ -2101,3 +2101,33 @@ def test_inf_and_minus_inf_in_a_numeric_column_are_said_with_the_bins_they_land_
     assert "in the highest bin;" in infinite_said(pd.Series(np.where(x == -np.inf, 0, x)))
     assert infinite_said(pd.Series(np.linspace(0, 1, 50))) is None
     assert infinite_said(pd.Series(["a", "inf"] * 5)) is None  # text: no number
+
+
+def test_lengths_of_time_in_weeks_months_and_years_are_read_as_durations():
+    """reading24's duration_words: '3 days', '2 weeks', '5 months', '1 year' were 35 levels of
+    a category; read as lengths of time (a month a year's twelfth), bins in days. Metres
+    ('1.8m') and minutes stay what they were."""
+    from plx_core.data import column_numbers
+
+    s = pd.Series(["3 days", "2 weeks", "5 months", "1 year", "2 yrs", "6 mo", "45 min", "1w 2d"])
+    days = column_numbers(s, "duration") / 1440
+    assert days.round(2).tolist() == [3.0, 14.0, 152.19, 365.25, 730.5, 182.62, 0.03, 9.0]
+    many = [f"{k} {u}" for k in range(1, 7) for u in ("days", "weeks", "months", "years")]
+    frame = pd.DataFrame({"since": many * 5, "y": ["a", "b"] * 60})
+    schema = infer_schema(frame, "y", "a")
+    assert schema.bins["since"].number_format == "duration"
+    assert infer_schema(pd.DataFrame({"h": ["1.8m", "1.7m", "1.9m"] * 10, "y": ["a", "b", "a"] * 10}),
+                        "y", "a").bins["h"].number_format == "unit:m"
+
+
+def test_an_offset_note_says_date_parts_are_utcs_when_they_are_derived():
+    """reading24's tz_stamps: with --date-parts, the weekday of 21:30-05:00 on a Friday is
+    Saturday's in UTC; the offsets' note says so only when parts are derived."""
+    from plx_core.data import offsets_said
+
+    stamps = pd.Series([f"2024-03-{d:02d}T21:30:00{o}" for d in range(1, 21)
+                        for o in ("-05:00", "+01:00")])
+    frame = pd.DataFrame({"at": stamps, "y": ["a", "b"] * 20})
+    bins = infer_schema(frame, "y", "a").bins
+    assert "so are the month and weekday" not in offsets_said(frame, bins)
+    assert "so are the month and weekday derived from them" in offsets_said(frame, bins, {"at"})
