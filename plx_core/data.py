@@ -3244,7 +3244,8 @@ def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
     when it is kept as it is. More than `max_levels` levels are grouped (`frequent_levels`);
     fewer than two frequent levels leave the column out, and so do numbers, dates or
     durations written as text (their few frequent texts, a "n.a." or a "-", are no
-    categories: the reason's caller says how to convert them)."""
+    categories: the reason's caller says how to convert them) — but codes written with leading
+    zeros (`zero_padded`: 185 postcodes '02134'), which are grouped like any text."""
     if max_levels is None or n_distinct <= max_levels:
         return None, None
     kept = frequent_levels(s, max_levels, min_rows)
@@ -3252,7 +3253,7 @@ def many_levels(s: pd.Series, n_distinct: int, max_levels: int | None = 100,
     typed = pd.api.types.infer_dtype(vals, skipna=True)
     if len(kept) < 2 or typed.startswith(("timedelta", "datetime", "date", "time")) or (
             typed == "string" and (date_format(vals) is not None or mixed_dates(vals) is not None
-            or number_reading(vals, delimiter) is not None
+            or (number_reading(vals, delimiter) is not None and zero_padded(vals) is None)
             or unread_numbers(vals, delimiter) is not None)):
         few = (f" and fewer than 2 of them in ≥ {min_rows} rows: nothing frequent enough to "
                "learn from" if len(kept) < 2 else "")

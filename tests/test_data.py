@@ -2086,6 +2086,10 @@ def test_whole_numbers_written_with_leading_zeros_are_read_as_codes():
     frame = pd.DataFrame({"dept": codes, "y": rng.choice(["a", "b"], 300)})
     assert infer_schema(frame, "y", "a").kinds["dept"] == "categorical"
     assert infer_schema(frame, "y", "a", numeric=["dept"]).kinds["dept"] == "numeric"
+    zips = pd.Series(np.r_[np.repeat(["02134", "10001", "94105"], 40),
+                           [f"{z:05d}" for z in range(1000, 1150)]])
+    wide = infer_schema(pd.DataFrame({"zip": zips, "y": ["a", "b"] * 135}), "y", "a")
+    assert "zip" not in wide.excluded and set(wide.grouped["zip"]) == {"02134", "10001", "94105"}
 
 
 def test_inf_and_minus_inf_in_a_numeric_column_are_said_with_the_bins_they_land_in():

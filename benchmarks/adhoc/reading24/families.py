@@ -145,6 +145,16 @@ def duration_words(seed=0, n=2000):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def duration_words_converted(seed=0, n=2000):
+    """`duration_words` converted as the estimator's note says (pd.to_timedelta of
+    `column_numbers(s, 'duration')` minutes)."""
+    from plx_core.data import column_numbers
+
+    X, y, pos = duration_words(seed, n)
+    return X.assign(since_last_visit=pd.to_timedelta(
+        column_numbers(X.since_last_visit, "duration"), unit="min")), y, pos
+
+
 def drift_id(seed=0, n=2000):
     """A record number in the order the records came (100001 …), the risk drifting up over
     them (twice the base rate at the end): the number carries signal by accident of time."""
@@ -173,6 +183,7 @@ def flag_spellings(seed=0, n=2000):
 
 FAMILIES = {f.__name__: f for f in (visits, tz_stamps, yes_no_unknown, header_units,
                                     padded_codes, age_bands, signed_changes, duration_words,
+                                    duration_words_converted,
                                     drift_id, flag_spellings)}
 
 if __name__ == "__main__":
