@@ -41,6 +41,7 @@ from .encoding import (
     spelling_how,
     spelling_shown,
     text_key,
+    word_key,
 )
 from .errors import DataError
 from .plurals import counted, noun, verb
@@ -3701,6 +3702,32 @@ def spelling_variants(s: pd.Series, shown: int = 3) -> str | None:
     more = f" and {len(groups) - shown} more" if len(groups) > shown else ""
     return (f"writes values more than one way, kept apart as different values: {listed}{more}; "
             "write each value one way to have them count as one")
+
+
+FLAG_WORDS = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
+"""The answers of a yes/no column by their `encoding.word_key` ('Y', 'ja', 'TRUE', '1')."""
+
+
+def flag_vocabularies(s: pd.Series) -> str | None:
+    """Why a text column looks like one yes/no answer written in more than one vocabulary
+    ('Y' / 'N', 'TRUE' / 'FALSE', '1' / '0': systems joined, reading24's flag_spellings), or
+    None: every value is a `FLAG_WORDS` answer and one answer has two words. Kept apart, never
+    silently: each writing learns from its own rows (a third of them), and rules say 'Y' and
+    'TRUE' as two things. The letter and its word alone ('Y' / 'yes') are `spelling_variants`'."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype) or \
+            pd.api.types.infer_dtype(s, skipna=True) != "string":
+        return None
+    distinct = sorted({v.strip() for v in pd.unique(s.dropna().to_numpy(dtype=object))})
+    keys = {v: word_key(v) for v in distinct}
+    if not all(k in FLAG_WORDS for k in keys.values()) or len(set(keys.values())) <= 2:
+        return None
+    yes = [v for v in distinct if FLAG_WORDS[keys[v]]]
+    no = [v for v in distinct if not FLAG_WORDS[keys[v]]]
+    if not yes or not no:
+        return None
+    return (f"writes one yes/no answer more than one way, kept apart as different values: "
+            f"{', '.join(map(repr, yes))} (yes?) and {', '.join(map(repr, no))} (no?); write "
+            "each answer one way to have it count as one")
 
 
 def columns_left_out(levels: Mapping[str, str | None],

@@ -88,6 +88,7 @@ from .data import (
     date_parts_of,
     excess_levels,
     flag_column,
+    flag_vocabularies,
     free_text,
     group_levels,
     grouped_said,
@@ -765,7 +766,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 continue
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
-            if (how := spelling_variants(raw[c]) or percent_scales(raw[c])
+            if (how := spelling_variants(raw[c]) or flag_vocabularies(raw[c])
+                    or percent_scales(raw[c])
                     or unit_scales(raw[c]) or missing_code(raw[c])
                     or infinite_said(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)

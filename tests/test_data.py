@@ -2135,3 +2135,21 @@ def test_an_offset_note_says_date_parts_are_utcs_when_they_are_derived():
     bins = infer_schema(frame, "y", "a").bins
     assert "so are the month and weekday" not in offsets_said(frame, bins)
     assert "so are the month and weekday derived from them" in offsets_said(frame, bins, {"at"})
+
+
+def test_one_yes_no_answer_written_in_several_vocabularies_is_said():
+    """reading24's flag_spellings: systems joined write diabetes Y / N, TRUE / FALSE and 1 / 0
+    in one column, six levels kept apart unsaid. Said with each side; a plain yes/no, 0/1 or
+    a letter beside its word (spelling_variants' case) are not."""
+    from plx_core.data import flag_vocabularies
+
+    joined = pd.Series(["Y", "N", "TRUE", "FALSE", "1", "0", None] * 10)
+    said = flag_vocabularies(joined)
+    assert said == ("writes one yes/no answer more than one way, kept apart as different "
+                    "values: '1', 'TRUE', 'Y' (yes?) and '0', 'FALSE', 'N' (no?); write each "
+                    "answer one way to have it count as one")
+    assert flag_vocabularies(pd.Series(["ja", "nein", "TRUE", "FALSE"] * 5)) is not None
+    assert flag_vocabularies(pd.Series(["ja", "nein", "yes", "no"] * 5)) is None  # languages
+    for one in (["yes", "no"], ["1", "0"], ["Y", "yes", "N", "no"], ["yes", "no", "maybe"]):
+        assert flag_vocabularies(pd.Series(one * 5)) is None
+    assert flag_vocabularies(pd.Series([1, 0, 1])) is None
