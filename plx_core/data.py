@@ -1037,7 +1037,8 @@ _DURATION_MINUTES = {"y": 365.25 * 1440.0, "mo": 365.25 / 12 * 1440.0, "w": 7 * 
                      "d": 1440.0, "h": 60.0, "m": 1.0, "s": 1.0 / 60.0}
 """Minutes of each part of a length of time: weeks, months and years too ('3 weeks', '6
 months', '2 years': time since a visit or an onset, reading24's duration_words, which were
-35 categories); a month is a year's twelfth, 30.4 days, and its bins print in days."""
+35 categories) when a column mixes them with another part (`_one_long_unit`: '3 years' alone
+stays numbers in years); a month is a year's twelfth, 30.4 days, and its bins print in days."""
 _HOURS = r"\d{1,5}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"  # hours and minutes: 26:30:00, 00:45
 _DURATION_WORDS = ("duration", "length", "stay", "elapsed", "los")
 """Words of a header that name a length of time ('length of stay', 'LOS', 'call_duration')."""
@@ -1258,10 +1259,20 @@ def _clock_style(u: pd.Series, name: Any = None) -> str | None:
         return "duration"
     for fmt in CLOCK_FORMATS:
         if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
-            if fmt == "duration" and u.str.fullmatch(_METRES_OR_MINUTES, case=False).all():
+            if fmt == "duration" and (u.str.fullmatch(_METRES_OR_MINUTES, case=False).all()
+                                      or _one_long_unit(u)):
                 return None
             return fmt
     return None
+
+
+def _one_long_unit(u: pd.Series) -> bool:
+    """Whether lengths of time are all written in one of years, months or weeks ('3 years',
+    '4 yrs'): numbers in that unit (`unit:yr`, bins in years), not minutes binned in days;
+    mixed with another part ('2 weeks', '5 months', '3 days') they are a duration."""
+    parts = u.str.extract("^" + _DURATION + "$", flags=re.IGNORECASE)
+    used = {k for k in parts.columns if parts[k].notna().any()}
+    return len(used) == 1 and used <= {"y", "mo", "w"}
 
 
 def _clock_shaped(v: pd.Series, clock: str) -> np.ndarray:
