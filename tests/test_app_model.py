@@ -230,6 +230,25 @@ def test_data_notes_say_a_column_of_dates_in_two_formats_is_used_as_categories()
     assert ("warning", said[0]) in notes
 
 
+def test_data_notes_say_padded_codes_and_a_flag_in_several_vocabularies():
+    """reading24: the Data page reads '01' … '20' as codes and says so, as plx fit does, and
+    says a flag written Y / N, TRUE / FALSE and 1 / 0 is kept as six values."""
+    from plx_app.service import prepare, validate
+
+    r = np.random.default_rng(4)
+    frame = pd.DataFrame({"region": [f"{v:02d}" for v in r.integers(1, 21, 150)],
+                          "flag": r.choice(["Y", "N", "TRUE", "FALSE", "1", "0"], 150),
+                          "y": r.choice(["no", "yes"], 150)})
+    raw = read_upload(frame.to_csv(index=False).encode(), "codes.csv")
+    ds = prepare(raw, replace(raw.defaults, label="y", positive="yes"))
+    assert ds.schema.kinds["region"] == "categorical"
+    said = [m for _, m in validate(ds)]
+    assert any(m.startswith("Column 'region' is used as categories: its 20 values are whole "
+                            "numbers written with leading zeros") for m in said)
+    assert any(m.startswith("Column 'flag' writes one yes/no answer more than one way")
+               for m in said)
+
+
 def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
     # a noisy DNF: the default answers with the binary tree pruned at a cost-complexity α;
     # the page marks that candidate and draws the pruned tree, clause for clause

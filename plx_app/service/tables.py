@@ -19,6 +19,7 @@ from plx_core.data import (
     cells_said,
     copied_rows,
     flag_column,
+    flag_vocabularies,
     grouped_rows,
     grouped_rows_said,
     grouped_said,
@@ -38,6 +39,7 @@ from plx_core.data import (
     suggest_label,
     train_test_split_stratified,
     unread_numbers,
+    zero_padded,
 )
 from plx_core.datasets import SHARED_NAMES, data_dir, load_shared, paper_example, synthetic
 from plx_core.direct import estimate_bytes
@@ -577,12 +579,14 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
         ystr = label_texts(ds.y)
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
-                    mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])):
+                    mixed := mixed_dates(ds.X[f]) or unread_numbers(ds.X[f])
+                    or zero_padded(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} is used as categories: {mixed}."))
             if (why := label_copy(ds.X[f], ds.y, ystr) if ds.schema.kinds[f] == "categorical"
                     else label_missing(ds.X[f], ystr.set_axis(ds.X[f].index))):
                 notes.append(("warning", f"Column {f!r}: {why}."))
-            if ds.schema.kinds[f] == "categorical" and (how := spelling_variants(ds.X[f])):
+            if ds.schema.kinds[f] == "categorical" and (
+                    how := spelling_variants(ds.X[f]) or flag_vocabularies(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))
             if ds.schema.kinds[f] == "categorical" and (how := flag_column(ds.X[f])):
                 notes.append(("info", f"Column {f!r}: {how}."))
