@@ -3759,11 +3759,24 @@ _ID_WORDS = ("id", "ids", "no", "nr", "nbr", "num", "number", "mrn", "ssn", "ide
 'PatientNumber'): its whole numbers name cases, whatever their spread or repeats."""
 
 
+_ID_COUNTS = ("no", "num", "number")
+"""Last words of `_ID_WORDS` that also name a count ('platelet_number', 'cell num', 'step_no'):
+an identifier only alone or after a word naming what is numbered (`_NUMBERED`) — else a count
+with more than ten values was left out as case numbers (review24: 'platelet_number' dropped)."""
+_NUMBERED = ("patient", "case", "subject", "record", "customer", "client", "member", "account",
+             "visit", "admission", "encounter", "episode", "sample", "specimen", "order", "claim",
+             "policy", "passenger", "participant", "study", "file", "chart", "serial",
+             "registration", "reference", "ref", "ticket", "invoice", "transaction", "person",
+             "user", "employee", "student", "household", "hospital", "row", "entry", "item")
+
+
 def names_an_id(name: Any) -> bool:
     """Whether a column's header ends in a word naming an identifier (`_ID_WORDS`; 'number of
-    visits', 'num_children' and 'id_type' do not)."""
+    visits', 'num_children', 'id_type' and a count such as 'platelet_number' do not)."""
     words = [w.lower() for w in re.split(r"[\W_]+|(?<=[a-z])(?=[A-Z])", str(name)) if w]
-    return bool(words) and words[-1] in _ID_WORDS and "of" not in words
+    if not words or words[-1] not in _ID_WORDS or "of" in words:
+        return False
+    return words[-1] not in _ID_COUNTS or len(words) == 1 or words[-2] in _NUMBERED
 
 
 def case_number(name: Any, x: np.ndarray, max_categories: int = 10) -> str | None:

@@ -2063,6 +2063,10 @@ def test_a_whole_number_column_whose_header_names_an_identifier_is_left_out_as_c
     assert [names_an_id(h) for h in ("MRN", "PatientNumber", "record nr", "id_type", "age")] == \
         [True, True, True, False, False]
     assert case_number("ward_no", np.arange(1.0, 9.0)) is None  # a few codes: categories
+    # a count whose header ends in number / num / no is no identifier (review24)
+    assert [names_an_id(h) for h in ("platelet_number", "cell num", "step_no", "case_no",
+                                     "Customer Number", "No")] == [False] * 3 + [True] * 3
+    assert case_number("platelet_number", np.arange(20.0, 450.0)) is None
     assert case_number("patient_id", np.array([1.5, 2.5] * 20)) is None  # not whole
 
 
