@@ -2953,50 +2953,77 @@ def repeated_rows(frame: pd.DataFrame, ids: Sequence[str], shown: int = 3) -> st
             "copy counts as evidence again; remove the copies if so")
 
 
-COPY_SHARE = 0.25
-"""The least share of rows that must repeat an earlier row in every column (the label too) for
-`copied_rows` to say it."""
+COPY_SHARE = 0.05
+"""The least share of rows that must repeat another row in every column (the label too) to be
+read as copies (`copy_cases`): a pair or two alike by chance (a measure of two decimals, a group
+and the class) is none, and a few copies barely move a leave-one-out."""
+COPY_ODDS = 4
+"""Repeated rows are copies when the pairs of rows alike in every column are at least this many
+times the pairs that the two most varied columns' own values would make alike by chance (each
+column's share of rows a value, as if the two were independent): a count that is 0 on half the
+rows and a score of two decimals make many pairs alike by chance; a table written twice makes
+one pair a row where chance makes a few."""
 MEASURED_VALUES = 20
-"""The fewest distinct values of a column of non-whole numbers for `copied_rows` to count it a
-measurement, which two records rarely share by chance."""
+"""The fewest distinct values each of the two most varied columns needs: two measures alike
+by chance are rare, one (a score of two decimals whose sign sets another column) is not."""
+COPY_LEAST = 20
+"""Distinct rows below which no column's share of distinct values says anything."""
+
+
+def _most_varied(distinct: pd.DataFrame) -> list[str]:
+    """The two columns of the table's distinct rows with the most distinct values, where both
+    hold at least `MEASURED_VALUES` (else none)."""
+    counts = {c: int(distinct[c].nunique(dropna=False)) for c in distinct.columns}
+    two = sorted(counts, key=lambda c: -counts[c])[:2]
+    return two if len(two) == 2 and counts[two[1]] >= MEASURED_VALUES else []
+
+
+def copy_cases(frame: pd.DataFrame) -> np.ndarray | None:
+    """One case id a row, rows identical in every column (pass the label among them) sharing
+    one, where the repeats are copies (`COPY_SHARE`, `MEASURED_VALUES`, `COPY_ODDS`), else None.
+    A table written twice, or a rare class copied by hand to balance it, leaves each row's copy beside it in
+    every leave-one-out and fold: the search scored clauses that only repeat their own rows as
+    perfect, and a 240-row ward table written twice answered 221 of 240 new rows [0, 1] (F1
+    0.60 -> 0.09). The fit keeps each case's copies on one side (as `groups=`)."""
+    if len(frame) < 2 or frame.shape[1] == 0:
+        return None
+    keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    first = ~pd.Series(keys).duplicated().to_numpy()
+    n = int(first.sum())
+    if len(frame) - n < COPY_SHARE * len(frame) or n < COPY_LEAST:
+        return None
+    two = _most_varied(frame[first])
+    if not two:
+        return None
+    same = pd.Series(keys).value_counts().to_numpy().astype(float)
+    alike = float((same * (same - 1) / 2).sum())
+    share = [frame[c].value_counts(normalize=True, dropna=False).to_numpy() for c in two]
+    chance = len(frame) * (len(frame) - 1) / 2 * float((share[0] ** 2).sum() * (share[1] ** 2).sum())
+    if alike < COPY_ODDS * chance:
+        return None
+    return np.unique(keys, return_inverse=True)[1].ravel()
 
 
 def copied_rows(frame: pd.DataFrame, shown: int = 3) -> str | None:
-    """Why most rows look like copies of a few records (unseen22's dup95: 1,900 of 2,000 rows
-    repeat one of 100, a join gone wrong), or None: at least `COPY_SHARE` of the rows repeat an
-    earlier row in every column of `frame` (the label included), and two columns hold
-    measurements (`MEASURED_VALUES` non-whole numbers each) that do not repeat by chance. Kept,
-    but said: the model search's folds hold copies of the rows they test, so it favours the
-    candidate that recalls them (dup95: F1 0.54 on new records against CART's 0.68)."""
-    if len(frame) < 2 * MEASURED_VALUES:
+    """Why rows read as copies (`copy_cases`; `frame` holds the label too), or None, named by
+    their first copies and the column that makes chance unlikely (unseen22's dup95: 1,900 of
+    2,000 rows repeat one of 100, a join gone wrong). Kept, but said: the fit keeps each
+    record's copies on one side of its folds; the user may rather drop them or name cases."""
+    cases = copy_cases(frame)
+    if cases is None:
         return None
-    measured = []
-    for c in frame.columns:
-        x = held_numbers(frame[c])
-        if x.dtype.kind != "f":
-            continue
-        v = x.to_numpy()
-        v = v[np.isfinite(v)]
-        if len(np.unique(v)) >= MEASURED_VALUES and bool((np.floor(v) != v).any()):
-            measured.append(c)
-        if len(measured) == 2:
-            break
-    if len(measured) < 2:
-        return None
-    cells = frame.astype(object)  # (converted once: both counts read it)
-    copies = cells.duplicated(keep="first").to_numpy()
-    if copies.mean() < COPY_SHARE:
-        return None
+    copies = pd.Series(cases).duplicated().to_numpy()
+    a, b = _most_varied(frame[~copies])
     at = np.flatnonzero(copies)[:shown]
     shown_rows = ", ".join(row_name(frame.index, int(i), data_row=False) for i in at)
-    copied = int((~copies & cells.duplicated(keep=False).to_numpy()).sum())
+    copied = len(np.unique(cases[copies]))
     return (f"{int(copies.sum()):,} of the {len(frame):,} rows repeat an earlier row in every "
-            f"column ({shown_rows} …), though {measured[0]!r} and {measured[1]!r} hold "
-            f"measurements that rarely repeat by chance: {copied:,} records entered more than "
-            "once? "
-            "plx's model search then tests on copies of its training rows and favours what "
-            "recalls them; keep one row a record (drop_duplicates), or name each record's rows "
-            "as one case (groups=, plx fit --case-column)")
+            f"column ({shown_rows} …), though {a!r} and {b!r} hold values that rarely repeat "
+            f"together by chance: read as copies of {counted(copied, 'record')}, each record's copies kept "
+            "on one side of every fold of the model search, so it does not test on copies of "
+            "its training rows; if they are one record entered twice, keep one row a record "
+            "(drop_duplicates), or name each record's rows as one case (groups=, plx fit "
+            "--case-column)")
 
 
 MIN_GROUPS = 20

@@ -82,6 +82,7 @@ from .data import (
     column_numbers,
     columns_left_out,
     copied_rows,
+    copy_cases,
     date_format,
     date_part,
     date_part_columns,
@@ -603,6 +604,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):
             raise DataError(f"X has {len(frame)} rows but y has {len(y_arr)}")
+        if groups is None and (cases := copy_cases(frame.assign(
+                **{"\0label": label_strings(y_arr)}))) is not None:  # said in _say_columns
+            groups = self._groups = cases.astype(str)
         labels = label_strings(y_arr)
         classes = sorted(set(labels.tolist()), key=natural_key)
         if len(classes) < 2:

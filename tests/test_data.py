@@ -1965,24 +1965,31 @@ def test_a_measure_written_in_two_units_a_power_of_ten_apart_is_said():
     assert unit_scales(pd.Series(groups)) is None  # two clusters 30× apart: no unit pair
 
 
-def test_rows_copied_from_a_few_records_are_said_when_measurements_repeat():
+def test_rows_copied_from_a_few_records_are_read_as_copies_when_a_measure_repeats():
     """unseen22's dup95: 100 records each entered ~20 times. Said with the first copies and the
-    measurements that make chance unlikely; a table of categories whose rows repeat (natural),
-    one measured column alone, or few copies is not said."""
-    from plx_core.data import copied_rows
+    measure that makes chance unlikely, and one case a record; a table of categories whose rows
+    repeat (natural), one measure alone, a pair alike by chance, or a copy of another class is
+    no copy."""
+    from plx_core.data import copied_rows, copy_cases
 
     rng = np.random.default_rng(2)
     rec = pd.DataFrame({"a": rng.normal(size=60).round(3), "b": rng.normal(size=60).round(3),
                         "g": rng.choice(list("xy"), 60), "y": rng.choice(["no", "yes"], 60)})
-    copies = rec.iloc[np.r_[np.arange(60), rng.integers(0, 60, 140)]].reset_index(drop=True)
+    again = rng.integers(0, 60, 140)
+    copies = rec.iloc[np.r_[np.arange(60), again]].reset_index(drop=True)
     said = copied_rows(copies)
     assert said is not None and said.startswith("140 of the 200 rows repeat an earlier row in "
                                                  "every column (row 60, row 61, row 62 …)")
-    assert "'a' and 'b' hold measurements" in said and "drop_duplicates" in said
-    assert copied_rows(copies.drop(columns="b")) is None  # one measurement: chance possible
+    assert "'a' and 'b' hold values that rarely repeat" in said and "drop_duplicates" in said
+    cases = copy_cases(copies)
+    assert len(set(cases)) == 60 and (cases[60:] == cases[again]).all()
+    assert copy_cases(copies.drop(columns="b")) is None  # one measure: chance possible
     cats = pd.DataFrame({"g": rng.choice(list("xy"), 200), "h": rng.choice(list("uv"), 200)})
-    assert copied_rows(cats) is None
-    assert copied_rows(pd.concat([rec, rec.iloc[:10]], ignore_index=True)) is None  # 10 of 70
+    assert copied_rows(cats) is None and copy_cases(cats) is None
+    assert copy_cases(pd.concat([rec, rec.iloc[:2]], ignore_index=True)) is None  # 2 of 62
+    assert copy_cases(pd.concat([rec, rec.iloc[:10]], ignore_index=True)) is not None  # 10 of 70
+    other = rec.iloc[:10].assign(y=np.where(rec.y[:10] == "no", "yes", "no"))
+    assert copy_cases(pd.concat([rec, other], ignore_index=True)) is None  # another class
 
 
 def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip():
