@@ -2987,7 +2987,13 @@ def copy_cases(frame: pd.DataFrame) -> np.ndarray | None:
     0.60 -> 0.09). The fit keeps each case's copies on one side (as `groups=`)."""
     if len(frame) < 2 or frame.shape[1] == 0:
         return None
-    keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    def code(x: pd.Series) -> np.ndarray:  # hashing text cell by cell is slow: codes instead
+        if isinstance(x.dtype, pd.CategoricalDtype):
+            return x.cat.codes.to_numpy()
+        return x.to_numpy() if x.dtype.kind in "biufcmM" else pd.factorize(x)[0]
+
+    codes = pd.DataFrame({i: code(frame[c]) for i, c in enumerate(frame.columns)})
+    keys = pd.util.hash_pandas_object(codes, index=False).to_numpy()
     first = ~pd.Series(keys).duplicated().to_numpy()
     n = int(first.sum())
     if len(frame) - n < COPY_SHARE * len(frame) or n < COPY_LEAST:
