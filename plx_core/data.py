@@ -119,8 +119,15 @@ def row_name(index: pd.Index, i: int, data_row: bool = True) -> str:
     table by its index label."""
     if index.name == "line" or (isinstance(index.name, tuple) and index.name[0] == "line"):
         first = 0 if index.name == "line" else index.name[1]  # a block's: rows before it
-        return f"line {index[i]!r}" + (f" (data row {first + i + 1})" if data_row else "")
-    return f"row {index[i]!r}"
+        return f"line {plain_label(index[i])!r}" + (f" (data row {first + i + 1})" if data_row else "")
+    return f"row {plain_label(index[i])!r}"
+
+
+def plain_label(label: Any) -> Any:
+    """A row's index label as a plain Python value (numpy scalars as int, float, bool): what
+    messages write (777, not np.int64(777): an int64 index hands numpy scalars, whose repr names
+    their type) and the dashboard's widgets compare, keep in session state and serialise."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 PARQUET_MAGIC = b"PAR1"

@@ -993,7 +993,7 @@ def test_test_rows_no_clause_bears_on_are_said_with_the_score(base_ws):
     neg = wording.class_names(ws.class_name)[1]
     assert said.startswith("2 rows get the bounds [0, 1]: nothing the model knows bears on them")
     assert said.endswith(f"alone decides them: {neg!r} (a tie at the threshold) "
-                         f"(e.g. row {X.index[2]!r})")
+                         f"(e.g. row {X.index[2].item()!r})")
     assert ws.uninformed_said(d.drop(index=X.index[[2, 4]])) == ""
 
 

@@ -2164,3 +2164,12 @@ def test_one_yes_no_answer_written_in_several_vocabularies_is_said():
     for one in (["yes", "no"], ["1", "0"], ["Y", "yes", "N", "no"], ["yes", "no", "maybe"]):
         assert flag_vocabularies(pd.Series(one * 5)) is None
     assert flag_vocabularies(pd.Series([1, 0, 1])) is None
+
+
+def test_a_row_is_named_by_its_label_as_written_not_by_a_numpy_type():
+    """An int64 index (a shuffled or filtered frame) names its rows 777, not np.int64(777)."""
+    from plx_core.data import row_name
+
+    assert row_name(pd.Index(np.array([5, 777])), 1) == "row 777"
+    assert row_name(pd.Index(np.array([5, 777]), name="line"), 1) == "line 777 (data row 2)"
+    assert row_name(pd.Index(["a", "b"]), 1) == "row 'b'"

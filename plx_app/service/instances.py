@@ -5,14 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from plx_core.data import plain_label  # noqa: F401 (the one home; plx_app.service says it)
 from plx_core.encoding import is_missing
 
 UNKNOWN = "(unknown)"
-
-
 
 
 @dataclass(frozen=True)
@@ -56,12 +54,6 @@ def edit_instance(inst: Instance, feature: str, value: str | None, source: Insta
     if source is not None and vals == source.values:
         return source
     return Instance(vals, "edited", inst.row if inst.origin != "edited" else inst.row, None)
-
-
-def plain_label(label: Any) -> Any:
-    """A row's index label as a plain Python value (numpy integers as int): what widgets
-    compare, keep in session state and serialise."""
-    return int(label) if isinstance(label, (int, np.integer)) else label
 
 
 def unique_rows(X: pd.DataFrame) -> pd.DataFrame:
