@@ -82,6 +82,7 @@ def test_a_clinicians_rare_class_contradicted_rule_and_model_file(browser, tmp_p
                 app.select("Positive class", "sepsis")
             app.click_button("Use this data", expect="Now using labs.csv")
             app.nav("Query", expect="Answer")
+            app.expect("nothing backs it, not 'impossible'")  # the chart's axis, drawn after the run
             said = " ".join(app.text().split())
             assert "(0: nothing backs it, not 'impossible'; 1: fully backed)" in said, said
             assert "which is not the same as impossible" in said and "ruled out" not in said
