@@ -3017,12 +3017,14 @@ def copy_cases(frame: pd.DataFrame) -> np.ndarray | None:
     return np.unique(keys, return_inverse=True)[1].ravel()
 
 
-def copied_rows(frame: pd.DataFrame, shown: int = 3) -> str | None:
+def copied_rows(frame: pd.DataFrame, shown: int = 3, *, cases: Any = ...) -> str | None:
     """Why rows read as copies (`copy_cases`; `frame` holds the label too), or None, named by
     their first copies and the column that makes chance unlikely (unseen22's dup95: 1,900 of
     2,000 rows repeat one of 100, a join gone wrong). Kept, but said: the fit keeps each
-    record's copies on one side of its folds; the user may rather drop them or name cases."""
-    cases = copy_cases(frame)
+    record's copies on one side of its folds; the user may rather drop them or name cases.
+    `cases`: `copy_cases(frame)` as the caller already decided it (the fit), else decided here."""
+    if cases is ...:
+        cases = copy_cases(frame)
     if cases is None:
         return None
     copies = pd.Series(cases).duplicated().to_numpy()

@@ -604,10 +604,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         y_arr = y_arr.astype(object)
         if len(y_arr) != len(frame):
             raise DataError(f"X has {len(frame)} rows but y has {len(y_arr)}")
-        if groups is None and (cases := copy_cases(frame.assign(
-                **{"\0label": label_strings(y_arr)}))) is not None:  # said in _say_columns
-            groups = self._groups = cases.astype(str)
         labels = label_strings(y_arr)
+        copies: Any = ...  # decided in the note when the user named the cases
+        if groups is None and (copies := copy_cases(frame.assign(**{"\0label": labels}))) is not None:
+            groups = self._groups = copies.astype(str)  # said in _say_columns
         classes = sorted(set(labels.tolist()), key=natural_key)
         if len(classes) < 2:
             raise one_class(classes[0], "y")
@@ -646,7 +646,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         raw, frame = frame, self._leave_out(self.discretizer_.transform(frame), frame)
         if not getattr(self, "_said", False):  # (a race's own fit: the table was said once)
             self._say_columns(raw, list(frame.columns), labels,
-                              X.index if isinstance(X, pd.DataFrame) else raw.index)
+                              X.index if isinstance(X, pd.DataFrame) else raw.index, copies)
         for c in self.excluded_:  # a left-out column needs no bins (predict takes any value)
             for d in (self.cuts_, self.discretizer_.cuts_, self.discretizer_.binnings_):
                 d.pop(c, None)
@@ -759,7 +759,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
-                     index: pd.Index) -> None:
+                     index: pd.Index, copies: Any = ...) -> None:
         """The notes on the kept columns (a copy of the label, values written two ways, two
         scales, one measure twice) and on rows copied from a few records: kept, never silently.
         Not in a race's or a sample's own fit (`_said`), whose notes nobody reads."""
@@ -776,7 +776,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                     or infinite_said(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
-        if (why := copied_rows(rows)) is not None:  # copies of a few records: said
+        if (why := copied_rows(rows, cases=copies)) is not None:  # copies of a few records: said
             say_note(why, stacklevel=3)
         for a, b, how in twin_columns(raw[kept]):  # one measure twice: said
             say_note(twin_said(a, b, how), stacklevel=3)
