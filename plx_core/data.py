@@ -3461,8 +3461,9 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
     """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales`,
     `unit_scales`, `missing_code` and `infinite_said` can say nothing, found in one pass over their float
     matrix (`number_matrix`) rather than a pandas pass a column (300 genes: a fifth of a fit):
-    numbers that differ within a class (they write one to one as strings: no copy), missing on
-    fewer than `LEAK_ROWS` labelled rows or present on fewer (`label_missing`), not the two
+    numbers that differ within a class (they write one to one as strings: no copy), whose
+    missing cells `label_missing` cannot say give the label away (its test, on every class:
+    rare additive's 35 columns, each missing on ~5% of rows, were asked one by one), not the two
     scales `percent_scales` asks for nor the gap `unit_scales` needs, and holding none of
     `NINES`. `ys`: `label_texts` of the label, on positions 0..n-1."""
     names, kinds, x = number_matrix(frame)
@@ -3473,9 +3474,12 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
     n_miss, n = (~known).sum(axis=0), int(labelled.sum())
     leak = (n_miss >= LEAK_ROWS) & (n - n_miss >= LEAK_ROWS)
     codes = pd.factorize(ys.to_numpy()[labelled])[0]
-    varies = np.zeros(len(names), bool)
+    varies, gives = np.zeros(len(names), bool), np.zeros(len(names), bool)
     for k in range(int(codes.max(initial=-1)) + 1):
         rows = codes == k
+        n_k, hit = int(rows.sum()), (~known[rows]).sum(axis=0)  # `label_missing`'s test, for
+        gives |= ((n_k - hit <= LEAK_SLIPS * n_k)  # any class (it asks the commonest one)
+                  & (n_miss - hit <= LEAK_SLIPS * (n - n_k)))
         lo = np.where(known[rows], xl[rows], np.inf).min(axis=0, initial=np.inf)
         hi = np.where(known[rows], xl[rows], -np.inf).max(axis=0, initial=-np.inf)
         varies |= hi > lo
@@ -3495,8 +3499,8 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
         gap = np.where(np.isnan(steps), 0.0, steps).max(axis=0, initial=0.0)
         units = (positive.sum(axis=0) == count) & (count >= 20) & (gap >= np.log10(5))
         infinite = np.isinf(x).any(axis=0)  # `infinite_said`
-    return {c for c, q in zip(names, varies & ~leak & ~scales & ~coded & ~units & ~infinite)
-            if q}
+    return {c for c, q in zip(names, varies & ~(leak & gives) & ~scales & ~coded & ~units
+                              & ~infinite) if q}
 
 
 LEAK_ROWS = 10
