@@ -1388,8 +1388,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "a visit, a patient number): no feature, and the model search keeps "
                         "a case's rows on one side of its folds")
     f.add_argument("--date-parts", metavar="PARTS", type=_date_parts, default=None,
-                   help="derive a column of each date column's month and/or weekday "
-                        "(month,weekday): a pattern that repeats each year or week, which the "
+                   help="derive a column of each date column's month, weekday and/or hour of the "
+                        "day (month,weekday,hour): a pattern that repeats each year, week or "
+                        "day (night admissions), which the "
                         "date's time line misses; kept in the model, derived at predict too")
     f.add_argument("--drop-missing-label", action="store_true",
                    help="train without the rows whose label is missing (says how many); "

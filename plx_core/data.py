@@ -1046,6 +1046,9 @@ _DURATION_MINUTES = {"y": 365.25 * 1440.0, "mo": 365.25 / 12 * 1440.0, "w": 7 * 
 months', '2 years': time since a visit or an onset, reading24's duration_words, which were
 35 categories) when a column mixes them with another part (`_one_long_unit`: '3 years' alone
 stays numbers in years); a month is a year's twelfth, 30.4 days, and its bins print in days."""
+_BARE_M = r"(?i)\d\s*m(?![a-z])"
+"""A bare "m" after a number: minutes ('1h 30m'), but months in a cell that holds years and no
+days, hours or seconds ('5y 3m', a child's age: 5 years 3 months, not 5 years 3 minutes)."""
 _HOURS = r"\d{1,5}:[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"  # hours and minutes: 26:30:00, 00:45
 _DURATION_WORDS = ("duration", "length", "stay", "elapsed", "los")
 """Words of a header that name a length of time ('length of stay', 'LOS', 'call_duration')."""
@@ -1311,6 +1314,10 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
         ok = _clock_shaped(text, "duration")
         read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
                    for k, per in _DURATION_MINUTES.items())
+        months = (m["y"].notna() & m[["d", "h", "s"]].isna().all(axis=1)
+                  & text.str.contains(_BARE_M, regex=True)).to_numpy(dtype=bool)  # 5y 3m
+        read = read + np.where(months, pd.to_numeric(m["m"], errors="coerce").fillna(0)
+                               .to_numpy(dtype=float) * (_DURATION_MINUTES["mo"] - 1.0), 0.0)
         hm = text.str.extract(r"^(\d+):(\d{2})(?::(\d{2}(?:\.\d+)?))?$").apply(
             pd.to_numeric, errors="coerce").to_numpy(dtype=float)  # 26:30:00 → 1590
         read = np.where(np.isnan(hm[:, 0]), read,
@@ -1714,7 +1721,7 @@ def offsets_said(frame: pd.DataFrame, bins: Mapping[str, Binning],
     if not cols:
         return None
     names = ", ".join(map(repr, cols[:6])) + (f" and {len(cols) - 6} more" if len(cols) > 6 else "")
-    parts = ("; so are the month and weekday derived from them: near midnight the day in UTC "
+    parts = ("; so are the month, weekday and hour derived from them: near midnight the day in UTC "
              "is not the day written (21:30-05:00 on a Friday is Saturday 02:30 in UTC)"
              if set(cols) & set(parted) else "")
     return (f"column{'s' * (len(cols) > 1)} {names}: times written with an offset from UTC "
@@ -2094,17 +2101,19 @@ def mixed_dates(s: pd.Series) -> str | None:
 
 
 #: What each format's note says it read.
-SEASON_HINT = ("; a season or weekday that matters needs a column of its own: plx fit "
-               "--date-parts month,weekday, or e.g. pd.to_datetime(s).dt.month_name()")
+SEASON_HINT = ("; a season, weekday or hour of the day that matters needs a column of its own: "
+               "plx fit --date-parts month,weekday,hour, or e.g. pd.to_datetime(s).dt.month_name()")
 """Said with every date column binned as a time line: its bins are spans of time, so a
 pattern that repeats each year or week (unseen21's season_dates: winter, weekends) is out of
 its reach, and plx fitted 'everything positive' there."""
 
 DATE_PARTS = {"month": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                          "Nov", "Dec"),
-              "weekday": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
+              "weekday": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+              "hour": tuple(f"{h:02d}h" for h in range(24))}
 """The parts of a date a column of its own can hold (`plx fit --date-parts`), each with its
-values in order: a pattern that repeats each year or week, which a time line's spans miss."""
+values in order: a pattern that repeats each year, week or day (night admissions, a shift's
+hours: reading25's night_shift), which a time line's spans miss."""
 
 
 def date_part(days: np.ndarray, part: str) -> np.ndarray:
@@ -2115,10 +2124,18 @@ def date_part(days: np.ndarray, part: str) -> np.ndarray:
     d = np.floor(days[ok]).astype("datetime64[D]")
     if part == "month":
         at = d.astype("datetime64[M]").astype(np.int64) % 12
+    elif part == "hour":  # whole hours past midnight (+1e-9: 22:00 as days reads 21.99…)
+        at = np.minimum(np.floor((days[ok] - np.floor(days[ok])) * 24 + 1e-9), 23).astype(np.int64)
     else:  # 1970-01-01 was a Thursday
         at = (d.astype(np.int64) + 3) % 7
     out[ok] = np.asarray(DATE_PARTS[part], dtype=object)[at]
     return out
+
+
+def _parts_named() -> str:
+    """The `DATE_PARTS` as a refusal names them: 'month, weekday or hour, or several'."""
+    *first, last = DATE_PARTS
+    return f"{', '.join(first)} or {last}, or several"
 
 
 def date_parts_of(parts: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -2129,13 +2146,13 @@ def date_parts_of(parts: str | Sequence[str] | None) -> tuple[str, ...]:
         return ()
     items = parts.split(",") if isinstance(parts, str) else parts
     if isinstance(items, (bytes, Mapping)) or not isinstance(items, (list, tuple, np.ndarray)):
-        raise DataError(f"date_parts must be {', '.join(DATE_PARTS)} or both (a list, or text "
+        raise DataError(f"date_parts must be {_parts_named()} (a list, or text "
                         f"comma-separated), not {parts!r:.60}")
     bad = [p for p in items if not isinstance(p, str) or p.strip() not in DATE_PARTS]
     out = tuple(dict.fromkeys(p.strip() for p in items if isinstance(p, str) and p.strip()))
     if bad or not out:
         raise DataError(f"{bad[0] if bad else parts!r} is not a date part: give "
-                        f"{', '.join(DATE_PARTS)} or both, comma-separated")
+                        f"{_parts_named()}, comma-separated")
     return out
 
 
@@ -2145,7 +2162,7 @@ def date_part_columns(dates: Sequence[str], parts: Sequence[str], columns: Seque
     month") → (date column, part). No date column, or a name among `columns` (the table's),
     is refused in one line. One home for `with_date_parts` (plx fit) and `PLXClassifier`."""
     if not dates:
-        raise DataError("no column is read as dates, so no month or weekday can be derived "
+        raise DataError("no column is read as dates, so no month, weekday or hour can be derived "
                         f"(columns read: {[str(c) for c in columns][:10]})")
     have = {str(c) for c in columns}
     out: dict[str, tuple[str, str]] = {}

@@ -2406,7 +2406,7 @@ def test_date_parts_are_refused_in_one_line_without_a_date_or_with_a_taken_name(
     out = str(tmp_path / "m.json")
     assert main(["fit", str(fit), "--label", "dx", "--positive", "flu", "--date-parts",
                  "season", "--out", out]) == 2
-    assert "'season' is not a date part: give month, weekday or both" in capsys.readouterr().err
+    assert "'season' is not a date part: give month, weekday or hour, or several" in capsys.readouterr().err
     pd.read_csv(fit).drop(columns="visit").to_csv(tmp_path / "nodate.csv", index=False)
     assert main(["fit", str(tmp_path / "nodate.csv"), "--label", "dx", "--positive", "flu",
                  "--date-parts", "month", "--out", out]) == 2

@@ -637,7 +637,7 @@ def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
     assert "day" not in sch.excluded and sch.kinds["day"] == "numeric"
     b = sch.bins["day"]
     assert b.number_format == fmt and "dates" in b.reading() and "time line" in b.reading()
-    assert "a season or weekday that matters needs a column of its own" in b.reading()
+    assert "a season, weekday or hour of the day that matters needs a column of its own" in b.reading()
     assert re.fullmatch(r"<2021-\d\d-\d\d( \d\d:\d\d)?", b.labels[0]), b.labels
     X, _ = sch.apply(frame)
     cut = pd.Timestamp("1970-01-01") + pd.Timedelta(days=b.cuts[0])
@@ -2013,6 +2013,33 @@ def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip()
         Schema.from_dict(doc)
 
 
+def test_an_hour_of_the_day_is_a_date_part_of_stamps_with_times():
+    """reading25: a stamp's time of day had no part (night admissions were a time line's
+    spans); 'hour' reads its whole hours past midnight as written, 00h … 23h, at fit and predict."""
+    from plx_core.data import date_part, infer_schema, with_date_parts
+
+    stamps = [f"2024-03-{d:02d} {t}" for d in range(1, 11)
+              for t in ("22:00", "05:59:59", "00:00", "13:30")] + [None]
+    frame = pd.DataFrame({"admitted": stamps, "y": ["a", "b"] * 20 + ["a"]})
+    schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["hour"])
+    assert schema.categories["admitted hour"] == ("00h", "05h", "13h", "22h")
+    X, _ = schema.apply(pd.DataFrame({"admitted": ["2025-07-04 23:59", "2025-07-04 06:00"]}),
+                        label=False)
+    assert X["admitted hour"].tolist() == ["23h", "06h"]
+    assert pd.isna(date_part(np.array([np.nan]), "hour")[0])
+
+
+def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
+    """reading25's age_ym: '5y 3m' (a child's age) read as 5 years and 3 minutes; a bare m in a
+    cell with years and no days, hours or seconds is months, in 1h 30m still minutes."""
+    from plx_core.data import column_numbers
+
+    s = pd.Series(["5y 3m", "2Y 6M", "1h 30m", "1y 2d 3m", "2y", "4y 10 mins"])
+    days = column_numbers(s, "duration") / 1440
+    np.testing.assert_allclose(days, [5.25 * 365.25, 2.5 * 365.25, 1.5 / 24,
+                                      367.25 + 3 / 1440, 730.5, 4 * 365.25 + 10 / 1440])
+
+
 def test_quiet_columns_are_those_no_column_note_names():
     """`quiet_columns` screens a wide table's numbers in one pass for `fit`'s per-column notes:
     every column it passes over is one `label_copy`, `spelling_variants` and `percent_scales`
@@ -2167,8 +2194,8 @@ def test_an_offset_note_says_date_parts_are_utcs_when_they_are_derived():
                         for o in ("-05:00", "+01:00")])
     frame = pd.DataFrame({"at": stamps, "y": ["a", "b"] * 20})
     bins = infer_schema(frame, "y", "a").bins
-    assert "so are the month and weekday" not in offsets_said(frame, bins)
-    assert "so are the month and weekday derived from them" in offsets_said(frame, bins, {"at"})
+    assert "so are the month, weekday and hour" not in offsets_said(frame, bins)
+    assert "so are the month, weekday and hour derived from them" in offsets_said(frame, bins, {"at"})
 
 
 def test_one_yes_no_answer_written_in_several_vocabularies_is_said():

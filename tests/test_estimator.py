@@ -305,7 +305,7 @@ def test_dates_as_text_left_out_say_a_season_needs_its_own_column():
     day = pd.Timestamp("2021-01-01") + pd.to_timedelta(rng.integers(0, 1095, 600), unit="D")
     X = pd.DataFrame({"visit": day.strftime("%Y-%m-%d"), "g": rng.choice(list("ab"), 600)})
     y = np.where(np.isin(day.month, [12, 1, 2]), "yes", "no")
-    with pytest.warns(UserWarning, match=r"'visit': .*pd.to_datetime.* a season or weekday that "
+    with pytest.warns(UserWarning, match=r"'visit': .*pd.to_datetime.* a season, weekday or hour of the day that "
                                          r"matters needs a column of its own"):
         PLXClassifier(variant="paper").fit(X, y)
 
@@ -1389,7 +1389,7 @@ def test_date_parts_derive_a_month_the_model_learns_predicts_explains_and_saves(
 
 
 @pytest.mark.parametrize("parts, X, said", [
-    ("season", None, "'season' is not a date part: give month, weekday or both"),
+    ("season", None, "'season' is not a date part: give month, weekday or hour, or several"),
     (["month", 3], None, "3 is not a date part"),
     ("month", "text", "no column is read as dates"),
     ("weekday", "taken", "would be column 'visit weekday', which the table already has"),
