@@ -2220,7 +2220,8 @@ NUMBER_FORMAT_WORDS = {
     "spaced+percent": "percentages with spaces between thousands (1 234.5% → 1234.5)",
     "spaced+currency": "amounts of money with spaces between thousands (1 234 € → 1234)",
     "time": "times of day as minutes since midnight (08:30 → 510)",
-    "duration": "lengths of time as minutes (2h 30m or 2:30:00 → 150)",
+    "duration": ("lengths of time as minutes (2h 30m or 2:30:00 → 150; 3 weeks → 30240; 5y 3m, "
+                 "an m after years being months)"),
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
         .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
@@ -3802,6 +3803,42 @@ def flag_vocabularies(s: pd.Series) -> str | None:
     return (f"writes one yes/no answer more than one way, kept apart as different values: "
             f"{', '.join(map(repr, yes))} (yes?) and {', '.join(map(repr, no))} (no?); write "
             "each answer one way to have it count as one")
+
+
+LIST_SEPARATORS = (";", "|", ",")
+"""What separates the items of a cell that lists several ('diabetes;copd', 'a|b', 'x, y')."""
+
+
+def listed_items(s: pd.Series, shown: int = 3) -> str | None:
+    """Why a text column looks like lists of items ('diabetes;copd', 'hf;diabetes': reading25's
+    comorbid_lists), or None: a tenth of its cells or more list two or more of a few items
+    (at most 60) that recur across cells, more combinations than items. Each combination is a
+    value of its own, so an item counts only beside the same others: said, with the way to
+    give each item a column of its own."""
+    if pd.api.types.infer_dtype(s, skipna=True) != "string":
+        return None
+    counts = s.dropna().astype(str).str.strip().value_counts()
+    counts = counts[counts.index != ""]
+    if not 4 <= len(counts) <= 20_000:  # more: free text, `free_text`'s
+        return None
+    for sep in LIST_SEPARATORS:
+        several = counts.index.str.contains(sep, regex=False)
+        if counts[several].sum() < 0.1 * counts.sum():
+            continue
+        items = counts.index.str.split(sep, regex=False).map(lambda v: [i.strip() for i in v])
+        per = pd.Series([i for v in items for i in v], dtype=object)
+        if (per == "").any() or per.str.fullmatch(r"[\d.,\s+-]*").any():
+            continue  # '1,234', 'a;;b', numbers: no list of named items
+        seen = per.value_counts()
+        if len(seen) > 60 or len(seen) >= len(counts) or (seen < 2).mean() > 0.2:
+            continue
+        ex = ", ".join(repr(v) for v in counts.index[several][:shown])
+        return (f"holds lists of items separated by '{sep}' ({ex}: {len(seen)} items in "
+                f"{len(counts)} combinations): each combination is a value of its own, so an "
+                "item counts only beside the same others; give each item a column of its own "
+                f"(yes/no, e.g. s.str.get_dummies(sep='{sep}')) to have it count wherever it "
+                "is listed")
+    return None
 
 
 def columns_left_out(levels: Mapping[str, str | None],

@@ -98,6 +98,7 @@ from .data import (
     infinite_said,
     label_copy,
     label_texts,
+    listed_items,
     many_levels,
     missing_code,
     mixed_dates,
@@ -772,7 +773,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             if (why := label_copy(raw[c], labels, ystr)) is not None:
                 say_note(f"column {c!r}: {why}", stacklevel=3)
             if (how := spelling_variants(raw[c]) or flag_vocabularies(raw[c])
-                    or percent_scales(raw[c])
+                    or listed_items(raw[c]) or percent_scales(raw[c])
                     or unit_scales(raw[c]) or missing_code(raw[c])
                     or infinite_said(raw[c])) is not None:
                 say_note(f"column {c!r} {how}", stacklevel=3)

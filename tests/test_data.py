@@ -2216,6 +2216,24 @@ def test_one_yes_no_answer_written_in_several_vocabularies_is_said():
     assert flag_vocabularies(pd.Series([1, 0, 1])) is None
 
 
+def test_a_column_of_lists_is_said_with_how_to_give_each_item_a_column():
+    """reading25's comorbid_lists: 'diabetes;copd' in any order, each combination a level of
+    its own, unsaid; said naming the separator and the items. Names with a comma, numbers
+    written 1,234 and plain levels are no lists."""
+    from plx_core.data import listed_items
+
+    rng = np.random.default_rng(3)
+    items = np.array(["diabetes", "copd", "ckd", "hf", "asthma"])
+    cells = pd.Series(["|".join(rng.permutation(items[rng.random(5) < 0.3])) for _ in range(300)])
+    said = listed_items(cells.replace("", None))
+    assert said is not None and said.startswith("holds lists of items separated by '|' (")
+    assert "5 items in" in said and "s.str.get_dummies(sep='|')" in said
+    for other in (["Smith, John", "Doe, Jane", "Roe, Rick", "Poe, Ed"], ["1,234", "2,5", "12", "7"],
+                  ["low", "mid", "high", "none"]):
+        assert listed_items(pd.Series(other * 10)) is None
+    assert listed_items(pd.Series([1.5, 2.0] * 10)) is None
+
+
 def test_a_row_is_named_by_its_label_as_written_not_by_a_numpy_type():
     """An int64 index (a shuffled or filtered frame) names its rows 777, not np.int64(777)."""
     from plx_core.data import row_name

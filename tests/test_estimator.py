@@ -1060,6 +1060,19 @@ def test_a_value_written_two_ways_is_said_and_a_new_rows_other_spelling_is_its_t
     assert b.equals(m.bounds(rows.assign(**{"cafe\u0301": "cr\u00e8me"})))
 
 
+def test_a_column_of_lists_is_said_by_the_fit():
+    """reading25's comorbid_lists: the fit says a column that lists items ('hf;copd') and how to
+    give each item a column; plx fit says it through this note too."""
+    rng = np.random.default_rng(4)
+    names = np.array(["diabetes", "copd", "hf", "ckd"])
+    has = rng.random((120, 4)) < 0.35
+    X = pd.DataFrame({"comorbid": [";".join(names[h]) or None for h in has],
+                      "age": rng.integers(40, 90, 120)})
+    y = np.where(has[:, 2] ^ (rng.random(120) < 0.1), "yes", "no")
+    with pytest.warns(UserWarning, match=r"column 'comorbid' holds lists of items separated by ';'"):
+        PLXClassifier(positive="yes", variant="paper").fit(X, y)
+
+
 def test_one_vs_rest_kbs_are_counted_at_once_within_the_memory_budget():
     """Every class's KB is kept, so the budget must hold them all: each used to choose its cap
     as if it were the only one (K classes took K times the budget) and counted the same

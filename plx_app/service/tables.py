@@ -29,6 +29,7 @@ from plx_core.data import (
     label_copy,
     label_missing,
     label_texts,
+    listed_items,
     mixed_dates,
     offsets_said,
     read_table,
@@ -586,7 +587,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
                     else label_missing(ds.X[f], ystr.set_axis(ds.X[f].index))):
                 notes.append(("warning", f"Column {f!r}: {why}."))
             if ds.schema.kinds[f] == "categorical" and (
-                    how := spelling_variants(ds.X[f]) or flag_vocabularies(ds.X[f])):
+                    how := spelling_variants(ds.X[f]) or flag_vocabularies(ds.X[f])
+                    or listed_items(ds.X[f])):
                 notes.append(("warning", f"Column {f!r} {how}."))
             if ds.schema.kinds[f] == "categorical" and (how := flag_column(ds.X[f])):
                 notes.append(("info", f"Column {f!r}: {how}."))

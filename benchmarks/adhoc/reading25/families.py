@@ -148,8 +148,40 @@ def dose_freq(seed=0, n=2000):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def night_shift_converted(seed=0, n=2000):
+    """night_shift as the note says: the stamps as dates and their hour as a column of its own
+    (what `plx fit --date-parts hour` / `PLXClassifier(date_parts="hour")` derive)."""
+    X, y, pos = night_shift(seed, n)
+    at = pd.to_datetime(X["admitted"])
+    return X.assign(admitted=at, **{"admitted hour": at.dt.strftime("%Hh")}), y, pos
+
+
+def age_ym_converted(seed=0, n=2000):
+    """age_ym as the estimator's note says: pd.to_timedelta(column_numbers(s, 'duration'))."""
+    from plx_core.data import column_numbers
+
+    X, y, pos = age_ym(seed, n)
+    return X.assign(age=pd.to_timedelta(column_numbers(X["age"], "duration"), unit="min")), y, pos
+
+
+def comorbid_lists_converted(seed=0, n=2000):
+    """comorbid_lists as the note says: each item a yes/no column (s.str.get_dummies(sep=';'))."""
+    X, y, pos = comorbid_lists(seed, n)
+    items = X["comorbidities"].str.get_dummies(sep=";").replace({1: "yes", 0: "no"})
+    return pd.concat([X.drop(columns="comorbidities"), items], axis=1), y, pos
+
+
+def bp_pairs_converted(seed=0, n=2000):
+    """bp_pairs as the note says: '128/84' written as two columns of numbers."""
+    X, y, pos = bp_pairs(seed, n)
+    two = X["bp"].str.split("/", expand=True).astype(float)
+    return X.drop(columns="bp").assign(sbp=two[0], dbp=two[1]), y, pos
+
+
 FAMILIES = {f.__name__: f for f in (bp_pairs, cell_ranges, stage_words, age_ym, checkmarks,
-                                    comorbid_lists, night_shift, likert, dose_freq)}
+                                    comorbid_lists, night_shift, likert, dose_freq,
+                                    night_shift_converted, age_ym_converted,
+                                    comorbid_lists_converted, bp_pairs_converted)}
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
