@@ -2110,10 +2110,11 @@ its reach, and plx fitted 'everything positive' there."""
 DATE_PARTS = {"month": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                          "Nov", "Dec"),
               "weekday": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-              "hour": tuple(f"{h:02d}h" for h in range(24))}
+              "hour": tuple(f"{h:02d}:00-{h:02d}:59" for h in range(24))}
 """The parts of a date a column of its own can hold (`plx fit --date-parts`), each with its
 values in order: a pattern that repeats each year, week or day (night admissions, a shift's
-hours: reading25's night_shift), which a time line's spans miss."""
+hours: reading25's night_shift), which a time line's spans miss. An hour reads "22:00-22:59":
+"22h" read back as a length of time (a note said so, and a CSV of them is read as hours)."""
 
 
 def date_part(days: np.ndarray, part: str) -> np.ndarray:

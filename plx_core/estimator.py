@@ -404,7 +404,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     numeric column. random_state: seeds forests, ensembles, the leave-one-out sample and the
     folds of "auto". date_parts: "month", "weekday", "hour", several ("month,hour" or a list) or
     None: each column holding dates (datetime64, Timestamps) also gives its month ("Jan" …
-    "Dec"), weekday ("Mon" … "Sun") and/or hour of the day ("00h" … "23h") as a feature of its
+    "Dec"), weekday ("Mon" … "Sun") and/or hour of the day ("00:00-00:59" … as a feature of its
     own, named "visit month" — a pattern that repeats each year, week or day (night
     admissions), which the date's time line cannot learn (`plx fit
     --date-parts`); derived again from the date at predict and explain, and saved in the model

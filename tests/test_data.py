@@ -2015,17 +2015,26 @@ def test_date_parts_read_months_and_weekdays_and_survive_the_schema_round_trip()
 
 def test_an_hour_of_the_day_is_a_date_part_of_stamps_with_times():
     """reading25: a stamp's time of day had no part (night admissions were a time line's
-    spans); 'hour' reads its whole hours past midnight as written, 00h … 23h, at fit and predict."""
-    from plx_core.data import date_part, infer_schema, with_date_parts
+    spans); 'hour' reads its whole hours past midnight, 00:00-00:59 … 23:00-23:59, at fit and
+    predict, written as no length of time ('22h' was read as hours, and said so)."""
+    from plx_core.data import (
+        date_part,
+        infer_schema,
+        number_reading,
+        unread_numbers,
+        with_date_parts,
+    )
 
     stamps = [f"2024-03-{d:02d} {t}" for d in range(1, 11)
               for t in ("22:00", "05:59:59", "00:00", "13:30")] + [None]
     frame = pd.DataFrame({"admitted": stamps, "y": ["a", "b"] * 20 + ["a"]})
     schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["hour"])
-    assert schema.categories["admitted hour"] == ("00h", "05h", "13h", "22h")
+    assert schema.categories["admitted hour"] == ("00:00-00:59", "05:00-05:59", "13:00-13:59",
+                                                  "22:00-22:59")
     X, _ = schema.apply(pd.DataFrame({"admitted": ["2025-07-04 23:59", "2025-07-04 06:00"]}),
                         label=False)
-    assert X["admitted hour"].tolist() == ["23h", "06h"]
+    assert X["admitted hour"].tolist() == ["23:00-23:59", "06:00-06:59"]
+    assert unread_numbers(X["admitted hour"]) is None and number_reading(X["admitted hour"]) is None
     assert pd.isna(date_part(np.array([np.nan]), "hour")[0])
 
 

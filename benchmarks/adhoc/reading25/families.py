@@ -153,7 +153,7 @@ def night_shift_converted(seed=0, n=2000):
     (what `plx fit --date-parts hour` / `PLXClassifier(date_parts="hour")` derive)."""
     X, y, pos = night_shift(seed, n)
     at = pd.to_datetime(X["admitted"])
-    return X.assign(admitted=at, **{"admitted hour": at.dt.strftime("%Hh")}), y, pos
+    return X.assign(admitted=at, **{"admitted hour": at.dt.strftime("%H:00-%H:59")}), y, pos
 
 
 def age_ym_converted(seed=0, n=2000):
