@@ -58,6 +58,7 @@ Beyond the paper (ignored by `variant="paper"`, which keeps the paper's rule exa
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from collections.abc import Callable, Sequence
@@ -162,7 +163,7 @@ from .query import (
     unseen_note,
 )
 from .scale import check_fit_size, long_tree_said, min_split, search_sample
-from .wording import class_decision_said, few_rows_said, too_few_rows_said
+from .wording import class_decision_said, few_rows_said, ordered_hint, too_few_rows_said
 
 
 @dataclasses.dataclass
@@ -206,6 +207,11 @@ class _Search:
 
 PREDICT_BLOCK = 100_000
 """Rows validated, binned and answered at a time by predict / predict_proba / bounds."""
+
+
+def _plain_value(v: Any) -> Any:
+    """A numpy scalar as the Python value it holds ('mild', not np.str_('mild'))."""
+    return v.item() if isinstance(v, np.generic) else v
 
 
 def _held_rows(frame: pd.DataFrame) -> Callable[[np.ndarray, np.ndarray],
@@ -408,7 +414,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     own, named "visit month" — a pattern that repeats each year, week or day (night
     admissions), which the date's time line cannot learn (`plx fit
     --date-parts`); derived again from the date at predict and explain, and saved in the model
-    file (`date_parts_`: derived name → (date column, part)).
+    file (`date_parts_`: derived name → (date column, part)). class_order: None (default:
+    several classes one against the rest), the classes from lowest to highest level, or
+    "auto" (numbers ascending, or the words of a known scale: `ordered.recognised_order`):
+    one yes/no model for each step between neighbouring levels, a row's level the number of
+    steps it is above (`ordered_`, `class_order_`; explained by a step; no model file yet).
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -452,6 +462,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         discretize: str = "mdlp",
         max_bins: int = 4,
         date_parts: str | Sequence[str] | None = None,
+        class_order: Any = None,
     ):
         self.kb = kb
         self.variant = variant
@@ -470,6 +481,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.discretize = discretize
         self.max_bins = max_bins
         self.date_parts = date_parts
+        self.class_order = class_order
 
     # ------------------------------------------------------------------ sklearn plumbing
 
@@ -621,6 +633,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             say_note(stray, stacklevel=2)
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
+        self.class_order_ = None
+        if self.class_order is not None and len(classes) > 2:
+            return self._fit_ordered(X, y_arr, labels, classes, groups, progress)
         if self.kb != "direct":
             self.variant_ = "paper"
         else:
@@ -759,6 +774,129 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         del self._min_split, self._class_macro
         say(1.0, "fitted")
         return self
+
+    def _fit_ordered(self, X: Any, y_arr: np.ndarray, labels: np.ndarray, classes: list[str],
+                     groups: np.ndarray | None, progress: Progress | None) -> PLXClassifier:
+        """Several classes in an order (`class_order`, `ordered.class_order_of`): one yes/no
+        model for each step between neighbouring levels ("above level k", k = 0 … K − 2), each
+        fitted and chosen as a binary label is (this classifier's settings); a row's level is
+        the number of steps it is above (`ordered.level_bounds`). One-vs-rest states a middle
+        level as a two-sided band; a step states one side (severity 0.565 → 0.612 macro F1;
+        benchmarks/RESULTS.md, multi25). `ordered_` holds the step models, `class_order_` the
+        levels; `kbs_` the steps' KBs, lowest step first."""
+        from .ordered import class_order_of
+        from .wording import ordered_said
+
+        if self.positive is not None:
+            raise DataError(f"y has {len(classes)} classes {classes[:10]}; positive= is for two "
+                            "classes: leave it unset with class_order=")
+        if self.threshold is not None:
+            raise DataError(f"y has {len(classes)} classes {classes[:10]}; threshold= is for two "
+                            "classes: leave it unset with class_order= (each step chooses its own)")
+        order = class_order_of(classes, self.class_order)
+        rank = {c: i for i, c in enumerate(order)}
+        level = np.array([rank[c] for c in labels])
+        steps: list[PLXClassifier] = []
+        for k in range(len(order) - 1):
+            step = clone(self).set_params(class_order=None)
+            if k:
+                step._said = True  # the table was said by the first step's fit
+            with collected_notes() if k else contextlib.nullcontext():
+                steps.append(step.fit(X, level > k, groups, progress=within(
+                    progress, k / (len(order) - 1), (k + 1) / (len(order) - 1),
+                    f"above {order[k]!r}: ")))
+        first = steps[0]
+        for name, value in vars(first).items():
+            if name.endswith("_") and not name.startswith("_") and name not in (
+                    "classes_", "n_features_in_", "feature_names_in_"):
+                setattr(self, name, value)
+        self.kbs_ = [s.kbs_[0] for s in steps]
+        self.paper_kbs_ = [s.paper_kbs_[0] for s in steps]
+        self.tuned_ = [s.tuned_[0] for s in steps]
+        self.ensembles_ = [s.ensembles_[0] for s in steps]
+        self.kb_ = self.positive_ = self.selection_ = None
+        self.class_chosen_ = self.class_variant_ = self.class_selection_ = None
+        self.threshold_ = 0.5
+        self.chosen_ = "ordered"
+        self.base_rates_ = [float(np.mean(labels == c)) for c in classes]
+        self.class_order_ = [_plain_value(self.classes_[classes.index(c)]) for c in order]
+        self.ordered_ = steps
+        self._class_str, self._order = classes, order
+        self.chosen_reason_ = ordered_said(order, [s.chosen_ for s in steps],
+                                           [s.chosen_reason_ for s in steps])
+        self.__dict__.pop("_groups", None)
+        return self
+
+    def _ordered_rows(self, X: Any) -> pd.DataFrame | np.ndarray:
+        """Rows as a frame of the fitted columns (`explain`'s row: a frame, a dict, a Series or
+        bare values in the fitted order), for an ordered model's steps to read."""
+        if isinstance(X, pd.DataFrame):
+            return X
+        if isinstance(X, dict):
+            X = pd.Series(X)
+        if isinstance(X, pd.Series):
+            return pd.DataFrame([X.to_numpy(dtype=object)], columns=[str(c) for c in X.index],
+                                dtype=object)
+        vals = np.asarray(X, dtype=object)
+        vals = vals.reshape(1, -1) if vals.ndim < 2 else vals
+        if getattr(self, "feature_names_in_", None) is None:
+            return vals  # fitted on bare values: the steps read them so
+        return pd.DataFrame(vals, columns=self._feature_names(vals.shape[1]), dtype=object)
+
+    def _ordered_explained(self, X: Any, for_class: Any) -> np.ndarray:
+        """Per row the step that explains it: for its own level the nearer of the two steps
+        bounding it (the one whose number is nearest 0.5: the decision's weaker side); for
+        `for_class` above (below) its level, the step just above (below) it: why not higher
+        (lower)."""
+        from .ordered import levels_above
+
+        _cum, steps, _u, _n = self._ordered_steps(X)
+        q = np.column_stack(steps)
+        level = levels_above(steps)
+        K = len(self._order)
+        low = np.clip(level - 1, 0, K - 2)  # the step below the level ("above" it said yes)
+        high = np.clip(level, 0, K - 2)  # the step above it ("above" it said no)
+        rows = np.arange(len(q))
+        nearer = np.where(np.abs(np.nan_to_num(q[rows, low], nan=0.5) - 0.5)
+                          <= np.abs(np.nan_to_num(q[rows, high], nan=0.5) - 0.5), low, high)
+        nearer = np.where(level == 0, high, np.where(level == K - 1, low, nearer))
+        if for_class is None:
+            return nearer
+        cls = class_named(for_class, self._class_str, "y", "class", "for_class")
+        want = self._order.index(cls)
+        return np.where(want > level, high, np.where(want < level, low, nearer))
+
+    def _ordered_explain_many(self, X: Any, k: Any, for_class: Any, many: bool, **kwargs: Any
+                              ) -> list:
+        """`explain` / `explain_many` of an ordered model: each row by the step that explains
+        it (`_ordered_explained`), that step's own decision; `explained_class` names the step
+        ("above 'mild'")."""
+        from .wording import level_step_said
+
+        rows = self._ordered_rows(X)
+        which = self._ordered_explained(rows, for_class)
+        out: list = [None] * len(rows)
+        for j in np.unique(which):
+            at = np.flatnonzero(which == j)
+            step = self.ordered_[int(j)]
+            some = rows.iloc[at] if isinstance(rows, pd.DataFrame) else rows[at]
+            part = (step.explain_many(some, k=k, **kwargs) if many else
+                    [step.explain(some if isinstance(some, pd.DataFrame) else some[0], k=k,
+                                  **kwargs)])
+            for r, e in zip(at, part):
+                out[r] = (dataclasses.replace(e, explained_class=level_step_said(self._order[j]))
+                          if hasattr(e, "explained_class") else e)
+        return out
+
+    def _ordered_steps(self, X: Any) -> tuple[list[BoundsArray], list[np.ndarray], dict, int]:
+        """The step models' bounds on X (`_block_means` of each), their `ordered.step_numbers`
+        (> 0.5 where a step answers "above"), and the first step's unseen cells and rows."""
+        from .ordered import step_numbers
+
+        parts = [s._block_means(X) for s in self.ordered_]
+        cum = [p[0][0] for p in parts]
+        return (cum, [step_numbers(c.mean, s._threshold()) for c, s in zip(cum, self.ordered_)],
+                parts[0][1], parts[0][2])
 
     def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
                      index: pd.Index, copies: Any = ...) -> None:
@@ -1592,7 +1730,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 f"{rare_kb} answers)" for c, sel in zip(targets, sels))
             + "; " + class_decision_said(
                 any(voted := list(map(self._compared_by_vote, range(len(targets))))),
-                [str(c) for c, v in zip(targets, voted) if not v]))
+                [str(c) for c, v in zip(targets, voted) if not v])
+            + ordered_hint(targets))
 
     def _adopt(self, sel, frame: pd.DataFrame, labels: np.ndarray, raw: pd.DataFrame,
                votes: dict | None = None, pairs=None) -> None:
@@ -2254,6 +2393,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         whatever the number of rows; each block's lookups are chunked and threaded again.
         Also the values never seen in training (`query.unseen_cells`) and their rows."""
         check_is_fitted(self, "kbs_")
+        if getattr(self, "class_order_", None) is not None:  # K − 1 steps answer K levels
+            from .ordered import level_bounds
+
+            cum, steps, unseen, n_unseen = self._ordered_steps(X)
+            levels = level_bounds(cum, steps)
+            return [levels[self._order.index(c)] for c in self._class_str], unseen, n_unseen
         n = _n_rows(X)
         if n <= PREDICT_BLOCK:
             frame = self.transform_rows(X)
@@ -2355,6 +2500,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         KB's mean), the first in class order on ties; a KB the LP failed on for a row (NaN)
         never wins it."""
         means = np.column_stack([r.compared_by for r in res])
+        if getattr(self, "class_order_", None) is not None:  # ties: the lower level
+            at = [self._class_str.index(c) for c in self._order]
+            return np.asarray(at)[np.argmax(np.nan_to_num(means[:, at], nan=-np.inf), axis=1)]
         return np.argmax(np.nan_to_num(means, nan=-np.inf), axis=1)
 
     def _explained(self, rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -2389,6 +2537,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         so), and a row nothing can explain gets an `explain.Unexplained` with the reason.
         `for_class`: as in `explain`."""
         check_is_fitted(self, "kbs_")
+        if getattr(self, "class_order_", None) is not None:
+            return self._ordered_explain_many(X, k, for_class, True, progress=progress,
+                                              stop=stop, n_jobs=n_jobs, **kwargs)
         from .explain import Explanation, explain_many
 
         frame = self.transform_rows(X)
@@ -2453,6 +2604,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         would have no clause at all under the window.
         """
         check_is_fitted(self, "kbs_")
+        if getattr(self, "class_order_", None) is not None:
+            if isinstance(x, pd.DataFrame) and len(x) != 1:
+                raise DataError(f"explain takes one row; got a table of {len(x)} rows")
+            return self._ordered_explain_many(x, k, for_class, False, **kwargs)[0]
         from .explain import explain, known_k
 
         kb = self._searched(0)

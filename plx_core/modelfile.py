@@ -218,6 +218,10 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
     the label column named `label`)."""
     if getattr(clf, "kbs_", None) is None:
         raise ModelFileError("the classifier is not fitted: call fit before saving it")
+    if getattr(clf, "class_order_", None) is not None:
+        raise ModelFileError("a model of ordered classes (class_order=) answers by its steps' "
+                             "models, which model files do not hold yet: keep it with pickle or "
+                             "joblib, or fit without class_order= to save a model file")
     if clf.kb == "direct" and clf.variant_ not in SAVED_VARIANTS and clf.chosen_ != "direct-conf":
         raise ModelFileError(f"variant={clf.variant!r} answers with more than the one KB a model "
                              "file holds a class; model files hold the variants 'auto', 'tuned' "

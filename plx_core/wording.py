@@ -1444,8 +1444,39 @@ def class_decision_said(votes: bool | None = None, by_mean: Sequence[str] = ()) 
     return "a row's class is the one whose KB gives the highest mean"
 
 
+def ordered_said(order: Sequence[str], chosen: Sequence[str], reasons: Sequence[str] = ()) -> str:
+    """How a model of ordered classes answers (`PLXClassifier(class_order=…)`, `chosen_reason_`):
+    its levels in order, one yes/no model a step ("above" a level) and what each step chose."""
+    steps = "; ".join(f"above {lo!r}: {c}" for lo, c in zip(order, chosen))
+    return (f"ordered levels {' < '.join(map(repr, order))}: one yes/no model for each step "
+            f"between neighbouring levels, a row's level the number of steps it is above "
+            f"(each step chosen as a two-class label is); {steps}")
+
+
+def ordered_hint(classes: Sequence[str]) -> str:
+    """A several-class fit's reason, where its classes are the words of a known scale
+    (`ordered.recognised_order`; numbers are not: digits and codes are no levels): how to fit
+    them as levels; "" otherwise."""
+    from .ordered import recognised_order
+
+    try:
+        [float(c) for c in classes]
+        return ""
+    except ValueError:
+        pass
+    if (order := recognised_order(classes)) is None:
+        return ""
+    return (f"; the classes read as ordered levels ({' < '.join(map(repr, order))}): "
+            "class_order='auto' fits one yes/no model for each step between them")
+
+
+def level_step_said(lower: str) -> str:
+    """The class an ordered model's step explains: rows above the level `lower`."""
+    return f"above {lower!r}"
+
+
 __all__ = [
-    "class_decision_said",
+    "class_decision_said", "ordered_said", "ordered_hint", "level_step_said",
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",

@@ -1,0 +1,140 @@
+"""Ordered classes (mild < moderate < severe, grades 1–5, a survey's agree scale): the one home
+for how plx knows an order (`class_order_of`: the user's list, or "auto" — numbers, or a
+recognised vocabulary in `ORDERED_VOCABULARIES`) and for how K − 1 cumulative yes/no models
+("above level k") answer as one model of K classes (`level_bounds`, `levels_above`).
+
+One-vs-rest states each middle level as a two-sided band of the same evidence; the cumulative
+models each state one side (severity 0.565 → 0.612, likert5 0.359 → 0.400 macro F1 on splits
+0–1; benchmarks/RESULTS.md, multi25)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .encoding import value_str
+from .errors import DataError
+from .query import BoundsArray
+
+ORDERED_VOCABULARIES: tuple[tuple[str, ...], ...] = (
+    ("none", "minimal", "mild", "moderate", "severe", "critical"),
+    ("none", "minimal", "mild", "moderate", "severe", "extreme"),
+    ("very low", "low", "medium", "high", "very high"),
+    ("very low", "low", "moderate", "high", "very high"),
+    ("strongly disagree", "disagree", "somewhat disagree", "neutral", "somewhat agree",
+     "agree", "strongly agree"),
+    ("strongly disagree", "disagree", "neither agree nor disagree", "agree", "strongly agree"),
+    ("very poor", "poor", "fair", "good", "very good", "excellent"),
+    ("never", "rarely", "sometimes", "often", "always"),
+    ("very unlikely", "unlikely", "neutral", "likely", "very likely"),
+    ("very dissatisfied", "dissatisfied", "neutral", "satisfied", "very satisfied"),
+    ("i", "ii", "iii", "iv", "v"),
+)
+"""Label vocabularies whose order is their meaning, lower case, least first: classes read as
+ordered by `class_order="auto"` when every class is a word of one list (a prefix every class
+shares, as "stage " or "grade ", is set aside first)."""
+
+ORDER_WORDS = ("auto",)
+"""The words `class_order` takes besides a list of the classes in order."""
+
+
+def _plain(c: str) -> str:
+    return re.sub(r"\s+", " ", c.strip().lower().replace("_", " "))
+
+
+def recognised_order(classes: Sequence[str]) -> list[str] | None:
+    """`classes` (as `fit` writes them, `value_str`) in their order when that order is known
+    without the user: every class a number (ascending), or every class a word of one of
+    `ORDERED_VOCABULARIES` after a shared prefix ("Stage II"); None otherwise."""
+    try:
+        values = [float(c) for c in classes]
+    except ValueError:
+        values = None
+    if values is not None and len(set(values)) == len(values):
+        return [c for _v, c in sorted(zip(values, classes))]
+    plain = [_plain(c) for c in classes]
+    words = plain[0].split(" ")
+    prefix = ""
+    if len(words) > 1 and all(p.startswith(words[0] + " ") for p in plain):
+        prefix = words[0] + " "  # "stage ii" → "ii"; "grade 3" → "3"
+        rest = [p[len(prefix):] for p in plain]
+        if prefix and (inner := recognised_order(rest)) is not None:
+            return [classes[rest.index(r)] for r in inner]
+    for vocab in ORDERED_VOCABULARIES:
+        if len(set(plain)) == len(plain) and all(p in vocab for p in plain):
+            return [c for _p, c in sorted(zip((vocab.index(p) for p in plain), classes))]
+    return None
+
+
+def class_order_of(classes: Sequence[str], class_order: Any) -> list[str]:
+    """The fitted classes (`value_str` of each label) from lowest to highest level as
+    `class_order` says them: a list naming every class once, or "auto" (`recognised_order`).
+    Bad input: one line naming what is missing, unknown or repeated."""
+    if isinstance(class_order, str):
+        if class_order not in ORDER_WORDS:
+            raise DataError(f"class_order must be 'auto' or the classes from lowest to highest "
+                            f"level, got {class_order!r}")
+        if (order := recognised_order(classes)) is None:
+            raise DataError(
+                f"class_order='auto': no order is known for the classes {list(classes)[:10]} "
+                "(neither numbers nor words of a known scale): pass them from lowest to highest "
+                "level, e.g. class_order=[" + ", ".join(repr(c) for c in list(classes)[:3]) + ", …]")
+        return order
+    try:
+        given = [value_str(v) for v in class_order]
+    except TypeError:
+        raise DataError(f"class_order must be 'auto' or the classes from lowest to highest level "
+                        f"(a list), got {class_order!r}") from None
+    if dup := sorted({c for c in given if given.count(c) > 1}):
+        raise DataError(f"class_order names {dup[0]!r} more than once")
+    if unknown := [c for c in given if c not in classes]:
+        raise DataError(f"class_order names {unknown[0]!r}, which is no class of y "
+                        f"(the classes: {list(classes)[:10]})")
+    if missing := [c for c in classes if c not in given]:
+        raise DataError(f"class_order leaves out the class {missing[0]!r} of y: name every class "
+                        "from lowest to highest level")
+    return given
+
+
+def step_numbers(mean: np.ndarray, threshold: float) -> np.ndarray:
+    """A cumulative model's mean mapped so that its own threshold sits at 0.5 (piecewise linear,
+    0 and 1 kept): > 0.5 exactly where the model answers "above" (mean > threshold)."""
+    t = float(threshold)
+    return np.where(mean <= t, mean / (2.0 * t), 0.5 + (mean - t) / (2.0 * (1.0 - t)))
+
+
+def levels_above(steps: list[np.ndarray]) -> np.ndarray:
+    """Per row the level index answered: how many of the K − 1 cumulative models answer
+    "above" (`step_numbers` > 0.5, a tie at 0.5 is not above); NaN (a failed row) is not."""
+    from .query import TIE_EPS
+
+    return np.sum(np.column_stack([np.nan_to_num(s, nan=0.0) > 0.5 + TIE_EPS for s in steps]),
+                  axis=1)
+
+
+def level_bounds(parts: Sequence[BoundsArray], steps: list[np.ndarray]) -> list[BoundsArray]:
+    """The K levels' bounds from the K − 1 cumulative models' (`parts`, level order), each
+    level j the support of "above j − 1 and not above j": lower max(0, L(j−1) − U(j)), upper
+    min(U(j−1), 1 − L(j)) (the steps nest); each level compared by min(q(j−1), 1 − q(j)) of the
+    steps sorted high to low (`step_numbers`, so the largest is the level of `levels_above`)."""
+    n = len(parts[0].lower)
+    one, zero = np.ones(n), np.zeros(n)
+    lows = [one] + [p.lower for p in parts] + [zero]
+    ups = [one] + [p.upper for p in parts] + [zero]
+    q = np.column_stack(steps)
+    failed_row = np.isnan(q).any(axis=1)
+    q = -np.sort(-np.nan_to_num(q, nan=0.0), axis=1)
+    q = np.column_stack([one, q, zero])
+    out = []
+    first = parts[0]
+    failed = tuple(sorted({f for p in parts for f in p.failed}))
+    for j in range(len(parts) + 1):
+        lower = np.maximum(0.0, lows[j] - ups[j + 1])
+        upper = np.maximum(lower, np.minimum(ups[j], 1.0 - lows[j + 1]))
+        vote = np.where(failed_row, np.nan, np.minimum(q[:, j], 1.0 - q[:, j + 1]))
+        out.append(BoundsArray(lower, upper, np.full(n, "ordered", dtype=object), first.features,
+                               first.unseen_rows, first.unseen_cols, first.ignored,
+                               first.read_as, failed, vote))
+    return out

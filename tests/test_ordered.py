@@ -1,0 +1,102 @@
+"""Ordered classes (`class_order=`, `plx_core.ordered`): how the order is known, and one yes/no
+model a step between levels answering as one model — predict, predict_proba, bounds and explain
+alike (multi25)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import f1_score
+
+from plx_core.errors import DataError, ModelFileError
+from plx_core.estimator import PLXClassifier
+from plx_core.modelfile import save_model
+from plx_core.ordered import class_order_of, recognised_order
+
+LEVELS = ["low", "medium", "high", "very high"]
+
+
+def _graded(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Four levels, cut from one noisy sum of two numbers and a category at fixed points:
+    neighbouring levels overlap, as grades of one severity do."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 1, n), rng.uniform(0, 4, n)
+    kind = rng.choice(["x", "y", "z"], n)
+    z = a + 0.6 * b + np.where(kind == "z", 0.8, 0.0) + rng.logistic(0, 0.3, n)
+    X = pd.DataFrame({"a": a.round(2), "b": b.round(2), "kind": kind})
+    return X, np.array(LEVELS)[np.digitize(z, [0.6, 1.6, 2.8])]
+
+
+@pytest.fixture(scope="module")
+def graded():
+    X, y = _graded(900, 5)
+    return PLXClassifier(class_order="auto").fit(X[:500], y[:500]), X[500:].reset_index(drop=True), y[500:]
+
+
+def test_the_order_is_known_from_numbers_a_known_scale_or_the_users_list():
+    assert recognised_order(["10", "2", "1"]) == ["1", "2", "10"]
+    assert recognised_order(["severe", "Mild", "moderate", "none"]) == [
+        "none", "Mild", "moderate", "severe"]
+    assert recognised_order(["Agree", "Strongly agree", "Neutral", "Disagree",
+                             "Strongly disagree"])[0] == "Strongly disagree"
+    assert recognised_order(["Stage III", "Stage I", "Stage II"]) == [
+        "Stage I", "Stage II", "Stage III"]
+    assert recognised_order(["red", "green", "blue"]) is None
+    assert class_order_of(["a", "b", "c"], ["c", "a", "b"]) == ["c", "a", "b"]
+    assert class_order_of(["1", "2", "3"], [3, 2, 1]) == ["3", "2", "1"]  # labels as fit writes them
+    for bad, words in ((["a", "b"], "leaves out the class 'c'"), (["a", "b", "c", "d"], "'d', which is no class"),
+                       (["a", "a", "b", "c"], "'a' more than once"), ("up", "must be 'auto'")):
+        with pytest.raises(DataError, match=words):
+            class_order_of(["a", "b", "c"], bad)
+    with pytest.raises(DataError, match="no order is known for the classes"):
+        PLXClassifier(class_order="auto").fit(pd.DataFrame({"f": list("abcabc")}), list("xyzxyz"))
+
+
+def test_ordered_levels_answer_by_the_steps_they_are_above(graded):
+    clf, X, _y = graded
+    assert clf.class_order_ == LEVELS and len(clf.ordered_) == 3
+    assert "'low' < 'medium' < 'high' < 'very high'" in clf.chosen_reason_
+    above = np.column_stack([s.predict(X) for s in clf.ordered_]).sum(axis=1)
+    pred = clf.predict(X)
+    assert (pred == np.array(LEVELS)[above]).all()  # a row's level: the steps it is above
+    assert len(set(pred)) == 4
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert (clf.classes_[proba.argmax(axis=1)] == pred).all()
+    b = clf.bounds(X.head(5))
+    assert set(b.columns.get_level_values(0)) >= set(LEVELS)
+    assert ((b[(pred[0], "lower")] <= b[(pred[0], "upper")]) & (b[(pred[0], "lower")] >= 0)).all()
+
+
+def test_an_ordered_explanation_is_a_steps_and_says_which(graded):
+    clf, X, _y = graded
+    pred = clf.predict(X.head(20))
+    one = clf.explain(X.head(1))
+    assert one.explained_class.startswith("above ")
+    many = clf.explain_many(X.head(20))
+    assert [e.explained_class for e in many][0] == one.explained_class
+    for e, p in zip(many, pred):  # a row is explained by a step bounding its level
+        lo = e.explained_class.removeprefix("above ").strip("'")
+        assert LEVELS.index(lo) in (LEVELS.index(p) - 1, LEVELS.index(p))
+        assert e.positive == (LEVELS.index(lo) < LEVELS.index(p))
+    low = next(i for i, p in enumerate(pred) if p == "low")  # why not higher: the step above it
+    e = clf.explain(X.iloc[[low]], for_class="high")
+    assert e.explained_class == "above 'low'" and not e.positive
+
+
+def test_ordered_models_are_refused_by_model_files_and_positive(graded, tmp_path):
+    clf, X, y = graded
+    with pytest.raises(ModelFileError, match="ordered classes"):
+        save_model(clf, tmp_path / "m.json")
+    with pytest.raises(DataError, match="positive= is for two classes"):
+        PLXClassifier(class_order="auto", positive="high").fit(X, y)
+
+
+@pytest.mark.slow
+def test_ordered_steps_beat_one_against_the_rest_on_graded_levels():
+    X, y = _graded(3000, 6)
+    one_vs_rest = PLXClassifier().fit(X[:1000], y[:1000])
+    assert "read as ordered levels ('low' < 'medium' < 'high' < 'very high'): class_order='auto'" \
+        in one_vs_rest.chosen_reason_  # the unordered fit says how to fit them as levels
+    flat = one_vs_rest.predict(X[1000:])
+    ordered = PLXClassifier(class_order="auto").fit(X[:1000], y[:1000]).predict(X[1000:])
+    assert f1_score(y[1000:], ordered, average="macro") > f1_score(y[1000:], flat, average="macro") + 0.02
