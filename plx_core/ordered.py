@@ -98,11 +98,18 @@ def class_order_of(classes: Sequence[str], class_order: Any) -> list[str]:
     return given
 
 
-def step_numbers(mean: np.ndarray, threshold: float) -> np.ndarray:
-    """A cumulative model's mean mapped so that its own threshold sits at 0.5 (piecewise linear,
-    0 and 1 kept): > 0.5 exactly where the model answers "above" (mean > threshold)."""
+def step_numbers(mean: np.ndarray, threshold: float, above: bool = True) -> np.ndarray:
+    """A step model's support for "above" with its own threshold at 0.5 (piecewise linear, 0
+    and 1 kept): > 0.5 + `TIE_EPS` exactly where the step answers "above". `above`: whether
+    the step's POS is "above" (else POS is "at most", the rarer side of a low step: "above"
+    where POS is not answered, a tie at the threshold included)."""
+    from .query import TIE_EPS
+
     t = float(threshold)
-    return np.where(mean <= t, mean / (2.0 * t), 0.5 + (mean - t) / (2.0 * (1.0 - t)))
+    q = np.where(mean <= t, mean / (2.0 * t), 0.5 + (mean - t) / (2.0 * (1.0 - t)))
+    if above:
+        return q
+    return np.where(np.abs(mean - t) <= TIE_EPS, 0.5 + 2 * TIE_EPS, 1.0 - q)
 
 
 def levels_above(steps: list[np.ndarray]) -> np.ndarray:

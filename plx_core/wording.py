@@ -1470,9 +1470,10 @@ def ordered_hint(classes: Sequence[str]) -> str:
             "class_order='auto' fits one yes/no model for each step between them")
 
 
-def level_step_said(lower: str) -> str:
-    """The class an ordered model's step explains: rows above the level `lower`."""
-    return f"above {lower!r}"
+def level_step_said(lower: str, above: bool = True) -> str:
+    """The class an ordered model's step explains (its POS): rows above the level `lower`, or
+    (`above` False: a step whose rarer side is the lower one) rows at most `lower`."""
+    return f"above {lower!r}" if above else f"at most {lower!r}"
 
 
 __all__ = [

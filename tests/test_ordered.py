@@ -71,16 +71,18 @@ def test_an_ordered_explanation_is_a_steps_and_says_which(graded):
     clf, X, _y = graded
     pred = clf.predict(X.head(20))
     one = clf.explain(X.head(1))
-    assert one.explained_class.startswith("above ")
     many = clf.explain_many(X.head(20))
     assert [e.explained_class for e in many][0] == one.explained_class
+    # each step's POS is its rarer side: "above 'high'" (very high is rare), "at most 'low'"
+    assert [s.positive_ for s in clf.ordered_][0] == "False" and clf.ordered_[2].positive_ == "True"
     for e, p in zip(many, pred):  # a row is explained by a step bounding its level
-        lo = e.explained_class.removeprefix("above ").strip("'")
+        side, lo = e.explained_class.split(" '")
+        lo = lo.strip("'")
         assert LEVELS.index(lo) in (LEVELS.index(p) - 1, LEVELS.index(p))
-        assert e.positive == (LEVELS.index(lo) < LEVELS.index(p))
+        assert e.positive == ((LEVELS.index(lo) < LEVELS.index(p)) == (side == "above"))
     low = next(i for i, p in enumerate(pred) if p == "low")  # why not higher: the step above it
     e = clf.explain(X.iloc[[low]], for_class="high")
-    assert e.explained_class == "above 'low'" and not e.positive
+    assert e.explained_class == "at most 'low'" and e.positive
 
 
 def test_ordered_models_are_refused_by_model_files_and_positive(graded, tmp_path):
