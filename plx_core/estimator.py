@@ -781,7 +781,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         model for each step between neighbouring levels ("above level k", k = 0 … K − 2), each
         fitted and chosen as a binary label is (this classifier's settings); a row's level is
         the number of steps it is above (`ordered.level_bounds`). One-vs-rest states a middle
-        level as a two-sided band; a step states one side (severity 0.565 → 0.612 macro F1;
+        level as a two-sided band; a step states one side (severity 0.532 → 0.590 macro F1;
         benchmarks/RESULTS.md, multi25). `ordered_` holds the step models, `class_order_` the
         levels; `kbs_` the steps' KBs, lowest step first."""
         from .ordered import class_order_of
@@ -799,7 +799,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         steps: list[PLXClassifier] = []
         for k in range(len(order) - 1):
             # POS is the step's rarer side: "auto" tunes the threshold for POS's F1, which on
-            # the common side would drown the rare extreme (likert5 0.400 -> 0.443; multi25)
+            # the common side would drown the rare extreme (likert5 0.403 -> 0.440 over 6 splits; multi25)
             step = clone(self).set_params(class_order=None,
                                           positive=bool(np.mean(level > k) <= 0.5))
             if k:

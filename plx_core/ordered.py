@@ -4,8 +4,8 @@ recognised vocabulary in `ORDERED_VOCABULARIES`) and for how K − 1 cumulative 
 ("above level k") answer as one model of K classes (`level_bounds`, `levels_above`).
 
 One-vs-rest states each middle level as a two-sided band of the same evidence; the cumulative
-models each state one side (severity 0.565 → 0.612, likert5 0.359 → 0.400 macro F1 on splits
-0–1; benchmarks/RESULTS.md, multi25)."""
+models each state one side (severity 0.532 → 0.590, likert5 0.358 → 0.440 macro F1 over 6
+splits, every split of six ordered families better; benchmarks/RESULTS.md, multi25)."""
 from __future__ import annotations
 
 import re
