@@ -1296,6 +1296,14 @@ def _clock_shaped(v: pd.Series, clock: str) -> np.ndarray:
     return ok.fillna(False).to_numpy(dtype=bool)
 
 
+def _months_after_years(text: pd.Series, m: pd.DataFrame) -> np.ndarray:
+    """Where `text` (stripped cells; `m`: their `_DURATION` parts) has a bare m that is months
+    (`_BARE_M`: a cell of years and no days, hours or seconds, '5y 3m'): `_minutes`' one test,
+    which `months_said` says beside the cells whose bare m stays minutes."""
+    return (m["y"].notna() & m[["d", "h", "s"]].isna().all(axis=1)
+            & text.str.contains(_BARE_M, regex=True)).to_numpy(dtype=bool)
+
+
 def _minutes(s: pd.Series, clock: str) -> np.ndarray:
     """Minutes of text written as `clock` ("time": since midnight; "duration": in all); NaN
     where missing or not so written. Each distinct value is read once."""
@@ -1314,8 +1322,7 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
         ok = _clock_shaped(text, "duration")
         read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
                    for k, per in _DURATION_MINUTES.items())
-        months = (m["y"].notna() & m[["d", "h", "s"]].isna().all(axis=1)
-                  & text.str.contains(_BARE_M, regex=True)).to_numpy(dtype=bool)  # 5y 3m
+        months = _months_after_years(text, m)  # 5y 3m
         read = read + np.where(months, pd.to_numeric(m["m"], errors="coerce").fillna(0)
                                .to_numpy(dtype=float) * (_DURATION_MINUTES["mo"] - 1.0), 0.0)
         hm = text.str.extract(r"^(\d+):(\d{2})(?::(\d{2}(?:\.\d+)?))?$").apply(
@@ -1824,13 +1831,37 @@ def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
             f"({first} %), as the others are{frac}")
 
 
+def months_said(values: pd.Series, binning: Binning) -> str | None:
+    """How many cells of a column of lengths of time read a bare m as minutes ('8m') while
+    others read it as months after years ('0y 6m', `_months_after_years`): a child's age
+    written both ways, 8 months read as 8 minutes and below 6 months, which no reading of one
+    cell can tell apart — said, not guessed; None when the column has not both."""
+    if binning.number_format != "duration" or pd.api.types.is_numeric_dtype(values.dtype) \
+            or pd.api.types.is_timedelta64_dtype(values.dtype):
+        return None
+    counts = as_strings(values).str.strip().value_counts()
+    text = pd.Series(counts.index, dtype=object)
+    m = text.str.extract("^" + _DURATION + "$", flags=re.IGNORECASE)
+    months = _months_after_years(text, m)
+    bare = (m["m"].notna() & m.drop(columns="m").isna().all(axis=1)
+            & text.str.contains(_BARE_M, regex=True)).to_numpy(dtype=bool)
+    if not months.any() or not bare.any():
+        return None
+    n = counts.to_numpy()
+    a, b = text[bare].iloc[0], text[months].iloc[0]
+    return (f"{counted(int(n[bare].sum()), 'cell')} with an m and no years ({a!r}) read as "
+            f"minutes, though {counted(int(n[months].sum()), 'cell')} read the m after years as "
+            f"months ({b!r}): if {a!r} means months, write it {re.sub(r'(?i)m$', 'mo', a)!r} "
+            "to have it read as months")
+
+
 def cells_said(values: pd.Series, binning: Binning) -> str | None:
     """What was read of a binned column's cells beyond its format, in one clause: censored
     cells ('<5', `censored_said`), Excel serials among dates (`serials_said`), numbers
-    without '%' among percentages (`unmarked_said`); None when nothing. One home for plx
-    fit, plx predict and the Data page."""
+    without '%' among percentages (`unmarked_said`), an m read as minutes beside months after
+    years (`months_said`); None when nothing. One home for plx fit, plx predict and the Data page."""
     said = [how for how in (censored_said(values, binning), serials_said(values, binning),
-                            unmarked_said(values, binning)) if how]
+                            unmarked_said(values, binning), months_said(values, binning)) if how]
     return "; ".join(said) or None
 
 
@@ -1846,18 +1877,21 @@ def whole_text(s: pd.Series) -> bool:
 
 def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
-    '%'), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
+    '%', a bare m among lengths of time), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
     says of the whole column (`plx predict` on a long file)."""
     keep = censored_sides(values)[0] != 0
     if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return values[keep]
     dates, percent = is_date_format(binning.number_format), "percent" in binning.number_format
-    if dates or percent:  # (a plain column's text is not looked at again: most of a block's)
+    months = binning.number_format == "duration"
+    if dates or percent or months:  # (a plain column's text is not looked at again)
         text = as_strings(values).str.strip()
         if dates:
             keep |= ~np.isnan(_serial_days(text))
         if percent:
             keep |= (text.notna() & ~text.str.endswith("%", na=False)).to_numpy()
+        if months:  # `months_said`'s cells: a bare m
+            keep |= text.str.contains(_BARE_M, regex=True, na=False).to_numpy(dtype=bool)
     return values[keep]
 
 

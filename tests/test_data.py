@@ -2049,6 +2049,23 @@ def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
                                       367.25 + 3 / 1440, 730.5, 4 * 365.25 + 10 / 1440])
 
 
+def test_an_m_read_as_minutes_beside_months_after_years_is_said():
+    """review25: '5y 3m' reads months but '8m' alone minutes, so an infant of 8 months sat
+    below one of '0y 6m', unsaid; said by `cells_said` (plx fit, predict, the Data page), also
+    of the cells a long file's blocks keep (`said_cells`), and not of a column of one kind."""
+    from plx_core.data import cells_said, infer_schema, said_cells
+
+    ages = [f"{a}m" if a < 12 else f"{a // 12}y {a % 12}m" for a in range(1, 61)] + ["0y 6m"]
+    frame = pd.DataFrame({"age": ages, "y": ["a", "b"] * 30 + ["a"]})
+    b = infer_schema(frame, "y", "a").bins["age"]
+    said = cells_said(frame["age"], b)
+    assert said is not None and said.startswith("11 cells with an m and no years ('1m') read as "
+                                                "minutes, though 50 cells read the m after years")
+    assert "write it '1mo'" in said and cells_said(said_cells(frame["age"], b), b) == said
+    only_years = frame.assign(age=frame["age"].str.replace(r"^(\d+)m$", r"0y \1m", regex=True))
+    assert cells_said(only_years["age"], b) is None
+
+
 def test_quiet_columns_are_those_no_column_note_names():
     """`quiet_columns` screens a wide table's numbers in one pass for `fit`'s per-column notes:
     every column it passes over is one `label_copy`, `spelling_variants` and `percent_scales`
