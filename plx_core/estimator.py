@@ -1342,13 +1342,19 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         step("the vote on finer bins")
         if vote is not None:
             votes[None] = (vote, None)
-            fine = self._fine_vote(raw, nums, y, binnings=grid)
+            # on a wide table of few numeric columns the smooth vote is the plain one again
+            # (`vote.fine_fitted`): not fitted, the trees' credit measured all the same
+            fine = (self._fine_vote(raw, nums, y, binnings=grid) if grid is None
+                    or VT.fine_fitted(len(grid), len(full.features)) else None)
+            cuts = (fine[1].cuts_ if fine is not None else
+                    None if grid is None else {c: b.cuts for c, b in grid.items()})
             if fine is not None:
-                bins = fine[1].max_bins
-                votes[bins] = fine
+                votes[fine[1].max_bins] = fine
+            if cuts is not None:
                 step("the cut points' optimism")
-                credit = self._cut_optimism(nums, frame, full, vote, y, grid=fine[1].cuts_)
-                offsets.update({k: credit for k in (S.vote_key(bins), *honest)})
+                credit = self._cut_optimism(nums, frame, full, vote, y, grid=cuts)
+                offsets.update({k: credit for k in (
+                    *((S.vote_key(fine[1].max_bins),) if fine is not None else ()), *honest)})
         done[0] = steps - 1
         step("the vote on pairs of features")
         pairs = self._pair_vote(full, frame, y) if vote is not None else None

@@ -147,6 +147,23 @@ batched search, `discretize.mdlp_splits_many`). Above it (more than 40 numeric c
 is no such candidate. It was 150 (15 columns) while the searches ran one by one: 10 folds × 30
 columns took Breast cancer 30's fit to 3.1–3.3× a random forest's; batched, 2.4× (measured in
 benchmarks/RESULTS.md, "The smooth vote on wide numeric tables")."""
+FINE_SHARE = 0.1
+"""On a table of at least `FINE_WIDE` features, the smooth vote on fine bins is fitted only
+where the numeric columns it cuts finely are at least this share of them (`fine_fitted`): its
+KB is every feature's one-feature clauses, the other columns' the plain vote's own, so on a
+counts table (300 rows x 1,000 word counts, 12 of 791 kept columns binned) it was the plain
+vote again at twice its cost and a third of the fit (wide25, benchmarks/RESULTS.md). The
+trees keep their credit for the cut points' optimism (measured on the plain vote)."""
+FINE_WIDE = 50
+"""The fewest features `FINE_SHARE` applies at: below it the smooth vote costs little."""
+
+
+def fine_fitted(n_numeric: int, n_features: int) -> bool:
+    """Whether the search fits the smooth vote on fine bins of `n_numeric` numeric columns
+    among `n_features` features (`FINE_SHARE`, `FINE_WIDE`)."""
+    return n_features < FINE_WIDE or n_numeric >= FINE_SHARE * n_features
+
+
 OPTIMISM_FTOL = 1e-5
 """The solver's stop (as `PAIR_FTOL`) for the vote fitted on each fold's own cut points, whose
 out-of-fold F1 only measures the optimism (`PLXClassifier._cut_optimism`): 1e-7 moved that
@@ -1162,7 +1179,7 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
     return sparse_ if one_se(y, fold, (sparse_.oof, a), (light.oof, b))[0] else light
 
 
-__all__ = ["FINE_BINS", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["FINE_BINS", "FINE_SHARE", "FINE_WIDE", "fine_fitted", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "beside_votes", "class_compared", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

@@ -1657,3 +1657,32 @@ def test_a_table_of_copied_rows_is_fitted_as_its_cases(copies):
         warnings.simplefilter("always")
         PLXClassifier(positive="sepsis", random_state=0).fit(Xtr[["sex", "ward", "score"]], ytr)
     assert not [w for w in said if "read as copies" in str(w.message)]
+
+
+def test_a_wide_table_of_few_numbers_scores_no_smooth_vote_and_keeps_the_trees_credit(
+        monkeypatch):
+    """wide25: 150 rows of 80 word counts (levels) and 3 numbers: the smooth vote on fine bins
+    would be the plain vote on the counts again (`vote.FINE_SHARE`), so it is not fitted; the
+    trees keep the credit for the cut points' optimism, so every other candidate scores as
+    with it fitted."""
+    from plx_core import vote as VT
+
+    rng = np.random.default_rng(5)
+    C = rng.poisson(rng.gamma(0.5, 1.0, 80), size=(150, 80))
+    Z = rng.normal(size=(150, 3)).round(2)
+    z = 0.9 * np.minimum(C[:, 0], 2) + Z[:, 0] + rng.normal(0, 0.7, 150) - 0.6
+    X = pd.DataFrame(C, columns=[f"w{i:02d}" for i in range(80)]).assign(
+        a=Z[:, 0], b=Z[:, 1], c=Z[:, 2])
+    y = np.where(z > 0, "spam", "ham")
+    fit = PLXClassifier(positive="spam", random_state=0).fit(X, y)
+    assert len(fit.discretizer_.binnings_) < VT.FINE_SHARE * (X.shape[1] - len(fit.excluded_))
+    assert not any(k.startswith("direct-vote bins") for k in fit.selection_.scores)
+    monkeypatch.setattr(VT, "FINE_SHARE", 0.0)  # the smooth vote fitted as before wide25
+    both = PLXClassifier(positive="spam", random_state=0).fit(X, y)
+    fine = [k for k in both.selection_.scores if k.startswith("direct-vote bins")]
+    assert fine and both.chosen_ not in fine
+    assert {k: v for k, v in both.selection_.scores.items() if k not in fine} == \
+        fit.selection_.scores
+    assert both.chosen_ == fit.chosen_
+    assert np.array_equal(both.predict_proba(X), fit.predict_proba(X))
+    assert VT.fine_fitted(30, 30) and VT.fine_fitted(3, 40)  # narrow tables: as before
