@@ -517,12 +517,14 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
                   max_bins: int | Sequence[int] = 4,
                   hints: list[Sequence[float]] | None = None,
                   found_hints: dict[int, float] | None = None,
-                  others: list[pd.Series] | None = None) -> list[Binning]:
+                  others: list[pd.Series] | None = None,
+                  uncut: list[int] | None = None) -> list[Binning]:
     """`fit_cuts` of each numeric column (the same labels `y`), MDLP's searches batched
     (`mdlp_cuts_many`; `max_bins`: one for all or one a column); `hints`: each column's
     `interaction_hints` (None: found here, from these columns and the categorical columns
     `others`, when some column may take one, `wants_interactions`; the tree's threshold of
-    each column it split on put in `found_hints` by column position)."""
+    each column it split on put in `found_hints` by column position; `uncut`: given, the
+    positions of the columns where no MDLP cut pays on its own are put in it)."""
     if method not in METHODS:
         raise DataError(f"discretize must be one of {METHODS}, got {method!r}")
     fmts = [held_format(values) for values in columns]
@@ -548,6 +550,8 @@ def fit_cuts_many(columns: list[pd.Series], y: Any, method: str = DEFAULT_METHOD
         data.append((xs, ys))
     found = (_mdlp_each(data, caps, len(labels[0])) if method == "mdlp" else
              [tree_cuts(xs, ys, cap) for (xs, ys), cap in zip(data, caps)])
+    if uncut is not None and method == "mdlp":
+        uncut.extend(i for i, cuts in enumerate(found) if not cuts)
     if method == "mdlp" and hints is None and wants_interactions(found, caps, bool(others)):
         hints = interaction_hints(np.column_stack(read), labels[1].ravel(), len(labels[0]),
                                   others, found, caps)
@@ -582,7 +586,8 @@ class Discretizer(TransformerMixin, BaseEstimator):
     Fitted: `binnings_` (column → `plx_core.data.Binning`, in column order), `cuts_`
     (column → cut points), `feature_names_in_`, `interactions_` (column → threshold of every
     column `interaction_cuts`' tree split on; the tree is grown only when some column has no
-    MDLP cut, and not when `fit` is given `hints`: empty then); `levels_` (column → the levels
+    MDLP cut, and not when `fit` is given `hints`: empty then), `uncut_` (the columns where
+    no MDLP cut paid on its own, cut at the tree's threshold or the median); `levels_` (column → the levels
     kept of a categorical column of many levels, the rest read as `data.OTHER_LEVEL`: set by
     `PLXClassifier.fit`, `data.frequent_levels`).
     """
@@ -618,11 +623,13 @@ class Discretizer(TransformerMixin, BaseEstimator):
         numeric = [c for c in frame.columns
                    if str(c) in whole or is_numeric(frame[c], self.max_categories)]
         found: dict[int, float] = {}
+        uncut: list[int] = []
         self.binnings_ = dict(zip(map(str, numeric), fit_cuts_many(
             [frame[c] for c in numeric], y, self.method, int(self.max_bins),
             None if hints is None else [hints.get(str(c), ()) for c in numeric], found,
-            [frame[c] for c in frame.columns if c not in set(numeric)])))
+            [frame[c] for c in frame.columns if c not in set(numeric)], uncut)))
         self.interactions_ = {str(numeric[i]): h for i, h in found.items()}
+        self.uncut_ = tuple(str(numeric[i]) for i in uncut)
         self.cuts_ = {c: b.cuts for c, b in self.binnings_.items()}
         self.levels_ = {}
         return self

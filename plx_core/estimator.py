@@ -1867,6 +1867,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
         if codes is None:
             codes = self._codes if self._codes is not None else encode_rows(full, frame)
+        if smooth is None:
+            codes = self._vote_screened(full, codes)
         sizes = [len(full.domains[f]) for f in full.features]
         slots = VT.value_slots(codes, sizes)
         # the smooth vote on fine bins: its own penalties (`vote.FINE_C`, `vote.FINE_L1`)
@@ -1877,6 +1879,24 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return VT.VoteCandidate(full, slots, sizes, y, self._fold_weights, self.random_state,
                                 C=C, l1=l1, smooth=smooth, keep=keep, like=like,
                                 groups=self._groups)
+
+    def _vote_screened(self, full, codes: np.ndarray) -> np.ndarray:
+        """The rows' `codes` as the one-feature vote reads them: from `vote.VOTE_SCREEN_ROWS`
+        rows, past the smooth vote's numeric columns, the columns where no MDLP cut paid on
+        its own (`Discretizer.uncut_`) read as missing (they vote nothing); else as given."""
+        from . import vote as VT
+
+        uncut = set(getattr(self.discretizer_, "uncut_", ()))
+        binned = len(self.discretizer_.binnings_)
+        if (not uncut or len(codes) < VT.VOTE_SCREEN_ROWS
+                or VT.VOTE_FOLDS * binned <= VT.OPTIMISM_RUNS):
+            return codes
+        at = [i for i, f in enumerate(full.features) if f in uncut]
+        if not at:
+            return codes
+        out = np.array(codes, copy=True)
+        out[:, at] = -1
+        return out
 
     def _pair_vote(self, full, frame: pd.DataFrame, y: np.ndarray, cv: bool = True):
         """The fitted vote on one- and two-feature clauses ("direct-vote pairs",

@@ -164,6 +164,16 @@ def fine_fitted(n_numeric: int, n_features: int) -> bool:
     return n_features < FINE_WIDE or n_numeric >= FINE_SHARE * n_features
 
 
+VOTE_SCREEN_ROWS = 1000
+"""From this many training rows, on a table of more numeric columns than the smooth vote takes
+(`OPTIMISM_RUNS`: none is fitted, no cut optimism measured), the one-feature vote on MDLP's
+cut points leaves out the numeric columns where no MDLP cut paid on its own
+(`Discretizer.uncut_`: cut at the median or an interaction tree's threshold, for the trees'
+interactions, which a sum of one-feature votes cannot read): on that many rows MDLP finds a
+column's own evidence, and its fit's products no longer read every row of every noise column
+(5,000 rows x 400 numbers, 397 such: wide25, benchmarks/RESULTS.md)."""
+
+
 OPTIMISM_FTOL = 1e-5
 """The solver's stop (as `PAIR_FTOL`) for the vote fitted on each fold's own cut points, whose
 out-of-fold F1 only measures the optimism (`PLXClassifier._cut_optimism`): 1e-7 moved that
@@ -1179,7 +1189,7 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
     return sparse_ if one_se(y, fold, (sparse_.oof, a), (light.oof, b))[0] else light
 
 
-__all__ = ["FINE_BINS", "FINE_SHARE", "FINE_WIDE", "fine_fitted", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["VOTE_SCREEN_ROWS", "FINE_BINS", "FINE_SHARE", "FINE_WIDE", "fine_fitted", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "beside_votes", "class_compared", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

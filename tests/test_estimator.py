@@ -1686,3 +1686,21 @@ def test_a_wide_table_of_few_numbers_scores_no_smooth_vote_and_keeps_the_trees_c
     assert both.chosen_ == fit.chosen_
     assert np.array_equal(both.predict_proba(X), fit.predict_proba(X))
     assert VT.fine_fitted(30, 30) and VT.fine_fitted(3, 40)  # narrow tables: as before
+
+
+def test_many_numbers_on_many_rows_vote_only_on_the_columns_mdlp_cuts():
+    """wide25: 1,200 rows of 45 numbers (past the smooth vote's 40), three add to the label:
+    the one-feature vote leaves out the columns where no MDLP cut paid on its own
+    (`Discretizer.uncut_`, `vote.VOTE_SCREEN_ROWS`), so its clauses name only columns with
+    evidence of their own, and the product of its fit reads 3 columns, not 45."""
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(1200, 45)).round(2)
+    y = np.where(Z[:, 0] - Z[:, 1] + 0.5 * Z[:, 2] + rng.normal(0, 0.8, 1200) > 0, "yes", "no")
+    X = pd.DataFrame(Z, columns=[f"m{i}" for i in range(45)])
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, y)
+    uncut = set(clf.discretizer_.uncut_)
+    assert len(uncut) > 30 and not uncut & {"m0", "m1", "m2"}
+    assert clf.chosen_ == "direct-vote", clf.chosen_reason_
+    kb = clf.kbs_[0]
+    named = {f for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0)) if on}
+    assert named and not named & uncut and {"m0", "m1"} <= named
