@@ -132,3 +132,14 @@ def test_a_step_at_its_threshold_is_not_above_in_the_levels_numbers():
     assert levels_above(steps).tolist() == [1, 1, 0]
     assert votes.argmax(axis=1).tolist() == [1, 1, 0]
     assert (np.sort(votes, axis=1)[:, -1] > np.sort(votes, axis=1)[:, -2]).all()  # no tie
+
+
+def test_the_hint_to_fit_levels_says_where_the_setting_is():
+    """review25: plx fit and the dashboard show a several-class fit's reason, whose hint named
+    class_order='auto' as if they took it; it says the setting is PLXClassifier's alone."""
+    from plx_core.wording import ordered_hint
+
+    said = ordered_hint(["severe", "mild", "moderate"])
+    assert said.startswith("; the classes read as ordered levels ('mild' < 'moderate' < 'severe')")
+    assert "(in Python, PLXClassifier; plx fit, the dashboard and model files do not take it yet)" in said
+    assert ordered_hint(["1", "2", "3"]) == "" and ordered_hint(["red", "blue", "green"]) == ""
