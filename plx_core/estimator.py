@@ -893,14 +893,20 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def _ordered_steps(self, X: Any) -> tuple[list[BoundsArray], list[np.ndarray], dict, int]:
-        """The step models' bounds on X (`_block_means` of each), their `ordered.step_numbers`
-        (> 0.5 where a step answers "above"), and the first step's unseen cells and rows."""
+        """The step models' bounds on X (`_block_means` of each) on "above" (a step whose POS is
+        "at most" turned to its other side), their `ordered.step_numbers` (> 0.5 where a step
+        answers "above"), and the first step's unseen cells and rows."""
         from .ordered import step_numbers
 
         parts = [s._block_means(X) for s in self.ordered_]
-        cum = [p[0][0] for p in parts]
-        return (cum, [step_numbers(c.mean, s._threshold(), bool(s.positive_ == "True"))
-                      for c, s in zip(cum, self.ordered_)], parts[0][1], parts[0][2])
+        own = [p[0][0] for p in parts]
+        above = [bool(s.positive_ == "True") for s in self.ordered_]
+        # a step whose POS is "at most" (its rarer side) bounds that side: "above" is 1 − it
+        cum = [c if a else dataclasses.replace(c, lower=1.0 - c.upper, upper=1.0 - c.lower,
+                                               vote=None if c.vote is None else 1.0 - c.vote)
+               for c, a in zip(own, above)]
+        return (cum, [step_numbers(c.mean, s._threshold(), a)
+                      for c, s, a in zip(own, self.ordered_, above)], parts[0][1], parts[0][2])
 
     def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
                      index: pd.Index, copies: Any = ...) -> None:

@@ -130,9 +130,14 @@ def level_bounds(parts: Sequence[BoundsArray], steps: list[np.ndarray]) -> list[
     one, zero = np.ones(n), np.zeros(n)
     lows = [one] + [p.lower for p in parts] + [zero]
     ups = [one] + [p.upper for p in parts] + [zero]
+    from .query import TIE_EPS
+
     q = np.column_stack(steps)
     failed_row = np.isnan(q).any(axis=1)
-    q = -np.sort(-np.nan_to_num(q, nan=0.0), axis=1)
+    q = np.nan_to_num(q, nan=0.0)
+    # a step at its threshold is not above (`levels_above`): below ½ here, so the two levels
+    # it parts do not tie and predict_proba's largest is predict's level
+    q = -np.sort(-np.where(q > 0.5 + TIE_EPS, q, np.minimum(q, 0.5 - TIE_EPS)), axis=1)
     q = np.column_stack([one, q, zero])
     out = []
     first = parts[0]

@@ -1456,7 +1456,8 @@ def ordered_said(order: Sequence[str], chosen: Sequence[str], reasons: Sequence[
 def ordered_hint(classes: Sequence[str]) -> str:
     """A several-class fit's reason, where its classes are the words of a known scale
     (`ordered.recognised_order`; numbers are not: digits and codes are no levels): how to fit
-    them as levels; "" otherwise."""
+    them as levels, and where (plx fit and the dashboard show this reason too, without the
+    setting); "" otherwise."""
     from .ordered import recognised_order
 
     try:
@@ -1467,7 +1468,8 @@ def ordered_hint(classes: Sequence[str]) -> str:
     if (order := recognised_order(classes)) is None:
         return ""
     return (f"; the classes read as ordered levels ({' < '.join(map(repr, order))}): "
-            "class_order='auto' fits one yes/no model for each step between them")
+            "class_order='auto' fits one yes/no model for each step between them (in Python, "
+            "PLXClassifier; plx fit, the dashboard and model files do not take it yet)")
 
 
 def level_step_said(lower: str, above: bool = True) -> str:

@@ -102,3 +102,44 @@ def test_ordered_steps_beat_one_against_the_rest_on_graded_levels():
     flat = one_vs_rest.predict(X[1000:])
     ordered = PLXClassifier(class_order="auto").fit(X[:1000], y[:1000]).predict(X[1000:])
     assert f1_score(y[1000:], ordered, average="macro") > f1_score(y[1000:], flat, average="macro") + 0.02
+
+
+def test_the_levels_bounds_read_an_at_most_step_from_its_own_side(graded):
+    """review25: a step whose POS is its rarer side ('at most low') bounds that side, but its
+    bounds were read as "above", so the lowest level got 1 − them (a row of 'medium' had
+    'low' at [0.82, 0.87]). The lowest level is bounded as that step bounds 'at most', the
+    highest as the last step bounds 'above'."""
+    clf, X, _y = graded
+    first, last = clf.ordered_[0], clf.ordered_[-1]
+    assert first.positive_ == "False" and last.positive_ == "True"
+    b, rows = clf.bounds(X.head(40)), X.head(40)
+    for level, step in ((LEVELS[0], first), (LEVELS[-1], last)):
+        own = step.bounds(rows)
+        np.testing.assert_allclose(b[(level, "lower")], own["lower"])
+        np.testing.assert_allclose(b[(level, "upper")], own["upper"])
+
+
+def test_a_step_at_its_threshold_is_not_above_in_the_levels_numbers():
+    """review25: a step answering exactly its threshold (0.5) is not "above" (`levels_above`),
+    but the two levels it parts tied in `level_bounds`' numbers, so predict_proba's largest
+    could be the higher level while predict said the lower."""
+    from plx_core.ordered import level_bounds, levels_above
+    from plx_core.query import BoundsArray
+
+    steps = [np.array([1.0, 0.8, 0.5]), np.array([0.5, 0.5, 0.2]), np.array([0.2, 0.1, 0.1])]
+    parts = [BoundsArray(s, s, np.full(3, "median", dtype=object)) for s in steps]
+    votes = np.column_stack([b.compared_by for b in level_bounds(parts, steps)])
+    assert levels_above(steps).tolist() == [1, 1, 0]
+    assert votes.argmax(axis=1).tolist() == [1, 1, 0]
+    assert (np.sort(votes, axis=1)[:, -1] > np.sort(votes, axis=1)[:, -2]).all()  # no tie
+
+
+def test_the_hint_to_fit_levels_says_where_the_setting_is():
+    """review25: plx fit and the dashboard show a several-class fit's reason, whose hint named
+    class_order='auto' as if they took it; it says the setting is PLXClassifier's alone."""
+    from plx_core.wording import ordered_hint
+
+    said = ordered_hint(["severe", "mild", "moderate"])
+    assert said.startswith("; the classes read as ordered levels ('mild' < 'moderate' < 'severe')")
+    assert "(in Python, PLXClassifier; plx fit, the dashboard and model files do not take it yet)" in said
+    assert ordered_hint(["1", "2", "3"]) == "" and ordered_hint(["red", "blue", "green"]) == ""
