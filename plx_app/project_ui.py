@@ -9,6 +9,8 @@ database URL in the process (`Store.shared`).
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 
 import pandas as pd
 import streamlit as st
@@ -16,16 +18,19 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from plx_app.service import Workspace, new_workspace, rules_frame
 from plx_app.service.projects import (
+    DRAFT_FIELDS,
     Link,
     author,
     case_key,
     case_row,
     first_project,
     keep_both,
+    load_draft,
     newer,
     open_project,
     restore,
     row_case,
+    save_draft,
     set_author,
     sync,
 )
@@ -42,6 +47,10 @@ WHY = "plx_why"
 WHY_CLEAR = "plx_why_clear"
 MSGS = "plx_project_msgs"
 CASE = "case"  # the page URL's selected row (`row_case`), next to "project"
+TAB = "tab"  # the page URL's tab token: whose unsaved typing a refresh restores
+TAB_KEY = "plx_tab"
+DRAFT = "plx_draft"  # this tab's unsaved typing on the Rules page (`DRAFT_FIELDS`)
+DRAFT_SAVED = "plx_draft_saved"
 STORE_ERRORS = (SQLAlchemyError, OSError, PLXError)
 
 
@@ -59,12 +68,52 @@ def say(message: str) -> None:
     st.session_state.setdefault(MSGS, []).append(message)
 
 
+def tab_token() -> str:
+    """This browser tab's token, kept in the page URL (a refresh keeps it; a new tab gets its
+    own): the key of the tab's unsaved typing in the store, so two tabs never share it."""
+    t = st.session_state.get(TAB_KEY)
+    if t is None:
+        u = st.query_params.get(TAB)
+        t = u if isinstance(u, str) and re.fullmatch(r"[0-9a-f]{12}", u) else secrets.token_hex(6)
+        st.session_state[TAB_KEY] = t
+    return t
+
+
 def _install(ws: Workspace, lk: Link | None, notes: list[str]) -> Workspace:
     st.session_state[WS_KEY] = ws
     st.session_state[LINK] = lk
     st.session_state[MSGS] = list(notes)
+    draft: dict = {}
+    if lk is not None:
+        try:
+            draft = load_draft(lk.store, lk.project_id, tab_token())
+        except STORE_ERRORS:
+            log.exception("reading the draft failed")
+    for k in DRAFT_FIELDS:  # the Rules page's widgets start again from this project's draft
+        st.session_state.pop(k, None)
+    st.session_state[DRAFT] = draft
+    st.session_state[DRAFT_SAVED] = dict(draft)
     keep_in_url(lk, ws)
     return ws
+
+
+def draft_widgets(conditions: list[str]) -> None:
+    """Call on the Rules page before its form: widgets not on screen yet (a refresh, a page
+    switch) start from the tab's draft; a condition the model no longer has is dropped."""
+    d = st.session_state.get(DRAFT) or {}
+    start = {"r_conds": [], "r_text": "", "r_head": "POS", "r_p": 0.95, "r_w": None,
+             "r_rules_text": "", WHY: ""}
+    for k in DRAFT_FIELDS:
+        if k not in st.session_state:
+            v = d.get(k, start[k])
+            st.session_state[k] = [c for c in v if c in conditions] if k == "r_conds" else v
+
+
+def keep_draft() -> None:
+    """Call on the Rules page after its widgets: what they hold is the tab's draft, saved by
+    `after_run` when it changed."""
+    st.session_state[DRAFT] = {k: st.session_state[k] for k in DRAFT_FIELDS
+                               if k in st.session_state}
 
 
 def keep_in_url(lk: Link | None, ws: Workspace | None) -> None:
@@ -74,7 +123,8 @@ def keep_in_url(lk: Link | None, ws: Workspace | None) -> None:
     if lk is None:
         return
     for key, value in (("project", str(lk.project_id)),
-                       (CASE, row_case(ws.selected if ws is not None else None))):
+                       (CASE, row_case(ws.selected if ws is not None else None)),
+                       (TAB, tab_token())):
         if st.query_params.get(key) != value:
             if value is None:
                 del st.query_params[key]
@@ -132,6 +182,13 @@ def after_run() -> None:
             st.error(md(f"Not saved: {exc}. Your changes stay in this session; they are saved "
                         "with the next change once the database answers."))
             done = []
+        draft = st.session_state.get(DRAFT)
+        if draft is not None and draft != st.session_state.get(DRAFT_SAVED):
+            try:  # what the tab typed and has not added: kept for a refresh
+                save_draft(lk.store, lk.project_id, tab_token(), draft)
+                st.session_state[DRAFT_SAVED] = dict(draft)
+            except STORE_ERRORS:
+                log.exception("saving the draft failed")
         st.caption(md(f"Project: {lk.name} · rules version {lk.rules_version}")
                    + (" · saved" if done else ""))
         if lk.conflict is not None:
@@ -266,5 +323,5 @@ def project_export_name(name: str) -> str:
     return f"{safe}.plx.zip"
 
 
-__all__: list[str] = ["after_run", "link", "open_session", "project_export_name", "rules_history",
+__all__: list[str] = ["after_run", "draft_widgets", "keep_draft", "link", "open_session", "project_export_name", "rules_history",
                       "say", "store", "switch", "why_input"]

@@ -1613,7 +1613,7 @@ def start_value(kb: KB) -> tuple[float, bool]:
     """(the support an explanation starts from before any value is known, whether that is the
     model's base rate): the target of its base-rate clause where it has one (a fitted vote's
     or the tuned Direct KB's prior, which answers every sub-query until the rules about its
-    values outweigh it: the charts' "base rate alone"), else 0.5, the middle of [0, 1] where
+    values outweigh it: the charts' "starting point alone"), else 0.5, the middle of [0, 1] where
     no rule applies. The one baseline of `shapley`'s v(∅), the Explain page and `plx explain`
     (`wording.start_said`); several priors: their weighted median target."""
     priors = [c for c in kb.extra if c.enabled and c.id == PRIOR_ID]
@@ -1642,7 +1642,7 @@ def shapley(
     `n_samples` random permutations (seeded by `random_state`) with the standard error of
     each value. v(∅), and every coalition answered with no evidence ([0, 1]), is `start_value`:
     the model's base rate where it has a base-rate clause (which answers the coalitions its
-    values do not outweigh: the explanation's "base rate alone"), else 0.5 — one baseline
+    values do not outweigh: the explanation's "starting point alone"), else 0.5 — one baseline
     for the values, the explanation and its words.
     """
     start = start_value(kb)[0]

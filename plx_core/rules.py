@@ -498,8 +498,8 @@ def _check_size(text: str | Iterable[str]) -> list[str]:
 
 
 def parse_rules(text: str | Iterable[str], kb: KB | None = None,
-                left_out: Mapping[str, str] | None = None, taken: Iterable[str] = ()
-                ) -> list[WeightedClause]:
+                left_out: Mapping[str, str] | None = None, taken: Iterable[str] = (),
+                need_w: str | None = None) -> list[WeightedClause]:
     """Parse rules (one per line) into weighted clauses with source "rule".
 
     With `kb`, every feature and value is checked against `kb.features` / `kb.domains` (a
@@ -513,7 +513,8 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None,
     one model), not given again. A rule with the same conditions and conclusion as an earlier
     line, or as a rule of `kb`, is refused naming its line and that line or rule id: it would
     count its weight twice. Only \\n, \\r\\n and \\r end a line; text longer than
-    MAX_RULES_CHARS is refused before it is read.
+    MAX_RULES_CHARS is refused before it is read. `need_w`: a rule typed without its weight
+    is refused with these words (the dashboard's: no weight is guessed), else it weighs 1.
     """
     lines = _check_size(text)
     used = _used_ids(kb) | set(taken)
@@ -534,6 +535,8 @@ def parse_rules(text: str | Iterable[str], kb: KB | None = None,
         else:
             raise ClauseSyntaxError("a rule starts with IF (IF … THEN POS [p=…]) or with its "
                                     "probability in brackets ([0.9] POS | ~a=v)", lineno, toks[0].col)
+        if need_w is not None and "w" not in meta:
+            raise ClauseSyntaxError(need_w, lineno)
         for lits in clauses:
             if (where := have.get(frozenset(lits))) is not None:
                 part = " (a part of this line's OR rule)" if len(clauses) > 1 else ""

@@ -446,6 +446,10 @@ class Store:
             if c.execute(meta_table.update().where(meta_table.c.key == k).values(value=value)).rowcount == 0:
                 c.execute(meta_table.insert().values(key=k, value=value))
 
+    def drop_setting(self, key: str) -> None:
+        with self._write() as c:
+            c.execute(meta_table.delete().where(meta_table.c.key == "app:" + key))
+
     # ------------------------------------------------------------------ projects
 
     def _info(self, r: Any) -> ProjectInfo:

@@ -431,8 +431,13 @@ def rule_said(clauses: Sequence[WeightedClause], positive: Any = None) -> str:
     return text[:-len(head)] + f" THEN {neg if negated == [True] else pos}"
 
 
-BASE_RATE_IF = "every row (the base rate)"
-"""The condition of a base-rate (prior) clause where a table has an IF column (the KB browser)."""
+STARTING_POINT = "the model's starting point"
+"""What the prior clause is, in words: the support it gives before any rule about the values
+outweighs it, placed by the threshold (the class correction) — not a share of rows, so never
+"base rate", which reads as one, and wrong beside a class among several (session 25, dash25)."""
+
+BASE_RATE_IF = "every row (the model's starting point)"
+"""The condition of the prior clause where a table has an IF column (the KB browser)."""
 
 
 def is_prior(clause: WeightedClause) -> bool:
@@ -448,7 +453,7 @@ def prior_text(clause: WeightedClause, positive: Any = None) -> str:
     (`query.prior_alone`)."""
     target = 1.0 - clause.p if clause.literals[0].negated else clause.p
     pos = "POS" if positive is None else class_names(positive)[0]
-    return f"BASE RATE: every row's support for {pos} is pulled toward {target:g}"
+    return f"STARTING POINT: every row's support for {pos} is pulled toward {target:g}"
 
 
 def _lit_text(atom: str, value: str | None, holds: bool) -> str:
@@ -591,24 +596,24 @@ def _group(k: int, many: bool = True) -> str:
 
 def start_said(start: float, by_prior: bool) -> str:
     """The one baseline of an explanation in words (`explain.start_value`): what its Shapley
-    values start from and what "base rate alone" is: `the model's base rate, 0.00 (…)` or
+    values start from and what "starting point alone" is: `the model's starting point, 0.00 (…)` or
     `0.5, the support with nothing known (…)`."""
     if by_prior:
-        return (f"the model's base rate, {fmt(start)} (its support before any rule about the "
-                "values outweighs it)")
+        return (f"{STARTING_POINT}, {fmt(start)} (its support before any rule about the "
+                "values outweighs it, placed by its threshold: not a share of rows)")
     return f"{start:g}, the support with nothing known (no rule applies: anything from 0 to 1)"
 
 
 def shapley_axis(start: float, by_prior: bool) -> str:
     """The Shapley chart's axis: the change in support from the one baseline (`start_said`)."""
-    return (f"change in support from {fmt(start)} (base rate)" if by_prior
+    return (f"change in support from {fmt(start)} (starting point)" if by_prior
             else f"change in support from {start:g} (nothing known)")
 
 
 def shapley_said(total: float, full: float, start: float, by_prior: bool,
                  positive: Any = "POS") -> str:
     """What the Shapley values of one answer are and what they add up to, from the one
-    baseline (`start_said`) the explanation's "base rate alone" names too."""
+    baseline (`start_said`) the explanation's "starting point alone" names too."""
     return (f"Each value's Shapley value (the average change when it is added to the others) "
             f"is how much it moves the support for {class_names(positive)[0]} from "
             f"{start_said(start, by_prior)}. The values add up to {total:+.3f} = the instance's "
@@ -623,7 +628,7 @@ def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: b
     threshold device, not evidence; or the row's answer itself is, `answer_by_prior`). Used
     by `explanation_sentence`, `Explanation.summary` and the CLI's note; `base`: the base
     rate's value (`explain.start_value`), said as the charts and the Shapley values start."""
-    rate = "the model's base rate" + (f" ({fmt(base)})" if base is not None else "")
+    rate = STARTING_POINT + (f" ({fmt(base)})" if base is not None else "")
     why = ""
     if answer_by_prior:
         why = (f"; the answer itself is {rate}, which none of the rules about "
@@ -697,7 +702,7 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     return text
 
 
-PRIOR_ALONE = "base rate alone"  # a chart's mark on a candidate answered by the prior clause
+PRIOR_ALONE = "starting point alone"  # a chart's mark on a candidate answered by the prior clause
 
 
 def prior_ranked_said(n: int, k: int, base: float | None = None) -> str:
@@ -1106,6 +1111,34 @@ def rule_weight_meaning(unit: float, model: str = "this model") -> str:
             f"the same w weighs differently: read this line again after switching.")
 
 
+def _unit_text(x: float) -> str:
+    return f"{x:,.3g}" if x < 1000 else f"{x:,.0f}"
+
+
+def rule_weight_needed(unit: float) -> str:
+    """The one line when a rule comes without its weight w: the dashboard guesses none (a
+    default w outweighed 20 rows on one table and 1.4 on another, dash24), it asks in words."""
+    return (f"Choose the rule's weight w: how much it counts against the data. A training row "
+            f"brings about {_unit_text(unit)} here, so w = {_unit_text(unit)} weighs as much as "
+            f"one row's data and w = {_unit_text(10 * unit)} as ten rows'.")
+
+
+def rule_weight_said(w: float | None, unit: float) -> str:
+    """What the weight chosen in the rule form amounts to, said beside it: as many training
+    rows' data (`KB.rule_unit`), or that none is chosen yet."""
+    if w is None:
+        return (f"No weight chosen yet: w is how much the rule counts against the data (a "
+                f"training row brings about {_unit_text(unit)}).")
+    rows = w / unit if unit > 0 else float("inf")
+    said = f"{rows:,.3g}" if rows < 1000 else f"{rows:,.0f}"
+    return f"w = {w:g} weighs as much as the data of {said} training {'row' if said == '1' else 'rows'}."
+
+
+RULE_W_MISSING = ("give the rule its weight w, e.g. [p=0.9, w=5]: how much it counts against "
+                  "the data (the line above the form says what one training row brings)")
+"""A typed rule without w on the dashboard (`parse_rules(need_w=)`): no weight is guessed."""
+
+
 def scoring_words() -> str:
     """How plx's default checks its candidates on the training rows (`selection`), in the
     words of a reader who does not know cross-validation: each row is answered by a model
@@ -1198,7 +1231,7 @@ def threshold_column_said() -> str:
     is moved into their base-rate clause (`vote.prior_shift`), so their KB cuts ω(POS) at 0.5."""
     return ("Its threshold is where it would cut: on ω(POS) for the Direct KBs and the trees, "
             "on the vote's probability for the fitted votes, whose cut plx moves into their "
-            "base-rate clause so that their KB cuts ω(POS) at 0.5.")
+            "starting point (the clause every row holds) so that their KB cuts ω(POS) at 0.5.")
 
 
 def threshold_in_use(threshold: float, own: float, chosen: bool) -> str:
@@ -1222,7 +1255,8 @@ def threshold_moved_sentence(own: float, threshold: float) -> str:
     the base-rate clause (signed weight b − logit(own), `vote.prior_shift`), after which ω(POS)
     is above `threshold` (0.5) where the vote's probability is above `own`."""
     return (f"The {own:g} beside the model that answers is a cut on its vote's probability, not "
-            f"on ω(POS): plx moved it into the base-rate clause, which shifts every row's "
+            f"on ω(POS): plx moved it into the model's starting point (the clause every row "
+            f"holds), which shifts every row's "
             f"ω(POS) so that it is above {threshold:g} where the vote's probability is above "
             f"{own:g}. So the model answers at the decision threshold {threshold:g}.")
 
@@ -1483,9 +1517,9 @@ __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",
-    "BASE_RATE_IF", "is_prior", "prior_text",
+    "BASE_RATE_IF", "RULE_W_MISSING", "STARTING_POINT", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "rule_weight_needed", "rule_weight_said", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",

@@ -471,11 +471,19 @@ class App:
 
         return self.act(go, expect=expect, what=f"type {value!r} into {label!r}", target=box)
 
-    def fill_in_form(self, testid: str, label: str, value: str) -> None:
-        """Type into a widget inside an st.form: nothing reruns until the form is submitted
-        (and Enter would submit it), so there is nothing to wait for."""
+    def type_and_leave(self, testid: str, label: str, value: str) -> None:
+        """Type into a field and leave it (Tab), as a user moves on: the page sends the value
+        as the field is left (the Rules page has no st.form, dash25: a form sent nothing until
+        submitted, so a refresh lost the typing), so wait for that run; nothing when unchanged."""
         box = self.widget(testid, label).locator("input, textarea").first
-        box.fill(value)
+        if box.input_value() == value:
+            return
+
+        def go() -> None:
+            box.fill(value)
+            box.press("Tab")
+
+        self.act(go, what=f"type {value!r} into {label!r} and leave it", target=box, repeat=False)
 
     def upload(self, path: Path, expect: str | None = None) -> float:
         inp = self.page.locator('[data-testid="stFileUploader"] input[type="file"]').first

@@ -762,7 +762,7 @@ def test_rules_page_add_rule_flips_the_selected_decision(base_ws):
     at.radio(key="r_head").set_value("NOT POS" if before.positive else "POS")
     at.number_input(key="r_p").set_value(1.0)
     at.number_input(key="r_w").set_value(10000.0)
-    at.form_submit_button[0].click().run()
+    at.button(key="r_add").click().run()
     assert not at.exception and not errors(at), errors(at)
     ws = at.session_state["ws"]
     assert len(ws.rules) == 1 and ws.rules[0].w == 10000.0
@@ -777,17 +777,26 @@ def test_rules_page_validates_typed_conditions(base_ws):
     ws = fresh(base_ws)
     at = run("plx_app/views/5_Rules.py", ws)
     at.text_input(key="r_text").set_value("worst radius=huge AND colour=red")
-    at.form_submit_button[0].click().run()
+    at.button(key="r_add").click().run()
     errs = errors(at)
     assert any("no value 'huge'" in e for e in errs) and any("no feature 'colour'" in e for e in errs)
     assert at.session_state["ws"].rules == []
     at.text_input(key="r_text").set_value("")
-    at.form_submit_button[0].click().run()
+    at.button(key="r_add").click().run()
     assert any("at least one condition" in e for e in errors(at))
     at.text_input(key="r_text").set_value("worst radius=<13.5")
-    at.form_submit_button[0].click().run()
+    at.button(key="r_add").click().run()  # no weight guessed: the expert chooses it
+    assert at.session_state["ws"].rules == []
+    assert any(e.startswith("Choose the rule's weight w: how much it counts against the data. "
+                            "A training row brings about ") for e in errors(at)), errors(at)
+    at.number_input(key="r_w").set_value(5.0).run()
+    assert "w = 5 weighs as much as the data of " in texts(at)
+    at.button(key="r_add").click().run()
     assert len(at.session_state["ws"].rules) == 1
-    at.form_submit_button[0].click().run()
+    assert at.text_input(key="r_text").value == ""  # added: the conditions clear, w stays
+    assert at.number_input(key="r_w").value == 5.0
+    at.text_input(key="r_text").set_value("worst radius=<13.5")
+    at.button(key="r_add").click().run()
     assert any("already there" in e for e in errors(at))
 
 
@@ -796,7 +805,7 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     at = run("plx_app/views/5_Rules.py", ws)
     at.text_area(key="r_rules_text").set_value(
         'IF "worst radius"="<13.5" OR "worst texture"="<22.47" THEN NOT POS [p=0.95, w=100]')
-    at.form_submit_button[1].click().run()
+    at.button(key="r_add_text").click().run()
     assert not at.exception and not errors(at), errors(at)
     ids = [r.id for r in at.session_state["ws"].rules]
     assert ids == ["r1.1", "r1.2"]
@@ -805,7 +814,7 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
         'IF "worst radius" = <13.5 OR "worst texture" = <22.47 THEN benign']
     assert "Added one rule: r1" in [str(x.value).replace("\\", "") for x in at.success]
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
-    at.form_submit_button[1].click().run()
+    at.button(key="r_add_text").click().run()
     errs = errors(at)
     assert any("line 1, column" in e and "no value 'big'" in e for e in errs), errs
     assert len(at.session_state["ws"].rules) == 2
@@ -838,7 +847,7 @@ def test_rules_page_takes_a_comparison_on_a_number(base_ws):
             ("IF ", " THEN POS [p=1, w=10000]"))):
         at = run("plx_app/views/5_Rules.py", fresh(base_ws))
         at.text_area(key="r_rules_text").set_value(text)
-        at.form_submit_button[1].click().run()
+        at.button(key="r_add_text").click().run()
         assert not at.exception and not errors(at), errors(at)
         # one row, the comparison as typed (the bins spelled out fold back to it too), with
         # the training rows in those bins; the edit box names the rule once
@@ -858,7 +867,7 @@ def test_rules_page_takes_a_comparison_on_a_number(base_ws):
     assert at.session_state["ws"].rules_count() == (1, 0)  # the sidebar's "Rules: 1 (0 enabled)"
     inside = (cuts[0] + cuts[1]) / 2 if len(cuts) > 1 else cuts[0] + 1
     at.text_area(key="r_rules_text").set_value(f"IF {quote(f)} > {fmt_number(inside)} THEN POS [p=0.9]")
-    at.form_submit_button[1].click().run()
+    at.button(key="r_add_text").click().run()
     assert any(f"{fmt_number(inside)} falls inside the bin" in e for e in errors(at)), errors(at)
     assert len(at.session_state["ws"].rules) == len(above)
     at.button(key="r_delete").click().run()  # the whole rule goes, no bin left behind
@@ -877,12 +886,12 @@ def test_rules_page_hints_are_two_rules_that_can_be_added_as_shown(base_ws):
         assert len(shown) == 2 and shown[0] != shown[1], said
         n = len(at.session_state["ws"].rules)
         at.text_area(key="r_rules_text").set_value(shown[1])
-        at.form_submit_button[1].click().run()
+        at.button(key="r_add_text").click().run()
         assert not errors(at), errors(at)
         assert len(at.session_state["ws"].rules) > n  # the comparison went in as shown
         n = len(at.session_state["ws"].rules)
         at.text_area(key="r_rules_text").set_value(shown[0])
-        at.form_submit_button[1].click().run()
+        at.button(key="r_add_text").click().run()
         assert not errors(at), errors(at)  # and the other one too: not the same rule
         assert len(at.session_state["ws"].rules) > n, texts(at)
 

@@ -420,7 +420,7 @@ def test_kb_page_says_why_the_votes_threshold_is_not_the_decision_threshold(clin
     text = _page_text(at)
     assert "decision threshold 0.5 on the mean" in text
     assert (f"The {own:g} beside the model that answers is a cut on its vote's probability, not "
-            "on ω(POS): plx moved it into the base-rate clause") in text, text
+            "on ω(POS): plx moved it into the model's starting point") in text, text
     assert "So the model answers at the decision threshold 0.5." in text
     shown = at.dataframe[0].value
     assert shown.loc[shown["answers"], "threshold"].tolist() == [own]
@@ -435,15 +435,15 @@ def test_base_rate_clause_reads_as_what_it_does_in_the_kb_browser_and_explanatio
     kb = clinic_ws.kb
     (prior,) = [c for c in kb.extra if c.id == PRIOR_ID]
     target = 1.0 - prior.p if prior.literals[0].negated else prior.p
-    said = f"BASE RATE: every row's support for readmitted = yes is pulled toward {target:g}"
+    said = f"STARTING POINT: every row's support for readmitted = yes is pulled toward {target:g}"
     assert wording.clause_text(prior, clinic_ws.class_name) == said
     at = _kb_page(clinic_ws.fork())
     # the length slider starts at 0 (the base-rate clause has no feature literal; it started at
     # 1 and hid it), and a search for "base rate" finds it
-    at.text_input(key="kb_search").set_value("base rate").run()
+    at.text_input(key="kb_search").set_value("starting point").run()
     assert not at.exception, [e.value for e in at.exception]
     shown = next(d.value for d in at.dataframe if "IF" in d.value.columns)  # the KB browser
-    assert shown["IF"].tolist() == ["every row (the base rate)"], shown
+    assert shown["IF"].tolist() == ["every row (the model's starting point)"], shown
     assert shown["p"].tolist() == [prior.p] and shown["w"].tolist() == [prior.w]
     # the evidence behind an answer names it the same way
     from plx_app.service.explain import ws_evidence

@@ -22,7 +22,7 @@ def sidebar(at: AppTest) -> str:
 
 def add_rule(at: AppTest, text: str) -> None:
     at.text_area(key="r_rules_text").set_value(text)
-    at.form_submit_button[1].click().run()
+    at.button(key="r_add_text").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
 
 

@@ -161,11 +161,10 @@ def test_end_to_end(browser, server, tmp_path):
         app.nav("Rules", expect="Add a rule")
         app.click_button("Take the conditions from the selected instance")
         flip_to = "POS" if before != "POS" else "NOT POS"
-        form = app.page.locator('[data-testid="stForm"]').first
-        form.locator('[data-testid="stRadio"] label').nth(  # THEN names the class in words
-            0 if flip_to == "POS" else 1).click()
-        app.fill_in_form("stNumberInput", "p (probability", "1")
-        app.fill_in_form("stNumberInput", "w (weight)", "100000")
+        if flip_to != "POS":  # THEN names the class in words; the first is picked
+            app.act(app.widget("stRadio", "THEN").locator("label").nth(1).click)
+        app.type_and_leave("stNumberInput", "p (probability", "1")
+        app.type_and_leave("stNumberInput", "w (weight)", "100000")
         app.click_button("Add rule", expect="Added r1")
         said = {"POS": "Survived = 1", "NOT POS": "Survived = 0", "tie": "Survived = 0"}  # never POS
         body = app.text().replace("tie (reported Survived = 0)", "Survived = 0")
@@ -244,7 +243,8 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
         a.click_button("Use this data", expect="Now using syn")
         # … and adds a rule
         a.nav("Rules", expect="Add a rule")
-        a.fill_in_form("stTextInput", "…or type conditions", "a1=1 AND a2=1")
+        a.type_and_leave("stTextInput", "…or type conditions", "a1=1 AND a2=1")
+        a.type_and_leave("stNumberInput", "w (weight)", "5")  # no weight is guessed
         a.click_button("Add rule", expect="Added r1")
         assert "Rules: 1" in a.sidebar_text()
         a.shot("12_session_a")
@@ -260,7 +260,8 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
 
         small = new_workspace().domains()["worst radius"][0]  # a bin plx's default answers on
         b.nav("Rules", expect="Add a rule")
-        b.fill_in_form("stTextInput", "…or type conditions", f"worst radius={small}")
+        b.type_and_leave("stTextInput", "…or type conditions", f"worst radius={small}")
+        b.type_and_leave("stNumberInput", "w (weight)", "5")  # no weight is guessed
         b.click_button("Add rule", expect="Added r1")
         a.nav("Rules", expect="Add a rule")
         mine = a.value("Edit rule")  # the rules table is a canvas; the editor names the rule
@@ -295,6 +296,40 @@ def test_two_sessions_never_share_data_or_rules(browser, server, tmp_path):
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_a_rule_typed_and_not_added_survives_a_refresh_and_stays_in_its_tab(browser, server):
+    """dash25: the Add-a-rule form sent nothing until submitted, so a refresh lost an
+    afternoon's typing. Each field is now kept as the tab's draft in the store (the tab's token
+    in the URL): a refresh shows it again, another tab on the same project starts empty, and no
+    weight is guessed (the rule waits for one, said in words)."""
+    from plx_app.service import new_workspace
+
+    small = new_workspace().domains()["worst radius"][0]
+    ctx, app = new_app(browser, server, "draft")
+    try:
+        app.open("")
+        new_project(app, "Draft kept")
+        app.nav("Rules", expect="No weight chosen yet: w is how much the rule counts")
+        app.type_and_leave("stTextInput", "…or type conditions", f"worst radius={small}")
+        app.type_and_leave("stNumberInput", "p (probability", "0.80")
+        app.click_button("Add rule", expect="Choose the rule's weight w: how much it counts")
+        assert "Rules: 0" in app.sidebar_text()
+        other = App(ctx.new_page(), server, "draft-tab2")  # the same project, its own tab
+        other.open("", expect="Draft kept")
+        other.nav("Rules", expect="Add a rule")
+        assert other.widget("stTextInput", "…or type conditions").locator("input").input_value() == ""
+        app.open(app.page.url.split("/", 3)[-1], expect="Rules")  # a browser refresh
+        box = app.widget("stTextInput", "…or type conditions").locator("input")
+        assert box.input_value() == f"worst radius={small}"
+        assert app.widget("stNumberInput", "p (probability").locator("input").input_value() == "0.80"
+        app.expect("No weight chosen yet")
+        app.type_and_leave("stNumberInput", "w (weight)", "5")
+        app.expect("w = 5 weighs as much as the data of ")
+        app.click_button("Add rule", expect="Added r1")
+        assert box.input_value() == "" and "Rules: 1" in app.sidebar_text()
+    finally:
+        ctx.close()
 
 
 def test_user_text_stays_text_in_the_browser(browser, server, tmp_path):
@@ -341,7 +376,7 @@ def test_case_report_names_the_saved_rules_author(browser, server):
         f = ws.features[0]
         app.page.get_by_text("…or type whole rules", exact=False).first.click()
         app.page.get_by_label("Rules", exact=True).first.wait_for(state="visible")
-        app.fill_in_form("stTextArea", "Rules",
+        app.type_and_leave("stTextArea", "Rules",
                          f'IF "{f}"="{ws.domains()[f][0]}" THEN POS [p=0.9, w=5, id=r1]')
         app.click_button("Add these rules", expect="rules version 1")
         app.nav("Query", expect="Case report")

@@ -141,11 +141,10 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             app.nav("Rules", expect="Add a rule")
             app.click_button("Take the conditions from the selected instance")
             flip_to = "NOT POS" if decision == "POS" else "POS"
-            form = app.page.locator('[data-testid="stForm"]').first
-            form.locator('[data-testid="stRadio"] label').nth(  # THEN names the class in words
-                0 if flip_to == "POS" else 1).click()
-            app.fill_in_form("stNumberInput", "p (probability", "1")
-            app.fill_in_form("stNumberInput", "w (weight)", "100000")
+            if flip_to != "POS":  # THEN names the class in words; the first is picked
+                app.act(app.widget("stRadio", "THEN").locator("label").nth(1).click)
+            app.type_and_leave("stNumberInput", "p (probability", "1")
+            app.type_and_leave("stNumberInput", "w (weight)", "100000")
             times["add a rule"] = app.click_button("Add rule", expect="Added r1")
             said = {"POS": "readmitted = yes", "NOT POS": "readmitted = no", "tie": "readmitted = no"}
             body = _reads_plainly(app, "Rules").replace("tie (reported readmitted = no)",
@@ -158,7 +157,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             app.expect("Add these rules")
             typed = app.widget("stTextArea", "Rules").locator("textarea").get_attribute("placeholder")
             assert typed.startswith("IF ") and " >= " in typed, typed
-            app.fill_in_form("stTextArea", "Rules", typed.replace("w=5", "w=0.001"))
+            app.type_and_leave("stTextArea", "Rules", typed.replace("w=5", "w=0.001"))
             # its answer shows inside the box, which stays open (it closed: the form's
             # "Added r1" above it went away on this run, and Streamlit drew it anew, closed)
             app.click_button("Add these rules", expect="Added one rule: r2")

@@ -88,7 +88,7 @@ def test_a_clinicians_rare_class_contradicted_rule_and_model_file(browser, tmp_p
             assert "which is not the same as impossible" in said and "ruled out" not in said
             app.nav("Rules", expect="Add a rule")
             app.page.get_by_text("…or type whole rules").first.click()
-            app.fill_in_form("stTextArea", "Rules", "IF sex = F THEN POS [p=0.95, w=5]")
+            app.type_and_leave("stTextArea", "Rules", "IF sex = F THEN POS [p=0.95, w=5]")
             app.click_button("Add these rules", expect="Added")
             assert "Rule r1: the data disagree: it says sepsis with probability 0.95" in " ".join(
                 app.text().split())

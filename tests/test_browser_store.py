@@ -45,7 +45,7 @@ def _a_condition() -> str:
 def _add_rules(app: App, text: str) -> None:
     app.page.get_by_text("…or type whole rules", exact=False).first.click()
     app.page.get_by_label("Rules", exact=True).first.wait_for(state="visible")
-    app.fill_in_form("stTextArea", "Rules", text)
+    app.type_and_leave("stTextArea", "Rules", text)
 
 
 def _rules(app: App) -> tuple[str, str]:

@@ -1,6 +1,6 @@
 """A new user's 2% table in headless Chromium (session 21, words21's walk, kept small): the
 file's own two classes on every page ('ICU transfer' and 'ward', never 'not ICU transfer'),
-one stated baseline on Explain (its Shapley values start where its 'base rate alone' does, or
+one stated baseline on Explain (its Shapley values start where its 'starting point alone' does, or
 from 0.5 with nothing known), the counts at a threshold in their own number, and a typed rule
 (a number inside a bin is refused naming the cuts; the user takes one) still there after a
 browser refresh, which answers with the KB built before. Seconds per step printed (-s)."""
@@ -45,22 +45,22 @@ def test_a_rare_class_named_as_written_with_one_baseline_and_a_rule_kept(browser
             times["explain"] = app.nav("Explain", expect="Explanation (k=")
             said = " ".join(app.text().split())
             assert "not ICU transfer" not in said
-            start = re.search(r"moves the support for ICU transfer from (the model's base rate, "
+            start = re.search(r"moves the support for ICU transfer from (the model's starting point, "
                               r"(\d\.\d\d)|0\.5, the support with nothing known)", said)
             assert start, said
-            if start.group(2) is not None and "base rate alone (" in said:  # one number
-                assert f"base rate alone ({start.group(2)}," in said
+            if start.group(2) is not None and "starting point alone (" in said:  # one number
+                assert f"starting point alone ({start.group(2)}," in said
             times["evaluate"] = app.nav("Evaluate", expect="Confusion matrix")
             said = " ".join(app.text().split())
             assert "ICU transfer rows found; specificity" in said and "ward rows kept ward" in said
             assert "(s)" not in said
             app.nav("Rules", expect="Add a rule")
             app.page.get_by_text("…or type whole rules").first.click()
-            app.fill_in_form("stTextArea", "Rules", "IF sbp < 100 THEN POS [p=0.9, w=5]")
+            app.type_and_leave("stTextArea", "Rules", "IF sbp < 100 THEN POS [p=0.9, w=5]")
             app.click_button("Add these rules")
             cut = re.search(r"— write (sbp < [\d.]+) or ", app.text())
             if cut:  # 100 inside a bin: refused naming the cuts, never rounded
-                app.fill_in_form("stTextArea", "Rules", f"IF {cut.group(1)} THEN POS [p=0.9, w=5]")
+                app.type_and_leave("stTextArea", "Rules", f"IF {cut.group(1)} THEN POS [p=0.9, w=5]")
                 app.click_button("Add these rules")
             app.expect("Added")
             times["browser refresh"] = app.open(app.page.url.split("/", 3)[-1], expect="Rules: 1")

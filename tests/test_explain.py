@@ -1086,8 +1086,8 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     assert not e2.decides and e2.best.by_prior
     said = explanation_sentence(e2, "yes")
     assert said.startswith("No pair of values decides yes on its own; its support is the "
-                           "model's base rate"), said
-    assert "prior clause" not in said  # a clinician reads "base rate" (the KB page's word)
+                           "model's starting point"), said
+    assert "prior clause" not in said and "base rate" not in said  # not a share of rows
     assert "no pair of values decides positive" in e2.summary()
     e3 = explain(kb, q, k=3, semantics="relevant")  # the term's three values decide it
     assert e3.decides and set(e3.features) == {"a", "b", "c"}
@@ -1126,12 +1126,12 @@ def test_one_baseline_the_base_rate_the_bars_and_the_shapley_values_start_from()
     assert sv.as_dict()["d"] == pytest.approx(0.0, abs=1e-9)  # d=1's pull is the prior's own
     e2 = explain(kb, q, k=2, semantics="relevant")
     assert e2.base_rate == 0.0
-    assert "its support is the model's base rate (0.00)" in explanation_sentence(e2, "yes")
+    assert "its support is the model's starting point (0.00)" in explanation_sentence(e2, "yes")
     assert undecided_said(2, "yes", True, False, e2.base_rate).endswith(
-        "its support is the model's base rate (0.00), which the rules about these values do "
+        "its support is the model's starting point (0.00), which the rules about these values do "
         "not outweigh")
     said = shapley_said(sum(sv.values), sv.full_value, 0.0, True, "yes")
-    assert "from the model's base rate, 0.00" in said and "minus 0.000" in said
+    assert "from the model's starting point, 0.00" in said and "minus 0.000" in said
     plain = _kb("[0.6] POS | ~a=1\n[0.7] POS | ~b=1\n")  # no base-rate clause: 0.5, as before
     assert start_value(plain) == (0.5, False)
     sp = shapley(plain, {"a": "1", "b": "1"})

@@ -492,11 +492,11 @@ def test_candidates_the_base_rate_alone_answers_are_said_and_marked():
     said = wording.explanation_sentence(e, ws.class_name)
     n = sum(prior)
     assert f"{wording.plural(n, 'pair of values', 'pairs of values').capitalize()} " in said
-    assert "answered by the model's base rate alone" in said
+    assert "answered by the model's starting point alone" in said
     labels = [a.text for a in explanation_bars(e, top=len(prior)).layout.annotations]
-    marked = [t.replace("<br>", " ").endswith("(base rate alone)") for t in labels][::-1]
+    marked = [t.replace("<br>", " ").endswith("(starting point alone)") for t in labels][::-1]
     assert marked == prior  # drawn bottom-up: the chart's first bar is the last candidate
-    assert engine.candidates_table(e)["base rate alone"].tolist() == prior
+    assert engine.candidates_table(e)["starting point alone"].tolist() == prior
 
 def test_shapley_is_efficient(ws0):
     kb = ws0.kb
@@ -681,8 +681,8 @@ def test_rules_are_added_checked_edited_and_deleted_through_the_service(ws0):
     assert len(added) == 1 and len(w.rules) == 2
     with pytest.raises(ClauseSyntaxError, match=rf"line 2: .* is already in the model as "
                        rf"{added[0].id}"):  # an import holding it again: not counted twice
-        w.add_rules_text(f'IF "{f}"="{w.domains()[f][-1]}" THEN POS [p=0.5]\n'
-                         f'IF "{f}"="{v}" THEN NOT POS [p=0.3]')
+        w.add_rules_text(f'IF "{f}"="{w.domains()[f][-1]}" THEN POS [p=0.5, w=1]\n'
+                         f'IF "{f}"="{v}" THEN NOT POS [p=0.3, w=1]')
     assert len(w.rules) == 2
     w.delete_rule("r1")
     assert [r.id for r in w.rules] == [added[0].id]
@@ -778,3 +778,18 @@ def test_kinds_compared_on_a_wide_table_use_the_direct_kbs_cap():
     views = ws.comparison_views()
     direct = next(v for v in views if v is not None and v.kb.kind == "direct")
     assert direct.kb.max_len == cap and len(direct.kb) > 0
+
+
+def test_a_rule_typed_without_its_weight_is_refused_on_the_dashboard(ws0):
+    """No weight is guessed for the expert (a default w outweighed 20 rows on one table and 1.4
+    on another): a typed rule without w is refused on its line, with what w means."""
+    from plx_core.wording import RULE_W_MISSING
+
+    w = ws0.fork()
+    f = w.features[0]
+    with pytest.raises(ClauseSyntaxError, match=r"line 2: give the rule its weight w"):
+        w.add_rules_text(f'IF "{f}"="{w.domains()[f][0]}" THEN POS [p=0.9, w=3]\n'
+                         f'IF "{f}"="{w.domains()[f][-1]}" THEN POS [p=0.9]')
+    assert w.rules == [] and RULE_W_MISSING.startswith("give the rule its weight w")
+    rule, problems = w.add_rule([(f, w.domains()[f][0])], "POS", 0.9, None)
+    assert rule is None and problems[0].startswith("Choose the rule's weight w")

@@ -401,9 +401,9 @@ def test_base_rate_clause_reads_as_what_it_does():
 
     down = WeightedClause((Literal(POS),), 0.0, 0.8, source="data", id=PRIOR_ID)
     assert W.clause_text(down, "readmitted = yes") == (
-        "BASE RATE: every row's support for readmitted = yes is pulled toward 0")
+        "STARTING POINT: every row's support for readmitted = yes is pulled toward 0")
     assert W.clause_sentence(down, "readmitted = yes").endswith("(probability 0.00, weight 0.8)")
     up = WeightedClause((Literal(POS),), 1.0, 3.0, source="data", id=PRIOR_ID)
-    assert W.clause_text(up) == "BASE RATE: every row's support for POS is pulled toward 1"
+    assert W.clause_text(up) == "STARTING POINT: every row's support for POS is pulled toward 1"
     # a rule without conditions that is no prior clause still reads as before
     assert W.clause_text(parse_clause("[0.7] POS")) == "ALWAYS POS"

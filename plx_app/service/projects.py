@@ -139,6 +139,58 @@ def set_author(store: Store, name: str) -> str:
     return name
 
 
+# --------------------------------------------------------------------------- drafts
+
+DRAFT_FIELDS = ("r_conds", "r_text", "r_head", "r_p", "r_w", "r_rules_text", "plx_why")
+"""What a browser tab has typed on the Rules page and not yet added (the Add-a-rule form's
+conditions, conclusion, p and w; the whole rules typed; the why): kept in the store per project
+and tab, so a browser refresh does not lose it (the rules added are the project's, saved apart)."""
+
+
+def _draft_key(pid: int, tab: str) -> str:
+    return f"draft:{int(pid)}:{tab}"
+
+
+def _draft_value(name: str, v: Any) -> bool:
+    """Whether `v` is a value the Rules page's widget `name` can take (a store edited by hand,
+    an older page): anything else is dropped, never shown."""
+    if name == "r_conds":
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    if name == "r_head":
+        return v in ("POS", "NOT POS")
+    if name == "r_p":
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 1.0
+    if name == "r_w":
+        return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                             and 0.001 <= v <= 1e9)
+    return isinstance(v, str)
+
+
+def load_draft(store: Store, pid: int, tab: str) -> dict[str, Any]:
+    """The tab's unsaved typing on project `pid` (`DRAFT_FIELDS`), {} when there is none."""
+    import json
+
+    raw = store.get_setting(_draft_key(pid, tab))
+    try:
+        d = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return {k: v for k, v in d.items() if k in DRAFT_FIELDS and _draft_value(k, v)} \
+        if isinstance(d, dict) else {}
+
+
+def save_draft(store: Store, pid: int, tab: str, draft: Mapping[str, Any]) -> None:
+    """Keep the tab's unsaved typing; an empty draft (nothing typed, the defaults) is dropped."""
+    import json
+
+    typed = ("r_conds", "r_text", "r_w", "r_rules_text", "plx_why")  # THEN and p alone: none
+    if all(draft.get(k) in (None, "", []) for k in typed):
+        store.drop_setting(_draft_key(pid, tab))
+    else:
+        store.put_setting(_draft_key(pid, tab), json.dumps(
+            {k: draft.get(k) for k in DRAFT_FIELDS if k in draft}))
+
+
 def open_project(store: Store, pid: int) -> tuple[Workspace, Link, list[str]]:
     """The project's workspace (data read, KB built or imported, rules as saved) and its link.
     Notes say what could not be restored as saved."""
@@ -336,6 +388,6 @@ def keep_both(ws: Workspace, link: Link, who: str = "") -> tuple[Workspace, Link
     return ws2, link2, f"Your version was saved as the project {info.name!r}."
 
 
-__all__ = ["AUTHOR", "LAST", "Link", "author", "case_key", "case_row", "create_project", "data_of", "first_project",
-           "keep_both", "load_raw", "newer", "open_project", "restore", "row_case", "rules_in_force", "set_author", "settings_dict",
+__all__ = ["AUTHOR", "DRAFT_FIELDS", "LAST", "Link", "author", "case_key", "case_row", "create_project", "data_of", "first_project",
+           "keep_both", "load_draft", "load_raw", "newer", "open_project", "restore", "row_case", "rules_in_force", "save_draft", "set_author", "settings_dict",
            "settings_from", "sync"]

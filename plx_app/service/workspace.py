@@ -452,10 +452,14 @@ class Workspace:
         self.semantics, self.method = semantics, method
 
     def add_rule(self, conditions: Sequence[tuple[str, str]], head: str, p: float,
-                 w: float) -> tuple[WeightedClause | None, list[str]]:
+                 w: float | None) -> tuple[WeightedClause | None, list[str]]:
         """Add `IF conditions THEN head [p, w]`; returns (the rule, []) or (None, the problems
         in plain words)."""
         problems = validate_conditions(conditions, self.domains())
+        if w is None:  # the form starts with none: a weight is the expert's choice
+            from plx_core.wording import rule_weight_needed
+
+            problems.append(rule_weight_needed(self.ensure_kb().rule_unit()))
         if finite_number(p) and not 0.0 <= p <= 1.0:
             problems.append("p must be between 0 and 1.")
         if finite_number(w) and not w > 0:
@@ -475,12 +479,14 @@ class Workspace:
     def add_rules_text(self, text: str) -> list[WeightedClause]:
         """Add the rules of `text` (the engine's rule grammar, checked against the KB)."""
         from plx_core.rules import parse_rules
+        from plx_core.wording import RULE_W_MISSING
 
         # a dropped column said so: the Data page's (an ID, before any KB) and the model's own
         schema = self.dataset.schema
         left_out = {**(schema.excluded if schema is not None else {}),
                     **(dict(self.model.excluded) if self.model is not None else {})}
-        new = parse_rules(text, kb=self.current_kb(), left_out=left_out)
+        new = parse_rules(text, kb=self.current_kb(), left_out=left_out,
+                          need_w=RULE_W_MISSING)  # no weight is guessed for the expert
         if not new:
             raise DataError("type at least one rule")
         self.rules = [*self.rules, *new]

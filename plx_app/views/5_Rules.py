@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from plx_app.project_ui import rules_history, why_input
+from plx_app.project_ui import draft_widgets, keep_draft, rules_history, why_input
 from plx_app.service import parse_conditions, rules_frame
 from plx_app.service.classes import label_classes, several
 from plx_app.state import page_setup
@@ -28,10 +28,11 @@ ws = page_setup()
 st.title("Rules")
 
 require_kb(ws)
-why_input()
 
 domains = ws.domains()
 pairs = [wording.condition(f, v) for f in ws.features for v in domains[f]]  # quoted: reads back
+draft_widgets(pairs)  # what this tab typed and had not added: after a refresh, a page switch
+why_input()
 
 pos_name, neg_name = wording.class_names(ws.class_name)
 st.markdown(md(f"A rule reads IF conditions THEN {pos_name} (or {neg_name}), with a probability "
@@ -59,29 +60,51 @@ if ws.selected is not None:
     st.button("Take the conditions from the selected instance", key="r_fill",
               on_click=_fill_from_instance)
 
-with st.form("rule_form", clear_on_submit=False):
+# no st.form: a form sends nothing until it is submitted, so a refresh lost what was typed;
+# each field is sent as it is left and kept as the tab's draft in the store (`keep_draft`)
+unit = ws.ensure_kb().rule_unit()
+
+
+def _add_form_rule() -> None:
+    """The Add-rule button's callback: add the rule before the page is drawn again, clear the
+    conditions once it is added (p and w stay, as chosen) and keep what to say."""
+    s = st.session_state
+    try:
+        chosen = [pc for c in s.get("r_conds", []) for pc in parse_conditions(c)] \
+            + parse_conditions(s.get("r_text", ""))
+        p, w = s.get("r_p"), s.get("r_w")
+        rule, problems = ws.add_rule(chosen, s.get("r_head", "POS"), p, w)
+        if rule is not None:
+            s["r_conds"], s["r_text"] = [], ""
+            said = (True, f"Added {rule.id}: {wording.clause_text(rule, ws.class_name)} "
+                          f"[p={p:g}, w={w:g}]")
+        else:
+            said = (False, problems)
+    except Exception as exc:  # e.g. a condition without '='
+        said = (False, [f"The rule could not be read: {exc}"])
+    s["r_form_said"] = said
+
+
+with st.container(border=True):
     st.markdown("**Add a rule**")
-    conds = st.multiselect("IF (all of these hold)", pairs, key="r_conds",
-                           placeholder="choose feature = value")
-    typed = st.text_input("…or type conditions (feature=value, joined by AND)", key="r_text",
-                          placeholder=f"e.g. {wording.example_condition(domains)}")
+    st.multiselect("IF (all of these hold)", pairs, key="r_conds",
+                   placeholder="choose feature = value")
+    st.text_input("…or type conditions (feature=value, joined by AND)", key="r_text",
+                  placeholder=f"e.g. {wording.example_condition(domains)}")
     f1, f2, f3 = st.columns(3)
     heads = {"POS": pos_name, "NOT POS": neg_name}  # the class in words, the key as typed
-    head = f1.radio("THEN", list(heads), horizontal=True, key="r_head", format_func=heads.get)
-    p = f2.number_input("p (probability the rule holds)", 0.0, 1.0, 0.95, 0.01, key="r_p")
-    w = f3.number_input("w (weight)", 0.001, 1e9, 50.0, 1.0, key="r_w")
-    submitted = st.form_submit_button("Add rule", type="primary")
-
-if submitted:
-    try:
-        chosen = [pc for c in conds for pc in parse_conditions(c)] + parse_conditions(typed)
-        rule, problems = ws.add_rule(chosen, head, p, w)
-        for msg in problems:
-            error(msg)
-        if rule is not None:
-            st.success(md(f"Added {rule.id}: {wording.clause_text(rule, ws.class_name)} [p={p:g}, w={w:g}]"))
-    except Exception as exc:  # e.g. a condition without '='
-        error(f"The rule could not be read: {exc}")
+    f1.radio("THEN", list(heads), horizontal=True, key="r_head", format_func=heads.get)
+    f2.number_input("p (probability the rule holds)", 0.0, 1.0, step=0.01, key="r_p")
+    f3.number_input("w (weight)", 0.001, 1e9, value=None, step=1.0, key="r_w",
+                    placeholder="choose: how much it counts")
+    st.caption(md(wording.rule_weight_said(st.session_state.get("r_w"), unit)))
+    st.button("Add rule", type="primary", key="r_add", on_click=_add_form_rule)
+    ok, said = st.session_state.pop("r_form_said", (None, ""))
+    if ok:
+        st.success(md(said))
+    elif ok is not None:
+        for line in said:
+            error(line)
 
 
 def _add_typed_rules() -> None:
@@ -100,9 +123,10 @@ def _add_typed_rules() -> None:
 # inside it, and a message above it coming or going made Streamlit draw it closed again
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)",
                  expanded=bool(st.session_state.get("r_rules_text")), key="r_rules_box"):
-    with st.form("rule_text_form"):
+    with st.container():  # no st.form: the text is sent as it is left, kept for a refresh
         example, compare = ws.rule_examples()  # distinct, and each one can be added as shown
-        st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=50] — typed, THEN POS means {pos_name} '
+        st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=5] — typed, each rule with its weight '
+                      f'w (a training row brings about {unit:,.3g}); THEN POS means {pos_name} '
                       f'and THEN NOT POS {neg_name}; names or values with spaces or '
                       'symbols in double quotes'
                       + ('' if example is None else f', e.g. {example}')
@@ -115,7 +139,7 @@ with st.expander("…or type whole rules (one per line; OR, NOT and brackets all
         st.text_area("Rules", key="r_rules_text", height=110,
                      placeholder=compare or example or "IF a=v THEN POS [p=0.9, w=5]")
         # added before the page is drawn: the hints above never show a rule just added
-        st.form_submit_button("Add these rules", on_click=_add_typed_rules)
+        st.button("Add these rules", key="r_add_text", on_click=_add_typed_rules)
     ok, said = st.session_state.pop("r_rules_said", (None, ""))
     if ok:
         st.success(md(said))
@@ -169,6 +193,7 @@ else:
     h1.button("Save changes", key="r_save", on_click=_save)
     h2.button("Delete rule", key="r_delete", on_click=ws.delete_rule, args=(rid,))
 
+keep_draft()  # what the fields hold now: saved for a refresh when it changed
 rules_history(ws)
 
 st.subheader("Effect on the test split")

@@ -96,7 +96,7 @@ def walk_more(app, out: Path, name: str) -> dict[str, float]:
     def typed_then_refresh():
         app.nav("Rules", expect="Add a rule")
         app.page.get_by_text("…or type whole rules").first.click()
-        app.fill_in_form("stTextArea", "Rules", "IF sex = M THEN POS [p=0.6, w=1]")
+        app.type_and_leave("stTextArea", "Rules", "IF sex = M THEN POS [p=0.6, w=1]")
         app.open(app.page.url.split("/", 3)[-1], expect="Rules")
     step("typed, refreshed before adding", typed_then_refresh)
     if name == "ordinal":

@@ -118,11 +118,11 @@ def walk_one(app, out: Path, name: str) -> dict[str, float]:
     def add_rule():
         import re
         app.page.get_by_text("…or type whole rules").first.click()
-        app.fill_in_form("stTextArea", "Rules", rule)
+        app.type_and_leave("stTextArea", "Rules", rule)
         app.click_button("Add these rules")
         said = re.search(r"— write (.+?)(?: or |\n|$)", app.text())
         if said:  # a number inside a bin is refused naming the cuts: take the first, as a user
-            app.fill_in_form("stTextArea", "Rules", re.sub(r"IF .+? THEN", f"IF {said.group(1)} THEN",
+            app.type_and_leave("stTextArea", "Rules", re.sub(r"IF .+? THEN", f"IF {said.group(1)} THEN",
                                                            rule))
             app.click_button("Add these rules")
         app.expect("Added")
