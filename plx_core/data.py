@@ -1780,6 +1780,26 @@ def censored_shown(values: pd.Series, side: np.ndarray) -> str:
     return shown + (f", … ({len(texts)} texts)" if len(texts) > STRAY_VALUES else "")
 
 
+def stray_said(values: pd.Series, binning: Binning, shown: int = 3) -> str | None:
+    """Which rows hold the column's text read as missing (`Binning.text_missing`, '4..1' in a
+    column of numbers: a typing slip to find in the file), named as messages name rows (a
+    file's line); None when none. The reading itself is said by `Binning.reading`."""
+    if not binning.text_missing:
+        return None
+    text = as_strings(values).str.strip()
+    parts = []
+    for t in binning.text_missing:
+        rows = values.index[(text == str(t).strip()).to_numpy()]
+        if len(rows):
+            named = ", ".join(str(plain_label(r)) for r in rows[:shown])
+            more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
+            parts.append(f"{t!r} on {'row' if len(rows) == 1 else 'rows'} {named}{more}")
+    if not parts:
+        return None
+    other = "a date" if is_date_format(binning.number_format) else "a number"
+    return f"text read as missing, not {other}: {'; '.join(parts)} (check these cells)"
+
+
 def censored_said(values: pd.Series, binning: Binning) -> str | None:
     """How a column's censored cells were read (`Binning.censored`, or as `Binning.apply`
     reads them in new rows of a column that had none at fit): how many, as which text, and
@@ -1859,9 +1879,11 @@ def cells_said(values: pd.Series, binning: Binning) -> str | None:
     """What was read of a binned column's cells beyond its format, in one clause: censored
     cells ('<5', `censored_said`), Excel serials among dates (`serials_said`), numbers
     without '%' among percentages (`unmarked_said`), an m read as minutes beside months after
-    years (`months_said`); None when nothing. One home for plx fit, plx predict and the Data page."""
-    said = [how for how in (censored_said(values, binning), serials_said(values, binning),
-                            unmarked_said(values, binning), months_said(values, binning)) if how]
+    years (`months_said`), and where the text read as missing stands (`stray_said`); None when
+    nothing. One home for plx fit, plx predict and the Data page."""
+    said = [how for how in (stray_said(values, binning), censored_said(values, binning),
+                            serials_said(values, binning), unmarked_said(values, binning),
+                            months_said(values, binning)) if how]
     return "; ".join(said) or None
 
 
@@ -1877,11 +1899,14 @@ def whole_text(s: pd.Series) -> bool:
 
 def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
-    '%', a bare m among lengths of time), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
+    '%', a bare m among lengths of time, the text read as missing), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
     says of the whole column (`plx predict` on a long file)."""
     keep = censored_sides(values)[0] != 0
     if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return values[keep]
+    if binning.text_missing:  # `stray_said`'s cells, each named by its row
+        keep |= as_strings(values).str.strip().isin(
+            [str(t).strip() for t in binning.text_missing]).to_numpy(dtype=bool)
     dates, percent = is_date_format(binning.number_format), "percent" in binning.number_format
     months = binning.number_format == "duration"
     if dates or percent or months:  # (a plain column's text is not looked at again)

@@ -1134,6 +1134,12 @@ def rule_weight_said(w: float | None, unit: float) -> str:
     return f"w = {w:g} weighs as much as the data of {said} training {'row' if said == '1' else 'rows'}."
 
 
+DATA_NOT_KEPT_YET = ("Not kept yet: the project keeps the table and these choices once you "
+                     "press Use this data (a browser refresh before it shows the data in use "
+                     "again, and an uploaded file must be chosen again).")
+"""The Data page, beside "Use this data" while its choices differ from the ones in use: what a
+refresh keeps (the project's data, settings, KB settings and rules, the tab's unsaved rules)."""
+
 RULE_W_MISSING = ("give the rule its weight w, e.g. [p=0.9, w=5]: how much it counts against "
                   "the data (the line above the form says what one training row brings)")
 """A typed rule without w on the dashboard (`parse_rules(need_w=)`): no weight is guessed."""
@@ -1232,6 +1238,31 @@ def threshold_column_said() -> str:
     return ("Its threshold is where it would cut: on ω(POS) for the Direct KBs and the trees, "
             "on the vote's probability for the fitted votes, whose cut plx moves into their "
             "starting point (the clause every row holds) so that their KB cuts ω(POS) at 0.5.")
+
+
+def score_shown(value: float) -> str:
+    """A score as a metric shows it: three decimals, "—" where it has nothing to count (a
+    precision with no row called positive read "nan" on Evaluate, dash25)."""
+    return "—" if value is None or not np.isfinite(value) else f"{value:.3f}"
+
+
+def precision_help(positive: str, value: float) -> str:
+    """What precision is, naming the class; why it is "—" when no row is called it."""
+    said = f"right among the rows called {positive}"
+    if value is None or not np.isfinite(value):
+        said += f"; no row is called {positive} at this threshold, so there is nothing to count"
+    return said
+
+
+def rules_set_aside(n: int, was: str, now: str) -> str:
+    """The note when the question changes (another label or positive class) under rules: a
+    rule's THEN is the class it was written for (IF diabetes = yes THEN IV read as THEN
+    stroke on the next table, dash25), so they leave the model, kept in the rules history."""
+    return (f"{_cap(counted(n, 'rule'))} written for {was} {'was' if n == 1 else 'were'} set "
+            f"aside: a rule's THEN is the class it was written for, not {now}. "
+            f"The rules history on the Rules page keeps {'it' if n == 1 else 'them'}: restore "
+            f"{'it' if n == 1 else 'them'} there if {'it holds' if n == 1 else 'they hold'} for "
+            "the new question too.")
 
 
 def threshold_in_use(threshold: float, own: float, chosen: bool) -> str:
@@ -1517,9 +1548,9 @@ __all__ = [
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",
-    "BASE_RATE_IF", "RULE_W_MISSING", "STARTING_POINT", "is_prior", "prior_text",
+    "BASE_RATE_IF", "DATA_NOT_KEPT_YET", "RULE_W_MISSING", "STARTING_POINT", "is_prior", "prior_text",
     "METHOD_NAMES", "SEMANTICS_NAMES", "TIE_RESOLUTION", "advanced_lines", "answer_sentence",
-    "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "rule_weight_needed", "rule_weight_said", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
+    "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "rule_weight_needed", "rules_set_aside", "score_shown", "precision_help", "rule_weight_said", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",

@@ -785,6 +785,11 @@ def use_data(ws: Workspace, raw: RawTable, settings: DataSettings) -> list[str]:
     if kind == "direct" and ml is not None:
         notes.append(f"With {ws.X_train.shape[1]} features the Direct KB is capped at max_len={ml} "
                      "(change it on the Knowledge base page).")
+    now = (ws.settings.label, ws.dataset.positive)
+    if old_rules and now != was:  # THEN names the class the expert wrote it for: never another
+        notes.append(wording.rules_set_aside(len(rule_groups(old_rules)), f"{was[0]} = {was[1]}",
+                                             f"{now[0]} = {now[1]}"))
+        old_rules = []
     doms = ws.domains()
     kept = [(g, cs) for g, cs in rule_groups(old_rules)  # a rule goes whole: no OR rule halved
             if not any(validate_conditions(rule_parts(r)[0], doms) for r in cs)]

@@ -338,3 +338,5 @@ if "data_done" in st.session_state:
         st.info(md(n))
 if unchanged:
     st.caption("These settings are the ones in use.")
+elif prepared is not None:  # what a refresh keeps is the project's: said before it is lost
+    st.caption(md(wording.DATA_NOT_KEPT_YET))

@@ -146,8 +146,8 @@ def browse_tab() -> None:
     top = int(lengths.max()) if len(lengths) else 1
     top = max(top, max((sum(lit.is_feature for lit in c.literals) for c in kb.extra), default=1), 1)
     c1, c2, c3 = st.columns(3)
-    # from 0: a base-rate clause has no feature literal (from 1 the browser never showed it)
-    length = c1.slider("Length (feature literals; 0: the base-rate clause)", 0, max(top, 2),
+    # from 0: the starting point (the prior clause) has no feature literal (from 1 the browser never showed it)
+    length = c1.slider("Length (feature literals; 0: the model's starting point)", 0, max(top, 2),
                        (0, max(top, 2)), key="kb_len")
     p_range = c2.slider("p range", 0.0, 1.0, (0.0, 1.0), 0.01, key="kb_p")
     min_sup = c3.number_input("Minimum support (training rows)", 0, 10**9, 0, key="kb_sup")

@@ -112,11 +112,15 @@ with guard("Drawing the ROC and precision–recall curves"):
                        key="ev_threshold_own", on_click=_own_threshold)
         cv, _, _ = ws_curves(ws, "test")
         at_t = ws_at_threshold(ws, threshold, "test")
+        pos_w, neg_w = wording.class_names(ws.class_name)
         t = st.columns(2)
-        t[0].metric("Sensitivity", f"{at_t.sensitivity:.3f}", help="positives found / all positives")
-        t[1].metric("Specificity", f"{at_t.specificity:.3f}", help="negatives kept / all negatives")
+        t[0].metric("Sensitivity", f"{at_t.sensitivity:.3f}",
+                    help=md(f"rows that are {pos_w} found / all rows that are {pos_w}"))
+        t[1].metric("Specificity", f"{at_t.specificity:.3f}",
+                    help=md(f"rows that are {neg_w} kept / all rows that are {neg_w}"))
         t = st.columns(3)
-        t[0].metric("Precision", f"{at_t.precision:.3f}", help="right among those called positive")
+        t[0].metric("Precision", wording.score_shown(at_t.precision),  # none flagged: not "nan"
+                    help=md(wording.precision_help(pos_w, at_t.precision)))
         t[1].metric("F1", f"{at_t.f1:.3f}", help="harmonic mean of precision and sensitivity")
         t[2].metric("Accuracy", f"{at_t.accuracy:.3f}", help="rows called right / all rows")
         st.markdown(md(wording.counts_at_threshold(threshold, at_t.tp, at_t.fp, at_t.tn, at_t.fn,

@@ -149,6 +149,11 @@ def walk_more(app, out: Path, name: str) -> dict[str, float]:
         step("answer among all classes", lambda: app.click_button(
             "Answer among all 4 classes", expect="picked"))
         step("explain again", lambda: app.nav("Explain", expect="Explanation (k="))
+        step("explain among all classes", lambda: app.click_button(
+            "Explain among all 4 classes", expect="Why"))
+        step("evaluate among all classes", lambda: (
+            app.nav("Evaluate", expect="Confusion matrix"),
+            app.click_button("Score among all 4 classes", expect="Macro F1")))
 
     def save_and_load():
         app.nav("Knowledge base", expect="The model that answers")
