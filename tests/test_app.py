@@ -813,6 +813,7 @@ def test_rules_page_typed_rules_with_or_and_line_errors(base_ws):
     assert list(at.dataframe[0].value["rule"]) == [
         'IF "worst radius" = <13.5 OR "worst texture" = <22.47 THEN benign']
     assert "Added one rule: r1" in [str(x.value).replace("\\", "") for x in at.success]
+    assert at.text_area(key="r_rules_text").value == ""  # added: not kept to be added twice
     at.text_area(key="r_rules_text").set_value('IF "worst radius"=big THEN POS [p=0.9]')
     at.button(key="r_add_text").click().run()
     errs = errors(at)

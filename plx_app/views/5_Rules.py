@@ -114,6 +114,7 @@ def _add_typed_rules() -> None:
         new = ws.add_rules_text(st.session_state.get("r_rules_text", ""))
         added = rule_groups(new)  # a comparison on a number is one rule of several bins
         said = (True, f"Added {wording.plural(len(added), 'rule')}: " + ", ".join(g for g, _ in added))
+        st.session_state["r_rules_text"] = ""  # added: not kept in the draft to add twice
     except Exception as exc:  # ClauseSyntaxError names the line and column
         said = (False, f"The rules could not be read: {exc}")
     st.session_state["r_rules_said"] = said
@@ -122,7 +123,8 @@ def _add_typed_rules() -> None:
 # open while it holds typed text: its answer (added / the line that could not be read) shows
 # inside it, and a message above it coming or going made Streamlit draw it closed again
 with st.expander("…or type whole rules (one per line; OR, NOT and brackets allowed)",
-                 expanded=bool(st.session_state.get("r_rules_text")), key="r_rules_box"):
+                 expanded=bool(st.session_state.get("r_rules_text")
+                               or "r_rules_said" in st.session_state), key="r_rules_box"):
     with st.container():  # no st.form: the text is sent as it is left, kept for a refresh
         example, compare = ws.rule_examples()  # distinct, and each one can be added as shown
         st.caption(md(f'IF a=v AND b=w THEN POS [p=0.9, w=5] — typed, each rule with its weight '

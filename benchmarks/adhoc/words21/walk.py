@@ -117,7 +117,8 @@ def walk_one(app, out: Path, name: str) -> dict[str, float]:
 
     def add_rule():
         import re
-        app.page.get_by_text("…or type whole rules").first.click()
+        if not app.widget("stTextArea", "Rules").is_visible():  # open already while it holds text
+            app.page.get_by_text("…or type whole rules").first.click()
         app.type_and_leave("stTextArea", "Rules", rule)
         app.click_button("Add these rules")
         said = re.search(r"— write (.+?)(?: or |\n|$)", app.text())
