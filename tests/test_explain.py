@@ -1104,15 +1104,15 @@ def test_a_rule_vote_asked_for_fewer_values_than_its_term_says_nothing_decides()
     assert (e.query_bounds.lower, e.query_bounds.upper) == (0.0, 0.0) and e.answer_by_prior
     assert not e.positive and not e.decides
     assert explanation_sentence(e, "yes").startswith(
-        "No pair of values decides not yes on its own; the answer itself is the model's base "
-        "rate (0.00), which none of the rules about the row's values outweighs.")
+        "No pair of values decides not yes on its own; the answer itself is the model's "
+        "starting point (0.00), which none of the rules about the row's values outweighs.")
     assert not e2.answer_by_prior and not e3.answer_by_prior
 
 
 def test_one_baseline_the_base_rate_the_bars_and_the_shapley_values_start_from():
-    """Under a fitted vote the pairs the prior answers read "base rate alone, 0.00" while the
+    """Under a fitted vote the pairs the prior answers read "starting point alone, 0.00" while the
     Shapley values started from 0.5 (v(∅): nothing known, [0, 1]): two baselines for one
-    answer. Now v(∅) is the model's base rate (`start_value`), which the sentence and the CLI's
+    answer. Now v(∅) is the model's starting point (`start_value`), which the sentence and the CLI's
     note say with its number; a KB without a base-rate clause starts from 0.5 as before."""
     from plx_core.explain import shapley, start_value
     from plx_core.wording import explanation_sentence, shapley_said, undecided_said
