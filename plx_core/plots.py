@@ -586,10 +586,11 @@ def roc_figure(curves: Any, at: Any, title: str | None = "ROC curve") -> go.Figu
 
 
 def pr_figure(curves: Any, at: Any,
-              title: str | None = "Precision–recall curve") -> go.Figure:
+              title: str | None = "Precision–recall curve", positive: Any = None) -> go.Figure:
     """The precision–recall curve with the decisions at one threshold (`at`, a
     `ThresholdResult`) marked (trace 1: recall, precision) and the share of positives (a
-    classifier without skill) as a dotted line."""
+    classifier without skill) as a dotted line, named by `positive`'s class name when given
+    ("share of IV rows": "positive rows" beside one class of four read as a kind of row)."""
     rec, prec, th = (np.asarray(curves.tpr), np.asarray(curves.precision), np.asarray(curves.thresholds))
     threshold = float(at.threshold)
     base = curves.n_pos / max(curves.n_pos + curves.n_neg, 1)
@@ -611,7 +612,7 @@ def pr_figure(curves: Any, at: Any,
                                 line=dict(color="#999", dash="dot", width=1))],
                    annotations=[dict(x=0.02, y=base, xref="x", yref="y", showarrow=False,
                                      xanchor="left", yanchor="bottom",
-                                     text=f"dotted: share of positive rows ({base:.2f})",
+                                     text=f"dotted: share of {'positive' if positive is None else class_names(positive)[0]} rows ({base:.2f})",
                                      font=dict(size=11, color="#777"))],
                    xaxis=dict(range=[-0.02, 1.02], title="recall (sensitivity)", gridcolor="#eee"),
                    yaxis=dict(range=[-0.02, 1.04], title="precision", gridcolor="#eee"))

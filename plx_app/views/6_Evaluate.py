@@ -133,7 +133,7 @@ with guard("Drawing the ROC and precision–recall curves"):
     with r1:
         figure(roc_figure(cv, at_t), key="ev_roc")
     with r2:
-        figure(pr_figure(cv, at_t), key="ev_pr")
+        figure(pr_figure(cv, at_t, positive=ws.class_name), key="ev_pr")
 
 st.subheader("Against other models")
 with guard("Showing the scores"):
