@@ -172,6 +172,7 @@ def test_evaluate_page_keeps_the_last_scores_when_the_solver_crashes(base_ws):
         # the user adds a rule on the Rules page, then comes back to Evaluate
         at.switch_page("plx_app/views/5_Rules.py").run()
         at.text_input(key="r_text").set_value("worst radius=<13.5")
+        at.number_input(key="r_w").set_value(5.0)  # no weight is guessed
         at.button(key="r_add").click().run()
         assert_plain_fault(at, "Previewing the rules' effect", "crash")
         at.switch_page("plx_app/views/6_Evaluate.py").run()
