@@ -3058,7 +3058,13 @@ COPY_LEAST = 20
 def _most_varied(distinct: pd.DataFrame) -> list[str]:
     """The two columns of the table's distinct rows with the most distinct values, where both
     hold at least `MEASURED_VALUES` (else none)."""
-    counts = {c: int(distinct[c].nunique(dropna=False)) for c in distinct.columns}
+    return most_varied({c: int(distinct[c].nunique(dropna=False)) for c in distinct.columns})
+
+
+def most_varied(counts: Mapping[Any, int]) -> list[Any]:
+    """`_most_varied` from each column's distinct values (a missing cell one of them), in
+    column order: a Dask table's counted on the cluster (every row repeats a distinct row, so
+    the table's and its distinct rows' counts are one)."""
     two = sorted(counts, key=lambda c: -counts[c])[:2]
     return two if len(two) == 2 and counts[two[1]] >= MEASURED_VALUES else []
 
@@ -3079,17 +3085,27 @@ def copy_cases(frame: pd.DataFrame) -> np.ndarray | None:
 
     codes = pd.DataFrame({i: code(frame[c]) for i, c in enumerate(frame.columns)})
     keys = pd.util.hash_pandas_object(codes, index=False).to_numpy()
+    return copies_of(keys, lambda first: _most_varied(frame[first]), lambda c: frame[c].value_counts(
+        normalize=True, dropna=False).to_numpy())
+
+
+def copies_of(keys: np.ndarray, two: Any, share: Any) -> np.ndarray | None:
+    """`copy_cases` from each row's hash of its every cell (`keys`, equal for equal rows), the
+    two most varied columns (`two(first)`: `first` marks each distinct row's first row) and a
+    column's share of rows a value (`share(column)`, a missing cell one value): the one
+    decision of the in-memory fit and of a Dask table's (its keys and counts from the cluster)."""
+    n_rows = len(keys)
     first = ~pd.Series(keys).duplicated().to_numpy()
     n = int(first.sum())
-    if len(frame) - n < COPY_SHARE * len(frame) or n < COPY_LEAST:
+    if n_rows - n < COPY_SHARE * n_rows or n < COPY_LEAST:
         return None
-    two = _most_varied(frame[first])
+    two = two(first)
     if not two:
         return None
     same = pd.Series(keys).value_counts().to_numpy().astype(float)
     alike = float((same * (same - 1) / 2).sum())
-    share = [frame[c].value_counts(normalize=True, dropna=False).to_numpy() for c in two]
-    chance = len(frame) * (len(frame) - 1) / 2 * float((share[0] ** 2).sum() * (share[1] ** 2).sum())
+    shares = [np.asarray(share(c), dtype=float) for c in two]
+    chance = n_rows * (n_rows - 1) / 2 * float((shares[0] ** 2).sum() * (shares[1] ** 2).sum())
     if alike < COPY_ODDS * chance:
         return None
     return np.unique(keys, return_inverse=True)[1].ravel()
@@ -3106,11 +3122,18 @@ def copied_rows(frame: pd.DataFrame, shown: int = 3, *, cases: Any = ...) -> str
     if cases is None:
         return None
     copies = pd.Series(cases).duplicated().to_numpy()
-    a, b = _most_varied(frame[~copies])
+    return copies_said(cases, _most_varied(frame[~copies]), frame.index, shown)
+
+
+def copies_said(cases: np.ndarray, two: Sequence[Any], index: pd.Index, shown: int = 3) -> str:
+    """`copied_rows`' words for the rows' `cases` (`copies_of`), the two most varied columns
+    and the rows' `index` (how a row is named): one wording for memory and Dask."""
+    copies = pd.Series(cases).duplicated().to_numpy()
+    a, b = two
     at = np.flatnonzero(copies)[:shown]
-    shown_rows = ", ".join(row_name(frame.index, int(i), data_row=False) for i in at)
+    shown_rows = ", ".join(row_name(index, int(i), data_row=False) for i in at)
     copied = len(np.unique(cases[copies]))
-    return (f"{int(copies.sum()):,} of the {len(frame):,} rows repeat an earlier row in every "
+    return (f"{int(copies.sum()):,} of the {len(cases):,} rows repeat an earlier row in every "
             f"column ({shown_rows} …), though {a!r} and {b!r} hold values that rarely repeat "
             f"together by chance: read as copies of {counted(copied, 'record')}, each record's copies kept "
             "on one side of every fold of the model search, so it does not test on copies of "
@@ -3656,22 +3679,29 @@ def _run_said(small: np.ndarray) -> str:
     """Where the rows of one scale stand when they are one run of the table's rows: "the first
     / last N rows" (two exports joined one after the other), else ""."""
     at = np.flatnonzero(small)
-    if len(at) == 0 or at[-1] - at[0] + 1 != len(at):
+    return run_said(int(at[0]), int(at[-1]), len(at), len(small)) if len(at) else ""
+
+
+def run_said(first: int, last: int, rows: int, n: int) -> str:
+    """`_run_said` from the first and last position of the `rows` marked among `n` (a Dask
+    table's counted on the cluster, `unit_scales(run=)`)."""
+    if rows == 0 or last - first + 1 != rows:
         return ""
-    if at[0] == 0:
-        return f", all of them the table's first {len(at):,} rows"
-    if at[-1] == len(small) - 1:
-        return f", all of them the table's last {len(at):,} rows"
-    return f", all of them one run of {len(at):,} rows"
+    if first == 0:
+        return f", all of them the table's first {rows:,} rows"
+    if last == n - 1:
+        return f", all of them the table's last {rows:,} rows"
+    return f", all of them one run of {rows:,} rows"
 
 
-def unit_scales(s: pd.Series) -> str | None:
+def unit_scales(s: pd.Series, run: Any = None) -> str | None:
     """Why a numeric column looks like one measure written in two units a power of ten apart
     (a height in m on some rows, 1.72, and in cm on others, 172; g and kg), or None: positive
     numbers in two groups of at least `MIXED_SHARE` and 10 rows each, nothing between them and
     at least 5× apart, their medians 10, 100, 1000… apart (to 25%) and their spreads alike
     (unseen23's ratio_units: two sites joined, F1 0.810 against 0.895 written in one unit).
-    Binned as written, never rescaled silently."""
+    Binned as written, never rescaled silently. `run(cut)`: where the rows below `cut` stand
+    (`run_said`) when `s` is not in the table's order (a Dask table's column rebuilt)."""
     x = plain_numbers(s)
     if x is None:
         return None
@@ -3694,10 +3724,13 @@ def unit_scales(s: pd.Series) -> str | None:
             0.5 * spread_high <= spread_low <= 2 * spread_high):
         return None
     cut = 10 ** ((low[-1] + high[0]) / 2)
-    small = present & (np.where(present, x, np.inf) < cut)
+    if run is None:
+        where = _run_said(present & (np.where(present, x, np.inf) < cut))
+    else:
+        where = run(cut)
     lo, hi = 10 ** low, 10 ** high
     return (f"holds {len(lo):,} numbers between {lo[0]:.4g} and {lo[-1]:.4g} (median "
-            f"{np.median(lo):.3g}){_run_said(small)}, and {len(hi):,} between {hi[0]:.4g} and "
+            f"{np.median(lo):.3g}){where}, and {len(hi):,} between {hi[0]:.4g} and "
             f"{hi[-1]:.4g} (median {np.median(hi):.3g}), none between: one measure written in "
             f"two units {10 ** power:,}× apart (m and cm, kg and g)? It is binned as written; "
             "write it in one unit to have them count as one, and check those rows' other "

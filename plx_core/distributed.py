@@ -121,12 +121,17 @@ def as_dask_frame(data: Any, npartitions: int = 4, missing: Sequence[str] | None
     one of `missing` (default `data.MISSING_MARKERS`, as the in-memory reader: "?", "NA", …)
     are missing, so a cluster fit does not learn "?" as a value the in-memory fit skips."""
     from .data import MISSING_MARKERS
+    from .encoding import check_categorical
 
     _, dd, _ = _dask()
     if isinstance(data, dd.DataFrame):
         return data
     if isinstance(data, pd.DataFrame):
-        return dd.from_pandas(_numbers_as_floats(data), npartitions=npartitions, sort=False)
+        data = _numbers_as_floats(data)
+        # numbers and text in one column (2.5 beside 'a'): refused as in memory, before Dask
+        # makes every cell text (`encoding.check_categorical`, rows by position)
+        check_categorical(data[[c for c, t in data.dtypes.items() if pd.api.types.is_object_dtype(t)]])
+        return dd.from_pandas(data, npartitions=npartitions, sort=False)
     path = str(data)
     if _is_csv(path):
         markers = list(MISSING_MARKERS if missing is None else missing)
@@ -526,7 +531,8 @@ def _category_levels(ddf: Any, label: str, features: list[str],
         if f not in levels:
             levels[f] = bin_levels[f] if f in bin_levels else excess_levels(
                 len(domains[f]), max(int(present[f]), 1))
-    return levels, grouped, said
+    # in the table's column order, as the in-memory fit names them (the wide ones came first)
+    return {f: levels[f] for f in features}, grouped, said
 
 
 def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
@@ -538,9 +544,9 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     leave-one-out leaves out together, as `PLXClassifier.fit(X, y, groups)` does. Predicts
     and explains like the in-memory fit on the same rows (in the same order)."""
     from . import variants as V
-    from .data import case_ids, columns_left_out, twin_said, uninformative
+    from .data import case_ids, columns_left_out, copies_said, twin_said, uninformative
     from .direct import DEFAULT_MEMORY_BUDGET, parse_size
-    from .encoding import class_named, default_positive
+    from .encoding import class_named, default_positive, one_class
     from .estimator import PLXClassifier, warn_grouped, warn_left_out
     from .query import encode_rows
 
@@ -565,6 +571,9 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     # numbers and dates binned as the in-memory fit bins them (same cut points), then the
     # table is read through the bins: its domains are the bin labels
     raw = ddf  # the table as given: the notes are about its columns
+    copies = None
+    if cases is None and (copies := _copy_cases(raw)) is not None:  # rows copied: one case each
+        cases = copies[0].astype(str)
     disc, bin_levels, rebuilt = _discretizer_dask(
         ddf, label, [str(c) for c in ddf.columns if c != label], clf.discretize, clf.max_bins)
     if disc.binnings_:
@@ -587,6 +596,9 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     if len(excluded) == len(features):
         raise DataError(f"every feature column is left out: {excluded}")
     kept = [f for f in features if f not in excluded]
+    if len(classes) < 2:  # the in-memory fit's words
+        raise one_class(classes[0], f"the label {label!r}") if classes else DataError(
+            f"the label {label!r} has no rows")
     if len(classes) != 2:
         raise DataError(f"fit_dask needs a binary label; {label!r} has classes {classes[:8]}"
                         + _strays_said(raw, label))
@@ -597,6 +609,8 @@ def fit_dask(data: Any, label: str, groups: str | None = None, **params: Any):
     warn_grouped(clf.grouped_)
     _copy_notes(columns, kept)
     del columns
+    if copies is not None:  # copies of a few records: said, as in memory
+        say_note(copies_said(copies[0], copies[1], pd.RangeIndex(n)), stacklevel=2)
     for a, b, how in _twins_dask(raw, kept, n):  # one measure twice: said, as in memory
         say_note(twin_said(a, b, how), stacklevel=2)
     stats = (kept, {f: domains[f] for f in kept}, classes, n)
@@ -769,16 +783,41 @@ def _column_notes(columns: _Rebuilt, kept: list[str],
 
 
 def _copy_notes(columns: _Rebuilt, kept: list[str]) -> None:
-    """The in-memory fit's notes on a column that copies the label (`data.label_copy`) or
-    writes a value more than one way (`data.spelling_variants`), from the rebuilt columns."""
-    from .data import label_copy, label_texts, spelling_variants
+    """The in-memory fit's notes on each kept column (`estimator.kept_column_said`: a copy of
+    the label, values written two ways, two scales, a code for missing, ±inf), from the
+    rebuilt columns."""
+    from .data import label_texts
+    from .estimator import kept_column_said
 
     for f in kept:
         cells, labels = columns[f]
-        if (why := label_copy(cells, labels, label_texts(labels))) is not None:
-            say_note(f"column {f!r}: {why}", stacklevel=3)
-        if (how := spelling_variants(cells)) is not None:
-            say_note(f"column {f!r} {how}", stacklevel=3)
+        for note in kept_column_said(f, cells, labels, label_texts(labels),
+                                     lambda cut, f=f: _run_below(columns.ddf, f, cut)):
+            say_note(note, stacklevel=3)
+
+
+def _below(part: pd.DataFrame, f: str, cut: float, lo: int) -> np.ndarray:
+    """(first, last, count) of a partition's rows (global positions from `lo`) whose number in
+    `f` is below `cut` (n/a: first past every row, last -1)."""
+    from .data import plain_numbers
+
+    x = plain_numbers(part[f])
+    x = np.full(len(part), np.nan) if x is None else x
+    at = np.flatnonzero(np.isfinite(x) & (np.nan_to_num(x, nan=np.inf) < cut)) + lo
+    big = np.iinfo(np.int64).max
+    return np.array([at[0] if len(at) else big, at[-1] if len(at) else -1, len(at)], np.int64)
+
+
+def _run_below(ddf: Any, f: str, cut: float) -> str:
+    """`data.run_said` of the rows of a Dask table whose `f` is below `cut`, found on the
+    cluster (a rebuilt column is sorted, not in the table's order)."""
+    from .data import run_said
+
+    dask, _, _ = _dask()
+    spans = _spans(ddf)
+    got = np.array(dask.compute(*[dask.delayed(_below)(p, f, cut, lo) for p, lo, _ in spans]))
+    n = spans[-1][2] if spans else 0
+    return run_said(int(got[:, 0].min()), int(got[:, 1].max()), int(got[:, 2].sum()), n)
 
 
 def _pairs(part: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -849,6 +888,45 @@ def _twins_dask(ddf: Any, kept: list[str], n: int, sample: int = 2000
     return out
 
 
+def _copy_cases(ddf: Any) -> tuple[np.ndarray, list[str]] | None:
+    """(`data.copy_cases` of a Dask table as given, label included: each row's case, the two
+    most varied columns) or None: each row's hash (`_row_hashes`, 8 bytes a row) brought back,
+    the columns' distinct values and shares counted on the cluster only when the repeats are
+    enough to ask (`data.copies_of`: the in-memory fit's one decision)."""
+    from .data import copies_of, most_varied
+
+    dask, _, _ = _dask()
+    cols = list(ddf.columns)
+    keys = np.concatenate([np.empty(0, np.uint64), *dask.compute(
+        *[dask.delayed(_row_hashes)(p, cols) for p in ddf.to_delayed()])])
+    two: list[str] = []
+    counts: dict[str, pd.Series] = {}
+
+    def varied(_first: np.ndarray) -> list[str]:  # every column's value counts, one pass
+        counts.update(_tree(dask, [dask.delayed(_cell_counts)(p, cols) for p in ddf.to_delayed()],
+                            _add_cell_counts).compute())
+        two[:] = most_varied({c: len(counts[c]) for c in cols})
+        return list(two)
+
+    cases = copies_of(keys, varied, lambda c: counts[c].to_numpy(dtype=float) / len(keys))
+    return None if cases is None else (cases, two)
+
+
+def _cell_counts(part: pd.DataFrame, cols: list[str]) -> dict[str, pd.Series]:
+    """Each column's rows per value (as text, `value_str`; a missing cell one value) of a
+    partition."""
+    out = {}
+    for c in cols:
+        cnt = part[c].value_counts(dropna=False, sort=False)
+        keys = ["\0missing" if is_missing(v) else value_str(v) for v in cnt.index]
+        out[c] = pd.Series(cnt.to_numpy(), index=keys).groupby(level=0).sum()
+    return out
+
+
+def _add_cell_counts(a: dict, b: dict) -> dict:
+    return {c: a[c].add(b[c], fill_value=0) for c in a}
+
+
 def _cases_differ(ddf: Any, label: str, kept: list[str], cases: np.ndarray) -> bool:
     """`variants.cases_differ` of a Dask table (rows as binned, `kept` features) and its rows'
     `cases`: whether a case holds rows that differ, counted on the cluster."""
@@ -905,24 +983,31 @@ def _bounds_names(clf: Any) -> list[tuple[Any, str, str]]:
 
 
 def _bounds_part(part: pd.DataFrame, clf: Any, features: list[str]) -> pd.DataFrame:
-    """A partition's bounds and predictions (one pass), and per row why the LP failed on it
-    ("" if answered): a note said on a worker would never reach the user."""
+    """A partition's bounds and predictions (one pass), per row why the LP failed on it
+    ("" if answered) and whether it is uninformed (`clf.bounds`' column): a note said on a
+    worker would never reach the user."""
     b, pred, note = clf._bounds_predict(part[features].astype(object), say_failed=False)
     cols = {name: b[side if c is None else (c, side)].to_numpy()
             for c, side, name in _bounds_names(clf)}
+    uninformed = b["uninformed"]  # several classes: the column ('uninformed', '')
+    if isinstance(uninformed, pd.DataFrame):
+        uninformed = uninformed.iloc[:, 0]
     return pd.DataFrame({**cols, "prediction": pd.Series(pred, dtype=object).astype(str).to_numpy(),
-                         "note": note}, index=part.index)
+                         "note": note, "uninformed": uninformed.to_numpy(dtype=bool)},
+                        index=part.index)
 
 
 def _warn_read_as(clf: Any, ddf: Any, features: list[str], client: Any) -> None:
-    """The in-memory predict's warning (`estimator.warn_read_as`) for a Dask table: the values
-    the model reads as its value written otherwise ("TRUE" as "True"), rows counted over every
-    partition, said when the lazy answers are made — from one pass over the value counts of
-    the columns the model does not bin (a warning raised on a worker never reaches the user)."""
+    """The in-memory predict's warnings (`estimator.warn_read_as`, `warn_unseen`) for a Dask
+    table: the values the model reads as its value written otherwise ("TRUE" as "True") and
+    those it never saw, rows counted over every partition, said when the lazy answers are made
+    — from one pass over the value counts of the columns the model does not bin (a warning
+    raised on a worker never reaches the user; rows of unseen values in two columns counted
+    in a second pass)."""
     import dataclasses
 
-    from .estimator import warn_read_as
-    from .query import encode_query_rows
+    from .estimator import warn_read_as, warn_unseen
+    from .query import UNSEEN, encode_query_rows
 
     cols = [f for f in features if f not in getattr(clf, "cuts_", {})]
     if not cols:
@@ -939,9 +1024,29 @@ def _warn_read_as(clf: Any, ddf: Any, features: list[str], client: Any) -> None:
             written[(f, value_str(v))] = written.get((f, value_str(v)), 0) + int(n)
     distinct = pd.DataFrame({f: pd.Series(c.index.to_numpy(dtype=object), dtype=object)
                              for f, c in zip(cols, counts)}, dtype=object)
-    read_as = encode_query_rows(clf.kbs_[0], distinct)[2]  # per distinct value, then counted
+    codes, _, read_as = encode_query_rows(clf.kbs_[0], distinct)  # per distinct value, counted
     warn_read_as(tuple(dataclasses.replace(r, rows=written[(r.feature, r.written)])
                        for r in read_as))
+    # the values the model never saw, as `clf.bounds` says them (`estimator.warn_unseen`)
+    at = clf.kbs_[0].feature_positions()
+    unseen = {f: [v for v, k in zip(c.index, codes[:len(c), at[f]]) if k == UNSEEN]
+              for f, c in zip(cols, counts) if f in at}
+    unseen = {f: vs for f, vs in unseen.items() if vs}
+    if not unseen:
+        return
+    cells = {f"{f}={value_str(v)!r}": int(c[v]) for f, c in zip(cols, counts) if f in unseen
+             for v in unseen[f]}
+    rows = (sum(cells.values()) if len(unseen) == 1 else int(ddf.map_partitions(
+        _unseen_rows, unseen, meta=(None, "int64")).sum().compute()))
+    warn_unseen(cells, rows)
+
+
+def _unseen_rows(part: pd.DataFrame, unseen: dict[str, list]) -> pd.Series:
+    """How many of a partition's rows hold a value of `unseen` (per column), as one count."""
+    hit = np.zeros(len(part), dtype=bool)
+    for f, values in unseen.items():
+        hit |= part[f].isin(values).to_numpy()
+    return pd.Series([int(hit.sum())])
 
 
 def _quiet_copy(clf: Any) -> Any:
@@ -978,7 +1083,9 @@ def _for_workers(clf: Any, data: Any, client: Any = None) -> tuple[Any, list[str
 
 
 def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
-    """A lazy Dask DataFrame of lower, upper, mean, prediction and note per row of `data` (a
+    """A lazy Dask DataFrame of lower, upper, mean, prediction, note and uninformed (the rows
+    nothing the model knows bears on, as `clf.bounds` marks them) per row of `data`, indexed as
+    its partitions are (a pandas frame's own index) (a
     model of several classes: `lower:<class>`, `upper:<class>`, `mean:<class>` per class, as
     `plx predict` names them, for `clf.bounds`' per-class columns), the model sent to every
     worker once (`client.scatter(..., broadcast=True)` when a client is
@@ -988,7 +1095,8 @@ def bounds_dask(clf: Any, data: Any, client: Any = None) -> Any:
     (`_warn_read_as`)."""
     ddf, features, model = _for_workers(clf, data, client)
     meta = pd.DataFrame({**{name: pd.Series(dtype=float) for _, _, name in _bounds_names(clf)},
-                         "prediction": pd.Series(dtype=object), "note": pd.Series(dtype=object)})
+                         "prediction": pd.Series(dtype=object), "note": pd.Series(dtype=object),
+                         "uninformed": pd.Series(dtype=bool)})
     return ddf.map_partitions(_bounds_part, model, features, meta=meta)
 
 
@@ -996,11 +1104,17 @@ def predict_dask(clf: Any, data: Any, client: Any = None) -> np.ndarray:
     """Predictions for every row of a Dask table (computed), in row order, as `clf.predict`
     gives them (its `classes_`, not their text); the rows the LP failed on are said as
     `clf.predict` says them (`estimator.warn_failed`: how many over every partition, the first
-    in table order with its reason, what predict gave them)."""
+    in table order with its reason, what predict gave them), and the rows of bounds [0, 1]
+    (`query.UninformedRows`, the first answered again on the client for its words)."""
     from .estimator import warn_failed
 
-    got = bounds_dask(clf, data, client)[["prediction", "note"]].compute()
+    ddf = as_dask_frame(data)
+    got = bounds_dask(clf, ddf, client)[["prediction", "note", "uninformed"]].compute()
     warn_failed(got["note"].to_numpy(dtype=object), clf._failed_decided())
+    if len(hit := np.flatnonzero(got["uninformed"].to_numpy(dtype=bool))):  # as clf.predict
+        row = _rows(ddf, hit[:1])[[str(f) for f in clf.feature_names_in_ if f in ddf.columns]]
+        clf._say_uninformed(_quiet_copy(clf)._means(row, say_failed=False), 0, len(hit),
+                            int(hit[0]))
     at = pd.Index([str(c) for c in clf.classes_]).get_indexer(got["prediction"])
     return clf.classes_[at]  # the text back to the class, every row at once
 

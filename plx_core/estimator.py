@@ -303,6 +303,22 @@ def warn_failed(notes: np.ndarray, decided: str) -> None:
         say_note(note, stacklevel=3)
 
 
+def kept_column_said(c: Any, s: pd.Series, labels: Any, ystr: pd.Series,
+                     run: Any = None) -> list[str]:
+    """The notes on a kept column `c` (cells `s`, the label `labels` and its `label_texts`
+    `ystr`): a copy of the label, values written two ways or in two vocabularies, two scales or
+    units, a code for missing, ±inf. One home for the in-memory fit and the Dask fit (its
+    columns rebuilt from their counts; `run`: `data.unit_scales`' rows in the table's order)."""
+    out = []
+    if (why := label_copy(s, labels, ystr)) is not None:
+        out.append(f"column {c!r}: {why}")
+    if (how := spelling_variants(s) or flag_vocabularies(s) or listed_items(s)
+            or percent_scales(s) or unit_scales(s, run) or missing_code(s)
+            or infinite_said(s)) is not None:
+        out.append(f"column {c!r} {how}")
+    return out
+
+
 def warn_left_out(excluded: dict[str, str], hint: str = "") -> None:
     """The warning that names the columns a fit leaves out (`excluded_`) and why."""
     if excluded:
@@ -918,13 +934,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         for c in kept:  # kept (it may be a true cause), never silently
             if c in quiet:
                 continue
-            if (why := label_copy(raw[c], labels, ystr)) is not None:
-                say_note(f"column {c!r}: {why}", stacklevel=3)
-            if (how := spelling_variants(raw[c]) or flag_vocabularies(raw[c])
-                    or listed_items(raw[c]) or percent_scales(raw[c])
-                    or unit_scales(raw[c]) or missing_code(raw[c])
-                    or infinite_said(raw[c])) is not None:
-                say_note(f"column {c!r} {how}", stacklevel=3)
+            for note in kept_column_said(c, raw[c], labels, ystr):
+                say_note(note, stacklevel=3)
         rows = raw.assign(**{"\0label": labels}).set_axis(index)
         if (why := copied_rows(rows, cases=copies)) is not None:  # copies of a few records: said
             say_note(why, stacklevel=3)
@@ -2397,9 +2408,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """`query.UninformedRows` for the rows answered [0, 1] (`uninformed`), counted and
         worded as `plx predict` says them, the first row by its position."""
         hit = np.flatnonzero(self.uninformed(res))
-        if not len(hit):
-            return
-        i = int(hit[0])
+        if len(hit):
+            self._say_uninformed(res, int(hit[0]), len(hit), int(hit[0]))
+
+    def _say_uninformed(self, res: list[BoundsArray], i: int, rows: int, position: int) -> None:
+        """`_warn_uninformed`'s note from `res`' row i, the first of `rows` such rows, at
+        `position` among the rows asked (a Dask table's first such row answered alone)."""
         first = self._decide(res)[i]
         first = first.item() if isinstance(first, np.generic) else first
         binary = len(res) == 1
@@ -2407,8 +2421,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                len({float(r.compared_by[i]) for r in res}) == 1)
         decided = f"{first!r}" + ((" (a tie at the threshold)" if binary else
                                    " (a tie: class order)") if tie else "")
-        say_note(UninformedRows(len(hit), i, self._threshold() if binary else None, decided),
-                 stacklevel=4)
+        say_note(UninformedRows(rows, position, self._threshold() if binary else None, decided),
+                 stacklevel=5)
 
     def _failed_notes(self, res: list[BoundsArray]) -> np.ndarray:
         """Per row why a KB's LP failed on it ("" if answered), each class named when there
