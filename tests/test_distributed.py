@@ -539,7 +539,8 @@ def test_a_model_of_three_classes_predicts_on_the_cluster_as_in_memory(client):
     frame = D.bounds_dask(clf, ddf, client=client).compute()
     mem = clf.bounds(test)
     assert list(frame.columns) == [f"{s}:{c}" for c in (7, 8, 9) for s in ("lower", "upper", "mean")
-                                   ] + ["prediction", "note"]
+                                   ] + ["prediction", "note", "uninformed"]
+    assert frame["uninformed"].tolist() == mem[("uninformed", "")].tolist()
     for c in (7, 8, 9):
         for s in ("lower", "upper", "mean"):
             np.testing.assert_array_equal(frame[f"{s}:{c}"].to_numpy(), mem[(str(c), s)].to_numpy())
