@@ -426,6 +426,36 @@ def match_columns(X: Any, fitted: Sequence[str] | None) -> Any:
     return X.set_axis(cols, axis=1)[names]
 
 
+_CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray, pd.Series, pd.DataFrame)
+_ONE_VALUE = frozenset({"string", "integer", "boolean", "empty", "floating", "mixed-integer-float",
+                        "decimal", "datetime", "datetime64", "date", "timedelta", "timedelta64",
+                        "time", "period", "interval", "bytes", "categorical"})
+
+
+def check_cells(frame: pd.DataFrame) -> None:
+    """Refuse a cell that holds several values (a list, a dict, an array: a pandas column of
+    lists reached the copy check and raised "unhashable type: 'list'"), naming the column, the
+    row (by position) and what it holds, before any work; a column of one kind is passed by
+    pandas' C type scan, cells are looked at only where it says "mixed"."""
+    for col in frame.columns:
+        vals = frame[col].to_numpy()
+        if vals.dtype != object or pd.api.types.infer_dtype(vals, skipna=True) in _ONE_VALUE:
+            continue
+        for i, v in enumerate(vals):
+            if isinstance(v, _CONTAINERS):
+                what = type(v).__name__
+                raise DataError(
+                    f"column {str(col)!r}, row {i} holds a {what} ({_short(v)}), not one value: "
+                    "give each item a yes/no column of its own, or write the items as one text "
+                    "(e.g. 'a;b')")
+
+
+def _short(v: Any) -> str:
+    """A cell shown in a message: its repr cut to 40 characters."""
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
 def check_categorical(frame: pd.DataFrame) -> None:
     """Refuse float columns (they need discretising) with a message naming the column."""
     for col in frame.columns:

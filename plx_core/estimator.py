@@ -129,6 +129,7 @@ from .direct import (
 from .discretize import METHODS as DISCRETIZE_METHODS
 from .discretize import Discretizer, numeric_values
 from .encoding import (
+    check_cells,
     check_labels,
     class_named,
     column_names,
@@ -548,6 +549,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             X = X.astype(object)
         arr = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=reset)
         frame = pd.DataFrame(np.asarray(arr, dtype=object), columns=self._feature_names(arr.shape[1]))
+        check_cells(frame)
         return frame if reset else self._derived(frame)
 
     def _derived(self, frame: pd.DataFrame) -> pd.DataFrame:

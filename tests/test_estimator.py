@@ -100,6 +100,22 @@ def test_bad_input_is_refused_with_a_clear_message():
         PLXClassifier().fit(X, np.linspace(0, 1, 8))
 
 
+@pytest.mark.parametrize("cell, kind", [(["copd", "diabetes"], "list"), ({"copd": 1}, "dict"),
+                                         (np.array([1, 2]), "ndarray"), (("a", "b"), "tuple")])
+def test_a_cell_of_several_values_is_refused_naming_column_and_row(cell, kind):
+    """A pandas column of lists (or dicts, arrays) raised pandas' "unhashable type: 'list'"
+    from inside the fit; now one line naming the column, the row and what it holds, at fit
+    and at predict (a fitted model given such a row)."""
+    X, y = raw_table(60, seed=5)
+    bad = X.assign(comorbid=pd.Series(["none"] * len(X), dtype=object))
+    bad.at[bad.index[7], "comorbid"] = cell
+    with pytest.raises(DataError, match=rf"column 'comorbid', row 7 holds a {kind} \(.*not one value"):
+        PLXClassifier(positive="sick").fit(bad, y)
+    clf = PLXClassifier(positive="sick").fit(X.assign(comorbid="none"), y)
+    with pytest.raises(DataError, match=rf"column 'comorbid', row 7 holds a {kind}"):
+        clf.predict(bad)
+
+
 def raw_table(n=400, seed=0):
     rng = np.random.default_rng(seed)
     X = pd.DataFrame({
