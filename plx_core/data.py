@@ -1782,18 +1782,19 @@ def censored_shown(values: pd.Series, side: np.ndarray) -> str:
 
 def stray_said(values: pd.Series, binning: Binning, shown: int = 3) -> str | None:
     """Which rows hold the column's text read as missing (`Binning.text_missing`, '4..1' in a
-    column of numbers: a typing slip to find in the file), named as messages name rows (a
-    file's line); None when none. The reading itself is said by `Binning.reading`."""
+    column of numbers: a typing slip to find in the file), named as messages name rows
+    (`row_name`: a file's line and data row); None when none. The reading itself is said by
+    `Binning.reading`."""
     if not binning.text_missing:
         return None
     text = as_strings(values).str.strip()
     parts = []
     for t in binning.text_missing:
-        rows = values.index[(text == str(t).strip()).to_numpy()]
-        if len(rows):
-            named = ", ".join(str(plain_label(r)) for r in rows[:shown])
-            more = f" and {len(rows) - shown} more" if len(rows) > shown else ""
-            parts.append(f"{t!r} on {'row' if len(rows) == 1 else 'rows'} {named}{more}")
+        at = np.flatnonzero((text == str(t).strip()).to_numpy())
+        if len(at):
+            named = ", ".join(row_name(values.index, int(i)) for i in at[:shown])
+            more = f" and {len(at) - shown} more" if len(at) > shown else ""
+            parts.append(f"{t!r} on {named}{more}")
     if not parts:
         return None
     other = "a date" if is_date_format(binning.number_format) else "a number"

@@ -2049,6 +2049,20 @@ def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
                                       367.25 + 3 / 1440, 730.5, 4 * 365.25 + 10 / 1440])
 
 
+def test_text_read_as_missing_is_said_by_the_lines_that_hold_it():
+    """review25: dash25's note on where '4..1' stands named a file's lines 'rows 9, 42' (the
+    data rows are 8 and 41); it names them as every message does (`row_name`)."""
+    from plx_core.data import cells_said, infer_schema
+
+    x = [f"{v % 20}.5" for v in range(60)]
+    x[7] = x[40] = "4..1"
+    frame = pd.DataFrame({"k": x, "y": ["a", "b"] * 30})
+    b = infer_schema(frame, "y", "a").bins["k"]
+    lines = frame.set_axis(pd.Index(range(2, 62), name="line"))
+    assert ("text read as missing, not a number: '4..1' on line 9 (data row 8), line 42 (data "
+            "row 41) (check these cells)") in cells_said(lines["k"], b)
+
+
 def test_an_m_read_as_minutes_beside_months_after_years_is_said():
     """review25: '5y 3m' reads months but '8m' alone minutes, so an infant of 8 months sat
     below one of '0y 6m', unsaid; said by `cells_said` (plx fit, predict, the Data page), also
