@@ -344,7 +344,10 @@ def test_roc_and_pr_mark_the_threshold_point():
     assert (pr.data[1].x[0], pr.data[1].y[0]) == pytest.approx((at.sensitivity, at.precision))
     # the no-skill line names the class (one of four read "share of positive rows", dash25)
     said = pr_figure(c, at, positive="IV").layout.annotations[0].text
-    assert said == "dotted: share of IV rows (0.50)", said
+    assert said == "dotted: share of<br>IV rows (0.50)", said
+    # a user's class name is escaped (plotly reads <b>, <br>) and shortened to fit the chart
+    said = pr_figure(c, at, positive="<b>readmitted within 30 days</b>").layout.annotations[0].text
+    assert said == "dotted: share of<br>&lt;b&gt;readmitted within 30… rows (0.50)", said
 
 
 def test_global_features_top_n_sums_the_rest_and_names_the_class():
