@@ -445,6 +445,15 @@ class App:
                                 what=f"pick {text!r} in {label!r}", target=opt), text
         raise AssertionError(f"no other option in {label!r}")
 
+    def shows(self, testid: str, label: str, value: str) -> None:
+        """Assert that the field shows `value`, waiting for it: a value the script sets (a draft
+        restored after a refresh) reaches the field's DOM a moment after the field is drawn,
+        so a read at once can catch the widget's default (CI saw p '0.00' for '0.80')."""
+        from playwright.sync_api import expect
+
+        box = self.widget(testid, label).locator("input, textarea").first
+        expect(box).to_have_value(value, timeout=self.timeout)
+
     def value(self, label: str) -> str:
         """The shown value of a selectbox."""
         return self.widget("stSelectbox", label).locator('input[role="combobox"]').first.input_value()

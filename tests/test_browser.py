@@ -318,16 +318,17 @@ def test_a_rule_typed_and_not_added_survives_a_refresh_and_stays_in_its_tab(brow
         other = App(ctx.new_page(), server, "draft-tab2")  # the same project, its own tab
         other.open("", expect="Draft kept")
         other.nav("Rules", expect="Add a rule")
-        assert other.widget("stTextInput", "…or type conditions").locator("input").input_value() == ""
+        other.shows("stNumberInput", "p (probability", "0.95")  # the start, not A's 0.80,
+        other.shows("stTextInput", "…or type conditions", "")  # once the page's values are in
         app.open(app.page.url.split("/", 3)[-1], expect="Rules")  # a browser refresh
-        box = app.widget("stTextInput", "…or type conditions").locator("input")
-        assert box.input_value() == f"worst radius={small}"
-        assert app.widget("stNumberInput", "p (probability").locator("input").input_value() == "0.80"
+        app.shows("stTextInput", "…or type conditions", f"worst radius={small}")
+        app.shows("stNumberInput", "p (probability", "0.80")
         app.expect("No weight chosen yet")
         app.type_and_leave("stNumberInput", "w (weight)", "5")
         app.expect("w = 5 weighs as much as the data of ")
         app.click_button("Add rule", expect="Added r1")
-        assert box.input_value() == "" and "Rules: 1" in app.sidebar_text()
+        app.shows("stTextInput", "…or type conditions", "")
+        assert "Rules: 1" in app.sidebar_text()
     finally:
         ctx.close()
 
