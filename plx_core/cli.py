@@ -1088,14 +1088,15 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "unseen": pred["unseen"].iloc[i]})
             continue
         # features that do not decide the answer on their own are the strongest case, said so
+        own = None if model.classes is None else explained[i]  # several: the class's own KB
         said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior,
-                                                   e.answer_by_prior, e.base_rate)
+                                                   e.answer_by_prior, e.base_rate, own)
         if e.other_side:  # the full Direct KB searched answers the row the other way: said
             pos, neg = class_names(explained[i], model.negative if model.classes is None
                                    else None)  # two classes: the file's own other class
             side, flip = (pos, neg) if e.direction == "positive" else (neg, pos)
             said = "; ".join(x for x in (said, other_side_said(side, flip, e.query_bounds,
-                                                               e.threshold)) if x)
+                                                               e.threshold, own)) if x)
         rows.append({**base, "k": e.k,
                      "features": features_text(e.features),
                      "sub_lower": e.bounds[0], "sub_upper": e.bounds[1], "decides": e.decides,

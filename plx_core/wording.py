@@ -436,6 +436,13 @@ STARTING_POINT = "the model's starting point"
 outweighs it, placed by the threshold (the class correction) — not a share of rows, so never
 "base rate", which reads as one, and wrong beside a class among several (session 25, dash25)."""
 
+def starting_point(of_class: Any = None) -> str:
+    """Whose starting point the prior clause is: `STARTING_POINT` for the model's one KB, or,
+    for one of several classes, that class's own KB's (each class's KB against the rest has
+    its own, placed by its own threshold: "the model's" named the wrong model, dash25)."""
+    return STARTING_POINT if of_class is None else f"the starting point of {of_class}'s own KB"
+
+
 BASE_RATE_IF = "every row (the model's starting point)"
 """The condition of the prior clause where a table has an IF column (the KB browser)."""
 
@@ -621,42 +628,55 @@ def shapley_said(total: float, full: float, start: float, by_prior: bool,
 
 
 def undecided_said(k: int, side: str, by_prior: bool = False, answer_by_prior: bool = False,
-                   base: float | None = None) -> str:
+                   base: float | None = None, of_class: Any = None) -> str:
     """The one wording of an explanation whose best size-k sub-query does not decide the
     answer on its own (`Explanation.decides` False): `no pair of values decides malignant on
     its own` (+ why, when the prior clause alone answered it: its support is the model's
     threshold device, not evidence; or the row's answer itself is, `answer_by_prior`). Used
     by `explanation_sentence`, `Explanation.summary` and the CLI's note; `base`: the base
-    rate's value (`explain.start_value`), said as the charts and the Shapley values start."""
-    rate = STARTING_POINT + (f" ({fmt(base)})" if base is not None else "")
+    rate's value (`explain.start_value`), said as the charts and the Shapley values start;
+    `of_class`: the class whose own KB was searched (several classes), whose starting point
+    it is (`starting_point`)."""
+    rate = starting_point(of_class) + (f" ({fmt(base)})" if base is not None else "")
+    its = "the" if of_class is None else "its"
     why = ""
     if answer_by_prior:
-        why = (f"; the answer itself is {rate}, which none of the rules about "
+        why = (f"; the answer itself is {rate}, which none of {its} rules about "
                "the row's values outweighs")
     elif by_prior:
-        why = (f"; its support is {rate}, which the rules about these values "
+        why = (f"; its support is {rate}, which {its} rules about these values "
                "do not outweigh")
     return f"no {_group(k, many=False)} decides {side} on its own{why}"
 
 
-def other_side_said(side: str, other: str, full: Any, threshold: float) -> str:
+def other_side_said(side: str, other: str, full: Any, threshold: float,
+                    of_class: Any = None) -> str:
     """The one wording of an explanation whose searched KB answers the whole row the other way
     (`Explanation.other_side`: the tuned Direct variant answers with a window and prior of the
     full Direct KB searched; a class explained as why not, whose own KB says yes but another
-    class is stronger). Used by `explanation_sentence`, `Explanation.summary` and the CLI."""
+    class is stronger). Used by `explanation_sentence`, `Explanation.summary` and the CLI;
+    `of_class`: the class whose own KB was searched (several classes), named as that KB."""
     mean = (float(full[0]) + float(full[1])) / 2
+    if of_class is not None:
+        kb = f"{of_class}'s own KB"
+        return (f"on all of the row's values {kb} answers {other} (support {fmt(mean)}, its "
+                f"threshold {fmt(threshold)}): the model of every class answers {side} another "
+                f"way (another class's stronger support, or the tuned window of {kb}), and "
+                f"these values are {kb}'s strongest case for {side}")
     return (f"on all of the row's values the knowledge base searched answers {other} (support "
             f"{fmt(mean)}, threshold {fmt(threshold)}), not {side}: the model answers {side} "
             f"another way (its tuned window of this knowledge base, or another class's stronger "
             f"support), and these values are this knowledge base's strongest case for it")
 
 
-def explanation_sentence(explanation: Any, positive: Any = None) -> str:
+def explanation_sentence(explanation: Any, positive: Any = None, own: bool = False) -> str:
     """The chosen sub-query of an `Explanation` in words, with how ties were settled:
     `On their own, a = x and b = y bound the support for malignant between 0.9 and 1.00 —
     the strongest case for malignant among 6 pairs of values.` The class named is
     `positive` (how the caller names POS), else the class the explanation is for
-    (`Explanation.explained_class`: with several classes, the one whose KB was searched)."""
+    (`Explanation.explained_class`: with several classes, the one whose KB was searched).
+    `own`: that class is one of several and the KB searched is its own against the rest,
+    whose starting point and answer the sentence names as that class's (`starting_point`)."""
     pos, neg = class_names(positive if positive is not None
                            else getattr(explanation, "explained_class", "") or "POS")
     feats = dict(explanation.features)
@@ -664,6 +684,7 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
     k = len(feats)
     conds = _join([condition(f, v) for f, v in feats.items()])
     side = pos if explanation.direction == "positive" else neg
+    of = pos if own else None
     group = _group(k)
     verb = ("puts", "bounds") if k == 1 else ("put", "bound")
     span = (f"{verb[0]} the support for {pos} at {fmt(lo)}" if abs(hi - lo) <= 5e-4
@@ -683,12 +704,12 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
         best = explanation.candidates[0] if getattr(explanation, "candidates", None) else None
         said = undecided_said(k, side, bool(getattr(best, "by_prior", False)),
                               bool(getattr(explanation, "answer_by_prior", False)),
-                              getattr(explanation, "base_rate", None))
+                              getattr(explanation, "base_rate", None), of)
         text = (f"{_cap(said)}. "
                 f"{_cap(how)}: {conds}, which {span}.")
     if getattr(explanation, "other_side", False):
         flip = neg if side == pos else pos
-        text += (f" {_cap(other_side_said(side, flip, explanation.query_bounds, explanation.threshold))}.")
+        text += (f" {_cap(other_side_said(side, flip, explanation.query_bounds, explanation.threshold, of))}.")
     if getattr(explanation, "tied", 0):
         text += (f" {_cap(plural(explanation.tied, 'other candidate'))} "
                  f"{'ties' if explanation.tied == 1 else 'tie'} with it; "
@@ -698,22 +719,36 @@ def explanation_sentence(explanation: Any, positive: Any = None) -> str:
         n_prior = sum(bool(getattr(c, "by_prior", False)) for c in cands)
         if n_prior:
             base = next(c for c in cands if getattr(c, "by_prior", False))
-            text += " " + prior_ranked_said(n_prior, k, (base.lower + base.upper) / 2)
+            text += " " + prior_ranked_said(n_prior, k, (base.lower + base.upper) / 2, of)
     return text
+
+
+def own_kb_said(of_class: Any, others: int, full: Any, start: float | None = None) -> str:
+    """What one of several classes' own KB (that class against the `others` classes) answers
+    on all of the row's values, and where it starts before any value is known (`start`: its
+    starting point, `explain.start_value`; None: no starting point, nothing known is [0, 1]):
+    said after the explanation of that class, whose words are that KB's (dash25)."""
+    mean = (float(full[0]) + float(full[1])) / 2
+    begin = ("" if start is None else
+             f"starts from {fmt(start)} before any value is known (its starting point) and ")
+    return (f"{of_class}'s own KB ({of_class} against the other {others} classes) {begin}"
+            f"answers {fmt(mean)} on all of the row's values.")
 
 
 PRIOR_ALONE = "starting point alone"  # a chart's mark on a candidate answered by the prior clause
 
 
-def prior_ranked_said(n: int, k: int, base: float | None = None) -> str:
+def prior_ranked_said(n: int, k: int, base: float | None = None, of_class: Any = None) -> str:
     """Why candidates answered by the prior clause alone (`Candidate.by_prior`, marked
     `PRIOR_ALONE` on the charts) rank after the chosen one whatever their support: a reader
     sees them at 0.000 (or 1.000) and asks why a weaker case was chosen. `base`: the base
-    rate's value, said as the Shapley values start from it (`explain.start_value`)."""
+    rate's value, said as the Shapley values start from it (`explain.start_value`);
+    `of_class`: the class whose own KB was searched (several classes: its starting point)."""
     one = n == 1
     at = "" if base is None else f"{fmt(base)}, "
+    whose = "the model's" if of_class is None else f"{of_class}'s own KB's"
     return (f"{_cap(plural(n, _group(k, many=False), _group(k)))} "
-            f"{'is' if one else 'are'} answered by the model's {PRIOR_ALONE} ({at}its answer "
+            f"{'is' if one else 'are'} answered by {whose} {PRIOR_ALONE} ({at}its answer "
             f"before any value is known, which no rule about {'its' if one else 'their'} "
             "values outweighs), so "
             f"{'it ranks' if one else 'they rank'} after every candidate the rules answer, "
@@ -1553,7 +1588,7 @@ __all__ = [
     "changes_sentence", "ClassName", "class_name", "rule_weight_meaning", "rule_weight_needed", "rules_set_aside", "score_shown", "precision_help", "rule_weight_said", "class_names", "clause_sentence", "clause_text", "clause_texts", "condition",
     "confidence_word", "counterfactual_sentence", "decision_word", "evidence_line_label",
     "example_condition", "example_value", "rule_examples",
-    "evidence_sources", "evidence_summary", "prior_ranked_said", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
+    "evidence_sources", "evidence_summary", "prior_ranked_said", "own_kb_said", "starting_point", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
     "whole_levels_said", "whole_numbers_said", "whole_race_said",
     "saved_where_said", "row_outside_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",

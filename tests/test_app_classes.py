@@ -10,6 +10,7 @@ import pytest
 
 from plx_app.service import Instance, KBSettings, instance_from_row, new_workspace, read_upload
 from plx_app.service.classes import (
+    ClassAnswer,
     answer_sentences,
     class_answer,
     class_scores,
@@ -156,3 +157,37 @@ def test_the_class_table_says_what_each_compared_number_is():
                                           None, None, "direct"))
     assert list(plain.columns) == ["class", "support, at least", "support, at most",
                                    "support, middle"]
+
+
+def test_a_class_explained_by_its_own_starting_point_is_said_as_that_class_s_kb():
+    """One of several classes whose own KB answers a row by its starting point (its prior
+    clause: 1.00 for a class of four, dash25's nyha): the sentence named "the model's starting
+    point", a model the page does not show; now that class's own KB, its starting point and
+    what it answers on all of the row's values."""
+    from plx_core.explain import explain
+    from plx_core.kb import KB
+
+    head = "# plx KB kind=rule-vote\n" + "".join(f"# domain {f}: 0 1\n" for f in "abcd")
+    kb = KB.from_text(head + "[0.97, w=3] POS | ~a=1 | ~b=1 | ~c=1\n[0.62, w=0.2] POS | ~a=1\n"
+                      "[0.58, w=0.15] POS | ~b=1\n[0.55, w=0.1] POS | ~c=1\n"
+                      "[0.3, w=1.5] POS | ~d=0\n[0, w=1, id=prior] POS\n")
+    e = explain(kb, {"a": "1", "b": "1", "c": "1", "d": "1"}, k=2, semantics="relevant")
+    bare = explain(kb, {"a": "1", "b": "0", "c": "1", "d": "1"}, k=2, semantics="relevant")
+    assert e.best.by_prior and bare.answer_by_prior and not (e.decides or bare.decides)
+    table = pd.DataFrame({"class": ["II", "III", "I", "IV"], "lower": [0.97, 0.0, 0.0, 0.0],
+                          "upper": [0.97, 0.0, 0.0, 0.0], "mean": [0.97, 0.0, 0.0, 0.0]})
+    said = answer_sentences(ClassAnswer(table, "II", "III", False, e, bare, "rule-vote",
+                                        starts=(0.0, 0.0)))
+    assert said[1].startswith("Why II: No pair of values decides II on its own; its support is "
+                              "the starting point of II's own KB (0.00), which its rules about "
+                              "these values do not outweigh."), said[1]
+    assert said[1].endswith("II's own KB (II against the other 3 classes) starts from 0.00 "
+                            "before any value is known (its starting point) and answers 0.97 on "
+                            "all of the row's values."), said[1]
+    assert said[2].startswith("Why not III: No pair of values decides not III on its own; the "
+                              "answer itself is the starting point of III's own KB (0.00)"), said[2]
+    assert not any("the model's starting point" in s for s in said), said
+    # a class KB without a starting point (no prior clause): what it answers, nothing more
+    plain = answer_sentences(ClassAnswer(table, "II", "III", False, e, None, "rule-vote"))[1]
+    assert plain.endswith("II's own KB (II against the other 3 classes) answers 0.97 on all "
+                          "of the row's values."), plain

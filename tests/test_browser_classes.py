@@ -64,6 +64,8 @@ def test_the_query_page_picks_a_class_among_several(browser, tmp_path):  # noqa:
             assert "The explanation above is plum against the other 2" in body
             assert app.metric("Class plx answers") == picked == app.metric("True class")
             assert f"plx picks {picked}: " in body and f"Why {picked}: " in body
+            # said as the picked class's own KB: what it answers on the row (not "the model's")
+            assert f"{picked}'s own KB ({picked} against the other 2 classes)" in body
             assert f"{picked} against the other 2 classes: top sub-queries of size" in body
             assert not app.errors_shown(), app.errors_shown()
             app.shot("explain-several-classes")

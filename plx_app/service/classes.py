@@ -157,6 +157,10 @@ class ClassAnswer:
     kept_direct: tuple[str, ...] = ()
     """Classes too rare to compare models on, which keep their Direct KB while `model`
     answers for the others (`selection.MIN_CLASS_ROWS`)."""
+    starts: tuple[float | None, float | None] = (None, None)
+    """The starting points of the picked class's and the runner-up's own KBs (the support
+    before any value is known, `explain.start_value`; None: no starting point), said with
+    what each class's KB answers (`wording.own_kb_said`)."""
 
 
 def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
@@ -192,7 +196,17 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     tie = bool(abs(compared[order[0]] - compared[order[1]]) <= TIE_EPS)
     kept = tuple(c for c, m in zip(classes, est.class_chosen_ or ())
                  if m == "direct" != est.chosen_)
-    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept)
+    starts = tuple(_start(est, classes.index(c)) for c in (picked, runner))
+    return ClassAnswer(table, picked, runner, tie, why, why_not, est.chosen_, failed, notes, kept,
+                       starts)
+
+
+def _start(est: PLXClassifier, i: int) -> float | None:
+    """Class i's own KB's starting point (the KB its explanations search), None without one."""
+    from plx_core.explain import start_value
+
+    start, by_prior = start_value(est._searched(i))
+    return start if by_prior else None
 
 
 def ws_class_answer(ws, inst: Instance, k: int = 2) -> ClassAnswer:
@@ -255,12 +269,15 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
            f"({wording.model_name(ca.model) if ca.model != 'direct' else 'tuned Direct KBs'}"
            + (f"; {', '.join(ca.kept_direct)}: its Direct KB, too few rows to compare "
               "models on" if ca.kept_direct else "") + ")."]
-    for e, cls, what in ((ca.why, ca.picked, "Why"), (ca.why_not, ca.runner_up, "Why not")):
+    others = len(ca.table) - 1
+    for e, cls, what, start in ((ca.why, ca.picked, "Why", ca.starts[0]),
+                                (ca.why_not, ca.runner_up, "Why not", ca.starts[1])):
         if e is None:
             out.append(f"{what} {cls}: no known value explains it.")
-        else:  # the one wording of an explanation (it says when the k values decide nothing)
-            out.append(f"{what} {cls}: {wording.explanation_sentence(e, cls)} ({cls}'s KB "
-                       "against the other classes.)")
+        else:  # the one wording of an explanation (it says when the k values decide nothing),
+            # in the words of the class's own KB, then what that KB answers and where it starts
+            out.append(f"{what} {cls}: {wording.explanation_sentence(e, cls, own=True)} "
+                       f"{wording.own_kb_said(cls, others, e.query_bounds, start)}")
     out += [f"{c}'s KB could not answer this instance ({why}): {c} is not compared."
             for c, why in ca.failed]
     return out
