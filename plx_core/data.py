@@ -216,7 +216,8 @@ def read_table(
                      "spreadsheet writes it; not read as the header")
         delimiter = delimiter if delimiter is not None else said.group(1)
     delim = delimiter if delimiter is not None else detect_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim, strict=True)
+    del raw  # (the decoded text is read from here on)
+    reader = csv.reader(_lines(text), delimiter=delim, strict=True)
     frame, lines, counts = _parse(reader, where, delim, max_rows, max_cols, missing, header,
                                   names, notes, text)
     return Table(frame, where, counts, lines, tuple(notes), delim)
@@ -323,7 +324,8 @@ def _blocks(fh, out: Blocks, keep, rows, missing, max_cols, encoding, path):
         before = [0]  # data rows of the blocks before: a block's rows are named as the file's
 
         def block() -> Table:
-            frame, at, counts = _cells(batch, lines, records, missing, first)
+            frame, at, counts = _cells(_shared(batch, len(records.columns)), lines, records,
+                                       missing, first)
             name: Any = ("line", before[0]) if before[0] else "line"  # (`row_name`)
             before[0] += len(frame)
             out.columns = records.columns
@@ -747,46 +749,98 @@ class _Records:
                               "left out, not read as data rows")
 
 
-def _cells(rows: list[list[str]], lines: list[int], records: _Records, missing: Sequence[str],
-           first: bool = True) -> tuple[pd.DataFrame, np.ndarray, dict[str, dict[str, int]]]:
-    """(frame, file line of each row, missing-marker counts per column) of data records; on
-    the file's `first` rows, survey question rows under the header are left out and a header
-    that reads like data is said (in `records.notes`)."""
-    columns, notes, header = records.columns, records.notes, records.header
-    arr = np.empty((len(rows), len(columns)), dtype=object)
+SHARE_ROWS = 65_536
+"""Rows parsed before their texts are shared (`_shared`): the parse holds at most this many
+rows of separate strings, so a long file of repeated values no longer holds one string a cell."""
+
+
+def _lines(text: str, piece: int = 1 << 20) -> Iterable[str]:
+    """The lines of `text` as `io.StringIO(text, newline="")` yields them, a megabyte of text at
+    a time: a StringIO once read holds 4 bytes a character (270 MB for a 68 MB file)."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at + piece)
+        end = len(text) if end < 0 else end + 1
+        yield from io.StringIO(text[at:end], newline="")
+        at = end
+
+
+Shared = list[tuple[np.ndarray, np.ndarray]]
+"""Each column of parsed rows as (codes, distinct texts in order of first appearance)."""
+
+
+def _shared(rows: list[list[str]], n_cols: int) -> Shared:
+    """`rows`' columns as codes and distinct texts (`pd.factorize`): a text repeated down a
+    column is held once, not once a cell."""
+    arr = np.empty((len(rows), n_cols), dtype=object)
     arr[:] = rows
-    if first and header and (top := described_rows(arr, missing)):  # a survey export's question rows
+    out = []
+    for j in range(n_cols):
+        codes, distinct = pd.factorize(arr[:, j])
+        out.append((codes.astype(np.int32), distinct))
+    return out
+
+
+def _joined(parts: list[Shared], n_cols: int) -> Shared:
+    """The `_shared` columns of consecutive row chunks as one (distinct texts still in order
+    of first appearance in the file)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = []
+    for j in range(n_cols):
+        codes, distinct = pd.factorize(np.concatenate([p[j][1] for p in parts]))
+        at = np.cumsum([0] + [len(p[j][1]) for p in parts])
+        out.append((np.concatenate([codes[at[i]:at[i + 1]][p[j][0]]
+                                    for i, p in enumerate(parts)]).astype(np.int32), distinct))
+    return out
+
+
+def _cells(cols: Shared, lines: list[int], records: _Records, missing: Sequence[str],
+           first: bool = True) -> tuple[pd.DataFrame, np.ndarray, dict[str, dict[str, int]]]:
+    """(frame, file line of each row, missing-marker counts per column) of data records (their
+    columns `_shared`); on the file's `first` rows, survey question rows under the header are
+    left out and a header that reads like data is said (in `records.notes`). The markers are
+    compared on each column's distinct texts, not cell by cell."""
+    columns, notes, header = records.columns, records.notes, records.header
+    # one row of `arr` a column: the frame's own layout, taken without a copy
+    arr = np.empty((len(columns), len(lines)), dtype=object)
+    for j, (codes, distinct) in enumerate(cols):
+        arr[j] = distinct[codes]
+    if first and header and (top := described_rows(arr.T, missing)):  # a survey export's question rows
         if notes is not None:
-            shown = ", ".join(repr(v) for v in arr[top[0]][:2])
+            shown = ", ".join(repr(v) for v in arr[:, top[0]][:2])
             notes.append(f"{noun(len(top), 'line')} {', '.join(str(lines[i]) for i in top)} under "
                          f"the header {verb(len(top), 'holds', 'hold')} "
                          f"text in every column of numbers ({shown} …): a survey export's "
                          "question text and import IDs? left out, not read as data rows")
-        keep = np.ones(len(rows), dtype=bool)
+        keep = np.ones(len(lines), dtype=bool)
         keep[top] = False
-        arr, lines = arr[keep], [ln for ln, k in zip(lines, keep, strict=True) if k]
+        arr, lines = arr[:, keep], [ln for ln, k in zip(lines, keep, strict=True) if k]
+        cols = [pd.factorize(row) for row in arr]
     if first and header and notes is not None and \
-            (said := header_like_data(columns, arr)) is not None:
+            (said := header_like_data(columns, arr.T)) is not None:
         notes.append(f"the header (line {records.header_line}) {said}")
-    frame = pd.DataFrame(arr, columns=columns, dtype=object)
     counts: dict[str, dict[str, int]] = {}
     if missing:
         markers = list(dict.fromkeys(missing))
-        hit = np.zeros(arr.shape, dtype=bool)
-        for m in markers:
-            eq = arr == m
-            per_col = eq.sum(axis=0)
-            for j in np.flatnonzero(per_col):
-                counts.setdefault(columns[j], {})[m] = int(per_col[j])
-            hit |= eq
-        if numbers := marker_numbers(markers):  # '-999' also names '-999.0', as written by a float column
-            for j in range(arr.shape[1]):
-                for cell, eq in number_marked(arr[:, j], hit[:, j], numbers):
-                    counts.setdefault(columns[j], {})[cell] = int(eq.sum())
-                    hit[:, j] |= eq
-        if hit.any():
-            frame = frame.mask(hit, np.nan)
+        numbers = marker_numbers(markers)  # '-999' also names '-999.0', as written by a float column
+        for j, (codes, distinct) in enumerate(cols):
+            n_of = np.bincount(codes, minlength=len(distinct))
+            at = pd.Index(distinct, dtype=object).get_indexer(markers)
+            hit = np.zeros(len(distinct), dtype=bool)
+            for m, k in zip(markers, at, strict=True):
+                if k >= 0 and n_of[k]:
+                    counts.setdefault(columns[j], {})[m] = int(n_of[k])
+                    hit[k] = True
+            if numbers:
+                for k in number_marked(distinct, hit, numbers):
+                    if n_of[k]:
+                        counts.setdefault(columns[j], {})[str(distinct[k])] = int(n_of[k])
+                        hit[k] = True
+            if hit.any():
+                arr[j, hit[codes]] = np.nan
         counts = {c: counts[c] for c in columns if c in counts}
+    frame = pd.DataFrame(arr.T, columns=columns, dtype=object, copy=False)
     return frame, np.asarray(lines, dtype=np.int64), counts
 
 
@@ -805,17 +859,17 @@ def marker_numbers(markers: Sequence[str]) -> frozenset[float]:
     return frozenset(out)
 
 
-def number_marked(cells: np.ndarray, done: np.ndarray,
-                  numbers: frozenset[float]) -> list[tuple[str, np.ndarray]]:
-    """(cell text, where) of each distinct cell of one column, not yet read as missing
-    (`done`), that writes one of `numbers` (`marker_numbers`)."""
-    distinct = pd.unique(cells[~done])
-    if not len(distinct):
-        return []
-    text = pd.Series([v.strip() if isinstance(v, str) else v for v in distinct], dtype=object)
+def number_marked(distinct: np.ndarray, done: np.ndarray,
+                  numbers: frozenset[float]) -> np.ndarray:
+    """Positions of the `distinct` texts of one column, not yet read as missing (`done`), that
+    write one of `numbers` (`marker_numbers`)."""
+    left = np.flatnonzero(~done)
+    if not len(left):
+        return left
+    text = pd.Series([v.strip() if isinstance(v, str) else v for v in distinct[left]],
+                     dtype=object)
     as_number = pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
-    return [(str(v), (cells == v) & ~done)
-            for v in distinct[np.isin(as_number, list(numbers))]]
+    return left[np.isin(as_number, list(numbers))]
 
 
 def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, notes=None,
@@ -825,11 +879,18 @@ def _parse(reader, where, delim, max_rows, max_cols, missing, header, names, not
     records = _Records(reader, where, delim, max_rows, max_cols, header, names, notes, text)
     rows: list[list[str]] = []
     lines: list[int] = []
+    parts: list[Shared] = []
     for rec, line in records:
         rows.append(rec)
         lines.append(line)
+        if len(rows) == SHARE_ROWS:
+            parts.append(_shared(rows, len(records.columns)))
+            rows = []
     records.ended()
-    return _cells(rows, lines, records, missing)
+    if rows or not parts:
+        parts.append(_shared(rows, len(records.columns)))
+    del rows
+    return _cells(_joined(parts, len(records.columns)), lines, records, missing)
 
 
 def described_rows(cells: np.ndarray, missing: Sequence[str] = MISSING_MARKERS,

@@ -436,18 +436,24 @@ def check_cells(frame: pd.DataFrame) -> None:
     """Refuse a cell that holds several values (a list, a dict, an array: a pandas column of
     lists reached the copy check and raised "unhashable type: 'list'"), naming the column, the
     row (by position) and what it holds, before any work; a column of one kind is passed by
-    pandas' C type scan, cells are looked at only where it says "mixed"."""
+    pandas' C type scan; where it says "mixed", on the distinct types of the column's cells."""
     for col in frame.columns:
         vals = frame[col].to_numpy()
         if vals.dtype != object or pd.api.types.infer_dtype(vals, skipna=True) in _ONE_VALUE:
             continue
-        for i, v in enumerate(vals):
-            if isinstance(v, _CONTAINERS):
-                what = type(v).__name__
-                raise DataError(
-                    f"column {str(col)!r}, row {i} holds a {what} ({_short(v)}), not one value: "
-                    "give each item a yes/no column of its own, or write the items as one text "
-                    "(e.g. 'a;b')")
+        kinds = _type_of(vals)
+        if any(issubclass(t, _CONTAINERS) for t in pd.unique(kinds)):
+            i = next(i for i, t in enumerate(kinds) if issubclass(t, _CONTAINERS))
+            v = vals[i]
+            what = type(v).__name__
+            raise DataError(
+                f"column {str(col)!r}, row {i} holds a {what} ({_short(v)}), not one value: "
+                "give each item a yes/no column of its own, or write the items as one text "
+                "(e.g. 'a;b')")
+
+
+_type_of = np.frompyfunc(type, 1, 1)
+"""Each cell's type, in numpy's loop (`check_cells`)."""
 
 
 def _short(v: Any) -> str:

@@ -100,6 +100,20 @@ def test_bad_input_is_refused_with_a_clear_message():
         PLXClassifier().fit(X, np.linspace(0, 1, 8))
 
 
+def test_a_column_of_numbers_and_text_names_its_first_cell_of_several_values():
+    """`check_cells` looks at the distinct types of a "mixed" column (mem26: it looked at
+    every cell): the first such cell is named, whichever kind comes first, and a mixed column
+    of single values passes."""
+    X, y = raw_table(60, seed=5)
+    mixed = pd.Series([1, "a", 2, None] * 15, dtype=object)
+    clf = PLXClassifier(positive="sick").fit(X.assign(code=mixed), y)
+    bad = X.assign(code=mixed)
+    bad.at[bad.index[41], "code"] = ("x", "y")
+    bad.at[bad.index[9], "code"] = {"x": 1}
+    with pytest.raises(DataError, match=r"column 'code', row 9 holds a dict \(\{'x': 1\}\)"):
+        clf.predict(bad)
+
+
 @pytest.mark.parametrize("cell, kind", [(["copd", "diabetes"], "list"), ({"copd": 1}, "dict"),
                                          (np.array([1, 2]), "ndarray"), (("a", "b"), "tuple")])
 def test_a_cell_of_several_values_is_refused_naming_column_and_row(cell, kind):
