@@ -1085,7 +1085,14 @@ DATE_FORMATS = ("ISO8601", *(d + tm for d in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y"
                                               "%Y/%m/%d")
                              for tm in ("", " %H:%M", " %H:%M:%S")),
                 *(d + tm for d in ("%d-%b-%Y", "%d %b %Y", "%b %d, %Y", "%d %B %Y", "%B %d, %Y")
-                  for tm in ("", " %H:%M", " %H:%M:%S")))  # month names, in English
+                  for tm in ("", " %H:%M", " %H:%M:%S")),  # month names, in English
+                *(d + tm for d in ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y",
+                                   "%Y/%m/%d", "%d-%b-%Y", "%d %b %Y", "%b %d, %Y", "%d %B %Y",
+                                   "%B %d, %Y")
+                  for tm in (" %I:%M %p", " %I:%M:%S %p")))  # 3/14/2024 2:05 PM, 02:05pm
+_AMPM = r"\s*([AaPp])\.?[Mm]\.?$"
+"""A stamp's AM/PM ('2:05 PM', '02:05pm', '2:05 p.m.'): read by the `DATE_FORMATS` ending in
+%p once written ' PM' (`_days`); a column of them reads as no other format."""
 DATE_ISO = "date:ISO8601"
 """The number format of a column held as dates (datetime64, Timestamps): text in new rows
 is read as ISO dates."""
@@ -1130,7 +1137,7 @@ _PARENTHESES = r"\(\s*[$€£¥]?\s*\d[\d.,]*\s*%?\s*\)"
 """A number in parentheses, "(0.83)", "($1,200)": a negative amount as accounts write it."""
 _DATE_LIKE = (r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\d{1,2}[- ][A-Za-z]{3,9}[- ]\d{4}"
               r"|[A-Za-z]{3,9} \d{1,2}, \d{4})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-              r"(?:Z|[+-]\d{2}:?\d{2})?)?")
+              r"(?:Z|[+-]\d{2}:?\d{2}|\s*[AaPp]\.?[Mm]\.?)?)?")
 _EPOCH = pd.Timestamp("1970-01-01", tz="UTC")
 EXCEL_DATE = "date:excel"
 """The number format of a column of Excel's serial day numbers (44927 is 2023-01-01, 45012.5
@@ -1276,6 +1283,9 @@ def _days(s: pd.Series, date_format: str = "ISO8601") -> np.ndarray:
     if not pd.api.types.is_datetime64_any_dtype(s.dtype):  # each distinct value read once
         codes, uniq = pd.factorize(s.astype(object), use_na_sentinel=True)
         text = pd.Series(uniq, dtype=object).map(lambda v: v.strip() if isinstance(v, str) else v)
+        if "%p" in date_format:  # 02:05pm, 2:05 p.m. → 02:05 PM, as %p reads it
+            text = text.map(lambda v: re.sub(_AMPM, r" \1M", v).upper()
+                            if isinstance(v, str) else v)
         read = _days(pd.Series(pd.to_datetime(text, format=date_format, errors="coerce",
                                               utc=True)))
         if (unread := np.isnan(read)).any():  # 44932 among dates: Excel's serial day number
@@ -1308,7 +1318,9 @@ def _date_style(u: pd.Series) -> str | None:
     dated = u[u.str.fullmatch(_DATE_LIKE).to_numpy(dtype=bool)]
     if dated.empty:
         return None
-    return next((d for d in DATE_FORMATS if not np.isnan(_days(dated.head(SAMPLE), d)).any()
+    ampm = bool(dated.str.match(r".*\d" + _AMPM).any())  # only %p formats read an AM/PM
+    return next((d for d in DATE_FORMATS if ("%p" in d) == ampm
+                 and not np.isnan(_days(dated.head(SAMPLE), d)).any()
                  and not np.isnan(_days(u, d)).any()), None)
 
 
@@ -2345,10 +2357,11 @@ NUMBER_FORMAT_WORDS = {
     "duration": ("lengths of time as minutes (2h 30m or 2:30:00 → 150; 3 weeks → 30240; 5y 3m, "
                  "an m after years being months)"),
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
-        "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%M", "minute")
-        .replace("%S", "second")) + " (" + ("2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
+        "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%I", "hour").replace("%M", "minute")
+        .replace("%S", "second").replace("%p", "AM/PM")) + " (" + (
+            "2021-03-04 or 2021-03-04 13:30" if d == "ISO8601"
         else pd.Timestamp("2021-03-04 13:30").strftime(d) + " → " + date_text(18690 + (
-            0 if "%H" not in d else 13.5 / 24))) + f"; binned as a time line, not an ID{SEASON_HINT})"
+            0 if "%H" not in d and "%I" not in d else 13.5 / 24))) + f"; binned as a time line, not an ID{SEASON_HINT})"
        for d in DATE_FORMATS},
     EXCEL_DATE: "dates written as Excel's serial day numbers (44927 → 2023-01-01, 45012.5 → "
                 "2023-03-27 12:00: the header names a date and every value lies between 20000 "

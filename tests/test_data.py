@@ -659,6 +659,8 @@ def test_a_semicolon_files_thousands_are_binned_as_thousands_and_said():
     # month names, as spreadsheets and reports write them: left out as "too many values"
     ("%d-%b-%Y", "date:%d-%b-%Y"), ("%b %d, %Y", "date:%b %d, %Y"), ("%d %B %Y", "date:%d %B %Y"),
     ("%B %d, %Y %H:%M", "date:%B %d, %Y %H:%M"),
+    # stamps with AM/PM (reading26): no date at all before
+    ("%m/%d/%Y %I:%M %p", "date:%m/%d/%Y %I:%M %p"), ("%d-%b-%Y %I:%M%p", "date:%d-%b-%Y %I:%M %p"),
 ])
 def test_a_date_column_is_binned_as_a_time_line_and_said(written, fmt):
     # one row per day, as a daily log has: the dates fill a run like row numbers, and were
@@ -2070,6 +2072,31 @@ def test_an_hour_of_the_day_is_a_date_part_of_stamps_with_times():
     assert X["admitted hour"].tolist() == ["23:00-23:59", "06:00-06:59"]
     assert unread_numbers(X["admitted hour"]) is None and number_reading(X["admitted hour"]) is None
     assert pd.isna(date_part(np.array([np.nan]), "hour")[0])
+
+
+def test_stamps_with_am_pm_are_dates_with_their_hour():
+    """reading26: '3/14/2024 2:05 PM', '14-Mar-2024 02:05pm' were read as no date (text), so
+    no hour could be derived; AM/PM written any way reads as one format, 12 AM as midnight."""
+    from plx_core.data import (
+        column_numbers,
+        date_part,
+        infer_schema,
+        number_format,
+        with_date_parts,
+    )
+
+    s = pd.Series(["3/14/2024 2:05 PM", "3/14/2024 12:30 a.m.", "12/1/2024 12:05pm", None,
+                   "3/15/2024 11:59 AM"], name="seen")
+    fmt = number_format(s)
+    assert fmt == "date:%m/%d/%Y %I:%M %p"
+    assert date_part(column_numbers(s, fmt), "hour")[[0, 1, 2, 4]].tolist() == [
+        "14:00-14:59", "00:00-00:59", "12:00-12:59", "11:00-11:59"]
+    assert number_format(pd.Series(["2024-03-14 2:05 PM", "2024-03-14 14:05"])) is None  # mixed
+    frame = pd.DataFrame({"seen": [f"4/{d}/2024 {h}:15 {'AM' if d % 2 else 'PM'}"
+                                   for d in range(1, 29) for h in (3, 11)], "y": ["a", "b"] * 28})
+    schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["hour"])
+    X, _ = schema.apply(pd.DataFrame({"seen": ["1/2/2025 10:15 pm"]}), label=False)
+    assert X["seen hour"].tolist() == ["22:00-22:59"]
 
 
 def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
