@@ -1099,9 +1099,15 @@ is read as ISO dates."""
 #: Clock readings and lengths of time, read as minutes: "time" (a time of day, 08:30,
 #: 17:45:10, 8:30 pm → minutes since midnight) and "duration" (2h 30m, 45 min, 1.5h, 90s →
 #: minutes). Binned like numbers, their bins labelled in the same writing (<08:30, ≥2h 30m).
-CLOCK_FORMATS = ("time", "duration")
+MONTHS_DURATION = "duration:months"
+"""Lengths of time whose bare m is months wherever it stands ('8m' beside '5y 3m': a child's
+age): a column holding years and no days, hours, seconds or minutes written out (`_months_column`),
+decided on the whole column and kept in the model, so '8m' predicted alone reads as at fit."""
+CLOCK_FORMATS = ("time", "duration", MONTHS_DURATION)
 CLOCK_HOLDS = {"time": "holds times of day like 08:30 or 10:30 PM, read as minutes since midnight",
-               "duration": "holds lengths of time like 2h 30m or 2:30:00, read as minutes"}
+               "duration": "holds lengths of time like 2h 30m or 2:30:00, read as minutes",
+               MONTHS_DURATION: "holds lengths of time in years and months like 5y 3m or 8m, "
+                                "read as minutes"}
 """What a column of each `CLOCK_FORMATS` holds, as a cell that is none is told (not "the
 column is numeric": the user wrote times, not numbers)."""
 _TIME = r"(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?|(?:0?[1-9]|1[0-2]):[0-5]\d(?::[0-5]\d)?\s*[AaPp]\.?[Mm]\.?"
@@ -1268,7 +1274,7 @@ def as_held(x: np.ndarray, number_format: str, index: pd.Index) -> pd.Series:
     the dashboard) and `discretize.fit_binnings`."""
     if is_date_format(number_format):
         return pd.Series(pd.to_datetime(x, unit="D"), index=index)
-    if number_format == "duration":
+    if number_format in ("duration", MONTHS_DURATION):
         return pd.Series(pd.to_timedelta(x, unit="min"), index=index)
     if number_format == "time":
         t = pd.Series(pd.to_datetime(x, unit="m"), index=index).dt.time
@@ -1340,13 +1346,24 @@ def _clock_style(u: pd.Series, name: Any = None) -> str | None:
             names_a_duration(name) or (u[hm].str.extract(r"^(\d+)", expand=False)
                                        .astype(float) >= 24).any()):
         return "duration"
-    for fmt in CLOCK_FORMATS:
+    for fmt in ("time", "duration"):
         if _clock_shaped(u.head(SAMPLE), fmt).all() and _clock_shaped(u, fmt).all():
             if fmt == "duration" and (u.str.fullmatch(_METRES_OR_MINUTES, case=False).all()
                                       or _one_long_unit(u)):
                 return None
-            return fmt
+            return MONTHS_DURATION if fmt == "duration" and _months_column(u) else fmt
     return None
+
+
+def _months_column(u: pd.Series) -> bool:
+    """Whether a column of lengths of time (present, stripped text) reads every bare m as
+    months (`MONTHS_DURATION`): some value holds years, some a bare m ('8m', '5y 3m'), and none
+    days, hours, seconds, 26:30-style hours or an m written out as minutes ('10 min')."""
+    m = u.str.extract("^" + _DURATION + "$", flags=re.IGNORECASE)
+    bare = u.str.contains(_BARE_M, regex=True).to_numpy(dtype=bool)
+    return bool(m["y"].notna().any() and bare.any() and m[["d", "h", "s"]].isna().all(axis=None)
+                and not (m["m"].notna().to_numpy() & ~bare).any()
+                and not u.str.fullmatch(_HOURS).any())
 
 
 def _one_long_unit(u: pd.Series) -> bool:
@@ -1395,7 +1412,10 @@ def _minutes(s: pd.Series, clock: str) -> np.ndarray:
         ok = _clock_shaped(text, "duration")
         read = sum(pd.to_numeric(m[k], errors="coerce").fillna(0).to_numpy(dtype=float) * per
                    for k, per in _DURATION_MINUTES.items())
-        months = _months_after_years(text, m)  # 5y 3m
+        months = _months_after_years(text, m)  # 5y 3m; 8m too where the column decided so
+        if clock == MONTHS_DURATION:
+            months = months | (m[["d", "h", "s"]].isna().all(axis=1)
+                       & text.str.contains(_BARE_M, regex=True)).to_numpy(dtype=bool)
         read = read + np.where(months, pd.to_numeric(m["m"], errors="coerce").fillna(0)
                                .to_numpy(dtype=float) * (_DURATION_MINUTES["mo"] - 1.0), 0.0)
         hm = text.str.extract(r"^(\d+):(\d{2})(?::(\d{2}(?:\.\d+)?))?$").apply(
@@ -2356,6 +2376,9 @@ NUMBER_FORMAT_WORDS = {
     "time": "times of day as minutes since midnight (08:30 → 510)",
     "duration": ("lengths of time as minutes (2h 30m or 2:30:00 → 150; 3 weeks → 30240; 5y 3m, "
                  "an m after years being months)"),
+    MONTHS_DURATION: ("lengths of time in years and months, every m being months as the column "
+                      "holds years and no days, hours or minutes (8m → 8 months, 5y 3m → 5 years "
+                      "3 months; read as minutes, bins in days)"),
     **{f"date:{d}": "dates" + ("" if d == "ISO8601" else ", " + d.replace("%d", "day").replace(
         "%m", "month").replace("%b", "month name").replace("%B", "month name").replace("%Y", "year").replace("%H", "hour").replace("%I", "hour").replace("%M", "minute")
         .replace("%S", "second").replace("%p", "AM/PM")) + " (" + (
@@ -2448,8 +2471,8 @@ class Binning:
             written = ("" if self.number_format == "plain" else
                        f", written as {number_format_words(self.number_format).split(' (')[0]}")
             what = ("a date" if is_date_format(self.number_format) else
-                    {"time": "a time of day", "duration": "a length of time"}.get(
-                        self.number_format, "a number"))
+                    {"time": "a time of day", "duration": "a length of time",
+                     MONTHS_DURATION: "a length of time"}.get(self.number_format, "a number"))
             odd = list(dict.fromkeys(as_strings(values[bad]).dropna().tolist()))
             core = pd.Series(odd, dtype=object).str.strip()
             fix = ("they read as numbers written like 1,234, which could be a thousand or "
@@ -2629,7 +2652,7 @@ def bin_span(label: str) -> tuple[str | None, str | None] | None:
 def cut_value(text: str, number_format: str = "plain") -> float | None:
     """A cut written as `cut_text` writes it for `number_format` ("plain", or a clock:
     "17:00", "1h30m") read back as the number it cuts at; None when it is not so written."""
-    if number_format == "duration" and text.startswith("-"):  # a negative length, -1h30m
+    if number_format in CLOCK_FORMATS[1:] and text.startswith("-"):  # a negative length, -1h30m
         v = cut_value(text[1:], number_format)
         return None if v is None or v <= 0 else -v
     if number_format in CLOCK_FORMATS:
@@ -3235,7 +3258,7 @@ def case_columns(schema: Schema, frame: pd.DataFrame | None = None
         for f in schema.features:
             fmt = schema.bins[f].number_format if f in schema.bins else "plain"
             if (schema.kinds[f] != "categorical" and f in frame.columns and f in schema.bins
-                    and not is_date_format(fmt) and fmt not in ("duration", "time")):
+                    and not is_date_format(fmt) and fmt not in CLOCK_FORMATS):
                 x = column_numbers(frame[f], fmt)
                 x = np.unique(x[np.isfinite(x)])
                 if len(x) >= MIN_GROUPS and numbered_like_ids(x):

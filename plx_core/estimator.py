@@ -76,6 +76,7 @@ from .checks import checked_counts, checked_int, checked_seed, checked_threshold
 from .data import (
     DATE_ISO,
     LONG_TEXT,
+    MONTHS_DURATION,
     SEASON_HINT,
     case_number,
     censored_shown,
@@ -342,6 +343,7 @@ CLOCK_HINTS = {
                 "does: pd.to_timedelta(s) reads no '2 weeks' or '5 months'), binned as plx fit "
                 "and the dashboard bin it (bins read ≥1h30m),",
 }
+CLOCK_HINTS[MONTHS_DURATION] = CLOCK_HINTS["duration"].replace("'duration'", f"{MONTHS_DURATION!r}")
 """What to do with a DataFrame column of times of day or durations written as text (plx fit
 and the dashboard read them as such: `data.CLOCK_FORMATS`; the estimator bins a column of
 `datetime.time` or timedeltas in minutes and labels the bins as times: `data.held_clock`)."""

@@ -2110,6 +2110,29 @@ def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
                                       367.25 + 3 / 1440, 730.5, 4 * 365.25 + 10 / 1440])
 
 
+def test_a_lone_m_is_months_where_the_column_holds_years_and_no_shorter_part():
+    """reading26: '8m' beside '1y 6m' (an age, two clinics' writings) read as 8 minutes, below
+    every age in years; the whole column decides (years, and no days, hours, seconds or
+    minutes written out), kept as the column's format, so '8m' predicted alone reads months."""
+    from plx_core.data import MONTHS_DURATION, Schema, column_numbers, infer_schema, number_format
+
+    ages = pd.Series(["8m", "1y 6m", "18m", "2y", None, "3 m"])
+    assert number_format(ages) == MONTHS_DURATION
+    np.testing.assert_allclose(column_numbers(ages, MONTHS_DURATION)[[0, 1, 2, 5]] / 1440,
+                               np.array([8, 18, 18, 3]) * 365.25 / 12)
+    for other in (["8m", "2y", "1h 30m"], ["8m", "2y", "10 min"], ["8m", "2y", "26:30"],
+                  ["8m", "11m"]):  # a shorter part, or no years: the m stays as it was read
+        assert number_format(pd.Series(other)) != MONTHS_DURATION, other
+    frame = pd.DataFrame({"age": [f"{k}m" if k < 24 else f"{k // 12}y {k % 12}m"
+                                  for k in range(1, 61)], "y": ["a"] * 17 + ["b"] * 43})
+    schema = infer_schema(frame, "y", "a", bins=2)
+    assert schema.bins["age"].number_format == MONTHS_DURATION
+    assert "every m being months" in schema.bins["age"].reading()
+    back = Schema.from_dict(json.loads(json.dumps(schema.to_dict())))
+    X, _ = back.apply(pd.DataFrame({"age": ["8m", "4y"]}), label=False)
+    assert X["age"].tolist() == list(schema.bins["age"].labels)
+
+
 def test_text_read_as_missing_is_said_by_the_lines_that_hold_it():
     """review25: dash25's note on where '4..1' stands named a file's lines 'rows 9, 42' (the
     data rows are 8 and 41); it names them as every message does (`row_name`)."""
