@@ -294,10 +294,12 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
             raise CLIError(f"--date-parts {','.join(date_parts)}: {e}") from None
         for src in dict.fromkeys(s for s, _ in schema.date_parts.values()):
             names = [n for n, (s, _) in schema.date_parts.items() if s == src]
+            held = "times of day" if schema.bins[src].number_format == "time" else "dates"
             say(f"column {src!r}: its {' and '.join(schema.date_parts[n][1] for n in names)} "
                 f"as {noun(len(names), 'a column of its own', 'columns of their own')} "
                 f"({', '.join(map(repr, names))}), derived from its "
-                "dates at fit and at predict; the dates stay binned as a time line")
+                f"{held} at fit and at predict; the {held} stay binned as "
+                f"{'a time line' if held == 'dates' else 'minutes since midnight'}")
     told(0.04, f"reading the rows' values ({len(frame):,} rows × {len(schema.features)} features)")
     with _input(table.where):
         X, y = schema.apply(frame)

@@ -2286,6 +2286,12 @@ def date_part(days: np.ndarray, part: str) -> np.ndarray:
     return out
 
 
+def part_days(x: np.ndarray, number_format: str) -> np.ndarray:
+    """A column's numbers read as `number_format` as `date_part` reads them (days since
+    1970-01-01): a time of day's minutes as a day's fraction, so its hour is a date's."""
+    return x / 1440.0 if number_format == "time" else x
+
+
 def _parts_named() -> str:
     """The `DATE_PARTS` as a refusal names them: 'month, weekday or hour, or several'."""
     *first, last = DATE_PARTS
@@ -2310,18 +2316,22 @@ def date_parts_of(parts: str | Sequence[str] | None) -> tuple[str, ...]:
     return out
 
 
-def date_part_columns(dates: Sequence[str], parts: Sequence[str], columns: Sequence[str]
-                      ) -> dict[str, tuple[str, str]]:
-    """The columns `parts` derive from the date columns `dates`, in that order: name ("visit
-    month") → (date column, part). No date column, or a name among `columns` (the table's),
-    is refused in one line. One home for `with_date_parts` (plx fit) and `PLXClassifier`."""
-    if not dates:
+def date_part_columns(dates: Sequence[str], parts: Sequence[str], columns: Sequence[str],
+                      times: Sequence[str] = ()) -> dict[str, tuple[str, str]]:
+    """The columns `parts` derive from the date columns `dates`, and the hour from the columns
+    of times of day `times` ('2:05 PM', '22:15': a night that wraps midnight, which their
+    minutes' bins reach only as two spans), in that order: name ("visit month") → (column,
+    part). No such column, or a name among `columns` (the table's), is refused in one line.
+    One home for `with_date_parts` (plx fit) and `PLXClassifier`."""
+    times = list(times) if "hour" in parts else []
+    if not dates and not times:
         raise DataError("no column is read as dates, so no month, weekday or hour can be derived "
-                        f"(columns read: {[str(c) for c in columns][:10]})")
+                        f"(columns read: {[str(c) for c in columns][:10]})" + (
+                            "" if "hour" in parts else "; a column of times of day has an hour"))
     have = {str(c) for c in columns}
     out: dict[str, tuple[str, str]] = {}
-    for f in dates:
-        for p in parts:
+    for f in [*dates, *times]:
+        for p in (parts if f in dates else ["hour"]):
             name = f"{f} {p}"
             if name in have or name in out:
                 raise DataError(f"the {p} of column {f!r} would be column {name!r}, which the "
@@ -2336,12 +2346,14 @@ def with_date_parts(schema: Schema, frame: pd.DataFrame, parts: Sequence[str]) -
     at fit and at predict (`Schema.date_parts`); a name the table already has is refused."""
     dates = [f for f in schema.features if f in schema.bins
              and is_date_format(schema.bins[f].number_format)]
+    times = [f for f in schema.features if f in schema.bins
+             and schema.bins[f].number_format == "time"]
     parts = date_parts_of(parts)
-    named = date_part_columns(dates, parts, [*frame.columns, *schema.features])
+    named = date_part_columns(dates, parts, [*frame.columns, *schema.features], times)
     features, kinds, categories = list(schema.features), dict(schema.kinds), dict(schema.categories)
     derived = dict(schema.date_parts)
     for name, (f, p) in named.items():
-        days = schema.bins[f].numbers(frame[f])
+        days = part_days(schema.bins[f].numbers(frame[f]), schema.bins[f].number_format)
         seen = set(date_part(days, p)[np.isfinite(days)].tolist())
         features.append(name)
         kinds[name] = "categorical"
@@ -2845,7 +2857,8 @@ class Schema:
     def derived(self, frame: pd.DataFrame) -> pd.DataFrame:
         """`frame` with the `date_parts` features derived from their date columns (those it
         holds), as at fit: the same reading of the dates, the same names."""
-        new = {name: date_part(self.bins[src].numbers(frame[src]), part)
+        new = {name: date_part(part_days(self.bins[src].numbers(frame[src]),
+                                         self.bins[src].number_format), part)
                for name, (src, part) in self.date_parts.items() if src in frame.columns}
         return frame.assign(**new) if new else frame
 

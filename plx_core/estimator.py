@@ -95,6 +95,7 @@ from .data import (
     free_text,
     group_levels,
     grouped_said,
+    held_clock,
     held_format,
     holds_dates,
     infinite_said,
@@ -107,6 +108,7 @@ from .data import (
     number_format_words,
     number_reading,
     numbered_like_ids,
+    part_days,
     percent_scales,
     quiet_columns,
     serial_cells,
@@ -559,9 +561,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         (`data.date_part`: the days as `plx fit` reads them, so a date written as text reads
         as the same date); as it is without them."""
         parts = getattr(self, "date_parts_", None)
-        new = {name: date_part(column_numbers(frame[src], DATE_ISO), part)
-               for name, (src, part) in (parts or {}).items() if src in frame.columns}
+        new = {name: date_part(part_days(column_numbers(frame[src], fmt := self._part_format(
+            frame[src])), fmt), part) for name, (src, part) in (parts or {}).items()
+            if src in frame.columns}
         return frame.assign(**new) if new else frame
+
+    def _part_format(self, s: pd.Series) -> str:
+        """How a `date_parts_` source column is read: "time" for times of day (as fitted, or
+        held as `datetime.time`), else as dates (text as ISO dates)."""
+        binning = getattr(getattr(self, "discretizer_", None), "binnings_", {}).get(s.name)
+        fitted = binning.number_format if binning is not None else held_format(s)
+        return "time" if fitted == "time" else DATE_ISO
 
     def _given(self, raw: pd.DataFrame) -> pd.DataFrame:
         """The columns of `raw` the user gave (without those `date_parts_` derives): what a
@@ -620,8 +630,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.date_parts_ = {}
         if parts:
             dates = [c for c in frame.columns if holds_dates(frame[c]) and frame[c].notna().any()]
+            times = [c for c in frame.columns if held_clock(frame[c]) == "time"]
             try:
-                self.date_parts_ = date_part_columns(dates, parts, frame.columns)
+                self.date_parts_ = date_part_columns(dates, parts, frame.columns, times)
             except DataError as e:
                 raise DataError(f"date_parts={self.date_parts!r}: {e}" + (
                     "" if dates else "; a column holds dates when they are held as dates "

@@ -2110,6 +2110,23 @@ def test_a_bare_m_after_years_is_months_and_after_hours_minutes():
                                       367.25 + 3 / 1440, 730.5, 4 * 365.25 + 10 / 1440])
 
 
+def test_the_hour_is_derived_from_times_of_day_and_only_the_hour():
+    """reading26: '--date-parts hour' on a column of times of day ('10:15 PM' alone) derives
+    its hour as a date's; a month or weekday of a time of day is none, and is refused."""
+    from plx_core.data import Schema, infer_schema, with_date_parts
+
+    frame = pd.DataFrame({"seen": [f"{h}:{m:02d} {ap}" for ap in ("AM", "PM")
+                                   for h in range(1, 13) for m in (5, 40)], "y": ["a", "b"] * 24})
+    schema = with_date_parts(infer_schema(frame, "y", "a"), frame, ["month", "hour"])
+    assert schema.bins["seen"].number_format == "time" and schema.date_parts == {
+        "seen hour": ("seen", "hour")}
+    back = Schema.from_dict(json.loads(json.dumps(schema.to_dict())))
+    X, _ = back.apply(pd.DataFrame({"seen": ["10:15 PM", "12:30 AM", "06:00"]}), label=False)
+    assert X["seen hour"].tolist() == ["22:00-22:59", "00:00-00:59", "06:00-06:59"]
+    with pytest.raises(DataError, match="a column of times of day has an hour"):
+        with_date_parts(infer_schema(frame, "y", "a"), frame, ["month"])
+
+
 def test_a_lone_m_is_months_where_the_column_holds_years_and_no_shorter_part():
     """reading26: '8m' beside '1y 6m' (an age, two clinics' writings) read as 8 minutes, below
     every age in years; the whole column decides (years, and no days, hours, seconds or
@@ -2151,11 +2168,14 @@ def test_an_m_read_as_minutes_beside_months_after_years_is_said():
     """review25: '5y 3m' reads months but '8m' alone minutes, so an infant of 8 months sat
     below one of '0y 6m', unsaid; said by `cells_said` (plx fit, predict, the Data page), also
     of the cells a long file's blocks keep (`said_cells`), and not of a column of one kind."""
-    from plx_core.data import cells_said, infer_schema, said_cells
+    from plx_core.data import MONTHS_DURATION, cells_said, infer_schema, said_cells
 
     ages = [f"{a}m" if a < 12 else f"{a // 12}y {a % 12}m" for a in range(1, 61)] + ["0y 6m"]
     frame = pd.DataFrame({"age": ages, "y": ["a", "b"] * 30 + ["a"]})
-    b = infer_schema(frame, "y", "a").bins["age"]
+    b = infer_schema(frame, "y", "a").bins["age"]  # reading26: the column reads every m as months
+    assert b.number_format == MONTHS_DURATION and cells_said(frame["age"], b) is None
+    frame = pd.DataFrame({"age": [*ages, "3d"], "y": ["a", "b"] * 31})  # a newborn's days:
+    b = infer_schema(frame, "y", "a").bins["age"]  # an m may be minutes, so each cell decides
     said = cells_said(frame["age"], b)
     assert said is not None and said.startswith("11 cells with an m and no years ('1m') read as "
                                                 "minutes, though 50 cells read the m after years")

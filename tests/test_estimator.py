@@ -1431,6 +1431,32 @@ def test_date_parts_derive_a_month_the_model_learns_predicts_explains_and_saves(
     assert (pd.read_csv(tmp_path / "p.csv")["decision"].to_numpy() == pred).all()
 
 
+def test_the_hour_of_a_column_of_times_of_day_is_derived_as_a_dates(tmp_path):
+    """reading26: a time of day alone ('2:05 PM', held as datetime.time) had no hour part, so
+    a night that wraps midnight was two spans of its minutes; its hour is derived as a date's,
+    at fit, at predict (text too) and in the model file."""
+    import datetime
+
+    from plx_core.cli import main
+    from plx_core.modelfile import load_model, save_model
+
+    rng = np.random.default_rng(3)
+    minutes = rng.integers(0, 1440, 240)
+    X = pd.DataFrame({"seen": [datetime.time(m // 60, m % 60) for m in minutes],
+                      "age": rng.integers(20, 80, 240)})
+    y = np.where((minutes >= 22 * 60) | (minutes < 6 * 60), "yes", "no")
+    clf = PLXClassifier(positive="yes", variant="paper", date_parts="hour").fit(X, y)
+    assert clf.date_parts_ == {"seen hour": ("seen", "hour")}
+    new = pd.DataFrame({"seen": ["11:30 PM", "2:05 PM", "03:10"], "age": 50})
+    assert clf.predict(new).tolist() == ["yes", "no", "yes"]
+    save_model(clf, tmp_path / "m.json")
+    assert load_model(tmp_path / "m.json").schema.date_parts == {"seen hour": ("seen", "hour")}
+    new.to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "new.csv"),
+                 "--out", str(tmp_path / "p.csv")]) == 0
+    assert pd.read_csv(tmp_path / "p.csv")["decision"].tolist() == ["yes", "no", "yes"]
+
+
 @pytest.mark.parametrize("parts, X, said", [
     ("season", None, "'season' is not a date part: give month, weekday or hour, or several"),
     (["month", 3], None, "3 is not a date part"),
