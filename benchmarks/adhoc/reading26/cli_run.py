@@ -3,7 +3,8 @@ StratifiedShuffleSplit random_state 0): each split's rows written back as the fi
 fitted with `plx fit --label outcome --positive yes` (and the family's `CLI_FLAGS`), its test
 rows predicted; F1 of 'yes'. The code run is the `plx_core` on PYTHONPATH (main's for before).
 
-PYTHONPATH=CODE python benchmarks/adhoc/reading26/cli_run.py FAMILY [SEEDS] [OUT.csv]
+PYTHONPATH=CODE python benchmarks/adhoc/reading26/cli_run.py FAMILY [SEEDS] [OUT.csv] [--no-flags]
+(--no-flags: without the family's `CLI_FLAGS`)
 """
 import contextlib
 import io
@@ -24,6 +25,8 @@ from plx_core import cli  # noqa: E402
 
 def main(argv):
     fam = argv[1]
+    flags = CLI_FLAGS.get(fam, []) if "--no-flags" not in argv else []
+    argv = [a for a in argv if a != "--no-flags"]
     seeds = int(argv[2]) if len(argv) > 2 else 3
     FAMILIES[fam]()
     cells = pd.read_csv(io.StringIO(TEXTS[fam]), dtype=str, keep_default_na=False)
@@ -39,7 +42,7 @@ def main(argv):
             with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
                 rc = cli.main(["fit", str(p / "train.csv"), "--label", "outcome", "--positive",
                                "yes", "--random-state", str(run), "--out", str(p / "m.plx"),
-                               "--no-progress", *CLI_FLAGS.get(fam, [])])
+                               "--no-progress", *flags])
                 rc2 = cli.main(["predict", str(p / "m.plx"), str(p / "test.csv"),
                                 "--out", str(p / "pred.csv")]) if rc == 0 else rc
             f1 = np.nan

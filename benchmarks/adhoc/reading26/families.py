@@ -5,6 +5,8 @@ Each family writes its table to a CSV (label column `outcome`) and reads it back
 `pd.read_csv` as a new user would (text stays text), returning (X, y, positive class); the
 helpers are unseen23's (`_read`, which keeps each file's text). `python families.py DIR` writes
 every family's CSV to DIR (for `plx fit` / `predict` / `explain`; `cli_run.py` runs them so).
+The `_converted` families read with this worktree's `plx_core` (PYTHONPATH): main's before
+reading26 reads no AM/PM stamp and no 'duration:months'.
 """
 from __future__ import annotations
 
@@ -70,7 +72,32 @@ def age_clinics(seed=0, n=2000):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
-FAMILIES = {"ampm_night": ampm_night, "ampm_trend": ampm_trend, "age_clinics": age_clinics}
+def _as_read(family, column, fmt, seed, n, part=None):
+    """`family`'s table with `column` as plx fit now reads it (`fmt`), as a user's file would
+    hold it once converted as the note says: its hour ("22:00-22:59") or its months."""
+    from plx_core.data import column_numbers, date_part
+
+    X, y, pos = family(seed, n)
+    x = column_numbers(X[column], fmt)
+    X = (X.assign(**{f"{column} hour": date_part(x, "hour")}).drop(columns=column) if part
+         else X.assign(**{column: (x / 1440 / (365.25 / 12)).round(2)}))
+    return X, y, pos
+
+
+def ampm_night_converted(seed=0, n=2000):
+    """ampm_night with the stamps' hour as a column of its own (--date-parts hour's), the
+    stamps themselves left out (free text to every method as written)."""
+    return _as_read(ampm_night, "admitted", "date:%m/%d/%Y %I:%M %p", seed, n, part="hour")
+
+
+def age_clinics_converted(seed=0, n=2000):
+    """age_clinics with the age in months, every m read as months ('duration:months')."""
+    return _as_read(age_clinics, "age", "duration:months", seed, n)
+
+
+FAMILIES = {"ampm_night": ampm_night, "ampm_trend": ampm_trend, "age_clinics": age_clinics,
+            "ampm_night_converted": ampm_night_converted,
+            "age_clinics_converted": age_clinics_converted}
 CLI_FLAGS = {"ampm_night": ["--date-parts", "hour"]}
 """plx fit's options per family, as its note tells a user to give them."""
 
