@@ -1,6 +1,7 @@
 """`plx` on the command line: fit a KB from a CSV, predict and explain rows, run experiments.
 
-    plx fit data.csv --label L [--positive P] [--kb direct|tree|tree-all|forest|tree-bin|tree-bin-deep]
+    plx fit data.csv --label L [--positive P | --class-order auto|"low,mid,high"]
+        [--kb direct|tree|tree-all|forest|tree-bin|tree-bin-deep]
         [--variant tuned|paper] [--max-len N] [--drop-missing-label] --out model.json
     plx predict model.json data.csv --out predictions.csv
     plx explain model.json data.csv [--k 2] --out explanations.csv
@@ -13,7 +14,9 @@
 Without --positive a label of more than two classes is fitted one KB per class (that class
 against the rest) into one model file (`modelfile.ClassesModelFile`, version 2); predict
 names each row's class (the highest vote's probability or KB mean) with every class's bounds, explain explains the
-decided class.
+decided class. With `--class-order` the levels of one scale are fitted as one yes/no model a
+step between neighbouring levels (`modelfile.OrderedModelFile`, version 3); predict names each
+row's level (the steps it is above) with every level's bounds, explain explains it by a step.
 
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
 (`plx_core.data.Schema.to_dict`), the learned KB (`KB.to_json`) and, for the tuned Direct
@@ -163,8 +166,14 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
               say: Callable[[str], None] = _note,
               memory_budget: int | str | None = None, threshold: float | None = None,
               decimal: str | None = None, progress: Callable[[float, str], None] | None = None,
-              case_column: str | None = None, date_parts: Sequence[str] | None = None) -> Any:
+              case_column: str | None = None, date_parts: Sequence[str] | None = None,
+              class_order: str | None = None) -> Any:
     """Fit on a CSV file and return the model (`plx_core.modelfile.ModelFile`).
+
+    `class_order` ("auto", or the classes from lowest to highest level separated by commas:
+    `PLXClassifier`'s `class_order`, checked by `ordered.class_order_of` before the fit)
+    fits a label of three or more levels as one yes/no model a step between neighbouring
+    levels (`modelfile.OrderedModelFile`).
 
     `date_parts` ("month", "weekday": `data.DATE_PARTS`) derives those parts of every date
     column as columns of their own ("visit month" = "Dec"), kept in the model's schema and
@@ -271,6 +280,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     if len(set(map(str, frame[label].dropna()))) == 1:  # no --positive makes two of one
         raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
     several = schema.positive is None and len(schema.classes) > 2
+    order = _class_order(class_order, schema, label, positive)
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
@@ -317,7 +327,9 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(how)
     X, raw = estimator_rows(schema, frame, X)  # numbers as numbers: the estimator cuts them
     X = X.drop(columns=list(schema.date_parts))  # the estimator derives them (`date_parts=`)
-    if several:
+    if order is not None:  # the fit's reason says the levels and each step's model
+        yb = y.to_numpy(dtype=object)
+    elif several:
         say(f"the label {label!r} has {len(schema.classes)} classes {list(schema.classes[:10])}"
             f"{' …' if len(schema.classes) > 10 else ''}: one KB per class against the rest; "
             f"{wording.class_decision_said()} (pass --positive for one class against the rest)")
@@ -332,9 +344,11 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     with collected() as noted:  # plx's notes, said here each once; others' warnings as they come
         clf = PLXClassifier(kb=kb, variant=variant, max_len=max_len, positive=schema.positive,
                             random_state=random_state, memory_budget=memory_budget,
-                            threshold=threshold, date_parts=date_parts or None
-                            ).fit(X, yb, groups,
+                            threshold=threshold, date_parts=date_parts or None,
+                            class_order=None if order is None else order).fit(X, yb, groups,
                                                      progress=within(progress, 0.05, 0.95))
+    as_read = dataclasses.replace(schema, kinds=dict(schema.kinds), bins=dict(schema.bins),
+                                  categories=dict(schema.categories))  # each step's own below
     if (gone := [n for n in schema.date_parts if n not in clf.date_parts_]):  # a date of one
         schema = dataclasses.replace(  # day the estimator bins as a category: no parts to derive
             schema, features=tuple(f for f in schema.features if f not in gone),
@@ -363,21 +377,56 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
     for f, b in schema.bins.items():  # censored, serial, unmarked cells: said once cut
         if (how := cells_said(frame[f], b)) is not None:
             say(f"column {f!r}: {how}")
-    if raw:  # the cut points the model answers with, as the dashboard's tables show them
+    if raw and order is None:  # the cut points the model answers with, as the dashboard shows them
         say(_cuts_note({f: schema.bins[f] for f in raw}))
+    if order is not None:  # each step's own cut points (`modelfile.fitted_schema`)
+        schema = dataclasses.replace(as_read, features=schema.features,
+                                     date_parts=schema.date_parts)
     if missing is not None:  # read new rows as the fit read its file (`Schema.missing`)
         schema = dataclasses.replace(schema, missing=tuple(missing))
-    return model_of(clf, schema, n_train=len(yb))
+    model = model_of(clf, schema, n_train=len(yb))
+    for c, step in zip(order or (), getattr(model, "steps", ())):  # each step cuts its own
+        if cut := {f: step.schema.bins[f] for f in raw if f in step.schema.bins}:
+            say(_cuts_note(cut, who=f"the step above {c!r}"))
+    for c in whole if order is not None else ():  # the steps race the two readings each
+        reads = ["numbers" if c in m.schema.bins else "levels" for m in model.steps]
+        if len(set(reads)) > 1:
+            say(f"column {c!r} is read differently by the steps (each chose as a yes/no model "
+                "does): " + "; ".join(f"above {lo!r}: {r}" for lo, r in zip(order, reads)))
+    return model
 
 
-def _cuts_note(bins: dict[str, Any], shown: int = 6) -> str:
-    """`plx fit`'s one line on where the model cuts its numeric columns (`wording.cuts_said`,
-    as the dashboard's Data and KB pages say it): the first `shown`, then how many more."""
+def _class_order(text: str | None, schema: Any, label: str, positive: str | None
+                 ) -> list[str] | None:
+    """`--class-order` ("auto" or "low,mid,high") as the label's classes from lowest to
+    highest level, checked as `PLXClassifier(class_order=)` checks it (`ordered.class_order_of`,
+    its words); None without it."""
+    from .ordered import class_order_of
+
+    if text is None:
+        return None
+    if positive is not None or len(schema.classes) < 3:
+        raise CLIError(f"--class-order is for a label of three or more levels, and the label "
+                       f"{label!r} " + ("is fitted as --positive against the rest: give one or "
+                                        "the other" if positive is not None else
+                                        f"has {len(schema.classes)} classes {list(schema.classes)}"))
+    given: Any = text.strip() if text.strip() == "auto" else [
+        c.strip() for c in text.split(",")]
+    try:
+        return class_order_of(list(schema.classes), given, "--class-order", f"the label {label!r}")
+    except DataError as e:
+        raise CLIError(str(e)) from None
+
+
+def _cuts_note(bins: dict[str, Any], shown: int = 6, who: str = "the model") -> str:
+    """`plx fit`'s one line on where the model (`who`: a step of ordered levels) cuts its
+    numeric columns (`wording.cuts_said`, as the dashboard's Data and KB pages say it): the
+    first `shown`, then how many more."""
     from .wording import bins_said
 
     parts = bins_said(bins, list(bins)[:shown])
     more = f"; and {counted(len(bins) - shown, 'more column')}" if len(bins) > shown else ""
-    return f"the model cuts its numeric columns: {'; '.join(parts)}{more}"
+    return f"{who} cuts its numeric columns: {'; '.join(parts)}{more}"
 
 
 def _case_groups(frame: pd.DataFrame, column: str, label: str, say: Callable[[str], None]
@@ -432,13 +481,23 @@ class Model:
     explanations search."""
 
     def __init__(self, doc: dict[str, Any] | Any, where: str = "model"):
-        from .modelfile import ClassesModelFile, ModelFile, model_from_document
+        from .modelfile import ClassesModelFile, ModelFile, OrderedModelFile, model_from_document
 
-        mf = doc if isinstance(doc, (ModelFile, ClassesModelFile)) else model_from_document(doc, where)
+        mf = doc if isinstance(doc, (ModelFile, ClassesModelFile, OrderedModelFile)) else \
+            model_from_document(doc, where)
         self.file = mf
         self.schema = mf.schema
         self.classes: tuple[str, ...] | None = None  # several classes: one member a class
         self.members: list[Model] = []
+        self.steps: list[Model] = []  # ordered classes (`classes` lowest first): one a step
+        if isinstance(mf, OrderedModelFile):
+            self.classes = mf.classes
+            self.steps = [Model(m, f"{where}: steps[{i}]") for i, m in enumerate(mf.steps)]
+            self.kb_full = self.kb = mf.kb
+            self.positive = self.negative = None
+            self.threshold, self.semantics = 0.5, mf.settings.get("semantics", "auto")
+            self.by_vote = False
+            return
         if isinstance(mf, ClassesModelFile):
             self.classes = mf.classes
             self.members = [Model(m, f"{where}: members[{i}]") for i, m in enumerate(mf.members)]
@@ -616,7 +675,7 @@ class Model:
         """The features some clause of the model names (in any KB it answers or explains
         with, every class's for several), and the date columns a named date part is derived
         from (`Schema.date_parts`): a row without the others gets the same answers."""
-        models = self.members or [self]
+        models = self.members or self.steps or [self]
         kbs = [kb for m in models for kb in (m.kb, m.kb_full)]
         named = {f for kb in kbs for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0))
                  if on}
@@ -639,6 +698,8 @@ class Model:
 
         if self.members:
             return self._class_answers(X)
+        if self.steps:
+            return self._level_answers(X)
         b = query_many(self.kb, X, semantics=self.semantics)
         mean = b.mean
         out = pd.DataFrame({
@@ -697,6 +758,56 @@ class Model:
         if any(b.failed for b in parts):  # rows a class's LP failed on: that class and why
             out["note"] = failed_notes(parts, self.classes)
         return out, parts[0].read_as  # every member reads the same cells
+
+    def step_answers(self, X: pd.DataFrame) -> tuple[list[pd.DataFrame], list[Any], list[Any]]:
+        """Ordered classes: each step's rows (`OrderedModelFile.step_rows`), its own answers
+        (as a yes/no model file answers) and its bounds."""
+        from .query import query_many
+
+        rows = [self.file.step_rows(X, k) for k in range(len(self.steps))]
+        own = [query_many(s.kb, r, semantics=s.semantics) for s, r in zip(self.steps, rows)]
+        return rows, own, [s.positive == "True" for s in self.steps]
+
+    def _level_answers(self, X: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Any, ...]]:
+        """Ordered classes: the level is the number of steps that answer "above" (each its own
+        yes/no model at its own threshold: `ordered.step_parts`), every level's bounds from
+        the steps' (`ordered.level_bounds`), as `PLXClassifier.predict` / `bounds` answer;
+        `vote:<class>` the numbers `predict_proba` divides by their sum, `runner_up` the level
+        of the next number, `tie` a row some step answers exactly at its threshold."""
+        from .ordered import level_bounds, levels_above, step_parts
+        from .query import TIE_EPS, failed_notes
+        from .wording import level_step_said
+
+        rows, own, above = self.step_answers(X)
+        cum, nums = step_parts(own, [s.threshold for s in self.steps], above)
+        levels = level_bounds(cum, nums)
+        classes = np.array(self.classes, dtype=object)
+        top = levels_above(nums)
+        compared = np.column_stack([b.compared_by for b in levels])
+        scored = np.nan_to_num(compared, nan=-np.inf)
+        scored[np.arange(len(X)), top] = np.inf  # the level answered, whatever the numbers say
+        second = np.argsort(-scored, axis=1, kind="stable")[:, 1]
+        lower = np.column_stack([b.lower for b in levels])
+        upper = np.column_stack([b.upper for b in levels])
+        r = np.arange(len(X))
+        none = np.isnan(compared).all(axis=1)
+        out = pd.DataFrame({
+            "row": np.arange(1, len(X) + 1),
+            "decision": np.where(none, "", classes[top]),
+            "runner_up": classes[second],
+            "lower": lower[r, top], "upper": upper[r, top],
+            "mean": (lower[r, top] + upper[r, top]) / 2, "vote": compared[r, top],
+            "tie": np.column_stack([np.abs(b.mean - s.threshold) <= TIE_EPS
+                                    for b, s in zip(own, self.steps)]).any(axis=1),
+            "method": "ordered",
+            **{f"{side}:{c}": v[:, j] for j, c in enumerate(self.classes)
+               for side, v in (("lower", lower), ("upper", upper), ("vote", compared))},
+            "unseen": self.steps[0].unseen(rows[0], own[0]),
+        })
+        if any(b.failed for b in own):  # rows a step's LP failed on: that step and why
+            out["note"] = failed_notes(own, [level_step_said(lo, a)
+                                             for lo, a in zip(self.classes, above)])
+        return out, own[0].read_as
 
     def unseen(self, X: pd.DataFrame, b: Any = None) -> np.ndarray:
         """Per row, the values the model never saw in training (`feature='value'; …`, the
@@ -813,7 +924,7 @@ def cmd_fit(a: argparse.Namespace) -> None:
                       drop_missing_label=a.drop_missing_label, missing=_markers(a.missing),
                       encoding=a.encoding, memory_budget=a.budget, threshold=a.threshold,
                       decimal=a.decimal, progress=progress, case_column=a.case_column,
-                      date_parts=a.date_parts)
+                      date_parts=a.date_parts, class_order=a.class_order)
     from .modelfile import n_clauses
 
     fmt = choose_format(out, n_clauses(model))
@@ -822,6 +933,13 @@ def cmd_fit(a: argparse.Namespace) -> None:
     write_atomic(out, model_bytes(model, fmt))
     st = model.settings
     variant = st.get("variant", a.variant) if a.kb != "direct" else a.variant  # as recorded
+    if getattr(model, "steps", None) is not None:
+        hows = [_how(a.kb, {**st, **m.settings}, m.answer) for m in model.steps]
+        print(f"wrote {out} ({fmt}): {len(model.classes)} ordered levels "
+              f"{' < '.join(map(repr, model.classes[:10]))}, a yes/no model for each of the "
+              f"{len(model.steps)} steps between them ({n_clauses(model):,} clauses in all): "
+              + "; ".join(f"above {c!r}: {h}" for c, h in zip(model.classes, hows)))
+        return
     if getattr(model, "classes", None) is not None:
         from . import wording
 
@@ -928,6 +1046,11 @@ def cmd_predict(a: argparse.Namespace) -> None:
 
 def _wrote(out: Path, model: Model, n: int, decisions: dict[str, int], ties: int) -> None:
     """`plx predict`'s result line: rows written, decisions counted, ties."""
+    if model.steps:
+        print(f"wrote {out}: {n} rows, " + ", ".join(
+            f"{int(decisions.get(c, 0))} {c}" for c in model.classes) +
+            f"; {counted(ties, 'row')} at a step's threshold (decided as that step decides a tie)")
+        return
     if model.classes is not None:
         print(f"wrote {out}: {n} rows, " + ", ".join(
             f"{int(decisions.get(c, 0))} {c}" for c in model.classes) +
@@ -1076,6 +1199,8 @@ def cmd_explain(a: argparse.Namespace) -> None:
         found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
                              semantics=model.semantics, threshold=model.threshold)
         explained = np.full(len(qs), model.positive, dtype=object)
+    elif model.steps:  # ordered classes: the step bounding the row's level nearer its 0.5
+        found, explained = _explain_levels(model, X, a.k)
     else:  # several classes: the decided class's KB, why the row is that class (vs the rest)
         found, explained = _explain_classes(model, qs, decision, pred, a.k)
     rows = []
@@ -1106,6 +1231,33 @@ def cmd_explain(a: argparse.Namespace) -> None:
                      "unseen": pred["unseen"].iloc[i]})
     _write_csv(model.with_ids(pd.DataFrame(rows), table.frame), out)
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
+
+
+def _explain_levels(model: Model, X: pd.DataFrame, k: int) -> tuple[list, np.ndarray]:
+    """Ordered classes: each row explained by the step that explains it
+    (`ordered.explaining_step`), on the side that step answers, as `PLXClassifier.explain`
+    explains an ordered model; the explained class names the step ("above 'mild'")."""
+    from .explain import Unexplained, explain_many
+    from .ordered import explaining_step, step_parts
+    from .query import TIE_EPS
+    from .wording import level_step_said
+
+    rows, own, above = model.step_answers(X)
+    _cum, nums = step_parts(own, [s.threshold for s in model.steps], above)
+    which = explaining_step(nums)
+    found: list = [None] * len(X)
+    explained = np.empty(len(X), dtype=object)
+    for j in np.unique(which):
+        step, at = model.steps[int(j)], np.flatnonzero(which == j)
+        part = rows[int(j)].iloc[at]
+        qs = [{f: v for f, v in r.items() if isinstance(v, str)} for r in part.to_dict("records")]
+        sides = np.where(own[int(j)].mean[at] > step.threshold + TIE_EPS, "positive",
+                         "negative")
+        for i, e in zip(at, explain_many(step.kb_full, qs, k=k, direction=[str(s) for s in sides],
+                                         semantics=step.semantics, threshold=step.threshold)):
+            found[i] = e if not isinstance(e, Unexplained) else dataclasses.replace(e, row=int(i))
+        explained[at] = level_step_said(model.classes[int(j)], above[int(j)])
+    return found, explained
 
 
 def _explain_classes(model: Model, qs: list[dict], decision: np.ndarray, pred: pd.DataFrame,
@@ -1373,6 +1525,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "a Parquet file (with pyarrow)")
     f.add_argument("--label", required=True, help="the label column")
     f.add_argument("--positive", help="the class POS stands for (needed for more than two)")
+    f.add_argument("--class-order", metavar="ORDER", default=None,
+                   help="fit a label of three or more levels as ordered levels: 'auto' (numbers "
+                        "ascending, or the words of a known scale: mild < moderate < severe) or "
+                        "the classes from lowest to highest separated by commas "
+                        "(\"low,medium,high\"); one yes/no model for each step between them")
     f.add_argument("--kb", choices=KB_KINDS, default="direct")
     f.add_argument("--variant", choices=CLI_VARIANTS, default="auto",
                    help="auto (default: the tuned Direct KB or an ID3 tree KB, whichever "

@@ -439,7 +439,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     several classes one against the rest), the classes from lowest to highest level, or
     "auto" (numbers ascending, or the words of a known scale: `ordered.recognised_order`):
     one yes/no model for each step between neighbouring levels, a row's level the number of
-    steps it is above (`ordered_`, `class_order_`; explained by a step; no model file yet).
+    steps it is above (`ordered_`, `class_order_`; explained by a step; saved as a model
+    file of ordered classes, `modelfile.OrderedModelFile`).
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -878,27 +879,16 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         return pd.DataFrame(vals, columns=self._feature_names(vals.shape[1]), dtype=object)
 
     def _ordered_explained(self, X: Any, for_class: Any) -> np.ndarray:
-        """Per row the step that explains it: for its own level the nearer of the two steps
-        bounding it (the one whose number is nearest 0.5: the decision's weaker side); for
-        `for_class` above (below) its level, the step just above (below) it: why not higher
-        (lower)."""
-        from .ordered import levels_above
+        """Per row the step that explains it (`ordered.explaining_step`): for its own level the
+        step nearer its 0.5; for `for_class` above (below) its level, the step just above
+        (below) it."""
+        from .ordered import explaining_step
 
         _cum, steps, _u, _n = self._ordered_steps(X)
-        q = np.column_stack(steps)
-        level = levels_above(steps)
-        K = len(self._order)
-        low = np.clip(level - 1, 0, K - 2)  # the step below the level ("above" it said yes)
-        high = np.clip(level, 0, K - 2)  # the step above it ("above" it said no)
-        rows = np.arange(len(q))
-        nearer = np.where(np.abs(np.nan_to_num(q[rows, low], nan=0.5) - 0.5)
-                          <= np.abs(np.nan_to_num(q[rows, high], nan=0.5) - 0.5), low, high)
-        nearer = np.where(level == 0, high, np.where(level == K - 1, low, nearer))
         if for_class is None:
-            return nearer
+            return explaining_step(steps)
         cls = class_named(for_class, self._class_str, "y", "class", "for_class")
-        want = self._order.index(cls)
-        return np.where(want > level, high, np.where(want < level, low, nearer))
+        return explaining_step(steps, self._order.index(cls))
 
     def _ordered_explain_many(self, X: Any, k: Any, for_class: Any, many: bool, **kwargs: Any
                               ) -> list:
@@ -927,17 +917,12 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """The step models' bounds on X (`_block_means` of each) on "above" (a step whose POS is
         "at most" turned to its other side), their `ordered.step_numbers` (> 0.5 where a step
         answers "above"), and the first step's unseen cells and rows."""
-        from .ordered import step_numbers
+        from .ordered import step_parts
 
         parts = [s._block_means(X) for s in self.ordered_]
-        own = [p[0][0] for p in parts]
-        above = [bool(s.positive_ == "True") for s in self.ordered_]
-        # a step whose POS is "at most" (its rarer side) bounds that side: "above" is 1 − it
-        cum = [c if a else dataclasses.replace(c, lower=1.0 - c.upper, upper=1.0 - c.lower,
-                                               vote=None if c.vote is None else 1.0 - c.vote)
-               for c, a in zip(own, above)]
-        return (cum, [step_numbers(c.mean, s._threshold(), a)
-                      for c, s, a in zip(own, self.ordered_, above)], parts[0][1], parts[0][2])
+        cum, steps = step_parts([p[0][0] for p in parts], [s._threshold() for s in self.ordered_],
+                                [bool(s.positive_ == "True") for s in self.ordered_])
+        return cum, steps, parts[0][1], parts[0][2]
 
     def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
                      index: pd.Index, copies: Any = ...) -> None:

@@ -10,6 +10,14 @@ compared by its vote's own probability (`DECISIONS`) — (ties: the first class 
 `PLXClassifier.predict` decides. Its npz stores the members' KBs in one
 archive (`binformat.write_npz_kbs`: columns the one-vs-rest KBs share are stored once).
 
+A model of ordered classes (`PLXClassifier(class_order=…)`) is version 3 (`OrderedModelFile`):
+the classes from lowest to highest level and one yes/no model a step between neighbouring
+levels ("above level k"), each a whole version-1 model with its own schema (its own cut
+points), family, threshold, KB and POS side; the file's own schema reads new rows, its bins
+every step's cut points together, so each step's bins are unions of its bins
+(`OrderedModelFile.step_rows`). A row's level is the number of steps it answers "above"
+(`plx_core.ordered`), as `PLXClassifier.predict` decides.
+
 The format is chosen by the file name (`.json` or `.npz`), else by size: KBs of at least
 `BINARY_FROM_CLAUSES` clauses (all members together) go binary. Reading sniffs the bytes, whatever the name. Every
 field is checked before it is used; a malformed file ends in one `ModelFileError` naming the
@@ -33,6 +41,10 @@ from .plurals import noun
 MODEL_FORMAT = "plx-model"
 MODEL_VERSION = 1
 CLASSES_VERSION = 2  # several classes: one member model per class
+ORDERED_VERSION = 3  # ordered classes: one yes/no model per step between neighbouring levels
+STEP_SIDES = ("True", "False")
+"""A step's POS in a version-3 file: "True" (rows above its lower level) or "False" (rows at
+most it: the rarer side of a low step, `PLXClassifier._fit_ordered`)."""
 DECISIONS = ("highest mean", "highest vote")
 """How a version-2 file picks the class (checked on load): "highest mean", every member by its
 bounds' mean; "highest vote" (multi22), a member whose `chosen` family is a vote
@@ -118,14 +130,64 @@ class ClassesModelFile:
                 "members": [member_header(m) for m in self.members]}
 
 
+@dataclass
+class OrderedModelFile:
+    """A model of ordered classes (version 3): the schema new rows are read with (a numeric
+    column's bins cut at every step's cut points), the classes from lowest to highest level
+    and one yes/no `ModelFile` a step ("above classes[k]"), each with its own schema;
+    `settings` holds the fit's own fields (kb_kind, variant, n_train, chosen, …)."""
+
+    schema: Any
+    classes: tuple[str, ...]
+    steps: list[ModelFile]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kb(self) -> Any:
+        """The first step's KB (what a size or a feature list needs of one)."""
+        return self.steps[0].kb
+
+    def n_clauses(self) -> int:
+        return sum(len(m.kb) for m in self.steps)
+
+    def header(self) -> dict[str, Any]:
+        """The model document without the KBs (JSON-able)."""
+        return {"format": MODEL_FORMAT, "version": ORDERED_VERSION, **self.settings,
+                "classes": list(self.classes), "schema": self.schema.to_dict(),
+                "steps": [{**member_header(m), "schema": m.schema.to_dict()}
+                          for m in self.steps]}
+
+    def step_rows(self, X: Any, k: int) -> Any:
+        """Rows read by the file's schema (`Schema.apply`) as step k's own schema reads them:
+        a numeric column's bin of the union cuts relabelled as the step's bin holding it (each
+        lies in exactly one), a column this step alone reads as numbers (a few whole numbers)
+        binned from its text."""
+        import pandas as pd
+
+        schema = self.steps[k].schema
+        out = {}
+        for f in schema.features:
+            own = schema.bins.get(f)
+            if own is None:
+                out[f] = X[f]
+            elif f in self.schema.bins:
+                union = self.schema.bins[f]
+                to = dict(zip(union.labels, own.labels_of(np.array([-np.inf, *union.cuts]))))
+                out[f] = X[f].map(to)
+            else:
+                out[f] = own.apply(X[f])
+        return pd.DataFrame(out, index=X.index)
+
+
 def member_header(m: ModelFile) -> dict[str, Any]:
     """A member's fields in a version-2 file: a version-1 header without format and schema."""
     return {**m.settings, "positive": m.positive, "negative": m.negative, "answer": m.answer}
 
 
-def n_clauses(model: ModelFile | ClassesModelFile) -> int:
-    """Clauses a model file holds (every member's)."""
-    return model.n_clauses() if isinstance(model, ClassesModelFile) else len(model.kb)
+def n_clauses(model: ModelFile | ClassesModelFile | OrderedModelFile) -> int:
+    """Clauses a model file holds (every member's or step's)."""
+    return (model.n_clauses() if isinstance(model, (ClassesModelFile, OrderedModelFile))
+            else len(model.kb))
 
 
 def choose_format(path: str | Path, n_clauses: int, fmt: str = "auto") -> str:
@@ -151,8 +213,8 @@ def model_bytes(model: ModelFile | ClassesModelFile, fmt: str = "json") -> bytes
     return raw
 
 
-def _model_bytes(model: ModelFile | ClassesModelFile, fmt: str) -> bytes:
-    if isinstance(model, ClassesModelFile):
+def _model_bytes(model: ModelFile | ClassesModelFile | OrderedModelFile, fmt: str) -> bytes:
+    if isinstance(model, (ClassesModelFile, OrderedModelFile)):
         return _classes_bytes(model, fmt)
     if fmt == "npz":
         import io
@@ -165,19 +227,22 @@ def _model_bytes(model: ModelFile | ClassesModelFile, fmt: str) -> bytes:
     return (head[:-1] + ', "kb": ' + model.kb.to_json().rstrip("\n") + "}\n").encode("utf-8")
 
 
-def _classes_bytes(model: ClassesModelFile, fmt: str) -> bytes:
-    """A version-2 file's bytes: the KBs in one npz, or spliced into the JSON members."""
+def _classes_bytes(model: ClassesModelFile | OrderedModelFile, fmt: str) -> bytes:
+    """A version-2 or 3 file's bytes: the KBs in one npz, or spliced into the JSON members
+    (steps)."""
     head = model.header()
+    key, parts = (("steps", model.steps) if isinstance(model, OrderedModelFile)
+                  else ("members", model.members))
     if fmt == "npz":
         import io
 
         buf = io.BytesIO()
-        write_npz_kbs([m.kb for m in model.members], buf, meta={"model": head})
+        write_npz_kbs([m.kb for m in parts], buf, meta={"model": head})
         return buf.getvalue()
     members = [json.dumps(h, ensure_ascii=False)[:-1] + ', "kb": ' + m.kb.to_json().rstrip("\n")
-               + "}" for h, m in zip(head.pop("members"), model.members)]
+               + "}" for h, m in zip(head.pop(key), parts)]
     text = json.dumps(head, ensure_ascii=False)
-    return (text[:-1] + ', "members": [\n' + ",\n".join(members) + "]}\n").encode("utf-8")
+    return (text[:-1] + f', "{key}": [\n' + ",\n".join(members) + "]}\n").encode("utf-8")
 
 
 SAVED_VARIANTS = ("tuned", "paper", "direct-conf", "direct-vote", "rule-vote")
@@ -219,9 +284,7 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
     if getattr(clf, "kbs_", None) is None:
         raise ModelFileError("the classifier is not fitted: call fit before saving it")
     if getattr(clf, "class_order_", None) is not None:
-        raise ModelFileError("a model of ordered classes (class_order=) answers by its steps' "
-                             "models, which model files do not hold yet: keep it with pickle or "
-                             "joblib, or fit without class_order= to save a model file")
+        return _ordered_model(clf, schema, label, n_train)
     if clf.kb == "direct" and clf.variant_ not in SAVED_VARIANTS and clf.chosen_ != "direct-conf":
         raise ModelFileError(f"variant={clf.variant!r} answers with more than the one KB a model "
                              "file holds a class; model files hold the variants 'auto', 'tuned' "
@@ -250,6 +313,71 @@ def model_of(clf: Any, schema: Any = None, label: str = "label",
     votes = any(clf._compared_by_vote(i) for i in range(len(members)))
     return ClassesModelFile(schema, tuple(clf._class_str), members, top,
                             DECISIONS[1] if votes else DECISIONS[0])
+
+
+def fitted_schema(schema: Any, clf: Any) -> Any:
+    """`schema` (how `plx fit` read the file) with a fitted step's own readings, as `plx fit`
+    gives a model its fit's: the cut points its `Discretizer` chose for each numeric column
+    (not a date part, which the schema derives), read from text as the schema reads it, the
+    columns of a few whole numbers it read as numbers (`whole_read_`); its POS and classes."""
+    import dataclasses
+
+    kinds, bins, cats = dict(schema.kinds), dict(schema.bins), dict(schema.categories)
+    cut = clf.discretizer_.binnings_
+    for c, read in getattr(clf, "whole_read_", {}).items():
+        if read == "numbers" and c in kinds and c not in bins:  # read as the fit cut it
+            kinds[c], bins[c] = "numeric", cut[c]
+            cats[c] = tuple(bins[c].labels)
+    for f, b in schema.bins.items():  # the estimator's cut points, read as the schema reads
+        if f in cut and f not in schema.date_parts:
+            bins[f] = cut[f].with_reading(b)
+            cats[f] = tuple(bins[f].labels)  # its values: these bins, not the first
+    return dataclasses.replace(schema, kinds=kinds, bins=bins, categories=cats,
+                               positive=clf.positive_, classes=tuple(clf._class_str))
+
+
+def _union_binning(bins: list[Any]) -> Any:
+    """One column's bins cut at every step's cut points (each step's bin a union of these),
+    read from text as the steps read it."""
+    import dataclasses
+
+    from .data import bin_labels
+
+    first = bins[0]
+    cuts = tuple(sorted({c for b in bins for c in b.cuts}))
+    labels = bin_labels(cuts, None, first.number_format)
+    if len(set(labels)) < len(labels):  # cuts too close to tell apart as written
+        labels = tuple(f"bin {i}" for i in range(len(cuts) + 1))
+    return dataclasses.replace(first, method="steps", cuts=cuts, labels=labels)
+
+
+def _ordered_model(clf: Any, schema: Any, label: str, n_train: int | None) -> OrderedModelFile:
+    """The model file of a fitted classifier of ordered classes: each step a whole yes/no
+    model (`model_of` of the step, its schema its own cut points), the file's schema every
+    step's cut points together, its classes the fit's."""
+    import dataclasses
+
+    steps = []
+    for step in clf.ordered_:
+        own = schema_of(step, label) if schema is None else fitted_schema(schema, step)
+        steps.append(model_of(step, own, label, n_train))
+    schemas = [m.schema for m in steps]
+    first = schemas[0]
+    binned = [f for f in first.features if all(f in s.bins for s in schemas)]
+    kinds = {f: "numeric" if f in binned else "categorical" for f in first.features}
+    bins = {f: _union_binning([s.bins[f] for s in schemas]) for f in binned}
+    cats = {f: (tuple(bins[f].labels) if f in bins else tuple(dict.fromkeys(
+        v for s in schemas if f not in s.bins for v in s.categories.get(f, ()))))
+            for f in first.features if f in bins or any(f in s.categories for s in schemas)}
+    base = schema if schema is not None else first
+    top = dataclasses.replace(first, positive=None, classes=tuple(clf._class_str), kinds=kinds,
+                              bins=bins, categories={f: v for f, v in cats.items() if v},
+                              missing=getattr(base, "missing", None))
+    settings: dict[str, Any] = {} if n_train is None else {"n_train": int(n_train)}
+    settings.update({"kb_kind": steps[0].settings["kb_kind"], "variant": clf.variant_,
+                     "chosen": clf.chosen_, "chosen_reason": clf.chosen_reason_,
+                     "semantics": clf._semantics()})
+    return OrderedModelFile(top, tuple(str(c) for c in clf._order), steps, settings)
 
 
 def _member(clf: Any, i: int, positive: str, negative: str, threshold: float) -> ModelFile:
@@ -305,7 +433,7 @@ def _json_size_checked(head: bytes, size: int, where: str, cap: int | None) -> N
 
 def load_model(source: str | Path | bytes, where: str | None = None,
                max_json_bytes: int | None = MAX_JSON_MODEL_BYTES
-               ) -> ModelFile | ClassesModelFile:
+               ) -> ModelFile | ClassesModelFile | OrderedModelFile:
     """Read a model file (JSON or npz, told apart by its first bytes); sizes are checked first
     (`max_json_bytes`: the JSON cap, None to read a larger JSON model once, to save it as npz)."""
     if isinstance(source, bytes):
@@ -353,15 +481,19 @@ def load_model(source: str | Path | bytes, where: str | None = None,
 
 def model_from_document(doc: Any, where: str = "model", kb: Any = None,
                         text: str | None = None, kbs: list | None = None
-                        ) -> ModelFile | ClassesModelFile:
-    """A ModelFile (version 1) or ClassesModelFile (version 2) from a parsed model document
+                        ) -> ModelFile | ClassesModelFile | OrderedModelFile:
+    """A ModelFile (version 1), ClassesModelFile (version 2) or OrderedModelFile (version 3) from a parsed model document
     (its "kb" fields, or `kb` / `kbs` already read from an npz)."""
     if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT and type(
             doc.get("version")) is int and doc["version"] == CLASSES_VERSION:
         return _classes_from_document(doc, where, text, kbs)
+    if isinstance(doc, dict) and doc.get("format") == MODEL_FORMAT and type(
+            doc.get("version")) is int and doc["version"] == ORDERED_VERSION:
+        return _ordered_from_document(doc, where, text, kbs)
     if kbs is not None:
         raise ModelFileError(f"{where}: an npz of {len(kbs)} KBs whose header is not a model of "
-                             f"several classes (version {CLASSES_VERSION})")
+                             f"several classes (version {CLASSES_VERSION}) or of ordered classes "
+                             f"(version {ORDERED_VERSION})")
     return _model_from_document(doc, where, kb, text)
 
 
@@ -406,6 +538,63 @@ def _classes_from_document(doc: dict, where: str, text: str | None, kbs: list | 
         m.schema = schema
     return ClassesModelFile(schema, tuple(classes), out, settings,
                             doc.get("decision", DECISIONS[0]))
+
+
+def _ordered_from_document(doc: dict, where: str, text: str | None, kbs: list | None
+                           ) -> OrderedModelFile:
+    """A version-3 document: its fields, then each step read as a version-1 model with its
+    own schema, whose bins must be unions of the file's (a cut the file's schema lacks would
+    answer the step on another bin)."""
+    from .data import Schema
+
+    classes, steps = doc.get("classes"), doc.get("steps")
+    if not isinstance(classes, list) or len(classes) < 3 or not all(
+            isinstance(c, str) for c in classes) or len(set(classes)) != len(classes):
+        raise ModelFileError(f"{where} is a model of ordered classes (version {ORDERED_VERSION}), "
+                             "and field 'classes' must list 3 or more distinct class names "
+                             f"(strings) from lowest to highest level, not {classes!r:.60}")
+    if not isinstance(steps, list) or len(steps) != len(classes) - 1:
+        raise ModelFileError(f"{where}: field 'steps' must be a list of one model per step "
+                             f"between neighbouring levels ({len(classes) - 1}), not "
+                             f"{type(steps).__name__}"
+                             + (f" of {len(steps)}" if isinstance(steps, list) else ""))
+    if kbs is not None and len(kbs) != len(steps):
+        raise ModelFileError(f"{where}: the npz holds {len(kbs)} KBs for {len(steps)} steps")
+    check_document({**doc, "version": MODEL_VERSION, "positive": "", "negative": ""}, where,
+                   need_kb=False)
+    try:
+        schema = Schema.from_dict(doc["schema"])
+    except (PLXError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise ModelFileError(f"{where}: field 'schema': {exc}") from None
+    if schema.positive is not None:
+        raise ModelFileError(f"{where}: field 'schema.positive' must be null in a model of "
+                             f"ordered classes, not {schema.positive!r:.60}")
+    if sorted(schema.classes) != sorted(classes):
+        raise ModelFileError(f"{where}: field 'classes' lists {classes[:6]}, but field "
+                             f"'schema.classes' {list(schema.classes)[:6]}")
+    out = []
+    for i, m in enumerate(steps):
+        at = f"{where}: steps[{i}]"
+        if not isinstance(m, dict):
+            raise ModelFileError(f"{at} must be an object")
+        one = _model_from_document({**m, "format": MODEL_FORMAT, "version": MODEL_VERSION},
+                                   at, None if kbs is None else kbs[i], text)
+        if one.positive not in STEP_SIDES or {one.positive, one.negative} != set(STEP_SIDES):
+            raise ModelFileError(f"{at}: fields 'positive' and 'negative' must be 'True' and "
+                                 f"'False' (above {classes[i]!r} or at most it), not "
+                                 f"{one.positive!r:.30} and {one.negative!r:.30}")
+        for f in one.schema.features:
+            if f not in schema.features:
+                raise ModelFileError(f"{at}: field 'schema.features' names {f!r}, which field "
+                                     "'schema.features' of the file does not")
+            if f in one.schema.bins and f in schema.bins and (odd := sorted(
+                    set(one.schema.bins[f].cuts) - set(schema.bins[f].cuts))):
+                raise ModelFileError(f"{at}: field 'schema.bins.{f}.cuts' holds the cut {odd[0]!r}, "
+                                     f"which field 'schema.bins.{f}.cuts' of the file lacks")
+        out.append(one)
+    settings = {k: v for k, v in doc.items() if k not in (
+        "format", "version", "classes", "steps", "schema")}
+    return OrderedModelFile(schema, tuple(classes), out, settings)
 
 
 def _model_from_document(doc: Any, where: str, kb: Any = None,
@@ -485,10 +674,11 @@ def check_document(doc: Any, where: str, need_kb: bool = True) -> None:
         raise ModelFileError(f"{where} is not a plx model file (no \"format\": \"{MODEL_FORMAT}\")")
     if doc.get("version") != MODEL_VERSION or isinstance(doc.get("version"), bool):
         v = doc.get("version")
-        newer = (isinstance(v, int) and not isinstance(v, bool) and v > CLASSES_VERSION)
+        newer = (isinstance(v, int) and not isinstance(v, bool) and v > ORDERED_VERSION)
         raise ModelFileError(f"{where} has model version {v!r:.40}; this plx reads "
-                             f"versions {MODEL_VERSION} (two classes) and {CLASSES_VERSION} "
-                             "(several classes) (field 'version')" +
+                             f"versions {MODEL_VERSION} (two classes), {CLASSES_VERSION} "
+                             f"(several classes) and {ORDERED_VERSION} (ordered classes) "
+                             "(field 'version')" +
                              ("; a newer plx wrote it: upgrade plx to read it" if newer else ""))
     required = ("schema", "kb", "positive", "negative") if need_kb else ("schema", "positive", "negative")
     missing = [k for k in required if k not in doc]

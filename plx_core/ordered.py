@@ -68,33 +68,39 @@ def recognised_order(classes: Sequence[str]) -> list[str] | None:
     return None
 
 
-def class_order_of(classes: Sequence[str], class_order: Any) -> list[str]:
+def class_order_of(classes: Sequence[str], class_order: Any, name: str = "class_order",
+                   label: str = "y") -> list[str]:
     """The fitted classes (`value_str` of each label) from lowest to highest level as
     `class_order` says them: a list naming every class once, or "auto" (`recognised_order`).
-    Bad input: one line naming what is missing, unknown or repeated."""
+    Bad input: one line naming what is missing, unknown or repeated (`name`: the setting as
+    the user wrote it, `plx fit --class-order`'s too; `label`: what holds the classes)."""
+    cli = name.startswith("-")
+    example = list(classes)[:3]
     if isinstance(class_order, str):
         if class_order not in ORDER_WORDS:
-            raise DataError(f"class_order must be 'auto' or the classes from lowest to highest "
+            raise DataError(f"{name} must be 'auto' or the classes from lowest to highest "
                             f"level, got {class_order!r}")
         if (order := recognised_order(classes)) is None:
             raise DataError(
-                f"class_order='auto': no order is known for the classes {list(classes)[:10]} "
-                "(neither numbers nor words of a known scale): pass them from lowest to highest "
-                "level, e.g. class_order=[" + ", ".join(repr(c) for c in list(classes)[:3]) + ", …]")
+                f"{name}{' ' if cli else '='}'auto': no order is known for the classes "
+                f"{list(classes)[:10]} (neither numbers nor words of a known scale): pass them "
+                "from lowest to highest level, e.g. " + (
+                    f"{name} \"{','.join(example)},…\"" if cli else
+                    f"{name}=[" + ", ".join(repr(c) for c in example) + ", …]"))
         return order
     try:
         given = [value_str(v) for v in class_order]
     except TypeError:
-        raise DataError(f"class_order must be 'auto' or the classes from lowest to highest level "
+        raise DataError(f"{name} must be 'auto' or the classes from lowest to highest level "
                         f"(a list), got {class_order!r}") from None
     if dup := sorted({c for c in given if given.count(c) > 1}):
-        raise DataError(f"class_order names {dup[0]!r} more than once")
+        raise DataError(f"{name} names {dup[0]!r} more than once")
     if unknown := [c for c in given if c not in classes]:
-        raise DataError(f"class_order names {unknown[0]!r}, which is no class of y "
+        raise DataError(f"{name} names {unknown[0]!r}, which is no class of {label} "
                         f"(the classes: {list(classes)[:10]})")
     if missing := [c for c in classes if c not in given]:
-        raise DataError(f"class_order leaves out the class {missing[0]!r} of y: name every class "
-                        "from lowest to highest level")
+        raise DataError(f"{name} leaves out the class {missing[0]!r} of {label}: name every "
+                        "class from lowest to highest level")
     return given
 
 
@@ -110,6 +116,39 @@ def step_numbers(mean: np.ndarray, threshold: float, above: bool = True) -> np.n
     if above:
         return q
     return np.where(np.abs(mean - t) <= TIE_EPS, 0.5 + 2 * TIE_EPS, 1.0 - q)
+
+
+def step_parts(own: Sequence[BoundsArray], thresholds: Sequence[float], above: Sequence[bool]
+               ) -> tuple[list[BoundsArray], list[np.ndarray]]:
+    """The steps' bounds on "above" (a step whose POS is "at most" turned to its other side:
+    "above" is 1 − it) and their `step_numbers`, from each step's own bounds, threshold and
+    POS side: one home for the estimator (`PLXClassifier._ordered_steps`) and a model file
+    (`plx predict`)."""
+    import dataclasses
+
+    cum = [c if a else dataclasses.replace(c, lower=1.0 - c.upper, upper=1.0 - c.lower,
+                                           vote=None if c.vote is None else 1.0 - c.vote)
+           for c, a in zip(own, above)]
+    return cum, [step_numbers(c.mean, t, a) for c, t, a in zip(own, thresholds, above)]
+
+
+def explaining_step(steps: list[np.ndarray], want: int | None = None) -> np.ndarray:
+    """Per row the step that explains it: for its own level the nearer of the two steps
+    bounding it (the one whose number is nearest 0.5: the decision's weaker side); for the
+    level `want` above (below) its own, the step just above (below) it: why not higher
+    (lower)."""
+    q = np.column_stack(steps)
+    level = levels_above(steps)
+    K = len(steps) + 1
+    low = np.clip(level - 1, 0, K - 2)  # the step below the level ("above" it said yes)
+    high = np.clip(level, 0, K - 2)  # the step above it ("above" it said no)
+    rows = np.arange(len(q))
+    nearer = np.where(np.abs(np.nan_to_num(q[rows, low], nan=0.5) - 0.5)
+                      <= np.abs(np.nan_to_num(q[rows, high], nan=0.5) - 0.5), low, high)
+    nearer = np.where(level == 0, high, np.where(level == K - 1, low, nearer))
+    if want is None:
+        return nearer
+    return np.where(want > level, high, np.where(want < level, low, nearer))
 
 
 def levels_above(steps: list[np.ndarray]) -> np.ndarray:

@@ -1556,8 +1556,8 @@ def ordered_said(order: Sequence[str], chosen: Sequence[str], reasons: Sequence[
 def ordered_hint(classes: Sequence[str]) -> str:
     """A several-class fit's reason, where its classes are the words of a known scale
     (`ordered.recognised_order`; numbers are not: digits and codes are no levels): how to fit
-    them as levels, and where (plx fit and the dashboard show this reason too, without the
-    setting); "" otherwise."""
+    them as levels, in Python and with plx fit (the dashboard shows this reason too, without
+    the setting); "" otherwise."""
     from .ordered import recognised_order
 
     try:
@@ -1568,8 +1568,8 @@ def ordered_hint(classes: Sequence[str]) -> str:
     if (order := recognised_order(classes)) is None:
         return ""
     return (f"; the classes read as ordered levels ({' < '.join(map(repr, order))}): "
-            "class_order='auto' fits one yes/no model for each step between them (in Python, "
-            "PLXClassifier; plx fit, the dashboard and model files do not take it yet)")
+            "class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
+            "between them (the dashboard does not take it yet)")
 
 
 def level_step_said(lower: str, above: bool = True) -> str:

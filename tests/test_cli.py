@@ -1631,6 +1631,63 @@ def test_a_label_of_several_classes_fits_predicts_and_explains(tmp_path, capsys,
     assert len(cold) and cold["features"].str.startswith("temp=").all()
 
 
+def _severity(n: int, seed: int) -> pd.DataFrame:
+    """Four levels of a known scale (mild < moderate < severe < critical) cut from one noisy
+    sum of a lab value, a score and a category."""
+    rng = np.random.default_rng(seed)
+    lab, score = rng.normal(0, 1, n).round(2), rng.integers(0, 5, n)
+    kind = rng.choice(["x", "y", "z"], n)
+    z = lab + 0.6 * score + np.where(kind == "z", 0.8, 0.0) + rng.logistic(0, 0.3, n)
+    levels = np.array(["mild", "moderate", "severe", "critical"])[np.digitize(z, [0.6, 1.6, 2.8])]
+    return pd.DataFrame({"lab": lab, "score": score, "kind": kind, "severity": levels})
+
+
+def test_class_order_fits_levels_that_predict_and_explain_answer_as_the_estimator(tmp_path,
+                                                                                  capsys):
+    """plx fit --class-order auto writes an ordered model file (each step its own cut points,
+    read from the file as plx fit reads it); plx predict and plx explain answer every row as
+    PLXClassifier(class_order='auto') fitted on the same table does."""
+    from plx_core.estimator import PLXClassifier
+
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    table = _severity(300, 0)
+    table.to_csv(train, index=False)
+    test = _severity(50, 1).drop(columns="severity")
+    test.to_csv(new, index=False)
+    code, out, err = run(["fit", train, "--label", "severity", "--class-order", "auto", "--out",
+                          tmp_path / "m.json", "--no-progress"], capsys)
+    assert code == 0 and "4 ordered levels 'mild' < 'moderate' < 'severe' < 'critical'" in out, err
+    assert "the step above 'mild' cuts its numeric columns" in err
+    code, out, _ = run(["predict", tmp_path / "m.json", new, "--out", tmp_path / "p.csv"], capsys)
+    assert code == 0 and "50 rows" in out
+    pred = pd.read_csv(tmp_path / "p.csv", keep_default_na=False)
+    clf = PLXClassifier(class_order="auto").fit(table.drop(columns="severity"), table.severity)
+    assert pred["decision"].tolist() == clf.predict(test).tolist()
+    b = clf.bounds(test)
+    for c in ("mild", "critical"):
+        np.testing.assert_allclose(pred[f"lower:{c}"], b[(c, "lower")])
+        np.testing.assert_allclose(pred[f"upper:{c}"], b[(c, "upper")])
+    code, _, _ = run(["explain", tmp_path / "m.json", new, "--out", tmp_path / "e.csv"], capsys)
+    ex = pd.read_csv(tmp_path / "e.csv", keep_default_na=False)
+    assert code == 0
+    assert ex["explained_class"].tolist() == [e.explained_class for e in clf.explain_many(test)]
+
+
+@pytest.mark.parametrize("order, words", [
+    ("mild,moderate,severe", "--class-order leaves out the class 'critical' of the label 'severity'"),
+    ("mild,mild,moderate,severe,critical", "--class-order names 'mild' more than once"),
+    ("mild,moderate,severe,critical,fatal", "--class-order names 'fatal', which is no class of the label"),
+])
+def test_class_order_is_refused_in_one_line_as_the_estimator_words_it(tmp_path, capsys, order,
+                                                                     words):
+    train = tmp_path / "train.csv"
+    _severity(60, 2).to_csv(train, index=False)
+    code, _, err = run(["fit", train, "--label", "severity", "--class-order", order, "--out",
+                        tmp_path / "m.json"], capsys)
+    assert code == 2 and not (tmp_path / "m.json").exists()
+    assert_one_line_error(err, words)
+
+
 def test_several_classes_refuse_a_threshold_in_one_line(tmp_path, capsys):
     train = tmp_path / "train.csv"
     _weather(120, 2).to_csv(train, index=False)

@@ -81,7 +81,7 @@ def _json_doc(model):
     (lambda d: d["kb"]["clauses"][0].update(positives=10**400), "positives=1000000"),
     (lambda d: d["kb"]["clauses"][2].update(w=10**400), "p and w must be numbers"),
     (lambda d: d.pop("kb"), "lacks the field ['kb']"),
-    (lambda d: d.update(version=3), "model version 3"),
+    (lambda d: d.update(version=4), "model version 4"),
     (lambda d: d.update(version=2), "(version 2), and field 'classes' must list"),
 ])
 def test_malformed_json_models_name_the_field(model, change, message):
@@ -344,7 +344,7 @@ def _doc_of_classes(tmp_path):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=3), "model version 3; this plx reads versions 1"),
+    (lambda d: d.update(version=4), "model version 4; this plx reads versions 1"),
     (lambda d: d.update(classes=["a", "a", "b", "c"]), "'classes' must list 3 or more distinct"),
     (lambda d: d["members"].pop(), "'members' must be a list of one model per class (4), not list of 3"),
     (lambda d: d.update(decision="vote"), "field 'decision' must be one of ['highest mean', 'highest vote'], not 'vote'"),

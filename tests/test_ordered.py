@@ -85,12 +85,97 @@ def test_an_ordered_explanation_is_a_steps_and_says_which(graded):
     assert e.explained_class == "at most 'low'" and e.positive
 
 
-def test_ordered_models_are_refused_by_model_files_and_positive(graded, tmp_path):
+def _file_answers(path, X):
+    """A saved model's answers as `plx predict` / `plx explain` give them (`cli.Model`)."""
+    from plx_core.cli import Model, _explain_levels
+    from plx_core.modelfile import load_model
+
+    m = Model(load_model(path))
+    rows = m.schema.apply(X, label=False)[0]
+    return m, m.predict(rows), _explain_levels(m, rows, 2)
+
+
+def _agrees(clf, path, X):
+    """The model file answers every row as the fitted estimator: level, every level's bounds,
+    predict_proba (its `vote:` numbers over their sum), the explaining step and its features."""
+    m, pred, (found, said) = _file_answers(path, X)
+    assert m.classes == tuple(clf.class_order_)
+    assert pred["decision"].tolist() == clf.predict(X).tolist()
+    b = clf.bounds(X)
+    for c in m.classes:
+        np.testing.assert_array_equal(pred[f"lower:{c}"], b[(c, "lower")])
+        np.testing.assert_array_equal(pred[f"upper:{c}"], b[(c, "upper")])
+    votes = pred[[f"vote:{c}" for c in clf.classes_]].to_numpy()
+    np.testing.assert_allclose(votes / votes.sum(axis=1, keepdims=True), clf.predict_proba(X))
+    ref = clf.explain_many(X)
+    assert [e.explained_class for e in ref] == said.tolist()
+    assert [e.features for e in ref] == [e.features for e in found]
+    return m
+
+
+@pytest.mark.parametrize("name", ["m.json", "m.npz"])
+def test_an_ordered_model_saves_and_its_file_answers_as_the_estimator(graded, tmp_path, name):
+    """Version 3: one whole yes/no model a step (the first's POS its "at most" side)."""
+    from plx_core.modelfile import OrderedModelFile, load_model
+
+    clf, X, _y = graded
+    save_model(clf, tmp_path / name)
+    back = load_model(tmp_path / name)
+    assert isinstance(back, OrderedModelFile) and back.classes == tuple(LEVELS)
+    assert [s.positive for s in back.steps] == [s.positive_ for s in clf.ordered_] == [
+        "False", "True", "True"]
+    new = X.head(60).assign(kind=lambda d: d.kind.mask(d.index % 7 == 0))  # missing cells too
+    _agrees(clf, tmp_path / name, new)
+
+
+def test_steps_cut_at_their_own_points_answer_from_one_file(tmp_path):
+    """Three levels fitted as the paper's KB: each step's MDLP cuts are its own, and the file
+    reads a row once, at every step's cut points together (`OrderedModelFile.step_rows`)."""
+    X, y = _graded(500, 7)
+    y = np.where(y == "very high", "high", y)
+    clf = PLXClassifier(class_order=["low", "medium", "high"], variant="paper").fit(X[:250], y[:250])
+    save_model(clf, tmp_path / "m.json")
+    m = _agrees(clf, tmp_path / "m.json", X[250:].reset_index(drop=True))
+    own = [s.schema.bins["a"].cuts for s in m.file.steps]
+    assert own[0] != own[1] and set(own[0]) | set(own[1]) == set(m.schema.bins["a"].cuts)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(version=4), "model version 4; this plx reads versions 1 (two classes), 2 "
+                                    "(several classes) and 3 (ordered classes)"),
+    (lambda d: d["steps"].pop(), "field 'steps' must be a list of one model per step between "
+                                 "neighbouring levels (3), not list of 2"),
+    (lambda d: d.update(classes=["low", "low", "high", "very high"]), "'classes' must list 3 or more distinct"),
+    (lambda d: d["steps"][1].update(positive="maybe"), "steps[1]: field 'positive'"),
+    (lambda d: d["steps"][0]["schema"]["bins"]["a"]["cuts"].__setitem__(0, -99.5),
+     "steps[0]: field 'schema.bins.a.cuts' holds the cut -99.5, which field 'schema.bins.a.cuts' of "
+     "the file lacks"),
+    (lambda d: d["schema"].update(positive="low"), "'schema.positive' must be null"),
+    (lambda d: d["steps"][2].pop("kb"), "steps[2] lacks the field ['kb']"),
+])
+def test_a_damaged_ordered_model_file_is_named_by_field(graded, tmp_path, change, message):
+    import json
+
+    from plx_core.modelfile import load_model
+
+    save_model(graded[0], tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    change(doc)
+    with pytest.raises(ModelFileError) as err:
+        load_model(json.dumps(doc).encode())
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_ordered_models_refuse_positive_and_expert_rules(graded, tmp_path):
+    from plx_core.modelfile import load_model
+    from plx_core.modelrules import add_model_rules
+
     clf, X, y = graded
-    with pytest.raises(ModelFileError, match="ordered classes"):
-        save_model(clf, tmp_path / "m.json")
     with pytest.raises(DataError, match="positive= is for two classes"):
         PLXClassifier(class_order="auto", positive="high").fit(X, y)
+    save_model(clf, tmp_path / "m.json")
+    with pytest.raises(DataError, match="a model of ordered classes .* holds no expert rules yet"):
+        add_model_rules(load_model(tmp_path / "m.json"), "IF kind = z THEN high [p=0.9, w=5]")
 
 
 @pytest.mark.slow
@@ -136,10 +221,11 @@ def test_a_step_at_its_threshold_is_not_above_in_the_levels_numbers():
 
 def test_the_hint_to_fit_levels_says_where_the_setting_is():
     """review25: plx fit and the dashboard show a several-class fit's reason, whose hint named
-    class_order='auto' as if they took it; it says the setting is PLXClassifier's alone."""
+    class_order='auto' as if they took it; plx fit takes it now (multi26), the dashboard not."""
     from plx_core.wording import ordered_hint
 
     said = ordered_hint(["severe", "mild", "moderate"])
     assert said.startswith("; the classes read as ordered levels ('mild' < 'moderate' < 'severe')")
-    assert "(in Python, PLXClassifier; plx fit, the dashboard and model files do not take it yet)" in said
+    assert ("class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
+            "between them (the dashboard does not take it yet)") in said
     assert ordered_hint(["1", "2", "3"]) == "" and ordered_hint(["red", "blue", "green"]) == ""
