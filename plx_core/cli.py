@@ -1194,13 +1194,14 @@ def cmd_explain(a: argparse.Namespace) -> None:
     # a row knowing fewer than k features the model can cite (an unseen value is unknown, as
     # predict answers it, and so is a feature no clause uses) gets k lowered and the sentence
     # that says so (`explain.lower_k`), a row knowing none the reason
+    step_neg: Any = None  # ordered classes: each row's step's other side, in words
     if model.classes is None:
         sides = np.where(decision == model.positive, "positive", "negative")
         found = explain_many(model.kb_full, qs, k=a.k, direction=[str(s) for s in sides],
                              semantics=model.semantics, threshold=model.threshold)
         explained = np.full(len(qs), model.positive, dtype=object)
     elif model.steps:  # ordered classes: the step bounding the row's level nearer its 0.5
-        found, explained = _explain_levels(model, X, a.k)
+        found, explained, step_neg = _explain_levels(model, X, a.k)
     else:  # several classes: the decided class's KB, why the row is that class (vs the rest)
         found, explained = _explain_classes(model, qs, decision, pred, a.k)
     rows = []
@@ -1215,12 +1216,13 @@ def cmd_explain(a: argparse.Namespace) -> None:
                          "unseen": pred["unseen"].iloc[i]})
             continue
         # features that do not decide the answer on their own are the strongest case, said so
-        own = None if model.classes is None else explained[i]  # several: the class's own KB
-        said = "" if e.decides else undecided_said(e.k, str(decision[i]), e.best.by_prior,
-                                                   e.answer_by_prior, e.base_rate, own)
+        own = None if model.classes is None or model.steps else explained[i]  # its own KB
+        pos, neg = ((explained[i], step_neg[i]) if model.steps else  # a step: a yes/no model
+                    class_names(explained[i], model.negative if model.classes is None else None))
+        said = "" if e.decides else undecided_said(
+            e.k, (pos if e.direction == "positive" else neg) if model.steps else str(decision[i]),
+            e.best.by_prior, e.answer_by_prior, e.base_rate, own)
         if e.other_side:  # the full Direct KB searched answers the row the other way: said
-            pos, neg = class_names(explained[i], model.negative if model.classes is None
-                                   else None)  # two classes: the file's own other class
             side, flip = (pos, neg) if e.direction == "positive" else (neg, pos)
             said = "; ".join(x for x in (said, other_side_said(side, flip, e.query_bounds,
                                                                e.threshold, own)) if x)
@@ -1233,10 +1235,12 @@ def cmd_explain(a: argparse.Namespace) -> None:
     print(f"wrote {out}: {len(rows)} explanations (k={a.k})")
 
 
-def _explain_levels(model: Model, X: pd.DataFrame, k: int) -> tuple[list, np.ndarray]:
+def _explain_levels(model: Model, X: pd.DataFrame, k: int
+                    ) -> tuple[list, np.ndarray, np.ndarray]:
     """Ordered classes: each row explained by the step that explains it
     (`ordered.explaining_step`), on the side that step answers, as `PLXClassifier.explain`
-    explains an ordered model; the explained class names the step ("above 'mild'")."""
+    explains an ordered model; the explained class names the step's POS ("above 'mild'"),
+    the third array its other side ("at most 'mild'")."""
     from .explain import Unexplained, explain_many
     from .ordered import explaining_step, step_parts
     from .query import TIE_EPS
@@ -1246,7 +1250,7 @@ def _explain_levels(model: Model, X: pd.DataFrame, k: int) -> tuple[list, np.nda
     _cum, nums = step_parts(own, [s.threshold for s in model.steps], above)
     which = explaining_step(nums)
     found: list = [None] * len(X)
-    explained = np.empty(len(X), dtype=object)
+    explained, other = np.empty(len(X), dtype=object), np.empty(len(X), dtype=object)
     for j in np.unique(which):
         step, at = model.steps[int(j)], np.flatnonzero(which == j)
         part = rows[int(j)].iloc[at]
@@ -1257,7 +1261,8 @@ def _explain_levels(model: Model, X: pd.DataFrame, k: int) -> tuple[list, np.nda
                                          semantics=step.semantics, threshold=step.threshold)):
             found[i] = e if not isinstance(e, Unexplained) else dataclasses.replace(e, row=int(i))
         explained[at] = level_step_said(model.classes[int(j)], above[int(j)])
-    return found, explained
+        other[at] = level_step_said(model.classes[int(j)], not above[int(j)])
+    return found, explained, other
 
 
 def _explain_classes(model: Model, qs: list[dict], decision: np.ndarray, pred: pd.DataFrame,

@@ -98,7 +98,7 @@ def _file_answers(path, X):
 def _agrees(clf, path, X):
     """The model file answers every row as the fitted estimator: level, every level's bounds,
     predict_proba (its `vote:` numbers over their sum), the explaining step and its features."""
-    m, pred, (found, said) = _file_answers(path, X)
+    m, pred, (found, said, _other) = _file_answers(path, X)
     assert m.classes == tuple(clf.class_order_)
     assert pred["decision"].tolist() == clf.predict(X).tolist()
     b = clf.bounds(X)
