@@ -51,12 +51,24 @@ def base_ws():
     return classic_workspace()
 
 
-def lp_ws(base_ws):
+@pytest.fixture(scope="module")
+def lp_answers(base_ws):
+    """The LP's answers on the test rows without rules, solved once for the file (171 rows,
+    ~2.5 CPU s, which every page below asked first: Query's row table, Rules' and Evaluate's
+    scores); the solver's faults are injected on what comes after."""
+    ws = fresh(base_ws)
+    ws.method = "lp"
+    ws.decisions("test")
+    return ws.results
+
+
+def lp_ws(base_ws, answers):
     """A fresh default workspace that answers every query with the LP (Query settings: Method
-    "always the LP"), with the first test row selected."""
+    "always the LP"), with the first test row selected and `answers` (`lp_answers`) cached."""
     ws = fresh(base_ws)
     ws.method = "lp"
     ws.selected = instance_from_row(ws.X_test, ws.y_test, ws.X_test.index[0], "test")
+    ws.results = answers.copy()
     return ws
 
 
@@ -82,8 +94,8 @@ def bounds_shown(at) -> tuple[str, str, str]:
 
 @pytest.mark.parametrize("kind", list(FAULTS))
 @pytest.mark.slow
-def test_query_page_keeps_the_last_bounds_when_the_solver_fails(base_ws, kind):
-    at = run("plx_app/views/3_Query.py", lp_ws(base_ws))
+def test_query_page_keeps_the_last_bounds_when_the_solver_fails(base_ws, lp_answers, kind):
+    at = run("plx_app/views/3_Query.py", lp_ws(base_ws, lp_answers))
     assert metric(at, "Method") == "LP"
     shown = bounds_shown(at)
     ws = at.session_state["ws"]
@@ -139,8 +151,8 @@ def test_explain_page_keeps_the_last_explanation_when_the_solver_times_out(base_
 
 
 @pytest.mark.slow
-def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws):
-    at = run("plx_app/views/5_Rules.py", lp_ws(base_ws))
+def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws, lp_answers):
+    at = run("plx_app/views/5_Rules.py", lp_ws(base_ws, lp_answers))
     labels = ["F1 without rules", "F1 with rules", "Accuracy with rules", "Decisions that flip"]
     shown = [metric(at, m) for m in labels]
     with solver_fault("inaccurate"):
@@ -164,8 +176,8 @@ def test_rules_page_keeps_the_last_preview_when_the_solver_is_inaccurate(base_ws
 
 
 @pytest.mark.slow
-def test_evaluate_page_keeps_the_last_scores_when_the_solver_crashes(base_ws):
-    at = run("plx_app/views/6_Evaluate.py", lp_ws(base_ws))
+def test_evaluate_page_keeps_the_last_scores_when_the_solver_crashes(base_ws, lp_answers):
+    at = run("plx_app/views/6_Evaluate.py", lp_ws(base_ws, lp_answers))
     labels = ["F1", "Precision", "Recall", "Accuracy"]
     shown = [metric(at, m) for m in labels]
     with solver_fault("crash"):
