@@ -192,13 +192,13 @@ class _Search:
 
     def choose(self, family: str | None = None):
         """`selection.choose` among every candidate, or among one family's (None: it has
-        none here)."""
+        none here; the vote on fine bins is a family of its own, `selection.FINE_FAMILY`)."""
         from . import selection as S
 
         oof, direct = self.oof, self.cfg.loo_pred
         if family is not None:
             model = {k: m for k, m, _d in S._candidates()}
-            oof = {k: v for k, v in oof.items() if model.get(k, k) == family}
+            oof = {k: v for k, v in oof.items() if S.family_of(k, model) == family}
             if family != "direct":
                 direct = None
             if not oof and direct is None:
@@ -791,7 +791,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 races = self._grid_races(len(frame)) is True  # 2–4 numeric columns
                 grid = races and len(targets) <= GRID_CLASSES
-                self._select_classes(frame, labels, targets,
+                self._select_classes(frame, labels, targets, raw,
                                      within(progress, 0.3, 0.65 if races else 1.0))
                 reading = None  # more classes race only past a screen; up to 4 always
                 if races:
@@ -1616,7 +1616,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self.chosen_reason_ = grid.chosen_reason_ + said
 
     def _select_classes(self, frame: pd.DataFrame, labels: np.ndarray, targets: list[str],
-                        progress: Progress = silent) -> None:
+                        rows: pd.DataFrame, progress: Progress = silent) -> None:
         """variant="auto" with several classes: one model family for every class, chosen out
         of fold. Each class against the rest is searched as a binary label is (`_select`:
         its tuned Direct KB the one the shared count built, the same candidates and folds);
@@ -1630,6 +1630,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         standard error over the folds (`selection.class_choice`: categories9 0.848 → 0.857
         macro F1 over 6 splits, the other tables measured the same or within 0.001;
         benchmarks/RESULTS.md, multi21).
+        The vote on the fine bins (`vote.fine_bins` equal-frequency bins a numeric column,
+        unsupervised, so one binning for every class) is a family of its own
+        (`selection.FINE_FAMILY`); when it answers, its bins are the model's `discretizer_`
+        (products 0.758 → 0.813 macro F1; benchmarks/RESULTS.md, several26), unless a class is
+        too rare to score (its Direct KB is on the fit's cut points).
         A row's class is the one with the highest number (`_decide`, `_class_of`): a vote
         family's own probability (`vote.kb_probability`; its KB's weighted median decides
         "this class or the rest" alike but orders classes worse: products 0.722 → 0.754 macro
@@ -1640,8 +1645,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         calibrates the vote's probability (without it the rule vote on a 4-class DNF table
         fell from 0.88 to 0.78 macro F1). One family keeps
         the classes' means comparable too (a mix of families lost 0.02–0.05 macro F1 on iris
-        and wine against their one family). The vote on finer bins, which would give each
-        class its own cut points, is not a candidate: the classes share the binned rows.
+        and wine against their one family).
         A class of fewer than `selection.MIN_CLASS_ROWS` rows (a user's 2–4-row class) is
         not scored: the family is chosen on the others, and the rare class keeps its
         Direct KB (`selection.unscored`), said with the class and its rows — under the
@@ -1673,15 +1677,18 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         if why is not None:
             self.chosen_reason_ = f"direct answers for every class: {why}"
             return
+        # a class too rare to score keeps its Direct KB on the fit's cut points: no vote on the
+        # fine bins, whose binning would then be every class's (`selection.FINE_FAMILY`)
         plain = copy.copy(self.discretizer_)
-        plain.binnings_ = {}  # no numeric columns for the finer bins' vote (see above)
+        if few:
+            plain.binnings_ = {}
         views, searches = [], []
         for i, c in enumerate(targets):
             view = copy.copy(self)  # the binary problem of class c, sharing the rows' codes
             view.positive_, view.discretizer_, view._loo = c, plain, None
             view.kbs_, view.paper_kbs_ = [self.kbs_[i]], [self.paper_kbs_[i]]
             view.tuned_, view.ensembles_ = [self.tuned_[i]], [[]]
-            searches.append(None if c in few else view._select(frame, labels, frame, within(
+            searches.append(None if c in few else view._select(frame, labels, rows, within(
                 progress, i / len(targets), (i + 1) / len(targets), f"class {c!r}: "),
                 adopt=False))
             views.append(view)
@@ -1690,26 +1697,35 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 v.chosen_reason_.removeprefix("direct answers: ")
                 for c, v, x in zip(targets, views, searches) if x is None and c not in few)
             return
-        families = list(dict.fromkeys(m for _k, m, _d in S._candidates()))
+        families = list(dict.fromkeys(m for _k, m, _d in S._candidates())) + [S.FINE_FAMILY]
         scored: dict[str, tuple[float, list]] = {}
         for fam in families:
             sels = [x.choose(fam) for x in searches if x is not None]
             if all(sel is not None for sel in sels):
                 scored[fam] = (float(np.mean([sel.scores[sel.key] for sel in sels])), sels)
-        best = max(scored, key=lambda f: (round(scored[f][0], 12), -families.index(f)))
-        # the family as `predict` decides: each row's class of the highest mean, out of fold
-        picked = S.class_choice([x for x in searches if x is not None], scored, families,
-                                labels, [c for c in targets if c not in few], best)
-        by_macro = ""
-        if picked is not None:
-            by_macro = (f" — chosen over {best} (mean {scored[best][0]:.3f}) by the out-of-fold "
-                        "macro F1 of each row's class of the highest number, as predict decides: "
-                        f"{picked[1]:.3f} against {picked[2]:.3f}, more than one standard "
-                        f"error ({picked[3]:.3f}) above")
-            best = picked[0]
-        self._class_macro = S.chosen_macro([x for x in searches if x is not None],
-                                           scored[best][1], labels,
-                                           [c for c in targets if c not in few])
+        found = [x for x in searches if x is not None]
+        scoring = [c for c in targets if c not in few]
+
+        def family(among: list[str]) -> tuple[str, str]:
+            # the best mean F1, unless the family as `predict` decides (each row's class of the
+            # highest mean, out of fold) beats it: (family, what the reason adds)
+            sc = {f: scored[f] for f in among if f in scored}
+            best = max(sc, key=lambda f: (round(sc[f][0], 12), -families.index(f)))
+            picked = S.class_choice(found, sc, among, labels, scoring, best)
+            if picked is None:
+                return best, ""
+            return picked[0], (
+                f" — chosen over {best} (mean {sc[best][0]:.3f}) by the out-of-fold macro F1 of "
+                "each row's class of the highest number, as predict decides: "
+                f"{picked[1]:.3f} against {picked[2]:.3f}, more than one standard error "
+                f"({picked[3]:.3f}) above")
+
+        best, by_macro = family(families)
+        # the second readings' screen weighs its trees against the search on the fit's own cut
+        # points (`CLASS_SCREEN_SLACK` was set on it), not against the vote on the fine bins: a
+        # number's fine steps (steps5) still race MDLP's finer cut points
+        cut = best if best != S.FINE_FAMILY else family(families[:-1])[0]
+        self._class_macro = S.chosen_macro(found, scored[cut][1], labels, scoring)
         told = iter(scored[best][1])
         raw = self.class_weight_ == "balanced"  # a rare class's KB not re-weighted (below)
         rare_kb = "its Direct KB on its raw frequencies" if raw else "its tuned Direct KB"
@@ -1721,7 +1737,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         for i, (view, sel, x) in enumerate(zip(views, sels, searches)):
             if sel.chosen not in ("direct-vote", "rule-vote"):
                 view.threshold = 0.5  # its mean compared as it is (see above)
-            view._adopt(sel, frame, labels, frame, *((x.votes, x.pairs) if x is not None else ()))
+            view._adopt(sel, frame, labels, rows, *((x.votes, x.pairs) if x is not None else ()))
+            if view.discretizer_ is not plain:  # the vote on fine bins: one binning for all
+                self.discretizer_, self.cuts_ = view.discretizer_, dict(view.cuts_)
             self.kbs_[i], self.paper_kbs_[i], self.tuned_[i] = (
                 view.kbs_[0], view.paper_kbs_[0], view.tuned_[0])
             if self.kbs_[i].positive != targets[i]:
@@ -1739,14 +1757,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 self.tuned_[i], variants[i] = None, "paper"
         self.class_chosen_, self.class_variant_ = chosen, variants
         self.class_selection_ = sels
-        self.chosen_ = best
+        self.chosen_ = "direct-vote" if best == S.FINE_FAMILY else best
         self.variant_ = variants[0] if len(set(variants)) == 1 else self.variant_
         if len(set(sems)) > 1 or sems[0] != self.semantics:  # a tree or rule vote: "relevant"
             self.semantics_ = next(x for x in sems if x != self.semantics)
         others = sorted((f for f in scored if f != best), key=lambda f: -scored[f][0])
         n_scored = len(targets) - len(few)
+        named = scored[best][1][0].key if best == S.FINE_FAMILY else best  # its bins said
         self.chosen_reason_ = (
-            f"{best} answers for every class"
+            f"{named} answers for every class"
             + (f" of {S.MIN_CLASS_ROWS} rows or more" if few else "")
             + f" (one against the rest each): mean out-of-fold F1 over the {n_scored} classes "
             f"{scored[best][0]:.3f}" + by_macro

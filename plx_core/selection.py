@@ -1084,6 +1084,22 @@ def answered_means(search, sel: Selection) -> np.ndarray | None:
     return 1.0 / (1.0 + np.exp(np.log(t / (1 - t)) - np.log(p / (1 - p))))
 
 
+FINE_FAMILY = "direct-vote bins"
+"""Several classes: the fitted vote on the fine bins (`vote.fine_bins` equal-frequency bins a
+numeric column, "direct-vote bins=N") as a family of its own, apart from the vote on the fit's
+cut points: its bins are unsupervised and drawn on the same rows for every class, so when it
+answers every class answers on that one binning (the model's `discretizer_`, as a binary fit's
+vote on finer bins). Classes that are clusters in a few numbers state their evidence as smooth
+per-number shapes, which ≤ 4 MDLP bins a number state coarsely (products 0.758 → 0.813 macro F1
+on 2 splits, above EBM's 0.803; benchmarks/RESULTS.md, several26)."""
+
+
+def family_of(key: str, model: dict[str, str]) -> str:
+    """The several-class family of a candidate `key` (`model`: key → model, `_candidates`):
+    `FINE_FAMILY` for the vote on fine bins, else its model."""
+    return FINE_FAMILY if vote_bins(key) is not None else model.get(key, key)
+
+
 VOTE_FAMILIES = ("direct-vote", "rule-vote")
 """Families whose out-of-fold means are the vote's logistic probability, not their KB's answer
 (a weighted median of clause probabilities, which decides alike at 0.5 but does not order the
@@ -1153,7 +1169,7 @@ def class_choice(searches: list, scored: dict, families: list[str], labels: np.n
     return top, macro[top], macro[best], se
 
 
-__all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "VOTE_FAMILIES", "answered_means",
+__all__ = ["BINS_MARGIN", "CANDIDATES", "CLASS_CHOICE", "FINE_FAMILY", "family_of", "VOTE_FAMILIES", "answered_means",
            "argmax_macro_f1", "chosen_macro", "class_choice", "CLASS_SCREEN_SLACK", "FINE_MARGIN", "GRID_BINS", "GRID_COLUMNS", "GRID_MARGIN", "GRID_MAX_LEN", "GRID_ROWS", "GRID_SCREEN_DEPTH",
            "GRID_SCREEN_SLACK", "GRID_CLASSES", "GRID_CLASS_SCREEN_DEPTH", "GRID_CLASS_SCREEN_GAIN",
            "grid_class_screen", "class_tree_f1", "grid_class_screened", "grid_class_screened_out", "class_mean",
