@@ -2150,6 +2150,29 @@ def test_a_lone_m_is_months_where_the_column_holds_years_and_no_shorter_part():
     assert X["age"].tolist() == list(schema.bins["age"].labels)
 
 
+def test_numbers_written_as_approximate_are_read_as_their_number_and_said():
+    """reading26: '~53.7', 'ca. 41', '≈ 60', 'about 3' (an estimate in a lab or a history)
+    were text; 15% of a column so written left it out, the advice to mark them missing. Read
+    as the number written, at fit and predict, and said; 'about' alone or 'Ca.5' stay text."""
+    from plx_core.data import Schema, approximate_cells, cells_said, column_numbers, infer_schema
+
+    v = [f"{50 + k % 40}.5" for k in range(80)]
+    v[::6] = [f"~{x}" for x in v[::6]]
+    v[1], v[2], v[3] = "ca. 41", "≈ 60", "About 3"
+    frame = pd.DataFrame({"lab": v, "y": ["a", "b"] * 40})
+    schema = infer_schema(frame, "y", "a", bins=2)
+    b = schema.bins["lab"]
+    assert schema.kinds["lab"] == "numeric" and not b.text_missing
+    said = cells_said(frame["lab"], b)
+    assert said.startswith("17 cells written as approximate ('~50.5', 'ca. 41') read as the "
+                           "number written")
+    back = Schema.from_dict(json.loads(json.dumps(schema.to_dict())))
+    X, _ = back.apply(pd.DataFrame({"lab": ["~1", "99"]}), label=False)
+    assert X["lab"].tolist() == list(b.labels)
+    assert np.isnan(column_numbers(pd.Series(["about", "Ca.5", "~"]))).all()
+    assert not approximate_cells(pd.Series(["cat", "1.5", None], dtype=object)).any()
+
+
 def test_text_read_as_missing_is_said_by_the_lines_that_hold_it():
     """review25: dash25's note on where '4..1' stands named a file's lines 'rows 9, 42' (the
     data rows are 8 and 41); it names them as every message does (`row_name`)."""

@@ -50,7 +50,7 @@ def main(argv):
                 pred = (pd.read_csv(p / "pred.csv", dtype=str)["decision"] == "yes").astype(int)
                 f1 = f1_score(yb[te], pred)
             notes = " | ".join(ln for ln in err.getvalue().splitlines()
-                               if "'age'" in ln or "'admitted'" in ln or "'seen'" in ln)
+                               if any(f"'{c}'" in ln for c in ("age", "admitted", "seen", "crp")))
             rows.append({"family": fam, "run": run, "method": "plx fit", "f1": f1, "rc": rc2,
                          "notes": notes[:600]})
             print(fam, run, f"{f1:.3f}", rc2, notes[:300], flush=True)

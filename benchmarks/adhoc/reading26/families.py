@@ -1,5 +1,6 @@
 """Seeded tables of how columns are written, round 8 (session 26, reading26): stamps with AM/PM
-and a child's age written by two clinics ('18m' beside '1y 6m').
+a child's age written by two clinics ('18m' beside '1y 6m'), and lab values written as
+approximate ('~48.5').
 
 Each family writes its table to a CSV (label column `outcome`) and reads it back with
 `pd.read_csv` as a new user would (text stays text), returning (X, y, positive class); the
@@ -72,6 +73,18 @@ def age_clinics(seed=0, n=2000):
     return _read(_csv(X, _yes(_sig(z), rng)), "yes")
 
 
+def approx_labs(seed=0, n=2000):
+    """A lab value where one ward writes its estimates as approximate ('~48.5', 'ca. 120',
+    15% of the cells), the risk rising with it; a second lab beside it."""
+    rng = np.random.default_rng(seed)
+    crp = np.exp(rng.normal(3.5, 0.8, n)).round(1)
+    alb = rng.normal(38, 5, n).round(1)
+    z = -1.3 + 1.1 * (np.log(crp) - 3.5) - 0.05 * (alb - 38)
+    mark = rng.choice(["", "~", "ca. "], n, p=[0.85, 0.1, 0.05])
+    X = pd.DataFrame({"crp": [f"{m}{v}" for m, v in zip(mark, crp)], "albumin": alb})
+    return _read(_csv(X, _yes(_sig(z), rng)), "yes")
+
+
 def _as_read(family, column, fmt, seed, n, part=None):
     """`family`'s table with `column` as plx fit now reads it (`fmt`), as a user's file would
     hold it once converted as the note says: its hour ("22:00-22:59") or its months."""
@@ -97,7 +110,7 @@ def age_clinics_converted(seed=0, n=2000):
 
 FAMILIES = {"ampm_night": ampm_night, "ampm_trend": ampm_trend, "age_clinics": age_clinics,
             "ampm_night_converted": ampm_night_converted,
-            "age_clinics_converted": age_clinics_converted}
+            "age_clinics_converted": age_clinics_converted, "approx_labs": approx_labs}
 CLI_FLAGS = {"ampm_night": ["--date-parts", "hour"]}
 """plx fit's options per family, as its note tells a user to give them."""
 
