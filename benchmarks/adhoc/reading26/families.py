@@ -108,9 +108,18 @@ def age_clinics_converted(seed=0, n=2000):
     return _as_read(age_clinics, "age", "duration:months", seed, n)
 
 
+def approx_labs_converted(seed=0, n=2000):
+    """approx_labs with the crp as the numbers plx fit now reads (column_numbers)."""
+    from plx_core.data import column_numbers
+
+    X, y, pos = approx_labs(seed, n)
+    return X.assign(crp=column_numbers(X["crp"])), y, pos
+
+
 FAMILIES = {"ampm_night": ampm_night, "ampm_trend": ampm_trend, "age_clinics": age_clinics,
             "ampm_night_converted": ampm_night_converted,
-            "age_clinics_converted": age_clinics_converted, "approx_labs": approx_labs}
+            "age_clinics_converted": age_clinics_converted, "approx_labs": approx_labs,
+            "approx_labs_converted": approx_labs_converted}
 CLI_FLAGS = {"ampm_night": ["--date-parts", "hour"]}
 """plx fit's options per family, as its note tells a user to give them."""
 
