@@ -39,10 +39,23 @@ def compare(clf, path, X) -> dict:
     head = X.head(100)
     found, said, _ = _explain_levels(m, m.schema.apply(head, label=False)[0], 2)
     ref = clf.explain_many(head)
-    bad_ex = sum(e.explained_class != s or e.features != f.features
-                 for e, f, s in zip(ref, found, said))
+    bad_ex = sum((type(e) is not type(f)) or e.features != f.features
+                 or getattr(e, "explained_class", s) != s for e, f, s in zip(ref, found, said))
+    unexplained = sum(not hasattr(e, "explained_class") for e in ref)
+
+    def same(a: str, b: str) -> bool:  # '1.0' (the row's float) and '1' (the file's level)
+        try:
+            return a == b or float(a) == float(b)
+        except ValueError:
+            return False
+
+    spelled = sum(e.features != f.features and e.features.keys() == f.features.keys()
+                  and all(same(e.features[k], f.features[k]) for k in e.features)
+                  for e, f in zip(ref, found))
     return {"decisions differ": int((pred["decision"].to_numpy() != clf.predict(X).astype(str)).sum()),
             "max |Δ bounds|": dbounds, "max |Δ proba|": dproba, "explanations differ /100": bad_ex,
+            "of which unexplained (both)": unexplained,
+            "of which only a number spelled otherwise ('1.0' / '1')": spelled,
             "bytes": os.path.getsize(path)}
 
 
