@@ -4234,7 +4234,8 @@ def numbered_like_ids(x: np.ndarray) -> bool:
 
 
 _DIGIT = re.compile(r"\d")
-_FEW_WHOLE = re.compile(r"[+-]?[0-9]{1,15}")  # plain whole numbers a float holds exactly
+_FEW_WHOLE = re.compile(r"[+-]?[0-9]{1,15}(?:\.0+)?")  # whole numbers a float holds exactly,
+# plainly or as a float column with gaps is written (pandas writes 3 as "3.0" beside a NaN)
 
 
 def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
