@@ -477,19 +477,25 @@ def check_categorical(frame: pd.DataFrame) -> None:
             vals = s.to_numpy()
             if pd.api.types.infer_dtype(vals, skipna=True) in _HOMOGENEOUS:
                 continue  # text, whole numbers or booleans: no float to refuse
-            for i, v in enumerate(vals):
-                if isinstance(v, float) and not math.isnan(v) and not float(v).is_integer():
-                    text = next((j for j, t in enumerate(vals) if isinstance(t, str)), None)
-                    if text is not None:  # numbers and text in one column: neither binned nor kept
-                        raise DataError(
-                            f"column {str(col)!r} mixes numbers (row {i}: {v!r}) and text (row "
-                            f"{text}: {vals[text]!r}); make it all numbers (text as missing) to "
-                            "have it binned, or all text to keep its values as categories"
-                        )
+            kinds, types = pd.factorize(_type_of(vals))  # floats found by the cells' types
+            at = np.flatnonzero(np.array([issubclass(t, float) for t in types],
+                                         dtype=bool)[kinds])
+            x = vals[at].astype(float)
+            odd = at[~np.isnan(x) & (np.isinf(x) | (x != np.floor(x)))]
+            if len(odd):
+                i = int(odd[0])
+                v = vals[i]
+                text = next((j for j, t in enumerate(vals) if isinstance(t, str)), None)
+                if text is not None:  # numbers and text in one column: neither binned nor kept
                     raise DataError(
-                        f"column {str(col)!r}, row {i}: float value {v!r} is not categorical; "
-                        "discretise the column first"
+                        f"column {str(col)!r} mixes numbers (row {i}: {v!r}) and text (row "
+                        f"{text}: {vals[text]!r}); make it all numbers (text as missing) to "
+                        "have it binned, or all text to keep its values as categories"
                     )
+                raise DataError(
+                    f"column {str(col)!r}, row {i}: float value {v!r} is not categorical; "
+                    "discretise the column first"
+                )
 
 
 def encode(frame: pd.DataFrame, domains: Mapping[str, Sequence[str]] | None = None) -> Encoded:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plx_core.encoding import (
+    check_categorical,
     check_label_variants,
     column_strings,
     column_twins,
@@ -20,6 +21,7 @@ from plx_core.encoding import (
     value_str,
     value_twin,
 )
+from plx_core.errors import DataError
 
 CELLS = st.one_of(
     st.text(max_size=3), st.integers(-3, 3), st.booleans(), st.none(),
@@ -312,3 +314,19 @@ def test_a_class_named_ambiguously_or_not_at_all_is_refused_naming_the_classes()
                                         r"\['no', 'yes'\]\); did you mean 'yes'"):
         class_named("Yes", ["no", "yes"], "y", "class", "for_class")  # a spelling: never taken
     assert class_named("3", ["1.0", "2.0"], unknown_ok=True) == "3"
+
+
+@pytest.mark.parametrize("cells, said", [
+    ([1, "a", 2.0, np.float64(2.5), 0.5], r"mixes numbers \(row 3: np.float64\(2.5\)\) and text \(row 1: 'a'\)"),
+    ([1, 2.0, np.nan, float("inf")], r"row 3: float value inf is not categorical"),
+    ([1, 2.0, np.nan, None, -0.0], None),
+])
+def test_check_categorical_names_the_first_float_no_whole_number_on_the_cells_types(cells, said):
+    """The check finds a column's floats by its cells' distinct types (mem26: it looked at
+    every cell in Python): the first float that is no whole number (inf too) is named."""
+    frame = pd.DataFrame({"dose": pd.Series(cells, dtype=object)})
+    if said is None:
+        check_categorical(frame)
+    else:
+        with pytest.raises(DataError, match=said):
+            check_categorical(frame)
