@@ -555,3 +555,14 @@ def wide_table(path: Path) -> Path:
     frame["diagnosis"] = np.asarray(raw.target_names, dtype=object)[raw.target.to_numpy()]
     frame.to_csv(path, index=False)
     return path
+
+
+def tall_app(browser, server: str, name: str, **context) -> tuple[object, App]:
+    """A browser context 1400 × 2400 px (a whole page in view) and its App, waiting up to
+    240 s for each step (a table of thousands of rows fitted on a busy machine); `context`:
+    more of playwright's context options (accept_downloads=True)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, **context)
+    app = App(ctx.new_page(), server, name)
+    app.timeout = 240_000
+    app.page.set_default_timeout(app.timeout)
+    return ctx, app

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser_util import App, streamlit_server
+from browser_util import streamlit_server, tall_app
 from test_browser import browser, chromium  # noqa: F401 - the browser they drive
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,10 +24,7 @@ def server():
 
 
 def test_the_other_models_are_fitted_when_asked_and_kept_across_a_refresh(browser, server):  # noqa: F811
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
-    app = App(ctx.new_page(), server, "dash23")
-    app.timeout = 240_000
-    app.page.set_default_timeout(app.timeout)
+    ctx, app = tall_app(browser, server, "dash23")
     try:
         app.open("", expect="breast-cancer-wisconsin")
         app.nav("Explain", expect="What would change it: ")
@@ -75,10 +72,7 @@ def test_a_clinicians_rare_class_contradicted_rule_and_model_file(browser, serve
                           "outcome": sick})
     path = tmp_path / "labs.csv"
     frame.to_csv(path, index=False)
-    ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, accept_downloads=True)
-    app = App(ctx.new_page(), server, "dash24")
-    app.timeout = 240_000
-    app.page.set_default_timeout(app.timeout)
+    ctx, app = tall_app(browser, server, "dash24", accept_downloads=True)
     try:
         app.open("", expect="Data")
         app.radio("Source", "Upload a CSV", expect="Upload a file to continue")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from browser_util import App, streamlit_server
+from browser_util import streamlit_server, tall_app
 from test_browser import browser, chromium  # noqa: F401 - the browser they drive
 
 pytestmark = pytest.mark.browser
@@ -66,10 +66,7 @@ def diagnoses(path: Path, n: int = 400, seed: int = 21) -> Path:
 def test_a_clinician_sets_the_threshold_and_reads_each_row_own_class(browser, tmp_path):  # noqa: F811
     times: dict[str, float] = {}
     with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
-        ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
-        app = App(ctx.new_page(), server, "newuser")
-        app.timeout = 240_000  # 2,000 rows on a busy machine
-        app.page.set_default_timeout(app.timeout)
+        ctx, app = tall_app(browser, server, "newuser")  # 2,000 rows on a busy machine
         try:
             app.open("", expect="breast-cancer-wisconsin")
             app.radio("Source", "Upload a CSV", expect="Upload a file to continue")

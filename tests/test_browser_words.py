@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_util import App, streamlit_server
+from browser_util import streamlit_server, tall_app
 from test_browser import browser, chromium  # noqa: F401 - the browser they drive
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "adhoc" / "words21"))
@@ -26,10 +26,7 @@ def test_a_rare_class_named_as_written_with_one_baseline_and_a_rule_kept(browser
 
     times: dict[str, float] = {}
     with streamlit_server(int(os.environ.get("PLX_TEST_PORT", "0")) or None) as server:
-        ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
-        app = App(ctx.new_page(), server, "words")
-        app.timeout = 240_000
-        app.page.set_default_timeout(app.timeout)
+        ctx, app = tall_app(browser, server, "words")
         try:
             app.open("", expect="breast-cancer-wisconsin")
             app.radio("Source", "Upload a CSV", expect="Upload a file to continue")
