@@ -1965,15 +1965,19 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
 
 
 def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
-    """How many cells of a column read as percentages carry no '%' ('0.45' beside '45%'),
-    read as that many percent (0.45 %), with an example: a column that writes some shares as
-    fractions mixes two scales, which no reading can tell apart — said, not guessed; None
-    when every present cell carries one (or the column reads no percentages)."""
-    if "percent" not in binning.number_format:
+    """How many cells of a column read as percentages, or in a unit, carry no '%' or unit
+    ('0.45' beside '45%', '850' beside '1.2K'), read as that many of it (0.45 %, 850 K), with
+    an example: a column that writes some values without the mark may mix two scales (a share
+    as a fraction; K a thousand beside plain counts), which no reading can tell apart — said,
+    not guessed; None when every present cell carries it (or the column reads neither)."""
+    percent = "percent" in binning.number_format
+    unit = "%" if percent else _unit_of(binning.number_format)
+    if not (percent or binning.number_format.split("+")[-1].startswith(UNIT_PREFIX)):
         return None
     text = as_strings(values).str.strip()
-    bare = text.notna() & (text != "") & ~text.str.endswith("%", na=False) & \
-        ~text.isin(binning.text_missing)
+    present = text.notna() & (text != "") & ~text.isin(binning.text_missing)
+    bare = present & (~text.str.endswith("%", na=False) if percent else
+                      ~text.str.contains(r"[^\W\d_]|[°µ]", regex=True, na=False))
     if not bare.any():
         return None
     x = _numbers(values[bare], binning.number_format)[0]
@@ -1981,10 +1985,16 @@ def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
     if not ok.any():
         return None
     first = text[bare][ok].iloc[0]
-    frac = " (all between 0 and 1: if they are fractions, 0.45 = 45 %, write them as 45%)" \
-        if np.nanmax(np.abs(x)) <= 1 else ""
-    return (f"{counted(int(ok.sum()), 'cell')} written without '%' ({first!r}) read as that many percent "
-            f"({first} %), as the others are{frac}")
+    if percent:
+        why = " (all between 0 and 1: if they are fractions, 0.45 = 45 %, write them as 45%)" \
+            if np.nanmax(np.abs(x)) <= 1 else ""
+    else:  # K, M, B after counts: a thousand, a million, a billion — another scale
+        why = (f" (if {unit} stands for a thousand, a million or a billion, the two scales are "
+               "out of order: write every cell as a plain number)"
+               if unit in ("K", "k", "M", "MM", "B", "bn", "mn") else "")  # not m, metres
+    many = "percent" if percent else unit
+    return (f"{counted(int(ok.sum()), 'cell')} written without '{unit}' ({first!r}) read as "
+            f"that many {many} ({first} {unit}), as the others are{why}")
 
 
 def months_said(values: pd.Series, binning: Binning) -> str | None:
@@ -2029,8 +2039,8 @@ def approximate_said(values: pd.Series, binning: Binning, shown: int = 2) -> str
 def cells_said(values: pd.Series, binning: Binning) -> str | None:
     """What was read of a binned column's cells beyond its format, in one clause: censored
     cells ('<5', `censored_said`), Excel serials among dates (`serials_said`), numbers
-    without '%' among percentages (`unmarked_said`), an m read as minutes beside months after
-    years (`months_said`), and where the text read as missing stands (`stray_said`); None when
+    without '%' among percentages or without the unit among a unit's (`unmarked_said`), an
+    m read as minutes beside months after years (`months_said`), and where the text read as missing stands (`stray_said`); None when
     nothing. One home for plx fit, plx predict and the Data page."""
     said = [how for how in (stray_said(values, binning), censored_said(values, binning),
                             serials_said(values, binning), unmarked_said(values, binning),

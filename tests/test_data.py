@@ -1840,6 +1840,30 @@ def test_cells_without_percent_are_counted_right_beside_missing_cells(bare):
                                                     f"({cells[0]!r})"), said
 
 
+@pytest.mark.parametrize("unit, bare, hint", [("K", 40, True), ("mg", 3, False), ("mg", 0, False)])
+def test_cells_without_the_unit_among_a_units_are_said(unit, bare, hint):
+    """lead26: '850' beside '1.2K' read as 850 K beside 1.2 K, the scales out of order, and
+    nothing said; now the cells without the unit are counted, shown and read as written, with
+    how to write them when K is a thousand (a count), and no such hint for a measure (mg)."""
+    from plx_core.data import cells_said, read_table
+
+    rng = np.random.default_rng(3)
+    v = rng.integers(1, 99, 120)
+    cells = [f"{x * 10}" if i < bare else f"{x / 10:.1f}{unit}" for i, x in enumerate(v)]
+    lines = [f"{c},{'a' if x > 50 else 'b'}" for c, x in zip(cells, v, strict=True)]
+    table = read_table(("n,y\n" + "\n".join(lines) + "\n").encode())
+    b = infer_schema(table.frame, "y").bins["n"]
+    assert b.number_format == f"unit:{unit}"
+    said = cells_said(table.frame["n"], b)
+    if bare == 0:
+        assert said is None, said
+        return
+    assert said is not None and said.startswith(
+        f"{bare} cells written without '{unit}' ({cells[0]!r}) read as that many {unit} "
+        f"({cells[0]} {unit}), as the others are"), said
+    assert ("write every cell as a plain number" in said) == hint, said
+
+
 def test_negative_lengths_of_time_print_as_written_and_rules_read_them_back():
     """A delay held as timedeltas, early arrivals negative (up to 45 minutes early): its cuts
     printed as Python's day-borrowing form ('<-1d23h30m' for 30 minutes early), which no rule
