@@ -1964,22 +1964,33 @@ def censored_said(values: pd.Series, binning: Binning) -> str | None:
     return out
 
 
+def _reads_marks(number_format: str) -> bool:
+    """Whether a column read as `number_format` reads a mark after its numbers: '%' or a unit."""
+    return "percent" in number_format or number_format.split("+")[-1].startswith(UNIT_PREFIX)
+
+
+def _unmarked(text: pd.Series, binning: Binning) -> pd.Series | None:
+    """Where a column's present cells (stripped `text`) carry no '%' among percentages, or no
+    unit among a unit's ('850' beside '1.2K'): the cells `unmarked_said` speaks of and a long
+    file's blocks keep for it (`said_cells`); None when the column reads neither."""
+    if not _reads_marks(binning.number_format):
+        return None
+    marked = text.str.endswith("%", na=False) if "percent" in binning.number_format else \
+        text.str.contains(r"[^\W\d_]|[°µ]", regex=True, na=False)
+    return text.notna() & (text != "") & ~text.isin(binning.text_missing) & ~marked
+
+
 def unmarked_said(values: pd.Series, binning: Binning) -> str | None:
     """How many cells of a column read as percentages, or in a unit, carry no '%' or unit
     ('0.45' beside '45%', '850' beside '1.2K'), read as that many of it (0.45 %, 850 K), with
     an example: a column that writes some values without the mark may mix two scales (a share
     as a fraction; K a thousand beside plain counts), which no reading can tell apart — said,
     not guessed; None when every present cell carries it (or the column reads neither)."""
+    text = as_strings(values).str.strip()
+    if (bare := _unmarked(text, binning)) is None or not bare.any():
+        return None
     percent = "percent" in binning.number_format
     unit = "%" if percent else _unit_of(binning.number_format)
-    if not (percent or binning.number_format.split("+")[-1].startswith(UNIT_PREFIX)):
-        return None
-    text = as_strings(values).str.strip()
-    present = text.notna() & (text != "") & ~text.isin(binning.text_missing)
-    bare = present & (~text.str.endswith("%", na=False) if percent else
-                      ~text.str.contains(r"[^\W\d_]|[°µ]", regex=True, na=False))
-    if not bare.any():
-        return None
     x = _numbers(values[bare], binning.number_format)[0]
     ok = ~np.isnan(x)
     if not ok.any():
@@ -2061,8 +2072,9 @@ def whole_text(s: pd.Series) -> bool:
 
 def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
-    '%', a bare m among lengths of time, the text read as missing), in order: `cells_said` of these cells, gathered over a file's blocks, says what it
-    says of the whole column (`plx predict` on a long file)."""
+    '%' or their unit, a bare m among lengths of time, the text read as missing), in order:
+    `cells_said` of these cells, gathered over a file's blocks, says what it says of the whole
+    column (`plx predict` on a long file)."""
     keep = censored_sides(values)[0] != 0
     if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return values[keep]
@@ -2071,14 +2083,14 @@ def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
             [str(t).strip() for t in binning.text_missing]).to_numpy(dtype=bool)
     if not is_date_format(binning.number_format) and binning.number_format not in CLOCK_FORMATS:
         keep |= approximate_cells(values)
-    dates, percent = is_date_format(binning.number_format), "percent" in binning.number_format
-    months = binning.number_format == "duration"
-    if dates or percent or months:  # (a plain column's text is not looked at again)
+    dates, months = is_date_format(binning.number_format), binning.number_format == "duration"
+    marks = _reads_marks(binning.number_format)
+    if dates or marks or months:  # (a plain column's text is not looked at again)
         text = as_strings(values).str.strip()
         if dates:
             keep |= ~np.isnan(_serial_days(text))
-        if percent:
-            keep |= (text.notna() & ~text.str.endswith("%", na=False)).to_numpy()
+        if marks:  # `unmarked_said`'s cells
+            keep |= _unmarked(text, binning).to_numpy(dtype=bool)
         if months:  # `months_said`'s cells: a bare m
             keep |= text.str.contains(_BARE_M, regex=True, na=False).to_numpy(dtype=bool)
     return values[keep]

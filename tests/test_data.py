@@ -1845,7 +1845,7 @@ def test_cells_without_the_unit_among_a_units_are_said(unit, bare, hint):
     """lead26: '850' beside '1.2K' read as 850 K beside 1.2 K, the scales out of order, and
     nothing said; now the cells without the unit are counted, shown and read as written, with
     how to write them when K is a thousand (a count), and no such hint for a measure (mg)."""
-    from plx_core.data import cells_said, read_table
+    from plx_core.data import cells_said, read_table, said_cells
 
     rng = np.random.default_rng(3)
     v = rng.integers(1, 99, 120)
@@ -1862,6 +1862,7 @@ def test_cells_without_the_unit_among_a_units_are_said(unit, bare, hint):
         f"{bare} cells written without '{unit}' ({cells[0]!r}) read as that many {unit} "
         f"({cells[0]} {unit}), as the others are"), said
     assert ("write every cell as a plain number" in said) == hint, said
+    assert cells_said(said_cells(table.frame["n"], b), b) == said  # a long file's blocks too
 
 
 def test_negative_lengths_of_time_print_as_written_and_rules_read_them_back():
