@@ -345,10 +345,10 @@ CLOCK_HINTS = {
                 "does: pd.to_timedelta(s) reads no '2 weeks' or '5 months'), binned as plx fit "
                 "and the dashboard bin it (bins read ≥1h30m),",
 }
-CLOCK_HINTS[MONTHS_DURATION] = CLOCK_HINTS["duration"].replace("'duration'", f"{MONTHS_DURATION!r}")
 """What to do with a DataFrame column of times of day or durations written as text (plx fit
 and the dashboard read them as such: `data.CLOCK_FORMATS`; the estimator bins a column of
 `datetime.time` or timedeltas in minutes and labels the bins as times: `data.held_clock`)."""
+CLOCK_HINTS[MONTHS_DURATION] = CLOCK_HINTS["duration"].replace("'duration'", f"{MONTHS_DURATION!r}")
 
 
 def convert_hint(raw: pd.Series, s: pd.Series) -> str:
