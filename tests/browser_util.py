@@ -342,6 +342,17 @@ class App:
     def sidebar_text(self) -> str:
         return self.page.locator('[data-testid="stSidebar"]').inner_text()
 
+    def sidebar_shows(self, *texts: str) -> None:
+        """Assert that the sidebar shows each of `texts`, waiting for it: the sidebar's summary
+        is filled at a run's end and its last deltas reach the page a moment after the run is
+        marked finished, so a read at once can catch the previous run's (CI read the summary
+        without the threshold a click had just set)."""
+        from playwright.sync_api import expect
+
+        side = self.page.locator('[data-testid="stSidebar"]')
+        for text in texts:
+            expect(side).to_contain_text(text, timeout=self.timeout)
+
     # ------------------------------------------------------------------ widgets
 
     def nav(self, title: str, expect: str | None = None) -> float:

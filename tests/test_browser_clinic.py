@@ -98,7 +98,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             times["use this data (fits plx's default)"] = app.click_button(
                 "Use this data", expect="Now using clinic.csv")
             assert "plx's default KB" in app.text()
-            assert "class: readmitted = yes" in app.sidebar_text()  # not "POS = yes"
+            app.sidebar_shows("class: readmitted = yes")  # not "POS = yes"
 
             times["knowledge base page"] = app.nav("Knowledge base",
                                                    expect="The model that answers")
@@ -161,7 +161,7 @@ def test_a_clinician_works_with_plx_default_on_an_upload(browser, tmp_path):  # 
             # its answer shows inside the box, which stays open (it closed: the form's
             # "Added r1" above it went away on this run, and Streamlit drew it anew, closed)
             app.click_button("Add these rules", expect="Added one rule: r2")
-            assert "Rules: 2 (2 enabled)" in app.sidebar_text()
+            app.sidebar_shows("Rules: 2 (2 enabled)")
             _, picked = app.select_index("Edit rule", 1)
             assert picked.startswith("r2: IF ") and "r2." not in picked, picked
             app.nav("Query", expect="Answer")

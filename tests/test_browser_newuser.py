@@ -95,17 +95,17 @@ def test_a_clinician_sets_the_threshold_and_reads_each_row_own_class(browser, tm
             times["decide at it"] = app.click_button(f"Decide at {tried} on every page",
                                                      expect="Back to the model's own threshold")
             ours = f"threshold {float(tried):g}, set by you (the model's own: {own:g})"
-            assert ours in app.sidebar_text()
+            app.sidebar_shows(ours)
             app.nav("Query", expect="Answer")
             assert f"plx answers event when the middle of that range is above {float(tried):g}" \
                 in " ".join(app.text().split())
             # a refresh opens the saved project: the threshold is still the user's
             times["browser refresh"] = app.open(app.page.url.split("/", 3)[-1],
                                                 expect="plx — probabilistic logic")
-            assert ours in app.sidebar_text()
+            app.sidebar_shows(ours)
             app.nav("Evaluate", expect="Confusion matrix")
             app.click_button("Back to the model's own threshold")
-            assert f"threshold {own:g}" in app.sidebar_text()
+            app.sidebar_shows(f"threshold {own:g}")
             assert "set by you" not in app.sidebar_text()
 
             # five classes: a row's true label is its own diagnosis, not "not pneumonia"

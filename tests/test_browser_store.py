@@ -87,7 +87,7 @@ def test_rules_survive_a_restart_and_a_kill_during_a_save(browser, tmp_path):
         ctx, app = new_app(browser, url, "store2")
         app.open("", expect="Data")
         app.nav("Rules", expect="Add a rule")
-        assert "rules version 1" in app.sidebar_text()
+        app.sidebar_shows("rules version 1")
         assert _rules(app)[0] == "Rules: 1 (1 enabled)" and _rules(app)[1].startswith("r1: IF")
         _add_rules(app, f"{cond} THEN NOT POS [p=0.8, w=5, id=r2]")
         # the click's run is not awaited: it stops inside the save's transaction
