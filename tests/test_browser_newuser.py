@@ -90,7 +90,8 @@ def test_a_clinician_sets_the_threshold_and_reads_each_row_own_class(browser, tm
             own = float(re.search(r"threshold \((\d[\d.]*) for the KB in use", " ".join(
                 app.text().split())).group(1))
             times["move the threshold"] = app.slider_step("Decision threshold", -15)
-            tried = re.search(r"At threshold (\d\.\d\d),", app.text()).group(1)
+            tried = f"{float(app.slider_value('Decision threshold')):.2f}"
+            app.expect(f"At threshold {tried},")  # the page answers at the value the slider shows
             assert float(tried) < own
             times["decide at it"] = app.click_button(f"Decide at {tried} on every page",
                                                      expect="Back to the model's own threshold")
