@@ -38,7 +38,7 @@ def class_answer(ws, inst, ca, picked_title: str, runner_up_title: str) -> None:
     c[0].metric(picked_title, ca.picked)
     c[1].metric(runner_up_title, ca.runner_up)
     truth = true_class(ws, inst)
-    c[2].metric("True class", "unknown" if truth is None else truth)
+    c[2].metric("True level" if ca.order else "True class", "unknown" if truth is None else truth)
     for line in answer_sentences(ca):
         st.markdown(md(line))
 

@@ -401,7 +401,7 @@ def _class_order(text: str | None, schema: Any, label: str, positive: str | None
     """`--class-order` ("auto" or "low,mid,high") as the label's classes from lowest to
     highest level, checked as `PLXClassifier(class_order=)` checks it (`ordered.class_order_of`,
     its words); None without it."""
-    from .ordered import class_order_of
+    from .ordered import class_order_of, order_from_text
 
     if text is None:
         return None
@@ -410,10 +410,9 @@ def _class_order(text: str | None, schema: Any, label: str, positive: str | None
                        f"{label!r} " + ("is fitted as --positive against the rest: give one or "
                                         "the other" if positive is not None else
                                         f"has {len(schema.classes)} classes {list(schema.classes)}"))
-    given: Any = text.strip() if text.strip() == "auto" else [
-        c.strip() for c in text.split(",")]
     try:
-        return class_order_of(list(schema.classes), given, "--class-order", f"the label {label!r}")
+        return class_order_of(list(schema.classes), order_from_text(text), "--class-order",
+                              f"the label {label!r}")
     except DataError as e:
         raise CLIError(str(e)) from None
 
@@ -774,19 +773,14 @@ class Model:
         the steps' (`ordered.level_bounds`), as `PLXClassifier.predict` / `bounds` answer;
         `vote:<class>` the numbers `predict_proba` divides by their sum, `runner_up` the level
         of the next number, `tie` a row some step answers exactly at its threshold."""
-        from .ordered import level_bounds, levels_above, step_parts
-        from .query import TIE_EPS, failed_notes
+        from .ordered import level_answers
+        from .query import failed_notes
         from .wording import level_step_said
 
         rows, own, above = self.step_answers(X)
-        cum, nums = step_parts(own, [s.threshold for s in self.steps], above)
-        levels = level_bounds(cum, nums)
+        ans = level_answers(own, [s.threshold for s in self.steps], above)
+        levels, top, second, compared = ans.levels, ans.level, ans.runner_up, ans.compared
         classes = np.array(self.classes, dtype=object)
-        top = levels_above(nums)
-        compared = np.column_stack([b.compared_by for b in levels])
-        scored = np.nan_to_num(compared, nan=-np.inf)
-        scored[np.arange(len(X)), top] = np.inf  # the level answered, whatever the numbers say
-        second = np.argsort(-scored, axis=1, kind="stable")[:, 1]
         lower = np.column_stack([b.lower for b in levels])
         upper = np.column_stack([b.upper for b in levels])
         r = np.arange(len(X))
@@ -797,8 +791,7 @@ class Model:
             "runner_up": classes[second],
             "lower": lower[r, top], "upper": upper[r, top],
             "mean": (lower[r, top] + upper[r, top]) / 2, "vote": compared[r, top],
-            "tie": np.column_stack([np.abs(b.mean - s.threshold) <= TIE_EPS
-                                    for b, s in zip(own, self.steps)]).any(axis=1),
+            "tie": ans.tie,
             "method": "ordered",
             **{f"{side}:{c}": v[:, j] for j, c in enumerate(self.classes)
                for side, v in (("lower", lower), ("upper", upper), ("vote", compared))},

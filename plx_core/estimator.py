@@ -919,10 +919,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         answers "above"), and the first step's unseen cells and rows."""
         from .ordered import step_parts
 
+        own, thresholds, above, unseen, n_unseen = self._ordered_own(X)
+        cum, steps = step_parts(own, thresholds, above)
+        return cum, steps, unseen, n_unseen
+
+    def _ordered_own(self, X: Any) -> tuple[list[BoundsArray], list[float], list[bool], dict, int]:
+        """Each step model's own bounds on X, its threshold and whether its POS is "above"
+        (the parts `ordered.step_parts` / `ordered.level_answers` read), and the first step's
+        unseen cells and rows."""
         parts = [s._block_means(X) for s in self.ordered_]
-        cum, steps = step_parts([p[0][0] for p in parts], [s._threshold() for s in self.ordered_],
-                                [bool(s.positive_ == "True") for s in self.ordered_])
-        return cum, steps, parts[0][1], parts[0][2]
+        return ([p[0][0] for p in parts], [s._threshold() for s in self.ordered_],
+                [bool(s.positive_ == "True") for s in self.ordered_], parts[0][1], parts[0][2])
 
     def _say_columns(self, raw: pd.DataFrame, kept: list[str], labels: np.ndarray,
                      index: pd.Index, copies: Any = ...) -> None:

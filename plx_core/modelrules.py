@@ -42,9 +42,10 @@ def homes(model: Any) -> list[RuleHome]:
     """Every KB of the model that rules can join: one, or one a class (a model of ordered
     classes: none yet, refused in one line — a rule's THEN would be a step, not a level)."""
     if getattr(model, "steps", None) is not None:
+        from .wording import ORDERED_RULES_WHY
+
         raise DataError("a model of ordered classes (plx fit --class-order) holds no expert "
-                        "rules yet: its steps answer 'above a level', and a rule's THEN names a "
-                        "class; fit without --class-order to add rules")
+                        f"rules yet: {ORDERED_RULES_WHY}; fit without --class-order to add rules")
     members = getattr(model, "members", None)
     if members is not None:
         return [RuleHome(c, c, m.kb) for c, m in zip(model.classes, members)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -104,6 +105,13 @@ def class_order_of(classes: Sequence[str], class_order: Any, name: str = "class_
     return given
 
 
+def order_from_text(text: str) -> str | list[str]:
+    """An order as a user types it (`plx fit --class-order`, the dashboard's Data page):
+    "auto", or the classes from lowest to highest level separated by commas (for
+    `class_order_of` to check)."""
+    return text.strip() if text.strip() in ORDER_WORDS else [c.strip() for c in text.split(",")]
+
+
 def step_numbers(mean: np.ndarray, threshold: float, above: bool = True) -> np.ndarray:
     """A step model's support for "above" with its own threshold at 0.5 (piecewise linear, 0
     and 1 kept): > 0.5 + `TIE_EPS` exactly where the step answers "above". `above`: whether
@@ -189,3 +197,37 @@ def level_bounds(parts: Sequence[BoundsArray], steps: list[np.ndarray]) -> list[
                                first.unseen_rows, first.unseen_cols, first.ignored,
                                first.read_as, failed, vote))
     return out
+
+
+@dataclass(frozen=True)
+class LevelAnswers:
+    """What an ordered model answers for rows, as `plx predict` writes it: every level's
+    bounds (`levels`, lowest first, `vote` the number `predict_proba` divides by the sum), per
+    row the `level` answered and the `runner_up` (indexes into the order), `compared` (rows ×
+    levels) and `tie`: some step answers exactly at its threshold."""
+
+    levels: list[BoundsArray]
+    level: np.ndarray
+    runner_up: np.ndarray
+    compared: np.ndarray
+    tie: np.ndarray
+
+
+def level_answers(own: Sequence[BoundsArray], thresholds: Sequence[float],
+                  above: Sequence[bool]) -> LevelAnswers:
+    """The levels answered from each step's own bounds, threshold and POS side (`step_parts`,
+    `level_bounds`, `levels_above`): the one home of the level, the runner-up (the level of
+    the next number compared) and the tie, for `plx predict` (a model file) and the dashboard
+    (the estimator's steps)."""
+    from .query import TIE_EPS
+
+    cum, nums = step_parts(own, thresholds, above)
+    levels = level_bounds(cum, nums)
+    top = levels_above(nums)
+    compared = np.column_stack([b.compared_by for b in levels])
+    scored = np.nan_to_num(compared, nan=-np.inf)
+    scored[np.arange(len(top)), top] = np.inf  # the level answered, whatever the numbers say
+    second = np.argsort(-scored, axis=1, kind="stable")[:, 1]
+    tie = np.column_stack([np.abs(b.mean - t) <= TIE_EPS
+                           for b, t in zip(own, thresholds)]).any(axis=1)
+    return LevelAnswers(levels, top, second, compared, tie)

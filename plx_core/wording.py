@@ -989,6 +989,67 @@ CLASS_TABLE_HEADERS = {
 }
 """The several-class answer's columns as a reader sees them: the "vote" column holds a vote's
 probability for most classes but a KB's mean for a rare class kept on its Direct KB (dash23)."""
+LEVEL_TABLE_HEADERS = {**CLASS_TABLE_HEADERS, "class": "level (lowest first)",
+                       "vote": "vote (the level answered is the highest)"}
+"""An ordered model's answer table: one row a level in the scale's order, its bounds from the
+steps' (`ordered.level_bounds`) and the vote `predict_proba` divides by the sum."""
+
+
+LEVELS_SECTION_ENDS = {
+    "query": "answers this instance's level, with every level's bounds and vote, the runner-up "
+             "and the steps that explain them",
+    "explain": "says which level it answers for this instance and why: the k features of the "
+               "step that decides the level, and of the step between it and the runner-up",
+    "evaluate": "is scored on the same test rows: the confusion matrix in the scale's order, "
+                "and the mean level error beside macro F1",
+}
+"""What the "Among all" section of each page does with a model of ordered levels."""
+
+
+def levels_section_said(positive: Any, order: Sequence[str], page: str,
+                        above: str = "answer") -> str:
+    """The intro of a page's "Among all" section when the label's classes are ordered levels
+    (the Data page's choice): what the page's `above` is for (POS against the rest) and what
+    the model of the levels does here (`LEVELS_SECTION_ENDS[page]`)."""
+    n = len(order)
+    return (f"The label's {n} classes are ordered levels ({order_said(order)}), and the "
+            f"{above} above is {positive} against the other {n - 1}. Here plx's model of the "
+            "levels (PLXClassifier(class_order=…), as plx fit --class-order: one yes/no model "
+            f"for each step between neighbouring levels) {LEVELS_SECTION_ENDS[page]}.")
+
+
+def levels_file_said(order: Sequence[str], fitted: bool) -> str:
+    """Beside the Knowledge base page's download of the model of ordered levels: what the
+    file is (`plx fit --class-order`'s, version 3) and, before that model is fitted, where."""
+    if not fitted:
+        return (f"The model of the ordered levels ({order_said(order)}) is fitted with "
+                "\"Answer among all\" on the Query page (or Explain, Evaluate); its model file "
+                "can be saved here then.")
+    return (f"The model of the ordered levels ({order_said(order)}) as plx fit --class-order "
+            "writes it: plx predict answers each row's level with every level's bounds and "
+            "vote, plx explain explains it by a step. It reads new rows' numbers at this "
+            "page's cut points; it holds no expert rules.")
+
+
+def ordered_rules_said(positive: Any, n_levels: int) -> str:
+    """The Rules page's line on ordered levels: what a rule here is about, and why the model
+    of the levels takes none (`ORDERED_RULES_WHY`, the words `plx rules add` refuses with)."""
+    return (f"The label's {n_levels} classes are ordered levels (Data page): a rule here is "
+            f"about {positive!r} against the other {n_levels - 1} taken together, in the KB in "
+            "use. The model of the levels (\"Among all\" on the Query, Explain and Evaluate "
+            f"pages) holds no expert rules yet: {ORDERED_RULES_WHY}, so a rule would not "
+            "change the level it answers.")
+
+
+def level_why_said(what: str, level: str, step: Any, same: bool = False) -> str:
+    """The head of an ordered answer's explanation: the step that explains it
+    (`ordered.explaining_step`), said with its two sides (`step_class_name`); `same`: the
+    step and explanation just given (the runner-up is the level across that step)."""
+    if same:
+        return (f"{what} {level!r}: the same step, {step} against {class_names(step)[1]}, "
+                "decides it: the explanation above.")
+    return (f"{what} {level!r}: the step that decides it is {step} against "
+            f"{class_names(step)[1]}, one yes/no model of its own.")
 
 
 def class_number_said(kept_direct: bool, why: bool = False) -> str:
@@ -1567,9 +1628,73 @@ def ordered_hint(classes: Sequence[str]) -> str:
         pass
     if (order := recognised_order(classes)) is None:
         return ""
-    return (f"; the classes read as ordered levels ({' < '.join(map(repr, order))}): "
+    return (f"; the classes read as ordered levels ({order_said(order)}): "
             "class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
-            "between them (the dashboard does not take it yet)")
+            f"between them (the dashboard: \"{ORDERED_CHOICE}\" on the Data page)")
+
+
+ORDERED_CHOICE = "Treat the classes as ordered levels"
+"""The Data page's choice that fits the model of every class as ordered levels (`plx fit
+--class-order`), offered where the classes are a known scale (`ordered.recognised_order`)."""
+ORDER_INPUT = "The levels from lowest to highest, separated by commas"
+"""The Data page's one widget for the order, as `plx fit --class-order` takes it."""
+ORDERED_RULES_WHY = ("its steps answer 'above a level', and a rule's THEN names a class")
+"""Why a model of ordered classes takes no expert rules yet: `modelrules` refuses them with
+it, the dashboard's Rules page says it."""
+LEVEL_ERROR = "Mean level error"
+"""The Evaluate page's measure of ordered levels that respects their order."""
+
+
+def order_said(order: Sequence[str]) -> str:
+    """The levels in their order, in words: 'mild' < 'moderate' < 'severe'."""
+    return " < ".join(repr(str(c)) for c in order)
+
+
+def levels_in_use_said(order: Sequence[str]) -> str:
+    """The Data page's header line when the classes in use are treated as ordered levels."""
+    return (f"The classes are treated as ordered levels, {order_said(order)}: the model of "
+            "every class answers a level.")
+
+
+def ordered_offer_said(order: Sequence[str], recognised: bool) -> str:
+    """What treating the label's classes as ordered does, said beside the Data page's choice
+    (`recognised`: the order is a known scale's, `ordered.recognised_order`)."""
+    return (("The classes read as the levels of one scale" if recognised else
+             "The classes can be treated as the levels of one scale")
+            + f" ({order_said(order)}). Treated as ordered, the model of every class (the "
+            "Query, Explain and Evaluate pages' \"Among all\" section) fits one yes/no model "
+            "for each step between neighbouring levels ('above' a level) and answers a row's "
+            "level as the number of steps it is above, as plx fit --class-order does; the "
+            "pages' answer for the positive class against the rest stays as it is.")
+
+
+def level_answer_said(level: str, n_above: int, n_levels: int, vote: float, lower: float,
+                      upper: float, runner_up: str, runner_vote: float, tie: bool) -> str:
+    """An ordered model's answer for one row in words: the level (the steps it is above), its
+    vote and bounds, the runner-up, and a tie (a step at its threshold answers "not above":
+    the lower level), as `plx predict` writes them in columns."""
+    steps = n_levels - 1
+    return (f"plx answers the level {level!r}: the row is above {n_above} of the {steps} steps "
+            f"between the {n_levels} levels (each step one yes/no model, 'above' a level). Its "
+            f"vote, {fmt(vote, 3)}, is the highest of the {n_levels} levels (its support, "
+            f"{fmt(lower, 3)} to {fmt(upper, 3)}); the runner-up is {runner_up!r} "
+            f"({fmt(runner_vote, 3)})."
+            + (" A tie: a step answers exactly at its threshold, which is not above it (the "
+               "lower level)." if tie else ""))
+
+
+def step_class_name(lower: str, above: bool = True) -> ClassName:
+    """The class an ordered model's step explains, carrying its other side ("above 'mild'" /
+    "at most 'mild'"), so an explanation of the step is said in that step's words."""
+    return ClassName(level_step_said(lower, above), level_step_said(lower, not above))
+
+
+def level_error_said(error: float, n_levels: int) -> str:
+    """What the mean level error is: how many levels apart the level answered is from the
+    row's own, on average over the test rows (0 all right; 1 a level off on average)."""
+    return (f"{LEVEL_ERROR}: {fmt(error, 3)}, how many levels apart the level answered is from "
+            f"the row's own, on average over the test rows (0: all right; the {n_levels} "
+            "levels' order counts, which macro F1 does not see).")
 
 
 def level_step_said(lower: str, above: bool = True) -> str:
@@ -1579,7 +1704,11 @@ def level_step_said(lower: str, above: bool = True) -> str:
 
 
 __all__ = [
-    "class_decision_said", "ordered_said", "ordered_hint", "level_step_said",
+    "class_decision_said", "ordered_said", "ordered_hint", "level_step_said", "ORDERED_CHOICE",
+    "ORDER_INPUT", "ORDERED_RULES_WHY", "LEVEL_ERROR", "order_said", "ordered_offer_said",
+    "level_answer_said", "levels_in_use_said", "step_class_name", "level_error_said", "LEVEL_TABLE_HEADERS",
+    "level_why_said", "LEVELS_SECTION_ENDS", "levels_section_said", "ordered_rules_said",
+    "levels_file_said",
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",

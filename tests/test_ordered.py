@@ -221,11 +221,12 @@ def test_a_step_at_its_threshold_is_not_above_in_the_levels_numbers():
 
 def test_the_hint_to_fit_levels_says_where_the_setting_is():
     """review25: plx fit and the dashboard show a several-class fit's reason, whose hint named
-    class_order='auto' as if they took it; plx fit takes it now (multi26), the dashboard not."""
+    class_order='auto' as if they took it; plx fit takes it now (multi26), the dashboard's Data page too (ordered27)."""
     from plx_core.wording import ordered_hint
 
     said = ordered_hint(["severe", "mild", "moderate"])
     assert said.startswith("; the classes read as ordered levels ('mild' < 'moderate' < 'severe')")
     assert ("class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
-            "between them (the dashboard does not take it yet)") in said
+            "between them (the dashboard: \"Treat the classes as ordered levels\" on the Data "
+            "page)") in said
     assert ordered_hint(["1", "2", "3"]) == "" and ordered_hint(["red", "blue", "green"]) == ""

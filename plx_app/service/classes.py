@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,15 @@ def several(ws) -> bool:
     return len(label_classes(ws)) > 2
 
 
+def class_order(ws) -> tuple[str, ...] | None:
+    """The label's classes from lowest to highest level when the Data page treats them as
+    ordered (`DataSettings.class_order`: the model of every class is then
+    `PLXClassifier(class_order=…)`, as `plx fit --class-order`); None: one class against the
+    rest."""
+    order = ws.settings.class_order
+    return tuple(order) if order and several(ws) else None
+
+
 def class_labels(ws, part: str = "train") -> pd.Series:
     """The original class of each training (once per row) or test row, written as the Data
     page lists the classes."""
@@ -52,6 +62,9 @@ class ClassScores:
     accuracy: float
     confusion: pd.DataFrame
     notes: tuple[str, ...] = ()
+    level_error: float | None = None
+    """Ordered levels: the mean of |level answered − the row's own level| over the test rows
+    whose class the model knows (`wording.level_error_said`); None otherwise."""
 
 
 def _answered(est: PLXClassifier, X: pd.DataFrame) -> tuple[list[BoundsArray], tuple[str, ...]]:
@@ -91,14 +104,24 @@ def class_scores(ws, est: PLXClassifier) -> ClassScores:
         check_answered(res, classes, ws.X_test.index, "no class picked among all of them, so "
                        "nothing is scored")
         picked = np.array([str(c) for c in est._decide(res)], dtype=object)
+        order = getattr(est, "_order", None) if est.class_order_ is not None else None
+        if order is not None:  # the scale's order, lowest first
+            classes = [str(c) for c in order]
         rows = classes + sorted(set(truth) - set(classes))  # a class only the test rows have
         cm = pd.crosstab(pd.Categorical(truth, categories=rows),
                          pd.Categorical(picked, categories=classes), dropna=False)
-        cm.index.name, cm.columns.name = "true class", "picked"
+        cm.index.name, cm.columns.name = ("true level", "answered") if order else (
+            "true class", "picked")
+        error = None
+        if order is not None:
+            rank = {c: i for i, c in enumerate(classes)}
+            known = [t in rank for t in truth]
+            error = float(np.mean([abs(rank[t] - rank[p]) for t, p, k in
+                                   zip(truth, picked, known) if k])) if any(known) else None
         return ClassScores(float(f1_score(truth, picked, average="macro")),
-                           float(np.mean(truth == picked)), cm, notes)
+                           float(np.mean(truth == picked)), cm, notes, error)
 
-    return ws.cached("class-scores", make=make, scope="data")
+    return ws.cached("class-scores", class_order(ws), make=make, scope="data")
 
 
 FIT_HELP = "Fits one model per class on the training rows (once per session)."
@@ -109,29 +132,47 @@ def fit_classes(ws, progress: Callable[[float, str], None] | None = None) -> PLX
     """plx's model of every class, fitted once per session and data (the workspace's cache),
     within the memory a session's default model gets (`kbs.DASHBOARD_BUDGET`, shared by
     the classes' KBs)."""
+    order = class_order(ws)
+
     def make() -> tuple[PLXClassifier, tuple[str, ...]]:
         once = ~ws.X_train.index.duplicated(keep="first")
         X = ws.X_train[once]
         cases = case_groups(ws.raw, ws.settings)  # the Data page's case column: kept together
         with collected() as noted:  # kept: `fit_notes`
             est = PLXClassifier(random_state=ws.kb_settings.random_state,
-                                memory_budget=DASHBOARD_BUDGET).fit(
+                                memory_budget=DASHBOARD_BUDGET,
+                                class_order=None if order is None else list(order)).fit(
                 X, class_labels(ws).to_numpy(dtype=object),
                 None if cases is None else cases.loc[X.index].to_numpy(), progress=progress)
         return est, tuple(dict.fromkeys(noted))
 
-    return ws.cached("classes", make=make, scope="data")[0]
+    return ws.cached("classes", order, make=make, scope="data")[0]
+
+
+def levels_model_file(ws, fmt: str = "json") -> bytes:
+    """The session's model of ordered levels (`fit_classes` with `class_order`) as the model
+    file `plx fit --class-order` writes (`modelfile.OrderedModelFile`), reading raw rows as
+    this session cuts them (`model.file_schema`): `plx predict` and `plx explain` answer it."""
+    from plx_core.modelfile import model_bytes, model_of
+
+    from .model import file_schema
+
+    est = fit_classes(ws)
+    if est.class_order_ is None:
+        raise ValueError("the model of every class is not one of ordered levels")
+    return model_bytes(model_of(est, file_schema(ws, ws.dataset.schema.bins),
+                                label=ws.settings.label, n_train=ws.n_train_rows), fmt)
 
 
 def fit_notes(ws) -> tuple[str, ...]:
     """What fitting the model of every class said (columns left out or grouped, a column
     that copies the label…), each once, for the page to show; () before it is fitted."""
-    return ws.cached("classes", make=lambda: (None, ()), scope="data")[1] if classes_fitted(
-        ws) else ()
+    return ws.cached("classes", class_order(ws), make=lambda: (None, ()), scope="data")[1] if (
+        classes_fitted(ws)) else ()
 
 
 def classes_fitted(ws) -> bool:
-    return ws.is_cached("classes", scope="data")
+    return ws.is_cached("classes", class_order(ws), scope="data")
 
 
 @dataclass(frozen=True)
@@ -161,6 +202,12 @@ class ClassAnswer:
     """The starting points of the picked class's and the runner-up's own KBs (the support
     before any value is known, `explain.start_value`; None: no starting point), said with
     what each class's KB answers (`wording.own_kb_said`)."""
+    order: tuple[str, ...] = ()
+    """Ordered levels (lowest first; `table` in this order): the answer is a level, `why` and
+    `why_not` explained by a step (`steps`); () for one class against the rest."""
+    steps: tuple[Any, Any] = (None, None)
+    """Ordered levels: the steps that explain the level and the runner-up
+    (`wording.step_class_name`: "above 'mild'" carrying "at most 'mild'")."""
 
 
 def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
@@ -169,6 +216,8 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
     row = pd.DataFrame([[v if v is not None else np.nan for _f, v in inst.values]],
                        columns=[f for f, _v in inst.values], dtype=object)
     row = row.reindex(columns=est._feature_names())
+    if est.class_order_ is not None:
+        return _level_answer(est, inst, row, k)
     res, notes = _answered(est, row)
     classes = [str(c) for c in est._class_str]
     failed = tuple((c, b.failed[0][1]) for c, b in zip(classes, res) if b.failed)
@@ -201,6 +250,41 @@ def class_answer(est: PLXClassifier, inst: Instance, k: int = 2) -> ClassAnswer:
                        starts)
 
 
+def _level_answer(est: PLXClassifier, inst: Instance, row: pd.DataFrame, k: int) -> ClassAnswer:
+    """`inst` answered by a model of ordered levels as `plx predict` answers it
+    (`ordered.level_answers`: the level, every level's bounds and vote, the runner-up, the
+    tie), explained by the step `PLXClassifier.explain` picks, and the runner-up by the step
+    between it and the level (`for_class`); a step that could not answer stops it."""
+    from plx_core import wording
+    from plx_core.ordered import level_answers
+
+    levels = [str(c) for c in est._order]
+    with collected() as noted:
+        own, thresholds, above, _u, _n = est._ordered_own(row)
+    notes = tuple(dict.fromkeys(noted))
+    names = [wording.step_class_name(lo, a) for lo, a in zip(levels, above)]
+    if any(b.failed for b in own):
+        check_answered(own, [str(n) for n in names], row.index, "no level answered")
+    ans = level_answers(own, thresholds, above)
+    table = pd.DataFrame({"class": levels,
+                          "lower": [float(b.lower[0]) for b in ans.levels],
+                          "upper": [float(b.upper[0]) for b in ans.levels],
+                          "mean": [float(b.mean[0]) for b in ans.levels],
+                          "vote": [float(v) for v in ans.compared[0]]})
+    picked, runner = levels[int(ans.level[0])], levels[int(ans.runner_up[0])]
+    why = why_not = None
+    steps: tuple[Any, Any] = (None, None)
+    if any(v is not None for _f, v in inst.values):
+        with collected() as noted:  # said with the answer's notes
+            why = _explained(est, row, k, None)
+            why_not = _explained(est, row, k, runner)
+            steps = (names[int(est._ordered_explained(row, None)[0])],
+                     names[int(est._ordered_explained(row, runner)[0])])
+        notes = tuple(dict.fromkeys((*notes, *noted)))
+    return ClassAnswer(table, picked, runner, bool(ans.tie[0]), why, why_not, est.chosen_,
+                       notes=notes, order=tuple(levels), steps=steps)
+
+
 def _start(est: PLXClassifier, i: int) -> float | None:
     """Class i's own KB's starting point (the KB its explanations search), None without one."""
     from plx_core.explain import start_value
@@ -214,11 +298,12 @@ def ws_class_answer(ws, inst: Instance, k: int = 2) -> ClassAnswer:
     once per session, data, instance and k: the Query page (k = 2) and the Explain page (its
     k) show the one answer."""
     est = fit_classes(ws)
-    return ws.cached("class-answer", inst.values, int(k), scope="data",
+    return ws.cached("class-answer", class_order(ws), inst.values, int(k), scope="data",
                      make=lambda: class_answer(est, inst, int(k)))
 
 
-def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str) -> Explanation | None:
+def _explained(est: PLXClassifier, row: pd.DataFrame, k: int, cls: str | None
+               ) -> Explanation | None:
     """The explanation of `cls`'s KB for the row (None when nothing known can explain it)."""
     from plx_core.errors import PLXError
 
@@ -236,6 +321,8 @@ def class_table_shown(ca: ClassAnswer) -> pd.DataFrame:
     from plx_core import wording
 
     shown = ca.table.copy()
+    if ca.order:  # levels in the scale's order, each compared by its vote
+        return shown.rename(columns=wording.LEVEL_TABLE_HEADERS)
     if "vote" in shown:
         shown["what is compared"] = [wording.class_number_said(c in ca.kept_direct, why=True)
                                      for c in shown["class"]]
@@ -251,6 +338,8 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
     """The picked class and the runner-up in words, then each explanation as a sentence."""
     from plx_core import wording
 
+    if ca.order:
+        return _level_sentences(ca)
     top, second = ca.table.iloc[0], ca.table.iloc[1]
 
     def number(c: str) -> str:  # a rare class kept on its Direct KB is compared by its mean
@@ -280,4 +369,27 @@ def answer_sentences(ca: ClassAnswer) -> list[str]:
                        f"{wording.own_kb_said(cls, others, e.query_bounds, start)}")
     out += [f"{c}'s KB could not answer this instance ({why}): {c} is not compared."
             for c, why in ca.failed]
+    return out
+
+
+def _level_sentences(ca: ClassAnswer) -> list[str]:
+    """An ordered answer in words: the level, its vote and bounds, the runner-up and a tie
+    (`wording.level_answer_said`), then each explanation in its step's words."""
+    from plx_core import wording
+
+    t = ca.table.set_index("class")
+    top, second = t.loc[ca.picked], t.loc[ca.runner_up]
+    out = [wording.level_answer_said(ca.picked, ca.order.index(ca.picked), len(ca.order),
+                                     top["vote"], top["lower"], top["upper"], ca.runner_up,
+                                     second["vote"], ca.tie)]
+    for e, cls, what, step in ((ca.why, ca.picked, "Why", ca.steps[0]),
+                               (ca.why_not, ca.runner_up, "Why not", ca.steps[1])):
+        if e is None or step is None:
+            out.append(f"{what} {cls!r}: no known value explains it.")
+        elif what == "Why not" and step == ca.steps[0] and ca.why is not None and (
+                e.features == ca.why.features):  # the level across the same step: said once
+            out.append(wording.level_why_said(what, cls, step, same=True))
+        else:
+            out.append(f"{wording.level_why_said(what, cls, step)} "
+                       f"{wording.explanation_sentence(e, step)}")
     return out

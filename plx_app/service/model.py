@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -225,6 +226,23 @@ def tree_view_frame(tree: Tree, kb: KB | None = None) -> pd.DataFrame:
     return nodes
 
 
+def file_schema(ws, cut: Mapping[str, Binning]) -> Any:
+    """How a model file of this session reads raw rows: the Data page's reading of the
+    columns (`Workspace.dataset`'s schema) cut at `cut` (a model's cut points, read as the page
+    reads text, as plx fit's schema takes them), with the missing-value markers the table was
+    read with (`Schema.missing`, as `plx fit --missing`)."""
+    from dataclasses import replace
+
+    from plx_core.data import MISSING_MARKERS
+
+    markers = tuple(ws.raw.options.get("missing", MISSING_MARKERS))
+    schema = ws.dataset.schema
+    return replace(schema, bins={**schema.bins, **cut},
+                   kinds={**schema.kinds, **{f: "numeric" for f in cut if f in schema.kinds}},
+                   categories={**schema.categories, **{f: tuple(b.labels) for f, b in cut.items()}},
+                   missing=None if markers == MISSING_MARKERS else markers)
+
+
 def model_file(ws, fmt: str = "json") -> bytes:
     """plx's default as this session fitted it, as the model file `plx fit` writes
     (`modelfile.model_of` with the Data page's reading of the columns, `Workspace.dataset`'s
@@ -233,9 +251,6 @@ def model_file(ws, fmt: str = "json") -> bytes:
     as `plx fit --missing`: `plx predict` and `load_model` read new rows' cells alike), the
     threshold set on Evaluate (as `plx fit --threshold`), the semantics set on the Query page
     and the enabled rules (as `plx rules add`), the session's own KB left as it is. Raises `ValueError` when the KB in use is not plx's default."""
-    from dataclasses import replace
-
-    from plx_core.data import MISSING_MARKERS
     from plx_core.modelfile import model_bytes, model_of
     from plx_core.modelrules import add_model_rules
     from plx_core.rules import rules_text
@@ -243,13 +258,7 @@ def model_file(ws, fmt: str = "json") -> bytes:
     est = ws.model.estimator if ws.model is not None else None
     if est is None or ws.dataset.schema is None:
         raise ValueError(wording.MODEL_FILE_NEEDS_DEFAULT)
-    markers = tuple(ws.raw.options.get("missing", MISSING_MARKERS))
-    schema, cut = ws.dataset.schema, ws.model.bins  # the model's cut points, read as the page reads
-    schema = replace(schema, bins={**schema.bins, **cut},  # text (as plx fit's schema takes them)
-                     kinds={**schema.kinds, **{f: "numeric" for f in cut if f in schema.kinds}},
-                     categories={**schema.categories, **{f: tuple(b.labels) for f, b in cut.items()}},
-                     missing=None if markers == MISSING_MARKERS else markers)
-    model = model_of(est, schema, n_train=ws.n_train_rows)
+    model = model_of(est, file_schema(ws, ws.model.bins), n_train=ws.n_train_rows)
     model.kb = model.kb.copy()  # the estimator's KB is the one the pages answer with: the
     # rules go into the file's copy (added in place, they counted twice on every page after)
     if ws.semantics != "auto":  # the Query page's semantics answer every page (as predict)
@@ -261,5 +270,5 @@ def model_file(ws, fmt: str = "json") -> bytes:
     return model_bytes(model, fmt)
 
 
-__all__ = ["ModelChoice", "TREE_CHOICES", "answering_tree", "fit_default", "model_file",
+__all__ = ["ModelChoice", "TREE_CHOICES", "answering_tree", "file_schema", "fit_default", "model_file",
            "selection_table", "tree_view_frame"]

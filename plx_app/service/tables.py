@@ -95,6 +95,10 @@ class DataSettings:
     drop_unlabelled: bool = False  # rows whose label is missing are left out (else an error)
     case_column: str | None = None  # names each row's case (several rows a case): no feature
     cut_on: str = "train"  # "train" | "table" (sessions saved before cuts were fitted on training)
+    class_order: tuple[str, ...] | None = None
+    """The label's classes from lowest to highest level when the user treats them as ordered
+    (the Data page: `PLXClassifier(class_order=…)` for the model of every class, as `plx fit
+    --class-order`); None: one class against the rest."""
 
     def cuts_as_estimator(self) -> bool:
         """Whether numeric columns are cut as `PLXClassifier()` cuts them (its discretiser and

@@ -32,6 +32,7 @@ from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
 from plx_core.data import MISSING_MARKERS, id_columns, is_parquet, suggest_label
 from plx_core.errors import PLXError
+from plx_core.ordered import class_order_of, order_from_text, recognised_order
 
 ws = page_setup()
 st.title("Data")
@@ -43,6 +44,8 @@ c2, c3, c4 = st.columns(3)
 c2.metric("Rows × features", f"{n_rows:,} × {n_feat:,}")
 c3.metric("Positive class", ws.positive)
 c4.metric("Train / test rows", f"{ws.n_train_rows:,} / {len(ws.X_test):,}")
+if ws.settings.class_order:  # the model of every class answers a level (section 2)
+    st.caption(md(wording.levels_in_use_said(ws.settings.class_order)))
 st.caption(md(wording.split_sentence(n_rows, ws.n_train_rows, len(ws.X_train),
                                      len(ws.X_test), ws.settings.balance, ws.settings.test_size,
                                      n_copies=int(ws.copies()[0].sum()), learner=ws.learner)))
@@ -166,6 +169,21 @@ if len(values) > 2:
         st.caption(md(positive_note(values, positive)))  # a start, not an assumed class
 elif not (base.positive == positive and label == base.label) and positive_note(values, positive):
     st.caption(md(positive_note(values, positive)))  # a start to check, never a silent guess
+class_order, order_bad = None, False
+known = recognised_order(values) if len(values) > 2 else None
+saved_order = base.class_order if label == base.label else None
+if known is not None or saved_order:  # a known scale (plx fit's hint), or the project's order
+    if st.checkbox(wording.ORDERED_CHOICE, value=bool(saved_order), key=f"data_ordered_{fp}_{label}",
+                   help="As plx fit --class-order: the model of every class answers a level."):
+        typed = st.text_input(wording.ORDER_INPUT, value=", ".join(saved_order or known or values),
+                              key=f"data_order_{fp}_{label}")
+        try:
+            class_order = tuple(class_order_of(values, order_from_text(typed), "The order",
+                                               f"the label {label!r}"))
+            st.caption(md(wording.ordered_offer_said(class_order, known is not None)))
+        except PLXError as exc:  # one line naming the class; the data is not used until it fits
+            error(str(exc))
+            order_bad = True
 
 st.subheader("3. Columns")
 overview_box = st.empty()  # drawn below, once the features are chosen
@@ -283,7 +301,7 @@ settings = DataSettings(
     numeric=tuple(numeric), categorical=tuple(c for c in features if c not in numeric),
     method=method, bins=int(bins), bins_per_column=tuple(sorted(per_column.items())),
     test_size=float(test_size), seed=int(seed), balance=balance, drop_unlabelled=drop_unlabelled,
-    case_column=case_column,
+    case_column=case_column, class_order=class_order,
 )
 settings = keep_cuts(base, settings)  # cut on training rows once the user changes the binning
 
@@ -316,7 +334,7 @@ if prepared is not None:
     st.dataframe(prepared.frame().head(20), width="stretch", height=300, placeholder="(missing)")
 
 unchanged = same and settings == ws.settings
-if st.button("Use this data", type="primary", disabled=prepared is None or unchanged,
+if st.button("Use this data", type="primary", disabled=prepared is None or unchanged or order_bad,
              key="data_apply", help="Prepares the table, splits it and builds the KB."):
     with guard("Switching to the new data"):
         notes = use_data(ws, raw, settings)

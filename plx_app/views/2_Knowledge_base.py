@@ -15,6 +15,7 @@ from plx_app.service import (
     default_max_len,
     kb_csv,
 )
+from plx_app.service.classes import class_order, classes_fitted, levels_model_file
 from plx_app.service.model import ModelChoice, model_file, tree_view_frame
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, download, error, figure, guard, md, wrapped_table
@@ -263,6 +264,12 @@ def io_tab() -> None:
         st.caption(md(wording.model_file_said(
             ws.raw.options.get("missing", MISSING_MARKERS), ws.kb_settings.threshold,
             ws.rules_count()[1], None if ws.semantics == "auto" else ws.answer_semantics)))
+    if order := class_order(ws):  # the model of the levels, as plx fit --class-order writes it
+        if classes_fitted(ws):
+            download("Model file of the ordered levels (JSON, for plx predict)",
+                     lambda: levels_model_file(ws), file_name="plx-levels-model.json",
+                     mime="application/json", key="kb_dl_levels")
+        st.caption(md(wording.levels_file_said(order, classes_fitted(ws))))
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
     up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
     how = st.radio("Rules in the file", ["Merge with this project's rules",

@@ -22,6 +22,7 @@ from plx_app.service import (
     plain_label,
 )
 from plx_app.service.classes import (
+    class_order,
     class_table_shown,
     label_classes,
     several,
@@ -269,7 +270,9 @@ with guard("Answering the query"):
 
 if several(ws):  # the answer above is POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
-    intro = (f"The label has {n_classes} classes and the answer above is "
+    order = class_order(ws)
+    intro = (wording.levels_section_said(ws.class_name, order, "query") if order else
+             f"The label has {n_classes} classes and the answer above is "
              f"{ws.class_name} against the other {n_classes - 1}. Here plx's model of "
              "every class (PLXClassifier() on all the classes, as plx fit without "
              "--positive: one KB per class against the rest) picks the class of this "
@@ -278,10 +281,11 @@ if several(ws):  # the answer above is POS against the rest; here, among every c
     if among_all_classes(ws, n_classes, intro, "Answer", "q_classes"):
         with guard("Answering among all classes"):
             ca = ws_class_answer(ws, inst)
-            class_answer(ws, inst, ca, "Class picked", "Runner-up")
+            class_answer(ws, inst, ca, *(("Level answered", "Runner-up level") if ca.order
+                                         else ("Class picked", "Runner-up")))
+            heads = wording.LEVEL_TABLE_HEADERS if ca.order else wording.CLASS_TABLE_HEADERS
             st.dataframe(class_table_shown(ca), hide_index=True, key="q_classes_table",
-                         column_config={wording.CLASS_TABLE_HEADERS[k]:
-                                        st.column_config.NumberColumn(format="%.3f")
+                         column_config={heads[k]: st.column_config.NumberColumn(format="%.3f")
                                         for k in ("lower", "upper", "mean", "vote")})
             class_answer_notes(ws, ca)
 

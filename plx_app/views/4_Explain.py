@@ -9,6 +9,7 @@ from plx_app.app import page
 from plx_app.classes_ui import among_all_classes, class_answer, class_answer_notes
 from plx_app.service import instance_from_row, plain_label
 from plx_app.service.classes import (
+    class_order,
     label_classes,
     several,
     ws_class_answer,
@@ -173,7 +174,9 @@ with guard("Showing the explanation"):
 if several(ws):  # the explanation above is POS against the rest; here, the class plx answers
     n_classes = len(label_classes(ws))
     st.divider()
-    intro = (f"The explanation above is {ws.class_name} against the other "
+    order = class_order(ws)
+    intro = wording.levels_section_said(ws.class_name, order, "explain", "explanation") if (
+        order) else (f"The explanation above is {ws.class_name} against the other "
              f"{n_classes - 1}. Here plx's model of every class (one KB per class against "
              f"the rest; {wording.class_decision_said()}, as on the Query page) says which "
              "class it answers for this instance and why: the k "
@@ -182,9 +185,12 @@ if several(ws):  # the explanation above is POS against the rest; here, the clas
     if among_all_classes(ws, n_classes, intro, "Explain", "x_classes"):
         with guard("Explaining among all classes"):
             ca = ws_class_answer(ws, inst, k)
-            class_answer(ws, inst, ca, "Class plx answers", "Runner-up class")
+            class_answer(ws, inst, ca, *(("Level plx answers", "Runner-up level") if ca.order
+                                         else ("Class plx answers", "Runner-up class")))
             if ca.why is not None:
                 figure(explanation_bars(ca.why, top=8, title=(  # a class is user text
+                    f"{esc(ca.steps[0])} against {esc(wording.class_names(ca.steps[0])[1])}: "
+                    f"top sub-queries of size {ca.why.k}" if ca.order else
                     f"{esc(ca.picked)} against the other {n_classes - 1} classes: top sub-queries "
                     f"of size {ca.why.k}")), key="x_classes_bars", static=True)
             class_answer_notes(ws, ca)

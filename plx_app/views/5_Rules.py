@@ -7,7 +7,7 @@ import streamlit as st
 
 from plx_app.project_ui import draft_widgets, keep_draft, rules_history, why_input
 from plx_app.service import parse_conditions, rules_frame
-from plx_app.service.classes import label_classes, several
+from plx_app.service.classes import class_order, label_classes, several
 from plx_app.state import page_setup
 from plx_app.widgets import (
     error,
@@ -38,7 +38,9 @@ pos_name, neg_name = wording.class_names(ws.class_name)
 st.markdown(md(f"A rule reads IF conditions THEN {pos_name} (or {neg_name}), with a probability "
                f"p and a weight w. The KB in use has {len(ws.kb):,} learned clauses."))
 st.caption(md(wording.rule_weight_meaning(ws.ensure_kb().rule_unit(), ws.kb_name)))
-if several(ws):  # a rule is about POS against the rest, not about the model of every class
+if several(ws) and class_order(ws):  # ordered levels: their model takes no rules (as plx rules)
+    st.info(md(wording.ordered_rules_said(ws.positive, len(label_classes(ws)))))
+elif several(ws):  # a rule is about POS against the rest, not about the model of every class
     n_classes = len(label_classes(ws))
     st.caption(md(f"The label has {n_classes} classes: a rule here is about {ws.positive!r} "
                   f"against the other {n_classes - 1} taken together, in the KB in use. The "

@@ -8,6 +8,7 @@ import streamlit as st
 
 from plx_app.classes_ui import among_all_classes
 from plx_app.service.classes import (
+    class_order,
     class_scores,
     fit_classes,
     fit_notes,
@@ -170,17 +171,26 @@ with guard("Showing the scores"):
 
 if several(ws):  # the scores above are POS against the rest; here, among every class
     n_classes = len(label_classes(ws))
-    intro = (f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
+    order = class_order(ws)
+    intro = wording.levels_section_said(ws.class_name, order, "evaluate", "scores") if (
+        order) else (f"The scores above are {ws.class_name} against the other {n_classes - 1}. "
              "Here plx's model of every class (one KB per class against the rest; "
              f"{wording.class_decision_said()}, as on the Query page) is scored on the "
              "same test rows.")
     if among_all_classes(ws, n_classes, intro, "Score", "ev_classes"):
         with guard("Scoring among all classes"):
             cs = class_scores(ws, fit_classes(ws))
-            m = st.columns(2)
+            m = st.columns(3 if cs.level_error is not None else 2)
             m[0].metric("Macro F1 (all classes)", f"{cs.macro_f1:.3f}")
             m[1].metric("Accuracy (all classes)", f"{cs.accuracy:.3f}")
-            st.caption("Confusion matrix: rows are the true classes, columns the classes picked.")
+            if cs.level_error is not None:  # ordered levels: how far off, not only whether
+                m[2].metric(wording.LEVEL_ERROR, f"{cs.level_error:.3f}")
+                st.caption(md(wording.level_error_said(cs.level_error, len(order or ()))))
+                st.caption("Confusion matrix in the scale's order, lowest level first: rows are "
+                           "the true levels, columns the levels answered.")
+            else:
+                st.caption("Confusion matrix: rows are the true classes, columns the classes "
+                           "picked.")
             st.dataframe(cs.confusion, key="ev_classes_cm")
             for note in (*fit_notes(ws), *cs.notes):
                 st.caption(md(note))
