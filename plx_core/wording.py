@@ -1664,8 +1664,9 @@ def ordered_offer_said(order: Sequence[str], recognised: bool) -> str:
             + f" ({order_said(order)}). Treated as ordered, the model of every class (the "
             "Query, Explain and Evaluate pages' \"Among all\" section) fits one yes/no model "
             "for each step between neighbouring levels ('above' a level) and answers a row's "
-            "level as the number of steps it is above, as plx fit --class-order does; the "
-            "pages' answer for the positive class against the rest stays as it is.")
+            "level as the number of steps it is above, as plx fit --class-order does. Numeric "
+            "columns are then cut where the levels change, not only where the positive class "
+            "does (the pages' answer for the positive class against the rest uses these bins).")
 
 
 def level_answer_said(level: str, n_above: int, n_levels: int, vote: float, lower: float,

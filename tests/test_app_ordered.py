@@ -165,3 +165,21 @@ def test_the_data_page_offers_the_order_and_a_refresh_keeps_it():
     assert wording.levels_in_use_said(LEVELS) in texts(again)
     assert again.checkbox(key=box).value and again.text_input(key=order).value == (
         "mild, moderate, severe")
+
+
+def test_ordered_levels_cut_numbers_where_the_levels_change():
+    """A number that parts mild from moderate at 3 and moderate from severe at 7: against the
+    positive class 'severe' alone only the upper change is a cut; treated as ordered levels,
+    the Data page cuts at both (each step's model needs its own)."""
+    from plx_app.service import split
+
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 10, 300).round(2)
+    frame = pd.DataFrame({"x": x, "other": rng.choice(["a", "b"], 300),
+                          "severity": np.where(x < 3, "mild", np.where(x < 7, "moderate", "severe"))})
+    raw = read_upload(frame.to_csv(index=False).encode(), "cuts.csv")
+    base = replace(raw.defaults, label="severity", positive="severe")
+    one = split(raw, base).dataset.schema.bins["x"].cuts
+    levels = split(raw, replace(base, class_order=LEVELS)).dataset.schema.bins["x"].cuts
+    assert not any(2 < c < 4 for c in one) and any(6 < c < 8 for c in one)
+    assert any(2 < c < 4 for c in levels) and any(6 < c < 8 for c in levels)
