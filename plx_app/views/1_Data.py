@@ -180,7 +180,8 @@ if known is not None or saved_order:  # a known scale (plx fit's hint), or the p
         try:
             class_order = tuple(class_order_of(values, order_from_text(typed), "The order",
                                                f"the label {label!r}"))
-            st.caption(md(wording.ordered_offer_said(class_order, known is not None)))
+            st.caption(md(wording.ordered_offer_said(  # numbers may be codes: not said a scale
+                class_order, bool(wording.ordered_hint(values)))))
         except PLXError as exc:  # one line naming the class; the data is not used until it fits
             error(str(exc))
             order_bad = True
