@@ -183,3 +183,16 @@ def test_ordered_levels_cut_numbers_where_the_levels_change():
     levels = split(raw, replace(base, class_order=LEVELS)).dataset.schema.bins["x"].cuts
     assert not any(2 < c < 4 for c in one) and any(6 < c < 8 for c in one)
     assert any(2 < c < 4 for c in levels) and any(6 < c < 8 for c in levels)
+
+
+def test_a_project_file_carries_the_order_to_another_store(tmp_path):
+    """The Projects page's export / import (a .zip): the order comes back with the settings."""
+    from plx_app.service.projects import create_project, open_project
+    from plx_core.store import Store
+
+    raw = read_upload(severity_frame(90, seed=8).to_csv(index=False).encode(), "grades.csv")
+    settings = replace(raw.defaults, label="severity", positive="severe", class_order=LEVELS)
+    here, there = Store(home=tmp_path / "a"), Store(home=tmp_path / "b")
+    data = here.export_project(create_project(here, "grades", raw, settings))
+    ws, _link, notes = open_project(there, there.import_project(data).id)
+    assert notes == [] and ws.settings.class_order == LEVELS and class_order(ws) == LEVELS
