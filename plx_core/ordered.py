@@ -231,3 +231,13 @@ def level_answers(own: Sequence[BoundsArray], thresholds: Sequence[float],
     tie = np.column_stack([np.abs(b.mean - t) <= TIE_EPS
                            for b, t in zip(own, thresholds)]).any(axis=1)
     return LevelAnswers(levels, top, second, compared, tie)
+
+
+def mean_level_error(truth: Sequence[str], answered: Sequence[str], order: Sequence[str]
+                     ) -> float | None:
+    """The mean of |level answered − true level| over the rows whose true class is a level of
+    `order` (a measure that respects the order, beside macro F1); None without such a row."""
+    rank = {str(c): i for i, c in enumerate(order)}
+    pairs = [(rank[str(t)], rank[str(a)]) for t, a in zip(truth, answered)
+             if str(t) in rank and str(a) in rank]
+    return float(np.mean([abs(t - a) for t, a in pairs])) if pairs else None

@@ -1031,6 +1031,26 @@ def levels_file_said(order: Sequence[str], fitted: bool) -> str:
             "page's cut points; it holds no expert rules.")
 
 
+MODEL_FILE_CHECK = ("**Check a model file** on this data's test rows, as plx predict answers "
+                    "them (a file plx fit or this page saved).")
+"""The Knowledge base page's heading of the model-file upload."""
+
+
+def model_file_check_said(kind: str, n: int, macro_f1: float, accuracy: float,
+                          level_error: float | None, differ: int | None) -> str:
+    """What an uploaded model file answered on the test rows (`classes.FileCheck`): its kind,
+    its scores, and how many decisions differ from this session's model of the levels."""
+    said = (f"The model file ({kind}) answered the {n:,} test rows as plx predict does: macro "
+            f"F1 {fmt(macro_f1, 3)}, accuracy {fmt(accuracy, 3)}"
+            + ("" if level_error is None else f", {LEVEL_ERROR.lower()} {fmt(level_error, 3)}")
+            + ".")
+    if differ is not None:
+        said += (f" Its level differs from this session's model of the levels on "
+                 f"{differ:,} of them." if differ else
+                 " It answers every one of them as this session's model of the levels does.")
+    return said
+
+
 def ordered_rules_said(positive: Any, n_levels: int) -> str:
     """The Rules page's line on ordered levels: what a rule here is about, and why the model
     of the levels takes none (`ORDERED_RULES_WHY`, the words `plx rules add` refuses with)."""
@@ -1709,7 +1729,7 @@ __all__ = [
     "ORDER_INPUT", "ORDERED_RULES_WHY", "LEVEL_ERROR", "order_said", "ordered_offer_said",
     "level_answer_said", "levels_in_use_said", "step_class_name", "level_error_said", "LEVEL_TABLE_HEADERS",
     "level_why_said", "LEVELS_SECTION_ENDS", "levels_section_said", "ordered_rules_said",
-    "levels_file_said",
+    "levels_file_said", "MODEL_FILE_CHECK", "model_file_check_said",
     "LEARNED", "MODEL_NAMES", "model_name",
     "source_text", "selection_sentence", "candidate_name", "setting_words", "scoring_words",
     "candidates_sentence", "threshold_column_said", "threshold_moved_sentence", "threshold_in_use",

@@ -131,6 +131,17 @@ def test_the_pages_show_the_level_its_steps_its_scores_and_why_no_rules(ws):
     assert wording.levels_file_said(LEVELS, True) in texts(at)
     assert "Model file of the ordered levels (JSON, for plx predict)" in [
         b.label for b in at.get("download_button")]
+    # the file it saves, uploaded back: it answers the test rows as this session's levels do
+    at.file_uploader(key="kb_model_check").set_value(
+        ("levels.json", levels_model_file(ws), "application/json")).run()
+    assert not at.exception and not errors(at)
+    assert wording.model_file_check_said(
+        "ordered levels 'mild' < 'moderate' < 'severe'", len(ws.X_test), cs.macro_f1,
+        cs.accuracy, cs.level_error, 0) in texts(at)
+    at.file_uploader(key="kb_model_check").set_value(
+        ("levels.json", b'{"format": "plx-model", "version": 3}', "application/json")).run()
+    assert not at.exception and len(errors(at)) == 1
+    assert errors(at)[0].startswith("The model file could not answer this data: the model file")
 
 
 def test_the_data_page_offers_the_order_and_a_refresh_keeps_it():

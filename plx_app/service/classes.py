@@ -14,9 +14,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from plx_core import wording
 from plx_core.estimator import PLXClassifier
 from plx_core.explain import Explanation
 from plx_core.notes import collected
+from plx_core.ordered import mean_level_error
 from plx_core.query import TIE_EPS, BoundsArray
 
 from .instances import Instance
@@ -112,12 +114,7 @@ def class_scores(ws, est: PLXClassifier) -> ClassScores:
                          pd.Categorical(picked, categories=classes), dropna=False)
         cm.index.name, cm.columns.name = ("true level", "answered") if order else (
             "true class", "picked")
-        error = None
-        if order is not None:
-            rank = {c: i for i, c in enumerate(classes)}
-            known = [t in rank for t in truth]
-            error = float(np.mean([abs(rank[t] - rank[p]) for t, p, k in
-                                   zip(truth, picked, known) if k])) if any(known) else None
+        error = None if order is None else mean_level_error(truth, picked, classes)
         return ClassScores(float(f1_score(truth, picked, average="macro")),
                            float(np.mean(truth == picked)), cm, notes, error)
 
@@ -162,6 +159,48 @@ def levels_model_file(ws, fmt: str = "json") -> bytes:
         raise ValueError("the model of every class is not one of ordered levels")
     return model_bytes(model_of(est, file_schema(ws, ws.dataset.schema.bins),
                                 label=ws.settings.label, n_train=ws.n_train_rows), fmt)
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """An uploaded model file answering this session's test rows as `plx predict` answers
+    them: its kind in words, the rows, macro F1 and accuracy against their classes, the mean
+    level error (ordered levels) and how many decisions differ from the session's own model
+    of the same kind (None: that model is not fitted, or is of another kind)."""
+
+    kind: str
+    n_rows: int
+    macro_f1: float
+    accuracy: float
+    level_error: float | None
+    differ: int | None
+
+
+def check_model_file(ws, data: bytes) -> FileCheck:
+    """Answer the test rows (as uploaded, the label left out) with a model file, as `plx
+    predict` reads and answers them (`cli.Model`); a damaged file or one that does not fit
+    these columns raises one line (`ModelFileError`, `DataError`)."""
+    from sklearn.metrics import f1_score
+
+    from plx_core.cli import Model
+    from plx_core.modelfile import load_model
+
+    m = Model(load_model(data, "the model file"))
+    X = ws.raw.frame.loc[ws.X_test.index].drop(columns=[ws.settings.label], errors="ignore")
+    with collected():  # the file's reading notes: plx predict's, not this check's
+        pred = m.predict(m.schema.apply(X, label=False)[0])
+    answered = pred["decision"].astype(str).to_numpy(dtype=object)
+    truth = class_labels(ws, "test").to_numpy(dtype=object)
+    if m.classes is None:  # a yes/no model: its own two classes, the others as its negative
+        truth = np.where(truth == str(m.positive), str(m.positive), str(m.negative))
+    differ = None
+    if m.steps and classes_fitted(ws) and class_order(ws) == tuple(m.classes):
+        differ = int((answered != fit_classes(ws).predict(ws.X_test).astype(str)).sum())
+    kind = ("ordered levels " + wording.order_said(m.classes) if m.steps else
+            f"{len(m.classes)} classes" if m.classes else f"{m.positive} against {m.negative}")
+    return FileCheck(kind, len(X), float(f1_score(truth, answered, average="macro")),
+                     float(np.mean(truth == answered)),
+                     mean_level_error(truth, answered, m.classes) if m.steps else None, differ)
 
 
 def fit_notes(ws) -> tuple[str, ...]:

@@ -15,7 +15,12 @@ from plx_app.service import (
     default_max_len,
     kb_csv,
 )
-from plx_app.service.classes import class_order, classes_fitted, levels_model_file
+from plx_app.service.classes import (
+    check_model_file,
+    class_order,
+    classes_fitted,
+    levels_model_file,
+)
 from plx_app.service.model import ModelChoice, model_file, tree_view_frame
 from plx_app.state import page_setup
 from plx_app.widgets import Progress, download, error, figure, guard, md, wrapped_table
@@ -270,6 +275,15 @@ def io_tab() -> None:
                      lambda: levels_model_file(ws), file_name="plx-levels-model.json",
                      mime="application/json", key="kb_dl_levels")
         st.caption(md(wording.levels_file_said(order, classes_fitted(ws))))
+    st.markdown(wording.MODEL_FILE_CHECK)
+    checked = st.file_uploader("Model file (JSON or npz)", type=["json", "npz"], key="kb_model_check")
+    if checked is not None:
+        try:
+            fc = check_model_file(ws, checked.getvalue())
+            st.success(md(wording.model_file_check_said(fc.kind, fc.n_rows, fc.macro_f1,
+                                                        fc.accuracy, fc.level_error, fc.differ)))
+        except Exception as exc:  # plain words; nothing in use changes
+            error(f"The model file could not answer this data: {exc}")
     st.markdown("**Import** a KB saved as JSON (its features must be this data's features).")
     up = st.file_uploader("KB JSON", type=["json"], key="kb_import")
     how = st.radio("Rules in the file", ["Merge with this project's rules",
