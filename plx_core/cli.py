@@ -1,6 +1,6 @@
 """`plx` on the command line: fit a KB from a CSV, predict and explain rows, run experiments.
 
-    plx fit data.csv --label L [--positive P | --class-order auto|"low,mid,high"]
+    plx fit data.csv --label L [--positive P | --class-order auto|none|"low,mid,high"]
         [--kb direct|tree|tree-all|forest|tree-bin|tree-bin-deep]
         [--variant tuned|paper] [--max-len N] [--drop-missing-label] --out model.json
     plx predict model.json data.csv --out predictions.csv
@@ -14,9 +14,11 @@
 Without --positive a label of more than two classes is fitted one KB per class (that class
 against the rest) into one model file (`modelfile.ClassesModelFile`, version 2); predict
 names each row's class (the highest vote's probability or KB mean) with every class's bounds, explain explains the
-decided class. With `--class-order` the levels of one scale are fitted as one yes/no model a
-step between neighbouring levels (`modelfile.OrderedModelFile`, version 3); predict names each
-row's level (the steps it is above) with every level's bounds, explain explains it by a step.
+decided class. With `--class-order` — and without it, for classes that are a known scale's
+words (mild < moderate < severe; `ordered.scale_order`; `--class-order none` turns it off) — the
+levels of one scale are fitted as one yes/no model a step between neighbouring levels
+(`modelfile.OrderedModelFile`, version 3); predict names each row's level (the steps it is
+above) with every level's bounds, explain explains it by a step.
 
 The model file is plain JSON (never pickle): the schema that turns raw rows into features
 (`plx_core.data.Schema.to_dict`), the learned KB (`KB.to_json`) and, for the tuned Direct
@@ -281,6 +283,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         raise one_class(str(frame[label].dropna().iloc[0]), f"the label {label!r}")
     several = schema.positive is None and len(schema.classes) > 2
     order = _class_order(class_order, schema, label, positive)
+    if class_order is None and order is not None:  # the default read the classes as levels
+        say(wording.scale_levels_said(order, "--class-order none"))
     if schema.positive is None:
         shown = list(schema.classes[:10])
         if len(schema.classes) > 10 and all(number_key(c) is not None for c in schema.classes):
@@ -398,12 +402,15 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
 
 def _class_order(text: str | None, schema: Any, label: str, positive: str | None
                  ) -> list[str] | None:
-    """`--class-order` ("auto" or "low,mid,high") as the label's classes from lowest to
+    """`--class-order` ("auto", "none" or "low,mid,high") as the label's classes from lowest to
     highest level, checked as `PLXClassifier(class_order=)` checks it (`ordered.class_order_of`,
-    its words); None without it."""
-    from .ordered import class_order_of, order_from_text
+    its words); without it, the estimator's default: a known scale's words as levels
+    (`ordered.scale_order`) unless `--positive` is given; None: one class against the rest."""
+    from .ordered import class_order_of, order_from_text, scale_order
 
     if text is None:
+        return scale_order(list(schema.classes)) if positive is None else None
+    if text.strip().lower() == "none":
         return None
     if positive is not None or len(schema.classes) < 3:
         raise CLIError(f"--class-order is for a label of three or more levels, and the label "
@@ -1527,7 +1534,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fit a label of three or more levels as ordered levels: 'auto' (numbers "
                         "ascending, or the words of a known scale: mild < moderate < severe) or "
                         "the classes from lowest to highest separated by commas "
-                        "(\"low,medium,high\"); one yes/no model for each step between them")
+                        "(\"low,medium,high\"); one yes/no model for each step between them. "
+                        "Without it, a known scale's words (not numbers) are fitted as levels "
+                        "unless --positive is given; 'none': each class against the rest")
     f.add_argument("--kb", choices=KB_KINDS, default="direct")
     f.add_argument("--variant", choices=CLI_VARIANTS, default="auto",
                    help="auto (default: the tuned Direct KB or an ID3 tree KB, whichever "

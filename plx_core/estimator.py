@@ -435,12 +435,15 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
     own, named "visit month" — a pattern that repeats each year, week or day (night
     admissions), which the date's time line cannot learn (`plx fit
     --date-parts`); derived again from the date at predict and explain, and saved in the model
-    file (`date_parts_`: derived name → (date column, part)). class_order: None (default:
-    several classes one against the rest), the classes from lowest to highest level, or
-    "auto" (numbers ascending, or the words of a known scale: `ordered.recognised_order`):
-    one yes/no model for each step between neighbouring levels, a row's level the number of
-    steps it is above (`ordered_`, `class_order_`; explained by a step; saved as a model
-    file of ordered classes, `modelfile.OrderedModelFile`).
+    file (`date_parts_`: derived name → (date column, part)). class_order: "scale" (default:
+    several classes that are the words of a known scale — mild < moderate < severe, Stage
+    I–IV, Grade 1–3: `ordered.scale_order` — as ordered levels unless `positive=` or
+    `threshold=` is given, any others one against the rest), None (always one against the
+    rest), the classes from lowest to highest level, or "auto" (numbers ascending too:
+    `ordered.recognised_order`): one yes/no model for each step between neighbouring levels,
+    a row's level the number of steps it is above (`ordered_`, `class_order_`; explained by a
+    step; saved as a model file of ordered classes, `modelfile.OrderedModelFile`; +0.02 …
+    +0.10 macro F1 on six ordered families, benchmarks/RESULTS.md multi25).
 
     Fitted: `max_len_` is the clause-length cap used (None: every length) and `max_len_reason_`
     says why in a sentence; `kbs_` (one KB per one-vs-rest problem; `kb_` when binary) is the
@@ -484,7 +487,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         discretize: str = "mdlp",
         max_bins: int = 4,
         date_parts: str | Sequence[str] | None = None,
-        class_order: Any = None,
+        class_order: Any = "scale",
     ):
         self.kb = kb
         self.variant = variant
@@ -666,7 +669,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         originals = {value_str(v): v for v in y_arr}
         self.classes_ = np.array([originals[c] for c in classes])
         self.class_order_ = None
-        if self.class_order is not None and len(classes) > 2:
+        if len(classes) > 2 and self._ordered(classes):
             return self._fit_ordered(X, y_arr, labels, classes, groups, progress)
         if self.kb != "direct":
             self.variant_ = "paper"
@@ -807,6 +810,17 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         say(1.0, "fitted")
         return self
 
+    def _ordered(self, classes: list[str]) -> bool:
+        """Whether several classes are fitted as ordered levels: `class_order` given, or by
+        default ("scale") when they are a known scale's words (`ordered.scale_order`) and no
+        `positive=` or `threshold=` asks for one class against the rest."""
+        from .ordered import scale_order
+
+        if isinstance(self.class_order, str) and self.class_order == "scale":
+            return (self.positive is None and self.threshold is None
+                    and scale_order(classes) is not None)
+        return self.class_order is not None
+
     def _fit_ordered(self, X: Any, y_arr: np.ndarray, labels: np.ndarray, classes: list[str],
                      groups: np.ndarray | None, progress: Progress | None) -> PLXClassifier:
         """Several classes in an order (`class_order`, `ordered.class_order_of`): one yes/no
@@ -826,6 +840,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
             raise DataError(f"y has {len(classes)} classes {classes[:10]}; threshold= is for two "
                             "classes: leave it unset with class_order= (each step chooses its own)")
         order = class_order_of(classes, self.class_order)
+        if (isinstance(self.class_order, str) and self.class_order == "scale"
+                and not getattr(self, "_said", False)):
+            from .wording import scale_levels_said
+
+            say_note(scale_levels_said(order), stacklevel=3)  # the default's reading, said
         rank = {c: i for i, c in enumerate(order)}
         level = np.array([rank[c] for c in labels])
         steps: list[PLXClassifier] = []

@@ -1634,6 +1634,16 @@ def ordered_said(order: Sequence[str], chosen: Sequence[str], reasons: Sequence[
             f"(each step chosen as a two-class label is); {steps}")
 
 
+def scale_levels_said(order: Sequence[str], off: str = "class_order=None") -> str:
+    """The note when plx's default fits a label's classes as ordered levels because they are a
+    known scale's words (`ordered.scale_order`): the order it read, and how to turn it off
+    (`off`: the setting as the user writes it)."""
+    return (f"the label's {len(order)} classes read as ordered levels "
+            f"({' < '.join(map(repr, order))}), the words of a known scale: plx fits one yes/no "
+            f"model for each step between them, a row's level the steps it is above ({off}: "
+            "each class against the rest)")
+
+
 def ordered_hint(classes: Sequence[str]) -> str:
     """A several-class fit's reason, where its classes are the words of a known scale
     (`ordered.recognised_order`; numbers are not: digits and codes are no levels): how to fit
@@ -1725,7 +1735,7 @@ def level_step_said(lower: str, above: bool = True) -> str:
 
 
 __all__ = [
-    "class_decision_said", "ordered_said", "ordered_hint", "level_step_said", "ORDERED_CHOICE",
+    "class_decision_said", "ordered_said", "scale_levels_said", "ordered_hint", "level_step_said", "ORDERED_CHOICE",
     "ORDER_INPUT", "ORDERED_RULES_WHY", "LEVEL_ERROR", "order_said", "ordered_offer_said",
     "level_answer_said", "levels_in_use_said", "step_class_name", "level_error_said", "LEVEL_TABLE_HEADERS",
     "level_why_said", "LEVELS_SECTION_ENDS", "levels_section_said", "ordered_rules_said",

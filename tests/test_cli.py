@@ -1673,6 +1673,33 @@ def test_class_order_fits_levels_that_predict_and_explain_answer_as_the_estimato
     assert ex["explained_class"].tolist() == [e.explained_class for e in clf.explain_many(test)]
 
 
+def test_a_known_scale_is_fitted_as_levels_by_default_said_and_none_turns_it_off(tmp_path, capsys):
+    """Without --class-order, classes that are a known scale's words are fitted as levels (the
+    estimator's default, class_order='scale'), said on stderr with how to turn it off; the file
+    answers as --class-order auto's. --class-order none and --positive fit one against the rest."""
+    train, new = tmp_path / "train.csv", tmp_path / "new.csv"
+    _severity(240, 3).to_csv(train, index=False)
+    _severity(30, 4).drop(columns="severity").to_csv(new, index=False)
+    answers = {}
+    for name, extra in (("default", []), ("auto", ["--class-order", "auto"])):
+        code, out, err = run(["fit", train, "--label", "severity", *extra, "--out",
+                              tmp_path / f"{name}.json", "--no-progress"], capsys)
+        assert code == 0 and "4 ordered levels 'mild' < 'moderate' < 'severe' < 'critical'" in out, err
+        assert ("read as ordered levels ('mild' < 'moderate' < 'severe' < 'critical'), the words "
+                "of a known scale" in err) == (name == "default")
+        assert "--class-order none: each class against the rest" in err or name == "auto"
+        code, _, _ = run(["predict", tmp_path / f"{name}.json", new, "--out", tmp_path / "p.csv"], capsys)
+        answers[name] = pd.read_csv(tmp_path / "p.csv", keep_default_na=False)
+    pd.testing.assert_frame_equal(answers["default"], answers["auto"])
+    code, out, err = run(["fit", train, "--label", "severity", "--class-order", "none", "--out",
+                          tmp_path / "flat.json", "--no-progress"], capsys)
+    assert code == 0 and "4 classes" in out and "ordered levels" not in out
+    assert "the words of a known scale" not in err  # the default's note; the hint may follow
+    code, out, err = run(["fit", train, "--label", "severity", "--positive", "severe", "--out",
+                          tmp_path / "pos.json", "--no-progress"], capsys)
+    assert code == 0 and "POS = 'severe'" in out and "read as ordered" not in err + out
+
+
 @pytest.mark.parametrize("order, words", [
     ("mild,moderate,severe", "--class-order leaves out the class 'critical' of the label 'severity'"),
     ("mild,mild,moderate,severe,critical", "--class-order names 'mild' more than once"),

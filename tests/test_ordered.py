@@ -10,7 +10,7 @@ from sklearn.metrics import f1_score
 from plx_core.errors import DataError, ModelFileError
 from plx_core.estimator import PLXClassifier
 from plx_core.modelfile import save_model
-from plx_core.ordered import class_order_of, recognised_order
+from plx_core.ordered import class_order_of, recognised_order, scale_order
 
 LEVELS = ["low", "medium", "high", "very high"]
 
@@ -41,6 +41,13 @@ def test_the_order_is_known_from_numbers_a_known_scale_or_the_users_list():
     assert recognised_order(["Stage III", "Stage I", "Stage II"]) == [
         "Stage I", "Stage II", "Stage III"]
     assert recognised_order(["red", "green", "blue"]) is None
+    # the default ("scale") reads levels from words only: numbers and numbered kinds may be codes
+    assert scale_order(["Grade 2", "Grade 1", "Grade 3"]) == ["Grade 1", "Grade 2", "Grade 3"]
+    assert scale_order(["severe", "mild", "moderate"]) == ["mild", "moderate", "severe"]
+    assert scale_order(["Stage II", "Stage I", "Stage III"]) == ["Stage I", "Stage II", "Stage III"]
+    for codes in (["1", "2", "3"], ["Type 1", "Type 2", "Type 3"], ["red", "green", "blue"],
+                  ["mild", "severe"], ["I", "II", "III", "IV"], ["Type II", "Type I", "Type III"]):
+        assert scale_order(codes) is None, codes
     assert class_order_of(["a", "b", "c"], ["c", "a", "b"]) == ["c", "a", "b"]
     assert class_order_of(["1", "2", "3"], [3, 2, 1]) == ["3", "2", "1"]  # labels as fit writes them
     for bad, words in ((["a", "b"], "leaves out the class 'c'"), (["a", "b", "c", "d"], "'d', which is no class"),
@@ -181,12 +188,16 @@ def test_ordered_models_refuse_positive_and_expert_rules(graded, tmp_path):
 @pytest.mark.slow
 def test_ordered_steps_beat_one_against_the_rest_on_graded_levels():
     X, y = _graded(3000, 6)
-    one_vs_rest = PLXClassifier().fit(X[:1000], y[:1000])
+    one_vs_rest = PLXClassifier(class_order=None).fit(X[:1000], y[:1000])
     assert "read as ordered levels ('low' < 'medium' < 'high' < 'very high'): class_order='auto'" \
         in one_vs_rest.chosen_reason_  # the unordered fit says how to fit them as levels
     flat = one_vs_rest.predict(X[1000:])
     ordered = PLXClassifier(class_order="auto").fit(X[:1000], y[:1000]).predict(X[1000:])
     assert f1_score(y[1000:], ordered, average="macro") > f1_score(y[1000:], flat, average="macro") + 0.02
+    # plx's default reads the scale's words as levels, said: the same steps, the same answers
+    with pytest.warns(UserWarning, match=r"4 classes read as ordered levels \('low' < 'medium'"):
+        default = PLXClassifier().fit(X[:1000], y[:1000])
+    assert default.class_order_ == LEVELS and (default.predict(X[1000:]) == ordered).all()
 
 
 def test_the_levels_bounds_read_an_at_most_step_from_its_own_side(graded):
