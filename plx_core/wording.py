@@ -1646,21 +1646,16 @@ def scale_levels_said(order: Sequence[str], off: str = "class_order=None") -> st
 
 def ordered_hint(classes: Sequence[str]) -> str:
     """A several-class fit's reason, where its classes are the words of a known scale
-    (`ordered.recognised_order`; numbers are not: digits and codes are no levels): how to fit
-    them as levels, in Python and with plx fit (the dashboard shows this reason too, without
-    the setting); "" otherwise."""
-    from .ordered import recognised_order
+    (`ordered.scale_order`; numbers and Roman numerals alone are not: they may be codes) but
+    were fitted one against the rest (`class_order=None`, `plx fit --class-order none`, the
+    dashboard without its choice): how to fit them as levels; "" otherwise."""
+    from .ordered import scale_order
 
-    try:
-        [float(c) for c in classes]
+    if (order := scale_order(classes)) is None:
         return ""
-    except ValueError:
-        pass
-    if (order := recognised_order(classes)) is None:
-        return ""
-    return (f"; the classes read as ordered levels ({order_said(order)}): "
-            "class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
-            f"between them (the dashboard: \"{ORDERED_CHOICE}\" on the Data page)")
+    return (f"; the classes read as ordered levels ({order_said(order)}): plx's default "
+            "(class_order='scale'; plx fit without --class-order none) fits one yes/no model for "
+            f"each step between them (the dashboard: \"{ORDERED_CHOICE}\" on the Data page)")
 
 
 ORDERED_CHOICE = "Treat the classes as ordered levels"

@@ -189,7 +189,7 @@ def test_ordered_models_refuse_positive_and_expert_rules(graded, tmp_path):
 def test_ordered_steps_beat_one_against_the_rest_on_graded_levels():
     X, y = _graded(3000, 6)
     one_vs_rest = PLXClassifier(class_order=None).fit(X[:1000], y[:1000])
-    assert "read as ordered levels ('low' < 'medium' < 'high' < 'very high'): class_order='auto'" \
+    assert "read as ordered levels ('low' < 'medium' < 'high' < 'very high'): plx's default" \
         in one_vs_rest.chosen_reason_  # the unordered fit says how to fit them as levels
     flat = one_vs_rest.predict(X[1000:])
     ordered = PLXClassifier(class_order="auto").fit(X[:1000], y[:1000]).predict(X[1000:])
@@ -237,7 +237,8 @@ def test_the_hint_to_fit_levels_says_where_the_setting_is():
 
     said = ordered_hint(["severe", "mild", "moderate"])
     assert said.startswith("; the classes read as ordered levels ('mild' < 'moderate' < 'severe')")
-    assert ("class_order='auto' (plx fit --class-order auto) fits one yes/no model for each step "
-            "between them (the dashboard: \"Treat the classes as ordered levels\" on the Data "
-            "page)") in said
+    assert ("plx's default (class_order='scale'; plx fit without --class-order none) fits one "
+            "yes/no model for each step between them (the dashboard: \"Treat the classes as "
+            "ordered levels\" on the Data page)") in said
     assert ordered_hint(["1", "2", "3"]) == "" and ordered_hint(["red", "blue", "green"]) == ""
+    assert ordered_hint(["I", "II", "III"]) == ""  # Roman numerals alone may be names

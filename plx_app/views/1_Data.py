@@ -32,7 +32,7 @@ from plx_app.widgets import Progress, error, guard, md
 from plx_core import wording
 from plx_core.data import MISSING_MARKERS, id_columns, is_parquet, suggest_label
 from plx_core.errors import PLXError
-from plx_core.ordered import class_order_of, order_from_text, recognised_order
+from plx_core.ordered import class_order_of, order_from_text, recognised_order, scale_order
 
 ws = page_setup()
 st.title("Data")
@@ -173,7 +173,9 @@ class_order, order_bad = None, False
 known = recognised_order(values) if len(values) > 2 else None
 saved_order = base.class_order if label == base.label else None
 if known is not None or saved_order:  # a known scale (plx fit's hint), or the project's order
-    if st.checkbox(wording.ORDERED_CHOICE, value=bool(saved_order), key=f"data_ordered_{fp}_{label}",
+    # on at first sight for a known scale's words, as plx's default fits them (class_order="scale")
+    start = bool(saved_order) if same and label == base.label else scale_order(values) is not None
+    if st.checkbox(wording.ORDERED_CHOICE, value=start, key=f"data_ordered_{fp}_{label}",
                    help="As plx fit --class-order: the model of every class answers a level."):
         typed = st.text_input(wording.ORDER_INPUT, value=", ".join(saved_order or known or values),
                               key=f"data_order_{fp}_{label}")
