@@ -3679,8 +3679,9 @@ def held_numbers(s: pd.Series) -> pd.Series:
 
 def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | None:
     """Why a feature column looks like a copy of the label (its values pair one to one with
-    the label's classes on every row where it is present, and it is present on at least half
-    the labelled rows), or None. Kept, but said: a model
+    the label's classes on every row where it is present, or each of a few values is held by
+    one class's rows only — the label in other words, `DISGUISE_VALUES` —, and it is present on
+    at least half the labelled rows), or None. Kept, but said: a model
     answers from it alone (out-of-fold F1 1.0), and new rows rarely know it before the outcome.
     `strings`: `label_texts(y)`, when many columns are asked. A column missing on one class's
     rows and present on the others' gives the label away as well (`label_missing`)."""
@@ -3688,28 +3689,43 @@ def label_copy(s: pd.Series, y: Any, strings: pd.Series | None = None) -> str | 
     if (why := label_missing(s, ys)) is not None:
         return why
     n_classes = ys.nunique(dropna=True)
+    most = disguise_values(n_classes)  # the most values a copy (or the label in other words) has
     s = held_numbers(s)  # numbers first: no float written as text (most of a numeric column's cost)
     if s.dtype.kind == "f":  # (values on labelled rows: they are fewer; counted by numpy)
         x = s.to_numpy()[ys.notna().to_numpy()]
-        if len(np.unique(x[~np.isnan(x)])) > n_classes:
-            return None  # numbers write one to one as strings: more values than classes, no copy
+        if len(np.unique(x[~np.isnan(x)])) > most:
+            return None  # numbers write one to one as strings: more values than a copy, no copy
     elif (pd.api.types.is_numeric_dtype(s.dtype)
-            and s[ys.notna().to_numpy()].nunique(dropna=True) > n_classes):
+            and s[ys.notna().to_numpy()].nunique(dropna=True) > most):
         return None
-    if as_strings(s.head(SAMPLE)).nunique(dropna=True) > n_classes:
-        return None  # more values in its head than the label has classes: no copy (no full pass)
+    if as_strings(s.head(SAMPLE)).nunique(dropna=True) > most:
+        return None  # more values in its head than a copy has: no copy (no full pass)
     labelled = ys.notna().to_numpy()
-    if int((s.notna().to_numpy() & labelled).sum()) < max(n_classes + 1, labelled.sum() / 2):
+    present = int((s.notna().to_numpy() & labelled).sum())
+    if present < max(n_classes + 1, labelled.sum() / 2):
         return None  # present on few rows (a survey's 2 answers in 300): chance, not a copy
     vs = as_strings(s)
     known = vs.notna().to_numpy() & labelled
-    if n_classes < 2 or vs.nunique(dropna=True) != n_classes:
-        return None
+    n_values = vs.nunique(dropna=True)
+    if n_classes < 2 or not (n_values == n_classes
+                             or n_classes < n_values <= min(most, present // LEAK_ROWS)):
+        return None  # more values than classes: a disguise only on LEAK_ROWS rows a value
     v_codes, v_vals = pd.factorize(vs.to_numpy()[known])  # the distinct (value, class) pairs
     y_codes, y_vals = pd.factorize(ys.to_numpy()[known])  # by codes, not a frame's rows
     keys, first = np.unique(v_codes.astype(np.int64) * len(y_vals) + y_codes, return_index=True)
-    if not len(keys) == len(v_vals) == len(y_vals) == n_classes:
-        return None
+    if not len(keys) == len(v_vals) or len(y_vals) != n_classes:
+        return None  # a value on two classes, or a class the column is never present on
+    if n_values > n_classes:  # each value one class's: the label in other words
+        held: dict[Any, list[Any]] = {}
+        for k in np.sort(first):
+            held.setdefault(y_vals[y_codes[k]], []).append(v_vals[v_codes[k]])
+        shown = "; ".join(", ".join(repr(v) for v in sorted(vals, key=natural_key)[:3])
+                          + (" …" if len(vals) > 3 else "")
+                          + f" → {c!r}" for c, vals in sorted(held.items(),
+                                                              key=lambda p: natural_key(p[0]))[:4])
+        return (f"each of its {n_values} values is held by rows of one class only, on every row "
+                f"where it is present ({shown}): the label in other words? A model answers from "
+                "it alone; leave it out unless new rows know it before the outcome")
     seen = np.sort(first)  # the pairs in the order the rows first hold them
     pairs = zip(v_vals[v_codes[seen]], y_vals[y_codes[seen]])
     shown = ", ".join(f"{v!r} ↔ {c!r}" for v, c in
@@ -3757,7 +3773,8 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
     """The columns of `frame` of which `label_copy`, `spelling_variants`, `percent_scales`,
     `unit_scales`, `missing_code` and `infinite_said` can say nothing, found in one pass over their float
     matrix (`number_matrix`) rather than a pandas pass a column (300 genes: a fifth of a fit):
-    numbers that differ within a class (they write one to one as strings: no copy), whose
+    numbers that differ within a class on a value two classes share or among more than
+    `disguise_values` (they write one to one as strings: no copy), whose
     missing cells `label_missing` cannot say give the label away (its test, on every class:
     rare additive's 35 columns, each missing on ~5% of rows, were asked one by one), not the two
     scales `percent_scales` asks for nor the gap `unit_scales` needs, and holding none of
@@ -3779,6 +3796,13 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
         lo = np.where(known[rows], xl[rows], np.inf).min(axis=0, initial=np.inf)
         hi = np.where(known[rows], xl[rows], -np.inf).max(axis=0, initial=-np.inf)
         varies |= hi > lo
+    most, n_codes = disguise_values(int(codes.max(initial=0)) + 1), int(codes.max(initial=0)) + 1
+    head = np.sort(xl[:SAMPLE], axis=0)  # NaN last: a head of more values than a copy has: none
+    few = (np.diff(head, axis=0) > 0).sum(axis=0) + 1 <= most
+    for j in np.flatnonzero(varies & few):  # few values each one class's: the label in other words
+        vals, inv = np.unique(xl[known[:, j], j], return_inverse=True)
+        if len(vals) <= most:  # pure: as many (value, class) pairs as values
+            varies[j] = len(np.unique(inv * n_codes + codes[known[:, j]])) > len(vals)
     fin = np.isfinite(x)
     count = fin.sum(axis=0)
     least = np.maximum(10, MIXED_SHARE * count)
@@ -3797,6 +3821,17 @@ def quiet_columns(frame: pd.DataFrame, ys: pd.Series) -> set[Any]:
         infinite = np.isinf(x).any(axis=0)  # `infinite_said`
     return {c for c, q in zip(names, varies & ~(leak & gives) & ~scales & ~coded & ~units
                               & ~infinite) if q}
+
+
+DISGUISE_VALUES = 10
+"""The most values (or twice the classes, if more) a column may have for `label_copy` to say
+each value is held by one class only (discharged to 'morgue' ⇔ died): more, and a value's
+purity is chance; each value must also average `LEAK_ROWS` rows."""
+
+
+def disguise_values(n_classes: int) -> int:
+    """The most values a column may have for `label_copy` to call it the label in other words."""
+    return max(DISGUISE_VALUES, 2 * n_classes)
 
 
 LEAK_ROWS = 10

@@ -34,10 +34,12 @@ from plx_core.data import (
     flag_column,
     infer_schema,
     label_copy,
+    label_texts,
     load_csv,
     number_format,
     number_format_words,
     offsets_said,
+    quiet_columns,
     read_table,
     reads_as_numbers,
     serials_said,
@@ -1641,6 +1643,25 @@ def test_a_copy_of_the_label_is_said_with_its_pairs_in_class_order():
     assert label_copy(pd.Series(["z", "y", "x", "w", "z", "x", "x"]), y) is None  # 4 values
     said = label_copy(pd.Series([1.0, 0.0, 2.0, 0.0, 1.0, 2.0, 2.0]), y)
     assert said is not None and "('0' ↔ 'a', '1' ↔ 'b', '2' ↔ 'c')" in said
+
+
+def test_a_column_each_of_whose_values_is_one_class_is_said_as_the_label_in_other_words():
+    """review27's leak: 'discharged to' morgue on every death and home or rehab on every
+    survivor pairs no value one to one with a class, yet gives the label away (out-of-fold F1
+    1.0, said nothing); said, numbers too (through `quiet_columns`), and not when a value holds
+    both classes or the values are too many for their rows to say it."""
+    rng = np.random.default_rng(0)
+    y = pd.Series(rng.choice(["died", "survived"], 200))
+    to = pd.Series(np.where(y == "died", "morgue", rng.choice(["home", "rehab"], 200)))
+    said = label_copy(to, y)
+    assert said is not None and "('morgue' → 'died'; 'home', 'rehab' → 'survived')" in said
+    code = to.map({"home": 1.0, "rehab": 2.0, "morgue": 3.0}).rename("code")
+    frame = pd.DataFrame({"code": code, "noise": rng.integers(1, 4, 200).astype(float)})
+    assert quiet_columns(frame, label_texts(y)) == {"noise"}
+    assert "'1', '2' → 'survived'" in label_copy(code, y)
+    mixed = to.where(np.arange(200) != int(np.flatnonzero(y == "died")[0]), "home")
+    assert label_copy(mixed, y) is None  # one death sent home: no disguise
+    assert label_copy(to.head(25), y.head(25)) is None  # 3 values on 25 rows: chance
 
 
 def test_a_header_repeated_inside_the_file_is_no_data_row_and_said():
