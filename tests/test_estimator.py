@@ -922,8 +922,9 @@ def test_predict_names_a_column_written_otherwise():
 
 def test_a_copy_of_the_label_is_kept_but_said():
     # a column that is the label under other names answers alone (F1 1.0 out of fold) and new
-    # rows rarely know it: said in a warning, in every class's spelling; a true cause with more
-    # values than the label has classes is not a copy
+    # rows rarely know it: said in a warning, in every class's spelling; a cause with more
+    # values than the label has classes is not a copy, nor the label in other words unless each
+    # value holds one class's rows alone (review27: then said, as a one-to-one copy is)
     rng = np.random.default_rng(21)
     n = 300
     X = pd.DataFrame({"a": rng.choice(list("xyz"), n), "b": rng.normal(size=n)})
@@ -935,7 +936,10 @@ def test_a_copy_of_the_label_is_kept_but_said():
     with pytest.warns(UserWarning, match=r"column 'code': .*'B' ↔ 'bronze', 'G' ↔ 'gold'"):
         PLXClassifier().fit(X.assign(code=pd.Series(three).str[0].str.upper()), three)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the cause, 3 values for 2 classes: nothing said
+        warnings.simplefilter("error")  # a cause, 3 values for 2 classes, 'y' on both: nothing said
+        PLXClassifier(positive="hi").fit(X, y)
+    with pytest.warns(UserWarning, match=r"column 'a': each of its 3 values .*'x' → 'hi'; 'y', "
+                      r"'z' → 'lo'\): the label in other words\?"):
         PLXClassifier(positive="hi").fit(X.assign(a=np.where(X["b"] > 1, "x", X["a"])), y)
 
 
