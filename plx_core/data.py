@@ -117,6 +117,9 @@ def row_name(index: pd.Index, i: int, data_row: bool = True) -> str:
     `plx fit` / `plx predict` read it) by line and data row — "line 4 (data row 3)", the data
     row being the `row` of the CLI's outputs; "line 4" alone without `data_row` —, any other
     table by its index label."""
+    if isinstance(index, pd.MultiIndex) and list(index.names) == ["line", "data row"]:
+        line, row = index[i]  # cells kept from a file's blocks (`said_cells`): their own rows
+        return f"line {plain_label(line)!r}" + (f" (data row {plain_label(row)})" if data_row else "")
     if index.name == "line" or (isinstance(index.name, tuple) and index.name[0] == "line"):
         first = 0 if index.name == "line" else index.name[1]  # a block's: rows before it
         return f"line {plain_label(index[i])!r}" + (f" (data row {first + i + 1})" if data_row else "")
@@ -2047,15 +2050,46 @@ def approximate_said(values: pd.Series, binning: Binning, shown: int = 2) -> str
             "if an estimate should count apart from a measure, give it a column of its own")
 
 
+def far_cells(values: pd.Series, binning: Binning) -> np.ndarray:
+    """Per cell: a number far outside the training rows' (`Binning.span`): beyond it by more
+    than its width, or below 0 where none was — age 300, a CRP of 1e9 or −5, mg for g: a slip
+    or another unit the end bins would answer silently. Dates and clock times are not asked."""
+    if binning.span is None or is_date_format(binning.number_format) \
+            or binning.number_format in CLOCK_FORMATS:
+        return np.zeros(len(values), dtype=bool)
+    lo, hi = binning.span
+    x = binning.numbers(values)
+    with np.errstate(invalid="ignore"):
+        return (x > hi + (hi - lo)) | (x < lo - (hi - lo)) | ((x < 0) & (lo >= 0))
+
+
+def far_said(values: pd.Series, binning: Binning, shown: int = 3) -> str | None:
+    """Which cells hold a number far outside the training rows' (`far_cells`), named as
+    messages name rows, with the range and the bins that answer them; None when none."""
+    far = np.flatnonzero(far_cells(values, binning))
+    if not len(far):
+        return None
+    lo, hi = binning.span or (0.0, 0.0)
+    named = ", ".join(f"{str(values.iloc[i]).strip()!r} on {row_name(values.index, int(i))}"
+                      for i in far[:shown])
+    more = f" and {len(far) - shown} more" if len(far) > shown else ""
+    return (f"{counted(len(far), 'cell')} far outside the training rows' {fmt_number(lo)} … "
+            f"{fmt_number(hi)} ({named}{more}): answered as the end bin it falls "
+            f"in ({binning.labels[0]!r} or {binning.labels[-1]!r}); a typing slip or "
+            "another unit? (check these cells)")
+
+
 def cells_said(values: pd.Series, binning: Binning) -> str | None:
     """What was read of a binned column's cells beyond its format, in one clause: censored
     cells ('<5', `censored_said`), Excel serials among dates (`serials_said`), numbers
     without '%' among percentages or without the unit among a unit's (`unmarked_said`), an
-    m read as minutes beside months after years (`months_said`), and where the text read as missing stands (`stray_said`); None when
+    m read as minutes beside months after years (`months_said`), and where the text read as missing stands (`stray_said`),
+    numbers far outside the training rows' (`far_said`); None when
     nothing. One home for plx fit, plx predict and the Data page."""
     said = [how for how in (stray_said(values, binning), censored_said(values, binning),
                             serials_said(values, binning), unmarked_said(values, binning),
-                            months_said(values, binning), approximate_said(values, binning))
+                            months_said(values, binning), approximate_said(values, binning),
+                            far_said(values, binning))
             if how]
     return "; ".join(said) or None
 
@@ -2072,12 +2106,25 @@ def whole_text(s: pd.Series) -> bool:
 
 def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
     """The cells of `values` `cells_said` speaks of (censored, Excel serials, numbers without
-    '%' or their unit, a bare m among lengths of time, the text read as missing), in order:
+    '%' or their unit, a bare m among lengths of time, the text read as missing, numbers far
+    outside the training rows'), in order:
     `cells_said` of these cells, gathered over a file's blocks, says what it says of the whole
     column (`plx predict` on a long file)."""
-    keep = censored_sides(values)[0] != 0
-    if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
-        return values[keep]
+    keep = (censored_sides(values)[0] != 0) | far_cells(values, binning)
+    if not (pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype)):
+        keep |= _said_text_cells(values, binning)
+    out = values[keep]
+    name = values.index.name  # a file's lines: each kept cell keeps its data row (`row_name`)
+    if name == "line" or (isinstance(name, tuple) and name[0] == "line"):
+        first = 0 if name == "line" else name[1]
+        out.index = pd.MultiIndex.from_arrays(
+            [values.index[keep], first + np.flatnonzero(keep) + 1], names=["line", "data row"])
+    return out
+
+
+def _said_text_cells(values: pd.Series, binning: Binning) -> np.ndarray:
+    """`said_cells`' cells of a text column beyond the censored and far ones."""
+    keep = np.zeros(len(values), dtype=bool)
     if binning.text_missing:  # `stray_said`'s cells, each named by its row
         keep |= as_strings(values).str.strip().isin(
             [str(t).strip() for t in binning.text_missing]).to_numpy(dtype=bool)
@@ -2093,7 +2140,7 @@ def said_cells(values: pd.Series, binning: Binning) -> pd.Series:
             keep |= _unmarked(text, binning).to_numpy(dtype=bool)
         if months:  # `months_said`'s cells: a bare m
             keep |= text.str.contains(_BARE_M, regex=True, na=False).to_numpy(dtype=bool)
-    return values[keep]
+    return keep
 
 
 STRAY_SHARE = 0.05
@@ -2536,6 +2583,7 @@ class Binning:
     number_format: str = "plain"  # how the column writes numbers as text (NUMBER_FORMATS)
     text_missing: tuple[str, ...] = ()  # the few text cells of a number column ("unknown")
     censored: bool = False  # "<5", ">= 2000" read just past their bound (`censored_sides`)
+    span: tuple[float, float] | None = field(default=None, compare=False)  # `far_said`'s range
 
     def apply(self, values: pd.Series) -> pd.Series:
         """The bin label of each value (NaN stays NaN, as do the `text_missing` cells); other
@@ -2603,13 +2651,23 @@ class Binning:
             d["text_missing"] = list(self.text_missing)
         if self.censored:
             d["censored"] = True
+        if self.span is not None:
+            d["span"] = list(self.span)
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Binning:
         return cls(str(d["method"]), tuple(float(c) for c in d["cuts"]), tuple(d["labels"]),
                    str(d.get("number_format", "plain")), tuple(d.get("text_missing", ())),
-                   bool(d.get("censored", False)))
+                   bool(d.get("censored", False)),
+                   None if d.get("span") is None else (float(d["span"][0]), float(d["span"][1])))
+
+    def spanned(self, values: pd.Series) -> Binning:
+        """This binning with `span`, the least and greatest number of `values` (the training
+        rows' column, read as it reads them): what `far_said` compares new rows with."""
+        x = self.numbers(values)
+        x = x[np.isfinite(x)]
+        return dataclasses.replace(self, span=(float(x.min()), float(x.max())) if len(x) else None)
 
     def with_reading(self, other: Binning) -> Binning:
         """These cut points with how `other` reads the column's text (its number format,
@@ -3141,6 +3199,10 @@ def _check_schema_dict(d: Any) -> None:
         strs(f"bins.{f}.text_missing", b.get("text_missing", []))
         if not isinstance(b.get("censored", False), bool):
             raise bad(f"bins.{f}.censored", "true or false", b.get("censored"))
+        span = b.get("span")
+        if span is not None and not (isinstance(span, list) and len(span) == 2 and all(
+                finite_number(v) for v in span) and span[0] <= span[1]):
+            raise bad(f"bins.{f}.span", "two finite numbers, the least first", span)
         if not is_number_format(b.get("number_format", "plain")):
             raise bad(f"bins.{f}.number_format", f"one of {NUMBER_FORMATS}",
                       b.get("number_format"))

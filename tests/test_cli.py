@@ -2627,3 +2627,41 @@ def test_fit_reads_padded_codes_as_categories_and_leaves_out_a_repeated_case_num
     assert main(["predict", str(model), str(path), "--out", str(tmp_path / "p.csv")]) == 0
     decision = pd.read_csv(tmp_path / "p.csv")["decision"].to_numpy()
     assert (decision[np.isin(dept, ["03", "17", "29"])] == "yes").mean() > 0.9
+
+
+def test_predict_names_far_and_stray_cells_by_their_own_data_rows_in_any_block(
+        tmp_path, capsys, monkeypatch):
+    """review27: an age of 300 or a CRP of -5 was answered as the end bin with nothing said,
+    and the stray text's data rows were counted within the cells kept ('pending' on line 5
+    named data row 1): now the model file keeps each numeric column's training range and
+    predict names the far cells, every cell by its own line and data row, in any block."""
+    rng = np.random.default_rng(27)
+    age = rng.integers(20, 90, 80).astype(object)
+    age[[7, 30]] = "pending"
+    sick = np.where(rng.random(80) < 0.5, "yes", "no")
+    fit = tmp_path / "fit.csv"
+    pd.DataFrame({"age": age, "crp": rng.uniform(1, 100, 80).round(1),
+                  "sick": sick}).to_csv(fit, index=False)
+    model = tmp_path / "m.json"
+    assert main(["fit", str(fit), "--label", "sick", "--positive", "yes", "--out", str(model),
+                 "--no-progress"]) == 0
+    assert "far outside" not in capsys.readouterr().err  # the training rows are the range
+    new = tmp_path / "new.csv"
+    new.write_text("age,crp\n40,5\n41,6\n300,7\npending,-5\n44,1e9\n", encoding="utf-8")
+    said = {}
+    for rows in (100_000, 2):
+        monkeypatch.setattr("plx_core.data.BLOCK_ROWS", rows)
+        assert main(["predict", str(model), str(new), "--out", str(tmp_path / "p.csv")]) == 0
+        said[rows] = capsys.readouterr().err
+    assert said[2] == said[100_000]
+    err = " ".join(said[2].split())
+    assert "'pending' on line 5 (data row 4)" in err
+    assert "(check these cells); 1 cell far outside the training rows' 20 … 89 ('300' on " \
+           "line 4 (data row 3)): answered as the end bin it falls in ('<50.5' or" in err
+    assert "2 cells far outside" in err and "'-5' on line 5 (data row 4), '1e9' on line 6 " \
+           "(data row 5))" in err
+    doc = json.loads(model.read_text(encoding="utf-8"))
+    doc["schema"]["bins"]["age"]["span"] = [50, 20]
+    model.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["predict", str(model), str(new), "--out", str(tmp_path / "q.csv")]) == 2
+    assert "'bins.age.span' must be two finite numbers, the least first" in capsys.readouterr().err
