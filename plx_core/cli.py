@@ -377,7 +377,7 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
                 f"{wording.whole_levels_said(*few, raced=read == 'levels')}")
     for f in raw:  # the estimator's cut points, read from text as the schema reads it, with
         schema.bins[f] = clf.discretizer_.binnings_[f].with_reading(  # the training numbers'
-            schema.bins[f]).spanned(frame[f])  # range (`data.far_said` on new rows)
+            schema.bins[f]).spanned(X[f])  # range (`data.far_said` on new rows)
         schema.categories[f] = tuple(schema.bins[f].labels)  # its values: these bins, not the first
     for f, b in schema.bins.items():  # censored, serial, unmarked cells: said once cut
         if (how := cells_said(frame[f], b)) is not None:

@@ -2664,7 +2664,10 @@ class Binning:
 
     def spanned(self, values: pd.Series) -> Binning:
         """This binning with `span`, the least and greatest number of `values` (the training
-        rows' column, read as it reads them): what `far_said` compares new rows with."""
+        rows' column, as `estimator_rows` holds it): what `far_said` compares new rows with;
+        none for dates and clock times, which `far_said` does not ask."""
+        if is_date_format(self.number_format) or self.number_format in CLOCK_FORMATS:
+            return self
         x = self.numbers(values)
         x = x[np.isfinite(x)]
         return dataclasses.replace(self, span=(float(x.min()), float(x.max())) if len(x) else None)
