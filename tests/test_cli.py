@@ -2302,7 +2302,8 @@ def test_predict_and_explain_read_new_rows_with_the_fits_missing_markers(tmp_pat
     assert kept.loc[np.arange(300) % 5 == 0, "mean"].nunique() == 1 and coded.sum() == 60
     code, _, err = run(["predict", tmp_path / "m.json", f, "--missing", "",
                         "--out", tmp_path / "r.csv"], capsys)  # told otherwise: -999 a number
-    assert code == 0 and "-999.0" not in err
+    assert code == 0 and "('-999.0' ×60)" not in err  # not read as missing, but far (review27):
+    assert "60 cells far outside the training rows'" in err and "'-999.0' on line 2" in err
     code, _, err = run(["explain", tmp_path / "m.json", f, "--out", tmp_path / "e.csv"], capsys)
     assert code == 0 and "'creatinine' 60 ('-999.0' ×60)" in err, err
 
