@@ -794,6 +794,9 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
 
                 races = self._grid_races(len(frame)) is True  # 2–4 numeric columns
                 grid = races and len(targets) <= GRID_CLASSES
+                # each class's vote on the fine bins, kept for the race on MDLP's finer cut
+                # points, whose search fits the same votes again (`_fine_vote`'s memo)
+                self._fine_memo = getattr(self, "_fine_memo", None) or {}
                 self._select_classes(frame, labels, targets, raw,
                                      within(progress, 0.3, 0.65 if races else 1.0))
                 reading = None  # more classes race only past a screen; up to 4 always
@@ -807,6 +810,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         self._class_str = classes
         del self._groups, self._budget, self._cap_chosen, self._labels, self._codes, self._loo
         del self._min_split, self._class_macro
+        self.__dict__.pop("_fine_memo", None)
         say(1.0, "fitted")
         return self
 
@@ -1508,7 +1512,8 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         not the race's own markers (`_whole`, `_no_grid`, `_said`, `_no_vote`)."""
         params = self.get_params(deep=False)
         for k, v in vars(other).items():
-            if k not in params and k not in ("_whole", "_no_grid", "_said", "_no_vote"):
+            if k not in params and k not in ("_whole", "_no_grid", "_said", "_no_vote",
+                                             "_fine_memo"):
                 setattr(self, k, v)
 
     def _whole_screens(self, raw: pd.DataFrame, labels: np.ndarray, declared: set[str]
@@ -1627,6 +1632,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         grid = clone(self).set_params(discretize="quantile", max_bins=S.GRID_BINS) \
             if reading == "grid" else clone(self).set_params(max_bins=S.FINE_CLASS_BINS)
         grid._said = True
+        grid._fine_memo = self._fine_memo  # the same fine bins: the same votes, fitted once
         try:
             with collected_notes():  # the table was said once, by this fit
                 grid = grid.fit(self._given(raw), y, groups, progress=progress)
@@ -2021,6 +2027,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                      observe=lambda c, _r, _cap: coded.append(c))[0]
         full.positive = self.positive_
         full = self._corrected(full, y, self._class_weights(self._labels, self.positive_))
+        memo = getattr(self, "_fine_memo", None)
+        key = None if memo is None else self._fine_key(full, coded[0], y, disc, cv, l1)
+        if key is not None and key in memo:  # the same vote fitted on the same rows: the race's
+            return memo[key], disc
         smooth = VT.smoothing(full, disc.binnings_)
         sparse = cv and bool(VT.FINE_L1_SPARSE) and l1 is None  # also the sparser penalty
         cand = self._vote(full, fine, y, coded[0], cv, smooth=smooth, l1=l1, keep=sparse)
@@ -2029,7 +2039,25 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                                l1=VT.FINE_L1_SPARSE, like=cand)
             cand.problems = None
             cand = VT.sparser(cand, other, y, self.random_state, self._groups)
+        if key is not None:
+            memo[key] = cand
         return cand, disc
+
+    def _fine_key(self, full, codes: np.ndarray, y: np.ndarray, disc: Discretizer, cv: bool,
+                  l1: float | None) -> tuple:
+        """What `_fine_vote`'s candidate is a function of (the KB's features, domains and
+        clauses, the rows' codes, the labels, the bins, the folds' seed and groups, the class
+        weights, the penalties): a several-class fit's memo key, so the race on MDLP's finer
+        cut points takes the first search's votes, not the same fits again."""
+        groups = None if self._groups is None else np.asarray(self._groups, dtype=object)
+        return (cv, l1, self.random_state, repr(self.class_weight_), repr(self._fold_weights(y)),
+                tuple(full.features), tuple(tuple(map(str, full.domains[f])) for f in full.features),
+                *(np.ascontiguousarray(a).tobytes() for a in (full.codes, full.head, full.p, full.w,
+                                                              full.support, full.positives)),
+                np.ascontiguousarray(codes).tobytes(),
+                codes.shape, codes.dtype.str, np.asarray(y).tobytes(), np.asarray(y).dtype.str,
+                tuple((c, np.asarray(b.cuts, dtype=float).tobytes()) for c, b in disc.binnings_.items()),
+                None if groups is None else tuple(groups.tolist()))
 
     def _fine_binnings(self, nums: dict[str, pd.Series], n_rows: int, bins: int | None = None
                        ) -> dict[str, Any] | None:

@@ -1764,3 +1764,14 @@ def test_many_numbers_on_many_rows_vote_only_on_the_columns_mdlp_cuts():
     kb = clf.kbs_[0]
     named = {f for f, on in zip(kb.features, (kb.codes >= 0).any(axis=0)) if on}
     assert named and not named & uncut and {"m0", "m1"} <= named
+
+
+def test_several_classes_of_numbers_fit_with_a_dict_of_class_weights():
+    """A class_weight dict on several classes of numbers (scikit-learn's class-weight check,
+    slow-marked above): the fit's memo of the fine votes keys the weights by their text, and
+    the heavy class takes nearly every row."""
+    from sklearn.datasets import make_blobs
+
+    X, y = make_blobs(centers=3, random_state=0, cluster_std=20)
+    clf = PLXClassifier(class_weight={0: 1000, 1: 0.0001, 2: 0.0001}, random_state=0).fit(X, y)
+    assert np.mean(clf.predict(X) == 0) > 0.87
