@@ -440,6 +440,71 @@ def _split_gains(x: np.ndarray, codes: np.ndarray, n_classes: int, cuts: list[fl
             - right.sum(axis=1) * _entropy(right))
 
 
+WITHIN_CANDIDATES = 64
+"""`within_cut` weighs a column's cut at most this many of its quantiles (the rows' counts per
+quantile bin: its cost stays one count of the rows, whatever their number)."""
+WITHIN_BESIDE = 8
+"""`within_cut` looks within the bins of at most this many columns MDLP cuts, those of the
+most cuts first (the bands a second number moves)."""
+WITHIN_PAIRS = 256
+"""Past this many (uncut column, column beside) pairs no `within_cut` is searched: a wide
+table's cost stays the interaction tree's."""
+WITHIN_ALPHA = 1e-3
+"""`within_cut`'s test: the likelihood-ratio gain of the cut within another column's bins
+must be above χ²'s 1 − WITHIN_ALPHA / (the candidates weighed) quantile, so a column of noise
+takes none (its cut on chance counts would give every bin's clauses a spurious split)."""
+
+
+def beside_columns(found: list[list[float]]) -> list[int]:
+    """The columns `within_cut` looks within: of those MDLP cuts, the `WITHIN_BESIDE` of the
+    most cuts (ties: in column order)."""
+    cut = sorted((-len(c), j) for j, c in enumerate(found) if c)
+    return [j for _n, j in cut[:WITHIN_BESIDE]]
+
+
+def within_cut(matrix: np.ndarray, codes: np.ndarray, n_classes: int, i: int,
+               found: list[list[float]]) -> float:
+    """Several classes: the threshold on column `i` (which MDLP leaves uncut: on its own it
+    tells the classes nothing) that best tells them apart within the bins of another column
+    MDLP cuts (`found`, `beside_columns`), when that gain passes a χ² test (`WITHIN_ALPHA`);
+    NaN if none. A second number that moves each band of the first to another class (steps5:
+    a pressure above 62 moves a reading's grade by one), which the interaction tree misses:
+    its leaves (`INTERACTION_LEAF`) are wider than 11% of the rows, its depth short of twenty
+    bands (steps5 0.843 → 0.946 macro F1; benchmarks/RESULTS.md, several27)."""
+    from scipy.stats import chi2
+
+    x = matrix[:, i]
+    best, at = 0.0, np.nan
+    for j in beside_columns(found):
+        cuts = found[j]
+        ok = np.isfinite(x) & np.isfinite(matrix[:, j])
+        if j == i or ok.sum() < 2:
+            continue
+        xi, yy = x[ok], np.asarray(codes)[ok]
+        cell = np.searchsorted(np.asarray(cuts, dtype=float), matrix[ok, j], "right")
+        cand = np.unique(np.quantile(xi, np.linspace(0, 1, WITHIN_CANDIDATES + 1)[1:-1]))
+        n_cells, k = len(cuts) + 1, n_classes
+        seg = np.searchsorted(cand, xi, "left")  # x ≤ cand[t] ⇔ seg ≤ t
+        counts = np.bincount((seg * n_cells + cell) * k + yy,
+                             minlength=(len(cand) + 1) * n_cells * k).reshape(-1, n_cells, k)
+        left = np.cumsum(counts, axis=0)[:-1].astype(float)  # (candidates, cells, classes)
+        whole = counts.sum(axis=0).astype(float)
+        right = whole - left
+        nl, nr = left.sum(axis=-1), right.sum(axis=-1)
+        gain = (whole.sum(axis=-1) * _entropy(whole) - nl * _entropy(left)
+                - nr * _entropy(right)).sum(axis=-1)  # bits, summed over the cells
+        df = ((nl > 0) & (nr > 0)).sum(axis=-1) * (k - 1)
+        share = np.minimum(nl.sum(axis=-1), nr.sum(axis=-1)) / len(xi)
+        stat = 2.0 * np.log(2.0) * gain
+        passed = (df > 0) & (share >= EXTRA_SHARE) & (
+            stat > chi2.isf(WITHIN_ALPHA / len(cand), np.maximum(df, 1)))
+        if passed.any():
+            t = int(np.argmax(np.where(passed, gain, -np.inf)))
+            if gain[t] > best:
+                best, at = float(gain[t]), float(cand[t])
+    return at
+
+
 def interaction_hints(matrix: np.ndarray, codes: np.ndarray, n_classes: int,
                       others: list[pd.Series] | None, found: list[list[float]],
                       max_bins: Sequence[int]) -> list[list[float]]:
@@ -457,6 +522,11 @@ def interaction_hints(matrix: np.ndarray, codes: np.ndarray, n_classes: int,
     matrix, codes = matrix[at], np.asarray(codes)[at]
     tree = (interaction_cuts(matrix, codes) if any(not cuts for cuts in found)
             else np.full(len(found), np.nan))
+    alone = [i for i, cuts in enumerate(found) if not cuts and np.isnan(tree[i])]
+    if n_classes > 2 and len(alone) * len(beside_columns(found)) <= WITHIN_PAIRS:
+        tree = np.array(tree, dtype=float)  # (binary labels: the tree's alone, as before)
+        for i in alone:
+            tree[i] = within_cut(matrix, codes, n_classes, i, found)
     room = [i for i, cuts in enumerate(found) if cuts and len(cuts) < max_bins[i] - 1]
     levels = level_rows([s.iloc[at] for s in others]) if others and room else None
     jobs = []

@@ -305,3 +305,47 @@ def test_a_second_threshold_that_pays_only_within_a_category_is_cut_too():
     assert len(Discretizer("mdlp", 2).fit(X, y).cuts_["chol"]) == 1
     assert len(Discretizer("mdlp", 4).fit(X[["chol"]], y).cuts_["chol"]) == 1
 
+
+
+def _shifted_grades(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Five grades cycling over twenty 5-unit bands of a reading; a pressure above 62 (about
+    one row in nine) moves a band's grade by one, so on its own it tells nothing; a column
+    of noise."""
+    rng = np.random.default_rng(seed)
+    t, u = rng.uniform(0, 100, n), rng.normal(50, 10, n)
+    X = pd.DataFrame({"reading": t.round(2), "pressure": u.round(1),
+                      "noise": rng.normal(0, 1, n).round(2)})
+    return X, np.array(list("ABCDE"))[(np.floor(t / 5).astype(int) + (u > 62)) % 5]
+
+
+def test_a_number_that_moves_another_numbers_bands_to_other_classes_is_cut_within_them():
+    """Several classes: MDLP leaves the pressure uncut (it tells nothing on its own) and the
+    interaction tree's wide leaves never reach it; within the reading's bins its cut at 62
+    pays (`within_cut`), so it is cut there, where a column of noise keeps its median."""
+    X, y = _shifted_grades(1200, 3)
+    d = Discretizer("mdlp", 32).fit(X, y)
+    assert {"pressure", "noise"} <= set(d.uncut_)
+    assert len(d.cuts_["pressure"]) == 1 and 60 < d.cuts_["pressure"][0] < 64
+    assert d.cuts_["noise"] == Discretizer("quantile", 2).fit(X[["noise"]]).cuts_["noise"]
+    assert d.interactions_["pressure"] == pytest.approx(d.cuts_["pressure"][0], abs=0.2)
+
+
+def test_two_classes_take_no_cut_within_another_columns_bins(monkeypatch):
+    """Binary labels keep the interaction tree's cuts alone (the yes/no fits, and the
+    comparison sets' answers, unchanged): `within_cut` is not consulted."""
+    X, y = _shifted_grades(600, 4)
+
+    def refused(*_a, **_k):
+        raise AssertionError("within_cut consulted for two classes")
+
+    monkeypatch.setattr("plx_core.discretize.within_cut", refused)
+    Discretizer("mdlp", 32).fit(X, y == "A")
+
+
+def test_past_within_pairs_no_cut_is_searched_within_other_columns(monkeypatch):
+    """A table of more (uncut column, column beside) pairs than `WITHIN_PAIRS` keeps the
+    median of a column MDLP leaves uncut: a wide table's cost stays the interaction tree's."""
+    X, y = _shifted_grades(1200, 3)
+    monkeypatch.setattr("plx_core.discretize.WITHIN_PAIRS", 1)  # 2 uncut x 1 beside
+    d = Discretizer("mdlp", 32).fit(X, y)
+    assert d.cuts_["pressure"] == Discretizer("quantile", 2).fit(X[["pressure"]]).cuts_["pressure"]

@@ -1072,18 +1072,29 @@ def test_six_lines_race_the_grid_past_its_screen_and_zones_are_screened_out(monk
 def test_five_grades_in_a_numbers_fine_steps_race_finer_mdlp_cut_points(monkeypatch):
     """Five grades cycling over twenty bands of one number need more than MDLP's 4 bins and the
     grid's 8: the finer MDLP cut points race (`selection.FINE_CLASS_BINS`), answer, are the
-    model's cut points and are said; new rows are called right far more often."""
+    model's cut points and are said; new rows are called right far more often. A pressure
+    above 62 moves a band's grade by one (on its own it tells nothing): it is cut there, within
+    the reading's bins (`discretize.within_cut`). The race's search takes each class's vote on
+    the fine bins from the first search (the same bins and rows): fitted once a class."""
+    from plx_core import vote as VT
     from plx_core.selection import FINE_CLASS_BINS
 
     def steps(n, seed):
         rng = np.random.default_rng(seed)
-        t = rng.uniform(0, 100, n)
-        X = pd.DataFrame({"reading": t.round(2), "pressure": rng.normal(50, 10, n).round(1),
+        t, u = rng.uniform(0, 100, n), rng.normal(50, 10, n)
+        X = pd.DataFrame({"reading": t.round(2), "pressure": u.round(1),
                           "batch": rng.choice(["x", "y"], n)})
-        return X, np.array(list("ABCDE"))[np.floor(t / 5).astype(int) % 5]
+        return X, np.array(list("ABCDE"))[(np.floor(t / 5).astype(int) + (u > 62)) % 5]
 
+    fitted = []
+    sparser = VT.sparser
+    monkeypatch.setattr(VT, "sparser", lambda *a, **k: fitted.append(1) or sparser(*a, **k))
     clf = _finer_cut_points_answer(steps, monkeypatch)
+    assert len(fitted) == 5  # one vote on the fine bins a class, not one a class and a search
     assert 18 <= len(clf.cuts_["reading"]) + 1 <= FINE_CLASS_BINS  # its 20 steps, 16 merged some
+    assert len(clf.cuts_["pressure"]) == 1 and 58 < clf.cuts_["pressure"][0] < 66
+    Xt, yt = steps(2000, 100)
+    assert f1_score(yt, clf.predict(Xt), average="macro") > 0.9
 
 
 def _finer_cut_points_answer(table, monkeypatch) -> PLXClassifier:
