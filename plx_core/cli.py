@@ -262,6 +262,8 @@ def fit_model(csv: str | Path, label: str, positive: str | None = None, kb: str 
         say(why)
     for c, kept in schema.grouped.items():  # nor grouped silently
         say(f"column {c!r} is grouped: {grouped_said(kept, int(frame[c].nunique()), s=frame[c])}")
+    for c, flags in schema.value_maps.items():  # nor merged silently
+        say(f"column {c!r}: {wording.flags_said(flags)}")
     said: set[str] = set()  # what each note is about (its words before ': '), said once
     whole: dict[str, tuple[float, float, int]] = {}  # columns of a few whole numbers
     ystr = label_texts(frame[label])

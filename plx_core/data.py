@@ -15,6 +15,7 @@ import dataclasses
 import datetime
 import gzip
 import io
+import json
 import lzma
 import math
 import os
@@ -1199,8 +1200,62 @@ def is_number_format(number_format: Any) -> bool:
     ("unit:mg", "decimal-comma+unit:g/L")."""
     if not isinstance(number_format, str):
         return False
+    if number_format.startswith(LEVELS_PREFIX):
+        return format_levels(number_format) is not None
     return number_format in NUMBER_FORMATS or re.fullmatch(
         rf"(?:(?:{'|'.join(_STYLES)})\+)?{UNIT_PREFIX}{_UNIT_TEXT}", number_format) is not None
+
+
+LEVELS_PREFIX = "levels:"
+"""A column of ordered bands or scale words ('0-10' … '80+'; neg, trace, 1+ … 3+), read as
+each value's place in the order: "levels:" then the levels, least first, as a JSON list."""
+
+
+def levels_format(levels: Sequence[str]) -> str:
+    """The number format of a column of these ordered levels (least first)."""
+    return LEVELS_PREFIX + json.dumps(list(levels), ensure_ascii=False)
+
+
+def format_levels(number_format: Any) -> list[str] | None:
+    """The levels of a `levels_format` (least first), None for any other format or one a
+    model file could not have written (not a list of two or more distinct strings)."""
+    if not isinstance(number_format, str) or not number_format.startswith(LEVELS_PREFIX):
+        return None
+    try:
+        levels = json.loads(number_format[len(LEVELS_PREFIX):])
+    except ValueError:
+        return None
+    if not isinstance(levels, list) or len(levels) < 2 or len(set(map(str, levels))) < len(
+            levels) or not all(isinstance(v, str) for v in levels):
+        return None
+    return levels
+
+
+def ordered_levels(s: pd.Series) -> list[str] | None:
+    """A text column's values in their order when the whole column is ordered bands or words
+    of one known scale (`ordered.band_order`; an ordered pandas Categorical's own order);
+    None otherwise. Looks at the distinct values only."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return [str(c) for c in s.cat.categories] if s.dtype.ordered else None
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    from .ordered import MAX_LEVELS, band_order
+
+    distinct = pd.unique(s.dropna().to_numpy(dtype=object))
+    if len(distinct) > MAX_LEVELS or not all(isinstance(v, str) for v in distinct):
+        return None
+    return band_order([v.strip() for v in distinct])
+
+
+def _level_numbers(s: pd.Series, levels: Sequence[str]) -> np.ndarray:
+    """Each cell's place among `levels` (0, 1, …; NaN where missing or not one of them: an
+    unseen band is unknown, said by `unseen_levels_said`), spaces and case aside."""
+    from .ordered import _plain
+
+    place = {_plain(v): float(i) for i, v in enumerate(levels)}
+    codes, uniques = pd.factorize(as_strings(s).to_numpy(dtype=object))
+    read = np.array([place.get(_plain(str(v)), np.nan) for v in uniques] + [np.nan])
+    return read[codes]
 
 
 def is_date_format(number_format: str) -> bool:
@@ -1257,6 +1312,8 @@ def held_format(s: pd.Series) -> str:
     """The number format of a column held as values that are no plain numbers: `DATE_ISO`
     for dates, "duration" / "time" for lengths of time / times of day (`held_clock`), else
     "plain" — how the estimator labels the bins of a column it is given."""
+    if isinstance(s.dtype, pd.CategoricalDtype) and s.dtype.ordered:  # ordered levels
+        return levels_format([str(c) for c in s.cat.categories])  # (their order)
     return DATE_ISO if holds_dates(s) else held_clock(s) or "plain"
 
 
@@ -1282,6 +1339,9 @@ def as_held(x: np.ndarray, number_format: str, index: pd.Index) -> pd.Series:
     if number_format == "time":
         t = pd.Series(pd.to_datetime(x, unit="m"), index=index).dt.time
         return t.astype(object).where(pd.notna(x), None)
+    if (levels := format_levels(number_format)) is not None:  # ordered levels: a pandas
+        codes = np.where(np.isnan(x), -1, np.nan_to_num(x, nan=-1)).astype(int)  # ordered Categorical
+        return pd.Series(pd.Categorical.from_codes(codes, levels, ordered=True), index=index)
     return pd.Series(x, index=index)
 
 
@@ -1465,6 +1525,8 @@ def held_cuts(cuts: Sequence[float], x: np.ndarray, number_format: str) -> np.nd
         return date_cuts(cuts, x)
     if number_format in CLOCK_FORMATS:
         return date_cuts(cuts, x, 60.0)
+    if format_levels(number_format) is not None:  # between two levels: at the upper one
+        return np.unique(np.ceil(np.asarray(cuts, dtype=float)))
     return np.asarray(cuts, dtype=float)
 
 
@@ -1493,6 +1555,8 @@ def _numbers(s: pd.Series, number_format: str = "plain", censored: bool = False
             return nudged(x, side), bad
     if pd.api.types.is_bool_dtype(s.dtype):
         raise DataError(f"column {str(s.name)!r} is boolean, not numeric")
+    if (levels := format_levels(number_format)) is not None:
+        return _level_numbers(s, levels), np.zeros(len(s), dtype=bool)
     if (clock := held_clock(s)) is not None:  # timedeltas, times of day: their minutes
         return held_minutes(s, clock), np.zeros(len(s), dtype=bool)
     if pd.api.types.is_numeric_dtype(s.dtype):
@@ -2089,9 +2153,26 @@ def cells_said(values: pd.Series, binning: Binning) -> str | None:
     said = [how for how in (stray_said(values, binning), censored_said(values, binning),
                             serials_said(values, binning), unmarked_said(values, binning),
                             months_said(values, binning), approximate_said(values, binning),
-                            far_said(values, binning))
+                            far_said(values, binning), unseen_levels_said(values, binning))
             if how]
     return "; ".join(said) or None
+
+
+def unseen_levels_said(values: pd.Series, binning: Binning, shown: int = 3) -> str | None:
+    """The cells of a column of ordered levels that are none of its levels ('90-100' where the
+    fit saw up to '80+'): read as unknown, as an unseen category is; None when none."""
+    if (levels := format_levels(binning.number_format)) is None:
+        return None
+    x = _level_numbers(values, levels)
+    odd = np.isnan(x) & as_strings(values).notna().to_numpy()
+    if binning.text_missing:
+        odd &= ~as_strings(values).isin(binning.text_missing).to_numpy()
+    if not odd.any():
+        return None
+    from .wording import unseen_levels_note
+
+    return unseen_levels_note(int(odd.sum()), pd.unique(as_strings(values)[odd]).tolist()[:shown],
+                              levels)
 
 
 def whole_text(s: pd.Series) -> bool:
@@ -2128,6 +2209,8 @@ def _said_text_cells(values: pd.Series, binning: Binning) -> np.ndarray:
     if binning.text_missing:  # `stray_said`'s cells, each named by its row
         keep |= as_strings(values).str.strip().isin(
             [str(t).strip() for t in binning.text_missing]).to_numpy(dtype=bool)
+    if (levels := format_levels(binning.number_format)) is not None:  # `unseen_levels_said`'s
+        return keep | (np.isnan(_level_numbers(values, levels)) & values.notna().to_numpy())
     if not is_date_format(binning.number_format) and binning.number_format not in CLOCK_FORMATS:
         keep |= approximate_cells(values)
     dates, months = is_date_format(binning.number_format), binning.number_format == "duration"
@@ -2189,6 +2272,19 @@ def _beyond_strays(s: pd.Series) -> bool:
 
 
 def _read_numbers(s: pd.Series, delimiter: str | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...], np.ndarray]:
+    """`_read_written` (numbers, however written), else a column of ordered bands or scale
+    words read as each value's place (`ordered_levels`, `levels_format`)."""
+    out = _read_written(s, delimiter)
+    if (out[1].any() or isinstance(s.dtype, pd.CategoricalDtype)) and \
+            (levels := ordered_levels(s)) is not None:
+        fmt = levels_format(levels)
+        return (_level_numbers(s, levels), np.zeros(len(s), dtype=bool), fmt, (),
+                np.zeros(len(s), dtype=np.int8))
+    return out
+
+
+def _read_written(s: pd.Series, delimiter: str | None = None
                   ) -> tuple[np.ndarray, np.ndarray, str, tuple[str, ...], np.ndarray]:
     """(numbers, cells that are not numbers, the `NUMBER_FORMATS` entry read or "plain", the
     stray texts read as missing — their cells then not counted as bad —, each cell's
@@ -2540,6 +2636,10 @@ def number_format_words(number_format: str) -> str:
     words: "numbers in g/L with a decimal comma (3,5 → 3.5; 1.234,5 → 1234.5)"."""
     if number_format in NUMBER_FORMAT_WORDS:
         return NUMBER_FORMAT_WORDS[number_format]
+    if (levels := format_levels(number_format)) is not None:
+        from .wording import levels_said
+
+        return levels_said(levels)
     style, _, unit = number_format.rpartition("+")
     u = unit.removeprefix(UNIT_PREFIX)
     if style == "":
@@ -2775,6 +2875,8 @@ def cut_text(cut: float, number_format: str = "plain") -> str:
         return date_text(cut)
     if number_format in CLOCK_FORMATS:
         return clock_text(cut, number_format)
+    if (levels := format_levels(number_format)) is not None:  # the first level at or above it
+        return levels[min(max(int(np.ceil(cut)), 0), len(levels) - 1)]
     return fmt_number(cut)
 
 
@@ -2784,12 +2886,27 @@ def bin_labels(cuts: Sequence[float], name: str | None = None,
     (`<18`, `[18, 30)`, `≥50` when `name` is None or empty); each cut as its column is
     written (`cut_text`): dates `<2022-01-01`, times of day `<17:00`, lengths of time `≥1h30m`."""
     p = name or ""
+    if (levels := format_levels(number_format)) is not None:
+        return _level_labels(cuts, levels, f"{p}=" if p else "")
     inside = f"{p}∈" if p else ""
     c = [cut_text(v, number_format) for v in cuts]
     if not c:
         return (f"{inside}(-∞, ∞)",)
     mid = [f"{inside}[{a}, {b})" for a, b in zip(c[:-1], c[1:], strict=True)]
     return (f"{p}<{c[0]}", *mid, f"{p}≥{c[-1]}")
+
+
+def _level_labels(cuts: Sequence[float], levels: Sequence[str], p: str) -> tuple[str, ...]:
+    """Bins of ordered levels named by the levels they hold: one level by its name ('trace'),
+    the lowest bin 'up to' its last ('≤20-30'), the highest 'from' its first ('≥2+'), a middle
+    one by its two ends ('30-40…50-60')."""
+    edges = [0, *(min(max(int(np.ceil(c)), 0), len(levels)) for c in cuts), len(levels)]
+    out = []
+    for i, (a, b) in enumerate(zip(edges, edges[1:])):
+        lo, hi = levels[min(a, len(levels) - 1)], levels[max(min(b, len(levels)) - 1, 0)]
+        out.append(p + (lo if b - a <= 1 else f"≤{hi}" if i == 0 else
+                        f"≥{lo}" if i == len(edges) - 2 else f"{lo}…{hi}"))
+    return tuple(out)
 
 
 _BIN_LABEL = re.compile(r"<(?P<lo>\S+)|\[(?P<a>\S+), (?P<b>\S+)\)|≥(?P<hi>\S+)")
@@ -2809,6 +2926,8 @@ def bin_span(label: str) -> tuple[str | None, str | None] | None:
 def cut_value(text: str, number_format: str = "plain") -> float | None:
     """A cut written as `cut_text` writes it for `number_format` ("plain", or a clock:
     "17:00", "1h30m") read back as the number it cuts at; None when it is not so written."""
+    if (levels := format_levels(number_format)) is not None:  # a level's place
+        return float(levels.index(text)) if text in levels else None
     if number_format in CLOCK_FORMATS[1:] and text.startswith("-"):  # a negative length, -1h30m
         v = cut_value(text[1:], number_format)
         return None if v is None or v <= 0 else -v
@@ -2960,7 +3079,8 @@ def estimator_rows(schema: Schema, frame: pd.DataFrame, X: pd.DataFrame) -> tupl
     raw = [f for f, v in numbers.items() if is_numeric(v)]
     X = X.copy()
     for f in raw:  # the estimator bins these itself (its Discretizer, its cut points)
-        X[f] = numbers[f].to_numpy()
+        X[f] = (numbers[f].array if isinstance(numbers[f].dtype, pd.CategoricalDtype)
+                else numbers[f].to_numpy())  # (ordered levels: their order kept)
     for f in schema.features:  # numbers the user chose to read as categories: a categorical
         if schema.kinds[f] == "categorical" and text_binned(X[f]):  # dtype says so (no note)
             X[f] = pd.Categorical(X[f])
@@ -2991,6 +3111,9 @@ class Schema:
     grouped: dict[str, tuple[str, ...]] = field(default_factory=dict)
     date_parts: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Features derived from a date column: name → (that column, its `DATE_PARTS` part)."""
+    value_maps: dict[str, dict[str, str]] = field(default_factory=dict)
+    """A yes/no column written in several vocabularies: each writing → the answer it is read as
+    (`flag_map`), at fit and at predict (`read_flags`)."""
     missing: tuple[str, ...] | None = None
     """The missing-value markers the fit's file was read with when they were not the default
     (`plx fit --missing -999`): new rows are read with them too, unless told otherwise."""
@@ -3029,7 +3152,8 @@ class Schema:
             if isinstance(s, pd.DataFrame):
                 raise DataError(f"the rows have more than one column named {f!r}")
             cols[f] = (self.bins[f].apply(s) if f in self.bins else
-                       group_levels(s, self.grouped[f]) if f in self.grouped else as_strings(s))
+                       group_levels(s, self.grouped[f]) if f in self.grouped else
+                       read_flags(s, self.value_maps[f]) if f in self.value_maps else as_strings(s))
         X = pd.DataFrame(cols, index=frame.index, columns=list(self.features), dtype=object)
         if not label or self.label not in frame.columns:
             return X, None
@@ -3048,6 +3172,7 @@ class Schema:
         for f, b in self.bins.items():
             s = frame[f] if f in frame.columns else None
             if not isinstance(s, pd.Series) or is_date_format(b.number_format) or \
+                    format_levels(b.number_format) is not None or \
                     b.number_format in CLOCK_FORMATS or pd.api.types.is_numeric_dtype(s.dtype) or \
                     pd.api.types.is_bool_dtype(s.dtype) or not s.notna().any():
                 continue
@@ -3098,6 +3223,10 @@ class Schema:
             )
             if f in self.bins and (how := self.bins[f].reading(parted=f in self.parted())):
                 detail += f" ({how})"
+            if f in self.value_maps:
+                from .wording import flags_said
+
+                detail += f" ({flags_said(self.value_maps[f])})"
             if f in self.grouped:
                 detail = (f"the {len(self.grouped[f])} most frequent values kept, the others "
                           f"grouped as {other_level(self.grouped[f])!r}")
@@ -3118,6 +3247,8 @@ class Schema:
             **({"date_parts": {k: list(v) for k, v in self.date_parts.items()}}
                if self.date_parts else {}),  # (a model without them reads as before)
             **({"missing": list(self.missing)} if self.missing is not None else {}),
+            **({"value_maps": {k: dict(v) for k, v in self.value_maps.items()}}
+               if self.value_maps else {}),
         }
 
     @classmethod
@@ -3134,6 +3265,7 @@ class Schema:
             grouped={k: tuple(v) for k, v in d.get("grouped", {}).items()},
             date_parts={k: (v[0], v[1]) for k, v in d.get("date_parts", {}).items()},
             missing=None if d.get("missing") is None else tuple(d["missing"]),
+            value_maps={k: dict(v) for k, v in d.get("value_maps", {}).items()},
         )
 
 
@@ -3222,6 +3354,13 @@ def _check_schema_dict(d: Any) -> None:
     lm = d.get("label_map")
     if lm is not None:
         str_map("label_map", lm)
+    maps = d.get("value_maps", {})
+    if not isinstance(maps, dict):
+        raise bad("value_maps", "an object", maps)
+    for f, v in maps.items():
+        if f not in feats or d["kinds"][f] != "categorical":
+            raise bad(f"value_maps.{f}", "a categorical feature's map", v)
+        str_map(f"value_maps.{f}", v)
     grouped = d.get("grouped", {})
     if not isinstance(grouped, dict):
         raise bad("grouped", "an object", grouped)
@@ -4193,6 +4332,57 @@ def flag_vocabularies(s: pd.Series) -> str | None:
             "each answer one way to have it count as one")
 
 
+FLAG_PAIRS = (("yes", "no"), ("true", "false"), ("1", "0"))
+"""The yes/no vocabularies by their `FLAG_WORDS` keys, the answer yes first."""
+
+
+def flag_map(s: pd.Series) -> dict[str, str] | None:
+    """How to read a yes/no column written in several vocabularies as one answer ('Y', 'yes',
+    'TRUE', '1' / 'N', 'no', 'FALSE', '0'): each writing (stripped) → its answer's most
+    frequent writing; None unless it is safe — every value a `FLAG_WORDS` answer, both answers
+    there, and one of them written more than one way."""
+    if pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype) or \
+            isinstance(s.dtype, pd.CategoricalDtype) or \
+            pd.api.types.infer_dtype(s, skipna=True) != "string":
+        return None
+    counts = s.dropna().astype(str).str.strip().value_counts()
+    if len(counts) < 3 or len(counts) > 12:
+        return None
+    keys = {v: word_key(v) for v in counts.index}
+    if not all(k in FLAG_WORDS for k in keys.values()):
+        return None
+    sides: dict[bool, list[str]] = {True: [], False: []}
+    ranked = sorted(counts.index, key=lambda v: (-int(counts[v]), v))
+    for v in ranked:
+        sides[FLAG_WORDS[keys[v]]].append(v)
+    if not sides[True] or not sides[False]:
+        return None
+    # both answers as one vocabulary writes them: the pair of writings of one kind ('TRUE'
+    # with 'FALSE', 'Y' with 'N', 'Yes' with 'No'; not 'TRUE' with '0') with the most cells
+    def form(v: str) -> tuple[bool, bool, bool]:
+        return len(v) == 1, v.isupper(), v[:1].isupper()
+
+    pairs = [(yv, nv) for a, b in FLAG_PAIRS for yv in sides[True] for nv in sides[False]
+             if keys[yv] == a and keys[nv] == b and form(yv) == form(nv)]
+    if pairs:
+        yv, nv = max(pairs, key=lambda p: int(counts[p[0]]) + int(counts[p[1]]))
+        sides = {True: [yv], False: [nv]}
+    return {v: sides[FLAG_WORDS[keys[v]]][0] for v in counts.index}
+
+
+def read_flags(s: pd.Series, mapping: Mapping[str, str]) -> pd.Series:
+    """A flag column's cells as `flag_map` reads them (the model file's map): each writing as
+    its answer's, one the map lacks but that is a yes/no word ('TRUE' new at predict) too;
+    other text as written (an unseen value, said as any)."""
+    text = as_strings(s)
+    answer = {FLAG_WORDS[word_key(k)]: v for k, v in mapping.items() if word_key(k) in FLAG_WORDS}
+    codes, uniques = pd.factorize(text.to_numpy(dtype=object))
+    read = [mapping.get(u.strip(), answer.get(FLAG_WORDS.get(word_key(u.strip())), u))
+            for u in uniques]
+    out = np.asarray(read + [np.nan], dtype=object)[codes]
+    return pd.Series(out, index=s.index, name=s.name, dtype=object)
+
+
 LIST_SEPARATORS = (";", "|", ",")
 """What separates the items of a cell that lists several ('diabetes;copd', 'a|b', 'x, y')."""
 
@@ -4367,6 +4557,10 @@ def text_binned(s: pd.Series, max_categories: int = 10) -> bool:
     if pd.api.types.infer_dtype(s, skipna=True) != "string":
         return False
     distinct = pd.unique(s.dropna().to_numpy(dtype=object))  # text: each value looked at once
+    from .ordered import MAX_LEVELS, MIN_LEVELS, band_order
+
+    if MIN_LEVELS <= len(distinct) <= MAX_LEVELS and band_order([v.strip() for v in distinct]):
+        return True  # ordered bands or a scale's words: plx fit cuts them in their order
     if not any(_DIGIT.search(v) for v in distinct):
         return False  # no digit, no number or date: the fit's categories ("y", "n") cheaply
     if len(distinct) <= max_categories and all(_FEW_WHOLE.fullmatch(v) for v in distinct):
@@ -4416,6 +4610,8 @@ def _binned(x: np.ndarray, fmt: str, n_distinct: int, max_categories: int) -> bo
     so `plx fit`, the dashboard and `PLXClassifier` type one table alike; dates as before."""
     if is_date_format(fmt):
         return n_distinct > max_categories
+    if format_levels(fmt) is not None:
+        return True  # ordered levels: cut where their order parts the classes
     from .discretize import is_numeric  # discretize builds on this module
 
     return is_numeric(pd.Series(x, dtype=float), max_categories)
@@ -4495,11 +4691,14 @@ def infer_schema(
     binnings: dict[str, Binning] = {}
     categories: dict[str, tuple[str, ...]] = {}
     grouped: dict[str, tuple[str, ...]] = {}
+    value_maps: dict[str, dict[str, str]] = {}
     for c in chosen:
         if c in exclude:
             excluded[c] = "excluded by request"
             continue
         s = frame[c]
+        if c not in numeric and c not in cuts and (flags := flag_map(s)) is not None:
+            value_maps[c], s = flags, read_flags(s, flags)  # one answer, however written
         present = int(s.notna().sum())
         if present == 0:
             if explicit:
@@ -4589,6 +4788,7 @@ def infer_schema(
         label=label, positive=pos, features=tuple(kept), kinds=kinds, bins=binnings,
         excluded=excluded, classes=classes, categories=categories,
         label_map=None if label_map is None else dict(label_map), grouped=grouped,
+        value_maps={c: m for c, m in value_maps.items() if c in kept},
     )
 
 

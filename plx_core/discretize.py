@@ -69,6 +69,9 @@ def numeric_values(s: pd.Series) -> np.ndarray | None:
     1970-01-01, binned as a time line); None otherwise."""
     if pd.api.types.is_bool_dtype(s.dtype):
         return None
+    if isinstance(s.dtype, pd.CategoricalDtype):  # ordered levels: each one's place
+        codes = s.cat.codes.to_numpy()
+        return np.where(codes < 0, np.nan, codes.astype(float)) if s.dtype.ordered else None
     if pd.api.types.is_numeric_dtype(s.dtype):
         return s.to_numpy(dtype=float, na_value=np.nan)
     if pd.api.types.is_datetime64_any_dtype(s.dtype):

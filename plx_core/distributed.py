@@ -339,7 +339,10 @@ def _rows(ddf: Any, positions: np.ndarray | None) -> pd.DataFrame:
 
 def _binnable(dtype: Any) -> bool:
     """Whether a Dask column of this dtype may be binned as the in-memory fit bins it:
-    numbers (not booleans) and dates held as dates (`datetime64`, with or without a zone)."""
+    numbers (not booleans), dates held as dates (`datetime64`, with or without a zone) and
+    ordered levels (an ordered Categorical of known categories: cut in their order)."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        return bool(dtype.ordered) and dtype.categories is not None
     return (pd.api.types.is_datetime64_any_dtype(dtype)
             or (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)))
 

@@ -92,6 +92,7 @@ from .data import (
     excess_levels,
     flag_column,
     flag_vocabularies,
+    format_levels,
     free_text,
     group_levels,
     grouped_said,
@@ -369,6 +370,12 @@ def convert_hint(raw: pd.Series, s: pd.Series) -> str:
     if (mixed := mixed_dates(s)) is not None:
         return f" — {mixed}"
     if typed == "string" and (fmt := number_reading(s)):
+        if (levels := format_levels(fmt)) is not None:  # bands, a scale's words
+            shown = [repr(v) for v in levels]
+            shown = shown if len(shown) <= 6 else [*shown[:4], "…", shown[-1]]
+            return (f" — it holds ordered levels as text ({' < '.join(shown)}): pass "
+                    f"it as an ordered Categorical (pd.Categorical(s, categories=[{levels[0]!r}, "
+                    f"…], ordered=True), as plx fit reads it) to have it cut in that order")
         if (side := censored_sides(s)[0]).any():  # "<5": a value, which to_numeric would lose
             arg = "" if fmt == "plain" else f"{fmt!r}, "
             return (f" — it holds numbers as text, {int((side != 0).sum())} of them written "
@@ -628,9 +635,14 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                 raise DataError(f"groups: row {int(missing[0])} has no case (a missing value; "
                                 f"{counted_said(len(missing), 'row')} in all): name every row's case")
             groups = groups.astype(str)
-        declared = ({str(c) for c, t in X.dtypes.items() if isinstance(t, pd.CategoricalDtype)}
+        declared = ({str(c) for c, t in X.dtypes.items()  # (ordered ones: levels, cut in order)
+                     if isinstance(t, pd.CategoricalDtype) and not t.ordered}
                     if isinstance(X, pd.DataFrame) else set())  # categories by the user's word
         frame = self._frame(X, reset=True)
+        for c, t in (X.dtypes.items() if isinstance(X, pd.DataFrame) else ()):
+            if isinstance(t, pd.CategoricalDtype) and t.ordered:  # ordered levels (bands, a
+                # scale's words) keep their order through the object frame: cut in that order
+                frame[str(c)] = pd.Categorical(frame[str(c)], categories=t.categories, ordered=True)
         self.date_parts_ = {}
         if parts:
             dates = [c for c in frame.columns if holds_dates(frame[c]) and frame[c].notna().any()]

@@ -284,3 +284,82 @@ def mean_level_error(truth: Sequence[str], answered: Sequence[str], order: Seque
     pairs = [(rank[str(t)], rank[str(a)]) for t, a in zip(truth, answered)
              if str(t) in rank and str(a) in rank]
     return float(np.mean([abs(t - a) for t, a in pairs])) if pairs else None
+
+
+# --------------------------------------------------------------------------------------------
+# Ordered bands in feature columns ("0-10", "10-20", "80+"; neg, trace, 1+ … 3+; Likert words)
+
+LEVEL_VOCABULARIES: tuple[tuple[str, ...], ...] = (
+    ("neg", "trace", "1+", "2+", "3+", "4+"),
+    ("negative", "trace", "1+", "2+", "3+", "4+"),
+    ("negative", "trace", "+", "++", "+++", "++++"),
+    ("low", "normal", "high"),
+    ("low", "medium", "high"),
+    ("low", "moderate", "high"),
+    ("none", "mild", "moderate", "severe"),
+    ("i", "ii", "iii", "iv", "v", "vi"),
+)
+"""Feature-column scales beside `ORDERED_VOCABULARIES` (a dipstick's grades, a lab's flags):
+a column every value of which is a word of one of these lists reads as ordered levels."""
+
+_NUM = r"\d+(?:[.,]\d+)?"
+_BAND = re.compile(
+    rf"(?P<lo>{_NUM})\s*(?:-|–|—|to)\s*(?P<hi>{_NUM})|(?P<plus>{_NUM})\s*\+|"
+    rf"(?P<below><=|=<|≤|<|under|below|less than)\s*(?P<b>{_NUM})|"
+    rf"(?P<above>>=|=>|≥|>|over|above)\s*(?P<a>{_NUM})", re.IGNORECASE)
+MIN_LEVELS, MAX_LEVELS = 3, 20
+"""A column of 3 to 20 distinct bands or scale words reads as ordered levels: two are a flag
+(no order to lose), more are rarely bands."""
+
+
+def _f(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def band_span(text: str) -> tuple[float, float] | None:
+    """The numbers a band written as text covers, (low, high): '10-20' and '10 to 20' →
+    (10, 20), '80+' and '≥80' → (80, ∞), '<5' → (−∞, 5), '>5' → (5, ∞); None when
+    the text is no band. The one parser of numeric bands."""
+    m = _BAND.fullmatch(text.strip())
+    if m is None:
+        return None
+    if m["lo"] is not None:
+        lo, hi = _f(m["lo"]), _f(m["hi"])
+        return (lo, hi) if lo < hi else None
+    if m["plus"] is not None:
+        return _f(m["plus"]), np.inf
+    if m["below"] is not None:
+        return -np.inf, _f(m["b"])
+    return _f(m["a"]), np.inf
+
+
+def band_order(values: Sequence[str]) -> list[str] | None:
+    """`values` (a column's distinct texts) from lowest to highest when every one is a band of
+    numbers that do not overlap ('0-10', '10-20', '80+'; '<5', '5-9', '≥10'), or every one is
+    a word of one known scale (`LEVEL_VOCABULARIES`, `ORDERED_VOCABULARIES`, after a shared
+    prefix: 'grade ii'); None otherwise, or for fewer than `MIN_LEVELS` or more than
+    `MAX_LEVELS` values. The whole column decides: one value of neither kind, none is read."""
+    if not MIN_LEVELS <= len(values) <= MAX_LEVELS:
+        return None
+    spans = [band_span(v) for v in values]
+    if all(s is not None for s in spans):
+        order = sorted(zip(spans, values))
+        if any(a[0][1] > b[0][0] or a[0][0] >= b[0][0] for a, b in zip(order, order[1:])):
+            return None  # overlapping or repeated bands ('10-20' beside '15-25'): no one order
+        return [v for _s, v in order]
+    if any(s is not None for s in spans) and not all(
+            _plain(v) in ("neg", "negative", "trace") or s is not None
+            for v, s in zip(values, spans)):
+        return None
+    plain = [_plain(v) for v in values]
+    if len(set(plain)) < len(plain):
+        return None  # 'Mild' beside 'mild': spellings of one level, said elsewhere
+    for vocab in LEVEL_VOCABULARIES + ORDERED_VOCABULARIES:
+        if all(p in vocab for p in plain):
+            return [v for _p, v in sorted(zip((vocab.index(p) for p in plain), values))]
+    words = plain[0].split(" ")
+    if len(words) > 1 and all(p.startswith(words[0] + " ") for p in plain):
+        rest = band_order([v.strip()[len(words[0]) + 1:] for v in values])
+        if rest is not None:
+            return [values[[v.strip()[len(words[0]) + 1:] for v in values].index(r)] for r in rest]
+    return None

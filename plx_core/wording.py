@@ -1578,6 +1578,30 @@ def whole_numbers_said(lo: float, hi: float, n: int, bins: Sequence[str]) -> str
             "search on these bins scored better than with each value a level (a rule can say "
             f"{bins[-1]})")
 
+def levels_said(levels: Sequence[str], shown: int = 6) -> str:
+    """How a column of ordered bands or scale words is read (`data.levels_format`), in words."""
+    names = [repr(v) for v in levels]
+    if len(names) > shown:
+        names = [*names[:shown - 2], "…", names[-1]]
+    return (f"ordered levels {' < '.join(names)} ({len(levels)} levels), cut in that order, "
+            "so a rule can group neighbouring levels")
+
+
+def flags_said(mapping: Mapping[str, str]) -> str:
+    """How a yes/no column written in several vocabularies is read (`data.flag_map`)."""
+    sides: dict[str, list[str]] = {}
+    for k, v in mapping.items():
+        sides.setdefault(v, []).append(k)
+    return ("one yes/no answer written " + f"{len(mapping)} ways, read as one: " + "; ".join(
+        f"{', '.join(map(repr, sorted(ks)))} as {v!r}" for v, ks in sides.items()))
+
+
+def unseen_levels_note(n: int, shown: Sequence[str], levels: Sequence[str]) -> str:
+    """The cells of a column of ordered levels that are none of the fit's levels."""
+    return (f"{counted(n, 'cell')} not among the column's {len(levels)} ordered levels "
+            f"({', '.join(map(repr, shown))}) read as unknown, as an unseen value is")
+
+
 def whole_race_said(columns: Sequence[str], ordered: Sequence[str], numbers: float | None,
                     levels: float | None, won: bool) -> str:
     """The sentence `chosen_reason_` adds on the reading of columns of a few whole numbers
@@ -1745,7 +1769,7 @@ __all__ = [
     "example_condition", "example_value", "rule_examples",
     "evidence_sources", "evidence_summary", "prior_ranked_said", "own_kb_said", "starting_point", "PRIOR_ALONE", "explanation_sentence", "fmt", "undecided_said",
     "other_side_said", "start_said", "shapley_axis", "shapley_said", "case_column_dropped",
-    "whole_levels_said", "whole_numbers_said", "whole_race_said",
+    "whole_levels_said", "whole_numbers_said", "whole_race_said", "levels_said", "unseen_levels_note", "flags_said",
     "saved_where_said", "row_outside_said", "numeric_said", "cuts_said", "bins_said", "CUT_METHODS", "CUT_SAID", "cut_how",
     "cut_points_caption", "PAGE_BINS_SAID",
     "inconsistency_sentence", "method_name", "number_word", "omega_meaning", "omega_symbol",

@@ -230,14 +230,16 @@ def test_data_notes_say_a_column_of_dates_in_two_formats_is_used_as_categories()
     assert ("warning", said[0]) in notes
 
 
-def test_data_notes_say_padded_codes_and_a_flag_in_several_vocabularies():
-    """reading24: the Data page reads '01' … '20' as codes and says so, as plx fit does, and
-    says a flag written Y / N, TRUE / FALSE and 1 / 0 is kept as six values."""
+def test_data_notes_say_padded_codes_a_flag_in_several_vocabularies_and_ordered_bands():
+    """reading24: the Data page reads '01' … '20' as codes and says so, as plx fit does;
+    reading27: a flag written Y / N, TRUE / FALSE and 1 / 0 is read as one answer, and a
+    dipstick's neg … 3+ as ordered levels, each said."""
     from plx_app.service import prepare, validate
 
     r = np.random.default_rng(4)
     frame = pd.DataFrame({"region": [f"{v:02d}" for v in r.integers(1, 21, 150)],
                           "flag": r.choice(["Y", "N", "TRUE", "FALSE", "1", "0"], 150),
+                          "protein": r.choice(["neg", "trace", "1+", "2+", "3+"], 150),
                           "y": r.choice(["no", "yes"], 150)})
     raw = read_upload(frame.to_csv(index=False).encode(), "codes.csv")
     ds = prepare(raw, replace(raw.defaults, label="y", positive="yes"))
@@ -245,8 +247,12 @@ def test_data_notes_say_padded_codes_and_a_flag_in_several_vocabularies():
     said = [m for _, m in validate(ds)]
     assert any(m.startswith("Column 'region' is used as categories: its 20 values are whole "
                             "numbers written with leading zeros") for m in said)
-    assert any(m.startswith("Column 'flag' writes one yes/no answer more than one way")
+    assert any(m.startswith("Column 'flag': one yes/no answer written 6 ways, read as one: ")
                for m in said)
+    assert set(ds.X["flag"].dropna()) == {ds.schema.value_maps["flag"][v] for v in ("Y", "N")}
+    assert ds.schema.kinds["protein"] == "numeric"
+    assert any(m.startswith("'protein' is numeric: cut into ordered bins") and
+               "read as ordered levels 'neg' < 'trace' < '1+' < '2+' < '3+'" in m for m in said)
 
 
 def test_a_pruned_binary_tree_is_redrawn_as_it_answers():
@@ -367,11 +373,15 @@ def test_data_notes_say_a_value_written_two_ways():
 
     from plx_app.service import prepare, validate
 
+    # reading27: a yes/no answer written ten ways is one answer, said once
     raw = read_upload(mixed_bool().data, "mixed.csv")
-    notes = validate(prepare(raw, replace(raw.defaults, label="disease", positive="yes")))
-    said = [(level, m) for level, m in notes if "more than one way" in m]
-    assert len(said) == 1 and said[0][0] == "warning"
-    assert said[0][1].startswith("Column 'smoker' writes values") and "['No', 'no']" in said[0][1]
+    ds = prepare(raw, replace(raw.defaults, label="disease", positive="yes"))
+    notes = validate(ds)
+    assert not [m for _, m in notes if "more than one way" in m]
+    said = [(level, m) for level, m in notes if "read as one" in m]
+    assert len(said) == 1 and said[0][0] == "info"
+    assert said[0][1].startswith("Column 'smoker': one yes/no answer written 10 ways")
+    assert ds.X["smoker"].nunique() == 2
 
 
 def test_an_upload_says_what_reading_it_did():

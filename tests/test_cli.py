@@ -1491,8 +1491,9 @@ def test_predict_and_explain_answer_rows_whose_label_cell_is_empty(tmp_path, cap
 
 
 def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys):
-    """'True' / 'TRUE' / 'yes' / 'Yes' in one column: kept as written (nothing merged) and said
-    once on stderr as a note naming the column and the spellings."""
+    """'True' / 'TRUE' / 'yes' / 'Yes' / '1' in one column: one yes/no answer (reading27:
+    merged, no longer kept as ten values), said once on stderr naming the column and the
+    writings, the map kept in the model file."""
     from user_tables import mixed_bool
 
     data = tmp_path / "d.csv"
@@ -1500,10 +1501,14 @@ def test_fit_says_a_column_writing_one_value_several_ways_once(tmp_path, capsys)
     m = tmp_path / "m.json"
     code, _, err = run(["fit", data, "--label", "disease", "--out", m], capsys)
     assert code == 0 and "Warning" not in err
-    said = [ln for ln in err.splitlines() if "more than one way" in ln]
-    assert len(said) == 1 and said[0].startswith("note: column 'smoker' writes values"), err
-    assert "['TRUE', 'True'] (case or spaces)" in said[0]
-    assert len(json.loads(m.read_text())["schema"]["categories"]["smoker"]) == 10
+    said = [ln for ln in err.splitlines() if "read as one" in ln]
+    assert len(said) == 1 and said[0].startswith(
+        "note: column 'smoker': one yes/no answer written 10 ways, read as one: "), err
+    assert "more than one way" not in err and "'TRUE', 'True'" in said[0]
+    schema = json.loads(m.read_text())["schema"]
+    assert len(schema["categories"]["smoker"]) == 2
+    flags = schema["value_maps"]["smoker"]
+    assert flags["Yes"] == flags["TRUE"] == flags["1"] != flags["no"] == flags["False"]
 
 
 def _long_csv(tmp_path, n=400):

@@ -2454,3 +2454,74 @@ def test_a_row_is_named_by_its_label_as_written_not_by_a_numpy_type():
     assert row_name(pd.Index(np.array([5, 777])), 1) == "row 777"
     assert row_name(pd.Index(np.array([5, 777]), name="line"), 1) == "line 777 (data row 2)"
     assert row_name(pd.Index(["a", "b"]), 1) == "row 'b'"
+
+
+def test_ordered_bands_and_scale_words_read_as_levels_in_order_saved_and_said():
+    """reading27: age bands ('0-10' … '80+'), '<5' / '5-9' / '≥10', a dipstick's neg … 3+ and
+    Likert words were unordered categories; the whole column decides, each value reads as its
+    place, the cut points group neighbours, labels speak the levels, the schema's file keeps
+    the order and an unseen band reads as unknown, said."""
+    from plx_core.data import Schema, cells_said, format_levels, infer_schema
+    from plx_core.ordered import band_order, band_span
+
+    assert band_span("10-20") == (10, 20) and band_span("80+") == (80, np.inf)
+    assert band_span("<5") == (-np.inf, 5) and band_span("≥ 10") == (10, np.inf)
+    assert band_order(["80+", "10-20", "0-10", "20-30"]) == ["0-10", "10-20", "20-30", "80+"]
+    assert band_order(["≥10", "<5", "5-9"]) == ["<5", "5-9", "≥10"]
+    assert band_order(["2+", "neg", "trace", "1+"]) == ["neg", "trace", "1+", "2+"]
+    assert band_order(["Agree", "Strongly disagree", "Neutral"]) == [
+        "Strongly disagree", "Neutral", "Agree"]
+    assert band_order(["Stage III", "Stage I", "Stage II"]) == ["Stage I", "Stage II", "Stage III"]
+    for other in (["10-20", "15-25", "30-40"], ["low", "high"], ["red", "low", "high"],
+                  ["0-10", "10-20", "n/a?"], ["a", "b", "c"]):
+        assert band_order(other) is None, other
+    rng = np.random.default_rng(0)
+    age = rng.integers(0, 90, 300)
+    frame = pd.DataFrame({
+        "age": [f"{a // 10 * 10}-{a // 10 * 10 + 10}" if a < 80 else "80+" for a in age],
+        "dip": rng.choice(["neg", "trace", "1+", "2+", "3+"], 300),
+        "colour": rng.choice(["red", "green", "blue"], 300),
+        "y": np.where(age >= 40, "yes", "no")})
+    s = infer_schema(frame, "y")
+    assert s.kinds == {"age": "numeric", "dip": "numeric", "colour": "categorical"}
+    assert format_levels(s.bins["age"].number_format)[-2:] == ["70-80", "80+"]
+    assert s.bins["dip"].labels == ("≤trace", "1+", "2+", "3+")
+    assert "ordered levels 'neg' < 'trace' < '1+' < '2+' < '3+'" in s.bins["dip"].reading()
+    back = Schema.from_dict(json.loads(json.dumps(s.to_dict())))
+    new = pd.DataFrame({"age": ["40-50", "90-100", None], "dip": ["2+", "neg", "trace"],
+                        "colour": ["red"] * 3})
+    X, _ = back.apply(new, label=False)
+    assert X["age"].iloc[0] == s.bins["age"].apply(pd.Series(["40-50"])).iloc[0]
+    assert pd.isna(X["age"].iloc[1]) and pd.isna(X["age"].iloc[2])
+    assert cells_said(new["age"], back.bins["age"]) == (
+        "1 cell not among the column's 9 ordered levels ('90-100') read as unknown, as an "
+        "unseen value is")
+
+
+def test_a_flag_in_several_vocabularies_is_read_as_one_answer_saved_and_said():
+    """reading27: Y / yes / TRUE / 1 in one column are one answer (round 8 said it, kept six
+    values); merged only when every value is a yes/no word, the map kept in the schema's file,
+    a writing new at predict ('1') read by its meaning; anything else stays as written."""
+    from plx_core.data import Schema, flag_map, infer_schema, read_flags
+    from plx_core.wording import flags_said
+
+    w = pd.Series(["Y", "N", "yes", "no", "TRUE", "FALSE", "Y", "N", None] * 10)
+    m = flag_map(w)
+    assert m == {"Y": "Y", "yes": "Y", "TRUE": "Y", "N": "N", "no": "N", "FALSE": "N"}
+    assert flags_said(m) == ("one yes/no answer written 6 ways, read as one: 'TRUE', 'Y', 'yes' "
+                             "as 'Y'; 'FALSE', 'N', 'no' as 'N'")
+    for other in (["yes", "no"], ["Y", "N", "maybe", "yes"], ["1", "0", "2"], ["yes", "Yes"]):
+        assert flag_map(pd.Series(other * 5)) is None, other
+    pair = flag_map(pd.Series(["TRUE"] * 5 + ["0"] * 9 + ["FALSE"] * 2 + ["1"]))
+    assert pair == {"TRUE": "1", "0": "0", "FALSE": "0", "1": "1"}  # one vocabulary's pair
+    assert read_flags(pd.Series(["1", "0", "true", "x", None]), m).tolist() == [
+        "Y", "N", "Y", "x", np.nan]
+    frame = pd.DataFrame({"smoker": w, "age": np.arange(90) % 7, "y": ["a", "b"] * 45})
+    s = infer_schema(frame, "y", positive="a")
+    back = Schema.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert back.value_maps == {"smoker": m} and back.categories["smoker"] == ("N", "Y")
+    X, _ = back.apply(frame.head(6))
+    assert X["smoker"].tolist() == ["Y", "N", "Y", "N", "Y", "N"]
+    assert "read as one" in s.summary().set_index("column").loc["smoker", "detail"]
+    with pytest.raises(Exception, match="value_maps.smoker"):
+        Schema.from_dict({**s.to_dict(), "value_maps": {"smoker": ["Y"]}})

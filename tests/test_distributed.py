@@ -733,3 +733,20 @@ def test_the_dask_reader_refuses_a_nested_parquet_column_from_the_footer(tmp_pat
             D.as_dask_frame(str(path))
     pd.DataFrame({"a": [1.0, 2.0]}).to_parquet(tmp_path / "flat.parquet")
     assert D.as_dask_frame(str(tmp_path / "flat.parquet")).compute()["a"].tolist() == [1.0, 2.0]
+
+
+def test_an_ordered_categorical_is_cut_in_its_order_as_in_memory(client):
+    """reading27: a Dask column of ordered levels (age bands as an ordered Categorical) is cut
+    where the in-memory fit cuts it, its bins named by the levels, new text read the same."""
+    rng = np.random.default_rng(2)
+    bands = ["0-9", "10-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70+"]
+    k = rng.integers(0, 8, 1200)
+    y = np.where((k >= 5) ^ (rng.random(1200) < 0.1), "yes", "no")
+    X = pd.DataFrame({"age": pd.Categorical(np.array(bands)[k], categories=bands, ordered=True),
+                      "g": rng.choice(["a", "b"], 1200)})
+    clf = D.fit_dask(D.as_dask_frame(X.assign(label=y), npartitions=3), "label", positive="yes")
+    ref = PLXClassifier(positive="yes", variant="tuned").fit(X, y)
+    assert clf.discretizer_.binnings_["age"] == ref.discretizer_.binnings_["age"]
+    assert clf.discretizer_.binnings_["age"].labels == ("≤40-49", "≥50-59")
+    new = pd.DataFrame({"age": ["60-69", "0-9"], "g": ["a", "a"]})
+    assert clf.predict(new).tolist() == ref.predict(new).tolist() == ["yes", "no"]

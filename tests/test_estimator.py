@@ -1775,3 +1775,28 @@ def test_several_classes_of_numbers_fit_with_a_dict_of_class_weights():
     X, y = make_blobs(centers=3, random_state=0, cluster_std=20)
     clf = PLXClassifier(class_weight={0: 1000, 1: 0.0001, 2: 0.0001}, random_state=0).fit(X, y)
     assert np.mean(clf.predict(X) == 0) > 0.87
+
+
+def test_an_ordered_categorical_is_cut_in_its_order_and_text_bands_are_said():
+    """reading27: an ordered pandas Categorical (age bands, a dipstick's grades) is cut in its
+    order, the bins named by their levels, new rows given as text read the same; the same
+    bands as text stay categories, said with how to pass them (never silently)."""
+    import warnings
+
+    rng = np.random.default_rng(2)
+    bands = ["0-9", "10-19", "20-29", "30-39", "40-49", "50-59", "60-69", "70+"]
+    k = rng.integers(0, 8, 400)
+    y = np.where((k >= 5) ^ (rng.random(400) < 0.1), "yes", "no")
+    text = pd.Series(np.array(bands)[k], name="age")
+    X = pd.DataFrame({"age": pd.Categorical(text, categories=bands, ordered=True)})
+    clf = PLXClassifier(positive="yes").fit(X, y)
+    b = clf.discretizer_.binnings_["age"]
+    assert b.cuts == (5.0,) and b.labels == ("≤40-49", "≥50-59")
+    new = pd.DataFrame({"age": ["60-69", "0-9"]}, dtype=object)
+    assert clf.predict(new).tolist() == ["yes", "no"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PLXClassifier(positive="yes").fit(pd.DataFrame({"age": text}), y)
+    said = [str(w.message) for w in caught if "column 'age' is used as categories" in str(w.message)]
+    assert len(said) == 1 and "it holds ordered levels as text ('0-9' < '10-19'" in said[0]
+    assert "ordered=True" in said[0]

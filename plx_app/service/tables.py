@@ -583,6 +583,8 @@ def validate(ds: Dataset, kind: str = "direct", max_len: int | None = None,
             notes.append(("warning", _sentence(why)))
         for f, kept in ds.schema.grouped.items():  # never silently
             notes.append(("warning", f"Column {f!r} is grouped: {grouped_said(kept)}."))
+        for f, flags in ds.schema.value_maps.items():  # nor merged silently
+            notes.append(("info", f"Column {f!r}: {wording.flags_said(flags)}."))
         ystr = label_texts(ds.y)
         for f in ds.schema.features:  # dates or numbers read as categories: never silently
             if ds.schema.kinds[f] == "categorical" and (
