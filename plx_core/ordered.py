@@ -297,7 +297,6 @@ LEVEL_VOCABULARIES: tuple[tuple[str, ...], ...] = (
     ("low", "medium", "high"),
     ("low", "moderate", "high"),
     ("none", "mild", "moderate", "severe"),
-    ("i", "ii", "iii", "iv", "v", "vi"),
 )
 """Feature-column scales beside `ORDERED_VOCABULARIES` (a dipstick's grades, a lab's flags):
 a column every value of which is a word of one of these lists reads as ordered levels."""
@@ -333,12 +332,17 @@ def band_span(text: str) -> tuple[float, float] | None:
     return _f(m["a"]), np.inf
 
 
-def band_order(values: Sequence[str]) -> list[str] | None:
+ROMAN_LEVELS = ("i", "ii", "iii", "iv", "v", "vi")
+"""Roman numerals: levels of a feature column under an `ORDINAL_PREFIXES` word ('Stage II')."""
+
+
+def band_order(values: Sequence[str], ordinal: bool = False) -> list[str] | None:
     """`values` (a column's distinct texts) from lowest to highest when every one is a band of
     numbers that do not overlap ('0-10', '10-20', '80+'; '<5', '5-9', '≥10'), or every one is
     a word of one known scale (`LEVEL_VOCABULARIES`, `ORDERED_VOCABULARIES`, after a shared
-    prefix: 'grade ii'); None otherwise, or for fewer than `MIN_LEVELS` or more than
-    `MAX_LEVELS` values. The whole column decides: one value of neither kind, none is read."""
+    prefix: 'grade ii'; numerals only under an `ORDINAL_PREFIXES` word, `ordinal`: 'Stage
+    II', 'Grade 2'); None otherwise, or for fewer than `MIN_LEVELS` or more than `MAX_LEVELS`
+    values. The whole column decides: one value of neither kind, none is read."""
     if not MIN_LEVELS <= len(values) <= MAX_LEVELS:
         return None
     spans = [band_span(v) for v in values]
@@ -354,12 +358,17 @@ def band_order(values: Sequence[str]) -> list[str] | None:
     plain = [_plain(v) for v in values]
     if len(set(plain)) < len(plain):
         return None  # 'Mild' beside 'mild': spellings of one level, said elsewhere
-    for vocab in LEVEL_VOCABULARIES + ORDERED_VOCABULARIES:
+    if not ordinal and all(p in ROMAN_LEVELS for p in plain):
+        return None  # 'I' … 'IV' alone may be names (scale27's steps4); 'Stage II' is a level
+    for vocab in (ROMAN_LEVELS, *LEVEL_VOCABULARIES, *ORDERED_VOCABULARIES):
         if all(p in vocab for p in plain):
             return [v for _p, v in sorted(zip((vocab.index(p) for p in plain), values))]
+    if ordinal and all(_is_number(p) for p in plain):  # 'Grade 1' … 'Grade 3'
+        return [v for _x, v in sorted(zip((float(p) for p in plain), values))]
     words = plain[0].split(" ")
     if len(words) > 1 and all(p.startswith(words[0] + " ") for p in plain):
-        rest = band_order([v.strip()[len(words[0]) + 1:] for v in values])
-        if rest is not None:
-            return [values[[v.strip()[len(words[0]) + 1:] for v in values].index(r)] for r in rest]
+        rest = [" ".join(v.split()[1:]) for v in values]  # after the shared first word
+        inner = band_order(rest, ordinal=words[0] in ORDINAL_PREFIXES)
+        if inner is not None:
+            return [values[rest.index(r)] for r in inner]
     return None

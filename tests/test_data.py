@@ -2472,7 +2472,9 @@ def test_ordered_bands_and_scale_words_read_as_levels_in_order_saved_and_said():
     assert band_order(["Agree", "Strongly disagree", "Neutral"]) == [
         "Strongly disagree", "Neutral", "Agree"]
     assert band_order(["Stage III", "Stage I", "Stage II"]) == ["Stage I", "Stage II", "Stage III"]
+    assert band_order(["Grade 3", "Grade 1", "Grade 2"]) == ["Grade 1", "Grade 2", "Grade 3"]
     for other in (["10-20", "15-25", "30-40"], ["low", "high"], ["red", "low", "high"],
+                  ["I", "II", "III"], ["Type 1", "Type 2", "Type 3"],  # names, maybe (scale27)
                   ["0-10", "10-20", "n/a?"], ["a", "b", "c"]):
         assert band_order(other) is None, other
     rng = np.random.default_rng(0)
