@@ -2016,7 +2016,7 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """The smooth vote on `vote.fine_bins` equal-frequency bins per numeric column
         ("direct-vote bins=32", `vote.smoothing`; `bins`: that many instead): (the candidate,
         its `Discretizer` — the fitted model's should it answer; its `max_bins` the bins),
-        or None without numeric columns or above `vote.OPTIMISM_RUNS`. The cuts are
+        or None without numeric columns or beyond `vote.fine_reach`. The cuts are
         unsupervised, so every training row may place them (no label leaks into the folds);
         the KB is the class-corrected Direct KB's one-feature clauses on those bins
         (`binnings`: those bins, as `_fine_binnings` drew them for the search)."""
@@ -2075,11 +2075,11 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
                        ) -> dict[str, Any] | None:
         """The smooth vote's equal-frequency binning of each numeric column (`vote.fine_bins`
         bins, or `bins`), or None where there is no such vote (no numeric column, above
-        `vote.OPTIMISM_RUNS`)."""
+        `vote.fine_reach`: past `vote.OPTIMISM_RUNS` on a wide table of few rows only)."""
         from .discretize import fit_cuts
-        from .vote import FINE_BINS, OPTIMISM_RUNS, VOTE_FOLDS, fine_bins
+        from .vote import FINE_BINS, fine_bins, fine_reach
 
-        if not FINE_BINS or not nums or VOTE_FOLDS * len(nums) > OPTIMISM_RUNS:
+        if not FINE_BINS or not nums or not fine_reach(n_rows, len(nums)):
             return None
         bins = bins or fine_bins(n_rows, len(nums))
         return {c: fit_cuts(v, None, "quantile", bins) for c, v in nums.items()}

@@ -476,15 +476,16 @@ def test_above_the_cut_search_budget_the_vote_is_scored_on_the_fits_cuts_only():
 
     rng = np.random.default_rng(0)
     n_cols = OPTIMISM_RUNS // VOTE_FOLDS + 1  # one numeric column too many
-    x = rng.standard_normal((300, n_cols))
-    y = np.where(x[:, :4].sum(axis=1) + rng.normal(0, 1, 300) > 0, "yes", "no")
+    n = VT.VOTE_SCREEN_ROWS  # rows enough that `FINE_CELLS` does not reach it (`fine_reach`)
+    x = rng.standard_normal((n, n_cols))
+    y = np.where(x[:, :4].sum(axis=1) + rng.normal(0, 1, n) > 0, "yes", "no")
     X = pd.DataFrame(x, columns=[f"x{i}" for i in range(n_cols)])
     clf = PLXClassifier(positive="yes", max_len=2).fit(X, y)
     assert "direct-vote" in clf.selection_.scores
     assert not any(k.startswith("direct-vote ") for k in clf.selection_.scores)
     assert clf.discretizer_.method == "mdlp"
     fewer = PLXClassifier(positive="yes", max_len=2).fit(X.iloc[:, :n_cols - 1], y)
-    assert f"direct-vote bins={VT.fine_bins(300, n_cols - 1)}" in fewer.selection_.scores
+    assert f"direct-vote bins={VT.fine_bins(n, n_cols - 1)}" in fewer.selection_.scores
 
 
 def test_a_wide_numeric_table_gets_a_smooth_vote_on_fewer_bins():
@@ -501,6 +502,23 @@ def test_a_wide_numeric_table_gets_a_smooth_vote_on_fewer_bins():
     assert "direct-vote bins=12" in clf.selection_.scores
     if clf.selection_.bins:  # it answers: the model's cut points are its bins'
         assert {len(c) for c in clf.cuts_.values()} == {11}
+
+
+def test_a_wide_numeric_table_of_few_rows_gets_the_smooth_vote_past_forty_columns():
+    """60 numbers on 150 rows (more than `OPTIMISM_RUNS`' 40 columns, within `FINE_CELLS`),
+    four adding up: the search scores the smooth vote on `FINE_MIN_BINS` bins a column and the
+    trees on each fold's own cuts; on as many columns of `VOTE_SCREEN_ROWS` rows it does not
+    (`fine_reach`: the slow test above)."""
+    assert VT.fine_reach(150, 60) and VT.fine_reach(300, 500) and not VT.fine_reach(300, 501)
+    assert not VT.fine_reach(VT.VOTE_SCREEN_ROWS, 41) and VT.fine_reach(10**6, 40)
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((150, 60))
+    z = x[:, 0] - 0.9 * x[:, 1] + 0.8 * x[:, 2] - 0.7 * x[:, 3] + rng.normal(0, 0.6, 150)
+    X = pd.DataFrame(x.round(3), columns=[f"g{i:02d}" for i in range(60)])
+    clf = PLXClassifier(positive="yes", random_state=0).fit(X, np.where(z > 0, "yes", "no"))
+    assert f"direct-vote bins={VT.FINE_MIN_BINS}" in clf.selection_.scores
+    if clf.selection_.bins:  # it answers: the model's cut points are its bins'
+        assert {len(c) for c in clf.cuts_.values()} == {VT.FINE_MIN_BINS - 1}
 
 
 # --------------------------------------------------------------------------- the rule vote
