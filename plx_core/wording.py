@@ -111,6 +111,19 @@ def class_name(positive: Any, label: str | None = None, others: Sequence[Any] = 
     return ClassName(one(positive), one(rest[0]) if len(rest) == 1 else None)
 
 
+LISTED_VALUES = 12
+"""The most known values a page lists of one row in a sentence (the Explain page's instance):
+a row of 300 columns read as a 7,477-character caption (wide27)."""
+
+
+def values_listed(conditions: Sequence[str], limit: int = LISTED_VALUES) -> str:
+    """A row's known values ("f = v") as a sentence lists them: the first `limit`, then how
+    many more and where every one is (the Query page's values)."""
+    shown = ", ".join(conditions[:limit])
+    more = len(conditions) - limit
+    return shown + (f" and {more:,} more (the Query page lists every value)" if more > 0 else "")
+
+
 def class_names(positive: Any = "POS", negative: Any = None) -> tuple[str, str]:
     """(what POS stands for, what NOT POS stands for): the file's own two classes where known
     (`negative`, or the one a `ClassName` carries: `event` / `no event`), else the positive
@@ -1754,6 +1767,7 @@ def level_step_said(lower: str, above: bool = True) -> str:
 
 
 __all__ = [
+    "LISTED_VALUES", "values_listed",
     "class_decision_said", "ordered_said", "scale_levels_said", "ordered_hint", "level_step_said", "ORDERED_CHOICE",
     "ORDER_INPUT", "ORDERED_RULES_WHY", "LEVEL_ERROR", "order_said", "ordered_offer_said",
     "level_answer_said", "levels_in_use_said", "step_class_name", "level_error_said", "LEVEL_TABLE_HEADERS",

@@ -619,3 +619,24 @@ def test_the_kb_progress_bar_moves_with_the_fit():
     assert fit and max(fit) > 0.75  # the search is most of the work (0.64 before)
     assert {t for f, t in told if 0.85 < f < 1.0} <= {"Redrawing the chosen tree…",
                                                       "Indexing the clauses…"}
+
+
+def test_the_explain_page_lists_a_wide_rows_values_in_a_sentence_of_a_dozen():
+    """A row of 40 known values: the Explain page's instance names the first
+    `wording.LISTED_VALUES` and says how many more (a 300-column row read as a 7,477-character
+    caption; wide27), the explanation still shown."""
+    r = np.random.default_rng(4)
+    X = pd.DataFrame(r.integers(0, 2, (120, 40)), columns=[f"s{i:02d}" for i in range(40)])
+    table = X.assign(flu=np.where(X.s03 | X.s17, "yes", "no"))
+    raw = read_upload(table.to_csv(index=False).encode(), "symptoms.csv")
+    ws = new_workspace(raw, replace(raw.defaults, label="flu", positive="yes"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["ws"] = ws
+    at.run()
+    at.switch_page("plx_app/views/4_Explain.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (said,) = [t for c in at.caption if (t := c.value.replace("\\", "")).startswith(
+        "Instance: ") and " — " in t]  # (the sidebar names the row alone)
+    more = 40 - wording.LISTED_VALUES
+    assert f"and {more} more (the Query page lists every value)" in said
+    assert said.count("=") == wording.LISTED_VALUES and len(said) < 400

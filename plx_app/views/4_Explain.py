@@ -71,7 +71,7 @@ if ws.selected is None:
 inst = ws.selected
 known = inst.known()
 st.caption(md(f"Instance: {inst.title()} — "
-              + ", ".join(condition_text(f, v) for f, v in known.items())
+              + wording.values_listed([condition_text(f, v) for f, v in known.items()])
               + (f" — true label {truth}" if (truth := ws.recorded_label(inst)) is not None
                  else "")))
 st.page_link(page("3_Query.py"), label="Pick another instance on the Query page", icon=":material/help:")
