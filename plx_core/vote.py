@@ -148,7 +148,7 @@ is no such candidate, but on a wide table of few rows (`FINE_CELLS`, `fine_reach
 columns took Breast cancer 30's fit to 3.1–3.3× a random forest's; batched, 2.4× (measured in
 benchmarks/RESULTS.md, "The smooth vote on wide numeric tables")."""
 FINE_CELLS = 150_000
-"""On fewer than `VOTE_SCREEN_ROWS` training rows, the smooth vote (and the trees scored on
+"""On `FINE_FEWEST` to `VOTE_SCREEN_ROWS` training rows, the smooth vote (and the trees scored on
 each fold's own cut points, with their credit) is fitted past `OPTIMISM_RUNS`' 40 numeric
 columns while rows × numeric columns stay within this (`fine_reach`): there the searches'
 cost is that of a narrow table (250 rows × 300 numbers: 75,000 cells). On gene-expression-like
@@ -166,12 +166,17 @@ FINE_WIDE = 50
 """The fewest features `FINE_SHARE` applies at: below it the smooth vote costs little."""
 
 
+FINE_FEWEST = 100
+"""The fewest training rows `FINE_CELLS` reaches at: measured on 150–300 rows; below, a table
+of 44 rows × 60 numbers, the search is left as it was (a tree, and its few-rows note)."""
+
+
 def fine_reach(n_rows: int, n_numeric: int) -> bool:
     """Whether the search scores a smooth vote on `n_numeric` numeric columns of `n_rows`
     training rows: up to `OPTIMISM_RUNS` cut searches, or a wide table of few rows
-    (`FINE_CELLS`)."""
+    (`FINE_FEWEST` to `VOTE_SCREEN_ROWS` rows, within `FINE_CELLS`)."""
     return (VOTE_FOLDS * n_numeric <= OPTIMISM_RUNS
-            or (n_rows < VOTE_SCREEN_ROWS and n_rows * n_numeric <= FINE_CELLS))
+            or (FINE_FEWEST <= n_rows < VOTE_SCREEN_ROWS and n_rows * n_numeric <= FINE_CELLS))
 
 
 def fine_fitted(n_numeric: int, n_features: int) -> bool:
@@ -1205,7 +1210,7 @@ def sparser(light: VoteCandidate, sparse_: VoteCandidate, y: np.ndarray, seed: i
     return sparse_ if one_se(y, fold, (sparse_.oof, a), (light.oof, b))[0] else light
 
 
-__all__ = ["VOTE_SCREEN_ROWS", "FINE_CELLS", "fine_reach", "FINE_BINS", "FINE_SHARE", "FINE_WIDE", "fine_fitted", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
+__all__ = ["VOTE_SCREEN_ROWS", "FINE_CELLS", "FINE_FEWEST", "fine_reach", "FINE_BINS", "FINE_SHARE", "FINE_WIDE", "fine_fitted", "FINE_L1_SPARSE", "sparser", "cross_problems", "FINE_MIN_BINS", "fine_bins", "FINE_C", "FINE_L1", "FINE_POOL", "FINE_SMOOTH", "OPTIMISM_FTOL", "RuleSet", "first_equal_row", "RuleVote", "body_matches", "group_votes", "rule_counts",
            "rule_set", "RULE_ROWS", "sample_rows", "VoteCandidate", "VOTE_C", "VOTE_FOLDS", "ValueSlots", "cross_fit", "fit_many",
            "fit_rows", "fit_weights", "adjacent_slots", "pool_matrix", "pooled", "smooth_penalty", "smoothing", "vote_signs", "PAIR_C", "PAIR_FTOL", "PAIR_L1", "PAIR_SUPPORT", "PAIR_VOTES", "pair_codes", "pair_list",
            "beside_votes", "class_compared", "kb_probability", "with_vote", "probability", "row_weights", "scores", "slot_counts", "value_slots", "vote_kb", "votes"]

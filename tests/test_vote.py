@@ -511,6 +511,7 @@ def test_a_wide_numeric_table_of_few_rows_gets_the_smooth_vote_past_forty_column
     (`fine_reach`: the slow test above)."""
     assert VT.fine_reach(150, 60) and VT.fine_reach(300, 500) and not VT.fine_reach(300, 501)
     assert not VT.fine_reach(VT.VOTE_SCREEN_ROWS, 41) and VT.fine_reach(10**6, 40)
+    assert not VT.fine_reach(VT.FINE_FEWEST - 1, 41) and VT.fine_reach(VT.FINE_FEWEST - 1, 40)
     rng = np.random.default_rng(3)
     x = rng.standard_normal((150, 60))
     z = x[:, 0] - 0.9 * x[:, 1] + 0.8 * x[:, 2] - 0.7 * x[:, 3] + rng.normal(0, 0.6, 150)
