@@ -3354,20 +3354,15 @@ def _check_schema_dict(d: Any) -> None:
     lm = d.get("label_map")
     if lm is not None:
         str_map("label_map", lm)
-    maps = d.get("value_maps", {})
-    if not isinstance(maps, dict):
-        raise bad("value_maps", "an object", maps)
-    for f, v in maps.items():
-        if f not in feats or d["kinds"][f] != "categorical":
-            raise bad(f"value_maps.{f}", "a categorical feature's map", v)
-        str_map(f"value_maps.{f}", v)
-    grouped = d.get("grouped", {})
-    if not isinstance(grouped, dict):
-        raise bad("grouped", "an object", grouped)
-    for f, v in grouped.items():
-        if f not in feats or d["kinds"][f] != "categorical":
-            raise bad(f"grouped.{f}", "a categorical feature's levels", v)
-        strs(f"grouped.{f}", v)
+    for name, what, check in (("value_maps", "a categorical feature's map", str_map),
+                               ("grouped", "a categorical feature's levels", strs)):
+        got = d.get(name, {})  # each an object keyed by categorical features
+        if not isinstance(got, dict):
+            raise bad(name, "an object", got)
+        for f, v in got.items():
+            if f not in feats or d["kinds"][f] != "categorical":
+                raise bad(f"{name}.{f}", what, v)
+            check(f"{name}.{f}", v)
 
 
 def _label_strings(s: pd.Series, label_map: Mapping[str, str] | None) -> pd.Series:

@@ -4,7 +4,8 @@ fitted with `plx fit --label outcome --positive yes` (and the family's `CLI_FLAG
 rows predicted; F1 of 'yes'. The code run is the `plx_core` on PYTHONPATH (main's for before).
 
 PYTHONPATH=CODE python benchmarks/adhoc/reading27/cli_run.py FAMILY [SEEDS] [OUT.csv] [--no-flags]
-(--no-flags: without the family's `CLI_FLAGS`)
+(--no-flags: without the family's `CLI_FLAGS`). reading26's cli_run.py runs this on its own
+families (`main(argv, families)`).
 """
 import contextlib
 import io
@@ -17,13 +18,16 @@ import pandas as pd
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedShuffleSplit
 
-sys.path.insert(0, str(Path(__file__).parent))
-from families import CLI_FLAGS, FAMILIES, TEXTS  # noqa: E402
-
-from plx_core import cli  # noqa: E402
+from plx_core import cli
 
 
-def main(argv):
+def main(argv, families=None):
+    """Run FAMILY (argv[1]) of `families` (a module with CLI_FLAGS, FAMILIES, TEXTS; this
+    folder's by default)."""
+    if families is None:
+        sys.path.insert(0, str(Path(__file__).parent))
+        import families
+    CLI_FLAGS, FAMILIES, TEXTS = families.CLI_FLAGS, families.FAMILIES, families.TEXTS
     fam = argv[1]
     flags = CLI_FLAGS.get(fam, []) if "--no-flags" not in argv else []
     argv = [a for a in argv if a != "--no-flags"]
