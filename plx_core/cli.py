@@ -408,11 +408,11 @@ def _class_order(text: str | None, schema: Any, label: str, positive: str | None
     """`--class-order` ("auto", "none" or "low,mid,high") as the label's classes from lowest to
     highest level, checked as `PLXClassifier(class_order=)` checks it (`ordered.class_order_of`,
     its words); without it, the estimator's default: a known scale's words as levels
-    (`ordered.scale_order`) unless `--positive` is given; None: one class against the rest."""
-    from .ordered import class_order_of, order_from_text, scale_order
+    (`ordered.default_order`) unless `--positive` is given; None: one class against the rest."""
+    from .ordered import class_order_of, default_order, order_from_text
 
     if text is None:
-        return scale_order(list(schema.classes)) if positive is None else None
+        return default_order(list(schema.classes), positive)
     if text.strip().lower() == "none":
         return None
     if positive is not None or len(schema.classes) < 3:

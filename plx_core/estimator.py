@@ -830,11 +830,10 @@ class PLXClassifier(ClassifierMixin, BaseEstimator):
         """Whether several classes are fitted as ordered levels: `class_order` given, or by
         default ("scale") when they are a known scale's words (`ordered.scale_order`) and no
         `positive=` or `threshold=` asks for one class against the rest."""
-        from .ordered import scale_order
+        from .ordered import default_order
 
         if isinstance(self.class_order, str) and self.class_order == "scale":
-            return (self.positive is None and self.threshold is None
-                    and scale_order(classes) is not None)
+            return default_order(classes, self.positive, self.threshold) is not None
         return self.class_order is not None
 
     def _fit_ordered(self, X: Any, y_arr: np.ndarray, labels: np.ndarray, classes: list[str],

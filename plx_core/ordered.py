@@ -46,6 +46,10 @@ ORDINAL_PREFIXES = ("stage", "grade", "level", "tier", "phase", "step", "score")
 """Shared prefixes that make numbered classes levels by their meaning ("Stage 1" … "Stage 4",
 "Grade 2"); others ("Type 1", "Group 3", "Cluster 2") stay classes without an order."""
 
+ROMAN_LEVELS = ("i", "ii", "iii", "iv", "v", "vi")
+"""Roman numerals: levels of a label or a feature column under an `ORDINAL_PREFIXES` word
+('Stage II') only; alone ('I' … 'IV') they may be names (scale27's steps4)."""
+
 
 def _plain(c: str) -> str:
     return re.sub(r"\s+", " ", c.strip().lower().replace("_", " "))
@@ -90,13 +94,9 @@ def scale_order(classes: Sequence[str]) -> list[str] | None:
         if first in ORDINAL_PREFIXES:
             return order
         plain = [p[len(first) + 1:] for p in plain]
-    if all(_is_number(p) or p in ROMAN for p in plain):
+    if all(_is_number(p) or p in ROMAN_LEVELS for p in plain):
         return None
     return order
-
-
-ROMAN = ("i", "ii", "iii", "iv", "v")
-"""Roman numerals as `ORDERED_VOCABULARIES` holds them: levels under an ordinal prefix only."""
 
 
 def _is_number(text: str) -> bool:
@@ -105,6 +105,16 @@ def _is_number(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def default_order(classes: Sequence[str], positive: Any = None, threshold: Any = None
+                  ) -> list[str] | None:
+    """The levels plx's default (`class_order="scale"`) fits several classes as: a known
+    scale's words (`scale_order`), unless `positive=` / `threshold=` (`plx fit --positive`)
+    asks for one class against the rest; None: one against the rest."""
+    if positive is not None or threshold is not None:
+        return None
+    return scale_order(classes)
 
 
 def class_order_of(classes: Sequence[str], class_order: Any, name: str = "class_order",
@@ -330,10 +340,6 @@ def band_span(text: str) -> tuple[float, float] | None:
     if m["below"] is not None:
         return -np.inf, _f(m["b"])
     return _f(m["a"]), np.inf
-
-
-ROMAN_LEVELS = ("i", "ii", "iii", "iv", "v", "vi")
-"""Roman numerals: levels of a feature column under an `ORDINAL_PREFIXES` word ('Stage II')."""
 
 
 def band_order(values: Sequence[str], ordinal: bool = False) -> list[str] | None:
